@@ -1,0 +1,138 @@
+// bench/structure: timings of the structural passes on synthetic sparse square
+// systems, to show that every stage grows (near) linearly with the size.
+// Run: npx tsx bench/structure.ts
+//
+// Glossary
+//   segment     a run of equations tied into one cycle, so it becomes exactly one BLT block;
+//               sizes range from 1 to 4096 (half of all segments are single equations)
+//   diagonal    eq i contains var i (before shuffling): a perfect matching always exists
+//   extras      per equation one random variable of its own segment and one of an earlier segment
+//               (a dependency on an earlier block, never a new cycle)
+//   stages      build = bipartiteFromLists, match = maximumMatching, blt = bltBlocks,
+//               tear = subgraph + tearHeuristic for every block larger than one equation
+
+import { bipartiteFromLists, subgraph } from '../src/structure/graph.ts';
+import { maximumMatching } from '../src/structure/matching.ts';
+import { bltBlocks } from '../src/structure/blt.ts';
+import { tearHeuristic } from '../src/structure/tearing.ts';
+
+// (seed) => deterministic uniform generator on [0, 1) (mulberry32)
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// (rand, n) => random permutation of 0..n-1
+function permutation(rand: () => number, n: number): Int32Array {
+  const p = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+  }
+  return p;
+}
+
+// (n, seed) => variable lists of a square system with blocks of many sizes, eq and var ids shuffled
+function synthetic(n: number, seed: number): { lists: number[][]; loops: number } {
+  const rand = rng(seed);
+  const varId = permutation(rand, n);
+  const eqAt = permutation(rand, n);
+  const lists: number[][] = new Array(n);
+  let loops = 0;
+  for (let a = 0; a < n; ) {
+    const size = Math.min(n - a, rand() < 0.5 ? 1 : Math.floor(2 ** (1 + rand() * 11)));
+    if (size > 1) loops++;
+    for (let i = a; i < a + size; i++) {
+      const row = [i];
+      if (size > 1) row.push(i + 1 < a + size ? i + 1 : a, a + Math.floor(rand() * size));
+      if (a > 0) row.push(Math.floor(rand() * a));
+      lists[eqAt[i]] = row.map((v) => varId[v]);
+    }
+    a += size;
+  }
+  return { lists, loops };
+}
+
+// (eq, var) => about 90% of incidences solvable, deterministic
+function solvable(e: number, v: number): boolean {
+  const h = Math.imul(e, 0x9e3779b1) ^ Math.imul(v, 0x85ebca6b);
+  return ((h ^ (h >>> 16)) >>> 0) % 10 !== 0;
+}
+
+interface Row {
+  n: number;
+  build: number;
+  match: number;
+  blt: number;
+  tear: number;
+  loops: number;
+  maxBlock: number;
+  tears: number;
+}
+
+// (n) => timings of every stage on one synthetic system
+function run(n: number): Row {
+  const { lists, loops } = synthetic(n, 12345 + n);
+  let t = performance.now();
+  const lap = () => {
+    const now = performance.now();
+    const ms = now - t;
+    t = now;
+    return ms;
+  };
+  const g = bipartiteFromLists(n, lists);
+  const build = lap();
+  const m = maximumMatching(g);
+  const match = lap();
+  if (m.size !== n) throw new Error(`matching not perfect: ${m.size} of ${n}`);
+  const blt = bltBlocks(g, m);
+  const bltMs = lap();
+  let blocks = 0;
+  let maxBlock = 0;
+  let tears = 0;
+  for (let b = 0; b + 1 < blt.blockStart.length; b++) {
+    const eqs = blt.order.subarray(blt.blockStart[b], blt.blockStart[b + 1]);
+    if (eqs.length < 2) continue;
+    const s = subgraph(g, eqs, eqs.map((e) => m.eqToVar[e]));
+    tears += tearHeuristic(s.graph, (le, lv) => solvable(s.eqs[le], s.vars[lv])).tearVars.length;
+    blocks++;
+    maxBlock = Math.max(maxBlock, eqs.length);
+  }
+  const tear = lap();
+  if (blocks !== loops) throw new Error(`expected ${loops} loops, BLT found ${blocks}`);
+  return { n, build, match, blt: bltMs, tear, loops, maxBlock, tears };
+}
+
+// (row) => one Markdown table line
+function line(r: Row): string {
+  const total = r.build + r.match + r.blt + r.tear;
+  const cells = [r.n.toExponential(0), r.build, r.match, r.blt, r.tear, total, (total * 1e4) / r.n]
+    .map((x) => (typeof x === 'number' ? x.toFixed(1) : x));
+  return `| ${cells.join(' | ')} | ${r.loops} | ${r.maxBlock} | ${r.tears} |`;
+}
+
+function main(): void {
+  run(2000); // warm up the JIT
+  console.log('| n | build ms | match ms | blt ms | tear ms | total ms | ms per 1e4 eqs | loops | max block | tear vars |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  let last = 0;
+  for (const n of [1e4, 1e5, 1e6]) {
+    const estimate = last * 15; // 10x the size, with margin for cache effects
+    if (n === 1e6 && estimate > 60_000) {
+      console.log(`| 1e+6 | skipped: estimated ${(estimate / 1000).toFixed(0)} s > 60 s |`);
+      break;
+    }
+    const started = performance.now();
+    console.log(line(run(n)));
+    last = performance.now() - started;
+  }
+}
+
+main();

@@ -1,0 +1,148 @@
+// A compiled model: the generated derivatives function with its workspace,
+// start values, typed access to every signal, and run-time error reporting.
+import { show } from '../expr/index.ts';
+import { SimulationError } from '../errors.ts';
+import { type ReducedModel, TIME, type Variable } from '../model/index.ts';
+import type { SolvePlan, Target } from '../structure/plan-types.ts';
+import type { Generated } from './generate.ts';
+import type { CompileReport } from '../report.ts';
+
+type Derivatives = (t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
+type Fail = (kind: string, block: number, t: number, residual: number) => never;
+
+export class CompiledModel {
+  /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
+  readonly w: Float64Array;
+  readonly u: Float64Array;
+  readonly p: Float64Array;
+  readonly stateNames: readonly string[];
+  private readonly fn: Derivatives;
+  private readonly read = new Map<string, (x: Float64Array) => number>();
+  private lastX: Float64Array;
+  private lastT = 0;
+
+  constructor(
+    readonly plan: SolvePlan,
+    readonly reduced: ReducedModel,
+    readonly generated: Generated,
+    /** the compile report (kron compile --json) */
+    readonly report: CompileReport,
+    /** the generated code as a readable ES module */
+    readonly source: () => string,
+  ) {
+    const { layout } = generated;
+    this.stateNames = layout.states;
+    this.w = new Float64Array(layout.workspace.length);
+    this.u = Float64Array.from(plan.inputs, (v) => v.start ?? 0);
+    this.p = Float64Array.from(plan.parameters, (v) => v.value!);
+    plan.unknowns.forEach((v, i) => (this.w[i] = this.start(v)));
+    this.lastX = this.x0();
+    this.fn = new Function('fail', generated.body)(this.fail) as Derivatives;
+    this.buildReaders();
+  }
+
+  /** start value of a variable, carried over from its aliases if it has none itself */
+  private start(v: Variable): number {
+    return v.start ?? this.reduced.starts.get(v.id) ?? 0;
+  }
+
+  /** the state vector at the start values */
+  x0(): Float64Array {
+    return Float64Array.from(this.plan.states, (v) => this.start(v));
+  }
+
+  /** dx = f(t, x); afterwards every signal holds its value at (t, x) */
+  derivatives(t: number, x: Float64Array, dx: Float64Array): void {
+    this.lastX = x;
+    this.lastT = t;
+    this.fn(t, x, dx, this.u, this.p, this.w);
+  }
+
+  setInput(name: string, value: number): void {
+    const i = this.generated.layout.inputs.indexOf(name);
+    if (i < 0) throw new SimulationError(`no input named ${name}`, { hint: `inputs: ${this.generated.layout.inputs.join(', ') || '(none)'}` });
+    this.u[i] = value;
+  }
+
+  signalNames(): string[] {
+    return [...this.read.keys()].filter((n) => n !== 'time');
+  }
+
+  hasSignal(name: string): boolean {
+    return this.read.has(name);
+  }
+
+  /** value of any variable (state, unknown, alias, input, parameter) after the last derivatives() call */
+  signal(name: string): number {
+    const r = this.read.get(name);
+    if (!r) throw new SimulationError(`no signal named ${name}`, { hint: 'see signalNames() or `kron compile --json` for the names' });
+    return r(this.lastX);
+  }
+
+  /** a reader for one signal, for sampling without name lookups */
+  reader(name: string): (x: Float64Array) => number {
+    if (!this.read.has(name)) this.signal(name);
+    return this.read.get(name)!;
+  }
+
+  private buildReaders(): void {
+    const { layout } = this.generated;
+    const w = this.w, u = this.u;
+    this.read.set('time', () => this.lastT);
+    layout.states.forEach((n, i) => this.read.set(n, (x) => x[i]));
+    layout.inputs.forEach((n, i) => this.read.set(n, () => u[i]));
+    this.plan.unknowns.forEach((v, i) => this.read.set(v.name, () => w[i]));
+    for (const v of this.reduced.flat.variables) {
+      if (v.kind === 'parameter' && !this.read.has(v.name)) this.read.set(v.name, () => v.value!);
+    }
+    for (const a of this.reduced.aliases.values()) {
+      const { sign, offset } = a;
+      const of = a.of ? this.read.get(a.of.name) : undefined;
+      this.read.set(a.variable.name, of ? (x) => sign * of(x) + offset : () => offset);
+    }
+    this.read.delete(TIME.name);
+    this.read.set('time', () => this.lastT);
+  }
+
+  private readonly fail: Fail = (kind, block, t, residual) => {
+    const b = this.plan.blocks[block];
+    const where = `the algebraic loop of ${b.variables.length} unknowns (tearing variables ${b.tearVariables.join(', ')})`;
+    const messages: Record<string, string> = {
+      newton: `Newton iteration did not converge at time ${t} in ${where}; residual ${residual.toExponential(3)}`,
+      jacobian: `the Jacobian of ${where} is singular at time ${t}; residual ${residual.toExponential(3)}`,
+      singular: `the torn linear system H z = c of ${where} is singular at time ${t}`,
+    };
+    throw new SimulationError(messages[kind] ?? `${kind} in block ${block} at time ${t}`, {
+      variables: b.variables,
+      hint: kind === 'singular'
+        ? 'the model is singular here (e.g. a zero mass or inertia, a zero gear ratio, or a parameter that vanishes); check the parameters'
+        : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
+    });
+  };
+
+  /**
+   * After non-finite values appeared at (t, x): the first unknown in solve
+   * order that is not finite, with the expression that computed it.
+   */
+  firstNonFinite(t: number, x: Float64Array): { name: string; equation: string } | undefined {
+    try {
+      this.derivatives(t, x, new Float64Array(x.length));
+    } catch {
+      /* the values computed so far are still in w */
+    }
+    const bad = (s: Target) => {
+      const k = this.generated.layout.workspace.indexOf(s.name);
+      return k >= 0 && !Number.isFinite(this.w[k]);
+    };
+    for (const step of this.plan.steps) {
+      const assigns = step.kind === 'assign' ? step.assigns : step.y;
+      if (step.kind !== 'assign' && step.z.some(bad)) {
+        const z = step.z.find(bad)!;
+        return { name: z.name, equation: `tearing variable of block ${step.block}` };
+      }
+      for (const a of assigns) if (bad(a.target)) return { name: a.target.name, equation: `${a.target.name} = ${show(a.expr)}` };
+    }
+    const i = x.findIndex((v) => !Number.isFinite(v));
+    return i >= 0 ? { name: this.stateNames[i], equation: 'state' } : undefined;
+  }
+}

@@ -1,0 +1,182 @@
+// Code generation: a solve plan becomes the body of a JavaScript module whose
+// `derivatives(t, x, dx, u, p, w)` computes every unknown into the workspace w
+// and the state derivatives into dx. Code is split into many small functions
+// (at most `chunk` statements each) over the one Float64Array workspace, so V8
+// optimises every one of them; nothing is allocated per call.
+//
+// Glossary: t time, x states, dx their derivatives, u inputs, p parameters
+// left symbolic, w workspace (unknowns, then compiler temporaries).
+import type { Expr, Sym } from '../expr/index.ts';
+import { TIME, type Variable } from '../model/index.ts';
+import type { Assign, LinearStep, NewtonStep, SolvePlan } from '../structure/plan-types.ts';
+import { Scope } from './emitter.ts';
+import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
+import { RUNTIME_SOURCE } from './runtime.ts';
+
+export interface Layout {
+  states: string[];
+  inputs: string[];
+  parameters: string[];
+  /** name of each workspace slot */
+  workspace: string[];
+  /** workspace slot of der(state i) */
+  derivativeSlots: number[];
+}
+
+export interface Generated {
+  /** function body: given `fail`, returns `derivatives` */
+  body: string;
+  ops: OpCounts;
+  layout: Layout;
+  functions: number;
+}
+
+const ARGS = 't, x, u, p, w';
+
+class Slots {
+  readonly names: string[] = [];
+  private readonly index = new Map<number, string>();
+  constructor(plan: SolvePlan) {
+    plan.states.forEach((v, i) => this.index.set(v.id, `x[${i}]`));
+    plan.inputs.forEach((v, i) => this.index.set(v.id, `u[${i}]`));
+    plan.parameters.forEach((v, i) => this.index.set(v.id, `p[${i}]`));
+    for (const v of plan.unknowns) this.slot(v);
+  }
+  /** the workspace slot of a target, allocated on first use */
+  slot(s: Sym): number {
+    const ref = this.index.get(s.id);
+    if (ref?.startsWith('w[')) return Number(ref.slice(2, -1));
+    if (ref) throw new Error(`codegen: ${s.name} is known (${ref}) and cannot be assigned`);
+    this.index.set(s.id, `w[${this.names.length}]`);
+    this.names.push(s.name);
+    return this.names.length - 1;
+  }
+  readonly ref = (s: Sym): string => {
+    if (s.id === TIME.id) return 't';
+    const r = this.index.get(s.id);
+    if (!r) throw new Error(`codegen: ${s.name} is read before it is computed`);
+    return r;
+  };
+}
+
+class Module {
+  readonly parts: string[] = [];
+  readonly ops = noOps();
+  private fn = 0;
+  constructor(readonly slots: Slots, readonly chunk: number) {}
+
+  /** a new function from `fill`; returns its name */
+  function(prefix: string, fill: (scope: Scope) => void): string {
+    const name = `${prefix}${this.fn++}`;
+    const scope = new Scope(this.slots.ref, '  ', { next: 0 });
+    fill(scope);
+    addOps(this.ops, scope.ops);
+    this.parts.push(`function ${name}(${ARGS}) {\n${scope.lines.join('\n')}\n}`);
+    return name;
+  }
+
+  /** assignments split into functions of at most `chunk` statements; returns the calls */
+  assigns(list: readonly Assign[], prefix = 'f'): string[] {
+    const calls: string[] = [];
+    for (let i = 0; i < list.length; i += this.chunk) {
+      const part = list.slice(i, i + this.chunk);
+      const targets = part.map((a) => `w[${this.slots.slot(a.target)}]`);
+      calls.push(this.function(prefix, (s) => {
+        s.prepare(part.map((a) => a.expr));
+        part.forEach((a, k) => s.assign(targets[k], a.expr));
+      }));
+    }
+    return calls.map((n) => `${n}(${ARGS});`);
+  }
+
+  /** one function writing each list of exprs into its array; returns the call */
+  fillArrays(arrays: readonly (readonly [string, readonly Expr[]])[]): string {
+    return `${this.function('fill', (s) => {
+      s.prepare(arrays.flatMap(([, exprs]) => exprs));
+      for (const [name, exprs] of arrays) exprs.forEach((e, i) => s.assign(`${name}[${i}]`, e));
+    })}(${ARGS});`;
+  }
+}
+
+// (plan, statements per function) => module body, op counts and workspace layout
+export function generate(plan: SolvePlan, chunk = 200): Generated {
+  const slots = new Slots(plan);
+  const mod = new Module(slots, chunk);
+  const calls: string[] = [];
+  for (const step of plan.steps) {
+    if (step.kind === 'assign') calls.push(...mod.assigns(step.assigns));
+    else if (step.kind === 'linear') calls.push(...linear(mod, step));
+    else calls.push(...newton(mod, step));
+  }
+  const derivativeSlots = plan.states.map((s) => slots.slot(s.derivative!));
+  const copy = derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`);
+  const main = `function derivatives(t, x, dx, u, p, w) {\n${calls.map((c) => `  ${c}`).join('\n')}\n${copy.join('\n')}\n}`;
+  const body = ['"use strict";', RUNTIME_SOURCE, ...mod.parts, main, 'return derivatives;'].join('\n');
+  const layout: Layout = {
+    states: plan.states.map((v) => v.name),
+    inputs: plan.inputs.map((v) => v.name),
+    parameters: plan.parameters.map((v) => v.name),
+    workspace: slots.names,
+    derivativeSlots,
+  };
+  return { body, ops: mod.ops, layout, functions: mod.parts.length + 1 };
+}
+
+function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
+  return z.map((v, i) => `w[${mod.slots.slot(v)}] = ${from}[${i}];`);
+}
+
+// tearing paper: H z = c, solved numerically (Cholesky when H is structurally symmetric, else LU)
+function linear(mod: Module, s: LinearStep): string[] {
+  const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
+  mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k});`);
+  const prelude = mod.assigns(s.prelude, 'g');
+  const fill = [...prelude, mod.fillArrays([[H, s.H], [c, s.c]])];
+  const solve = mod.function('solve', (sc) => {
+    for (const f of fill) sc.line(f);
+    if (k === 1) {
+      sc.line(`if (!(Math.abs(${H}[0]) > 0)) fail('singular', ${s.block}, t, ${c}[0]);`);
+      sc.line(`w[${mod.slots.slot(s.z[0])}] = ${c}[0] / ${H}[0];`);
+      return;
+    }
+    if (s.symmetric) {
+      sc.line(`if (!choleskySolve(${k}, ${H}, ${c})) {`);
+      for (const f of fill) sc.line(`  ${f}`);
+      sc.line(`  if (!luSolve(${k}, ${H}, ${c})) fail('singular', ${s.block}, t, 0);`);
+      sc.line('}');
+    } else {
+      sc.line(`if (!luSolve(${k}, ${H}, ${c})) fail('singular', ${s.block}, t, 0);`);
+    }
+    for (const l of zWrites(mod, s.z, c)) sc.line(l);
+  });
+  addOps(mod.ops, k === 1 ? { ...noOps(), div: 1 } : s.symmetric ? choleskyOps(k) : luOps(k));
+  return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
+}
+
+// tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
+function newton(mod: Module, s: NewtonStep): string[] {
+  const k = s.z.length, r = `r${s.block}`, J = `J${s.block}`;
+  mod.parts.push(`const ${r} = new Float64Array(${k}), ${J} = new Float64Array(${k * k});`);
+  const y = mod.assigns(s.y, 'y');
+  const residual = mod.fillArrays([[r, s.residuals]]);
+  const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), mod.fillArrays([[J, s.jacobian]])];
+  const zSlots = s.z.map((v) => mod.slots.slot(v));
+  const body = [
+    'let small = false;',
+    'for (let it = 0; ; it++) {',
+    ...[...y, residual].map((l) => `  ${l}`),
+    `  let norm = 0;`,
+    `  for (let i = 0; i < ${k}; i++) norm = Math.max(norm, Math.abs(${r}[i]));`,
+    `  if (norm <= 1e-12 || (small && norm <= 1e-6)) return;`,
+    `  if (small || it >= 50 || !(norm < Infinity)) fail('newton', ${s.block}, t, norm);`,
+    ...jacobian.map((l) => `  ${l}`),
+    `  if (!luSolve(${k}, ${J}, ${r})) fail('jacobian', ${s.block}, t, norm);`,
+    '  let step = 0, size = 0;',
+    ...zSlots.map((z, i) => `  w[${z}] -= ${r}[${i}]; step = Math.max(step, Math.abs(${r}[${i}])); size = Math.max(size, Math.abs(w[${z}]));`),
+    '  small = step <= 1e-14 * (1 + size);',
+    '}',
+  ];
+  const name = mod.function('newton', (sc) => body.forEach((l) => sc.line(l)));
+  addOps(mod.ops, luOps(k));
+  return [`${name}(${ARGS});`];
+}

@@ -1,0 +1,58 @@
+// Typed errors users see. Each names what is at fault (component, equation,
+// variable) and carries a hint to fix it; the CLI prints message + hint and
+// exits 1 for model errors, 2 for usage errors.
+
+export interface ErrorDetails {
+  /** hierarchical component name, e.g. "s1" or "robot.j2" */
+  component?: string;
+  /** equations involved, printed readably */
+  equations?: string[];
+  /** variables involved, by hierarchical name */
+  variables?: string[];
+  /** how to fix it */
+  hint?: string;
+}
+
+export class KronError extends Error {
+  override name = 'KronError';
+  readonly details: ErrorDetails;
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.details = details;
+  }
+  /** message, involved names and hint, as the CLI prints it */
+  describe(): string {
+    const d = this.details;
+    const lines = [`${this.name}: ${this.message}`];
+    if (d.component) lines.push(`  component: ${d.component}`);
+    if (d.variables?.length) lines.push(`  variables: ${d.variables.join(', ')}`);
+    if (d.equations?.length) lines.push('  equations:', ...d.equations.map((e) => `    ${e}`));
+    if (d.hint) lines.push(`  hint: ${d.hint}`);
+    return lines.join('\n');
+  }
+}
+
+/** the model itself is wrong: bad component parameters, bad connections */
+export class ModelError extends KronError {
+  override name = 'ModelError';
+}
+
+/** equations and unknowns do not match structurally */
+export class StructuralError extends KronError {
+  override name = 'StructuralError';
+}
+
+/** tearing hints are incomplete or inconsistent */
+export class TearingError extends KronError {
+  override name = 'TearingError';
+}
+
+/** a failure at run time: Newton did not converge, a value became NaN */
+export class SimulationError extends KronError {
+  override name = 'SimulationError';
+}
+
+/** the command line or API was called wrongly */
+export class UsageError extends KronError {
+  override name = 'UsageError';
+}

@@ -1,0 +1,118 @@
+// Structural questions about expressions: which symbols occur (incidence),
+// substitution, numeric evaluation, and linear-coefficient extraction.
+import type { Expr, Sym } from './node.ts';
+import { add, call, div, mul, num, pow, relax, residue } from './build.ts';
+import { fold } from './fold.ts';
+import { diff } from './diff.ts';
+import { FUNCTIONS } from './functions.ts';
+
+const EMPTY = new Int32Array(0);
+
+function mergeSorted(lists: Int32Array[]): Int32Array {
+  const nonEmpty = lists.filter((l) => l.length > 0);
+  if (nonEmpty.length === 0) return EMPTY;
+  if (nonEmpty.length === 1) return nonEmpty[0];
+  const all = new Set<number>();
+  for (const l of nonEmpty) for (const v of l) all.add(v);
+  return Int32Array.from(all).sort();
+}
+
+const symsMemo = new Map<number, Int32Array>();
+const unrelaxedSymsMemo = new Map<number, Int32Array>();
+
+/** ids of the symbols occurring in e (residue() occurrences do not count: they are 0), ascending */
+export function symsOf(e: Expr): Int32Array {
+  return fold(e, symsMemo, (n, args) => symIds(n, args, false));
+}
+
+/** like symsOf, but occurrences inside relax() are invisible (relaxed incidence) */
+export function unrelaxedSymsOf(e: Expr): Int32Array {
+  return fold(e, unrelaxedSymsMemo, (n, args) => symIds(n, args, true));
+}
+
+function symIds(n: Expr, args: Int32Array[], skipRelaxed: boolean): Int32Array {
+  if (n.op === 'sym') return Int32Array.of(n.sym!.id);
+  if (n.op === 'residue' || (skipRelaxed && n.op === 'relax')) return EMPTY;
+  return mergeSorted(args);
+}
+
+export function dependsOn(e: Expr, symId: number): boolean {
+  const ids = symsOf(e);
+  let lo = 0, hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid] === symId) return true;
+    if (ids[mid] < symId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** rebuild a node from new arguments through the simplifying constructors */
+export function rebuild(n: Expr, args: Expr[]): Expr {
+  switch (n.op) {
+    case 'const':
+    case 'sym':
+      return n;
+    case 'add': return add(...args);
+    case 'mul': return mul(...args);
+    case 'div': return div(args[0], args[1]);
+    case 'pow': return pow(args[0], n.value);
+    case 'fn': return call(n.fn!, ...args);
+    case 'relax': return relax(args[0]);
+    case 'residue': return residue(args[0]);
+  }
+}
+
+// (e, symbol id -> replacement) => e with the symbols replaced, simplified
+export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
+  const memo = new Map<number, Expr>();
+  return fold(e, memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)));
+}
+
+/** e with every residue(x) replaced by 0, and the x's collected */
+export function stripResidues(e: Expr): { expr: Expr; residues: Expr[] } {
+  const residues: Expr[] = [];
+  const memo = new Map<number, Expr>();
+  const expr = fold(e, memo, (n, args) => {
+    if (n.op !== 'residue') return rebuild(n, args);
+    residues.push(n.args[0]);
+    return num(0);
+  });
+  return { expr, residues };
+}
+
+export type SymValues = (s: Sym) => number;
+
+// (e, values of symbols) => number; residue() is 0, relax(x) is x
+export function evaluate(e: Expr, value: SymValues): number {
+  return fold(e, new Map<number, number>(), (n, a) => {
+    switch (n.op) {
+      case 'const': return n.value;
+      case 'sym': return value(n.sym!);
+      case 'add': return a.reduce((s, x) => s + x, 0);
+      case 'mul': return a.reduce((s, x) => s * x, 1);
+      case 'div': return a[0] / a[1];
+      case 'pow': return a[0] ** n.value;
+      case 'fn': return FUNCTIONS[n.fn!].eval(...a);
+      case 'relax': return a[0];
+      case 'residue': return 0;
+    }
+  });
+}
+
+export interface LinearForm {
+  /** coefficient of v: e = a*v + b */
+  a: Expr;
+  b: Expr;
+}
+
+// (e, v) => { a, b } with e = a*v + b and a, b free of v; null if e is not linear in v
+export function linearIn(e: Expr, v: Sym): LinearForm | null {
+  if (!dependsOn(e, v.id)) return { a: num(0), b: e };
+  const a = diff(e, v);
+  if (dependsOn(a, v.id)) return null;
+  const b = substitute(e, new Map([[v.id, num(0)]]));
+  if (dependsOn(b, v.id)) return null; // v inside a function that vanishes at 0, e.g. v*sin(v)
+  return { a, b };
+}

@@ -1,0 +1,159 @@
+// Smart constructors: every expression is simplified as it is built
+// (constant folding, x*0, x*1, x+0, flattening, like terms and powers merged),
+// then interned, so equal expressions share one node.
+
+import { type Expr, type FnName, type Sym, ExprError, intern, isConst } from './node.ts';
+import { FUNCTIONS } from './functions.ts';
+
+export type Ex = Expr | number;
+
+export function num(c: number): Expr {
+  if (!Number.isFinite(c)) throw new ExprError(`non-finite constant ${c} in an expression`);
+  return intern('const', [], c === 0 ? 0 : c);
+}
+
+export const ZERO = num(0);
+export const ONE = num(1);
+
+export function ex(x: Ex): Expr {
+  return typeof x === 'number' ? num(x) : x;
+}
+
+export function symbol(s: Sym): Expr {
+  return intern('sym', [], 0, undefined, s);
+}
+
+const byId = (a: Expr, b: Expr) => a.id - b.id;
+
+/** (coefficient, base) with term = coefficient * base */
+function splitCoefficient(t: Expr): [number, Expr] {
+  if (t.op === 'mul' && t.args[0].op === 'const') {
+    const rest = t.args.slice(1);
+    return [t.args[0].value, rest.length === 1 ? rest[0] : intern('mul', rest)];
+  }
+  return [1, t];
+}
+
+export function add(...xs: Ex[]): Expr {
+  let c = 0;
+  const coef = new Map<number, number>();
+  const base = new Map<number, Expr>();
+  const visit = (x: Expr) => {
+    if (x.op === 'const') c += x.value;
+    else if (x.op === 'add') x.args.forEach(visit);
+    else {
+      const [k, b] = splitCoefficient(x);
+      coef.set(b.id, (coef.get(b.id) ?? 0) + k);
+      base.set(b.id, b);
+    }
+  };
+  for (const x of xs) visit(ex(x));
+  const terms: Expr[] = [];
+  for (const [id, k] of coef) if (k !== 0) terms.push(scaled(k, base.get(id)!));
+  terms.sort(byId);
+  if (terms.length === 0) return num(c);
+  if (terms.length === 1 && c === 0) return terms[0];
+  return intern('add', c === 0 ? terms : [num(c), ...terms]);
+}
+
+function scaled(k: number, b: Expr): Expr {
+  if (k === 1) return b;
+  if (b.op === 'mul') return intern('mul', [num(k), ...b.args]);
+  return intern('mul', [num(k), b]);
+}
+
+export function sub(a: Ex, b: Ex): Expr {
+  return add(a, neg(b));
+}
+
+export function neg(a: Ex): Expr {
+  return mul(-1, a);
+}
+
+export function mul(...xs: Ex[]): Expr {
+  let c = 1;
+  const exponent = new Map<number, number>();
+  const base = new Map<number, Expr>();
+  const visit = (x: Expr) => {
+    if (x.op === 'const') c *= x.value;
+    else if (x.op === 'mul') x.args.forEach(visit);
+    else {
+      const [b, n] = x.op === 'pow' ? [x.args[0], x.value] : [x, 1];
+      exponent.set(b.id, (exponent.get(b.id) ?? 0) + n);
+      base.set(b.id, b);
+    }
+  };
+  for (const x of xs) visit(ex(x));
+  if (c === 0) return num(0);
+  const factors: Expr[] = [];
+  for (const [id, n] of exponent) factors.push(pow(base.get(id)!, n));
+  factors.sort(byId);
+  if (factors.length === 0) return num(c);
+  if (c === 1 && factors.length === 1) return factors[0];
+  // a constant times a sum stays a product (no distribution: keeps sharing)
+  return intern('mul', c === 1 ? factors : [num(c), ...factors]);
+}
+
+export function div(a: Ex, b: Ex): Expr {
+  const n = ex(a), d = ex(b);
+  if (isConst(d)) {
+    if (d.value === 0) throw new ExprError('division by the constant zero');
+    return mul(n, 1 / d.value);
+  }
+  if (isConst(n, 0)) return n;
+  if (n === d) return num(1);
+  // pull constant factors out so that c*x/y and x/y share the quotient node
+  const [kn, bn] = splitCoefficient(n);
+  const [kd, bd] = splitCoefficient(d);
+  if (kn !== 1 || kd !== 1) return mul(kn / kd, div(bn, bd));
+  return intern('div', [n, d]);
+}
+
+/** b^n for an integer n */
+export function pow(b: Ex, n: number): Expr {
+  if (!Number.isInteger(n)) throw new ExprError(`pow() takes an integer exponent, got ${n}; use sqrt/exp/log`);
+  const x = ex(b);
+  if (n === 0) return num(1);
+  if (n === 1) return x;
+  if (n < 0) return div(1, pow(x, -n));
+  if (x.op === 'const') return num(x.value ** n);
+  if (x.op === 'pow') return pow(x.args[0], x.value * n);
+  return intern('pow', [x], n);
+}
+
+export function call(fn: FnName, ...xs: Ex[]): Expr {
+  const args = xs.map(ex);
+  const f = FUNCTIONS[fn];
+  if (args.length !== f.arity) throw new ExprError(`${fn} takes ${f.arity} argument(s), got ${args.length}`);
+  if (args.every((a) => a.op === 'const')) {
+    const v = f.eval(...args.map((a) => a.value));
+    if (Number.isFinite(v)) return num(v);
+    throw new ExprError(`${fn}(${args.map((a) => a.value).join(', ')}) is not finite`);
+  }
+  return intern('fn', args, 0, fn);
+}
+
+export const sin = (x: Ex) => call('sin', x);
+export const cos = (x: Ex) => call('cos', x);
+export const tan = (x: Ex) => call('tan', x);
+export const asin = (x: Ex) => call('asin', x);
+export const acos = (x: Ex) => call('acos', x);
+export const atan = (x: Ex) => call('atan', x);
+export const atan2 = (y: Ex, x: Ex) => call('atan2', y, x);
+export const sqrt = (x: Ex) => call('sqrt', x);
+export const exp = (x: Ex) => call('exp', x);
+export const log = (x: Ex) => call('log', x);
+export const abs = (x: Ex) => call('abs', x);
+export const sign = (x: Ex) => call('sign', x);
+
+/** relax(x): evaluates as x; invisible to incidence when relaxing (relaxing paper section 4) */
+export function relax(x: Ex): Expr {
+  const e = ex(x);
+  if (e.op === 'const' || e.op === 'relax') return e;
+  return intern('relax', [e]);
+}
+
+/** residue(x): evaluates as 0; marks x as a tearing variable (tearing paper) */
+export function residue(x: Ex): Expr {
+  return intern('residue', [ex(x)]);
+}

@@ -1,0 +1,57 @@
+// Symbolic differentiation with memoisation: d e / d v, one memo per variable,
+// so differentiating many equations by the same variable shares the work.
+import type { Expr, Sym } from './node.ts';
+import { ExprError } from './node.ts';
+import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, sub } from './build.ts';
+import { fold } from './fold.ts';
+
+const memos = new Map<number, Map<number, Expr>>();
+
+// (e, v) => d e / d v, simplified
+export function diff(e: Expr, v: Sym): Expr {
+  let memo = memos.get(v.id);
+  if (!memo) memos.set(v.id, (memo = new Map()));
+  return fold(e, memo, (n, d) => derivative(n, d, v));
+}
+
+function derivative(n: Expr, d: Expr[], v: Sym): Expr {
+  const a = n.args;
+  switch (n.op) {
+    case 'const': return ZERO;
+    case 'sym': return n.sym!.id === v.id ? ONE : ZERO;
+    case 'add': return add(...d);
+    case 'mul': return add(...d.map((di, i) => (di === ZERO ? ZERO : mul(di, ...a.filter((_, j) => j !== i)))));
+    case 'div': // (u/w)' = u'/w - u w'/w^2
+      return sub(div(d[0], a[1]), div(mul(a[0], d[1]), pow(a[1], 2)));
+    case 'pow': return mul(n.value, pow(a[0], n.value - 1), d[0]);
+    case 'relax': return d[0];
+    case 'residue': return ZERO;
+    case 'fn': return d.every((x) => x === ZERO) ? ZERO : chainRule(n, d);
+  }
+}
+
+function chainRule(n: Expr, d: Expr[]): Expr {
+  const x = n.args[0];
+  const dx = d[0];
+  switch (n.fn!) {
+    case 'sin': return mul(cos(x), dx);
+    case 'cos': return neg(mul(sin(x), dx));
+    case 'tan': return mul(add(1, pow(n, 2)), dx);
+    case 'asin': return div(dx, sqrt(sub(1, pow(x, 2))));
+    case 'acos': return neg(div(dx, sqrt(sub(1, pow(x, 2)))));
+    case 'atan': return div(dx, add(1, pow(x, 2)));
+    case 'atan2': { // atan2(Y, X)' = (X Y' - Y X') / (X^2 + Y^2)
+      const [Y, X] = n.args;
+      return div(sub(mul(X, d[0]), mul(Y, d[1])), add(pow(X, 2), pow(Y, 2)));
+    }
+    case 'sqrt': return div(dx, mul(2, n));
+    case 'exp': return mul(n, dx);
+    case 'log': return div(dx, x);
+    case 'abs': return mul(call('sign', x), dx);
+    case 'sign': return num(0);
+    case 'sinh': return mul(call('cosh', x), dx);
+    case 'cosh': return mul(call('sinh', x), dx);
+    case 'tanh': return mul(sub(1, pow(n, 2)), dx);
+  }
+  throw new ExprError(`no derivative rule for ${n.fn}`);
+}

@@ -1,0 +1,129 @@
+// Alias elimination: equations x = ±y (connections produce many) and x = c
+// are removed and x is substituted everywhere, as Modelica tools do. Only
+// coefficients ±1 are aliases, so a gear's a_l = i a_r stays an equation
+// (relaxing paper eq. 3 keeps it as a row). Residue equations and equations
+// with relax() are never eliminated: they carry solution hints.
+import { type Expr, add, mul, num, substitute } from '../expr/index.ts';
+import type { FlatEquation, FlatModel } from './flatten.ts';
+import { type Variable, variableById, variableOf } from './variable.ts';
+
+/** variable = sign * of + offset; `of` undefined means the variable is the constant `offset` */
+export interface Alias {
+  readonly variable: Variable;
+  readonly sign: number;
+  readonly of: Variable | undefined;
+  readonly offset: number;
+}
+
+export interface ReducedModel {
+  readonly flat: FlatModel;
+  /** the equations that remain, residuals and hints rewritten in representatives */
+  readonly equations: readonly FlatEquation[];
+  /** eliminated variables, resolved to a representative that remains (or a constant) */
+  readonly aliases: ReadonlyMap<number, Alias>;
+  /** start values carried over from eliminated aliases to their representatives */
+  readonly starts: ReadonlyMap<number, number>;
+}
+
+/** x kinds that may be removed in favour of another variable or a constant */
+const eliminable = (v: Variable) => v.kind === 'algebraic';
+/** representative preference when both sides could go */
+const rank = (v: Variable) => ({ state: 0, input: 1, time: 1, parameter: 1, derivative: 2, algebraic: 3 })[v.kind];
+
+interface Term {
+  k: number;
+  v: Variable;
+}
+
+/** residual = k1 v1 + k2 v2 + c, or k1 v1 + c, with plain variables; null otherwise */
+function linearTerms(e: Expr): { terms: Term[]; c: number } | null {
+  const parts = e.op === 'add' ? e.args : [e];
+  let c = 0;
+  const terms: Term[] = [];
+  for (const p of parts) {
+    if (p.op === 'const') c += p.value;
+    else {
+      const [k, base] = p.op === 'mul' && p.args.length === 2 && p.args[0].op === 'const' ? [p.args[0].value, p.args[1]] : [1, p];
+      const v = variableOf(base);
+      if (!v) return null;
+      terms.push({ k, v });
+    }
+  }
+  return terms.length >= 1 && terms.length <= 2 ? { terms, c } : null;
+}
+
+// (flat model) => equations without aliases, and the alias table
+export function eliminateAliases(flat: FlatModel): ReducedModel {
+  const alias = new Map<number, { sign: number; of: Variable | undefined; offset: number }>();
+  const resolve = (v: Variable): { sign: number; of: Variable | undefined; offset: number } => {
+    const a = alias.get(v.id);
+    if (!a) return { sign: 1, of: v, offset: 0 };
+    if (!a.of) return a;
+    const r = resolve(a.of);
+    const out = { sign: a.sign * r.sign, of: r.of, offset: a.sign * r.offset + a.offset };
+    alias.set(v.id, out);
+    return out;
+  };
+  const kept: FlatEquation[] = [];
+  for (const eq of flat.equations) {
+    const lin = eq.residues.length === 0 ? linearTerms(eq.residual) : null;
+    if (!lin || !tryAlias(lin, resolve, alias)) kept.push(eq);
+  }
+  const replace = new Map<number, Expr>();
+  const aliases = new Map<number, Alias>();
+  const starts = new Map<number, number>();
+  for (const id of alias.keys()) {
+    const variable = variableById(id)!;
+    const r = resolve(variable);
+    aliases.set(id, { variable, ...r });
+    replace.set(id, r.of ? add(mul(r.sign, r.of.e), r.offset) : num(r.offset));
+    if (r.of && variable.start !== undefined && r.of.start === undefined && !starts.has(r.of.id)) {
+      starts.set(r.of.id, (variable.start - r.offset) / r.sign);
+    }
+  }
+  const equations = kept.map((eq) => ({
+    ...eq,
+    lhs: substitute(eq.lhs, replace),
+    rhs: substitute(eq.rhs, replace),
+    residual: substitute(eq.residual, replace),
+    residues: eq.residues.map((x) => representative(substitute(x, replace))),
+  }));
+  return { flat, equations, aliases, starts };
+}
+
+/** residue(-x) marks x just as residue(x) does */
+function representative(e: Expr): Expr {
+  return e.op === 'mul' && e.args.length === 2 && e.args[0].op === 'const' ? e.args[1] : e;
+}
+
+function tryAlias(
+  lin: { terms: Term[]; c: number },
+  resolve: (v: Variable) => { sign: number; of: Variable | undefined; offset: number },
+  alias: Map<number, { sign: number; of: Variable | undefined; offset: number }>,
+): boolean {
+  // collect a * r + ... + d = 0 over representatives r
+  let d = lin.c;
+  const coef = new Map<Variable, number>();
+  for (const t of lin.terms) {
+    const r = resolve(t.v);
+    d += t.k * r.offset;
+    if (r.of) coef.set(r.of, (coef.get(r.of) ?? 0) + t.k * r.sign);
+  }
+  const reps = [...coef].filter(([, k]) => k !== 0);
+  if (reps.length === 1) {
+    const [[v, a]] = reps;
+    if (!eliminable(v)) return false;
+    alias.set(v.id, { sign: 1, of: undefined, offset: -d / a });
+    return true;
+  }
+  if (reps.length !== 2 || d !== 0) return false;
+  const [[x, a], [y, b]] = reps;
+  if (Math.abs(a) !== Math.abs(b)) return false;
+  // eliminate the one that is eliminable and ranks lower (ties: declared later)
+  const order = [x, y].filter(eliminable).sort((p, q) => rank(q) - rank(p) || q.id - p.id);
+  if (order.length === 0) return false;
+  const gone = order[0];
+  const [kg, keep, kk] = gone === x ? [a, y, b] : [b, x, a];
+  alias.set(gone.id, { sign: -kk / kg, of: keep, offset: 0 });
+  return true;
+}

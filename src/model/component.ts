@@ -1,0 +1,157 @@
+// Components declare local variables, equations and connectors; connecting
+// connectors adds equations at flattening (across quantities equal, through
+// quantities sum to zero). Library classes extend Component.
+import { type Ex, type Expr, ex, stripResidues, sub, vec3, type Vec3 } from '../expr/index.ts';
+import { ModelError } from '../errors.ts';
+import { Variable, type VariableOptions } from './variable.ts';
+
+/** a scalar, or a (nested) array of scalars: vectors and matrices */
+export type Quantity = Ex | readonly Quantity[];
+
+export interface ConnectorSpec {
+  /** potential-like quantities, equal at a connection (w, a; R, r, v, ...) */
+  across?: Record<string, Quantity>;
+  /** flow-like quantities, summing to zero at a connection (torque, force, current) */
+  through?: Record<string, Quantity>;
+}
+
+export class Connector {
+  constructor(
+    readonly owner: Component,
+    readonly localName: string,
+    readonly across: Readonly<Record<string, Quantity>>,
+    readonly through: Readonly<Record<string, Quantity>>,
+  ) {}
+  get name(): string {
+    return this.owner.path ? `${this.owner.path}.${this.localName}` : this.localName;
+  }
+}
+
+export interface Equation {
+  lhs: Expr;
+  rhs: Expr;
+  /** lhs - rhs with residue() terms removed */
+  residual: Expr;
+  /** arguments of the residue() terms: the tearing hints this equation carries */
+  residues: Expr[];
+  origin: Component;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*$/;
+
+export function flattenQuantity(q: Quantity): Expr[] {
+  if (Array.isArray(q)) return (q as readonly Quantity[]).flatMap(flattenQuantity);
+  return [ex(q as Ex)];
+}
+
+export class Component {
+  parent: Component | undefined;
+  readonly children: Component[] = [];
+  readonly variables: Variable[] = [];
+  readonly equations: Equation[] = [];
+  readonly connectors: Connector[] = [];
+  readonly connections: [Connector, Connector][] = [];
+
+  constructor(readonly localName: string) {
+    if (localName !== '' && !NAME.test(localName)) {
+      throw new ModelError(`invalid component name "${localName}"`, {
+        hint: 'use letters, digits and underscores, starting with a letter',
+      });
+    }
+  }
+
+  get path(): string {
+    const p = this.parent?.path;
+    return p ? `${p}.${this.localName}` : this.localName;
+  }
+
+  /** make child a part of this component */
+  add<T extends Component>(child: T): T {
+    if (child.parent) throw new ModelError(`component ${child.path} is already part of ${child.parent.path || 'the model'}`);
+    if (this.children.some((c) => c.localName === child.localName)) {
+      throw new ModelError(`two components named "${child.localName}" in ${this.path || 'the model'}`, {
+        component: child.localName,
+        hint: 'give every component a unique name within its parent',
+      });
+    }
+    child.parent = this;
+    this.children.push(child);
+    return child;
+  }
+
+  private declare(name: string, kind: Variable['kind'], options?: VariableOptions): Variable {
+    if (!NAME.test(name)) throw new ModelError(`invalid variable name "${name}"`, { component: this.path });
+    if (this.variables.some((v) => v.localName === name)) {
+      throw new ModelError(`variable "${name}" declared twice`, { component: this.path });
+    }
+    const v = new Variable(this, name, kind, options);
+    this.variables.push(v);
+    return v;
+  }
+
+  /** a known constant of the model (folded into the equations at compile time by default) */
+  parameter(name: string, value: number, options?: VariableOptions): Expr {
+    if (!Number.isFinite(value)) {
+      throw new ModelError(`parameter ${this.path}.${name} = ${value} is not a finite number`, {
+        component: this.path,
+        variables: [`${this.path}.${name}`],
+        hint: 'give the parameter a finite numeric value',
+      });
+    }
+    const v = this.declare(name, 'parameter', options);
+    v.value = value;
+    return v.e;
+  }
+
+  /** an unknown; it becomes a state if der() is applied to it */
+  variable(name: string, options?: VariableOptions): Expr {
+    return this.declare(name, 'algebraic', options).e;
+  }
+
+  /** three unknowns name[1], name[2], name[3] */
+  vector(name: string, start?: readonly number[]): Vec3 {
+    const [x, y, z] = [1, 2, 3].map((i) => this.variable(`${name}[${i}]`, { start: start?.[i - 1] }));
+    return vec3(x, y, z);
+  }
+
+  /** a known quantity supplied from outside at every evaluation (default: its start value) */
+  input(name: string, start = 0, options?: VariableOptions): Expr {
+    return this.declare(name, 'input', { ...options, start }).e;
+  }
+
+  /** lhs = rhs; residue(x) terms inside mark tearing hints (tearing paper) */
+  equation(lhs: Ex, rhs: Ex): void {
+    const l = ex(lhs), r = ex(rhs);
+    const { expr, residues } = stripResidues(sub(l, r));
+    this.equations.push({ lhs: l, rhs: r, residual: expr, residues, origin: this });
+  }
+
+  /** element-wise equations between two quantities of the same shape */
+  vectorEquation(lhs: Quantity, rhs: Quantity): void {
+    const l = flattenQuantity(lhs), r = flattenQuantity(rhs);
+    if (l.length !== r.length) throw new ModelError(`equation between quantities of sizes ${l.length} and ${r.length}`, { component: this.path });
+    l.forEach((li, i) => this.equation(li, r[i]));
+  }
+
+  connector(name: string, spec: ConnectorSpec): Connector {
+    if (this.connectors.some((c) => c.localName === name)) {
+      throw new ModelError(`connector "${name}" declared twice`, { component: this.path });
+    }
+    const c = new Connector(this, name, spec.across ?? {}, spec.through ?? {});
+    this.connectors.push(c);
+    return c;
+  }
+
+  /** connect two connectors of components inside this one (or of this one) */
+  connect(a: Connector, b: Connector): void {
+    if (a === b) throw new ModelError(`connector ${a.name} connected to itself`, { component: a.owner.path });
+    this.connections.push([a, b]);
+  }
+}
+
+/** the root of a model; its children are named without a prefix */
+export class Model extends Component {
+  constructor(readonly title: string) {
+    super('');
+  }
+}

@@ -1,0 +1,163 @@
+// Flattening: the component tree becomes one flat list of variables and scalar
+// equations with hierarchical names; connections become equations (across
+// quantities equal, through quantities sum to zero; an unconnected
+// connector's through quantities are zero, as in Modelica).
+import { type Expr, ZERO, add, num, show, sub, substitute } from '../expr/index.ts';
+import { ModelError } from '../errors.ts';
+import { type Component, type Connector, type Model, type Quantity, flattenQuantity } from './component.ts';
+import type { Variable } from './variable.ts';
+
+export interface FlatEquation {
+  readonly index: number;
+  readonly lhs: Expr;
+  readonly rhs: Expr;
+  /** lhs - rhs without residue() terms */
+  readonly residual: Expr;
+  /** tearing hints: arguments of residue() in this equation */
+  readonly residues: readonly Expr[];
+  /** the component path, or "connect(a, b)" */
+  readonly origin: string;
+}
+
+export interface FlatModel {
+  readonly name: string;
+  /** every variable, parameters included, in declaration order */
+  readonly variables: readonly Variable[];
+  readonly equations: readonly FlatEquation[];
+}
+
+export interface FlattenOptions {
+  /** replace parameters by their values (default true: structural zeros vanish) */
+  foldParameters?: boolean;
+  /** parameter values by hierarchical name, overriding the declared ones */
+  parameters?: Readonly<Record<string, number>>;
+}
+
+export function describeEquation(e: FlatEquation): string {
+  return `${e.origin}: ${show(e.lhs)} = ${show(e.rhs)}`;
+}
+
+function components(root: Component): Component[] {
+  const out: Component[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const c = stack.pop()!;
+    out.push(c);
+    for (let i = c.children.length - 1; i >= 0; i--) stack.push(c.children[i]);
+  }
+  return out;
+}
+
+// (model, options) => flat variables and equations with hierarchical names
+export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
+  const comps = components(model);
+  const variables = collectVariables(comps);
+  applyParameterOverrides(variables, options.parameters ?? {});
+  const raw: Omit<FlatEquation, 'index'>[] = [];
+  for (const c of comps) {
+    for (const e of c.equations) raw.push({ lhs: e.lhs, rhs: e.rhs, residual: e.residual, residues: e.residues, origin: c.path || model.title });
+  }
+  raw.push(...connectionEquations(comps));
+  const fold = options.foldParameters ?? true;
+  const values = new Map<number, Expr>();
+  if (fold) for (const v of variables) if (v.kind === 'parameter') values.set(v.id, num(v.value!));
+  const equations = raw.map((e, index) =>
+    fold
+      ? { ...e, index, lhs: substitute(e.lhs, values), rhs: substitute(e.rhs, values), residual: substitute(e.residual, values) }
+      : { ...e, index },
+  );
+  return { name: model.title, variables, equations };
+}
+
+function collectVariables(comps: Component[]): Variable[] {
+  const out: Variable[] = [];
+  const seen = new Set<string>();
+  for (const c of comps) {
+    for (const v of c.variables) {
+      for (const w of v.derivative ? [v, v.derivative] : [v]) {
+        if (seen.has(w.name)) throw new ModelError(`two variables named ${w.name}`, { variables: [w.name], hint: 'rename a component or a variable' });
+        seen.add(w.name);
+        out.push(w);
+      }
+    }
+  }
+  return out;
+}
+
+function applyParameterOverrides(variables: Variable[], overrides: Readonly<Record<string, number>>): void {
+  for (const [name, value] of Object.entries(overrides)) {
+    const v = variables.find((x) => x.name === name);
+    if (!v || v.kind !== 'parameter') {
+      const known = variables.filter((x) => x.kind === 'parameter').map((x) => x.name);
+      throw new ModelError(`no parameter named ${name}`, {
+        variables: [name],
+        hint: `parameters of this model: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}`,
+      });
+    }
+    if (!Number.isFinite(value)) throw new ModelError(`parameter ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
+    v.value = value;
+  }
+}
+
+// union-find over connectors: each connection set yields its equations
+function connectionEquations(comps: Component[]): Omit<FlatEquation, 'index'>[] {
+  const all = comps.flatMap((c) => c.connectors);
+  const index = new Map<Connector, number>(all.map((c, i) => [c, i]));
+  const parent = all.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (const c of comps) {
+    for (const [a, b] of c.connections) {
+      for (const x of [a, b]) {
+        if (!index.has(x)) throw new ModelError(`connector ${x.name} is not part of the model`, { component: c.path, hint: `add its component with ${c.path || 'model'}.add(...)` });
+      }
+      checkCompatible(a, b);
+      parent[find(index.get(a)!)] = find(index.get(b)!);
+    }
+  }
+  const sets = new Map<number, Connector[]>();
+  all.forEach((c, i) => {
+    const r = find(i);
+    if (!sets.has(r)) sets.set(r, []);
+    sets.get(r)!.push(c);
+  });
+  const out: Omit<FlatEquation, 'index'>[] = [];
+  for (const set of sets.values()) out.push(...setEquations(set));
+  return out;
+}
+
+function checkCompatible(a: Connector, b: Connector): void {
+  for (const kind of ['across', 'through'] as const) {
+    const ka = Object.keys(a[kind]).sort().join(','), kb = Object.keys(b[kind]).sort().join(',');
+    if (ka !== kb) {
+      throw new ModelError(`cannot connect ${a.name} to ${b.name}: ${kind} quantities {${ka}} and {${kb}} differ`, {
+        component: a.owner.path,
+        hint: 'connect connectors of the same type (e.g. a frame to a frame, a flange to a flange)',
+      });
+    }
+    for (const key of Object.keys(a[kind])) {
+      if (size(a[kind][key]) !== size(b[kind][key])) throw new ModelError(`cannot connect ${a.name} to ${b.name}: ${key} has different sizes`);
+    }
+  }
+}
+
+const size = (q: Quantity) => flattenQuantity(q).length;
+
+function setEquations(set: Connector[]): Omit<FlatEquation, 'index'>[] {
+  const origin = set.length === 1 ? `${set[0].name} (unconnected)` : `connect(${set.map((c) => c.name).join(', ')})`;
+  const out: Omit<FlatEquation, 'index'>[] = [];
+  const eq = (lhs: Expr, rhs: Expr) => out.push({ lhs, rhs, residual: sub(lhs, rhs), residues: [], origin });
+  const first = set[0];
+  for (const key of Object.keys(first.across)) {
+    const a = flattenQuantity(first.across[key]);
+    for (const other of set.slice(1)) flattenQuantity(other.across[key]).forEach((b, i) => eq(a[i], b));
+  }
+  for (const key of Object.keys(first.through)) {
+    const parts = set.map((c) => flattenQuantity(c.through[key]));
+    parts[0].forEach((_, i) => eq(add(...parts.map((p) => p[i])), ZERO));
+  }
+  return out;
+}
+

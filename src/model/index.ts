@@ -1,0 +1,6 @@
+// model/: variables, equations, components with connectors, flattening with
+// hierarchical names, alias elimination.
+export * from './variable.ts';
+export * from './component.ts';
+export * from './flatten.ts';
+export * from './alias.ts';

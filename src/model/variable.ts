@@ -1,0 +1,92 @@
+// Model variables. A Variable is a Sym: expressions refer to it by id, and its
+// hierarchical name ("s1.w", "body2.frame_a.f[1]") is derived from its owner.
+import { type Expr, type Sym, newSymId, symbol } from '../expr/index.ts';
+import { ModelError } from '../errors.ts';
+
+/**
+ * parameter  known constant, folded into the equations at flattening by default
+ * state      known to the equation system, integrated (appears under der())
+ * derivative der(state): an unknown of the equation system
+ * algebraic  an unknown of the equation system
+ * input      known, supplied from outside at every evaluation
+ * time       the independent variable
+ */
+export type VarKind = 'parameter' | 'state' | 'derivative' | 'algebraic' | 'input' | 'time';
+
+export interface Owner {
+  readonly path: string;
+}
+
+export interface VariableOptions {
+  start?: number;
+  nominal?: number;
+  /** a short description shown in reports */
+  description?: string;
+}
+
+const registry = new Map<number, Variable>();
+
+export class Variable implements Sym {
+  readonly id = newSymId();
+  readonly e: Expr;
+  kind: VarKind;
+  start: number | undefined;
+  nominal: number;
+  description: string | undefined;
+  /** the parameter's value (kind 'parameter') */
+  value: number | undefined;
+  /** der(this), once this variable has been differentiated */
+  derivative: Variable | undefined;
+  /** the state this variable is the derivative of */
+  stateOf: Variable | undefined;
+
+  constructor(
+    readonly owner: Owner | undefined,
+    readonly localName: string,
+    kind: VarKind,
+    options: VariableOptions = {},
+  ) {
+    this.kind = kind;
+    this.start = options.start;
+    this.nominal = options.nominal ?? 1;
+    this.description = options.description;
+    this.e = symbol(this);
+    registry.set(this.id, this);
+  }
+
+  get name(): string {
+    if (this.stateOf) return `der(${this.stateOf.name})`;
+    return this.owner && this.owner.path ? `${this.owner.path}.${this.localName}` : this.localName;
+  }
+}
+
+/** the variable an expression node refers to, if it is a plain variable */
+export function variableOf(e: Expr): Variable | undefined {
+  return e.op === 'sym' ? registry.get(e.sym!.id) : undefined;
+}
+
+export function variableById(id: number): Variable | undefined {
+  return registry.get(id);
+}
+
+/** the independent variable t */
+export const TIME = new Variable(undefined, 'time', 'time');
+export const time: Expr = TIME.e;
+
+/** der(x): the derivative of a variable; x becomes a state */
+export function der(x: Expr): Expr {
+  const v = variableOf(x);
+  if (!v || (v.kind !== 'algebraic' && v.kind !== 'state')) {
+    throw new ModelError('der() takes a variable of the model', {
+      variables: v ? [v.name] : [],
+      hint: 'write der(x) on a variable declared with variable(); der() of parameters, inputs or expressions is not supported',
+    });
+  }
+  if (!v.derivative) {
+    v.kind = 'state';
+    const d = new Variable(v.owner, `der(${v.localName})`, 'derivative');
+    d.stateOf = v;
+    v.derivative = d;
+  }
+  return v.derivative.e;
+}

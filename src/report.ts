@@ -1,0 +1,31 @@
+// The compile report: what `kron compile --json` prints. A contract that
+// tools rely on: fields are only ever added, never renamed.
+import type { BlockReport } from './structure/plan-types.ts';
+import type { OpCounts } from './codegen/ops.ts';
+
+export type Mode = 'torn' | 'relaxed';
+
+/** `kron compile --json`: a contract; fields are only ever added */
+export interface CompileReport {
+  model: string;
+  mode: Mode;
+  /** scalar equations after flattening */
+  equations: number;
+  /** unknowns the solver determines (after alias elimination) */
+  unknowns: number;
+  states: number;
+  /** algebraic loops of size > 1 */
+  blocks: BlockReport[];
+  /** operations per evaluation of the state derivatives (Newton loops: one iteration) */
+  ops: OpCounts;
+  compileMs: number;
+  /** equations left after alias elimination, i.e. those that are sorted */
+  sortedEquations: number;
+  aliasesEliminated: number;
+  /** scalar non-linear equations solved by Newton on their own */
+  nonlinearScalars: number;
+  /** generated functions */
+  functions: number;
+  diagnostics: string[];
+}
+

@@ -1,0 +1,92 @@
+// The solve plan: what the code generator turns into JavaScript. A plan is a
+// sequence of steps over symbols (model variables and compiler temporaries).
+//
+// Glossary (tearing paper, "Solving torn linear/non-linear systems")
+//   y  variables computed one at a time from the non-residue equations g
+//   z  tearing variables; h residue equations; H z = c the torn linear system
+import { type Expr, type Sym, newSymId, symbol } from '../expr/index.ts';
+import type { Variable } from '../model/index.ts';
+
+/** a compiler temporary: coefficients of H and c, Jacobian entries */
+export class Temp implements Sym {
+  readonly id = newSymId();
+  readonly e: Expr;
+  constructor(readonly name: string) {
+    this.e = symbol(this);
+  }
+}
+
+export type Target = Variable | Temp;
+
+export interface Assign {
+  readonly target: Target;
+  readonly expr: Expr;
+}
+
+/** v = expr, explicitly */
+export interface AssignStep {
+  readonly kind: 'assign';
+  readonly assigns: readonly Assign[];
+}
+
+/** tearing paper: H z = c formed symbolically, solved at run time, then y from g */
+export interface LinearStep {
+  readonly kind: 'linear';
+  readonly block: number;
+  /** temporaries the entries of H and c refer to, in order */
+  readonly prelude: readonly Assign[];
+  readonly z: readonly Variable[];
+  /** H row-major, k x k */
+  readonly H: readonly Expr[];
+  readonly c: readonly Expr[];
+  /** H_ij and H_ji are the same expression for all i, j: try Cholesky first */
+  readonly symmetric: boolean;
+  readonly y: readonly Assign[];
+}
+
+/** tearing paper: Newton on H(z) = h(g~(z), z) = 0 with dH/dz = dh/dy dg~/dz + dh/dz */
+export interface NewtonStep {
+  readonly kind: 'newton';
+  readonly block: number;
+  readonly z: readonly Variable[];
+  /** y = g~(z), in order */
+  readonly y: readonly Assign[];
+  readonly residuals: readonly Expr[];
+  /** temporaries for dy/dz, in order */
+  readonly jacobianPrelude: readonly Assign[];
+  /** dH/dz row-major, k x k */
+  readonly jacobian: readonly Expr[];
+}
+
+export type Step = AssignStep | LinearStep | NewtonStep;
+
+export interface BlockReport {
+  /** equations in the loop before tearing */
+  size: number;
+  /** tearing variables after tearing (= size if not torn) */
+  tearing: number;
+  linear: boolean;
+  /** how the torn system is solved at run time */
+  solver: 'lu' | 'cholesky' | 'division' | 'newton';
+  variables: string[];
+  tearVariables: string[];
+  residueEquations: string[];
+  /** 'hints' from residue(), 'heuristic' when the block had none */
+  tearingFrom: 'hints' | 'heuristic';
+}
+
+export interface SolvePlan {
+  readonly name: string;
+  readonly states: readonly Variable[];
+  readonly inputs: readonly Variable[];
+  /** parameters left symbolic (foldParameters: false) */
+  readonly parameters: readonly Variable[];
+  readonly unknowns: readonly Variable[];
+  readonly steps: readonly Step[];
+  readonly blocks: readonly BlockReport[];
+  readonly diagnostics: readonly string[];
+  /** scalar equations after flattening, before alias elimination */
+  readonly flatEquations: number;
+  /** equations the solver sees after alias elimination */
+  readonly sortedEquations: number;
+}

@@ -1,0 +1,205 @@
+// Planning: every BLT block becomes a step. Scalar blocks are solved
+// explicitly (or by scalar Newton); loops are torn from the residue() hints
+// (tearing paper: "Among unknowns, select as tearing variables those that
+// residue() has been used on. Select as residue equations those that contain
+// residue()"), then adjusted by the user's "variable tear" overrides, or torn
+// by the fallback heuristic when they carry no hints.
+import { type Expr, diff, linearIn, symsOf } from '../expr/index.ts';
+import { TearingError } from '../errors.ts';
+import { type FlatEquation, type ReducedModel, type Variable, describeEquation, variableOf } from '../model/index.ts';
+import { subgraph } from './graph.ts';
+import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
+import { type Sorted, sortEquations } from './sort.ts';
+import { linearStep, newtonStep, solveFor } from './torn.ts';
+import type { BlockReport, SolvePlan, Step } from './plan-types.ts';
+
+/** tearing paper, "variable tear v [residue_equation_variable]": equations are named by their matched variable */
+export interface TearOverride {
+  /** tear variable to add (or remove); omitted: equation only */
+  variable?: string;
+  /** residue equation, named by the variable it is matched to; omitted: the variable's own equation; '' none */
+  equation?: string;
+  remove?: boolean;
+}
+
+export interface PlanOptions {
+  tear?: readonly TearOverride[];
+}
+
+interface Block {
+  index: number;
+  eqs: number[];
+  vars: number[];
+}
+
+// (reduced model, options) => solve plan: sorted blocks, each explicit, torn linear or torn Newton
+export function planModel(model: ReducedModel, options: PlanOptions = {}): SolvePlan {
+  const sorted = sortEquations(model);
+  const hinted = hintedVariables(sorted.equations);
+  const used = new Set<TearOverride>();
+  const steps: Step[] = [];
+  const blocks: BlockReport[] = [];
+  const diagnostics: string[] = [];
+  let pending: { target: Variable; expr: Expr }[] = [];
+  const flush = () => {
+    if (pending.length) steps.push({ kind: 'assign', assigns: pending });
+    pending = [];
+  };
+  const { order, blockStart } = sorted.blt;
+  for (let b = 0; b + 1 < blockStart.length; b++) {
+    const eqs = [...order.subarray(blockStart[b], blockStart[b + 1])];
+    const block: Block = { index: blocks.length, eqs, vars: eqs.map((e) => sorted.matching.eqToVar[e]) };
+    if (eqs.length === 1) {
+      const v = sorted.unknowns[block.vars[0]];
+      const f = solveFor(sorted.equations[eqs[0]].residual, v);
+      if (f) {
+        pending.push({ target: v, expr: f });
+        continue;
+      }
+    }
+    flush();
+    const { step, report } = planLoop(sorted, block, hinted, options.tear ?? [], used, diagnostics);
+    steps.push(step);
+    blocks.push(report);
+  }
+  flush();
+  const unused = (options.tear ?? []).filter((o) => !used.has(o));
+  if (unused.length) {
+    throw new TearingError(`variable tear: ${unused.map(overrideText).join(', ')} names no unknown or equation of an algebraic loop`, {
+      hint: `loop variables: ${blocks.flatMap((b) => b.variables).join(', ') || '(no loops)'}`,
+    });
+  }
+  const vars = model.flat.variables.filter((v) => !model.aliases.has(v.id));
+  const referenced = new Set<number>();
+  for (const eq of sorted.equations) for (const id of symsOf(eq.residual)) referenced.add(id);
+  return {
+    name: model.flat.name,
+    states: vars.filter((v) => v.kind === 'state'),
+    inputs: vars.filter((v) => v.kind === 'input'),
+    parameters: vars.filter((v) => v.kind === 'parameter' && referenced.has(v.id)),
+    unknowns: sorted.unknowns,
+    steps,
+    blocks,
+    diagnostics,
+    flatEquations: model.flat.equations.length,
+    sortedEquations: sorted.equations.length,
+  };
+}
+
+const overrideText = (o: TearOverride) => `${o.remove ? '-' : ''}${o.variable ?? ''}[${o.equation ?? o.variable ?? ''}]`;
+
+/** ids of variables named in residue(): the tearing-variable candidates */
+function hintedVariables(eqs: readonly FlatEquation[]): Set<number> {
+  const out = new Set<number>();
+  for (const eq of eqs) for (const r of eq.residues) {
+    const v = variableOf(r);
+    if (v) out.add(v.id);
+  }
+  return out;
+}
+
+function planLoop(
+  sorted: Sorted,
+  block: Block,
+  hinted: Set<number>,
+  overrides: readonly TearOverride[],
+  used: Set<TearOverride>,
+  diagnostics: string[],
+): { step: Step; report: BlockReport } {
+  const eqs = block.eqs.map((e) => sorted.equations[e]);
+  const vars = block.vars.map((v) => sorted.unknowns[v]);
+  const ids = new Set(vars.map((v) => v.id));
+  const local = subgraph(sorted.graph, block.eqs, block.vars).graph;
+  const linear = eqs.every((eq) => vars.every((v) => isLinearIn(eq.residual, v, ids)));
+  const solvable = (e: number, v: number) => linear || linearIn(eqs[e].residual, vars[v]) !== null;
+  let z = vars.map((v, i) => (hinted.has(v.id) ? i : -1)).filter((i) => i >= 0);
+  let h = eqs.map((eq, i) => (eq.residues.length > 0 ? i : -1)).filter((i) => i >= 0);
+  reportForeignResidues(eqs, ids, diagnostics);
+  ({ z, h } = applyOverrides(z, h, vars, block, sorted, overrides, used));
+  const fromHints = z.length > 0 || h.length > 0;
+  let torn: TearingResult;
+  if (fromHints) {
+    const r = tearWithHints(local, solvable, z, h);
+    if (!r.ok) throw tearingError(r.problems, eqs, vars);
+    torn = r.result;
+  } else {
+    torn = tearHeuristic(local, solvable);
+  }
+  const sequence = [...torn.assignEqs].map((e, k) => {
+    const v = vars[torn.assignVars[k]];
+    return { v, f: solveFor(eqs[e].residual, v)! };
+  });
+  const tornBlock = {
+    block: block.index,
+    sequence,
+    z: [...torn.tearVars].map((i) => vars[i]),
+    residues: [...torn.residueEqs].map((i) => eqs[i].residual),
+  };
+  const step = linear ? linearStep(tornBlock) : newtonStep(tornBlock);
+  const k = tornBlock.z.length;
+  const report: BlockReport = {
+    size: eqs.length,
+    tearing: k,
+    linear,
+    solver: !linear ? 'newton' : k === 1 ? 'division' : step.kind === 'linear' && step.symmetric ? 'cholesky' : 'lu',
+    variables: vars.map((v) => v.name),
+    tearVariables: tornBlock.z.map((v) => v.name),
+    residueEquations: [...torn.residueEqs].map((i) => describeEquation(eqs[i])),
+    tearingFrom: fromHints ? 'hints' : 'heuristic',
+  };
+  return { step, report };
+}
+
+/** linear in v with a coefficient free of every unknown of the block */
+function isLinearIn(residual: Expr, v: Variable, blockIds: Set<number>): boolean {
+  const syms = symsOf(residual);
+  if (!syms.includes(v.id)) return true;
+  const a = diff(residual, v);
+  return !symsOf(a).some((id) => blockIds.has(id));
+}
+
+function reportForeignResidues(eqs: FlatEquation[], ids: Set<number>, diagnostics: string[]): void {
+  for (const eq of eqs) for (const r of eq.residues) {
+    const v = variableOf(r);
+    if (v && !ids.has(v.id)) {
+      diagnostics.push(`residue(${v.name}) in "${describeEquation(eq)}": ${v.name} is not an unknown of this algebraic loop, so it cannot be its tearing variable`);
+    }
+  }
+}
+
+function applyOverrides(
+  z: number[], h: number[], vars: Variable[], block: Block, sorted: Sorted,
+  overrides: readonly TearOverride[], used: Set<TearOverride>,
+): { z: number[]; h: number[] } {
+  const zs = new Set(z), hs = new Set(h);
+  const varIndex = (name: string) => vars.findIndex((v) => v.name === name);
+  for (const o of overrides) {
+    const vi = o.variable ? varIndex(o.variable) : -1;
+    const eqName = o.equation ?? o.variable ?? '';
+    const ei = eqName ? block.vars.findIndex((v) => sorted.unknowns[v].name === eqName) : -1;
+    if (vi < 0 && ei < 0) continue;
+    used.add(o);
+    const apply = (set: Set<number>, i: number) => (i < 0 ? undefined : o.remove ? set.delete(i) : set.add(i));
+    apply(zs, vi);
+    apply(hs, ei);
+  }
+  return { z: [...zs].sort((a, b) => a - b), h: [...hs].sort((a, b) => a - b) };
+}
+
+function tearingError(problems: TearingProblem[], eqs: FlatEquation[], vars: Variable[]): TearingError {
+  const p = problems[0];
+  const names = [...p.vars].map((i) => vars[i].name);
+  const lines = [...p.eqs].map((i) => describeEquation(eqs[i]));
+  const what = {
+    'count-mismatch': `tearing hints are inconsistent: ${p.vars.length} tearing variables but ${p.eqs.length} residue equations in one algebraic loop`,
+    loop: `tearing hints leave an algebraic loop of ${p.eqs.length} equations`,
+    unmatched: `tearing hints leave ${p.eqs.length} equations that cannot compute the remaining variables explicitly`,
+  }[p.kind];
+  return new TearingError(what, {
+    variables: names,
+    equations: lines,
+    hint: p.kind === 'count-mismatch'
+      ? 'give each residue equation one tearing variable: add residue(x) for an unknown x of the loop, or add/remove one with a "variable tear" override'
+      : `make one of ${names.slice(0, 4).join(', ')} a tearing variable (residue(x) in the library, or --tear x), or remove the hints to let the heuristic tear this loop`,
+  });
+}

@@ -1,0 +1,68 @@
+// Sorting: the reduced model's equations and unknowns become a bipartite
+// graph, matched and partitioned into blocks in BLT order (relaxing paper
+// section 2). A structurally singular system is a StructuralError that names
+// the equations and variables of the over- and under-determined parts.
+import { symsOf, unrelaxedSymsOf } from '../expr/index.ts';
+import { StructuralError } from '../errors.ts';
+import { type FlatEquation, type ReducedModel, type Variable, describeEquation } from '../model/index.ts';
+import { type Bipartite, bipartiteFromLists } from './graph.ts';
+import { type Matching, maximumMatching } from './matching.ts';
+import { type Blt, bltBlocks } from './blt.ts';
+import { singularParts } from './singularity.ts';
+
+export interface Sorted {
+  readonly equations: readonly FlatEquation[];
+  readonly unknowns: readonly Variable[];
+  /** variable id -> index into unknowns */
+  readonly unknownIndex: ReadonlyMap<number, number>;
+  readonly graph: Bipartite;
+  readonly matching: Matching;
+  readonly blt: Blt;
+}
+
+const isUnknown = (v: Variable) => v.kind === 'algebraic' || v.kind === 'derivative';
+
+// (reduced model, relaxed?) => unknowns, incidence, matching and BLT blocks
+export function sortEquations(model: ReducedModel, relaxed = false): Sorted {
+  const unknowns = model.flat.variables.filter((v) => isUnknown(v) && !model.aliases.has(v.id));
+  const unknownIndex = new Map(unknowns.map((v, i) => [v.id, i]));
+  const equations = model.equations;
+  const incidence = relaxed ? unrelaxedSymsOf : symsOf;
+  const rows = equations.map((eq) => {
+    const row: number[] = [];
+    for (const id of incidence(eq.residual)) {
+      const k = unknownIndex.get(id);
+      if (k !== undefined) row.push(k);
+    }
+    return row;
+  });
+  const graph = bipartiteFromLists(unknowns.length, rows);
+  const matching = maximumMatching(graph);
+  if (matching.size < Math.max(equations.length, unknowns.length)) {
+    throw singularError(graph, matching, equations, unknowns);
+  }
+  return { equations, unknowns, unknownIndex, graph, matching, blt: bltBlocks(graph, matching) };
+}
+
+function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], vars: readonly Variable[]): StructuralError {
+  const parts = singularParts(g, m);
+  const eqNames = (ids: Int32Array) => [...ids].map((i) => describeEquation(eqs[i]));
+  const varNames = (ids: Int32Array) => [...ids].map((i) => vars[i].name);
+  const lines: string[] = [];
+  const variables: string[] = [];
+  let hint = '';
+  if (parts.overEqs.length > 0) {
+    lines.push(...eqNames(parts.overEqs).map((s) => `over-determined: ${s}`));
+    variables.push(...varNames(parts.overVars));
+    hint = `${parts.overEqs.length} equations determine only ${parts.overVars.length} unknowns: remove a redundant equation or constraint, or make a known quantity unknown.`;
+  }
+  if (parts.underVars.length > 0) {
+    lines.push(...eqNames(parts.underEqs).map((s) => `under-determined: ${s}`));
+    variables.push(...varNames(parts.underVars).map((n) => `${n} (not determined)`));
+    hint += `${hint ? ' ' : ''}${parts.underVars.length} unknowns appear in only ${parts.underEqs.length} equations: add an equation (a connection, a source, a ground) or give a value.`;
+  }
+  return new StructuralError(
+    `structurally singular: ${eqs.length} equations, ${vars.length} unknowns, at most ${m.size} can be matched`,
+    { equations: lines, variables, hint },
+  );
+}

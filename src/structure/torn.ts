@@ -1,0 +1,126 @@
+// Symbolic forms of a torn block (tearing paper, "Solving torn linear
+// systems" and "Solving torn non-linear systems").
+//
+// Glossary
+//   y_i = f_i(y_<i, z)  the causal sequence from the non-residue equations g
+//   z                   tearing variables; h the residue equations
+//   sensitivity         dy_i/dz_j, propagated forward through the sequence:
+//                       dy_i/dz_j = df_i/dz_j + sum_k df_i/dy_k dy_k/dz_j
+//   H z = c             linear case: H = A22 - A21 L^-1 A12, c = b2 - A21 L^-1 b1,
+//                       formed here by propagating the affine forms of y in z
+import { type Expr, ZERO, add, diff, div, linearIn, mul, neg, substitute, symsOf } from '../expr/index.ts';
+import type { Variable } from '../model/index.ts';
+import { type Assign, type LinearStep, type NewtonStep, Temp } from './plan-types.ts';
+
+/** v from residual = a v + b = 0, i.e. v = -b / a; null if not solvable explicitly */
+export function solveFor(residual: Expr, v: Variable): Expr | null {
+  const lin = linearIn(residual, v);
+  if (!lin || lin.a === ZERO) return null;
+  return div(neg(lin.b), lin.a);
+}
+
+/** temporaries for non-trivial expressions, one per distinct expression */
+class TempPool {
+  readonly assigns: Assign[] = [];
+  private readonly byExpr = new Map<number, Expr>();
+  constructor(private readonly prefix: string) {}
+  use(e: Expr, label: string): Expr {
+    if (e.op === 'const' || e.op === 'sym') return e;
+    let t = this.byExpr.get(e.id);
+    if (!t) {
+      const temp = new Temp(`${this.prefix}${label}`);
+      this.assigns.push({ target: temp, expr: e });
+      this.byExpr.set(e.id, (t = temp.e));
+    }
+    return t;
+  }
+}
+
+/**
+ * Row of d f / d z (total, through the y's of the sequence): for each j,
+ * df/dz_j + sum_k df/dy_k dy_k/dz_j, with dy_k/dz_j from `known`.
+ */
+function totalDerivatives(f: Expr, z: readonly Variable[], known: Map<number, Expr[]>, byId: Map<number, Variable>): Expr[] {
+  const row: Expr[][] = z.map((zj) => [diff(f, zj)]);
+  for (const id of symsOf(f)) {
+    const dy = known.get(id);
+    if (!dy) continue;
+    const dfdy = diff(f, byId.get(id)!);
+    dy.forEach((d, j) => row[j].push(mul(dfdy, d)));
+  }
+  return row.map((terms) => add(...terms));
+}
+
+interface TornBlock {
+  block: number;
+  /** y_i = f_i in causal order */
+  sequence: readonly { v: Variable; f: Expr }[];
+  z: readonly Variable[];
+  residues: readonly Expr[];
+}
+
+// (torn linear block) => H z = c with H, c symbolic; y recomputed from g after the solve
+export function linearStep(t: TornBlock): LinearStep {
+  const pool = new TempPool(`b${t.block}.`);
+  const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
+  const zero = new Map<number, Expr>([...byId.keys()].map((id) => [id, ZERO]));
+  // affine forms y = y0 + sum_j dy/dz_j z_j; dy/dz_j via totalDerivatives, y0 via f at y = z = 0
+  const coef = new Map<number, Expr[]>();
+  const offset = new Map<number, Expr>();
+  const affine = (f: Expr, label: string) => {
+    const row = totalDerivatives(f, t.z, coef, byId).map((e, j) => pool.use(e, `d${label}/d${t.z[j].name}`));
+    const terms = [substitute(f, zero)];
+    for (const id of symsOf(f)) {
+      const o = offset.get(id);
+      if (o && o !== ZERO) terms.push(mul(diff(f, byId.get(id)!), o));
+    }
+    return { row, c0: pool.use(add(...terms), `${label}@0`) };
+  };
+  for (const { v, f } of t.sequence) {
+    const { row, c0 } = affine(f, v.name);
+    coef.set(v.id, row);
+    offset.set(v.id, c0);
+  }
+  const H: Expr[] = [];
+  const c: Expr[] = [];
+  t.residues.forEach((h, r) => {
+    const { row, c0 } = affine(h, `h${r}`);
+    H.push(...row);
+    c.push(neg(c0));
+  });
+  const k = t.z.length;
+  let symmetric = true;
+  for (let i = 0; i < k; i++) for (let j = 0; j < i; j++) if (H[i * k + j] !== H[j * k + i]) symmetric = false;
+  return {
+    kind: 'linear',
+    block: t.block,
+    prelude: pool.assigns,
+    z: t.z,
+    H,
+    c,
+    symmetric,
+    y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
+  };
+}
+
+// (torn non-linear block) => residuals and the symbolic Jacobian for Newton on z
+export function newtonStep(t: TornBlock): NewtonStep {
+  const pool = new TempPool(`b${t.block}.`);
+  const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
+  const sens = new Map<number, Expr[]>();
+  for (const { v, f } of t.sequence) {
+    sens.set(v.id, totalDerivatives(f, t.z, sens, byId).map((e, j) => pool.use(e, `d${v.name}/d${t.z[j].name}`)));
+  }
+  const jacobian = t.residues.flatMap((h) => totalDerivatives(h, t.z, sens, byId));
+  return {
+    kind: 'newton',
+    block: t.block,
+    z: t.z,
+    y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
+    residuals: t.residues,
+    jacobianPrelude: pool.assigns,
+    jacobian,
+  };
+}
+
+export type { TornBlock };
