@@ -155,25 +155,33 @@ function linear(mod: Module, s: LinearStep): string[] {
 
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
 function newton(mod: Module, s: NewtonStep): string[] {
-  const k = s.z.length, r = `r${s.block}`, J = `J${s.block}`;
-  mod.parts.push(`const ${r} = new Float64Array(${k}), ${J} = new Float64Array(${k * k});`);
+  const k = s.z.length, r = `r${s.block}`, J = `J${s.block}`, dz = `dz${s.block}`;
+  mod.parts.push(`const ${r} = new Float64Array(${k}), ${J} = new Float64Array(${k * k}), ${dz} = new Float64Array(${k});`);
   const y = mod.assigns(s.y, 'y');
   const residual = mod.fillArrays([[r, s.residuals]]);
   const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), mod.fillArrays([[J, s.jacobian]])];
   const zSlots = s.z.map((v) => mod.slots.slot(v));
+  // damped: a step that increases the residual norm is halved, up to 30 times
   const body = [
-    'let small = false;',
+    'let small = false, lambda = 1, last = Infinity;',
     'for (let it = 0; ; it++) {',
     ...[...y, residual].map((l) => `  ${l}`),
-    `  let norm = 0;`,
+    '  let norm = 0;',
     `  for (let i = 0; i < ${k}; i++) norm = Math.max(norm, Math.abs(${r}[i]));`,
-    `  if (norm <= 1e-12 || (small && norm <= 1e-6)) return;`,
-    `  if (small || it >= 50 || !(norm < Infinity)) fail('newton', ${s.block}, t, norm);`,
+    '  if (!(norm < last) && lambda > 1e-9 && it < 200) {',
+    '    lambda *= 0.5;',
+    ...zSlots.map((z, i) => `    w[${z}] += lambda * ${dz}[${i}];`),
+    '    continue;',
+    '  }',
+    '  if (norm <= 1e-12 || (small && norm <= 1e-6)) return;',
+    `  if (small || it >= 200 || !(norm < Infinity)) fail('newton', ${s.block}, t, norm);`,
     ...jacobian.map((l) => `  ${l}`),
     `  if (!luSolve(${k}, ${J}, ${r})) fail('jacobian', ${s.block}, t, norm);`,
     '  let step = 0, size = 0;',
-    ...zSlots.map((z, i) => `  w[${z}] -= ${r}[${i}]; step = Math.max(step, Math.abs(${r}[${i}])); size = Math.max(size, Math.abs(w[${z}]));`),
+    ...zSlots.map((z, i) => `  ${dz}[${i}] = ${r}[${i}]; w[${z}] -= ${r}[${i}]; step = Math.max(step, Math.abs(${r}[${i}])); size = Math.max(size, Math.abs(w[${z}]));`),
     '  small = step <= 1e-14 * (1 + size);',
+    '  lambda = 1;',
+    '  last = norm;',
     '}',
   ];
   const name = mod.function('newton', (sc) => body.forEach((l) => sc.line(l)));

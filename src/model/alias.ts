@@ -81,10 +81,9 @@ export function eliminateAliases(flat: FlatModel): ReducedModel {
       starts.set(r.of.id, (variable.start - r.offset) / r.sign);
     }
   }
+  // lhs and rhs stay as written, so that messages quote the user's equations
   const equations = kept.map((eq) => ({
     ...eq,
-    lhs: substitute(eq.lhs, replace),
-    rhs: substitute(eq.rhs, replace),
     residual: substitute(eq.residual, replace),
     residues: eq.residues.map((x) => representative(substitute(x, replace))),
   }));

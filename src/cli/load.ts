@@ -1,0 +1,37 @@
+// Loading a model module: a TypeScript file whose default export builds a
+// Model from parameters, with optional `export const parameters = {...}`
+// defaults. `--set` keys that the module declares reach the builder; other
+// keys set model parameters by hierarchical name (e.g. s1.J=2).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ModelError, UsageError } from '../errors.ts';
+import { Model } from '../model/index.ts';
+
+export interface LoadedModel {
+  model: Model;
+  /** --set values that are not builder parameters: model parameters by name */
+  overrides: Record<string, number>;
+}
+
+export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
+  const path = resolve(file);
+  if (!existsSync(path)) {
+    throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module, e.g. mechanisms/drivetrain.ts' });
+  }
+  const mod = (await import(pathToFileURL(path).href)) as { default?: unknown; parameters?: Record<string, number> };
+  if (typeof mod.default !== 'function') {
+    throw new ModelError(`model module ${file} has no default export that builds a model`, {
+      hint: 'export default function build(p) { const m = new Model("name"); ...; return m; }',
+    });
+  }
+  const declared = mod.parameters ?? {};
+  const builderParams: Record<string, number> = {};
+  const overrides: Record<string, number> = {};
+  for (const [k, v] of Object.entries(sets)) (k in declared ? builderParams : overrides)[k] = v;
+  const model = (mod.default as (p: Record<string, number>) => unknown)({ ...declared, ...builderParams });
+  if (!(model instanceof Model)) {
+    throw new ModelError(`the default export of ${file} did not return a Model`, { hint: 'return the Model you built' });
+  }
+  return { model, overrides };
+}

@@ -1,0 +1,39 @@
+// Sampled simulation results: one column per signal, typed access by name,
+// CSV with a header `time,<signal>,...`.
+import { UsageError } from '../errors.ts';
+
+export class SimulationResult {
+  constructor(
+    readonly time: Float64Array,
+    readonly names: readonly string[],
+    readonly columns: readonly Float64Array[],
+  ) {}
+
+  get length(): number {
+    return this.time.length;
+  }
+
+  /** the samples of one signal */
+  get(name: string): Float64Array {
+    if (name === 'time') return this.time;
+    const i = this.names.indexOf(name);
+    if (i < 0) throw new UsageError(`signal ${name} was not recorded`, { hint: `recorded: ${this.names.join(', ')}; choose signals with --signals` });
+    return this.columns[i];
+  }
+
+  /** the last sample of one signal */
+  final(name: string): number {
+    const c = this.get(name);
+    return c[c.length - 1];
+  }
+
+  toCSV(): string {
+    const rows = [['time', ...this.names].join(',')];
+    for (let k = 0; k < this.time.length; k++) {
+      let row = String(this.time[k]);
+      for (const c of this.columns) row += ',' + String(c[k]);
+      rows.push(row);
+    }
+    return rows.join('\n') + '\n';
+  }
+}
