@@ -65,17 +65,41 @@ export function simulate(model: CompiledModel, options: SimulateOptions): Simula
     const t0 = integrator.t;
     integrator.dt = Math.min(step, stop - t0);
     integrator.step();
-    if (!integrator.y.every(Number.isFinite)) throw nonFinite(model, t0, previous);
+    if (!integrator.y.every(Number.isFinite)) throw nonFinite(model, t0, previous, integrator.dt, deriv);
     if (s % every === 0 || s === steps) sample(s === steps ? stop : integrator.t);
     if (options.onProgress && s / steps - reported >= 0.01) options.onProgress((reported = s / steps));
   }
   return new SimulationResult(time, names, columns);
 }
 
-function nonFinite(model: CompiledModel, t: number, x: Float64Array): SimulationError {
-  const first = model.firstNonFinite(t, x);
-  const what = first ? `${first.name} (${first.equation})` : 'a state, within the step';
-  return new SimulationError(`a non-finite value appeared in the step from time ${t}: first non-finite variable ${what}`, {
+/**
+ * Replays the failed RK4 step stage by stage (same stages as ode-rk4) and
+ * names the first non-finite variable, in solve order, at the first stage
+ * whose derivatives are not finite.
+ */
+function nonFinite(
+  model: CompiledModel, t: number, x: Float64Array, h: number,
+  deriv: (dx: Float64Array, x: Float64Array, t: number) => void,
+): SimulationError {
+  const n = x.length;
+  const k = new Float64Array(n), stage = Float64Array.from(x);
+  let first: { name: string; equation: string } | undefined;
+  let at = t;
+  for (const [c, weight] of [[0, 0], [0.5, 0.5], [0.5, 0.5], [1, 1]] as const) {
+    for (let i = 0; i < n; i++) stage[i] = x[i] + weight * h * k[i];
+    at = t + c * h;
+    try {
+      deriv(k, stage, at);
+    } catch {
+      /* the workspace holds what was computed */
+    }
+    if (!k.every(Number.isFinite) || !stage.every(Number.isFinite)) {
+      first = model.firstNonFinite(at, stage);
+      break;
+    }
+  }
+  const what = first ? `${first.name} (${first.equation})` : 'a state';
+  return new SimulationError(`a non-finite value appeared in the step from time ${t}, at time ${at}: first non-finite variable ${what}`, {
     variables: first ? [first.name] : [],
     hint: 'a division by zero or a value growing without bound: check parameters and start values, or reduce --step',
   });
