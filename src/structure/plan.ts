@@ -4,7 +4,7 @@
 // residue() has been used on. Select as residue equations those that contain
 // residue()"), then adjusted by the user's "variable tear" overrides, or torn
 // by the fallback heuristic when they carry no hints.
-import { type Expr, diff, linearIn, symsOf } from '../expr/index.ts';
+import { type Expr, diff, symsOf } from '../expr/index.ts';
 import { TearingError } from '../errors.ts';
 import { type FlatEquation, type ReducedModel, type Variable, describeEquation, variableOf } from '../model/index.ts';
 import { subgraph } from './graph.ts';
@@ -111,7 +111,8 @@ function planLoop(
   const ids = new Set(vars.map((v) => v.id));
   const local = subgraph(sorted.graph, block.eqs, block.vars).graph;
   const linear = eqs.every((eq) => vars.every((v) => isLinearIn(eq.residual, v, ids)));
-  const solvable = (e: number, v: number) => linear || linearIn(eqs[e].residual, vars[v]) !== null;
+  // only real occurrences compute a variable (a residue(x) incidence is structural only)
+  const solvable = (e: number, v: number) => solveFor(eqs[e].residual, vars[v]) !== null;
   let z = vars.map((v, i) => (hinted.has(v.id) ? i : -1)).filter((i) => i >= 0);
   let h = eqs.map((eq, i) => (eq.residues.length > 0 ? i : -1)).filter((i) => i >= 0);
   reportForeignResidues(eqs, ids, diagnostics);

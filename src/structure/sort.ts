@@ -28,11 +28,15 @@ export function sortEquations(model: ReducedModel, relaxed = false): Sorted {
   const unknownIndex = new Map(unknowns.map((v, i) => [v.id, i]));
   const equations = model.equations;
   const incidence = relaxed ? unrelaxedSymsOf : symsOf;
+  // residue(x) makes x present: `i = residue(V)` (the tearing paper's NodeCut) belongs to
+  // V's loop as its residue equation, instead of being solved alone as i = 0
   const rows = equations.map((eq) => {
     const row: number[] = [];
-    for (const id of incidence(eq.residual)) {
-      const k = unknownIndex.get(id);
-      if (k !== undefined) row.push(k);
+    for (const e of [eq.residual, ...eq.residues]) {
+      for (const id of incidence(e)) {
+        const k = unknownIndex.get(id);
+        if (k !== undefined) row.push(k);
+      }
     }
     return row;
   });
