@@ -62,11 +62,12 @@ export function simulate(model: CompiledModel, options: SimulateOptions): Simula
   let reported = 0;
   for (let s = 1; s <= steps; s++) {
     previous.set(integrator.y);
-    const t0 = integrator.t;
+    const t0 = (s - 1) * step; // from the step count, so that times do not drift
+    integrator.t = t0;
     integrator.dt = Math.min(step, stop - t0);
     integrator.step();
     if (!integrator.y.every(Number.isFinite)) throw nonFinite(model, t0, previous, integrator.dt, deriv);
-    if (s % every === 0 || s === steps) sample(s === steps ? stop : integrator.t);
+    if (s % every === 0 || s === steps) sample(s === steps ? stop : s * step);
     if (options.onProgress && s / steps - reported >= 0.01) options.onProgress((reported = s / steps));
   }
   return new SimulationResult(time, names, columns);
