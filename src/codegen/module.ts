@@ -19,7 +19,7 @@ export function moduleSource(generated: Generated, header: Record<string, unknow
     '}',
     '',
     'export function create(fail = defaultFail) {',
-    indent(generated.body),
+    indent(generated.body.replace(/^"use strict";\n/, '')), // modules are strict already
     '}',
     '',
   ].join('\n');

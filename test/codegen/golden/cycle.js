@@ -13,7 +13,6 @@ function defaultFail(kind, block, t, residual) {
 }
 
 export function create(fail = defaultFail) {
-  "use strict";
 
   // Solve A x = b in place by LU with partial pivoting (A row-major n x n; b becomes x).
   // Returns false when a pivot is zero relative to the largest entry: H is singular.
