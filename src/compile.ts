@@ -27,10 +27,10 @@ export interface CompileOptions {
 export function compile(model: Model, options: CompileOptions = {}): CompiledModel {
   const t0 = performance.now();
   const mode = options.mode ?? 'torn';
-  if (mode !== 'torn') throw new UsageError(`mode "${mode}" is not available yet`, { hint: 'use --mode torn' });
+  if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn or --mode relaxed' });
   const flat = flatten(model, { foldParameters: options.foldParameters, parameters: options.parameters });
   const reduced = eliminateAliases(flat);
-  const plan = planModel(reduced, { tear: options.tear });
+  const plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed' });
   const generated = generate(plan, options.chunk);
   const report: CompileReport = {
     model: flat.name,
@@ -46,6 +46,7 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
     nonlinearScalars: plan.blocks.filter((b) => b.size === 1).length,
     functions: generated.functions,
     diagnostics: [...plan.diagnostics],
+    relaxedLoops: [...plan.relaxedLoops],
   };
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const compiled = new CompiledModel(plan, reduced, generated, report, () => moduleSource(generated, header));

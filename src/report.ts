@@ -1,6 +1,6 @@
 // The compile report: what `kron compile --json` prints. A contract that
 // tools rely on: fields are only ever added, never renamed.
-import type { BlockReport } from './structure/plan-types.ts';
+import type { BlockReport, RelaxedLoopReport } from './structure/plan-types.ts';
 import type { OpCounts } from './codegen/ops.ts';
 
 export type Mode = 'torn' | 'relaxed';
@@ -27,5 +27,7 @@ export interface CompileReport {
   /** generated functions */
   functions: number;
   diagnostics: string[];
+  /** --mode relaxed: the loops eliminated in relaxed BLT order (relaxing paper section 4) */
+  relaxedLoops: RelaxedLoopReport[];
 }
 

@@ -73,6 +73,17 @@ export interface BlockReport {
   residueEquations: string[];
   /** 'hints' from residue(), 'heuristic' when the block had none */
   tearingFrom: 'hints' | 'heuristic';
+  /** a block of the relaxed BLT form of a relaxed loop */
+  relaxed?: boolean;
+}
+
+/** a loop solved by relaxing: its size and how it fell apart in relaxed BLT form */
+export interface RelaxedLoopReport {
+  size: number;
+  /** blocks of the relaxed BLT form */
+  relaxedBlocks: number;
+  /** equations in its largest block */
+  largest: number;
 }
 
 export interface SolvePlan {
@@ -85,6 +96,7 @@ export interface SolvePlan {
   readonly steps: readonly Step[];
   readonly blocks: readonly BlockReport[];
   readonly diagnostics: readonly string[];
+  readonly relaxedLoops: readonly RelaxedLoopReport[];
   /** scalar equations after flattening, before alias elimination */
   readonly flatEquations: number;
   /** equations the solver sees after alias elimination */

@@ -11,7 +11,8 @@ import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
 import { linearStep, newtonStep, solveFor } from './torn.ts';
-import type { BlockReport, SolvePlan, Step } from './plan-types.ts';
+import type { BlockReport, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
+import { isRelaxable, relaxLoop } from './relax.ts';
 
 /** tearing paper, "variable tear v [residue_equation_variable]": equations are named by their matched variable */
 export interface TearOverride {
@@ -24,6 +25,8 @@ export interface TearOverride {
 
 export interface PlanOptions {
   tear?: readonly TearOverride[];
+  /** honour relax() marks: linear loops that carry them are eliminated in relaxed BLT order */
+  relaxed?: boolean;
 }
 
 interface Block {
@@ -40,6 +43,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
   const steps: Step[] = [];
   const blocks: BlockReport[] = [];
   const diagnostics: string[] = [];
+  const relaxedLoops: RelaxedLoopReport[] = [];
   let pending: { target: Variable; expr: Expr }[] = [];
   const flush = () => {
     if (pending.length) steps.push({ kind: 'assign', assigns: pending });
@@ -58,6 +62,16 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
       }
     }
     flush();
+    const eqsOf = eqs.map((e) => sorted.equations[e]);
+    const varsOf = block.vars.map((v) => sorted.unknowns[v]);
+    const ids = new Set(varsOf.map((v) => v.id));
+    if (options.relaxed && eqs.length > 1 && isRelaxable(eqsOf, ids) && eqsOf.every((eq) => varsOf.every((v) => isLinearIn(eq.residual, v, ids)))) {
+      const r = relaxLoop(relaxedLoops.length, eqsOf, varsOf, hinted);
+      steps.push(r.step);
+      blocks.push(...r.blocks.map((b) => ({ ...b, relaxed: true })));
+      relaxedLoops.push({ size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)) });
+      continue;
+    }
     const { step, report } = planLoop(sorted, block, hinted, options.tear ?? [], used, diagnostics);
     steps.push(step);
     blocks.push(report);
@@ -81,6 +95,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     steps,
     blocks,
     diagnostics,
+    relaxedLoops,
     flatEquations: model.flat.equations.length,
     sortedEquations: sorted.equations.length,
   };

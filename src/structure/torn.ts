@@ -10,30 +10,14 @@
 //                       formed here by propagating the affine forms of y in z
 import { type Expr, ZERO, add, diff, div, linearIn, mul, neg, substitute, symsOf } from '../expr/index.ts';
 import type { Variable } from '../model/index.ts';
-import { type Assign, type LinearStep, type NewtonStep, Temp } from './plan-types.ts';
+import type { LinearStep, NewtonStep } from './plan-types.ts';
+import { TempPool } from './affine.ts';
 
 /** v from residual = a v + b = 0, i.e. v = -b / a; null if not solvable explicitly */
 export function solveFor(residual: Expr, v: Variable): Expr | null {
   const lin = linearIn(residual, v);
   if (!lin || lin.a === ZERO) return null;
   return div(neg(lin.b), lin.a);
-}
-
-/** temporaries for non-trivial expressions, one per distinct expression */
-class TempPool {
-  readonly assigns: Assign[] = [];
-  private readonly byExpr = new Map<number, Expr>();
-  constructor(private readonly prefix: string) {}
-  use(e: Expr, label: string): Expr {
-    if (e.op === 'const' || e.op === 'sym') return e;
-    let t = this.byExpr.get(e.id);
-    if (!t) {
-      const temp = new Temp(`${this.prefix}${label}`);
-      this.assigns.push({ target: temp, expr: e });
-      this.byExpr.set(e.id, (t = temp.e));
-    }
-    return t;
-  }
 }
 
 /**

@@ -1,0 +1,63 @@
+// Affine forms over symbolic coefficients, the currency of symbolic block
+// elimination: a row  0 = b + sum_v coef_v v  and a solved form
+// x = b + sum_u coef_u u  have the same shape. Coefficients that are not
+// constants or symbols are bound to temporaries as they are formed, so
+// expressions stay shallow and every coefficient is computed once.
+import { type Expr, ZERO, add, div, mul, neg } from '../expr/index.ts';
+import { type Assign, Temp } from './plan-types.ts';
+
+export interface Affine {
+  b: Expr;
+  /** variable id -> coefficient; structural zeros are absent */
+  coef: Map<number, Expr>;
+}
+
+/** temporaries for non-trivial expressions, one per distinct expression */
+export class TempPool {
+  readonly assigns: Assign[] = [];
+  private readonly byExpr = new Map<number, Expr>();
+  constructor(private readonly prefix: string) {}
+  use(e: Expr, label: string): Expr {
+    if (e.op === 'const' || e.op === 'sym') return e;
+    let t = this.byExpr.get(e.id);
+    if (!t) {
+      const temp = new Temp(`${this.prefix}${label}`);
+      this.assigns.push({ target: temp, expr: e });
+      this.byExpr.set(e.id, (t = temp.e));
+    }
+    return t;
+  }
+}
+
+/** row with variable x replaced by its form: coef_x * (b_x + sum coef_u u) */
+export function substituteForm(row: Affine, x: number, form: Affine): void {
+  const c = row.coef.get(x);
+  if (c === undefined) return;
+  row.coef.delete(x);
+  row.b = add(row.b, mul(c, form.b));
+  for (const [u, e] of form.coef) {
+    const sum = add(row.coef.get(u) ?? ZERO, mul(c, e));
+    if (sum === ZERO) row.coef.delete(u);
+    else row.coef.set(u, sum);
+  }
+}
+
+/** bind every non-trivial coefficient of a row to a temporary */
+export function materialize(row: Affine, pool: TempPool, label: string, name: (id: number) => string): Affine {
+  const coef = new Map<number, Expr>();
+  for (const [u, e] of row.coef) coef.set(u, pool.use(e, `${label}/${name(u)}`));
+  return { b: pool.use(row.b, `${label}@0`), coef };
+}
+
+/** x from 0 = b + coef_x x + sum_{u != x} coef_u u */
+export function solveRow(row: Affine, x: number): Affine {
+  const a = row.coef.get(x)!;
+  const coef = new Map<number, Expr>();
+  for (const [u, e] of row.coef) if (u !== x) coef.set(u, div(neg(e), a));
+  return { b: div(neg(row.b), a), coef };
+}
+
+/** the expression b + sum coef_u u, with u looked up by id */
+export function affineExpr(form: Affine, sym: (id: number) => Expr): Expr {
+  return add(form.b, ...[...form.coef].map(([u, e]) => mul(e, sym(u))));
+}
