@@ -67,7 +67,7 @@ export interface BlockReport {
   tearing: number;
   linear: boolean;
   /** how the torn system is solved at run time */
-  solver: 'lu' | 'cholesky' | 'division' | 'newton';
+  solver: 'lu' | 'cholesky' | 'division' | 'newton' | 'elimination' | 'cramer';
   variables: string[];
   tearVariables: string[];
   residueEquations: string[];
@@ -84,6 +84,8 @@ export interface RelaxedLoopReport {
   relaxedBlocks: number;
   /** equations in its largest block */
   largest: number;
+  /** equations left for a final elimination once the relaxed blocks are gone (0: none) */
+  remainder: number;
 }
 
 export interface SolvePlan {

@@ -69,7 +69,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
       const r = relaxLoop(relaxedLoops.length, eqsOf, varsOf, hinted);
       steps.push(r.step);
       blocks.push(...r.blocks.map((b) => ({ ...b, relaxed: true })));
-      relaxedLoops.push({ size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)) });
+      relaxedLoops.push({ size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)), remainder: r.remainder });
       continue;
     }
     const { step, report } = planLoop(sorted, block, hinted, options.tear ?? [], used, diagnostics);

@@ -31,6 +31,8 @@ export interface RelaxedLoop {
   blocks: BlockReport[];
   /** number of blocks of the relaxed BLT form */
   relaxedBlocks: number;
+  /** equations left once the relaxed blocks are eliminated (the sparse MNA system of a circuit) */
+  remainder: number;
 }
 
 const hasRelax = (e: Expr): boolean => symsOf(e).length !== unrelaxedSymsOf(e).length;
@@ -50,32 +52,52 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
   const rows = eqs.map((eq) => [eq.residual, ...eq.residues].flatMap((e) => [...unrelaxedSymsOf(e)].map((id) => local.get(id) ?? -1)).filter((i) => i >= 0));
   const graph = bipartiteFromLists(vars.length, rows);
   const matching = maximumMatching(graph);
-  if (matching.size < eqs.length) throw relaxSingular(graph, matching, eqs, vars);
-  const { order, blockStart } = bltBlocks(graph, matching);
+  // unmatched rows form the remainder (e.g. the node equations of MNA, section 6); a residue
+  // equation there means the relax marks contradict the intended flow (the reversed gear, section 10)
+  const unmatched = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] < 0);
+  if (unmatched.some((r) => eqs[r].residues.length > 0)) throw relaxSingular(graph, matching, eqs, vars);
   const pool = new TempPool(`r${index}.`);
   const name = (id: number) => vars[local.get(id)!].name;
-  const state = new Elimination(eqs, vars, pool, name);
+  const elim = new Elimination(eqs, vars, pool, name);
   const blocks: BlockReport[] = [];
-  const sequence: number[][] = [];
+  const matchedEqs = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] >= 0);
+  const matched = subgraph(graph, matchedEqs, matchedEqs.map((r) => matching.eqToVar[r]));
+  const { order, blockStart } = bltBlocks(matched.graph, {
+    eqToVar: Int32Array.from(matchedEqs, (_, k) => k),
+    varToEq: Int32Array.from(matchedEqs, (_, k) => k),
+    size: matchedEqs.length,
+  });
   for (let b = 0; b + 1 < blockStart.length; b++) {
-    const be = [...order.subarray(blockStart[b], blockStart[b + 1])];
+    const be = [...order.subarray(blockStart[b], blockStart[b + 1])].map((k) => matchedEqs[k]);
     const bv = be.map((e) => matching.eqToVar[e]);
-    sequence.push(bv);
-    if (be.length === 1) state.solveScalar(be[0], bv[0]);
-    else blocks.push(state.solveTorn(index, be, bv, graph, hinted));
+    if (be.length === 1) elim.pivot(be[0], vars[bv[0]].id);
+    else blocks.push(elim.torn(be, bv, hinted));
   }
-  const back: Assign[] = [];
-  for (let b = sequence.length - 1; b >= 0; b--) {
-    for (const v of sequence[b]) back.push({ target: vars[v], expr: affineExpr(state.forms.get(vars[v].id)!, (id) => vars[local.get(id)!].e) });
-  }
-  return { step: { kind: 'assign', assigns: [...pool.assigns, ...back] }, blocks, relaxedBlocks: sequence.length };
+  const remainder = unmatched.length ? elim.remainder(unmatched, vars.map((_, v) => v).filter((v) => matching.varToEq[v] < 0), hinted) : [];
+  blocks.push(...remainder);
+  // eq. 11 and back substitution: the last pivot first, each from the values after it
+  const back: Assign[] = elim.order.map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) })).reverse();
+  return {
+    step: { kind: 'assign', assigns: [...pool.assigns, ...back] },
+    blocks,
+    relaxedBlocks: blockStart.length - 1,
+    remainder: unmatched.length,
+  };
 }
 
+/**
+ * Gaussian elimination with a fixed pivot sequence, formed symbolically: each
+ * pivot solves its row for its variable in terms of the variables not yet
+ * eliminated, and substitutes that form into every pending row.
+ */
 class Elimination {
   readonly rows: Affine[];
   readonly forms = new Map<number, Affine>();
-  /** rows not yet processed that mention a variable */
+  /** variable ids in pivot order */
+  readonly order: number[] = [];
+  /** pending rows that mention a variable */
   private readonly pending = new Map<number, Set<number>>();
+  private readonly done = new Set<number>();
 
   constructor(
     readonly eqs: readonly FlatEquation[],
@@ -98,72 +120,88 @@ class Elimination {
     this.pending.get(id)!.add(row);
   }
 
-  /** a block is solved: its rows are done, its forms go into every pending row */
-  private eliminate(blockRows: number[], blockVars: number[]): void {
-    for (const r of blockRows) for (const id of this.rows[r].coef.keys()) this.pending.get(id)?.delete(r);
-    for (const v of blockVars) {
-      const id = this.vars[v].id;
-      const form = this.forms.get(id)!;
-      for (const r of [...(this.pending.get(id) ?? [])].sort((a, b) => a - b)) {
-        substituteForm(this.rows[r], id, form);
-        this.rows[r] = materialize(this.rows[r], this.pool, `row${r}`, this.name);
-        for (const u of this.rows[r].coef.keys()) this.mention(u, r);
-      }
-      this.pending.delete(id);
-    }
-  }
-
-  solveScalar(row: number, v: number): void {
-    const id = this.vars[v].id;
-    this.forms.set(id, materialize(solveRow(this.rows[row], id), this.pool, this.vars[v].name, this.name));
-    this.eliminate([row], [v]);
-  }
-
-  // relaxing paper eqs. 34-35: tear the block, express y and z in the later (relaxed) variables
-  solveTorn(index: number, be: number[], bv: number[], graph: Bipartite, hinted: Set<number>): BlockReport {
-    const sub = subgraph(graph, be, bv).graph;
-    const rowsOf = be.map((r) => this.rows[r]);
-    const idOf = bv.map((v) => this.vars[v].id);
-    const z = idOf.map((id, i) => (hinted.has(id) ? i : -1)).filter((i) => i >= 0);
-    const h = be.map((r, i) => (this.eqs[r].residues.length > 0 ? i : -1)).filter((i) => i >= 0);
-    const solvable = (e: number, v: number) => rowsOf[e].coef.has(idOf[v]);
-    const hintedTearing = z.length > 0 && z.length === h.length ? tearWithHints(sub, solvable, z, h) : undefined;
-    const torn = hintedTearing?.ok ? hintedTearing.result : tearHeuristic(sub, solvable);
-    if (torn.tearVars.length !== 1) {
-      throw new StructuralError(`a block of the relaxed BLT form tears to ${torn.tearVars.length} variables; relaxing handles one tearing variable per block so far`, {
-        variables: idOf.map(this.name),
+  // eqs. 8-10: x from its row, then A_ij^(k+1) = A_ij^(k) - A_ik^(k) A_kk^(k)-1 A_kj^(k) in every pending row
+  pivot(row: number, id: number): void {
+    if (!this.rows[row].coef.has(id)) {
+      throw new StructuralError(`relaxed elimination: ${this.name(id)} cancels out of its pivot equation`, {
+        equations: [describeEquation(this.eqs[row])],
         hint: 'use --mode torn for this model',
       });
     }
-    const local = new Map<number, Affine>();
-    const inLocal = (row: Affine) => {
-      const r: Affine = { b: row.b, coef: new Map(row.coef) };
-      for (const [id, f] of local) substituteForm(r, id, f);
-      return materialize(r, this.pool, `b${index}`, this.name);
-    };
-    for (let k = 0; k < torn.assignEqs.length; k++) {
-      const id = idOf[torn.assignVars[k]];
-      local.set(id, materialize(solveRow(inLocal(rowsOf[torn.assignEqs[k]]), id), this.pool, this.name(id), this.name));
+    this.done.add(row);
+    for (const u of this.rows[row].coef.keys()) this.pending.get(u)?.delete(row);
+    const form = materialize(solveRow(this.rows[row], id), this.pool, this.name(id), this.name);
+    this.forms.set(id, form);
+    this.order.push(id);
+    for (const r of [...(this.pending.get(id) ?? [])].sort((a, b) => a - b)) {
+      substituteForm(this.rows[r], id, form);
+      this.rows[r] = materialize(this.rows[r], this.pool, `row${r}`, this.name);
+      for (const u of this.rows[r].coef.keys()) this.mention(u, r);
     }
-    const zid = idOf[torn.tearVars[0]];
-    const residue = inLocal(rowsOf[torn.residueEqs[0]]);
-    const zForm = materialize(solveRow(residue, zid), this.pool, this.name(zid), this.name);
-    this.forms.set(zid, zForm);
-    for (const [id, f] of local) {
-      const r: Affine = { b: f.b, coef: new Map(f.coef) };
-      substituteForm(r, zid, zForm);
-      this.forms.set(id, materialize(r, this.pool, this.name(id), this.name));
+    this.pending.delete(id);
+  }
+
+  /**
+   * The rows the relaxed matching could not place, in the variables it left:
+   * after the substitutions they form a smaller system (relaxing paper
+   * section 6: "reduces the system of equations from five down to two"),
+   * sorted on its present structure and eliminated block by block.
+   */
+  remainder(rows: number[], vars: number[], hinted: Set<number>): BlockReport[] {
+    const ids = vars.map((v) => this.vars[v].id);
+    const g = bipartiteFromLists(vars.length, rows.map((r) => ids.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
+    const m = maximumMatching(g);
+    if (m.size < rows.length) {
+      throw new StructuralError('the equations left after relaxing are structurally singular', {
+        equations: rows.map((r) => describeEquation(this.eqs[r])),
+        variables: ids.map(this.name),
+        hint: 'check the connections (a node without a path to ground, a loop of voltage sources), or use --mode torn',
+      });
     }
-    this.eliminate(be, bv);
+    const { order, blockStart } = bltBlocks(g, m);
+    const out: BlockReport[] = [];
+    for (let b = 0; b + 1 < blockStart.length; b++) {
+      const be = [...order.subarray(blockStart[b], blockStart[b + 1])];
+      if (be.length === 1) this.pivot(rows[be[0]], ids[m.eqToVar[be[0]]]);
+      else out.push(this.torn(be.map((e) => rows[e]), be.map((e) => vars[m.eqToVar[e]]), hinted));
+    }
+    return out;
+  }
+
+  // relaxing paper eqs. 34-35: a block of the relaxed BLT form is torn from its residue hints;
+  // y are pivoted in causal order, then the residue rows for z, which is Gaussian elimination of A22^(2)
+  torn(be: number[], bv: number[], hinted: Set<number>): BlockReport {
+    const idOf = bv.map((v) => this.vars[v].id);
+    // the block's structure now: substitutions of earlier pivots may have filled it in
+    const sub = bipartiteFromLists(bv.length, be.map((r) => idOf.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
+    const z = idOf.map((id, i) => (hinted.has(id) ? i : -1)).filter((i) => i >= 0);
+    const h = be.map((r, i) => (this.eqs[r].residues.length > 0 ? i : -1)).filter((i) => i >= 0);
+    const solvable = (e: number, v: number) => this.rows[be[e]].coef.has(idOf[v]);
+    const hinted_ = z.length > 0 && z.length === h.length ? tearWithHints(sub, solvable, z, h) : undefined;
+    const torn = hinted_?.ok ? hinted_.result : tearHeuristic(sub, solvable);
+    torn.assignEqs.forEach((e, k) => this.pivot(be[e], idOf[torn.assignVars[k]]));
+    // pair residue rows with tearing variables on the reduced structure, in BLT order
+    const hr = [...torn.residueEqs].map((e) => be[e]);
+    const zs = [...torn.tearVars].map((v) => idOf[v]);
+    const reduced = bipartiteFromLists(zs.length, hr.map((r) => zs.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
+    const m = maximumMatching(reduced);
+    if (m.size < zs.length) {
+      throw new StructuralError('relaxed elimination: the torn system of a relaxed block is structurally singular', {
+        variables: zs.map(this.name),
+        equations: hr.map((r) => describeEquation(this.eqs[r])),
+        hint: 'use --mode torn for this model',
+      });
+    }
+    for (const r of bltBlocks(reduced, m).order) this.pivot(hr[r], zs[m.eqToVar[r]]);
     return {
       size: be.length,
-      tearing: 1,
+      tearing: zs.length,
       linear: true,
-      solver: 'division',
+      solver: 'elimination',
       variables: idOf.map(this.name),
-      tearVariables: [this.name(zid)],
-      residueEquations: [describeEquation(this.eqs[be[torn.residueEqs[0]]])],
-      tearingFrom: hintedTearing?.ok ? 'hints' : 'heuristic',
+      tearVariables: zs.map(this.name),
+      residueEquations: hr.map((r) => describeEquation(this.eqs[r])),
+      tearingFrom: hinted_?.ok ? 'hints' : 'heuristic',
     };
   }
 }
