@@ -12,6 +12,7 @@ import type { Assign, LinearStep, NewtonStep, SolvePlan } from '../structure/pla
 import { Scope } from './emitter.ts';
 import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
 import { RUNTIME_SOURCE } from './runtime.ts';
+import { cramerSolve, expressionOps } from '../structure/cramer.ts';
 
 export interface Layout {
   states: string[];
@@ -29,6 +30,8 @@ export interface Generated {
   ops: OpCounts;
   layout: Layout;
   functions: number;
+  /** blocks solved symbolically by Cramer's rule instead of a run-time factorisation */
+  solvers: ReadonlyMap<number, 'cramer'>;
 }
 
 const ARGS = 't, x, u, p, w';
@@ -62,6 +65,8 @@ class Slots {
 class Module {
   readonly parts: string[] = [];
   readonly ops = noOps();
+  /** blocks whose solver differs from the plan's choice */
+  readonly solvers = new Map<number, 'cramer'>();
   private fn = 0;
   constructor(readonly slots: Slots, readonly chunk: number) {}
 
@@ -119,7 +124,7 @@ export function generate(plan: SolvePlan, chunk = 200): Generated {
     workspace: slots.names,
     derivativeSlots,
   };
-  return { body, ops: mod.ops, layout, functions: mod.parts.length + 1 };
+  return { body, ops: mod.ops, layout, functions: mod.parts.length + 1, solvers: mod.solvers };
 }
 
 function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
@@ -129,6 +134,12 @@ function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
 // tearing paper: H z = c, solved numerically (Cholesky when H is structurally symmetric, else LU)
 function linear(mod: Module, s: LinearStep): string[] {
   const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
+  const symbolic = cramerIfCheaper(s);
+  if (symbolic) {
+    // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation
+    mod.solvers.set(s.block, 'cramer');
+    return [...mod.assigns(s.prelude, 'g'), ...mod.assigns(symbolic.assigns, 'm'), ...mod.assigns(s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] })), 'z'), ...mod.assigns(s.y)];
+  }
   mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k});`);
   const prelude = mod.assigns(s.prelude, 'g');
   const fill = [...prelude, mod.fillArrays([[H, s.H], [c, s.c]])];
@@ -151,6 +162,22 @@ function linear(mod: Module, s: LinearStep): string[] {
   });
   addOps(mod.ops, k === 1 ? { ...noOps(), div: 1 } : s.symmetric ? choleskyOps(k) : luOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
+}
+
+const total = (o: OpCounts) => o.mul + o.add + o.div + o.fn;
+
+/** Cramer's rule for 2 <= k <= 4 when it costs fewer operations than the run-time factorisation */
+function cramerIfCheaper(s: LinearStep): { assigns: Assign[]; z: Expr[] } | undefined {
+  const k = s.z.length;
+  if (k < 2 || k > 4) return undefined;
+  let solution: { assigns: Assign[]; z: Expr[] };
+  try {
+    solution = cramerSolve(s.H, s.c, k, `b${s.block}.`);
+  } catch {
+    return undefined; // structurally singular H: the numeric solve reports it at run time
+  }
+  const ops = expressionOps([...solution.assigns.map((a) => a.expr), ...solution.z]);
+  return total(ops) < total(s.symmetric ? choleskyOps(k) : luOps(k)) ? solution : undefined;
 }
 
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w

@@ -12,20 +12,34 @@ export interface Affine {
   coef: Map<number, Expr>;
 }
 
-/** temporaries for non-trivial expressions, one per distinct expression */
+/** temporaries for non-trivial expressions, one per distinct expression, in creation order */
 export class TempPool {
   readonly assigns: Assign[] = [];
   private readonly byExpr = new Map<number, Expr>();
-  constructor(private readonly prefix: string) {}
+  /** a pool forked from `parent` sees its bindings; adopt() takes a trial pool over */
+  constructor(
+    readonly prefix: string,
+    private readonly parent?: TempPool,
+  ) {}
   use(e: Expr, label: string): Expr {
     if (e.op === 'const' || e.op === 'sym') return e;
-    let t = this.byExpr.get(e.id);
+    let t = this.lookup(e);
     if (!t) {
       const temp = new Temp(`${this.prefix}${label}`);
       this.assigns.push({ target: temp, expr: e });
       this.byExpr.set(e.id, (t = temp.e));
     }
     return t;
+  }
+  lookup(e: Expr): Expr | undefined {
+    return this.byExpr.get(e.id) ?? this.parent?.lookup(e);
+  }
+  /** take over the bindings of a trial pool forked from this one */
+  adopt(child: TempPool): void {
+    for (const a of child.assigns) {
+      this.assigns.push(a);
+      this.byExpr.set(a.expr.id, a.target.e);
+    }
   }
 }
 

@@ -29,41 +29,12 @@ import { StructuralError } from '../errors.ts';
 import { bltBlocks } from './blt.ts';
 import { bipartiteFromLists } from './graph.ts';
 import { maximumMatching } from './matching.ts';
-import { type Assign, Temp } from './plan-types.ts';
+import type { Assign } from './plan-types.ts';
+import { TempPool } from './affine.ts';
 
 /** rows: expand along the lowest row (for a dense block all minors of one order then share
  *  their rows); sparse: along the line with fewest structural nonzeros (ties: rows, lowest index) */
 type Strategy = 'rows' | 'sparse';
-
-/** non-trivial expressions bound to Temps, one per distinct expression, in creation order */
-class TempPool {
-  readonly assigns: Assign[] = [];
-  private readonly byExpr = new Map<number, Expr>();
-  constructor(
-    readonly prefix: string,
-    private readonly parent?: TempPool,
-  ) {}
-  use(e: Expr, name: string): Expr {
-    if (e.op === 'const' || e.op === 'sym') return e;
-    let t = this.lookup(e);
-    if (!t) {
-      const temp = new Temp(this.prefix + name);
-      this.assigns.push({ target: temp, expr: e });
-      this.byExpr.set(e.id, (t = temp.e));
-    }
-    return t;
-  }
-  lookup(e: Expr): Expr | undefined {
-    return this.byExpr.get(e.id) ?? this.parent?.lookup(e);
-  }
-  /** take over the bindings of a trial pool forked from this one */
-  adopt(child: TempPool): void {
-    for (const a of child.assigns) {
-      this.assigns.push(a);
-      this.byExpr.set(a.expr.id, a.target.e);
-    }
-  }
-}
 
 const bitsOf = (mask: number): number[] => {
   const out: number[] = [];
@@ -272,7 +243,7 @@ export function cramerSolve(H: readonly Expr[], c: readonly Expr[], k: number, l
   }
   const P = blocks.flatMap((b) => b.rows), Q = blocks.flatMap((b) => b.cols);
   // det(H) = sgn(P) sgn(Q) det(H[P, Q]), and H[P, Q] is block lower triangular
-  const det = dets.length === 1 ? mul(parity(P) * parity(Q), dets[0]) : mul(parity(P) * parity(Q), ...dets);
+  const det = mul(parity(P) * parity(Q), ...dets);
   return { assigns: pool.assigns, z: z.map((e) => pool.lookup(e!) ?? e!), det };
 }
 
