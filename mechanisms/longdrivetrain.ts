@@ -37,13 +37,11 @@ export default function build(p: Partial<typeof parameters> = {}): Model {
   const drive = m.add(new TorqueSource('drive', { tau }));
   // the state shaft: the right shaft of every part, or only the last one when rigid
   const isState = (k: number) => (rigid ? k === n : k % 2 === 0);
-  const s = Array.from({ length: n }, (_, j) => {
-    const k = j + 1;
-    return m.add(isState(k) ? new ShaftS(`s${k}`, { J: inertia(J, k) }) : new Shaft(`s${k}`, { J: inertia(J, k) }));
-  });
-  m.connect(drive.flange, s[0].l);
+  const shaft = (k: number) => m.add(isState(k) ? new ShaftS(`s${k}`, { J: inertia(J, k) }) : new Shaft(`s${k}`, { J: inertia(J, k) }));
+  let left = shaft(1);
+  m.connect(drive.flange, left.l);
   for (let k = 1; k < n; k++) {
-    const left = s[k - 1], right = s[k];
+    const right = shaft(k + 1);
     if (rigid || k % 2 === 1) {
       const g = m.add(new Gear(`g${rigid ? k : (k + 1) / 2}`, { i: gearRatio(ratio, rigid ? k : (k + 1) / 2) }));
       m.connect(left.r, g.l);
@@ -56,6 +54,7 @@ export default function build(p: Partial<typeof parameters> = {}): Model {
       m.connect(spring.r, right.l);
       m.connect(damper.r, right.l);
     }
+    left = right;
   }
   return m;
 }

@@ -9,9 +9,12 @@ export function formatReport(r: CompileReport): string {
     `  ops per evaluation: ${r.ops.mul} mul, ${r.ops.add} add, ${r.ops.div} div, ${r.ops.fn} fn`,
     `  compiled in ${r.compileMs} ms into ${r.functions} functions`,
   ];
-  if (r.blocks.length === 0) lines.push('  no algebraic loops');
+  for (const l of r.relaxedLoops) {
+    lines.push(`  relaxed loop: ${l.size} equations -> ${l.relaxedBlocks} blocks of the relaxed BLT form (largest ${l.largest})${l.remainder ? `, ${l.remainder} equations left to eliminate` : ''}`);
+  }
+  if (r.blocks.length === 0) lines.push(r.relaxedLoops.length ? '  no algebraic loop left' : '  no algebraic loops');
   r.blocks.forEach((b, i) => {
-    lines.push(`  loop ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver})`);
+    lines.push(`  ${b.relaxed ? 'relaxed block' : 'loop'} ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver})`);
     lines.push(`    tearing variables: ${b.tearVariables.join(', ')}`);
   });
   for (const d of r.diagnostics) lines.push(`  warning: ${d}`);

@@ -13,18 +13,22 @@ import { formatReport } from './format.ts';
 const USAGE = `kron — an equation compiler for mechanisms
 
 usage:
-  kron compile <model.ts> [--mode torn] [--set name=value ...] [--tear var[:eqvar] ...]
-                          [--untear var[:eqvar] ...] [--json] [--emit out.js]
-  kron simulate <model.ts> [--mode torn] [--set name=value ...] [--stop T] [--step h]
+  kron compile <model.ts> [--mode torn|relaxed] [--set name=value ...] [--tear var[:eqvar] ...]
+                          [--untear var[:eqvar] ...] [--keep-parameters] [--json] [--emit out.js]
+  kron simulate <model.ts> [--mode torn|relaxed] [--set name=value ...] [--stop T] [--step h]
                            [--interval dt] [--signals a,b,...] [--out results.csv]
 
 examples:
   kron compile mechanisms/drivetrain.ts --json
+  kron compile mechanisms/drivetrain.ts --mode relaxed --keep-parameters
   kron compile mechanisms/drivetrain.ts --set i=5 --emit /tmp/drivetrain.js
   kron simulate mechanisms/drivetrain.ts --stop 1 --out /tmp/d.csv
 
 --set name=value   a parameter the model module declares (e.g. n=16), or a model
                    parameter by hierarchical name (e.g. s1.J=2)
+--mode             torn: loops torn from the residue() hints (M(q) qdd = h for mechanisms);
+                   relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order
+--keep-parameters  keep parameters symbolic in the generated code (default: folded to constants)
 --tear v[:e]       "variable tear" (tearing paper): add tearing variable v with the
                    residue equation matched to variable e (default e = v); "v:" adds
                    the variable only, ":e" the equation only; --untear removes them
@@ -36,6 +40,7 @@ const OPTIONS = {
   tear: { type: 'string', multiple: true },
   untear: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  'keep-parameters': { type: 'boolean', default: false },
   emit: { type: 'string' },
   stop: { type: 'string', default: '1' },
   step: { type: 'string', default: '1e-3' },
@@ -86,7 +91,7 @@ async function run(argv: string[]): Promise<void> {
   if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
   const { model, overrides } = await loadModel(file, parseSets(values.set ?? []));
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
-  const compiled = compile(model, { mode: values.mode, parameters: overrides, tear });
+  const compiled = compile(model, { mode: values.mode, parameters: overrides, tear, foldParameters: !values['keep-parameters'] });
   for (const d of compiled.report.diagnostics) process.stderr.write(`warning: ${d}\n`);
   if (values.emit) write(values.emit, compiled.source());
   if (command === 'compile') {
