@@ -8,6 +8,9 @@
 //   diagonal    eq i contains var i (before shuffling): a perfect matching always exists
 //   extras      per equation one random variable of its own segment and one of an earlier segment
 //               (a dependency on an earlier block, never a new cycle)
+//   layout      'local': ids in generation order (equations of one segment adjacent, as a flattened
+//               model numbers them); 'shuffled': eq and var ids randomly permuted, which defeats the
+//               CPU caches (the data of 1e6 equations is ~50 MB) and shows the cost of memory latency
 //   stages      build = bipartiteFromLists, match = maximumMatching, blt = bltBlocks,
 //               tear = subgraph + tearHeuristic for every block larger than one equation
 
@@ -39,11 +42,12 @@ function permutation(rand: () => number, n: number): Int32Array {
   return p;
 }
 
-// (n, seed) => variable lists of a square system with blocks of many sizes, eq and var ids shuffled
-function synthetic(n: number, seed: number): { lists: number[][]; loops: number } {
+// (n, seed, shuffled) => variable lists of a square system with blocks of many sizes
+function synthetic(n: number, seed: number, shuffled: boolean): { lists: number[][]; loops: number } {
   const rand = rng(seed);
-  const varId = permutation(rand, n);
-  const eqAt = permutation(rand, n);
+  const identity = Int32Array.from({ length: n }, (_, i) => i);
+  const varId = shuffled ? permutation(rand, n) : identity;
+  const eqAt = shuffled ? permutation(rand, n) : identity;
   const lists: number[][] = new Array(n);
   let loops = 0;
   for (let a = 0; a < n; ) {
@@ -67,6 +71,7 @@ function solvable(e: number, v: number): boolean {
 }
 
 interface Row {
+  layout: string;
   n: number;
   build: number;
   match: number;
@@ -77,9 +82,9 @@ interface Row {
   tears: number;
 }
 
-// (n) => timings of every stage on one synthetic system
-function run(n: number): Row {
-  const { lists, loops } = synthetic(n, 12345 + n);
+// (n, layout) => timings of every stage on one synthetic system
+function run(n: number, layout: 'local' | 'shuffled'): Row {
+  const { lists, loops } = synthetic(n, 12345 + n, layout === 'shuffled');
   let t = performance.now();
   const lap = () => {
     const now = performance.now();
@@ -107,7 +112,7 @@ function run(n: number): Row {
   }
   const tear = lap();
   if (blocks !== loops) throw new Error(`expected ${loops} loops, BLT found ${blocks}`);
-  return { n, build, match, blt: bltMs, tear, loops, maxBlock, tears };
+  return { layout, n, build, match, blt: bltMs, tear, loops, maxBlock, tears };
 }
 
 // (row) => one Markdown table line
@@ -115,23 +120,25 @@ function line(r: Row): string {
   const total = r.build + r.match + r.blt + r.tear;
   const cells = [r.n.toExponential(0), r.build, r.match, r.blt, r.tear, total, (total * 1e4) / r.n]
     .map((x) => (typeof x === 'number' ? x.toFixed(1) : x));
-  return `| ${cells.join(' | ')} | ${r.loops} | ${r.maxBlock} | ${r.tears} |`;
+  return `| ${r.layout} | ${cells.join(' | ')} | ${r.loops} | ${r.maxBlock} | ${r.tears} |`;
 }
 
 function main(): void {
-  run(2000); // warm up the JIT
-  console.log('| n | build ms | match ms | blt ms | tear ms | total ms | ms per 1e4 eqs | loops | max block | tear vars |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  let last = 0;
-  for (const n of [1e4, 1e5, 1e6]) {
-    const estimate = last * 15; // 10x the size, with margin for cache effects
-    if (n === 1e6 && estimate > 60_000) {
-      console.log(`| 1e+6 | skipped: estimated ${(estimate / 1000).toFixed(0)} s > 60 s |`);
-      break;
+  run(2000, 'shuffled'); // warm up the JIT
+  console.log('| ids | n | build ms | match ms | blt ms | tear ms | total ms | ms per 1e4 eqs | loops | max block | tear vars |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const layout of ['local', 'shuffled'] as const) {
+    let last = 0;
+    for (const n of [1e4, 1e5, 1e6]) {
+      const estimate = last * 20; // 10x the size, with margin for cache effects
+      if (n === 1e6 && estimate > 60_000) {
+        console.log(`| ${layout} | 1e+6 | skipped: estimated ${(estimate / 1000).toFixed(0)} s > 60 s |`);
+        break;
+      }
+      const started = performance.now();
+      console.log(line(run(n, layout)));
+      last = performance.now() - started;
     }
-    const started = performance.now();
-    console.log(line(run(n)));
-    last = performance.now() - started;
   }
 }
 

@@ -23,6 +23,7 @@ export class Connector {
     readonly through: Readonly<Record<string, Quantity>>,
   ) {}
   get name(): string {
+    if (!this.localName) return this.owner.path; // a connector that is its component (e.g. a Frame)
     return this.owner.path ? `${this.owner.path}.${this.localName}` : this.localName;
   }
 }
@@ -36,6 +37,11 @@ export interface Equation {
   residues: Expr[];
   origin: Component;
 }
+
+/** a connector, or a component that is one (it exposes its connector as `cut`) */
+export type Connectable = Connector | { readonly cut: Connector };
+
+const cutOf = (c: Connectable): Connector => (c instanceof Connector ? c : c.cut);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*$/;
 
@@ -133,7 +139,9 @@ export class Component {
     l.forEach((li, i) => this.equation(li, r[i]));
   }
 
+  /** a connector; the name '' makes the component itself the connector (e.g. a Frame) */
   connector(name: string, spec: ConnectorSpec): Connector {
+    if (name !== '' && !NAME.test(name)) throw new ModelError(`invalid connector name "${name}"`, { component: this.path });
     if (this.connectors.some((c) => c.localName === name)) {
       throw new ModelError(`connector "${name}" declared twice`, { component: this.path });
     }
@@ -142,8 +150,9 @@ export class Component {
     return c;
   }
 
-  /** connect two connectors of components inside this one (or of this one) */
-  connect(a: Connector, b: Connector): void {
+  /** connect two connectors (or components that are a connector, such as frames) */
+  connect(from: Connectable, to: Connectable): void {
+    const a = cutOf(from), b = cutOf(to);
     if (a === b) throw new ModelError(`connector ${a.name} connected to itself`, { component: a.owner.path });
     this.connections.push([a, b]);
   }
