@@ -40,6 +40,7 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
     states: plan.states.length,
     blocks: plan.blocks.map((b, i) => (generated.solvers.has(i) ? { ...b, solver: generated.solvers.get(i)! } : b)).filter((b) => b.size > 1),
     ops: generated.ops,
+    outputOps: generated.outputOps,
     compileMs: 0,
     sortedEquations: plan.sortedEquations,
     aliasesEliminated: reduced.aliases.size,

@@ -19,6 +19,8 @@ export interface CompileReport {
   /** operations per evaluation of the state derivatives (Newton loops: one iteration) */
   ops: OpCounts;
   compileMs: number;
+  /** operations of the outputs pass (signals the derivatives do not need), run only when sampling */
+  outputOps: OpCounts;
   /** equations left after alias elimination, i.e. those that are sorted */
   sortedEquations: number;
   aliasesEliminated: number;

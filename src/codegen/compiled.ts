@@ -7,7 +7,9 @@ import type { SolvePlan, Target } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
 
-type Derivatives = (t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
+type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void) & {
+  outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
+};
 type Fail = (kind: string, block: number, t: number, residual: number) => never;
 
 export class CompiledModel {
@@ -20,6 +22,8 @@ export class CompiledModel {
   private readonly read = new Map<string, (x: Float64Array) => number>();
   private lastX: Float64Array;
   private lastT = 0;
+  /** outputs() has not run since the last derivatives() */
+  private stale = true;
 
   constructor(
     readonly plan: SolvePlan,
@@ -55,7 +59,15 @@ export class CompiledModel {
   derivatives(t: number, x: Float64Array, dx: Float64Array): void {
     this.lastX = x;
     this.lastT = t;
+    this.stale = true;
     this.fn(t, x, dx, this.u, this.p, this.w);
+  }
+
+  /** compute the signals the derivatives do not need, once per derivatives() call */
+  private refresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    this.fn.outputs(this.lastT, this.lastX, this.u, this.p, this.w);
   }
 
   setInput(name: string, value: number): void {
@@ -91,7 +103,7 @@ export class CompiledModel {
     this.read.set('time', () => this.lastT);
     layout.states.forEach((n, i) => this.read.set(n, (x) => x[i]));
     layout.inputs.forEach((n, i) => this.read.set(n, () => u[i]));
-    this.plan.unknowns.forEach((v, i) => this.read.set(v.name, () => w[i]));
+    this.plan.unknowns.forEach((v, i) => this.read.set(v.name, () => (this.refresh(), w[i])));
     for (const v of this.reduced.flat.variables) {
       if (v.kind === 'parameter' && !this.read.has(v.name)) this.read.set(v.name, () => v.value!);
     }
@@ -129,6 +141,11 @@ export class CompiledModel {
       this.derivatives(t, x, new Float64Array(x.length));
     } catch {
       /* the values computed so far are still in w */
+    }
+    try {
+      this.refresh();
+    } catch {
+      /* likewise */
     }
     const bad = (s: Target) => {
       const k = this.generated.layout.workspace.indexOf(s.name);

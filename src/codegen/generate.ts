@@ -8,7 +8,8 @@
 // left symbolic, w workspace (unknowns, then compiler temporaries).
 import type { Expr, Sym } from '../expr/index.ts';
 import { TIME, type Variable } from '../model/index.ts';
-import type { Assign, LinearStep, NewtonStep, SolvePlan } from '../structure/plan-types.ts';
+import type { Assign, LinearStep, NewtonStep, SolvePlan, Step } from '../structure/plan-types.ts';
+import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
 import { RUNTIME_SOURCE } from './runtime.ts';
@@ -25,9 +26,12 @@ export interface Layout {
 }
 
 export interface Generated {
-  /** function body: given `fail`, returns `derivatives` */
+  /** function body: given `fail`, returns `derivatives` (with `derivatives.outputs`) */
   body: string;
+  /** operations of derivatives() */
   ops: OpCounts;
+  /** operations of outputs(): the signals the derivatives do not need */
+  outputOps: OpCounts;
   layout: Layout;
   functions: number;
   /** blocks solved symbolically by Cramer's rule instead of a run-time factorisation */
@@ -107,16 +111,17 @@ class Module {
 export function generate(plan: SolvePlan, chunk = 200): Generated {
   const slots = new Slots(plan);
   const mod = new Module(slots, chunk);
-  const calls: string[] = [];
-  for (const step of plan.steps) {
-    if (step.kind === 'assign') calls.push(...mod.assigns(step.assigns));
-    else if (step.kind === 'linear') calls.push(...linear(mod, step));
-    else calls.push(...newton(mod, step));
-  }
+  const split = splitOutputs(plan);
+  const calls = emitSteps(mod, split.derivatives);
+  const ops = { ...mod.ops };
+  const outputCalls = emitSteps(mod, split.outputs);
+  const outputOps = { mul: mod.ops.mul - ops.mul, add: mod.ops.add - ops.add, div: mod.ops.div - ops.div, fn: mod.ops.fn - ops.fn };
   const derivativeSlots = plan.states.map((s) => slots.slot(s.derivative!));
   const copy = derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`);
-  const main = `function derivatives(t, x, dx, u, p, w) {\n${calls.map((c) => `  ${c}`).join('\n')}\n${copy.join('\n')}\n}`;
-  const body = ['"use strict";', RUNTIME_SOURCE, ...mod.parts, main, 'return derivatives;'].join('\n');
+  const indent = (lines: string[]) => lines.map((c) => `  ${c}`).join('\n');
+  const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${copy.join('\n')}\n}`;
+  const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
+  const body = ['"use strict";', RUNTIME_SOURCE, ...mod.parts, main, outputs, 'derivatives.outputs = outputs;', 'return derivatives;'].join('\n');
   const layout: Layout = {
     states: plan.states.map((v) => v.name),
     inputs: plan.inputs.map((v) => v.name),
@@ -124,7 +129,17 @@ export function generate(plan: SolvePlan, chunk = 200): Generated {
     workspace: slots.names,
     derivativeSlots,
   };
-  return { body, ops: mod.ops, layout, functions: mod.parts.length + 1, solvers: mod.solvers };
+  return { body, ops, outputOps, layout, functions: mod.parts.length + 2, solvers: mod.solvers };
+}
+
+function emitSteps(mod: Module, steps: readonly Step[]): string[] {
+  const calls: string[] = [];
+  for (const step of steps) {
+    if (step.kind === 'assign') calls.push(...mod.assigns(step.assigns));
+    else if (step.kind === 'linear') calls.push(...linear(mod, step));
+    else calls.push(...newton(mod, step));
+  }
+  return calls;
 }
 
 function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {

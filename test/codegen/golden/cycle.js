@@ -5,7 +5,8 @@
 // states: s
 //
 // derivatives(t, x, dx, u, p, w): t time, x states, dx their derivatives (output),
-// u inputs, p parameters, w workspace (Float64Array of layout.workspace.length).
+// u inputs, p parameters, w workspace (Float64Array of layout.workspace.length);
+// derivatives.outputs(t, x, u, p, w) computes the signals the derivatives do not need.
 export const layout = { "states": [ "s" ], "inputs": [], "parameters": [], "workspace": [ "der(s)", "a", "b", "c", "d", "b0.c@0", "b0.d@0", "b0.h0@0" ], "derivativeSlots": [ 0 ] };
 
 function defaultFail(kind, block, t, residual) {
@@ -105,5 +106,10 @@ export function create(fail = defaultFail) {
     f4(t, x, u, p, w);
     dx[0] = w[0];
   }
+  // the signals derivatives() does not need, for sampling
+  function outputs(t, x, u, p, w) {
+
+  }
+  derivatives.outputs = outputs;
   return derivatives;
 }

@@ -1,0 +1,43 @@
+// Which steps the state derivatives need: walking the plan backwards from the
+// derivatives, a step is needed when it computes something needed, and then
+// so is everything it reads. The rest (positions of frames nobody integrates,
+// velocities only reported) goes to a separate outputs pass, computed only
+// when signals are sampled.
+import { symsOf } from '../expr/index.ts';
+import type { Assign, SolvePlan, Step } from './plan-types.ts';
+
+// (plan) => steps for derivatives(), steps for outputs(), both in solve order
+export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: Step[] } {
+  const needed = new Set<number>(plan.states.map((s) => s.derivative!.id));
+  const need = (exprs: readonly { id: number }[]) => {
+    for (const e of exprs) for (const id of symsOf(e as never)) needed.add(id);
+  };
+  const derivatives: Step[] = [];
+  const outputs: Step[] = [];
+  for (let k = plan.steps.length - 1; k >= 0; k--) {
+    const step = plan.steps[k];
+    if (step.kind === 'assign') {
+      const keep: Assign[] = [], rest: Assign[] = [];
+      for (let i = step.assigns.length - 1; i >= 0; i--) {
+        const a = step.assigns[i];
+        if (needed.has(a.target.id)) {
+          keep.push(a);
+          need([a.expr]);
+        } else rest.push(a);
+      }
+      if (keep.length) derivatives.push({ kind: 'assign', assigns: keep.reverse() });
+      if (rest.length) outputs.push({ kind: 'assign', assigns: rest.reverse() });
+      continue;
+    }
+    const targets = [...step.z, ...step.y.map((a) => a.target)];
+    if (!targets.some((t) => needed.has(t.id))) {
+      outputs.push(step);
+      continue;
+    }
+    derivatives.push(step);
+    for (const t of targets) needed.add(t.id);
+    if (step.kind === 'linear') need([...step.prelude.map((a) => a.expr), ...step.H, ...step.c, ...step.y.map((a) => a.expr)]);
+    else need([...step.y.map((a) => a.expr), ...step.residuals, ...step.jacobianPrelude.map((a) => a.expr), ...step.jacobian]);
+  }
+  return { derivatives: derivatives.reverse(), outputs: outputs.reverse() };
+}
