@@ -1,0 +1,64 @@
+// A rigid body with its frame_a not necessarily at the centre of mass
+// (relaxing paper eq. 24, Newton-Euler, written at frame_a):
+//   rc   = R_a r_cm                                  centre of mass, world-resolved
+//   a_cm = a_a + z_a x rc + w_a x (w_a x rc)
+//   f_a  = m (a_cm - g)
+//   t_a  = I_w z_a + w_a x (I_w w_a) + rc x f_a,     I_w = R_a I R_a^T
+// f_a, t_a: force and torque acting on the body at frame_a.
+import { type Mat3, type Vec3Like, cross, mat3, mulMM, mulMV, transpose, vadd, vec3, vex, vscale, vsub } from '../../expr/index.ts';
+import { Component } from '../../model/index.ts';
+import { ModelError } from '../../errors.ts';
+import { Frame } from './frame.ts';
+import type { Geometry } from './geometry.ts';
+
+export interface BodyOptions {
+  /** mass (kg), >= 0 */
+  m: number;
+  /** centre of mass in frame_a coordinates (m) */
+  rcm?: readonly [number, number, number];
+  /** inertia about the centre of mass in frame_a coordinates: [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] */
+  I?: readonly [number, number, number, number?, number?, number?];
+  /** gravity, world-resolved (the Mechanism builder passes the world's) */
+  gravity?: Vec3Like;
+  geometry?: Geometry;
+}
+
+export class Body extends Component {
+  readonly frame_a: Frame;
+  readonly geometry: Geometry | undefined;
+
+  constructor(name: string, options: BodyOptions) {
+    super(name);
+    checkInertia(name, options);
+    this.frame_a = this.add(new Frame('frame_a'));
+    this.geometry = options.geometry;
+    const m = this.parameter('m', options.m);
+    const rcm = options.rcm ?? [0, 0, 0];
+    const c = vec3(...(rcm.map((x, i) => this.parameter(`r_cm[${i + 1}]`, x)) as [never, never, never]));
+    const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = options.I ?? [0, 0, 0];
+    const p = (i: number, j: number, v: number) => this.parameter(`I[${i}][${j}]`, v);
+    const [Ixy, Ixz, Iyz] = [p(1, 2, xy), p(1, 3, xz), p(2, 3, yz)];
+    const I = mat3([[p(1, 1, xx), Ixy, Ixz], [Ixy, p(2, 2, yy), Iyz], [Ixz, Iyz, p(3, 3, zz)]]);
+    const g = vex(options.gravity ?? [0, -9.80665, 0]);
+    const fa = this.frame_a;
+    const rc = mulMV(fa.R, c);
+    const acm = vadd(vadd(fa.a, cross(fa.z, rc)), cross(fa.w, cross(fa.w, rc)));
+    const Iw: Mat3 = mulMM(mulMM(fa.R, I), transpose(fa.R));
+    this.vectorEquation(fa.f, vscale(m, vsub(acm, g)));
+    this.vectorEquation(fa.t, vadd(vadd(mulMV(Iw, fa.z), cross(fa.w, mulMV(Iw, fa.w))), cross(rc, fa.f)));
+  }
+}
+
+/** mass >= 0; inertia symmetric positive semi-definite and satisfying the triangle inequality */
+function checkInertia(name: string, o: BodyOptions): void {
+  const fail = (what: string, hint: string) => {
+    throw new ModelError(`body ${name}: ${what}`, { component: name, hint });
+  };
+  if (!(o.m >= 0) || !Number.isFinite(o.m)) fail(`mass ${o.m} is not a finite number >= 0`, 'give a mass in kg, 0 or more');
+  const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = o.I ?? [0, 0, 0];
+  const tol = 1e-12 * Math.max(1, Math.abs(xx) + Math.abs(yy) + Math.abs(zz));
+  const minors = [xx, yy, zz, xx * yy - xy * xy, xx * zz - xz * xz, yy * zz - yz * yz,
+    xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz)];
+  if (minors.some((d) => d < -tol)) fail(`inertia [${o.I?.join(', ')}] is not positive semi-definite`, 'the inertia tensor about the centre of mass must be positive semi-definite');
+  if (xx + yy < zz - tol || yy + zz < xx - tol || xx + zz < yy - tol) fail(`inertia [${o.I?.join(', ')}] violates the triangle inequality`, 'principal moments must satisfy Ixx + Iyy >= Izz and its permutations');
+}

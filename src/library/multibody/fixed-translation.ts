@@ -1,0 +1,35 @@
+// A massless bar: frame_b at the constant offset r (frame_a coordinates) from
+// frame_a, same orientation (relaxing paper eqs. 25-26).
+import { type Vec3Like, mulMV } from '../../expr/index.ts';
+import { Component } from '../../model/index.ts';
+import { Frame } from './frame.ts';
+import type { Geometry } from './geometry.ts';
+import { matrixEquation, rigidOffset } from './kinematics.ts';
+
+export interface FixedTranslationOptions {
+  /** offset from frame_a to frame_b in frame_a coordinates (m) */
+  r: Vec3Like;
+  geometry?: Geometry;
+}
+
+export class FixedTranslation extends Component {
+  readonly frame_a: Frame;
+  readonly frame_b: Frame;
+  readonly r: readonly number[];
+  readonly geometry: Geometry | undefined;
+
+  constructor(name: string, options: FixedTranslationOptions) {
+    super(name);
+    this.frame_a = this.add(new Frame('frame_a'));
+    this.frame_b = this.add(new Frame('frame_b'));
+    this.r = options.r.map(Number);
+    this.geometry = options.geometry;
+    const r = options.r.map((x, i) => this.parameter(`r[${i + 1}]`, Number(x))) as [never, never, never];
+    const fa = this.frame_a, fb = this.frame_b;
+    matrixEquation(this, fb.R, fa.R);
+    rigidOffset(this, fa, fb, mulMV(fa.R, r));
+  }
+}
+
+/** the relaxing paper's name for it */
+export { FixedTranslation as Bar };

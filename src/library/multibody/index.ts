@@ -1,0 +1,13 @@
+// library/multibody: frames, world, bodies, bars and joints whose equations
+// carry residue(qdd) (tearing) and relax(a) (relaxing), so that one library
+// compiles to the torn M(q) qdd = h and to the relaxed O(f) recursion.
+export { Frame } from './frame.ts';
+export { World, STANDARD_GRAVITY } from './world.ts';
+export { Body, type BodyOptions } from './body.ts';
+export { FixedTranslation, Bar, type FixedTranslationOptions } from './fixed-translation.ts';
+export { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
+export { Joint, type JointOptions } from './joint.ts';
+export { Revolute } from './revolute.ts';
+export { Prismatic } from './prismatic.ts';
+export { Mechanism, type MechanismOptions } from './mechanism.ts';
+export type { Geometry, Shape } from './geometry.ts';

@@ -1,0 +1,49 @@
+// The builder users write mechanisms with: a Model that owns the World and
+// hands its gravity to every body, so a mechanism reads like its drawing:
+//   const m = new Mechanism('pendulum');
+//   const j1 = m.revolute('j1', { axis: [0, 0, 1] });
+//   const link = m.body('link', { m: 1, rcm: [0.5, 0, 0] });
+//   m.connect(m.world.frame_b, j1.frame_a);
+//   m.connect(j1.frame_b, link.frame_a);
+import { Model } from '../../model/index.ts';
+import { Body, type BodyOptions } from './body.ts';
+import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
+import { FixedTranslation, type FixedTranslationOptions } from './fixed-translation.ts';
+import type { JointOptions } from './joint.ts';
+import { Prismatic } from './prismatic.ts';
+import { Revolute } from './revolute.ts';
+import { STANDARD_GRAVITY, World } from './world.ts';
+
+export interface MechanismOptions {
+  /** world-resolved gravity (m/s^2); default (0, -9.80665, 0) */
+  gravity?: readonly [number, number, number];
+}
+
+export class Mechanism extends Model {
+  readonly world: World;
+
+  constructor(title: string, options: MechanismOptions = {}) {
+    super(title);
+    this.world = this.add(new World('world', options.gravity ?? [0, -STANDARD_GRAVITY, 0]));
+  }
+
+  body(name: string, options: BodyOptions): Body {
+    return this.add(new Body(name, { gravity: this.world.g, ...options }));
+  }
+
+  revolute(name: string, options?: JointOptions): Revolute {
+    return this.add(new Revolute(name, options));
+  }
+
+  prismatic(name: string, options?: JointOptions): Prismatic {
+    return this.add(new Prismatic(name, options));
+  }
+
+  bar(name: string, options: FixedTranslationOptions): FixedTranslation {
+    return this.add(new FixedTranslation(name, options));
+  }
+
+  rotation(name: string, options: FixedRotationOptions): FixedRotation {
+    return this.add(new FixedRotation(name, options));
+  }
+}
