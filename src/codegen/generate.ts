@@ -165,8 +165,9 @@ function linear(mod: Module, s: LinearStep): string[] {
       sc.line(`w[${mod.slots.slot(s.z[0])}] = ${c}[0] / ${H}[0];`);
       return;
     }
-    if (s.symmetric) {
-      sc.line(`if (!choleskySolve(${k}, ${H}, ${c})) {`);
+    if (s.symmetric || s.paired) {
+      // Cholesky when H is symmetric positive definite (a mass matrix), else LU on a fresh H
+      sc.line(`if (!(${s.symmetric ? '' : `isSymmetric(${k}, ${H}) && `}choleskySolve(${k}, ${H}, ${c}))) {`);
       for (const f of fill) sc.line(`  ${f}`);
       sc.line(`  if (!luSolve(${k}, ${H}, ${c})) fail('singular', ${s.block}, t, 0);`);
       sc.line('}');
@@ -175,7 +176,7 @@ function linear(mod: Module, s: LinearStep): string[] {
     }
     for (const l of zWrites(mod, s.z, c)) sc.line(l);
   });
-  addOps(mod.ops, k === 1 ? { ...noOps(), div: 1 } : s.symmetric ? choleskyOps(k) : luOps(k));
+  addOps(mod.ops, k === 1 ? { ...noOps(), div: 1 } : s.symmetric || s.paired ? choleskyOps(k) : luOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
 }
 
@@ -192,7 +193,7 @@ function cramerIfCheaper(s: LinearStep): { assigns: Assign[]; z: Expr[] } | unde
     return undefined; // structurally singular H: the numeric solve reports it at run time
   }
   const ops = expressionOps([...solution.assigns.map((a) => a.expr), ...solution.z]);
-  return total(ops) < total(s.symmetric ? choleskyOps(k) : luOps(k)) ? solution : undefined;
+  return total(ops) < total(s.symmetric || s.paired ? choleskyOps(k) : luOps(k)) ? solution : undefined;
 }
 
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w

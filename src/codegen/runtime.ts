@@ -36,6 +36,18 @@ function luSolve(n, A, b) {
   return true;
 }
 
+// Is the n x n A symmetric up to rounding? (a torn mass matrix is, but its two
+// triangles are computed along different paths)
+function isSymmetric(n, A) {
+  for (let i = 1; i < n; i++) {
+    for (let j = 0; j < i; j++) {
+      const a = A[i * n + j], b = A[j * n + i];
+      if (Math.abs(a - b) > 1e-10 * (Math.abs(a) + Math.abs(b)) + 1e-300) return false;
+    }
+  }
+  return true;
+}
+
 // Solve A x = b in place by Cholesky, reading the lower triangle of the symmetric A.
 // Returns false when A is not positive definite (A is then overwritten; refill it).
 function choleskySolve(n, A, b) {
@@ -67,7 +79,8 @@ function choleskySolve(n, A, b) {
 
 type Solve = (n: number, A: Float64Array, b: Float64Array) => boolean;
 
-export const { luSolve, choleskySolve } = new Function(`${RUNTIME_SOURCE}; return { luSolve, choleskySolve };`)() as {
+export const { luSolve, choleskySolve, isSymmetric } = new Function(`${RUNTIME_SOURCE}; return { luSolve, choleskySolve, isSymmetric };`)() as {
   luSolve: Solve;
   choleskySolve: Solve;
+  isSymmetric: (n: number, A: Float64Array) => boolean;
 };

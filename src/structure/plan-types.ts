@@ -41,6 +41,8 @@ export interface LinearStep {
   readonly c: readonly Expr[];
   /** H_ij and H_ji are the same expression for all i, j: try Cholesky first */
   readonly symmetric: boolean;
+  /** residue row i names z_i: H may be symmetric (mass matrices are); checked numerically at run time */
+  readonly paired: boolean;
   readonly y: readonly Assign[];
 }
 

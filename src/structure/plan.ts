@@ -145,11 +145,14 @@ function planLoop(
     const v = vars[torn.assignVars[k]];
     return { v, f: solveFor(eqs[e].residual, v)! };
   });
+  const zVars = [...torn.tearVars].map((i) => vars[i]);
+  const pairs = pairResidues(zVars, [...torn.residueEqs].map((i) => eqs[i]));
   const tornBlock = {
     block: block.index,
     sequence,
-    z: [...torn.tearVars].map((i) => vars[i]),
-    residues: [...torn.residueEqs].map((i) => eqs[i].residual),
+    z: zVars,
+    residues: (pairs ?? [...torn.residueEqs].map((i) => eqs[i])).map((eq) => eq.residual),
+    paired: pairs !== undefined,
   };
   const step = linear ? linearStep(tornBlock) : newtonStep(tornBlock);
   const k = tornBlock.z.length;
@@ -157,13 +160,28 @@ function planLoop(
     size: eqs.length,
     tearing: k,
     linear,
-    solver: !linear ? 'newton' : k === 1 ? 'division' : step.kind === 'linear' && step.symmetric ? 'cholesky' : 'lu',
+    solver: !linear ? 'newton' : k === 1 ? 'division' : step.kind === 'linear' && (step.symmetric || step.paired) ? 'cholesky' : 'lu',
     variables: vars.map((v) => v.name),
     tearVariables: tornBlock.z.map((v) => v.name),
     residueEquations: [...torn.residueEqs].map((i) => describeEquation(eqs[i])),
     tearingFrom: fromHints ? 'hints' : 'heuristic',
   };
   return { step, report };
+}
+
+/**
+ * Residue equations ordered like the tearing variables they name in residue(),
+ * when every one names exactly one of them (tearing paper: "by proper pairing,
+ * the matrix H might become symmetric"), else undefined.
+ */
+function pairResidues(z: Variable[], residueEqs: FlatEquation[]): FlatEquation[] | undefined {
+  const byVar = new Map<number, FlatEquation>();
+  for (const eq of residueEqs) {
+    const named = eq.residues.map(variableOf).filter((v) => v && z.includes(v));
+    if (named.length !== 1 || byVar.has(named[0]!.id)) return undefined;
+    byVar.set(named[0]!.id, eq);
+  }
+  return z.every((v) => byVar.has(v.id)) ? z.map((v) => byVar.get(v.id)!) : undefined;
 }
 
 /** linear in v with a coefficient free of every unknown of the block */

@@ -41,6 +41,8 @@ interface TornBlock {
   sequence: readonly { v: Variable; f: Expr }[];
   z: readonly Variable[];
   residues: readonly Expr[];
+  /** residue i names z_i in its residue(): H is symmetric for mechanisms (checked at run time) */
+  paired: boolean;
 }
 
 // (torn linear block) => H z = c with H, c symbolic; y recomputed from g after the solve
@@ -83,6 +85,7 @@ export function linearStep(t: TornBlock): LinearStep {
     H,
     c,
     symmetric,
+    paired: t.paired,
     y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
   };
 }
