@@ -34,10 +34,25 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
       outputs.push(step);
       continue;
     }
+    if (step.kind === 'linear') {
+      // after the solve, y comes from the causal sequence: keep only the y's something needs
+      const keep: Assign[] = [], rest: Assign[] = [];
+      for (let i = step.y.length - 1; i >= 0; i--) {
+        const a = step.y[i];
+        if (needed.has(a.target.id)) {
+          keep.push(a);
+          need([a.expr]);
+        } else rest.push(a);
+      }
+      if (rest.length) outputs.push({ kind: 'assign', assigns: rest.reverse() });
+      derivatives.push({ ...step, y: keep.reverse() });
+      for (const v of step.z) needed.add(v.id);
+      need([...step.prelude.map((a) => a.expr), ...step.H, ...step.c]);
+      continue;
+    }
     derivatives.push(step);
     for (const t of targets) needed.add(t.id);
-    if (step.kind === 'linear') need([...step.prelude.map((a) => a.expr), ...step.H, ...step.c, ...step.y.map((a) => a.expr)]);
-    else need([...step.y.map((a) => a.expr), ...step.residuals, ...step.jacobianPrelude.map((a) => a.expr), ...step.jacobian]);
+    need([...step.y.map((a) => a.expr), ...step.residuals, ...step.jacobianPrelude.map((a) => a.expr), ...step.jacobian]);
   }
   return { derivatives: derivatives.reverse(), outputs: outputs.reverse() };
 }
