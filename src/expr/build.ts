@@ -38,16 +38,17 @@ export function add(...xs: Ex[]): Expr {
   let c = 0;
   const coef = new Map<number, number>();
   const base = new Map<number, Expr>();
-  const visit = (x: Expr) => {
-    if (x.op === 'const') c += x.value;
-    else if (x.op === 'add') x.args.forEach(visit);
+  const stack: Expr[] = xs.map(ex);
+  while (stack.length) {
+    const p = stack.pop()!;
+    if (p.op === 'add') stack.push(...p.args);
+    else if (p.op === 'const') c += p.value;
     else {
-      const [k, b] = splitCoefficient(x);
+      const [k, b] = splitCoefficient(p);
       coef.set(b.id, (coef.get(b.id) ?? 0) + k);
       base.set(b.id, b);
     }
-  };
-  for (const x of xs) visit(ex(x));
+  }
   const terms: Expr[] = [];
   for (const [id, k] of coef) if (k !== 0) terms.push(scaled(k, base.get(id)!));
   terms.sort(byId);
@@ -74,16 +75,20 @@ export function mul(...xs: Ex[]): Expr {
   let c = 1;
   const exponent = new Map<number, number>();
   const base = new Map<number, Expr>();
-  const visit = (x: Expr) => {
-    if (x.op === 'const') c *= x.value;
-    else if (x.op === 'mul') x.args.forEach(visit);
-    else {
-      const [b, n] = x.op === 'pow' ? [x.args[0], x.value] : [x, 1];
-      exponent.set(b.id, (exponent.get(b.id) ?? 0) + n);
+  // operands of mul are never products themselves (canonical): one level of flattening suffices
+  for (const raw of xs) {
+    const x = ex(raw);
+    const parts = x.op === 'mul' ? x.args : [x];
+    for (const p of parts) {
+      if (p.op === 'const') {
+        c *= p.value;
+        continue;
+      }
+      const b = p.op === 'pow' ? p.args[0] : p;
+      exponent.set(b.id, (exponent.get(b.id) ?? 0) + (p.op === 'pow' ? p.value : 1));
       base.set(b.id, b);
     }
-  };
-  for (const x of xs) visit(ex(x));
+  }
   if (c === 0) return num(0);
   const factors: Expr[] = [];
   for (const [id, n] of exponent) factors.push(pow(base.get(id)!, n));

@@ -12,7 +12,7 @@ import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints }
 import { type Sorted, sortEquations } from './sort.ts';
 import { linearStep, newtonStep, solveFor } from './torn.ts';
 import type { BlockReport, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
-import { isRelaxable, relaxLoop } from './relax.ts';
+import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
 
 /** tearing paper, "variable tear v [residue_equation_variable]": equations are named by their matched variable */
 export interface TearOverride {
@@ -66,11 +66,13 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     const varsOf = block.vars.map((v) => sorted.unknowns[v]);
     const ids = new Set(varsOf.map((v) => v.id));
     if (options.relaxed && eqs.length > 1 && isRelaxable(eqsOf, ids) && eqsOf.every((eq) => varsOf.every((v) => isLinearIn(eq.residual, v, ids)))) {
-      const r = relaxLoop(relaxedLoops.length, eqsOf, varsOf, hinted);
-      steps.push(r.step);
-      blocks.push(...r.blocks.map((b) => ({ ...b, relaxed: true })));
-      relaxedLoops.push({ size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)), remainder: r.remainder });
-      continue;
+      const r = tryRelax(relaxedLoops.length, eqsOf, varsOf, hinted, diagnostics);
+      if (r) {
+        steps.push(r.step);
+        blocks.push(...r.blocks.map((b) => ({ ...b, relaxed: true })));
+        relaxedLoops.push({ size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)), remainder: r.remainder });
+        continue;
+      }
     }
     const { step, report } = planLoop(sorted, block, hinted, options.tear ?? [], used, diagnostics);
     steps.push(step);
@@ -167,6 +169,18 @@ function planLoop(
     tearingFrom: fromHints ? 'hints' : 'heuristic',
   };
   return { step, report };
+}
+
+/** relaxLoop, or undefined with a diagnostic when the elimination cannot proceed (the loop is then torn) */
+function tryRelax(index: number, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>, diagnostics: string[]) {
+  try {
+    return relaxLoop(index, eqs, vars, hinted);
+  } catch (e) {
+    if (!(e instanceof RelaxFailure)) throw e;
+    const names = vars.slice(0, 6).map((v) => v.name).join(', ');
+    diagnostics.push(`relaxing the loop of ${eqs.length} equations (${names}${vars.length > 6 ? ', ...' : ''}) failed: ${e.message}; the loop is torn instead`);
+    return undefined;
+  }
 }
 
 /**

@@ -35,6 +35,12 @@ export interface RelaxedLoop {
   remainder: number;
 }
 
+/**
+ * The relaxed elimination cannot proceed (a pivot cancels, a block is
+ * singular): not the relax marks' fault, so the planner tears the loop instead.
+ */
+export class RelaxFailure extends StructuralError {}
+
 const hasRelax = (e: Expr): boolean => symsOf(e).length !== unrelaxedSymsOf(e).length;
 
 /** does any equation of the loop carry a relax() mark on one of its unknowns? */
@@ -212,7 +218,7 @@ class Elimination {
   // eqs. 8-10: x from its row, then A_ij^(k+1) = A_ij^(k) - A_ik^(k) A_kk^(k)-1 A_kj^(k) in every pending row
   pivot(row: number, id: number): void {
     if (!this.rows[row].coef.has(id)) {
-      throw new StructuralError(`relaxed elimination: ${this.name(id)} cancels out of its pivot equation`, {
+      throw new RelaxFailure(`relaxed elimination: ${this.name(id)} cancels out of its pivot equation`, {
         equations: [describeEquation(this.eqs[row])],
         hint: 'use --mode torn for this model',
       });
@@ -241,7 +247,7 @@ class Elimination {
     const g = bipartiteFromLists(vars.length, rows.map((r) => ids.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
     const m = maximumMatching(g);
     if (m.size < rows.length) {
-      throw new StructuralError('the equations left after relaxing are structurally singular', {
+      throw new RelaxFailure('the equations left after relaxing are structurally singular', {
         equations: rows.map((r) => describeEquation(this.eqs[r])),
         variables: ids.map(this.name),
         hint: 'check the connections (a node without a path to ground, a loop of voltage sources), or use --mode torn',
@@ -275,7 +281,7 @@ class Elimination {
     const reduced = bipartiteFromLists(zs.length, hr.map((r) => zs.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
     const m = maximumMatching(reduced);
     if (m.size < zs.length) {
-      throw new StructuralError('relaxed elimination: the torn system of a relaxed block is structurally singular', {
+      throw new RelaxFailure('relaxed elimination: the torn system of a relaxed block is structurally singular', {
         variables: zs.map(this.name),
         equations: hr.map((r) => describeEquation(this.eqs[r])),
         hint: 'use --mode torn for this model',

@@ -25,14 +25,27 @@ export function solveFor(residual: Expr, v: Variable): Expr | null {
  * df/dz_j + sum_k df/dy_k dy_k/dz_j, with dy_k/dz_j from `known`.
  */
 function totalDerivatives(f: Expr, z: readonly Variable[], known: Map<number, Expr[]>, byId: Map<number, Variable>): Expr[] {
-  const row: Expr[][] = z.map((zj) => [diff(f, zj)]);
-  for (const id of symsOf(f)) {
+  const occurs = symsOf(f);
+  const row: Expr[][] = z.map((zj) => [includes(occurs, zj.id) ? diff(f, zj) : ZERO]);
+  for (const id of occurs) {
     const dy = known.get(id);
     if (!dy) continue;
     const dfdy = diff(f, byId.get(id)!);
-    dy.forEach((d, j) => row[j].push(mul(dfdy, d)));
+    dy.forEach((d, j) => d !== ZERO && row[j].push(mul(dfdy, d)));
   }
   return row.map((terms) => add(...terms));
+}
+
+/** binary search in an ascending id list */
+function includes(ids: Int32Array, id: number): boolean {
+  let lo = 0, hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid] === id) return true;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 interface TornBlock {
