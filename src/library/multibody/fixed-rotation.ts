@@ -1,6 +1,6 @@
 // frame_b rotated by a constant angle about a constant axis (frame_a
 // coordinates) and translated by r: R_b = R_a R(n, angle).
-import { type Vec3Like, axisRotation, mulMM, mulMV } from '../../expr/index.ts';
+import { type Expr, type Mat3, type Vec3Like, ZERO, axisRotation, ex, mat3, mulMM, mulMV } from '../../expr/index.ts';
 import { Component } from '../../model/index.ts';
 import { Frame } from './frame.ts';
 import { matrixEquation, rigidOffset } from './kinematics.ts';
@@ -15,6 +15,16 @@ export interface FixedRotationOptions {
   r?: Vec3Like;
 }
 
+/** entries within 1e-15 of 0 or ±1 made exact, so that cos(pi/2) leaves a structural zero */
+function snapped(R: Mat3): Mat3 {
+  const snap = (e: Expr) => {
+    if (e.op !== 'const') return e;
+    const v = e.value;
+    return Math.abs(v) < 1e-15 ? ZERO : Math.abs(Math.abs(v) - 1) < 1e-15 ? ex(Math.sign(v)) : e;
+  };
+  return mat3([R[0].map(snap) as never, R[1].map(snap) as never, R[2].map(snap) as never]);
+}
+
 export class FixedRotation extends Component {
   readonly frame_a: Frame;
   readonly frame_b: Frame;
@@ -25,7 +35,7 @@ export class FixedRotation extends Component {
     this.frame_b = this.add(new Frame('frame_b'));
     const n = unitAxis(this, options.axis);
     const fa = this.frame_a, fb = this.frame_b;
-    matrixEquation(this, fb.R, mulMM(fa.R, axisRotation(n, options.angle)));
+    matrixEquation(this, fb.R, mulMM(fa.R, snapped(axisRotation(n, options.angle))));
     rigidOffset(this, fa, fb, mulMV(fa.R, options.r ?? [0, 0, 0]));
   }
 }
