@@ -18,17 +18,7 @@ import { bipartiteFromLists, subgraph } from '../src/structure/graph.ts';
 import { maximumMatching } from '../src/structure/matching.ts';
 import { bltBlocks } from '../src/structure/blt.ts';
 import { tearHeuristic } from '../src/structure/tearing.ts';
-
-// (seed) => deterministic uniform generator on [0, 1) (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './timing.ts';
 
 // (rand, n) => random permutation of 0..n-1
 function permutation(rand: () => number, n: number): Int32Array {

@@ -16,17 +16,22 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
   const outputs: Step[] = [];
   for (let k = plan.steps.length - 1; k >= 0; k--) {
     const step = plan.steps[k];
-    if (step.kind === 'assign') {
+    // assignments backwards: needed ones make what they read needed
+    const split = (list: readonly Assign[]) => {
       const keep: Assign[] = [], rest: Assign[] = [];
-      for (let i = step.assigns.length - 1; i >= 0; i--) {
-        const a = step.assigns[i];
+      for (let i = list.length - 1; i >= 0; i--) {
+        const a = list[i];
         if (needed.has(a.target.id)) {
           keep.push(a);
           need([a.expr]);
         } else rest.push(a);
       }
-      if (keep.length) derivatives.push({ kind: 'assign', assigns: keep.reverse() });
       if (rest.length) outputs.push({ kind: 'assign', assigns: rest.reverse() });
+      return keep.reverse();
+    };
+    if (step.kind === 'assign') {
+      const keep = split(step.assigns);
+      if (keep.length) derivatives.push({ kind: 'assign', assigns: keep });
       continue;
     }
     const targets = [...step.z, ...step.y.map((a) => a.target)];
@@ -36,16 +41,7 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
     }
     if (step.kind === 'linear') {
       // after the solve, y comes from the causal sequence: keep only the y's something needs
-      const keep: Assign[] = [], rest: Assign[] = [];
-      for (let i = step.y.length - 1; i >= 0; i--) {
-        const a = step.y[i];
-        if (needed.has(a.target.id)) {
-          keep.push(a);
-          need([a.expr]);
-        } else rest.push(a);
-      }
-      if (rest.length) outputs.push({ kind: 'assign', assigns: rest.reverse() });
-      derivatives.push({ ...step, y: keep.reverse() });
+      derivatives.push({ ...step, y: split(step.y) });
       for (const v of step.z) needed.add(v.id);
       need([...step.prelude.map((a) => a.expr), ...step.H, ...step.c]);
       continue;
