@@ -21,6 +21,9 @@ export interface SimulateOptions {
   onProgress?: (fraction: number) => void;
 }
 
+/** time after k steps of size h, without the rounding noise of k * h (0.009000000000000001) */
+const timeAt = (k: number, h: number) => Number((k * h).toPrecision(14));
+
 function check(options: SimulateOptions): void {
   const { stop, step, interval } = options;
   if (!(Number.isFinite(stop) && stop >= 0)) throw new UsageError(`stop time ${stop} must be a finite number >= 0`, { hint: 'e.g. --stop 2' });
@@ -62,12 +65,12 @@ export function simulate(model: CompiledModel, options: SimulateOptions): Simula
   let reported = 0;
   for (let s = 1; s <= steps; s++) {
     previous.set(integrator.y);
-    const t0 = (s - 1) * step; // from the step count, so that times do not drift
+    const t0 = timeAt(s - 1, step); // from the step count, so that times do not drift
     integrator.t = t0;
     integrator.dt = Math.min(step, stop - t0);
     integrator.step();
     if (!integrator.y.every(Number.isFinite)) throw nonFinite(model, t0, previous, integrator.dt, deriv);
-    if (s % every === 0 || s === steps) sample(s === steps ? stop : s * step);
+    if (s % every === 0 || s === steps) sample(s === steps ? stop : timeAt(s, step));
     if (options.onProgress && s / steps - reported >= 0.01) options.onProgress((reported = s / steps));
   }
   return new SimulationResult(time, names, columns);
