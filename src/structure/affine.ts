@@ -12,6 +12,12 @@ export interface Affine {
   coef: Map<number, Expr>;
 }
 
+/** constants, symbols and their negations: free to repeat inline, not worth a store and a load */
+function isTrivial(e: Expr): boolean {
+  if (e.op === 'const' || e.op === 'sym') return true;
+  return e.op === 'mul' && e.args.length === 2 && e.args[0].op === 'const' && e.args[0].value === -1 && e.args[1].op === 'sym';
+}
+
 /** temporaries for non-trivial expressions, one per distinct expression, in creation order */
 export class TempPool {
   readonly assigns: Assign[] = [];
@@ -22,7 +28,7 @@ export class TempPool {
     private readonly parent?: TempPool,
   ) {}
   use(e: Expr, label: string): Expr {
-    if (e.op === 'const' || e.op === 'sym') return e;
+    if (isTrivial(e)) return e;
     let t = this.lookup(e);
     if (!t) {
       const temp = new Temp(`${this.prefix}${label}`);
