@@ -19,7 +19,14 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
   if (!existsSync(path)) {
     throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module, e.g. mechanisms/drivetrain.ts' });
   }
-  const mod = (await import(pathToFileURL(path).href)) as { default?: unknown; parameters?: Record<string, number> };
+  const mod = (await import(pathToFileURL(path).href).catch((e: unknown) => {
+    if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
+      throw new UsageError(`model module ${file} was loaded as CommonJS`, {
+        hint: 'model modules are ES modules: name the file .mts, or keep it in a folder whose package.json says "type": "module" (like mechanisms/)',
+      });
+    }
+    throw e;
+  })) as { default?: unknown; parameters?: Record<string, number> };
   if (typeof mod.default !== 'function') {
     throw new ModelError(`model module ${file} has no default export that builds a model`, {
       hint: 'export default function build(p) { const m = new Model("name"); ...; return m; }',
