@@ -1,15 +1,17 @@
 // bench/timing: time per evaluation of a compiled model's derivatives, the
 // same way in every benchmark.
-//   µs/eval  one derivatives() call: after a warm-up (>= 20000 calls and 300 ms, at most
-//            3 s: V8 needs ~10^4 calls to optimise the generated functions), the median
-//            over batches of many calls, each batch at a fresh pseudo-random state
+//   µs/eval  one derivatives() call: after a warm-up (>= 20000 calls and 300 ms, then until
+//            three successive 50 ms rounds agree within 5 %, at most 20 s: V8 tiers the
+//            generated functions up only after ~10^4 calls, and big models need longer),
+//            the median over batches of many calls, each at a fresh pseudo-random state
 import type { CompiledModel } from '../src/codegen/compiled.ts';
 
 export const BATCHES = 9;
 export const BATCH_MS = 15;
 const WARMUP_CALLS = 20000;
 const WARMUP_MS = 300;
-const WARMUP_MAX_MS = 3000;
+const WARMUP_MAX_MS = 20000;
+const ROUND_MS = 50;
 
 // (seed) => deterministic uniform generator on [0, 1) (mulberry32)
 export function rng(seed: number): () => number {
@@ -35,11 +37,21 @@ export function microsPerEval(c: CompiledModel, seed: number): number {
   // calls per batch so that a batch takes about BATCH_MS
   let calls = 0;
   const t0 = performance.now();
-  let last = 0;
-  while (!((calls >= WARMUP_CALLS && last - t0 >= WARMUP_MS) || last - t0 >= WARMUP_MAX_MS)) {
-    for (let k = 0; k < 200; k++) c.derivatives(0, x, dx);
-    calls += 200;
-    last = performance.now();
+  const rounds: number[] = [];
+  const settled = () => {
+    const r = rounds.slice(-3);
+    return r.length === 3 && Math.max(...r) <= 1.05 * Math.min(...r);
+  };
+  for (let now = t0; !((calls >= WARMUP_CALLS && now - t0 >= WARMUP_MS && settled()) || now - t0 >= WARMUP_MAX_MS); ) {
+    let k = 0;
+    const start = performance.now();
+    do {
+      for (let j = 0; j < 20; j++) c.derivatives(0, x, dx);
+      k += 20;
+      now = performance.now();
+    } while (now - start < ROUND_MS);
+    calls += k;
+    rounds.push((now - start) / k);
   }
   const tCal = performance.now();
   for (let k = 0; k < 1000; k++) c.derivatives(0, x, dx);
