@@ -17,6 +17,16 @@ describe('kron CLI', () => {
     for (const k of ['equations', 'unknowns', 'compileMs']) expect(typeof report[k]).toBe('number');
     expect(Object.keys(report.ops).sort()).toEqual(['add', 'div', 'fn', 'mul']);
   });
+  it('compile --mode relaxed --json: the drive train has no block larger than 1 and no more operations than torn', () => {
+    const run = (...extra: string[]) => JSON.parse(execFileSync(process.execPath, [join(root, 'bin/kron.mjs'), 'compile', 'mechanisms/drivetrain.ts', '--json', '--keep-parameters', ...extra], { cwd: root, encoding: 'utf8' }));
+    const relaxed = run('--mode', 'relaxed'), torn = run('--mode', 'torn');
+    expect(relaxed.mode).toBe('relaxed');
+    expect(relaxed.blocks).toEqual([]);
+    expect(relaxed.relaxedLoops).toEqual([{ size: 4, relaxedBlocks: 4, largest: 1, remainder: 0 }]);
+    const total = (o: Record<string, number>) => o.mul + o.add + o.div + o.fn;
+    // equal here: der(s2.w) needs H = J2 + i^2 J1 and c = i tau in both forms (3 mul, 1 add, 1 div)
+    expect(total(relaxed.ops)).toBeLessThanOrEqual(total(torn.ops));
+  });
   it('simulate writes a CSV whose header is time,<states> and whose last row matches eq. 5', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-'));
     const file = join(dir, 'd.csv');
