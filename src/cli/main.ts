@@ -16,7 +16,7 @@ usage:
   kron compile <model.ts> [--mode torn|relaxed] [--set name=value ...] [--tear var[:eqvar] ...]
                           [--untear var[:eqvar] ...] [--keep-parameters] [--json] [--emit out.js]
   kron simulate <model.ts> [--mode torn|relaxed] [--set name=value ...] [--stop T] [--step h]
-                           [--interval dt] [--signals a,b,...] [--out results.csv]
+                           [--interval dt] [--signals a,b,...] [--out results.csv|results.json]
 
 examples:
   kron compile mechanisms/drivetrain.ts --json
@@ -105,7 +105,7 @@ async function run(argv: string[]): Promise<void> {
     signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
   });
   if (values.out) {
-    write(values.out, result.toCSV());
+    write(values.out, values.out.endsWith('.json') ? JSON.stringify({ model: compiled.report.model, ...result.toJSON() }) + '\n' : result.toCSV());
     process.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
   } else {
     process.stdout.write(result.toCSV());

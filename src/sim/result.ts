@@ -27,6 +27,11 @@ export class SimulationResult {
     return c[c.length - 1];
   }
 
+  /** { time: [...], signals: { name: [...] } } */
+  toJSON(): { time: number[]; signals: Record<string, number[]> } {
+    return { time: [...this.time], signals: Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) };
+  }
+
   toCSV(): string {
     const rows = [['time', ...this.names].join(',')];
     for (let k = 0; k < this.time.length; k++) {

@@ -38,6 +38,16 @@ describe('kron CLI', () => {
     expect(t).toBe(1);
     expect(w).toBeCloseTo((2 * 1) / (2 + 4 * 1), 12); // i tau / (J2 + i^2 J1) * t
   });
+  it('simulate --out x.json writes time and signals as JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kron-'));
+    const file = join(dir, 'd.json');
+    expect(kron('simulate', 'mechanisms/drivetrain.ts', '--stop', '0.5', '--interval', '0.1', '--signals', 's2.w,der(s2.w)', '--out', file).status).toBe(0);
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    expect(r.model).toBe('drivetrain');
+    expect(r.time).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5]);
+    expect(r.signals['der(s2.w)'][3]).toBeCloseTo(3 / 11, 14);
+    expect(r.signals['s2.w'][5]).toBeCloseTo((3 / 11) * 0.5, 12);
+  });
   it('--emit writes a module that runs on its own', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-'));
     const file = join(dir, 'd.mjs');
