@@ -13,6 +13,7 @@ import { type Sorted, sortEquations } from './sort.ts';
 import { linearStep, newtonStep, solveFor } from './torn.ts';
 import type { BlockReport, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
 import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
+import { propagateTrivial } from './propagate.ts';
 
 /** tearing paper, "variable tear v [residue_equation_variable]": equations are named by their matched variable */
 export interface TearOverride {
@@ -94,7 +95,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     inputs: vars.filter((v) => v.kind === 'input'),
     parameters: vars.filter((v) => v.kind === 'parameter' && referenced.has(v.id)),
     unknowns: sorted.unknowns,
-    steps,
+    steps: propagateTrivial(steps),
     blocks,
     diagnostics,
     relaxedLoops,

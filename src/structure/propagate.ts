@@ -1,0 +1,35 @@
+// Constant and copy propagation over the solve plan: an unknown that an
+// explicit step sets to a constant, to another symbol or to its negation
+// (R[1][3] = 0 of the first joint below a fixed world, a = relax(a) of a
+// joint on the ground) is substituted into every later expression, which the
+// simplifying constructors then shrink (x*0, 0 + y). The assignments stay,
+// so the signals keep their values.
+import { type Expr, substitute } from '../expr/index.ts';
+import type { Assign, Step } from './plan-types.ts';
+
+/** free to repeat: constants, symbols, negated symbols (k*x would cost a multiplication per use) */
+const trivial = (e: Expr): boolean =>
+  e.op === 'const' || e.op === 'sym' || (e.op === 'mul' && e.args.length === 2 && e.args[0].op === 'const' && e.args[0].value === -1 && e.args[1].op === 'sym');
+
+// (steps in solve order) => the same steps with trivial values substituted forward
+export function propagateTrivial(steps: readonly Step[]): Step[] {
+  const known = new Map<number, Expr>();
+  const sub = (e: Expr) => (known.size ? substitute(e, known) : e);
+  const assigns = (list: readonly Assign[], record: boolean) =>
+    list.map((a) => {
+      const expr = sub(a.expr);
+      if (record && trivial(expr)) known.set(a.target.id, expr);
+      return { target: a.target, expr };
+    });
+  return steps.map((s): Step => {
+    switch (s.kind) {
+      case 'assign':
+        return { ...s, assigns: assigns(s.assigns, true) };
+      case 'linear':
+        return { ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true) };
+      case 'newton':
+        // inside the iteration y depends on z: substitute into it, but record nothing from it
+        return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };
+    }
+  });
+}
