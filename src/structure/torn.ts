@@ -8,7 +8,7 @@
 //                       dy_i/dz_j = df_i/dz_j + sum_k df_i/dy_k dy_k/dz_j
 //   H z = c             linear case: H = A22 - A21 L^-1 A12, c = b2 - A21 L^-1 b1,
 //                       formed here by propagating the affine forms of y in z
-import { type Expr, ZERO, add, diff, div, linearIn, mul, neg, substitute, symsOf } from '../expr/index.ts';
+import { type Expr, ZERO, add, dependsOn, diff, div, linearIn, mul, neg, substitute, symsOf } from '../expr/index.ts';
 import type { Variable } from '../model/index.ts';
 import type { LinearStep, NewtonStep } from './plan-types.ts';
 import { TempPool } from './affine.ts';
@@ -26,7 +26,7 @@ export function solveFor(residual: Expr, v: Variable): Expr | null {
  */
 function totalDerivatives(f: Expr, z: readonly Variable[], known: Map<number, Expr[]>, byId: Map<number, Variable>): Expr[] {
   const occurs = symsOf(f);
-  const row: Expr[][] = z.map((zj) => [includes(occurs, zj.id) ? diff(f, zj) : ZERO]);
+  const row: Expr[][] = z.map((zj) => [dependsOn(f, zj.id) ? diff(f, zj) : ZERO]);
   for (const id of occurs) {
     const dy = known.get(id);
     if (!dy) continue;
@@ -34,18 +34,6 @@ function totalDerivatives(f: Expr, z: readonly Variable[], known: Map<number, Ex
     dy.forEach((d, j) => d !== ZERO && row[j].push(mul(dfdy, d)));
   }
   return row.map((terms) => add(...terms));
-}
-
-/** binary search in an ascending id list */
-function includes(ids: Int32Array, id: number): boolean {
-  let lo = 0, hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ids[mid] === id) return true;
-    if (ids[mid] < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 interface TornBlock {
