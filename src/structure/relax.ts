@@ -80,14 +80,14 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
     else blocks.push(elim.torn(be, bv, hinted));
   }
   const remainder = unmatched.length ? elim.remainder(unmatched, vars.map((_, v) => v).filter((v) => matching.varToEq[v] < 0), hinted) : [];
-  blocks.push(...remainder);
+  blocks.push(...remainder, ...elim.finishDeferred(hinted, (id) => local.get(id)!));
   // eq. 11 and back substitution: the last pivot first, each from the values after it
   const back: Assign[] = elim.order.map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) })).reverse();
   return {
     step: { kind: 'assign', assigns: [...pool.assigns, ...back] },
     blocks,
     relaxedBlocks: blockStart.length - 1,
-    remainder: unmatched.length,
+    remainder: unmatched.length + elim.deferred.length,
   };
 }
 
@@ -190,6 +190,9 @@ class Elimination {
   readonly forms = new Map<number, Affine>();
   /** variable ids in pivot order */
   readonly order: number[] = [];
+  /** pivots whose row does not contain their variable, put off to the end */
+  readonly deferred: [number, number][] = [];
+  private finishing = false;
   /** pending rows that mention a variable */
   private readonly pending = new Map<number, Set<number>>();
   private readonly done = new Set<number>();
@@ -217,6 +220,12 @@ class Elimination {
 
   // eqs. 8-10: x from its row, then A_ij^(k+1) = A_ij^(k) - A_ik^(k) A_kk^(k)-1 A_kj^(k) in every pending row
   pivot(row: number, id: number): void {
+    if (!this.rows[row].coef.has(id) && !this.finishing) {
+      // matched only through residue(id) (a massless link between two joints): the row stays
+      // pending and id stays a symbol in every form; both are eliminated last
+      this.deferred.push([row, id]);
+      return;
+    }
     if (!this.rows[row].coef.has(id)) {
       throw new RelaxFailure(`relaxed elimination: ${this.name(id)} cancels out of its pivot equation`, {
         equations: [describeEquation(this.eqs[row])],
@@ -234,6 +243,13 @@ class Elimination {
       for (const u of this.rows[r].coef.keys()) this.mention(u, r);
     }
     this.pending.delete(id);
+  }
+
+  /** the deferred pivots, as one last small system on their present structure */
+  finishDeferred(hinted: Set<number>, localOf: (id: number) => number): BlockReport[] {
+    this.finishing = true;
+    const rows = this.deferred.map(([r]) => r), vars = this.deferred.map(([, id]) => localOf(id));
+    return rows.length ? this.remainder(rows, vars, hinted) : [];
   }
 
   /**

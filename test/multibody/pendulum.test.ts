@@ -37,6 +37,33 @@ describe('multibody library', () => {
       a.forEach((v, i) => expect(Math.abs(v - b[i])).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(v))));
     }
   });
+  it('joints stacked without a body between them relax into small blocks and agree with torn', () => {
+    const build = () => {
+      const m = new Mechanism('stack');
+      const j1 = m.revolute('j1', { axis: [0, 0, 1], q: 0.3 });
+      const j2 = m.revolute('j2', { axis: [0, 1, 0], q: -0.2 });
+      const j3 = m.prismatic('j3', { axis: [1, 0, 0], q: 0.1 });
+      const bar = m.bar('bar', { r: [0.2, 0, 0] });
+      const b = m.body('b', { m: 2, rcm: [0.3, 0.1, 0], I: [0.01, 0.02, 0.025, 0.001] });
+      m.connect(m.world.frame_b, j1.frame_a);
+      m.connect(j1.frame_b, j2.frame_a);
+      m.connect(j2.frame_b, bar.frame_a);
+      m.connect(bar.frame_b, j3.frame_a);
+      m.connect(j3.frame_b, b.frame_a);
+      return m;
+    };
+    const torn = compile(build(), { mode: 'torn' });
+    const relaxed = compile(build(), { mode: 'relaxed' });
+    expect(relaxed.report.diagnostics).toEqual([]);
+    // j1 and j2 with nothing between them act as one 2-dof joint: one block torn to 2, j3 its own
+    expect(relaxed.report.blocks.map((b) => b.tearing).sort()).toEqual([1, 2]);
+    for (const x of [[0.3, 1, -0.2, 0.5, 0.1, -1], [2, -0.3, 1, 0.2, -0.4, 0.7]]) {
+      const a = new Float64Array(6), b = new Float64Array(6);
+      torn.derivatives(0, Float64Array.from(x), a);
+      relaxed.derivatives(0, Float64Array.from(x), b);
+      a.forEach((v, i) => expect(Math.abs(v - b[i])).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(v))));
+    }
+  });
   it('rejects a negative mass, a non-physical inertia and a zero-length axis, naming the component', () => {
     const m = new Mechanism('bad');
     expect(() => m.body('b', { m: -1 })).toThrow(ModelError);
