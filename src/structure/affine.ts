@@ -73,8 +73,11 @@ export function materialize(row: Affine, pool: TempPool, label: string, name: (i
 export function solveRow(row: Affine, x: number): Affine {
   const a = row.coef.get(x)!;
   const coef = new Map<number, Expr>();
-  for (const [u, e] of row.coef) if (u !== x) coef.set(u, div(neg(e), a));
-  return { b: div(neg(row.b), a), coef };
+  if (row.coef.size === 1) return { b: div(neg(row.b), a), coef };
+  // one division and a multiplication per coefficient, not a division per coefficient
+  const inverse = div(1, a);
+  for (const [u, e] of row.coef) if (u !== x) coef.set(u, mul(-1, e, inverse));
+  return { b: mul(-1, row.b, inverse), coef };
 }
 
 /** the expression b + sum coef_u u, with u looked up by id */
