@@ -8,13 +8,16 @@ import { compile } from '../compile.ts';
 import type { TearOverride } from '../structure/plan.ts';
 import { simulate } from '../sim/simulate.ts';
 import { loadModel } from './load.ts';
+import type { Model } from '../model/index.ts';
+import { Mechanism } from '../library/multibody/index.ts';
 import { formatReport } from './format.ts';
 
 const USAGE = `kron — an equation compiler for mechanisms
 
 usage:
   kron compile <model.ts> [--mode torn|relaxed] [--set name=value ...] [--tear var[:eqvar] ...]
-                          [--untear var[:eqvar] ...] [--keep-parameters] [--json] [--emit out.js]
+                          [--untear var[:eqvar] ...] [--keep-parameters] [--gravity gx,gy,gz]
+                          [--json] [--emit out.js]
   kron simulate <model.ts> [--mode torn|relaxed] [--set name=value ...] [--stop T] [--step h]
                            [--interval dt] [--signals a,b,...] [--out results.csv|results.json]
 
@@ -29,6 +32,7 @@ examples:
 --mode             torn: loops torn from the residue() hints (M(q) qdd = h for mechanisms);
                    relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order
 --keep-parameters  keep parameters symbolic in the generated code (default: folded to constants)
+--gravity gx,gy,gz the world's gravity of a mechanism (default 0,-9.80665,0)
 --tear v[:e]       "variable tear" (tearing paper): add tearing variable v with the
                    residue equation matched to variable e (default e = v); "v:" adds
                    the variable only, ":e" the equation only; --untear removes them
@@ -41,6 +45,7 @@ const OPTIONS = {
   untear: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   'keep-parameters': { type: 'boolean', default: false },
+  gravity: { type: 'string' },
   emit: { type: 'string' },
   stop: { type: 'string', default: '1' },
   step: { type: 'string', default: '1e-3' },
@@ -64,6 +69,14 @@ function parseSets(sets: string[]): Record<string, number> {
     out[s.slice(0, i)] = number(`--set ${s.slice(0, i)}`, s.slice(i + 1));
   }
   return out;
+}
+
+/** --gravity gx,gy,gz: the world's gravity parameters world.g[1..3] */
+function parseGravity(text: string, model: Model): Record<string, number> {
+  const g = text.split(',').map((x) => number('--gravity', x));
+  if (g.length !== 3) throw new UsageError(`--gravity expects gx,gy,gz, got "${text}"`, { hint: 'e.g. --gravity 0,0,-9.80665' });
+  if (!(model instanceof Mechanism)) throw new UsageError('--gravity applies to mechanisms (models built with Mechanism, which have a world)');
+  return { 'world.g[1]': g[0], 'world.g[2]': g[1], 'world.g[3]': g[2] };
 }
 
 function parseTear(spec: string, remove: boolean): TearOverride {
@@ -90,6 +103,7 @@ async function run(argv: string[]): Promise<void> {
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
   const { model, overrides } = await loadModel(file, parseSets(values.set ?? []));
+  if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const compiled = compile(model, { mode: values.mode, parameters: overrides, tear, foldParameters: !values['keep-parameters'] });
   for (const d of compiled.report.diagnostics) process.stderr.write(`warning: ${d}\n`);

@@ -48,6 +48,15 @@ describe('kron CLI', () => {
     expect(r.signals['der(s2.w)'][3]).toBeCloseTo(3 / 11, 14);
     expect(r.signals['s2.w'][5]).toBeCloseTo((3 / 11) * 0.5, 12);
   });
+  it('--gravity sets the world gravity of a mechanism (a pendulum about z under gravity along x)', () => {
+    const r = kron('simulate', 'mechanisms/pendulum.ts', '--gravity', '9.80665,0,0', '--stop', '0', '--signals', 'der(j1.qd)');
+    expect(r.status).toBe(0);
+    const [, qdd] = r.stdout.trim().split('\n')[1].split(',').map(Number);
+    // rod along x at q0 = 0.3: torque = r x (m g) about z = -m g L sin(q) with g along +x
+    const { m, L, Izz, q0 } = { m: 1, L: 0.5, Izz: 0.01, q0: 0.3 };
+    expect(qdd).toBeCloseTo((-m * 9.80665 * L * Math.sin(q0)) / (m * L * L + Izz), 10);
+    expect(kron('compile', 'mechanisms/drivetrain.ts', '--gravity', '0,0,-1').status).toBe(2);
+  });
   it('--emit writes a module that runs on its own', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-'));
     const file = join(dir, 'd.mjs');
