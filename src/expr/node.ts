@@ -42,7 +42,11 @@ export class ExprError extends Error {
 
 let nextExprId = 0;
 let nextSymId = 0;
-const table = new Map<string, Expr>();
+/** hash -> the nodes with that hash (usually one) */
+const table = new Map<number, Expr | Expr[]>();
+const OPCODE: Record<Op, number> = { const: 1, sym: 2, add: 3, mul: 4, div: 5, pow: 6, fn: 7, relax: 8, residue: 9 };
+const bits = new Float64Array(1);
+const words = new Int32Array(bits.buffer);
 
 /** A fresh symbol id; every Sym in the process must take its id from here. */
 export function newSymId(): number {
@@ -54,16 +58,37 @@ export function exprCount(): number {
   return nextExprId;
 }
 
+function hash(op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): number {
+  bits[0] = value;
+  let h = Math.imul(OPCODE[op], 0x9e3779b1) ^ words[0];
+  h = Math.imul(h ^ words[1], 0x85ebca6b);
+  if (fn) for (let i = 0; i < fn.length; i++) h = Math.imul(h ^ fn.charCodeAt(i), 0xc2b2ae35);
+  if (sym) h = Math.imul(h ^ sym.id, 0x27d4eb2f);
+  for (const a of args) h = Math.imul(h ^ a.id, 0x165667b1) + 0x7f4a7c15;
+  return h | 0;
+}
+
+function same(n: Expr, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): boolean {
+  if (n.op !== op || n.value !== value || n.fn !== fn || n.sym !== sym || n.args.length !== args.length) return false;
+  for (let i = 0; i < args.length; i++) if (n.args[i] !== args[i]) return false;
+  return true;
+}
+
 // (op, args, value, fn, sym) => the unique node with that content
 export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sym?: Sym): Expr {
-  let key = op + '|' + value;
-  if (fn) key += '|' + fn;
-  if (sym) key += '|s' + sym.id;
-  for (const a of args) key += ',' + a.id;
-  const found = table.get(key);
-  if (found) return found;
+  const h = hash(op, args, value, fn, sym);
+  const found = table.get(h);
+  if (found) {
+    if (!Array.isArray(found)) {
+      if (same(found, op, args, value, fn, sym)) return found;
+    } else {
+      for (const n of found) if (same(n, op, args, value, fn, sym)) return n;
+    }
+  }
   const node: Expr = { id: nextExprId++, op, args, value, fn, sym };
-  table.set(key, node);
+  if (!found) table.set(h, node);
+  else if (Array.isArray(found)) found.push(node);
+  else table.set(h, [found, node]);
   return node;
 }
 
