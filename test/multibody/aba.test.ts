@@ -9,6 +9,7 @@ import type { Mechanism } from '../../src/library/multibody/index.ts';
 import { type AbaVariant, aba, chainTree } from '../oracles/aba.ts';
 import { type RneaTree, rnea } from '../oracles/rnea.ts';
 import { type TreeBody, prng, randomTree } from './random-tree.ts';
+import { driveAtRandom } from './drive.ts';
 
 interface Case {
   name: string;
@@ -39,22 +40,7 @@ describe('articulated-body algorithm (oracle) = Kron forward dynamics; RNEA inve
         expect([...model.stateNames].sort()).toEqual(c.joints.flatMap((j) => [`${j}.q`, `${j}.qd`]).sort());
         const rnd = prng(104729 * nb + (mode === 'torn' ? 1 : 2));
         for (let s = 0; s < 5; s++) {
-          const q = c.joints.map(() => -Math.PI + 2 * Math.PI * rnd());
-          const qd = c.joints.map(() => -2 + 4 * rnd());
-          const tau = c.joints.map(() => -5 + 10 * rnd());
-          const x = new Float64Array(2 * nb);
-          c.joints.forEach((j, i) => {
-            x[model.stateNames.indexOf(`${j}.q`)] = q[i];
-            x[model.stateNames.indexOf(`${j}.qd`)] = qd[i];
-            model.setInput(`${j}.tau`, tau[i]);
-          });
-          model.derivatives(0, x, new Float64Array(2 * nb));
-          const kron = c.joints.map((j) => model.signal(`der(${j}.qd)`));
-          // the generalized force on each joint: drive plus spring-damper
-          const total = tau.map((v, i) => {
-            const p = c.passive?.[i];
-            return p ? v - p.c * (q[i] - p.q0) - p.d * qd[i] : v;
-          });
+          const { q, qd, tau, total, qdd: kron } = driveAtRandom(model, c.joints, c.passive, rnd);
           const where = `state ${s}: q = [${q}], qd = [${qd}], tau = [${tau}]`;
           for (const variant of variants) {
             const { qdd } = aba(c.tree, q, qd, total, variant);

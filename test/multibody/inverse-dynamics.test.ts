@@ -7,6 +7,7 @@ import { compile } from '../../src/compile.ts';
 import type { Mechanism } from '../../src/library/multibody/index.ts';
 import { type RneaTree, identity, rnea } from '../oracles/rnea.ts';
 import { type TreeBody, prng, randomTree } from './random-tree.ts';
+import { driveAtRandom } from './drive.ts';
 
 // the chain of mechanisms/chain.ts, described for the oracle from its parameters:
 // joint k about z (k odd) or y (k even), body CoM at L/2 along x, the next joint at L along x
@@ -56,22 +57,7 @@ describe('inverse dynamics (RNEA) returns the drives of forward dynamics', () =>
         expect([...model.stateNames].sort()).toEqual(c.joints.flatMap((j) => [`${j}.q`, `${j}.qd`]).sort());
         const rnd = prng(7919 * c.joints.length + (mode === 'torn' ? 1 : 2));
         for (let s = 0; s < 5; s++) {
-          const q = c.joints.map(() => -Math.PI + 2 * Math.PI * rnd());
-          const qd = c.joints.map(() => -2 + 4 * rnd());
-          const tau = c.joints.map(() => -5 + 10 * rnd());
-          const x = new Float64Array(2 * nb);
-          c.joints.forEach((j, i) => {
-            x[model.stateNames.indexOf(`${j}.q`)] = q[i];
-            x[model.stateNames.indexOf(`${j}.qd`)] = qd[i];
-            model.setInput(`${j}.tau`, tau[i]);
-          });
-          model.derivatives(0, x, new Float64Array(2 * nb));
-          const qdd = c.joints.map((j) => model.signal(`der(${j}.qd)`));
-          // the generalized force on each joint: drive plus spring-damper
-          const want = tau.map((v, i) => {
-            const p = c.passive?.[i];
-            return p ? v - p.c * (q[i] - p.q0) - p.d * qd[i] : v;
-          });
+          const { q, qd, tau, total: want, qdd: qdd } = driveAtRandom(model, c.joints, c.passive, rnd);
           const got = rnea(c.oracle, q, qd, qdd);
           const bias = rnea(c.oracle, q, qd, qdd.map(() => 0));
           const scale = Math.max(1, ...want.map(Math.abs), ...bias.map(Math.abs));
