@@ -49,6 +49,8 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
     diagnostics: [...plan.diagnostics],
     relaxedLoops: [...plan.relaxedLoops],
   };
+  const kinematics = model.describeStructure() as CompileReport['kinematics'];
+  if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const compiled = new CompiledModel(plan, reduced, generated, report, () => moduleSource(generated, header));
   report.compileMs = Math.round((performance.now() - t0) * 100) / 100;

@@ -2,6 +2,7 @@
 // tools rely on: fields are only ever added, never renamed.
 import type { BlockReport, RelaxedLoopReport } from './structure/plan-types.ts';
 import type { OpCounts } from './codegen/ops.ts';
+import type { Topology } from './library/multibody/topology.ts';
 
 export type Mode = 'torn' | 'relaxed';
 
@@ -31,5 +32,7 @@ export interface CompileReport {
   diagnostics: string[];
   /** --mode relaxed: the loops eliminated in relaxed BLT order (relaxing paper section 4) */
   relaxedLoops: RelaxedLoopReport[];
+  /** mechanisms: the joints' roles the builder chose (state, rest, cut) and the kinematic loops it cut */
+  kinematics?: Topology;
 }
 

@@ -71,6 +71,13 @@ export class Component {
     return p ? `${p}.${this.localName}` : this.localName;
   }
 
+  /**
+   * Called once by flattening, parents before children, when the model is
+   * complete: components whose equations depend on how they are connected
+   * (a joint that turns out to close a kinematic loop) declare them here.
+   */
+  elaborate(): void {}
+
   /** make child a part of this component */
   add<T extends Component>(child: T): T {
     if (child.parent) throw new ModelError(`component ${child.path} is already part of ${child.parent.path || 'the model'}`);
@@ -158,9 +165,26 @@ export class Component {
   }
 }
 
+/** root and every component below it, parents before children */
+export function components(root: Component): Component[] {
+  const out: Component[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const c = stack.pop()!;
+    out.push(c);
+    for (let i = c.children.length - 1; i >= 0; i--) stack.push(c.children[i]);
+  }
+  return out;
+}
+
 /** the root of a model; its children are named without a prefix */
 export class Model extends Component {
   constructor(readonly title: string) {
     super('');
+  }
+
+  /** structural facts for the compile report (a Mechanism: its kinematic loops), if any */
+  describeStructure(): unknown {
+    return undefined;
   }
 }

@@ -4,7 +4,7 @@
 // connector's through quantities are zero, as in Modelica).
 import { type Expr, ZERO, add, num, show, sub, substitute } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
-import { type Component, type Connector, type Model, type Quantity, flattenQuantity } from './component.ts';
+import { type Component, type Connector, type Model, type Quantity, components, flattenQuantity } from './component.ts';
 import type { Variable } from './variable.ts';
 
 export interface FlatEquation {
@@ -37,19 +37,9 @@ export function describeEquation(e: FlatEquation): string {
   return `${e.origin}: ${show(e.lhs)} = ${show(e.rhs)}`;
 }
 
-function components(root: Component): Component[] {
-  const out: Component[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const c = stack.pop()!;
-    out.push(c);
-    for (let i = c.children.length - 1; i >= 0; i--) stack.push(c.children[i]);
-  }
-  return out;
-}
-
 // (model, options) => flat variables and equations with hierarchical names
 export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
+  for (const c of components(model)) c.elaborate();
   const comps = components(model);
   const variables = collectVariables(comps);
   applyParameterOverrides(variables, options.parameters ?? {});

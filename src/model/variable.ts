@@ -22,6 +22,11 @@ export interface VariableOptions {
   nominal?: number;
   /** a short description shown in reports */
   description?: string;
+  /**
+   * a tearing variable wherever it is an unknown of an algebraic loop: the
+   * tearing paper's `tearq = residue(q)` with its dummy variable, without the dummy
+   */
+  tearing?: boolean;
 }
 
 const registry = new Map<number, Variable>();
@@ -33,6 +38,7 @@ export class Variable implements Sym {
   start: number | undefined;
   nominal: number;
   description: string | undefined;
+  tearing: boolean;
   /** the parameter's value (kind 'parameter') */
   value: number | undefined;
   /** der(this), once this variable has been differentiated */
@@ -50,6 +56,7 @@ export class Variable implements Sym {
     this.start = options.start;
     this.nominal = options.nominal ?? 1;
     this.description = options.description;
+    this.tearing = options.tearing ?? false;
     this.e = symbol(this);
     registry.set(this.id, this);
   }

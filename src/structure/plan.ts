@@ -11,7 +11,7 @@ import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
 import { linearStep, newtonStep, solveFor } from './torn.ts';
-import type { BlockReport, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
+import type { BlockReport, LinearStep, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
 import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
 import { propagateTrivial } from './propagate.ts';
 
@@ -39,7 +39,7 @@ interface Block {
 // (reduced model, options) => solve plan: sorted blocks, each explicit, torn linear or torn Newton
 export function planModel(model: ReducedModel, options: PlanOptions = {}): SolvePlan {
   const sorted = sortEquations(model);
-  const hinted = hintedVariables(sorted.equations);
+  const hinted = hintedVariables(sorted.equations, sorted.unknowns);
   const used = new Set<TearOverride>();
   const steps: Step[] = [];
   const blocks: BlockReport[] = [];
@@ -106,9 +106,9 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
 
 const overrideText = (o: TearOverride) => `${o.remove ? '-' : ''}${o.variable ?? ''}[${o.equation ?? o.variable ?? ''}]`;
 
-/** ids of variables named in residue(): the tearing-variable candidates */
-function hintedVariables(eqs: readonly FlatEquation[]): Set<number> {
-  const out = new Set<number>();
+/** ids of variables named in residue() or declared `tearing`: the tearing-variable candidates */
+function hintedVariables(eqs: readonly FlatEquation[], unknowns: readonly Variable[]): Set<number> {
+  const out = new Set<number>(unknowns.filter((v) => v.tearing).map((v) => v.id));
   for (const eq of eqs) for (const r of eq.residues) {
     const v = variableOf(r);
     if (v) out.add(v.id);
@@ -136,8 +136,13 @@ function planLoop(
   reportForeignResidues(eqs, ids, diagnostics);
   ({ z, h } = applyOverrides(z, h, vars, block, sorted, overrides, used));
   const fromHints = z.length > 0 || h.length > 0;
+  // only declared tearing variables (a kinematic loop's q, qd) and residue equations without
+  // variables of their own (a cut joint's residue(0)): tear the variables, what is left are the residues
+  const closure = z.length > 0 && z.every((i) => vars[i].tearing) && !h.some((i) => namesUnknown(eqs[i], ids));
   let torn: TearingResult;
-  if (fromHints) {
+  if (closure) {
+    torn = tearHeuristic(local, solvable, z);
+  } else if (fromHints) {
     const r = tearWithHints(local, solvable, z, h);
     if (!r.ok) throw tearingError(r.problems, eqs, vars);
     torn = r.result;
@@ -157,7 +162,7 @@ function planLoop(
     residues: (pairs ?? [...torn.residueEqs].map((i) => eqs[i])).map((eq) => eq.residual),
     paired: pairs !== undefined,
   };
-  const step = linear ? linearStep(tornBlock) : newtonStep(tornBlock);
+  const step = linear ? withoutCholeskyOnZeroPivot(linearStep(tornBlock)) : newtonStep(tornBlock);
   const k = tornBlock.z.length;
   const report: BlockReport = {
     size: eqs.length,
@@ -170,6 +175,20 @@ function planLoop(
     tearingFrom: fromHints ? 'hints' : 'heuristic',
   };
   return { step, report };
+}
+
+/**
+ * A structural zero on the diagonal of H (the constraint rows of cut joints:
+ * H = [M G^T; G 0], tearing paper eqs. 2a, 2d) is not positive definite, so
+ * Cholesky would be tried and abandoned at every evaluation: go to LU directly.
+ */
+function withoutCholeskyOnZeroPivot(s: LinearStep): LinearStep {
+  const k = s.z.length;
+  for (let i = 0; i < k; i++) {
+    const d = s.H[i * k + i];
+    if (d.op === 'const' && d.value === 0) return { ...s, symmetric: false, paired: false };
+  }
+  return s;
 }
 
 /** relaxLoop, or undefined with a diagnostic when the elimination cannot proceed (the loop is then torn) */
@@ -205,6 +224,14 @@ function isLinearIn(residual: Expr, v: Variable, blockIds: Set<number>): boolean
   if (!syms.includes(v.id)) return true;
   const a = diff(residual, v);
   return !symsOf(a).some((id) => blockIds.has(id));
+}
+
+/** does eq name an unknown of the block in residue()? */
+function namesUnknown(eq: FlatEquation, ids: Set<number>): boolean {
+  return eq.residues.some((r) => {
+    const v = variableOf(r);
+    return v !== undefined && ids.has(v.id);
+  });
 }
 
 function reportForeignResidues(eqs: FlatEquation[], ids: Set<number>, diagnostics: string[]): void {

@@ -148,11 +148,22 @@ const RESIDUE = 2;
 // their static degree: one degree ordering replaces a priority queue. Equations whose unknowns run out
 // become residues; since every eq ends assigned or residue and every var assigned or torn, a square block
 // always yields |tearVars| == |residueEqs|.
-export function tearHeuristic(block: Bipartite, solvable: Solvable): TearingResult {
+//
+// torn: variables torn before anything else. The tearing paper's loop closure names the tearing
+// variables (q, qd of the tree joints) but not their residue equations ("select as tearing
+// variables those that residue() has been used on"); sorting may also split a loop over several
+// smaller blocks. Each block tears its own named variables, its residues are whatever is left,
+// and the greedy rule tears more only if they do not suffice.
+export function tearHeuristic(block: Bipartite, solvable: Solvable, torn: ArrayLike<number> = []): TearingResult {
   if (block.nEq !== block.nVar) {
     throw new RangeError(`tearHeuristic needs a square block, got ${block.nEq} equations and ${block.nVar} variables`);
   }
   const s = initCausal(block);
+  marksOf(torn, block.nVar, 'torn variable');
+  for (let i = 0; i < torn.length; i++) {
+    s.tear.push(torn[i]);
+    makeKnown(torn[i], block, s);
+  }
   const byDegree = varsByDegree(block);
   let next = 0;
   for (;;) {

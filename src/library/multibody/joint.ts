@@ -1,16 +1,28 @@
-// What every one-degree-of-freedom joint has: frames a and b, the joint
-// coordinate q with speed qd and acceleration qdd as states (der(q) = qd,
-// der(qd) = qdd), an input drive tau, and an optional linear spring-damper
-// on the coordinate: tau_total = tau - c (q - q0) - d qd.
+// What every joint has: frames a and b, and a role in the mechanism that is
+// known only once the model is complete (tearing paper, "Mechanical systems
+// with kinematic loops"):
+//   state  a joint of the spanning tree whose coordinates q, qd are states
+//          (der(q) = qd, der(qd) = qdd); the default
+//   rest   a tree joint of a kinematic loop whose coordinates are not states:
+//          q and qd are tearing variables of the position and velocity loops
+//          (the paper's `tearq = residue(q)`, `tearqd = residue(qd)`)
+//   cut    the joint that closes a loop: replaced by its constraint forces,
+//          its constraints on position, velocity and acceleration level are
+//          the residue equations (eqs. 2b-2d)
+// A joint therefore declares its equations in elaborate(), after the
+// Mechanism builder has found the spanning tree and assigned the roles.
 import { type Expr, type Vec3Like, add, mul, sub } from '../../expr/index.ts';
-import { Component, der } from '../../model/index.ts';
+import { Component, der, variableOf } from '../../model/index.ts';
+import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
+
+export type JointRole = 'state' | 'rest' | 'cut';
 
 export interface JointOptions {
   /** axis in frame_a coordinates (normalised; default z) */
   axis?: Vec3Like;
-  /** start values of the coordinate and its speed */
+  /** start values of the coordinate and its speed (a guess for a joint whose coordinates are not states) */
   q?: number;
   qd?: number;
   /** drive torque (revolute) or force (prismatic): the start value of the input <joint>.tau */
@@ -19,34 +31,135 @@ export interface JointOptions {
   c?: number;
   q0?: number;
   d?: number;
+  /**
+   * true: this joint closes a kinematic loop (a cut joint); for a revolute,
+   * 'planar' constrains only the two translations in the plane normal to its
+   * axis, for loops of parallel revolutes. Default: the builder decides.
+   */
+  cut?: boolean | 'planar';
+  /** true: q, qd are states; false: they are determined by a loop. Default: the builder decides. */
+  state?: boolean;
   geometry?: Geometry;
 }
 
-export abstract class Joint extends Component {
+/** what a joint contributes to the topology analysis */
+export interface JointKind {
+  /** degrees of freedom as a tree joint */
+  readonly dof: number;
+  /** constraints it imposes as a cut joint (0: it cannot be a cut joint) */
+  cutConstraints(planar: boolean): number;
+}
+
+export abstract class Joint extends Component implements JointKind {
   readonly frame_a: Frame;
   readonly frame_b: Frame;
-  readonly q: Expr;
-  readonly qd: Expr;
-  readonly qdd: Expr;
-  readonly tau: Expr;
   readonly geometry: Geometry | undefined;
-  /** generalized force acting on the coordinate: drive plus spring-damper */
-  protected readonly drive: Expr;
+  abstract readonly dof: number;
+  /** the role; set by the Mechanism builder before elaboration, or from the options */
+  role: JointRole | undefined;
+  /** a cut revolute constrains only the in-plane translations */
+  planarCut: boolean;
+  /** the user's marks, which the builder honours */
+  readonly marks: { cut: boolean; state: boolean | undefined };
+  private elaborated = false;
 
-  constructor(name: string, options: JointOptions) {
+  constructor(name: string, options: Pick<JointOptions, 'cut' | 'state' | 'geometry'>) {
     super(name);
     this.frame_a = this.add(new Frame('frame_a'));
     this.frame_b = this.add(new Frame('frame_b'));
     this.geometry = options.geometry;
-    this.q = this.variable('q', { start: options.q ?? 0 });
-    this.qd = this.variable('qd', { start: options.qd ?? 0 });
-    this.qdd = this.variable('qdd');
-    this.tau = this.input('tau', options.tau ?? 0);
-    this.equation(der(this.q), this.qd);
-    this.equation(der(this.qd), this.qdd);
-    const terms: Expr[] = [this.tau];
-    if (options.c) terms.push(mul(-1, this.parameter('c', options.c), sub(this.q, this.parameter('q0', options.q0 ?? 0))));
-    if (options.d) terms.push(mul(-1, this.parameter('d', options.d), this.qd));
-    this.drive = add(...terms);
+    this.planarCut = options.cut === 'planar';
+    this.marks = { cut: !!options.cut, state: options.state };
+    if (options.cut && options.state) {
+      throw new ModelError(`joint ${name} is marked both as cut joint and as state joint`, {
+        component: name,
+        hint: 'a cut joint has no coordinates of its own in the spanning tree: mark it cut or state, not both',
+      });
+    }
+    this.role = options.cut ? 'cut' : options.state === false ? 'rest' : undefined;
   }
+
+  abstract cutConstraints(planar: boolean): number;
+
+  override elaborate(): void {
+    if (this.elaborated) return;
+    this.elaborated = true;
+    const role = (this.role ??= 'state');
+    if (role === 'cut') {
+      if (this.cutConstraints(this.planarCut) === 0) {
+        throw new ModelError(`joint ${this.path} cannot be a cut joint`, {
+          component: this.path,
+          hint: 'cut another joint of the loop (a spherical, universal or revolute joint)',
+        });
+      }
+      this.cutEquations();
+    } else {
+      this.treeEquations(role === 'state');
+    }
+  }
+
+  /** the spanning-tree equations; state: der(q) = qd and der(qd) = qdd, else q and qd are tearing variables */
+  protected abstract treeEquations(state: boolean): void;
+  /** the constraint equations and constraint forces of the joint as a cut joint */
+  protected abstract cutEquations(): void;
+}
+
+/** the coordinate of a one-degree-of-freedom joint with its drive */
+export interface Coordinate {
+  q: Expr;
+  qd: Expr;
+  qdd: Expr;
+  tau: Expr;
+  /** generalized force on the coordinate: drive plus spring-damper */
+  drive: Expr;
+}
+
+/**
+ * Variables <prefix>q, qd, qdd and input tau with a linear spring-damper:
+ * tau_total = tau - c (q - q0) - d qd.
+ */
+export function coordinate(c: Component, options: JointOptions, suffix = ''): Coordinate {
+  const q = c.variable(`q${suffix}`, { start: options.q ?? 0 });
+  const qd = c.variable(`qd${suffix}`, { start: options.qd ?? 0 });
+  const qdd = c.variable(`qdd${suffix}`);
+  const tau = c.input(`tau${suffix}`, options.tau ?? 0);
+  const terms: Expr[] = [tau];
+  if (options.c) terms.push(mul(-1, c.parameter(`c${suffix}`, options.c), sub(q, c.parameter(`q0${suffix}`, options.q0 ?? 0))));
+  if (options.d) terms.push(mul(-1, c.parameter(`d${suffix}`, options.d), qd));
+  return { q, qd, qdd, tau, drive: add(...terms) };
+}
+
+/** state joint: der(q) = qd, der(qd) = qdd; otherwise q, qd become tearing variables of the loops */
+export function coordinateRole(c: Component, k: Coordinate, state: boolean): void {
+  if (state) {
+    c.equation(der(k.q), k.qd);
+    c.equation(der(k.qd), k.qdd);
+  } else {
+    variableOf(k.q)!.tearing = true;
+    variableOf(k.qd)!.tearing = true;
+  }
+}
+
+/** a joint with one coordinate q along or about its axis */
+export abstract class OneDofJoint extends Joint {
+  readonly dof = 1;
+  readonly q: Expr;
+  readonly qd: Expr;
+  readonly qdd: Expr;
+  readonly tau: Expr;
+  /** generalized force acting on the coordinate: drive plus spring-damper */
+  readonly drive: Expr;
+
+  constructor(name: string, options: JointOptions) {
+    super(name, options);
+    ({ q: this.q, qd: this.qd, qdd: this.qdd, tau: this.tau, drive: this.drive } = coordinate(this, options));
+  }
+
+  protected treeEquations(state: boolean): void {
+    coordinateRole(this, this, state);
+    this.kinematics();
+  }
+
+  /** frame_b from frame_a and q, qd, qdd; the joint's force balance and d'Alembert equation */
+  protected abstract kinematics(): void;
 }

@@ -5,13 +5,21 @@
 //   const link = m.body('link', { m: 1, rcm: [0.5, 0, 0] });
 //   m.connect(m.world.frame_b, j1.frame_a);
 //   m.connect(j1.frame_b, link.frame_a);
-import { Model } from '../../model/index.ts';
+// When the model is complete (at compile time) the builder finds the spanning
+// tree, cuts every kinematic loop and chooses the state joints
+// (topology.ts); the compile report lists what it chose.
+import { Model, components } from '../../model/index.ts';
 import { Body, type BodyOptions } from './body.ts';
+import { BodyCylinder, type BodyCylinderOptions } from './body-cylinder.ts';
 import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
 import { FixedTranslation, type FixedTranslationOptions } from './fixed-translation.ts';
 import type { JointOptions } from './joint.ts';
 import { Prismatic } from './prismatic.ts';
 import { Revolute } from './revolute.ts';
+import type { MultiAxisOptions } from './rotation-sequence.ts';
+import { Spherical } from './spherical.ts';
+import { type Topology, assignJointRoles } from './topology.ts';
+import { Universal, type UniversalOptions } from './universal.ts';
 import { STANDARD_GRAVITY, World } from './world.ts';
 
 export interface MechanismOptions {
@@ -21,14 +29,29 @@ export interface MechanismOptions {
 
 export class Mechanism extends Model {
   readonly world: World;
+  /** the spanning tree and loops, once elaborated (at compile time) */
+  topology: Topology | undefined;
 
   constructor(title: string, options: MechanismOptions = {}) {
     super(title);
     this.world = this.add(new World('world', options.gravity ?? [0, -STANDARD_GRAVITY, 0]));
   }
 
+  override elaborate(): void {
+    this.topology ??= assignJointRoles(components(this), this.world.frame_b);
+  }
+
+  override describeStructure(): Topology | undefined {
+    return this.topology;
+  }
+
   body(name: string, options: BodyOptions): Body {
     return this.add(new Body(name, { gravity: this.world.g, ...options }));
+  }
+
+  /** a solid cylinder from frame_a to frame_b (steel, diameter 0.05 m unless given) */
+  bodyCylinder(name: string, options: BodyCylinderOptions): BodyCylinder {
+    return this.add(new BodyCylinder(name, { gravity: this.world.g, ...options }));
   }
 
   revolute(name: string, options?: JointOptions): Revolute {
@@ -37,6 +60,14 @@ export class Mechanism extends Model {
 
   prismatic(name: string, options?: JointOptions): Prismatic {
     return this.add(new Prismatic(name, options));
+  }
+
+  spherical(name: string, options?: MultiAxisOptions): Spherical {
+    return this.add(new Spherical(name, options));
+  }
+
+  universal(name: string, options?: UniversalOptions): Universal {
+    return this.add(new Universal(name, options));
   }
 
   bar(name: string, options: FixedTranslationOptions): FixedTranslation {

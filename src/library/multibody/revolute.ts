@@ -7,21 +7,35 @@
 //   f_a + f_b = 0,  t_a + t_b = 0                                   (eq. 28)
 //   -e . t_b = tau_total + residue(qdd)                             (eq. 29)
 // -t_b is the torque the joint exerts on what is attached at frame_b.
-import { add, axisRotation, cross, dot, mulMM, mulMV, relax, residue, vadd, vec3, vneg, vscale, type Vec3 } from '../../expr/index.ts';
+//
+// As a cut joint (cut.ts) it constrains the three translations and the two
+// rotations normal to its axis; the planar cut ({ cut: 'planar' }) only the
+// two translations in the plane normal to its axis: a loop of parallel
+// revolutes moves in a plane, where the other three are redundant. Its q, qd,
+// qdd are then measured: q is the angle of frame_b about e, seen from frame_a.
+import { type Vec3, add, atan2, axisRotation, cross, dot, mulMM, mulMV, relax, residue, vadd, vec3, vneg, vscale, vsub } from '../../expr/index.ts';
 import { unitAxis } from './axis.ts';
-import { Joint, type JointOptions } from './joint.ts';
+import { OneDofJoint, type JointOptions } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
+import { WORLD_AXES, closeLoop, orientation, translation } from './cut.ts';
 
 export const relax3 = (v: Vec3): Vec3 => vec3(relax(v[0]), relax(v[1]), relax(v[2]));
 
-export class Revolute extends Joint {
+export class Revolute extends OneDofJoint {
   /** the axis in frame_a coordinates, normalised */
   readonly axis: Vec3;
 
   constructor(name: string, options: JointOptions = {}) {
     super(name, options);
-    const n = (this.axis = unitAxis(this, options.axis ?? [0, 0, 1]));
-    const fa = this.frame_a, fb = this.frame_b;
+    this.axis = unitAxis(this, options.axis ?? [0, 0, 1]);
+  }
+
+  cutConstraints(planar: boolean): number {
+    return planar ? 2 : 5;
+  }
+
+  protected kinematics(): void {
+    const n = this.axis, fa = this.frame_a, fb = this.frame_b;
     const e = mulMV(fa.R, n);
     matrixEquation(this, fb.R, mulMM(fa.R, axisRotation(n, this.q)));
     this.vectorEquation(fb.r, fa.r);
@@ -32,4 +46,31 @@ export class Revolute extends Joint {
     cutBalance(this, fa, fb, vec3(0, 0, 0));
     this.equation(dot(e, vneg(fb.t)), add(this.drive, residue(this.qdd)));
   }
+
+  protected cutEquations(): void {
+    const fa = this.frame_a, fb = this.frame_b;
+    const [u1, u2] = normals(this.axis).map((u) => mulMV(fa.R, u));
+    const e = mulMV(fa.R, this.axis);
+    const eb = mulMV(fb.R, this.axis);
+    const constraints = this.planarCut
+      ? [translation(fa, fb, u1), translation(fa, fb, u2)]
+      : [...WORLD_AXES.map((u) => translation(fa, fb, u, true)), orientation(fa, fb, u1, eb, 0), orientation(fa, fb, u2, eb, 0)];
+    closeLoop(this, fa, fb, constraints, vscale(this.drive, vneg(e)));
+    const ub = mulMV(fb.R, normals(this.axis)[0]);
+    this.equation(this.q, atan2(dot(e, cross(u1, ub)), dot(u1, ub)));
+    this.equation(this.qd, dot(e, vsub(fb.w, fa.w)));
+    this.equation(this.qdd, dot(e, vsub(fb.z, fa.z)));
+  }
+}
+
+/** two unit vectors normal to the unit vector n and to each other (numbers, so they fold) */
+export function normals(n: Vec3): [Vec3, Vec3] {
+  const v = n.map((x) => x.value) as [number, number, number];
+  const a = Math.abs(v[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const d = a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
+  const u = [a[0] - d * v[0], a[1] - d * v[1], a[2] - d * v[2]];
+  const k = Math.hypot(u[0], u[1], u[2]);
+  const u1 = [u[0] / k, u[1] / k, u[2] / k];
+  const u2 = [v[1] * u1[2] - v[2] * u1[1], v[2] * u1[0] - v[0] * u1[2], v[0] * u1[1] - v[1] * u1[0]];
+  return [vec3(u1[0], u1[1], u1[2]), vec3(u2[0], u2[1], u2[2])];
 }

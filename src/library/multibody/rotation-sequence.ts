@@ -1,0 +1,70 @@
+// Joints made of k revolute axes through one point with no mass between them:
+// the universal (cardan) joint, two axes, and the spherical joint, three.
+// Axis i is given in the frame left by the rotations before it, and
+//   R_0 = R_a,  R_i = R_{i-1} R(n_i, q_i),  e_i = R_{i-1} n_i   (world-resolved)
+//   R_b = R_k            r_b = r_a        v_b = v_a        a_b = relax(a_a)
+//   w_b = w_a + sum e_i qd_i
+//   z_b = relax(z_a) + sum e_i qdd_i + sum w_{i-1} x (e_i qd_i),  w_i = w_{i-1} + e_i qd_i
+//   f_a + f_b = 0,  t_a + t_b = 0
+//   -e_i . t_b = tau_total,i + residue(qdd_i)        (one d'Alembert equation per axis)
+// which is the revolute joint's eqs. 27-29 applied k times over massless frames.
+// Coordinates are q[i], qd[i], qdd[i] with inputs tau[i].
+import { type Expr, type Mat3, type Vec3, type Vec3Like, add, axisRotation, cross, dot, mulMM, mulMV, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
+import { unitAxis } from './axis.ts';
+import { type Coordinate, Joint, type JointOptions, coordinate, coordinateRole } from './joint.ts';
+import { cutBalance, matrixEquation } from './kinematics.ts';
+import { relax3 } from './revolute.ts';
+
+export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd'> {
+  /** start values (guesses unless the joint is a state joint), one per axis */
+  q?: readonly number[];
+  qd?: readonly number[];
+  /** damping on every axis */
+  d?: number;
+}
+
+export abstract class RotationSequence extends Joint {
+  readonly axes: readonly Vec3[];
+  readonly dof: number;
+  /** the coordinates, once the joint is a tree joint (after elaboration) */
+  coordinates: Coordinate[] = [];
+  private readonly options: MultiAxisOptions;
+
+  constructor(name: string, axes: readonly Vec3Like[], options: MultiAxisOptions) {
+    super(name, options);
+    this.axes = axes.map((a) => unitAxis(this, a));
+    this.dof = axes.length;
+    this.options = options;
+  }
+
+  protected treeEquations(state: boolean): void {
+    const o = this.options;
+    this.coordinates = this.axes.map((_, i) =>
+      coordinate(this, { q: o.q?.[i], qd: o.qd?.[i], d: o.d }, `[${i + 1}]`));
+    for (const k of this.coordinates) coordinateRole(this, k, state);
+    const fa = this.frame_a, fb = this.frame_b;
+    let R: Mat3 = fa.R, w: Vec3 = fa.w, z: Vec3 = relax3(fa.z);
+    const e: Vec3[] = [];
+    this.axes.forEach((n, i) => {
+      const { q, qd, qdd } = this.coordinates[i];
+      const ei = mulMV(R, n);
+      e.push(ei);
+      z = vadd(vadd(z, vscale(qdd, ei)), cross(w, vscale(qd, ei)));
+      w = vadd(w, vscale(qd, ei));
+      R = mulMM(R, axisRotation(n, q));
+    });
+    matrixEquation(this, fb.R, R);
+    this.vectorEquation(fb.r, fa.r);
+    this.vectorEquation(fb.v, fa.v);
+    this.vectorEquation(fb.w, w);
+    this.vectorEquation(fb.z, z);
+    this.vectorEquation(fb.a, relax3(fa.a));
+    cutBalance(this, fa, fb, vec3(0, 0, 0));
+    this.coordinates.forEach((k, i) => this.equation(dot(e[i], vneg(fb.t)), add(k.drive, residue(k.qdd))));
+  }
+
+  /** q[i] of a tree joint (after elaboration) */
+  q(i: number): Expr {
+    return this.coordinates[i - 1].q;
+  }
+}

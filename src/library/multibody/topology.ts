@@ -1,0 +1,229 @@
+// The spanning tree of a mechanism and the roles of its joints (tearing
+// paper, "Mechanical systems with kinematic loops": the user "has to split up
+// the joints of a mechanism into 3 categories"; here the builder does it
+// unless the user marks them):
+//   - rigid groups: frames joined by connections or by a rigid component
+//     (body, bar, rotation, world) are one vertex; every joint is an edge;
+//   - the spanning tree: breadth-first from the world over the joints not
+//     marked cut; a joint that closes a loop becomes its cut joint;
+//   - per loop, the cut joint imposes c constraints; c coordinates of the
+//     loop's tree joints become "remaining" (rest) coordinates, determined by
+//     the loop: joints marked state: false first, then the joints deepest in
+//     the tree (farthest from the world), the later declared first. Every
+//     other tree joint is a state joint.
+// A planar loop (revolutes with one common axis, no fixed rotation on it) is
+// cut with the planar revolute cut; closing it with a spherical, universal
+// or full revolute cut over-constrains it, which is an error.
+import { ModelError } from '../../errors.ts';
+import type { Component } from '../../model/index.ts';
+import { FixedRotation } from './fixed-rotation.ts';
+import { Frame } from './frame.ts';
+import { Joint } from './joint.ts';
+import { Revolute } from './revolute.ts';
+
+export interface KinematicLoop {
+  /** the joint that closes the loop */
+  cut: string;
+  /** 'user': marked cut by the model; 'builder': chosen */
+  chosenBy: 'user' | 'builder';
+  /** constraints the cut joint imposes (the size of the position and velocity loops it closes) */
+  constraints: number;
+  planar: boolean;
+  /** the spanning-tree joints of the loop, from the cut's frame_a side to its frame_b side */
+  joints: string[];
+  /** tree joints of this loop whose coordinates the loop determines */
+  restJoints: string[];
+}
+
+export interface Topology {
+  loops: KinematicLoop[];
+  stateJoints: string[];
+  restJoints: string[];
+  cutJoints: string[];
+}
+
+interface Edge {
+  joint: Joint;
+  a: number;
+  b: number;
+  order: number;
+}
+
+// (all components, the world's frame) => roles assigned to every joint, and the loops found
+export function assignJointRoles(components: readonly Component[], worldFrame: Frame): Topology {
+  const frames = components.filter((c): c is Frame => c instanceof Frame);
+  const groups = rigidGroups(components, frames);
+  const vertex = (f: Frame) => groups.find(groups.index.get(f)!);
+  const joints = components.filter((c): c is Joint => c instanceof Joint);
+  const edges: Edge[] = joints.map((joint, order) => ({ joint, a: vertex(joint.frame_a), b: vertex(joint.frame_b), order }));
+  const tree = spanningTree(edges, vertex(worldFrame));
+  checkConnected(frames, vertex, tree.depth);
+  const inTree = new Set([...tree.parentEdge.values()]);
+  const loops: KinematicLoop[] = [];
+  const rest = new Set<Joint>();
+  const fixedRotationAt = new Set(components.filter((c) => c instanceof FixedRotation).map((c) => vertex((c as FixedRotation).frame_a)));
+  for (const cut of edges.filter((e) => !inTree.has(e))) {
+    const path = treePath(cut.a, cut.b, tree);
+    const planar = isPlanar([cut.joint, ...path.map((e) => e.joint)], [cut.a, cut.b, ...path.flatMap((e) => [e.a, e.b])], fixedRotationAt);
+    const chosenBy = cut.joint.marks.cut ? 'user' : 'builder';
+    cut.joint.role = 'cut';
+    if (planar && chosenBy === 'builder' && cut.joint instanceof Revolute) cut.joint.planarCut = true;
+    const loopNames = [cut.joint, ...path.map((e) => e.joint)].map((j) => j.path).join(', ');
+    const constraints = cut.joint.cutConstraints(cut.joint.planarCut);
+    if (constraints === 0) {
+      throw new ModelError(`the kinematic loop (${loopNames}) is closed by ${cut.joint.path}, which cannot be a cut joint`, {
+        component: cut.joint.path,
+        hint: `mark a spherical, universal or revolute joint of the loop as its cut joint: { cut: true }${planar ? ", or { cut: 'planar' } for a revolute" : ''}`,
+      });
+    }
+    if (planar && !cut.joint.planarCut) {
+      throw new ModelError(`the kinematic loop (${loopNames}) is planar, and cutting it at ${cut.joint.path} over-constrains it: ${constraints} constraints where a planar loop has 2 independent ones, so the torn position Jacobian is singular`, {
+        component: cut.joint.path,
+        hint: "close the loop with the planar revolute cut: a revolute joint with { cut: 'planar' } (constrains only the two in-plane translations)",
+      });
+    }
+    const restJoints = chooseRest(path, constraints, rest, tree.depth, loopNames, cut.joint.path);
+    loops.push({ cut: cut.joint.path, chosenBy, constraints, planar, joints: path.map((e) => e.joint.path), restJoints: restJoints.map((j) => j.path) });
+  }
+  for (const j of joints) {
+    if (j.role === 'cut') continue;
+    if (j.marks.state === false && !rest.has(j)) {
+      throw new ModelError(`joint ${j.path} is marked state: false but lies on no kinematic loop`, {
+        component: j.path,
+        hint: 'only the tree joints of a loop can have coordinates that the loop determines; remove state: false',
+      });
+    }
+    j.role = rest.has(j) ? 'rest' : 'state';
+  }
+  const names = (role: string) => joints.filter((j) => j.role === role).map((j) => j.path);
+  return { loops, stateJoints: names('state'), restJoints: names('rest'), cutJoints: names('cut') };
+}
+
+/** union-find over frames: connections and rigid components join them */
+function rigidGroups(components: readonly Component[], frames: Frame[]) {
+  const index = new Map<Frame, number>(frames.map((f, i) => [f, i]));
+  const parent = frames.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const union = (x: Frame, y: Frame, why: () => string) => {
+    const a = find(index.get(x)!), b = find(index.get(y)!);
+    if (a === b) {
+      throw new ModelError(`${why()} closes a loop without a joint: ${x.path} and ${y.path} are already rigidly connected`, {
+        component: x.path,
+        hint: 'remove the redundant connection, or close the loop through a joint (a kinematic loop needs a joint to cut)',
+      });
+    }
+    parent[a] = b;
+  };
+  for (const c of components) {
+    // a primitive rigid element (equations of its own, not a joint) holds its frames together
+    if (c instanceof Joint || c instanceof Frame || c.equations.length === 0) continue;
+    const own = c.children.filter((k): k is Frame => k instanceof Frame);
+    for (let i = 1; i < own.length; i++) union(own[0], own[i], () => c.path);
+  }
+  for (const c of components) {
+    for (const [x, y] of c.connections) {
+      if (x.owner instanceof Frame && y.owner instanceof Frame) union(x.owner, y.owner, () => `connect(${x.name}, ${y.name})`);
+    }
+  }
+  return { index, find };
+}
+
+interface Tree {
+  /** vertex -> the tree edge that reached it */
+  parentEdge: Map<number, Edge>;
+  depth: Map<number, number>;
+}
+
+/** breadth-first from the world over joints not marked cut, in declaration order */
+function spanningTree(edges: Edge[], root: number): Tree {
+  const parentEdge = new Map<number, Edge>();
+  const depth = new Map<number, number>([[root, 0]]);
+  const adjacent = new Map<number, Edge[]>();
+  for (const e of edges) {
+    if (e.joint.marks.cut) continue;
+    for (const v of [e.a, e.b]) adjacent.set(v, [...(adjacent.get(v) ?? []), e]);
+  }
+  const queue = [root];
+  for (let k = 0; k < queue.length; k++) {
+    const v = queue[k];
+    for (const e of adjacent.get(v) ?? []) {
+      const w = e.a === v ? e.b : e.a;
+      if (depth.has(w)) continue;
+      depth.set(w, depth.get(v)! + 1);
+      parentEdge.set(w, e);
+      queue.push(w);
+    }
+  }
+  return { parentEdge, depth };
+}
+
+function checkConnected(frames: Frame[], vertex: (f: Frame) => number, depth: Map<number, number>): void {
+  const loose = frames.find((f) => !depth.has(vertex(f)));
+  if (loose) {
+    const owner = loose.parent?.path ?? loose.path;
+    throw new ModelError(`${owner} is not connected to the world: ${loose.path} has no path of connections and joints to world.frame_b`, {
+      component: owner,
+      hint: `connect ${loose.path} (e.g. mech.connect(someJoint.frame_b, ${loose.path}))`,
+    });
+  }
+}
+
+/** tree edges between vertices a and b: up from a to the common ancestor, then down to b */
+function treePath(a: number, b: number, tree: Tree): Edge[] {
+  const up = (v: number) => {
+    const e = tree.parentEdge.get(v)!;
+    return { e, next: e.a === v ? e.b : e.a };
+  };
+  const fromA: Edge[] = [], fromB: Edge[] = [];
+  while (a !== b) {
+    if (tree.depth.get(a)! >= tree.depth.get(b)!) {
+      const s = up(a);
+      fromA.push(s.e);
+      a = s.next;
+    } else {
+      const s = up(b);
+      fromB.push(s.e);
+      b = s.next;
+    }
+  }
+  return [...fromA, ...fromB.reverse()];
+}
+
+/** revolutes with one common axis (frame_a coordinates) and no fixed rotation between them */
+function isPlanar(joints: Joint[], vertices: number[], fixedRotationAt: Set<number>): boolean {
+  if (!joints.every((j) => j instanceof Revolute)) return false;
+  if (vertices.some((v) => fixedRotationAt.has(v))) return false;
+  const axis = (j: Joint) => (j as Revolute).axis.map((x) => x.value);
+  const n0 = axis(joints[0]);
+  return joints.every((j) => Math.abs(Math.abs(axis(j).reduce((s, x, i) => s + x * n0[i], 0)) - 1) < 1e-12);
+}
+
+/** `constraints` coordinates of the loop's tree joints become rest coordinates (rule in the header) */
+function chooseRest(path: Edge[], constraints: number, rest: Set<Joint>, depth: Map<number, number>, loopNames: string, cut: string): Joint[] {
+  const depthOf = (e: Edge) => Math.max(depth.get(e.a)!, depth.get(e.b)!);
+  const marked = path.filter((e) => e.joint.marks.state === false && !rest.has(e.joint));
+  const free = path
+    .filter((e) => e.joint.marks.state === undefined && !rest.has(e.joint))
+    .sort((x, y) => depthOf(y) - depthOf(x) || y.order - x.order);
+  const chosen: Joint[] = [];
+  let count = 0;
+  for (const e of [...marked, ...free]) {
+    if (count + e.joint.dof > constraints && !marked.includes(e)) continue;
+    chosen.push(e.joint);
+    count += e.joint.dof;
+  }
+  if (count !== constraints) {
+    const available = path.filter((e) => e.joint.marks.state !== true && !rest.has(e.joint)).map((e) => `${e.joint.path} (${e.joint.dof})`);
+    throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} has ${constraints} constraints, but ${count === 0 && !available.length ? 'no' : count} coordinates of its tree joints can be determined by them`, {
+      component: cut,
+      hint: count > constraints
+        ? `too many joints are marked state: false; joints with coordinates available: ${available.join(', ')}`
+        : `the loop is over-constrained or too many of its joints are states: free a joint marked state: true, or cut the loop with a joint that constrains less (available: ${available.join(', ') || 'none'})`,
+    });
+  }
+  for (const j of chosen) rest.add(j);
+  return chosen;
+}

@@ -1,0 +1,29 @@
+// Universal (cardan) joint: rotation q[1] about axis 1 (frame_a coordinates),
+// then q[2] about axis 2 (coordinates of the frame after the first rotation;
+// default x then y). As a cut joint: the three translations and the angle
+// between axis 1 (fixed in frame_a) and axis 2 (fixed in frame_b) held.
+import { type Vec3Like, mulMV } from '../../expr/index.ts';
+import { WORLD_AXES, closeLoop, orientation, translation } from './cut.ts';
+import { type MultiAxisOptions, RotationSequence } from './rotation-sequence.ts';
+
+export interface UniversalOptions extends MultiAxisOptions {
+  axes?: readonly [Vec3Like, Vec3Like];
+}
+
+export class Universal extends RotationSequence {
+  constructor(name: string, options: UniversalOptions = {}) {
+    super(name, options.axes ?? [[1, 0, 0], [0, 1, 0]], options);
+  }
+
+  cutConstraints(): number {
+    return 4;
+  }
+
+  protected cutEquations(): void {
+    const fa = this.frame_a, fb = this.frame_b;
+    const [n1, n2] = this.axes;
+    const c = n1.reduce((s, x, i) => s + x.value * n2[i].value, 0);
+    const angle = orientation(fa, fb, mulMV(fa.R, n1), mulMV(fb.R, n2), c);
+    closeLoop(this, fa, fb, [...WORLD_AXES.map((u) => translation(fa, fb, u, true)), angle]);
+  }
+}
