@@ -118,7 +118,9 @@ export class CompiledModel {
 
   private readonly fail: Fail = (kind, block, t, residual) => {
     const b = this.plan.blocks[block];
-    const where = `the algebraic loop of ${b.variables.length} unknowns (tearing variables ${b.tearVariables.join(', ')})`;
+    const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
+    const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');
+    const where = `the algebraic loop of ${b.variables.length} unknowns (tearing variables ${b.tearVariables.join(', ')}${mechanism})`;
     const messages: Record<string, string> = {
       newton: `Newton iteration did not converge at time ${t} in ${where}; residual ${residual.toExponential(3)}`,
       jacobian: `the Jacobian of ${where} is singular at time ${t}; residual ${residual.toExponential(3)}`,

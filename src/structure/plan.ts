@@ -136,9 +136,9 @@ function planLoop(
   reportForeignResidues(eqs, ids, diagnostics);
   ({ z, h } = applyOverrides(z, h, vars, block, sorted, overrides, used));
   const fromHints = z.length > 0 || h.length > 0;
-  // only declared tearing variables (a kinematic loop's q, qd) and residue equations without
-  // variables of their own (a cut joint's residue(0)): tear the variables, what is left are the residues
-  const closure = z.length > 0 && z.every((i) => vars[i].tearing) && !h.some((i) => namesUnknown(eqs[i], ids));
+  // a loop closure: declared tearing variables (a kinematic loop's q, qd) and residue equations
+  // that name none (a cut joint's residue(0)): tear the variables, what is left are the residues
+  const closure = fromHints && z.every((i) => vars[i].tearing) && !h.some((i) => namesUnknown(eqs[i], ids));
   let torn: TearingResult;
   if (closure) {
     torn = tearHeuristic(local, solvable, z);

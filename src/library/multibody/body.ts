@@ -26,6 +26,10 @@ export interface BodyOptions {
 export class Body extends Component {
   readonly frame_a: Frame;
   readonly geometry: Geometry | undefined;
+  /** the declared values (before any --set override): mass, centre of mass and inertia in frame_a coordinates */
+  readonly mass: number;
+  readonly rcm: readonly [number, number, number];
+  readonly inertia: readonly (readonly [number, number, number])[];
 
   constructor(name: string, options: BodyOptions) {
     super(name);
@@ -33,9 +37,11 @@ export class Body extends Component {
     this.frame_a = this.add(new Frame('frame_a'));
     this.geometry = options.geometry;
     const m = this.parameter('m', options.m);
-    const rcm = options.rcm ?? [0, 0, 0];
+    const rcm = (this.rcm = options.rcm ?? [0, 0, 0]);
+    this.mass = options.m;
     const c = vec3(...(rcm.map((x, i) => this.parameter(`r_cm[${i + 1}]`, x)) as [never, never, never]));
     const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = options.I ?? [0, 0, 0];
+    this.inertia = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
     const p = (i: number, j: number, v: number) => this.parameter(`I[${i}][${j}]`, v);
     const [Ixy, Ixz, Iyz] = [p(1, 2, xy), p(1, 3, xz), p(2, 3, yz)];
     const I = mat3([[p(1, 1, xx), Ixy, Ixz], [Ixy, p(2, 2, yy), Iyz], [Ixz, Iyz, p(3, 3, zz)]]);

@@ -24,6 +24,11 @@ export const relax3 = (v: Vec3): Vec3 => vec3(relax(v[0]), relax(v[1]), relax(v[
 export class Revolute extends OneDofJoint {
   /** the axis in frame_a coordinates, normalised */
   readonly axis: Vec3;
+  /**
+   * a planar cut whose loop hangs from the world with no fixed rotation: the plane is fixed
+   * and its normal is the axis (set by the builder)
+   */
+  planeInWorld = false;
 
   constructor(name: string, options: JointOptions = {}) {
     super(name, options);
@@ -52,8 +57,11 @@ export class Revolute extends OneDofJoint {
     const [u1, u2] = normals(this.axis).map((u) => mulMV(fa.R, u));
     const e = mulMV(fa.R, this.axis);
     const eb = mulMV(fb.R, this.axis);
+    // in-plane directions fixed in the world when the loop's plane is (relaxing then pivots only
+    // on constant coefficients), else turning with frame_a
+    const inPlane = this.planeInWorld ? normals(this.axis).map((u) => translation(fa, fb, u, true)) : [translation(fa, fb, u1), translation(fa, fb, u2)];
     const constraints = this.planarCut
-      ? [translation(fa, fb, u1), translation(fa, fb, u2)]
+      ? inPlane
       : [...WORLD_AXES.map((u) => translation(fa, fb, u, true)), orientation(fa, fb, u1, eb, 0), orientation(fa, fb, u2, eb, 0)];
     closeLoop(this, fa, fb, constraints, vscale(this.drive, vneg(e)));
     const ub = mulMV(fb.R, normals(this.axis)[0]);

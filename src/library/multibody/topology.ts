@@ -56,7 +56,8 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const vertex = (f: Frame) => groups.find(groups.index.get(f)!);
   const joints = components.filter((c): c is Joint => c instanceof Joint);
   const edges: Edge[] = joints.map((joint, order) => ({ joint, a: vertex(joint.frame_a), b: vertex(joint.frame_b), order }));
-  const tree = spanningTree(edges, vertex(worldFrame));
+  const root = vertex(worldFrame);
+  const tree = spanningTree(edges, root);
   checkConnected(frames, vertex, tree.depth);
   const inTree = new Set([...tree.parentEdge.values()]);
   const loops: KinematicLoop[] = [];
@@ -64,10 +65,13 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const fixedRotationAt = new Set(components.filter((c) => c instanceof FixedRotation).map((c) => vertex((c as FixedRotation).frame_a)));
   for (const cut of edges.filter((e) => !inTree.has(e))) {
     const path = treePath(cut.a, cut.b, tree);
-    const planar = isPlanar([cut.joint, ...path.map((e) => e.joint)], [cut.a, cut.b, ...path.flatMap((e) => [e.a, e.b])], fixedRotationAt);
+    // the tree part decides: a spherical or universal cut on parallel revolutes is still a planar loop
+    const treeJoints = path.map((e) => e.joint);
+    const planar = isPlanar(cut.joint instanceof Revolute ? [cut.joint, ...treeJoints] : treeJoints, [cut.a, cut.b, ...path.flatMap((e) => [e.a, e.b])], fixedRotationAt);
     const chosenBy = cut.joint.marks.cut ? 'user' : 'builder';
     cut.joint.role = 'cut';
     if (planar && chosenBy === 'builder' && cut.joint instanceof Revolute) cut.joint.planarCut = true;
+    if (planar && cut.joint instanceof Revolute) cut.joint.planeInWorld = [cut.a, cut.b, ...path.flatMap((e) => [e.a, e.b])].includes(root);
     const loopNames = [cut.joint, ...path.map((e) => e.joint)].map((j) => j.path).join(', ');
     const constraints = cut.joint.cutConstraints(cut.joint.planarCut);
     if (constraints === 0) {
@@ -76,7 +80,7 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
         hint: `mark a spherical, universal or revolute joint of the loop as its cut joint: { cut: true }${planar ? ", or { cut: 'planar' } for a revolute" : ''}`,
       });
     }
-    if (planar && !cut.joint.planarCut) {
+    if (planar && !(cut.joint instanceof Revolute && cut.joint.planarCut)) {
       throw new ModelError(`the kinematic loop (${loopNames}) is planar, and cutting it at ${cut.joint.path} over-constrains it: ${constraints} constraints where a planar loop has 2 independent ones, so the torn position Jacobian is singular`, {
         component: cut.joint.path,
         hint: "close the loop with the planar revolute cut: a revolute joint with { cut: 'planar' } (constrains only the two in-plane translations)",
@@ -194,7 +198,7 @@ function treePath(a: number, b: number, tree: Tree): Edge[] {
 
 /** revolutes with one common axis (frame_a coordinates) and no fixed rotation between them */
 function isPlanar(joints: Joint[], vertices: number[], fixedRotationAt: Set<number>): boolean {
-  if (!joints.every((j) => j instanceof Revolute)) return false;
+  if (joints.length < 2 || !joints.every((j) => j instanceof Revolute)) return false;
   if (vertices.some((v) => fixedRotationAt.has(v))) return false;
   const axis = (j: Joint) => (j as Revolute).axis.map((x) => x.value);
   const n0 = axis(joints[0]);
