@@ -27,8 +27,12 @@ export interface ReducedModel {
 
 /** x kinds that may be removed in favour of another variable or a constant */
 const eliminable = (v: Variable) => v.kind === 'algebraic';
-/** representative preference when both sides could go */
-const rank = (v: Variable) => ({ state: 0, input: 1, time: 1, parameter: 1, derivative: 2, algebraic: 3 })[v.kind];
+/**
+ * representative preference when both sides could go; a variable that is a tearing hint
+ * (named in residue(), or declared tearing) stays, so reports name it as the library does
+ */
+const rank = (v: Variable, hinted: ReadonlySet<number>) =>
+  ({ state: 0, input: 1, time: 1, parameter: 1, derivative: 2, algebraic: 3 })[v.kind] - (hinted.has(v.id) || v.tearing ? 0.5 : 0);
 
 interface Term {
   k: number;
@@ -64,10 +68,11 @@ export function eliminateAliases(flat: FlatModel): ReducedModel {
     alias.set(v.id, out);
     return out;
   };
+  const hinted = new Set(flat.equations.flatMap((eq) => eq.residues.map((x) => variableOf(x)?.id ?? -1)));
   const kept: FlatEquation[] = [];
   for (const eq of flat.equations) {
     const lin = eq.residues.length === 0 ? linearTerms(eq.residual) : null;
-    if (!lin || !tryAlias(lin, resolve, alias)) kept.push(eq);
+    if (!lin || !tryAlias(lin, resolve, alias, hinted)) kept.push(eq);
   }
   const replace = new Map<number, Expr>();
   const aliases = new Map<number, Alias>();
@@ -99,6 +104,7 @@ function tryAlias(
   lin: { terms: Term[]; c: number },
   resolve: (v: Variable) => { sign: number; of: Variable | undefined; offset: number },
   alias: Map<number, { sign: number; of: Variable | undefined; offset: number }>,
+  hinted: ReadonlySet<number>,
 ): boolean {
   // collect a * r + ... + d = 0 over representatives r
   let d = lin.c;
@@ -119,7 +125,7 @@ function tryAlias(
   const [[x, a], [y, b]] = reps;
   if (Math.abs(a) !== Math.abs(b)) return false;
   // eliminate the one that is eliminable and ranks lower (ties: declared later)
-  const order = [x, y].filter(eliminable).sort((p, q) => rank(q) - rank(p) || q.id - p.id);
+  const order = [x, y].filter(eliminable).sort((p, q) => rank(q, hinted) - rank(p, hinted) || q.id - p.id);
   if (order.length === 0) return false;
   const gone = order[0];
   const [kg, keep, kk] = gone === x ? [a, y, b] : [b, x, a];
