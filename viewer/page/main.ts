@@ -78,6 +78,8 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}): v
   player.setSpeed(keepSpeed);
   player.loop = ui.loop.checked;
   ui.model.textContent = next.model;
+  if ([...ui.liveMechanism.options].some((o) => o.value === next.model)) ui.liveMechanism.value = next.model;
+  if (next.report) ui.liveMode.value = next.report.mode;
   ui.timeline.max = String(player.duration);
   ui.timeline.step = String(next.time.length > 1 ? next.time[1] - next.time[0] : 0.01);
   if (next.scene && next.poses) view.load(next.scene, next.poses, next.time);

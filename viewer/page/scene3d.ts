@@ -23,6 +23,11 @@ function placeRod(mesh: THREE.Object3D, a: THREE.Vector3, b: THREE.Vector3, radi
   mesh.scale.set(radius, length, radius);
 }
 
+function boxCorners(box: THREE.Box3): THREE.Vector3[] {
+  return [0, 1, 2, 3, 4, 5, 6, 7].map((i) => new THREE.Vector3(
+    i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
+}
+
 /** add child to parent and return the child */
 function attach<T extends THREE.Object3D>(parent: THREE.Object3D, child: T): T {
   parent.add(child);
@@ -121,7 +126,7 @@ export class SceneView {
       mechanism.add(mesh);
       return { mesh, link };
     });
-    this.jointAxes = scene.joints.map((j) => attach(this.frames[j.frame], jointMarker(j.type, j.axis, size * 0.08)));
+    this.jointAxes = scene.joints.map((j) => attach(this.frames[j.frame], jointMarker(j.type, j.axis, size * 0.05)));
     this.content.add(mechanism, this.worldFrame(size), this.grid(box, up), ...this.lights(up));
     this.frameCamera(box, up);
     this.setShowFrames(this.showFrames);
@@ -135,13 +140,12 @@ export class SceneView {
 
   /** the ground: a grid normal to gravity, just below everything drawn */
   private grid(box: THREE.Box3, up: THREE.Vector3): THREE.Object3D {
-    const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => new THREE.Vector3(
-      i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
+    const corners = boxCorners(box);
     const low = Math.min(...corners.map((c) => c.dot(up)));
     const centre = box.getCenter(new THREE.Vector3());
     const extent = Math.max(...corners.map((c) => c.clone().sub(centre).projectOnPlane(up).length()));
     const cell = 10 ** Math.floor(Math.log10(Math.max(extent, 1e-3) / 2));
-    const divisions = Math.max(4, Math.ceil((extent * 3) / cell / 2) * 2);
+    const divisions = Math.max(4, Math.ceil((extent * 2.4) / cell / 2) * 2);
     const grid = new THREE.GridHelper(divisions * cell, divisions, '#9aa5b1', '#c8d0d8');
     grid.quaternion.setFromUnitVectors(Y, up);
     grid.position.copy(centre).addScaledVector(up, low - centre.dot(up) - 1e-3 * extent);
@@ -173,12 +177,21 @@ export class SceneView {
     view.addScaledVector(up, 0.35).addScaledVector(side, 0.3).normalize();
     const fov = THREE.MathUtils.degToRad(this.camera.fov);
     const narrowest = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
-    const distance = (radius / Math.sin(narrowest / 2)) * 1.05;
+    let distance = (radius / Math.sin(narrowest / 2)) * 1.05; // the bounding sphere fits: a start
     this.camera.up.copy(up);
-    this.camera.position.copy(centre).addScaledVector(view, distance);
     this.camera.near = distance / 100;
     this.camera.far = distance * 100;
     this.camera.updateProjectionMatrix();
+    // then move in until the box's corners fill 85% of the view (projected size ~ 1 / distance)
+    for (let i = 0; i < 3; i++) {
+      this.camera.position.copy(centre).addScaledVector(view, distance);
+      this.camera.lookAt(centre);
+      this.camera.updateMatrixWorld();
+      const ndc = boxCorners(box).map((c) => c.project(this.camera));
+      const reach = Math.max(...ndc.map((p) => Math.max(Math.abs(p.x), Math.abs(p.y))));
+      distance *= Math.min(1, Math.max(0.3, reach / 0.85));
+    }
+    this.camera.position.copy(centre).addScaledVector(view, distance);
     this.controls.target.copy(centre);
     this.controls.update();
   }
@@ -227,8 +240,7 @@ export class SceneView {
     for (const g of this.frames) box.expandByObject(g);
     for (const { mesh } of this.rods) if (mesh.visible) box.expandByObject(mesh);
     const { clientWidth: w, clientHeight: h } = this.canvas;
-    const pts = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => new THREE.Vector3(
-      i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).project(this.camera));
+    const pts = boxCorners(box).map((c) => c.project(this.camera));
     const xs = pts.map((p) => ((p.x + 1) / 2) * w), ys = pts.map((p) => ((1 - p.y) / 2) * h);
     const x = Math.max(0, Math.min(...xs)), y = Math.max(0, Math.min(...ys));
     return { x, y, width: Math.min(w, Math.max(...xs)) - x, height: Math.min(h, Math.max(...ys)) - y };
