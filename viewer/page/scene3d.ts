@@ -78,6 +78,8 @@ export class SceneView {
   private pose = new Float32Array(0);
   private run: { scene: Scene; poses: Poses; time: ArrayLike<number> } | undefined;
   private dirty = true;
+  showFrames = false;
+  showJointAxes = true;
 
   constructor(readonly canvas: HTMLCanvasElement) {
     // preserveDrawingBuffer: the PNG button and tests read the canvas after rendering
@@ -127,15 +129,12 @@ export class SceneView {
       return { mesh, link };
     });
     this.jointAxes = scene.joints.map((j) => attach(this.frames[j.frame], jointMarker(j.type, j.axis, size * 0.05)));
-    this.content.add(mechanism, this.worldFrame(size), this.grid(box, up), ...this.lights(up));
+    const worldFrame = new THREE.AxesHelper(size * 0.15);
+    this.content.add(mechanism, worldFrame, this.grid(box, up), ...this.lights(up));
     this.frameCamera(box, up);
     this.setShowFrames(this.showFrames);
     this.setShowJointAxes(this.showJointAxes);
     this.setTime(0);
-  }
-
-  private worldFrame(size: number): THREE.Object3D {
-    return new THREE.AxesHelper(size * 0.15);
   }
 
   /** the ground: a grid normal to gravity, just below everything drawn */
@@ -209,9 +208,6 @@ export class SceneView {
     for (const { mesh, link } of this.rods) placeRod(mesh, this.frames[link.from].position, this.frames[link.to].position, link.radius);
     this.dirty = true;
   }
-
-  showFrames = false;
-  showJointAxes = true;
 
   setShowFrames(on: boolean): void {
     this.showFrames = on;
