@@ -11,6 +11,8 @@ import { loadModel } from './load.ts';
 import type { Model } from '../model/index.ts';
 import { Mechanism } from '../library/multibody/index.ts';
 import { formatReport } from './format.ts';
+import { simulatePlayback } from '../io/playback.ts';
+import { view } from './view.ts';
 
 const USAGE = `kron — an equation compiler for mechanisms
 
@@ -20,6 +22,7 @@ usage:
                           [--json] [--emit out.js]
   kron simulate <model.ts> [--mode torn|relaxed] [--set name=value ...] [--stop T] [--step h]
                            [--interval dt] [--signals a,b,...] [--out results.csv|results.json]
+  kron view [run.json] [--port P]
 
 examples:
   kron compile mechanisms/drivetrain.ts --json
@@ -91,6 +94,7 @@ function write(file: string, text: string): void {
 }
 
 async function run(argv: string[]): Promise<void> {
+  if (argv[0] === 'view') return view(argv.slice(1));
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, file, ...extra] = positionals;
   if (values.help || !command) {
@@ -98,7 +102,7 @@ async function run(argv: string[]): Promise<void> {
     if (!values.help) throw new UsageError('no command given');
     return;
   }
-  if (command !== 'compile' && command !== 'simulate') throw new UsageError(`unknown command "${command}"`, { hint: 'commands: compile, simulate' });
+  if (command !== 'compile' && command !== 'simulate') throw new UsageError(`unknown command "${command}"`, { hint: 'commands: compile, simulate, view' });
   if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: `kron ${command} mechanisms/drivetrain.ts` });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
@@ -112,14 +116,17 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
     return;
   }
-  const result = simulate(compiled, {
+  const options = {
     stop: number('--stop', values.stop),
     step: number('--step', values.step),
     interval: values.interval === undefined ? undefined : number('--interval', values.interval),
     signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
-  });
+  };
+  const json = values.out?.endsWith('.json');
+  // JSON results of mechanisms also carry the scene and poses for `kron view`
+  const { result, playback } = json ? simulatePlayback(model, compiled, options) : { result: simulate(compiled, options), playback: undefined };
   if (values.out) {
-    write(values.out, values.out.endsWith('.json') ? JSON.stringify({ model: compiled.report.model, ...result.toJSON() }) + '\n' : result.toCSV());
+    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback }) + '\n' : result.toCSV());
     process.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
   } else {
     process.stdout.write(result.toCSV());

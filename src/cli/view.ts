@@ -1,0 +1,148 @@
+// `kron view [run.json] [--port P]`: serves the viewer page with a result
+// file on 127.0.0.1. The server knows a fixed set of routes (the page, its
+// bundled script and style, its config, the run) and nothing else: no path
+// ever reaches the file system, so a request that climbs out (/../x,
+// /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
+// this machine get 403 (a web page cannot reach the server by DNS rebinding).
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.ts';
+import { PAGE, bundleViewer } from '../../viewer/bundle.ts';
+
+export const HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8080;
+
+export const VIEW_USAGE = `usage: kron view [run.json] [--port P]
+
+Serves the three.js viewer on http://127.0.0.1:P (default ${DEFAULT_PORT}, or a free
+port when that one is taken) with the result of \`kron simulate … --out run.json\`
+loaded; without a file, the page runs mechanisms live. Ctrl-C stops it.
+`;
+
+export interface ViewerServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** a JSON result file to load; none: live mode only */
+  run?: string;
+  /** 0: any free port */
+  port?: number;
+  /** take any free port when `port` is in use (kron view without --port) */
+  orFreePort?: boolean;
+}
+
+type Route = { type: string; body: () => Promise<string | Buffer> };
+
+/** a result file the viewer can play: checked once, read again on every request (re-simulate, reload) */
+function checkRun(file: string): string {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new UsageError(`result file ${file} not found`, { hint: 'write one with kron simulate <model.ts> --out run.json' });
+  let run: unknown;
+  try {
+    run = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new UsageError(`${file} is not JSON`, { hint: 'kron view plays the JSON results of kron simulate --out run.json' });
+  }
+  const r = run as { time?: unknown; signals?: unknown };
+  if (!Array.isArray(r.time) || typeof r.signals !== 'object') {
+    throw new UsageError(`${file} is not a kron result (no time and signals)`, { hint: 'kron view plays the JSON results of kron simulate --out run.json' });
+  }
+  return path;
+}
+
+async function routes(run: string | undefined): Promise<Map<string, Route>> {
+  const bundle = await bundleViewer();
+  const page = await readFile(join(PAGE, 'index.html'));
+  const text = (type: string, body: string | Buffer): Route => ({ type, body: async () => body });
+  const table = new Map<string, Route>([
+    ['/', text('text/html; charset=utf-8', page)],
+    ['/index.html', text('text/html; charset=utf-8', page)],
+    ['/app.js', text('text/javascript; charset=utf-8', bundle.js)],
+    ['/app.css', text('text/css; charset=utf-8', bundle.css)],
+    ['/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null }))],
+  ]);
+  if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
+  return table;
+}
+
+function localHost(host: string | undefined, port: number): boolean {
+  return host === `${HOST}:${port}` || host === `localhost:${port}`;
+}
+
+function handler(table: Map<string, Route>, port: () => number) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const send = (status: number, type: string, body: string | Buffer) => {
+      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    if (!localHost(req.headers.host, port())) return send(403, 'text/plain', 'forbidden\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'method not allowed\n');
+    // the raw path, query dropped; compared as is, never decoded or joined to a directory
+    const route = table.get((req.url ?? '').split('?')[0]);
+    if (!route) return send(404, 'text/plain', 'not found\n');
+    try {
+      send(200, route.type, await route.body());
+    } catch (e) {
+      send(500, 'text/plain', `could not read the run: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+  };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, HOST, () => {
+      server.off('error', fail);
+      ok((server.address() as { port: number }).port);
+    });
+  });
+}
+
+// (options) => a running viewer server on 127.0.0.1; close() stops it
+export async function serveViewer(options: ServeOptions = {}): Promise<ViewerServer> {
+  const run = options.run === undefined ? undefined : checkRun(options.run);
+  const table = await routes(run);
+  let port = 0;
+  const server = createServer(handler(table, () => port));
+  try {
+    port = await listen(server, options.port ?? 0);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
+    if (!options.orFreePort) throw new UsageError(`port ${options.port} is in use`, { hint: 'choose another with --port P, or --port 0 for any free port' });
+    port = await listen(server, 0);
+  }
+  return {
+    url: `http://${HOST}:${port}/`,
+    port,
+    close: () => new Promise((ok) => {
+      server.close(() => ok());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port expects a port number 0..65535, got "${text}"`);
+  return port;
+}
+
+// `kron view [run.json] [--port P]`: returns once serving; the open server keeps the process alive
+export async function view(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  if (values.help) {
+    process.stdout.write(VIEW_USAGE);
+    return;
+  }
+  if (positionals.length > 1) throw new UsageError(`kron view takes one result file, got ${positionals.join(' ')}`, { hint: VIEW_USAGE });
+  const [run] = positionals;
+  const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
+  const server = await serveViewer({ run, port, orFreePort: values.port === undefined });
+  process.stdout.write(`viewer: ${server.url}${run ? `  (playing ${run})` : '  (live mode)'}\nCtrl-C stops it.\n`);
+}

@@ -1,0 +1,120 @@
+// (mechanism, parameter values) => the static scene a viewer draws: frames
+// grouped into pose sets (connected frames coincide, so they share a pose),
+// shapes attached to frames, rods between the frames of bars and rotations,
+// and joint axes.
+import type { Expr } from '../expr/index.ts';
+import { Body, FixedRotation, FixedTranslation, Frame, Joint, Prismatic, Revolute, World } from '../library/multibody/index.ts';
+import type { Geometry } from '../library/multibody/geometry.ts';
+import type { Component, Model } from '../model/index.ts';
+import { ModelError } from '../errors.ts';
+import type { PoseFrame, Scene, SceneJoint, SceneLink, SceneShape, Vec3Tuple } from './types.ts';
+
+/** steel: a body without geometry is drawn as a sphere of its mass at its centre of mass */
+const DENSITY = 7800;
+const MIN_RADIUS = 0.015;
+export const LINK_RADIUS = 0.012;
+const LINK_COLOR = '#8395a7';
+const PALETTE = ['#2e86de', '#e67e22', '#27ae60', '#c0392b', '#8e44ad', '#16a085', '#d35400', '#2c3e50'];
+
+/** the parameter value of a variable by hierarchical name (compiled.signal, or the declared value) */
+export type ParameterValue = (name: string) => number;
+
+function walk(root: Component): Component[] {
+  const out: Component[] = [];
+  const visit = (c: Component) => {
+    out.push(c);
+    c.children.forEach(visit);
+  };
+  visit(root);
+  return out;
+}
+
+/** frames in walk order, grouped by connections (union-find on frame indices) */
+function poseFrames(components: Component[]): { frames: PoseFrame[]; index: Map<Frame, number> } {
+  const all = components.filter((c): c is Frame => c instanceof Frame);
+  const id = new Map(all.map((f, i) => [f, i]));
+  const parent = all.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i])));
+  for (const c of components) {
+    for (const [a, b] of c.connections) {
+      const i = id.get(a.owner as Frame), j = id.get(b.owner as Frame);
+      if (i === undefined || j === undefined) continue;
+      const [ri, rj] = [root(i), root(j)];
+      if (ri !== rj) parent[Math.max(ri, rj)] = Math.min(ri, rj); // the earliest frame names the set
+    }
+  }
+  const frames: PoseFrame[] = [];
+  const setOf = new Map<number, number>();
+  const index = new Map<Frame, number>();
+  all.forEach((f, i) => {
+    const r = root(i);
+    if (!setOf.has(r)) {
+      setOf.set(r, frames.length);
+      frames.push({ name: f.path, members: [] });
+    }
+    frames[setOf.get(r)!].members.push(f.path);
+    index.set(f, setOf.get(r)!);
+  });
+  return { frames, index };
+}
+
+const constant = (e: Expr, what: string): number => {
+  if (e.op !== 'const') throw new ModelError(`${what} is not a constant`, { hint: 'joint axes must be numbers' });
+  return e.value!;
+};
+
+function defaultBodyGeometry(body: Body, value: ParameterValue, color: string): Geometry {
+  const m = value(`${body.path}.m`);
+  const rcm = [1, 2, 3].map((i) => value(`${body.path}.r_cm[${i}]`)) as Vec3Tuple;
+  const radius = Math.max(MIN_RADIUS, Math.cbrt((3 * m) / (4 * Math.PI * DENSITY)));
+  return { shape: { type: 'sphere', radius }, color, offset: rcm };
+}
+
+function jointType(j: Joint): string {
+  if (j instanceof Revolute) return 'revolute';
+  if (j instanceof Prismatic) return 'prismatic';
+  return j.constructor.name.toLowerCase();
+}
+
+function jointAxis(j: Joint): Vec3Tuple | undefined {
+  const axis = (j as Joint & { axis?: readonly Expr[] }).axis;
+  return axis ? (axis.map((e) => constant(e, `the axis of ${j.path}`)) as Vec3Tuple) : undefined;
+}
+
+/** the two frames of a two-frame component other than the ones we know, e.g. a loop joint */
+function framesAB(c: Component): [Frame, Frame] | undefined {
+  const a = c.children.find((f) => f.localName === 'frame_a'), b = c.children.find((f) => f.localName === 'frame_b');
+  return a instanceof Frame && b instanceof Frame ? [a, b] : undefined;
+}
+
+// (model, parameter values, gravity) => what to draw; frames are attached by pose-set index
+export function describeScene(model: Model, value: ParameterValue, gravity: Vec3Tuple): Scene {
+  const components = walk(model);
+  const { frames, index } = poseFrames(components);
+  const world = components.find((c): c is World => c instanceof World);
+  const shapes: SceneShape[] = [];
+  const links: SceneLink[] = [];
+  const joints: SceneJoint[] = [];
+  const link = (c: Component, a: Frame, b: Frame) =>
+    links.push({ name: c.path, from: index.get(a)!, to: index.get(b)!, radius: LINK_RADIUS, color: LINK_COLOR });
+  let bodies = 0;
+  for (const c of components) {
+    if (c instanceof Body) {
+      const geometry = c.geometry ?? defaultBodyGeometry(c, value, PALETTE[bodies % PALETTE.length]);
+      bodies++;
+      shapes.push({ name: c.path, kind: 'body', frame: index.get(c.frame_a)!, geometry });
+    } else if (c instanceof FixedTranslation) {
+      if (c.geometry) shapes.push({ name: c.path, kind: 'bar', frame: index.get(c.frame_a)!, geometry: c.geometry });
+      else link(c, c.frame_a, c.frame_b);
+    } else if (c instanceof FixedRotation) {
+      link(c, c.frame_a, c.frame_b);
+    } else if (c instanceof Joint) {
+      joints.push({ name: c.path, type: jointType(c), frame: index.get(c.frame_a)!, axis: jointAxis(c) });
+      if (c.geometry) shapes.push({ name: c.path, kind: 'joint', frame: index.get(c.frame_a)!, geometry: c.geometry });
+    } else {
+      const ab = framesAB(c);
+      if (ab) link(c, ...ab);
+    }
+  }
+  return { gravity, frames, world: world ? index.get(world.frame_b)! : -1, shapes, links, joints };
+}

@@ -1,0 +1,82 @@
+// The playback data a result file carries beside its signals, so that a
+// viewer can draw the mechanism at any sampled time: the static scene (what
+// to draw, attached to which frame) and the sampled frame poses.
+// Plain JSON data; `kron simulate --out run.json` writes it for mechanisms.
+import type { Geometry } from '../library/multibody/geometry.ts';
+import type { CompileReport } from '../report.ts';
+
+export type Vec3Tuple = [number, number, number];
+
+/** frames that are connected share one pose; the set is named by its first member */
+export interface PoseFrame {
+  name: string;
+  /** every frame path in the set, e.g. ["j1.frame_b", "link1.frame_a"] */
+  members: string[];
+}
+
+/** a shape rigidly attached to a frame (geometry in that frame's coordinates) */
+export interface SceneShape {
+  /** the component it belongs to */
+  name: string;
+  kind: 'body' | 'bar' | 'joint';
+  /** index into scene.frames */
+  frame: number;
+  geometry: Geometry;
+}
+
+/** a rod between two frames' origins (a bar or a fixed rotation without geometry) */
+export interface SceneLink {
+  name: string;
+  from: number;
+  to: number;
+  radius: number;
+  color: string;
+}
+
+/** a joint drawn as its axis at its frame_a (togglable in the viewer) */
+export interface SceneJoint {
+  name: string;
+  /** revolute, prismatic, or the component's class name for other joints */
+  type: string;
+  frame: number;
+  /** the axis in frame_a coordinates, if the joint has one */
+  axis?: Vec3Tuple;
+}
+
+export interface Scene {
+  /** the world's gravity: the viewer puts the ground grid normal to it */
+  gravity: Vec3Tuple;
+  frames: PoseFrame[];
+  /** index of the world frame in frames (-1: no world) */
+  world: number;
+  shapes: SceneShape[];
+  links: SceneLink[];
+  joints: SceneJoint[];
+}
+
+/**
+ * Frame poses at every sample time: data[(k * frames + f) * 7 + i] for
+ * sample k, frame f and i over x y z (world position of the origin) and
+ * qx qy qz qw (the unit quaternion of the world-resolved orientation R).
+ */
+export interface Poses {
+  layout: 'x y z qx qy qz qw';
+  frames: number;
+  data: number[];
+}
+
+/** the fields a mechanism's JSON result adds to { model, time, signals } */
+export interface PlaybackFields {
+  scene: Scene;
+  poses: Poses;
+  report: CompileReport;
+}
+
+/** a result file as the viewer reads it */
+export interface PlaybackRun extends Partial<PlaybackFields> {
+  model: string;
+  time: number[];
+  signals: Record<string, number[]>;
+}
+
+export const POSE_STRIDE = 7;

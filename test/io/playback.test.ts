@@ -1,0 +1,38 @@
+// `kron simulate --out run.json`: mechanisms' results carry the scene, the
+// poses and the compile report beside the unchanged { model, time, signals }.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { POSE_STRIDE, type PlaybackRun } from '../../src/io/types.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'kron-playback-'));
+
+async function simulateTo(model: string, ...args: string[]): Promise<PlaybackRun> {
+  const out = join(dir, `${model}.json`);
+  expect(await main(['simulate', `mechanisms/${model}.ts`, '--stop', '0.1', '--interval', '0.02', '--out', out, ...args])).toBe(0);
+  return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+describe('JSON results for the viewer', () => {
+  it('a mechanism: signals as asked, plus scene, poses for every sample and frame, and the report', async () => {
+    const run = await simulateTo('doublependulum', '--signals', 'j1.q,j2.qd', '--mode', 'relaxed');
+    expect(Object.keys(run)).toEqual(['model', 'time', 'signals', 'scene', 'poses', 'report']);
+    expect(Object.keys(run.signals)).toEqual(['j1.q', 'j2.qd']);
+    expect(run.time).toHaveLength(6);
+    expect(run.scene!.frames).toHaveLength(4);
+    expect(run.poses!.data).toHaveLength(6 * 4 * POSE_STRIDE);
+    expect(run.report).toMatchObject({ model: 'doublependulum', mode: 'relaxed' });
+  });
+
+  it('--gravity reaches the scene (the viewer puts the ground normal to it)', async () => {
+    const run = await simulateTo('doublependulum', '--gravity', '0,0,-9.81');
+    expect(run.scene!.gravity).toEqual([0, 0, -9.81]);
+  });
+
+  it('a model without frames keeps the plain { model, time, signals }', async () => {
+    const run = await simulateTo('drivetrain');
+    expect(Object.keys(run)).toEqual(['model', 'time', 'signals']);
+  });
+});

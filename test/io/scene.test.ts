@@ -1,0 +1,75 @@
+// The scene a result carries: pose sets from connections, shapes, rods and
+// joint axes, checked against the mechanisms' drawings.
+import { describe, expect, it } from 'vitest';
+import doublependulum from '../../mechanisms/doublependulum.ts';
+import chain from '../../mechanisms/chain.ts';
+import puma560, { links as pumaLinks } from '../../mechanisms/puma560.ts';
+import { describeScene } from '../../src/io/scene.ts';
+import { Model, type Variable } from '../../src/model/index.ts';
+import type { Component } from '../../src/model/index.ts';
+
+/** declared parameter values by hierarchical name (what compiled.signal reads for folded parameters) */
+function declared(model: Model): (name: string) => number {
+  const values = new Map<string, number>();
+  const visit = (c: Component) => {
+    c.variables.forEach((v: Variable) => v.kind === 'parameter' && values.set(v.name, v.value!));
+    c.children.forEach(visit);
+  };
+  visit(model);
+  return (name) => {
+    if (!values.has(name)) throw new Error(`no parameter ${name}`);
+    return values.get(name)!;
+  };
+}
+
+const scene = (m: Model) => describeScene(m, declared(m), [0, -9.80665, 0]);
+
+describe('describeScene', () => {
+  it('double pendulum: connected frames share a pose; two link shapes, one bar rod, two z joints', () => {
+    const s = scene(doublependulum());
+    expect(s.frames.map((f) => f.members)).toEqual([
+      ['world.frame_b', 'j1.frame_a'],
+      ['j1.frame_b', 'link1.frame_a', 'bar1.frame_a'],
+      ['bar1.frame_b', 'j2.frame_a'],
+      ['j2.frame_b', 'link2.frame_a'],
+    ]);
+    expect(s.world).toBe(0);
+    expect(s.shapes.map((x) => [x.name, x.kind, x.frame, x.geometry.shape.type])).toEqual([
+      ['link1', 'body', 1, 'cylinder'],
+      ['link2', 'body', 3, 'cylinder'],
+    ]);
+    expect(s.links).toEqual([expect.objectContaining({ name: 'bar1', from: 1, to: 2 })]);
+    expect(s.joints).toEqual([
+      { name: 'j1', type: 'revolute', frame: 0, axis: [0, 0, 1] },
+      { name: 'j2', type: 'revolute', frame: 2, axis: [0, 0, 1] },
+    ]);
+  });
+
+  it('chain of n: 2n + 1 pose sets (the last bar end stands alone), n rods, axes alternating z and y', () => {
+    const n = 5;
+    const s = scene(chain({ n }));
+    expect(s.frames).toHaveLength(2 * n + 1);
+    expect(s.frames.at(-1)!.members).toEqual([`bar${n}.frame_b`]);
+    expect(s.links.map((l) => l.name)).toEqual([1, 2, 3, 4, 5].map((k) => `bar${k}`));
+    expect(s.joints.map((j) => j.axis)).toEqual([1, 2, 3, 4, 5].map((k) => (k % 2 ? [0, 0, 1] : [0, 1, 0])));
+  });
+
+  it('bodies without geometry become steel spheres of their mass at their centre of mass', () => {
+    const s = scene(puma560());
+    const bodies = s.shapes.filter((x) => x.kind === 'body');
+    expect(bodies).toHaveLength(6);
+    bodies.forEach((b, i) => {
+      const { m, r } = pumaLinks[i];
+      const want = Math.max(0.015, Math.cbrt((3 * m) / (4 * Math.PI * 7800)));
+      expect(b.geometry.shape).toEqual({ type: 'sphere', radius: want });
+      expect(b.geometry.offset).toEqual([...r]);
+    });
+    // the DH rotations carry the arm's offsets: drawn as rods between their frames
+    expect(s.links.map((l) => l.name)).toEqual(['dh1', 'dh2', 'dh3', 'dh4', 'dh5', 'dh6']);
+  });
+
+  it('a model without a world has world = -1 and nothing to draw', () => {
+    const s = scene(new Model('empty'));
+    expect(s).toMatchObject({ world: -1, frames: [], shapes: [], links: [], joints: [] });
+  });
+});

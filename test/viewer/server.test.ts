@@ -1,0 +1,115 @@
+// The viewer's server: serves its page, bundle, config and the given run on
+// 127.0.0.1 only, and nothing else (no way out of its routes).
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
+import { main } from '../../src/cli/main.ts';
+import { UsageError } from '../../src/errors.ts';
+
+interface Reply {
+  status: number;
+  type: string;
+  body: string;
+}
+
+/** a raw request: the path goes out exactly as written (fetch would normalise "..") */
+function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
+  return new Promise((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => ok({ status: res.statusCode!, type: String(res.headers['content-type']), body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kron-view-'));
+const runFile = join(dir, 'run.json');
+let server: ViewerServer;
+const secret = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+
+beforeAll(async () => {
+  writeFileSync(runFile, JSON.stringify({ model: 'tiny', time: [0, 1], signals: { x: [0, 1] } }));
+  server = await serveViewer({ run: runFile, port: 0 });
+});
+afterAll(() => server?.close());
+
+describe('kron view server', () => {
+  it('serves the page, its bundle, its config and the run byte for byte', async () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/`);
+    const page = await get(server.port, '/');
+    expect(page).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(page.body).toContain('<canvas id="scene">');
+    const js = await get(server.port, '/app.js');
+    expect(js.status).toBe(200);
+    expect(js.body).toContain('WebGLRenderer'); // three.js is bundled in
+    expect((await get(server.port, '/app.css')).body).toContain('.uplot');
+    expect(JSON.parse((await get(server.port, '/config.json')).body)).toEqual({ run: 'run.json' });
+    const run = await get(server.port, '/run.json?v=2');
+    expect(run).toMatchObject({ status: 200, type: 'application/json' });
+    expect(run.body).toBe(readFileSync(runFile, 'utf8'));
+  });
+
+  it('paths that climb out of the routes, encoded or not, are 404 and leak nothing', async () => {
+    const attempts = [
+      '/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/run.json/../package.json', '/./package.json', '//etc/passwd', '/..\\package.json', '/viewer/page/index.html',
+      '/src/cli/view.ts', '/package.json', `/${runFile}`, '/app.js%00.html', 'http://127.0.0.1/../package.json',
+    ];
+    for (const path of attempts) {
+      const r = await get(server.port, path);
+      expect(r.status, path).toBe(404);
+      expect(r.body, path).toBe('not found\n');
+    }
+    expect(secret).toContain('"name": "kron"'); // the thing that must not leak does exist
+  });
+
+  it('answers 403 to a foreign Host (DNS rebinding) and 405 to anything but GET and HEAD', async () => {
+    expect((await get(server.port, '/', { host: `evil.example:${server.port}` })).status).toBe(403);
+    expect((await get(server.port, '/', { host: `localhost:${server.port}` })).status).toBe(200);
+    expect((await get(server.port, '/run.json', {}, 'POST')).status).toBe(405);
+    expect((await get(server.port, '/run.json', {}, 'HEAD')).body).toBe('');
+  });
+
+  it('listens on the loopback interface only', async () => {
+    const external = Object.values(networkInterfaces()).flat().filter((a) => a && a.family === 'IPv4' && !a.internal);
+    for (const a of external) {
+      const refused = await new Promise<boolean>((ok) => {
+        const s = connect({ host: a!.address, port: server.port });
+        s.on('connect', () => (s.destroy(), ok(false)));
+        s.on('error', () => ok(true));
+      });
+      expect(refused, a!.address).toBe(true);
+    }
+  });
+
+  it('without a run it serves live mode only: config says so and run.json is 404', async () => {
+    const live = await serveViewer({ port: 0 });
+    try {
+      expect(JSON.parse((await get(live.port, '/config.json')).body)).toEqual({ run: null });
+      expect((await get(live.port, '/run.json')).status).toBe(404);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('usage errors: a missing file, a file that is not a result, a port in use (unless a free one may be taken)', async () => {
+    await expect(serveViewer({ run: join(dir, 'nope.json') })).rejects.toThrow(UsageError);
+    const notRun = join(dir, 'not-run.json');
+    writeFileSync(notRun, '{"hello": 1}');
+    await expect(serveViewer({ run: notRun })).rejects.toThrow(/not a kron result/);
+    await expect(serveViewer({ run: runFile, port: server.port })).rejects.toThrow(/in use/);
+    const other = await serveViewer({ run: runFile, port: server.port, orFreePort: true });
+    expect(other.port).not.toBe(server.port);
+    await other.close();
+    expect(await main(['view', runFile, '--port', 'x'])).toBe(2);
+    expect(await main(['view', join(dir, 'nope.json'), '--port', '0'])).toBe(2);
+  });
+});

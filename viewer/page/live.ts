@@ -1,0 +1,40 @@
+// Live mode: the mechanisms of mechanisms/ bundled into the page (the
+// virtual module kron:mechanisms, see viewer/bundle.ts), compiled and
+// simulated here with the same engine and playback recording as the CLI.
+import mechanisms from 'kron:mechanisms';
+import { compile, type Mode } from '../../src/compile.ts';
+import { simulatePlayback } from '../../src/io/playback.ts';
+import type { PlaybackRun } from '../../src/io/types.ts';
+import { Frame } from '../../src/library/multibody/index.ts';
+import { Model, type Component } from '../../src/model/index.ts';
+
+export interface LiveRun {
+  run: PlaybackRun;
+  simulateMs: number;
+}
+
+const hasFrames = (c: Component): boolean => c instanceof Frame || c.children.some(hasFrames);
+
+/** the bundled model modules whose default model has frames to draw */
+export function liveMechanisms(): string[] {
+  return mechanisms.filter((m) => {
+    try {
+      const model = m.module.default?.({});
+      return model instanceof Model && hasFrames(model);
+    } catch {
+      return false;
+    }
+  }).map((m) => m.name);
+}
+
+/** compile and simulate a bundled mechanism with its default parameters */
+export function runLive(name: string, mode: Mode, stop: number): LiveRun {
+  const entry = mechanisms.find((m) => m.name === name);
+  if (!entry?.module.default) throw new Error(`no mechanism named ${name}`);
+  const model = entry.module.default({}) as Model;
+  const compiled = compile(model, { mode });
+  const t0 = performance.now();
+  const { result, playback } = simulatePlayback(model, compiled, { stop, step: 1e-3, interval: 0.01 });
+  const simulateMs = Math.round(performance.now() - t0);
+  return { run: { model: compiled.report.model, ...result.toJSON(), ...playback }, simulateMs };
+}

@@ -1,0 +1,208 @@
+// The viewer page: loads the served run (config.json says which), or runs a
+// mechanism live; wires the scene, the playback clock, the plot, the
+// controls and keys; exposes window.kron for tests and the console.
+import './style.css';
+import type { Mode } from '../../src/report.ts';
+import type { PlaybackRun } from '../../src/io/types.ts';
+import { SceneView } from './scene3d.ts';
+import { Player } from './player.ts';
+import { SignalPlot, defaultSignals } from './plot.ts';
+import { renderReport } from './report.ts';
+import { liveMechanisms, runLive } from './live.ts';
+import { recordWebM, savePNG } from './export.ts';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const ui = {
+  model: $('model-name'), status: $('status'), report: $('report'),
+  play: $<HTMLButtonElement>('play'), timeline: $<HTMLInputElement>('timeline'), clock: $('clock'),
+  speed: $<HTMLInputElement>('speed'), speedValue: $('speed-value'), loop: $<HTMLInputElement>('loop'),
+  frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'),
+  record: $<HTMLButtonElement>('record'), help: $('help'), signalList: $('signal-list'),
+  liveMechanism: $<HTMLSelectElement>('live-mechanism'), liveMode: $<HTMLSelectElement>('live-mode'), liveStop: $<HTMLInputElement>('live-stop'),
+};
+
+const view = new SceneView($<HTMLCanvasElement>('scene'));
+const plot = new SignalPlot($('plot'), (t) => seek(t));
+let player = new Player([]);
+let run: PlaybackRun | undefined;
+let stopRecording: (() => void) | undefined;
+
+function status(text: string, error = false): void {
+  ui.status.textContent = text;
+  ui.status.classList.toggle('error', error);
+  if (error) console.error(text);
+}
+
+/** show the playback time everywhere */
+function update(): void {
+  view.setTime(player.time);
+  plot.setTime(player.time);
+  ui.timeline.value = String(player.time);
+  ui.clock.textContent = `${player.time.toFixed(3)} s`;
+  ui.play.textContent = player.playing ? '❚❚' : '▶︎';
+}
+
+function seek(t: number): void {
+  player.seek(t);
+  update();
+  view.render();
+}
+
+function setSpeed(speed: number): void {
+  player.setSpeed(speed);
+  ui.speed.value = String(Math.log10(player.speed));
+  ui.speedValue.textContent = `${Number(player.speed.toPrecision(2))}x`;
+}
+
+function choosePlotted(names: string[]): void {
+  if (!run) return;
+  plot.show(run.time, run.signals, names);
+  plot.setTime(player.time);
+}
+
+function listSignals(names: string[], chosen: string[]): void {
+  ui.signalList.replaceChildren(...names.map((n) => {
+    const label = document.createElement('label');
+    const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: chosen.includes(n), value: n });
+    box.addEventListener('change', () => choosePlotted([...ui.signalList.querySelectorAll('input')].filter((b) => b.checked).map((b) => b.value)));
+    label.append(box, ` ${n}`);
+    label.title = n;
+    return label;
+  }));
+}
+
+function load(next: PlaybackRun, extra: Record<string, string | number> = {}): void {
+  run = next;
+  const keepSpeed = player.speed;
+  player = new Player(next.time);
+  player.setSpeed(keepSpeed);
+  player.loop = ui.loop.checked;
+  ui.model.textContent = next.model;
+  if ([...ui.liveMechanism.options].some((o) => o.value === next.model)) ui.liveMechanism.value = next.model;
+  if (next.report) ui.liveMode.value = next.report.mode;
+  ui.timeline.max = String(player.duration);
+  ui.timeline.step = String(next.time.length > 1 ? next.time[1] - next.time[0] : 0.01);
+  if (next.scene && next.poses) view.load(next.scene, next.poses, next.time);
+  else status('this run has no scene (not a mechanism): plot only');
+  if (next.report) renderReport(ui.report, next.report, extra);
+  const names = Object.keys(next.signals);
+  const chosen = defaultSignals(names);
+  listSignals(names, chosen);
+  choosePlotted(chosen);
+  update();
+  view.render(true);
+}
+
+async function loadServedRun(): Promise<void> {
+  const config = (await (await fetch('config.json')).json()) as { run: string | null };
+  if (!config.run) return;
+  status('loading run…');
+  const response = await fetch(config.run);
+  if (!response.ok) throw new Error(`could not load ${config.run}: ${response.status}`);
+  load((await response.json()) as PlaybackRun);
+  status('');
+}
+
+/** compile and simulate in the page; yields once so the status shows first */
+async function live(name: string, mode: Mode, stop: number): Promise<void> {
+  status(`compiling ${name} (${mode}) and simulating ${stop} s…`);
+  await new Promise((r) => setTimeout(r, 20));
+  try {
+    const { run: next, simulateMs } = runLive(name, mode, stop);
+    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` });
+    status(`live: ${name}, ${mode}`);
+  } catch (e) {
+    status(`live ${name} failed: ${e instanceof Error ? e.message : String(e)}`, true);
+  }
+}
+
+function toggleRecording(): void {
+  if (stopRecording) {
+    stopRecording();
+    stopRecording = undefined;
+  } else {
+    stopRecording = recordWebM(view.canvas, `${run?.model ?? 'kron'}.webm`);
+  }
+  ui.record.classList.toggle('on', !!stopRecording);
+}
+
+function wireControls(): void {
+  const on = (id: string, f: () => void) => $(id).addEventListener('click', f);
+  on('play', () => (player.toggle(), update()));
+  on('reset', () => seek(0));
+  on('step-back', () => (player.playing = false, player.step(-1), update()));
+  on('step-forward', () => (player.playing = false, player.step(1), update()));
+  on('screenshot', () => void savePNG(view.canvas, `${run?.model ?? 'kron'}-t${player.time.toFixed(2)}.png`));
+  on('record', toggleRecording);
+  on('help-button', () => (ui.help.hidden = !ui.help.hidden));
+  ui.help.addEventListener('click', () => (ui.help.hidden = true));
+  ui.timeline.addEventListener('input', () => seek(Number(ui.timeline.value)));
+  ui.speed.addEventListener('input', () => setSpeed(10 ** Number(ui.speed.value)));
+  ui.loop.addEventListener('change', () => (player.loop = ui.loop.checked));
+  ui.frames.addEventListener('change', () => view.setShowFrames(ui.frames.checked));
+  ui.axes.addEventListener('change', () => view.setShowJointAxes(ui.axes.checked));
+  $('live').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void live(ui.liveMechanism.value, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
+  });
+}
+
+/** MuJoCo's keys: space play/pause, backspace reset, arrows step; ? or h help */
+function onKey(e: KeyboardEvent): void {
+  const target = e.target as HTMLElement;
+  if (target.matches('input[type=number], input[type=text], select') || e.ctrlKey || e.metaKey || e.altKey) return;
+  const actions: Record<string, () => void> = {
+    ' ': () => player.toggle(),
+    Backspace: () => player.seek(0),
+    ArrowRight: () => (player.playing = false, player.step(1)),
+    ArrowLeft: () => (player.playing = false, player.step(-1)),
+    ArrowUp: () => setSpeed(player.speed * 2),
+    ArrowDown: () => setSpeed(player.speed / 2),
+    f: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
+    j: () => view.setShowJointAxes((ui.axes.checked = !ui.axes.checked)),
+    '?': () => (ui.help.hidden = !ui.help.hidden),
+    h: () => (ui.help.hidden = !ui.help.hidden),
+    Escape: () => (ui.help.hidden = true),
+  };
+  const action = actions[e.key];
+  if (!action) return;
+  e.preventDefault();
+  action();
+  update();
+}
+
+function frame(last: number) {
+  return (now: number) => {
+    if (player.advance(Math.min(0.1, (now - last) / 1000))) update();
+    view.render(!!stopRecording);
+    requestAnimationFrame(frame(now));
+  };
+}
+
+/** the testing hook: drive the page deterministically */
+const kron = {
+  ready: Promise.resolve(),
+  seek: (t: number) => seek(t),
+  play: () => ((player.playing = true), update()),
+  pause: () => ((player.playing = false), update()),
+  setSpeed,
+  live,
+  state: () => ({
+    model: run?.model, time: player.time, playing: player.playing, speed: player.speed, duration: player.duration,
+    samples: run?.time.length ?? 0, frames: run?.poses?.frames ?? 0,
+    plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
+  }),
+};
+declare global {
+  interface Window { kron: typeof kron }
+}
+window.kron = kron;
+
+wireControls();
+// controls give the keyboard back after a click, so space and the arrows always drive playback
+$('controls').addEventListener('pointerup', (e) => setTimeout(() => (e.target as HTMLElement).blur?.(), 0));
+window.addEventListener('keydown', onKey);
+ui.liveMechanism.replaceChildren(...liveMechanisms().map((n) => new Option(n, n)));
+setSpeed(1);
+kron.ready = loadServedRun().catch((e) => status(e instanceof Error ? e.message : String(e), true));
+requestAnimationFrame(frame(performance.now()));

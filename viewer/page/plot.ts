@@ -1,0 +1,65 @@
+// The signal plot (uPlot): chosen signals against time, a playhead line at
+// the playback time, and click-to-seek.
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+const COLORS = ['#2e86de', '#e67e22', '#27ae60', '#c0392b', '#8e44ad', '#16a085', '#d35400', '#2c3e50'];
+const HEIGHT = 220;
+
+/** joint coordinates first (what users want to see move), else the first two signals */
+export function defaultSignals(names: readonly string[]): string[] {
+  const q = names.filter((n) => /\.q$/.test(n)).slice(0, 4);
+  return q.length ? q : names.slice(0, 2);
+}
+
+export class SignalPlot {
+  private chart: uPlot | undefined;
+  private readonly playhead = document.createElement('div');
+  chosen: string[] = [];
+  private hovering = false;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly onSeek: (t: number) => void,
+  ) {
+    this.playhead.className = 'playhead';
+    new ResizeObserver(() => this.chart?.setSize({ width: this.width(), height: HEIGHT })).observe(container);
+  }
+
+  private width(): number {
+    return Math.max(200, this.container.clientWidth);
+  }
+
+  /** plot the chosen signals of a run */
+  show(time: ArrayLike<number>, signals: Readonly<Record<string, ArrayLike<number>>>, chosen: string[]): void {
+    this.chart?.destroy();
+    this.chosen = chosen;
+    const series: uPlot.Series[] = [{ label: 'time (s)' }, ...chosen.map((name, i) => ({ label: name, stroke: COLORS[i % COLORS.length], width: 1.5 }))];
+    const data = [Array.from(time), ...chosen.map((n) => Array.from(signals[n]))] as uPlot.AlignedData;
+    this.chart = new uPlot({ width: this.width(), height: HEIGHT, series, scales: { x: { time: false } }, legend: { live: true } }, data, this.container);
+    this.chart.over.appendChild(this.playhead);
+    this.chart.over.addEventListener('mouseenter', () => (this.hovering = true));
+    this.chart.over.addEventListener('mouseleave', () => (this.hovering = false));
+    this.chart.over.addEventListener('click', (e) => {
+      if (this.chart) this.onSeek(this.chart.posToVal(e.offsetX, 'x'));
+    });
+  }
+
+  /** move the playhead to time t; the legend shows the values there unless the mouse is over the plot */
+  setTime(t: number): void {
+    if (!this.chart) return;
+    const x = this.chart.valToPos(t, 'x');
+    this.playhead.style.left = `${x}px`;
+    if (!this.hovering) this.chart.setCursor({ left: x, top: 0 });
+  }
+
+  /** for tests: the plotted series and their sample counts */
+  state(): { series: string[]; points: number[] } {
+    const c = this.chart;
+    return { series: this.chosen, points: c ? c.data.slice(1).map((d) => d.length) : [] };
+  }
+
+  get canvas(): HTMLCanvasElement | undefined {
+    return this.chart?.ctx.canvas;
+  }
+}
