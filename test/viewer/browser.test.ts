@@ -14,7 +14,7 @@ import { loadModel } from '../../src/cli/load.ts';
 import { POSE_STRIDE, type PlaybackRun } from '../../src/io/types.ts';
 
 /** the mechanism the viewer is tested with (the default of npm start) */
-const MECHANISM = 'mechanisms/doublependulum.ts';
+const MECHANISM = 'mechanisms/fourbar.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/viewer/', import.meta.url).pathname;
 const STOP = 3;
