@@ -1,23 +1,32 @@
 // Loading a model module: a TypeScript file whose default export builds a
 // Model from parameters, with optional `export const parameters = {...}`
 // defaults. `--set` keys that the module declares reach the builder; other
-// keys set model parameters by hierarchical name (e.g. s1.J=2).
+// keys set model parameters by hierarchical name (e.g. s1.J=2). A .urdf file
+// is read as a robot description (src/io/urdf.ts); all its --set keys are
+// model parameters (e.g. link2.m=20).
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ModelError, UsageError } from '../errors.ts';
 import { Model } from '../model/index.ts';
+import { loadUrdf } from '../io/urdf.ts';
 
 export interface LoadedModel {
   model: Model;
   /** --set values that are not builder parameters: model parameters by name */
   overrides: Record<string, number>;
+  /** what the loader read but does not model (URDF), for the user to see */
+  warnings: string[];
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
   const path = resolve(file);
   if (!existsSync(path)) {
     throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module, e.g. mechanisms/drivetrain.ts' });
+  }
+  if (extname(path).toLowerCase() === '.urdf') {
+    const { mechanism, warnings } = loadUrdf(path);
+    return { model: mechanism, overrides: { ...sets }, warnings };
   }
   const mod = (await import(pathToFileURL(path).href).catch((e: unknown) => {
     if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
@@ -40,5 +49,5 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
   if (!(model instanceof Model)) {
     throw new ModelError(`the default export of ${file} did not return a Model`, { hint: 'return the Model you built' });
   }
-  return { model, overrides };
+  return { model, overrides, warnings: [] };
 }
