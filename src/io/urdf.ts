@@ -132,7 +132,7 @@ function place(m: Mechanism, from: Frame, origin: UrdfPose, name: string): Frame
 export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): UrdfModel {
   const warnings: string[] = [];
   const names = new Names(warnings);
-  const m = new Mechanism(robot.name.replace(/[^A-Za-z0-9_]/g, '_') || 'robot', { gravity: options.gravity ?? [0, 0, -STANDARD_GRAVITY] });
+  const m = new Mechanism(robot.name || 'robot', { gravity: options.gravity ?? [0, 0, -STANDARD_GRAVITY] });
   const jointNames = new Map(robot.joints.map((j) => [j, names.take(j.name, `joint ${j.name}`)]));
   const links = new Map(robot.links.map((l) => [l.name, l]));
   const attach = (link: UrdfLink, frame: Frame) => {
