@@ -26,7 +26,7 @@ export class AdaptiveStepper {
   private readonly before: Float64Array;
   steps = 0;
 
-  constructor(x0: Float64Array, deriv: Derivatives, h0: number, span: number, { rtol, atol }: Tolerances) {
+  constructor(x0: Float64Array, deriv: Derivatives, h0: number, span: number, { rtol, atol }: Tolerances, private readonly maxSteps = Infinity) {
     this.minStep = 1e-12 * Math.max(span, h0);
     this.before = new Float64Array(x0.length);
     this.integrator = ode45(x0, deriv, 0, h0, {
@@ -51,12 +51,18 @@ export class AdaptiveStepper {
       try {
         it.step(target);
       } catch {
-        throw new StepFailure(t0, Float64Array.from(this.before), it.dt); // the error estimate was not finite
+        // the error estimate was not finite: the step tried was at most dt, and did not pass target
+        throw new StepFailure(t0, Float64Array.from(this.before), Math.min(it.dt, target - t0));
       }
       if (!it.y.every(Number.isFinite)) throw new StepFailure(t0, Float64Array.from(this.before), it.t - t0);
       const taken = it.t - t0;
       if (taken === 0) break; // within rounding of target: the integrator declined to step
       this.steps++;
+      if (this.steps > this.maxSteps) {
+        throw new SimulationError(`the adaptive integrator took more than ${this.maxSteps} steps and reached time ${it.t} of ${target}`, {
+          hint: `the last step was ${taken.toPrecision(3)} s: the model is probably stiff; loosen --rtol/--atol, or use --integrator rk4 with a --step it stays stable with`,
+        });
+      }
       if (taken <= this.minStep * (1 + 1e-9) && target - it.t > 2 * this.minStep) {
         throw new SimulationError(`the adaptive step size fell below ${this.minStep.toPrecision(3)} at time ${it.t}`, {
           hint: 'the error control cannot meet the tolerances here: the model may be stiff or singular; loosen --rtol/--atol or try --integrator rk4 with a small --step',

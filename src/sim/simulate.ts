@@ -25,6 +25,8 @@ export interface SimulateOptions<S extends string = string> {
   rtol?: number;
   /** adaptive: absolute tolerance per state (default 1e-9) */
   atol?: number;
+  /** adaptive: accepted steps before the run is given up as too stiff (default 1e6) */
+  maxSteps?: number;
   /** signals to record; default: the states */
   signals?: readonly S[];
   /** input values or functions of time, by input name */
@@ -35,11 +37,13 @@ export interface SimulateOptions<S extends string = string> {
 
 export const DEFAULT_RTOL = 1e-6;
 export const DEFAULT_ATOL = 1e-9;
+export const DEFAULT_MAX_STEPS = 1e6;
 
 /** time after k steps of size h, without the rounding noise of k * h (0.009000000000000001) */
 const timeAt = (k: number, h: number) => Number((k * h).toPrecision(14));
 
-function check(options: SimulateOptions): void {
+/** throws a UsageError for options simulate() cannot run with */
+export function checkSimulateOptions(options: SimulateOptions): void {
   const { stop, step, interval, integrator = 'rk4' } = options;
   if (!(Number.isFinite(stop) && stop >= 0)) throw new UsageError(`stop time ${stop} must be a finite number >= 0`, { hint: 'e.g. --stop 2' });
   if (!(Number.isFinite(step) && step > 0)) throw new UsageError(`step ${step} must be a finite number > 0`, { hint: 'e.g. --step 1e-3' });
@@ -53,7 +57,7 @@ function check(options: SimulateOptions): void {
 
 // (compiled model, options) => sampled signals from t = 0 to stop
 export function simulate<S extends string = string>(model: CompiledModel, options: SimulateOptions<S>): SimulationResult<S> {
-  check(options);
+  checkSimulateOptions(options);
   const { stop, step } = options;
   const names = options.signals ?? (model.stateNames as readonly string[] as readonly S[]);
   const readers = names.map((n) => model.reader(n));
@@ -83,7 +87,7 @@ export function simulate<S extends string = string>(model: CompiledModel, option
   sample(0, x);
   if (options.integrator === 'adaptive') {
     const tolerances = { rtol: options.rtol ?? DEFAULT_RTOL, atol: options.atol ?? DEFAULT_ATOL };
-    const stepper = new AdaptiveStepper(x, deriv, step, stop, tolerances);
+    const stepper = new AdaptiveStepper(x, deriv, step, stop, tolerances, options.maxSteps ?? DEFAULT_MAX_STEPS);
     for (let s = every; s < steps + every; s += every) {
       const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
       try {
