@@ -76,7 +76,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return e instanceof UsageError ? 2 : 1;
     }
     if (isParseArgsError(e)) {
-      io.stderr.write(`UsageError: ${e.message}\n${command?.help ?? usage()}`);
+      const help = command ? `kron ${argv[0]} --help` : 'kron --help';
+      io.stderr.write(`UsageError: ${e.message.split(/\n|\. /)[0]}\n  hint: ${help} lists the options\n`);
       return 2;
     }
     io.stderr.write(`internal error: ${e instanceof Error ? e.stack : String(e)}\n`);

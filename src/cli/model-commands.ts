@@ -111,7 +111,7 @@ const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } s
  * other command has no effect and gets a warning.
  */
 function parse(args: string[], command: 'compile' | 'simulate', io: Io) {
-  const { values, positionals, tokens } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+  const { values, positionals, tokens } = parseArgs({ args: negativeValues(args), options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   const own = new Set(Object.keys(command === 'compile' ? { ...COMPILE_OPTIONS, ...REPORT_OPTIONS } : { ...COMPILE_OPTIONS, ...SIMULATE_OPTIONS }));
   const ignored = [...new Set(tokens.filter((t) => t.kind === 'option' && !own.has(t.name)).map((t) => `--${(t as { name: string }).name}`))];
   for (const flag of ignored) io.stderr.write(`warning: ${flag} has no effect on kron ${command}\n`);
@@ -123,6 +123,18 @@ function parse(args: string[], command: 'compile' | 'simulate', io: Io) {
 }
 
 type Values = ReturnType<typeof parse>['values'];
+
+/** `--stop -1` as `--stop=-1`: parseArgs would take a value starting with a dash for an option */
+function negativeValues(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i].startsWith('--') ? args[i].slice(2) : undefined;
+    const option = flag && Object.hasOwn(OPTIONS, flag) ? OPTIONS[flag as keyof typeof OPTIONS] : undefined;
+    if (option?.type === 'string' && /^-[\d.]/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
 
 function number(flag: string, text: string): number {
   const v = Number(text);

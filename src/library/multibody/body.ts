@@ -47,6 +47,13 @@ export class Body extends Component {
     this.vectorEquation(fa.f, vscale(m, vsub(acm, g)));
     this.vectorEquation(fa.t, vadd(vadd(mulMV(Iw, fa.z), cross(fa.w, mulMV(Iw, fa.w))), cross(rc, fa.f)));
   }
+
+  /** mass and inertia set with --set (e.g. link.m=-1) are checked like those given to the constructor */
+  override checkParameters(value: (localName: string) => number): void {
+    const I = [value('I[1][1]'), value('I[2][2]'), value('I[3][3]'), value('I[1][2]'), value('I[1][3]'), value('I[2][3]')] as const;
+    const problem = inertiaProblem(value('m'), I);
+    if (problem) throw new ModelError(`body ${this.path}: ${problem.what}`, { component: this.path, hint: `${problem.hint} (check the --set values of ${this.path}.m and ${this.path}.I)` });
+  }
 }
 
 export interface InertiaProblem {
@@ -62,7 +69,8 @@ export interface InertiaProblem {
 export function inertiaProblem(m: number, I: BodyOptions['I']): InertiaProblem | undefined {
   if (!(m >= 0) || !Number.isFinite(m)) return { what: `mass ${m} is not a finite number >= 0`, hint: 'give a mass in kg, 0 or more' };
   const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = I ?? [0, 0, 0];
-  const shown = `[${(I ?? []).join(', ')}]`;
+  const labels = ['Ixx', 'Iyy', 'Izz', 'Ixy', 'Ixz', 'Iyz'];
+  const shown = `(${[xx, yy, zz, xy, xz, yz].map((v, i) => (i < 3 || v !== 0 ? `${labels[i]} ${v}` : '')).filter(Boolean).join(', ')})`;
   if (![xx, yy, zz, xy, xz, yz].every(Number.isFinite)) return { what: `inertia ${shown} has a non-finite entry`, hint: 'give finite moments and products of inertia in kg m^2' };
   const tol = 1e-12 * Math.max(1, Math.abs(xx) + Math.abs(yy) + Math.abs(zz));
   const minors = [xx, yy, zz, xx * yy - xy * xy, xx * zz - xz * xz, yy * zz - yz * yz,
