@@ -20,11 +20,10 @@ export function progressBar(stream: WriteStream | undefined, delay = 1000, now =
   return {
     update(fraction) {
       if (!bar && now() - start < delay) return;
-      if (!bar) {
-        bar = new SingleBar({ stream, format: 'simulating [{bar}] {percentage}% | {eta_formatted} left', hideCursor: true, clearOnComplete: true });
-        bar.start(100, 0);
-      }
-      bar.update(Math.round(fraction * 100));
+      const percent = Math.round(fraction * 100);
+      if (bar) return bar.update(percent);
+      bar = new SingleBar({ stream, format: 'simulating [{bar}] {percentage}% | {eta_formatted} left', hideCursor: true, clearOnComplete: true });
+      bar.start(100, percent);
     },
     stop() {
       bar?.stop();
