@@ -61,7 +61,11 @@ function checkOverrides(model: Model, overrides: Record<string, number>, declare
     if (known.includes(name)) continue;
     const all = [...Object.keys(declared), ...known];
     const near = closest(name, all);
-    const listed = `${Object.keys(declared).length ? `the module declares ${Object.keys(declared).join(', ')}; ` : ''}the model has ${known.slice(0, 12).join(', ')}${known.length > 12 ? `, ... (${known.length} in all)` : ''}`;
+    const component = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
+    const siblings = known.filter((k) => component && k.startsWith(`${component}.`));
+    const listed = siblings.length
+      ? `${component} has ${siblings.map((k) => k.slice(component.length + 1)).join(', ')}`
+      : `${Object.keys(declared).length ? `the module declares ${Object.keys(declared).join(', ')}; ` : ''}the model has ${known.slice(0, 12).join(', ')}${known.length > 12 ? `, ... (${known.length} in all)` : ''}`;
     throw new ModelError(`no parameter named ${name}`, {
       variables: [name],
       hint: `${near ? `did you mean ${near}? ` : ''}${listed}`,
