@@ -1,7 +1,7 @@
 // The pipeline: model -> flat model -> aliases removed -> sorted and torn
 // plan -> generated JavaScript -> compiled model with its report.
-import { UsageError } from './errors.ts';
-import { type Model, eliminateAliases, flatten } from './model/index.ts';
+import { StructuralError, UsageError } from './errors.ts';
+import { type Model, eliminateAliases, flatten, unconnectedConnectors } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
@@ -30,7 +30,12 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn or --mode relaxed' });
   const flat = flatten(model, { foldParameters: options.foldParameters, parameters: options.parameters });
   const reduced = eliminateAliases(flat);
-  const plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed' });
+  let plan;
+  try {
+    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed' });
+  } catch (e) {
+    throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;
+  }
   const generated = generate(plan, options.chunk);
   const report: CompileReport = {
     model: flat.name,
@@ -56,3 +61,22 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return compiled;
 }
+
+/**
+ * A structurally singular model whose undetermined unknowns are the across
+ * quantities of a connector that nothing is connected to (a body left
+ * hanging): say that, rather than list the equations.
+ */
+function unconnectedCause(model: Model, e: StructuralError): StructuralError | undefined {
+  const undetermined = new Set((e.details.variables ?? []).filter((v) => v.endsWith(' (not determined)')).map((v) => v.slice(0, -' (not determined)'.length)));
+  const culprits = unconnectedConnectors(model).filter((c) => c.across.length > 0 && c.across.some((v) => undetermined.has(v)));
+  if (culprits.length === 0) return undefined;
+  const names = culprits.map((c) => c.name);
+  return new StructuralError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} not connected to anything, so nothing determines ${names.length > 1 ? 'their' : 'its'} ${[...new Set(culprits.flatMap((c) => c.across.map((v) => v.slice(c.name.length + 1).replace(/\[.*$/, ''))))].join(', ')}`, {
+    component: culprits[0].name.split('.').slice(0, -1).join('.') || undefined,
+    variables: shortList(culprits.flatMap((c) => c.across.filter((v) => undetermined.has(v)))),
+    hint: `connect ${names.length > 1 ? 'each' : 'it'} to the model, e.g. m.connect(<a joint's frame_b>, ${names[0]}) (${e.message})`,
+  });
+}
+
+const shortList = (names: string[], n = 4) => (names.length > n ? [...names.slice(0, n), `... (${names.length} in all)`] : names);

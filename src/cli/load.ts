@@ -1,23 +1,33 @@
 // Loading a model module: a TypeScript file whose default export builds a
 // Model from parameters, with optional `export const parameters = {...}`
 // defaults. `--set` keys that the module declares reach the builder; other
-// keys set model parameters by hierarchical name (e.g. s1.J=2).
+// keys set model parameters by hierarchical name (e.g. s1.J=2). A .urdf file
+// is read as a robot description (src/io/urdf.ts); all its --set keys are
+// model parameters (e.g. link2.m=20).
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ModelError, UsageError } from '../errors.ts';
-import { Model } from '../model/index.ts';
+import { type Component, Model } from '../model/index.ts';
+import { loadUrdf } from '../io/urdf.ts';
 
 export interface LoadedModel {
   model: Model;
   /** --set values that are not builder parameters: model parameters by name */
   overrides: Record<string, number>;
+  /** what the loader read but does not model (URDF), for the user to see */
+  warnings: string[];
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
   const path = resolve(file);
   if (!existsSync(path)) {
-    throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module, e.g. mechanisms/drivetrain.ts' });
+    throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or test/fixtures/puma560.urdf' });
+  }
+  if (extname(path).toLowerCase() === '.urdf') {
+    const { mechanism, warnings } = loadUrdf(path);
+    checkOverrides(mechanism, sets, {});
+    return { model: mechanism, overrides: { ...sets }, warnings };
   }
   const mod = (await import(pathToFileURL(path).href).catch((e: unknown) => {
     if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
@@ -40,5 +50,54 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
   if (!(model instanceof Model)) {
     throw new ModelError(`the default export of ${file} did not return a Model`, { hint: 'return the Model you built' });
   }
-  return { model, overrides };
+  checkOverrides(model, overrides, declared);
+  return { model, overrides, warnings: [] };
+}
+
+/** every --set key is a declared builder parameter or a parameter of the model, or a ModelError that says which ones there are */
+function checkOverrides(model: Model, overrides: Record<string, number>, declared: Record<string, number>): void {
+  const known = parameterNames(model);
+  for (const name of Object.keys(overrides)) {
+    if (known.includes(name)) continue;
+    const all = [...Object.keys(declared), ...known];
+    const near = closest(name, all);
+    const component = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
+    const siblings = known.filter((k) => component && k.startsWith(`${component}.`));
+    const listed = siblings.length
+      ? `${component} has ${siblings.map((k) => k.slice(component.length + 1)).join(', ')}`
+      : `${Object.keys(declared).length ? `the module declares ${Object.keys(declared).join(', ')}; ` : ''}the model has ${known.slice(0, 12).join(', ')}${known.length > 12 ? `, ... (${known.length} in all)` : ''}`;
+    throw new ModelError(`no parameter named ${name}`, {
+      variables: [name],
+      hint: `${near ? `did you mean ${near}? ` : ''}${listed}`,
+    });
+  }
+}
+
+function parameterNames(root: Component): string[] {
+  const out: string[] = [];
+  const visit = (c: Component) => {
+    for (const v of c.variables) if (v.kind === 'parameter') out.push(v.name);
+    c.children.forEach(visit);
+  };
+  visit(root);
+  return out;
+}
+
+/** the name within edit distance 2 (ignoring case), if there is one */
+function closest(name: string, names: string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length];
+  };
+  let best: string | undefined, bestDistance = 3;
+  for (const n of names) {
+    const d = distance(name.toLowerCase(), n.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [n, d];
+  }
+  return best;
 }

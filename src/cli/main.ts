@@ -1,153 +1,89 @@
-// The kron command line: compile and simulate model modules.
+// The kron command line: a table of commands, each with its own help, its
+// own options and a handler that gets the arguments after the command name.
 // Exit codes: 0 ok, 1 model error (the model or its run is wrong), 2 usage error.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { KronError, UsageError } from '../errors.ts';
-import { compile } from '../compile.ts';
-import type { TearOverride } from '../structure/plan.ts';
-import { simulate } from '../sim/simulate.ts';
-import { loadModel } from './load.ts';
-import type { Model } from '../model/index.ts';
-import { Mechanism } from '../library/multibody/index.ts';
-import { formatReport } from './format.ts';
-import { simulatePlayback } from '../io/playback.ts';
-import { view } from './view.ts';
+import { type Io, isParseArgsError, processIo } from './io.ts';
+import { COMPILE_HELP, SIMULATE_HELP, runCompile, runSimulate } from './model-commands.ts';
+import { VIEW_USAGE, view } from './view.ts';
 
-const USAGE = `kron — an equation compiler for mechanisms
+export type { Io } from './io.ts';
 
-usage:
-  kron compile <model.ts> [--mode torn|relaxed] [--set name=value ...] [--tear var[:eqvar] ...]
-                          [--untear var[:eqvar] ...] [--keep-parameters] [--gravity gx,gy,gz]
-                          [--json] [--emit out.js]
-  kron simulate <model.ts> [--mode torn|relaxed] [--set name=value ...] [--stop T] [--step h]
-                           [--interval dt] [--signals a,b,...] [--out results.csv|results.json]
-  kron view [run.json] [--port P]
+export interface Command {
+  /** one line for `kron --help` */
+  summary: string;
+  /** what `kron <command> --help` prints: usage, options, examples */
+  help: string;
+  /** runs with the arguments after the command name; throws a KronError (UsageError: exit 2, others: exit 1) */
+  run(args: string[], io: Io): Promise<void> | void;
+}
+
+/** the commands; adding one is one entry */
+export const COMMANDS: Record<string, Command> = {
+  compile: { summary: 'compile a model and print its compile report', help: COMPILE_HELP, run: runCompile },
+  simulate: { summary: 'compile and simulate a model, write sampled signals as CSV or JSON', help: SIMULATE_HELP, run: runSimulate },
+  view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result (or live mode)', help: VIEW_USAGE, run: (args) => view(args) },
+};
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const list = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `kron — an equation compiler for mechanisms
+
+usage: kron <command> <model.ts|robot.urdf> [options]
+       kron <command> --help     options and examples of one command
+
+commands:
+${list.join('\n')}
 
 examples:
   kron compile mechanisms/drivetrain.ts --json
-  kron compile mechanisms/drivetrain.ts --mode relaxed --keep-parameters
-  kron compile mechanisms/drivetrain.ts --set i=5 --emit /tmp/drivetrain.js
-  kron simulate mechanisms/drivetrain.ts --stop 1 --out /tmp/d.csv
+  kron simulate mechanisms/puma560.ts --stop 2 --out /tmp/p.csv
+  kron simulate test/fixtures/puma560.urdf --stop 2 --integrator adaptive --out /tmp/u.csv
+  kron simulate mechanisms/fourbar.ts --stop 5 --out /tmp/f.json && kron view /tmp/f.json
 
---set name=value   a parameter the model module declares (e.g. n=16), or a model
-                   parameter by hierarchical name (e.g. s1.J=2)
---mode             torn: loops torn from the residue() hints (M(q) qdd = h for mechanisms);
-                   relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order
---keep-parameters  keep parameters symbolic in the generated code (default: folded to constants)
---gravity gx,gy,gz the world's gravity of a mechanism (default 0,-9.80665,0)
---tear v[:e]       "variable tear" (tearing paper): add tearing variable v with the
-                   residue equation matched to variable e (default e = v); "v:" adds
-                   the variable only, ":e" the equation only; --untear removes them
+exit codes: 0 ok, 1 model error, 2 usage error
 `;
-
-const OPTIONS = {
-  mode: { type: 'string', default: 'torn' },
-  set: { type: 'string', multiple: true },
-  tear: { type: 'string', multiple: true },
-  untear: { type: 'string', multiple: true },
-  json: { type: 'boolean', default: false },
-  'keep-parameters': { type: 'boolean', default: false },
-  gravity: { type: 'string' },
-  emit: { type: 'string' },
-  stop: { type: 'string', default: '1' },
-  step: { type: 'string', default: '1e-3' },
-  interval: { type: 'string' },
-  signals: { type: 'string' },
-  out: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-} satisfies ParseArgsConfig['options'];
-
-function number(flag: string, text: string): number {
-  const v = Number(text);
-  if (text.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${flag} expects a number, got "${text}"`);
-  return v;
 }
 
-function parseSets(sets: string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const s of sets) {
-    const i = s.indexOf('=');
-    if (i <= 0) throw new UsageError(`--set expects name=value, got "${s}"`, { hint: 'e.g. --set n=16' });
-    out[s.slice(0, i)] = number(`--set ${s.slice(0, i)}`, s.slice(i + 1));
+const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
+
+async function run(argv: string[], io: Io): Promise<Command | undefined> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
+    io.stdout.write(usage());
+    if (name === undefined) throw new UsageError('no command given', { hint: `commands: ${Object.keys(COMMANDS).join(', ')}` });
+    return undefined;
   }
-  return out;
-}
-
-/** --gravity gx,gy,gz: the world's gravity parameters world.g[1..3] */
-function parseGravity(text: string, model: Model): Record<string, number> {
-  const g = text.split(',').map((x) => number('--gravity', x));
-  if (g.length !== 3) throw new UsageError(`--gravity expects gx,gy,gz, got "${text}"`, { hint: 'e.g. --gravity 0,0,-9.80665' });
-  if (!(model instanceof Mechanism)) throw new UsageError('--gravity applies to mechanisms (models built with Mechanism, which have a world)');
-  return { 'world.g[1]': g[0], 'world.g[2]': g[1], 'world.g[3]': g[2] };
-}
-
-function parseTear(spec: string, remove: boolean): TearOverride {
-  const [variable, equation] = spec.includes(':') ? spec.split(':') : [spec, undefined];
-  if (!variable && !equation) throw new UsageError(`--tear expects var[:eqvar], got "${spec}"`);
-  return { variable: variable || undefined, equation: equation ?? undefined, remove };
-}
-
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
-
-async function run(argv: string[]): Promise<void> {
-  if (argv[0] === 'view') return view(argv.slice(1));
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const [command, file, ...extra] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(USAGE);
-    if (!values.help) throw new UsageError('no command given');
-    return;
+  const helpFor = name === 'help' ? args[0] : undefined;
+  const command = Object.hasOwn(COMMANDS, helpFor ?? name) ? COMMANDS[helpFor ?? name] : undefined;
+  if (!command) {
+    throw new UsageError(`unknown command "${helpFor ?? name}"`, { hint: `commands: ${Object.keys(COMMANDS).join(', ')}; kron --help lists them` });
   }
-  if (command !== 'compile' && command !== 'simulate') throw new UsageError(`unknown command "${command}"`, { hint: 'commands: compile, simulate, view' });
-  if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: `kron ${command} mechanisms/drivetrain.ts` });
-  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-  if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
-  const { model, overrides } = await loadModel(file, parseSets(values.set ?? []));
-  if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
-  const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
-  const compiled = compile(model, { mode: values.mode, parameters: overrides, tear, foldParameters: !values['keep-parameters'] });
-  for (const d of compiled.report.diagnostics) process.stderr.write(`warning: ${d}\n`);
-  if (values.emit) write(values.emit, compiled.source());
-  if (command === 'compile') {
-    process.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
-    return;
+  if (helpFor !== undefined || wantsHelp(args)) {
+    io.stdout.write(command.help);
+    return command;
   }
-  const options = {
-    stop: number('--stop', values.stop),
-    step: number('--step', values.step),
-    interval: values.interval === undefined ? undefined : number('--interval', values.interval),
-    signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
-  };
-  const json = values.out?.endsWith('.json');
-  // JSON results of mechanisms also carry the scene and poses for `kron view`
-  const { result, playback } = json ? simulatePlayback(model, compiled, options) : { result: simulate(compiled, options), playback: undefined };
-  if (values.out) {
-    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback }) + '\n' : result.toCSV());
-    process.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
-  } else {
-    process.stdout.write(result.toCSV());
-  }
+  await command.run(args, io);
+  return command;
 }
 
-// (argv) => exit code; errors are printed, never thrown
-export async function main(argv: string[]): Promise<number> {
+// (argv, streams) => exit code; errors are printed, never thrown
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const command = Object.hasOwn(COMMANDS, argv[0] ?? '') ? COMMANDS[argv[0]] : undefined;
   try {
-    await run(argv);
+    await run(argv, io);
     return 0;
   } catch (e) {
     if (e instanceof KronError) {
-      process.stderr.write(e.describe() + '\n');
+      io.stderr.write(e.describe() + '\n');
       return e instanceof UsageError ? 2 : 1;
     }
-    if (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`UsageError: ${e.message}\n${USAGE}`);
+    if (isParseArgsError(e)) {
+      const help = command ? `kron ${argv[0]} --help` : 'kron --help';
+      io.stderr.write(`UsageError: ${e.message.split(/\n|\. /)[0]}\n  hint: ${help} lists the options\n`);
       return 2;
     }
-    process.stderr.write(`internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+    io.stderr.write(`internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
     return 1;
   }
 }

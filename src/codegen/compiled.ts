@@ -130,7 +130,9 @@ export class CompiledModel {
       variables: b.variables,
       hint: kind === 'singular'
         ? 'the model is singular here (e.g. a zero mass or inertia, a zero gear ratio, or a parameter that vanishes); check the parameters'
-        : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
+        : loops.length
+          ? 'the loop may not close with these dimensions, the position may be singular (a dead point), or the start values of its joints are too far from a closed position: check the lengths and give better start values'
+          : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
     });
   };
 

@@ -157,6 +157,13 @@ export class Component {
     return c;
   }
 
+  /**
+   * Checks the values of this component's parameters after `--set`
+   * overrides (given its local parameter names); throws a ModelError for
+   * values it cannot work with (e.g. a negative mass). By default: none.
+   */
+  checkParameters(_value: (localName: string) => number): void {}
+
   /** connect two connectors (or components that are a connector, such as frames) */
   connect(from: Connectable, to: Connectable): void {
     const a = cutOf(from), b = cutOf(to);

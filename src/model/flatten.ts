@@ -5,7 +5,7 @@
 import { type Expr, ZERO, add, num, show, sub, substitute } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 import { type Component, type Connector, type Model, type Quantity, components, flattenQuantity } from './component.ts';
-import type { Variable } from './variable.ts';
+import { type Variable, variableOf } from './variable.ts';
 
 export interface FlatEquation {
   readonly index: number;
@@ -37,12 +37,23 @@ export function describeEquation(e: FlatEquation): string {
   return `${e.origin}: ${show(e.lhs)} = ${show(e.rhs)}`;
 }
 
+/** connectors that take part in no connection, with the names of their across variables */
+export function unconnectedConnectors(model: Model): { name: string; across: string[] }[] {
+  const comps = components(model);
+  const connected = new Set<Connector>(comps.flatMap((c) => c.connections.flat()));
+  return comps.flatMap((c) => c.connectors).filter((k) => !connected.has(k)).map((k) => ({
+    name: k.name,
+    across: Object.values(k.across).flatMap(flattenQuantity).map((e) => variableOf(e)?.name).filter((n) => n !== undefined),
+  }));
+}
+
 // (model, options) => flat variables and equations with hierarchical names
 export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
   for (const c of components(model)) c.elaborate();
   const comps = components(model);
   const variables = collectVariables(comps);
   applyParameterOverrides(variables, options.parameters ?? {});
+  if (Object.keys(options.parameters ?? {}).length) checkParameters(comps);
   const raw: Omit<FlatEquation, 'index'>[] = [];
   for (const c of comps) {
     for (const e of c.equations) raw.push({ lhs: e.lhs, rhs: e.rhs, residual: e.residual, residues: e.residues, origin: c.path || model.title });
@@ -72,6 +83,17 @@ function collectVariables(comps: Component[]): Variable[] {
     }
   }
   return out;
+}
+
+/** each component's own check of its (possibly overridden) parameter values */
+function checkParameters(comps: Component[]): void {
+  for (const c of comps) {
+    c.checkParameters((name) => {
+      const v = c.variables.find((x) => x.localName === name && x.kind === 'parameter');
+      if (v?.value === undefined) throw new ModelError(`${c.path} has no parameter ${name} to check`, { component: c.path });
+      return v.value;
+    });
+  }
 }
 
 function applyParameterOverrides(variables: Variable[], overrides: Readonly<Record<string, number>>): void {

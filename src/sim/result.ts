@@ -1,11 +1,12 @@
-// Sampled simulation results: one column per signal, typed access by name,
-// CSV with a header `time,<signal>,...`.
+// Sampled simulation results: one column per signal, typed access by name
+// (S: the recorded signal names, e.g. 'j1.q' | 'j2.q' when simulate() was
+// given them as literals), CSV with a header `time,<signal>,...`.
 import { UsageError } from '../errors.ts';
 
-export class SimulationResult {
+export class SimulationResult<S extends string = string> {
   constructor(
     readonly time: Float64Array,
-    readonly names: readonly string[],
+    readonly names: readonly S[],
     readonly columns: readonly Float64Array[],
   ) {}
 
@@ -14,22 +15,22 @@ export class SimulationResult {
   }
 
   /** the samples of one signal */
-  get(name: string): Float64Array {
+  get(name: S | 'time'): Float64Array {
     if (name === 'time') return this.time;
-    const i = this.names.indexOf(name);
+    const i = this.names.indexOf(name as S);
     if (i < 0) throw new UsageError(`signal ${name} was not recorded`, { hint: `recorded: ${this.names.join(', ')}; choose signals with --signals` });
     return this.columns[i];
   }
 
   /** the last sample of one signal */
-  final(name: string): number {
+  final(name: S | 'time'): number {
     const c = this.get(name);
     return c[c.length - 1];
   }
 
   /** { time: [...], signals: { name: [...] } } */
-  toJSON(): { time: number[]; signals: Record<string, number[]> } {
-    return { time: [...this.time], signals: Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) };
+  toJSON(): { time: number[]; signals: Record<S, number[]> } {
+    return { time: [...this.time], signals: Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]> };
   }
 
   toCSV(): string {

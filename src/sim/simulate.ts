@@ -1,41 +1,65 @@
-// Simulation: fixed-step RK4 (the ode-rk4 package) over the compiled
-// derivatives, sampled every `interval`; a non-finite state stops the run
-// with the time and the first non-finite variable in solve order.
+// Simulation over the compiled derivatives, sampled every `interval`:
+// fixed-step RK4 (the ode-rk4 package, the default) or adaptive Cash-Karp
+// RK45 (the ode45-cash-karp package) with relative and absolute tolerances.
+// A non-finite state stops the run with the time and the first non-finite
+// variable in solve order.
 import rk4 from 'ode-rk4';
 import { SimulationError, UsageError } from '../errors.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { SimulationResult } from './result.ts';
+import { AdaptiveStepper, StepFailure } from './adaptive.ts';
 
-export interface SimulateOptions {
+export type Integrator = 'rk4' | 'adaptive';
+export const INTEGRATORS: readonly Integrator[] = ['rk4', 'adaptive'];
+
+export interface SimulateOptions<S extends string = string> {
   /** end time (s), >= 0 */
   stop: number;
-  /** integration step (s), > 0 */
+  /** rk4: the integration step (s), > 0; adaptive: the first step tried */
   step: number;
   /** sampling interval (s), a multiple of step; default: every step */
   interval?: number;
+  /** 'rk4' (fixed step, default) or 'adaptive' (steps chosen by error control between samples) */
+  integrator?: Integrator;
+  /** adaptive: relative tolerance per state (default 1e-6) */
+  rtol?: number;
+  /** adaptive: absolute tolerance per state (default 1e-9) */
+  atol?: number;
+  /** adaptive: accepted steps before the run is given up as too stiff (default 1e6) */
+  maxSteps?: number;
   /** signals to record; default: the states */
-  signals?: readonly string[];
+  signals?: readonly S[];
   /** input values or functions of time, by input name */
   inputs?: Readonly<Record<string, number | ((t: number) => number)>>;
   /** called with the fraction done, at most every 1% */
   onProgress?: (fraction: number) => void;
 }
 
+export const DEFAULT_RTOL = 1e-6;
+export const DEFAULT_ATOL = 1e-9;
+export const DEFAULT_MAX_STEPS = 1e6;
+
 /** time after k steps of size h, without the rounding noise of k * h (0.009000000000000001) */
 const timeAt = (k: number, h: number) => Number((k * h).toPrecision(14));
 
-function check(options: SimulateOptions): void {
-  const { stop, step, interval } = options;
+/** throws a UsageError for options simulate() cannot run with */
+export function checkSimulateOptions(options: SimulateOptions): void {
+  const { stop, step, interval, integrator = 'rk4' } = options;
   if (!(Number.isFinite(stop) && stop >= 0)) throw new UsageError(`stop time ${stop} must be a finite number >= 0`, { hint: 'e.g. --stop 2' });
   if (!(Number.isFinite(step) && step > 0)) throw new UsageError(`step ${step} must be a finite number > 0`, { hint: 'e.g. --step 1e-3' });
   if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) throw new UsageError(`interval ${interval} must be > 0`);
+  if (!INTEGRATORS.includes(integrator)) throw new UsageError(`integrator "${integrator}" is not known`, { hint: `use ${INTEGRATORS.join(' or ')}` });
+  for (const k of ['rtol', 'atol'] as const) {
+    const v = options[k];
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new UsageError(`${k} ${v} must be a finite number > 0`, { hint: `e.g. --${k} 1e-8` });
+  }
 }
 
 // (compiled model, options) => sampled signals from t = 0 to stop
-export function simulate(model: CompiledModel, options: SimulateOptions): SimulationResult {
-  check(options);
+export function simulate<S extends string = string>(model: CompiledModel, options: SimulateOptions<S>): SimulationResult<S> {
+  checkSimulateOptions(options);
   const { stop, step } = options;
-  const names = options.signals ?? model.stateNames;
+  const names = options.signals ?? (model.stateNames as readonly string[] as readonly S[]);
   const readers = names.map((n) => model.reader(n));
   const inputFns = Object.entries(options.inputs ?? {}).map(([name, f]) => {
     if (typeof f === 'number') model.setInput(name, f);
@@ -50,19 +74,34 @@ export function simulate(model: CompiledModel, options: SimulateOptions): Simula
   const samples = Math.floor(steps / every) + 1 + (steps % every ? 1 : 0);
   const time = new Float64Array(samples);
   const columns = names.map(() => new Float64Array(samples));
-  const x = model.x0();
-  const integrator = rk4(x, deriv, 0, step);
-  const scratch = new Float64Array(x.length);
+  const scratch = new Float64Array(model.stateNames.length);
   let k = 0;
-  const sample = (t: number) => {
-    deriv(scratch, integrator.y, t); // refresh the algebraic signals at (t, x)
+  const sample = (t: number, x: Float64Array) => {
+    deriv(scratch, x, t); // refresh the algebraic signals at (t, x)
     time[k] = t;
-    readers.forEach((r, i) => (columns[i][k] = r(integrator.y)));
+    readers.forEach((r, i) => (columns[i][k] = r(x)));
     k++;
   };
-  sample(0);
+  const progress = reporter(options.onProgress);
+  const x = model.x0();
+  sample(0, x);
+  if (options.integrator === 'adaptive') {
+    const tolerances = { rtol: options.rtol ?? DEFAULT_RTOL, atol: options.atol ?? DEFAULT_ATOL };
+    const stepper = new AdaptiveStepper(x, deriv, step, stop, tolerances, options.maxSteps ?? DEFAULT_MAX_STEPS);
+    for (let s = every; s < steps + every; s += every) {
+      const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
+      try {
+        sample(t, stepper.advance(t));
+      } catch (e) {
+        if (e instanceof StepFailure) throw nonFinite(model, e.t, e.x, e.h, deriv);
+        throw e;
+      }
+      progress(t / stop);
+    }
+    return new SimulationResult(time, names, columns);
+  }
+  const integrator = rk4(x, deriv, 0, step);
   const previous = new Float64Array(x.length);
-  let reported = 0;
   for (let s = 1; s <= steps; s++) {
     previous.set(integrator.y);
     const t0 = timeAt(s - 1, step); // from the step count, so that times do not drift
@@ -70,14 +109,23 @@ export function simulate(model: CompiledModel, options: SimulateOptions): Simula
     integrator.dt = Math.min(step, stop - t0);
     integrator.step();
     if (!integrator.y.every(Number.isFinite)) throw nonFinite(model, t0, previous, integrator.dt, deriv);
-    if (s % every === 0 || s === steps) sample(s === steps ? stop : timeAt(s, step));
-    if (options.onProgress && s / steps - reported >= 0.01) options.onProgress((reported = s / steps));
+    if (s % every === 0 || s === steps) sample(s === steps ? stop : timeAt(s, step), integrator.y);
+    progress(s / steps);
   }
   return new SimulationResult(time, names, columns);
 }
 
+/** calls back with the fraction done when it has grown by 1% or more */
+function reporter(onProgress: ((fraction: number) => void) | undefined): (fraction: number) => void {
+  let reported = 0;
+  return (f) => {
+    if (onProgress && f - reported >= 0.01) onProgress((reported = f));
+  };
+}
+
 /**
- * Replays the failed RK4 step stage by stage (same stages as ode-rk4) and
+ * Replays the failed step as an RK4 step stage by stage (same stages as
+ * ode-rk4; for the adaptive integrator a probe over the step it tried) and
  * names the first non-finite variable, in solve order, at the first stage
  * whose derivatives are not finite.
  */

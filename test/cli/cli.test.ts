@@ -86,3 +86,38 @@ describe('kron CLI', () => {
     }
   });
 });
+
+describe('kron <command> --help', () => {
+  it('prints that command\'s usage, options and examples, exit 0', () => {
+    for (const [args, has] of [
+      [['simulate', '--help'], ['usage: kron simulate', '--integrator rk4|adaptive', '--rtol', 'examples:', 'kron simulate test/fixtures/puma560.urdf']],
+      [['compile', 'mechanisms/drivetrain.ts', '-h'], ['usage: kron compile', '--json', '--tear v[:e]', 'examples:']],
+      [['help', 'compile'], ['usage: kron compile']],
+      [['--help'], ['commands:', 'compile', 'simulate', 'kron <command> --help']],
+    ] as const) {
+      const r = kron(...args);
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(r.stderr).toBe('');
+      for (const text of has) expect(r.stdout, args.join(' ')).toContain(text);
+    }
+    expect(kron('simulate', '--help').stdout).not.toContain('--json');
+  });
+});
+
+describe('kron simulate --integrator adaptive', () => {
+  it('follows the drive train closed form w = i tau t / (J2 + i^2 J1), on the same sample times as rk4', () => {
+    const run = (...extra: string[]) => kron('simulate', 'mechanisms/drivetrain.ts', '--stop', '1', '--interval', '0.25', '--set', 'i=2', ...extra);
+    const adaptive = run('--integrator', 'adaptive', '--rtol', '1e-10', '--atol', '1e-12');
+    const rk4 = run();
+    expect(adaptive.status).toBe(0);
+    const rows = (out: string) => out.trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+    expect(rows(adaptive.stdout).map(([t]) => t)).toEqual(rows(rk4.stdout).map(([t]) => t));
+    for (const [t, w] of rows(adaptive.stdout)) expect(w).toBeCloseTo((2 * t) / (2 + 4), 10);
+  });
+  it('an option of the other command is accepted as before, with a warning', () => {
+    const r = kron('compile', 'mechanisms/drivetrain.ts', '--stop', '2', '--json');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('warning: --stop has no effect on kron compile\n');
+    expect(JSON.parse(r.stdout).model).toBe('drivetrain');
+  });
+});

@@ -53,18 +53,42 @@ export class Body extends Component {
     this.vectorEquation(fa.f, vscale(m, vsub(acm, g)));
     this.vectorEquation(fa.t, vadd(vadd(mulMV(Iw, fa.z), cross(fa.w, mulMV(Iw, fa.w))), cross(rc, fa.f)));
   }
+
+  /** mass and inertia set with --set (e.g. link.m=-1) are checked like those given to the constructor */
+  override checkParameters(value: (localName: string) => number): void {
+    const I = [value('I[1][1]'), value('I[2][2]'), value('I[3][3]'), value('I[1][2]'), value('I[1][3]'), value('I[2][3]')] as const;
+    const problem = inertiaProblem(value('m'), I);
+    if (problem) throw new ModelError(`body ${this.path}: ${problem.what}`, { component: this.path, hint: `${problem.hint} (check the --set values of ${this.path}.m and ${this.path}.I)` });
+  }
 }
 
-/** mass >= 0; inertia symmetric positive semi-definite and satisfying the triangle inequality */
-function checkInertia(name: string, o: BodyOptions): void {
-  const fail = (what: string, hint: string) => {
-    throw new ModelError(`body ${name}: ${what}`, { component: name, hint });
-  };
-  if (!(o.m >= 0) || !Number.isFinite(o.m)) fail(`mass ${o.m} is not a finite number >= 0`, 'give a mass in kg, 0 or more');
-  const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = o.I ?? [0, 0, 0];
+export interface InertiaProblem {
+  what: string;
+  hint: string;
+}
+
+/**
+ * What is physically wrong with a mass and an inertia about the centre of
+ * mass, or undefined: mass >= 0; inertia symmetric positive semi-definite
+ * (all principal minors >= 0) and satisfying the triangle inequality.
+ */
+export function inertiaProblem(m: number, I: BodyOptions['I']): InertiaProblem | undefined {
+  if (!(m >= 0) || !Number.isFinite(m)) return { what: `mass ${m} is not a finite number >= 0`, hint: 'give a mass in kg, 0 or more' };
+  const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = I ?? [0, 0, 0];
+  const labels = ['Ixx', 'Iyy', 'Izz', 'Ixy', 'Ixz', 'Iyz'];
+  const shown = `(${[xx, yy, zz, xy, xz, yz].map((v, i) => (i < 3 || v !== 0 ? `${labels[i]} ${v}` : '')).filter(Boolean).join(', ')})`;
+  if (![xx, yy, zz, xy, xz, yz].every(Number.isFinite)) return { what: `inertia ${shown} has a non-finite entry`, hint: 'give finite moments and products of inertia in kg m^2' };
   const tol = 1e-12 * Math.max(1, Math.abs(xx) + Math.abs(yy) + Math.abs(zz));
   const minors = [xx, yy, zz, xx * yy - xy * xy, xx * zz - xz * xz, yy * zz - yz * yz,
     xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz)];
-  if (minors.some((d) => d < -tol)) fail(`inertia [${o.I?.join(', ')}] is not positive semi-definite`, 'the inertia tensor about the centre of mass must be positive semi-definite');
-  if (xx + yy < zz - tol || yy + zz < xx - tol || xx + zz < yy - tol) fail(`inertia [${o.I?.join(', ')}] violates the triangle inequality`, 'principal moments must satisfy Ixx + Iyy >= Izz and its permutations');
+  if (minors.some((d) => d < -tol)) return { what: `inertia ${shown} is not positive semi-definite`, hint: 'the inertia tensor about the centre of mass must be positive semi-definite' };
+  if (xx + yy < zz - tol || yy + zz < xx - tol || xx + zz < yy - tol) {
+    return { what: `inertia ${shown} violates the triangle inequality`, hint: 'principal moments must satisfy Ixx + Iyy >= Izz and its permutations' };
+  }
+  return undefined;
+}
+
+function checkInertia(name: string, o: BodyOptions): void {
+  const problem = inertiaProblem(o.m, o.I);
+  if (problem) throw new ModelError(`body ${name}: ${problem.what}`, { component: name, hint: problem.hint });
 }

@@ -75,7 +75,7 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
     const loopNames = [cut.joint, ...path.map((e) => e.joint)].map((j) => j.path).join(', ');
     const constraints = cut.joint.cutConstraints(cut.joint.planarCut);
     if (constraints === 0) {
-      throw new ModelError(`the kinematic loop (${loopNames}) is closed by ${cut.joint.path}, which cannot be a cut joint`, {
+      throw new ModelError(`kinematic loop (${loopNames}) without a cut joint: ${cut.joint.path} closes it but cannot be cut`, {
         component: cut.joint.path,
         hint: `mark a spherical, universal or revolute joint of the loop as its cut joint: { cut: true }${planar ? ", or { cut: 'planar' } for a revolute" : ''}`,
       });

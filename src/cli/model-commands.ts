@@ -1,0 +1,237 @@
+// `kron compile` and `kron simulate`: load a model module or a URDF robot,
+// compile it with the shared options, then print the report or simulate.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { UsageError } from '../errors.ts';
+import { compile } from '../compile.ts';
+import type { CompiledModel } from '../codegen/compiled.ts';
+import type { TearOverride } from '../structure/plan.ts';
+import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, simulate } from '../sim/simulate.ts';
+import type { Model } from '../model/index.ts';
+import { Mechanism } from '../library/multibody/mechanism.ts';
+import { loadModel } from './load.ts';
+import { formatReport } from './format.ts';
+import { type Io, terminal } from './io.ts';
+import { progressBar } from './progress.ts';
+import { simulatePlayback } from '../io/playback.ts';
+
+const MODEL_FLAGS = `model:
+  <model.ts>         a model module (export default function build(p): Model), or
+  <robot.urdf>       a URDF robot (root link fixed to the world; gravity 0,0,-9.80665;
+                     joint limits ignored; meshes drawn as placeholders)
+
+compile options:
+  --mode torn|relaxed  torn (default): loops torn from the residue() hints (M(q) qdd = h);
+                     relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order
+  --set name=value   a parameter the model module declares (e.g. n=16), or a model
+                     parameter by hierarchical name (e.g. s1.J=2, link2.m=20); repeatable
+  --gravity gx,gy,gz the world's gravity of a mechanism (default 0,-9.80665,0 for model
+                     modules, 0,0,-9.80665 for URDF)
+  --keep-parameters  keep parameters symbolic in the generated code (default: folded)
+  --tear v[:e]       "variable tear" (tearing paper): add tearing variable v with the
+                     residue equation matched to variable e (default e = v); "v:" adds
+                     the variable only, ":e" the equation only; --untear removes them
+  --emit out.js      write the generated code as a readable ES module`;
+
+export const COMPILE_HELP = `usage: kron compile <model.ts|robot.urdf> [options]
+
+Compiles the model and prints the compile report: equations, states, algebraic
+loops and how they were torn or relaxed, operations per evaluation.
+
+${MODEL_FLAGS}
+  --json             print the report as JSON (fields are only ever added)
+
+examples:
+  kron compile mechanisms/drivetrain.ts --json
+  kron compile mechanisms/drivetrain.ts --mode relaxed --keep-parameters
+  kron compile mechanisms/drivetrain.ts --set i=5 --emit /tmp/drivetrain.js
+  kron compile mechanisms/chain.ts --set n=8 --mode relaxed
+  kron compile test/fixtures/puma560.urdf
+`;
+
+export const SIMULATE_HELP = `usage: kron simulate <model.ts|robot.urdf> [options]
+
+Compiles the model and integrates it from t = 0 to --stop, sampling every
+--interval; writes time and the chosen signals as CSV to stdout or --out.
+
+${MODEL_FLAGS}
+
+simulation options:
+  --stop T           end time in s, >= 0 (default 1)
+  --step h           rk4: the step in s, > 0 (default 1e-3); adaptive: the first step tried
+  --interval dt      sampling interval in s, a multiple of --step (default: every step)
+  --integrator rk4|adaptive
+                     rk4 (default): fixed-step classical Runge-Kutta; adaptive:
+                     Cash-Karp RK45 with error control, steps chosen between samples
+  --rtol r, --atol a adaptive: per-state error within a + r |x| (default 1e-6, 1e-9)
+  --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
+  --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,
+                     CSV otherwise (default: CSV on stdout)
+A simulation that runs longer than a second shows a progress bar on a terminal.
+
+examples:
+  kron simulate mechanisms/drivetrain.ts --stop 1 --out /tmp/d.csv
+  kron simulate mechanisms/drivetrain.ts --set i=5 --signals 's2.w,der(s2.w)' --stop 0.01
+  kron simulate mechanisms/puma560.ts --stop 2 --interval 0.01 --out /tmp/p.json
+  kron simulate test/fixtures/puma560.urdf --stop 2 --integrator adaptive --rtol 1e-8 --out /tmp/u.csv
+  kron simulate mechanisms/pendulum.ts --gravity 0,0,-9.80665 --signals 'j1.q,j1.qd'
+`;
+
+/** options of both commands: compile + simulate share the model and compile options */
+const COMPILE_OPTIONS = {
+  mode: { type: 'string', default: 'torn' },
+  set: { type: 'string', multiple: true },
+  tear: { type: 'string', multiple: true },
+  untear: { type: 'string', multiple: true },
+  'keep-parameters': { type: 'boolean', default: false },
+  gravity: { type: 'string' },
+  emit: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+const REPORT_OPTIONS = {
+  json: { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
+const SIMULATE_OPTIONS = {
+  stop: { type: 'string', default: '1' },
+  step: { type: 'string', default: '1e-3' },
+  interval: { type: 'string' },
+  integrator: { type: 'string', default: 'rk4' },
+  rtol: { type: 'string' },
+  atol: { type: 'string' },
+  signals: { type: 'string' },
+  out: { type: 'string' },
+} satisfies ParseArgsConfig['options'];
+
+const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } satisfies ParseArgsConfig['options'];
+
+/**
+ * Both commands accept all options, as they always have; an option of the
+ * other command has no effect and gets a warning.
+ */
+function parse(args: string[], command: 'compile' | 'simulate', io: Io) {
+  const { values, positionals, tokens } = parseArgs({ args: negativeValues(args), options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+  const own = new Set(Object.keys(command === 'compile' ? { ...COMPILE_OPTIONS, ...REPORT_OPTIONS } : { ...COMPILE_OPTIONS, ...SIMULATE_OPTIONS }));
+  const ignored = [...new Set(tokens.filter((t) => t.kind === 'option' && !own.has(t.name)).map((t) => `--${(t as { name: string }).name}`))];
+  for (const flag of ignored) io.stderr.write(`warning: ${flag} has no effect on kron ${command}\n`);
+  const [file, ...extra] = positionals;
+  if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: `kron ${command} mechanisms/drivetrain.ts; kron ${command} --help` });
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: `kron ${command} takes one model file; kron ${command} --help` });
+  if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
+  return { values, file };
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+/** `--stop -1` as `--stop=-1`: parseArgs would take a value starting with a dash for an option */
+function negativeValues(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i].startsWith('--') ? args[i].slice(2) : undefined;
+    const option = flag && Object.hasOwn(OPTIONS, flag) ? OPTIONS[flag as keyof typeof OPTIONS] : undefined;
+    if (option?.type === 'string' && /^-[\d.]/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
+function number(flag: string, text: string): number {
+  const v = Number(text);
+  if (text.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${flag} expects a number, got "${text}"`);
+  return v;
+}
+
+function parseSets(sets: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of sets) {
+    const i = s.indexOf('=');
+    if (i <= 0) throw new UsageError(`--set expects name=value, got "${s}"`, { hint: 'e.g. --set n=16' });
+    out[s.slice(0, i)] = number(`--set ${s.slice(0, i)}`, s.slice(i + 1));
+  }
+  return out;
+}
+
+/** --gravity gx,gy,gz: the world's gravity parameters world.g[1..3] */
+function parseGravity(text: string, model: Model): Record<string, number> {
+  const g = text.split(',').map((x) => number('--gravity', x));
+  if (g.length !== 3) throw new UsageError(`--gravity expects gx,gy,gz, got "${text}"`, { hint: 'e.g. --gravity 0,0,-9.80665' });
+  if (!(model instanceof Mechanism)) throw new UsageError('--gravity applies to mechanisms (models built with Mechanism, which have a world)');
+  return { 'world.g[1]': g[0], 'world.g[2]': g[1], 'world.g[3]': g[2] };
+}
+
+function parseTear(spec: string, remove: boolean): TearOverride {
+  const [variable, equation] = spec.includes(':') ? spec.split(':') : [spec, undefined];
+  if (!variable && !equation) throw new UsageError(`--tear expects var[:eqvar], got "${spec}"`);
+  return { variable: variable || undefined, equation: equation ?? undefined, remove };
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** simulate's options from the flags, checked before anything is compiled */
+function simulateOptions(values: Values): SimulateOptions {
+  const integrator = values.integrator as Integrator;
+  if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.join(' or ')}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
+  const tolerance = (flag: 'rtol' | 'atol') => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    if (integrator !== 'adaptive') throw new UsageError(`--${flag} applies to the adaptive integrator`, { hint: `add --integrator adaptive` });
+    return number(`--${flag}`, text);
+  };
+  const options: SimulateOptions = {
+    stop: number('--stop', values.stop),
+    step: number('--step', values.step),
+    interval: values.interval === undefined ? undefined : number('--interval', values.interval),
+    integrator,
+    rtol: tolerance('rtol'),
+    atol: tolerance('atol'),
+    signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
+  };
+  checkSimulateOptions(options);
+  return options;
+}
+
+/** load, override, compile; warnings to stderr */
+async function compileFrom(file: string, values: Values, io: Io): Promise<{ model: Model; compiled: CompiledModel }> {
+  const { model, overrides, warnings } = await loadModel(file, parseSets(values.set ?? []));
+  for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
+  if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
+  const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
+  const compiled = compile(model, { mode: values.mode as 'torn' | 'relaxed', parameters: overrides, tear, foldParameters: !values['keep-parameters'] });
+  for (const d of compiled.report.diagnostics) io.stderr.write(`warning: ${d}\n`);
+  if (values.emit) write(values.emit, compiled.source());
+  return { model, compiled };
+}
+
+export async function runCompile(args: string[], io: Io): Promise<void> {
+  const { values, file } = parse(args, 'compile', io);
+  const { compiled } = await compileFrom(file, values, io);
+  io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
+}
+
+export async function runSimulate(args: string[], io: Io): Promise<void> {
+  const { values, file } = parse(args, 'simulate', io);
+  const options = simulateOptions(values);
+  const { model, compiled } = await compileFrom(file, values, io);
+  const bar = progressBar(terminal(io));
+  const json = values.out?.endsWith('.json');
+  let recording;
+  try {
+    const run = { ...options, onProgress: (f: number) => bar.update(f) };
+    // JSON results of mechanisms also carry the scene and poses for `kron view`
+    recording = json ? simulatePlayback(model, compiled, run) : { result: simulate(compiled, run), playback: undefined };
+  } finally {
+    bar.stop();
+  }
+  const { result, playback } = recording;
+  if (values.out) {
+    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback }) + '\n' : result.toCSV());
+    io.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
+  } else {
+    io.stdout.write(result.toCSV());
+  }
+}

@@ -1,0 +1,285 @@
+// URDF (the ROS Unified Robot Description Format) read into plain, checked
+// data: links with inertial and visual elements, joints with origin, axis and
+// damping. Checks what makes a description unusable and names the element at
+// fault: missing or undefined parent/child links, unknown joint types,
+// negative mass, unphysical inertia, cycles, several roots, zero-length axes.
+// Joint limits, <collision>, <transmission> and <gazebo> are not read.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ModelError } from '../errors.ts';
+import { inertiaProblem } from '../library/multibody/body.ts';
+
+export type Vec3 = [number, number, number];
+
+/** a pose: translation xyz, then roll-pitch-yaw rotation R = Rz(yaw) Ry(pitch) Rx(roll) */
+export interface UrdfPose {
+  xyz: Vec3;
+  rpy: Vec3;
+}
+
+export type UrdfShape =
+  | { type: 'box'; size: Vec3 }
+  | { type: 'cylinder'; radius: number; length: number }
+  | { type: 'sphere'; radius: number }
+  | { type: 'mesh'; filename: string };
+
+export interface UrdfVisual {
+  origin: UrdfPose;
+  shape: UrdfShape;
+  /** CSS colour from <material><color rgba>, own or defined at the robot level */
+  color?: string;
+}
+
+export interface UrdfInertial {
+  /** centre of mass and the axes the inertia is given in, relative to the link frame */
+  origin: UrdfPose;
+  mass: number;
+  /** about the centre of mass, in the inertial frame: [ixx, iyy, izz, ixy, ixz, iyz] */
+  inertia: [number, number, number, number, number, number];
+}
+
+export interface UrdfLink {
+  name: string;
+  inertial?: UrdfInertial;
+  visuals: UrdfVisual[];
+}
+
+export const JOINT_TYPES = ['revolute', 'continuous', 'prismatic', 'fixed'] as const;
+export type UrdfJointType = (typeof JOINT_TYPES)[number];
+
+export interface UrdfJoint {
+  name: string;
+  type: UrdfJointType;
+  parent: string;
+  child: string;
+  /** the child link frame relative to the parent link frame at q = 0 */
+  origin: UrdfPose;
+  /** in the child link frame (not normalised) */
+  axis: Vec3;
+  /** <dynamics damping>: viscous damping, N m s/rad or N s/m */
+  damping: number;
+  /** <dynamics friction>: read but not modelled */
+  friction: number;
+  mimic: boolean;
+}
+
+export interface UrdfRobot {
+  name: string;
+  links: UrdfLink[];
+  /** in the order of the tree from the root: every joint's parent comes before it */
+  joints: UrdfJoint[];
+  root: string;
+}
+
+type Element = Record<string, unknown>;
+
+const NO_POSE: UrdfPose = { xyz: [0, 0, 0], rpy: [0, 0, 0] };
+
+/** where an error is: `<joint name="j2">` etc. */
+const tag = (kind: string, name?: string) => (name === undefined ? `<${kind}>` : `<${kind} name="${name}">`);
+
+export class UrdfReader {
+  constructor(private readonly source: string) {}
+
+  fail(where: string, what: string, hint: string): never {
+    throw new ModelError(`URDF ${this.source}: ${where}: ${what}`, { hint });
+  }
+
+  /** child elements of one kind; every element is parsed as an array */
+  children(e: Element, kind: string): Element[] {
+    const list = (e[kind] ?? []) as unknown[];
+    return list.map((c) => (typeof c === 'object' && c !== null ? (c as Element) : {}));
+  }
+
+  only(e: Element, kind: string, where: string): Element | undefined {
+    const list = this.children(e, kind);
+    if (list.length > 1) this.fail(where, `has ${list.length} <${kind}> elements`, `give at most one <${kind}>`);
+    return list[0];
+  }
+
+  attribute(e: Element, name: string): string | undefined {
+    const v = e[`@_${name}`];
+    return v === undefined ? undefined : String(v);
+  }
+
+  numbers(e: Element | undefined, name: string, count: number, where: string, fallback?: number[]): number[] {
+    const text = e && this.attribute(e, name);
+    if (text === undefined) {
+      if (fallback) return fallback;
+      this.fail(where, `attribute ${name} is missing`, `give ${name}="${Array(count).fill('0').join(' ')}"`);
+    }
+    const v = text.trim().split(/\s+/).map(Number);
+    if (v.length !== count || !v.every(Number.isFinite)) {
+      this.fail(where, `${name}="${text}" is not ${count === 1 ? 'a finite number' : `${count} finite numbers`}`, `e.g. ${name}="${Array(count).fill('0').join(' ')}"`);
+    }
+    return v;
+  }
+
+  pose(e: Element | undefined, where: string): UrdfPose {
+    if (!e) return NO_POSE;
+    const w = `${where} <origin>`;
+    return { xyz: this.numbers(e, 'xyz', 3, w, [0, 0, 0]) as Vec3, rpy: this.numbers(e, 'rpy', 3, w, [0, 0, 0]) as Vec3 };
+  }
+}
+
+const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
+
+// (URDF text, file name for messages) => checked robot description
+export function parseUrdf(text: string, source = 'robot.urdf'): UrdfRobot {
+  const r = new UrdfReader(source);
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    throw new ModelError(`URDF ${source}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`, {
+      hint: 'check the tags around that line',
+    });
+  }
+  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseAttributeValue: false, isArray: (_t, _p, _l, isAttribute) => !isAttribute }).parse(text) as Element;
+  const robots = r.children(doc, 'robot');
+  if (robots.length !== 1) r.fail('<robot>', robots.length ? 'there is more than one <robot> element' : 'there is no <robot> element', 'a URDF file holds one <robot name="..."> element');
+  const robot = robots[0];
+  const materials = new Map<string, string>();
+  for (const m of r.children(robot, 'material')) {
+    const name = r.attribute(m, 'name');
+    const color = r.only(m, 'color', tag('material', name));
+    if (name && color) materials.set(name, rgbaToCss(r.numbers(color, 'rgba', 4, `${tag('material', name)} <color>`)));
+  }
+  const links = r.children(robot, 'link').map((e) => readLink(r, e, materials));
+  const joints = r.children(robot, 'joint').map((e) => readJoint(r, e));
+  unique(r, 'link', links.map((l) => l.name));
+  unique(r, 'joint', joints.map((j) => j.name));
+  const { root, ordered } = tree(r, links, joints);
+  return { name: r.attribute(robot, 'name') ?? 'robot', links, joints: ordered, root };
+}
+
+function named(r: UrdfReader, e: Element, kind: string): string {
+  const name = r.attribute(e, 'name');
+  if (!name) r.fail(tag(kind), 'has no name attribute', `every <${kind}> needs a unique name`);
+  return name;
+}
+
+function unique(r: UrdfReader, kind: string, names: string[]): void {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) r.fail(tag(kind, n), `two <${kind}> elements are named "${n}"`, `${kind} names must be unique`);
+    seen.add(n);
+  }
+}
+
+function readLink(r: UrdfReader, e: Element, materials: Map<string, string>): UrdfLink {
+  const name = named(r, e, 'link');
+  const where = tag('link', name);
+  const inertialElement = r.only(e, 'inertial', where);
+  let inertial: UrdfInertial | undefined;
+  if (inertialElement) {
+    const w = `${where} <inertial>`;
+    const massElement = r.only(inertialElement, 'mass', w);
+    const mass = massElement ? r.numbers(massElement, 'value', 1, `${w} <mass>`)[0] : 0;
+    const ie = r.only(inertialElement, 'inertia', w);
+    const get = (k: string) => (ie ? r.numbers(ie, k, 1, `${w} <inertia>`, [0])[0] : 0);
+    const inertia: UrdfInertial['inertia'] = [get('ixx'), get('iyy'), get('izz'), get('ixy'), get('ixz'), get('iyz')];
+    const problem = inertiaProblem(mass, inertia);
+    if (problem) r.fail(w, problem.what, problem.hint);
+    inertial = { origin: r.pose(r.only(inertialElement, 'origin', w), w), mass, inertia };
+  }
+  const visuals = r.children(e, 'visual').map((v, i) => readVisual(r, v, `${where} <visual> ${i + 1}`, materials));
+  return { name, inertial, visuals };
+}
+
+function readVisual(r: UrdfReader, e: Element, where: string, materials: Map<string, string>): UrdfVisual {
+  const g = r.only(e, 'geometry', where);
+  if (!g) r.fail(where, 'has no <geometry>', 'give <geometry> with a <box>, <cylinder>, <sphere> or <mesh>');
+  const w = `${where} <geometry>`;
+  const [kind] = ['box', 'cylinder', 'sphere', 'mesh'].filter((k) => r.children(g, k).length);
+  const s = kind ? r.children(g, kind)[0] : undefined;
+  const positive = (v: number[], k: string) => {
+    if (!v.every((x) => x > 0)) r.fail(`${w} <${kind}>`, `${k} must be > 0, got ${v.join(' ')}`, 'give the size in m');
+    return v;
+  };
+  let shape: UrdfShape;
+  if (kind === 'box') shape = { type: 'box', size: positive(r.numbers(s, 'size', 3, `${w} <box>`), 'size') as Vec3 };
+  else if (kind === 'cylinder') {
+    const [radius] = positive(r.numbers(s, 'radius', 1, `${w} <cylinder>`), 'radius');
+    const [length] = positive(r.numbers(s, 'length', 1, `${w} <cylinder>`), 'length');
+    shape = { type: 'cylinder', radius, length };
+  } else if (kind === 'sphere') shape = { type: 'sphere', radius: positive(r.numbers(s, 'radius', 1, `${w} <sphere>`), 'radius')[0] };
+  else if (kind === 'mesh') shape = { type: 'mesh', filename: r.attribute(s!, 'filename') ?? '' };
+  else r.fail(w, 'has no <box>, <cylinder>, <sphere> or <mesh>', 'give one of them');
+  const material = r.only(e, 'material', where);
+  let color: string | undefined;
+  if (material) {
+    const c = r.only(material, 'color', `${where} <material>`);
+    color = c ? rgbaToCss(r.numbers(c, 'rgba', 4, `${where} <material> <color>`)) : materials.get(r.attribute(material, 'name') ?? '');
+  }
+  return { origin: r.pose(r.only(e, 'origin', where), where), shape, color };
+}
+
+function readJoint(r: UrdfReader, e: Element): UrdfJoint {
+  const name = named(r, e, 'joint');
+  const where = tag('joint', name);
+  const type = r.attribute(e, 'type');
+  if (!JOINT_TYPES.includes(type as UrdfJointType)) {
+    const known = type === 'floating' || type === 'planar';
+    r.fail(where, type === undefined ? 'has no type' : known ? `joint type "${type}" is not supported` : `unknown joint type "${type}"`,
+      `supported types: ${JOINT_TYPES.join(', ')}${known ? '; a floating base is not modelled yet' : ''}`);
+  }
+  const link = (kind: 'parent' | 'child') => {
+    const l = r.only(e, kind, where);
+    const name = l && r.attribute(l, 'link');
+    if (!name) r.fail(where, `has no <${kind} link="...">`, `name the ${kind} link of the joint: <${kind} link="..."/>`);
+    return name;
+  };
+  const axis = r.numbers(r.only(e, 'axis', where), 'xyz', 3, `${where} <axis>`, [1, 0, 0]) as Vec3;
+  if (type !== 'fixed' && !(Math.hypot(...axis) > 1e-12)) r.fail(`${where} <axis>`, `axis xyz="${axis.join(' ')}" has zero length`, 'give a non-zero direction in the child link frame, e.g. xyz="0 0 1"');
+  const dynamics = r.only(e, 'dynamics', where);
+  const [damping, friction] = ['damping', 'friction'].map((k) => r.numbers(dynamics, k, 1, `${where} <dynamics>`, [0])[0]);
+  if (damping < 0) r.fail(`${where} <dynamics>`, `damping ${damping} is negative`, 'give a damping >= 0');
+  return {
+    name, type: type as UrdfJointType, parent: link('parent'), child: link('child'),
+    origin: r.pose(r.only(e, 'origin', where), where), axis, damping, friction, mimic: r.children(e, 'mimic').length > 0,
+  };
+}
+
+/** the root link and the joints ordered from it; a tree, or an error naming what is wrong */
+function tree(r: UrdfReader, links: UrdfLink[], joints: UrdfJoint[]): { root: string; ordered: UrdfJoint[] } {
+  const names = new Set(links.map((l) => l.name));
+  const parentJoint = new Map<string, UrdfJoint>();
+  for (const j of joints) {
+    for (const kind of ['parent', 'child'] as const) {
+      if (!names.has(j[kind])) r.fail(tag('joint', j.name), `${kind} link "${j[kind]}" is not defined`, `add <link name="${j[kind]}"> or correct the name`);
+    }
+    if (j.parent === j.child) r.fail(tag('joint', j.name), `link "${j.child}" is its own parent`, 'a joint connects two different links');
+    const other = parentJoint.get(j.child);
+    if (other) {
+      r.fail(tag('link', j.child), `is the child of two joints, "${other.name}" and "${j.name}", which closes a kinematic loop`,
+        'URDF describes trees: every link but the root is the child of exactly one joint');
+    }
+    parentJoint.set(j.child, j);
+  }
+  if (links.length === 0) r.fail('<robot>', 'has no links', 'describe at least one <link>');
+  const roots = links.filter((l) => !parentJoint.has(l.name)).map((l) => l.name);
+  if (roots.length === 0) {
+    r.fail('<robot>', `the joints form a cycle: ${cycleFrom(links[0].name, parentJoint).join(' -> ')}`, 'URDF describes trees: one root link that is the child of no joint');
+  }
+  if (roots.length > 1) {
+    r.fail('<robot>', `there are ${roots.length} root links (links that are the child of no joint): ${roots.map((n) => `"${n}"`).join(', ')}`,
+      'connect every link but one to a parent with a <joint>');
+  }
+  const ordered: UrdfJoint[] = [];
+  const visit = (link: string) => {
+    for (const j of joints) if (j.parent === link) ordered.push(j), visit(j.child);
+  };
+  visit(roots[0]);
+  if (ordered.length < joints.length) {
+    const stray = joints.find((j) => !ordered.includes(j))!;
+    r.fail('<robot>', `the joints form a cycle: ${cycleFrom(stray.child, parentJoint).join(' -> ')}`, 'URDF describes trees: every link must be reachable from the root link');
+  }
+  return { root: roots[0], ordered };
+}
+
+/** link names around the cycle reached by following parents from a link */
+function cycleFrom(start: string, parentJoint: Map<string, UrdfJoint>): string[] {
+  const path: string[] = [];
+  let link: string | undefined = start;
+  while (link !== undefined && !path.includes(link)) path.push(link), (link = parentJoint.get(link)?.parent);
+  const loop = path.slice(path.indexOf(link!));
+  return [...loop.reverse(), loop[0]];
+}

@@ -1,0 +1,179 @@
+// A URDF robot as a Mechanism: the root link fixed to the world, each joint
+// placed by its origin (a FixedTranslation, or a FixedRotation whose offset is
+// the origin's xyz), revolute and continuous joints as Revolute, prismatic as
+// Prismatic, fixed joints as the origin alone; each link with an inertial or
+// a visual becomes a Body at the link frame, its centre of mass and inertia
+// carried from the inertial frame into the link frame (I_link = R I R^T).
+// Joint damping becomes the joint's damper d; joint limits are ignored (the
+// joints move freely); gravity is URDF's usual (0, 0, -9.80665).
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Mechanism } from '../library/multibody/mechanism.ts';
+import { STANDARD_GRAVITY } from '../library/multibody/world.ts';
+import type { Frame } from '../library/multibody/frame.ts';
+import type { Geometry } from '../library/multibody/geometry.ts';
+import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3, parseUrdf } from './urdf-parse.ts';
+
+export { parseUrdf, type UrdfRobot } from './urdf-parse.ts';
+
+export interface UrdfModel {
+  mechanism: Mechanism;
+  /** what was read but not modelled, or drawn as a placeholder */
+  warnings: string[];
+}
+
+export interface UrdfOptions {
+  /** world-resolved gravity; default (0, 0, -9.80665) */
+  gravity?: readonly [number, number, number];
+}
+
+const DEFAULT_COLOR = '#a0a4a8';
+const PLACEHOLDER_RADIUS = 0.05;
+
+type Mat = [Vec3, Vec3, Vec3];
+
+/** R = Rz(yaw) Ry(pitch) Rx(roll), entries within 1e-15 of 0 or ±1 made exact */
+export function rpyMatrix([r, p, y]: Vec3): Mat {
+  const [cr, sr, cp, sp, cy, sy] = [Math.cos(r), Math.sin(r), Math.cos(p), Math.sin(p), Math.cos(y), Math.sin(y)];
+  const R: Mat = [
+    [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+    [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+    [-sp, cp * sr, cp * cr],
+  ];
+  const snap = (v: number) => (Math.abs(v) < 1e-15 ? 0 : Math.abs(Math.abs(v) - 1) < 1e-15 ? Math.sign(v) : v);
+  return R.map((row) => row.map(snap)) as Mat;
+}
+
+/**
+ * The rotation of roll-pitch-yaw angles as axis and angle (for FixedRotation).
+ * A single non-zero angle keeps its axis and angle exactly; otherwise the
+ * quaternion q = qz(yaw) qy(pitch) qx(roll) gives them.
+ */
+export function rpyAxisAngle([r, p, y]: Vec3): { axis: Vec3; angle: number } | undefined {
+  const nonzero = [r, p, y].filter((a) => a !== 0).length;
+  if (nonzero === 0) return undefined;
+  if (nonzero === 1) return r ? { axis: [1, 0, 0], angle: r } : p ? { axis: [0, 1, 0], angle: p } : { axis: [0, 0, 1], angle: y };
+  const [cr, sr, cp, sp, cy, sy] = [Math.cos(r / 2), Math.sin(r / 2), Math.cos(p / 2), Math.sin(p / 2), Math.cos(y / 2), Math.sin(y / 2)];
+  const w = cr * cp * cy + sr * sp * sy;
+  const v: Vec3 = [sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy];
+  const s = Math.hypot(...v);
+  if (s < 1e-15) return undefined;
+  return { axis: [v[0] / s, v[1] / s, v[2] / s], angle: 2 * Math.atan2(s, w) };
+}
+
+const apply = (R: Mat, v: readonly number[]): Vec3 => R.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]) as Vec3;
+
+/** R I R^T for I = [xx, yy, zz, xy, xz, yz], as the same six entries */
+function rotateInertia(R: Mat, [xx, yy, zz, xy, xz, yz]: readonly number[]): [number, number, number, number, number, number] {
+  const I = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+  const RI = R.map((row) => [0, 1, 2].map((j) => row[0] * I[0][j] + row[1] * I[1][j] + row[2] * I[2][j]));
+  const e = (i: number, j: number) => RI[i][0] * R[j][0] + RI[i][1] * R[j][1] + RI[i][2] * R[j][2];
+  return [e(0, 0), e(1, 1), e(2, 2), e(0, 1), e(0, 2), e(1, 2)];
+}
+
+/** component names: letters, digits and underscores, unique in the mechanism */
+class Names {
+  private readonly used = new Set<string>(['world']);
+  constructor(private readonly warnings: string[]) {}
+  take(wanted: string, what: string): string {
+    let base = wanted.replace(/[^A-Za-z0-9_]/g, '_');
+    if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
+    let name = base;
+    for (let k = 2; this.used.has(name); k++) name = `${base}_${k}`;
+    if (name !== wanted) this.warnings.push(`${what} is the component ${name}`);
+    this.used.add(name);
+    return name;
+  }
+}
+
+function geometryOf(link: UrdfLink, warnings: string[]): Geometry | undefined {
+  const [visual, ...more] = link.visuals;
+  if (!visual) return undefined;
+  if (more.length) warnings.push(`link ${link.name}: ${link.visuals.length} <visual> elements, only the first is drawn`);
+  const color = visual.color ?? DEFAULT_COLOR;
+  const offset = [...visual.origin.xyz] as Vec3;
+  const R = rpyMatrix(visual.origin.rpy);
+  const s = visual.shape;
+  switch (s.type) {
+    case 'sphere':
+      return { shape: { type: 'sphere', radius: s.radius }, color, offset };
+    case 'cylinder':
+      return { shape: { type: 'cylinder', radius: s.radius, length: s.length }, color, offset, axis: apply(R, [0, 0, 1]) };
+    case 'box': {
+      // a box rotated by right angles is an axis-aligned box of permuted size
+      const quarterTurns = R.every((row) => row.every((v) => v === 0 || Math.abs(v) === 1));
+      if (!quarterTurns) warnings.push(`link ${link.name}: box rotated by rpy="${visual.origin.rpy.join(' ')}" is drawn unrotated`);
+      const size = quarterTurns ? (R.map((row) => Math.abs(row[0]) * s.size[0] + Math.abs(row[1]) * s.size[1] + Math.abs(row[2]) * s.size[2]) as Vec3) : s.size;
+      return { shape: { type: 'box', size }, color, offset };
+    }
+    case 'mesh':
+      warnings.push(`link ${link.name}: mesh "${s.filename}" is drawn as a placeholder sphere (meshes are not loaded)`);
+      return { shape: { type: 'sphere', radius: PLACEHOLDER_RADIUS }, color, offset };
+  }
+}
+
+/** the frame a joint's origin leads to from the parent frame */
+function place(m: Mechanism, from: Frame, origin: UrdfPose, name: string): Frame {
+  const rotation = rpyAxisAngle(origin.rpy);
+  if (rotation) {
+    const c = m.rotation(name, { ...rotation, r: origin.xyz });
+    m.connect(from, c.frame_a);
+    return c.frame_b;
+  }
+  if (origin.xyz.some((v) => v !== 0)) {
+    const c = m.bar(name, { r: origin.xyz });
+    m.connect(from, c.frame_a);
+    return c.frame_b;
+  }
+  return from;
+}
+
+// (checked robot description, options) => mechanism and warnings
+export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): UrdfModel {
+  const warnings: string[] = [];
+  const names = new Names(warnings);
+  const m = new Mechanism(robot.name || 'robot', { gravity: options.gravity ?? [0, 0, -STANDARD_GRAVITY] });
+  const jointNames = new Map(robot.joints.map((j) => [j, names.take(j.name, `joint ${j.name}`)]));
+  const links = new Map(robot.links.map((l) => [l.name, l]));
+  const attach = (link: UrdfLink, frame: Frame) => {
+    const geometry = geometryOf(link, warnings);
+    if (!link.inertial && !geometry) return;
+    const inertial = link.inertial ?? { origin: { xyz: [0, 0, 0], rpy: [0, 0, 0] }, mass: 0, inertia: [0, 0, 0, 0, 0, 0] };
+    const body = m.body(names.take(link.name, `link ${link.name}`), {
+      m: inertial.mass,
+      rcm: inertial.origin.xyz,
+      I: rotateInertia(rpyMatrix(inertial.origin.rpy), inertial.inertia),
+      geometry,
+    });
+    m.connect(frame, body.frame_a);
+  };
+  const frames = new Map<string, Frame>([[robot.root, m.world.frame_b]]);
+  attach(links.get(robot.root)!, m.world.frame_b);
+  for (const j of robot.joints) {
+    const name = jointNames.get(j)!;
+    warnings.push(...jointWarnings(j));
+    const at = place(m, frames.get(j.parent)!, j.origin, names.take(`${name}_origin`, `the origin of joint ${j.name}`));
+    let frame = at;
+    if (j.type !== 'fixed') {
+      const options = { axis: j.axis, d: j.damping || undefined };
+      const joint = j.type === 'prismatic' ? m.prismatic(name, options) : m.revolute(name, options);
+      m.connect(at, joint.frame_a);
+      frame = joint.frame_b;
+    }
+    frames.set(j.child, frame);
+    attach(links.get(j.child)!, frame);
+  }
+  return { mechanism: m, warnings };
+}
+
+function jointWarnings(j: UrdfJoint): string[] {
+  const w: string[] = [];
+  if (j.friction) w.push(`joint ${j.name}: friction ${j.friction} is not modelled (damping is)`);
+  if (j.mimic) w.push(`joint ${j.name}: <mimic> is not modelled, the joint moves freely`);
+  return w;
+}
+
+// (path of a .urdf file, options) => mechanism and warnings
+export function loadUrdf(file: string, options: UrdfOptions = {}): UrdfModel {
+  return urdfMechanism(parseUrdf(readFileSync(file, 'utf8'), basename(file)), options);
+}

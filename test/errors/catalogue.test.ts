@@ -1,0 +1,262 @@
+// The error catalogue: each bad input users may give, the exact message they
+// see on stderr and the exit code (0 ok, 1 model error, 2 usage error). The
+// CLI runs in-process through main(argv, io); two entries run bin/kron.mjs
+// as a process to show that the exit code reaches the shell. (Kinematic
+// loops without a cut joint and Newton failures at singular positions are
+// catalogued with the loop joints.)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, main } from '../../src/cli/main.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function kron(...argv: string[]): Promise<Run> {
+  let stdout = '', stderr = '';
+  const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  return { code, stdout, stderr };
+}
+
+function kronProcess(...argv: string[]): Run {
+  const r = spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), ...argv], { cwd: root, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** a URDF file in a fresh folder: a fixed base, a link "a" of 1 kg, and the joints (and extra links) given */
+function urdf(name: string, body: string, a = '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>'): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'kron-urdf-')), name);
+  writeFileSync(file, `<?xml version="1.0"?>\n<robot name="r">\n  <link name="base"/>\n  <link name="a">${a}</link>\n  ${body}\n</robot>\n`);
+  return file;
+}
+const joint = (name: string, type: string, parent: string, child: string, extra = '') =>
+  `<joint name="${name}" type="${type}"><parent link="${parent}"/><child link="${child}"/>${extra}</joint>`;
+
+const lines = (...l: string[]) => l.join('\n') + '\n';
+
+describe('error catalogue: model files and parameters', () => {
+  it('unknown model file (exit 2, as a process)', () => {
+    const r = kronProcess('simulate', 'mechanisms/nope.ts');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(lines(
+      'UsageError: model file mechanisms/nope.ts not found',
+      '  hint: give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or test/fixtures/puma560.urdf',
+    ));
+  });
+  it('model module with no default export (exit 1)', async () => {
+    const r = await kron('compile', 'test/cli/fixtures/no-default.ts');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'ModelError: model module test/cli/fixtures/no-default.ts has no default export that builds a model',
+      '  hint: export default function build(p) { const m = new Model("name"); ...; return m; }',
+    ));
+  });
+  it('--set of a parameter that does not exist (exit 1), with the nearest name', async () => {
+    const r = await kron('compile', 'mechanisms/drivetrain.ts', '--set', 's9.J=1');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'ModelError: no parameter named s9.J',
+      '  variables: s9.J',
+      '  hint: did you mean s1.J? the module declares J1, J2, i, tau, w0; the model has drive.tau, s1.J, g.i, s2.J',
+    ));
+  });
+});
+
+describe('error catalogue: mechanisms', () => {
+  it('unconnected frame (exit 1): names the body and its frame, not 24 equations', async () => {
+    const r = await kron('compile', 'test/errors/fixtures/unconnected.ts');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'ModelError: link is not connected to the world: link.frame_a has no path of connections and joints to world.frame_b',
+      '  component: link',
+      '  hint: connect link.frame_a (e.g. mech.connect(someJoint.frame_b, link.frame_a))',
+    ));
+  });
+  it('body with negative mass (exit 1): from the module parameter and from --set on the body', async () => {
+    const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'm=-1');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines('ModelError: body link: mass -1 is not a finite number >= 0', '  component: link', '  hint: give a mass in kg, 0 or more'));
+    const s = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.m=-1');
+    expect(s.code).toBe(1);
+    expect(s.stderr).toBe(lines(
+      'ModelError: body link: mass -1 is not a finite number >= 0',
+      '  component: link',
+      '  hint: give a mass in kg, 0 or more (check the --set values of link.m and link.I)',
+    ));
+  });
+  it('inertia that is not positive semi-definite (exit 1)', async () => {
+    const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.I[1][2]=1');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'ModelError: body link: inertia (Ixx 0.001, Iyy 0.01, Izz 0.01, Ixy 1) is not positive semi-definite',
+      '  component: link',
+      '  hint: the inertia tensor about the centre of mass must be positive semi-definite (check the --set values of link.m and link.I)',
+    ));
+  });
+  it('inertia that violates the triangle inequality (exit 1)', async () => {
+    const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.I[1][1]=0.5');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'ModelError: body link: inertia (Ixx 0.5, Iyy 0.01, Izz 0.01) violates the triangle inequality',
+      '  component: link',
+      '  hint: principal moments must satisfy Ixx + Iyy >= Izz and its permutations (check the --set values of link.m and link.I)',
+    ));
+  });
+  it('a massless body is fine where the mass matrix stays regular: PUMA 560 link 1 (exit 0)', async () => {
+    for (const file of ['mechanisms/puma560.ts', 'test/fixtures/puma560.urdf']) {
+      const r = await kron('simulate', file, '--stop', '0.01', '--signals', 'der(j1.qd)');
+      expect(r.code, file).toBe(0);
+      expect(r.stderr, file).toBe('');
+      expect(r.stdout.trim().split('\n')[1].split(',').map(Number).every(Number.isFinite)).toBe(true);
+    }
+  });
+  it('zero-length joint axis (exit 1)', async () => {
+    const r = await kron('compile', 'test/errors/fixtures/axis.ts', '--set', 'az=0');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'ModelError: axis [0, 0, 0] of j1 has zero length',
+      '  component: j1',
+      '  hint: give a non-zero axis direction in frame_a coordinates, e.g. [0, 0, 1]',
+    ));
+  });
+});
+
+describe('error catalogue: kinematic loops', () => {
+  it('a loop without a joint that can be cut (exit 1)', async () => {
+    const r = await kron('compile', 'test/errors/fixtures/uncut-loop.ts');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'ModelError: kinematic loop (p2, p1) without a cut joint: p2 closes it but cannot be cut',
+      '  component: p2',
+      '  hint: mark a spherical, universal or revolute joint of the loop as its cut joint: { cut: true }',
+    ));
+  });
+  it('Newton failure: a four-bar whose links cannot close stops at time 0 with the residual and the joints (exit 1)', async () => {
+    const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', '--set', 'b=0.1', '--set', 'c=0.2', '--stop', '0.1');
+    expect(r.code).toBe(1);
+    const [first, , hint] = r.stderr.split('\n');
+    expect(first).toBe('SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns (tearing variables j2.q, j4.q; kinematic loop cut at j3 with joints j2, j1, j4); residual 5.258e-1');
+    expect(hint).toMatch(/^  hint: the loop may not close with these dimensions/);
+  });
+});
+
+describe('error catalogue: simulation', () => {
+  it('--step <= 0 (exit 2)', async () => {
+    for (const step of ['0', '-1e-3']) {
+      const r = await kron('simulate', 'mechanisms/drivetrain.ts', '--step', step);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(lines(`UsageError: step ${Number(step)} must be a finite number > 0`, '  hint: e.g. --step 1e-3'));
+    }
+  });
+  it('--stop < 0 (exit 2)', async () => {
+    const r = await kron('simulate', 'mechanisms/drivetrain.ts', '--stop', '-1');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(lines('UsageError: stop time -1 must be a finite number >= 0', '  hint: e.g. --stop 2'));
+  });
+  it('unknown --integrator, --rtol without the adaptive integrator, a tolerance <= 0 (exit 2)', async () => {
+    const cases = [
+      [['--integrator', 'euler'], 'UsageError: --integrator must be rk4 or adaptive, got "euler"', '  hint: e.g. --integrator adaptive --rtol 1e-8'],
+      [['--rtol', '1e-8'], 'UsageError: --rtol applies to the adaptive integrator', '  hint: add --integrator adaptive'],
+      [['--integrator', 'adaptive', '--atol', '0'], 'UsageError: atol 0 must be a finite number > 0', '  hint: e.g. --atol 1e-8'],
+    ] as const;
+    for (const [flags, message, hint] of cases) {
+      const r = await kron('simulate', 'mechanisms/drivetrain.ts', ...flags);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(lines(message, hint));
+    }
+  });
+  it('NaN during simulation: stops, names the time and the first non-finite variable (exit 1, as a process)', () => {
+    const r = kronProcess('simulate', 'test/errors/fixtures/blowup.ts', '--stop', '2', '--step', '0.25');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(lines(
+      'SimulationError: a non-finite value appeared in the step from time 0.75, at time 1: first non-finite variable g (g = 1/(1 - x))',
+      '  variables: g',
+      '  hint: a division by zero or a value growing without bound: check parameters and start values, or reduce --step',
+    ));
+  });
+  it('NaN during an adaptive simulation: the same report (exit 1)', async () => {
+    const r = await kron('simulate', 'test/errors/fixtures/blowup.ts', '--stop', '2', '--integrator', 'adaptive');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^SimulationError: a non-finite value appeared in the step from time 0\.9\d*, at time 1: first non-finite variable g \(g = 1\/\(1 - x\)\)\n/);
+  });
+});
+
+describe('error catalogue: malformed URDF (exit 1, naming the element)', () => {
+  const cases: [string, string, string, string][] = [
+    ['missing parent link', joint('j1', 'revolute', 'bse', 'a'),
+      'ModelError: URDF bad.urdf: <joint name="j1">: parent link "bse" is not defined', '  hint: add <link name="bse"> or correct the name'],
+    ['missing child link', joint('j1', 'revolute', 'base', 'arm'),
+      'ModelError: URDF bad.urdf: <joint name="j1">: child link "arm" is not defined', '  hint: add <link name="arm"> or correct the name'],
+    ['no <parent> element', '<joint name="j1" type="revolute"><child link="a"/></joint>',
+      'ModelError: URDF bad.urdf: <joint name="j1">: has no <parent link="...">', '  hint: name the parent link of the joint: <parent link="..."/>'],
+    ['unknown joint type', joint('j1', 'hinge', 'base', 'a'),
+      'ModelError: URDF bad.urdf: <joint name="j1">: unknown joint type "hinge"', '  hint: supported types: revolute, continuous, prismatic, fixed'],
+    ['floating joint', joint('j1', 'floating', 'base', 'a'),
+      'ModelError: URDF bad.urdf: <joint name="j1">: joint type "floating" is not supported', '  hint: supported types: revolute, continuous, prismatic, fixed; a floating base is not modelled yet'],
+    ['zero-length axis', joint('j1', 'revolute', 'base', 'a', '<axis xyz="0 0 0"/>'),
+      'ModelError: URDF bad.urdf: <joint name="j1"> <axis>: axis xyz="0 0 0" has zero length', '  hint: give a non-zero direction in the child link frame, e.g. xyz="0 0 1"'],
+    ['cycle (a link with two parents)', `<link name="b"/>${joint('j1', 'revolute', 'base', 'a')}${joint('j2', 'revolute', 'a', 'b')}${joint('j3', 'revolute', 'b', 'a')}`,
+      'ModelError: URDF bad.urdf: <link name="a">: is the child of two joints, "j1" and "j3", which closes a kinematic loop', '  hint: URDF describes trees: every link but the root is the child of exactly one joint'],
+    ['cycle (detached from the root)', `<link name="b"/>${joint('j1', 'revolute', 'a', 'b')}${joint('j2', 'revolute', 'b', 'a')}`,
+      'ModelError: URDF bad.urdf: <robot>: the joints form a cycle: a -> b -> a', '  hint: URDF describes trees: every link must be reachable from the root link'],
+    ['several roots', '',
+      'ModelError: URDF bad.urdf: <robot>: there are 2 root links (links that are the child of no joint): "base", "a"', '  hint: connect every link but one to a parent with a <joint>'],
+    ['not well-formed XML', '<joint name="j1">',
+      "ModelError: URDF bad.urdf: not well-formed XML at line 6, column 1: Expected closing tag 'joint' (opened in line 5, col 3) instead of closing tag 'robot'.", '  hint: check the tags around that line'],
+  ];
+  for (const [what, body, message, hint] of cases) {
+    it(what, async () => {
+      const r = await kron('compile', urdf('bad.urdf', body));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(lines(message, hint));
+    });
+  }
+  const inertial = (mass: string, inertia: string) => `<inertial><mass value="${mass}"/><inertia ${inertia}/></inertial>`;
+  const link: [string, string, string, string][] = [
+    ['negative mass', inertial('-2', 'ixx="0.1" iyy="0.1" izz="0.1"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: mass -2 is not a finite number >= 0', '  hint: give a mass in kg, 0 or more'],
+    ['inertia not positive semi-definite', inertial('2', 'ixx="1" iyy="1" izz="1" ixy="2"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 1, Ixy 2) is not positive semi-definite', '  hint: the inertia tensor about the centre of mass must be positive semi-definite'],
+    ['inertia violating the triangle inequality', inertial('2', 'ixx="1" iyy="1" izz="3"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 3) violates the triangle inequality', '  hint: principal moments must satisfy Ixx + Iyy >= Izz and its permutations'],
+    ['a number that is not one', inertial('heavy', 'ixx="1" iyy="1" izz="1"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="heavy" is not a finite number', '  hint: e.g. value="0"'],
+  ];
+  for (const [what, a, message, hint] of link) {
+    it(what, async () => {
+      const r = await kron('compile', urdf('bad.urdf', joint('j1', 'revolute', 'base', 'a'), a));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(lines(message, hint));
+    });
+  }
+});
+
+describe('error catalogue: the command line (exit 2)', () => {
+  const commands = Object.keys(COMMANDS).join(', '); // compile, simulate, ...
+  const cases: [string[], string][] = [
+    [[], `UsageError: no command given\n  hint: commands: ${commands}`],
+    [['fly'], `UsageError: unknown command "fly"\n  hint: commands: ${commands}; kron --help lists them`],
+    [['simulate'], 'UsageError: kron simulate needs a model file\n  hint: kron simulate mechanisms/drivetrain.ts; kron simulate --help'],
+    [['compile', 'mechanisms/drivetrain.ts', '--frobnicate'], "UsageError: Unknown option '--frobnicate'\n  hint: kron compile --help lists the options"],
+    [['compile', 'mechanisms/drivetrain.ts', '--mode', 'fast'], 'UsageError: --mode must be torn or relaxed, got "fast"'],
+    [['compile', 'mechanisms/drivetrain.ts', '--set', 'i'], 'UsageError: --set expects name=value, got "i"\n  hint: e.g. --set n=16'],
+    [['compile', 'mechanisms/drivetrain.ts', '--set', 'i=abc'], 'UsageError: --set i expects a number, got "abc"'],
+    [['compile', 'mechanisms/drivetrain.ts', '--gravity', '0,0,-1'], 'UsageError: --gravity applies to mechanisms (models built with Mechanism, which have a world)'],
+    [['compile', 'mechanisms/pendulum.ts', '--gravity', '0,-1'], 'UsageError: --gravity expects gx,gy,gz, got "0,-1"\n  hint: e.g. --gravity 0,0,-9.80665'],
+  ];
+  for (const [argv, message] of cases) {
+    it(`kron ${argv.join(' ')}`, async () => {
+      const r = await kron(...argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(message + '\n');
+    });
+  }
+});
