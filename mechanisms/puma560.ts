@@ -23,7 +23,8 @@
 //   0.086, so no rigid body has it); we raise Ixx by 0.0075 to 0.0735, the
 //   smallest change (11%) of one moment that makes it physical. Inertias do
 //   not enter the gravity load, which stays the toolbox's.
-// Gravity: 9.81 m/s^2 along -z of the base, as in the toolbox.
+// Gravity: standard gravity 9.80665 m/s^2 along -z of the base, as URDF robots get
+// (the toolbox uses 9.81: --set g=9.81 reproduces its gravload).
 import { Mechanism } from '../src/library/multibody/index.ts';
 
 const pi = Math.PI;
@@ -39,7 +40,7 @@ export const links = [
 ] as const;
 
 /** g: gravity along -z; q1..q6: start angles (default qz, the zero angle pose: arm straight up) */
-export const parameters = { g: 9.81, q1: 0, q2: 0, q3: 0, q4: 0, q5: 0, q6: 0 };
+export const parameters = { g: 9.80665, q1: 0, q2: 0, q3: 0, q4: 0, q5: 0, q6: 0 };
 
 export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   const o = { ...parameters, ...p };
