@@ -25,11 +25,17 @@ export class KronError extends Error {
     const d = this.details;
     const lines = [`${this.name}: ${this.message}`];
     if (d.component) lines.push(`  component: ${d.component}`);
-    if (d.variables?.length) lines.push(`  variables: ${d.variables.join(', ')}`);
-    if (d.equations?.length) lines.push('  equations:', ...d.equations.map((e) => `    ${e}`));
+    // a large singular model can name hundreds: the first ones locate it, details has them all
+    if (d.variables?.length) lines.push(`  variables: ${more(d.variables, 30).join(', ')}`);
+    if (d.equations?.length) lines.push('  equations:', ...more(d.equations.map((e) => (e.length > 300 ? `${e.slice(0, 300)} ...` : e)), 12).map((e) => `    ${e}`));
     if (d.hint) lines.push(`  hint: ${d.hint}`);
     return lines.join('\n');
   }
+}
+
+/** the first n items, and how many more there are */
+function more(items: readonly string[], n: number): string[] {
+  return items.length > n ? [...items.slice(0, n), `... and ${items.length - n} more`] : [...items];
 }
 
 /** the model itself is wrong: bad component parameters, bad connections */

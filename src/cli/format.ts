@@ -9,6 +9,12 @@ export function formatReport(r: CompileReport): string {
     `  ops per evaluation: ${r.ops.mul} mul, ${r.ops.add} add, ${r.ops.div} div, ${r.ops.fn} fn`,
     `  compiled in ${r.compileMs} ms into ${r.functions} functions`,
   ];
+  if (r.kinematics?.loops.length) {
+    lines.push(`  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${r.kinematics.restJoints.join(', ')}`);
+    for (const k of r.kinematics.loops) {
+      lines.push(`  kinematic loop cut at ${k.cut} (${k.chosenBy === 'user' ? 'marked' : 'chosen by the builder'}${k.planar ? ', planar' : ''}, ${k.constraints} constraints): tree joints ${k.joints.join(', ')}`);
+    }
+  }
   for (const l of r.relaxedLoops) {
     lines.push(`  relaxed loop: ${l.size} equations -> ${l.relaxedBlocks} blocks of the relaxed BLT form (largest ${l.largest})${l.remainder ? `, ${l.remainder} equations left to eliminate` : ''}`);
   }
