@@ -17,6 +17,7 @@ import buildFourbar from '../../mechanisms/fourbar.ts';
 import buildPlanar, { parameters as planar } from '../../mechanisms/fourbar-planar.ts';
 import buildSixbar from '../../mechanisms/sixbar.ts';
 import * as oracle from '../oracles/fourbar.ts';
+import buildUncut from '../errors/fixtures/uncut-loop.ts';
 import { cylinderSignals, energyAt, gapAt, gapSignals } from './loop-helpers.ts';
 
 const W0 = (300 * Math.PI) / 180;
@@ -210,15 +211,7 @@ describe('badly closed loops are errors that name the loop', () => {
   });
 
   it('a loop of prismatic joints only has no joint to cut', () => {
-    const m = new Mechanism('sliders');
-    const p1 = m.prismatic('p1', { axis: [1, 0, 0] });
-    const p2 = m.prismatic('p2', { axis: [1, 0, 0] });
-    const box = m.body('box', { m: 1 });
-    m.connect(m.world.frame_b, p1.frame_a);
-    m.connect(m.world.frame_b, p2.frame_a);
-    m.connect(p1.frame_b, box.frame_a);
-    m.connect(p2.frame_b, box.frame_a);
-    expect(() => compile(m)).toThrow(/kinematic loop \(p2, p1\) without a cut joint: p2 closes it but cannot be cut/);
+    expect(() => compile(buildUncut())).toThrow(/kinematic loop \(p2, p1\) without a cut joint: p2 closes it but cannot be cut/);
   });
 
   it('a rigid loop (a body connected to the world twice through bars) is named', () => {
