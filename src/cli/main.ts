@@ -20,6 +20,7 @@ usage:
                           [--json] [--emit out.js]
   kron simulate <model.ts> [--mode torn|relaxed] [--set name=value ...] [--stop T] [--step h]
                            [--interval dt] [--signals a,b,...] [--out results.csv|results.json]
+  kron bench [--json] [--n 1,2,4,...] [--models chain,puma560,tree,fourbar] [--out dir]  (kron bench -h)
 
 examples:
   kron compile mechanisms/drivetrain.ts --json
@@ -91,6 +92,7 @@ function write(file: string, text: string): void {
 }
 
 async function run(argv: string[]): Promise<void> {
+  if (argv[0] === 'bench') return (await import('./bench.ts')).benchCommand(argv.slice(1));
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, file, ...extra] = positionals;
   if (values.help || !command) {
@@ -98,7 +100,7 @@ async function run(argv: string[]): Promise<void> {
     if (!values.help) throw new UsageError('no command given');
     return;
   }
-  if (command !== 'compile' && command !== 'simulate') throw new UsageError(`unknown command "${command}"`, { hint: 'commands: compile, simulate' });
+  if (command !== 'compile' && command !== 'simulate') throw new UsageError(`unknown command "${command}"`, { hint: 'commands: compile, simulate, bench' });
   if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: `kron ${command} mechanisms/drivetrain.ts` });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
