@@ -100,7 +100,8 @@ async function measureInstance(
   model: BenchModel, build: () => Model, sweepN: number | undefined,
   history: Map<Mode, { n: number; ms: number }[]>, o: SweepOptions, result: SweepResult,
 ): Promise<void> {
-  let reference: CompiledModel | undefined;
+  /** the first form that compiled, with its model: the MJCF is written from them */
+  let reference: { mech: Model; c: CompiledModel } | undefined;
   for (const mode of ['relaxed', 'torn'] as const) {
     const why = sweepN === undefined ? undefined : overBudget(sweepN, mode, history.get(mode)!, o);
     if (why) {
@@ -109,22 +110,23 @@ async function measureInstance(
       continue;
     }
     try {
+      const mech = build();
       const t0 = performance.now();
-      const c = compile(build(), { mode });
+      const c = compile(mech, { mode });
       const compileMs = performance.now() - t0;
       const n = c.stateNames.length / 2;
       history.get(mode)!.push({ n: sweepN ?? n, ms: compileMs });
       const usPerEval = microsPerEval(c, seed(model, n, mode));
       result.rows.push({ model, n, mode, usPerEval, compileMs, ops: { ...c.report.ops } });
       o.log(`${model} n=${n} ${mode}: compile ${compileMs.toFixed(0)} ms, ${usPerEval.toPrecision(4)} µs/eval`);
-      reference ??= c;
+      reference ??= { mech, c };
     } catch (e) {
       if (!(e instanceof KronError)) throw e;
       result.skipped.push({ model, n: sweepN, mode, reason: `${e.name}: ${e.message}` });
       o.log(`${model} ${mode}: skipped, ${e.name}: ${e.message}`);
     }
   }
-  if (o.mujoco && reference) await measurePeer(model, build(), reference, o, result);
+  if (o.mujoco && reference) await measurePeer(model, reference.mech, reference.c, o, result);
 }
 
 /** MuJoCo's mj_forward on the MJCF of the model; qacc checked against Kron's at one random state */
@@ -132,9 +134,9 @@ async function measurePeer(model: BenchModel, mech: Model, c: CompiledModel, o: 
   const n = c.stateNames.length / 2;
   let peer: MujocoPeer | undefined;
   try {
-    if (!(mech instanceof Mechanism)) throw new Error('not a Mechanism');
+    if (!(mech instanceof Mechanism)) throw new Error('the model is not a Mechanism: there is no MJCF to write');
     const doc = mjcf(mech, referenceValues(c));
-    peer = await MujocoPeer.load(doc.xml);
+    peer = await MujocoPeer.load(doc);
     result.mujocoVersion ??= peer.version;
     result.agreement.push({ model, n, maxRelDiff: agreement(c, peer, doc.joints, seed(model, n, 'mujoco')) });
     const usPerEval = peer.microsPerForward(seed(model, n, 'mujoco'));

@@ -12,8 +12,8 @@ import { Component } from '../../src/model/index.ts';
 import chain from '../../mechanisms/chain.ts';
 import puma560, { links } from '../../mechanisms/puma560.ts';
 import tree from '../../mechanisms/tree.ts';
-import { type Mjcf, mjcf, referenceValues } from '../../bench/mjcf.ts';
-import { MujocoPeer } from '../../bench/mujoco.ts';
+import { type Mjcf, combined, mjcf, referenceValues } from '../../bench/mjcf.ts';
+import { MujocoPeer, quaternion } from '../../bench/mujoco.ts';
 import { rng } from '../../bench/timing.ts';
 
 const peers: MujocoPeer[] = [];
@@ -21,7 +21,7 @@ afterAll(() => peers.forEach((p) => p.delete()));
 
 async function written(mech: Mechanism, c: CompiledModel): Promise<{ doc: Mjcf; peer: MujocoPeer }> {
   const doc = mjcf(mech, referenceValues(c));
-  const peer = await MujocoPeer.load(doc.xml);
+  const peer = await MujocoPeer.load(doc);
   peers.push(peer);
   return { doc, peer };
 }
@@ -37,7 +37,26 @@ function kronAccelerations(c: CompiledModel, joints: string[], q: number[], qd: 
   return joints.map((j) => dx[c.stateNames.indexOf(`${j}.qd`)]);
 }
 
+/** one joint carrying two bodies, one of them behind a fixed rotation and an offset: their inertias are combined */
+function twoBodies(): Mechanism {
+  const m = new Mechanism('two', { gravity: [0, 0, -9.81] });
+  const j = m.revolute('j', { axis: [0, 1, 1] });
+  const a = m.body('a', { m: 2, rcm: [0.2, 0, 0.1], I: [0.02, 0.03, 0.04, 0.001, -0.002, 0.003] });
+  const turn = m.rotation('turn', { axis: [1, 1, 0], angle: 0.7, r: [0.3, -0.1, 0.2] });
+  const b = m.body('b', { m: 0.5, rcm: [0, 0.1, 0], I: [0.01, 0.005, 0.008] });
+  const j2 = m.prismatic('j2', { axis: [0, 0, 1] });
+  const tip = m.body('tip', { m: 1, rcm: [0.1, 0, 0], I: [0.001, 0.002, 0.002] });
+  m.connect(m.world.frame_b, j.frame_a);
+  m.connect(j.frame_b, a.frame_a);
+  m.connect(j.frame_b, turn.frame_a);
+  m.connect(turn.frame_b, b.frame_a);
+  m.connect(turn.frame_b, j2.frame_a);
+  m.connect(j2.frame_b, tip.frame_a);
+  return m;
+}
+
 const cases: [string, () => Mechanism][] = [
+  ['two bodies on one joint (combined inertia, full inertia tensor, oblique axes)', twoBodies],
   ['chain n=1', () => chain({ n: 1 })],
   ['chain n=2', () => chain({ n: 2 })],
   ['chain n=7', () => chain({ n: 7 })],
@@ -67,6 +86,18 @@ describe('MJCF writer: MuJoCo mj_forward equals Kron der(qd)', () => {
       });
     }
   }
+
+  it('the MJCF text through MuJoCo\'s XML reader gives the same accelerations as the mjSpec build', async () => {
+    for (const mech of [tree(), twoBodies(), puma560(), chain({ n: 5 })]) {
+      const { doc, peer } = await written(mech, compile(mech, { mode: 'relaxed' }));
+      const fromXml = await MujocoPeer.fromXml(doc.xml);
+      peers.push(fromXml);
+      const rand = rng(11);
+      const q = doc.joints.map(() => -2 + 4 * rand()), qd = doc.joints.map(() => -2 + 4 * rand());
+      const a = peer.accelerations(q, qd), b = fromXml.accelerations(q, qd);
+      a.forEach((x, i) => expect(Math.abs(x - b[i])).toBeLessThan(1e-9 * Math.max(1, Math.abs(x))));
+    }
+  });
 
   it('gravity reaches MuJoCo: a 1-link chain at rest accelerates as -g L/2 cos(q) / (m L^2/3) (horizontal start)', async () => {
     const mech = chain({ n: 1 });
@@ -121,6 +152,40 @@ describe('MJCF writer: PUMA 560 kinematics equal the standard DH product', () =>
     const [c, s] = [Math.cos(angle), Math.sin(angle)];
     return [0, 1, 2].map((i) => [T[i][0] * c + T[i][1] * s, -T[i][0] * s + T[i][1] * c, T[i][2]]);
   }
+});
+
+describe('quaternion', () => {
+  /** rotation matrix of the unit quaternion (w, x, y, z), row-major */
+  const matrix = ([w, x, y, z]: number[]) => [
+    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+  ];
+  it('inverts the quaternion-to-matrix map on random rotations, including near-half-turns', () => {
+    const rand = rng(5);
+    for (let k = 0; k < 200; k++) {
+      const angle = k % 4 === 0 ? Math.PI - 1e-9 * rand() : 2 * Math.PI * rand();
+      const u = [rand() - 0.5, rand() - 0.5, rand() - 0.5], n = Math.hypot(...u);
+      const q = [Math.cos(angle / 2), ...u.map((x) => (Math.sin(angle / 2) * x) / n)];
+      const back = matrix(quaternion(matrix(q)));
+      matrix(q).forEach((v, i) => expect(back[i]).toBeCloseTo(v, 12));
+    }
+  });
+});
+
+describe('combined mass properties', () => {
+  it('two point masses: centre of mass between them, m1 m2 / (m1 + m2) d^2 across the line joining them', () => {
+    const zero = new Array(9).fill(0);
+    const u = combined([{ m: 1, c: [0, 0, 0], I: zero }, { m: 3, c: [2, 0, 0], I: zero }]);
+    expect(u.m).toBe(4);
+    expect(u.c).toEqual([1.5, 0, 0]);
+    const across = (1 * 3) / 4 * 2 * 2;
+    [0, 0, 0, 0, across, 0, 0, 0, across].forEach((v, k) => expect(u.I[k]).toBeCloseTo(v, 14));
+  });
+  it('massless parts keep their inertia and the first part\'s centre', () => {
+    const I = [1, 0, 0, 0, 2, 0, 0, 0, 2];
+    expect(combined([{ m: 0, c: [0.5, 0, 0], I }])).toEqual({ m: 0, c: [0.5, 0, 0], I });
+  });
 });
 
 describe('MJCF writer: what it cannot write is a ModelError naming the element', () => {
