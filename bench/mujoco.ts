@@ -10,7 +10,7 @@
 // about 160; the tests check that both ways give the same dynamics.
 import loadMujoco, { type MainModule, type MjData, type MjModel, type MjSpec, type MjsBody } from '@mujoco/mujoco';
 import { type Mjcf, type MjcfBody, mjcfXml } from './mjcf.ts';
-import { microsPerCall, rng } from './timing.ts';
+import { type Timing, type WarmUp, rng, timeCalls } from './timing.ts';
 
 let module: Promise<MainModule> | undefined;
 
@@ -63,12 +63,12 @@ export class MujocoPeer {
     return Float64Array.from(this.data.qacc as Float64Array);
   }
 
-  /** median µs per mj_forward, each batch at fresh qpos, qvel uniform in [-1, 1) (timing.ts) */
-  microsPerForward(seed: number): number {
+  /** µs per mj_forward (median), each batch at fresh qpos, qvel uniform in [-1, 1) (timing.ts) */
+  timeForward(seed: number, w: WarmUp = {}): Timing {
     const rand = rng(seed);
     const { mj, model, data } = this;
     const q = new Float64Array(model.nq), qd = new Float64Array(model.nv);
-    return microsPerCall({
+    return timeCalls({
       call: () => mj.mj_forward(model, data),
       fresh: () => {
         for (let i = 0; i < q.length; i++) q[i] = rand() * 2 - 1;
@@ -76,7 +76,7 @@ export class MujocoPeer {
         this.setState(q, qd);
         return (data.qacc as Float64Array)[0] ?? 0;
       },
-    });
+    }, w);
   }
 
   /** frees the WebAssembly memory of model and data */

@@ -45,8 +45,9 @@ export function machine(): Machine {
 export const points = (rows: readonly BenchRow[], model: BenchModel, mode: BenchMode): Point[] =>
   rows.filter((r) => r.model === model && r.mode === mode).map((r) => ({ n: r.n, y: r.usPerEval }));
 
-// (rows) => slopes and crossover on the chain, relaxed / MuJoCo everywhere
-export function summarize(rows: readonly BenchRow[]): Summary {
+// (rows) => slopes and crossover on the chain, relaxed / MuJoCo everywhere; rows whose warm-up was capped are left out
+export function summarize(all: readonly BenchRow[]): Summary {
+  const rows = all.filter((r) => !r.warmupCapped);
   const chain = (mode: BenchMode) => points(rows, 'chain', mode).sort((a, b) => a.n - b.n);
   const slopes: Summary['slopes'] = {};
   const fit = (p: Point[]): Fit | undefined => (new Set(p.map((q) => q.n)).size >= 2 ? { ...logLogFit(p), from: p[0].n, to: p[p.length - 1].n } : undefined);
@@ -75,7 +76,7 @@ export function markdownTable(rows: readonly BenchRow[]): string {
   for (const { model, n } of keys) {
     const t = get(model, n, 'torn'), r = get(model, n, 'relaxed'), m = get(model, n, 'mujoco');
     lines.push(`| ${[
-      model, n, ms(t?.compileMs), ms(r?.compileMs), ops(t), ops(r), us(t?.usPerEval), us(r?.usPerEval), us(m?.usPerEval),
+      model, n, ms(t?.compileMs), ms(r?.compileMs), ops(t), ops(r), us(t), us(r), us(m),
       ratio(t?.usPerEval, r?.usPerEval), ratio(r?.usPerEval, m?.usPerEval),
     ].join(' | ')} |`);
   }
@@ -102,6 +103,7 @@ export function conclusions(s: Summary, result: SweepResult): string[] {
     const worst = Math.max(...result.agreement.map((a) => a.maxRelDiff));
     out.push(`- MuJoCo's qacc agrees with Kron's der(qd) at a random state of every peer row to ${worst.toExponential(1)} (largest relative difference)`);
   }
+  for (const note of result.notes) out.push(`- note: ${note}`);
   for (const k of result.skipped) out.push(`- skipped ${k.model}${k.n === undefined ? '' : ` n=${k.n}`}${k.mode ? ` ${k.mode}` : ''}: ${k.reason}`);
   return out;
 }
@@ -111,7 +113,7 @@ export function chainPlot(rows: readonly BenchRow[], s: Summary, m: Machine, muj
   const styles: [BenchMode, string, string][] = [['torn', 'torn', '#c0392b'], ['relaxed', 'relaxed', '#2471a3'], ['mujoco', `MuJoCo ${mujocoVersion ?? ''} mj_forward`.replace('  ', ' '), '#27ae60']];
   const series = styles.map(([mode, label, color]) => {
     const f = s.slopes[mode];
-    return { label: f ? `${label} (slope ${f.slope.toFixed(2)}, n = ${f.from}…${f.to})` : label, color, points: points(rows, 'chain', mode), fit: f };
+    return { label: f ? `${label} (slope ${f.slope.toFixed(2)}, n = ${f.from}…${f.to})` : label, color, points: points(rows.filter((r) => !r.warmupCapped), 'chain', mode), fit: f };
   }).filter((x) => x.points.length > 0);
   if (series.length === 0) return undefined;
   const c = s.crossover;
@@ -126,6 +128,10 @@ export function chainPlot(rows: readonly BenchRow[], s: Summary, m: Machine, muj
 }
 
 const ms = (v?: number) => (v === undefined ? '–' : v.toFixed(0));
-const us = (v?: number) => (v === undefined ? '–' : v < 10 ? v.toFixed(3) : v < 1000 ? v.toFixed(1) : v.toFixed(0));
+const us = (r?: BenchRow) => {
+  if (!r) return '–';
+  const v = r.usPerEval;
+  return (v < 10 ? v.toFixed(3) : v < 1000 ? v.toFixed(1) : v.toFixed(0)) + (r.warmupCapped ? '*' : '');
+};
 const ratio = (a?: number, b?: number) => (a === undefined || b === undefined ? '–' : (a / b).toFixed(2));
 const ops = (r?: BenchRow) => (r?.ops ? `${r.ops.mul} / ${r.ops.add} / ${r.ops.div} / ${r.ops.fn}` : '–');

@@ -16,7 +16,7 @@ import { Mechanism } from '../src/library/multibody/index.ts';
 import type { Model } from '../src/model/index.ts';
 import { mjcf, referenceValues } from './mjcf.ts';
 import { MujocoPeer } from './mujoco.ts';
-import { microsPerEval, rng } from './timing.ts';
+import { type Timing, rng, timeEval } from './timing.ts';
 
 export type BenchModel = 'chain' | 'puma560' | 'tree' | 'fourbar';
 export type BenchMode = Mode | 'mujoco';
@@ -31,6 +31,8 @@ export interface BenchRow {
   /** Kron rows only */
   compileMs?: number;
   ops?: OpCounts;
+  /** set when the warm-up ran out of time: the code may not have reached V8's optimising tier */
+  warmupCapped?: true;
 }
 
 /** a row that was not measured, and why */
@@ -61,6 +63,8 @@ export interface SweepOptions {
   /** skip a compile predicted to take longer (ms) */
   compileBudgetMs: number;
   mujoco: boolean;
+  /** longest warm-up per row (ms) */
+  warmupMs: number;
   /** progress, one line at a time */
   log: (line: string) => void;
 }
@@ -68,6 +72,8 @@ export interface SweepOptions {
 export interface SweepResult {
   rows: BenchRow[];
   skipped: Skipped[];
+  /** remarks on measured rows, e.g. a warm-up that ended at its time limit */
+  notes: string[];
   /** MuJoCo's qacc against Kron's der(qd), largest relative difference per peer row */
   agreement: { model: BenchModel; n: number; maxRelDiff: number }[];
   mujocoVersion?: string;
@@ -77,7 +83,7 @@ type Build = (p: Record<string, number>) => Model;
 
 // (options) => rows, skipped rows, and the MuJoCo agreement checks
 export async function sweep(o: SweepOptions): Promise<SweepResult> {
-  const result: SweepResult = { rows: [], skipped: [], agreement: [] };
+  const result: SweepResult = { rows: [], skipped: [], notes: [], agreement: [] };
   const root = new URL('../', import.meta.url);
   for (const entry of MODELS.filter((m) => o.models.includes(m.name))) {
     const path = fileURLToPath(new URL(entry.file, root));
@@ -116,9 +122,9 @@ async function measureInstance(
       const compileMs = performance.now() - t0;
       const n = c.stateNames.length / 2;
       history.get(mode)!.push({ n: sweepN ?? n, ms: compileMs });
-      const usPerEval = microsPerEval(c, seed(model, n, mode));
-      result.rows.push({ model, n, mode, usPerEval, compileMs, ops: { ...c.report.ops } });
-      o.log(`${model} n=${n} ${mode}: compile ${compileMs.toFixed(0)} ms, ${usPerEval.toPrecision(4)} µs/eval`);
+      const t = timeEval(c, seed(model, n, mode), { maxMs: o.warmupMs });
+      result.rows.push({ model, n, mode, usPerEval: t.us, compileMs, ops: { ...c.report.ops }, ...capped(t, `${model} n=${n} ${mode}`, result) });
+      o.log(`${model} n=${n} ${mode}: compile ${compileMs.toFixed(0)} ms, ${t.us.toPrecision(4)} µs/eval${t.capped ? ' (warm-up capped)' : ''}`);
       reference ??= { mech, c };
     } catch (e) {
       if (!(e instanceof KronError)) throw e;
@@ -139,9 +145,10 @@ async function measurePeer(model: BenchModel, mech: Model, c: CompiledModel, o: 
     peer = await MujocoPeer.load(doc);
     result.mujocoVersion ??= peer.version;
     result.agreement.push({ model, n, maxRelDiff: agreement(c, peer, doc.joints, seed(model, n, 'mujoco')) });
-    const usPerEval = peer.microsPerForward(seed(model, n, 'mujoco'));
-    result.rows.push({ model, n, mode: 'mujoco', usPerEval });
-    o.log(`${model} n=${n} mujoco: ${usPerEval.toPrecision(4)} µs/eval`);
+    // the WebAssembly module is shared by all rows: hot after the first ones, it needs fewer calls than fresh generated code
+    const t = peer.timeForward(seed(model, n, 'mujoco'), { minCalls: 2000, maxMs: o.warmupMs });
+    result.rows.push({ model, n, mode: 'mujoco', usPerEval: t.us, ...capped(t, `${model} n=${n} mujoco`, result) });
+    o.log(`${model} n=${n} mujoco: ${t.us.toPrecision(4)} µs/eval${t.capped ? ' (warm-up capped)' : ''}`);
   } catch (e) {
     const reason = e instanceof KronError ? `${e.name}: ${e.message}` : `MuJoCo: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
     result.skipped.push({ model, n, mode: 'mujoco', reason });
@@ -168,6 +175,13 @@ export function agreement(c: CompiledModel, peer: MujocoPeer, joints: readonly s
     const kron = dx[index(`${j}.qd`)];
     return Math.abs(qacc[k] - kron) / Math.max(1, Math.abs(kron));
   }));
+}
+
+/** a warm-up that ran out of time: noted, and the row flagged (the code may not have reached V8's optimising tier) */
+function capped(t: Timing, row: string, result: SweepResult): { warmupCapped?: true } {
+  if (!t.capped) return {};
+  result.notes.push(`${row}: warm-up stopped at its limit after ${t.warmupCalls} calls in ${(t.warmupMs / 1000).toFixed(0)} s, before ${t.warmupCalls < 20000 ? 'enough calls' : 'stable rounds'}; marked *, left out of the fits and ratios`);
+  return { warmupCapped: true };
 }
 
 /** why this compile is skipped: over --max-torn-n, or predicted over the budget from the last two compiles (power law) */

@@ -1,8 +1,8 @@
 // bench/timing: time per call of a function under test (a compiled model's
 // derivatives, MuJoCo's mj_forward), the same way in every benchmark.
-//   µs/call  after a warm-up (>= 20000 calls or 2 s, and >= 300 ms, then until three
-//            successive 50 ms rounds agree within 5 %, at most 20 s: V8 tiers generated
-//            functions up only after ~10^4 calls, and big models need longer), the median
+//   µs/call  after a warm-up (>= 20000 calls and 300 ms, then until three successive
+//            50 ms rounds agree within 5 %, at most 20 s: V8 tiers generated functions up
+//            only after thousands of calls, however slow each call is before), the median
 //            over batches of ~15 ms (at least one call), each batch at a fresh
 //            pseudo-random state (so the JIT cannot fold the state into constants)
 import type { CompiledModel } from '../src/codegen/compiled.ts';
@@ -10,8 +10,6 @@ import type { CompiledModel } from '../src/codegen/compiled.ts';
 export const BATCHES = 9;
 export const BATCH_MS = 15;
 const WARMUP_CALLS = 20000;
-/** slow calls: enough warm-up once this long, even with fewer calls */
-const WARMUP_CALLS_MS = 2000;
 const WARMUP_MS = 300;
 const WARMUP_MAX_MS = 20000;
 const ROUND_MS = 50;
@@ -38,11 +36,30 @@ export interface Subject {
   fresh(): number;
 }
 
+export interface Timing {
+  /** median µs per call */
+  us: number;
+  warmupCalls: number;
+  warmupMs: number;
+  /** the warm-up ended at its time limit, not with enough calls and stable rounds */
+  capped: boolean;
+}
+
 // (subject) => median µs per call
-export function microsPerCall(s: Subject): number {
+export const microsPerCall = (s: Subject): number => timeCalls(s).us;
+
+export interface WarmUp {
+  /** calls before measuring (default 20000) */
+  minCalls?: number;
+  /** at most this long (ms, default 20000); a warm-up that stops here reports capped */
+  maxMs?: number;
+}
+
+// (subject, warm-up) => median µs per call, with how the warm-up went
+export function timeCalls(s: Subject, w: WarmUp = {}): Timing {
   sink += s.fresh();
-  const perCall = warmUp(s);
-  const perBatch = Math.max(1, Math.round(BATCH_MS / perCall));
+  const warm = warmUp(s, w.minCalls ?? WARMUP_CALLS, w.maxMs ?? WARMUP_MAX_MS);
+  const perBatch = Math.max(1, Math.round(BATCH_MS / warm.msPerCall));
   const times: number[] = [];
   for (let b = 0; b < BATCHES; b++) {
     sink += s.fresh();
@@ -52,11 +69,11 @@ export function microsPerCall(s: Subject): number {
   }
   sink += s.fresh();
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return { us: times[Math.floor(times.length / 2)], warmupCalls: warm.calls, warmupMs: warm.ms, capped: warm.capped };
 }
 
-/** calls until V8 has tiered the code up (rounds of ROUND_MS until three agree); returns ms per call of the last round */
-function warmUp(s: Subject): number {
+/** calls until V8 has tiered the code up (rounds of ROUND_MS until three agree); ms per call of the last round */
+function warmUp(s: Subject, minCalls: number, maxMs: number): { msPerCall: number; calls: number; ms: number; capped: boolean } {
   let calls = 0;
   const t0 = performance.now();
   const rounds: number[] = [];
@@ -64,8 +81,9 @@ function warmUp(s: Subject): number {
     const r = rounds.slice(-3);
     return r.length === 3 && Math.max(...r) <= 1.05 * Math.min(...r);
   };
-  const enough = (now: number) => (calls >= WARMUP_CALLS || now - t0 >= WARMUP_CALLS_MS) && now - t0 >= WARMUP_MS && settled();
-  for (let now = t0; !(enough(now) || now - t0 >= WARMUP_MAX_MS); ) {
+  const enough = (now: number) => calls >= minCalls && now - t0 >= WARMUP_MS && settled();
+  let now = t0;
+  while (!enough(now) && now - t0 < maxMs) {
     let k = 0;
     const start = performance.now();
     do {
@@ -76,19 +94,22 @@ function warmUp(s: Subject): number {
     calls += k;
     rounds.push((now - start) / k);
   }
-  return rounds[rounds.length - 1];
+  return { msPerCall: rounds[rounds.length - 1], calls, ms: now - t0, capped: !enough(now) };
 }
 
 // (compiled model, seed) => median µs per derivatives() call, every state uniform in [-1, 1)
-export function microsPerEval(c: CompiledModel, seed: number): number {
+export const microsPerEval = (c: CompiledModel, seed: number): number => timeEval(c, seed).us;
+
+// (compiled model, seed, warm-up) => timing of derivatives() with how the warm-up went
+export function timeEval(c: CompiledModel, seed: number, w: WarmUp = {}): Timing {
   const rand = rng(seed);
   const x = c.x0();
   const dx = new Float64Array(x.length);
-  return microsPerCall({
+  return timeCalls({
     call: () => c.derivatives(0, x, dx),
     fresh: () => {
       for (let i = 0; i < x.length; i++) x[i] = rand() * 2 - 1;
       return dx[0];
     },
-  });
+  }, w);
 }

@@ -11,15 +11,17 @@ import { type Machine, chainPlot, conclusions, machine, markdownTable, summarize
 
 export const BENCH_USAGE = `usage:
   kron bench [--json] [--n 1,2,4,...] [--models chain,puma560,tree,fourbar] [--out dir]
-             [--max-torn-n N] [--compile-budget seconds] [--no-mujoco]
+             [--max-torn-n N] [--compile-budget seconds] [--warmup-limit seconds] [--no-mujoco]
 
 --n               chain sizes (default ${DEFAULT_SIZES.join(',')})
 --models          models to run (default all: ${MODELS.map((m) => m.name).join(',')})
 --out             where bench.json, bench.md and chain.svg go (default bench/results)
---max-torn-n      largest chain compiled torn (default: no limit but the budget)
+--max-torn-n      largest chain compiled torn (default 64: V8 needs minutes to optimise torn n = 128)
 --compile-budget  skip a compile predicted (from the two smaller ones) to take longer (default 30 s)
+--warmup-limit    longest warm-up per row (default 60 s); a row that reaches it is marked * and
+                  left out of the fits and ratios (the code may not be optimised yet)
 --no-mujoco       leave out the MuJoCo peer
---json            print the rows as JSON: { model, n, mode, usPerEval, compileMs, ops }
+--json            print the rows as JSON: { model, n, mode, usPerEval, compileMs, ops[, warmupCapped] }
 `;
 
 const OPTIONS = {
@@ -27,7 +29,8 @@ const OPTIONS = {
   n: { type: 'string' },
   models: { type: 'string' },
   out: { type: 'string', default: 'bench/results' },
-  'max-torn-n': { type: 'string' },
+  'max-torn-n': { type: 'string', default: '64' },
+  'warmup-limit': { type: 'string', default: '60' },
   'compile-budget': { type: 'string', default: '30' },
   'no-mujoco': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -45,7 +48,8 @@ export async function benchCommand(argv: string[]): Promise<void> {
   const result = await sweep({
     models,
     sizes,
-    maxTornN: values['max-torn-n'] === undefined ? Infinity : positiveInteger('--max-torn-n', values['max-torn-n']),
+    maxTornN: positiveInteger('--max-torn-n', values['max-torn-n']),
+    warmupMs: 1000 * positiveNumber('--warmup-limit', values['warmup-limit']),
     compileBudgetMs: 1000 * positiveNumber('--compile-budget', values['compile-budget']),
     mujoco: !values['no-mujoco'],
     log: (line) => process.stderr.write(line + '\n'),

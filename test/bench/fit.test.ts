@@ -74,6 +74,15 @@ describe('summary and table', () => {
     expect(s.ratios.find((r) => r.model === 'puma560')?.relaxedOverMujoco).toBeCloseTo(0.75, 12);
     expect(s.ratios.find((r) => r.model === 'chain' && r.n === 256)?.relaxedOverMujoco).toBeCloseTo(0.5, 12);
   });
+  it('rows whose warm-up was capped are starred in the table and left out of fits and ratios', () => {
+    const slow: BenchRow = { model: 'chain', n: 512, mode: 'relaxed', usPerEval: 1e6, compileMs: 1, ops: { mul: 1, add: 1, div: 0, fn: 0 }, warmupCapped: true };
+    const peer: BenchRow = { model: 'chain', n: 512, mode: 'mujoco', usPerEval: 10 };
+    const s = summarize([...rows, slow, peer]);
+    expect(s.slopes.relaxed).toMatchObject({ to: 256 });
+    expect(s.slopes.relaxed!.slope).toBeCloseTo(1, 12);
+    expect(s.ratios.some((r) => r.n === 512)).toBe(false);
+    expect(markdownTable([slow, peer]).split('\n')[2]).toContain('| 1000000* |');
+  });
   it('table: one line per model and n, a dash where a mode was not measured', () => {
     const lines = markdownTable(rows).split('\n');
     expect(lines).toHaveLength(2 + sizes.length + 1);
