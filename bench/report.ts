@@ -77,7 +77,7 @@ export function markdownTable(rows: readonly BenchRow[]): string {
     const t = get(model, n, 'torn'), r = get(model, n, 'relaxed'), m = get(model, n, 'mujoco');
     lines.push(`| ${[
       model, n, ms(t?.compileMs), ms(r?.compileMs), ops(t), ops(r), us(t), us(r), us(m),
-      ratio(t?.usPerEval, r?.usPerEval), ratio(r?.usPerEval, m?.usPerEval),
+      ratio(t, r), ratio(r, m),
     ].join(' | ')} |`);
   }
   return lines.join('\n');
@@ -133,5 +133,5 @@ const us = (r?: BenchRow) => {
   const v = r.usPerEval;
   return (v < 10 ? v.toFixed(3) : v < 1000 ? v.toFixed(1) : v.toFixed(0)) + (r.warmupCapped ? '*' : '');
 };
-const ratio = (a?: number, b?: number) => (a === undefined || b === undefined ? '–' : (a / b).toFixed(2));
+const ratio = (a?: BenchRow, b?: BenchRow) => (a && b ? (a.usPerEval / b.usPerEval).toFixed(2) + (a.warmupCapped || b.warmupCapped ? '*' : '') : '–');
 const ops = (r?: BenchRow) => (r?.ops ? `${r.ops.mul} / ${r.ops.add} / ${r.ops.div} / ${r.ops.fn}` : '–');
