@@ -1,9 +1,10 @@
-// bench/timing: time per evaluation of a compiled model's derivatives, the
-// same way in every benchmark.
-//   µs/eval  one derivatives() call: after a warm-up (>= 20000 calls and 300 ms, then until
-//            three successive 50 ms rounds agree within 5 %, at most 20 s: V8 tiers the
-//            generated functions up only after ~10^4 calls, and big models need longer),
-//            the median over batches of many calls, each at a fresh pseudo-random state
+// bench/timing: time per call of a function under test (a compiled model's
+// derivatives, MuJoCo's mj_forward), the same way in every benchmark.
+//   µs/call  after a warm-up (>= 20000 calls and 300 ms, then until three successive
+//            50 ms rounds agree within 5 %, at most 20 s: V8 tiers generated functions up
+//            only after thousands of calls, however slow each call is before), the median
+//            over batches of ~15 ms (at least one call), each batch at a fresh
+//            pseudo-random state (so the JIT cannot fold the state into constants)
 import type { CompiledModel } from '../src/codegen/compiled.ts';
 
 export const BATCHES = 9;
@@ -27,14 +28,52 @@ export function rng(seed: number): () => number {
 /** keeps the results alive so the JIT cannot drop the calls */
 export let sink = 0;
 
-// (compiled model) => median µs per derivatives() call
-export function microsPerEval(c: CompiledModel, seed: number): number {
-  const rand = rng(seed);
-  const x = c.x0();
-  const dx = new Float64Array(x.length);
-  const fresh = () => x.forEach((_, i) => (x[i] = rand() * 2 - 1));
-  // warm-up until V8 has tiered the generated functions up (that takes ~10^4 calls), then
-  // calls per batch so that a batch takes about BATCH_MS
+/** the function under test and how to give it a new state */
+export interface Subject {
+  /** one evaluation at the current state */
+  call(): void;
+  /** a fresh pseudo-random state; returns a number of the last result (kept in `sink`) */
+  fresh(): number;
+}
+
+export interface Timing {
+  /** median µs per call */
+  us: number;
+  warmupCalls: number;
+  warmupMs: number;
+  /** the warm-up ended at its time limit, not with enough calls and stable rounds */
+  capped: boolean;
+}
+
+// (subject) => median µs per call
+export const microsPerCall = (s: Subject): number => timeCalls(s).us;
+
+export interface WarmUp {
+  /** calls before measuring (default 20000) */
+  minCalls?: number;
+  /** at most this long (ms, default 20000); a warm-up that stops here reports capped */
+  maxMs?: number;
+}
+
+// (subject, warm-up) => median µs per call, with how the warm-up went
+export function timeCalls(s: Subject, w: WarmUp = {}): Timing {
+  sink += s.fresh();
+  const warm = warmUp(s, w.minCalls ?? WARMUP_CALLS, w.maxMs ?? WARMUP_MAX_MS);
+  const perBatch = Math.max(1, Math.round(BATCH_MS / warm.msPerCall));
+  const times: number[] = [];
+  for (let b = 0; b < BATCHES; b++) {
+    sink += s.fresh();
+    const start = performance.now();
+    for (let k = 0; k < perBatch; k++) s.call();
+    times.push(((performance.now() - start) * 1000) / perBatch);
+  }
+  sink += s.fresh();
+  times.sort((a, b) => a - b);
+  return { us: times[Math.floor(times.length / 2)], warmupCalls: warm.calls, warmupMs: warm.ms, capped: warm.capped };
+}
+
+/** calls until V8 has tiered the code up (rounds of ROUND_MS until three agree); ms per call of the last round */
+function warmUp(s: Subject, minCalls: number, maxMs: number): { msPerCall: number; calls: number; ms: number; capped: boolean } {
   let calls = 0;
   const t0 = performance.now();
   const rounds: number[] = [];
@@ -42,30 +81,35 @@ export function microsPerEval(c: CompiledModel, seed: number): number {
     const r = rounds.slice(-3);
     return r.length === 3 && Math.max(...r) <= 1.05 * Math.min(...r);
   };
-  for (let now = t0; !((calls >= WARMUP_CALLS && now - t0 >= WARMUP_MS && settled()) || now - t0 >= WARMUP_MAX_MS); ) {
+  const enough = (now: number) => calls >= minCalls && now - t0 >= WARMUP_MS && settled();
+  let now = t0;
+  while (!enough(now) && now - t0 < maxMs) {
     let k = 0;
     const start = performance.now();
     do {
-      for (let j = 0; j < 20; j++) c.derivatives(0, x, dx);
+      for (let j = 0; j < 20; j++) s.call();
       k += 20;
       now = performance.now();
     } while (now - start < ROUND_MS);
     calls += k;
     rounds.push((now - start) / k);
   }
-  const tCal = performance.now();
-  for (let k = 0; k < 1000; k++) c.derivatives(0, x, dx);
-  const perCall = (performance.now() - tCal) / 1000;
-  const perBatch = Math.max(100, Math.round(BATCH_MS / perCall));
-  const times: number[] = [];
-  for (let b = 0; b < BATCHES; b++) {
-    fresh();
-    const start = performance.now();
-    for (let k = 0; k < perBatch; k++) c.derivatives(0, x, dx);
-    times.push(((performance.now() - start) * 1000) / perBatch);
-    sink += dx[0];
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return { msPerCall: rounds[rounds.length - 1], calls, ms: now - t0, capped: !enough(now) };
 }
 
+// (compiled model, seed) => median µs per derivatives() call, every state uniform in [-1, 1)
+export const microsPerEval = (c: CompiledModel, seed: number): number => timeEval(c, seed).us;
+
+// (compiled model, seed, warm-up) => timing of derivatives() with how the warm-up went
+export function timeEval(c: CompiledModel, seed: number, w: WarmUp = {}): Timing {
+  const rand = rng(seed);
+  const x = c.x0();
+  const dx = new Float64Array(x.length);
+  return timeCalls({
+    call: () => c.derivatives(0, x, dx),
+    fresh: () => {
+      for (let i = 0; i < x.length; i++) x[i] = rand() * 2 - 1;
+      return dx[0];
+    },
+  }, w);
+}

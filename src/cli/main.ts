@@ -5,6 +5,7 @@ import { KronError, UsageError } from '../errors.ts';
 import { type Io, isParseArgsError, processIo } from './io.ts';
 import { COMPILE_HELP, SIMULATE_HELP, runCompile, runSimulate } from './model-commands.ts';
 import { VIEW_USAGE, view } from './view.ts';
+import { BENCH_USAGE } from './bench-usage.ts';
 
 export type { Io } from './io.ts';
 
@@ -22,6 +23,8 @@ export const COMMANDS: Record<string, Command> = {
   compile: { summary: 'compile a model and print its compile report', help: COMPILE_HELP, run: runCompile },
   simulate: { summary: 'compile and simulate a model, write sampled signals as CSV or JSON', help: SIMULATE_HELP, run: runSimulate },
   view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result (or live mode)', help: VIEW_USAGE, run: (args) => view(args) },
+  // loaded on demand: the benchmark pulls in MuJoCo, a devDependency
+  bench: { summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)', help: BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) },
 };
 
 export function usage(): string {

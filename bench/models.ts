@@ -1,0 +1,14 @@
+// The benchmark's models and chain sizes: no imports, so that `kron bench --help`
+// can list them without loading the benchmark.
+export type BenchModel = 'chain' | 'puma560' | 'tree' | 'fourbar';
+
+/** the benchmark's models: a module under mechanisms/ and whether it is swept over its parameter n */
+export const MODELS: readonly { name: BenchModel; file: string; sweep?: boolean }[] = [
+  { name: 'chain', file: 'mechanisms/chain.ts', sweep: true },
+  { name: 'puma560', file: 'mechanisms/puma560.ts' },
+  { name: 'tree', file: 'mechanisms/tree.ts' },
+  { name: 'fourbar', file: 'mechanisms/fourbar.ts' },
+];
+
+/** chain sizes of the sweep */
+export const DEFAULT_SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256];

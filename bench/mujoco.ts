@@ -1,0 +1,144 @@
+// bench/mujoco: the peer of `kron bench`, MuJoCo's official WebAssembly build
+// (npm @mujoco/mujoco, Google DeepMind's bindings, versioned with MuJoCo), run
+// in the same Node process as Kron's generated code.
+//   forward  mj_forward: positions, velocities, M(q) and its factorisation, bias
+//            forces, passive (spring-damper) forces, qacc; contacts and
+//            constraints are disabled in the MJCF (bench/mjcf.ts)
+// A written model is loaded through the mjSpec API (header parsed from XML,
+// bodies added one by one) rather than MuJoCo's XML reader, which recurses per
+// nesting level and overflows the WebAssembly stack on chains deeper than
+// about 160; the tests check that both ways give the same dynamics.
+import loadMujoco, { type MainModule, type MjData, type MjModel, type MjSpec, type MjsBody } from '@mujoco/mujoco';
+import { type Mjcf, type MjcfBody, mjcfXml } from './mjcf.ts';
+import { type Timing, type WarmUp, rng, timeCalls } from './timing.ts';
+
+let module: Promise<MainModule> | undefined;
+
+/** the WebAssembly module, instantiated once per process */
+export function mujoco(): Promise<MainModule> {
+  return (module ??= loadMujoco());
+}
+
+export class MujocoPeer {
+  private constructor(
+    private readonly mj: MainModule,
+    readonly model: MjModel,
+    readonly data: MjData,
+  ) {}
+
+  // (written model) => a model with its data, built through mjSpec; throws MuJoCo's errors as Errors
+  static async load(doc: Mjcf): Promise<MujocoPeer> {
+    const mj = await mujoco();
+    const spec = mj.parseXMLString(mjcfXml(doc.model, doc.gravity, []));
+    try {
+      const world = mj.mjs_findBody(spec, 'world');
+      if (!world) throw new Error('the MuJoCo spec has no world body');
+      for (const b of doc.bodies) addBody(mj, spec, world, b);
+      const model = mj.mj_compile(spec);
+      return new MujocoPeer(mj, model, new mj.MjData(model));
+    } finally {
+      spec.delete();
+    }
+  }
+
+  // (MJCF text) => a model with its data, through MuJoCo's XML reader
+  static async fromXml(xml: string): Promise<MujocoPeer> {
+    const mj = await mujoco();
+    const model = mj.MjModel.from_xml_string(xml);
+    return new MujocoPeer(mj, model, new mj.MjData(model));
+  }
+
+  get version(): string {
+    return this.mj.mj_versionString();
+  }
+
+  get nv(): number {
+    return this.model.nv;
+  }
+
+  // (q, qd in MJCF joint order) => qacc after mj_forward, a copy
+  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>): Float64Array {
+    this.setState(q, qd);
+    this.mj.mj_forward(this.model, this.data);
+    return Float64Array.from(this.data.qacc as Float64Array);
+  }
+
+  /** µs per mj_forward (median), each batch at fresh qpos, qvel uniform in [-1, 1) (timing.ts) */
+  timeForward(seed: number, w: WarmUp = {}): Timing {
+    const rand = rng(seed);
+    const { mj, model, data } = this;
+    const q = new Float64Array(model.nq), qd = new Float64Array(model.nv);
+    return timeCalls({
+      call: () => mj.mj_forward(model, data),
+      fresh: () => {
+        for (let i = 0; i < q.length; i++) q[i] = rand() * 2 - 1;
+        for (let i = 0; i < qd.length; i++) qd[i] = rand() * 2 - 1;
+        this.setState(q, qd);
+        return (data.qacc as Float64Array)[0] ?? 0;
+      },
+    }, w);
+  }
+
+  /** frees the WebAssembly memory of model and data */
+  delete(): void {
+    this.data.delete();
+    this.model.delete();
+  }
+
+  /** views into WebAssembly memory are taken anew each time: they detach when the memory grows */
+  private setState(q: ArrayLike<number>, qd: ArrayLike<number>): void {
+    (this.data.qpos as Float64Array).set(q);
+    (this.data.qvel as Float64Array).set(qd);
+  }
+}
+
+/** adds b and its subtree under parent, as the XML of bench/mjcf.ts would */
+function addBody(mj: MainModule, spec: MjSpec, parent: MjsBody, b: MjcfBody): void {
+  const defaults = mj.mjs_getSpecDefault(spec)!;
+  const body = mj.mjs_addBody(parent, defaults)!;
+  mj.mjs_setName(body.element, b.name);
+  body.pos.set(b.pos);
+  body.quat.set(quaternion(b.R));
+  if (b.inertial) {
+    const { m, c, I } = b.inertial;
+    body.explicitinertial = true;
+    body.mass = m;
+    body.ipos.set(c);
+    // as the XML: a diagonal inertia as such, a full one (which must be positive definite) as fullinertia
+    if (I[1] === 0 && I[2] === 0 && I[5] === 0) body.inertia.set([I[0], I[4], I[8]]);
+    else body.fullinertia.set([I[0], I[4], I[8], I[1], I[2], I[5]]);
+  }
+  const j = b.joint;
+  const joint = mj.mjs_addJoint(body, defaults)!;
+  mj.mjs_setName(joint.element, j.name);
+  joint.type = j.type === 'hinge' ? mj.mjtJoint.mjJNT_HINGE : mj.mjtJoint.mjJNT_SLIDE;
+  joint.axis.set(j.axis);
+  joint.stiffness[0] = j.stiffness;
+  joint.springref = j.springref;
+  joint.damping[0] = j.damping;
+  joint.armature = 0;
+  joint.limited = mj.mjtLimited.mjLIMITED_FALSE;
+  for (const c of b.children) addBody(mj, spec, body, c);
+}
+
+// (rotation, row-major 3x3) => unit quaternion w, x, y, z (Shepperd: from the largest of w, x, y, z)
+export function quaternion(R: readonly number[]): number[] {
+  const [a, b, c, d, e, f, g, h, i] = R;
+  const t = a + e + i;
+  let q: number[];
+  if (t >= a && t >= e && t >= i) {
+    const s = 2 * Math.sqrt(1 + t);
+    q = [s / 4, (h - f) / s, (c - g) / s, (d - b) / s];
+  } else if (a >= e && a >= i) {
+    const s = 2 * Math.sqrt(1 + a - e - i);
+    q = [(h - f) / s, s / 4, (b + d) / s, (c + g) / s];
+  } else if (e >= i) {
+    const s = 2 * Math.sqrt(1 + e - a - i);
+    q = [(c - g) / s, (b + d) / s, s / 4, (f + h) / s];
+  } else {
+    const s = 2 * Math.sqrt(1 + i - a - e);
+    q = [(d - b) / s, (c + g) / s, (f + h) / s, s / 4];
+  }
+  const norm = Math.hypot(...q);
+  return q.map((x) => x / norm);
+}

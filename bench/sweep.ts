@@ -1,0 +1,195 @@
+// bench/sweep: the measurements of `kron bench`. For each model of the table
+// below (the chain at every n of the sweep), compiled torn and relaxed:
+// compile time, operations per evaluation (report.ops) and µs per evaluation
+// of the state derivatives (timing.ts); then the peer, MuJoCo's mj_forward on
+// an MJCF of the same mechanism (mjcf.ts, mujoco.ts), in the same process.
+// A compile that is predicted to exceed the budget (extrapolated from the two
+// smaller ones of the sweep) is skipped, with the reason, and so is every
+// larger one of that model and mode.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type Mode, compile } from '../src/compile.ts';
+import type { CompiledModel } from '../src/codegen/compiled.ts';
+import type { OpCounts } from '../src/codegen/ops.ts';
+import { KronError } from '../src/errors.ts';
+import { Mechanism } from '../src/library/multibody/index.ts';
+import type { Model } from '../src/model/index.ts';
+import { type BenchModel, DEFAULT_SIZES, MODELS } from './models.ts';
+import { mjcf, referenceValues } from './mjcf.ts';
+import { MujocoPeer } from './mujoco.ts';
+import { type Timing, rng, timeEval } from './timing.ts';
+
+export type BenchMode = Mode | 'mujoco';
+
+/** one line of `kron bench --json` */
+export interface BenchRow {
+  model: BenchModel;
+  /** degrees of freedom */
+  n: number;
+  mode: BenchMode;
+  usPerEval: number;
+  /** Kron rows only */
+  compileMs?: number;
+  ops?: OpCounts;
+  /** set when the warm-up ran out of time: the code may not have reached V8's optimising tier */
+  warmupCapped?: true;
+}
+
+/** a row that was not measured, and why */
+export interface Skipped {
+  model: BenchModel;
+  n?: number;
+  mode?: BenchMode;
+  reason: string;
+}
+
+export { type BenchModel, DEFAULT_SIZES, MODELS };
+export const MODES: readonly Mode[] = ['torn', 'relaxed'];
+
+export interface SweepOptions {
+  models: readonly BenchModel[];
+  /** chain sizes */
+  sizes: readonly number[];
+  /** largest chain compiled torn */
+  maxTornN: number;
+  /** skip a compile predicted to take longer (ms) */
+  compileBudgetMs: number;
+  mujoco: boolean;
+  /** longest warm-up per row (ms) */
+  warmupMs: number;
+  /** progress, one line at a time */
+  log: (line: string) => void;
+}
+
+export interface SweepResult {
+  rows: BenchRow[];
+  skipped: Skipped[];
+  /** remarks on measured rows, e.g. a warm-up that ended at its time limit */
+  notes: string[];
+  /** MuJoCo's qacc against Kron's der(qd), largest relative difference per peer row */
+  agreement: { model: BenchModel; n: number; maxRelDiff: number }[];
+  mujocoVersion?: string;
+}
+
+type Build = (p: Record<string, number>) => Model;
+
+// (options) => rows, skipped rows, and the MuJoCo agreement checks
+export async function sweep(o: SweepOptions): Promise<SweepResult> {
+  const result: SweepResult = { rows: [], skipped: [], notes: [], agreement: [] };
+  const root = new URL('../', import.meta.url);
+  for (const entry of MODELS.filter((m) => o.models.includes(m.name))) {
+    const path = fileURLToPath(new URL(entry.file, root));
+    if (!existsSync(path)) {
+      result.skipped.push({ model: entry.name, reason: `${entry.file} does not exist (yet)` });
+      o.log(`${entry.name}: skipped, ${entry.file} does not exist`);
+      continue;
+    }
+    const build = ((await import(pathToFileURL(path).href)) as { default: Build }).default;
+    const history = new Map<Mode, { n: number; ms: number }[]>(MODES.map((m) => [m, []]));
+    for (const n of entry.sweep ? o.sizes : [undefined]) {
+      await measureInstance(entry.name, () => build(n === undefined ? {} : { n }), n, history, o, result);
+    }
+  }
+  return result;
+}
+
+/** one model instance: both modes, then the peer */
+async function measureInstance(
+  model: BenchModel, build: () => Model, sweepN: number | undefined,
+  history: Map<Mode, { n: number; ms: number }[]>, o: SweepOptions, result: SweepResult,
+): Promise<void> {
+  /** the first form that compiled, with its model: the MJCF is written from them */
+  let reference: { mech: Model; c: CompiledModel } | undefined;
+  for (const mode of ['relaxed', 'torn'] as const) {
+    const why = sweepN === undefined ? undefined : overBudget(sweepN, mode, history.get(mode)!, o);
+    if (why) {
+      result.skipped.push({ model, n: sweepN, mode, reason: why });
+      o.log(`${model} n=${sweepN} ${mode}: skipped, ${why}`);
+      continue;
+    }
+    try {
+      const mech = build();
+      const t0 = performance.now();
+      const c = compile(mech, { mode });
+      const compileMs = performance.now() - t0;
+      const n = c.stateNames.length / 2;
+      history.get(mode)!.push({ n: sweepN ?? n, ms: compileMs });
+      const t = timeEval(c, seed(model, n, mode), { maxMs: o.warmupMs });
+      result.rows.push({ model, n, mode, usPerEval: t.us, compileMs, ops: { ...c.report.ops }, ...capped(t, `${model} n=${n} ${mode}`, result) });
+      o.log(`${model} n=${n} ${mode}: compile ${compileMs.toFixed(0)} ms, ${t.us.toPrecision(4)} µs/eval${t.capped ? ' (warm-up capped)' : ''}`);
+      reference ??= { mech, c };
+    } catch (e) {
+      if (!(e instanceof KronError)) throw e;
+      result.skipped.push({ model, n: sweepN, mode, reason: `${e.name}: ${e.message}` });
+      o.log(`${model} ${mode}: skipped, ${e.name}: ${e.message}`);
+    }
+  }
+  if (o.mujoco && reference) await measurePeer(model, reference.mech, reference.c, o, result);
+}
+
+/** MuJoCo's mj_forward on the MJCF of the model; qacc checked against Kron's at one random state */
+async function measurePeer(model: BenchModel, mech: Model, c: CompiledModel, o: SweepOptions, result: SweepResult): Promise<void> {
+  const n = c.stateNames.length / 2;
+  let peer: MujocoPeer | undefined;
+  try {
+    if (!(mech instanceof Mechanism)) throw new Error('the model is not a Mechanism: there is no MJCF to write');
+    const doc = mjcf(mech, referenceValues(c));
+    peer = await MujocoPeer.load(doc);
+    result.mujocoVersion ??= peer.version;
+    result.agreement.push({ model, n, maxRelDiff: agreement(c, peer, doc.joints, seed(model, n, 'mujoco')) });
+    // the WebAssembly module is shared by all rows: hot after the first ones, it needs fewer calls than fresh generated code
+    const t = peer.timeForward(seed(model, n, 'mujoco'), { minCalls: 2000, maxMs: o.warmupMs });
+    result.rows.push({ model, n, mode: 'mujoco', usPerEval: t.us, ...capped(t, `${model} n=${n} mujoco`, result) });
+    o.log(`${model} n=${n} mujoco: ${t.us.toPrecision(4)} µs/eval${t.capped ? ' (warm-up capped)' : ''}`);
+  } catch (e) {
+    const reason = e instanceof KronError ? `${e.name}: ${e.message}` : `MuJoCo: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+    result.skipped.push({ model, n, mode: 'mujoco', reason });
+    o.log(`${model} n=${n} mujoco: skipped, ${reason}`);
+  } finally {
+    peer?.delete();
+  }
+}
+
+// (Kron model, MuJoCo peer, joint order) => max |qacc - der(qd)| / max(1, |der(qd)|) at a random state
+export function agreement(c: CompiledModel, peer: MujocoPeer, joints: readonly string[], seedValue: number): number {
+  const rand = rng(seedValue);
+  const q = joints.map(() => rand() * 2 - 1), qd = joints.map(() => rand() * 2 - 1);
+  const x = new Float64Array(c.stateNames.length), dx = new Float64Array(x.length);
+  const index = (name: string) => {
+    const i = c.stateNames.indexOf(name);
+    if (i < 0) throw new Error(`no state ${name}`);
+    return i;
+  };
+  joints.forEach((j, k) => ((x[index(`${j}.q`)] = q[k]), (x[index(`${j}.qd`)] = qd[k])));
+  c.derivatives(0, x, dx);
+  const qacc = peer.accelerations(q, qd);
+  return Math.max(...joints.map((j, k) => {
+    const kron = dx[index(`${j}.qd`)];
+    return Math.abs(qacc[k] - kron) / Math.max(1, Math.abs(kron));
+  }));
+}
+
+/** a warm-up that ran out of time: noted, and the row flagged (the code may not have reached V8's optimising tier) */
+function capped(t: Timing, row: string, result: SweepResult): { warmupCapped?: true } {
+  if (!t.capped) return {};
+  result.notes.push(`${row}: warm-up stopped at its limit after ${t.warmupCalls} calls in ${(t.warmupMs / 1000).toFixed(0)} s, before ${t.warmupCalls < 20000 ? 'enough calls' : 'stable rounds'}; marked *, left out of the fits and ratios`);
+  return { warmupCapped: true };
+}
+
+/** why this compile is skipped: over --max-torn-n, or predicted over the budget from the last two compiles (power law) */
+function overBudget(n: number, mode: Mode, past: { n: number; ms: number }[], o: SweepOptions): string | undefined {
+  if (mode === 'torn' && n > o.maxTornN) return `n > --max-torn-n ${o.maxTornN}`;
+  const over = past.find((p) => p.ms > o.compileBudgetMs);
+  if (over) return `compiling n=${over.n} took ${(over.ms / 1000).toFixed(1)} s, over the budget of ${o.compileBudgetMs / 1000} s`;
+  if (past.length < 2) return undefined;
+  const [a, b] = past.slice(-2);
+  const exponent = Math.log(b.ms / a.ms) / Math.log(b.n / a.n);
+  const predicted = b.ms * (n / b.n) ** Math.max(1, exponent);
+  if (predicted > o.compileBudgetMs) return `compile predicted to take ${(predicted / 1000).toFixed(0)} s (n^${exponent.toFixed(1)} from n=${a.n}, ${b.n}), over the budget of ${o.compileBudgetMs / 1000} s`;
+  return undefined;
+}
+
+/** a distinct, reproducible seed per row */
+function seed(model: BenchModel, n: number, mode: BenchMode): number {
+  return MODELS.findIndex((m) => m.name === model) * 100003 + n * 7 + ['torn', 'relaxed', 'mujoco'].indexOf(mode);
+}
