@@ -298,6 +298,36 @@ class Elimination {
     this.pending.delete(id);
   }
 
+  /**
+   * The causal sequence of a torn block, pivoted in the order that fills in
+   * least (Markowitz): each y_i's row holds only y_<i, so no substitution of
+   * another y touches y_i's own coefficient, and any order divides by the same
+   * structural pivots as the causal one. Cheapest first means, for a joint
+   * with its body, that the body's forces are summed with the child's at the
+   * node before z_b = z_a + n qdd is substituted into the sum (the
+   * articulated-body algorithm's I_A = I + X^T I_A^child X, then U = I_A S),
+   * not into the body's rows and the child's rows one by one.
+   */
+  private pivotSequence(sequence: [number, number][]): void {
+    const left = [...sequence];
+    while (left.length > 0) {
+      let best = 0, bestCost = Infinity;
+      left.forEach(([r, x], k) => {
+        const c = this.markowitz(r, x);
+        if (c < bestCost) [best, bestCost] = [k, c];
+      });
+      const [[r, x]] = left.splice(best, 1);
+      this.pivot(r, x);
+    }
+  }
+
+  /** (entries of row r besides x) x (other pending rows holding x): the fill-in bound of pivoting x there */
+  private markowitz(r: number, x: number): number {
+    let others = 0;
+    for (const p of this.pending.get(x) ?? []) if (p !== r) others++;
+    return (this.rows[r].coef.size - 1) * others;
+  }
+
   /** the deferred pivots, as one last small system on their present structure */
   finishDeferred(hinted: Set<number>, localOf: (id: number) => number): BlockReport[] {
     this.finishing = true;
@@ -343,7 +373,7 @@ class Elimination {
     const solvable = (e: number, v: number) => this.rows[be[e]].coef.has(idOf[v]);
     const hinted_ = z.length > 0 && z.length === h.length ? tearWithHints(sub, solvable, z, h) : undefined;
     const torn = hinted_?.ok ? hinted_.result : tearHeuristic(sub, solvable);
-    torn.assignEqs.forEach((e, k) => this.pivot(be[e], idOf[torn.assignVars[k]]));
+    this.pivotSequence([...torn.assignEqs].map((e, k) => [be[e], idOf[torn.assignVars[k]]]));
     // pair residue rows with tearing variables on the reduced structure, in BLT order
     const hr = [...torn.residueEqs].map((e) => be[e]);
     const zs = [...torn.tearVars].map((v) => idOf[v]);
