@@ -63,7 +63,8 @@ export class Scope {
   }
 
   private share(n: Expr, c: Code): Code {
-    if (c.prec === 2 || n.op === 'const' || (this.uses.get(n.id) ?? 0) < 2) return c;
+    // symbols and constants are free to repeat; a function call is an atom too, but not free
+    if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || (this.uses.get(n.id) ?? 0) < 2) return c;
     const name = `t${this.temps.next++}`;
     this.lines.push(`${this.indent}const ${name} = ${c.s};`);
     return atom(name);

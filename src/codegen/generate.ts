@@ -1,14 +1,16 @@
 // Code generation: a solve plan becomes the body of a JavaScript module whose
 // `derivatives(t, x, dx, u, p, w)` computes every unknown into the workspace w
 // and the state derivatives into dx. Code is split into many small functions
-// (at most `chunk` statements each) over the one Float64Array workspace, so V8
-// optimises every one of them; nothing is allocated per call.
+// (at most `chunk` statements and MAX_FUNCTION_CHARS each) over the one
+// Float64Array workspace, so V8 optimises every one of them; within a function
+// values live in local constants, and only what other functions read goes
+// through the workspace. Nothing is allocated per call.
 //
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
-import type { Expr, Sym } from '../expr/index.ts';
+import { type Expr, type Sym, symsOf } from '../expr/index.ts';
 import { TIME, type Variable } from '../model/index.ts';
-import type { Assign, LinearStep, NewtonStep, SolvePlan, Step } from '../structure/plan-types.ts';
+import { type Assign, type LinearStep, type NewtonStep, type SolvePlan, type Step, Temp } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
@@ -39,6 +41,10 @@ export interface Generated {
 }
 
 const ARGS = 't, x, u, p, w';
+/** V8 leaves functions with more than ~60 KB of bytecode to its slower tiers: stay well below */
+const MAX_FUNCTION_CHARS = 30000;
+/** printed code that is a name, a number or an array element: no local needed to reuse it */
+const ATOM = /^[\w$.[\]]+$/;
 
 class Slots {
   readonly names: string[] = [];
@@ -66,13 +72,41 @@ class Slots {
   };
 }
 
+/** symbol id -> how many of the expressions read it */
+function readCounts(exprs: readonly Expr[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const e of exprs) for (const id of symsOf(e)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return counts;
+}
+
+/** every expression of the steps, each once */
+function stepExprs(steps: readonly Step[]): Expr[] {
+  return steps.flatMap((s) => {
+    switch (s.kind) {
+      case 'assign': return s.assigns.map((a) => a.expr);
+      case 'linear': return [...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr)];
+      case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
+    }
+  });
+}
+
 class Module {
   readonly parts: string[] = [];
   readonly ops = noOps();
   /** blocks whose solver differs from the plan's choice */
   readonly solvers = new Map<number, 'cramer'>();
   private fn = 0;
-  constructor(readonly slots: Slots, readonly chunk: number) {}
+  constructor(
+    readonly slots: Slots,
+    readonly chunk: number,
+    /** symbol id -> expressions of the whole plan reading it */
+    readonly reads: Map<number, number>,
+  ) {}
+
+  /** expressions made here, not in the plan (Cramer's rule), read what they read */
+  countReads(exprs: readonly Expr[]): void {
+    for (const [id, k] of readCounts(exprs)) this.reads.set(id, (this.reads.get(id) ?? 0) + k);
+  }
 
   /** a new function from `fill`; returns its name */
   function(prefix: string, fill: (scope: Scope) => void): string {
@@ -84,18 +118,49 @@ class Module {
     return name;
   }
 
-  /** assignments split into functions of at most `chunk` statements; returns the calls */
+  /**
+   * Assignments split into functions of at most `chunk` statements and
+   * MAX_FUNCTION_CHARS characters; returns the calls. Within a function every
+   * value lives in a local constant; only model variables and the
+   * temporaries read elsewhere are stored in w.
+   */
   assigns(list: readonly Assign[], prefix = 'f'): string[] {
     const calls: string[] = [];
-    for (let i = 0; i < list.length; i += this.chunk) {
-      const part = list.slice(i, i + this.chunk);
-      const targets = part.map((a) => `w[${this.slots.slot(a.target)}]`);
-      calls.push(this.function(prefix, (s) => {
-        s.prepare(part.map((a) => a.expr));
-        part.forEach((a, k) => s.assign(targets[k], a.expr));
-      }));
+    const emit = (part: readonly Assign[]) => {
+      const { lines, ops } = this.assignScope(part);
+      const text = lines.join('\n');
+      if (text.length > MAX_FUNCTION_CHARS && part.length > 1) {
+        const half = part.length >> 1;
+        emit(part.slice(0, half));
+        emit(part.slice(half));
+        return;
+      }
+      const name = `${prefix}${this.fn++}`;
+      addOps(this.ops, ops);
+      this.parts.push(`function ${name}(${ARGS}) {\n${text}\n}`);
+      calls.push(`${name}(${ARGS});`);
+    };
+    for (let i = 0; i < list.length; i += this.chunk) emit(list.slice(i, i + this.chunk));
+    return calls;
+  }
+
+  /** the body of one function computing `part` */
+  private assignScope(part: readonly Assign[]): Scope {
+    const local = new Map<number, string>(part.map((a, k) => [a.target.id, `v${k}`]));
+    const readHere = readCounts(part.map((a) => a.expr));
+    const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 });
+    scope.prepare(part.map((a) => a.expr));
+    for (const a of part) {
+      const id = a.target.id;
+      const stored = !(a.target instanceof Temp) || (this.reads.get(id) ?? 0) > (readHere.get(id) ?? 0);
+      if (!stored && !readHere.has(id)) continue; // a temporary nobody reads
+      const code = scope.code(a.expr);
+      let name = code;
+      if (readHere.has(id) && !ATOM.test(code)) scope.line(`const ${(name = local.get(id)!)} = ${code};`);
+      local.set(id, name); // later reads use the local, or the atom itself
+      if (stored) scope.line(`w[${this.slots.slot(a.target)}] = ${name};`);
     }
-    return calls.map((n) => `${n}(${ARGS});`);
+    return scope;
   }
 
   /** one function writing each list of exprs into its array; returns the call */
@@ -108,10 +173,10 @@ class Module {
 }
 
 // (plan, statements per function) => module body, op counts and workspace layout
-export function generate(plan: SolvePlan, chunk = 200): Generated {
+export function generate(plan: SolvePlan, chunk = 800): Generated {
   const slots = new Slots(plan);
-  const mod = new Module(slots, chunk);
   const split = splitOutputs(plan);
+  const mod = new Module(slots, chunk, readCounts(stepExprs([...split.derivatives, ...split.outputs])));
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);
@@ -153,7 +218,9 @@ function linear(mod: Module, s: LinearStep): string[] {
   if (symbolic) {
     // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation
     mod.solvers.set(s.block, 'cramer');
-    return [...mod.assigns(s.prelude, 'g'), ...mod.assigns(symbolic.assigns, 'm'), ...mod.assigns(s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] })), 'z'), ...mod.assigns(s.y)];
+    const z = s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] }));
+    mod.countReads([...symbolic.assigns, ...z].map((a) => a.expr));
+    return [...mod.assigns(s.prelude, 'g'), ...mod.assigns(symbolic.assigns, 'm'), ...mod.assigns(z, 'z'), ...mod.assigns(s.y)];
   }
   mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k});`);
   const prelude = mod.assigns(s.prelude, 'g');

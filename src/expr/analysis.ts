@@ -64,10 +64,17 @@ export function rebuild(n: Expr, args: Expr[]): Expr {
   }
 }
 
-// (e, symbol id -> replacement) => e with the symbols replaced, simplified
+/** per replacement map, the results so far: calls with one map share their subexpressions */
+const substituted = new WeakMap<Map<number, Expr>, { size: number; memo: Map<number, Expr> }>();
+
+// (e, symbol id -> replacement) => e with the symbols replaced, simplified.
+// Calls with the same map share their work (flattening substitutes every
+// equation with one map of parameter values); a map may gain entries between
+// calls (the results are then recomputed), but must not change them.
 export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
-  const memo = new Map<number, Expr>();
-  return fold(e, memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)));
+  let cache = substituted.get(replace);
+  if (!cache || cache.size !== replace.size) substituted.set(replace, (cache = { size: replace.size, memo: new Map() }));
+  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)));
 }
 
 /** e with every residue(x) replaced by 0, and the x's collected */

@@ -66,7 +66,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     const eqsOf = eqs.map((e) => sorted.equations[e]);
     const varsOf = block.vars.map((v) => sorted.unknowns[v]);
     const ids = new Set(varsOf.map((v) => v.id));
-    if (options.relaxed && eqs.length > 1 && isRelaxable(eqsOf, ids) && eqsOf.every((eq) => varsOf.every((v) => isLinearIn(eq.residual, v, ids)))) {
+    if (options.relaxed && eqs.length > 1 && isRelaxable(eqsOf, ids) && isLinearBlock(eqsOf, varsOf, ids)) {
       const r = tryRelax(relaxedLoops.length, eqsOf, varsOf, hinted, diagnostics);
       if (r) {
         steps.push(r.step);
@@ -128,7 +128,7 @@ function planLoop(
   const vars = block.vars.map((v) => sorted.unknowns[v]);
   const ids = new Set(vars.map((v) => v.id));
   const local = subgraph(sorted.graph, block.eqs, block.vars).graph;
-  const linear = eqs.every((eq) => vars.every((v) => isLinearIn(eq.residual, v, ids)));
+  const linear = isLinearBlock(eqs, vars, ids);
   // only real occurrences compute a variable (a residue(x) incidence is structural only)
   const solvable = (e: number, v: number) => solveFor(eqs[e].residual, vars[v]) !== null;
   let z = vars.map((v, i) => (hinted.has(v.id) ? i : -1)).filter((i) => i >= 0);
@@ -219,6 +219,12 @@ function pairResidues(z: Variable[], residueEqs: FlatEquation[]): FlatEquation[]
 }
 
 /** linear in v with a coefficient free of every unknown of the block */
+/** every equation linear in the unknowns it holds (visiting only those: blocks have thousands) */
+function isLinearBlock(eqs: readonly FlatEquation[], vars: readonly Variable[], ids: Set<number>): boolean {
+  const byId = new Map(vars.map((v) => [v.id, v]));
+  return eqs.every((eq) => Array.from(symsOf(eq.residual)).every((id) => !byId.has(id) || isLinearIn(eq.residual, byId.get(id)!, ids)));
+}
+
 function isLinearIn(residual: Expr, v: Variable, blockIds: Set<number>): boolean {
   const syms = symsOf(residual);
   if (!syms.includes(v.id)) return true;

@@ -4,7 +4,7 @@
 // joint on the ground) is substituted into every later expression, which the
 // simplifying constructors then shrink (x*0, 0 + y). The assignments stay,
 // so the signals keep their values.
-import { type Expr, substitute } from '../expr/index.ts';
+import { type Expr, substitute, symsOf } from '../expr/index.ts';
 import type { Assign, Step } from './plan-types.ts';
 
 /** free to repeat: constants, symbols, negated symbols (k*x would cost a multiplication per use) */
@@ -14,7 +14,8 @@ const trivial = (e: Expr): boolean =>
 // (steps in solve order) => the same steps with trivial values substituted forward
 export function propagateTrivial(steps: readonly Step[]): Step[] {
   const known = new Map<number, Expr>();
-  const sub = (e: Expr) => (known.size ? substitute(e, known) : e);
+  // most expressions hold nothing known: leave those alone without rebuilding them
+  const sub = (e: Expr) => (known.size && symsOf(e).some((id) => known.has(id)) ? substitute(e, known) : e);
   const assigns = (list: readonly Assign[], record: boolean) =>
     list.map((a) => {
       const expr = sub(a.expr);

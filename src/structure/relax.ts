@@ -64,7 +64,7 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
   if (unmatched.some((r) => eqs[r].residues.length > 0)) throw relaxSingular(graph, matching, eqs, vars);
   const pool = new TempPool(`r${index}.`);
   const name = (id: number) => vars[local.get(id)!].name;
-  const elim = new Elimination(eqs, vars, pool, name);
+  const elim = new Elimination(eqs, vars, pool, name, hinted);
   const blocks: BlockReport[] = [];
   const matchedEqs = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] >= 0);
   const matched = subgraph(graph, matchedEqs, matchedEqs.map((r) => matching.eqToVar[r]));
@@ -74,10 +74,14 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
     size: matchedEqs.length,
   });
   const bltOrder = [...Array(blockStart.length - 1).keys()].map((b) => [...order.subarray(blockStart[b], blockStart[b + 1])].map((k) => matchedEqs[k]));
-  for (const be of relaxedOrder(bltOrder, eqs, local, matching.varToEq)) {
+  const sequence = relaxedOrder(bltOrder, eqs, local, matching.varToEq);
+  for (const be of sequence) if (be.length === 1) elim.scalarRow.set(vars[matching.eqToVar[be[0]]].id, be[0]);
+  for (const be of sequence) {
     const bv = be.map((e) => matching.eqToVar[e]);
-    if (be.length === 1) elim.pivot(be[0], vars[bv[0]].id);
-    else blocks.push(elim.torn(be, bv, hinted));
+    if (be.length === 1) {
+      if (!elim.isDone(be[0])) elim.pivot(be[0], vars[bv[0]].id);
+    } else blocks.push(elim.torn(be, bv, hinted));
+    elim.eagerPivots();
   }
   const remainder = unmatched.length ? elim.remainder(unmatched, vars.map((_, v) => v).filter((v) => matching.varToEq[v] < 0), hinted) : [];
   blocks.push(...remainder, ...elim.finishDeferred(hinted, (id) => local.get(id)!));
@@ -196,12 +200,18 @@ class Elimination {
   /** pending rows that mention a variable */
   private readonly pending = new Map<number, Set<number>>();
   private readonly done = new Set<number>();
+  /** variable id -> its row, for the scalar blocks of the relaxed BLT form (eager pivot candidates) */
+  readonly scalarRow = new Map<number, number>();
+  /** variables that substitutions brought into rows where they did not occur */
+  private readonly arrived = new Set<number>();
 
   constructor(
     readonly eqs: readonly FlatEquation[],
     readonly vars: readonly Variable[],
     readonly pool: TempPool,
     readonly name: (id: number) => string,
+    /** tearing-variable candidates (residue hints) */
+    readonly hinted: Set<number>,
   ) {
     const byId = new Map(vars.map((v) => [v.id, v]));
     const zero = new Map<number, Expr>([...byId.keys()].map((id) => [id, ZERO]));
@@ -214,8 +224,51 @@ class Elimination {
   }
 
   private mention(id: number, row: number): void {
-    if (!this.pending.has(id)) this.pending.set(id, new Set());
-    this.pending.get(id)!.add(row);
+    let rows = this.pending.get(id);
+    if (!rows) this.pending.set(id, (rows = new Set()));
+    if (!rows.has(row)) {
+      rows.add(row);
+      if (this.scalarRow.has(id)) this.arrived.add(id);
+    }
+  }
+
+  isDone(row: number): boolean {
+    return this.done.has(row);
+  }
+
+  /**
+   * Pivots taken ahead of the relaxed BLT order: a variable x that fill-in
+   * brought into pending rows (a relaxed acceleration at the far end of a
+   * bar, say), whose own scalar row has a constant coefficient for x, is
+   * eliminated at once when that makes no pending row longer. The bar's
+   * a_b = a_a + z_a x r then turns the child's articulated inertia, formed
+   * over a_b, into one over a_a before the joint's update (the spatial
+   * transform of the articulated-body algorithm) instead of carrying the
+   * columns of a_b through it.
+   */
+  eagerPivots(): void {
+    // one round: what the eager pivots bring in waits for the next regular pivot (no cascades)
+    const ready = [...this.arrived].filter((x) => this.worthPivoting(x));
+    for (const x of ready) if (!this.forms.has(x)) this.pivot(this.scalarRow.get(x)!, x);
+    this.arrived.clear();
+  }
+
+  private worthPivoting(x: number): boolean {
+    const r = this.scalarRow.get(x)!;
+    if (this.done.has(r) || this.forms.has(x) || this.deferred.some(([d]) => d === r)) return false;
+    const row = this.rows[r];
+    const c = row.coef.get(x);
+    if (c === undefined || c.op !== 'const') return false;
+    // a joint's own rows (z_b = z_a + n qdd + ...) carry its tearing variable: they stay in the joint's block
+    for (const u of row.coef.keys()) if (this.hinted.has(u)) return false;
+    for (const p of this.pending.get(x) ?? []) {
+      if (p === r) continue;
+      const have = this.rows[p].coef;
+      let added = 0;
+      for (const u of row.coef.keys()) if (u !== x && !have.has(u)) added++;
+      if (added > 1) return false;
+    }
+    return true;
   }
 
   // eqs. 8-10: x from its row, then A_ij^(k+1) = A_ij^(k) - A_ik^(k) A_kk^(k)-1 A_kj^(k) in every pending row
@@ -243,6 +296,36 @@ class Elimination {
       for (const u of this.rows[r].coef.keys()) this.mention(u, r);
     }
     this.pending.delete(id);
+  }
+
+  /**
+   * The causal sequence of a torn block, pivoted in the order that fills in
+   * least (Markowitz): each y_i's row holds only y_<i, so no substitution of
+   * another y touches y_i's own coefficient, and any order divides by the same
+   * structural pivots as the causal one. Cheapest first means, for a joint
+   * with its body, that the body's forces are summed with the child's at the
+   * node before z_b = z_a + n qdd is substituted into the sum (the
+   * articulated-body algorithm's I_A = I + X^T I_A^child X, then U = I_A S),
+   * not into the body's rows and the child's rows one by one.
+   */
+  private pivotSequence(sequence: [number, number][]): void {
+    const left = [...sequence];
+    while (left.length > 0) {
+      let best = 0, bestCost = Infinity;
+      left.forEach(([r, x], k) => {
+        const c = this.markowitz(r, x);
+        if (c < bestCost) [best, bestCost] = [k, c];
+      });
+      const [[r, x]] = left.splice(best, 1);
+      this.pivot(r, x);
+    }
+  }
+
+  /** (entries of row r besides x) x (other pending rows holding x): the fill-in bound of pivoting x there */
+  private markowitz(r: number, x: number): number {
+    let others = 0;
+    for (const p of this.pending.get(x) ?? []) if (p !== r) others++;
+    return (this.rows[r].coef.size - 1) * others;
   }
 
   /** the deferred pivots, as one last small system on their present structure */
@@ -290,7 +373,7 @@ class Elimination {
     const solvable = (e: number, v: number) => this.rows[be[e]].coef.has(idOf[v]);
     const hinted_ = z.length > 0 && z.length === h.length ? tearWithHints(sub, solvable, z, h) : undefined;
     const torn = hinted_?.ok ? hinted_.result : tearHeuristic(sub, solvable);
-    torn.assignEqs.forEach((e, k) => this.pivot(be[e], idOf[torn.assignVars[k]]));
+    this.pivotSequence([...torn.assignEqs].map((e, k) => [be[e], idOf[torn.assignVars[k]]]));
     // pair residue rows with tearing variables on the reduced structure, in BLT order
     const hr = [...torn.residueEqs].map((e) => be[e]);
     const zs = [...torn.tearVars].map((v) => idOf[v]);

@@ -7,7 +7,7 @@
 // derivatives(t, x, dx, u, p, w): t time, x states, dx their derivatives (output),
 // u inputs, p parameters, w workspace (Float64Array of layout.workspace.length);
 // derivatives.outputs(t, x, u, p, w) computes the signals the derivatives do not need.
-export const layout = { "states": [ "s" ], "inputs": [], "parameters": [], "workspace": [ "der(s)", "a", "b", "c", "d", "b0.c@0", "b0.d@0", "b0.h0@0" ], "derivativeSlots": [ 0 ] };
+export const layout = { "states": [ "s" ], "inputs": [], "parameters": [], "workspace": [ "der(s)", "a", "b", "c", "d", "b0.h0@0" ], "derivativeSlots": [ 0 ] };
 
 function defaultFail(kind, block, t, residual) {
   throw new Error(`${kind} in algebraic loop ${block} at time ${t} (residual ${residual})`);
@@ -90,13 +90,13 @@ export function create(fail = defaultFail) {
 
   const H0 = new Float64Array(1), c0 = new Float64Array(1);
   function g0(t, x, u, p, w) {
-    w[5] = -2 - 2*x[0];
-    w[6] = 0.3333333333333333*w[5];
-    w[7] = 1 + w[6] - Math.cos(x[0]);
+    const v0 = -2 - 2*x[0];
+    const v1 = 0.3333333333333333*v0;
+    w[5] = 1 + v1 - Math.cos(x[0]);
   }
   function fill1(t, x, u, p, w) {
     H0[0] = -1;
-    c0[0] = -w[7];
+    c0[0] = -w[5];
   }
   function solve2(t, x, u, p, w) {
     g0(t, x, u, p, w);
@@ -105,9 +105,11 @@ export function create(fail = defaultFail) {
     w[1] = c0[0] / H0[0];
   }
   function f3(t, x, u, p, w) {
-    w[2] = -1 + w[1];
-    w[3] = 2*(w[2] - x[0]);
-    w[4] = 0.3333333333333333*(w[1] + w[3]);
+    const v0 = -1 + w[1];
+    w[2] = v0;
+    const v1 = 2*(v0 - x[0]);
+    w[3] = v1;
+    w[4] = 0.3333333333333333*(w[1] + v1);
   }
   function f4(t, x, u, p, w) {
     w[0] = 2*w[4];
