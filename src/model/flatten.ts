@@ -2,7 +2,7 @@
 // equations with hierarchical names; connections become equations (across
 // quantities equal, through quantities sum to zero; an unconnected
 // connector's through quantities are zero, as in Modelica).
-import { type Expr, ZERO, add, num, show, sub, substitute } from '../expr/index.ts';
+import { type Expr, ZERO, add, mul, num, show, sub, substitute } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 import { type Component, type Connector, type Model, type Quantity, components, flattenQuantity } from './component.ts';
 import { type Variable, variableOf } from './variable.ts';
@@ -111,11 +111,28 @@ function applyParameterOverrides(variables: Variable[], overrides: Readonly<Reco
   }
 }
 
-// union-find over connectors: each connection set yields its equations
+/**
+ * Modelica's inside/outside rule: in connect() inside component c, a connector
+ * of c itself (its named connector, or a child that is a connector, such as
+ * its Frame) is "outside": seen from within, its through quantities enter
+ * the set with the opposite sign. The same connector is "inside" in the sets
+ * its parent makes, so a composite's own frame joins an inner and an outer set.
+ */
+function isOutside(c: Component, k: Connector): boolean {
+  return k.localName === '' ? k.owner.parent === c : k.owner === c;
+}
+
+interface Element {
+  connector: Connector;
+  outside: boolean;
+}
+
+// union-find over connector elements (inside: 2i, outside: 2i + 1): each connection set yields its equations
 function connectionEquations(comps: Component[]): Omit<FlatEquation, 'index'>[] {
   const all = comps.flatMap((c) => c.connectors);
   const index = new Map<Connector, number>(all.map((c, i) => [c, i]));
-  const parent = all.map((_, i) => i);
+  const parent = new Int32Array(2 * all.length).map((_, i) => i);
+  const used = new Uint8Array(2 * all.length).map((_, i) => (i % 2 === 0 ? 1 : 0));
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
@@ -126,15 +143,18 @@ function connectionEquations(comps: Component[]): Omit<FlatEquation, 'index'>[] 
         if (!index.has(x)) throw new ModelError(`connector ${x.name} is not part of the model`, { component: c.path, hint: `add its component with ${c.path || 'model'}.add(...)` });
       }
       checkCompatible(a, b);
-      parent[find(index.get(a)!)] = find(index.get(b)!);
+      const [ea, eb] = [a, b].map((x) => 2 * index.get(x)! + (isOutside(c, x) ? 1 : 0));
+      used[ea] = used[eb] = 1;
+      parent[find(ea)] = find(eb);
     }
   }
-  const sets = new Map<number, Connector[]>();
-  all.forEach((c, i) => {
-    const r = find(i);
+  const sets = new Map<number, Element[]>();
+  for (let e = 0; e < parent.length; e++) {
+    if (!used[e]) continue;
+    const r = find(e);
     if (!sets.has(r)) sets.set(r, []);
-    sets.get(r)!.push(c);
-  });
+    sets.get(r)!.push({ connector: all[e >> 1], outside: (e & 1) === 1 });
+  }
   const out: Omit<FlatEquation, 'index'>[] = [];
   for (const set of sets.values()) out.push(...setEquations(set));
   return out;
@@ -157,19 +177,19 @@ function checkCompatible(a: Connector, b: Connector): void {
 
 const size = (q: Quantity) => flattenQuantity(q).length;
 
-function setEquations(set: Connector[]): Omit<FlatEquation, 'index'>[] {
-  const origin = set.length === 1 ? `${set[0].name} (unconnected)` : `connect(${set.map((c) => c.name).join(', ')})`;
+function setEquations(set: Element[]): Omit<FlatEquation, 'index'>[] {
+  const names = set.map((e) => e.connector.name);
+  const origin = set.length === 1 ? `${names[0]} (unconnected)` : `connect(${names.join(', ')})`;
   const out: Omit<FlatEquation, 'index'>[] = [];
   const eq = (lhs: Expr, rhs: Expr) => out.push({ lhs, rhs, residual: sub(lhs, rhs), residues: [], origin });
-  const first = set[0];
+  const first = set[0].connector;
   for (const key of Object.keys(first.across)) {
     const a = flattenQuantity(first.across[key]);
-    for (const other of set.slice(1)) flattenQuantity(other.across[key]).forEach((b, i) => eq(a[i], b));
+    for (const other of set.slice(1)) flattenQuantity(other.connector.across[key]).forEach((b, i) => eq(a[i], b));
   }
   for (const key of Object.keys(first.through)) {
-    const parts = set.map((c) => flattenQuantity(c.through[key]));
+    const parts = set.map((e) => flattenQuantity(e.connector.through[key]).map((x) => (e.outside ? mul(-1, x) : x)));
     parts[0].forEach((_, i) => eq(add(...parts.map((p) => p[i])), ZERO));
   }
   return out;
 }
-

@@ -57,8 +57,7 @@ export class BodyCylinder extends Component {
         axis: [u[0], u[1], u[2]],
       },
     }));
-    // the bar's frames are the cylinder's (a frame of its own would be a second
-    // connector in the same connection set, with through variables nobody defines)
+    // the bar's frames are the cylinder's: fewer variables than frames of its own
     this.frame_a = this.bar.frame_a;
     this.frame_b = this.bar.frame_b;
     this.connect(this.frame_a, this.body.frame_a);
