@@ -164,11 +164,27 @@ class Module {
   }
 
   /** one function writing each list of exprs into its array; returns the call */
-  fillArrays(arrays: readonly (readonly [string, readonly Expr[]])[]): string {
-    return `${this.function('fill', (s) => {
-      s.prepare(arrays.flatMap(([, exprs]) => exprs));
-      for (const [name, exprs] of arrays) exprs.forEach((e, i) => s.assign(`${name}[${i}]`, e));
-    })}(${ARGS});`;
+  fillArrays(arrays: readonly (readonly [string, readonly Expr[]])[]): string[] {
+    const writes = arrays.flatMap(([name, exprs]) => exprs.map((e, i) => [`${name}[${i}]`, e] as const));
+    const calls: string[] = [];
+    // a mass matrix of n = 64 is 4096 entries: in functions V8 optimises, like the assignments
+    const emit = (part: readonly (readonly [string, Expr])[]) => {
+      const scope = new Scope(this.slots.ref, '  ', { next: 0 });
+      scope.prepare(part.map(([, e]) => e));
+      for (const [target, e] of part) scope.assign(target, e);
+      const text = scope.lines.join('\n');
+      if (text.length > MAX_FUNCTION_CHARS && part.length > 1) {
+        emit(part.slice(0, part.length >> 1));
+        emit(part.slice(part.length >> 1));
+        return;
+      }
+      const name = `fill${this.fn++}`;
+      addOps(this.ops, scope.ops);
+      this.parts.push(`function ${name}(${ARGS}) {\n${text}\n}`);
+      calls.push(`${name}(${ARGS});`);
+    };
+    for (let i = 0; i < writes.length; i += this.chunk) emit(writes.slice(i, i + this.chunk));
+    return calls;
   }
 }
 
@@ -224,7 +240,7 @@ function linear(mod: Module, s: LinearStep): string[] {
   }
   mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k});`);
   const prelude = mod.assigns(s.prelude, 'g');
-  const fill = [...prelude, mod.fillArrays([[H, s.H], [c, s.c]])];
+  const fill = [...prelude, ...mod.fillArrays([[H, s.H], [c, s.c]])];
   const solve = mod.function('solve', (sc) => {
     for (const f of fill) sc.line(f);
     if (k === 1) {
@@ -269,13 +285,13 @@ function newton(mod: Module, s: NewtonStep): string[] {
   mod.parts.push(`const ${r} = new Float64Array(${k}), ${J} = new Float64Array(${k * k}), ${dz} = new Float64Array(${k});`);
   const y = mod.assigns(s.y, 'y');
   const residual = mod.fillArrays([[r, s.residuals]]);
-  const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), mod.fillArrays([[J, s.jacobian]])];
+  const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), ...mod.fillArrays([[J, s.jacobian]])];
   const zSlots = s.z.map((v) => mod.slots.slot(v));
   // damped: a step that increases the residual norm is halved, up to 30 times
   const body = [
     'let small = false, lambda = 1, last = Infinity;',
     'for (let it = 0; ; it++) {',
-    ...[...y, residual].map((l) => `  ${l}`),
+    ...[...y, ...residual].map((l) => `  ${l}`),
     '  let norm = 0;',
     `  for (let i = 0; i < ${k}; i++) norm = Math.max(norm, Math.abs(${r}[i]));`,
     '  if (!(norm < last) && lambda > 1e-9 && it < 200) {',

@@ -41,6 +41,9 @@ export interface RelaxedLoop {
  */
 export class RelaxFailure extends StructuralError {}
 
+/** torn blocks longer than this keep their causal order (the Markowitz search is quadratic in the length) */
+const MARKOWITZ_LIMIT = 400;
+
 const hasRelax = (e: Expr): boolean => symsOf(e).length !== unrelaxedSymsOf(e).length;
 
 /** does any equation of the loop carry a relax() mark on one of its unknowns? */
@@ -309,6 +312,7 @@ class Elimination {
    * not into the body's rows and the child's rows one by one.
    */
   private pivotSequence(sequence: [number, number][]): void {
+    if (sequence.length > MARKOWITZ_LIMIT) return sequence.forEach(([r, x]) => this.pivot(r, x));
     const left = [...sequence];
     while (left.length > 0) {
       let best = 0, bestCost = Infinity;
