@@ -11,7 +11,7 @@ import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
 import { linearStep, newtonStep, solveFor } from './torn.ts';
-import type { BlockReport, LinearStep, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
+import type { BlockReport, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
 import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
 import { propagateTrivial } from './propagate.ts';
 
@@ -162,7 +162,7 @@ function planLoop(
     residues: (pairs ?? [...torn.residueEqs].map((i) => eqs[i])).map((eq) => eq.residual),
     paired: pairs !== undefined,
   };
-  const step = linear ? withoutCholeskyOnZeroPivot(linearStep(tornBlock)) : newtonStep(tornBlock);
+  const step = linear ? linearStep(tornBlock) : newtonStep(tornBlock);
   const k = tornBlock.z.length;
   const report: BlockReport = {
     size: eqs.length,
@@ -175,20 +175,6 @@ function planLoop(
     tearingFrom: fromHints ? 'hints' : 'heuristic',
   };
   return { step, report };
-}
-
-/**
- * A structural zero on the diagonal of H (the constraint rows of cut joints:
- * H = [M G^T; G 0], tearing paper eqs. 2a, 2d) is not positive definite, so
- * Cholesky would be tried and abandoned at every evaluation: go to LU directly.
- */
-function withoutCholeskyOnZeroPivot(s: LinearStep): LinearStep {
-  const k = s.z.length;
-  for (let i = 0; i < k; i++) {
-    const d = s.H[i * k + i];
-    if (d.op === 'const' && d.value === 0) return { ...s, symmetric: false, paired: false };
-  }
-  return s;
 }
 
 /** relaxLoop, or undefined with a diagnostic when the elimination cannot proceed (the loop is then torn) */

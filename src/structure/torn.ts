@@ -78,6 +78,10 @@ export function linearStep(t: TornBlock): LinearStep {
   const k = t.z.length;
   let symmetric = true;
   for (let i = 0; i < k; i++) for (let j = 0; j < i; j++) if (H[i * k + j] !== H[j * k + i]) symmetric = false;
+  // a structural zero on the diagonal (the constraint rows of cut joints: H = [M G^T; G 0],
+  // tearing paper eqs. 2a, 2d) is not positive definite: no Cholesky to try and abandon
+  let definite = true;
+  for (let i = 0; i < k; i++) if (H[i * k + i] === ZERO) definite = false;
   return {
     kind: 'linear',
     block: t.block,
@@ -85,8 +89,8 @@ export function linearStep(t: TornBlock): LinearStep {
     z: t.z,
     H,
     c,
-    symmetric,
-    paired: t.paired,
+    symmetric: symmetric && definite,
+    paired: t.paired && definite,
     y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
   };
 }

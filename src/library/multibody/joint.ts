@@ -42,18 +42,11 @@ export interface JointOptions {
   geometry?: Geometry;
 }
 
-/** what a joint contributes to the topology analysis */
-export interface JointKind {
-  /** degrees of freedom as a tree joint */
-  readonly dof: number;
-  /** constraints it imposes as a cut joint (0: it cannot be a cut joint) */
-  cutConstraints(planar: boolean): number;
-}
-
-export abstract class Joint extends Component implements JointKind {
+export abstract class Joint extends Component {
   readonly frame_a: Frame;
   readonly frame_b: Frame;
   readonly geometry: Geometry | undefined;
+  /** degrees of freedom as a tree joint */
   abstract readonly dof: number;
   /** the role; set by the Mechanism builder before elaboration, or from the options */
   role: JointRole | undefined;
@@ -79,6 +72,7 @@ export abstract class Joint extends Component implements JointKind {
     this.role = options.cut ? 'cut' : options.state === false ? 'rest' : undefined;
   }
 
+  /** constraints it imposes as a cut joint (0: it cannot be a cut joint) */
   abstract cutConstraints(planar: boolean): number;
 
   override elaborate(): void {

@@ -54,17 +54,18 @@ export class Revolute extends OneDofJoint {
 
   protected cutEquations(): void {
     const fa = this.frame_a, fb = this.frame_b;
-    const [u1, u2] = normals(this.axis).map((u) => mulMV(fa.R, u));
+    const local = normals(this.axis);
+    const [u1, u2] = local.map((u) => mulMV(fa.R, u));
     const e = mulMV(fa.R, this.axis);
     const eb = mulMV(fb.R, this.axis);
     // in-plane directions fixed in the world when the loop's plane is (relaxing then pivots only
     // on constant coefficients), else turning with frame_a
-    const inPlane = this.planeInWorld ? normals(this.axis).map((u) => translation(fa, fb, u, true)) : [translation(fa, fb, u1), translation(fa, fb, u2)];
+    const inPlane = this.planeInWorld ? local.map((u) => translation(fa, fb, u, true)) : [translation(fa, fb, u1), translation(fa, fb, u2)];
     const constraints = this.planarCut
       ? inPlane
       : [...WORLD_AXES.map((u) => translation(fa, fb, u, true)), orientation(fa, fb, u1, eb, 0), orientation(fa, fb, u2, eb, 0)];
     closeLoop(this, fa, fb, constraints, vscale(this.drive, vneg(e)));
-    const ub = mulMV(fb.R, normals(this.axis)[0]);
+    const ub = mulMV(fb.R, local[0]);
     this.equation(this.q, atan2(dot(e, cross(u1, ub)), dot(u1, ub)));
     this.equation(this.qd, dot(e, vsub(fb.w, fa.w)));
     this.equation(this.qdd, dot(e, vsub(fb.z, fa.z)));

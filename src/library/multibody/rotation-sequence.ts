@@ -9,7 +9,7 @@
 //   -e_i . t_b = tau_total,i + residue(qdd_i)        (one d'Alembert equation per axis)
 // which is the revolute joint's eqs. 27-29 applied k times over massless frames.
 // Coordinates are q[i], qd[i], qdd[i] with inputs tau[i].
-import { type Expr, type Mat3, type Vec3, type Vec3Like, add, axisRotation, cross, dot, mulMM, mulMV, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
+import { type Mat3, type Vec3, type Vec3Like, add, axisRotation, cross, dot, mulMM, mulMV, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
 import { unitAxis } from './axis.ts';
 import { type Coordinate, Joint, type JointOptions, coordinate, coordinateRole } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
@@ -61,10 +61,5 @@ export abstract class RotationSequence extends Joint {
     this.vectorEquation(fb.a, relax3(fa.a));
     cutBalance(this, fa, fb, vec3(0, 0, 0));
     this.coordinates.forEach((k, i) => this.equation(dot(e[i], vneg(fb.t)), add(k.drive, residue(k.qdd))));
-  }
-
-  /** q[i] of a tree joint (after elaboration) */
-  q(i: number): Expr {
-    return this.coordinates[i - 1].q;
   }
 }
