@@ -5,14 +5,14 @@
 // residue()"), then adjusted by the user's "variable tear" overrides, or torn
 // by the fallback heuristic when they carry no hints.
 import { type Expr, diff, symsOf } from '../expr/index.ts';
-import { TearingError } from '../errors.ts';
+import { StructuralError, TearingError } from '../errors.ts';
 import { type FlatEquation, type ReducedModel, type Variable, describeEquation, variableOf } from '../model/index.ts';
 import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
-import { linearStep, newtonStep, solveFor } from './torn.ts';
+import { type TornBlock, linearStep, newtonStep, solveFor, tornLinearStep } from './torn.ts';
 import type { BlockReport, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
-import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
+import { RelaxFailure, isRelaxable, keptSystem, relaxLoop } from './relax.ts';
 import { propagateTrivial } from './propagate.ts';
 
 /** tearing paper, "variable tear v [residue_equation_variable]": equations are named by their matched variable */
@@ -162,7 +162,7 @@ function planLoop(
     residues: (pairs ?? [...torn.residueEqs].map((i) => eqs[i])).map((eq) => eq.residual),
     paired: pairs !== undefined,
   };
-  const step = linear ? linearStep(tornBlock) : newtonStep(tornBlock);
+  const step = !linear ? newtonStep(tornBlock) : (isRelaxable(eqs, ids) && eliminatedStep(tornBlock, eqs, vars, hinted)) || linearStep(tornBlock);
   const k = tornBlock.z.length;
   const report: BlockReport = {
     size: eqs.length,
@@ -175,6 +175,21 @@ function planLoop(
     tearingFrom: fromHints ? 'hints' : 'heuristic',
   };
   return { step, report };
+}
+
+/**
+ * A linear loop that carries relax() marks, torn: H z = c formed by the
+ * relaxed elimination with the tearing variables kept (keptSystem), which
+ * for a mechanism is O(n^2) instead of the sensitivities' O(n^2) per body;
+ * undefined when that elimination cannot proceed (then sensitivities).
+ */
+function eliminatedStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>) {
+  try {
+    return tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z));
+  } catch (e) {
+    if (e instanceof StructuralError) return undefined;
+    throw e;
+  }
 }
 
 /** relaxLoop, or undefined with a diagnostic when the elimination cannot proceed (the loop is then torn) */

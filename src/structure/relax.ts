@@ -14,9 +14,9 @@
 //   backward     x_k = b + sum E_l x_l, from the last block to the first (eq. 11)
 // Blocks of size > 1 are torn from their residue hints (section 9, eqs. 34-35):
 // y from the causal sequence, then A22^(2) z = b2^(2) - A23^(2) x_relax.
-import { type Expr, ZERO, diff, substitute, symsOf, unrelaxedSymsOf } from '../expr/index.ts';
+import { type Expr, ZERO, diff, neg, substitute, symsOf, unrelaxedSymsOf } from '../expr/index.ts';
 import { StructuralError } from '../errors.ts';
-import { type FlatEquation, type Variable, describeEquation, variableById } from '../model/index.ts';
+import { type FlatEquation, type Variable, describeEquation, variableById, variableOf } from '../model/index.ts';
 import { type Bipartite, bipartiteFromLists, subgraph } from './graph.ts';
 import { maximumMatching } from './matching.ts';
 import { bltBlocks } from './blt.ts';
@@ -58,6 +58,62 @@ export function isRelaxable(eqs: readonly FlatEquation[], ids: Set<number>): boo
 // (loop equations, unknowns, tearing hints) => explicit elimination sequence, or a StructuralError naming the relax marks
 export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>): RelaxedLoop {
   const local = new Map(vars.map((v, i) => [v.id, i]));
+  const { elim, blocks, relaxedBlocks, remainder } = eliminate(eqs, vars, hinted, new TempPool(`r${index}.`), new Set());
+  // eq. 11 and back substitution: the last pivot first, each from the values after it
+  const back: Assign[] = elim.order.map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) })).reverse();
+  return {
+    step: { kind: 'assign', assigns: [...elim.pool.assigns, ...back] },
+    blocks,
+    relaxedBlocks,
+    remainder,
+  };
+}
+
+/** the torn system H z = c of a loop, rows paired with z (row i is the one z_i was matched to) */
+export interface KeptSystem {
+  /** temporaries H and c read, in order */
+  prelude: Assign[];
+  H: Expr[];
+  c: Expr[];
+  /** row i is a residue equation naming z_i in residue(): H may be symmetric */
+  paired: boolean;
+}
+
+/**
+ * The torn form of a loop built by the relaxed elimination (relaxing paper,
+ * eqs. 8-10) with the tearing variables z kept: every other unknown is
+ * pivoted in relaxed BLT order, so the rows of the z are updated as the
+ * elimination moves from the leaves to the root, and what is left of them is
+ * H z = c (tearing paper, eq. 1: M(q) qdd = h). For a tree mechanism a body's
+ * forces are summed into its parent's before the parent's motion is
+ * substituted (the composite inertia of Walker and Orin's method 3), so H
+ * costs O(n^2) small updates instead of a sensitivity dy/dz_j of every
+ * variable y for every z_j.
+ */
+export function keptSystem(prefix: string, eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>, z: readonly Variable[]): KeptSystem {
+  const keep = new Set(z.map((v) => v.id));
+  const { elim } = eliminate(eqs, vars, hinted, new TempPool(prefix), keep);
+  const rows = z.map((v) => {
+    const r = elim.kept.get(v.id);
+    if (r === undefined) throw new RelaxFailure(`relaxed elimination: ${v.name} was not matched to a row of its own`, { hint: 'the loop is torn by sensitivities instead' });
+    const row = elim.rows[r];
+    for (const u of row.coef.keys()) {
+      if (!keep.has(u)) throw new RelaxFailure(`relaxed elimination: ${elim.name(u)} is left in the row of ${v.name}`, { hint: 'the loop is torn by sensitivities instead' });
+    }
+    return r;
+  });
+  const H = rows.flatMap((r) => z.map((v) => elim.rows[r].coef.get(v.id) ?? ZERO));
+  const c = rows.map((r) => neg(elim.rows[r].b));
+  const paired = rows.every((r, i) => eqs[r].residues.some((e) => variableOf(e)?.id === z[i].id));
+  return { prelude: elim.pool.assigns, H, c, paired };
+}
+
+/**
+ * The relaxed BLT form of a loop and its elimination in that order, leaving
+ * the variables in `keep` (and the rows matched to them) unpivoted.
+ */
+function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>, pool: TempPool, keep: Set<number>) {
+  const local = new Map(vars.map((v, i) => [v.id, i]));
   const rows = eqs.map((eq) => [eq.residual, ...eq.residues].flatMap((e) => [...unrelaxedSymsOf(e)].map((id) => local.get(id) ?? -1)).filter((i) => i >= 0));
   const graph = bipartiteFromLists(vars.length, rows);
   const matching = maximumMatching(graph);
@@ -65,9 +121,8 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
   // equation there means the relax marks contradict the intended flow (the reversed gear, section 10)
   const unmatched = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] < 0);
   if (unmatched.some((r) => eqs[r].residues.length > 0)) throw relaxSingular(graph, matching, eqs, vars);
-  const pool = new TempPool(`r${index}.`);
   const name = (id: number) => vars[local.get(id)!].name;
-  const elim = new Elimination(eqs, vars, pool, name, hinted);
+  const elim = new Elimination(eqs, vars, pool, name, hinted, keep);
   const blocks: BlockReport[] = [];
   const matchedEqs = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] >= 0);
   const matched = subgraph(graph, matchedEqs, matchedEqs.map((r) => matching.eqToVar[r]));
@@ -88,14 +143,7 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
   }
   const remainder = unmatched.length ? elim.remainder(unmatched, vars.map((_, v) => v).filter((v) => matching.varToEq[v] < 0), hinted) : [];
   blocks.push(...remainder, ...elim.finishDeferred(hinted, (id) => local.get(id)!));
-  // eq. 11 and back substitution: the last pivot first, each from the values after it
-  const back: Assign[] = elim.order.map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) })).reverse();
-  return {
-    step: { kind: 'assign', assigns: [...pool.assigns, ...back] },
-    blocks,
-    relaxedBlocks: blockStart.length - 1,
-    remainder: unmatched.length + elim.deferred.length,
-  };
+  return { elim, blocks, relaxedBlocks: blockStart.length - 1, remainder: unmatched.length + elim.deferred.length };
 }
 
 /**
@@ -205,6 +253,8 @@ class Elimination {
   private readonly done = new Set<number>();
   /** variable id -> its row, for the scalar blocks of the relaxed BLT form (eager pivot candidates) */
   readonly scalarRow = new Map<number, number>();
+  /** kept variable id -> the row it was matched to, left pending */
+  readonly kept = new Map<number, number>();
   /** variables that substitutions brought into rows where they did not occur */
   private readonly arrived = new Set<number>();
 
@@ -215,6 +265,8 @@ class Elimination {
     readonly name: (id: number) => string,
     /** tearing-variable candidates (residue hints) */
     readonly hinted: Set<number>,
+    /** variables never pivoted: their rows stay pending and collect every update (the torn form) */
+    readonly keep: Set<number> = new Set(),
   ) {
     const byId = new Map(vars.map((v) => [v.id, v]));
     const zero = new Map<number, Expr>([...byId.keys()].map((id) => [id, ZERO]));
@@ -276,6 +328,10 @@ class Elimination {
 
   // eqs. 8-10: x from its row, then A_ij^(k+1) = A_ij^(k) - A_ik^(k) A_kk^(k)-1 A_kj^(k) in every pending row
   pivot(row: number, id: number): void {
+    if (this.keep.has(id)) {
+      this.kept.set(id, row);
+      return;
+    }
     if (!this.rows[row].coef.has(id) && !this.finishing) {
       // matched only through residue(id) (a massless link between two joints): the row stays
       // pending and id stays a symbol in every form; both are eliminated last

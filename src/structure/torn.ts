@@ -10,7 +10,7 @@
 //                       formed here by propagating the affine forms of y in z
 import { type Expr, ZERO, add, dependsOn, diff, div, linearIn, mul, neg, substitute, symsOf } from '../expr/index.ts';
 import type { Variable } from '../model/index.ts';
-import type { LinearStep, NewtonStep } from './plan-types.ts';
+import type { Assign, LinearStep, NewtonStep } from './plan-types.ts';
 import { TempPool } from './affine.ts';
 
 /** v from residual = a v + b = 0, i.e. v = -b / a; null if not solvable explicitly */
@@ -75,6 +75,12 @@ export function linearStep(t: TornBlock): LinearStep {
     H.push(...row);
     c.push(neg(c0));
   });
+  return tornLinearStep(t, { prelude: pool.assigns, H, c, paired: t.paired });
+}
+
+// (torn linear block, H z = c formed some way) => the plan's step: y recomputed from g after the solve
+export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H: Expr[]; c: Expr[]; paired: boolean }): LinearStep {
+  const { H, c } = s;
   const k = t.z.length;
   let symmetric = true;
   for (let i = 0; i < k; i++) for (let j = 0; j < i; j++) if (H[i * k + j] !== H[j * k + i]) symmetric = false;
@@ -85,12 +91,12 @@ export function linearStep(t: TornBlock): LinearStep {
   return {
     kind: 'linear',
     block: t.block,
-    prelude: pool.assigns,
+    prelude: s.prelude,
     z: t.z,
     H,
     c,
     symmetric: symmetric && definite,
-    paired: t.paired && definite,
+    paired: s.paired && definite,
     y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
   };
 }
