@@ -11,7 +11,8 @@ import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
 import { type TornBlock, linearStep, newtonStep, solveFor, tornLinearStep } from './torn.ts';
-import type { BlockReport, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
+import type { BlockReport, LinearStep, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
+import { expressionOps } from './cramer.ts';
 import { RelaxFailure, isRelaxable, keptSystem, relaxLoop } from './relax.ts';
 import { propagateTrivial } from './propagate.ts';
 
@@ -162,7 +163,7 @@ function planLoop(
     residues: (pairs ?? [...torn.residueEqs].map((i) => eqs[i])).map((eq) => eq.residual),
     paired: pairs !== undefined,
   };
-  const step = !linear ? newtonStep(tornBlock) : (isRelaxable(eqs, ids) && eliminatedStep(tornBlock, eqs, vars, hinted)) || linearStep(tornBlock);
+  const step = !linear ? newtonStep(tornBlock) : isRelaxable(eqs, ids) ? relaxedTornStep(tornBlock, eqs, vars, hinted) : linearStep(tornBlock);
   const k = tornBlock.z.length;
   const report: BlockReport = {
     size: eqs.length,
@@ -177,19 +178,34 @@ function planLoop(
   return { step, report };
 }
 
+/** torn blocks up to this size are also formed by sensitivities, and the cheaper form is kept */
+const COMPARE_UP_TO = 12;
+
 /**
  * A linear loop that carries relax() marks, torn: H z = c formed by the
- * relaxed elimination with the tearing variables kept (keptSystem), which
- * for a mechanism is O(n^2) instead of the sensitivities' O(n^2) per body;
- * undefined when that elimination cannot proceed (then sensitivities).
+ * relaxed elimination with the tearing variables kept (keptSystem), O(n^2)
+ * for a mechanism where the sensitivities of every variable to every z are
+ * O(n^2) per body. Small blocks (PUMA-560) can be cheaper by sensitivities:
+ * both are formed and the one with fewer operations is kept. Sensitivities
+ * also when the elimination cannot proceed.
  */
-function eliminatedStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>) {
+function relaxedTornStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>): LinearStep {
+  let eliminated: LinearStep;
   try {
-    return tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z));
+    eliminated = tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z));
   } catch (e) {
-    if (e instanceof StructuralError) return undefined;
+    if (e instanceof StructuralError) return linearStep(t);
     throw e;
   }
+  if (t.z.length > COMPARE_UP_TO) return eliminated;
+  const bySensitivities = linearStep(t);
+  return formOps(bySensitivities) < formOps(eliminated) ? bySensitivities : eliminated;
+}
+
+/** operations to form H and c (shared subexpressions counted once) */
+function formOps(s: LinearStep): number {
+  const o = expressionOps([...s.prelude.map((a) => a.expr), ...s.H, ...s.c]);
+  return o.mul + o.add + o.div + o.fn;
 }
 
 /** relaxLoop, or undefined with a diagnostic when the elimination cannot proceed (the loop is then torn) */

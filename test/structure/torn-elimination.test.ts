@@ -1,0 +1,68 @@
+// The torn form M(q) qdd = h of a tree mechanism is formed by the relaxed
+// elimination with the qdd kept (relax.ts, keptSystem): its cost must be
+// O(n^2) with the small constant of the composite-inertia recursion, not the
+// sensitivities' O(n^2) per body, and it must solve the same system: the
+// torn accelerations of the passive chain are those RNEA maps to zero torque
+// (test/multibody/aba.test.ts checks n = 24 against the ABA too).
+import { describe, expect, it } from 'vitest';
+import chain, { parameters } from '../../mechanisms/chain.ts';
+import { eliminateAliases, flatten } from '../../src/model/index.ts';
+import { planModel } from '../../src/structure/plan.ts';
+import { expressionOps } from '../../src/structure/cramer.ts';
+import type { LinearStep } from '../../src/structure/plan-types.ts';
+import { compile } from '../../src/compile.ts';
+import { chainTree } from '../oracles/aba.ts';
+import { rnea } from '../oracles/rnea.ts';
+import { prng } from '../multibody/random-tree.ts';
+
+const massStep = (n: number): LinearStep => {
+  const plan = planModel(eliminateAliases(flatten(chain({ n }))));
+  const steps = plan.steps.filter((s): s is LinearStep => s.kind === 'linear');
+  expect(steps).toHaveLength(1);
+  expect(steps[0].z).toHaveLength(n);
+  return steps[0];
+};
+
+const formOps = (s: LinearStep) => {
+  const o = expressionOps([...s.prelude.map((a) => a.expr), ...s.H, ...s.c]);
+  return o.mul + o.add + o.div + o.fn;
+};
+
+describe('torn form by relaxed elimination with the qdd kept', () => {
+  it('forms H and c of the chain in O(n^2) with a small constant', () => {
+    const [p16, p32, p64] = [16, 32, 64].map((n) => formOps(massStep(n)) / (n * n));
+    // ops = a n^2 + b n: ops/n^2 falls towards a, and a (from n = 32 and 64) is the cost per
+    // entry of H: ~23 by composite inertias, ~56 by the sensitivities of every variable
+    expect(p32).toBeLessThan(p16);
+    expect(p64).toBeLessThan(p32);
+    const a = (64 * p64 - 32 * p32) / 32;
+    expect(a).toBeGreaterThan(5);
+    expect(a).toBeLessThan(30);
+  });
+
+  it('gives accelerations that Newton-Euler (RNEA) maps back to zero joint torque', () => {
+    const n = 16;
+    const model = compile(chain({ n }));
+    const tree = chainTree(n, parameters);
+    const rnd = prng(7);
+    for (let s = 0; s < 3; s++) {
+      const q = Array.from({ length: n }, () => 2 * rnd() - 1);
+      const qd = Array.from({ length: n }, () => 2 * rnd() - 1);
+      const x = model.x0();
+      model.stateNames.forEach((name, i) => {
+        const k = Number(name.slice(1, name.indexOf('.'))) - 1;
+        x[i] = name.endsWith('.qd') ? qd[k] : q[k];
+      });
+      const dx = new Float64Array(x.length);
+      model.derivatives(0, x, dx);
+      const qdd = new Array<number>(n);
+      model.stateNames.forEach((name, i) => {
+        if (name.endsWith('.qd')) qdd[Number(name.slice(1, name.indexOf('.'))) - 1] = dx[i];
+      });
+      // no drive: RNEA of the torn accelerations is zero torque at every joint
+      const tau = rnea(tree, q, qd, qdd);
+      const scale = Math.max(1, ...rnea(tree, q, qd, qdd.map(() => 0)).map(Math.abs));
+      for (const t of tau) expect(Math.abs(t)).toBeLessThan(1e-10 * scale);
+    }
+  });
+});
