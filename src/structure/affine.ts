@@ -49,16 +49,23 @@ export class TempPool {
   }
 }
 
-/** row with variable x replaced by its form: coef_x * (b_x + sum coef_u u) */
-export function substituteForm(row: Affine, x: number, form: Affine): void {
-  const c = row.coef.get(x);
-  if (c === undefined) return;
+/**
+ * Row with variable x replaced by its form: coef_x * (b_x + sum coef_u u),
+ * the changed entries bound to temporaries of `pool` at once. Only the
+ * entries the form touches are visited: a torn mass matrix's rows hold a
+ * coefficient for every qdd, and the substitutions into them are O(n^2).
+ */
+export function substituteForm(row: Affine, x: number, form: Affine, pool: TempPool, label: string, name: (id: number) => string): void {
+  const raw = row.coef.get(x);
+  if (raw === undefined) return;
+  // a product left unbound would be flattened into every c * e and multiplied again in each
+  const c = pool.use(raw, `${label}/${name(x)}`);
   row.coef.delete(x);
-  row.b = add(row.b, mul(c, form.b));
+  row.b = pool.use(add(row.b, mul(c, form.b)), `${label}@0`);
   for (const [u, e] of form.coef) {
     const sum = add(row.coef.get(u) ?? ZERO, mul(c, e));
     if (sum === ZERO) row.coef.delete(u);
-    else row.coef.set(u, sum);
+    else row.coef.set(u, pool.use(sum, `${label}/${name(u)}`));
   }
 }
 

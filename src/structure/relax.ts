@@ -350,9 +350,8 @@ class Elimination {
     this.forms.set(id, form);
     this.order.push(id);
     for (const r of [...(this.pending.get(id) ?? [])].sort((a, b) => a - b)) {
-      substituteForm(this.rows[r], id, form);
-      this.rows[r] = materialize(this.rows[r], this.pool, `row${r}`, this.name);
-      for (const u of this.rows[r].coef.keys()) this.mention(u, r);
+      substituteForm(this.rows[r], id, form, this.pool, `row${r}`, this.name);
+      for (const u of form.coef.keys()) if (this.rows[r].coef.has(u)) this.mention(u, r);
     }
     this.pending.delete(id);
   }
