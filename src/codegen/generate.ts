@@ -217,7 +217,7 @@ function emitSteps(mod: Module, steps: readonly Step[]): string[] {
   const calls: string[] = [];
   for (const step of steps) {
     if (step.kind === 'assign') calls.push(...mod.assigns(step.assigns));
-    else if (step.kind === 'linear') calls.push(...linear(mod, step));
+    else if (step.kind === 'linear') calls.push(...(step.residuals ? columns(mod, step, step.residuals) : linear(mod, step)));
     else calls.push(...newton(mod, step));
   }
   return calls;
@@ -262,6 +262,59 @@ function linear(mod: Module, s: LinearStep): string[] {
   addOps(mod.ops, k === 1 ? { ...noOps(), div: 1 } : s.symmetric || s.paired ? choleskyOps(k) : luOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
 }
+
+/**
+ * H z = c formed at run time by columns (Walker and Orin's method 1): the
+ * causal sequence and the residues r(z) are evaluated at z = 0 for c = -r(0),
+ * then at z = e_j for column j, H e_j = r(e_j) + c; O(k) code for the
+ * O(k^2) work that a symbolic H would spell out entry by entry.
+ */
+function columns(mod: Module, s: LinearStep, residuals: readonly Expr[]): string[] {
+  const k = s.z.length, b = s.block;
+  const [H, c, r, H0, c0, zs] = ['H', 'c', 'r', 'H0_', 'c0_', 'zs'].map((n) => `${n}${b}`);
+  const slots = s.z.map((v) => mod.slots.slot(v));
+  mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k}), ${r} = new Float64Array(${k}), ${zs} = Int32Array.of(${slots.join(', ')});`);
+  const before = { ...mod.ops };
+  const y = mod.assigns(s.y, 'y');
+  const afterY = { ...mod.ops };
+  const fill = mod.fillArrays([[r, residuals]]);
+  const once = (from: OpCounts, to: OpCounts): OpCounts => ({ mul: to.mul - from.mul, add: to.add - from.add, div: to.div - from.div, fn: to.fn - from.fn });
+  const yOps = once(before, afterY), rOps = once(afterY, mod.ops);
+  const residual = mod.function('residual', (sc) => [...y, ...fill].forEach((l) => sc.line(l)));
+  const call = `${residual}(${ARGS});`;
+  const fail = `fail('singular', ${b}, t, 0)`;
+  const solve = mod.function('columns', (sc) => {
+    [
+      `for (let j = 0; j < ${k}; j++) w[${zs}[j]] = 0;`,
+      call,
+      `for (let i = 0; i < ${k}; i++) ${c}[i] = -${r}[i];`,
+      `for (let j = 0; j < ${k}; j++) {`,
+      `  w[${zs}[j]] = 1;`,
+      `  ${call}`,
+      `  for (let i = 0; i < ${k}; i++) ${H}[i * ${k} + j] = ${r}[i] + ${c}[i];`,
+      `  w[${zs}[j]] = 0;`,
+      '}',
+    ].forEach((l) => sc.line(l));
+    if (s.paired) {
+      // Cholesky when H is numerically symmetric and positive definite, else LU on the copy
+      mod.parts.push(`const ${H0} = new Float64Array(${k * k}), ${c0} = new Float64Array(${k});`);
+      sc.line(`${H0}.set(${H}); ${c0}.set(${c});`);
+      sc.line(`if (!(isSymmetric(${k}, ${H}) && choleskySolve(${k}, ${H}, ${c}))) {`);
+      sc.line(`  ${H}.set(${H0}); ${c}.set(${c0});`);
+      sc.line(`  if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
+      sc.line('}');
+    } else sc.line(`if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
+    sc.line(`for (let j = 0; j < ${k}; j++) w[${zs}[j]] = ${c}[j];`);
+  });
+  // counted once each as emitted; run k + 1 times in the columns, and y once more after the solve
+  addOps(mod.ops, scaleOps(yOps, k + 1));
+  addOps(mod.ops, scaleOps(rOps, k));
+  addOps(mod.ops, { ...noOps(), add: k * k });
+  addOps(mod.ops, s.paired ? choleskyOps(k) : luOps(k));
+  return [`${solve}(${ARGS});`, ...y];
+}
+
+const scaleOps = (o: OpCounts, f: number): OpCounts => ({ mul: o.mul * f, add: o.add * f, div: o.div * f, fn: o.fn * f });
 
 const total = (o: OpCounts) => o.mul + o.add + o.div + o.fn;
 

@@ -39,7 +39,7 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
       outputs.push(step);
       continue;
     }
-    if (step.kind === 'linear') {
+    if (step.kind === 'linear' && !step.residuals) {
       // after the solve, y comes from the causal sequence: keep only the y's something needs
       derivatives.push({ ...step, y: split(step.y) });
       for (const v of step.z) needed.add(v.id);
@@ -48,7 +48,10 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
     }
     derivatives.push(step);
     for (const t of targets) needed.add(t.id);
-    need([...step.y.map((a) => a.expr), ...step.residuals, ...step.jacobianPrelude.map((a) => a.expr), ...step.jacobian]);
+    // Newton and H by columns evaluate the whole sequence for the residuals
+    need(step.kind === 'linear'
+      ? [...step.y.map((a) => a.expr), ...step.residuals!]
+      : [...step.y.map((a) => a.expr), ...step.residuals, ...step.jacobianPrelude.map((a) => a.expr), ...step.jacobian]);
   }
   return { derivatives: derivatives.reverse(), outputs: outputs.reverse() };
 }

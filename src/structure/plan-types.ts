@@ -44,6 +44,14 @@ export interface LinearStep {
   /** residue row i names z_i: H may be symmetric (mass matrices are); checked numerically at run time */
   readonly paired: boolean;
   readonly y: readonly Assign[];
+  /**
+   * Set for a torn system too large to form symbolically: the residues h(y(z), z),
+   * and H, c are formed at run time by columns (Walker and Orin's method 1, which
+   * the tearing paper names as the torn form's equivalent): c = -r(0),
+   * H e_j = r(e_j) + c, with r evaluated by the causal sequence y. H, c and
+   * prelude are then empty.
+   */
+  readonly residuals?: readonly Expr[];
 }
 
 /** tearing paper: Newton on H(z) = h(g~(z), z) = 0 with dH/dz = dh/dy dg~/dz + dh/dz */
@@ -77,6 +85,12 @@ export interface BlockReport {
   tearingFrom: 'hints' | 'heuristic';
   /** a block of the relaxed BLT form of a relaxed loop */
   relaxed?: boolean;
+  /**
+   * how a torn linear block's H z = c is formed: 'elimination' (relaxed elimination
+   * with z kept), 'sensitivities' (affine forms of y in z), 'columns' (at run time,
+   * one evaluation of the causal sequence per column)
+   */
+  formedBy?: 'elimination' | 'sensitivities' | 'columns';
 }
 
 /** a loop solved by relaxing: its size and how it fell apart in relaxed BLT form */

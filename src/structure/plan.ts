@@ -10,7 +10,7 @@ import { type FlatEquation, type ReducedModel, type Variable, describeEquation, 
 import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
-import { type TornBlock, linearStep, newtonStep, solveFor, tornLinearStep } from './torn.ts';
+import { type TornBlock, columnsStep, linearStep, newtonStep, solveFor, tornLinearStep } from './torn.ts';
 import type { BlockReport, LinearStep, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
 import { expressionOps } from './cramer.ts';
 import { RelaxFailure, isRelaxable, keptSystem, relaxLoop } from './relax.ts';
@@ -163,8 +163,12 @@ function planLoop(
     residues: (pairs ?? [...torn.residueEqs].map((i) => eqs[i])).map((eq) => eq.residual),
     paired: pairs !== undefined,
   };
-  const step = !linear ? newtonStep(tornBlock) : isRelaxable(eqs, ids) ? relaxedTornStep(tornBlock, eqs, vars, hinted) : linearStep(tornBlock);
   const k = tornBlock.z.length;
+  const [step, formedBy] = !linear
+    ? [newtonStep(tornBlock), undefined]
+    : k > SYMBOLIC_UP_TO
+      ? [columnsStep(tornBlock), 'columns' as const]
+      : isRelaxable(eqs, ids) ? relaxedTornStep(tornBlock, eqs, vars, hinted) : [linearStep(tornBlock), 'sensitivities' as const];
   const report: BlockReport = {
     size: eqs.length,
     tearing: k,
@@ -174,12 +178,19 @@ function planLoop(
     tearVariables: tornBlock.z.map((v) => v.name),
     residueEquations: [...torn.residueEqs].map((i) => describeEquation(eqs[i])),
     tearingFrom: fromHints ? 'hints' : 'heuristic',
+    ...(formedBy && k > 1 && { formedBy }),
   };
   return { step, report };
 }
 
 /** torn blocks up to this size are also formed by sensitivities, and the cheaper form is kept */
 const COMPARE_UP_TO = 12;
+/**
+ * Torn linear blocks with more tearing variables form H at run time by columns:
+ * symbolic H is O(k^2) code (a chain of 128: 10 MB, 8 s to compile, minutes for
+ * V8 to optimise), the columns O(k) code for O(k) evaluations of the sequence.
+ */
+const SYMBOLIC_UP_TO = 64;
 
 /**
  * A linear loop that carries relax() marks, torn: H z = c formed by the
@@ -189,17 +200,17 @@ const COMPARE_UP_TO = 12;
  * both are formed and the one with fewer operations is kept. Sensitivities
  * also when the elimination cannot proceed.
  */
-function relaxedTornStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>): LinearStep {
+function relaxedTornStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>): [LinearStep, 'elimination' | 'sensitivities'] {
   let eliminated: LinearStep;
   try {
     eliminated = tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z));
   } catch (e) {
-    if (e instanceof StructuralError) return linearStep(t);
+    if (e instanceof StructuralError) return [linearStep(t), 'sensitivities'];
     throw e;
   }
-  if (t.z.length > COMPARE_UP_TO) return eliminated;
+  if (t.z.length > COMPARE_UP_TO) return [eliminated, 'elimination'];
   const bySensitivities = linearStep(t);
-  return formOps(bySensitivities) < formOps(eliminated) ? bySensitivities : eliminated;
+  return formOps(bySensitivities) < formOps(eliminated) ? [bySensitivities, 'sensitivities'] : [eliminated, 'elimination'];
 }
 
 /** operations to form H and c (shared subexpressions counted once) */

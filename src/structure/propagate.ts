@@ -27,7 +27,7 @@ export function propagateTrivial(steps: readonly Step[]): Step[] {
       case 'assign':
         return { ...s, assigns: assigns(s.assigns, true) };
       case 'linear':
-        return { ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true) };
+        return { ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true), ...(s.residuals && { residuals: s.residuals.map(sub) }) };
       case 'newton':
         // inside the iteration y depends on z: substitute into it, but record nothing from it
         return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };

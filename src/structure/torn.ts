@@ -101,6 +101,22 @@ export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H:
   };
 }
 
+// (torn linear block) => H z = c left to the run time, formed there by columns from the residues
+export function columnsStep(t: TornBlock): LinearStep {
+  return {
+    kind: 'linear',
+    block: t.block,
+    prelude: [],
+    z: t.z,
+    H: [],
+    c: [],
+    symmetric: false,
+    paired: t.paired,
+    y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
+    residuals: t.residues,
+  };
+}
+
 // (torn non-linear block) => residuals and the symbolic Jacobian for Newton on z
 export function newtonStep(t: TornBlock): NewtonStep {
   const pool = new TempPool(`b${t.block}.`);

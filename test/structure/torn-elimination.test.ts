@@ -66,3 +66,26 @@ describe('torn form by relaxed elimination with the qdd kept', () => {
     }
   });
 });
+
+describe('torn form by columns at run time (more than 64 tearing variables)', () => {
+  it('chain n = 70: the same accelerations as the relaxed form, O(n) code', () => {
+    const n = 70;
+    const torn = compile(chain({ n }));
+    const relaxed = compile(chain({ n }), { mode: 'relaxed' });
+    expect(torn.stateNames).toEqual(relaxed.stateNames);
+    const block = torn.report.blocks.find((b) => b.tearing === n)!;
+    expect(block.formedBy).toBe('columns');
+    expect(block.solver).toBe('cholesky');
+    // no symbolic H: the torn code is about the size of the relaxed code, not O(n^2)
+    expect(torn.report.functions).toBeLessThan(3 * relaxed.report.functions);
+    const rnd = prng(11);
+    for (let s = 0; s < 3; s++) {
+      const x = torn.x0().map(() => 2 * rnd() - 1);
+      const a = new Float64Array(x.length), b = new Float64Array(x.length);
+      torn.derivatives(0, x, a);
+      relaxed.derivatives(0, Float64Array.from(x), b);
+      const scale = Math.max(1, ...b.map(Math.abs));
+      for (let i = 0; i < x.length; i++) expect(Math.abs(a[i] - b[i])).toBeLessThan(1e-9 * scale);
+    }
+  });
+});
