@@ -9,7 +9,7 @@ export const BENCH_USAGE = `usage:
 --n               chain sizes (default ${DEFAULT_SIZES.join(',')})
 --models          models to run (default all: ${MODELS.map((m) => m.name).join(',')})
 --out             where bench.json, bench.md and chain.svg go (default bench/results)
---max-torn-n      largest chain compiled torn (default 64: V8 needs minutes to optimise torn n = 128)
+--max-torn-n      largest chain compiled torn (default 256, all)
 --compile-budget  skip a compile predicted (from the two smaller ones) to take longer (default 30 s)
 --warmup-limit    longest warm-up per row (default 60 s); a row that reaches it is marked * and
                   left out of the fits and ratios (the code may not be optimised yet)

@@ -17,7 +17,7 @@ const OPTIONS = {
   n: { type: 'string' },
   models: { type: 'string' },
   out: { type: 'string', default: 'bench/results' },
-  'max-torn-n': { type: 'string', default: '64' },
+  'max-torn-n': { type: 'string', default: '256' },
   'warmup-limit': { type: 'string', default: '60' },
   'compile-budget': { type: 'string', default: '30' },
   'no-mujoco': { type: 'boolean', default: false },
