@@ -130,8 +130,16 @@ function planLoop(
   const ids = new Set(vars.map((v) => v.id));
   const local = subgraph(sorted.graph, block.eqs, block.vars).graph;
   const linear = isLinearBlock(eqs, vars, ids);
-  // only real occurrences compute a variable (a residue(x) incidence is structural only)
-  const solvable = (e: number, v: number) => solveFor(eqs[e].residual, vars[v]) !== null;
+  // only real occurrences compute a variable (a residue(x) incidence is structural only);
+  // the solutions are kept for the causal sequence
+  const solved = new Map<number, Expr | null>();
+  const solution = (e: number, v: number) => {
+    const key = e * vars.length + v;
+    let f = solved.get(key);
+    if (f === undefined) solved.set(key, (f = solveFor(eqs[e].residual, vars[v])));
+    return f;
+  };
+  const solvable = (e: number, v: number) => solution(e, v) !== null;
   let z = vars.map((v, i) => (hinted.has(v.id) ? i : -1)).filter((i) => i >= 0);
   let h = eqs.map((eq, i) => (eq.residues.length > 0 ? i : -1)).filter((i) => i >= 0);
   reportForeignResidues(eqs, ids, diagnostics);
@@ -150,10 +158,7 @@ function planLoop(
   } else {
     torn = tearHeuristic(local, solvable);
   }
-  const sequence = [...torn.assignEqs].map((e, k) => {
-    const v = vars[torn.assignVars[k]];
-    return { v, f: solveFor(eqs[e].residual, v)! };
-  });
+  const sequence = [...torn.assignEqs].map((e, k) => ({ v: vars[torn.assignVars[k]], f: solution(e, torn.assignVars[k])! }));
   const zVars = [...torn.tearVars].map((i) => vars[i]);
   const pairs = pairResidues(zVars, [...torn.residueEqs].map((i) => eqs[i]));
   const tornBlock = {
