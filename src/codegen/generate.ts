@@ -10,7 +10,7 @@
 // left symbolic, w workspace (unknowns, then compiler temporaries).
 import { type Expr, type Sym, symsOf } from '../expr/index.ts';
 import { TIME, type Variable } from '../model/index.ts';
-import { type Assign, type LinearStep, type NewtonStep, type SolvePlan, type Step, Temp } from '../structure/plan-types.ts';
+import { type Assign, type Columns, type LinearStep, type NewtonStep, type SolvePlan, type Step, Temp, columnExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
@@ -84,7 +84,7 @@ function stepExprs(steps: readonly Step[]): Expr[] {
   return steps.flatMap((s) => {
     switch (s.kind) {
       case 'assign': return s.assigns.map((a) => a.expr);
-      case 'linear': return [...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr)];
+      case 'linear': return [...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr), ...(s.columns ? columnExprs(s.columns) : [])];
       case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
     }
   });
@@ -217,7 +217,7 @@ function emitSteps(mod: Module, steps: readonly Step[]): string[] {
   const calls: string[] = [];
   for (const step of steps) {
     if (step.kind === 'assign') calls.push(...mod.assigns(step.assigns));
-    else if (step.kind === 'linear') calls.push(...(step.residuals ? columns(mod, step, step.residuals) : linear(mod, step)));
+    else if (step.kind === 'linear') calls.push(...(step.columns ? columns(mod, step, step.columns) : linear(mod, step)));
     else calls.push(...newton(mod, step));
   }
   return calls;
@@ -265,34 +265,37 @@ function linear(mod: Module, s: LinearStep): string[] {
 
 /**
  * H z = c formed at run time by columns (Walker and Orin's method 1): the
- * causal sequence and the residues r(z) are evaluated at z = 0 for c = -r(0),
- * then at z = e_j for column j, H e_j = r(e_j) + c; O(k) code for the
- * O(k^2) work that a symbolic H would spell out entry by entry.
+ * causal sequence and the residues at z = 0 give c = -r(0); the derivative of
+ * the sequence and the residues along dz = e_j (its coefficients computed once,
+ * in the prelude) gives column j. O(k) code for the O(k^2) work that a
+ * symbolic H spells out entry by entry.
  */
-function columns(mod: Module, s: LinearStep, residuals: readonly Expr[]): string[] {
+function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const k = s.z.length, b = s.block;
-  const [H, c, r, H0, c0, zs] = ['H', 'c', 'r', 'H0_', 'c0_', 'zs'].map((n) => `${n}${b}`);
-  const slots = s.z.map((v) => mod.slots.slot(v));
-  mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k}), ${r} = new Float64Array(${k}), ${zs} = Int32Array.of(${slots.join(', ')});`);
+  const [H, c, r, d, H0, c0, dzs] = ['H', 'c', 'r', 'dh', 'H0_', 'c0_', 'dz'].map((n) => `${n}${b}`);
+  const zSlots = s.z.map((v) => mod.slots.slot(v)), dzSlots = cols.dz.map((v) => mod.slots.slot(v));
+  mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k}), ${r} = new Float64Array(${k}), ${d} = new Float64Array(${k}), ${dzs} = Int32Array.of(${dzSlots.join(', ')});`);
+  const prelude = mod.assigns(s.prelude, 'g');
   const before = { ...mod.ops };
   const y = mod.assigns(s.y, 'y');
-  const afterY = { ...mod.ops };
-  const fill = mod.fillArrays([[r, residuals]]);
-  const once = (from: OpCounts, to: OpCounts): OpCounts => ({ mul: to.mul - from.mul, add: to.add - from.add, div: to.div - from.div, fn: to.fn - from.fn });
-  const yOps = once(before, afterY), rOps = once(afterY, mod.ops);
-  const residual = mod.function('residual', (sc) => [...y, ...fill].forEach((l) => sc.line(l)));
-  const call = `${residual}(${ARGS});`;
+  const yOps = since(before, mod.ops);
+  const residual = mod.function('residual', (sc) => [...y, ...mod.fillArrays([[r, cols.residuals]])].forEach((l) => sc.line(l)));
+  const beforeD = { ...mod.ops };
+  const dy = [...mod.assigns(cols.dy, 'e'), ...mod.fillArrays([[d, cols.dh]])];
+  const dOps = since(beforeD, mod.ops);
+  const along = mod.function('direction', (sc) => dy.forEach((l) => sc.line(l)));
   const fail = `fail('singular', ${b}, t, 0)`;
   const solve = mod.function('columns', (sc) => {
     [
-      `for (let j = 0; j < ${k}; j++) w[${zs}[j]] = 0;`,
-      call,
+      ...zSlots.map((z) => `w[${z}] = 0;`),
+      `${residual}(${ARGS});`,
       `for (let i = 0; i < ${k}; i++) ${c}[i] = -${r}[i];`,
+      `for (let j = 0; j < ${k}; j++) w[${dzs}[j]] = 0;`,
       `for (let j = 0; j < ${k}; j++) {`,
-      `  w[${zs}[j]] = 1;`,
-      `  ${call}`,
-      `  for (let i = 0; i < ${k}; i++) ${H}[i * ${k} + j] = ${r}[i] + ${c}[i];`,
-      `  w[${zs}[j]] = 0;`,
+      `  w[${dzs}[j]] = 1;`,
+      `  ${along}(${ARGS});`,
+      `  for (let i = 0; i < ${k}; i++) ${H}[i * ${k} + j] = ${d}[i];`,
+      `  w[${dzs}[j]] = 0;`,
       '}',
     ].forEach((l) => sc.line(l));
     if (s.paired) {
@@ -304,16 +307,16 @@ function columns(mod: Module, s: LinearStep, residuals: readonly Expr[]): string
       sc.line(`  if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
       sc.line('}');
     } else sc.line(`if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
-    sc.line(`for (let j = 0; j < ${k}; j++) w[${zs}[j]] = ${c}[j];`);
+    zSlots.forEach((z, j) => sc.line(`w[${z}] = ${c}[${j}];`));
   });
-  // counted once each as emitted; run k + 1 times in the columns, and y once more after the solve
-  addOps(mod.ops, scaleOps(yOps, k + 1));
-  addOps(mod.ops, scaleOps(rOps, k));
-  addOps(mod.ops, { ...noOps(), add: k * k });
+  // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
+  addOps(mod.ops, yOps);
+  addOps(mod.ops, scaleOps(dOps, k - 1));
   addOps(mod.ops, s.paired ? choleskyOps(k) : luOps(k));
-  return [`${solve}(${ARGS});`, ...y];
+  return [...prelude, `${solve}(${ARGS});`, ...y];
 }
 
+const since = (from: OpCounts, to: OpCounts): OpCounts => ({ mul: to.mul - from.mul, add: to.add - from.add, div: to.div - from.div, fn: to.fn - from.fn });
 const scaleOps = (o: OpCounts, f: number): OpCounts => ({ mul: o.mul * f, add: o.add * f, div: o.div * f, fn: o.fn * f });
 
 const total = (o: OpCounts) => o.mul + o.add + o.div + o.fn;

@@ -4,7 +4,7 @@
 // velocities only reported) goes to a separate outputs pass, computed only
 // when signals are sampled.
 import { symsOf } from '../expr/index.ts';
-import type { Assign, SolvePlan, Step } from './plan-types.ts';
+import { type Assign, type SolvePlan, type Step, columnExprs } from './plan-types.ts';
 
 // (plan) => steps for derivatives(), steps for outputs(), both in solve order
 export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: Step[] } {
@@ -39,7 +39,7 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
       outputs.push(step);
       continue;
     }
-    if (step.kind === 'linear' && !step.residuals) {
+    if (step.kind === 'linear' && !step.columns) {
       // after the solve, y comes from the causal sequence: keep only the y's something needs
       derivatives.push({ ...step, y: split(step.y) });
       for (const v of step.z) needed.add(v.id);
@@ -50,7 +50,7 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
     for (const t of targets) needed.add(t.id);
     // Newton and H by columns evaluate the whole sequence for the residuals
     need(step.kind === 'linear'
-      ? [...step.y.map((a) => a.expr), ...step.residuals!]
+      ? [...step.y.map((a) => a.expr), ...columnExprs(step.columns!), ...step.prelude.map((a) => a.expr)]
       : [...step.y.map((a) => a.expr), ...step.residuals, ...step.jacobianPrelude.map((a) => a.expr), ...step.jacobian]);
   }
   return { derivatives: derivatives.reverse(), outputs: outputs.reverse() };

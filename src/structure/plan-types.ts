@@ -45,13 +45,24 @@ export interface LinearStep {
   readonly paired: boolean;
   readonly y: readonly Assign[];
   /**
-   * Set for a torn system too large to form symbolically: the residues h(y(z), z),
-   * and H, c are formed at run time by columns (Walker and Orin's method 1, which
-   * the tearing paper names as the torn form's equivalent): c = -r(0),
-   * H e_j = r(e_j) + c, with r evaluated by the causal sequence y. H, c and
-   * prelude are then empty.
+   * Set for a torn system too large to form symbolically: H and c are formed at
+   * run time by columns (Walker and Orin's method 1, which the tearing paper
+   * names as the torn form's equivalent), H and c are then empty and the
+   * prelude holds the coefficients dy_i/dy_k, dy_i/dz_j the columns read.
    */
-  readonly residuals?: readonly Expr[];
+  readonly columns?: Columns;
+}
+
+/** the pieces of H and c by columns: c = -h(y(0), 0); column j = the derivative of h along dz = e_j */
+export interface Columns {
+  /** h(y(z), z), evaluated after the causal sequence y */
+  readonly residuals: readonly Expr[];
+  /** the direction, set to e_j at run time */
+  readonly dz: readonly Temp[];
+  /** dy_i = sum_k dy_i/dy_k dy_k + sum_j dy_i/dz_j dz_j, in sequence order */
+  readonly dy: readonly Assign[];
+  /** the same derivative of h: column j of H */
+  readonly dh: readonly Expr[];
 }
 
 /** tearing paper: Newton on H(z) = h(g~(z), z) = 0 with dH/dz = dh/dy dg~/dz + dh/dz */
@@ -69,6 +80,9 @@ export interface NewtonStep {
 }
 
 export type Step = AssignStep | LinearStep | NewtonStep;
+
+/** every expression the columns evaluate */
+export const columnExprs = (c: Columns): Expr[] => [...c.residuals, ...c.dy.map((a) => a.expr), ...c.dh];
 
 export interface BlockReport {
   /** equations in the loop before tearing */

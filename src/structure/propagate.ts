@@ -27,7 +27,11 @@ export function propagateTrivial(steps: readonly Step[]): Step[] {
       case 'assign':
         return { ...s, assigns: assigns(s.assigns, true) };
       case 'linear':
-        return { ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true), ...(s.residuals && { residuals: s.residuals.map(sub) }) };
+        return {
+          ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true),
+          // the residuals are evaluated at z = 0 and the directions at every e_j: record nothing from them
+          ...(s.columns && { columns: { ...s.columns, residuals: s.columns.residuals.map(sub), dy: assigns(s.columns.dy, false), dh: s.columns.dh.map(sub) } }),
+        };
       case 'newton':
         // inside the iteration y depends on z: substitute into it, but record nothing from it
         return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };

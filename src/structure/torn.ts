@@ -10,7 +10,7 @@
 //                       formed here by propagating the affine forms of y in z
 import { type Expr, ZERO, add, dependsOn, diff, div, linearIn, mul, neg, substitute, symsOf } from '../expr/index.ts';
 import type { Variable } from '../model/index.ts';
-import type { Assign, LinearStep, NewtonStep } from './plan-types.ts';
+import { type Assign, type LinearStep, type NewtonStep, Temp } from './plan-types.ts';
 import { TempPool } from './affine.ts';
 
 /** v from residual = a v + b = 0, i.e. v = -b / a; null if not solvable explicitly */
@@ -101,19 +101,38 @@ export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H:
   };
 }
 
-// (torn linear block) => H z = c left to the run time, formed there by columns from the residues
+// (torn linear block) => H z = c left to the run time, formed there by columns
 export function columnsStep(t: TornBlock): LinearStep {
+  const pool = new TempPool(`b${t.block}.`);
+  const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
+  /** block variable id -> its direction */
+  const direction = new Map<number, Expr>();
+  // the derivative of f along the direction: its coefficients are free of the block's
+  // unknowns (the block is linear), computed once per evaluation in the prelude
+  const along = (f: Expr, label: string) => add(ZERO, ...Array.from(symsOf(f), (id) => {
+    const d = direction.get(id);
+    return d === undefined ? ZERO : mul(pool.use(diff(f, byId.get(id)!), `d${label}/d${byId.get(id)!.name}`), d);
+  }));
+  const dz = t.z.map((v) => new Temp(`d${v.name}`));
+  t.z.forEach((v, j) => direction.set(v.id, dz[j].e));
+  const dy = t.sequence.map(({ v, f }) => {
+    const target = new Temp(`d${v.name}`);
+    const expr = along(f, v.name);
+    direction.set(v.id, expr === ZERO ? ZERO : target.e);
+    return { target, expr };
+  }).filter((a) => a.expr !== ZERO);
+  const dh = t.residues.map((h, r) => along(h, `h${r}`));
   return {
     kind: 'linear',
     block: t.block,
-    prelude: [],
+    prelude: pool.assigns,
     z: t.z,
     H: [],
     c: [],
     symmetric: false,
     paired: t.paired,
     y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
-    residuals: t.residues,
+    columns: { residuals: t.residues, dz, dy, dh },
   };
 }
 
