@@ -193,15 +193,17 @@ const COMPARE_UP_TO = 12;
 /**
  * Torn linear blocks with more tearing variables form H at run time by columns:
  * symbolic H is O(k^2) code (a chain of 128: 10 MB, 8 s to compile, minutes for
- * V8 to optimise), the columns O(k) code for O(k) evaluations of the sequence.
+ * V8 to optimise), the columns O(k) code run k times (the derivative of the
+ * causal sequence along each z_j). At k = 64 the symbolic chain runs 2x faster
+ * (183 against 358 µs) and compiles in 2.3 s against 0.8 s.
  */
 const SYMBOLIC_UP_TO = 64;
 
 /**
  * A linear loop that carries relax() marks, torn: H z = c formed by the
- * relaxed elimination with the tearing variables kept (keptSystem), O(n^2)
- * for a mechanism where the sensitivities of every variable to every z are
- * O(n^2) per body. Small blocks (PUMA-560) can be cheaper by sensitivities:
+ * relaxed elimination with the tearing variables kept (keptSystem): ~23
+ * operations per entry of a chain's H, where the sensitivities of every
+ * variable to every z take ~56. Small blocks (PUMA-560) can be cheaper by sensitivities:
  * both are formed and the one with fewer operations is kept. Sensitivities
  * also when the elimination cannot proceed.
  */

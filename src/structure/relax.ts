@@ -71,7 +71,7 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
 
 /** the torn system H z = c of a loop, rows paired with z (row i is the one z_i was matched to) */
 export interface KeptSystem {
-  /** temporaries H and c read, in order */
+  /** the temporaries of the elimination that H and c read, in order */
   prelude: Assign[];
   H: Expr[];
   c: Expr[];
