@@ -138,21 +138,21 @@ class Module {
    */
   assigns(list: readonly Assign[], prefix = 'f'): string[] {
     const calls: string[] = [];
-    const emit = (part: readonly Assign[]) => {
+    const emit = (part: readonly Assign[], repeated: boolean) => {
       const { lines, ops } = this.assignScope(part);
       const text = lines.join('\n');
-      // measured with indices of one width, so that pieces of equal shape are cut alike
-      if (measure(text) > MAX_FUNCTION_CHARS && part.length > 1) {
+      // a repeated piece is measured with indices of one width, so that all its copies are cut alike
+      if ((repeated ? measure(text) : text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
         const half = part.length >> 1;
-        emit(part.slice(0, half));
-        emit(part.slice(half));
+        emit(part.slice(0, half), repeated);
+        emit(part.slice(half), repeated);
         return;
       }
       addOps(this.ops, ops);
       calls.push(this.raw(prefix, text));
     };
     const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr), 31) + (a.target instanceof Temp ? 1 : 2)) | 0);
-    for (const [from, to] of pieces(shapes, this.chunk)) emit(list.slice(from, to));
+    for (const [from, to, repeated] of pieces(shapes, this.chunk)) emit(list.slice(from, to), repeated);
     return calls;
   }
 
@@ -185,13 +185,13 @@ class Module {
       scope.prepare(part.map(([, e]) => e));
       for (const [target, e] of part) scope.assign(target, e);
       const text = scope.lines.join('\n');
-      if (measure(text) > MAX_FUNCTION_CHARS && part.length > 1) {
+      if (text.length > MAX_FUNCTION_CHARS && part.length > 1) {
         emit(part.slice(0, part.length >> 1));
         emit(part.slice(part.length >> 1));
         return;
       }
       addOps(this.ops, scope.ops);
-      calls.push(this.raw('fill', text));
+      calls.push(this.raw('fill', text)); // H and c of one block: never equal to another's
     };
     for (let i = 0; i < writes.length; i += this.chunk) emit(writes.slice(i, i + this.chunk));
     return calls;

@@ -85,18 +85,18 @@ function findRepeat(shapes: ArrayLike<number>, lo: number, hi: number): { start:
 }
 
 /**
- * [start, end) pieces covering shapes in order, each at most `chunk` long:
- * repeated regions are cut at their period (several periods to a piece when
- * the period is short, each period cut alike when it is long), so that equal
- * pieces have equal shapes; the rest in chunks.
+ * [start, end, repeated] pieces covering shapes in order, each at most
+ * `chunk` long: repeated regions are cut at their period (several periods to
+ * a piece when the period is short, each period cut alike when it is long), so
+ * that equal pieces have equal shapes; the rest in chunks.
  */
-export function pieces(shapes: ArrayLike<number>, chunk: number): [number, number][] {
-  const out: [number, number][] = [];
+export function pieces(shapes: ArrayLike<number>, chunk: number): [number, number, boolean][] {
+  const out: [number, number, boolean][] = [];
   const split = (lo: number, hi: number) => {
     if (lo >= hi) return;
     const r = chunk >= MIN_PERIOD ? findRepeat(shapes, lo, hi) : undefined;
     if (!r) {
-      for (let i = lo; i < hi; i += chunk) out.push([i, Math.min(hi, i + chunk)]);
+      for (let i = lo; i < hi; i += chunk) out.push([i, Math.min(hi, i + chunk), false]);
       return;
     }
     const { start, period: P, copies } = r;
@@ -104,10 +104,10 @@ export function pieces(shapes: ArrayLike<number>, chunk: number): [number, numbe
     if (P <= chunk) {
       // a power of two of periods: other lists' periods (two bodies, say) divide the shift between pieces
       const m = 2 ** Math.floor(Math.log2(Math.max(1, Math.floor(chunk / P))));
-      for (let c = 0; c < copies; c += m) out.push([start + c * P, start + Math.min(copies, c + m) * P]);
+      for (let c = 0; c < copies; c += m) out.push([start + c * P, start + Math.min(copies, c + m) * P, true]);
     } else {
       const size = Math.ceil(P / Math.ceil(P / chunk));
-      for (let c = 0; c < copies; c++) for (let s = 0; s < P; s += size) out.push([start + c * P + s, start + c * P + Math.min(P, s + size)]);
+      for (let c = 0; c < copies; c++) for (let s = 0; s < P; s += size) out.push([start + c * P + s, start + c * P + Math.min(P, s + size), true]);
     }
     split(start + copies * P, hi);
   };
@@ -118,9 +118,9 @@ export function pieces(shapes: ArrayLike<number>, chunk: number): [number, numbe
 /** an index into one of the arrays a generated function reads and writes */
 const INDEX = /\b([wxup])\[(\d+)\]/g;
 
-/** the text of a function body with every index the same width: equal shapes measure equal */
+/** the length of a function body with every index six digits wide: equal shapes measure equal */
 export function measure(text: string): number {
-  return text.replace(INDEX, '$1[o0 + 00000]').length;
+  return text.replace(INDEX, '$1[000000]').length;
 }
 
 /** a generated function before sharing: `name(t, x, u, p, w)` with this body */
