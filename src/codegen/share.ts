@@ -138,11 +138,14 @@ export interface Shared {
 
 /** most offset parameters a shared function takes */
 const MAX_OFFSETS = 8;
+/** shorter functions are left alone: a call with offsets saves nothing there */
+const MIN_SHARED_CHARS = 1000;
 
 /** functions whose bodies are equal up to shifts of their indices, shared; `args` is the parameter list to extend */
-export function share(raws: readonly Raw[], args: string): Shared {
+export function share(raws: readonly Raw[], args: string, minChars = MIN_SHARED_CHARS): Shared {
   const groups = new Map<string, Raw[]>();
   for (const r of raws) {
+    if (r.body.length < minChars) continue;
     const key = r.body.replace(INDEX, '$1[]');
     const g = groups.get(key);
     if (g) g.push(r);

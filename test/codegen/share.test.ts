@@ -140,13 +140,13 @@ describe('share', () => {
       fn('f0', '  const v0 = w[10] * x[2];\n  w[40] = v0 + w[3] + 0.5;'),
       fn('f1', '  const v0 = w[20] * x[4];\n  w[70] = v0 + w[3] + 0.5;'),
       fn('f2', '  const v0 = w[30] * x[6];\n  w[100] = v0 + w[3] + 0.5;'),
-    ], 't, x, u, p, w');
+    ], 't, x, u, p, w', 0);
     expect([...s.functions.values()]).toEqual(['function s0(t, x, u, p, w, o0, o1, o2) {\n  const v0 = w[o0] * x[o1];\n  w[o2] = v0 + w[3] + 0.5;\n}']);
     expect(s.calls.get('f0')).toEqual({ fn: 's0', offsets: [10, 2, 40] });
     expect(s.calls.get('f2')).toEqual({ fn: 's0', offsets: [30, 6, 100] });
   });
   it('does not share bodies that differ in anything but indices', () => {
-    const s = share([fn('f0', '  w[1] = w[0] * 0.5;'), fn('f1', '  w[2] = w[1] * 0.25;'), fn('f2', '  w[3] = w[2] + 0.5;')], 't, x, u, p, w');
+    const s = share([fn('f0', '  w[1] = w[0] * 0.5;'), fn('f1', '  w[2] = w[1] * 0.25;'), fn('f2', '  w[3] = w[2] + 0.5;')], 't, x, u, p, w', 0);
     expect(s.calls.size).toBe(0);
   });
 });
