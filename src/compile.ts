@@ -19,8 +19,10 @@ export interface CompileOptions {
   parameters?: Readonly<Record<string, number>>;
   /** fold parameters into constants (default true) */
   foldParameters?: boolean;
-  /** statements per generated function (default 200) */
+  /** statements per generated function (default 800) */
   chunk?: number;
+  /** share generated functions that are equal up to shifted workspace, state and parameter indices (default true) */
+  share?: boolean;
 }
 
 // (model, options) => compiled model and its report
@@ -36,7 +38,7 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   } catch (e) {
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;
   }
-  const generated = generate(plan, options.chunk);
+  const generated = generate(plan, { chunk: options.chunk, share: options.share });
   const report: CompileReport = {
     model: flat.name,
     mode,

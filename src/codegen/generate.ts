@@ -4,7 +4,9 @@
 // (at most `chunk` statements and MAX_FUNCTION_CHARS each) over the one
 // Float64Array workspace, so V8 optimises every one of them; within a function
 // values live in local constants, and only what other functions read goes
-// through the workspace. Nothing is allocated per call.
+// through the workspace. Nothing is allocated per call. Assignment lists are
+// cut where their statements repeat, and functions equal up to shifted indices
+// are emitted once and called with offsets (share.ts).
 //
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
@@ -15,6 +17,7 @@ import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
 import { RUNTIME_SOURCE } from './runtime.ts';
+import { type Raw, Shapes, measure, pieces, share } from './share.ts';
 import { cramerSolve, expressionOps } from '../structure/cramer.ts';
 
 export interface Layout {
@@ -91,7 +94,9 @@ function stepExprs(steps: readonly Step[]): Expr[] {
 }
 
 class Module {
-  readonly parts: string[] = [];
+  /** code outside functions, functions, and functions that may be shared */
+  readonly parts: (string | Raw)[] = [];
+  private readonly shapes = new Shapes();
   readonly ops = noOps();
   /** blocks whose solver differs from the plan's choice */
   readonly solvers = new Map<number, 'cramer'>();
@@ -118,29 +123,36 @@ class Module {
     return name;
   }
 
+  /** a function `name(t, x, u, p, w)` with this body, which may be shared; returns its call */
+  private raw(prefix: string, body: string): string {
+    const name = `${prefix}${this.fn++}`;
+    this.parts.push({ name, body });
+    return `${name}(${ARGS});`;
+  }
+
   /**
    * Assignments split into functions of at most `chunk` statements and
-   * MAX_FUNCTION_CHARS characters; returns the calls. Within a function every
-   * value lives in a local constant; only model variables and the
-   * temporaries read elsewhere are stored in w.
+   * MAX_FUNCTION_CHARS characters, cut where the statements repeat; returns
+   * the calls. Within a function every value lives in a local constant; only
+   * model variables and the temporaries read elsewhere are stored in w.
    */
   assigns(list: readonly Assign[], prefix = 'f'): string[] {
     const calls: string[] = [];
-    const emit = (part: readonly Assign[]) => {
+    const emit = (part: readonly Assign[], repeated: boolean) => {
       const { lines, ops } = this.assignScope(part);
       const text = lines.join('\n');
-      if (text.length > MAX_FUNCTION_CHARS && part.length > 1) {
+      // a repeated piece is measured with indices of one width, so that all its copies are cut alike
+      if ((repeated ? measure(text) : text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
         const half = part.length >> 1;
-        emit(part.slice(0, half));
-        emit(part.slice(half));
+        emit(part.slice(0, half), repeated);
+        emit(part.slice(half), repeated);
         return;
       }
-      const name = `${prefix}${this.fn++}`;
       addOps(this.ops, ops);
-      this.parts.push(`function ${name}(${ARGS}) {\n${text}\n}`);
-      calls.push(`${name}(${ARGS});`);
+      calls.push(this.raw(prefix, text));
     };
-    for (let i = 0; i < list.length; i += this.chunk) emit(list.slice(i, i + this.chunk));
+    const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr), 31) + (a.target instanceof Temp ? 1 : 2)) | 0);
+    for (const [from, to, repeated] of pieces(shapes, this.chunk)) emit(list.slice(from, to), repeated);
     return calls;
   }
 
@@ -178,18 +190,24 @@ class Module {
         emit(part.slice(part.length >> 1));
         return;
       }
-      const name = `fill${this.fn++}`;
       addOps(this.ops, scope.ops);
-      this.parts.push(`function ${name}(${ARGS}) {\n${text}\n}`);
-      calls.push(`${name}(${ARGS});`);
+      calls.push(this.raw('fill', text)); // H and c of one block: never equal to another's
     };
     for (let i = 0; i < writes.length; i += this.chunk) emit(writes.slice(i, i + this.chunk));
     return calls;
   }
 }
 
-// (plan, statements per function) => module body, op counts and workspace layout
-export function generate(plan: SolvePlan, chunk = 800): Generated {
+export interface GenerateOptions {
+  /** statements per generated function */
+  chunk?: number;
+  /** share functions equal up to shifted indices (default true) */
+  share?: boolean;
+}
+
+// (plan, options) => module body, op counts and workspace layout
+export function generate(plan: SolvePlan, options: GenerateOptions = {}): Generated {
+  const chunk = options.chunk ?? 800;
   const slots = new Slots(plan);
   const split = splitOutputs(plan);
   const mod = new Module(slots, chunk, readCounts(stepExprs([...split.derivatives, ...split.outputs])));
@@ -202,7 +220,20 @@ export function generate(plan: SolvePlan, chunk = 800): Generated {
   const indent = (lines: string[]) => lines.map((c) => `  ${c}`).join('\n');
   const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${copy.join('\n')}\n}`;
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
-  const body = ['"use strict";', RUNTIME_SOURCE, ...mod.parts, main, outputs, 'derivatives.outputs = outputs;', 'return derivatives;'].join('\n');
+  const raws = mod.parts.filter((q): q is Raw => typeof q !== 'string');
+  const shared = options.share === false ? { functions: new Map<string, string>(), calls: new Map<string, { fn: string; offsets: number[] }>() } : share(raws, ARGS);
+  const parts = mod.parts.flatMap((q) => {
+    if (typeof q === 'string') return [q];
+    if (!shared.calls.has(q.name)) return [`function ${q.name}(${ARGS}) {\n${q.body}\n}`];
+    return shared.functions.has(q.name) ? [shared.functions.get(q.name)!] : [];
+  });
+  // calls of shared functions get their offsets
+  const call = /\b([a-z]+\d+)\(t, x, u, p, w\);/g;
+  const relink = (code: string) => code.replace(call, (whole, name: string) => {
+    const c = shared.calls.get(name);
+    return c ? `${c.fn}(${ARGS}, ${c.offsets.join(', ')});` : whole;
+  });
+  const body = ['"use strict";', RUNTIME_SOURCE, ...parts, main, outputs, 'derivatives.outputs = outputs;', 'return derivatives;'].map(relink).join('\n');
   const layout: Layout = {
     states: plan.states.map((v) => v.name),
     inputs: plan.inputs.map((v) => v.name),
@@ -210,7 +241,7 @@ export function generate(plan: SolvePlan, chunk = 800): Generated {
     workspace: slots.names,
     derivativeSlots,
   };
-  return { body, ops, outputOps, layout, functions: mod.parts.length + 2, solvers: mod.solvers };
+  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, solvers: mod.solvers };
 }
 
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {

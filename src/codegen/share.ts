@@ -1,0 +1,207 @@
+// Code shared between repeated structure. A chain of n bodies yields n copies
+// of the same statements over shifted workspace slots; emitted straight-line,
+// every evaluation runs through n copies of the machine code and the time per
+// body grows with n (instruction cache). Here
+//   1. `pieces` cuts an assignment list where its statement shapes repeat
+//      (a period found from the shapes alone), so that function boundaries
+//      line up with the repeated structure;
+//   2. `share` turns generated functions whose text is identical up to a
+//      constant shift of the indices into w, x, u and p into one function with
+//      offset parameters, called once per occurrence with its offsets.
+// Sharing is checked: every occurrence is re-instantiated from the shared
+// function and must reproduce its own text exactly, so it cannot change what
+// is computed.
+import { type Expr, fold } from '../expr/index.ts';
+
+/** shape hash of expressions: operators and constants exact, symbols abstracted */
+export class Shapes {
+  private readonly memo = new Map<number, number>();
+  of(e: Expr): number {
+    return fold(e, this.memo, (n, args) => {
+      let h = Math.imul(n.op.length * 31 + n.op.charCodeAt(0), 0x9e3779b1);
+      if (n.op === 'const' || n.op === 'pow') h = Math.imul(h ^ hashNumber(n.value), 0x85ebca6b);
+      if (n.fn) for (let i = 0; i < n.fn.length; i++) h = Math.imul(h ^ n.fn.charCodeAt(i), 0xc2b2ae35);
+      for (const a of args) h = (Math.imul(h ^ a, 0x165667b1) + 0x7f4a7c15) | 0;
+      return h | 0;
+    });
+  }
+}
+
+const bits = new Float64Array(1);
+const words = new Int32Array(bits.buffer);
+function hashNumber(v: number): number {
+  bits[0] = v;
+  return Math.imul(words[0], 0x27d4eb2f) ^ words[1];
+}
+
+/** shortest repeated unit looked for, in statements */
+const MIN_PERIOD = 8;
+/** fewest statements a repeated region must cover to be cut out of its list */
+const MIN_COVER = 96;
+/** length of the shape k-grams that propose periods */
+const GRAM = 8;
+/** periods tried per region */
+const CANDIDATES = 12;
+
+/** the longest repeated region of shapes[lo, hi): `copies` units of `period` from `start` */
+function findRepeat(shapes: ArrayLike<number>, lo: number, hi: number): { start: number; period: number; copies: number } | undefined {
+  const L = hi - lo - GRAM + 1;
+  if (hi - lo < Math.max(MIN_COVER, 2 * MIN_PERIOD)) return undefined;
+  // every k-gram's positions; periods are the distances from sampled positions to later equal k-grams
+  const gram = new Int32Array(L);
+  const where = new Map<number, number[]>();
+  for (let i = 0; i < L; i++) {
+    let h = 0x12345;
+    for (let k = 0; k < GRAM; k++) h = (Math.imul(h ^ shapes[lo + i + k], 0x9e3779b1) + k) | 0;
+    gram[i] = h;
+    const list = where.get(h);
+    if (list) list.push(i);
+    else where.set(h, [i]);
+  }
+  const votes = new Map<number, number>();
+  const step = Math.max(1, Math.floor(L / 64));
+  for (let i = 0; i < L; i += step) {
+    for (const j of where.get(gram[i])!) {
+      const d = j - i;
+      if (d >= MIN_PERIOD && 2 * d <= hi - lo) votes.set(d, (votes.get(d) ?? 0) + 1);
+    }
+  }
+  const periods = [...votes].filter(([, v]) => v >= 2).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, CANDIDATES).map(([d]) => d).sort((a, b) => a - b);
+  let best: { start: number; period: number; copies: number } | undefined;
+  for (const P of periods) {
+    for (let i = lo; i + P < hi; ) {
+      if (shapes[i] !== shapes[i + P]) {
+        i++;
+        continue;
+      }
+      let e = i;
+      while (e + P < hi && shapes[e] === shapes[e + P]) e++;
+      const copies = Math.floor((e - i) / P) + 1;
+      if (copies >= 2 && copies * P >= MIN_COVER && (!best || copies * P > best.copies * best.period)) best = { start: i, period: P, copies };
+      i = e + 1;
+    }
+  }
+  return best;
+}
+
+/**
+ * [start, end, repeated] pieces covering shapes in order, each at most
+ * `chunk` long: repeated regions are cut at their period (several periods to
+ * a piece when the period is short, each period cut alike when it is long), so
+ * that equal pieces have equal shapes; the rest in chunks.
+ */
+export function pieces(shapes: ArrayLike<number>, chunk: number): [number, number, boolean][] {
+  const out: [number, number, boolean][] = [];
+  const split = (lo: number, hi: number) => {
+    if (lo >= hi) return;
+    const r = chunk >= MIN_PERIOD ? findRepeat(shapes, lo, hi) : undefined;
+    if (!r) {
+      for (let i = lo; i < hi; i += chunk) out.push([i, Math.min(hi, i + chunk), false]);
+      return;
+    }
+    const { start, period: P, copies } = r;
+    split(lo, start);
+    if (P <= chunk) {
+      // a power of two of periods: other lists' periods (two bodies, say) divide the shift between pieces
+      const m = 2 ** Math.floor(Math.log2(Math.max(1, Math.floor(chunk / P))));
+      for (let c = 0; c < copies; c += m) out.push([start + c * P, start + Math.min(copies, c + m) * P, true]);
+    } else {
+      const size = Math.ceil(P / Math.ceil(P / chunk));
+      for (let c = 0; c < copies; c++) for (let s = 0; s < P; s += size) out.push([start + c * P + s, start + c * P + Math.min(P, s + size), true]);
+    }
+    split(start + copies * P, hi);
+  };
+  split(0, shapes.length);
+  return out;
+}
+
+/** an index into one of the arrays a generated function reads and writes */
+const INDEX = /\b([wxup])\[(\d+)\]/g;
+
+/** the length of a function body with every index six digits wide: equal shapes measure equal */
+export function measure(text: string): number {
+  return text.replace(INDEX, '$1[000000]').length;
+}
+
+/** a generated function before sharing: `name(t, x, u, p, w)` with this body */
+export interface Raw {
+  name: string;
+  body: string;
+}
+
+export interface Shared {
+  /** the shared functions, each with the name of the first function it replaces */
+  functions: Map<string, string>;
+  /** name of a replaced function -> the arguments after `t, x, u, p, w` of its call */
+  calls: Map<string, { fn: string; offsets: number[] }>;
+}
+
+/** most offset parameters a shared function takes */
+const MAX_OFFSETS = 8;
+/** shorter functions are left alone: a call with offsets saves nothing there */
+const MIN_SHARED_CHARS = 1000;
+
+/** functions whose bodies are equal up to shifts of their indices, shared; `args` is the parameter list to extend */
+export function share(raws: readonly Raw[], args: string, minChars = MIN_SHARED_CHARS): Shared {
+  const groups = new Map<string, Raw[]>();
+  for (const r of raws) {
+    if (r.body.length < minChars) continue;
+    const key = r.body.replace(INDEX, '$1[]');
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  const functions = new Map<string, string>();
+  const calls = new Map<string, { fn: string; offsets: number[] }>();
+  let next = 0;
+  const tryShare = (group: Raw[]): void => {
+    if (group.length < 2) return;
+    const indices = group.map((r) => [...r.body.matchAll(INDEX)].map((m) => Number(m[2])));
+    const arrays = [...group[0].body.matchAll(INDEX)].map((m) => m[1]);
+    // positions whose indices move together across the occurrences take one offset
+    const classes = new Map<string, { param: string; base: number; shift: number[] }>();
+    const classOf: ({ param: string; base: number; shift: number[] } | undefined)[] = [];
+    for (let i = 0; i < arrays.length; i++) {
+      const shift = indices.map((ix) => ix[i] - indices[0][i]);
+      if (shift.every((d) => d === 0)) {
+        classOf.push(undefined);
+        continue;
+      }
+      const k = `${arrays[i]}:${shift.join(',')}`;
+      let c = classes.get(k);
+      if (!c) classes.set(k, (c = { param: `o${classes.size}`, base: Infinity, shift }));
+      c.base = Math.min(c.base, indices[0][i]);
+      classOf.push(c);
+    }
+    if (classes.size === 0) return;
+    if (classes.size > MAX_OFFSETS) {
+      // shifts that alternate between occurrences (a piece of an odd number of bodies reading
+      // what pieces of two bodies wrote): every other occurrence may still share
+      if (group.length >= 4) {
+        tryShare(group.filter((_, j) => j % 2 === 0));
+        tryShare(group.filter((_, j) => j % 2 === 1));
+      }
+      return;
+    }
+    const name = `s${next++}`;
+    const params = [...classes.values()];
+    let i = 0;
+    const body = group[0].body.replace(INDEX, (_, a: string, ix: string) => {
+      const c = classOf[i++];
+      if (!c) return `${a}[${ix}]`;
+      const d = Number(ix) - c.base;
+      return d ? `${a}[${c.param} + ${d}]` : `${a}[${c.param}]`;
+    });
+    const offsets = group.map((_, j) => params.map((c) => c.base + c.shift[j]));
+    // each occurrence is its own text again with its offsets: sharing changes no statement
+    group.forEach((r, j) => {
+      const values = new Map(params.map((c, k) => [c.param, offsets[j][k]]));
+      const back = body.replace(/\b([wxup])\[(o\d+)(?: \+ (\d+))?\]/g, (_, a: string, o: string, d?: string) => `${a}[${values.get(o)! + Number(d ?? 0)}]`);
+      if (back !== r.body) throw new Error(`codegen: sharing ${r.name} as ${name} would change it`);
+    });
+    functions.set(group[0].name, `function ${name}(${args}, ${params.map((c) => c.param).join(', ')}) {\n${body}\n}`);
+    group.forEach((r, j) => calls.set(r.name, { fn: name, offsets: offsets[j] }));
+  };
+  for (const group of groups.values()) tryShare(group);
+  return { functions, calls };
+}
