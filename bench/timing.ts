@@ -5,6 +5,8 @@
 //            default: V8 tiers generated functions up only after thousands of calls), the median
 //            over batches of ~15 ms (at least one call), each batch at a fresh
 //            pseudo-random state (so the JIT cannot fold the state into constants)
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { CompiledModel } from '../src/codegen/compiled.ts';
 
 export const BATCHES = 9;
@@ -57,8 +59,19 @@ export interface WarmUp {
   maxMs?: number;
 }
 
+/**
+ * A full garbage collection before each row: the code and data of the rows
+ * measured before (the torn chain of 64 is 2.7 MB of JavaScript) are freed,
+ * not collected while the next row is timed.
+ */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
 // (subject, warm-up) => median µs per call, with how the warm-up went
 export function timeCalls(s: Subject, w: WarmUp = {}): Timing {
+  collectGarbage();
   sink += s.fresh();
   const warm = warmUp(s, w.minCalls ?? WARMUP_CALLS, w.maxMs ?? WARMUP_MAX_MS);
   const perBatch = Math.max(1, Math.round(BATCH_MS / warm.msPerCall));

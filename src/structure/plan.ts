@@ -194,10 +194,11 @@ const COMPARE_UP_TO = 12;
  * Torn linear blocks with more tearing variables form H at run time by columns:
  * symbolic H is O(k^2) code (a chain of 128: 10 MB, 8 s to compile, minutes for
  * V8 to optimise), the columns O(k) code run k times (the derivative of the
- * causal sequence along each z_j). At k = 64 the symbolic chain runs 2x faster
- * (183 against 358 µs) and compiles in 2.3 s against 0.8 s.
+ * causal sequence along each z_j). The chain of 64 in `kron bench`: symbolic
+ * 318 µs after a 2.1 s compile, columns 336 µs after 0.67 s (its 2.7 MB of
+ * symbolic code runs no faster than twice the operations in a loop).
  */
-const SYMBOLIC_UP_TO = 64;
+const SYMBOLIC_UP_TO = 32;
 
 /**
  * A linear loop that carries relax() marks, torn: H z = c formed by the

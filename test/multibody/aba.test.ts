@@ -21,7 +21,7 @@ interface Case {
 }
 
 const joints = (n: number) => Array.from({ length: n }, (_, i) => `j${i + 1}`);
-const cases: Case[] = [1, 4, 8, 24].map((n) => ({ name: `chain n = ${n}`, mechanism: () => chain({ n }), tree: chainTree(n, chainParameters), joints: joints(n) }));
+const cases: Case[] = [1, 4, 8, 24, 40].map((n) => ({ name: `chain n = ${n}`, mechanism: () => chain({ n }), tree: chainTree(n, chainParameters), joints: joints(n) }));
 // trees with general axes, prismatic joints, fixed rotations and branches: the general paths of the oracle
 for (const seed of [1003, 1006, 1011, 1017]) {
   const nb = 3 + (seed % 7);
