@@ -20,7 +20,7 @@ export function formatReport(r: CompileReport): string {
   }
   if (r.blocks.length === 0) lines.push(r.relaxedLoops.length ? '  no algebraic loop left' : '  no algebraic loops');
   r.blocks.forEach((b, i) => {
-    lines.push(`  ${b.relaxed ? 'relaxed block' : 'loop'} ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver})`);
+    lines.push(`  ${b.relaxed ? 'relaxed block' : 'loop'} ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver}${b.formedBy ? `; H by ${b.formedBy}` : ''})`);
     lines.push(`    tearing variables: ${b.tearVariables.join(', ')}`);
   });
   for (const d of r.diagnostics) lines.push(`  warning: ${d}`);
