@@ -303,7 +303,7 @@ function linear(mod: Module, s: LinearStep): string[] {
  */
 function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const k = s.z.length, b = s.block;
-  const [H, c, r, d, H0, c0, dzs] = ['H', 'c', 'r', 'dh', 'H0_', 'c0_', 'dz'].map((n) => `${n}${b}`);
+  const [H, c, r, d, dzs] = ['H', 'c', 'r', 'dh', 'dz'].map((n) => `${n}${b}`);
   const zSlots = s.z.map((v) => mod.slots.slot(v)), dzSlots = cols.dz.map((v) => mod.slots.slot(v));
   mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k}), ${r} = new Float64Array(${k}), ${d} = new Float64Array(${k}), ${dzs} = Int32Array.of(${dzSlots.join(', ')});`);
   const prelude = mod.assigns(s.prelude, 'g');
@@ -316,25 +316,24 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const dOps = since(beforeD, mod.ops);
   const along = mod.function('direction', (sc) => dy.forEach((l) => sc.line(l)));
   const fail = `fail('singular', ${b}, t, 0)`;
+  const fill = [
+    ...zSlots.map((z) => `w[${z}] = 0;`),
+    `${residual}(${ARGS});`,
+    `for (let i = 0; i < ${k}; i++) ${c}[i] = -${r}[i];`,
+    `for (let j = 0; j < ${k}; j++) w[${dzs}[j]] = 0;`,
+    `for (let j = 0; j < ${k}; j++) {`,
+    `  w[${dzs}[j]] = 1;`,
+    `  ${along}(${ARGS});`,
+    `  for (let i = 0; i < ${k}; i++) ${H}[i * ${k} + j] = ${d}[i];`,
+    `  w[${dzs}[j]] = 0;`,
+    '}',
+  ];
   const solve = mod.function('columns', (sc) => {
-    [
-      ...zSlots.map((z) => `w[${z}] = 0;`),
-      `${residual}(${ARGS});`,
-      `for (let i = 0; i < ${k}; i++) ${c}[i] = -${r}[i];`,
-      `for (let j = 0; j < ${k}; j++) w[${dzs}[j]] = 0;`,
-      `for (let j = 0; j < ${k}; j++) {`,
-      `  w[${dzs}[j]] = 1;`,
-      `  ${along}(${ARGS});`,
-      `  for (let i = 0; i < ${k}; i++) ${H}[i * ${k} + j] = ${d}[i];`,
-      `  w[${dzs}[j]] = 0;`,
-      '}',
-    ].forEach((l) => sc.line(l));
+    fill.forEach((l) => sc.line(l));
     if (s.paired) {
-      // Cholesky when H is numerically symmetric and positive definite, else LU on the copy
-      mod.parts.push(`const ${H0} = new Float64Array(${k * k}), ${c0} = new Float64Array(${k});`);
-      sc.line(`${H0}.set(${H}); ${c0}.set(${c});`);
+      // Cholesky when H is numerically symmetric and positive definite, else LU on H formed again
       sc.line(`if (!(isSymmetric(${k}, ${H}) && choleskySolve(${k}, ${H}, ${c}))) {`);
-      sc.line(`  ${H}.set(${H0}); ${c}.set(${c0});`);
+      fill.forEach((l) => sc.line(`  ${l}`));
       sc.line(`  if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
       sc.line('}');
     } else sc.line(`if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
