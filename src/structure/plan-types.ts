@@ -102,7 +102,7 @@ export interface BlockReport {
   /**
    * how a torn linear block's H z = c is formed: 'elimination' (relaxed elimination
    * with z kept), 'sensitivities' (affine forms of y in z), 'columns' (at run time,
-   * one evaluation of the causal sequence per column)
+   * the derivative of the causal sequence along each z_j)
    */
   formedBy?: 'elimination' | 'sensitivities' | 'columns';
 }

@@ -202,7 +202,7 @@ const SYMBOLIC_UP_TO = 32;
 
 /**
  * A linear loop that carries relax() marks, torn: H z = c formed by the
- * relaxed elimination with the tearing variables kept (keptSystem): ~23
+ * relaxed elimination with the tearing variables kept (keptSystem): ~24
  * operations per entry of a chain's H, where the sensitivities of every
  * variable to every z take ~56. Small blocks (PUMA-560) can be cheaper by sensitivities:
  * both are formed and the one with fewer operations is kept. Sensitivities

@@ -97,9 +97,12 @@ export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H:
     c,
     symmetric: symmetric && definite,
     paired: s.paired && definite,
-    y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
+    y: sequenceAssigns(t),
   };
 }
+
+/** y from the causal sequence, recomputed once z is known */
+const sequenceAssigns = (t: TornBlock): Assign[] => t.sequence.map(({ v, f }) => ({ target: v, expr: f }));
 
 // (torn linear block) => H z = c left to the run time, formed there by columns
 export function columnsStep(t: TornBlock): LinearStep {
@@ -111,7 +114,8 @@ export function columnsStep(t: TornBlock): LinearStep {
   // unknowns (the block is linear), computed once per evaluation in the prelude
   const along = (f: Expr, label: string) => add(ZERO, ...Array.from(symsOf(f), (id) => {
     const d = direction.get(id);
-    return d === undefined ? ZERO : mul(pool.use(diff(f, byId.get(id)!), `d${label}/d${byId.get(id)!.name}`), d);
+    // no coefficient for what does not move with z: it would be computed and never read
+    return d === undefined || d === ZERO ? ZERO : mul(pool.use(diff(f, byId.get(id)!), `d${label}/d${byId.get(id)!.name}`), d);
   }));
   const dz = t.z.map((v) => new Temp(`d${v.name}`));
   t.z.forEach((v, j) => direction.set(v.id, dz[j].e));
@@ -131,7 +135,7 @@ export function columnsStep(t: TornBlock): LinearStep {
     c: [],
     symmetric: false,
     paired: t.paired,
-    y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
+    y: sequenceAssigns(t),
     columns: { residuals: t.residues, dz, dy, dh },
   };
 }
@@ -149,7 +153,7 @@ export function newtonStep(t: TornBlock): NewtonStep {
     kind: 'newton',
     block: t.block,
     z: t.z,
-    y: t.sequence.map(({ v, f }) => ({ target: v, expr: f })),
+    y: sequenceAssigns(t),
     residuals: t.residues,
     jacobianPrelude: pool.assigns,
     jacobian,
