@@ -3,7 +3,7 @@
 import { show } from '../expr/index.ts';
 import { SimulationError } from '../errors.ts';
 import { type ReducedModel, TIME, type Variable } from '../model/index.ts';
-import type { SolvePlan, Target } from '../structure/plan-types.ts';
+import { FALLBACK_BLOCKS, type SolvePlan, type Target } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
 
@@ -11,6 +11,9 @@ type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Arr
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
 };
 type Fail = (kind: string, block: number, t: number, residual: number) => never;
+
+/** derivatives() computed NaN or an infinity (simulate() names the step it happened in) */
+export class NonFiniteError extends SimulationError {}
 
 export class CompiledModel {
   /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
@@ -70,6 +73,11 @@ export class CompiledModel {
     this.fn.outputs(this.lastT, this.lastX, this.u, this.p, this.w);
   }
 
+  /** evaluations so far in which a relaxed loop's pivot check failed and its torn form solved it */
+  fallbackEvaluations(): number {
+    return this.generated.layout.fallbackCounters.reduce((n, k) => n + this.w[k], 0);
+  }
+
   setInput(name: string, value: number): void {
     const i = this.generated.layout.inputs.indexOf(name);
     if (i < 0) throw new SimulationError(`no input named ${name}`, { hint: `inputs: ${this.generated.layout.inputs.join(', ') || '(none)'}` });
@@ -116,31 +124,57 @@ export class CompiledModel {
     this.read.set('time', () => this.lastT);
   }
 
+  /** firstNonFinite() is evaluating: a non-finite result there is expected, not reported again */
+  private diagnosing = false;
+
   private readonly fail: Fail = (kind, block, t, residual) => {
-    const b = this.plan.blocks[block];
+    if (kind === 'nonfinite') throw this.nonFinite(t);
+    const b = block >= FALLBACK_BLOCKS ? this.plan.fallbacks[block - FALLBACK_BLOCKS] : this.plan.blocks[block];
     const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
     const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');
     const where = `the algebraic loop of ${b.variables.length} unknowns (tearing variables ${b.tearVariables.join(', ')}${mechanism})`;
+    if (kind === 'deadpoint') {
+      const loop = loops.length ? `the kinematic loop cut at ${loops.map((l) => `${l.cut} (joints ${l.joints.join(', ')})`).join(' and ')}` : where;
+      const condition = residual > 0 ? `condition estimate ${(1 / residual).toExponential(1)}` : 'singular';
+      throw new SimulationError(`${loop} is at a singular position at time ${t}: its constraint Jacobian is ${residual > 0 ? 'ill-conditioned' : 'singular'} (${condition}), a dead point or change point of the linkage`, {
+        variables: b.tearVariables,
+        hint: 'here the joints the loop determines cannot follow the state joints (their speeds grow without bound); start away from the dead point, choose state joints that drive the linkage through it (mark joints { state: true }), or change the dimensions',
+      });
+    }
     const messages: Record<string, string> = {
       newton: `Newton iteration did not converge at time ${t} in ${where}; residual ${residual.toExponential(3)}`,
       jacobian: `the Jacobian of ${where} is singular at time ${t}; residual ${residual.toExponential(3)}`,
       singular: `the torn linear system H z = c of ${where} is singular at time ${t}`,
+      branch: `Newton left the assembly branch at time ${t} in ${where}: the solution moved ${residual.toExponential(2)} where the state's change predicts less than a tenth of that`,
     };
     throw new SimulationError(messages[kind] ?? `${kind} in block ${block} at time ${t}`, {
       variables: b.variables,
       hint: kind === 'singular'
-        ? 'the model is singular here (e.g. a zero mass or inertia, a zero gear ratio, or a parameter that vanishes); check the parameters'
-        : loops.length
-          ? 'the loop may not close with these dimensions, the position may be singular (a dead point), or the start values of its joints are too far from a closed position: check the lengths and give better start values'
-          : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
+        ? 'the model is singular here (e.g. a zero mass or inertia, a massless link between joints with parallel axes, a point mass on a ball joint, a zero gear ratio, or a parameter that vanishes); check the parameters'
+        : kind === 'branch'
+          ? 'the step is too large for the loop to follow its motion (or it passes near a singular position): reduce --step, or use --integrator adaptive'
+          : loops.length
+            ? 'the loop may not close with these dimensions, the position may be singular (a dead point), or the start values of its joints are too far from a closed position: check the lengths and give better start values'
+            : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
     });
   };
+
+  private nonFinite(t: number): NonFiniteError {
+    if (this.diagnosing) return new NonFiniteError('non-finite derivatives');
+    const first = this.firstNonFinite(t, Float64Array.from(this.lastX));
+    const what = first ? `${first.name} (${first.equation})` : 'a state';
+    return new NonFiniteError(`the state derivatives are not finite at time ${t}: first non-finite variable ${what}`, {
+      variables: first ? [first.name] : [],
+      hint: 'a division by zero or a value growing without bound: check parameters and start values',
+    });
+  }
 
   /**
    * After non-finite values appeared at (t, x): the first unknown in solve
    * order that is not finite, with the expression that computed it.
    */
   firstNonFinite(t: number, x: Float64Array): { name: string; equation: string } | undefined {
+    this.diagnosing = true;
     try {
       this.derivatives(t, x, new Float64Array(x.length));
     } catch {
@@ -150,6 +184,8 @@ export class CompiledModel {
       this.refresh();
     } catch {
       /* likewise */
+    } finally {
+      this.diagnosing = false;
     }
     const bad = (s: Target) => {
       const k = this.generated.layout.workspace.indexOf(s.name);

@@ -10,13 +10,13 @@
 //
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
-import { type Expr, type Sym, symsOf } from '../expr/index.ts';
+import { type Expr, type Sym, abs, add, div, mul, symsOf } from '../expr/index.ts';
 import { TIME, type Variable } from '../model/index.ts';
-import { type Assign, type Columns, type LinearStep, type NewtonStep, type SolvePlan, type Step, Temp, columnExprs } from '../structure/plan-types.ts';
+import { type Assign, type AssignStep, type Checked, type Columns, type LinearStep, type NewtonStep, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
-import { RUNTIME_SOURCE } from './runtime.ts';
+import { RUNTIME_SOURCE, singularBelow } from './runtime.ts';
 import { type Raw, Shapes, measure, pieces, share } from './share.ts';
 import { cramerSolve, expressionOps } from '../structure/cramer.ts';
 
@@ -28,6 +28,8 @@ export interface Layout {
   workspace: string[];
   /** workspace slot of der(state i) */
   derivativeSlots: number[];
+  /** workspace slots counting, per relaxed loop with checked pivots, the evaluations that fell back to its torn form */
+  fallbackCounters: number[];
 }
 
 export interface Generated {
@@ -82,17 +84,6 @@ function readCounts(exprs: readonly Expr[]): Map<number, number> {
   return counts;
 }
 
-/** every expression of the steps, each once */
-function stepExprs(steps: readonly Step[]): Expr[] {
-  return steps.flatMap((s) => {
-    switch (s.kind) {
-      case 'assign': return s.assigns.map((a) => a.expr);
-      case 'linear': return [...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr), ...(s.columns ? columnExprs(s.columns) : [])];
-      case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
-    }
-  });
-}
-
 class Module {
   /** code outside functions, functions, and functions that may be shared */
   readonly parts: (string | Raw)[] = [];
@@ -123,6 +114,30 @@ class Module {
     return name;
   }
 
+  /** code emitted by `make` whose operations are not those of an evaluation (a path taken only on failure) */
+  uncounted<T>(make: () => T): T {
+    const counted = { ...this.ops };
+    const out = make();
+    Object.assign(this.ops, counted);
+    return out;
+  }
+
+  private readonly fallbacks = new Map<number, string>();
+  /** workspace slots counting the evaluations a checked loop fell back to its torn form */
+  readonly fallbackCounters = new Set<number>();
+  /** the function solving a checked loop's torn form, emitted once; its operations are not those of an evaluation */
+  fallback(checked: Checked): string {
+    let name = this.fallbacks.get(checked.flag.id);
+    if (!name) {
+      name = this.uncounted(() => {
+        const calls = emitSteps(this, [checked.fallback]);
+        return this.function('fallback', (sc) => calls.forEach((c) => sc.line(c)));
+      });
+      this.fallbacks.set(checked.flag.id, name);
+    }
+    return name;
+  }
+
   /** a function `name(t, x, u, p, w)` with this body, which may be shared; returns its call */
   private raw(prefix: string, body: string): string {
     const name = `${prefix}${this.fn++}`;
@@ -136,10 +151,10 @@ class Module {
    * the calls. Within a function every value lives in a local constant; only
    * model variables and the temporaries read elsewhere are stored in w.
    */
-  assigns(list: readonly Assign[], prefix = 'f'): string[] {
+  assigns(list: readonly Assign[], prefix = 'f', check?: PivotCheck): string[] {
     const calls: string[] = [];
     const emit = (part: readonly Assign[], repeated: boolean) => {
-      const { lines, ops } = this.assignScope(part);
+      const { lines, ops } = this.assignScope(part, check);
       const text = lines.join('\n');
       // a repeated piece is measured with indices of one width, so that all its copies are cut alike
       if ((repeated ? measure(text) : text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
@@ -151,13 +166,13 @@ class Module {
       addOps(this.ops, ops);
       calls.push(this.raw(prefix, text));
     };
-    const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr), 31) + (a.target instanceof Temp ? 1 : 2)) | 0);
+    const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr), 31) + (a.pivot ? 3 : a.target instanceof Temp ? 1 : 2)) | 0);
     for (const [from, to, repeated] of pieces(shapes, this.chunk)) emit(list.slice(from, to), repeated);
     return calls;
   }
 
   /** the body of one function computing `part` */
-  private assignScope(part: readonly Assign[]): Scope {
+  private assignScope(part: readonly Assign[], check?: PivotCheck): Scope {
     const local = new Map<number, string>(part.map((a, k) => [a.target.id, `v${k}`]));
     const readHere = readCounts(part.map((a) => a.expr));
     const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 });
@@ -165,12 +180,18 @@ class Module {
     for (const a of part) {
       const id = a.target.id;
       const stored = !(a.target instanceof Temp) || (this.reads.get(id) ?? 0) > (readHere.get(id) ?? 0);
-      if (!stored && !readHere.has(id)) continue; // a temporary nobody reads
+      const checked = a.pivot && check;
+      if (!stored && !readHere.has(id) && !checked) continue; // a temporary nobody reads
       const code = scope.code(a.expr);
       let name = code;
-      if (readHere.has(id) && !ATOM.test(code)) scope.line(`const ${(name = local.get(id)!)} = ${code};`);
+      if ((readHere.has(id) || checked) && !ATOM.test(code)) scope.line(`const ${(name = local.get(id)!)} = ${code};`);
       local.set(id, name); // later reads use the local, or the atom itself
       if (stored) scope.line(`w[${this.slots.slot(a.target)}] = ${name};`);
+      if (checked) {
+        // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
+        // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
+        scope.line(`if (!pivotOk(${name}, w, ${check.scale})) w[${check.flag}] = 1;`);
+      }
     }
     return scope;
   }
@@ -198,6 +219,12 @@ class Module {
   }
 }
 
+/** workspace slots of a checked loop's flag and running pivot scale */
+interface PivotCheck {
+  flag: number;
+  scale: number;
+}
+
 export interface GenerateOptions {
   /** statements per generated function */
   chunk?: number;
@@ -210,7 +237,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const chunk = options.chunk ?? 800;
   const slots = new Slots(plan);
   const split = splitOutputs(plan);
-  const mod = new Module(slots, chunk, readCounts(stepExprs([...split.derivatives, ...split.outputs])));
+  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)));
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);
@@ -218,7 +245,9 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const derivativeSlots = plan.states.map((s) => slots.slot(s.derivative!));
   const copy = derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`);
   const indent = (lines: string[]) => lines.map((c) => `  ${c}`).join('\n');
-  const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${copy.join('\n')}\n}`;
+  // a wrong number never leaves silently: NaN or an infinity in any derivative makes the sum non-finite, an error
+  const finite = copy.length ? [`  let sum = 0;`, `  for (let i = 0; i < ${copy.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`] : [];
+  const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${[...copy, ...finite].join('\n')}\n}`;
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
   const raws = mod.parts.filter((q): q is Raw => typeof q !== 'string');
   const shared = options.share === false ? { functions: new Map<string, string>(), calls: new Map<string, { fn: string; offsets: number[] }>() } : share(raws, ARGS);
@@ -240,6 +269,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     parameters: plan.parameters.map((v) => v.name),
     workspace: slots.names,
     derivativeSlots,
+    fallbackCounters: [...mod.fallbackCounters],
   };
   return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, solvers: mod.solvers };
 }
@@ -247,11 +277,27 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {
   const calls: string[] = [];
   for (const step of steps) {
-    if (step.kind === 'assign') calls.push(...mod.assigns(step.assigns));
+    if (step.kind === 'assign') calls.push(...(step.checked ? checkedLoop(mod, step, step.checked) : mod.assigns(step.assigns)));
     else if (step.kind === 'linear') calls.push(...(step.columns ? columns(mod, step, step.columns) : linear(mod, step)));
     else calls.push(...newton(mod, step));
   }
   return calls;
+}
+
+/**
+ * A relaxed loop with its pivots checked (plan-types, Checked): the flag and
+ * the running scale are reset, the elimination runs, and a failed check calls
+ * the torn form of the loop, which computes every unknown of the loop again.
+ * An outputs-pass remainder runs only when the fallback has not.
+ */
+function checkedLoop(mod: Module, step: AssignStep, checked: Checked): string[] {
+  const check = { flag: mod.slots.slot(checked.flag), scale: mod.slots.slot(checked.scale) };
+  const counter = mod.slots.slot(checked.count);
+  mod.fallbackCounters.add(counter);
+  const fallback = `if (w[${check.flag}] !== 0) { w[${counter}] += 1; ${mod.fallback(checked)}(${ARGS}); }`;
+  const body = mod.assigns(step.assigns, 'f', check);
+  if (checked.continued) return [`if (w[${check.flag}] === 0) {`, ...body.map((c) => `  ${c}`), `  ${fallback}`, '}'];
+  return [`w[${check.flag}] = 0; w[${check.scale}] = 0;`, ...body, fallback];
 }
 
 function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
@@ -262,15 +308,19 @@ function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
 function linear(mod: Module, s: LinearStep): string[] {
   const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
   const symbolic = cramerIfCheaper(s);
-  if (symbolic) {
-    // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation
-    mod.solvers.set(s.block, 'cramer');
-    const z = s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] }));
-    mod.countReads([...symbolic.assigns, ...z].map((a) => a.expr));
-    return [...mod.assigns(s.prelude, 'g'), ...mod.assigns(symbolic.assigns, 'm'), ...mod.assigns(z, 'z'), ...mod.assigns(s.y)];
-  }
   mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k});`);
   const prelude = mod.assigns(s.prelude, 'g');
+  if (symbolic) {
+    // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation;
+    // a determinant small against the rows' norms (Hadamard's bound) leaves the verdict to LU
+    mod.solvers.set(s.block, 'cramer');
+    const z = s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] }));
+    mod.countReads([...symbolic.assigns.map((a) => a.expr), ...z.map((a) => a.expr), symbolic.hadamard]);
+    const minors = mod.assigns(symbolic.assigns, 'm');
+    const regular = mod.function('regular', (sc) => sc.line(`return ${sc.prepare([symbolic.hadamard]).code(symbolic.hadamard)} > ${singularBelow(k)};`));
+    const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
+    return [...prelude, ...minors, `if (${regular}(${ARGS})) {`, ...mod.assigns(z, 'z').map((l) => `  ${l}`), `} else ${byLu}(${ARGS});`, ...mod.assigns(s.y)];
+  }
   const fill = [...prelude, ...mod.fillArrays([[H, s.H], [c, s.c]])];
   const solve = mod.function('solve', (sc) => {
     for (const f of fill) sc.line(f);
@@ -281,18 +331,36 @@ function linear(mod: Module, s: LinearStep): string[] {
     }
     if (s.symmetric || s.paired) {
       // Cholesky when H is symmetric positive definite (a mass matrix), else LU on a fresh H
-      sc.line(`if (!(${s.symmetric ? '' : `isSymmetric(${k}, ${H}) && `}choleskySolve(${k}, ${H}, ${c}))) {`);
+      sc.line(`if (!(${s.symmetric ? '' : `isSymmetric(${k}, ${H}) && `}choleskySolve(${k}, ${H}, ${c}) > 0)) {`);
       for (const f of fill) sc.line(`  ${f}`);
-      sc.line(`  if (!luSolve(${k}, ${H}, ${c})) fail('singular', ${s.block}, t, 0);`);
+      for (const l of luLines(mod, s, H, c, false)) sc.line(`  ${l}`);
       sc.line('}');
+      for (const l of zWrites(mod, s.z, c)) sc.line(l);
     } else {
-      sc.line(`if (!luSolve(${k}, ${H}, ${c})) fail('singular', ${s.block}, t, 0);`);
+      for (const l of luLines(mod, s, H, c)) sc.line(l);
     }
-    for (const l of zWrites(mod, s.z, c)) sc.line(l);
   });
   addOps(mod.ops, k === 1 ? { ...noOps(), div: 1 } : s.symmetric || s.paired ? choleskyOps(k) : luOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
 }
+
+/** LU on the filled H and c, singular an error; then z is written */
+function luLines(mod: Module, s: LinearStep, H: string, c: string, write = true): string[] {
+  return [`if (!(luSolve(${s.z.length}, ${H}, ${c}) > 0)) fail('singular', ${s.block}, t, 0);`, ...(write ? zWrites(mod, s.z, c) : [])];
+}
+
+/**
+ * A loop closure whose constraint Jacobian at the solved position has an
+ * unscaled rcond below 1e-5: the linkage is at a dead point or a change point
+ * (for a four-bar, within ~1e-13 rad of it; rcond grows as the square root of
+ * the distance), where the accelerations of the joints the loop determines
+ * grow without bound and lose digits as eps / rcond^2 (a four-bar's crank
+ * started 3e-15 rad from its change point has rcond 1.7e-6 and jumps from 4
+ * to 715 rad/s in one 1 ms step). Integration there is meaningless: an error.
+ */
+const DEAD_POINT_RCOND = 1e-5;
+/** Newton's solution moved more than this many times its first step (the linear prediction): another branch */
+const BRANCH_JUMP = 10;
 
 /**
  * H z = c formed at run time by columns (Walker and Orin's method 1): the
@@ -332,11 +400,11 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
     fill.forEach((l) => sc.line(l));
     if (s.paired) {
       // Cholesky when H is numerically symmetric and positive definite, else LU on H formed again
-      sc.line(`if (!(isSymmetric(${k}, ${H}) && choleskySolve(${k}, ${H}, ${c}))) {`);
+      sc.line(`if (!(isSymmetric(${k}, ${H}) && choleskySolve(${k}, ${H}, ${c}) > 0)) {`);
       fill.forEach((l) => sc.line(`  ${l}`));
-      sc.line(`  if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
+      sc.line(`  if (!(luSolve(${k}, ${H}, ${c}) > 0)) ${fail};`);
       sc.line('}');
-    } else sc.line(`if (!luSolve(${k}, ${H}, ${c})) ${fail};`);
+    } else sc.line(`if (!(luSolve(${k}, ${H}, ${c}) > 0)) ${fail};`);
     zSlots.forEach((z, j) => sc.line(`w[${z}] = ${c}[${j}];`));
   });
   // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
@@ -351,18 +419,51 @@ const scaleOps = (o: OpCounts, f: number): OpCounts => ({ mul: o.mul * f, add: o
 
 const total = (o: OpCounts) => o.mul + o.add + o.div + o.fn;
 
-/** Cramer's rule for 2 <= k <= 4 when it costs fewer operations than the run-time factorisation */
-function cramerIfCheaper(s: LinearStep): { assigns: Assign[]; z: Expr[] } | undefined {
+/**
+ * Cramer's rule for 2 <= k <= 4 when it costs fewer operations than the
+ * run-time factorisation, with its check: |det H| over the product of the
+ * rows' 1-norms (Hadamard's inequality bounds it by 1; a ratio within
+ * rounding of zero means H is singular to working precision).
+ */
+function cramerIfCheaper(s: LinearStep): { assigns: Assign[]; z: Expr[]; hadamard: Expr } | undefined {
   const k = s.z.length;
   if (k < 2 || k > 4) return undefined;
-  let solution: { assigns: Assign[]; z: Expr[] };
+  let solution: { assigns: Assign[]; z: Expr[]; det: Expr };
   try {
     solution = cramerSolve(s.H, s.c, k, `b${s.block}.`);
   } catch {
     return undefined; // structurally singular H: the numeric solve reports it at run time
   }
-  const ops = expressionOps([...solution.assigns.map((a) => a.expr), ...solution.z]);
-  return total(ops) < total(s.symmetric || s.paired ? choleskyOps(k) : luOps(k)) ? solution : undefined;
+  const rows = Array.from({ length: k }, (_, i) => add(...s.H.slice(i * k, i * k + k).map((h) => abs(h))));
+  const hadamard = div(abs(solution.det), mul(...rows));
+  const ops = expressionOps([...solution.assigns.map((a) => a.expr), ...solution.z, hadamard]);
+  return total(ops) < total(s.symmetric || s.paired ? choleskyOps(k) : luOps(k)) ? { ...solution, hadamard } : undefined;
+}
+
+/**
+ * The converged test of a kinematic loop's position level, with two checks:
+ * the constraint Jacobian at the solution must not be singular (a dead point,
+ * DEAD_POINT_RCOND), and after the first solve Newton must stay on its
+ * assembly branch: warm-started from the last solution, its first step is
+ * the linear prediction of the change; a solution BRANCH_JUMP times farther
+ * away is another assembly of the loop.
+ */
+function closed(mod: Module, s: NewtonStep, jacobian: readonly string[]): string[] {
+  const k = s.z.length, J = `J${s.block}`, r = `r${s.block}`, z0 = `z0${s.block}`;
+  const solved = mod.slots.slot(new Temp(`b${s.block}.solved`));
+  const zSlots = s.z.map((v) => mod.slots.slot(v));
+  return [
+    '  if (norm <= 1e-12 || (small && norm <= 1e-6)) {',
+    ...jacobian.map((l) => `    ${l}`),
+    `    const rcond = unscaledRcond(${k}, ${J});`,
+    `    if (!(rcond >= ${DEAD_POINT_RCOND})) fail('deadpoint', ${s.block}, t, rcond);`,
+    '    let moved = 0, size = 0;',
+    ...zSlots.map((z, i) => `    moved = Math.max(moved, Math.abs(w[${z}] - ${z0}[${i}])); size = Math.max(size, Math.abs(w[${z}]));`),
+    `    if (w[${solved}] !== 0 && moved > ${BRANCH_JUMP} * Math.max(first, 0) + 1e-6 * (1 + size)) fail('branch', ${s.block}, t, moved);`,
+    `    w[${solved}] = 1;`,
+    '    return;',
+    '  }',
+  ];
 }
 
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
@@ -373,8 +474,11 @@ function newton(mod: Module, s: NewtonStep): string[] {
   const residual = mod.fillArrays([[r, s.residuals]]);
   const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), ...mod.fillArrays([[J, s.jacobian]])];
   const zSlots = s.z.map((v) => mod.slots.slot(v));
+  const z0 = `z0${s.block}`;
+  if (s.closure) mod.parts.push(`const ${z0} = new Float64Array(${k});`);
   // damped: a step that increases the residual norm is halved, up to 30 times
   const body = [
+    ...(s.closure ? [`${z0}.set([${zSlots.map((z) => `w[${z}]`).join(', ')}]);`, 'let first = -1;'] : []),
     'let small = false, lambda = 1, last = Infinity;',
     'for (let it = 0; ; it++) {',
     ...[...y, ...residual].map((l) => `  ${l}`),
@@ -385,12 +489,13 @@ function newton(mod: Module, s: NewtonStep): string[] {
     ...zSlots.map((z, i) => `    w[${z}] += lambda * ${dz}[${i}];`),
     '    continue;',
     '  }',
-    '  if (norm <= 1e-12 || (small && norm <= 1e-6)) return;',
+    ...(s.closure ? closed(mod, s, jacobian) : ['  if (norm <= 1e-12 || (small && norm <= 1e-6)) return;']),
     `  if (small || it >= 200 || !(norm < Infinity)) fail('newton', ${s.block}, t, norm);`,
     ...jacobian.map((l) => `  ${l}`),
-    `  if (!luSolve(${k}, ${J}, ${r})) fail('jacobian', ${s.block}, t, norm);`,
+    `  if (!(luSolve(${k}, ${J}, ${r}) > 0)) fail('jacobian', ${s.block}, t, norm);`,
     '  let step = 0, size = 0;',
     ...zSlots.map((z, i) => `  ${dz}[${i}] = ${r}[${i}]; w[${z}] -= ${r}[${i}]; step = Math.max(step, Math.abs(${r}[${i}])); size = Math.max(size, Math.abs(w[${z}]));`),
+    ...(s.closure ? ['  if (first < 0) first = step;'] : []),
     '  small = step <= 1e-14 * (1 + size);',
     '  lambda = 1;',
     '  last = norm;',

@@ -21,9 +21,18 @@ export function addOps(into: OpCounts, more: OpCounts, times = 1): OpCounts {
   return into;
 }
 
-/** operations of the runtime LU solve (partial pivoting) of a dense k x k system, counted loop by loop */
+/** operations of the runtime LU solve (row-scaled partial pivoting) of a dense k x k system, counted loop by loop */
 export function luOps(k: number): OpCounts {
   const ops = noOps();
+  // the row and column scales: |a_ij| twice, a_ij s_i once, a division per row and per column
+  ops.fn += 2 * k * k;
+  ops.mul += k * k;
+  ops.div += 2 * k;
+  // the scaled pivot search: |a_ip| s_i over the rows left, times the column's scale
+  for (let p = 0; p < k; p++) {
+    ops.fn += k - p;
+    ops.mul += k - p + 1;
+  }
   for (let p = 0; p < k; p++) {
     const below = k - 1 - p;
     ops.div += below; // l_ip = a_ip / a_pp
@@ -45,6 +54,8 @@ export function choleskyOps(k: number): OpCounts {
   for (let j = 0; j < k; j++) {
     ops.mul += j; // l_jj^2 = a_jj - sum l_jk^2
     ops.add += j;
+    ops.mul += 1; // the pivot's test against its diagonal entry
+    ops.div += 1; // and its ratio, for rcond
     ops.fn += 1; // sqrt
     for (let i = j + 1; i < k; i++) {
       ops.mul += j;

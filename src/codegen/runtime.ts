@@ -1,24 +1,77 @@
 // The run-time helpers generated code calls: dense solves of the torn systems
 // H z = c. Kept as JavaScript source so that an emitted module is
 // self-contained; compiled once here for direct use and tests.
+//
+// Singularity is judged on the scale of the matrix, not of its largest entry:
+// a mass matrix with one link of 1e12 kg has entries from 1e-3 to 1e12 and is
+// regular. Both solves work as if on the equilibrated matrix (rows and
+// columns scaled to a largest entry of one; for Cholesky the symmetric
+// scaling to a unit diagonal), where a pivot within 16 k rounding units of
+// zero means H is singular to working precision. They return the smallest
+// equilibrated pivot over the largest, a cheap lower bound of the reciprocal
+// condition number (rcond), or 0 when H is singular.
+
+import { PIVOT_EPS } from '../structure/plan-types.ts';
 
 export const RUNTIME_SOURCE = String.raw`
-// Solve A x = b in place by LU with partial pivoting (A row-major n x n; b becomes x).
-// Returns false when a pivot is zero relative to the largest entry: H is singular.
+// A relaxed pivot p checked against the largest |pivot| of its loop so far,
+// kept in w[s] (plan-types.ts, Checked): false when p cannot be trusted
+// (zero, NaN, or below ${PIVOT_EPS} of that scale).
+function pivotOk(p, w, s) {
+  const m = Math.abs(p);
+  if (m > w[s]) {
+    w[s] = m;
+    return true;
+  }
+  return m > ${PIVOT_EPS} * w[s];
+}
+
+// 16 k rounding units: the equilibrated pivot below which a k x k system is singular
+function singularBelow(n) {
+  return 16 * n * 2.220446049250313e-16;
+}
+
+let scratch = new Float64Array(64);
+// scratch space for 2n row and column scales, grown once and kept
+function scales(n) {
+  if (scratch.length < 2 * n) scratch = new Float64Array(4 * n);
+  return scratch;
+}
+
+// Solve A x = b in place by LU with row-scaled partial pivoting (A row-major
+// n x n; b becomes x). Pivots are tested as if rows and then columns were
+// scaled to a largest entry of one (as LAPACK's dgeequ). Returns rcond, the
+// smallest scaled pivot over the largest, or 0 when A is singular.
 function luSolve(n, A, b) {
-  let scale = 0;
-  for (let i = 0; i < n * n; i++) scale = Math.max(scale, Math.abs(A[i]));
-  const tiny = 1e-14 * scale;
+  const s = scales(n); // s[i]: 1 / largest of row i; s[n + j]: 1 / largest of column j after rows
+  for (let i = 0; i < n; i++) {
+    let m = 0;
+    for (let j = 0; j < n; j++) m = Math.max(m, Math.abs(A[i * n + j]));
+    if (!(m > 0 && m < Infinity)) return 0;
+    s[i] = 1 / m;
+  }
+  for (let j = 0; j < n; j++) {
+    let m = 0;
+    for (let i = 0; i < n; i++) m = Math.max(m, Math.abs(A[i * n + j]) * s[i]);
+    if (!(m > 0)) return 0;
+    s[n + j] = 1 / m;
+  }
+  const tiny = singularBelow(n);
+  let small = Infinity, large = 0;
   for (let p = 0; p < n; p++) {
-    let m = p, big = Math.abs(A[p * n + p]);
+    let m = p, big = Math.abs(A[p * n + p]) * s[p];
     for (let i = p + 1; i < n; i++) {
-      const v = Math.abs(A[i * n + p]);
+      const v = Math.abs(A[i * n + p]) * s[i];
       if (v > big) { big = v; m = i; }
     }
-    if (!(big > tiny)) return false;
+    const scaled = big * s[n + p];
+    if (!(scaled > tiny)) return 0;
+    small = Math.min(small, scaled);
+    large = Math.max(large, scaled);
     if (m !== p) {
-      for (let j = p; j < n; j++) { const s = A[p * n + j]; A[p * n + j] = A[m * n + j]; A[m * n + j] = s; }
-      const s = b[p]; b[p] = b[m]; b[m] = s;
+      for (let j = p; j < n; j++) { const t = A[p * n + j]; A[p * n + j] = A[m * n + j]; A[m * n + j] = t; }
+      const t = b[p]; b[p] = b[m]; b[m] = t;
+      const u = s[p]; s[p] = s[m]; s[m] = u;
     }
     const d = A[p * n + p];
     for (let i = p + 1; i < n; i++) {
@@ -29,11 +82,38 @@ function luSolve(n, A, b) {
     }
   }
   for (let i = n - 1; i >= 0; i--) {
-    let s = b[i];
-    for (let j = i + 1; j < n; j++) s -= A[i * n + j] * b[j];
-    b[i] = s / A[i * n + i];
+    let t = b[i];
+    for (let j = i + 1; j < n; j++) t -= A[i * n + j] * b[j];
+    b[i] = t / A[i * n + i];
   }
-  return true;
+  return small / large;
+}
+
+// The smallest pivot of A's LU factorisation (partial pivoting, A overwritten)
+// over A's largest entry, with no scaling: a lower bound of the reciprocal
+// condition number for a matrix whose rows share a unit, such as a loop's
+// position constraints (row scaling would hide a constraint that no joint
+// can move, the dead point of a linkage). 0 when A is singular.
+function unscaledRcond(n, A) {
+  let large = 0;
+  for (let i = 0; i < n * n; i++) large = Math.max(large, Math.abs(A[i]));
+  if (!(large > 0 && large < Infinity)) return 0;
+  let small = Infinity;
+  for (let p = 0; p < n; p++) {
+    let m = p, big = Math.abs(A[p * n + p]);
+    for (let i = p + 1; i < n; i++) {
+      const v = Math.abs(A[i * n + p]);
+      if (v > big) { big = v; m = i; }
+    }
+    small = Math.min(small, big);
+    if (!(big > 0)) return 0;
+    if (m !== p) for (let j = p; j < n; j++) { const t = A[p * n + j]; A[p * n + j] = A[m * n + j]; A[m * n + j] = t; }
+    for (let i = p + 1; i < n; i++) {
+      const l = A[i * n + p] / A[p * n + p];
+      for (let j = p + 1; j < n; j++) A[i * n + j] -= l * A[p * n + j];
+    }
+  }
+  return small / large;
 }
 
 // Is the n x n A symmetric up to rounding? (a torn mass matrix is, but its two
@@ -48,13 +128,21 @@ function isSymmetric(n, A) {
   return true;
 }
 
-// Solve A x = b in place by Cholesky, reading the lower triangle of the symmetric A.
-// Returns false when A is not positive definite (A is then overwritten; refill it).
+// Solve A x = b in place by Cholesky, reading the lower triangle of the
+// symmetric A. Each pivot is tested against its own diagonal entry, which is
+// the test on A scaled to a unit diagonal. Returns rcond (the smallest pivot
+// over its diagonal entry), or 0 when A is not positive definite to working
+// precision (A is then overwritten: refill it for LU, which tells singular
+// from indefinite).
 function choleskySolve(n, A, b) {
+  const tiny = singularBelow(n);
+  let small = 1;
   for (let j = 0; j < n; j++) {
-    let s = A[j * n + j];
+    const ajj = A[j * n + j];
+    let s = ajj;
     for (let k = 0; k < j; k++) s -= A[j * n + k] * A[j * n + k];
-    if (!(s > 0)) return false;
+    if (!(s > tiny * ajj && ajj < Infinity)) return 0;
+    small = Math.min(small, s / ajj);
     const d = Math.sqrt(s);
     A[j * n + j] = d;
     for (let i = j + 1; i < n; i++) {
@@ -73,14 +161,17 @@ function choleskySolve(n, A, b) {
     for (let k = i + 1; k < n; k++) s -= A[k * n + i] * b[k];
     b[i] = s / A[i * n + i];
   }
-  return true;
+  return small;
 }
 `;
 
-type Solve = (n: number, A: Float64Array, b: Float64Array) => boolean;
+/** returns rcond (a lower bound of the reciprocal condition number of the equilibrated matrix), 0 when singular */
+type Solve = (n: number, A: Float64Array, b: Float64Array) => number;
 
-export const { luSolve, choleskySolve, isSymmetric } = new Function(`${RUNTIME_SOURCE}; return { luSolve, choleskySolve, isSymmetric };`)() as {
+export const { luSolve, choleskySolve, isSymmetric, singularBelow, unscaledRcond } = new Function(`${RUNTIME_SOURCE}; return { luSolve, choleskySolve, isSymmetric, singularBelow, unscaledRcond };`)() as {
   luSolve: Solve;
+  unscaledRcond: (n: number, A: Float64Array) => number;
   choleskySolve: Solve;
   isSymmetric: (n: number, A: Float64Array) => boolean;
+  singularBelow: (n: number) => number;
 };

@@ -4,6 +4,7 @@
 // reduced by the maximum). Steps end exactly at each requested time.
 import ode45 from 'ode45-cash-karp';
 import { SimulationError } from '../errors.ts';
+import { NonFiniteError } from '../codegen/compiled.ts';
 
 export interface Tolerances {
   rtol: number;
@@ -50,8 +51,10 @@ export class AdaptiveStepper {
       this.before.set(it.y);
       try {
         it.step(target);
-      } catch {
-        // the error estimate was not finite: the step tried was at most dt, and did not pass target
+      } catch (e) {
+        // a singular position, Newton's failure: the model's own error, reported as it is
+        if (e instanceof SimulationError && !(e instanceof NonFiniteError)) throw e;
+        // the derivatives or the error estimate were not finite: the step tried was at most dt, and did not pass target
         throw new StepFailure(t0, Float64Array.from(this.before), Math.min(it.dt, target - t0));
       }
       if (!it.y.every(Number.isFinite)) throw new StepFailure(t0, Float64Array.from(this.before), it.t - t0);

@@ -5,7 +5,7 @@
 // variable in solve order.
 import rk4 from 'ode-rk4';
 import { SimulationError, UsageError } from '../errors.ts';
-import type { CompiledModel } from '../codegen/compiled.ts';
+import { type CompiledModel, NonFiniteError } from '../codegen/compiled.ts';
 import { SimulationResult } from './result.ts';
 import { AdaptiveStepper, StepFailure } from './adaptive.ts';
 
@@ -107,7 +107,12 @@ export function simulate<S extends string = string>(model: CompiledModel, option
     const t0 = timeAt(s - 1, step); // from the step count, so that times do not drift
     integrator.t = t0;
     integrator.dt = Math.min(step, stop - t0);
-    integrator.step();
+    try {
+      integrator.step();
+    } catch (e) {
+      if (e instanceof NonFiniteError) throw nonFinite(model, t0, previous, integrator.dt, deriv);
+      throw e;
+    }
     if (!integrator.y.every(Number.isFinite)) throw nonFinite(model, t0, previous, integrator.dt, deriv);
     if (s % every === 0 || s === steps) sample(s === steps ? stop : timeAt(s, step), integrator.y);
     progress(s / steps);

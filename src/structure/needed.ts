@@ -4,7 +4,7 @@
 // velocities only reported) goes to a separate outputs pass, computed only
 // when signals are sampled.
 import { symsOf } from '../expr/index.ts';
-import { type Assign, type SolvePlan, type Step, columnExprs } from './plan-types.ts';
+import { type Assign, type SolvePlan, type Step, stepExprs } from './plan-types.ts';
 
 // (plan) => steps for derivatives(), steps for outputs(), both in solve order
 export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: Step[] } {
@@ -26,12 +26,16 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
           need([a.expr]);
         } else rest.push(a);
       }
-      if (rest.length) outputs.push({ kind: 'assign', assigns: rest.reverse() });
-      return keep.reverse();
+      return { keep: keep.reverse(), rest: rest.reverse() };
     };
     if (step.kind === 'assign') {
-      const keep = split(step.assigns);
-      if (keep.length) derivatives.push({ kind: 'assign', assigns: keep });
+      const { keep, rest } = split(step.assigns);
+      const checked = step.checked;
+      if (keep.length) derivatives.push({ kind: 'assign', assigns: keep, ...(checked && { checked }) });
+      // the outputs part of a checked loop goes on from the derivatives part's pivots, or is all of it
+      if (rest.length) outputs.push({ kind: 'assign', assigns: rest, ...(checked && { checked: keep.length ? { ...checked, continued: true as const } : checked }) });
+      // the fallback may run in derivatives(): what it reads from before the loop is needed there
+      if (checked && keep.length) need(stepExprs(checked.fallback));
       continue;
     }
     const targets = [...step.z, ...step.y.map((a) => a.target)];
@@ -41,7 +45,9 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
     }
     if (step.kind === 'linear' && !step.columns) {
       // after the solve, y comes from the causal sequence: keep only the y's something needs
-      derivatives.push({ ...step, y: split(step.y) });
+      const { keep, rest } = split(step.y);
+      if (rest.length) outputs.push({ kind: 'assign', assigns: rest });
+      derivatives.push({ ...step, y: keep });
       for (const v of step.z) needed.add(v.id);
       need([...step.prelude.map((a) => a.expr), ...step.H, ...step.c]);
       continue;
@@ -49,9 +55,7 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
     derivatives.push(step);
     for (const t of targets) needed.add(t.id);
     // Newton and H by columns evaluate the whole sequence for the residuals
-    need(step.kind === 'linear'
-      ? [...step.y.map((a) => a.expr), ...columnExprs(step.columns!), ...step.prelude.map((a) => a.expr)]
-      : [...step.y.map((a) => a.expr), ...step.residuals, ...step.jacobianPrelude.map((a) => a.expr), ...step.jacobian]);
+    need(stepExprs(step));
   }
   return { derivatives: derivatives.reverse(), outputs: outputs.reverse() };
 }

@@ -21,13 +21,50 @@ export type Target = Variable | Temp;
 export interface Assign {
   readonly target: Target;
   readonly expr: Expr;
+  /**
+   * a pivot of the relaxed elimination that the elimination divides by: checked
+   * at run time against the largest pivot of its loop so far (PIVOT_EPS); a
+   * failed check hands the loop to its fallback (`Checked`)
+   */
+  readonly pivot?: true;
 }
 
 /** v = expr, explicitly */
 export interface AssignStep {
   readonly kind: 'assign';
   readonly assigns: readonly Assign[];
+  /** a relaxed loop whose pivots are checked at run time, with the torn form it falls back to */
+  readonly checked?: Checked;
 }
+
+/**
+ * A relaxed loop's run-time safety net. The relaxing paper proves non-zero
+ * pivots for bodies on every joint, not for every combination of the library
+ * (a massless link between collinear joints, a point mass on a ball joint): a
+ * structurally present pivot can be numerically zero. Each pivot p is tested
+ * as |p| > PIVOT_EPS * max(|pivots of the loop so far|); when one fails, the
+ * whole loop is solved again in the same evaluation by its torn form, whose
+ * pivoted dense solve says whether the loop is singular.
+ */
+export interface Checked {
+  /** set to 1 by a failed pivot check; reset at the start of each evaluation */
+  readonly flag: Temp;
+  /** the largest |pivot| of the loop so far in this evaluation */
+  readonly scale: Temp;
+  /** evaluations that fell back, kept across evaluations */
+  readonly count: Temp;
+  /** the loop torn, as --mode torn solves it */
+  readonly fallback: Step;
+  /** the torn loop's report: what a singular fallback's error names */
+  readonly report: BlockReport;
+  /** pivots checked */
+  readonly pivots: number;
+  /** an outputs-pass remainder of the loop: skipped when the fallback has run (it computes every unknown of the loop) */
+  readonly continued?: true;
+}
+
+/** relative size below which a relaxed pivot is not trusted (see Checked) */
+export const PIVOT_EPS = 1e-11;
 
 /** tearing paper: H z = c formed symbolically, solved at run time, then y from g */
 export interface LinearStep {
@@ -77,12 +114,26 @@ export interface NewtonStep {
   readonly jacobianPrelude: readonly Assign[];
   /** dH/dz row-major, k x k */
   readonly jacobian: readonly Expr[];
+  /**
+   * the position level of a kinematic loop, torn on the tree joints' q: dH/dz is the
+   * constraint Jacobian, singular at dead points and change points of the linkage
+   */
+  readonly closure?: true;
 }
 
 export type Step = AssignStep | LinearStep | NewtonStep;
 
 /** every expression the columns evaluate */
 export const columnExprs = (c: Columns): Expr[] => [...c.residuals, ...c.dy.map((a) => a.expr), ...c.dh];
+
+/** every expression a step evaluates, its fallback's included */
+export function stepExprs(s: Step): Expr[] {
+  switch (s.kind) {
+    case 'assign': return [...s.assigns.map((a) => a.expr), ...(s.checked ? stepExprs(s.checked.fallback) : [])];
+    case 'linear': return [...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr), ...(s.columns ? columnExprs(s.columns) : [])];
+    case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
+  }
+}
 
 export interface BlockReport {
   /** equations in the loop before tearing */
@@ -116,7 +167,14 @@ export interface RelaxedLoopReport {
   largest: number;
   /** equations left for a final elimination once the relaxed blocks are gone (0: none) */
   remainder: number;
+  /** pivots checked at run time (divisions by pivots that are not constants) */
+  checkedPivots: number;
+  /** how the loop is solved when a pivot check fails: its torn form's solver */
+  fallback?: BlockReport['solver'];
 }
+
+/** fallback steps' block numbers start here (they are not blocks of the sorted model) */
+export const FALLBACK_BLOCKS = 1 << 20;
 
 export interface SolvePlan {
   readonly name: string;
@@ -129,6 +187,8 @@ export interface SolvePlan {
   readonly blocks: readonly BlockReport[];
   readonly diagnostics: readonly string[];
   readonly relaxedLoops: readonly RelaxedLoopReport[];
+  /** reports of the relaxed loops' torn fallbacks, block FALLBACK_BLOCKS + i */
+  readonly fallbacks: readonly BlockReport[];
   /** scalar equations after flattening, before alias elimination */
   readonly flatEquations: number;
   /** equations the solver sees after alias elimination */

@@ -4,14 +4,14 @@
 // residue() has been used on. Select as residue equations those that contain
 // residue()"), then adjusted by the user's "variable tear" overrides, or torn
 // by the fallback heuristic when they carry no hints.
-import { type Expr, diff, symsOf } from '../expr/index.ts';
+import { type Expr, ExprError, diff, symsOf } from '../expr/index.ts';
 import { StructuralError, TearingError } from '../errors.ts';
 import { type FlatEquation, type ReducedModel, type Variable, describeEquation, variableOf } from '../model/index.ts';
 import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
 import { type TornBlock, columnsStep, linearStep, newtonStep, solveFor, tornLinearStep } from './torn.ts';
-import type { BlockReport, LinearStep, RelaxedLoopReport, SolvePlan, Step } from './plan-types.ts';
+import { type BlockReport, FALLBACK_BLOCKS, type LinearStep, type RelaxedLoopReport, type SolvePlan, type Step, Temp } from './plan-types.ts';
 import { expressionOps } from './cramer.ts';
 import { RelaxFailure, isRelaxable, keptSystem, relaxLoop } from './relax.ts';
 import { propagateTrivial } from './propagate.ts';
@@ -46,6 +46,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
   const blocks: BlockReport[] = [];
   const diagnostics: string[] = [];
   const relaxedLoops: RelaxedLoopReport[] = [];
+  const fallbacks: BlockReport[] = [];
   let pending: { target: Variable; expr: Expr }[] = [];
   const flush = () => {
     if (pending.length) steps.push({ kind: 'assign', assigns: pending });
@@ -70,9 +71,17 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     if (options.relaxed && eqs.length > 1 && isRelaxable(eqsOf, ids) && isLinearBlock(eqsOf, varsOf, ids)) {
       const r = tryRelax(relaxedLoops.length, eqsOf, varsOf, hinted, diagnostics);
       if (r) {
-        steps.push(r.step);
+        const loop: RelaxedLoopReport = { size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)), remainder: r.remainder, checkedPivots: r.pivots };
+        if (r.pivots > 0) {
+          // the loop torn, exactly as --mode torn solves it, for when a pivot check fails (plan-types, Checked)
+          const torn = planLoop(sorted, { ...block, index: FALLBACK_BLOCKS + fallbacks.length }, hinted, options.tear ?? [], used, []);
+          fallbacks.push(torn.report);
+          loop.fallback = torn.report.solver;
+          const at = `r${relaxedLoops.length}.`;
+          steps.push({ ...r.step, checked: { flag: new Temp(`${at}pivotFailed`), scale: new Temp(`${at}pivotScale`), count: new Temp(`${at}fallbacks`), fallback: torn.step, report: torn.report, pivots: r.pivots } });
+        } else steps.push(r.step);
         blocks.push(...r.blocks.map((b) => ({ ...b, relaxed: true })));
-        relaxedLoops.push({ size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)), remainder: r.remainder });
+        relaxedLoops.push(loop);
         continue;
       }
     }
@@ -100,6 +109,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     blocks,
     diagnostics,
     relaxedLoops,
+    fallbacks,
     flatEquations: model.flat.equations.length,
     sortedEquations: sorted.equations.length,
   };
@@ -169,11 +179,13 @@ function planLoop(
     paired: pairs !== undefined,
   };
   const k = tornBlock.z.length;
-  const [step, formedBy] = !linear
+  const [formed, formedBy] = !linear
     ? [newtonStep(tornBlock), undefined]
     : k > SYMBOLIC_UP_TO
       ? [columnsStep(tornBlock), 'columns' as const]
       : isRelaxable(eqs, ids) ? relaxedTornStep(tornBlock, eqs, vars, hinted) : [linearStep(tornBlock), 'sensitivities' as const];
+  // the position level of a kinematic loop: dH/dz is the constraint Jacobian, singular at dead points
+  const step: Step = formed.kind === 'newton' && closure ? { ...formed, closure: true } : formed;
   const report: BlockReport = {
     size: eqs.length,
     tearing: k,
@@ -213,7 +225,7 @@ function relaxedTornStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hi
   try {
     eliminated = tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z));
   } catch (e) {
-    if (e instanceof StructuralError) return [linearStep(t), 'sensitivities'];
+    if (e instanceof StructuralError || e instanceof ExprError) return [linearStep(t), 'sensitivities'];
     throw e;
   }
   if (t.z.length > COMPARE_UP_TO) return [eliminated, 'elimination'];
@@ -232,7 +244,8 @@ function tryRelax(index: number, eqs: FlatEquation[], vars: Variable[], hinted: 
   try {
     return relaxLoop(index, eqs, vars, hinted);
   } catch (e) {
-    if (!(e instanceof RelaxFailure)) throw e;
+    // a pivot that folds to the constant zero (ExprError) is the elimination's failure too, not the model's
+    if (!(e instanceof RelaxFailure || e instanceof ExprError)) throw e;
     const names = vars.slice(0, 6).map((v) => v.name).join(', ');
     diagnostics.push(`relaxing the loop of ${eqs.length} equations (${names}${vars.length > 6 ? ', ...' : ''}) failed: ${e.message}; the loop is torn instead`);
     return undefined;

@@ -14,27 +14,34 @@ const trivial = (e: Expr): boolean =>
 // (steps in solve order) => the same steps with trivial values substituted forward
 export function propagateTrivial(steps: readonly Step[]): Step[] {
   const known = new Map<number, Expr>();
+  return steps.map((s) => propagateStep(s, known));
+}
+
+function propagateStep(s: Step, known: Map<number, Expr>): Step {
   // most expressions hold nothing known: leave those alone without rebuilding them
   const sub = (e: Expr) => (known.size && symsOf(e).some((id) => known.has(id)) ? substitute(e, known) : e);
   const assigns = (list: readonly Assign[], record: boolean) =>
     list.map((a) => {
       const expr = sub(a.expr);
-      if (record && trivial(expr)) known.set(a.target.id, expr);
-      return { target: a.target, expr };
+      // a checked pivot stays a value of its own: its check reads it
+      if (record && trivial(expr) && !a.pivot) known.set(a.target.id, expr);
+      return { ...a, expr };
     });
-  return steps.map((s): Step => {
-    switch (s.kind) {
-      case 'assign':
-        return { ...s, assigns: assigns(s.assigns, true) };
-      case 'linear':
-        return {
-          ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true),
-          // the residuals are evaluated at z = 0 and the directions at every e_j: record nothing from them
-          ...(s.columns && { columns: { ...s.columns, residuals: s.columns.residuals.map(sub), dy: assigns(s.columns.dy, false), dh: s.columns.dh.map(sub) } }),
-        };
-      case 'newton':
-        // inside the iteration y depends on z: substitute into it, but record nothing from it
-        return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };
+  switch (s.kind) {
+    case 'assign': {
+      // the fallback sees what is known before the loop (not the loop's own values, which it
+      // recomputes), and records nothing for the steps after it
+      const checked = s.checked && { ...s.checked, fallback: propagateStep(s.checked.fallback, new Map(known)) };
+      return { ...s, assigns: assigns(s.assigns, true), ...(checked && { checked }) };
     }
-  });
+    case 'linear':
+      return {
+        ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true),
+        // the residuals are evaluated at z = 0 and the directions at every e_j: record nothing from them
+        ...(s.columns && { columns: { ...s.columns, residuals: s.columns.residuals.map(sub), dy: assigns(s.columns.dy, false), dh: s.columns.dh.map(sub) } }),
+      };
+    case 'newton':
+      // inside the iteration y depends on z: substitute into it, but record nothing from it
+      return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };
+  }
 }

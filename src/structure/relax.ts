@@ -23,7 +23,7 @@ import { bltBlocks } from './blt.ts';
 import { singularParts } from './singularity.ts';
 import { tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Affine, TempPool, affineExpr, materialize, solveRow, substituteForm } from './affine.ts';
-import type { Assign, AssignStep, BlockReport } from './plan-types.ts';
+import { type Assign, type AssignStep, type BlockReport, Temp } from './plan-types.ts';
 
 export interface RelaxedLoop {
   step: AssignStep;
@@ -33,6 +33,8 @@ export interface RelaxedLoop {
   relaxedBlocks: number;
   /** equations left once the relaxed blocks are eliminated (the sparse MNA system of a circuit) */
   remainder: number;
+  /** pivots marked for the run-time check */
+  pivots: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
     blocks,
     relaxedBlocks,
     remainder,
+    pivots: elim.pivots,
   };
 }
 
@@ -105,6 +108,8 @@ export function keptSystem(prefix: string, eqs: readonly FlatEquation[], vars: r
   const H = rows.flatMap((r) => z.map((v) => elim.rows[r].coef.get(v.id) ?? ZERO));
   const c = rows.map((r) => neg(elim.rows[r].b));
   const paired = rows.every((r, i) => eqs[r].residues.some((e) => variableOf(e)?.id === z[i].id));
+  // H formed with divisions by pivots that can vanish (a massless link): sensitivities divide by none of them
+  if (elim.pivots > 0) throw new RelaxFailure(`relaxed elimination: forming H divides by ${elim.pivots} pivots that are not constants`, { hint: 'the loop is torn by sensitivities instead' });
   return { prelude: elim.pool.assigns, H, c, paired };
 }
 
@@ -257,6 +262,8 @@ class Elimination {
   readonly kept = new Map<number, number>();
   /** variables that substitutions brought into rows where they did not occur */
   private readonly arrived = new Set<number>();
+  /** pivots that are not constants: each is bound to a Temp marked for the run-time check */
+  pivots = 0;
 
   constructor(
     readonly eqs: readonly FlatEquation[],
@@ -332,6 +339,8 @@ class Elimination {
       this.kept.set(id, row);
       return;
     }
+    // a coefficient that folded to zero is no pivot (never a division by the constant zero)
+    if (this.rows[row].coef.get(id) === ZERO) this.rows[row].coef.delete(id);
     if (!this.rows[row].coef.has(id) && !this.finishing) {
       // matched only through residue(id) (a massless link between two joints): the row stays
       // pending and id stays a symbol in every form; both are eliminated last
@@ -346,6 +355,14 @@ class Elimination {
     }
     this.done.add(row);
     for (const u of this.rows[row].coef.keys()) this.pending.get(u)?.delete(row);
+    const a = this.rows[row].coef.get(id)!;
+    if (a.op !== 'const') {
+      // the division by a pivot that can vanish numerically: checked at run time (plan-types, Checked)
+      const p = new Temp(`${this.pool.prefix}pivot/${this.name(id)}`);
+      this.pool.assigns.push({ target: p, expr: a, pivot: true });
+      this.rows[row].coef.set(id, p.e);
+      this.pivots++;
+    }
     const form = materialize(solveRow(this.rows[row], id), this.pool, this.name(id), this.name);
     this.forms.set(id, form);
     this.order.push(id);

@@ -22,7 +22,8 @@ describe('kron CLI', () => {
     const relaxed = run('--mode', 'relaxed'), torn = run('--mode', 'torn');
     expect(relaxed.mode).toBe('relaxed');
     expect(relaxed.blocks).toEqual([]);
-    expect(relaxed.relaxedLoops).toEqual([{ size: 4, relaxedBlocks: 4, largest: 1, remainder: 0 }]);
+    // parameters kept symbolic: the division by H = J2 + i^2 J1 is a checked pivot, with the torn loop (one division) to fall back on
+    expect(relaxed.relaxedLoops).toEqual([{ size: 4, relaxedBlocks: 4, largest: 1, remainder: 0, checkedPivots: 1, fallback: 'division' }]);
     const total = (o: Record<string, number>) => o.mul + o.add + o.div + o.fn;
     // equal here: der(s2.w) needs H = J2 + i^2 J1 and c = i tau in both forms (3 mul, 1 add, 1 div)
     expect(total(relaxed.ops)).toBeLessThanOrEqual(total(torn.ops));
