@@ -145,7 +145,7 @@ export class CompiledModel {
       newton: `Newton iteration did not converge at time ${t} in ${where}; residual ${residual.toExponential(3)}`,
       jacobian: `the Jacobian of ${where} is singular at time ${t}; residual ${residual.toExponential(3)}`,
       singular: `the torn linear system H z = c of ${where} is singular at time ${t}`,
-      branch: `Newton left the assembly branch at time ${t} in ${where}: the solution moved ${residual.toExponential(2)} where the state's change predicts less than a tenth of that`,
+      branch: `Newton may have left the assembly branch at time ${t} in ${where}: its solution is ${residual.toExponential(2)} away from the change the last position predicts`,
     };
     throw new SimulationError(messages[kind] ?? `${kind} in block ${block} at time ${t}`, {
       variables: b.variables,

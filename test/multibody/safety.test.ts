@@ -1,0 +1,210 @@
+// Never silently wrong (issue 13): just outside the well-behaved shapes the
+// two forms either agree with each other and with an independent oracle, or
+// both stop with the same typed error.
+//   - relaxed pivots that cannot be trusted hand the loop to its torn form
+//     (plan-types.ts, Checked), which judges singularity on the equilibrated
+//     matrix (codegen/runtime.ts);
+//   - a loop at a dead point, or Newton leaving its assembly branch, stops;
+//   - NaN or an infinity in the derivatives is an error.
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../src/compile.ts';
+import { simulate } from '../../src/sim/simulate.ts';
+import { SimulationError } from '../../src/errors.ts';
+import { Mechanism } from '../../src/library/multibody/index.ts';
+import type { CompiledModel } from '../../src/codegen/compiled.ts';
+import buildPlanar from '../../mechanisms/fourbar-planar.ts';
+import blowup from '../errors/fixtures/blowup.ts';
+import { aba } from '../oracles/aba.ts';
+import type { RneaTree } from '../oracles/rnea.ts';
+import { identity } from '../oracles/rnea.ts';
+
+const modes = ['torn', 'relaxed'] as const;
+
+/** the state derivatives at x (start values unless given), or the error they raise */
+function evaluate(c: CompiledModel, x = c.x0()): Float64Array | Error {
+  const dx = new Float64Array(x.length);
+  try {
+    c.derivatives(0, x, dx);
+    return dx;
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+/** max |a - b| over max |b|, norm-wise */
+function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let d = 0, s = 0;
+  for (let i = 0; i < b.length; i++) {
+    d = Math.max(d, Math.abs(a[i] - b[i]));
+    s = Math.max(s, Math.abs(b[i]));
+  }
+  return d / s;
+}
+
+/** the chain of mechanisms/chain.ts with link `heavy` of mass M, and the same chain for the ABA oracle */
+function heavyChain(n: number, heavy: number, M: number): { mech: Mechanism; tree: RneaTree } {
+  const mech = new Mechanism('heavy');
+  const L = 0.3;
+  const tree: RneaTree = { bodies: [], gravity: [0, -9.80665, 0] };
+  let parent = mech.world.frame_b;
+  for (let k = 1; k <= n; k++) {
+    const m = k === heavy ? M : 1;
+    const axis: [number, number, number] = k % 2 ? [0, 0, 1] : [0, 1, 0];
+    const I: [number, number, number] = [m * 1e-4, (m * L * L) / 12, (m * L * L) / 12];
+    const j = mech.revolute(`j${k}`, { axis, q: 0.2 * (k % 3 - 1), qd: 0.3 });
+    const body = mech.body(`b${k}`, { m, rcm: [L / 2, 0, 0], I });
+    const bar = mech.bar(`bar${k}`, { r: [L, 0, 0] });
+    mech.connect(parent, j.frame_a);
+    mech.connect(j.frame_b, body.frame_a);
+    mech.connect(j.frame_b, bar.frame_a);
+    parent = bar.frame_b;
+    tree.bodies.push({ parent: k - 2, joint: 'revolute', axis, E: identity(), o: k === 1 ? [0, 0, 0] : [L, 0, 0], m, c: [L / 2, 0, 0], I: [...I, 0, 0, 0] });
+  }
+  return { mech, tree };
+}
+
+/** the accelerations of the oracle at the chain's start state */
+function oracleAccelerations(tree: RneaTree, n: number): number[] {
+  const q = Array.from({ length: n }, (_, i) => 0.2 * ((i + 1) % 3 - 1));
+  return aba(tree, q, q.map(() => 0.3), q.map(() => 0)).qdd;
+}
+
+const accelerations = (dx: Float64Array) => [...dx].filter((_, i) => i % 2 === 1);
+
+describe('a chain of 8 with one link of 1e12 kg (ill-conditioned, regular)', () => {
+  it.each([4, 8])('heavy link %i: both modes answer, agree with each other and with the ABA oracle', (heavy) => {
+    const { tree } = heavyChain(8, heavy, 1e12);
+    const want = oracleAccelerations(tree, 8);
+    const got = modes.map((mode) => {
+      const c = compile(heavyChain(8, heavy, 1e12).mech, { mode });
+      const dx = evaluate(c);
+      if (dx instanceof Error) throw dx;
+      expect(c.fallbackEvaluations()).toBe(0);
+      return accelerations(dx);
+    });
+    // M's condition number is 1e14 either way; with the heavy link at the tip the root's articulated
+    // inertia is 8e-12 of the heavy link's, and every double-precision method loses digits: against a
+    // 60-digit solution (mpmath) torn is off by 7.0e-4 of max |qdd|, relaxed by 4.1e-5, the oracle ABA
+    // by 4.1e-5 (and they differ by 9.6e-5); in the middle all three are within 5e-15 of it
+    const [tolerance, agreement] = heavy === 8 ? [2e-4, 1e-3] : [1e-13, 1e-13];
+    expect(relativeDifference(got[1], want)).toBeLessThan(tolerance);
+    expect(relativeDifference(got[0], got[1])).toBeLessThan(agreement);
+  });
+});
+
+describe('singular mass matrices: both modes stop with the same message', () => {
+  const collinear = () => {
+    // two revolutes about z with no body between them: they turn the same body about the same axis
+    const m = new Mechanism('collinear');
+    const j1 = m.revolute('j1', { axis: [0, 0, 1] }), j2 = m.revolute('j2', { axis: [0, 0, 1] });
+    const b = m.body('b', { m: 1, rcm: [0.5, 0, 0], I: [0.01, 0.02, 0.03] });
+    m.connect(m.world.frame_b, j1.frame_a);
+    m.connect(j1.frame_b, j2.frame_a);
+    m.connect(j2.frame_b, b.frame_a);
+    return m;
+  };
+  const ballWithPointMass = (rcm: [number, number, number]) => () => {
+    // a point mass has no inertia about the line through it and the joint centre
+    const m = new Mechanism('ball');
+    const s = m.spherical('s', { q: [0.1, 0.2, 0.3] });
+    const b = m.body('b', { m: 1, rcm, I: [0, 0, 0] });
+    m.connect(m.world.frame_b, s.frame_a);
+    m.connect(s.frame_b, b.frame_a);
+    return m;
+  };
+  const cases: [string, () => Mechanism][] = [
+    ['a massless link between collinear revolutes', collinear],
+    ['a point mass on a ball joint', ballWithPointMass([0.5, 0.1, 0])],
+    ['a point mass at the centre of a ball joint', ballWithPointMass([0, 0, 0])],
+  ];
+  it.each(cases)('%s', (_, build) => {
+    const [torn, relaxed] = modes.map((mode) => evaluate(compile(build(), { mode })));
+    expect(torn).toBeInstanceOf(SimulationError);
+    expect(relaxed).toBeInstanceOf(SimulationError);
+    expect((torn as Error).message).toMatch(/is singular at time 0/);
+    expect((relaxed as Error).message).toBe((torn as Error).message);
+  });
+});
+
+describe("a relaxed pivot below 1e-13 of the loop's largest", () => {
+  // a root body with two branches, the first of 1e15 kg: the light branch's pivot (2e-17 of the
+  // heavy one) comes after it, and the torn form, scaled to a unit diagonal, solves it exactly
+  const branches = () => {
+    const m = new Mechanism('branches');
+    const j0 = m.revolute('j0', { axis: [0, 1, 0], q: 0.3, qd: 0.2 });
+    const root = m.body('root', { m: 1, rcm: [0.1, 0, 0], I: [0.01, 0.02, 0.03] });
+    m.connect(m.world.frame_b, j0.frame_a);
+    m.connect(j0.frame_b, root.frame_a);
+    for (const [name, mass, y] of [['heavy', 1e15, 0.2], ['light', 1, -0.2]] as const) {
+      const j = m.revolute(`j${name}`, { axis: [0, 0, 1], q: 0.4, qd: -0.5 });
+      const b = m.body(name, { m: mass, rcm: [0.3, 0.1, 0], I: [mass * 0.01, mass * 0.02, mass * 0.03] });
+      const bar = m.bar(`bar${name}`, { r: [0, y, 0] });
+      m.connect(j0.frame_b, bar.frame_a);
+      m.connect(bar.frame_b, j.frame_a);
+      m.connect(j.frame_b, b.frame_a);
+    }
+    return m;
+  };
+  const tree: RneaTree = {
+    gravity: [0, -9.80665, 0],
+    bodies: [
+      { parent: -1, joint: 'revolute', axis: [0, 1, 0], E: identity(), o: [0, 0, 0], m: 1, c: [0.1, 0, 0], I: [0.01, 0.02, 0.03, 0, 0, 0] },
+      { parent: 0, joint: 'revolute', axis: [0, 0, 1], E: identity(), o: [0, 0.2, 0], m: 1e15, c: [0.3, 0.1, 0], I: [1e13, 2e13, 3e13, 0, 0, 0] },
+      { parent: 0, joint: 'revolute', axis: [0, 0, 1], E: identity(), o: [0, -0.2, 0], m: 1, c: [0.3, 0.1, 0], I: [0.01, 0.02, 0.03, 0, 0, 0] },
+    ],
+  };
+
+  it('is solved again by the torn form in the same evaluation, agreeing with torn mode and the oracle', () => {
+    const relaxed = compile(branches(), { mode: 'relaxed' });
+    const torn = compile(branches(), { mode: 'torn' });
+    expect(relaxed.report.relaxedLoops).toEqual([expect.objectContaining({ checkedPivots: 3, fallback: 'cholesky' })]);
+    const [a, b] = [relaxed, torn].map((c) => evaluate(c) as Float64Array);
+    expect(relaxed.fallbackEvaluations()).toBe(1);
+    expect(torn.fallbackEvaluations()).toBe(0);
+    expect(relativeDifference(a, b)).toBeLessThan(1e-12);
+    // the joints in declaration order j0, jheavy, jlight are the oracle's bodies 0, 1, 2
+    const want = aba(tree, [0.3, 0.4, 0.4], [0.2, -0.5, -0.5], [0, 0, 0]).qdd;
+    expect(relativeDifference(accelerations(a), want)).toBeLessThan(1e-9);
+    // and every other signal of the loop comes from the fallback too (outputs pass skipped)
+    expect(Number.isFinite(relaxed.signal('jlight.frame_b.f[1]'))).toBe(true);
+    expect(relaxed.signal('jlight.frame_b.f[1]')).toBeCloseTo(torn.signal('jlight.frame_b.f[1]'), 6);
+  });
+});
+
+describe('kinematic loops at singular positions', () => {
+  // a + d = b + c: the coupler and the rocker fold onto one line at theta2 = pi (a change point)
+  const dims = { a: 0.2, b: 0.4, c: 0.4, d: 0.6 };
+
+  it('a four-bar started 3e-15 rad from its change point stops, naming the loop', () => {
+    for (const mode of modes) {
+      const c = compile(buildPlanar({ ...dims, theta2: 3.14159265358979, w: 4 }), { mode });
+      const e = evaluate(c);
+      expect(e).toBeInstanceOf(SimulationError);
+      expect((e as Error).message).toMatch(/^the kinematic loop cut at j3 \(joints j2, j1, j4\) is at a singular position at time 0: its constraint Jacobian is ill-conditioned \(condition estimate \d\.\de\+5\)/);
+    }
+  });
+
+  it('started at theta2 = 3 it runs through the change point, on Freudenstein\'s equation', () => {
+    const K1 = dims.d / dims.a, K2 = dims.d / dims.c, K3 = (dims.a ** 2 - dims.b ** 2 + dims.c ** 2 + dims.d ** 2) / (2 * dims.a * dims.c);
+    const res = simulate(compile(buildPlanar({ ...dims, theta2: 3, w: 4 })), { stop: 1.2, step: 1e-3, interval: 0.01, signals: ['j1.q', 'j4.q'] });
+    const t2 = res.get('j1.q'), t4 = res.get('j4.q');
+    expect(Math.max(...t2)).toBeGreaterThan(Math.PI + 0.5); // it passed theta2 = pi
+    for (let k = 0; k < res.length; k++) expect(Math.abs(K1 * Math.cos(t4[k]) - K2 * Math.cos(t2[k]) + K3 - Math.cos(t2[k] - t4[k]))).toBeLessThan(1e-9);
+  });
+
+  it('a step too large for the loop to follow stops with the assembly-branch error', () => {
+    const c = compile(buildPlanar({ w: 30 }));
+    expect(() => simulate(c, { stop: 1, step: 0.05 })).toThrow(/may have left the assembly branch at time .* kinematic loop cut at j3/);
+    // the same motion at a step that resolves it runs
+    expect(() => simulate(compile(buildPlanar({ w: 30 })), { stop: 1, step: 0.005 })).not.toThrow();
+  });
+});
+
+describe('non-finite derivatives', () => {
+  it('derivatives() raises a SimulationError naming the first non-finite variable, never returns NaN', () => {
+    const c = compile(blowup());
+    const e = evaluate(c, Float64Array.of(1));
+    expect(e).toBeInstanceOf(SimulationError);
+    expect((e as Error).message).toBe('the state derivatives are not finite at time 0: first non-finite variable g (g = 1/(1 - x))');
+  });
+});
