@@ -17,14 +17,14 @@ export function create(fail = defaultFail) {
 
   // A relaxed pivot p checked against the largest |pivot| of its loop so far,
   // kept in w[s] (plan-types.ts, Checked): false when p cannot be trusted
-  // (zero, NaN, or below 1e-11 of that scale).
+  // (zero, NaN, or below 1e-13 of that scale).
   function pivotOk(p, w, s) {
     const m = Math.abs(p);
     if (m > w[s]) {
       w[s] = m;
       return true;
     }
-    return m > 1e-11 * w[s];
+    return m > 1e-13 * w[s];
   }
 
   // 16 k rounding units: the equilibrated pivot below which a k x k system is singular
