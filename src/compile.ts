@@ -45,7 +45,7 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
     equations: flat.equations.length,
     unknowns: plan.unknowns.length,
     states: plan.states.length,
-    blocks: plan.blocks.map((b, i) => (generated.solvers.has(i) ? { ...b, solver: generated.solvers.get(i)! } : b)).filter((b) => b.size > 1),
+    blocks: plan.blocks.filter((b) => b.size > 1),
     ops: generated.ops,
     outputOps: generated.outputOps,
     compileMs: 0,

@@ -1,7 +1,7 @@
 // The compile report: what `kron compile --json` prints. A contract that
 // tools rely on: fields are only ever added, never renamed.
 import type { BlockReport, RelaxedLoopReport } from './structure/plan-types.ts';
-import type { OpCounts } from './codegen/ops.ts';
+import type { OpCounts } from './structure/costs.ts';
 import type { Topology } from './library/multibody/topology.ts';
 
 export type Mode = 'torn' | 'relaxed';

@@ -10,7 +10,7 @@
 //
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
-import { type Expr, type Sym, abs, add, div, mul, symsOf } from '../expr/index.ts';
+import { type Expr, type Sym, symsOf } from '../expr/index.ts';
 import { TIME, type Variable } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type Columns, type LinearStep, type NewtonStep, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
@@ -18,7 +18,6 @@ import { Scope } from './emitter.ts';
 import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
 import { RUNTIME_SOURCE, singularBelow } from './runtime.ts';
 import { type Raw, Shapes, measure, pieces, share } from './share.ts';
-import { cramerSolve, expressionOps } from '../structure/cramer.ts';
 
 export interface Layout {
   states: string[];
@@ -41,8 +40,6 @@ export interface Generated {
   outputOps: OpCounts;
   layout: Layout;
   functions: number;
-  /** blocks solved symbolically by Cramer's rule instead of a run-time factorisation */
-  solvers: ReadonlyMap<number, 'cramer'>;
 }
 
 const ARGS = 't, x, u, p, w';
@@ -89,8 +86,6 @@ class Module {
   readonly parts: (string | Raw)[] = [];
   private readonly shapes = new Shapes();
   readonly ops = noOps();
-  /** blocks whose solver differs from the plan's choice */
-  readonly solvers = new Map<number, 'cramer'>();
   private fn = 0;
   constructor(
     readonly slots: Slots,
@@ -98,11 +93,6 @@ class Module {
     /** symbol id -> expressions of the whole plan reading it */
     readonly reads: Map<number, number>,
   ) {}
-
-  /** expressions made here, not in the plan (Cramer's rule), read what they read */
-  countReads(exprs: readonly Expr[]): void {
-    for (const [id, k] of readCounts(exprs)) this.reads.set(id, (this.reads.get(id) ?? 0) + k);
-  }
 
   /** a new function from `fill`; returns its name */
   function(prefix: string, fill: (scope: Scope) => void): string {
@@ -271,7 +261,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     derivativeSlots,
     fallbackCounters: [...mod.fallbackCounters],
   };
-  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, solvers: mod.solvers };
+  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2 };
 }
 
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {
@@ -307,15 +297,13 @@ function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
 // tearing paper: H z = c, solved numerically (Cholesky when H is structurally symmetric, else LU)
 function linear(mod: Module, s: LinearStep): string[] {
   const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
-  const symbolic = cramerIfCheaper(s);
+  const symbolic = s.cramer;
   mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k});`);
   const prelude = mod.assigns(s.prelude, 'g');
   if (symbolic) {
     // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation;
     // a determinant small against the rows' norms (Hadamard's bound) leaves the verdict to LU
-    mod.solvers.set(s.block, 'cramer');
     const z = s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] }));
-    mod.countReads([...symbolic.assigns.map((a) => a.expr), ...z.map((a) => a.expr), symbolic.hadamard]);
     const minors = mod.assigns(symbolic.assigns, 'm');
     const regular = mod.function('regular', (sc) => sc.line(`return ${sc.prepare([symbolic.hadamard]).code(symbolic.hadamard)} > ${singularBelow(k)};`));
     const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
@@ -324,12 +312,12 @@ function linear(mod: Module, s: LinearStep): string[] {
   const fill = [...prelude, ...mod.fillArrays([[H, s.H], [c, s.c]])];
   const solve = mod.function('solve', (sc) => {
     for (const f of fill) sc.line(f);
-    if (k === 1) {
+    if (s.solver === 'division') {
       sc.line(`if (!(Math.abs(${H}[0]) > 0)) fail('singular', ${s.block}, t, ${c}[0]);`);
       sc.line(`w[${mod.slots.slot(s.z[0])}] = ${c}[0] / ${H}[0];`);
       return;
     }
-    if (s.symmetric || s.paired) {
+    if (s.solver === 'cholesky') {
       // Cholesky when H is symmetric positive definite (a mass matrix), else LU on a fresh H
       sc.line(`if (!(${s.symmetric ? '' : `isSymmetric(${k}, ${H}) && `}choleskySolve(${k}, ${H}, ${c}) > 0)) {`);
       for (const f of fill) sc.line(`  ${f}`);
@@ -340,7 +328,7 @@ function linear(mod: Module, s: LinearStep): string[] {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
     }
   });
-  addOps(mod.ops, k === 1 ? { ...noOps(), div: 1 } : s.symmetric || s.paired ? choleskyOps(k) : luOps(k));
+  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : s.solver === 'cholesky' ? choleskyOps(k) : luOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
 }
 
@@ -405,7 +393,7 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   ];
   const solve = mod.function('columns', (sc) => {
     fill.forEach((l) => sc.line(l));
-    if (s.paired) {
+    if (s.solver === 'cholesky') {
       // Cholesky when H is numerically symmetric and positive definite, else LU on H formed again
       sc.line(`if (!(isSymmetric(${k}, ${H}) && choleskySolve(${k}, ${H}, ${c}) > 0)) {`);
       fill.forEach((l) => sc.line(`  ${l}`));
@@ -417,35 +405,13 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
   addOps(mod.ops, yOps);
   addOps(mod.ops, scaleOps(dOps, k - 1));
-  addOps(mod.ops, s.paired ? choleskyOps(k) : luOps(k));
+  addOps(mod.ops, s.solver === 'cholesky' ? choleskyOps(k) : luOps(k));
   return [...prelude, `${solve}(${ARGS});`, ...y];
 }
 
 const since = (from: OpCounts, to: OpCounts): OpCounts => ({ mul: to.mul - from.mul, add: to.add - from.add, div: to.div - from.div, fn: to.fn - from.fn });
 const scaleOps = (o: OpCounts, f: number): OpCounts => ({ mul: o.mul * f, add: o.add * f, div: o.div * f, fn: o.fn * f });
 
-const total = (o: OpCounts) => o.mul + o.add + o.div + o.fn;
-
-/**
- * Cramer's rule for 2 <= k <= 4 when it costs fewer operations than the
- * run-time factorisation, with its check: |det H| over the product of the
- * rows' 1-norms (Hadamard's inequality bounds it by 1; a ratio within
- * rounding of zero means H is singular to working precision).
- */
-function cramerIfCheaper(s: LinearStep): { assigns: Assign[]; z: Expr[]; hadamard: Expr } | undefined {
-  const k = s.z.length;
-  if (k < 2 || k > 4) return undefined;
-  let solution: { assigns: Assign[]; z: Expr[]; det: Expr };
-  try {
-    solution = cramerSolve(s.H, s.c, k, `b${s.block}.`);
-  } catch {
-    return undefined; // structurally singular H: the numeric solve reports it at run time
-  }
-  const rows = Array.from({ length: k }, (_, i) => add(...s.H.slice(i * k, i * k + k).map((h) => abs(h))));
-  const hadamard = div(abs(solution.det), mul(...rows));
-  const ops = expressionOps([...solution.assigns.map((a) => a.expr), ...solution.z, hadamard]);
-  return total(ops) < total(s.symmetric || s.paired ? choleskyOps(k) : luOps(k)) ? { ...solution, hadamard } : undefined;
-}
 
 /**
  * The converged test of a kinematic loop's position level, with two checks:

@@ -90,6 +90,10 @@ export interface LinearStep {
   /** residue row i names z_i: H may be symmetric (mass matrices are); checked numerically at run time */
   readonly paired: boolean;
   readonly y: readonly Assign[];
+  /** how H z = c is solved (solve-form.ts) */
+  readonly solver: Solver;
+  /** solver 'cramer': z by Cramer's rule, and the Hadamard ratio |det H| / prod of row 1-norms that checks it */
+  readonly cramer?: { readonly assigns: readonly Assign[]; readonly z: readonly Expr[]; readonly hadamard: Expr };
   /**
    * Set for a torn system too large to form symbolically: H and c are formed at
    * run time by columns (Walker and Orin's method 1, which the tearing paper
@@ -139,10 +143,17 @@ export const columnExprs = (c: Columns): Expr[] => [...c.residuals, ...c.dy.map(
 export function stepExprs(s: Step): Expr[] {
   switch (s.kind) {
     case 'assign': return [...s.assigns.map((a) => a.expr), ...(s.checked ? stepExprs(s.checked.fallback) : [])];
-    case 'linear': return [...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr), ...(s.columns ? columnExprs(s.columns) : [])];
+    case 'linear': return [
+      ...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr),
+      ...(s.columns ? columnExprs(s.columns) : []),
+      ...(s.cramer ? [...s.cramer.assigns.map((a) => a.expr), ...s.cramer.z, s.cramer.hadamard] : []),
+    ];
     case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
   }
 }
+
+/** the run-time solve of a torn linear block */
+export type Solver = 'division' | 'lu' | 'cholesky' | 'cramer';
 
 export interface BlockReport {
   /** equations in the loop before tearing */

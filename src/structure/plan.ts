@@ -5,15 +5,15 @@
 // residue()"), then adjusted by the user's "variable tear" overrides, or torn
 // by the fallback heuristic when they carry no hints.
 import { type Expr, ExprError, diff, symsOf } from '../expr/index.ts';
-import { StructuralError, TearingError } from '../errors.ts';
+import { TearingError } from '../errors.ts';
 import { type FlatEquation, type ReducedModel, type Variable, describeEquation, variableOf } from '../model/index.ts';
 import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
-import { type TornBlock, columnsStep, linearStep, newtonStep, solveFor, tornLinearStep } from './torn.ts';
-import { type BlockReport, FALLBACK_BLOCKS, type LinearStep, type RelaxedLoopReport, type SolvePlan, type Step, Temp } from './plan-types.ts';
-import { expressionOps } from './cramer.ts';
-import { RelaxFailure, isRelaxable, keptSystem, relaxLoop } from './relax.ts';
+import { solveFor } from './torn.ts';
+import { chooseSolvers, formTorn } from './solve-form.ts';
+import { type BlockReport, FALLBACK_BLOCKS, type RelaxedLoopReport, type SolvePlan, type Step, Temp } from './plan-types.ts';
+import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
 import { propagateTrivial } from './propagate.ts';
 
 /** tearing paper, "variable tear v [residue_equation_variable]": equations are named by their matched variable */
@@ -105,7 +105,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     inputs: vars.filter((v) => v.kind === 'input'),
     parameters: vars.filter((v) => v.kind === 'parameter' && referenced.has(v.id)),
     unknowns: sorted.unknowns,
-    steps: propagateTrivial(steps),
+    steps: chooseSolvers(propagateTrivial(steps), (b) => (b >= FALLBACK_BLOCKS ? fallbacks[b - FALLBACK_BLOCKS] : blocks[b])),
     blocks,
     diagnostics,
     relaxedLoops,
@@ -179,18 +179,14 @@ function planLoop(
     paired: pairs !== undefined,
   };
   const k = tornBlock.z.length;
-  const [formed, formedBy] = !linear
-    ? [newtonStep(tornBlock), undefined]
-    : k > SYMBOLIC_UP_TO
-      ? [columnsStep(tornBlock), 'columns' as const]
-      : isRelaxable(eqs, ids) ? relaxedTornStep(tornBlock, eqs, vars, hinted) : [linearStep(tornBlock), 'sensitivities' as const];
+  const [formed, formedBy] = formTorn(tornBlock, linear, isRelaxable(eqs, ids), eqs, vars, hinted);
   // the position level of a kinematic loop: dH/dz is the constraint Jacobian, singular at dead points
   const step: Step = formed.kind === 'newton' && closure ? { ...formed, closure: true } : formed;
   const report: BlockReport = {
     size: eqs.length,
     tearing: k,
     linear,
-    solver: !linear ? 'newton' : k === 1 ? 'division' : step.kind === 'linear' && (step.symmetric || step.paired) ? 'cholesky' : 'lu',
+    solver: step.kind === 'linear' ? step.solver : 'newton',
     variables: vars.map((v) => v.name),
     tearVariables: tornBlock.z.map((v) => v.name),
     residueEquations: [...torn.residueEqs].map((i) => describeEquation(eqs[i])),
@@ -198,45 +194,6 @@ function planLoop(
     ...(formedBy && k > 1 && { formedBy }),
   };
   return { step, report };
-}
-
-/** torn blocks up to this size are also formed by sensitivities, and the cheaper form is kept */
-const COMPARE_UP_TO = 12;
-/**
- * Torn linear blocks with more tearing variables form H at run time by columns:
- * symbolic H is O(k^2) code (a chain of 128: 10 MB, 8 s to compile, minutes for
- * V8 to optimise), the columns O(k) code run k times (the derivative of the
- * causal sequence along each z_j). The chain of 64 in `kron bench`: symbolic
- * 318 µs after a 2.1 s compile, columns 336 µs after 0.67 s (its 2.7 MB of
- * symbolic code runs no faster than twice the operations in a loop).
- */
-const SYMBOLIC_UP_TO = 32;
-
-/**
- * A linear loop that carries relax() marks, torn: H z = c formed by the
- * relaxed elimination with the tearing variables kept (keptSystem): ~24
- * operations per entry of a chain's H, where the sensitivities of every
- * variable to every z take ~56. Small blocks (PUMA-560) can be cheaper by sensitivities:
- * both are formed and the one with fewer operations is kept. Sensitivities
- * also when the elimination cannot proceed.
- */
-function relaxedTornStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>): [LinearStep, 'elimination' | 'sensitivities'] {
-  let eliminated: LinearStep;
-  try {
-    eliminated = tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z));
-  } catch (e) {
-    if (e instanceof StructuralError || e instanceof ExprError) return [linearStep(t), 'sensitivities'];
-    throw e;
-  }
-  if (t.z.length > COMPARE_UP_TO) return [eliminated, 'elimination'];
-  const bySensitivities = linearStep(t);
-  return formOps(bySensitivities) < formOps(eliminated) ? [bySensitivities, 'sensitivities'] : [eliminated, 'elimination'];
-}
-
-/** operations to form H and c (shared subexpressions counted once) */
-function formOps(s: LinearStep): number {
-  const o = expressionOps([...s.prelude.map((a) => a.expr), ...s.H, ...s.c]);
-  return o.mul + o.add + o.div + o.fn;
 }
 
 /** relaxLoop, or undefined with a diagnostic when the elimination cannot proceed (the loop is then torn) */

@@ -13,6 +13,9 @@ import type { Variable } from '../model/index.ts';
 import { type Assign, type LinearStep, type NewtonStep, Temp } from './plan-types.ts';
 import { TempPool } from './affine.ts';
 
+/** a torn linear step as formed, before the planner chooses its solver (solve-form.ts) */
+export type FormedLinear = Omit<LinearStep, 'solver'>;
+
 /** v from residual = a v + b = 0, i.e. v = -b / a; null if not solvable explicitly */
 export function solveFor(residual: Expr, v: Variable): Expr | null {
   const lin = linearIn(residual, v);
@@ -47,7 +50,7 @@ interface TornBlock {
 }
 
 // (torn linear block) => H z = c with H, c symbolic; y recomputed from g after the solve
-export function linearStep(t: TornBlock): LinearStep {
+export function linearStep(t: TornBlock): FormedLinear {
   const pool = new TempPool(`b${t.block}.`);
   const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
   const zero = new Map<number, Expr>([...byId.keys()].map((id) => [id, ZERO]));
@@ -79,7 +82,7 @@ export function linearStep(t: TornBlock): LinearStep {
 }
 
 // (torn linear block, H z = c formed some way) => the plan's step: y recomputed from g after the solve
-export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H: Expr[]; c: Expr[]; paired: boolean }): LinearStep {
+export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H: Expr[]; c: Expr[]; paired: boolean }): FormedLinear {
   const { H, c } = s;
   const k = t.z.length;
   let symmetric = true;
@@ -105,7 +108,7 @@ export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H:
 const sequenceAssigns = (t: TornBlock): Assign[] => t.sequence.map(({ v, f }) => ({ target: v, expr: f }));
 
 // (torn linear block) => H z = c left to the run time, formed there by columns
-export function columnsStep(t: TornBlock): LinearStep {
+export function columnsStep(t: TornBlock): FormedLinear {
   const pool = new TempPool(`b${t.block}.`);
   const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
   /** block variable id -> its direction */
