@@ -17,6 +17,7 @@ export function formatReport(r: CompileReport): string {
   }
   for (const l of r.relaxedLoops) {
     lines.push(`  relaxed loop: ${l.size} equations -> ${l.relaxedBlocks} blocks of the relaxed BLT form (largest ${l.largest})${l.remainder ? `, ${l.remainder} equations left to eliminate` : ''}`);
+    if (l.checkedPivots) lines.push(`    ${l.checkedPivots} pivots checked at run time; a failed check solves the loop torn (${l.fallback})`);
   }
   if (r.blocks.length === 0) lines.push(r.relaxedLoops.length ? '  no algebraic loop left' : '  no algebraic loops');
   r.blocks.forEach((b, i) => {

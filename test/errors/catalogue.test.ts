@@ -145,6 +145,22 @@ describe('error catalogue: kinematic loops', () => {
     expect(first).toBe('SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns (tearing variables j2.q, j4.q; kinematic loop cut at j3 with joints j2, j1, j4); residual 5.260e-1');
     expect(hint).toMatch(/^  hint: the loop may not close with these dimensions/);
   });
+  it('dead point: a four-bar started 3e-15 rad from its change point stops at time 0, naming the loop (exit 1)', async () => {
+    const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', ...['a=0.2', 'd=0.6', 'b=0.4', 'c=0.4', 'theta2=3.14159265358979', 'w=4'].flatMap((p) => ['--set', p]), '--stop', '0.004');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'SimulationError: the kinematic loop cut at j3 (joints j2, j1, j4) is at a singular position at time 0: its constraint Jacobian is ill-conditioned (condition estimate 5.9e+5), a dead point or change point of the linkage',
+      '  variables: j2.q, j4.q',
+      '  hint: here the joints the loop determines cannot follow the state joints (their speeds grow without bound); start away from the dead point, choose state joints that drive the linkage through it (mark joints { state: true }), or change the dimensions',
+    ));
+  });
+  it('assembly branch: a step too large for the loop to follow stops (exit 1)', async () => {
+    const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', '--set', 'w=30', '--step', '0.05', '--stop', '1');
+    expect(r.code).toBe(1);
+    const [first, , hint] = r.stderr.split('\n');
+    expect(first).toMatch(/^SimulationError: Newton may have left the assembly branch at time [\d.]+ in the algebraic loop of 10 unknowns \(tearing variables j2\.q, j4\.q; kinematic loop cut at j3 with joints j2, j1, j4\): its solution is [\d.]+e[-+]\d+ away from the change the last position predicts$/);
+    expect(hint).toBe('  hint: the step is too large for the loop to follow its motion (or it passes near a singular position): reduce --step, or use --integrator adaptive');
+  });
 });
 
 describe('error catalogue: simulation', () => {
