@@ -6,6 +6,7 @@ import { type Io, isParseArgsError, processIo } from './io.ts';
 import { COMPILE_HELP, SIMULATE_HELP, runCompile, runSimulate } from './model-commands.ts';
 import { VIEW_USAGE, view } from './view.ts';
 import { BENCH_USAGE } from './bench-usage.ts';
+import { VERSION } from '../node/package.ts';
 
 export type { Io } from './io.ts';
 
@@ -34,6 +35,7 @@ export function usage(): string {
 
 usage: kron <command> <model.ts|robot.urdf> [options]
        kron <command> --help     options and examples of one command
+       kron --version            the version of Kron (also -v)
 
 commands:
 ${list.join('\n')}
@@ -41,7 +43,7 @@ ${list.join('\n')}
 examples:
   kron compile mechanisms/drivetrain.ts --json
   kron simulate mechanisms/puma560.ts --stop 2 --out /tmp/p.csv
-  kron simulate test/fixtures/puma560.urdf --stop 2 --integrator adaptive --out /tmp/u.csv
+  kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --out /tmp/u.csv
   kron simulate mechanisms/fourbar.ts --stop 5 --out /tmp/f.json && kron view /tmp/f.json
 
 exit codes: 0 ok, 1 model error, 2 usage error
@@ -52,6 +54,10 @@ const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.i
 
 async function run(argv: string[], io: Io): Promise<Command | undefined> {
   const [name, ...args] = argv;
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${VERSION}\n`);
+    return undefined;
+  }
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
     io.stdout.write(usage());
     if (name === undefined) throw new UsageError('no command given', { hint: `commands: ${Object.keys(COMMANDS).join(', ')}` });

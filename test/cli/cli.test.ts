@@ -90,7 +90,7 @@ describe('kron CLI', () => {
 describe('kron <command> --help', () => {
   it('prints that command\'s usage, options and examples, exit 0', () => {
     for (const [args, has] of [
-      [['simulate', '--help'], ['usage: kron simulate', '--integrator rk4|adaptive', '--rtol', 'examples:', 'kron simulate test/fixtures/puma560.urdf']],
+      [['simulate', '--help'], ['usage: kron simulate', '--integrator rk4|adaptive', '--rtol', 'examples:', 'kron simulate mechanisms/puma560.urdf']],
       [['compile', 'mechanisms/drivetrain.ts', '-h'], ['usage: kron compile', '--json', '--tear v[:e]', 'examples:']],
       [['help', 'compile'], ['usage: kron compile']],
       [['--help'], ['commands:', 'compile', 'simulate', 'kron <command> --help']],

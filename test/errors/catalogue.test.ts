@@ -47,7 +47,7 @@ describe('error catalogue: model files and parameters', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(lines(
       'UsageError: model file mechanisms/nope.ts not found',
-      '  hint: give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or test/fixtures/puma560.urdf',
+      '  hint: give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf',
     ));
   });
   it('model module with no default export (exit 1)', async () => {
@@ -110,7 +110,7 @@ describe('error catalogue: mechanisms', () => {
     ));
   });
   it('a massless body is fine where the mass matrix stays regular: PUMA 560 link 1 (exit 0)', async () => {
-    for (const file of ['mechanisms/puma560.ts', 'test/fixtures/puma560.urdf']) {
+    for (const file of ['mechanisms/puma560.ts', 'mechanisms/puma560.urdf']) {
       const r = await kron('simulate', file, '--stop', '0.01', '--signals', 'der(j1.qd)');
       expect(r.code, file).toBe(0);
       expect(r.stderr, file).toBe('');
