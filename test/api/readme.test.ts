@@ -43,7 +43,7 @@ describe('README API example', () => {
     expect(code).toMatch(/from 'kron'/);
     const dir = join(root, 'test-artifacts');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'readme-api-example.ts'); // inside the package, so 'kron' resolves to itself
+    const file = join(dir, 'readme-api-example.ts'); // inside the repository: tsconfig.json's paths map 'kron' to src/
     writeFileSync(file, code);
     const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, encoding: 'utf8' });
     expect(r.stderr).toBe('');
