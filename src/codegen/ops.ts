@@ -1,15 +1,8 @@
 // Operation counts of generated code: what one evaluation costs.
 
-export interface OpCounts {
-  /** multiplications */
-  mul: number;
-  /** additions and subtractions */
-  add: number;
-  /** divisions */
-  div: number;
-  /** elementary function calls (sin, cos, sqrt, ...) */
-  fn: number;
-}
+import type { OpCounts } from '../structure/op-counts.ts';
+
+export type { OpCounts } from '../structure/op-counts.ts';
 
 export const noOps = (): OpCounts => ({ mul: 0, add: 0, div: 0, fn: 0 });
 

@@ -11,7 +11,7 @@ import { Mechanism } from '../library/multibody/mechanism.ts';
 import { STANDARD_GRAVITY } from '../library/multibody/world.ts';
 import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
-import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3, parseUrdf } from './urdf-parse.ts';
+import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3 } from './urdf-parse.ts';
 
 export { parseUrdf, type UrdfRobot } from './urdf-parse.ts';
 

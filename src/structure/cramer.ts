@@ -24,7 +24,7 @@
 //   pool      non-trivial subdeterminants bound to Temps, one per distinct expression
 //             (the paper's detvar, section 5.7)
 import { type Expr, ONE, ZERO, add, div, isConst, mul, sub } from '../expr/index.ts';
-import type { OpCounts } from '../codegen/ops.ts';
+import type { OpCounts } from './op-counts.ts';
 import { StructuralError } from '../errors.ts';
 import { bltBlocks } from './blt.ts';
 import { bipartiteFromLists } from './graph.ts';

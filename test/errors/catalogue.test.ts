@@ -143,7 +143,7 @@ describe('error catalogue: kinematic loops', () => {
     expect(r.code).toBe(1);
     const [first, , hint] = r.stderr.split('\n');
     expect(first).toBe('SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns (tearing variables j2.q, j4.q; kinematic loop cut at j3 with joints j2, j1, j4); residual 5.258e-1');
-    expect(hint).toMatch(/^  hint: the loop may not close with these dimensions/);
+    expect(hint).toMatch(/^ {2}hint: the loop may not close with these dimensions/);
   });
 });
 
