@@ -8,6 +8,7 @@
 //   3. a plain .mjs script importing compile/simulate, its acceleration against the closed form
 //   4. tsc --strict --noEmit (module nodenext) of a consumer .ts file against the shipped types
 //   5. kron view model.ts: the page and a bundle that resolves 'kron' without Node-only code
+//   6. a web app's bundle (esbuild, platform browser) of 'kron' and 'kron/browser': the browser condition
 // Slow (a build and two installs): generous timeouts.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -207,5 +208,22 @@ describe('npm pack, installed into a fresh folder', () => {
     } finally {
       server.kill();
     }
+  }, 120_000);
+
+  it('6. a web app bundling \'kron\' and \'kron/browser\' for the browser gets no Node-only code', () => {
+    // esbuild as any bundler would run it, from the app's folder (kron's own dependency, hoisted)
+    const bundle = `import { build } from 'esbuild';
+await build({
+  stdin: { contents: "import { Mechanism, compile } from 'kron'; import { mountViewer } from 'kron/browser'; console.log(Mechanism, compile, mountViewer);", resolveDir: process.cwd() },
+  bundle: true, platform: 'browser', format: 'esm', outfile: 'app.js', logLevel: 'error',
+});
+`;
+    writeFileSync(join(app, 'bundle.mjs'), bundle);
+    const r = run(process.execPath, ['bundle.mjs'], app);
+    expect(r.status, r.output).toBe(0);
+    const js = readFileSync(join(app, 'app.js'), 'utf8');
+    expect(js.length).toBeGreaterThan(100_000);
+    expect(js).toContain('WebGLRenderer'); // the viewer component came along
+    expect(js).not.toMatch(/node:(fs|path|module|child_process)|readFileSync/);
   }, 120_000);
 });
