@@ -23,7 +23,7 @@ export interface Command {
 export const COMMANDS: Record<string, Command> = {
   compile: { summary: 'compile a model and print its compile report', help: COMPILE_HELP, run: runCompile },
   simulate: { summary: 'compile and simulate a model, write sampled signals as CSV or JSON', help: SIMULATE_HELP, run: runSimulate },
-  view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result (or live mode)', help: VIEW_USAGE, run: (args) => view(args) },
+  view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result, or a model module run live', help: VIEW_USAGE, run: (args) => view(args) },
   // loaded on demand: the benchmark pulls in MuJoCo, a devDependency
   bench: { summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)', help: BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) },
 };
@@ -45,6 +45,7 @@ examples:
   kron simulate mechanisms/puma560.ts --stop 2 --out /tmp/p.csv
   kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --out /tmp/u.csv
   kron simulate mechanisms/fourbar.ts --stop 5 --out /tmp/f.json && kron view /tmp/f.json
+  kron view mechanisms/pendulum.ts
 
 exit codes: 0 ok, 1 model error, 2 usage error
 `;
