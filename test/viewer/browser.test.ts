@@ -29,21 +29,27 @@ const IN_CI = ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
 /** run the suite: the browser is there, or CI demands it (then beforeAll fails when it is missing) */
 const RUN = HAVE_CHROMIUM || IN_CI;
 
-const NOT_RUN = `
+/** the suites replaced by notRun, named in the banner */
+const notRunSuites: string[] = [];
+let warned = false;
+
+const banner = () => `
 !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
-!! The viewer's browser tests (test/viewer/browser.test.ts: the page playing
-!! a run, keys, plot, PNG and WebM export, live mode) DID NOT RUN:
+!! The viewer's browser tests in test/viewer/browser.test.ts DID NOT RUN:
+${notRunSuites.map((n) => `!!   - ${n}`).join('\n')}
 !! ${CHROMIUM} is missing. Install Debian's Chromium to run them:
 !!     apt-get install -y chromium
 !! (.ci/run does; with CI=true a missing browser fails this file.)
 !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
 `;
 
-/** in place of a suite that needs the browser: one passing test that prints NOT_RUN */
+/** in place of a suite that needs the browser: one passing test; the first prints the banner */
 function notRun(name: string, _suite?: () => void): void {
+  notRunSuites.push(name);
   describe(name, () => {
     it(`did not run: ${CHROMIUM} is missing (apt-get install -y chromium)`, () => {
-      console.warn(NOT_RUN);
+      if (!warned) console.warn(banner());
+      warned = true;
       expect(HAVE_CHROMIUM || IN_CI).toBe(false);
     });
   });
