@@ -4,7 +4,7 @@
 //   npx tsx bench/ab.ts run <a.json> <b.json> [rounds]         median µs/eval of each, and b/a
 import { readFileSync, writeFileSync } from 'node:fs';
 import { compile, type Mode } from '../src/compile.ts';
-import { rng } from './timing.ts';
+import { rng } from '../src/bench/timing.ts';
 
 interface Dump { body: string; states: number; workspace: number; u: number[]; p: number[]; x0: number[] }
 type Fn = (t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;

@@ -13,7 +13,7 @@
 import { compile, type Mode } from '../src/compile.ts';
 import build, { parameters } from '../mechanisms/chain.ts';
 import { type AbaVariant, type OpCounts, aba, chainTree, totalOps } from '../test/oracles/aba.ts';
-import { rng } from './timing.ts';
+import { rng } from '../src/bench/timing.ts';
 
 const sizes = [8, 16, 32, 64];
 const slopeSizes = [...sizes, 2 * sizes[sizes.length - 1]];

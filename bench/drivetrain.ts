@@ -14,7 +14,7 @@
 //               'shafts first': all shafts, then all couplings (shaftsFirst = 1), the same model
 
 import { compile, type Mode } from '../src/compile.ts';
-import { BATCHES, BATCH_MS, microsPerEval, sink } from './timing.ts';
+import { BATCHES, BATCH_MS, microsPerEval, sink } from '../src/bench/timing.ts';
 import build from '../mechanisms/longdrivetrain.ts';
 
 const SIZES = [50, 100, 200, 400];

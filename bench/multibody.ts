@@ -6,7 +6,7 @@
 //   ops/body  (mul + add + div + fn) / n
 import { compile, type Mode } from '../src/compile.ts';
 import build from '../mechanisms/chain.ts';
-import { BATCHES, BATCH_MS, microsPerEval } from './timing.ts';
+import { BATCHES, BATCH_MS, microsPerEval } from '../src/bench/timing.ts';
 
 const maxN = Number(process.argv[2] ?? 64);
 const sizes: number[] = [];

@@ -5,7 +5,7 @@
 //   ops/body  (mul + add + div + fn) / degrees of freedom, of derivatives()
 import { compile, type Mode } from '../src/compile.ts';
 import type { Model } from '../src/model/index.ts';
-import { microsPerEval } from './timing.ts';
+import { microsPerEval } from '../src/bench/timing.ts';
 
 const args = process.argv.slice(2);
 const time = args.includes('--time');

@@ -18,7 +18,7 @@ import { bipartiteFromLists, subgraph } from '../src/structure/graph.ts';
 import { maximumMatching } from '../src/structure/matching.ts';
 import { bltBlocks } from '../src/structure/blt.ts';
 import { tearHeuristic } from '../src/structure/tearing.ts';
-import { rng } from './timing.ts';
+import { rng } from '../src/bench/timing.ts';
 
 // (rand, n) => random permutation of 0..n-1
 function permutation(rand: () => number, n: number): Int32Array {

@@ -1,8 +1,26 @@
 #!/usr/bin/env node
-// The kron command: registers the TypeScript loader (tsx), so that model
-// modules written in TypeScript load directly, then runs the CLI.
-import { register } from 'tsx/esm/api';
+// The kron command. Installed from the package, it runs the built CLI
+// (dist/); tsx is registered only when a TypeScript model module is loaded
+// (src/node/import-module.ts). In the repository (src/ beside bin/) it runs
+// the TypeScript sources through tsx with the repository's tsconfig, whose
+// paths map 'kron' to src/: edits need no build, and model modules that
+// import 'kron' get the very classes the CLI checks against.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// a closed pipe (kron simulate … | head -1) is the reader saying it has read enough: end quietly
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
+const sources = new URL('../src/cli/main.ts', import.meta.url);
+let cli;
+if (existsSync(sources)) {
+  const { register } = await import('tsx/esm/api');
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+  cli = await import(sources.href);
+} else {
+  cli = await import('../dist/src/cli/main.js');
+}
+process.exitCode = await cli.main(process.argv.slice(2));

@@ -6,8 +6,8 @@
 //         2: residual effort sinks ResSe1, ResSe2 on the two 0-junctions (fig. 3): e2, e4 torn
 // Bond orientation (half arrows) from the source towards C and into every R,
 // C and sink: +1 into a 1-junction, -1 out of it.
-import { Model } from '../src/model/index.ts';
-import { C, OneJunction, R, ResSe, ResSf, Se, ZeroJunction } from '../src/library/bondgraph/index.ts';
+import { Model, bondgraph } from 'kron';
+const { C, OneJunction, R, ResSe, ResSf, Se, ZeroJunction } = bondgraph;
 
 export const parameters = { variant: 0, E: 10, R1: 1, R2: 2, R3: 3, R4: 4, R5: 5, C: 0.5, eC0: 1 };
 

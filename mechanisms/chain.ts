@@ -1,7 +1,7 @@
 // A spatial chain of n links: revolute joints whose axes alternate between z
 // and y (two non-parallel directions), each followed by a link body of
 // length L whose frame_b (a bar) carries the next joint.
-import { Mechanism } from '../src/library/multibody/index.ts';
+import { Mechanism } from 'kron';
 
 export const parameters = { n: 8, L: 0.3, m: 1, q0: 0.2 };
 

@@ -3,7 +3,7 @@
 // lck from its joint along the rod and inertia Ik about the centre of mass
 // (about z). j1.q is the angle of rod 1 from the x axis, j2.q the angle of rod
 // 2 relative to rod 1. The closed form is test/oracles/pendulum.ts.
-import { Mechanism } from '../src/library/multibody/index.ts';
+import { Mechanism } from 'kron';
 
 export const parameters = {
   m1: 1, L1: 0.5, lc1: 0.25, I1: 1 * 0.5 ** 2 / 12,

@@ -4,8 +4,8 @@
 // Sorting finds one linear loop of 4 equations (eq. 3); the residue(a) of
 // ShaftS (section 10) tears it to the single unknown der(s2.w), eq. 5:
 //   (J2 + i^2 J1) der(s2.w) = i tau
-import { Model } from '../src/model/index.ts';
-import { Gear, Shaft, ShaftS, TorqueSource } from '../src/library/rotational/index.ts';
+import { Model, rotational } from 'kron';
+const { Gear, Shaft, ShaftS, TorqueSource } = rotational;
 
 export const parameters = { J1: 1, J2: 2, i: 3, tau: 1, w0: 0 };
 

@@ -12,7 +12,7 @@
 //   K1 cos(theta4) - K2 cos(theta2) + K3 = cos(theta2 - theta4),
 //   K1 = d/a, K2 = d/c, K3 = (a^2 - b^2 + c^2 + d^2) / (2 a c)
 // holds along the motion. Grashof: a + b <= c + d with the crank shortest.
-import { Mechanism } from '../src/library/multibody/index.ts';
+import { Mechanism } from 'kron';
 
 export const parameters = {
   a: 0.2, b: 0.6, c: 0.5, d: 0.6,

@@ -11,7 +11,7 @@
 // 9.80665 m/s^2 along -y. The loop closes where
 //   (1.2 + s)^2 = 0.8 + 0.2 cos(phi) - 0.04 sin(phi)      (s = j4.q, phi = j1.q)
 // which gives s(0) = -0.2 at phi = 0.
-import { Mechanism } from '../src/library/multibody/index.ts';
+import { Mechanism } from 'kron';
 
 export const parameters = {
   /** start angle (rad) and speed (rad/s, 300 deg/s) of the crank j1 */

@@ -18,9 +18,8 @@
 // direction relaxing needs (section 10).
 // shaftsFirst = 1 declares all shafts before all couplings instead of along
 // the train; the model is the same (for tests of declaration-order independence).
-import { UsageError } from '../src/errors.ts';
-import { Model } from '../src/model/index.ts';
-import { Damper, Gear, Shaft, ShaftS, Spring, TorqueSource } from '../src/library/rotational/index.ts';
+import { Model, UsageError, rotational } from 'kron';
+const { Damper, Gear, Shaft, ShaftS, Spring, TorqueSource } = rotational;
 
 export const parameters = { n: 200, J: 1, ratio: 1.5, c: 100, d: 1, tau: 1, rigid: 0, shaftsFirst: 0 };
 
@@ -31,7 +30,7 @@ export const inertia = (J: number, k: number): number => J * (1 + ((k - 1) % 4) 
 export const gearRatio = (ratio: number, k: number): number => (k % 2 === 1 ? ratio : 1 / ratio);
 
 /** the element(s) between shaft k and shaft k+1: a gear, or a spring and a damper in parallel */
-type Coupling = Gear | [Spring, Damper];
+type Coupling = rotational.Gear | [rotational.Spring, rotational.Damper];
 
 export default function build(p: Partial<typeof parameters> = {}): Model {
   const { n, J, ratio, c, d, tau, rigid, shaftsFirst } = { ...parameters, ...p };

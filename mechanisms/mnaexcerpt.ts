@@ -10,8 +10,8 @@
 //                             R2
 //                             |
 //                            gnd
-import { Model } from '../src/model/index.ts';
-import { Capacitor, ConstantVoltage, Ground, Resistor } from '../src/library/electrical/index.ts';
+import { Model, electrical } from 'kron';
+const { Capacitor, ConstantVoltage, Ground, Resistor } = electrical;
 
 export const parameters = { V1: 1, V3: 2, R1: 1, R2: 2, R3: 3, C: 1, u0: 0 };
 

@@ -1,7 +1,7 @@
 // A simple pendulum: a revolute joint about z at the world origin and a body
 // whose centre of mass lies at distance L along frame_a's x axis. With
 // gravity along -y the motion is  (m L^2 + Izz) qdd = -m g L cos(q).
-import { Mechanism } from '../src/library/multibody/index.ts';
+import { Mechanism } from 'kron';
 
 export const parameters = { m: 1, L: 0.5, Izz: 0.01, q0: 0.3, qd0: 0 };
 

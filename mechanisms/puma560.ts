@@ -25,7 +25,7 @@
 //   not enter the gravity load, which stays the toolbox's.
 // Gravity: standard gravity 9.80665 m/s^2 along -z of the base, as URDF robots get
 // (the toolbox uses 9.81: --set g=9.81 reproduces its gravload).
-import { Mechanism } from '../src/library/multibody/index.ts';
+import { Mechanism } from 'kron';
 
 const pi = Math.PI;
 

@@ -12,9 +12,8 @@
 // paper's MNA hint; with every node voltage a state here, no node potential is
 // unknown and the ladder sorts into explicit assignments, in both modes:
 //   i_Rk = (u_(k-1) - u_k) / R,  C der(u_k) = i_Rk - i_R(k+1)   (u_0 = V, i_R(n+1) = 0)
-import { UsageError } from '../src/errors.ts';
-import { Model } from '../src/model/index.ts';
-import { Capacitor, ConstantVoltage, Ground, Resistor } from '../src/library/electrical/index.ts';
+import { Model, UsageError, electrical } from 'kron';
+const { Capacitor, ConstantVoltage, Ground, Resistor } = electrical;
 
 export const parameters = { n: 10, V: 1, R: 1, C: 1 };
 

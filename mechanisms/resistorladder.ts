@@ -5,8 +5,8 @@
 //         1 (b): MeshCuts MC1..MC3 in series with R1, R3, R5 (mesh currents: 3 tearing variables)
 //         2 (c): NodeCuts NC2, NC4, NC6 at u2, u4, u6 (node voltages: 3 tearing variables)
 //         3 (d): one TearCut TC, main path in series with R1, residue cut at u6 (1 tearing variable)
-import { Model, type Connector } from '../src/model/index.ts';
-import { ConstantVoltage, Ground, MeshCut, NodeCut, Resistor, TearCut } from '../src/library/electrical/index.ts';
+import { Model, type Connector, electrical } from 'kron';
+const { ConstantVoltage, Ground, MeshCut, NodeCut, Resistor, TearCut } = electrical;
 
 export const parameters = { variant: 0, U0: 10, R1: 1, R2: 2, R3: 3, R4: 4, R5: 5, R6: 6 };
 

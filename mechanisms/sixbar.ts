@@ -7,7 +7,7 @@
 //   ground pivots A = (0,0), D = (dD, 0), F = (dF, 0)
 //   loop 1: crank AB (a) - coupler BC (b) - ternary rocker DC (c)
 //   loop 2: ternary arm DE (e, at angle alpha from DC) - coupler EG (g) - rocker FG (f)
-import { Mechanism } from '../src/library/multibody/index.ts';
+import { Mechanism } from 'kron';
 
 export const parameters = {
   a: 0.2, b: 0.6, c: 0.5, dD: 0.6,

@@ -5,8 +5,7 @@
 //   h3(z1, z2) = exp(z1) + z1 - z2    = 0   (monotonic in z1)
 // Incidence S1 = [1 0 1; 0 1 0; 1 1 0]; the BLT form S2 solves z2 from h2,
 // then z1 from h3, then z3 from h1: three blocks of size 1.
-import { add, exp, mul, num, sub } from '../src/expr/index.ts';
-import { Component, Model } from '../src/model/index.ts';
+import { Component, Model, add, exp, mul, sub } from 'kron';
 
 export const parameters = { c: 10 };
 
@@ -17,9 +16,9 @@ class ThreeEquations extends Component {
     const z1 = this.variable('z1', { start: 0.5 });
     const z2 = this.variable('z2', { start: 1 });
     const z3 = this.variable('z3', { start: 0 });
-    this.equation(add(mul(z1, z1), z3, -3), num(0)); // h1
-    this.equation(sub(add(mul(z2, z2, z2), z2), cp), num(0)); // h2
-    this.equation(sub(add(exp(z1), z1), z2), num(0)); // h3
+    this.equation(add(mul(z1, z1), z3, -3), 0); // h1
+    this.equation(sub(add(mul(z2, z2, z2), z2), cp), 0); // h2
+    this.equation(sub(add(exp(z1), z1), z2), 0); // h3
   }
 }
 

@@ -5,8 +5,7 @@
 // points its x axis sideways (left arm +z, right arm -z), then joints about
 // z, y and x (the last one twists the hand, whose centre of mass is off the
 // twist axis). Gravity along -y. Eight degrees of freedom.
-import { Mechanism } from '../src/library/multibody/index.ts';
-import type { Frame } from '../src/library/multibody/index.ts';
+import { type Frame, Mechanism } from 'kron';
 
 export const parameters = {
   /** carriage mass of the vertical slide (0: massless, see test/multibody/models.test.ts) */

@@ -1,30 +1,7 @@
-// The public API, `import { ... } from 'kron'`: build a model (the Mechanism
-// builder and the component libraries, or Model/Component with the
-// expression builders), compile it torn or relaxed, simulate it, read the
-// signals; URDF robots; the typed errors.
-
-// building models
-export { Model, Component, Connector, type ConnectorSpec, type Connectable, type Quantity, der, time } from './model/index.ts';
-export {
-  type Expr, type Ex, type Vec3, type Vec3Like, type Mat3,
-  add, sub, neg, mul, div, pow, sin, cos, tan, asin, acos, atan, atan2, sqrt, exp, log, abs, sign,
-  relax, residue,
-  vec3, vadd, vsub, vscale, vneg, dot, cross, mat3, identity3, transpose, mulMV, mulMTV, mulMM, skew, axisRotation,
-} from './expr/index.ts';
-export * from './library/multibody/index.ts';
-export * as rotational from './library/rotational/index.ts';
-export * as electrical from './library/electrical/index.ts';
-export * as bondgraph from './library/bondgraph/index.ts';
-
-// URDF robots
-export { loadUrdf, urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRobot } from './io/urdf.ts';
-
-// compiling and simulating
-export { compile, type CompileOptions, type CompileReport, type Mode } from './compile.ts';
-export type { CompiledModel } from './codegen/compiled.ts';
-export type { TearOverride } from './structure/plan.ts';
-export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';
-export { SimulationResult } from './sim/result.ts';
-
-// errors
-export { KronError, ModelError, StructuralError, TearingError, SimulationError, UsageError, type ErrorDetails } from './errors.ts';
+// The package in Node, `import { ... } from 'kron'`: everything of
+// src/api.ts (builder, libraries, compile, simulate, results, errors) and
+// the Node-only pieces: loadUrdf reads a .urdf file. Browsers (bundlers that
+// honour the "browser" export condition, kron view) get src/api.ts alone;
+// `kron/browser` adds the viewer component (viewer/browser.ts).
+export * from './api.ts';
+export { loadUrdf } from './node/urdf-file.ts';

@@ -1,6 +1,6 @@
 // `kron bench --help`, apart from bench.ts so that the command table can show it
 // without loading the benchmark and its MuJoCo devDependency.
-import { DEFAULT_SIZES, MODELS } from '../../bench/models.ts';
+import { DEFAULT_SIZES, MODELS } from '../bench/models.ts';
 
 export const BENCH_USAGE = `usage:
   kron bench [--json] [--n 1,2,4,...] [--models chain,puma560,tree,fourbar] [--out dir]

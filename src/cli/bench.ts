@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import { BENCH_USAGE } from './bench-usage.ts';
-import { type BenchModel, DEFAULT_SIZES, MODELS, sweep } from '../../bench/sweep.ts';
-import { type Machine, chainPlot, conclusions, machine, markdownTable, summarize } from '../../bench/report.ts';
+import { type BenchModel, DEFAULT_SIZES, MODELS, sweep } from '../bench/sweep.ts';
+import { type Machine, chainPlot, conclusions, machine, markdownTable, summarize } from '../bench/report.ts';
 
 
 

@@ -6,10 +6,10 @@
 // model parameters (e.g. link2.m=20).
 import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ModelError, UsageError } from '../errors.ts';
 import { type Component, Model } from '../model/index.ts';
-import { loadUrdf } from '../io/urdf.ts';
+import { importModule } from '../node/import-module.ts';
+import { loadUrdf } from '../node/urdf-file.ts';
 
 export interface LoadedModel {
   model: Model;
@@ -22,14 +22,14 @@ export interface LoadedModel {
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
   const path = resolve(file);
   if (!existsSync(path)) {
-    throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or test/fixtures/puma560.urdf' });
+    throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf' });
   }
   if (extname(path).toLowerCase() === '.urdf') {
     const { mechanism, warnings } = loadUrdf(path);
     checkOverrides(mechanism, sets, {});
     return { model: mechanism, overrides: { ...sets }, warnings };
   }
-  const mod = (await import(pathToFileURL(path).href).catch((e: unknown) => {
+  const mod = (await importModule(path).catch((e: unknown) => {
     if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
       throw new UsageError(`model module ${file} was loaded as CommonJS`, {
         hint: 'model modules are ES modules: name the file .mts, or keep it in a folder whose package.json says "type": "module" (like mechanisms/)',

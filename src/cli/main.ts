@@ -6,6 +6,7 @@ import { type Io, isParseArgsError, processIo } from './io.ts';
 import { COMPILE_HELP, SIMULATE_HELP, runCompile, runSimulate } from './model-commands.ts';
 import { VIEW_USAGE, view } from './view.ts';
 import { BENCH_USAGE } from './bench-usage.ts';
+import { VERSION } from '../node/package.ts';
 
 export type { Io } from './io.ts';
 
@@ -22,7 +23,7 @@ export interface Command {
 export const COMMANDS: Record<string, Command> = {
   compile: { summary: 'compile a model and print its compile report', help: COMPILE_HELP, run: runCompile },
   simulate: { summary: 'compile and simulate a model, write sampled signals as CSV or JSON', help: SIMULATE_HELP, run: runSimulate },
-  view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result (or live mode)', help: VIEW_USAGE, run: (args) => view(args) },
+  view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result, or a model module run live', help: VIEW_USAGE, run: (args) => view(args) },
   // loaded on demand: the benchmark pulls in MuJoCo, a devDependency
   bench: { summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)', help: BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) },
 };
@@ -34,6 +35,7 @@ export function usage(): string {
 
 usage: kron <command> <model.ts|robot.urdf> [options]
        kron <command> --help     options and examples of one command
+       kron --version            the version of Kron (also -v)
 
 commands:
 ${list.join('\n')}
@@ -41,8 +43,9 @@ ${list.join('\n')}
 examples:
   kron compile mechanisms/drivetrain.ts --json
   kron simulate mechanisms/puma560.ts --stop 2 --out /tmp/p.csv
-  kron simulate test/fixtures/puma560.urdf --stop 2 --integrator adaptive --out /tmp/u.csv
+  kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --out /tmp/u.csv
   kron simulate mechanisms/fourbar.ts --stop 5 --out /tmp/f.json && kron view /tmp/f.json
+  kron view mechanisms/pendulum.ts
 
 exit codes: 0 ok, 1 model error, 2 usage error
 `;
@@ -52,6 +55,10 @@ const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.i
 
 async function run(argv: string[], io: Io): Promise<Command | undefined> {
   const [name, ...args] = argv;
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${VERSION}\n`);
+    return undefined;
+  }
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
     io.stdout.write(usage());
     if (name === undefined) throw new UsageError('no command given', { hint: `commands: ${Object.keys(COMMANDS).join(', ')}` });

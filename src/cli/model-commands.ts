@@ -47,7 +47,7 @@ examples:
   kron compile mechanisms/drivetrain.ts --mode relaxed --keep-parameters
   kron compile mechanisms/drivetrain.ts --set i=5 --emit /tmp/drivetrain.js
   kron compile mechanisms/chain.ts --set n=8 --mode relaxed
-  kron compile test/fixtures/puma560.urdf
+  kron compile mechanisms/puma560.urdf
 `;
 
 export const SIMULATE_HELP = `usage: kron simulate <model.ts|robot.urdf> [options]
@@ -74,7 +74,7 @@ examples:
   kron simulate mechanisms/drivetrain.ts --stop 1 --out /tmp/d.csv
   kron simulate mechanisms/drivetrain.ts --set i=5 --signals 's2.w,der(s2.w)' --stop 0.01
   kron simulate mechanisms/puma560.ts --stop 2 --interval 0.01 --out /tmp/p.json
-  kron simulate test/fixtures/puma560.urdf --stop 2 --integrator adaptive --rtol 1e-8 --out /tmp/u.csv
+  kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --rtol 1e-8 --out /tmp/u.csv
   kron simulate mechanisms/pendulum.ts --gravity 0,0,-9.80665 --signals 'j1.q,j1.qd'
 `;
 

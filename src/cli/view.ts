@@ -1,26 +1,32 @@
-// `kron view [run.json] [--port P]`: serves the viewer page with a result
-// file on 127.0.0.1. The server knows a fixed set of routes (the page, its
-// bundled script and style, its config, the run) and nothing else: no path
+// `kron view [run.json | model.ts] [--port P]`: serves the viewer page with a
+// result file, or with a model module for live mode, on 127.0.0.1. The
+// server knows a fixed set of routes (the page, its bundled script and style,
+// its config, the run) and nothing else: no path
 // ever reaches the file system, so a request that climbs out (/../x,
 // /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
 // this machine get 403 (a web page cannot reach the server by DNS rebinding).
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import { join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { PAGE, bundleViewer } from '../../viewer/bundle.ts';
+import { PAGE, bundleViewer } from './bundle.ts';
 
 export const HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
 
-export const VIEW_USAGE = `usage: kron view [run.json] [--port P]
+export const VIEW_USAGE = `usage: kron view [run.json | model.ts] [--port P]
 
 Serves the three.js viewer on http://127.0.0.1:P (default ${DEFAULT_PORT}, or a free
 port when that one is taken) with the result of \`kron simulate … --out run.json\`
-loaded; without a file, the page runs mechanisms live. Ctrl-C stops it.
+loaded. Given a model module instead (.ts, .mts, .js, .mjs; it imports from 'kron'),
+the page compiles and simulates that model live, in the browser; without a file, the
+page runs the mechanisms of mechanisms/ live. Ctrl-C stops it.
 `;
+
+/** what kron view takes as a model module rather than a result file */
+const MODULE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs'];
 
 export interface ViewerServer {
   url: string;
@@ -31,6 +37,8 @@ export interface ViewerServer {
 export interface ServeOptions {
   /** a JSON result file to load; none: live mode only */
   run?: string;
+  /** a model module bundled into the page and run live when the page opens */
+  model?: string;
   /** 0: any free port */
   port?: number;
   /** take any free port when `port` is in use (kron view without --port) */
@@ -56,8 +64,16 @@ function checkRun(file: string): string {
   return path;
 }
 
-async function routes(run: string | undefined): Promise<Map<string, Route>> {
-  const bundle = await bundleViewer();
+/** a model module for the page to bundle: it must exist (the bundler says what else is wrong with it) */
+function checkModel(file: string): string {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module, e.g. mechanisms/pendulum.ts' });
+  return path;
+}
+
+async function routes(run: string | undefined, model: string | undefined): Promise<Map<string, Route>> {
+  const bundle = await bundleViewer(model ? [model] : []);
+  const live = model ? basename(model, extname(model)) : undefined;
   const page = await readFile(join(PAGE, 'index.html'));
   const text = (type: string, body: string | Buffer): Route => ({ type, body: async () => body });
   const table = new Map<string, Route>([
@@ -65,7 +81,7 @@ async function routes(run: string | undefined): Promise<Map<string, Route>> {
     ['/index.html', text('text/html; charset=utf-8', page)],
     ['/app.js', text('text/javascript; charset=utf-8', bundle.js)],
     ['/app.css', text('text/css; charset=utf-8', bundle.css)],
-    ['/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null }))],
+    ['/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live }))],
   ]);
   if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
   return table;
@@ -107,7 +123,8 @@ function listen(server: Server, port: number): Promise<number> {
 // (options) => a running viewer server on 127.0.0.1; close() stops it
 export async function serveViewer(options: ServeOptions = {}): Promise<ViewerServer> {
   const run = options.run === undefined ? undefined : checkRun(options.run);
-  const table = await routes(run);
+  const model = options.model === undefined ? undefined : checkModel(options.model);
+  const table = await routes(run, model);
   let port = 0;
   const server = createServer(handler(table, () => port));
   try {
@@ -133,16 +150,22 @@ function parsePort(text: string): number {
   return port;
 }
 
-// `kron view [run.json] [--port P]`: returns once serving; the open server keeps the process alive
+// `kron view [run.json | model.ts] [--port P]`: returns once serving; the open server keeps the process alive
 export async function view(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
   if (values.help) {
     process.stdout.write(VIEW_USAGE);
     return;
   }
-  if (positionals.length > 1) throw new UsageError(`kron view takes one result file, got ${positionals.join(' ')}`, { hint: VIEW_USAGE });
-  const [run] = positionals;
+  if (positionals.length > 1) throw new UsageError(`kron view takes one result file or model module, got ${positionals.join(' ')}`, { hint: VIEW_USAGE });
+  const [file] = positionals;
+  if (file !== undefined && extname(file).toLowerCase() === '.urdf') {
+    throw new UsageError(`kron view plays results and model modules, not URDF files (${file})`, { hint: `kron simulate ${file} --out run.json && kron view run.json` });
+  }
+  const isModel = file !== undefined && MODULE_EXTENSIONS.includes(extname(file).toLowerCase());
+  const [run, model] = isModel ? [undefined, file] : [file, undefined];
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
-  const server = await serveViewer({ run, port, orFreePort: values.port === undefined });
-  process.stdout.write(`viewer: ${server.url}${run ? `  (playing ${run})` : '  (live mode)'}\nCtrl-C stops it.\n`);
+  const server = await serveViewer({ run, model, port, orFreePort: values.port === undefined });
+  const what = run ? `playing ${run}` : model ? `live mode: ${model}` : 'live mode';
+  process.stdout.write(`viewer: ${server.url}  (${what})\nCtrl-C stops it.\n`);
 }

@@ -5,14 +5,13 @@
 // a visual becomes a Body at the link frame, its centre of mass and inertia
 // carried from the inertial frame into the link frame (I_link = R I R^T).
 // Joint damping becomes the joint's damper d; joint limits are ignored (the
-// joints move freely); gravity is URDF's usual (0, 0, -9.80665).
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+// joints move freely); gravity is URDF's usual (0, 0, -9.80665). Reading
+// a .urdf file from disk is src/node/urdf-file.ts (this file runs in browsers).
 import { Mechanism } from '../library/multibody/mechanism.ts';
 import { STANDARD_GRAVITY } from '../library/multibody/world.ts';
 import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
-import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3, parseUrdf } from './urdf-parse.ts';
+import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3 } from './urdf-parse.ts';
 
 export { parseUrdf, type UrdfRobot } from './urdf-parse.ts';
 
@@ -171,9 +170,4 @@ function jointWarnings(j: UrdfJoint): string[] {
   if (j.friction) w.push(`joint ${j.name}: friction ${j.friction} is not modelled (damping is)`);
   if (j.mimic) w.push(`joint ${j.name}: <mimic> is not modelled, the joint moves freely`);
   return w;
-}
-
-// (path of a .urdf file, options) => mechanism and warnings
-export function loadUrdf(file: string, options: UrdfOptions = {}): UrdfModel {
-  return urdfMechanism(parseUrdf(readFileSync(file, 'utf8'), basename(file)), options);
 }

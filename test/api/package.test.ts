@@ -1,6 +1,8 @@
-// The package as users import it: `import { ... } from 'kron'` resolves to
-// src/index.ts (the package's exports), in vitest, in TypeScript (this file
-// is type-checked by `npm run typecheck`) and in plain node with tsx.
+// The package as users import it, inside the repository: `import { ... }
+// from 'kron'` resolves to the sources, src/index.ts (vitest's alias,
+// tsconfig.json's paths for TypeScript, which type-checks this file, and for
+// node with tsx). Installed, 'kron' is the build in dist/:
+// test/package/pack.test.ts.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as kron from 'kron';
@@ -30,6 +32,11 @@ describe("import from 'kron'", () => {
     expect(() => r.get('j.qdd')).toThrow(/signal j.qdd was not recorded/);
     expect(r.final('j.q')).toBeCloseTo(0.5 * (2 / 4) * 1, 12); // x = F t^2 / (2 m)
     expect(() => m.body('heavy', { m: -1 })).toThrow(ModelError);
+  });
+  it('the browser entry (src/api.ts) is the same API without loadUrdf, which reads files', async () => {
+    const browser = await import('../../src/api.ts');
+    expect(Object.keys(browser).sort()).toEqual(Object.keys(kron).filter((k) => k !== 'loadUrdf').sort());
+    expect(browser.compile).toBe(kron.compile); // one module graph: the same classes and functions
   });
   it('resolves in node with tsx: node --import tsx -e "import(\'kron\')"', () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('kron').then((k) => console.log(typeof k.Mechanism, typeof k.compile, typeof k.simulate))"], { cwd: root, encoding: 'utf8' });

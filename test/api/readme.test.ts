@@ -2,7 +2,7 @@
 // it (node --import tsx, importing the package by its name 'kron'), checked
 // against an independent integration of the pendulum's equation of motion.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -43,7 +43,7 @@ describe('README API example', () => {
     expect(code).toMatch(/from 'kron'/);
     const dir = join(root, 'test-artifacts');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'readme-api-example.ts'); // inside the package, so 'kron' resolves to itself
+    const file = join(dir, 'readme-api-example.ts'); // inside the repository: tsconfig.json's paths map 'kron' to src/
     writeFileSync(file, code);
     const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -56,5 +56,17 @@ describe('README API example', () => {
     const oracle = pendulumOracle(times);
     samples.forEach(([, q], i) => expect(q).toBeCloseTo(oracle.q[i], 7));
     expect(Number(lines[lines.length - 1])).toBeCloseTo(oracle.qddAtEnd, 6);
+  });
+});
+
+describe('README links', () => {
+  it('point at files in this repository (a clone or the package has them), never outside it', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^(https?:|#)/.test(t));
+    expect(targets.length).toBeGreaterThan(0);
+    for (const t of targets) {
+      expect(t, t).not.toMatch(/^(\.\.\/|\/)/);
+      expect(existsSync(join(root, t.split('#')[0])), t).toBe(true);
+    }
   });
 });

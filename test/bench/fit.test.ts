@@ -1,9 +1,9 @@
-// The benchmark's conclusions (bench/fit.ts, bench/report.ts) on synthetic
+// The benchmark's conclusions (src/bench/fit.ts, src/bench/report.ts) on synthetic
 // timings with known answers: power laws, a known crossing, ratios.
 import { describe, expect, it } from 'vitest';
-import { crossover, logLogFit, within } from '../../bench/fit.ts';
-import { markdownTable, summarize } from '../../bench/report.ts';
-import type { BenchRow } from '../../bench/sweep.ts';
+import { crossover, logLogFit, within } from '../../src/bench/fit.ts';
+import { markdownTable, summarize } from '../../src/bench/report.ts';
+import type { BenchRow } from '../../src/bench/sweep.ts';
 
 const sizes = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 const law = (k: number, p: number) => sizes.map((n) => ({ n, y: k * n ** p }));

@@ -1,4 +1,4 @@
-// The MJCF writer (bench/mjcf.ts) against two oracles: MuJoCo's forward
+// The MJCF writer (src/bench/mjcf.ts) against two oracles: MuJoCo's forward
 // dynamics of the written model equals Kron's der(qd) at random states (both
 // forms: a check of the MJCF and of Kron at once, by an independent engine),
 // and MuJoCo's kinematics of the PUMA 560 equals the Denavit-Hartenberg
@@ -12,9 +12,9 @@ import { Component } from '../../src/model/index.ts';
 import chain from '../../mechanisms/chain.ts';
 import puma560, { links } from '../../mechanisms/puma560.ts';
 import tree from '../../mechanisms/tree.ts';
-import { type Mjcf, combined, mjcf, referenceValues } from '../../bench/mjcf.ts';
-import { MujocoPeer, quaternion } from '../../bench/mujoco.ts';
-import { rng } from '../../bench/timing.ts';
+import { type Mjcf, combined, mjcf, referenceValues } from '../../src/bench/mjcf.ts';
+import { MujocoPeer, quaternion } from '../../src/bench/mujoco.ts';
+import { rng } from '../../src/bench/timing.ts';
 
 const peers: MujocoPeer[] = [];
 afterAll(() => peers.forEach((p) => p.delete()));

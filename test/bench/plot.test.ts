@@ -1,6 +1,6 @@
-// The hand-written log-log SVG (bench/plot.ts): points land on log axes.
+// The hand-written log-log SVG (src/bench/plot.ts): points land on log axes.
 import { describe, expect, it } from 'vitest';
-import { logLogSvg } from '../../bench/plot.ts';
+import { logLogSvg } from '../../src/bench/plot.ts';
 
 const circles = (svg: string, color: string) =>
   [...svg.matchAll(new RegExp(`<circle cx="([\\d.]+)" cy="([\\d.]+)" r="3.5" fill="${color}"><title>`, 'g'))].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));

@@ -88,10 +88,30 @@ describe('kron CLI', () => {
   });
 });
 
+describe('kron --version, and a closed pipe', () => {
+  it('--version and -v print package.json\'s version, exit 0', () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const r = kron(flag);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+    }
+    expect(kron('--help').stdout).toContain('kron --version');
+  });
+
+  it('kron simulate … | head -1: the reader closing the pipe ends kron quietly, exit 0', () => {
+    // a shell pipeline, as users type it; pipefail makes the shell report kron's own exit code
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" bin/kron.mjs simulate mechanisms/pendulum.ts --stop 20 | head -1`], { cwd: root, encoding: 'utf8' });
+    expect(r.stdout).toBe('time,j1.q,j1.qd\n');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
+
 describe('kron <command> --help', () => {
   it('prints that command\'s usage, options and examples, exit 0', () => {
     for (const [args, has] of [
-      [['simulate', '--help'], ['usage: kron simulate', '--integrator rk4|adaptive', '--rtol', 'examples:', 'kron simulate test/fixtures/puma560.urdf']],
+      [['simulate', '--help'], ['usage: kron simulate', '--integrator rk4|adaptive', '--rtol', 'examples:', 'kron simulate mechanisms/puma560.urdf']],
       [['compile', 'mechanisms/drivetrain.ts', '-h'], ['usage: kron compile', '--json', '--tear v[:e]', 'examples:']],
       [['help', 'compile'], ['usage: kron compile']],
       [['--help'], ['commands:', 'compile', 'simulate', 'kron <command> --help']],

@@ -1,4 +1,4 @@
-// test/fixtures/puma560.urdf against mechanisms/puma560.ts: the same
+// mechanisms/puma560.urdf against mechanisms/puma560.ts: the same
 // published parameters, written once as DH frames with FixedRotations and
 // once as URDF link frames with rotated inertials, so equal accelerations on
 // random states (with random drives) and equal trajectories mean the URDF
@@ -11,13 +11,13 @@ import { describe, expect, it } from 'vitest';
 import puma560 from '../../mechanisms/puma560.ts';
 import { compile } from '../../src/compile.ts';
 import type { Mode } from '../../src/report.ts';
-import { loadUrdf } from '../../src/io/urdf.ts';
+import { loadUrdf } from '../../src/node/urdf-file.ts';
 import { main } from '../../src/cli/main.ts';
 import { driveAtRandom } from '../multibody/drive.ts';
 import { prng } from '../multibody/random-tree.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
-const fixture = join(root, 'test/fixtures/puma560.urdf');
+const fixture = join(root, 'mechanisms/puma560.urdf');
 const joints = ['j1', 'j2', 'j3', 'j4', 'j5', 'j6'];
 
 describe('PUMA 560: URDF against the model module', () => {
@@ -66,7 +66,7 @@ describe('PUMA 560: kron simulate on both files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-puma-'));
     const [p, u] = [join(dir, 'p.csv'), join(dir, 'u.csv')];
     expect(kron('mechanisms/puma560.ts', '--stop', '2', '--out', p).status).toBe(0);
-    const r = kron('test/fixtures/puma560.urdf', '--stop', '2', '--out', u);
+    const r = kron('mechanisms/puma560.urdf', '--stop', '2', '--out', u);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe(`wrote 2001 samples of 12 signals to ${u}\n`);
     expectSameTrajectories(table(p), table(u));
@@ -76,7 +76,7 @@ describe('PUMA 560: kron simulate on both files', () => {
     const [p, u] = [join(dir, 'p.csv'), join(dir, 'u.csv')];
     const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
     expect(await main(['simulate', 'mechanisms/puma560.ts', '--stop', '2', '--set', 'g=9.81', '--out', p], quiet)).toBe(0);
-    expect(await main(['simulate', 'test/fixtures/puma560.urdf', '--stop', '2', '--gravity', '0,0,-9.81', '--out', u], quiet)).toBe(0);
+    expect(await main(['simulate', 'mechanisms/puma560.urdf', '--stop', '2', '--gravity', '0,0,-9.81', '--out', u], quiet)).toBe(0);
     expectSameTrajectories(table(p), table(u));
   });
 });

@@ -34,7 +34,7 @@ describe('flattening', () => {
   });
   it('a connection set of three gives two across equations and one through sum; unconnected through is zero', () => {
     const m = new Model('m');
-    const [p, q, r, s] = ['p', 'q', 'r', 's'].map((n) => m.add(new Pin(n)));
+    const [p, q, r] = ['p', 'q', 'r', 's'].map((n) => m.add(new Pin(n)));
     m.connect(p.p, q.p);
     m.connect(q.p, r.p);
     const eqs = flatten(m).equations.map(describeEquation);

@@ -53,7 +53,6 @@ describe('inverse dynamics (RNEA) returns the drives of forward dynamics', () =>
     for (const mode of ['torn', 'relaxed'] as const) {
       it(`${c.name}, ${mode}`, () => {
         const model = compile(c.mechanism(), { mode });
-        const nb = c.joints.length;
         expect([...model.stateNames].sort()).toEqual(c.joints.flatMap((j) => [`${j}.q`, `${j}.qd`]).sort());
         const rnd = prng(7919 * c.joints.length + (mode === 'torn' ? 1 : 2));
         for (let s = 0; s < 5; s++) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { main } from '../../src/cli/main.ts';
-import { UsageError } from '../../src/errors.ts';
+import { ModelError, UsageError } from '../../src/errors.ts';
 
 interface Reply {
   status: number;
@@ -98,6 +98,39 @@ describe('kron view server', () => {
     } finally {
       await live.close();
     }
+  });
+
+  it('with a model module (kron view model.ts) it bundles that model, which imports \'kron\', and runs it live', async () => {
+    const model = join(dir, 'swing.ts');
+    writeFileSync(model, [
+      "import { Mechanism } from 'kron';",
+      'export default function build() {',
+      "  const m = new Mechanism('swing');",
+      "  const j = m.revolute('j', { axis: [0, 0, 1], q: 0.2 });",
+      "  const b = m.body('b', { m: 2, rcm: [0.4, 0, 0] });",
+      '  m.connect(m.world.frame_b, j.frame_a);',
+      '  m.connect(j.frame_b, b.frame_a);',
+      '  return m;',
+      '}',
+    ].join('\n'));
+    const live = await serveViewer({ model, port: 0 });
+    try {
+      expect(JSON.parse((await get(live.port, '/config.json')).body)).toEqual({ run: null, live: 'swing' });
+      const js = (await get(live.port, '/app.js')).body;
+      expect(js).toContain('"swing"'); // the model's name, in the bundle beside the engine
+      expect(js).not.toMatch(/node:(fs|path|child_process)/); // 'kron' resolved to the browser entry
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('a model module that needs Node is a ModelError naming what it imports; a URDF file is a usage error', async () => {
+    const model = join(dir, 'reads-files.ts');
+    writeFileSync(model, "import { readFileSync } from 'node:fs';\nexport default () => readFileSync('x');\n");
+    await expect(serveViewer({ model, port: 0 })).rejects.toThrow(ModelError);
+    await expect(serveViewer({ model, port: 0 })).rejects.toThrow(/node:fs/);
+    expect(await main(['view', 'mechanisms/puma560.urdf', '--port', '0'])).toBe(2);
+    expect(await main(['view', join(dir, 'nope.ts'), '--port', '0'])).toBe(2);
   });
 
   it('usage errors: a missing file, a file that is not a result, a port in use (unless a free one may be taken)', async () => {

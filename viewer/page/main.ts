@@ -1,6 +1,7 @@
 // The viewer page: loads the served run (config.json says which), or runs a
-// mechanism live; wires the scene, the playback clock, the plot, the
-// controls and keys; exposes window.kron for tests and the console.
+// mechanism live (the model of `kron view model.ts` at once); wires the
+// scene, the playback clock, the plot, the controls and keys; exposes
+// window.kron for tests and the console.
 import './style.css';
 import type { Mode } from '../../src/report.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
@@ -94,7 +95,9 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}): v
 }
 
 async function loadServedRun(): Promise<void> {
-  const config = (await (await fetch('config.json')).json()) as { run: string | null };
+  // live: the model module of `kron view model.ts`, run as soon as the page opens
+  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string };
+  if (config.live) return live(config.live, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
   if (!config.run) return;
   status('loading run…');
   const response = await fetch(config.run);

@@ -78,6 +78,7 @@ export class SceneView {
   private pose = new Float32Array(0);
   private run: { scene: Scene; poses: Poses; time: ArrayLike<number> } | undefined;
   private dirty = true;
+  private readonly resizes = new ResizeObserver(() => this.resize());
   showFrames = false;
   showJointAxes = true;
 
@@ -89,8 +90,18 @@ export class SceneView {
     this.three.add(this.content);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => (this.dirty = true));
-    new ResizeObserver(() => this.resize()).observe(canvas.parentElement!);
+    this.resizes.observe(canvas.parentElement!);
     this.resize();
+  }
+
+  /** release the WebGL context, the camera's listeners and the resize observer (the canvas stays) */
+  dispose(): void {
+    this.resizes.disconnect();
+    this.controls.dispose();
+    this.content.traverse((o) => {
+      if (o instanceof THREE.Mesh) o.geometry.dispose();
+    });
+    this.renderer.dispose();
   }
 
   private resize(): void {

@@ -1,4 +1,4 @@
-// bench/report: what `kron bench` concludes and writes: the fitted slopes and
+// src/bench/report: what `kron bench` concludes and writes: the fitted slopes and
 // the crossover on the chain, relaxed / MuJoCo ratios, a Markdown table (one
 // line per model and n, the three modes side by side) and the chain's plot.
 import { cpus, platform, release } from 'node:os';

@@ -1,4 +1,4 @@
-// bench/timing: time per call of a function under test (a compiled model's
+// src/bench/timing: time per call of a function under test (a compiled model's
 // derivatives, MuJoCo's mj_forward), the same way in every benchmark.
 //   µs/call  after a warm-up (>= 20000 calls, or >= 30 s of calls for slow ones, and 300 ms,
 //            then until three successive 50 ms rounds agree within 5 %, at most 20 s by
@@ -7,7 +7,7 @@
 //            pseudo-random state (so the JIT cannot fold the state into constants)
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { CompiledModel } from '../src/codegen/compiled.ts';
+import type { CompiledModel } from '../codegen/compiled.ts';
 
 export const BATCHES = 9;
 export const BATCH_MS = 15;

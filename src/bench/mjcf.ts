@@ -1,4 +1,4 @@
-// bench/mjcf: a MuJoCo model (MJCF XML) of a Kron mechanism, for the peer
+// src/bench/mjcf: a MuJoCo model (MJCF XML) of a Kron mechanism, for the peer
 // column of `kron bench`: the same joints (axes, spring-dampers), the same
 // bodies (mass, centre of mass, inertia) at the same places, the same gravity;
 // no geometry, contacts or constraints, so MuJoCo's mj_forward computes the
@@ -25,11 +25,11 @@
 // MuJoCo rejects moving bodies without mass or inertia (PUMA's link 1 has mass
 // 0, the tree's carriage is a point mass): boundmass and boundinertia raise
 // those to 1e-14, which changes qacc by about that much relative to the rest.
-import type { CompiledModel } from '../src/codegen/compiled.ts';
-import { ModelError } from '../src/errors.ts';
-import type { Expr } from '../src/expr/index.ts';
-import { Body, FixedRotation, FixedTranslation, Frame, Prismatic, Revolute, World, type Mechanism } from '../src/library/multibody/index.ts';
-import type { Component, Connector } from '../src/model/index.ts';
+import type { CompiledModel } from '../codegen/compiled.ts';
+import { ModelError } from '../errors.ts';
+import type { Expr } from '../expr/index.ts';
+import { Body, FixedRotation, FixedTranslation, Frame, Prismatic, Revolute, World, type Mechanism } from '../library/multibody/index.ts';
+import type { Component, Connector } from '../model/index.ts';
 
 /** a signal's value (by hierarchical name) at the reference configuration, all states 0 */
 export type ReferenceValue = (name: string) => number;

@@ -1,4 +1,4 @@
-// bench/sweep: the measurements of `kron bench`. For each model of the table
+// src/bench/sweep: the measurements of `kron bench`. For each model of the table
 // below (the chain at every n of the sweep), compiled torn and relaxed:
 // compile time, operations per evaluation (report.ops) and µs per evaluation
 // of the state derivatives (timing.ts); after all of them the peer rows,
@@ -8,13 +8,15 @@
 // smaller ones of the sweep) is skipped, with the reason, and so is every
 // larger one of that model and mode.
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Mode, compile } from '../src/compile.ts';
-import type { CompiledModel } from '../src/codegen/compiled.ts';
-import type { OpCounts } from '../src/codegen/ops.ts';
-import { KronError } from '../src/errors.ts';
-import { Mechanism } from '../src/library/multibody/index.ts';
-import type { Model } from '../src/model/index.ts';
+import { join } from 'node:path';
+import { type Mode, compile } from '../compile.ts';
+import type { CompiledModel } from '../codegen/compiled.ts';
+import type { OpCounts } from '../codegen/ops.ts';
+import { KronError } from '../errors.ts';
+import { Mechanism } from '../library/multibody/index.ts';
+import type { Model } from '../model/index.ts';
+import { importModule } from '../node/import-module.ts';
+import { PACKAGE_ROOT } from '../node/package.ts';
 import { type BenchModel, DEFAULT_SIZES, MODELS } from './models.ts';
 import { mjcf, referenceValues } from './mjcf.ts';
 import { MujocoPeer } from './mujoco.ts';
@@ -78,15 +80,14 @@ type Build = (p: Record<string, number>) => Model;
 export async function sweep(o: SweepOptions): Promise<SweepResult> {
   const result: SweepResult = { rows: [], skipped: [], notes: [], agreement: [] };
   const peers: { model: BenchModel; mech: Model; c: CompiledModel }[] = [];
-  const root = new URL('../', import.meta.url);
   for (const entry of MODELS.filter((m) => o.models.includes(m.name))) {
-    const path = fileURLToPath(new URL(entry.file, root));
+    const path = join(PACKAGE_ROOT, entry.file);
     if (!existsSync(path)) {
       result.skipped.push({ model: entry.name, reason: `${entry.file} does not exist (yet)` });
       o.log(`${entry.name}: skipped, ${entry.file} does not exist`);
       continue;
     }
-    const build = ((await import(pathToFileURL(path).href)) as { default: Build }).default;
+    const build = ((await importModule(path)) as { default: Build }).default;
     const history = new Map<Mode, { n: number; ms: number }[]>(MODES.map((m) => [m, []]));
     for (const n of entry.sweep ? o.sizes : [undefined]) {
       const reference = measureInstance(entry.name, () => build(n === undefined ? {} : { n }), n, history, o, result);

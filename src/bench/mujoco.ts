@@ -1,14 +1,15 @@
-// bench/mujoco: the peer of `kron bench`, MuJoCo's official WebAssembly build
+// src/bench/mujoco: the peer of `kron bench`, MuJoCo's official WebAssembly build
 // (npm @mujoco/mujoco, Google DeepMind's bindings, versioned with MuJoCo), run
 // in the same Node process as Kron's generated code.
 //   forward  mj_forward: positions, velocities, M(q) and its factorisation, bias
 //            forces, passive (spring-damper) forces, qacc; contacts and
-//            constraints are disabled in the MJCF (bench/mjcf.ts)
+//            constraints are disabled in the MJCF (src/bench/mjcf.ts)
 // A written model is loaded through the mjSpec API (header parsed from XML,
 // bodies added one by one) rather than MuJoCo's XML reader, which recurses per
 // nesting level and overflows the WebAssembly stack on chains deeper than
 // about 160; the tests check that both ways give the same dynamics.
-import loadMujoco, { type MainModule, type MjData, type MjModel, type MjSpec, type MjsBody } from '@mujoco/mujoco';
+import type { MainModule, MjData, MjModel, MjSpec, MjsBody } from '@mujoco/mujoco';
+import { UsageError } from '../errors.ts';
 import { type Mjcf, type MjcfBody, mjcfXml } from './mjcf.ts';
 import { type Timing, type WarmUp, rng, timeCalls } from './timing.ts';
 
@@ -16,7 +17,19 @@ let module: Promise<MainModule> | undefined;
 
 /** the WebAssembly module, instantiated once per process */
 export function mujoco(): Promise<MainModule> {
-  return (module ??= loadMujoco());
+  return (module ??= load());
+}
+
+// imported on first use: @mujoco/mujoco is a devDependency, so an installed kron
+// runs `kron bench --no-mujoco` (and the rest of the CLI) without it
+async function load(): Promise<MainModule> {
+  const imported = await import('@mujoco/mujoco').catch((e: unknown) => {
+    if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    throw new UsageError('the MuJoCo peer of kron bench needs the package @mujoco/mujoco, which is not installed', {
+      hint: 'npm install @mujoco/mujoco, or run kron bench --no-mujoco',
+    });
+  });
+  return imported.default();
 }
 
 export class MujocoPeer {
@@ -92,7 +105,7 @@ export class MujocoPeer {
   }
 }
 
-/** adds b and its subtree under parent, as the XML of bench/mjcf.ts would */
+/** adds b and its subtree under parent, as the XML of src/bench/mjcf.ts would */
 function addBody(mj: MainModule, spec: MjSpec, parent: MjsBody, b: MjcfBody): void {
   const defaults = mj.mjs_getSpecDefault(spec)!;
   const body = mj.mjs_addBody(parent, defaults)!;

@@ -1,4 +1,4 @@
-// bench/plot: a log-log plot as a stand-alone SVG document, written by hand
+// src/bench/plot: a log-log plot as a stand-alone SVG document, written by hand
 // (no plotting dependency): series of points, their fitted lines, a marked n.
 //   x  n on a log2 axis (ticks at powers of two), y on a log10 axis (decades)
 import type { LogLogFit, Point } from './fit.ts';

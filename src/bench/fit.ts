@@ -1,4 +1,4 @@
-// bench/fit: the numbers the benchmark concludes with, from its timings.
+// src/bench/fit: the numbers the benchmark concludes with, from its timings.
 //   slope      least-squares slope of log(time) over log(n): time ~ n^slope
 //   crossover  where the relaxed form becomes faster than the torn one for good
 export interface Point {

@@ -1,0 +1,32 @@
+// npm run build (and prepare, so npm pack and git installs build too):
+// src/ and the viewer to dist/ as ES modules with declarations (tsc,
+// tsconfig.build.json), then what tsc does not carry: the viewer page's
+// HTML and CSS, which `kron view` bundles from dist/viewer/page.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+
+// a clean tree: files of deleted sources must not linger in the package
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (run.status !== 0) process.exit(run.status ?? 1);
+
+for (const file of ['index.html', 'style.css']) copyFileSync(join(root, 'viewer/page', file), join(dist, 'viewer/page', file));
+
+// tsc rewrites './x.ts' to './x.js' in JavaScript but leaves declarations as written;
+// .js is what every TypeScript version and resolution mode reads, so declarations say it too
+const RELATIVE_TS = /((?:from|import\()\s*['"]\.{1,2}\/[^'"]*?)\.ts(['"])/g;
+function rewriteDeclarations(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) rewriteDeclarations(path);
+    else if (name.endsWith('.d.ts')) writeFileSync(path, readFileSync(path, 'utf8').replace(RELATIVE_TS, '$1.js$2'));
+  }
+}
+rewriteDeclarations(dist);

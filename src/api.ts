@@ -1,0 +1,36 @@
+// What every entry of the package shares, in Node and in browsers: build a
+// model (the Mechanism builder and the component libraries, or
+// Model/Component with the expression builders), compile it torn or relaxed,
+// simulate it, read the signals, record a run for the viewer; URDF robots
+// from text; the typed errors. Nothing here touches node:* modules: src/index.ts
+// adds the Node-only pieces, viewer/browser.ts the viewer component.
+
+// building models
+export { Model, Component, Connector, type ConnectorSpec, type Connectable, type Quantity, der, time } from './model/index.ts';
+export {
+  type Expr, type Ex, type Vec3, type Vec3Like, type Mat3,
+  add, sub, neg, mul, div, pow, sin, cos, tan, asin, acos, atan, atan2, sqrt, exp, log, abs, sign,
+  relax, residue,
+  vec3, vadd, vsub, vscale, vneg, dot, cross, mat3, identity3, transpose, mulMV, mulMTV, mulMM, skew, axisRotation,
+} from './expr/index.ts';
+export * from './library/multibody/index.ts';
+export * as rotational from './library/rotational/index.ts';
+export * as electrical from './library/electrical/index.ts';
+export * as bondgraph from './library/bondgraph/index.ts';
+
+// URDF robots from the text of a .urdf file (loadUrdf, which reads the file, is Node-only: src/index.ts)
+export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRobot } from './io/urdf.ts';
+
+// compiling and simulating
+export { compile, type CompileOptions, type CompileReport, type Mode } from './compile.ts';
+export type { CompiledModel } from './codegen/compiled.ts';
+export type { TearOverride } from './structure/plan.ts';
+export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';
+export { SimulationResult } from './sim/result.ts';
+
+// a run with its scene and frame poses, what the viewer plays (kron simulate --out run.json writes the same)
+export { simulatePlayback, type PlaybackRecording } from './io/playback.ts';
+export type { PlaybackRun, PlaybackFields, Scene, Poses } from './io/types.ts';
+
+// errors
+export { KronError, ModelError, StructuralError, TearingError, SimulationError, UsageError, type ErrorDetails } from './errors.ts';

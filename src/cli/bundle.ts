@@ -1,0 +1,98 @@
+// (model modules) => the viewer page's script and style, bundled in memory by
+// esbuild from viewer/page/main (its .ts sources in the repository, the .js
+// of dist/viewer/page in the built package), with the model modules of
+// mechanisms/ and the user's own behind the virtual import 'kron:mechanisms'
+// for live mode.
+// Model modules import the package by name. 'kron' resolves to the browser
+// entry of this very copy of Kron (src/api.ts, or dist/src/api.js), and
+// 'kron/browser' to viewer/browser: the page and the models then share one
+// engine (instanceof Model holds across them) and Node-only code (node:fs,
+// the CLI, reading URDF files) stays out of the page.
+import { readdirSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BuildFailure, type Plugin, build } from 'esbuild';
+import { ModelError } from '../errors.ts';
+import { PACKAGE_ROOT } from '../node/package.ts';
+
+const here = fileURLToPath(import.meta.url);
+// .ts from the sources, .js from dist/: the page and the entries are taken from the same tree as this file
+const ext = extname(here);
+export const PAGE = resolve(dirname(here), '../../viewer/page');
+const ENTRIES: Record<string, string> = {
+  kron: resolve(dirname(here), `../api${ext}`),
+  'kron/browser': resolve(dirname(here), `../../viewer/browser${ext}`),
+};
+
+export interface ViewerBundle {
+  js: string;
+  css: string;
+  ms: number;
+  /** the live mode's model names, in the page's order */
+  models: string[];
+}
+
+/** live mode's models: the user's first, then those of mechanisms/ whose names they do not take */
+function modelList(extra: readonly string[]): { name: string; path: string }[] {
+  const own = extra.map((path) => ({ name: basename(path, extname(path)), path: resolve(path) }));
+  const dir = join(PACKAGE_ROOT, 'mechanisms');
+  const shipped = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()
+    .map((f) => ({ name: f.replace(/\.ts$/, ''), path: join(dir, f) }))
+    .filter((m) => !own.some((o) => o.name === m.name));
+  return [...own, ...shipped];
+}
+
+/** `import mechanisms from 'kron:mechanisms'`: [{ name, module }] for each model module */
+function mechanismsModule(models: readonly { name: string; path: string }[]): Plugin {
+  return {
+    name: 'kron-mechanisms',
+    setup(b) {
+      b.onResolve({ filter: /^kron:mechanisms$/ }, (args) => ({ path: args.path, namespace: 'kron' }));
+      b.onLoad({ filter: /.*/, namespace: 'kron' }, () => {
+        const imports = models.map((m, i) => `import * as m${i} from ${JSON.stringify(m.path)};`);
+        const list = models.map((m, i) => `{ name: ${JSON.stringify(m.name)}, module: m${i} }`);
+        return { contents: `${imports.join('\n')}\nexport default [${list.join(', ')}];\n`, resolveDir: PACKAGE_ROOT, loader: 'js' };
+      });
+    },
+  };
+}
+
+/** 'kron' and 'kron/browser' from any module: this copy's browser entries */
+function packageEntries(): Plugin {
+  return {
+    name: 'kron-entries',
+    setup(b) {
+      b.onResolve({ filter: /^kron(\/browser)?$/ }, (args) => ({ path: ENTRIES[args.path] }));
+    },
+  };
+}
+
+// (paths of the user's model modules) => the bundled page; a model that cannot run in a browser is a ModelError
+export async function bundleViewer(models: readonly string[] = []): Promise<ViewerBundle> {
+  const t0 = performance.now();
+  const list = modelList(models);
+  try {
+    const out = await build({
+      entryPoints: { app: join(PAGE, `main${ext}`) },
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      write: false,
+      outdir: join(PAGE, 'out'),
+      plugins: [mechanismsModule(list), packageEntries()],
+      logLevel: 'silent',
+    });
+    const file = (suffix: string) => out.outputFiles.find((f) => f.path.endsWith(suffix))?.text ?? '';
+    return { js: file('.js'), css: file('.css'), ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
+  } catch (e) {
+    const failure = (e as Partial<BuildFailure>).errors?.[0];
+    if (!failure) throw e;
+    const at = failure.location ? `${failure.location.file}:${failure.location.line}` : 'the viewer page';
+    throw new ModelError(`the viewer page cannot be bundled: ${failure.text} (${at})`, {
+      hint: 'model modules run in the browser in live mode: import from \'kron\', not from Node modules; ' +
+        'to play a run instead, kron simulate <model> --out run.json && kron view run.json',
+    });
+  }
+}

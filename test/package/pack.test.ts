@@ -1,0 +1,229 @@
+// Kron as a new user gets it, outside this repository: `npm pack` (which
+// builds dist/ through the prepare script), the tarball installed into a
+// fresh temporary folder whose package.json names kron alone (its
+// dependencies come from the registry, npm's cache first; tsx is there only
+// as kron's own dependency), then
+//   1. npx kron --help, npx kron --version, and built-in commands with tsx removed
+//   2. npx kron simulate of a model module in that folder importing from 'kron'
+//   3. a plain .mjs script importing compile/simulate, its acceleration against the closed form
+//   4. tsc --strict --noEmit (module nodenext) of a consumer .ts file against the shipped types
+//   5. kron view model.ts: the page and a bundle that resolves 'kron' without Node-only code
+//   6. a web app's bundle (esbuild, platform browser) of 'kron' and 'kron/browser': the browser condition
+// Slow (a build and two installs): generous timeouts.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
+const work = mkdtempSync(join(tmpdir(), 'kron-pack-'));
+const app = join(work, 'app');
+
+// the pendulum of mechanisms/pendulum.ts: (m L^2 + Izz) qdd = -m g L cos(q), gravity along -y
+const P = { m: 1.5, L: 0.4, Izz: 0.02, q0: 0.7 };
+const G = 9.80665;
+const closedForm = (q: number) => (-P.m * G * P.L * Math.cos(q)) / (P.m * P.L ** 2 + P.Izz);
+
+const MODEL = `import { Mechanism } from 'kron';
+
+export const parameters = ${JSON.stringify(P)};
+
+export default function build(p: Partial<typeof parameters> = {}): Mechanism {
+  const q = { ...parameters, ...p };
+  const mech = new Mechanism('pendulum');
+  const j1 = mech.revolute('j1', { axis: [0, 0, 1], q: q.q0 });
+  const link = mech.body('link', { m: q.m, rcm: [q.L, 0, 0], I: [q.Izz / 10, q.Izz, q.Izz] });
+  mech.connect(mech.world.frame_b, j1.frame_a);
+  mech.connect(j1.frame_b, link.frame_a);
+  return mech;
+}
+`;
+
+const SCRIPT = `import { Mechanism, compile, simulate } from 'kron';
+
+const { m, L, Izz, q0 } = ${JSON.stringify(P)};
+const mech = new Mechanism('pendulum');
+const j1 = mech.revolute('j1', { axis: [0, 0, 1], q: q0 });
+const link = mech.body('link', { m, rcm: [L, 0, 0], I: [Izz / 10, Izz, Izz] });
+mech.connect(mech.world.frame_b, j1.frame_a);
+mech.connect(j1.frame_b, link.frame_a);
+for (const mode of ['torn', 'relaxed']) {
+  const result = simulate(compile(mech, { mode }), { stop: 0, step: 1e-3, signals: ['der(j1.qd)'] });
+  console.log(mode, result.final('der(j1.qd)'));
+}
+`;
+
+const CONSUMER = `import { Mechanism, compile, simulate, KronError, type CompiledModel, type SimulationResult } from 'kron';
+import { mountViewer, simulatePlayback, type ViewerHandle } from 'kron/browser';
+
+const mech = new Mechanism('pendulum');
+const j1 = mech.revolute('j1', { axis: [0, 0, 1], q: 0.3 });
+const link = mech.body('link', { m: 1, rcm: [0.5, 0, 0], I: [0.001, 0.01, 0.01] });
+mech.connect(mech.world.frame_b, j1.frame_a);
+mech.connect(j1.frame_b, link.frame_a);
+const compiled: CompiledModel = compile(mech, { mode: 'relaxed' });
+const result: SimulationResult<'j1.q'> = simulate(compiled, { stop: 1, step: 1e-3, signals: ['j1.q'] });
+export const q: number = result.final('j1.q');
+// @ts-expect-error 'j1.qd' was not recorded: signal names are typed
+result.final('j1.qd');
+export function show(element: HTMLElement): ViewerHandle {
+  const { result: run, playback } = simulatePlayback(mech, compiled, { stop: 1, step: 1e-3 });
+  return mountViewer(element, { model: 'pendulum', ...run.toJSON(), ...playback }, { autoplay: false });
+}
+export const isKronError = (e: unknown): boolean => e instanceof KronError;
+`;
+
+/** npm's own variables of an enclosing `npm test` stay out of the nested npm runs */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+}
+
+function run(command: string, args: string[], cwd: string) {
+  const r = spawnSync(command, args, { cwd, env: cleanEnv(), encoding: 'utf8', timeout: 300_000 });
+  const output = `$ ${command} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`;
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, output };
+}
+
+// --no: never fetch a missing package; --: the rest is the command's own (npx would take --help and --version)
+const npx = (...args: string[]) => run('npx', ['--no', '--', ...args], app);
+const OFFLINE_FRIENDLY = ['--prefer-offline', '--no-audit', '--no-fund'];
+let tarball = '';
+
+beforeAll(() => {
+  const packDir = join(work, 'pack');
+  mkdirSync(packDir);
+  const packed = run('npm', ['pack', '--pack-destination', packDir], root);
+  expect(packed.status, packed.output).toBe(0);
+  tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'kron-user', private: true, type: 'module' }, null, 2));
+  const installed = run('npm', ['install', tarball, ...OFFLINE_FRIENDLY], app);
+  expect(installed.status, installed.output).toBe(0);
+  writeFileSync(join(app, 'model.ts'), MODEL);
+}, 600_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('npm pack, installed into a fresh folder', () => {
+  it('ships dist/, bin, mechanisms and the LICENSE, and no TypeScript sources or bench/', () => {
+    const listing = run('tar', ['-tzf', tarball], work).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+    for (const f of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/api.js', 'dist/viewer/browser.js', 'dist/viewer/page/index.html', 'bin/kron.mjs', 'mechanisms/pendulum.ts', 'mechanisms/puma560.urdf', 'LICENSE', 'README.md']) {
+      expect(listing, f).toContain(f);
+    }
+    expect(listing.filter((f) => f.startsWith('src/') || f.startsWith('bench/') || f.startsWith('test/'))).toEqual([]);
+    // the user's folder names kron alone: tsx is only kron's own dependency
+    const user = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(user.dependencies)).toEqual(['kron']);
+  });
+
+  it('1. npx kron --help and --version; built-in commands run without tsx', () => {
+    const help = npx('kron', '--help');
+    expect(help.status, help.output).toBe(0);
+    expect(help.stdout).toContain('usage: kron <command>');
+    const version = npx('kron', '--version');
+    expect(version.status, version.output).toBe(0);
+    expect(version.stdout).toBe(`${pkg.version}\n`);
+    // tsx out of the way: the built CLI and a .mjs model module need no TypeScript loader
+    const tsx = join(app, 'node_modules/tsx');
+    expect(existsSync(tsx)).toBe(true);
+    writeFileSync(join(app, 'model.mjs'), MODEL.replace('p: Partial<typeof parameters> = {}): Mechanism', 'p = {})'));
+    renameSync(tsx, `${tsx}.away`);
+    try {
+      const r = npx('kron', 'compile', 'model.mjs', '--json');
+      expect(r.status, r.output).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ model: 'pendulum', states: 2 });
+    } finally {
+      renameSync(`${tsx}.away`, tsx);
+    }
+  }, 120_000);
+
+  it('2. npx kron simulate model.ts (a model module importing from \'kron\'): qdd at t = 0 is the closed form', () => {
+    const r = npx('kron', 'simulate', 'model.ts', '--stop', '0.01', '--signals', 'j1.q,der(j1.qd)');
+    expect(r.status, r.output).toBe(0);
+    const [header, first] = r.stdout.trim().split('\n');
+    expect(header).toBe('time,j1.q,der(j1.qd)');
+    const [t, q, qdd] = first.split(',').map(Number);
+    expect([t, q]).toEqual([0, P.q0]);
+    expect(Math.abs(qdd - closedForm(P.q0))).toBeLessThan(1e-12 * Math.abs(closedForm(P.q0)));
+    // --set reaches the builder: another start angle, another closed-form acceleration
+    const other = npx('kron', 'simulate', 'model.ts', '--stop', '0', '--set', 'q0=-1.2', '--signals', 'der(j1.qd)');
+    expect(other.status, other.output).toBe(0);
+    expect(Number(other.stdout.trim().split('\n')[1].split(',')[1])).toBeCloseTo(closedForm(-1.2), 12);
+  }, 120_000);
+
+  it('3. a plain .mjs script imports compile and simulate: torn and relaxed print the closed-form acceleration', () => {
+    writeFileSync(join(app, 'accel.mjs'), SCRIPT);
+    const r = run(process.execPath, ['accel.mjs'], app);
+    expect(r.status, r.output).toBe(0);
+    const printed = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split(' ')).map(([mode, v]) => [mode, Number(v)]));
+    const want = closedForm(P.q0);
+    expect(Object.keys(printed)).toEqual(['torn', 'relaxed']);
+    for (const v of Object.values(printed)) expect(Math.abs(v - want)).toBeLessThan(1e-12 * Math.abs(want));
+  }, 120_000);
+
+  it('4. tsc --strict --noEmit (module nodenext) of a consumer of \'kron\' and \'kron/browser\' against the shipped types', () => {
+    const typescript = `typescript@${pkg.devDependencies.typescript.replace(/^[\^~]/, '')}`;
+    const installed = run('npm', ['install', '--save-dev', typescript, ...OFFLINE_FRIENDLY], app);
+    expect(installed.status, installed.output).toBe(0);
+    writeFileSync(join(app, 'consumer.ts'), CONSUMER);
+    // no skipLibCheck: Kron's declarations are checked too; no @types/node: they must not need it
+    const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] }, files: ['consumer.ts'] };
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    const r = npx('tsc', '-p', '.');
+    expect(r.status, r.output).toBe(0);
+    expect(r.stdout).toBe('');
+    // and a mistake is reported: the check is real
+    writeFileSync(join(app, 'consumer.ts'), `${CONSUMER}\nexport const wrong: string = q;\n`);
+    const bad = npx('tsc', '-p', '.');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toMatch(/consumer\.ts.*TS2322/);
+  }, 300_000);
+
+  it('5. kron view model.ts serves the page with a bundle in which \'kron\' is the browser entry', async () => {
+    // the installed bin itself (what npx runs), so that killing the child stops the server
+    const server: ChildProcess = spawn(join(app, 'node_modules/.bin/kron'), ['view', 'model.ts', '--port', '0'], { cwd: app, env: cleanEnv() });
+    try {
+      const url = await new Promise<string>((ok, fail) => {
+        let out = '';
+        const timer = setTimeout(() => fail(new Error(`no URL from kron view after 60 s: ${out}`)), 60_000);
+        server.stdout!.on('data', (d) => {
+          out += d;
+          const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+          if (m) (clearTimeout(timer), ok(m[0]));
+        });
+        server.stderr!.on('data', (d) => (out += d));
+        server.on('exit', (code) => fail(new Error(`kron view exited with ${code}: ${out}`)));
+      });
+      const page = await (await fetch(url)).text();
+      expect(page).toContain('<script type="module" src="app.js">');
+      expect(await (await fetch(`${url}config.json`)).json()).toEqual({ run: null, live: 'model' });
+      const js = await (await fetch(`${url}app.js`)).text();
+      expect(js.length).toBeGreaterThan(100_000); // three.js, the engine and the model
+      expect(js).toContain('"model"'); // the user's model, listed for live mode
+      expect(js).not.toMatch(/node:(fs|path|module|child_process)/);
+      expect((await (await fetch(`${url}app.css`)).text()).length).toBeGreaterThan(0);
+    } finally {
+      server.kill();
+    }
+  }, 120_000);
+
+  it('6. a web app bundling \'kron\' and \'kron/browser\' for the browser gets no Node-only code', () => {
+    // esbuild as any bundler would run it, from the app's folder (kron's own dependency, hoisted)
+    const bundle = `import { build } from 'esbuild';
+await build({
+  stdin: { contents: "import { Mechanism, compile } from 'kron'; import { mountViewer } from 'kron/browser'; console.log(Mechanism, compile, mountViewer);", resolveDir: process.cwd() },
+  bundle: true, platform: 'browser', format: 'esm', outfile: 'app.js', logLevel: 'error',
+});
+`;
+    writeFileSync(join(app, 'bundle.mjs'), bundle);
+    const r = run(process.execPath, ['bundle.mjs'], app);
+    expect(r.status, r.output).toBe(0);
+    const js = readFileSync(join(app, 'app.js'), 'utf8');
+    expect(js.length).toBeGreaterThan(100_000);
+    expect(js).toContain('WebGLRenderer'); // the viewer component came along
+    expect(js).not.toMatch(/node:(fs|path|module|child_process)|readFileSync/);
+  }, 120_000);
+});
