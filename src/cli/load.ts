@@ -5,7 +5,8 @@
 // is read as a robot description (src/io/urdf.ts); all its --set keys are
 // model parameters (e.g. link2.m=20).
 import { existsSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { extname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ModelError, UsageError } from '../errors.ts';
 import { type Component, Model } from '../model/index.ts';
 import { importModule } from '../node/import-module.ts';
@@ -35,6 +36,7 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
         hint: 'model modules are ES modules: name the file .mts, or keep it in a folder whose package.json says "type": "module" (like mechanisms/)',
       });
     }
+    if (e instanceof Error && 'code' in e && e.code === 'ERR_MODULE_NOT_FOUND') throw missingImport(file, path, e.message);
     throw e;
   })) as { default?: unknown; parameters?: Record<string, number> };
   if (typeof mod.default !== 'function') {
@@ -52,6 +54,26 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
   }
   checkOverrides(model, overrides, declared);
   return { model, overrides, warnings: [] };
+}
+
+/**
+ * A model module (or a module it imports) imports a package that is not
+ * installed, or a file that does not exist. Node's ERR_MODULE_NOT_FOUND says
+ * which only in its message: "Cannot find package 'x' imported from /a/b.ts".
+ */
+function missingImport(file: string, path: string, message: string): UsageError {
+  const found = /^Cannot find (package|module) '([^']+)' imported from (.+)$/.exec(message.split('\n')[0]);
+  if (!found) return new UsageError(`model module ${file} cannot be loaded: ${message.split('\n')[0]}`, { hint: 'check its imports' });
+  const [, kind, name, by] = found;
+  const absolute = (p: string) => resolve(p.startsWith('file:') ? fileURLToPath(p) : p);
+  const shown = (p: string) => {
+    const near = relative(process.cwd(), absolute(p));
+    return near.startsWith('..') ? absolute(p) : near;
+  };
+  const from = absolute(by) === path ? '' : ` (imported from ${shown(by)})`;
+  return kind === 'package'
+    ? new UsageError(`model module ${file} imports the package "${name}"${from}, which is not installed`, { hint: `install it (npm install ${name}) or correct the name` })
+    : new UsageError(`model module ${file} imports ${shown(name)}${from}, which does not exist`, { hint: 'correct the path of the import' });
 }
 
 /** every --set key is a declared builder parameter or a parameter of the model, or a ModelError that says which ones there are */

@@ -2,11 +2,13 @@
 // data: links with inertial and visual elements, joints with origin, axis and
 // damping. Checks what makes a description unusable and names the element at
 // fault: missing or undefined parent/child links, unknown joint types,
-// negative mass, unphysical inertia, cycles, several roots, zero-length axes.
+// negative mass, unphysical inertia, cycles, several roots, zero-length axes,
+// numbers that are not decimal or out of range, and XML beyond the reader's
+// limits (size, nesting, DOCTYPE entities).
 // Joint limits, <collision>, <transmission> and <gazebo> are not read.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ModelError } from '../errors.ts';
 import { inertiaProblem } from '../library/multibody/body.ts';
+import { type Element, readXml } from './urdf-xml.ts';
 
 export type Vec3 = [number, number, number];
 
@@ -70,7 +72,26 @@ export interface UrdfRobot {
   root: string;
 }
 
-type Element = Record<string, unknown>;
+/**
+ * A URDF number is decimal floating point, as urdfdom reads it
+ * (boost::lexical_cast<double>): a sign, digits with an optional point, an
+ * optional exponent: -1.5e-3, +2, .5, 3. Not hex, binary or octal (0x10,
+ * which JavaScript's Number() would take), digit separators (1_000),
+ * Infinity, NaN, or nothing at all (value="", which Number() takes as 0).
+ */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * The largest magnitude of any number read, in SI units. Real robots stay
+ * far below it: lengths ~1e2 m, masses ~1e5 kg, inertias ~1e6 kg m^2,
+ * damping ~1e6 N m s/rad, angles a few rad, colours 0..1. The bound is not
+ * a plausibility check but keeps what the equations form from these numbers
+ * finite: with every input <= 1e9, m r^2 <= 1e27 and a determinant of a 6x6
+ * block of such entries <= 1e162, far below the largest double, 1.8e308; so
+ * one bound serves every quantity (1e308 as a mass overflows in the first
+ * product and made NaN far from the file).
+ */
+export const MAX_MAGNITUDE = 1e9;
 
 const NO_POSE: UrdfPose = { xyz: [0, 0, 0], rpy: [0, 0, 0] };
 
@@ -101,15 +122,22 @@ export class UrdfReader {
     return v === undefined ? undefined : String(v);
   }
 
+  /** count decimal numbers of magnitude <= MAX_MAGNITUDE, separated by white space; the fallback when the attribute is absent */
   numbers(e: Element | undefined, name: string, count: number, where: string, fallback?: number[]): number[] {
     const text = e && this.attribute(e, name);
+    const example = `${name}="${Array(count).fill('0').join(' ')}"`;
     if (text === undefined) {
       if (fallback) return fallback;
-      this.fail(where, `attribute ${name} is missing`, `give ${name}="${Array(count).fill('0').join(' ')}"`);
+      this.fail(where, `attribute ${name} is missing`, `give ${example}`);
     }
-    const v = text.trim().split(/\s+/).map(Number);
-    if (v.length !== count || !v.every(Number.isFinite)) {
-      this.fail(where, `${name}="${text}" is not ${count === 1 ? 'a finite number' : `${count} finite numbers`}`, `e.g. ${name}="${Array(count).fill('0').join(' ')}"`);
+    const words = text.trim().split(/\s+/);
+    if (words.length !== count || !words.every((w) => DECIMAL.test(w))) {
+      this.fail(where, `${name}="${shorten(text)}" is not ${count === 1 ? 'a decimal number' : `${count} decimal numbers`}`, `e.g. ${example}`);
+    }
+    const v = words.map(Number);
+    if (!v.every((x) => Math.abs(x) <= MAX_MAGNITUDE)) {
+      this.fail(where, `${name}="${shorten(text)}" is out of range: Kron reads magnitudes up to ${MAX_MAGNITUDE.toExponential().replace('+', '')}`,
+        'URDF quantities are in SI units (m, kg, kg m^2, rad): check the units');
     }
     return v;
   }
@@ -121,18 +149,18 @@ export class UrdfReader {
   }
 }
 
+/** an attribute value as quoted in a message: one line, at most 40 characters */
+const shorten = (text: string) => {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > 40 ? `${line.slice(0, 40)}...` : line;
+};
+
 const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
 
 // (URDF text, file name for messages) => checked robot description
 export function parseUrdf(text: string, source = 'robot.urdf'): UrdfRobot {
   const r = new UrdfReader(source);
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    throw new ModelError(`URDF ${source}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`, {
-      hint: 'check the tags around that line',
-    });
-  }
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseAttributeValue: false, isArray: (_t, _p, _l, isAttribute) => !isAttribute }).parse(text) as Element;
+  const doc = readXml(text, source);
   const robots = r.children(doc, 'robot');
   if (robots.length !== 1) r.fail('<robot>', robots.length ? 'there is more than one <robot> element' : 'there is no <robot> element', 'a URDF file holds one <robot name="..."> element');
   const robot = robots[0];
@@ -164,6 +192,9 @@ function unique(r: UrdfReader, kind: string, names: string[]): void {
   }
 }
 
+const INERTIA_ATTRIBUTES = ['ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz'];
+const INERTIA_EXAMPLE = '<inertia ixx="..." iyy="..." izz="..." ixy="0" ixz="0" iyz="0"/>';
+
 function readLink(r: UrdfReader, e: Element, materials: Map<string, string>): UrdfLink {
   const name = named(r, e, 'link');
   const where = tag('link', name);
@@ -171,10 +202,15 @@ function readLink(r: UrdfReader, e: Element, materials: Map<string, string>): Ur
   let inertial: UrdfInertial | undefined;
   if (inertialElement) {
     const w = `${where} <inertial>`;
+    // as urdfdom: <mass value> and <inertia> with all six attributes are required
     const massElement = r.only(inertialElement, 'mass', w);
-    const mass = massElement ? r.numbers(massElement, 'value', 1, `${w} <mass>`)[0] : 0;
+    if (!massElement) r.fail(w, 'has no <mass>', 'give <mass value="..."/> in kg');
+    const mass = r.numbers(massElement, 'value', 1, `${w} <mass>`)[0];
     const ie = r.only(inertialElement, 'inertia', w);
-    const get = (k: string) => (ie ? r.numbers(ie, k, 1, `${w} <inertia>`, [0])[0] : 0);
+    if (!ie) r.fail(w, 'has no <inertia>', `give ${INERTIA_EXAMPLE} in kg m^2`);
+    const missing = INERTIA_ATTRIBUTES.filter((k) => r.attribute(ie, k) === undefined);
+    if (missing.length) r.fail(`${w} <inertia>`, `attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`, `URDF gives all six: ${INERTIA_EXAMPLE}`);
+    const get = (k: string) => r.numbers(ie, k, 1, `${w} <inertia>`)[0];
     const inertia: UrdfInertial['inertia'] = [get('ixx'), get('iyy'), get('izz'), get('ixy'), get('ixz'), get('iyz')];
     const problem = inertiaProblem(mass, inertia);
     if (problem) r.fail(w, problem.what, problem.hint);
@@ -263,13 +299,20 @@ function tree(r: UrdfReader, links: UrdfLink[], joints: UrdfJoint[]): { root: st
     r.fail('<robot>', `there are ${roots.length} root links (links that are the child of no joint): ${roots.map((n) => `"${n}"`).join(', ')}`,
       'connect every link but one to a parent with a <joint>');
   }
+  // depth first from the root, children in file order; a loop, not recursion, so that a chain of any length is read
+  const children = new Map<string, UrdfJoint[]>(links.map((l) => [l.name, []]));
+  for (const j of joints) children.get(j.parent)!.push(j);
   const ordered: UrdfJoint[] = [];
-  const visit = (link: string) => {
-    for (const j of joints) if (j.parent === link) ordered.push(j), visit(j.child);
+  const stack: UrdfJoint[] = [];
+  const pushChildren = (link: string) => {
+    const kids = children.get(link)!;
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   };
-  visit(roots[0]);
+  pushChildren(roots[0]);
+  for (let j = stack.pop(); j; j = stack.pop()) ordered.push(j), pushChildren(j.child);
   if (ordered.length < joints.length) {
-    const stray = joints.find((j) => !ordered.includes(j))!;
+    const reached = new Set(ordered);
+    const stray = joints.find((j) => !reached.has(j))!;
     r.fail('<robot>', `the joints form a cycle: ${cycleFrom(stray.child, parentJoint).join(' -> ')}`, 'URDF describes trees: every link must be reachable from the root link');
   }
   return { root: roots[0], ordered };

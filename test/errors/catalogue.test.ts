@@ -31,7 +31,7 @@ function kronProcess(...argv: string[]): Run {
 }
 
 /** a URDF file in a fresh folder: a fixed base, a link "a" of 1 kg, and the joints (and extra links) given */
-function urdf(name: string, body: string, a = '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>'): string {
+function urdf(name: string, body: string, a = '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'): string {
   const file = join(mkdtempSync(join(tmpdir(), 'kron-urdf-')), name);
   writeFileSync(file, `<?xml version="1.0"?>\n<robot name="r">\n  <link name="base"/>\n  <link name="a">${a}</link>\n  ${body}\n</robot>\n`);
   return file;
@@ -95,7 +95,7 @@ describe('error catalogue: mechanisms', () => {
     const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.I[1][2]=1');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(lines(
-      'ModelError: body link: inertia (Ixx 0.001, Iyy 0.01, Izz 0.01, Ixy 1) is not positive semi-definite',
+      'ModelError: body link: inertia (Ixx 0.001, Iyy 0.01, Izz 0.01, Ixy 1) is not positive semi-definite: principal moments -0.99451, 0.01, 1.00551',
       '  component: link',
       '  hint: the inertia tensor about the centre of mass must be positive semi-definite (check the --set values of link.m and link.I)',
     ));
@@ -104,9 +104,9 @@ describe('error catalogue: mechanisms', () => {
     const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.I[1][1]=0.5');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(lines(
-      'ModelError: body link: inertia (Ixx 0.5, Iyy 0.01, Izz 0.01) violates the triangle inequality',
+      'ModelError: body link: inertia (Ixx 0.5, Iyy 0.01, Izz 0.01) violates the triangle inequality: principal moments 0.01, 0.01, 0.5 (0.01 + 0.01 < 0.5)',
       '  component: link',
-      '  hint: principal moments must satisfy Ixx + Iyy >= Izz and its permutations (check the --set values of link.m and link.I)',
+      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C (check the --set values of link.m and link.I)',
     ));
   });
   it('a massless body is fine where the mass matrix stays regular: PUMA 560 link 1 (exit 0)', async () => {
@@ -237,14 +237,25 @@ describe('error catalogue: malformed URDF (exit 1, naming the element)', () => {
   }
   const inertial = (mass: string, inertia: string) => `<inertial><mass value="${mass}"/><inertia ${inertia}/></inertial>`;
   const link: [string, string, string, string][] = [
-    ['negative mass', inertial('-2', 'ixx="0.1" iyy="0.1" izz="0.1"'),
+    ['negative mass', inertial('-2', 'ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"'),
       'ModelError: URDF bad.urdf: <link name="a"> <inertial>: mass -2 is not a finite number >= 0', '  hint: give a mass in kg, 0 or more'],
-    ['inertia not positive semi-definite', inertial('2', 'ixx="1" iyy="1" izz="1" ixy="2"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 1, Ixy 2) is not positive semi-definite', '  hint: the inertia tensor about the centre of mass must be positive semi-definite'],
-    ['inertia violating the triangle inequality', inertial('2', 'ixx="1" iyy="1" izz="3"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 3) violates the triangle inequality', '  hint: principal moments must satisfy Ixx + Iyy >= Izz and its permutations'],
-    ['a number that is not one', inertial('heavy', 'ixx="1" iyy="1" izz="1"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="heavy" is not a finite number', '  hint: e.g. value="0"'],
+    ['inertia not positive semi-definite', inertial('2', 'ixx="1" iyy="1" izz="1" ixy="2" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 1, Ixy 2) is not positive semi-definite: principal moments -1, 1, 3', '  hint: the inertia tensor about the centre of mass must be positive semi-definite'],
+    ['inertia violating the triangle inequality', inertial('2', 'ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 3) violates the triangle inequality: principal moments 1, 1, 3 (1 + 1 < 3)',
+      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C'],
+    ['principal moments violating the triangle inequality, though the diagonal does not', inertial('1', 'ixx="1" iyy="1" izz="0.2" ixy="0.9" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 0.2, Ixy 0.9) violates the triangle inequality: principal moments 0.1, 0.2, 1.9 (0.1 + 0.2 < 1.9)',
+      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C'],
+    ['a number that is not one', inertial('heavy', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="heavy" is not a decimal number', '  hint: e.g. value="0"'],
+    ['a hexadecimal number', inertial('0x10', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="0x10" is not a decimal number', '  hint: e.g. value="0"'],
+    ['a number out of range', inertial('1e308', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="1e308" is out of range: Kron reads magnitudes up to 1e9', '  hint: URDF quantities are in SI units (m, kg, kg m^2, rad): check the units'],
+    ['missing products of inertia', inertial('1', 'ixx="1" iyy="1" izz="1"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <inertia>: attributes ixy, ixz, iyz are missing',
+      '  hint: URDF gives all six: <inertia ixx="..." iyy="..." izz="..." ixy="0" ixz="0" iyz="0"/>'],
   ];
   for (const [what, a, message, hint] of link) {
     it(what, async () => {
@@ -253,6 +264,43 @@ describe('error catalogue: malformed URDF (exit 1, naming the element)', () => {
       expect(r.stderr).toBe(lines(message, hint));
     });
   }
+});
+
+describe('error catalogue: files the readers refuse, through the shell (one message, no stack)', () => {
+  const write = (name: string, text: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kron-urdf-')), name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const robot = (inside: string) => `<robot name="r"><link name="base">${inside}</link></robot>\n`;
+  it('a URDF whose DOCTYPE declares entities, as in a billion-laughs file (exit 1)', () => {
+    const dtd = '<!ENTITY l0 "lol">' + Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
+    const r = kronProcess('simulate', write('laughs.urdf', `<?xml version="1.0"?>\n<!DOCTYPE robot [${dtd}]>\n${robot('<visual><geometry><mesh filename="&l9;"/></geometry></visual>')}`));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(lines(
+      'ModelError: URDF laughs.urdf: the DOCTYPE declares entities (&l0;), which Kron does not expand',
+      '  hint: write the values in place (xacro can generate them) and remove the DOCTYPE',
+    ));
+  });
+  it('a URDF nested deeper than the XML reader goes (exit 1)', () => {
+    const r = kronProcess('simulate', write('deep.urdf', robot('<a>'.repeat(200) + '</a>'.repeat(200))));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(lines(
+      'ModelError: URDF deep.urdf: the XML reader refused it: Maximum nested tags exceeded',
+      '  hint: Kron reads XML nested at most 100 elements deep, without DOCTYPE entities',
+    ));
+  });
+  it('a model module that imports a package that is not installed (exit 2)', () => {
+    const r = kronProcess('simulate', 'test/errors/fixtures/missing-package.ts');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(lines(
+      'UsageError: model module test/errors/fixtures/missing-package.ts imports the package "no-such-package", which is not installed',
+      '  hint: install it (npm install no-such-package) or correct the name',
+    ));
+  });
 });
 
 describe('error catalogue: the command line (exit 2)', () => {

@@ -82,7 +82,7 @@ function caseUrdf(c: Case): string {
   const I = c.inertial.I;
   return `<robot name="single">
   <link name="base"/>
-  <link name="plate"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial></link>
+  <link name="plate"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="arm">
     <inertial>${pose(c.inertial)}<mass value="${c.inertial.m}"/>
       <inertia ixx="${I[0][0]}" iyy="${I[1][1]}" izz="${I[2][2]}" ixy="${I[0][1]}" ixz="${I[0][2]}" iyz="${I[1][2]}"/>
@@ -150,18 +150,18 @@ describe('URDF visuals, names and what is not modelled', () => {
   <material name="teal"><color rgba="0 0.5 0.5 1"/></material>
   <link name="base"><visual><geometry><box size="1 2 3"/></geometry><material name="teal"/></visual></link>
   <link name="a">
-    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><origin xyz="0.1 0.2 0.3" rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.05" length="0.4"/></geometry>
       <material><color rgba="1 0 0 1"/></material></visual>
     <visual><geometry><sphere radius="1"/></geometry></visual>
   </link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><origin rpy="0 0 1.5707963267948966"/><geometry><box size="0.1 0.2 0.3"/></geometry></visual></link>
-  <link name="c"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><geometry><mesh filename="package://arm/c.stl"/></geometry></visual></link>
-  <link name="d"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
+  <link name="d"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><origin rpy="0.3 0 0"/><geometry><box size="0.1 0.2 0.3"/></geometry></visual></link>
-  <link name="j-2"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
+  <link name="j-2"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><geometry><sphere radius="0.02"/></geometry></visual></link>
   <joint name="j-1" type="continuous"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/><dynamics damping="0.1" friction="0.2"/></joint>
   <joint name="j-2" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 1 0"/><mimic joint="j-1"/></joint>

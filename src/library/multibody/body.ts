@@ -69,8 +69,13 @@ export interface InertiaProblem {
 
 /**
  * What is physically wrong with a mass and an inertia about the centre of
- * mass, or undefined: mass >= 0; inertia symmetric positive semi-definite
- * (all principal minors >= 0) and satisfying the triangle inequality.
+ * mass, or undefined: mass >= 0; inertia positive semi-definite with principal
+ * moments (eigenvalues) A <= B <= C satisfying the triangle inequality
+ * A + B >= C. The principal moments, not the diagonal as written: with
+ * products of inertia a diagonal can pass while the body cannot exist
+ * (Ixx = Iyy = 1, Izz = 0.2, Ixy = 0.9 has moments 0.1, 0.2, 1.9).
+ * Tolerance 1e-9 of the trace: far above the eigenvalues' rounding (a few
+ * eps of the trace), far below a real violation.
  */
 export function inertiaProblem(m: number, I: BodyOptions['I']): InertiaProblem | undefined {
   if (!(m >= 0) || !Number.isFinite(m)) return { what: `mass ${m} is not a finite number >= 0`, hint: 'give a mass in kg, 0 or more' };
@@ -78,14 +83,45 @@ export function inertiaProblem(m: number, I: BodyOptions['I']): InertiaProblem |
   const labels = ['Ixx', 'Iyy', 'Izz', 'Ixy', 'Ixz', 'Iyz'];
   const shown = `(${[xx, yy, zz, xy, xz, yz].map((v, i) => (i < 3 || v !== 0 ? `${labels[i]} ${v}` : '')).filter(Boolean).join(', ')})`;
   if (![xx, yy, zz, xy, xz, yz].every(Number.isFinite)) return { what: `inertia ${shown} has a non-finite entry`, hint: 'give finite moments and products of inertia in kg m^2' };
-  const tol = 1e-12 * Math.max(1, Math.abs(xx) + Math.abs(yy) + Math.abs(zz));
-  const minors = [xx, yy, zz, xx * yy - xy * xy, xx * zz - xz * xz, yy * zz - yz * yz,
-    xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz)];
-  if (minors.some((d) => d < -tol)) return { what: `inertia ${shown} is not positive semi-definite`, hint: 'the inertia tensor about the centre of mass must be positive semi-definite' };
-  if (xx + yy < zz - tol || yy + zz < xx - tol || xx + zz < yy - tol) {
-    return { what: `inertia ${shown} violates the triangle inequality`, hint: 'principal moments must satisfy Ixx + Iyy >= Izz and its permutations' };
+  const tol = 1e-9 * (Math.abs(xx) + Math.abs(yy) + Math.abs(zz));
+  const [A, B, C] = principalMoments([xx, yy, zz, xy, xz, yz]);
+  const moments = [A, B, C].map((v) => Number(v.toPrecision(6)));
+  if (!(A >= -tol)) {
+    return { what: `inertia ${shown} is not positive semi-definite: principal moments ${moments.join(', ')}`, hint: 'the inertia tensor about the centre of mass must be positive semi-definite' };
+  }
+  if (!(A + B >= C - tol)) {
+    return {
+      what: `inertia ${shown} violates the triangle inequality: principal moments ${moments.join(', ')} (${moments[0]} + ${moments[1]} < ${moments[2]})`,
+      hint: 'the principal moments A <= B <= C of a rigid body satisfy A + B >= C',
+    };
   }
   return undefined;
+}
+
+/**
+ * The eigenvalues of the symmetric inertia [xx, yy, zz, xy, xz, yz] in
+ * ascending order, by cyclic Jacobi rotations (Golub & Van Loan, Matrix
+ * Computations, 4th ed., algorithms 8.5.1-8.5.3): backward stable, so every
+ * eigenvalue is within a few eps of the largest entry, repeated ones too. (The
+ * closed form through acos(det(B)/2)/3 is not: it splits a repeated pair,
+ * e.g. the moments (0, a, a) of a rod, by ~1e-8 a.)
+ */
+export function principalMoments([xx, yy, zz, xy, xz, yz]: readonly [number, number, number, number, number, number]): [number, number, number] {
+  const A = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+  const norm = Math.hypot(xx, yy, zz, xy, xy, xz, xz, yz, yz);
+  for (let sweep = 0; sweep < 30 && Math.hypot(A[0][1], A[0][2], A[1][2]) > 1e-17 * norm; sweep++) {
+    for (const [p, q] of [[0, 1], [0, 2], [1, 2]]) {
+      if (A[p][q] === 0) continue;
+      // the rotation J in the (p, q) plane that zeroes A_pq in J^T A J (algorithm 8.5.1)
+      const tau = (A[q][q] - A[p][p]) / (2 * A[p][q]);
+      const t = (tau >= 0 ? 1 : -1) / (Math.abs(tau) + Math.hypot(1, tau));
+      const c = 1 / Math.hypot(1, t), s = t * c;
+      for (const row of A) [row[p], row[q]] = [c * row[p] - s * row[q], s * row[p] + c * row[q]];
+      [A[p], A[q]] = [A[p].map((v, k) => c * v - s * A[q][k]), A[p].map((v, k) => s * v + c * A[q][k])];
+      A[p][q] = A[q][p] = 0;
+    }
+  }
+  return [A[0][0], A[1][1], A[2][2]].sort((a, b) => a - b) as [number, number, number];
 }
 
 function checkInertia(name: string, o: BodyOptions): void {
