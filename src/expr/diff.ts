@@ -3,15 +3,16 @@
 import type { Expr, Sym } from './node.ts';
 import { ExprError } from './node.ts';
 import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, sub } from './build.ts';
-import { fold } from './fold.ts';
+import { foldWeak } from './fold.ts';
 
-const memos = new Map<number, Map<number, Expr>>();
+// weak both ways: a memo lives as long as its variable, an entry as long as its node
+const memos = new WeakMap<Sym, WeakMap<Expr, Expr>>();
 
 // (e, v) => d e / d v, simplified
 export function diff(e: Expr, v: Sym): Expr {
-  let memo = memos.get(v.id);
-  if (!memo) memos.set(v.id, (memo = new Map()));
-  return fold(e, memo, (n, d) => derivative(n, d, v));
+  let memo = memos.get(v);
+  if (!memo) memos.set(v, (memo = new WeakMap()));
+  return foldWeak(e, memo, (n, d) => derivative(n, d, v));
 }
 
 function derivative(n: Expr, d: Expr[], v: Sym): Expr {
