@@ -1,15 +1,17 @@
 // Symbolic differentiation with memoisation: d e / d v, one memo per variable,
 // so differentiating many equations by the same variable shares the work.
 import type { Expr, Sym } from './node.ts';
-import { ExprError } from './node.ts';
+import { ExprError, localMemo } from './node.ts';
 import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, sub } from './build.ts';
 import { foldWeak } from './fold.ts';
 
-// weak both ways: a memo lives as long as its variable, an entry as long as its node
-const memos = new WeakMap<Sym, WeakMap<Expr, Expr>>();
+// weak both ways: a memo lives as long as its variable, an entry as long as its node;
+// inside a compile, the compile's own (node.ts, localMemo)
+const shared = new WeakMap<Sym, WeakMap<Expr, Expr>>();
 
 // (e, v) => d e / d v, simplified
 export function diff(e: Expr, v: Sym): Expr {
+  const memos = localMemo(shared, () => new WeakMap());
   let memo = memos.get(v);
   if (!memo) memos.set(v, (memo = new WeakMap()));
   return foldWeak(e, memo, (n, d) => derivative(n, d, v));

@@ -58,9 +58,11 @@ let nextSymId = 0;
  *   strong table (the literals of models: few).
  * Inside a compile, lookups see its own nodes and those made outside, never
  * another compile's, so what a compile makes does not depend on earlier
- * compiles. WeakRef values would keep structural equality across compiles
- * too, but V8 keeps every WeakRef target alive until the current job ends,
- * so a loop of compiles would hold them all.
+ * compiles. Memos that would outlive a compile (derivatives) keep a private
+ * copy inside it (localMemo): an entry keyed by a model's node must not
+ * hand one compile's node to the next. WeakRef values would keep structural
+ * equality across compiles too, but V8 keeps every WeakRef target alive
+ * until the current job ends, so a loop of compiles would hold them all.
  */
 type Table = Map<number, Expr | Expr[]>;
 /**
@@ -76,7 +78,8 @@ export interface Node extends Expr {
 export type Slot = 'syms' | 'unrelaxedSyms';
 const fixed: Table = new Map();
 const anchored = new WeakMap<Sym, Table>();
-let local: Table | undefined;
+/** the running compile's table and memos */
+let local: { table: Table; memos: Map<object, unknown> } | undefined;
 
 const OPCODE: Record<Op, number> = { const: 1, sym: 2, add: 3, mul: 4, div: 5, pow: 6, fn: 7, relax: 8, residue: 9 };
 const bits = new Float64Array(1);
@@ -95,12 +98,20 @@ export function exprCount(): number {
 // (f) => f(), with the nodes it makes interned in a table of its own, released when f returns
 export function withLocalTable<T>(f: () => T): T {
   if (local) return f(); // nested: the outer table serves
-  local = new Map();
+  local = { table: new Map(), memos: new Map() };
   try {
     return f();
   } finally {
     local = undefined;
   }
+}
+
+/** the memo to use in place of `shared`: inside withLocalTable a fresh one of the same kind, released with the table */
+export function localMemo<M extends object>(shared: M, make: () => M): M {
+  if (!local) return shared;
+  let memo = local.memos.get(shared) as M | undefined;
+  if (!memo) local.memos.set(shared, (memo = make()));
+  return memo;
 }
 
 function hash(op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): number {
@@ -147,14 +158,14 @@ function youngest(args: readonly Expr[]): Sym | undefined {
 // (op, args, value, fn, sym) => the unique node with that content
 export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sym?: Sym): Expr {
   const h = hash(op, args, value, fn, sym);
-  const mine = local && find(local, h, op, args, value, fn, sym);
+  const mine = local && find(local.table, h, op, args, value, fn, sym);
   if (mine) return mine;
   const anchor = op === 'sym' ? sym : youngest(args);
   const outer = anchor ? anchored.get(anchor) : fixed;
   const shared = find(outer, h, op, args, value, fn, sym);
   if (shared) return shared;
   const node: Node = { id: nextExprId++, op, args, value, fn, sym, anchor, syms: undefined, unrelaxedSyms: undefined };
-  if (local) put(local, h, node);
+  if (local) put(local.table, h, node);
   else if (outer) put(outer, h, node);
   else anchored.set(anchor!, new Map([[h, node]]));
   return node;
