@@ -74,11 +74,7 @@ export class CompiledModel {
     plan.unknowns.forEach((v, i) => (this.defaults.w[i] = this.start(v)));
     this.fn = new Function('fail', generated.body)(this.fail) as Derivatives;
     this.buildSources();
-    for (const [name, value] of Object.entries(options.start ?? {})) {
-      if (!Number.isFinite(value)) throw new ModelError(`start value of ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
-      const s = this.startSource(name);
-      (s.from === 'x' ? this.defaults.x : this.defaults.w)[s.index] = (value - s.offset) / s.sign;
-    }
+    for (const [name, value] of Object.entries(options.start ?? {})) this.writeStart(name, value, this.defaults.x, this.defaults.w);
   }
 
   /** start value of a variable, carried over from its aliases if it has none itself */
@@ -181,8 +177,15 @@ export class CompiledModel {
     });
   }
 
+  /** the start value of `name` written where it goes: into the start state x0, or an unknown's first guess into w */
+  writeStart(name: string, value: number, x0: Float64Array, w: Float64Array): void {
+    if (!Number.isFinite(value)) throw new ModelError(`start value of ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
+    const s = this.startSource(name);
+    (s.from === 'x' ? x0 : w)[s.index] = (value - s.offset) / s.sign;
+  }
+
   /** where a start value of `name` goes: a state (x) or an unknown's first guess (w) */
-  startSource(name: string): SignalSource {
+  private startSource(name: string): SignalSource {
     const s = this.sources.get(name);
     if (s && (s.from === 'x' || (s.from === 'w' && s.index < this.plan.unknowns.length))) return s;
     if (s?.from === 'value') throw new ModelError(`${name} is fixed at ${s.offset} by the equations and has no start value`, { variables: [name], hint: `states: ${shortList(this.stateNames)}` });

@@ -5,7 +5,7 @@
 // run side by side, interleaved: the generated code keeps nothing between
 // calls outside the arrays it is given.
 import { show } from '../expr/index.ts';
-import { ModelError, SimulationError, UsageError } from '../errors.ts';
+import { ModelError, SimulationError } from '../errors.ts';
 import { Component } from '../model/index.ts';
 import type { Target } from '../structure/plan-types.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
@@ -66,7 +66,7 @@ export class ModelState {
    * new value for the next derivatives() call; a folded one cannot change.
    */
   setParameter(name: string, value: number): void {
-    if (!Number.isFinite(value)) throw new UsageError(`parameter ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
+    if (!Number.isFinite(value)) throw new ModelError(`parameter ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
     const i = this.model.parameterIndex(name, value);
     if (i === undefined) return;
     const before = this.p[i];
@@ -95,9 +95,7 @@ export class ModelState {
    * the first guess of an unknown (a tearing variable's Newton start).
    */
   setStart(name: string, value: number): void {
-    if (!Number.isFinite(value)) throw new UsageError(`start value of ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
-    const s = this.model.startSource(name);
-    (s.from === 'x' ? this.start : this.w)[s.index] = (value - s.offset) / s.sign;
+    this.model.writeStart(name, value, this.start, this.w);
   }
 
   signalNames(): string[] {
