@@ -23,7 +23,8 @@ export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRo
 
 // compiling and simulating
 export { compile, type CompileOptions, type CompileReport, type Mode } from './compile.ts';
-export type { CompiledModel } from './codegen/compiled.ts';
+export type { CompiledModel, StateValues } from './codegen/compiled.ts';
+export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';
 export { SimulationResult } from './sim/result.ts';

@@ -1,7 +1,11 @@
 // The pipeline: model -> flat model -> aliases removed -> sorted and torn
 // plan -> generated JavaScript -> compiled model with its report.
+// Pure: parameter and start values travel as data, nothing is written into
+// the model, and the expressions a compile makes are released with it
+// (expr/node.ts, withLocalTable).
 import { StructuralError, UsageError } from './errors.ts';
-import { type Model, eliminateAliases, flatten, unconnectedConnectors } from './model/index.ts';
+import { withLocalTable } from './expr/index.ts';
+import { type Model, elaborate, eliminateAliases, flatten, unconnectedConnectors } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
@@ -15,8 +19,10 @@ export interface CompileOptions {
   mode?: Mode;
   /** "variable tear" overrides of the tearing paper */
   tear?: readonly TearOverride[];
-  /** parameter values by hierarchical name */
+  /** parameter values by hierarchical name, overriding the declared ones (the model is not changed) */
   parameters?: Readonly<Record<string, number>>;
+  /** start values by name (states such as 'j1.q', or first guesses of unknowns), overriding the declared ones */
+  start?: Readonly<Record<string, number>>;
   /** fold parameters into constants (default true) */
   foldParameters?: boolean;
   /** statements per generated function (default 800) */
@@ -30,6 +36,14 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   const t0 = performance.now();
   const mode = options.mode ?? 'torn';
   if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn or --mode relaxed' });
+  // what the model declares once it is complete belongs to the model, not to this compile's table
+  elaborate(model);
+  const compiled = withLocalTable(() => compileElaborated(model, mode, options));
+  compiled.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
+  return compiled;
+}
+
+function compileElaborated(model: Model, mode: Mode, options: CompileOptions): CompiledModel {
   const flat = flatten(model, { foldParameters: options.foldParameters, parameters: options.parameters });
   const reduced = eliminateAliases(flat);
   let plan;
@@ -59,9 +73,7 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   const kinematics = model.describeStructure() as CompileReport['kinematics'];
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
-  const compiled = new CompiledModel(plan, reduced, generated, report, () => moduleSource(generated, header));
-  report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
-  return compiled;
+  return new CompiledModel(plan, reduced, generated, report, () => moduleSource(generated, header), { folded: options.foldParameters ?? true, start: options.start });
 }
 
 /**

@@ -79,8 +79,14 @@ function missingImport(file: string, path: string, message: string): UsageError 
 /** every --set key is a declared builder parameter or a parameter of the model, or a ModelError that says which ones there are */
 function checkOverrides(model: Model, overrides: Record<string, number>, declared: Record<string, number>): void {
   const known = parameterNames(model);
-  for (const name of Object.keys(overrides)) {
+  for (const [name, value] of Object.entries(overrides)) {
     if (known.includes(name)) continue;
+    if (isVariable(model, name)) {
+      throw new ModelError(`${name} is a variable, not a parameter: --set cannot change it`, {
+        variables: [name],
+        hint: `give a state its start value with --start ${name}=${value}`,
+      });
+    }
     const all = [...Object.keys(declared), ...known];
     const near = closest(name, all);
     const component = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
@@ -93,6 +99,12 @@ function checkOverrides(model: Model, overrides: Record<string, number>, declare
       hint: `${near ? `did you mean ${near}? ` : ''}${listed}`,
     });
   }
+}
+
+/** a variable of the model other than a parameter (a joint's q, qd...) */
+function isVariable(root: Component, name: string): boolean {
+  const visit = (c: Component): boolean => c.variables.some((v) => v.kind !== 'parameter' && v.name === name) || c.children.some(visit);
+  return visit(root);
 }
 
 function parameterNames(root: Component): string[] {

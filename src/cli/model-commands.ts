@@ -26,6 +26,8 @@ compile options:
                      relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order
   --set name=value   a parameter the model module declares (e.g. n=16), or a model
                      parameter by hierarchical name (e.g. s1.J=2, link2.m=20); repeatable
+  --start name=value the start value of a state by hierarchical name (e.g. j1.q=0.5,
+                     j1.qd=-1; URDF joints too), or a first guess of an unknown; repeatable
   --gravity gx,gy,gz the world's gravity of a mechanism (default 0,-9.80665,0 for model
                      modules, 0,0,-9.80665 for URDF)
   --keep-parameters  keep parameters symbolic in the generated code (default: folded)
@@ -76,12 +78,14 @@ examples:
   kron simulate mechanisms/puma560.ts --stop 2 --interval 0.01 --out /tmp/p.json
   kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --rtol 1e-8 --out /tmp/u.csv
   kron simulate mechanisms/pendulum.ts --gravity 0,0,-9.80665 --signals 'j1.q,j1.qd'
+  kron simulate test/fixtures/puma560.urdf --start j2.q=0.5 --stop 1 --interval 0.01
 `;
 
 /** options of both commands: compile + simulate share the model and compile options */
 const COMPILE_OPTIONS = {
   mode: { type: 'string', default: 'torn' },
   set: { type: 'string', multiple: true },
+  start: { type: 'string', multiple: true },
   tear: { type: 'string', multiple: true },
   untear: { type: 'string', multiple: true },
   'keep-parameters': { type: 'boolean', default: false },
@@ -143,12 +147,13 @@ function number(flag: string, text: string): number {
   return v;
 }
 
-function parseSets(sets: string[]): Record<string, number> {
+/** --set and --start: name=value, repeatable */
+function parseSets(sets: string[], flag = '--set', example = 'n=16'): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of sets) {
     const i = s.indexOf('=');
-    if (i <= 0) throw new UsageError(`--set expects name=value, got "${s}"`, { hint: 'e.g. --set n=16' });
-    out[s.slice(0, i)] = number(`--set ${s.slice(0, i)}`, s.slice(i + 1));
+    if (i <= 0) throw new UsageError(`${flag} expects name=value, got "${s}"`, { hint: `e.g. ${flag} ${example}` });
+    out[s.slice(0, i)] = number(`${flag} ${s.slice(0, i)}`, s.slice(i + 1));
   }
   return out;
 }
@@ -201,7 +206,8 @@ async function compileFrom(file: string, values: Values, io: Io): Promise<{ mode
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
-  const compiled = compile(model, { mode: values.mode as 'torn' | 'relaxed', parameters: overrides, tear, foldParameters: !values['keep-parameters'] });
+  const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
+  const compiled = compile(model, { mode: values.mode as 'torn' | 'relaxed', parameters: overrides, start, tear, foldParameters: !values['keep-parameters'] });
   for (const d of compiled.report.diagnostics) io.stderr.write(`warning: ${d}\n`);
   if (values.emit) write(values.emit, compiled.source());
   return { model, compiled };

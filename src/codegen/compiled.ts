@@ -1,32 +1,55 @@
-// A compiled model: the generated derivatives function with its workspace,
-// start values, typed access to every signal, and run-time error reporting.
-import { show } from '../expr/index.ts';
-import { SimulationError } from '../errors.ts';
+// A compiled model: the generated derivatives function, the layout of its
+// arrays, the default values (parameters as compiled, start values), where
+// every signal is read from, and run-time error reporting. It is immutable:
+// runs happen on states (createState(), state.ts), each with its own arrays.
+// The methods derivatives(), signal(), setInput()... act on one default
+// state, for callers that run one simulation at a time.
+import { ModelError, SimulationError, UsageError } from '../errors.ts';
 import { type ReducedModel, TIME, type Variable } from '../model/index.ts';
-import { FALLBACK_BLOCKS, type SolvePlan, type Target } from '../structure/plan-types.ts';
+import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
+import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 
 type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
 };
 type Fail = (kind: string, block: number, t: number, residual: number) => never;
 
-/** derivatives() computed NaN or an infinity (simulate() names the step it happened in) */
-export class NonFiniteError extends SimulationError {}
+/** where a signal is read: sign * array[index] + offset (time: sign * t + offset; value: the constant offset) */
+export interface SignalSource {
+  readonly from: 'time' | 'x' | 'u' | 'w' | 'p' | 'value';
+  readonly index: number;
+  readonly sign: number;
+  readonly offset: number;
+}
+
+/** values a state starts from, by name */
+export interface StateValues {
+  /** parameters kept symbolic (foldParameters: false); a folded one only at its compiled value */
+  parameters?: Readonly<Record<string, number>>;
+  /** start values of states (or their aliases), or first guesses of unknowns */
+  start?: Readonly<Record<string, number>>;
+}
+
+export interface CompiledOptions {
+  /** parameters were folded into the code (compile's foldParameters) */
+  folded: boolean;
+  /** start values overriding the declared ones, by name */
+  start?: Readonly<Record<string, number>>;
+}
+
+const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });
 
 export class CompiledModel {
-  /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
-  readonly w: Float64Array;
-  readonly u: Float64Array;
-  readonly p: Float64Array;
   readonly stateNames: readonly string[];
-  private readonly fn: Derivatives;
-  private readonly read = new Map<string, (x: Float64Array) => number>();
-  private lastX: Float64Array;
-  private lastT = 0;
-  /** outputs() has not run since the last derivatives() */
-  private stale = true;
+  /** the generated code, shared by every state: it keeps nothing between calls outside the arrays it is given */
+  readonly fn: Derivatives;
+  /** what a new state starts with; never written */
+  readonly defaults: { readonly x: Float64Array; readonly w: Float64Array; readonly u: Float64Array; readonly p: Float64Array };
+  private readonly sources = new Map<string, SignalSource>();
+  private readonly folded: boolean;
+  private defaultState: ModelState | undefined;
 
   constructor(
     readonly plan: SolvePlan,
@@ -36,16 +59,22 @@ export class CompiledModel {
     readonly report: CompileReport,
     /** the generated code as a readable ES module */
     readonly source: () => string,
+    options: CompiledOptions = { folded: true },
   ) {
     const { layout } = generated;
     this.stateNames = layout.states;
-    this.w = new Float64Array(layout.workspace.length);
-    this.u = Float64Array.from(plan.inputs, (v) => v.start ?? 0);
-    this.p = Float64Array.from(plan.parameters, (v) => v.value!);
-    plan.unknowns.forEach((v, i) => (this.w[i] = this.start(v)));
-    this.lastX = this.x0();
+    this.folded = options.folded;
+    const values = reduced.flat.parameterValues;
+    this.defaults = {
+      x: Float64Array.from(plan.states, (v) => this.start(v)),
+      w: new Float64Array(layout.workspace.length),
+      u: Float64Array.from(plan.inputs, (v) => v.start ?? 0),
+      p: Float64Array.from(plan.parameters, (v) => values.get(v.id)!),
+    };
+    plan.unknowns.forEach((v, i) => (this.defaults.w[i] = this.start(v)));
     this.fn = new Function('fail', generated.body)(this.fail) as Derivatives;
-    this.buildReaders();
+    this.buildSources();
+    for (const [name, value] of Object.entries(options.start ?? {})) this.writeStart(name, value, this.defaults.x, this.defaults.w);
   }
 
   /** start value of a variable, carried over from its aliases if it has none itself */
@@ -53,82 +82,146 @@ export class CompiledModel {
     return v.start ?? this.reduced.starts.get(v.id) ?? 0;
   }
 
+  /** a new run state: its own workspace, inputs, parameters and start values */
+  createState(values: StateValues = {}): ModelState {
+    const state = new ModelState(this);
+    for (const [name, value] of Object.entries(values.parameters ?? {})) state.setParameter(name, value);
+    for (const [name, value] of Object.entries(values.start ?? {})) state.setStart(name, value);
+    return state;
+  }
+
+  /** the default state behind derivatives(), signal(), setInput(), w, u, p... */
+  get state(): ModelState {
+    return (this.defaultState ??= new ModelState(this));
+  }
+
+  get w(): Float64Array {
+    return this.state.w;
+  }
+
+  get u(): Float64Array {
+    return this.state.u;
+  }
+
+  get p(): Float64Array {
+    return this.state.p;
+  }
+
   /** the state vector at the start values */
   x0(): Float64Array {
-    return Float64Array.from(this.plan.states, (v) => this.start(v));
+    return this.state.x0();
   }
 
-  /** dx = f(t, x); afterwards every signal holds its value at (t, x) */
+  /** dx = f(t, x) on the default state; afterwards every signal holds its value at (t, x) */
   derivatives(t: number, x: Float64Array, dx: Float64Array): void {
-    this.lastX = x;
-    this.lastT = t;
-    this.stale = true;
-    this.fn(t, x, dx, this.u, this.p, this.w);
+    this.state.derivatives(t, x, dx);
   }
 
-  /** compute the signals the derivatives do not need, once per derivatives() call */
-  private refresh(): void {
-    if (!this.stale) return;
-    this.stale = false;
-    this.fn.outputs(this.lastT, this.lastX, this.u, this.p, this.w);
-  }
-
-  /** evaluations so far in which a relaxed loop's pivot check failed and its torn form solved it */
+  /** the default state's evaluations in which a relaxed loop's pivot check failed and its torn form solved it */
   fallbackEvaluations(): number {
-    return this.generated.layout.fallbackCounters.reduce((n, k) => n + this.w[k], 0);
+    return this.state.fallbackEvaluations();
   }
 
   setInput(name: string, value: number): void {
-    const i = this.generated.layout.inputs.indexOf(name);
-    if (i < 0) throw new SimulationError(`no input named ${name}`, { hint: `inputs: ${this.generated.layout.inputs.join(', ') || '(none)'}` });
-    this.u[i] = value;
+    this.state.setInput(name, value);
   }
 
   signalNames(): string[] {
-    return [...this.read.keys()].filter((n) => n !== 'time');
+    return [...this.sources.keys()].filter((n) => n !== 'time');
   }
 
   hasSignal(name: string): boolean {
-    return this.read.has(name);
+    return this.sources.has(name);
   }
 
-  /** value of any variable (state, unknown, alias, input, parameter) after the last derivatives() call */
+  /** value of any variable (state, unknown, alias, input, parameter) after the default state's last derivatives() call */
   signal(name: string): number {
-    const r = this.read.get(name);
-    if (!r) throw new SimulationError(`no signal named ${name}`, { hint: 'see signalNames() or `kron compile --json` for the names' });
-    return r(this.lastX);
+    return this.state.signal(name);
   }
 
-  /** a reader for one signal, for sampling without name lookups */
-  reader(name: string): (x: Float64Array) => number {
-    if (!this.read.has(name)) this.signal(name);
-    return this.read.get(name)!;
+  /** a reader for one signal of the default state, for sampling without name lookups */
+  reader(name: string): SignalReader {
+    return this.state.reader(name);
   }
 
-  private buildReaders(): void {
+  /** the first non-finite unknown at (t, x), on the default state */
+  firstNonFinite(t: number, x: Float64Array): { name: string; equation: string } | undefined {
+    return this.state.firstNonFinite(t, x);
+  }
+
+  /** where the signal `name` is read from */
+  signalSource(name: string): SignalSource {
+    const s = this.sources.get(name);
+    if (!s) throw new SimulationError(`no signal named ${name}`, { hint: 'see signalNames() or `kron compile --json` for the names' });
+    return s;
+  }
+
+  /**
+   * The index in p that a run-time value of parameter `name` goes to;
+   * undefined when the value is the one folded into the code; otherwise a
+   * typed error: no such parameter, folded, or read by no equation.
+   */
+  parameterIndex(name: string, value: number): number | undefined {
+    const v = this.reduced.flat.variables.find((x) => x.name === name && x.kind === 'parameter');
+    if (!v) {
+      const known = this.reduced.flat.variables.filter((x) => x.kind === 'parameter').map((x) => x.name);
+      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `parameters of this model: ${shortList(known)}` });
+    }
+    const s = this.sources.get(name)!;
+    if (s.from === 'p') return s.index;
+    if (value === s.offset) return undefined;
+    if (this.folded) {
+      throw new UsageError(`parameter ${name} was folded into the generated code (as ${s.offset}) and cannot change without compiling again`, {
+        variables: [name],
+        hint: `compile with foldParameters: false (kron: --keep-parameters) to change parameters between runs, or compile again with parameters: { '${name}': ${value} }`,
+      });
+    }
+    throw new UsageError(`parameter ${name} enters no equation of the compiled model, so a new value would change nothing`, {
+      variables: [name],
+      hint: 'set it when compiling (parameters: { ... }; kron: --set)',
+    });
+  }
+
+  /** the start value of `name` written where it goes: into the start state x0, or an unknown's first guess into w */
+  writeStart(name: string, value: number, x0: Float64Array, w: Float64Array): void {
+    if (!Number.isFinite(value)) throw new ModelError(`start value of ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
+    const s = this.startSource(name);
+    (s.from === 'x' ? x0 : w)[s.index] = (value - s.offset) / s.sign;
+  }
+
+  /** where a start value of `name` goes: a state (x) or an unknown's first guess (w) */
+  private startSource(name: string): SignalSource {
+    const s = this.sources.get(name);
+    if (s && (s.from === 'x' || (s.from === 'w' && s.index < this.plan.unknowns.length))) return s;
+    if (s?.from === 'value') throw new ModelError(`${name} is fixed at ${s.offset} by the equations and has no start value`, { variables: [name], hint: `states: ${shortList(this.stateNames)}` });
+    throw new ModelError(`no state named ${name} to give a start value`, {
+      variables: [name],
+      hint: `states: ${shortList(this.stateNames)} (unknowns such as tearing variables take a first guess too)`,
+    });
+  }
+
+  private buildSources(): void {
     const { layout } = this.generated;
-    const w = this.w, u = this.u;
-    this.read.set('time', () => this.lastT);
-    layout.states.forEach((n, i) => this.read.set(n, (x) => x[i]));
-    layout.inputs.forEach((n, i) => this.read.set(n, () => u[i]));
-    this.plan.unknowns.forEach((v, i) => this.read.set(v.name, () => (this.refresh(), w[i])));
+    const values = this.reduced.flat.parameterValues;
+    const set = (name: string, s: SignalSource) => this.sources.set(name, s);
+    layout.states.forEach((n, i) => set(n, source('x', i)));
+    layout.inputs.forEach((n, i) => set(n, source('u', i)));
+    this.plan.unknowns.forEach((v, i) => set(v.name, source('w', i)));
+    layout.parameters.forEach((n, i) => set(n, source('p', i)));
     for (const v of this.reduced.flat.variables) {
-      if (v.kind === 'parameter' && !this.read.has(v.name)) this.read.set(v.name, () => v.value!);
+      if (v.kind === 'parameter' && !this.sources.has(v.name)) set(v.name, source('value', 0, 0, values.get(v.id)!));
     }
     for (const a of this.reduced.aliases.values()) {
-      const { sign, offset } = a;
-      const of = a.of ? this.read.get(a.of.name) : undefined;
-      this.read.set(a.variable.name, of ? (x) => sign * of(x) + offset : () => offset);
+      const of = a.of && (a.of.id === TIME.id ? source('time', 0) : this.sources.get(a.of.name));
+      set(a.variable.name, of ? source(of.from, of.index, a.sign * of.sign, a.sign * of.offset + a.offset) : source('value', 0, 0, a.offset));
     }
-    this.read.delete(TIME.name);
-    this.read.set('time', () => this.lastT);
+    this.sources.delete(TIME.name);
+    set('time', source('time', 0));
   }
 
-  /** firstNonFinite() is evaluating: a non-finite result there is expected, not reported again */
-  private diagnosing = false;
-
   private readonly fail: Fail = (kind, block, t, residual) => {
-    if (kind === 'nonfinite') throw this.nonFinite(t);
+    // the state that ran the code names the first non-finite variable (ModelState.derivatives)
+    if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);
     const b = block >= FALLBACK_BLOCKS ? this.plan.fallbacks[block - FALLBACK_BLOCKS] : this.plan.blocks[block];
     const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
     const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');
@@ -158,48 +251,6 @@ export class CompiledModel {
             : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
     });
   };
-
-  private nonFinite(t: number): NonFiniteError {
-    if (this.diagnosing) return new NonFiniteError('non-finite derivatives');
-    const first = this.firstNonFinite(t, Float64Array.from(this.lastX));
-    const what = first ? `${first.name} (${first.equation})` : 'a state';
-    return new NonFiniteError(`the state derivatives are not finite at time ${t}: first non-finite variable ${what}`, {
-      variables: first ? [first.name] : [],
-      hint: 'a division by zero or a value growing without bound: check parameters and start values',
-    });
-  }
-
-  /**
-   * After non-finite values appeared at (t, x): the first unknown in solve
-   * order that is not finite, with the expression that computed it.
-   */
-  firstNonFinite(t: number, x: Float64Array): { name: string; equation: string } | undefined {
-    this.diagnosing = true;
-    try {
-      this.derivatives(t, x, new Float64Array(x.length));
-    } catch {
-      /* the values computed so far are still in w */
-    }
-    try {
-      this.refresh();
-    } catch {
-      /* likewise */
-    } finally {
-      this.diagnosing = false;
-    }
-    const bad = (s: Target) => {
-      const k = this.generated.layout.workspace.indexOf(s.name);
-      return k >= 0 && !Number.isFinite(this.w[k]);
-    };
-    for (const step of this.plan.steps) {
-      const assigns = step.kind === 'assign' ? step.assigns : step.y;
-      if (step.kind !== 'assign' && step.z.some(bad)) {
-        const z = step.z.find(bad)!;
-        return { name: z.name, equation: `tearing variable of block ${step.block}` };
-      }
-      for (const a of assigns) if (bad(a.target)) return { name: a.target.name, equation: `${a.target.name} = ${show(a.expr)}` };
-    }
-    const i = x.findIndex((v) => !Number.isFinite(v));
-    return i >= 0 ? { name: this.stateNames[i], equation: 'state' } : undefined;
-  }
 }
+
+const shortList = (names: readonly string[], n = 20) => (names.length > n ? `${names.slice(0, n).join(', ')}, ... (${names.length} in all)` : names.join(', ') || '(none)');

@@ -2,7 +2,7 @@
 // substitution, numeric evaluation, and linear-coefficient extraction.
 import type { Expr, Sym } from './node.ts';
 import { add, call, div, mul, num, pow, relax, residue } from './build.ts';
-import { fold } from './fold.ts';
+import { fold, foldInSlot } from './fold.ts';
 import { diff } from './diff.ts';
 import { FUNCTIONS } from './functions.ts';
 
@@ -17,17 +17,15 @@ function mergeSorted(lists: Int32Array[]): Int32Array {
   return Int32Array.from(all).sort();
 }
 
-const symsMemo = new Map<number, Int32Array>();
-const unrelaxedSymsMemo = new Map<number, Int32Array>();
 
 /** ids of the symbols occurring in e (residue() occurrences do not count: they are 0), ascending */
 export function symsOf(e: Expr): Int32Array {
-  return fold(e, symsMemo, (n, args) => symIds(n, args, false));
+  return foldInSlot(e, 'syms', (n, args) => symIds(n, args, false));
 }
 
 /** like symsOf, but occurrences inside relax() are invisible (relaxed incidence) */
 export function unrelaxedSymsOf(e: Expr): Int32Array {
-  return fold(e, unrelaxedSymsMemo, (n, args) => symIds(n, args, true));
+  return foldInSlot(e, 'unrelaxedSyms', (n, args) => symIds(n, args, true));
 }
 
 function symIds(n: Expr, args: Int32Array[], skipRelaxed: boolean): Int32Array {

@@ -1,17 +1,20 @@
 // Symbolic differentiation with memoisation: d e / d v, one memo per variable,
 // so differentiating many equations by the same variable shares the work.
 import type { Expr, Sym } from './node.ts';
-import { ExprError } from './node.ts';
+import { ExprError, localMemo } from './node.ts';
 import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, sub } from './build.ts';
-import { fold } from './fold.ts';
+import { foldWeak } from './fold.ts';
 
-const memos = new Map<number, Map<number, Expr>>();
+// weak both ways: a memo lives as long as its variable, an entry as long as its node;
+// inside a compile, the compile's own (node.ts, localMemo)
+const shared = new WeakMap<Sym, WeakMap<Expr, Expr>>();
 
 // (e, v) => d e / d v, simplified
 export function diff(e: Expr, v: Sym): Expr {
-  let memo = memos.get(v.id);
-  if (!memo) memos.set(v.id, (memo = new Map()));
-  return fold(e, memo, (n, d) => derivative(n, d, v));
+  const memos = localMemo(shared, () => new WeakMap());
+  let memo = memos.get(v);
+  if (!memo) memos.set(v, (memo = new WeakMap()));
+  return foldWeak(e, memo, (n, d) => derivative(n, d, v));
 }
 
 function derivative(n: Expr, d: Expr[], v: Sym): Expr {

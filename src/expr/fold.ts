@@ -1,10 +1,13 @@
 // Iterative post-order folding over the expression DAG: every analysis
 // (differentiation, substitution, evaluation, free symbols) is a fold with a
-// memo keyed by node id, so shared subexpressions are visited once and deep
-// expressions never overflow the call stack.
-import type { Expr } from './node.ts';
+// memo, so shared subexpressions are visited once and deep expressions never
+// overflow the call stack. A memo for one task is a Map keyed by node id; a
+// memo that outlives the task is a WeakMap keyed by the node (derivatives)
+// or a slot on the node itself (free symbols), so that it never keeps a node
+// alive. The three are the same loop, written out: the hot path of compiling.
+import type { Expr, Node, Slot } from './node.ts';
 
-// (root, memo, f) => f applied bottom-up, each node once; memo is filled in place
+// (root, memo by node id, f) => f applied bottom-up, each node once; memo is filled in place
 export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: T[]) => T): T {
   const hit = memo.get(root.id);
   if (hit !== undefined) return hit;
@@ -33,4 +36,67 @@ export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: 
     memo.set(node.id, f(node, node.args.map((a) => memo.get(a.id) as T)));
   }
   return memo.get(root.id) as T;
+}
+
+// like fold, with a memo that holds its entries only while their nodes live
+export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, args: T[]) => T): T {
+  const hit = memo.get(root);
+  if (hit !== undefined) return hit;
+  const stack: Expr[] = [root];
+  const expanded: boolean[] = [false];
+  while (stack.length > 0) {
+    const top = stack.length - 1;
+    const node = stack[top];
+    if (memo.has(node)) {
+      stack.pop();
+      expanded.pop();
+      continue;
+    }
+    if (!expanded[top]) {
+      expanded[top] = true;
+      for (let i = node.args.length - 1; i >= 0; i--) {
+        if (!memo.has(node.args[i])) {
+          stack.push(node.args[i]);
+          expanded.push(false);
+        }
+      }
+      continue;
+    }
+    stack.pop();
+    expanded.pop();
+    memo.set(node, f(node, node.args.map((a) => memo.get(a) as T)));
+  }
+  return memo.get(root) as T;
+}
+
+// like fold, memoised in a slot of every node (node.ts: Node)
+export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: Int32Array[]) => Int32Array): Int32Array {
+  const hit = (root as Node)[slot];
+  if (hit !== undefined) return hit;
+  const stack: Node[] = [root as Node];
+  const expanded: boolean[] = [false];
+  while (stack.length > 0) {
+    const top = stack.length - 1;
+    const node = stack[top];
+    if (node[slot] !== undefined) {
+      stack.pop();
+      expanded.pop();
+      continue;
+    }
+    if (!expanded[top]) {
+      expanded[top] = true;
+      for (let i = node.args.length - 1; i >= 0; i--) {
+        const a = node.args[i] as Node;
+        if (a[slot] === undefined) {
+          stack.push(a);
+          expanded.push(false);
+        }
+      }
+      continue;
+    }
+    stack.pop();
+    expanded.pop();
+    node[slot] = f(node, node.args.map((a) => (a as Node)[slot]!));
+  }
+  return (root as Node)[slot]!;
 }

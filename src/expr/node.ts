@@ -3,6 +3,8 @@
 // Glossary
 //   Expr   an immutable node; structurally equal expressions are the same object
 //          (same `id`), so `a === b` is expression equality and maps can be keyed by id.
+//          "Equal" covers every node a compile sees: those made before it and
+//          its own (see the intern tables below); ids are never reused.
 //   Sym    anything an expression can refer to by name: model variables,
 //          parameters, time. Identified by a global integer id.
 //   op     const | sym | add | mul | div | pow | fn | relax | residue
@@ -42,8 +44,43 @@ export class ExprError extends Error {
 
 let nextExprId = 0;
 let nextSymId = 0;
-/** hash -> the nodes with that hash (usually one) */
-const table = new Map<number, Expr | Expr[]>();
+
+/*
+ * The intern tables: content hash -> the nodes with that hash (usually one).
+ * One process-global table never shrinks (15 compiles of a chain n = 8 held
+ * 120 MB), so a node is filed where it is released with what made it:
+ * - made inside a compile (withLocalTable): in that compile's own table,
+ *   dropped when the compile returns; afterwards only what the compiled
+ *   model keeps stays alive;
+ * - made outside (a model being built): under its youngest symbol in a
+ *   WeakMap, so it lives at most as long as that symbol (the model's variable);
+ * - constants and the rare node without symbols made outside a compile: a
+ *   strong table (the literals of models: few).
+ * Inside a compile, lookups see its own nodes and those made outside, never
+ * another compile's, so what a compile makes does not depend on earlier
+ * compiles. Memos that would outlive a compile (derivatives) keep a private
+ * copy inside it (localMemo): an entry keyed by a model's node must not
+ * hand one compile's node to the next. WeakRef values would keep structural
+ * equality across compiles too, but V8 keeps every WeakRef target alive
+ * until the current job ends, so a loop of compiles would hold them all.
+ */
+type Table = Map<number, Expr | Expr[]>;
+/**
+ * A node as stored: with its youngest symbol (the key of its table outside a
+ * compile) and memo slots that analyses fill on first use (fold.ts,
+ * foldInSlot): they live and die with the node, at no lookup cost.
+ */
+export interface Node extends Expr {
+  readonly anchor: Sym | undefined;
+  syms: Int32Array | undefined;
+  unrelaxedSyms: Int32Array | undefined;
+}
+export type Slot = 'syms' | 'unrelaxedSyms';
+const fixed: Table = new Map();
+const anchored = new WeakMap<Sym, Table>();
+/** the running compile's table and memos */
+let local: { table: Table; memos: Map<object, unknown> } | undefined;
+
 const OPCODE: Record<Op, number> = { const: 1, sym: 2, add: 3, mul: 4, div: 5, pow: 6, fn: 7, relax: 8, residue: 9 };
 const bits = new Float64Array(1);
 const words = new Int32Array(bits.buffer);
@@ -56,6 +93,25 @@ export function newSymId(): number {
 /** Number of distinct expression nodes created so far (for benchmarks). */
 export function exprCount(): number {
   return nextExprId;
+}
+
+// (f) => f(), with the nodes it makes interned in a table of its own, released when f returns
+export function withLocalTable<T>(f: () => T): T {
+  if (local) return f(); // nested: the outer table serves
+  local = { table: new Map(), memos: new Map() };
+  try {
+    return f();
+  } finally {
+    local = undefined;
+  }
+}
+
+/** the memo to use in place of `shared`: inside withLocalTable a fresh one of the same kind, released with the table */
+export function localMemo<M extends object>(shared: M, make: () => M): M {
+  if (!local) return shared;
+  let memo = local.memos.get(shared) as M | undefined;
+  if (!memo) local.memos.set(shared, (memo = make()));
+  return memo;
 }
 
 function hash(op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): number {
@@ -74,21 +130,44 @@ function same(n: Expr, op: Op, args: readonly Expr[], value: number, fn: FnName 
   return true;
 }
 
-// (op, args, value, fn, sym) => the unique node with that content
-export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sym?: Sym): Expr {
-  const h = hash(op, args, value, fn, sym);
+function find(table: Table | undefined, h: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
+  const found = table?.get(h);
+  if (!found) return undefined;
+  if (!Array.isArray(found)) return same(found, op, args, value, fn, sym) ? found : undefined;
+  for (const n of found) if (same(n, op, args, value, fn, sym)) return n;
+  return undefined;
+}
+
+function put(table: Table, h: number, node: Expr): void {
   const found = table.get(h);
-  if (found) {
-    if (!Array.isArray(found)) {
-      if (same(found, op, args, value, fn, sym)) return found;
-    } else {
-      for (const n of found) if (same(n, op, args, value, fn, sym)) return n;
-    }
-  }
-  const node: Expr = { id: nextExprId++, op, args, value, fn, sym };
   if (!found) table.set(h, node);
   else if (Array.isArray(found)) found.push(node);
   else table.set(h, [found, node]);
+}
+
+/** the symbol with the largest id among the arguments' anchors (symbols are made in order, so the youngest) */
+function youngest(args: readonly Expr[]): Sym | undefined {
+  let a: Sym | undefined;
+  for (const x of args) {
+    const b = (x as Node).anchor;
+    if (b !== undefined && (a === undefined || b.id > a.id)) a = b;
+  }
+  return a;
+}
+
+// (op, args, value, fn, sym) => the unique node with that content
+export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sym?: Sym): Expr {
+  const h = hash(op, args, value, fn, sym);
+  const mine = local && find(local.table, h, op, args, value, fn, sym);
+  if (mine) return mine;
+  const anchor = op === 'sym' ? sym : youngest(args);
+  const outer = anchor ? anchored.get(anchor) : fixed;
+  const shared = find(outer, h, op, args, value, fn, sym);
+  if (shared) return shared;
+  const node: Node = { id: nextExprId++, op, args, value, fn, sym, anchor, syms: undefined, unrelaxedSyms: undefined };
+  if (local) put(local.table, h, node);
+  else if (outer) put(outer, h, node);
+  else anchored.set(anchor!, new Map([[h, node]]));
   return node;
 }
 

@@ -5,7 +5,7 @@
 // with relax() are never eliminated: they carry solution hints.
 import { type Expr, add, mul, num, substitute } from '../expr/index.ts';
 import type { FlatEquation, FlatModel } from './flatten.ts';
-import { type Variable, variableById, variableOf } from './variable.ts';
+import { type Variable, variableOf } from './variable.ts';
 
 /** variable = sign * of + offset; `of` undefined means the variable is the constant `offset` */
 export interface Alias {
@@ -77,8 +77,9 @@ export function eliminateAliases(flat: FlatModel): ReducedModel {
   const replace = new Map<number, Expr>();
   const aliases = new Map<number, Alias>();
   const starts = new Map<number, number>();
+  const byId = new Map(flat.variables.map((v) => [v.id, v]));
   for (const id of alias.keys()) {
-    const variable = variableById(id)!;
+    const variable = byId.get(id)!;
     const r = resolve(variable);
     aliases.set(id, { variable, ...r });
     replace.set(id, r.of ? add(mul(r.sign, r.of.e), r.offset) : num(r.offset));

@@ -24,6 +24,8 @@ export interface FlatModel {
   /** every variable, parameters included, in declaration order */
   readonly variables: readonly Variable[];
   readonly equations: readonly FlatEquation[];
+  /** parameter values by variable id: the declared ones with the overrides applied (never written into the model) */
+  readonly parameterValues: ReadonlyMap<number, number>;
 }
 
 export interface FlattenOptions {
@@ -47,13 +49,18 @@ export function unconnectedConnectors(model: Model): { name: string; across: str
   }));
 }
 
-// (model, options) => flat variables and equations with hierarchical names
-export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
+/** each component declares what depends on how it is connected (once: a model's own step, done before any compile) */
+export function elaborate(model: Model): void {
   for (const c of components(model)) c.elaborate();
+}
+
+// (model, options) => flat variables and equations with hierarchical names, and the parameter values
+export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
+  elaborate(model);
   const comps = components(model);
   const variables = collectVariables(comps);
-  applyParameterOverrides(variables, options.parameters ?? {});
-  if (Object.keys(options.parameters ?? {}).length) checkParameters(comps);
+  const parameterValues = withOverrides(variables, options.parameters ?? {});
+  if (Object.keys(options.parameters ?? {}).length) checkParameters(comps, parameterValues);
   const raw: Omit<FlatEquation, 'index'>[] = [];
   for (const c of comps) {
     for (const e of c.equations) raw.push({ lhs: e.lhs, rhs: e.rhs, residual: e.residual, residues: e.residues, origin: c.path || model.title });
@@ -61,13 +68,13 @@ export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
   raw.push(...connectionEquations(comps));
   const fold = options.foldParameters ?? true;
   const values = new Map<number, Expr>();
-  if (fold) for (const v of variables) if (v.kind === 'parameter') values.set(v.id, num(v.value!));
+  if (fold) for (const [id, value] of parameterValues) values.set(id, num(value));
   const equations = raw.map((e, index) =>
     fold
       ? { ...e, index, lhs: substitute(e.lhs, values), rhs: substitute(e.rhs, values), residual: substitute(e.residual, values) }
       : { ...e, index },
   );
-  return { name: model.title, variables, equations };
+  return { name: model.title, variables, equations, parameterValues };
 }
 
 function collectVariables(comps: Component[]): Variable[] {
@@ -86,17 +93,21 @@ function collectVariables(comps: Component[]): Variable[] {
 }
 
 /** each component's own check of its (possibly overridden) parameter values */
-function checkParameters(comps: Component[]): void {
+function checkParameters(comps: Component[], values: ReadonlyMap<number, number>): void {
   for (const c of comps) {
     c.checkParameters((name) => {
       const v = c.variables.find((x) => x.localName === name && x.kind === 'parameter');
-      if (v?.value === undefined) throw new ModelError(`${c.path} has no parameter ${name} to check`, { component: c.path });
-      return v.value;
+      const value = v && values.get(v.id);
+      if (value === undefined) throw new ModelError(`${c.path} has no parameter ${name} to check`, { component: c.path });
+      return value;
     });
   }
 }
 
-function applyParameterOverrides(variables: Variable[], overrides: Readonly<Record<string, number>>): void {
+// (variables, overrides by name) => every parameter's value by variable id; the variables are not touched
+function withOverrides(variables: Variable[], overrides: Readonly<Record<string, number>>): Map<number, number> {
+  const values = new Map<number, number>();
+  for (const v of variables) if (v.kind === 'parameter') values.set(v.id, v.value!);
   for (const [name, value] of Object.entries(overrides)) {
     const v = variables.find((x) => x.name === name);
     if (!v || v.kind !== 'parameter') {
@@ -107,8 +118,9 @@ function applyParameterOverrides(variables: Variable[], overrides: Readonly<Reco
       });
     }
     if (!Number.isFinite(value)) throw new ModelError(`parameter ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
-    v.value = value;
+    values.set(v.id, value);
   }
+  return values;
 }
 
 /**

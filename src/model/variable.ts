@@ -1,6 +1,6 @@
 // Model variables. A Variable is a Sym: expressions refer to it by id, and its
 // hierarchical name ("s1.w", "body2.frame_a.f[1]") is derived from its owner.
-import { type Expr, type Sym, newSymId, symbol } from '../expr/index.ts';
+import { type Expr, type Sym, fold, newSymId, symbol } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 
 /**
@@ -29,8 +29,6 @@ export interface VariableOptions {
   tearing?: boolean;
 }
 
-const registry = new Map<number, Variable>();
-
 export class Variable implements Sym {
   readonly id = newSymId();
   readonly e: Expr;
@@ -39,7 +37,7 @@ export class Variable implements Sym {
   nominal: number;
   description: string | undefined;
   tearing: boolean;
-  /** the parameter's value (kind 'parameter') */
+  /** the parameter's declared value (kind 'parameter'); compile() reads it and never writes it (overrides travel as data) */
   value: number | undefined;
   /** der(this), once this variable has been differentiated */
   derivative: Variable | undefined;
@@ -58,7 +56,6 @@ export class Variable implements Sym {
     this.description = options.description;
     this.tearing = options.tearing ?? false;
     this.e = symbol(this);
-    registry.set(this.id, this);
   }
 
   get name(): string {
@@ -69,11 +66,18 @@ export class Variable implements Sym {
 
 /** the variable an expression node refers to, if it is a plain variable */
 export function variableOf(e: Expr): Variable | undefined {
-  return e.op === 'sym' ? registry.get(e.sym!.id) : undefined;
+  return e.op === 'sym' && e.sym instanceof Variable ? e.sym : undefined;
 }
 
-export function variableById(id: number): Variable | undefined {
-  return registry.get(id);
+/** the variables occurring in e, by id (no process-wide registry: it would keep every model alive) */
+export function variablesIn(e: Expr): Map<number, Variable> {
+  const out = new Map<number, Variable>();
+  fold(e, new Map<number, true>(), (n) => {
+    const v = variableOf(n);
+    if (v) out.set(v.id, v);
+    return true;
+  });
+  return out;
 }
 
 /** the independent variable t */

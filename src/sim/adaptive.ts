@@ -4,7 +4,7 @@
 // reduced by the maximum). Steps end exactly at each requested time.
 import ode45 from 'ode45-cash-karp';
 import { SimulationError } from '../errors.ts';
-import { NonFiniteError } from '../codegen/compiled.ts';
+import { NonFiniteError } from '../codegen/state.ts';
 
 export interface Tolerances {
   rtol: number;

@@ -2,10 +2,12 @@
 // fixed-step RK4 (the ode-rk4 package, the default) or adaptive Cash-Karp
 // RK45 (the ode45-cash-karp package) with relative and absolute tolerances.
 // A non-finite state stops the run with the time and the first non-finite
-// variable in solve order.
+// variable in solve order. Every run has a state of its own (createState()),
+// so runs of one compiled model do not disturb each other.
 import rk4 from 'ode-rk4';
 import { SimulationError, UsageError } from '../errors.ts';
-import { type CompiledModel, NonFiniteError } from '../codegen/compiled.ts';
+import type { CompiledModel } from '../codegen/compiled.ts';
+import { ModelState, NonFiniteError } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
 import { AdaptiveStepper, StepFailure } from './adaptive.ts';
 
@@ -31,6 +33,10 @@ export interface SimulateOptions<S extends string = string> {
   signals?: readonly S[];
   /** input values or functions of time, by input name */
   inputs?: Readonly<Record<string, number | ((t: number) => number)>>;
+  /** parameter values by name, for parameters kept symbolic (compile with foldParameters: false) */
+  parameters?: Readonly<Record<string, number>>;
+  /** start values by name: states (e.g. 'j1.q'), or first guesses of unknowns */
+  start?: Readonly<Record<string, number>>;
   /** called with the fraction done, at most every 1% */
   onProgress?: (fraction: number) => void;
 }
@@ -55,26 +61,30 @@ export function checkSimulateOptions(options: SimulateOptions): void {
   }
 }
 
-// (compiled model, options) => sampled signals from t = 0 to stop
-export function simulate<S extends string = string>(model: CompiledModel, options: SimulateOptions<S>): SimulationResult<S> {
+// (compiled model or a state of it, options) => sampled signals from t = 0 to stop;
+// a compiled model runs on a fresh state, a given state is used (and changed) as it is
+export function simulate<S extends string = string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): SimulationResult<S> {
   checkSimulateOptions(options);
+  const state = compiled instanceof ModelState ? compiled : compiled.createState();
+  for (const [name, value] of Object.entries(options.parameters ?? {})) state.setParameter(name, value);
+  for (const [name, value] of Object.entries(options.start ?? {})) state.setStart(name, value);
   const { stop, step } = options;
-  const names = options.signals ?? (model.stateNames as readonly string[] as readonly S[]);
-  const readers = names.map((n) => model.reader(n));
+  const names = options.signals ?? (state.model.stateNames as readonly string[] as readonly S[]);
+  const readers = names.map((n) => state.reader(n));
   const inputFns = Object.entries(options.inputs ?? {}).map(([name, f]) => {
-    if (typeof f === 'number') model.setInput(name, f);
+    if (typeof f === 'number') state.setInput(name, f);
     return typeof f === 'function' ? ([name, f] as const) : undefined;
   }).filter((x) => x !== undefined);
   const deriv = (dx: Float64Array, x: Float64Array, t: number) => {
-    for (const [name, f] of inputFns) model.setInput(name, f(t));
-    model.derivatives(t, x, dx);
+    for (const [name, f] of inputFns) state.setInput(name, f(t));
+    state.derivatives(t, x, dx);
   };
   const steps = Math.max(0, Math.ceil(stop / step - 1e-9));
   const every = Math.max(1, Math.round((options.interval ?? step) / step));
   const samples = Math.floor(steps / every) + 1 + (steps % every ? 1 : 0);
   const time = new Float64Array(samples);
   const columns = names.map(() => new Float64Array(samples));
-  const scratch = new Float64Array(model.stateNames.length);
+  const scratch = new Float64Array(state.model.stateNames.length);
   let k = 0;
   const sample = (t: number, x: Float64Array) => {
     deriv(scratch, x, t); // refresh the algebraic signals at (t, x)
@@ -83,7 +93,7 @@ export function simulate<S extends string = string>(model: CompiledModel, option
     k++;
   };
   const progress = reporter(options.onProgress);
-  const x = model.x0();
+  const x = state.x0();
   sample(0, x);
   if (options.integrator === 'adaptive') {
     const tolerances = { rtol: options.rtol ?? DEFAULT_RTOL, atol: options.atol ?? DEFAULT_ATOL };
@@ -93,7 +103,7 @@ export function simulate<S extends string = string>(model: CompiledModel, option
       try {
         sample(t, stepper.advance(t));
       } catch (e) {
-        if (e instanceof StepFailure) throw nonFinite(model, e.t, e.x, e.h, deriv);
+        if (e instanceof StepFailure) throw nonFinite(state, e.t, e.x, e.h, deriv);
         throw e;
       }
       progress(t / stop);
@@ -110,10 +120,10 @@ export function simulate<S extends string = string>(model: CompiledModel, option
     try {
       integrator.step();
     } catch (e) {
-      if (e instanceof NonFiniteError) throw nonFinite(model, t0, previous, integrator.dt, deriv);
+      if (e instanceof NonFiniteError) throw nonFinite(state, t0, previous, integrator.dt, deriv);
       throw e;
     }
-    if (!integrator.y.every(Number.isFinite)) throw nonFinite(model, t0, previous, integrator.dt, deriv);
+    if (!integrator.y.every(Number.isFinite)) throw nonFinite(state, t0, previous, integrator.dt, deriv);
     if (s % every === 0 || s === steps) sample(s === steps ? stop : timeAt(s, step), integrator.y);
     progress(s / steps);
   }
@@ -135,7 +145,7 @@ function reporter(onProgress: ((fraction: number) => void) | undefined): (fracti
  * whose derivatives are not finite.
  */
 function nonFinite(
-  model: CompiledModel, t: number, x: Float64Array, h: number,
+  state: ModelState, t: number, x: Float64Array, h: number,
   deriv: (dx: Float64Array, x: Float64Array, t: number) => void,
 ): SimulationError {
   const n = x.length;
@@ -151,7 +161,7 @@ function nonFinite(
       /* the workspace holds what was computed */
     }
     if (!k.every(Number.isFinite) || !stage.every(Number.isFinite)) {
-      first = model.firstNonFinite(at, stage);
+      first = state.firstNonFinite(at, stage);
       break;
     }
   }

@@ -18,7 +18,7 @@
 // relaxed order in relax-order.ts.
 import { type Expr, ZERO, neg, symsOf, unrelaxedSymsOf } from '../expr/index.ts';
 import { StructuralError } from '../errors.ts';
-import { type FlatEquation, type Variable, describeEquation, variableById, variableOf } from '../model/index.ts';
+import { type FlatEquation, type Variable, describeEquation, variableOf, variablesIn } from '../model/index.ts';
 import { type Bipartite, bipartiteFromLists, subgraph } from './graph.ts';
 import { maximumMatching } from './matching.ts';
 import { bltBlocks } from './blt.ts';
@@ -154,7 +154,8 @@ function relaxSingular(g: Bipartite, m: ReturnType<typeof maximumMatching>, eqs:
   const culprits = [...new Set(marked.map((eq) => eq.origin))];
   const relaxedVars = new Set(marked.flatMap((eq) => {
     const visible = new Set(unrelaxedSymsOf(eq.residual));
-    return [...symsOf(eq.residual)].filter((id) => !visible.has(id)).map((id) => `relax(${variableById(id)?.name ?? id})`);
+    const named = variablesIn(eq.residual);
+    return [...symsOf(eq.residual)].filter((id) => !visible.has(id)).map((id) => `relax(${named.get(id)?.name ?? id})`);
   }));
   return new StructuralError(`relaxing leaves the loop structurally singular: the relax() marks in ${culprits.join(', ') || 'the loop'} cannot all be treated as known`, {
     component: culprits[0],

@@ -1,0 +1,193 @@
+// The run state of one simulation of a compiled model (MuJoCo's mjData next
+// to mjModel): inputs u, symbolic parameters p, the workspace w (unknowns,
+// temporaries and the Newton warm starts), the start state x0, and where the
+// last derivatives() call was. Any number of states of one compiled model
+// run side by side, interleaved: the generated code keeps nothing between
+// calls outside the arrays it is given.
+import { show } from '../expr/index.ts';
+import { ModelError, SimulationError } from '../errors.ts';
+import { Component } from '../model/index.ts';
+import type { Target } from '../structure/plan-types.ts';
+import type { CompiledModel, SignalSource } from './compiled.ts';
+
+export type SignalReader = (x: Float64Array) => number;
+
+/** derivatives() computed NaN or an infinity (simulate() names the step it happened in) */
+export class NonFiniteError extends SimulationError {}
+
+export class ModelState {
+  /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
+  readonly w: Float64Array;
+  readonly u: Float64Array;
+  readonly p: Float64Array;
+  private readonly start: Float64Array;
+  private readonly fn: CompiledModel['fn'];
+  private readonly readers = new Map<string, SignalReader>();
+  private lastX: Float64Array;
+  private lastT = 0;
+  /** outputs() has not run since the last derivatives() */
+  private stale = true;
+  /** firstNonFinite() is evaluating: a non-finite result there is expected, not reported again */
+  private diagnosing = false;
+
+  constructor(readonly model: CompiledModel) {
+    const d = model.defaults;
+    this.w = Float64Array.from(d.w);
+    this.u = Float64Array.from(d.u);
+    this.p = Float64Array.from(d.p);
+    this.start = Float64Array.from(d.x);
+    this.lastX = Float64Array.from(d.x);
+    this.fn = model.fn;
+  }
+
+  /** the state vector to start from: the compiled start values with this state's setStart() */
+  x0(): Float64Array {
+    return Float64Array.from(this.start);
+  }
+
+  /** dx = f(t, x); afterwards every signal holds its value at (t, x) */
+  derivatives(t: number, x: Float64Array, dx: Float64Array): void {
+    this.lastX = x;
+    this.lastT = t;
+    this.stale = true;
+    try {
+      this.fn(t, x, dx, this.u, this.p, this.w);
+    } catch (e) {
+      if (e instanceof NonFiniteError && !this.diagnosing) throw this.nonFinite(t, x);
+      throw e;
+    }
+  }
+
+  /** the generated code's non-finite derivatives, with the first non-finite variable in solve order */
+  private nonFinite(t: number, x: Float64Array): NonFiniteError {
+    const first = this.firstNonFinite(t, Float64Array.from(x));
+    const what = first ? `${first.name} (${first.equation})` : 'a state';
+    return new NonFiniteError(`the state derivatives are not finite at time ${t}: first non-finite variable ${what}`, {
+      variables: first ? [first.name] : [],
+      hint: 'a division by zero or a value growing without bound: check parameters and start values',
+    });
+  }
+
+  /** evaluations so far in which a relaxed loop's pivot check failed and its torn form solved it */
+  fallbackEvaluations(): number {
+    return this.model.generated.layout.fallbackCounters.reduce((n, k) => n + this.w[k], 0);
+  }
+
+  /** compute the signals the derivatives do not need, once per derivatives() call */
+  private refresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    this.fn.outputs(this.lastT, this.lastX, this.u, this.p, this.w);
+  }
+
+  setInput(name: string, value: number): void {
+    const i = this.model.generated.layout.inputs.indexOf(name);
+    if (i < 0) throw new SimulationError(`no input named ${name}`, { hint: `inputs: ${this.model.generated.layout.inputs.join(', ') || '(none)'}` });
+    this.u[i] = value;
+  }
+
+  /**
+   * A parameter kept symbolic (compiled with foldParameters: false) takes a
+   * new value for the next derivatives() call; a folded one cannot change.
+   */
+  setParameter(name: string, value: number): void {
+    if (!Number.isFinite(value)) throw new ModelError(`parameter ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
+    const i = this.model.parameterIndex(name, value);
+    if (i === undefined) return;
+    const before = this.p[i];
+    this.p[i] = value;
+    try {
+      this.checkParameters(name);
+    } catch (e) {
+      this.p[i] = before;
+      throw e;
+    }
+  }
+
+  /** the owning component's own check of its parameter values (e.g. a body's mass and inertia), as at compile time */
+  private checkParameters(name: string): void {
+    const owner = this.model.reduced.flat.variables.find((v) => v.name === name)?.owner;
+    if (!(owner instanceof Component)) return;
+    owner.checkParameters((local) => {
+      const full = owner.path ? `${owner.path}.${local}` : local;
+      if (!this.model.hasSignal(full)) throw new ModelError(`${owner.path} has no parameter ${local} to check`, { component: owner.path });
+      return this.signal(full);
+    });
+  }
+
+  /**
+   * The start value of a state (or of a variable that is an alias of one), or
+   * the first guess of an unknown (a tearing variable's Newton start).
+   */
+  setStart(name: string, value: number): void {
+    this.model.writeStart(name, value, this.start, this.w);
+  }
+
+  signalNames(): string[] {
+    return this.model.signalNames();
+  }
+
+  hasSignal(name: string): boolean {
+    return this.model.hasSignal(name);
+  }
+
+  /** value of any variable (state, unknown, alias, input, parameter) after the last derivatives() call */
+  signal(name: string): number {
+    return this.reader(name)(this.lastX);
+  }
+
+  /** a reader for one signal, for sampling without name lookups */
+  reader(name: string): SignalReader {
+    let r = this.readers.get(name);
+    if (!r) this.readers.set(name, (r = this.makeReader(this.model.signalSource(name))));
+    return r;
+  }
+
+  private makeReader(s: SignalSource): SignalReader {
+    const { index: i, sign: k, offset: c } = s;
+    const { w, u, p } = this;
+    switch (s.from) {
+      case 'time': return () => k * this.lastT + c;
+      case 'x': return k === 1 && c === 0 ? (x) => x[i] : (x) => k * x[i] + c;
+      case 'u': return () => k * u[i] + c;
+      case 'p': return () => k * p[i] + c;
+      case 'w': return () => (this.refresh(), k * w[i] + c);
+      case 'value': return () => c;
+    }
+  }
+
+  /**
+   * After non-finite values appeared at (t, x): the first unknown in solve
+   * order that is not finite, with the expression that computed it.
+   */
+  firstNonFinite(t: number, x: Float64Array): { name: string; equation: string } | undefined {
+    this.diagnosing = true;
+    try {
+      this.derivatives(t, x, new Float64Array(x.length));
+    } catch {
+      /* the values computed so far are still in w */
+    }
+    try {
+      this.refresh();
+    } catch {
+      /* likewise */
+    } finally {
+      this.diagnosing = false;
+    }
+    const { layout } = this.model.generated;
+    const bad = (s: Target) => {
+      const k = layout.workspace.indexOf(s.name);
+      return k >= 0 && !Number.isFinite(this.w[k]);
+    };
+    for (const step of this.model.plan.steps) {
+      const assigns = step.kind === 'assign' ? step.assigns : step.y;
+      if (step.kind !== 'assign' && step.z.some(bad)) {
+        const z = step.z.find(bad)!;
+        return { name: z.name, equation: `tearing variable of block ${step.block}` };
+      }
+      for (const a of assigns) if (bad(a.target)) return { name: a.target.name, equation: `${a.target.name} = ${show(a.expr)}` };
+    }
+    const i = x.findIndex((v) => !Number.isFinite(v));
+    return i >= 0 ? { name: this.model.stateNames[i], equation: 'state' } : undefined;
+  }
+}

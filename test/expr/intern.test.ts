@@ -1,0 +1,56 @@
+// The intern tables (src/expr/node.ts): hash-consing holds for every node a
+// compile sees, ids stay unique, and what one compile derives (its own
+// nodes, its derivatives) is never handed to another. That memory is
+// returned is measured in test/compile/memory.test.ts.
+import { describe, expect, it } from 'vitest';
+import { type Expr, add, cos, diff, mul, num, sin, symsOf, withLocalTable } from '../../src/expr/index.ts';
+import { Model } from '../../src/model/index.ts';
+
+const m = new Model('t');
+const x = m.variable('x'), y = m.variable('y');
+const X = m.variables[0];
+
+describe('withLocalTable: the intern table of one compile', () => {
+  it('finds the nodes made before it, and its own', () => {
+    const before = mul(sin(x), y);
+    withLocalTable(() => {
+      expect(mul(y, sin(x))).toBe(before);
+      const mine = add(cos(x), 7.25);
+      expect(add(7.25, cos(x))).toBe(mine);
+      expect(withLocalTable(() => add(cos(x), 7.25))).toBe(mine); // nested: the outer table serves
+    });
+  });
+
+  it('gives every node a new id: none is reused across tables', () => {
+    const ids: number[] = [];
+    const collect = (e: Expr) => ids.push(e.id);
+    collect(add(x, 3.5));
+    withLocalTable(() => collect(add(x, 4.5)));
+    withLocalTable(() => collect(add(x, 4.5)));
+    collect(add(x, 4.5));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('a derivative taken in one compile is not handed to the next: the next derives its own', () => {
+    const e = mul(sin(x), x); // a model's node, alive across compiles
+    const first = withLocalTable(() => diff(e, X));
+    withLocalTable(() => {
+      const own = add(mul(cos(x), x), sin(x)); // d/dx (x sin x), built here
+      expect(diff(e, X)).toBe(own);
+      expect(diff(e, X)).not.toBe(first);
+    });
+    expect(diff(e, X)).toBe(add(mul(cos(x), x), sin(x)));
+  });
+
+  it('ends with its function, also when that throws', () => {
+    expect(() => withLocalTable(() => {
+      add(x, 9.5);
+      throw new Error('boom');
+    })).toThrow('boom');
+    const outside = add(x, 9.5);
+    expect(add(9.5, x)).toBe(outside);
+    expect(withLocalTable(() => add(x, 9.5))).toBe(outside);
+    expect([...symsOf(outside)]).toEqual([X.id]);
+    expect(num(9.5)).toBe(outside.args[0]);
+  });
+});
