@@ -25,7 +25,7 @@ describe('kron simulate --start', () => {
   });
 
   it('a URDF robot: the first sample is the start value, and the accelerations are those of the module started there', async () => {
-    const urdf = await kron('simulate', 'test/fixtures/puma560.urdf', '--start', 'j2.q=0.5', '--start', 'j2.qd=0.25', ...SIGNALS);
+    const urdf = await kron('simulate', 'mechanisms/puma560.urdf', '--start', 'j2.q=0.5', '--start', 'j2.qd=0.25', ...SIGNALS);
     const module = await kron('simulate', 'mechanisms/puma560.ts', '--set', 'q2=0.5', '--start', 'j2.qd=0.25', ...SIGNALS);
     expect(urdf.code).toBe(0);
     const [u, m] = [rows(urdf.stdout), rows(module.stdout)];
@@ -35,20 +35,20 @@ describe('kron simulate --start', () => {
   });
 
   it('kron compile accepts --start like the other shared flags', async () => {
-    const r = await kron('compile', 'test/fixtures/puma560.urdf', '--start', 'j2.q=0.5', '--json');
+    const r = await kron('compile', 'mechanisms/puma560.urdf', '--start', 'j2.q=0.5', '--json');
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout).states).toBe(12);
   });
 
   it('a name that is not a state: exit 1, the states listed', async () => {
-    const r = await kron('simulate', 'test/fixtures/puma560.urdf', '--start', 'shoulder.q=0.5');
+    const r = await kron('simulate', 'mechanisms/puma560.urdf', '--start', 'shoulder.q=0.5');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no state named shoulder\.q to give a start value/);
     expect(r.stderr).toMatch(/hint: states: j1\.q, j1\.qd, j2\.q, j2\.qd, /);
   });
 
   it('--set of a state is refused with a hint to --start; a malformed --start is a usage error', async () => {
-    const set = await kron('simulate', 'test/fixtures/puma560.urdf', '--set', 'j2.q=0.5');
+    const set = await kron('simulate', 'mechanisms/puma560.urdf', '--set', 'j2.q=0.5');
     expect(set.code).toBe(1);
     expect(set.stderr).toMatch(/j2\.q is a variable, not a parameter: --set cannot change it/);
     expect(set.stderr).toMatch(/hint: give a state its start value with --start j2\.q=0\.5/);
