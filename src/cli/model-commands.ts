@@ -78,7 +78,7 @@ examples:
   kron simulate mechanisms/puma560.ts --stop 2 --interval 0.01 --out /tmp/p.json
   kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --rtol 1e-8 --out /tmp/u.csv
   kron simulate mechanisms/pendulum.ts --gravity 0,0,-9.80665 --signals 'j1.q,j1.qd'
-  kron simulate test/fixtures/puma560.urdf --start j2.q=0.5 --stop 1 --interval 0.01
+  kron simulate mechanisms/puma560.urdf --start j2.q=0.5 --stop 1 --interval 0.01
 `;
 
 /** options of both commands: compile + simulate share the model and compile options */
