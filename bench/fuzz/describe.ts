@@ -52,10 +52,11 @@ export function buildMechanism(spec: MechanismSpec): Mechanism {
   spec.links.forEach((l, i) => {
     const k = i + 1;
     const at = chain(l.parent < 0 ? m.world.frame_b : ends[l.parent], l.bar, l.rotation, `o${k}`, `r${k}`);
-    const j = l.joint === 'revolute' ? m.revolute(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d })
-      : l.joint === 'prismatic' ? m.prismatic(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d })
-        : l.joint === 'spherical' ? m.spherical(`j${k}`, { q: l.q, d: l.d })
-          : m.universal(`j${k}`, { axes: [l.axes[0], l.axes[1]], q: l.q, d: l.d });
+    const state = l.state;
+    const j = l.joint === 'revolute' ? m.revolute(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d, state })
+      : l.joint === 'prismatic' ? m.prismatic(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d, state })
+        : l.joint === 'spherical' ? m.spherical(`j${k}`, { q: l.q, d: l.d, state })
+          : m.universal(`j${k}`, { axes: [l.axes[0], l.axes[1]], q: l.q, d: l.d, state });
     m.connect(at, j.frame_a);
     if (l.body) {
       const b = m.body(`b${k}`, { m: l.body.m, rcm: l.body.rcm, I: l.body.I });

@@ -129,7 +129,7 @@ const CONSTRAINTS: Record<CutType, number> = { spherical: 3, universal: 4, revol
 const attachPoint = (rnd: Rnd, links: readonly LinkSpec[]) => (links.length === 0 || rnd() < 0.4 ? -1 : Math.floor(rnd() * links.length));
 
 // (rnd, links, cut type) => the cut of a new loop whose two branches are added to links; side b is assembled later
-function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType): CutSpec {
+function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false): CutSpec {
   const law = type === 'revolute' || type === 'planar'
     ? { c: rnd() < 0.2 ? uniform(rnd, 0.5, 5) : 0, q0: uniform(rnd, -1, 1), d: rnd() < 0.2 ? uniform(rnd, 0.05, 1) : 0 }
     : { c: 0, q0: 0, d: 0 };
@@ -151,8 +151,8 @@ function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType): CutSpec {
   // branch joint types with more degrees of freedom than constraints, at most 4 more
   let joints: JointType[];
   do {
-    joints = Array.from({ length: 2 + Math.floor(rnd() * 4) }, () => randomJoint(rnd));
-  } while (joints.reduce((s, j) => s + dofOf(j), 0) <= c || joints.reduce((s, j) => s + dofOf(j), 0) > c + 4);
+    joints = Array.from({ length: 2 + Math.floor(rnd() * (small ? 3 : 4)) }, () => randomJoint(rnd));
+  } while (joints.reduce((s, j) => s + dofOf(j), 0) <= c || joints.reduce((s, j) => s + dofOf(j), 0) > c + (small ? 2 : 4));
   const split = Math.max(1, Math.floor(rnd() * joints.length));
   const a = addChain(rnd, links, attachPoint(rnd, links), joints.slice(0, split));
   const b = addChain(rnd, links, attachPoint(rnd, links), joints.slice(split));
@@ -182,7 +182,7 @@ export function axisAngle(R: M3): { axis: V3; angle: number } {
 }
 
 // (spec with cut sides b open) => spec whose cuts close at the start values, in place
-function assembleInPlace(rnd: Rnd, spec: MechanismSpec): void {
+export function assembleInPlace(rnd: Rnd, spec: MechanismSpec): void {
   const x = expand(oracleSystem({ ...spec, cuts: [] }).tree);
   const all = poses(x.rnea, spec.links.flatMap((l) => l.q));
   for (const cut of spec.cuts) {
@@ -201,8 +201,8 @@ function assembleInPlace(rnd: Rnd, spec: MechanismSpec): void {
 }
 
 export interface GenerateOptions {
-  /** bodies of a tree: 1..maxTree (default 6) */
-  maxTree?: number;
+  /** small mechanisms (for npm test): trees of 1-3 links, no links besides the loops', short loops */
+  small?: boolean;
 }
 
 // (seed) => a random mechanism that assembles at its start values
@@ -214,15 +214,15 @@ export function generate(seed: number, options: GenerateOptions = {}): Mechanism
   const loopType = (): CutType => pick(rnd, ['planar', 'planar', 'spherical', 'spherical', 'universal', 'revolute'] as CutType[]);
   let shape: string;
   if (u < 0.4) {
-    const nb = 1 + Math.floor(rnd() * (options.maxTree ?? 6));
+    const nb = 1 + Math.floor(rnd() * (options.small ? 3 : 6));
     for (let i = 0; i < nb; i++) links.push(randomLink(rnd, i === 0 || rnd() < 0.15 ? -1 : Math.floor(rnd() * i)));
     shape = 'tree';
   } else {
-    const before = Math.floor(rnd() * 3);
+    const before = options.small ? 0 : Math.floor(rnd() * 3);
     for (let i = 0; i < before; i++) links.push(randomLink(rnd, i === 0 ? -1 : Math.floor(rnd() * (i + 1)) - 1));
     const types = [loopType(), ...(u < 0.8 ? [] : [loopType()])];
-    for (const t of types) cuts.push(addLoop(rnd, links, t));
-    if (rnd() < 0.3) links.push(randomLink(rnd, Math.floor(rnd() * links.length)));
+    for (const t of types) cuts.push(addLoop(rnd, links, t, options.small));
+    if (!options.small && rnd() < 0.3) links.push(randomLink(rnd, Math.floor(rnd() * links.length)));
     shape = `${types.length === 1 ? 'loop' : 'double'}:${types.join('+')}`;
   }
   const gravity: V3 = rnd() < 0.6 ? [0, -9.80665, 0] : direction(rnd, 1, 15);

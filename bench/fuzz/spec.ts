@@ -42,6 +42,8 @@ export interface LinkSpec {
   q0: number;
   d: number;
   body?: BodySpec;
+  /** the user's mark (state: false = determined by its loop); default: the builder chooses */
+  state?: boolean;
 }
 
 export interface SideSpec {
@@ -97,6 +99,7 @@ export function describeSpec(spec: MechanismSpec): string {
     if (l.bar) parts.push(`bar ${v3(l.bar)}`);
     if (l.rotation) parts.push(`rotation ${v3(l.rotation.axis)} ${l.rotation.angle.toFixed(3)} r ${v3(l.rotation.r)}`);
     parts.push(`q ${v3(l.q)}`);
+    if (l.state !== undefined) parts.push(`state: ${l.state}`);
     if (l.c || l.d) parts.push(`c ${l.c.toFixed(2)} q0 ${l.q0.toFixed(2)} d ${l.d.toFixed(2)}`);
     const b = l.body;
     parts.push(!b ? 'MASSLESS' : `m ${b.m.toPrecision(3)} rcm ${v3(b.rcm)} ${b.I.every((x) => x === 0) ? 'POINT MASS' : `I ${v3(b.I)}`}`);
