@@ -39,7 +39,7 @@ import { assemble, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { buildMechanism, oracleSystem } from './describe.ts';
 import { generate, loopLinks } from './generate.ts';
-import { type MechanismSpec, coordinateNames, coordinateSignals } from './spec.ts';
+import { type MechanismSpec, coordinateNames, coordinateSignals, features } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
 export type FailureKind = 'crash' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly';
@@ -53,6 +53,8 @@ export interface CaseResult {
   grey?: boolean;
   /** notes worth counting: e.g. a compile error on a mechanism the oracle finds regular */
   note?: string;
+  /** what the mechanism contains (spec.ts features()) */
+  features?: string;
 }
 
 export const TOL = 1e-8;
@@ -148,7 +150,7 @@ const maxAbs = (x: readonly number[]) => x.reduce((m, v) => Math.max(m, Math.abs
 
 // (seed) => the case's class or failure
 export function runCase(seed: number, spec: MechanismSpec = generate(seed)): CaseResult {
-  const base = { seed, shape: spec.shape };
+  const base = { seed, shape: spec.shape, features: features(spec) };
   const fail = (kind: FailureKind, detail: string): CaseResult => ({ ...base, failure: { kind, detail } });
   const compiled = MODES.map((m) => tryCompile(spec, m));
   // compile
@@ -172,7 +174,11 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
   if (!answered[0] && !answered[1]) return bothFailed(spec, torn, state, runs, base, fail);
   if (answered[0] !== answered[1]) {
     const bad = answered[0] ? 1 : 0;
-    return fail('one-sided', `${MODES[bad]} throws ${describeError((runs[bad] as { error: unknown }).error)}; ${MODES[1 - bad]} answers [${fmt((runs[1 - bad] as { dx: Float64Array }).dx)}]`);
+    const good = [torn, relaxed][1 - bad];
+    const k = kronCoordinates(spec, good, state, (runs[1 - bad] as { dx: Float64Array }).dx);
+    const o = oracle(spec, k.q, k.qd, k.tau, state.inputs);
+    const verdict = 'closed' in o ? `oracle: ${MODES[1 - bad]}'s loop not closed (${o.detail})` : o.singular ? `oracle: singular (${o.why})` : `oracle: regular, qdd [${fmt(o.qdd)}]`;
+    return fail('one-sided', `${MODES[bad]} throws ${describeError((runs[bad] as { error: unknown }).error)}; ${MODES[1 - bad]} answers qdd [${fmt(k.qdd)}]; ${verdict}`);
   }
   // both answered: compare each with the oracle at its own q, qd (their rest joints may differ in principle)
   const results = [torn, relaxed].map((c, i) => kronCoordinates(spec, c, state, (runs[i] as { dx: Float64Array }).dx));
@@ -196,7 +202,7 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
 }
 
 // both modes threw typed errors at run time: a run-error if the oracle agrees it is singular (or cannot close the loop)
-function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs: Run[], base: { seed: number; shape: string }, fail: (k: FailureKind, d: string) => CaseResult): CaseResult {
+function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs: Run[], base: { seed: number; shape: string; features: string }, fail: (k: FailureKind, d: string) => CaseResult): CaseResult {
   const msg = runs.map((r, i) => `${MODES[i]}: ${describeError((r as { error: unknown }).error)}`).join(' | ');
   if (!runs.every((r) => !r.ok && r.error instanceof SimulationError)) return fail('crash', `typed errors that are not SimulationError at run time: ${msg}`);
   // the oracle's view at the same state: for loops, close it itself from the start values

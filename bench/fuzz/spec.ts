@@ -111,3 +111,19 @@ export function describeSpec(spec: MechanismSpec): string {
   });
   return lines.join('\n');
 }
+
+/** one line of what the mechanism contains, for the failure census: joints, massless links, point masses, heavy bodies, cuts */
+export function features(spec: MechanismSpec): string {
+  const letter = { revolute: 'R', prismatic: 'P', spherical: 'S', universal: 'U' } as const;
+  const joints = spec.links.map((l) => letter[l.joint]).join('');
+  const massless = spec.links.filter((l) => !l.body).length;
+  const points = spec.links.filter((l) => l.body && l.body.I.every((x) => x === 0));
+  const centred = points.filter((l) => l.body!.rcm.every((x) => x === 0)).length;
+  const heavy = spec.links.filter((l) => (l.body?.m ?? 0) > 1e5).length;
+  const parts = [`joints ${joints}`];
+  if (massless) parts.push(`${massless} massless`);
+  if (points.length) parts.push(`${points.length} point mass${points.length > 1 ? 'es' : ''}${centred ? ` (${centred} at the joint)` : ''}`);
+  if (heavy) parts.push(`${heavy} heavy (>1e5 kg)`);
+  if (spec.cuts.length) parts.push(`cuts ${spec.cuts.map((c) => c.type).join('+')}`);
+  return parts.join(', ');
+}
