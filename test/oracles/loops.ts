@@ -137,7 +137,8 @@ export function loopDynamics(sys: LoopSystem, q: readonly number[], qd: readonly
   const Z = vectors.slice(0, n - c);
   const rhs = mulMatVec(M, p).map((v, i) => Q[i] - h[i] - v);
   const Mr = Z.map((zi) => Z.map((zj) => dot3n(zi, mulMatVec(M, zj))));
-  const y: SpdSolution = solveSymmetricPsd(Mr, Z.map((z) => dot3n(z, rhs)));
+  // scaled by what z^T M z would be without cancellation (symmetric.ts: a motion that moves no mass leaves only rounding)
+  const y: SpdSolution = solveSymmetricPsd(Mr, Z.map((z) => dot3n(z, rhs)), Z.map((z) => z.reduce((s, zi, i) => s + zi * zi * M[i][i], 0)));
   if (y.singular) return { singular: true, why: `reduced mass matrix Z^T M Z singular: ${y.why}`, cond: y.cond, phi, Gqd };
   const qdd = p.map((pi, i) => pi + Z.reduce((s, z, k) => s + z[i] * y.x[k], 0));
   return { singular: false, qdd, cond: condG * y.cond, fdErr: Math.max(gErr, curv.err * speed * speed), phi, Gqd };
