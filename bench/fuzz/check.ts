@@ -17,7 +17,10 @@
 // oracle says singular), kron-singular (Kron singular where the oracle is
 // regular and well conditioned), not-closed (Kron's loop position or velocity
 // does not satisfy the oracle's constraints), no-assembly (Kron's Newton fails
-// where the oracle closes the loop from the same start).
+// where the oracle closes the loop from the same start), rest-choice (both
+// modes fail because the rest joints the builder chose cannot close the loop:
+// the constraint Jacobian restricted to them is rank deficient at the
+// assembled start position, while the whole mechanism's is not).
 //
 // Tolerance, norm-wise: max_i |a_i - o_i| <= tol (max_i |o_i| + 1). The "+ 1"
 // (1 rad/s^2 or 1 m/s^2) keeps states with near-zero accelerations from
@@ -35,14 +38,14 @@
 // (with the widened tolerance) is accepted, and the case is counted as grey.
 import { KronError, SimulationError, compile, type CompiledModel, type Mode } from '../../src/index.ts';
 import { expand, forwardDynamics } from '../../test/oracles/joint-tree.ts';
-import { assemble, loopDynamics } from '../../test/oracles/loops.ts';
+import { assemble, columnRank, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { buildMechanism, oracleSystem } from './describe.ts';
 import { generate, loopLinks } from './generate.ts';
 import { type MechanismSpec, coordinateNames, coordinateSignals, features } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
-export type FailureKind = 'crash' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly';
+export type FailureKind = 'crash' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
 
 export interface CaseResult {
   seed: number;
@@ -213,6 +216,11 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
   const guess = q0.map((v, i) => (Number.isNaN(v) ? spec.links.flatMap((l) => l.q)[i] : v));
   let q = guess;
   if (spec.cuts.length) {
+    const sys = withCutDrives(spec, state.inputs), start = spec.links.flatMap((l) => l.q);
+    const [restRank, allRank] = [columnRank(sys, start, rest), columnRank(sys, start, start.map((_, i) => i))];
+    if (restRank <= RANK_LOW && allRank > RANK_HIGH) {
+      return fail('rest-choice', `${msg}; the rest joints' constraint Jacobian at the assembled start has sigma_min/sigma_max ${restRank.toExponential(1)} (rest ${rest.map((i) => names[i].q).join(', ')}), the mechanism's ${allRank.toExponential(1)}`);
+    }
     const closed = assemble(withCutDrives(spec, state.inputs), guess, rest);
     if (!closed) return { ...base, cls: 'run-error', note: `loop does not close (oracle agrees): ${msg}` };
     q = closed;

@@ -148,6 +148,22 @@ const sub3 = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dot3n = (a: readonly number[], b: readonly number[]) => a.reduce((s, v, i) => s + v * b[i], 0);
 
 /**
+ * Relative smallest singular value (sigma_min / sigma_max) of the constraint
+ * Jacobian restricted to some coordinates (e.g. the rest joints a builder
+ * chose to close the loops with): 0 when those coordinates cannot move the
+ * cut in every constrained direction, whatever the rest of the mechanism can.
+ */
+export function columnRank(sys: LoopSystem, q: readonly number[], columns: readonly number[]): number {
+  const x = expand(sys.tree);
+  const { J } = jacobian((y) => constraints(sys, x, y), q);
+  const Jc = J.map((row) => columns.map((i) => row[i]));
+  const m = columns.length;
+  const { values } = symmetricEigen(Array.from({ length: m }, (_, a) => Array.from({ length: m }, (_, b) => Jc.reduce((acc, r) => acc + r[a] * r[b], 0))));
+  const sigma = values.map((v) => Math.sqrt(Math.max(v, 0)));
+  return m === 0 ? 1 : sigma[m - J.length] / sigma[m - 1];
+}
+
+/**
  * The loop closed by Newton's method on the rest coordinates (indices into
  * q), warm-started from q: the oracle's own answer to "does this loop close
  * near here". Returns q with the rest coordinates solved, or undefined.
