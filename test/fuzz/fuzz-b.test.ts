@@ -1,4 +1,4 @@
 // Second half of the fuzz slice (see slice.ts).
 import { fuzzSlice } from './slice.ts';
 
-fuzzSlice(121, 120);
+fuzzSlice(101, 100);
