@@ -99,14 +99,16 @@ function randomState(spec: MechanismSpec, c: CompiledModel): State {
   return { x, inputs };
 }
 
-type Run = { ok: true; dx: Float64Array } | { ok: false; error: unknown };
+type Coordinates = ReturnType<typeof kronCoordinates>;
+type Run = { ok: true; dx: Float64Array; k: Coordinates } | { ok: false; error: unknown };
 
-function evaluate(c: CompiledModel, s: State): Run {
+// reading the rest joints' signals runs the model's outputs, which can throw as well: one try for both
+function evaluate(spec: MechanismSpec, c: CompiledModel, s: State): Run {
   try {
     for (const [n, v] of s.inputs) c.setInput(n, v);
     const dx = new Float64Array(s.x.length);
     c.derivatives(0, s.x, dx);
-    return { ok: true, dx };
+    return { ok: true, dx, k: kronCoordinates(spec, c, s, dx) };
   } catch (error) {
     return { ok: false, error };
   }
@@ -170,21 +172,20 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
   const [torn, relaxed] = [compiled[0].c, compiled[1].c];
   const state = randomState(spec, torn);
   if (relaxed.stateNames.join() !== torn.stateNames.join()) return fail('one-sided', `states differ: torn ${torn.stateNames.join(',')} relaxed ${relaxed.stateNames.join(',')}`);
-  const runs = [evaluate(torn, state), evaluate(relaxed, state)];
+  const runs = [evaluate(spec, torn, state), evaluate(spec, relaxed, state)];
   for (const [i, r] of runs.entries()) if (!r.ok && !(r.error instanceof KronError)) return fail('crash', `${MODES[i]} derivatives: ${describeError(r.error)}`);
   for (const [i, r] of runs.entries()) if (r.ok && !r.dx.every(Number.isFinite)) return fail('nan', `${MODES[i]} derivatives returned [${[...r.dx].map((v) => v.toPrecision(4)).join(', ')}] with no error`);
   const answered = runs.map((r) => r.ok);
   if (!answered[0] && !answered[1]) return bothFailed(spec, torn, state, runs, base, fail);
   if (answered[0] !== answered[1]) {
     const bad = answered[0] ? 1 : 0;
-    const good = [torn, relaxed][1 - bad];
-    const k = kronCoordinates(spec, good, state, (runs[1 - bad] as { dx: Float64Array }).dx);
+    const k = (runs[1 - bad] as { k: Coordinates }).k;
     const o = oracle(spec, k.q, k.qd, k.tau, state.inputs);
     const verdict = 'closed' in o ? `oracle: ${MODES[1 - bad]}'s loop not closed (${o.detail})` : o.singular ? `oracle: singular (${o.why})` : `oracle: regular, qdd [${fmt(o.qdd)}]`;
     return fail('one-sided', `${MODES[bad]} throws ${describeError((runs[bad] as { error: unknown }).error)}; ${MODES[1 - bad]} answers qdd [${fmt(k.qdd)}]; ${verdict}`);
   }
   // both answered: compare each with the oracle at its own q, qd (their rest joints may differ in principle)
-  const results = [torn, relaxed].map((c, i) => kronCoordinates(spec, c, state, (runs[i] as { dx: Float64Array }).dx));
+  const results = runs.map((r) => (r as { k: Coordinates }).k);
   let grey = false;
   const lines: string[] = [];
   for (const [i, k] of results.entries()) {
