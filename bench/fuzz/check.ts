@@ -1,0 +1,244 @@
+// One fuzz case: (seed) => exactly one class, or a failure with one line of
+// detail. The mechanism is compiled torn and relaxed through the public API,
+// evaluated at one random state with random inputs, and compared with the
+// oracle (test/oracles: joint-tree.ts for trees, loops.ts for loops).
+//
+// Classes:
+//   compile-error  both modes throw a typed KronError of the same class at compile
+//   run-error      both modes throw a typed SimulationError in derivatives(),
+//                  and the oracle agrees that the state is singular (or it is
+//                  in the grey zone, see below)
+//   agree          torn, relaxed and the oracle agree on every tree coordinate's
+//                  acceleration (state joints: der(qd); rest joints: qdd)
+// Failures: crash (an error that is not a KronError), nan (a non-finite
+// derivative with no error), disagree (with the factor over the tolerance),
+// one-sided (one mode singular or failing, the other answering), compile-mismatch
+// (typed errors of different classes), oracle-singular (Kron answers where the
+// oracle says singular), kron-singular (Kron singular where the oracle is
+// regular and well conditioned), not-closed (Kron's loop position or velocity
+// does not satisfy the oracle's constraints), no-assembly (Kron's Newton fails
+// where the oracle closes the loop from the same start), rest-choice (both
+// modes fail because the rest joints the builder chose cannot close the loop:
+// the constraint Jacobian restricted to them is rank deficient at the
+// assembled start position, while the whole mechanism's is not).
+//
+// Tolerance, norm-wise: max_i |a_i - o_i| <= tol (max_i |o_i| + 1). The "+ 1"
+// (1 rad/s^2 or 1 m/s^2) keeps states with near-zero accelerations from
+// demanding absolute agreement to 1e-8 of nothing; the max norm keeps one
+// large acceleration from hiding a wrong small one only up to that scale.
+// tol = 1e-8, widened by the oracle's condition estimate: + cond * 1e-15 for
+// trees (backward-stable solves lose cond * eps), + cond * (1e-15 + e_fd)
+// for loops (e_fd: the Ridders error estimate of G and gamma). The widening
+// is printed whenever it exceeds 1e-8.
+//
+// Grey zone: a scaled smallest eigenvalue of M (or Z^T M Z) within
+// [GREY_LOW, GREY_HIGH], or a relative singular value of G within
+// [RANK_LOW, RANK_HIGH], is too close to the threshold to say which side
+// Kron should fall on; there either a typed singular error or agreement
+// (with the widened tolerance) is accepted, and the case is counted as grey.
+import { KronError, SimulationError, compile, type CompiledModel, type Mode } from '../../src/index.ts';
+import { expand, forwardDynamics } from '../../test/oracles/joint-tree.ts';
+import { assemble, columnRank, loopDynamics } from '../../test/oracles/loops.ts';
+import { prng } from '../../test/multibody/random-tree.ts';
+import { buildMechanism, oracleSystem } from './describe.ts';
+import { generate, loopLinks } from './generate.ts';
+import { type MechanismSpec, coordinateNames, coordinateSignals, features } from './spec.ts';
+
+export type CaseClass = 'compile-error' | 'run-error' | 'agree';
+export type FailureKind = 'crash' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
+
+export interface CaseResult {
+  seed: number;
+  shape: string;
+  cls?: CaseClass;
+  failure?: { kind: FailureKind; detail: string };
+  /** in the grey zone of the singularity tests */
+  grey?: boolean;
+  /** notes worth counting: e.g. a compile error on a mechanism the oracle finds regular */
+  note?: string;
+  /** what the mechanism contains (spec.ts features()) */
+  features?: string;
+}
+
+export const TOL = 1e-8;
+const GREY_LOW = 1e-14, GREY_HIGH = 1e-8;
+const RANK_LOW = 1e-10, RANK_HIGH = 1e-6;
+const MODES: Mode[] = ['torn', 'relaxed'];
+
+type Outcome = { ok: true; c: CompiledModel } | { ok: false; error: unknown };
+
+const describeError = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message.split('\n')[0].slice(0, 200)}` : String(e));
+
+function tryCompile(spec: MechanismSpec, mode: Mode): Outcome {
+  try {
+    return { ok: true, c: compile(buildMechanism(spec), { mode }) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+interface State {
+  x: Float64Array;
+  inputs: Map<string, number>;
+}
+
+// (spec, compiled) => a random state near the start values (loops stay closable) and random inputs
+function randomState(spec: MechanismSpec, c: CompiledModel): State {
+  const rnd = prng(spec.seed * 7919 + 17);
+  const onLoop = loopLinks(spec);
+  const x = c.x0();
+  c.stateNames.forEach((n, i) => {
+    const link = Number(/^j(\d+)\./.exec(n)?.[1] ?? 0) - 1;
+    const isSpeed = /\.qd(\[|$)/.test(n);
+    if (isSpeed) x[i] = -2 + 4 * rnd();
+    else x[i] += (onLoop.has(link) ? 0.05 : spec.links[link]?.joint === 'prismatic' ? 0.3 : 1) * (2 * rnd() - 1);
+  });
+  const inputs = new Map<string, number>();
+  for (const k of coordinateNames(spec)) inputs.set(coordinateSignals(k).tau, -5 + 10 * rnd());
+  spec.cuts.forEach((cut, i) => cut.type === 'revolute' || cut.type === 'planar' ? inputs.set(`c${i + 1}.tau`, -5 + 10 * rnd()) : undefined);
+  return { x, inputs };
+}
+
+type Coordinates = ReturnType<typeof kronCoordinates>;
+type Run = { ok: true; dx: Float64Array; k: Coordinates } | { ok: false; error: unknown };
+
+// reading the rest joints' signals runs the model's outputs, which can throw as well: one try for both
+function evaluate(spec: MechanismSpec, c: CompiledModel, s: State): Run {
+  try {
+    for (const [n, v] of s.inputs) c.setInput(n, v);
+    const dx = new Float64Array(s.x.length);
+    c.derivatives(0, s.x, dx);
+    return { ok: true, dx, k: kronCoordinates(spec, c, s, dx) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** Kron's q, qd, qdd of every tree coordinate: states from x and dx, rest joints from the signals */
+function kronCoordinates(spec: MechanismSpec, c: CompiledModel, s: State, dx: Float64Array) {
+  const names = coordinateNames(spec).map(coordinateSignals);
+  const index = (n: string) => c.stateNames.indexOf(n);
+  const q = names.map((k) => (index(k.q) >= 0 ? s.x[index(k.q)] : c.signal(k.q)));
+  const qd = names.map((k) => (index(k.qd) >= 0 ? s.x[index(k.qd)] : c.signal(k.qd)));
+  const qdd = names.map((k) => (index(k.qd) >= 0 ? dx[index(k.qd)] : c.signal(k.qdd)));
+  const tau = names.map((k) => s.inputs.get(k.tau) ?? 0);
+  return { q, qd, qdd, tau };
+}
+
+type OracleAnswer =
+  | { singular: false; qdd: number[]; widen: number; grey: boolean }
+  | { singular: true; why: string; grey: boolean }
+  | { closed: false; detail: string };
+
+// (spec, Kron's coordinates) => the oracle's accelerations at Kron's q, qd
+function oracle(spec: MechanismSpec, q: number[], qd: number[], tau: number[], inputs: Map<string, number>): OracleAnswer {
+  const sys = withCutDrives(spec, inputs);
+  if (spec.cuts.length === 0) {
+    const r = forwardDynamics(expand(sys.tree), q, qd, tau);
+    const grey = r.minScaled >= GREY_LOW && r.minScaled <= GREY_HIGH;
+    return r.singular ? { singular: true, why: r.why, grey } : { singular: false, qdd: r.x, widen: r.cond * 1e-15, grey };
+  }
+  const r = loopDynamics(sys, q, qd, tau);
+  if (r.phi > 1e-9 || r.Gqd > 1e-8 * (1 + Math.max(...qd.map(Math.abs)))) return { closed: false, detail: `|phi(q)| = ${r.phi.toExponential(2)}, |G qd| = ${r.Gqd.toExponential(2)}` };
+  if (r.singular) return { singular: true, why: r.why, grey: /rank/.test(r.why) ? r.cond <= 1 / RANK_LOW : r.cond <= 1 / GREY_LOW };
+  return { singular: false, qdd: r.qdd, widen: r.cond * (1e-15 + r.fdErr), grey: r.cond >= 1 / RANK_HIGH };
+}
+
+/** the oracle's system with the cut revolutes' drive inputs */
+function withCutDrives(spec: MechanismSpec, inputs: Map<string, number>) {
+  const sys = oracleSystem(spec);
+  sys.cuts.forEach((c, i) => (c.tau = inputs.get(`c${i + 1}.tau`) ?? 0));
+  return sys;
+}
+
+const maxAbs = (x: readonly number[]) => x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+
+// (seed) => the case's class or failure
+export function runCase(seed: number, spec: MechanismSpec = generate(seed)): CaseResult {
+  const base = { seed, shape: spec.shape, features: features(spec) };
+  const fail = (kind: FailureKind, detail: string): CaseResult => ({ ...base, failure: { kind, detail } });
+  const compiled = MODES.map((m) => tryCompile(spec, m));
+  // compile
+  for (const [i, o] of compiled.entries()) if (!o.ok && !(o.error instanceof KronError)) return fail('crash', `${MODES[i]} compile: ${describeError(o.error)}`);
+  if (!compiled[0].ok || !compiled[1].ok) {
+    const [t, r] = compiled;
+    if (!t.ok && !r.ok) {
+      const [et, er] = [t.error as KronError, r.error as KronError];
+      return et.name === er.name ? { ...base, cls: 'compile-error', note: describeError(et) } : fail('compile-mismatch', `torn ${describeError(et)} | relaxed ${describeError(er)}`);
+    }
+    const [bad, mode] = !t.ok ? [t.error, 'torn'] : [(r as { error: unknown }).error, 'relaxed'];
+    return fail('one-sided', `${mode} compile fails, the other compiles: ${describeError(bad)}`);
+  }
+  const [torn, relaxed] = [compiled[0].c, compiled[1].c];
+  const state = randomState(spec, torn);
+  if (relaxed.stateNames.join() !== torn.stateNames.join()) return fail('one-sided', `states differ: torn ${torn.stateNames.join(',')} relaxed ${relaxed.stateNames.join(',')}`);
+  const runs = [evaluate(spec, torn, state), evaluate(spec, relaxed, state)];
+  for (const [i, r] of runs.entries()) if (!r.ok && !(r.error instanceof KronError)) return fail('crash', `${MODES[i]} derivatives: ${describeError(r.error)}`);
+  for (const [i, r] of runs.entries()) if (r.ok && !r.dx.every(Number.isFinite)) return fail('nan', `${MODES[i]} derivatives returned [${[...r.dx].map((v) => v.toPrecision(4)).join(', ')}] with no error`);
+  const answered = runs.map((r) => r.ok);
+  if (!answered[0] && !answered[1]) return bothFailed(spec, torn, state, runs, base, fail);
+  if (answered[0] !== answered[1]) {
+    const bad = answered[0] ? 1 : 0;
+    const k = (runs[1 - bad] as { k: Coordinates }).k;
+    const o = oracle(spec, k.q, k.qd, k.tau, state.inputs);
+    const verdict = 'closed' in o ? `oracle: ${MODES[1 - bad]}'s loop not closed (${o.detail})` : o.singular ? `oracle: singular (${o.why})` : `oracle: regular, qdd [${fmt(o.qdd)}]`;
+    return fail('one-sided', `${MODES[bad]} throws ${describeError((runs[bad] as { error: unknown }).error)}; ${MODES[1 - bad]} answers qdd [${fmt(k.qdd)}]; ${verdict}`);
+  }
+  // both answered: compare each with the oracle at its own q, qd (their rest joints may differ in principle)
+  const results = runs.map((r) => (r as { k: Coordinates }).k);
+  let grey = false;
+  const lines: string[] = [];
+  for (const [i, k] of results.entries()) {
+    const o = oracle(spec, k.q, k.qd, k.tau, state.inputs);
+    if ('closed' in o) return fail('not-closed', `${MODES[i]}'s loop position/velocity violates the oracle's constraints: ${o.detail}`);
+    grey ||= o.grey;
+    if (o.singular) {
+      if (o.grey) continue;
+      return fail('oracle-singular', `oracle: ${o.why}; torn qdd [${fmt(results[0].qdd)}], relaxed qdd [${fmt(results[1].qdd)}]`);
+    }
+    const scale = maxAbs(o.qdd) + 1;
+    const err = maxAbs(k.qdd.map((v, j) => v - o.qdd[j]));
+    const tol = TOL + o.widen;
+    if (!(err <= tol * scale)) lines.push(`${MODES[i]} off by ${(err / scale).toExponential(2)} relative (${(err / (tol * scale)).toPrecision(3)}x tol${tol > 2 * TOL ? ` widened to ${tol.toExponential(1)}` : ''}): kron [${fmt(k.qdd)}] oracle [${fmt(o.qdd)}]`);
+  }
+  if (lines.length) return { ...fail('disagree', lines.join(' | ')), grey };
+  return { ...base, cls: 'agree', grey };
+}
+
+// both modes threw typed errors at run time: a run-error if the oracle agrees it is singular (or cannot close the loop)
+function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs: Run[], base: { seed: number; shape: string; features: string }, fail: (k: FailureKind, d: string) => CaseResult): CaseResult {
+  const msg = runs.map((r, i) => `${MODES[i]}: ${describeError((r as { error: unknown }).error)}`).join(' | ');
+  if (!runs.every((r) => !r.ok && r.error instanceof SimulationError)) return fail('crash', `typed errors that are not SimulationError at run time: ${msg}`);
+  // the oracle's view at the same state: for loops, close it itself from the start values
+  const names = coordinateNames(spec).map(coordinateSignals);
+  const index = (n: string) => torn.stateNames.indexOf(n);
+  const q0 = names.map((k) => (index(k.q) >= 0 ? state.x[index(k.q)] : NaN));
+  const rest = q0.map((v, i) => (Number.isNaN(v) ? i : -1)).filter((i) => i >= 0);
+  const guess = q0.map((v, i) => (Number.isNaN(v) ? spec.links.flatMap((l) => l.q)[i] : v));
+  let q = guess;
+  if (spec.cuts.length) {
+    const sys = withCutDrives(spec, state.inputs), start = spec.links.flatMap((l) => l.q);
+    const [restRank, allRank] = [columnRank(sys, start, rest), columnRank(sys, start, start.map((_, i) => i))];
+    if (restRank <= RANK_LOW && allRank > RANK_HIGH) {
+      return fail('rest-choice', `${msg}; the rest joints' constraint Jacobian at the assembled start has sigma_min/sigma_max ${restRank.toExponential(1)} (rest ${rest.map((i) => names[i].q).join(', ')}), the mechanism's ${allRank.toExponential(1)}`);
+    }
+    const closed = assemble(withCutDrives(spec, state.inputs), guess, rest);
+    if (!closed) return { ...base, cls: 'run-error', note: `loop does not close (oracle agrees): ${msg}` };
+    q = closed;
+  }
+  // rest speeds from G qd = 0 are not needed for the singularity verdict of M / G: use the states' qd, rest 0
+  const qd = names.map((k) => (index(k.qd) >= 0 ? state.x[index(k.qd)] : 0));
+  const tau = names.map((k) => state.inputs.get(k.tau) ?? 0);
+  if (spec.cuts.length) {
+    const r = loopDynamics(withCutDrives(spec, state.inputs), q, qd, tau);
+    if (r.singular) return { ...base, cls: 'run-error', grey: false, note: `oracle: ${r.why}` };
+    if (/Newton/.test(msg)) return fail('no-assembly', `both modes: ${msg}; the oracle closes the loop and finds it regular (cond ${r.cond.toExponential(2)})`);
+    return r.cond >= 1 / RANK_HIGH ? { ...base, cls: 'run-error', grey: true } : fail('kron-singular', `${msg}; oracle regular, cond ${r.cond.toExponential(2)}`);
+  }
+  const r = forwardDynamics(expand(oracleSystem(spec).tree), q, qd, tau);
+  if (r.singular) return { ...base, cls: 'run-error', grey: r.minScaled >= GREY_LOW, note: `oracle: ${r.why}` };
+  if (r.minScaled <= GREY_HIGH) return { ...base, cls: 'run-error', grey: true };
+  return fail('kron-singular', `${msg}; oracle regular: scaled min eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);
+}
+
+const fmt = (v: ArrayLike<number>) => Array.from(v, (x) => x.toPrecision(6)).join(', ');

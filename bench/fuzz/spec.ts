@@ -1,0 +1,129 @@
+// The fuzzer's description of one mechanism, plain data: the single source
+// of truth from which both the Kron Mechanism (build.ts) and the oracle's
+// description (describe.ts) are made, so that the two cannot drift apart.
+//
+// Link k (1-based names j<k>, b<k>, o<k>, r<k>) hangs from the world or from
+// the frame_b of an earlier link's joint:
+//   parent frame -> [bar o<k>] -> [rotation r<k>] -> joint j<k> -> [body b<k>]
+// A link without a body is massless: its joint's frame_b carries only what
+// hangs from it. A cut joint c<k> joins two such frames, each through an
+// optional bar and rotation:
+//   link a's frame_b -> [bar ca<k>] -> [rotation cra<k>] -> c<k>.frame_a
+//   link b's frame_b -> [bar cb<k>] -> [rotation crb<k>] -> c<k>.frame_b
+import type { V3 } from '../../test/oracles/rnea.ts';
+import type { JointType } from '../../test/oracles/joint-tree.ts';
+import type { CutType } from '../../test/oracles/loops.ts';
+
+export interface RotationSpec {
+  axis: V3;
+  angle: number;
+  /** translation from frame_a to frame_b in frame_a coordinates */
+  r: V3;
+}
+
+export interface BodySpec {
+  m: number;
+  rcm: V3;
+  I: [number, number, number, number, number, number];
+}
+
+export interface LinkSpec {
+  /** index of the parent link, -1 for the world */
+  parent: number;
+  bar?: V3;
+  rotation?: RotationSpec;
+  joint: JointType;
+  /** revolute, prismatic: [axis]; universal: [axis 1, axis 2]; spherical: [] (x, y, z) */
+  axes: V3[];
+  /** start values, one per coordinate: the assembled position for loops */
+  q: number[];
+  /** spring (revolute, prismatic only: the library has it only there) and damper, on every coordinate */
+  c: number;
+  q0: number;
+  d: number;
+  body?: BodySpec;
+  /** the user's mark (state: false = determined by its loop); default: the builder chooses */
+  state?: boolean;
+}
+
+export interface SideSpec {
+  /** link index, -1 for the world */
+  link: number;
+  bar?: V3;
+  rotation?: RotationSpec;
+}
+
+export interface CutSpec {
+  type: CutType;
+  a: SideSpec;
+  b: SideSpec;
+  /** revolute, planar: [axis]; universal: [axis 1, axis 2]; spherical: [] */
+  axes: V3[];
+  /** drive torque's spring-damper on a cut revolute's relative angle */
+  c: number;
+  q0: number;
+  d: number;
+}
+
+export interface MechanismSpec {
+  seed: number;
+  /** what the generator meant to make, for the report: "tree", "loop:spherical", ... */
+  shape: string;
+  gravity: V3;
+  links: LinkSpec[];
+  cuts: CutSpec[];
+}
+
+/** names of a link's coordinates, e.g. j2.q or j3.q[1] .. j3.q[3] */
+export function coordinateNames(spec: MechanismSpec): string[] {
+  return spec.links.flatMap((l, i) => {
+    const n = l.joint === 'spherical' ? 3 : l.joint === 'universal' ? 2 : 1;
+    return n === 1 ? [`j${i + 1}`] : Array.from({ length: n }, (_, k) => `j${i + 1}|[${k + 1}]`);
+  });
+}
+
+/** 'j3|[1]' => the signal names of q, qd, qdd and tau */
+export function coordinateSignals(c: string): { q: string; qd: string; qdd: string; tau: string } {
+  const [joint, index = ''] = c.split('|');
+  return { q: `${joint}.q${index}`, qd: `${joint}.qd${index}`, qdd: `${joint}.qdd${index}`, tau: `${joint}.tau${index}` };
+}
+
+const v3 = (v: readonly number[]) => `[${v.map((x) => +x.toFixed(4)).join(', ')}]`;
+
+/** a readable listing of the mechanism (--verbose) */
+export function describeSpec(spec: MechanismSpec): string {
+  const lines = [`mechanism seed ${spec.seed} (${spec.shape}), gravity ${v3(spec.gravity)}`];
+  spec.links.forEach((l, i) => {
+    const parts = [`  j${i + 1}: ${l.joint}`, `on ${l.parent < 0 ? 'world' : `j${l.parent + 1}`}`];
+    if (l.axes.length) parts.push(`axes ${l.axes.map(v3).join(' ')}`);
+    if (l.bar) parts.push(`bar ${v3(l.bar)}`);
+    if (l.rotation) parts.push(`rotation ${v3(l.rotation.axis)} ${l.rotation.angle.toFixed(3)} r ${v3(l.rotation.r)}`);
+    parts.push(`q ${v3(l.q)}`);
+    if (l.state !== undefined) parts.push(`state: ${l.state}`);
+    if (l.c || l.d) parts.push(`c ${l.c.toFixed(2)} q0 ${l.q0.toFixed(2)} d ${l.d.toFixed(2)}`);
+    const b = l.body;
+    parts.push(!b ? 'MASSLESS' : `m ${b.m.toPrecision(3)} rcm ${v3(b.rcm)} ${b.I.every((x) => x === 0) ? 'POINT MASS' : `I ${v3(b.I)}`}`);
+    lines.push(parts.join(', '));
+  });
+  spec.cuts.forEach((c, i) => {
+    const side = (s: SideSpec) => `${s.link < 0 ? 'world' : `j${s.link + 1}`}${s.bar ? ` bar ${v3(s.bar)}` : ''}${s.rotation ? ` rotation ${v3(s.rotation.axis)} ${s.rotation.angle.toFixed(3)}` : ''}`;
+    lines.push(`  c${i + 1}: ${c.type} cut${c.axes.length ? ` axes ${c.axes.map(v3).join(' ')}` : ''}, a: ${side(c.a)}; b: ${side(c.b)}${c.c || c.d ? `, c ${c.c.toFixed(2)} d ${c.d.toFixed(2)}` : ''}`);
+  });
+  return lines.join('\n');
+}
+
+/** one line of what the mechanism contains, for the failure census: joints, massless links, point masses, heavy bodies, cuts */
+export function features(spec: MechanismSpec): string {
+  const letter = { revolute: 'R', prismatic: 'P', spherical: 'S', universal: 'U' } as const;
+  const joints = spec.links.map((l) => letter[l.joint]).join('');
+  const massless = spec.links.filter((l) => !l.body).length;
+  const points = spec.links.filter((l) => l.body && l.body.I.every((x) => x === 0));
+  const centred = points.filter((l) => l.body!.rcm.every((x) => x === 0)).length;
+  const heavy = spec.links.filter((l) => (l.body?.m ?? 0) > 1e5).length;
+  const parts = [`joints ${joints}`];
+  if (massless) parts.push(`${massless} massless`);
+  if (points.length) parts.push(`${points.length} point mass${points.length > 1 ? 'es' : ''}${centred ? ` (${centred} at the joint)` : ''}`);
+  if (heavy) parts.push(`${heavy} heavy (>1e5 kg)`);
+  if (spec.cuts.length) parts.push(`cuts ${spec.cuts.map((c) => c.type).join('+')}`);
+  return parts.join(', ');
+}
