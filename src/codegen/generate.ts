@@ -318,8 +318,11 @@ function linear(mod: Module, s: LinearStep): string[] {
       return;
     }
     if (s.solver === 'cholesky') {
-      // Cholesky when H is symmetric positive definite (a mass matrix), else LU on a fresh H
-      sc.line(`if (!(${s.symmetric ? '' : `isSymmetric(${k}, ${H}) && `}choleskySolve(${k}, ${H}, ${c}) > 0)) {`);
+      // Cholesky when H is symmetric positive definite (a mass matrix), else LU on a fresh H;
+      // singular is Cholesky's verdict when it finds it (choleskySolve)
+      sc.line(`const definite = ${s.symmetric ? '' : `!isSymmetric(${k}, ${H}) ? 0 : `}choleskySolve(${k}, ${H}, ${c});`);
+      sc.line(`if (definite < 0) fail('singular', ${s.block}, t, 0);`);
+      sc.line(`if (definite === 0) {`);
       for (const f of fill) sc.line(`  ${f}`);
       for (const l of luLines(mod, s, H, c, false)) sc.line(`  ${l}`);
       sc.line('}');
@@ -395,7 +398,9 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
     fill.forEach((l) => sc.line(l));
     if (s.solver === 'cholesky') {
       // Cholesky when H is numerically symmetric and positive definite, else LU on H formed again
-      sc.line(`if (!(isSymmetric(${k}, ${H}) && choleskySolve(${k}, ${H}, ${c}) > 0)) {`);
+      sc.line(`const definite = !isSymmetric(${k}, ${H}) ? 0 : choleskySolve(${k}, ${H}, ${c});`);
+      sc.line(`if (definite < 0) ${fail};`);
+      sc.line(`if (definite === 0) {`);
       fill.forEach((l) => sc.line(`  ${l}`));
       sc.line(`  if (!(luSolve(${k}, ${H}, ${c}) > 0)) ${fail};`);
       sc.line('}');
