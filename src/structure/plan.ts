@@ -10,7 +10,7 @@ import { type FlatEquation, type ReducedModel, type Variable, describeEquation, 
 import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
-import { solveFor } from './torn.ts';
+import { solveFor, solveWithPivot } from './torn.ts';
 import { chooseSolvers, formTorn } from './solve-form.ts';
 import { type BlockReport, FALLBACK_BLOCKS, type RelaxedLoopReport, type SolvePlan, type Step, Temp } from './plan-types.ts';
 import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
@@ -142,14 +142,20 @@ function planLoop(
   const linear = isLinearBlock(eqs, vars, ids);
   // only real occurrences compute a variable (a residue(x) incidence is structural only);
   // the solutions are kept for the causal sequence
-  const solved = new Map<number, Expr | null>();
-  const solution = (e: number, v: number) => {
+  const solved = new Map<number, { solution: Expr; steady: boolean } | null>();
+  const solve = (e: number, v: number) => {
     const key = e * vars.length + v;
     let f = solved.get(key);
-    if (f === undefined) solved.set(key, (f = solveFor(eqs[e].residual, vars[v])));
+    if (f === undefined) solved.set(key, (f = solveWithPivot(eqs[e].residual, vars[v])));
     return f;
   };
-  const solvable = (e: number, v: number) => solution(e, v) !== null;
+  const solution = (e: number, v: number) => solve(e, v)?.solution ?? null;
+  // the causal sequence divides only by steady pivots (constants, parameters) where the tearing
+  // allows: a coefficient that moves with the state (a rotation matrix entry) can pass through
+  // zero, and the torn form has no other pivot to take then (a loop's velocity level torn on
+  // frame velocities divided by an entry of R that was 1e-16 at some position)
+  const steadily = (e: number, v: number) => solve(e, v)?.steady === true;
+  const anyway = (e: number, v: number) => solve(e, v) !== null;
   let z = vars.map((v, i) => (hinted.has(v.id) ? i : -1)).filter((i) => i >= 0);
   let h = eqs.map((eq, i) => (eq.residues.length > 0 ? i : -1)).filter((i) => i >= 0);
   reportForeignResidues(eqs, ids, diagnostics);
@@ -160,13 +166,15 @@ function planLoop(
   const closure = fromHints && z.every((i) => vars[i].tearing) && !h.some((i) => namesUnknown(eqs[i], ids));
   let torn: TearingResult;
   if (closure) {
-    torn = tearHeuristic(local, solvable, z);
+    torn = tearHeuristic(local, steadily, z);
   } else if (fromHints) {
-    const r = tearWithHints(local, solvable, z, h);
+    // the hints' own causal sequence, steady where it can be (the library's hints give one)
+    const steady = tearWithHints(local, steadily, z, h);
+    const r = steady.ok ? steady : tearWithHints(local, anyway, z, h);
     if (!r.ok) throw tearingError(r.problems, eqs, vars);
     torn = r.result;
   } else {
-    torn = tearHeuristic(local, solvable);
+    torn = tearHeuristic(local, steadily);
   }
   const sequence = [...torn.assignEqs].map((e, k) => ({ v: vars[torn.assignVars[k]], f: solution(e, torn.assignVars[k])! }));
   const zVars = [...torn.tearVars].map((i) => vars[i]);

@@ -17,14 +17,14 @@ export function create(fail = defaultFail) {
 
   // A relaxed pivot p checked against the largest |pivot| of its loop so far,
   // kept in w[s] (plan-types.ts, Checked): false when p cannot be trusted
-  // (zero, NaN, or below 1e-13 of that scale).
+  // (zero, NaN, or below 1e-9 of that scale).
   function pivotOk(p, w, s) {
     const m = Math.abs(p);
     if (m > w[s]) {
       w[s] = m;
       return true;
     }
-    return m > 1e-13 * w[s];
+    return m > 1e-9 * w[s];
   }
 
   // 16 k rounding units: the equilibrated pivot below which a k x k system is singular
@@ -45,10 +45,14 @@ export function create(fail = defaultFail) {
   // smallest scaled pivot over the largest, or 0 when A is singular.
   function luSolve(n, A, b) {
     const s = scales(n); // s[i]: 1 / largest of row i; s[n + j]: 1 / largest of column j after rows
+    const tiny = singularBelow(n);
+    let largest = 0;
+    for (let i = 0; i < n * n; i++) largest = Math.max(largest, Math.abs(A[i]));
     for (let i = 0; i < n; i++) {
       let m = 0;
       for (let j = 0; j < n; j++) m = Math.max(m, Math.abs(A[i * n + j]));
-      if (!(m > 0 && m < Infinity)) return 0;
+      // a row that is rounding noise against the whole matrix would look regular once scaled
+      if (!(m > tiny * largest && m < Infinity)) return 0;
       s[i] = 1 / m;
     }
     for (let j = 0; j < n; j++) {
@@ -57,7 +61,6 @@ export function create(fail = defaultFail) {
       if (!(m > 0)) return 0;
       s[n + j] = 1 / m;
     }
-    const tiny = singularBelow(n);
     let small = Infinity, large = 0;
     for (let p = 0; p < n; p++) {
       let m = p, big = Math.abs(A[p * n + p]) * s[p];
@@ -132,17 +135,22 @@ export function create(fail = defaultFail) {
   // Solve A x = b in place by Cholesky, reading the lower triangle of the
   // symmetric A. Each pivot is tested against its own diagonal entry, which is
   // the test on A scaled to a unit diagonal. Returns rcond (the smallest pivot
-  // over its diagonal entry), or 0 when A is not positive definite to working
-  // precision (A is then overwritten: refill it for LU, which tells singular
-  // from indefinite).
+  // over its diagonal entry); -1 when A is singular to working precision (a
+  // pivot within rounding of zero, or a diagonal entry that is rounding noise
+  // against the largest: a coordinate that moves no mass); 0 when A is
+  // indefinite (a clearly negative pivot: A is then overwritten, refill it for
+  // LU). LU must not judge a symmetric matrix that Cholesky found singular: its
+  // row scaling can lift a pivot of rounding noise above the threshold.
   function choleskySolve(n, A, b) {
     const tiny = singularBelow(n);
-    let small = 1;
+    let small = 1, largest = 0;
+    for (let j = 0; j < n; j++) largest = Math.max(largest, A[j * n + j]);
     for (let j = 0; j < n; j++) {
       const ajj = A[j * n + j];
       let s = ajj;
       for (let k = 0; k < j; k++) s -= A[j * n + k] * A[j * n + k];
-      if (!(s > tiny * ajj && ajj < Infinity)) return 0;
+      if (!(ajj > tiny * largest && ajj < Infinity)) return ajj < -tiny * largest ? 0 : -1;
+      if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
       small = Math.min(small, s / ajj);
       const d = Math.sqrt(s);
       A[j * n + j] = d;
