@@ -4,9 +4,8 @@
 // evaluated at a seeded random state with random inputs by the fuzzer's case
 // runner (bench/fuzz/check.ts), which expects one class per case.
 //
-// Issue 13: the cases marked FAILS TODAY fail on the engine's known bugs
-// (relaxed pivots unchecked, torn without a scaled singularity test) and
-// pass once those are fixed; they are not skipped on purpose.
+// Each case here failed before issue 13's fixes (relaxed pivots unchecked,
+// torn solves without a scaled singularity test); the comments say how.
 import { describe, expect, it } from 'vitest';
 import { runCase } from '../../bench/fuzz/check.ts';
 import { assembleInPlace } from '../../bench/fuzz/generate.ts';
@@ -46,7 +45,7 @@ describe('trees: every joint type against the joint-tree oracle', () => {
     ['a massless revolute link before a body (regular)', tree(5, [link(-1, 'revolute', { body: undefined }), link(0, 'revolute', { axes: [[0, 1, 0.4]] })])],
     ['point masses off the joint axes', tree(6, [link(-1, 'revolute', { body: body(1, [0.4, 0, 0], POINT) }), link(0, 'universal', { body: body(0.5, [0.2, 0.3, 0.1], POINT) })])],
     ['ball joint on a massless link, then a body', tree(7, [link(-1, 'revolute', { body: undefined }), link(0, 'spherical'), link(1, 'prismatic')])],
-    // FAILS TODAY (issue 13: torn calls H singular, relaxed answers)
+    // (torn called H singular, relaxed answered)
     ['a chain with one link of 1e12 kg', tree(8, [link(-1, 'revolute'), link(0, 'revolute', { body: body(1e12, [0.1, 0.2, -0.1]) }), link(1, 'revolute')])],
   ];
   for (const [name, spec] of cases) {
@@ -56,7 +55,7 @@ describe('trees: every joint type against the joint-tree oracle', () => {
     });
   }
 
-  // FAILS TODAY (issue 13: torn says singular, relaxed returns finite numbers of 1e17)
+  // (torn said singular, relaxed returned finite numbers of 1e17)
   it('a massless revolute with a ball joint at the same point (four axes through one point) is singular in both modes', () => {
     const r = runCase(10, tree(10, [link(-1, 'revolute', { body: undefined }), link(0, 'spherical', { bar: undefined }), link(1, 'prismatic')]));
     expect(r.failure?.detail ?? r.cls).toBe('run-error');
@@ -75,11 +74,11 @@ describe('loops: every cut type against the KKT oracle', () => {
     ['planar four-bar (parallel oblique revolutes, planar cut with a drive and damper)', loop(11, [link(-1, 'revolute', planar(1)), link(0, 'revolute', planar(-1)), link(-1, 'revolute', planar(2))], [cut('planar', 1, 2, [n], { d: 0.3 })])],
     ['spatial loop closed by a spherical cut (R-P-U chain, the tearing paper\'s four-bar shape)', loop(12, [link(-1, 'revolute'), link(-1, 'prismatic', { axes: [[1, 0, 0]] }), link(1, 'universal')], [cut('spherical', 0, 2)])],
     // the builder's own choice of rest joints fails on these two (it takes the deepest joints first): marked by hand.
-    // FAILS TODAY (issue 13: relaxed returns NaN with no error on the universal cut)
+    // (relaxed returned NaN with no error on the universal cut)
     ['spatial loop closed by a universal cut', loop(13, [link(-1, 'spherical', { state: false }), link(-1, 'revolute', { bar: [-0.4, 0.2, 0.1] }), link(1, 'revolute', { axes: [[0, 1, 0]], state: false })], [cut('universal', 0, 2, [[1, 0, 0], [0, 0.4, 1]])])],
     ['spatial loop closed by a revolute cut', loop(14, [link(-1, 'spherical', { state: false }), link(-1, 'universal', { state: false, bar: [-0.4, 0.2, 0.1] }), link(1, 'revolute', { axes: [[0, 1, 0]] }), link(0, 'revolute')], [cut('revolute', 3, 2, [[0.5, 0.5, 1]], { d: 0.2 })])],
     ['a double loop: spherical cut, then a planar loop hanging from it', loop(15, [link(-1, 'revolute'), link(-1, 'revolute', { axes: [[0, 1, 0]] }), link(1, 'universal'), link(2, 'revolute', planar(1)), link(3, 'revolute', planar(1)), link(2, 'revolute', planar(-1))], [cut('spherical', 0, 2), cut('planar', 4, 5, [n])])],
-    // FAILS TODAY (issue 13: relaxed NaN or wrong numbers on spatial loops with massless links)
+    // (relaxed returned NaN or wrong numbers on spatial loops with massless links)
     ['spatial loop with massless links closed by a spherical cut', loop(16, [link(-1, 'universal', { body: undefined }), link(0, 'revolute'), link(-1, 'revolute', { body: undefined, bar: [-0.4, 0.2, 0.1] }), link(2, 'revolute')], [cut('spherical', 1, 3)])],
   ];
   for (const [name, spec] of cases) {
