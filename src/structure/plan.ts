@@ -146,7 +146,7 @@ function planLoop(
   const solve = (e: number, v: number) => {
     const key = e * vars.length + v;
     let f = solved.get(key);
-    if (f === undefined) solved.set(key, (f = solveWithPivot(eqs[e].residual, vars[v])));
+    if (f === undefined) solved.set(key, (f = solveWithPivot(eqs[e].residual, vars[v], sorted.parameterIds)));
     return f;
   };
   const solution = (e: number, v: number) => solve(e, v)?.solution ?? null;

@@ -18,6 +18,8 @@ export interface Sorted {
   readonly graph: Bipartite;
   readonly matching: Matching;
   readonly blt: Blt;
+  /** ids of the parameters: what a steady pivot may hold besides constants */
+  readonly parameterIds: ReadonlySet<number>;
 }
 
 const isUnknown = (v: Variable) => v.kind === 'algebraic' || v.kind === 'derivative';
@@ -45,7 +47,8 @@ export function sortEquations(model: ReducedModel, relaxed = false): Sorted {
   if (matching.size < Math.max(equations.length, unknowns.length)) {
     throw singularError(graph, matching, equations, unknowns);
   }
-  return { equations, unknowns, unknownIndex, graph, matching, blt: bltBlocks(graph, matching) };
+  const parameterIds = new Set(model.flat.variables.filter((v) => v.kind === 'parameter').map((v) => v.id));
+  return { equations, unknowns, unknownIndex, graph, matching, blt: bltBlocks(graph, matching), parameterIds };
 }
 
 function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], vars: readonly Variable[]): StructuralError {

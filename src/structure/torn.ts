@@ -9,7 +9,7 @@
 //   H z = c             linear case: H = A22 - A21 L^-1 A12, c = b2 - A21 L^-1 b1,
 //                       formed here by propagating the affine forms of y in z
 import { type Expr, ZERO, add, dependsOn, diff, div, linearIn, mul, neg, substitute, symsOf } from '../expr/index.ts';
-import { type Variable, variablesIn } from '../model/index.ts';
+import type { Variable } from '../model/index.ts';
 import { type Assign, type LinearStep, type NewtonStep, Temp } from './plan-types.ts';
 import { TempPool } from './affine.ts';
 
@@ -18,15 +18,15 @@ export type FormedLinear = Omit<LinearStep, 'solver'>;
 
 /** v from residual = a v + b = 0, i.e. v = -b / a; null if not solvable explicitly */
 export function solveFor(residual: Expr, v: Variable): Expr | null {
-  return solveWithPivot(residual, v)?.solution ?? null;
+  const lin = linearIn(residual, v);
+  return !lin || lin.a === ZERO ? null : div(neg(lin.b), lin.a);
 }
 
-/** v = -b / a from residual = a v + b = 0 and whether a is steady: free of everything but parameters and constants */
-export function solveWithPivot(residual: Expr, v: Variable): { solution: Expr; steady: boolean } | null {
+/** v = -b / a from residual = a v + b = 0 and whether a is steady: free of everything but the given parameters and constants */
+export function solveWithPivot(residual: Expr, v: Variable, parameters: ReadonlySet<number>): { solution: Expr; steady: boolean } | null {
   const lin = linearIn(residual, v);
   if (!lin || lin.a === ZERO) return null;
-  const steady = [...variablesIn(lin.a).values()].every((u) => u.kind === 'parameter');
-  return { solution: div(neg(lin.b), lin.a), steady };
+  return { solution: div(neg(lin.b), lin.a), steady: symsOf(lin.a).every((id) => parameters.has(id)) };
 }
 
 /**
