@@ -153,7 +153,7 @@ function choleskySolve(n, A, b) {
     for (let k = 0; k < j; k++) s -= A[j * n + k] * A[j * n + k];
     if (!(ajj > tiny * largest && ajj < Infinity)) return ajj < -tiny * largest ? 0 : -1;
     if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
-    small = Math.min(small, s / ajj);
+    if (s < small * ajj) small = s / ajj; // a division only for a new smallest
     const d = Math.sqrt(s);
     A[j * n + j] = d;
     for (let i = j + 1; i < n; i++) {
