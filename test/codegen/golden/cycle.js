@@ -46,13 +46,10 @@ export function create(fail = defaultFail) {
   function luSolve(n, A, b) {
     const s = scales(n); // s[i]: 1 / largest of row i; s[n + j]: 1 / largest of column j after rows
     const tiny = singularBelow(n);
-    let largest = 0;
-    for (let i = 0; i < n * n; i++) largest = Math.max(largest, Math.abs(A[i]));
     for (let i = 0; i < n; i++) {
       let m = 0;
       for (let j = 0; j < n; j++) m = Math.max(m, Math.abs(A[i * n + j]));
-      // a row that is rounding noise against the whole matrix would look regular once scaled
-      if (!(m > tiny * largest && m < Infinity)) return 0;
+      if (!(m > 0 && m < Infinity)) return 0;
       s[i] = 1 / m;
     }
     for (let j = 0; j < n; j++) {
@@ -136,20 +133,22 @@ export function create(fail = defaultFail) {
   // symmetric A. Each pivot is tested against its own diagonal entry, which is
   // the test on A scaled to a unit diagonal. Returns rcond (the smallest pivot
   // over its diagonal entry); -1 when A is singular to working precision (a
-  // pivot within rounding of zero, or a diagonal entry that is rounding noise
-  // against the largest: a coordinate that moves no mass); 0 when A is
-  // indefinite (a clearly negative pivot: A is then overwritten, refill it for
-  // LU). LU must not judge a symmetric matrix that Cholesky found singular: its
-  // row scaling can lift a pivot of rounding noise above the threshold.
+  // pivot within rounding of zero of its diagonal, or a zero diagonal); 0 when
+  // A is indefinite (a clearly negative pivot: A is then overwritten, refill it
+  // for LU). LU must not judge a symmetric matrix that Cholesky found singular:
+  // its row scaling can lift a pivot of rounding noise above the threshold.
+  // A pivot within 1e-11 of its diagonal is singular (not just 16 k rounding
+  // units): Cholesky solves mass matrices, and a mass matrix formed through
+  // many cancelling terms (two massless links between ball joints) carries
+  // noise of ~4e-12 relative, where a singular one shows pivots of -4e-12.
   function choleskySolve(n, A, b) {
-    const tiny = singularBelow(n);
-    let small = 1, largest = 0;
-    for (let j = 0; j < n; j++) largest = Math.max(largest, A[j * n + j]);
+    const tiny = Math.max(singularBelow(n), 1e-11);
+    let small = 1;
     for (let j = 0; j < n; j++) {
       const ajj = A[j * n + j];
       let s = ajj;
       for (let k = 0; k < j; k++) s -= A[j * n + k] * A[j * n + k];
-      if (!(ajj > tiny * largest && ajj < Infinity)) return ajj < -tiny * largest ? 0 : -1;
+      if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
       if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
       if (s < small * ajj) small = s / ajj; // a division only for a new smallest
       const d = Math.sqrt(s);
