@@ -15,7 +15,7 @@ import { TIME, type Variable } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type Columns, type LinearStep, type NewtonStep, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
-import { type OpCounts, addOps, choleskyOps, luOps, noOps } from './ops.ts';
+import { type OpCounts, addOps, choleskyOps, luOps, noOps, refinedLuOps } from './ops.ts';
 import { RUNTIME_SOURCE, singularBelow } from './runtime.ts';
 import { type Raw, Shapes, measure, pieces, share } from './share.ts';
 
@@ -331,13 +331,13 @@ function linear(mod: Module, s: LinearStep): string[] {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
     }
   });
-  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : s.solver === 'cholesky' ? choleskyOps(k) : luOps(k));
+  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
 }
 
 /** LU on the filled H and c, singular an error; then z is written */
 function luLines(mod: Module, s: LinearStep, H: string, c: string, write = true): string[] {
-  return [`if (!(luSolve(${s.z.length}, ${H}, ${c}) > 0)) fail('singular', ${s.block}, t, 0);`, ...(write ? zWrites(mod, s.z, c) : [])];
+  return [`if (!(luSolve(${s.z.length}, ${H}, ${c}, true) > 0)) fail('singular', ${s.block}, t, 0);`, ...(write ? zWrites(mod, s.z, c) : [])];
 }
 
 /**
@@ -402,15 +402,15 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
       sc.line(`if (definite < 0) ${fail};`);
       sc.line(`if (definite === 0) {`);
       fill.forEach((l) => sc.line(`  ${l}`));
-      sc.line(`  if (!(luSolve(${k}, ${H}, ${c}) > 0)) ${fail};`);
+      sc.line(`  if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
       sc.line('}');
-    } else sc.line(`if (!(luSolve(${k}, ${H}, ${c}) > 0)) ${fail};`);
+    } else sc.line(`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
     zSlots.forEach((z, j) => sc.line(`w[${z}] = ${c}[${j}];`));
   });
   // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
   addOps(mod.ops, yOps);
   addOps(mod.ops, scaleOps(dOps, k - 1));
-  addOps(mod.ops, s.solver === 'cholesky' ? choleskyOps(k) : luOps(k));
+  addOps(mod.ops, s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
   return [...prelude, `${solve}(${ARGS});`, ...y];
 }
 

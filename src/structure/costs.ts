@@ -49,6 +49,15 @@ export function luOps(k: number): OpCounts {
   return ops;
 }
 
+/**
+ * operations of the runtime LU solve of a torn linear system, with its two
+ * steps of iterative refinement (each: the residual, n^2 mul and add, and a
+ * solve with the factors, n^2 mul and add and n div)
+ */
+export function refinedLuOps(k: number): OpCounts {
+  return addOps(luOps(k), { mul: 2 * k * k, add: 2 * k * k, div: k, fn: 0 }, 2);
+}
+
 /** operations of the runtime Cholesky solve of a symmetric positive definite k x k system */
 export function choleskyOps(k: number): OpCounts {
   const ops = noOps();

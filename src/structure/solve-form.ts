@@ -11,7 +11,7 @@
 import { type Expr, ExprError, abs, add, div, mul } from '../expr/index.ts';
 import { StructuralError } from '../errors.ts';
 import type { FlatEquation, Variable } from '../model/index.ts';
-import { type OpCounts, choleskyOps, luOps } from './costs.ts';
+import { type OpCounts, choleskyOps, refinedLuOps } from './costs.ts';
 import { cramerSolve, expressionOps } from './cramer.ts';
 import type { BlockReport, LinearStep, Solver, Step } from './plan-types.ts';
 import { keptSystem } from './relax.ts';
@@ -103,5 +103,5 @@ function cramerIfCheaper(s: LinearStep): LinearStep['cramer'] {
   const rows = Array.from({ length: k }, (_, i) => add(...s.H.slice(i * k, i * k + k).map((h) => abs(h))));
   const hadamard: Expr = div(abs(solution.det), mul(...rows));
   const ops = expressionOps([...solution.assigns.map((a) => a.expr), ...solution.z, hadamard]);
-  return total(ops) < total(s.solver === 'cholesky' ? choleskyOps(k) : luOps(k)) ? { assigns: solution.assigns, z: solution.z, hadamard } : undefined;
+  return total(ops) < total(s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k)) ? { assigns: solution.assigns, z: solution.z, hadamard } : undefined;
 }
