@@ -10,9 +10,9 @@ import { runCase } from './check.ts';
 import { generate } from './generate.ts';
 import { describeSpec } from './spec.ts';
 
-const { seeds, verbose } = workerData as { seeds: number[]; verbose: boolean };
+const { seeds, verbose, small } = workerData as { seeds: number[]; verbose: boolean; small: boolean };
 for (const seed of seeds) {
-  const spec = generate(seed);
+  const spec = generate(seed, { small });
   const result = runCase(seed, spec);
   parentPort!.postMessage({ result, listing: verbose ? describeSpec(spec) : undefined });
 }

@@ -3,8 +3,8 @@
 // and cut type), each compiled torn and relaxed and compared with the
 // oracles. Every case must end in one class (agree, compile-error,
 // run-error). A failure prints its seed; reproduce it with
-// runCase(S, generate(S, { small: true })) (bench/fuzz/check.ts), or see the
-// full-size mechanisms of `npm run fuzz -- --seed S --cases 1 --verbose`.
+// `npm run fuzz -- --seed S --cases 1 --small --verbose` (the same small
+// mechanism, listed), or runCase(S, generate(S, { small: true })).
 //
 // Issue 13: this fails today on the engine's known bugs (see the report of
 // `npm run fuzz`); it passes once relaxed pivots and torn solves are checked.

@@ -72,19 +72,12 @@ export type SpdSolution =
   | { singular: false; x: number[]; /** condition number of the unit-diagonal scaled matrix */ cond: number; minScaled: number }
   | { singular: true; cond: number; minScaled: number; why: string };
 
-/**
- * (A symmetric PSD, b) => x with A x = b, or "singular" by the scaled test in
- * the header. `scale`, if given, replaces diag A as the scaling: for a
- * reduced matrix Z^T M Z the own diagonal can be pure rounding (a motion that
- * moves no mass gives z^T M z ~ 1e-17, not 0), and scaling by it would hide
- * exactly what the test is for; sum_i z_i^2 M_ii is what it would be without
- * cancellation.
- */
-export function solveSymmetricPsd(A: readonly (readonly number[])[], b: readonly number[], scale?: readonly number[]): SpdSolution {
+/** (A symmetric PSD, b) => x with A x = b, or "singular" by the scaled test in the header */
+export function solveSymmetricPsd(A: readonly (readonly number[])[], b: readonly number[]): SpdSolution {
   const n = A.length;
   if (n === 0) return { singular: false, x: [], cond: 1, minScaled: 1 };
-  const ref = scale ?? A.map((row, i) => row[i]);
-  const zero = ref.findIndex((v, i) => !(v > 0) || !(A[i][i] > 0));
+  const ref = A.map((row, i) => row[i]);
+  const zero = ref.findIndex((v) => !(v > 0));
   if (zero >= 0) return { singular: true, cond: Infinity, minScaled: 0, why: `diagonal entry ${zero} is ${A[zero][zero]}` };
   const d = ref.map((v) => 1 / Math.sqrt(v));
   const S = A.map((row, i) => row.map((x, j) => d[i] * x * d[j]));
