@@ -360,6 +360,9 @@ const DEAD_POINT_RCOND = 1e-5;
  */
 const BRANCH_JUMP = 2;
 
+/** accepted Newton iterates whose largest merit a new one must stay below (newton()) */
+const MERIT_MEMORY = 5;
+
 /**
  * H z = c formed at run time by columns (Walker and Orin's method 1): the
  * causal sequence and the residues at z = 0 give c = -r(0); the derivative of
@@ -456,21 +459,36 @@ function newton(mod: Module, s: NewtonStep): string[] {
   const z0 = `z0${s.block}`;
   // the last solution and Newton's first step from it (closed())
   if (s.closure) mod.parts.push(`const ${z0} = new Float64Array(${k}), firstStep${s.block} = new Float64Array(${k});`);
-  // damped: a step that increases the residual norm is halved, up to 30 times
+  // damped, non-monotone (Grippo, Lampariello and Lucidi): a step whose sum of
+  // squared residuals (the merit the Newton direction descends; the max norm
+  // need not fall) is not below the largest of the last MERIT_MEMORY accepted
+  // is halved. A monotone test stalls far from a solution where full steps
+  // converge (fuzz seed 25, a spatial loop assembled from a guess 0.8 off).
+  // When the damped iteration fails, it starts again from the same guess with
+  // full steps, which may cross a region where the merit rises (a gimbal of a
+  // ball joint) that the damped one cannot leave.
+  const memory = `merits${s.block}`, entry = `entry${s.block}`;
+  mod.parts.push(`const ${memory} = new Float64Array(${MERIT_MEMORY}), ${entry} = new Float64Array(${k});`);
+  const restore = zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' ');
   const body = [
     ...(s.closure ? [`${z0}.set([${zSlots.map((z) => `w[${z}]`).join(', ')}]);`, `firstStep${s.block}.fill(0);`] : []),
-    'let small = false, lambda = 1, last = Infinity;',
+    `${entry}.set([${zSlots.map((z) => `w[${z}]`).join(', ')}]);`,
+    `let small = false, lambda = 1, last = Infinity, accepted = 0, damped = true, dampedNorm = Infinity; ${memory}.fill(0);`,
     'for (let it = 0; ; it++) {',
     ...[...y, ...residual].map((l) => `  ${l}`),
-    '  let norm = 0;',
-    `  for (let i = 0; i < ${k}; i++) norm = Math.max(norm, Math.abs(${r}[i]));`,
-    '  if (!(norm < last) && lambda > 1e-9 && it < 200) {',
+    '  let norm = 0, merit = 0;',
+    `  for (let i = 0; i < ${k}; i++) { norm = Math.max(norm, Math.abs(${r}[i])); merit += ${r}[i] * ${r}[i]; }`,
+    '  if (damped && !(merit < last) && lambda > 1e-9 && it < 200) {',
     '    lambda *= 0.5;',
     ...zSlots.map((z, i) => `    w[${z}] += lambda * ${dz}[${i}];`),
     '    continue;',
     '  }',
     ...(s.closure ? closed(mod, s, jacobian) : ['  if (norm <= 1e-12 || (small && norm <= 1e-6)) return;']),
-    `  if (small || it >= 200 || !(norm < Infinity)) fail('newton', ${s.block}, t, norm);`,
+    '  if (small || it >= 200 || !(norm < Infinity)) {',
+    `    if (damped) { ${restore} damped = false; dampedNorm = norm; small = false; lambda = 1; last = Infinity; it = -1; continue; }`,
+    // the damped attempt's residual: the full steps' may have diverged
+    `    fail('newton', ${s.block}, t, Math.min(norm, dampedNorm));`,
+    '  }',
     ...jacobian.map((l) => `  ${l}`),
     `  if (!(luSolve(${k}, ${J}, ${r}) > 0)) fail('jacobian', ${s.block}, t, norm);`,
     '  let step = 0, size = 0;',
@@ -478,7 +496,8 @@ function newton(mod: Module, s: NewtonStep): string[] {
     ...(s.closure ? [`  if (it === 0) for (let i = 0; i < ${k}; i++) firstStep${s.block}[i] = -${r}[i];`] : []),
     '  small = step <= 1e-14 * (1 + size);',
     '  lambda = 1;',
-    '  last = norm;',
+    `  ${memory}[accepted++ % ${MERIT_MEMORY}] = merit; last = 0;`,
+    `  for (let i = 0; i < ${MERIT_MEMORY}; i++) last = Math.max(last, ${memory}[i]);`,
     '}',
   ];
   const name = mod.function('newton', (sc) => body.forEach((l) => sc.line(l)));

@@ -142,14 +142,21 @@ describe('error catalogue: kinematic loops', () => {
     const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', '--set', 'b=0.1', '--set', 'c=0.2', '--stop', '0.1');
     expect(r.code).toBe(1);
     const [first, , hint] = r.stderr.split('\n');
-    expect(first).toBe('SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns (tearing variables j2.q, j4.q; kinematic loop cut at j3 with joints j2, j1, j4); residual 5.260e-1');
+    // the residual is where the iteration stopped, not a property of the linkage: only its size is asserted
+    const residual = /^SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns \(tearing variables j2\.q, j4\.q; kinematic loop cut at j3 with joints j2, j1, j4\); residual (\S+)$/.exec(first);
+    expect(residual, first).not.toBeNull();
+    expect(Number(residual![1])).toBeGreaterThan(1e-2);
     expect(hint).toMatch(/^ {2}hint: the loop may not close with these dimensions/);
   });
   it('dead point: a four-bar started 3e-15 rad from its change point stops at time 0, naming the loop (exit 1)', async () => {
     const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', ...['a=0.2', 'd=0.6', 'b=0.4', 'c=0.4', 'theta2=3.14159265358979', 'w=4'].flatMap((p) => ['--set', p]), '--stop', '0.004');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'SimulationError: the kinematic loop cut at j3 (joints j2, j1, j4) is at a singular position at time 0: its constraint Jacobian is ill-conditioned (condition estimate 5.9e+5), a dead point or change point of the linkage',
+    // the condition estimate depends on where Newton lands within 1e-12 of the change point: its order is asserted
+    const [first, ...rest] = r.stderr.split('\n');
+    const estimate = /^SimulationError: the kinematic loop cut at j3 \(joints j2, j1, j4\) is at a singular position at time 0: its constraint Jacobian is ill-conditioned \(condition estimate (\S+)\), a dead point or change point of the linkage$/.exec(first);
+    expect(estimate, first).not.toBeNull();
+    expect(Number(estimate![1])).toBeGreaterThan(1e5);
+    expect(rest.join('\n')).toBe(lines(
       '  variables: j2.q, j4.q',
       '  hint: here the joints the loop determines cannot follow the state joints (their speeds grow without bound); start away from the dead point, choose state joints that drive the linkage through it (mark joints { state: true }), or change the dimensions',
     ));

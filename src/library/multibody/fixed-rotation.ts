@@ -28,12 +28,19 @@ function snapped(R: Mat3): Mat3 {
 export class FixedRotation extends Component {
   readonly frame_a: Frame;
   readonly frame_b: Frame;
+  /** the unit axis, angle and offset as given, for the builder's start pose (start-pose.ts) */
+  readonly axis: readonly number[];
+  readonly angle: number;
+  readonly r: readonly number[];
 
   constructor(name: string, options: FixedRotationOptions) {
     super(name);
     this.frame_a = this.add(new Frame('frame_a'));
     this.frame_b = this.add(new Frame('frame_b'));
     const n = unitAxis(this, options.axis);
+    this.axis = n.map((x) => x.value);
+    this.angle = options.angle;
+    this.r = (options.r ?? [0, 0, 0]).map(Number);
     const fa = this.frame_a, fb = this.frame_b;
     matrixEquation(this, fb.R, mulMM(fa.R, snapped(axisRotation(n, options.angle))));
     rigidOffset(this, fa, fb, mulMV(fa.R, options.r ?? [0, 0, 0]));

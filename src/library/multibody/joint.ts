@@ -16,6 +16,7 @@ import { Component, der, variableOf } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
+import type { Pose } from './start-pose.ts';
 
 export type JointRole = 'state' | 'rest' | 'cut';
 
@@ -74,6 +75,15 @@ export abstract class Joint extends Component {
 
   /** constraints it imposes as a cut joint (0: it cannot be a cut joint) */
   abstract cutConstraints(planar: boolean): number;
+
+  /** the start values of its coordinates (guesses for joints a loop determines) */
+  abstract startCoordinates(): number[];
+
+  /** frame_b relative to frame_a at coordinates q: rotation R (frame_b to frame_a coordinates) and offset p (frame_a coordinates) */
+  abstract relativePose(q: readonly number[]): { R: number[][]; p: number[] };
+
+  /** as a cut joint, its position constraints' residuals at the poses of its frames, in numbers (cut.ts has them as equations) */
+  abstract cutResidual(a: Pose, b: Pose): number[];
 
   override elaborate(): void {
     if (this.elaborated) return;
@@ -152,6 +162,10 @@ export abstract class OneDofJoint extends Joint {
   protected treeEquations(state: boolean): void {
     coordinateRole(this, this, state);
     this.kinematics();
+  }
+
+  startCoordinates(): number[] {
+    return [variableOf(this.q)?.start ?? 0];
   }
 
   /** frame_b from frame_a and q, qd, qdd; the joint's force balance and d'Alembert equation */

@@ -24,6 +24,14 @@ export class Prismatic extends OneDofJoint {
     return 0;
   }
 
+  cutResidual(): number[] {
+    return [];
+  }
+
+  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+    return { R: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], p: this.axis.map((x) => x.value * q[0]) };
+  }
+
   protected kinematics(): void {
     const fa = this.frame_a, fb = this.frame_b;
     const e = mulMV(fa.R, this.axis);

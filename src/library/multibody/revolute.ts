@@ -18,6 +18,7 @@ import { unitAxis } from './axis.ts';
 import { OneDofJoint, type JointOptions } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { WORLD_AXES, closeLoop, orientation, translation } from './cut.ts';
+import { type Pose, apply, difference, dot3, rotationMatrix } from './start-pose.ts';
 
 export const relax3 = (v: Vec3): Vec3 => vec3(relax(v[0]), relax(v[1]), relax(v[2]));
 
@@ -37,6 +38,17 @@ export class Revolute extends OneDofJoint {
 
   cutConstraints(planar: boolean): number {
     return planar ? 2 : 5;
+  }
+
+  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+    return { R: rotationMatrix(this.axis.map((x) => x.value), q[0]), p: [0, 0, 0] };
+  }
+
+  cutResidual(a: Pose, b: Pose): number[] {
+    const n = this.axis.map((x) => x.value);
+    const [u1, u2] = normals(this.axis).map((u) => apply(a.R, u.map((x) => x.value)));
+    const d = difference(b.p, a.p), eb = apply(b.R, n);
+    return this.planarCut ? [dot3(u1, d), dot3(u2, d)] : [...d, dot3(u1, eb), dot3(u2, eb)];
   }
 
   protected kinematics(): void {

@@ -14,6 +14,7 @@ import { unitAxis } from './axis.ts';
 import { type Coordinate, Joint, type JointOptions, coordinate, coordinateRole } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { relax3 } from './revolute.ts';
+import { multiply, rotationMatrix } from './start-pose.ts';
 
 export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd'> {
   /** start values (guesses unless the joint is a state joint), one per axis */
@@ -35,6 +36,14 @@ export abstract class RotationSequence extends Joint {
     this.axes = axes.map((a) => unitAxis(this, a));
     this.dof = axes.length;
     this.options = options;
+  }
+
+  startCoordinates(): number[] {
+    return this.axes.map((_, i) => this.options.q?.[i] ?? 0);
+  }
+
+  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+    return { R: this.axes.reduce((R, n, i) => multiply(R, rotationMatrix(n.map((x) => x.value), q[i])), [[1, 0, 0], [0, 1, 0], [0, 0, 1]]), p: [0, 0, 0] };
   }
 
   protected treeEquations(state: boolean): void {

@@ -5,6 +5,7 @@
 // singular where q[2] = ±90°: prefer it as the cut joint of a loop.
 import { WORLD_AXES, closeLoop, translation } from './cut.ts';
 import { type MultiAxisOptions, RotationSequence } from './rotation-sequence.ts';
+import { type Pose, difference } from './start-pose.ts';
 
 export class Spherical extends RotationSequence {
   constructor(name: string, options: MultiAxisOptions = {}) {
@@ -13,6 +14,10 @@ export class Spherical extends RotationSequence {
 
   cutConstraints(): number {
     return 3;
+  }
+
+  cutResidual(a: Pose, b: Pose): number[] {
+    return difference(b.p, a.p);
   }
 
   protected cutEquations(): void {

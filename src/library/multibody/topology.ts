@@ -20,6 +20,7 @@ import { FixedRotation } from './fixed-rotation.ts';
 import { Frame } from './frame.ts';
 import { Joint } from './joint.ts';
 import { Revolute } from './revolute.ts';
+import { addsFullRank, loopColumns } from './start-pose.ts';
 
 export interface KinematicLoop {
   /** the joint that closes the loop */
@@ -60,7 +61,9 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const tree = spanningTree(edges, root);
   checkConnected(frames, vertex, tree.depth);
   const inTree = new Set([...tree.parentEdge.values()]);
+  const spanningJoints = [...inTree].map((e) => e.joint);
   const loops: KinematicLoop[] = [];
+  const earlier: { cut: Joint; rest: Joint[] }[] = [];
   const rest = new Set<Joint>();
   const fixedRotationAt = new Set(components.filter((c) => c instanceof FixedRotation).map((c) => vertex((c as FixedRotation).frame_a)));
   for (const cut of edges.filter((e) => !inTree.has(e))) {
@@ -86,7 +89,11 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
         hint: "close the loop with the planar revolute cut: a revolute joint with { cut: 'planar' } (constrains only the two in-plane translations)",
       });
     }
-    const restJoints = chooseRest(path, constraints, rest, tree.depth, loopNames, cut.joint.path);
+    // columns over this and the earlier loops' constraints: their rest joints follow when this loop's move
+    const earlierRest = earlier.flatMap((l) => l.rest);
+    const columns = loopColumns(components, worldFrame, spanningJoints, [...earlier.map((l) => l.cut), cut.joint], [...new Set([...treeJoints, ...earlierRest])]);
+    const restJoints = chooseRest(path, constraints, rest, tree.depth, loopNames, cut.joint.path, columns && { columns, earlierRest });
+    earlier.push({ cut: cut.joint, rest: restJoints });
     loops.push({ cut: cut.joint.path, chosenBy, constraints, planar, joints: path.map((e) => e.joint.path), restJoints: restJoints.map((j) => j.path) });
   }
   for (const j of joints) {
@@ -205,20 +212,31 @@ function isPlanar(joints: Joint[], vertices: number[], fixedRotationAt: Set<numb
   return joints.every((j) => Math.abs(Math.abs(axis(j).reduce((s, x, i) => s + x * n0[i], 0)) - 1) < 1e-12);
 }
 
-/** `constraints` coordinates of the loop's tree joints become rest coordinates (rule in the header) */
-function chooseRest(path: Edge[], constraints: number, rest: Set<Joint>, depth: Map<number, number>, loopNames: string, cut: string): Joint[] {
+/**
+ * `constraints` coordinates of the loop's tree joints become rest coordinates
+ * (rule in the header): the joints marked state: false, then the first set
+ * in that order whose coordinates add up to the constraints and, where the
+ * start pose is known, whose columns of the cut's constraint Jacobian have
+ * full rank (start-pose.ts). Sets are of whole joints: when no set of the
+ * right count has full rank the loop cannot be closed this way, a ModelError.
+ */
+function chooseRest(path: Edge[], constraints: number, rest: Set<Joint>, depth: Map<number, number>, loopNames: string, cut: string, rank?: RankData): Joint[] {
   const depthOf = (e: Edge) => Math.max(depth.get(e.a)!, depth.get(e.b)!);
   const marked = path.filter((e) => e.joint.marks.state === false && !rest.has(e.joint));
   const free = path
     .filter((e) => e.joint.marks.state === undefined && !rest.has(e.joint))
     .sort((x, y) => depthOf(y) - depthOf(x) || y.order - x.order);
-  const chosen: Joint[] = [];
-  let count = 0;
-  for (const e of [...marked, ...free]) {
-    if (count + e.joint.dof > constraints && !marked.includes(e)) continue;
-    chosen.push(e.joint);
-    count += e.joint.dof;
+  const markedDof = marked.reduce((n, e) => n + e.joint.dof, 0);
+  const picked = pickRest(free, constraints - markedDof, marked, rank);
+  if (!picked && rank && pickRest(free, constraints - markedDof, marked)) {
+    // joints enough by their count, but none of those sets can move the cut in every constrained direction
+    throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} cannot be closed by whole tree joints: every set of them with ${constraints} coordinates leaves a constrained direction of the cut that they cannot move (at the start position)`, {
+      component: cut,
+      hint: 'cut the loop at another joint, mark the joints the loop should determine with { state: false } (their coordinates must move the cut in every direction it constrains), or check that the start position is not a dead point',
+    });
   }
+  const chosen = [...marked, ...(picked ?? [])].map((e) => e.joint);
+  const count = chosen.reduce((n, j) => n + j.dof, 0);
   if (count !== constraints) {
     const available = path.filter((e) => e.joint.marks.state !== true && !rest.has(e.joint)).map((e) => `${e.joint.path} (${e.joint.dof})`);
     throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} has ${constraints} constraints, but ${count === 0 && !available.length ? 'no' : count} coordinates of its tree joints can be determined by them`, {
@@ -230,4 +248,47 @@ function chooseRest(path: Edge[], constraints: number, rest: Set<Joint>, depth: 
   }
   for (const j of chosen) rest.add(j);
   return chosen;
+}
+
+/**
+ * Columns of the stacked position constraints of this loop and the loops
+ * chosen before it, per coordinate of a candidate joint; the earlier loops'
+ * rest joints start the basis: the rest coordinates of all loops together
+ * must have full rank (a second loop through the first one's joints moves
+ * them, and the first loop's rest joints follow).
+ */
+interface RankData {
+  columns: Map<Joint, number[][]>;
+  earlierRest: Joint[];
+}
+
+/**
+ * The first subset of `free` (in its order, each joint taken before it is left
+ * out) with `need` coordinates, whose columns with the earlier rest and the
+ * marked joints' have full rank when `rank` is given; undefined when there is none.
+ */
+function pickRest(free: Edge[], need: number, marked: Edge[], rank?: RankData): Edge[] | undefined {
+  if (need < 0) return undefined;
+  const columns = rank?.columns;
+  const scale = columns ? Math.max(...[...columns.values()].flat().map((c) => Math.hypot(...c)), 0) : 0;
+  const start: number[][] = [];
+  if (columns) for (const j of [...rank.earlierRest, ...marked.map((e) => e.joint)]) addsFullRank(start, columns.get(j) ?? [], scale);
+  const pick: Edge[] = [];
+  let visits = 0;
+  const search = (i: number, left: number, basis: number[][]): Edge[] | undefined => {
+    if (left === 0) return [...pick];
+    if (i === free.length || ++visits > 20000) return undefined;
+    const e = free[i];
+    if (e.joint.dof <= left) {
+      const next = basis.map((b) => [...b]);
+      if (!columns || addsFullRank(next, columns.get(e.joint) ?? [], scale)) {
+        pick.push(e);
+        const found = search(i + 1, left - e.joint.dof, next);
+        pick.pop();
+        if (found) return found;
+      }
+    }
+    return search(i + 1, left, basis);
+  };
+  return search(0, need, start);
 }

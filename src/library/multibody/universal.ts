@@ -5,6 +5,7 @@
 import { type Vec3Like, mulMV } from '../../expr/index.ts';
 import { WORLD_AXES, closeLoop, orientation, translation } from './cut.ts';
 import { type MultiAxisOptions, RotationSequence } from './rotation-sequence.ts';
+import { type Pose, apply, difference, dot3 } from './start-pose.ts';
 
 export interface UniversalOptions extends MultiAxisOptions {
   axes?: readonly [Vec3Like, Vec3Like];
@@ -17,6 +18,11 @@ export class Universal extends RotationSequence {
 
   cutConstraints(): number {
     return 4;
+  }
+
+  cutResidual(a: Pose, b: Pose): number[] {
+    const [n1, n2] = this.axes.map((n) => n.map((x) => x.value));
+    return [...difference(b.p, a.p), dot3(apply(a.R, n1), apply(b.R, n2))];
   }
 
   protected cutEquations(): void {
