@@ -4,6 +4,7 @@
 import { KronError, UsageError } from '../errors.ts';
 import { type Io, isParseArgsError, processIo } from './io.ts';
 import { COMPILE_HELP, SIMULATE_HELP, runCompile, runSimulate } from './model-commands.ts';
+import { LINEARIZE_HELP, runLinearize } from './linearize.ts';
 import { VIEW_USAGE, view } from './view.ts';
 import { BENCH_USAGE } from './bench-usage.ts';
 import { VERSION } from '../node/package.ts';
@@ -23,6 +24,7 @@ export interface Command {
 export const COMMANDS: Record<string, Command> = {
   compile: { summary: 'compile a model and print its compile report', help: COMPILE_HELP, run: runCompile },
   simulate: { summary: 'compile and simulate a model, write sampled signals as CSV or JSON', help: SIMULATE_HELP, run: runSimulate },
+  linearize: { summary: "linearize a model at an operating point: A, B, C, D of x' = A x + B u (loops closed)", help: LINEARIZE_HELP, run: runLinearize },
   view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result, or a model module run live', help: VIEW_USAGE, run: (args) => view(args) },
   // loaded on demand: the benchmark pulls in MuJoCo, a devDependency
   bench: { summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)', help: BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) },
@@ -46,6 +48,7 @@ examples:
   kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --out /tmp/u.csv
   kron simulate mechanisms/fourbar.ts --stop 5 --out /tmp/f.json && kron view /tmp/f.json
   kron view mechanisms/pendulum.ts
+  kron linearize mechanisms/pendulum.ts --at j1.q=0,j1.qd=0
 
 exit codes: 0 ok, 1 model error, 2 usage error
 `;

@@ -16,7 +16,7 @@ import { type Io, terminal } from './io.ts';
 import { progressBar } from './progress.ts';
 import { simulatePlayback } from '../io/playback.ts';
 
-const MODEL_FLAGS = `model:
+export const MODEL_FLAGS = `model:
   <model.ts>         a model module (export default function build(p): Model), or
   <robot.urdf>       a URDF robot (root link fixed to the world; gravity 0,0,-9.80665;
                      joint limits ignored; meshes drawn as placeholders)
@@ -82,7 +82,7 @@ examples:
 `;
 
 /** options of both commands: compile + simulate share the model and compile options */
-const COMPILE_OPTIONS = {
+export const COMPILE_OPTIONS = {
   mode: { type: 'string', default: 'torn' },
   set: { type: 'string', multiple: true },
   start: { type: 'string', multiple: true },
@@ -130,25 +130,25 @@ function parse(args: string[], command: 'compile' | 'simulate', io: Io) {
 type Values = ReturnType<typeof parse>['values'];
 
 /** `--stop -1` as `--stop=-1`: parseArgs would take a value starting with a dash for an option */
-function negativeValues(args: string[]): string[] {
+export function negativeValues(args: string[], options: ParseArgsConfig['options'] = OPTIONS): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const flag = args[i].startsWith('--') ? args[i].slice(2) : undefined;
-    const option = flag && Object.hasOwn(OPTIONS, flag) ? OPTIONS[flag as keyof typeof OPTIONS] : undefined;
+    const option = flag && options && Object.hasOwn(options, flag) ? options[flag] : undefined;
     if (option?.type === 'string' && /^-[\d.]/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
     else out.push(args[i]);
   }
   return out;
 }
 
-function number(flag: string, text: string): number {
+export function number(flag: string, text: string): number {
   const v = Number(text);
   if (text.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${flag} expects a number, got "${text}"`);
   return v;
 }
 
 /** --set and --start: name=value, repeatable */
-function parseSets(sets: string[], flag = '--set', example = 'n=16'): Record<string, number> {
+export function parseSets(sets: string[], flag = '--set', example = 'n=16'): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of sets) {
     const i = s.indexOf('=');
@@ -200,8 +200,11 @@ function simulateOptions(values: Values): SimulateOptions {
   return options;
 }
 
+/** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
+export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'gravity' | 'emit'>;
+
 /** load, override, compile; warnings to stderr */
-async function compileFrom(file: string, values: Values, io: Io): Promise<{ model: Model; compiled: CompiledModel }> {
+export async function compileFrom(file: string, values: CompileValues, io: Io): Promise<{ model: Model; compiled: CompiledModel }> {
   const { model, overrides, warnings } = await loadModel(file, parseSets(values.set ?? []));
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));

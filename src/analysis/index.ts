@@ -1,0 +1,5 @@
+// analysis/: questions asked of a compiled model at an operating point, by
+// symbolic differentiation of its flat equations and the implicit function
+// theorem: linearization (A, B, C, D) and frame Jacobians.
+export { linearize, type Linearization, type LinearizeOptions, type PointOptions } from './linearize.ts';
+export { frameJacobian, type FrameJacobian } from './frame-jacobian.ts';

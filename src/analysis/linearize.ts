@@ -1,0 +1,143 @@
+// Linearization at an operating point: x' = A x + B u, y = C x + D u (all
+// as deviations from the point), by the implicit function theorem on the
+// flat equations (implicit.ts): A and B are the der(x) rows of dz/dx and
+// dz/du, C and D the outputs' rows. Kinematic loops are closed, not cut
+// open: the states are the state joints' coordinates and the joints the
+// loop determines follow through the constraint equations.
+import { UsageError, ModelError } from '../errors.ts';
+import { withLocalTable } from '../expr/index.ts';
+import type { Model } from '../model/index.ts';
+import { type CompileOptions, compile } from '../compile.ts';
+import { CompiledModel } from '../codegen/compiled.ts';
+import { type OperatingPoint, type Sensitivities, sensitivities } from './implicit.ts';
+
+/** what to compile (a model) and where to linearize */
+export interface PointOptions extends Omit<CompileOptions, 'start'> {
+  /** states (and input values) at the operating point by name, e.g. { 'j1.q': 0.1, 'j1.qd': 0, 'j1.tau': 0 }; states not named take their start values */
+  at?: Readonly<Record<string, number>>;
+  /** first guesses of unknowns (the joints a loop determines), as compile's start; a state named here is the point's too */
+  start?: Readonly<Record<string, number>>;
+  /** time at the point (default 0) */
+  time?: number;
+}
+
+export interface LinearizeOptions extends PointOptions {
+  /** the inputs u, by name (default: every input of the model, in its order) */
+  inputs?: readonly string[];
+  /** output signals y, by name (any signal: frame positions, joint coordinates, forces...) */
+  outputs?: readonly string[];
+}
+
+export interface Linearization {
+  model: string;
+  time: number;
+  /** state names: the columns of A and C, the rows of A and B */
+  states: string[];
+  inputs: string[];
+  outputs: string[];
+  /** the operating point: states, inputs, outputs, and x' = f(x, u) there (zero at an equilibrium) */
+  x: number[];
+  u: number[];
+  y: number[];
+  dx: number[];
+  A: number[][];
+  B: number[][];
+  C: number[][];
+  D: number[][];
+  /** milliseconds: compile, and the linearization itself */
+  compileMs: number;
+  linearizeMs: number;
+}
+
+// (model or compiled model, options) => A, B, C, D at the operating point
+export function linearize(model: Model | CompiledModel, options: LinearizeOptions = {}): Linearization {
+  return withLocalTable(() => {
+    const { compiled, point, compileMs } = operatingPoint(model, options);
+    const t0 = performance.now();
+    const inputs = (options.inputs ?? compiled.generated.layout.inputs).map((name) => inputIndex(compiled, name));
+    const outputs = [...(options.outputs ?? [])];
+    for (const name of outputs) checkSignal(compiled, name);
+    const s = sensitivities(compiled, point, inputs);
+    const n = point.x.length;
+    const split = (row: Float64Array) => [[...row.subarray(0, n)], [...row.subarray(n)]];
+    const [A, B] = transposeSplit(compiled.stateNames.map((x) => split(derivativeRow(s, x))));
+    const [C, D] = transposeSplit(outputs.map((y) => split(s.row(y))));
+    return {
+      model: compiled.report.model,
+      time: point.t,
+      states: [...compiled.stateNames],
+      inputs: inputs.map((k) => compiled.generated.layout.inputs[k]),
+      outputs,
+      x: [...point.x],
+      u: inputs.map((k) => point.u[k]),
+      y: outputs.map((y) => s.value(y)),
+      dx: [...s.dx],
+      A, B, C, D,
+      compileMs,
+      linearizeMs: Math.round((performance.now() - t0) * 100) / 100,
+    };
+  });
+}
+
+const transposeSplit = (rows: number[][][]): [number[][], number[][]] => [rows.map((r) => r[0]), rows.map((r) => r[1])];
+
+/** d der(x) / d(x, u): the derivative's own row (an unknown of the equations) */
+function derivativeRow(s: Sensitivities, state: string): Float64Array {
+  return s.row(`der(${state})`);
+}
+
+/** the compiled model and the point (t, x, u), from a model or a compiled one; names checked */
+export function operatingPoint(model: Model | CompiledModel, options: PointOptions): { compiled: CompiledModel; point: OperatingPoint; compileMs: number } {
+  const t0 = performance.now();
+  let compiled: CompiledModel;
+  if (model instanceof CompiledModel) {
+    if (options.mode || options.parameters || options.tear || options.foldParameters !== undefined || options.chunk || options.share !== undefined) {
+      throw new UsageError('compile options were given with a compiled model', { hint: 'pass the model itself to compile it with these options, or compile it with them first' });
+    }
+    compiled = model;
+  } else {
+    compiled = compile(model, options);
+  }
+  const compileMs = model instanceof CompiledModel ? 0 : Math.round((performance.now() - t0) * 100) / 100;
+  const t = options.time ?? 0;
+  if (!Number.isFinite(t)) throw new UsageError(`time of the operating point set to ${t}`, { hint: 'use a finite number' });
+  const state = compiled.createState();
+  // a compiled model given with start values: they are first guesses here too
+  for (const [name, value] of Object.entries(model instanceof CompiledModel ? options.start ?? {} : {})) state.setStart(name, value);
+  const x = state.x0();
+  const u = Float64Array.from(state.u);
+  for (const [name, value] of Object.entries(options.at ?? {})) {
+    if (!Number.isFinite(value)) throw new ModelError(`${name} set to ${value} at the operating point`, { variables: [name], hint: 'use a finite number' });
+    const source = compiled.hasSignal(name) ? compiled.signalSource(name) : undefined;
+    if (source?.from === 'x') x[source.index] = (value - source.offset) / source.sign;
+    else if (source?.from === 'u') u[source.index] = (value - source.offset) / source.sign;
+    else throw notAState(compiled, name);
+  }
+  return { compiled, point: { x, u, t }, compileMs };
+}
+
+function notAState(compiled: CompiledModel, name: string): ModelError {
+  const inputs = compiled.generated.layout.inputs;
+  const known = compiled.hasSignal(name) ? `${name} is not a state or an input (the equations determine it)` : `no state or input named ${name}`;
+  return new ModelError(`${known}: the operating point is given by the states and inputs`, {
+    variables: [name],
+    hint: `states: ${list(compiled.stateNames)}; inputs: ${list(inputs)}${compiled.hasSignal(name) ? '; a first guess of an unknown goes to start (kron: --start)' : ''}`,
+  });
+}
+
+function inputIndex(compiled: CompiledModel, name: string): number {
+  const k = compiled.generated.layout.inputs.indexOf(name);
+  if (k < 0) throw new ModelError(`no input named ${name}`, { variables: [name], hint: `inputs: ${list(compiled.generated.layout.inputs)}` });
+  return k;
+}
+
+function checkSignal(compiled: CompiledModel, name: string): void {
+  if (!compiled.hasSignal(name)) {
+    throw new ModelError(`no signal named ${name} to linearize as an output`, {
+      variables: [name],
+      hint: `signals are variables by hierarchical name, e.g. ${list(compiled.signalNames().slice(0, 6))}; kron compile --json lists the unknowns`,
+    });
+  }
+}
+
+const list = (names: readonly string[], n = 20) => (names.length > n ? `${names.slice(0, n).join(', ')}, ... (${names.length} in all)` : names.join(', ') || '(none)');

@@ -1,0 +1,97 @@
+// `kron linearize`: load and compile a model like `kron compile`, then print
+// A, B (and C, D for --outputs) of its linearization at the operating point
+// --at, and with --frame the geometric Jacobian of frames there.
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { UsageError } from '../errors.ts';
+import { type Linearization, type FrameJacobian, frameJacobian, linearize } from '../analysis/index.ts';
+import { COMPILE_OPTIONS, MODEL_FLAGS, compileFrom, negativeValues, number, parseSets } from './model-commands.ts';
+import type { Io } from './io.ts';
+
+export const LINEARIZE_HELP = `usage: kron linearize <model.ts|robot.urdf> --at name=value,... [options]
+
+Compiles the model and linearizes it at an operating point:
+  x' = A x + B u,  y = C x + D u   (deviations from the point)
+x are the states, u the inputs (joint torques tau, ...), y the --outputs.
+Kinematic loops stay closed: the state joints' coordinates are the states and
+the joints the loop determines follow through its constraints. Exact: symbolic
+derivatives of the equations and the implicit function theorem.
+
+${MODEL_FLAGS}
+
+linearization options:
+  --at name=value,...  the operating point: states (and input values) by name, e.g.
+                     j1.q=0.1,j1.qd=0 or j1.tau=2; states not named take their start
+                     values; repeatable
+  --time t           time at the operating point (default 0)
+  --inputs a,b,...   the inputs u, the columns of B and D (default: every input)
+  --outputs a,b,...  output signals y, the rows of C and D, e.g. 'b1.frame_b.r[1],j4.q'
+  --frame f          also the frame's geometric Jacobian [v; w] = J qd (6 x n, world
+                     coordinates, columns the state coordinates); repeatable
+  --json             print the result as JSON ({ model, time, states, inputs, outputs,
+                     x, u, y, dx, A, B, C, D, compileMs, linearizeMs, frames })
+
+examples:
+  kron linearize mechanisms/pendulum.ts --at j1.q=-1.5707963267948966,j1.qd=0
+  kron linearize mechanisms/fourbar.ts --at j1.q=0.3,j1.qd=0 --outputs j4.q --json
+  kron linearize mechanisms/doublependulum.ts --at j1.q=0.4,j2.q=-0.3 --frame j2.frame_b
+  kron linearize mechanisms/puma560.urdf --at j2.q=0.5 --inputs j1.tau,j2.tau
+`;
+
+const OPTIONS = {
+  ...COMPILE_OPTIONS,
+  at: { type: 'string', multiple: true },
+  time: { type: 'string' },
+  inputs: { type: 'string' },
+  outputs: { type: 'string' },
+  frame: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
+const names = (text: string | undefined) => (text === undefined ? undefined : text.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+
+export async function runLinearize(args: string[], io: Io): Promise<void> {
+  const { values, positionals } = parseArgs({ args: negativeValues(args, OPTIONS), options: OPTIONS, allowPositionals: true, strict: true });
+  const [file, ...extra] = positionals;
+  if (!file) throw new UsageError('kron linearize needs a model file', { hint: 'kron linearize mechanisms/pendulum.ts --at j1.q=0; kron linearize --help' });
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron linearize takes one model file; kron linearize --help' });
+  if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
+  const at = parseSets((values.at ?? []).flatMap((s) => s.split(',')).filter((s) => s.trim() !== ''), '--at', 'j1.q=0.1,j1.qd=0');
+  const time = values.time === undefined ? undefined : number('--time', values.time);
+  const { compiled } = await compileFrom(file, values, io);
+  const result = linearize(compiled, { at, time, inputs: names(values.inputs), outputs: names(values.outputs) });
+  result.compileMs = compiled.report.compileMs;
+  const frames = (values.frame ?? []).map((f) => frameJacobian(compiled, f, { at, time }));
+  io.stdout.write(values.json ? JSON.stringify({ ...result, frames }, null, 2) + '\n' : formatLinearization(result, frames));
+}
+
+/** the result as a table per matrix, rows and columns named */
+export function formatLinearization(l: Linearization, frames: readonly FrameJacobian[] = []): string {
+  const point = (ns: string[], v: number[]) => ns.map((n, i) => `${n} = ${fmt(v[i])}`).join(', ') || '(none)';
+  const lines = [
+    `linearization of ${l.model} at t = ${l.time} (compile ${l.compileMs} ms, linearize ${l.linearizeMs} ms)`,
+    `  states x: ${point(l.states, l.x)}`,
+    `  inputs u: ${point(l.inputs, l.u)}`,
+    `  x' = f(x, u) there: ${l.dx.map(fmt).join(', ')}`,
+  ];
+  if (l.outputs.length) lines.push(`  outputs y: ${point(l.outputs, l.y)}`);
+  lines.push('', ...matrix('A', l.states, l.states, l.A));
+  if (l.inputs.length) lines.push('', ...matrix('B', l.states, l.inputs, l.B));
+  if (l.outputs.length) lines.push('', ...matrix('C', l.outputs, l.states, l.C));
+  if (l.outputs.length && l.inputs.length) lines.push('', ...matrix('D', l.outputs, l.inputs, l.D));
+  for (const f of frames) {
+    lines.push('', `frame ${f.frame}: r = ${f.r.map(fmt).join(', ')}`, ...matrix('J', ['v_x', 'v_y', 'v_z', 'w_x', 'w_y', 'w_z'], f.speeds, f.J));
+  }
+  return lines.join('\n') + '\n';
+}
+
+const fmt = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 1e-4 && Math.abs(v) < 1e6 ? String(Number(v.toPrecision(8))) : v.toExponential(6));
+
+function matrix(name: string, rows: readonly string[], cols: readonly string[], M: readonly (readonly number[])[]): string[] {
+  const cells = M.map((r) => r.map(fmt));
+  const first = Math.max(name.length + 2, ...rows.map((r) => r.length));
+  const width = cols.map((c, j) => Math.max(c.length, ...cells.map((r) => r[j].length)));
+  return [
+    `${`${name} =`.padEnd(first)}  ${cols.map((c, j) => c.padStart(width[j])).join('  ')}`,
+    ...rows.map((r, i) => `${r.padEnd(first)}  ${cells[i].map((c, j) => c.padStart(width[j])).join('  ')}`),
+  ];
+}
