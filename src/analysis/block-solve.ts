@@ -12,7 +12,7 @@
 import { bipartiteFromLists } from '../structure/graph.ts';
 import { maximumMatching } from '../structure/matching.ts';
 import { bltBlocks } from '../structure/blt.ts';
-import { isSingular, luFactor, luSolveRefined } from './dense-lu.ts';
+import { csr, isSingular, luFactor, luSolveRefined } from './dense-lu.ts';
 
 export interface SparseRows {
   readonly n: number;
@@ -60,12 +60,13 @@ export function blockSolve(F: SparseRows, R: Float64Array, k: number): Float64Ar
     const f = luFactor(size, M);
     if (isSingular(f)) return { singular: true, column: vars[f.column], equations: [...eqs] };
     if (fed) {
+      const sparse = csr(size, M);
       const col = new Float64Array(size);
       for (let j = 0; j < k; j++) {
         let any = false;
         for (let r = 0; r < size; r++) any = (col[r] = rhs[r * k + j]) !== 0 || any;
         if (!any) continue;
-        const z = luSolveRefined(M, f, col);
+        const z = luSolveRefined(sparse, f, col);
         vars.forEach((v, i) => (S[v * k + j] = z[i]));
       }
     }
