@@ -24,6 +24,8 @@ export interface OperatingPoint {
   /** every input, in the compiled model's order */
   readonly u: Float64Array;
   readonly t: number;
+  /** first guesses of unknowns by name (a loop's joints), beyond the compiled model's own */
+  readonly guesses?: Readonly<Record<string, number>>;
 }
 
 export interface Sensitivities {
@@ -92,7 +94,7 @@ export function sensitivities(compiled: CompiledModel, point: OperatingPoint, in
 
 /** the compiled model's evaluation at the point: every unknown in the state's workspace, a failure as a typed error */
 function solvePoint(compiled: CompiledModel, point: OperatingPoint) {
-  const state = compiled.createState();
+  const state = compiled.createState({ start: point.guesses });
   state.u.set(point.u);
   const dx = new Float64Array(point.x.length);
   try {

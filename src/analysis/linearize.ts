@@ -101,9 +101,9 @@ export function operatingPoint(model: Model | CompiledModel, options: PointOptio
   const compileMs = model instanceof CompiledModel ? 0 : Math.round((performance.now() - t0) * 100) / 100;
   const t = options.time ?? 0;
   if (!Number.isFinite(t)) throw new UsageError(`time of the operating point set to ${t}`, { hint: 'use a finite number' });
-  const state = compiled.createState();
-  // a compiled model given with start values: they are first guesses here too
-  for (const [name, value] of Object.entries(model instanceof CompiledModel ? options.start ?? {} : {})) state.setStart(name, value);
+  // a compiled model given with start values: states start there, unknowns take them as first guesses
+  const guesses = model instanceof CompiledModel ? options.start : undefined;
+  const state = compiled.createState({ start: guesses });
   const x = state.x0();
   const u = Float64Array.from(state.u);
   for (const [name, value] of Object.entries(options.at ?? {})) {
@@ -113,7 +113,7 @@ export function operatingPoint(model: Model | CompiledModel, options: PointOptio
     else if (source?.from === 'u') u[source.index] = (value - source.offset) / source.sign;
     else throw notAState(compiled, name);
   }
-  return { compiled, point: { x, u, t }, compileMs };
+  return { compiled, point: { x, u, t, guesses }, compileMs };
 }
 
 function notAState(compiled: CompiledModel, name: string): ModelError {

@@ -80,5 +80,9 @@ describe('linearize: errors', () => {
     const l = linearize(m, { at: { 'c.x': 8 }, start: { 'c.y': 1.5 } });
     expect(l.A[0][0]).toBeCloseTo(-1 / 12, 14);
     expect(l.dx[0]).toBeCloseTo(-2, 14);
+    // the same first guess with a compiled model (from y = 0 Newton cannot start: dF/dy = 0)
+    const compiled = compile(m);
+    expect(linearize(compiled, { at: { 'c.x': 8 }, start: { 'c.y': 1.5 } }).A).toEqual(l.A);
+    expect(thrown(() => linearize(compiled, { at: { 'c.x': 8 } }))).toBeInstanceOf(ModelError);
   });
 });

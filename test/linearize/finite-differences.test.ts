@@ -3,6 +3,7 @@
 // iteration at every perturbed state). The linearization itself never runs
 // that code's solve forms: symbolic derivatives of the flat equations and
 // the implicit function theorem (src/analysis/implicit.ts).
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import doublependulum from '../../mechanisms/doublependulum.ts';
 import chain from '../../mechanisms/chain.ts';
@@ -66,5 +67,20 @@ describe('linearize against finite differences of derivatives()', () => {
     const { a, b } = compare(puma(), at);
     expect(a).toBeLessThanOrEqual(1e-7);
     expect(b).toBeLessThanOrEqual(1e-7);
+  });
+});
+
+describe('every model module of mechanisms/ at its start values', () => {
+  // mechanical, rotational, electrical and bond-graph models; loops (sixbar: two); models without states or inputs
+  const files = readdirSync(new URL('../../mechanisms/', import.meta.url)).filter((f) => f.endsWith('.ts')).sort();
+  it.each(files)('%s: A and B against central differences (1e-7)', async (file) => {
+    const build = (await import(`../../mechanisms/${file}`)).default as (p?: object) => Parameters<typeof compile>[0];
+    const compiled = compile(build(file === 'chain.ts' ? { n: 5 } : file === 'longdrivetrain.ts' ? { n: 20 } : {}));
+    const l = linearize(compiled);
+    expect(l.states).toEqual(compiled.stateNames);
+    expect(l.A).toHaveLength(compiled.stateNames.length);
+    const fd = finiteDifferences(compiled, l.x, l.u);
+    expect(relativeDifference(l.A, fd.A)).toBeLessThanOrEqual(1e-7);
+    expect(relativeDifference(l.B, fd.B)).toBeLessThanOrEqual(1e-7);
   });
 });
