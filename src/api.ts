@@ -30,7 +30,7 @@ export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_
 export { SimulationResult } from './sim/result.ts';
 
 // linearization (x' = A x + B u, y = C x + D u) and frame Jacobians at an operating point, loops closed
-export { linearize, frameJacobian, frameJacobian as jacobian, type Linearization, type LinearizeOptions, type PointOptions, type FrameJacobian } from './analysis/index.ts';
+export { linearize, frameJacobian, frameJacobian as jacobian, eigenvalues, type Linearization, type LinearizeOptions, type PointOptions, type FrameJacobian, type Eigenvalue } from './analysis/index.ts';
 
 // a run with its scene and frame poses, what the viewer plays (kron simulate --out run.json writes the same)
 export { simulatePlayback, type PlaybackRecording } from './io/playback.ts';

@@ -3,3 +3,4 @@
 // theorem: linearization (A, B, C, D) and frame Jacobians.
 export { linearize, type Linearization, type LinearizeOptions, type PointOptions } from './linearize.ts';
 export { frameJacobian, type FrameJacobian } from './frame-jacobian.ts';
+export { eigenvalues, type Eigenvalue } from './eigenvalues.ts';

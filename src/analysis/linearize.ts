@@ -10,6 +10,7 @@ import type { Model } from '../model/index.ts';
 import { type CompileOptions, compile } from '../compile.ts';
 import { CompiledModel } from '../codegen/compiled.ts';
 import { type OperatingPoint, type Sensitivities, sensitivities } from './implicit.ts';
+import { type Eigenvalue, eigenvalues } from './eigenvalues.ts';
 
 /** what to compile (a model) and where to linearize */
 export interface PointOptions extends Omit<CompileOptions, 'start'> {
@@ -44,6 +45,8 @@ export interface Linearization {
   B: number[][];
   C: number[][];
   D: number[][];
+  /** eigenvalues of A, complex pairs adjacent, by real part descending (eigenvalues.ts) */
+  eigenvalues: Eigenvalue[];
   /** milliseconds: compile, and the linearization itself */
   compileMs: number;
   linearizeMs: number;
@@ -73,6 +76,7 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
       y: outputs.map((y) => s.value(y)),
       dx: [...s.dx],
       A, B, C, D,
+      eigenvalues: eigenvalues(A),
       compileMs,
       linearizeMs: Math.round((performance.now() - t0) * 100) / 100,
     };

@@ -3,7 +3,7 @@
 // --at, and with --frame the geometric Jacobian of frames there.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { type Linearization, type FrameJacobian, frameJacobian, linearize } from '../analysis/index.ts';
+import { type Eigenvalue, type Linearization, type FrameJacobian, frameJacobian, linearize } from '../analysis/index.ts';
 import { COMPILE_OPTIONS, MODEL_FLAGS, compileFrom, negativeValues, number, parseSets } from './model-commands.ts';
 import type { Io } from './io.ts';
 
@@ -27,8 +27,8 @@ linearization options:
   --outputs a,b,...  output signals y, the rows of C and D, e.g. 'b1.frame_b.r[1],j4.q'
   --frame f          also the frame's geometric Jacobian [v; w] = J qd (6 x n, world
                      coordinates, columns the state coordinates); repeatable
-  --json             print the result as JSON ({ model, time, states, inputs, outputs,
-                     x, u, y, dx, A, B, C, D, compileMs, linearizeMs, frames })
+  --json             print the result as JSON ({ model, time, states, inputs, outputs, x,
+                     u, y, dx, A, B, C, D, eigenvalues, compileMs, linearizeMs, frames })
 
 examples:
   kron linearize mechanisms/pendulum.ts --at j1.q=-1.5707963267948966,j1.qd=0
@@ -75,6 +75,7 @@ export function formatLinearization(l: Linearization, frames: readonly FrameJaco
   ];
   if (l.outputs.length) lines.push(`  outputs y: ${point(l.outputs, l.y)}`);
   lines.push('', ...matrix('A', l.states, l.states, l.A));
+  if (l.eigenvalues.length) lines.push(`eigenvalues of A: ${spectrum(l.eigenvalues)}`);
   if (l.inputs.length) lines.push('', ...matrix('B', l.states, l.inputs, l.B));
   if (l.outputs.length) lines.push('', ...matrix('C', l.outputs, l.states, l.C));
   if (l.outputs.length && l.inputs.length) lines.push('', ...matrix('D', l.outputs, l.inputs, l.D));
@@ -83,6 +84,10 @@ export function formatLinearization(l: Linearization, frames: readonly FrameJaco
   }
   return lines.join('\n') + '\n';
 }
+
+/** a complex pair once, as re ± im i */
+const spectrum = (es: readonly Eigenvalue[]) =>
+  es.filter((e) => e.im >= 0).map((e) => (e.im === 0 ? fmt(e.re) : `${e.re === 0 ? '' : `${fmt(e.re)} `}±${e.re === 0 ? '' : ' '}${fmt(e.im)}i`)).join(', ');
 
 const fmt = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 1e-4 && Math.abs(v) < 1e6 ? String(Number(v.toPrecision(8))) : v.toExponential(6));
 

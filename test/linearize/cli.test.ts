@@ -24,6 +24,8 @@ describe('kron linearize', () => {
       'j1.q            0      1',
       `j1.qd  ${Number((-g * 0.5 / I).toPrecision(8))}      0`,
     ].join('\n'));
+    // sqrt(g / l_eff) = sqrt(9.80665 / 0.52)
+    expect(r.stdout).toContain(`\neigenvalues of A: ±${Number(Math.sqrt(g / (I / 0.5)).toPrecision(8))}i\n`);
     expect(r.stdout).toContain(['B =       j1.tau', 'j1.q           0', `j1.qd  ${Number((1 / I).toPrecision(8))}`].join('\n'));
   });
   it('--json with outputs, inputs, a frame Jacobian, --set and --mode', async () => {
@@ -36,6 +38,9 @@ describe('kron linearize', () => {
     expect(l.u).toEqual([0.2]);
     expect(l.A[1][0]).toBeCloseTo((2 * g * 0.5 * Math.sin(0.5)) / Ip, 12);
     expect(l.C).toEqual([l.A[1], [1, 0]]);
+    // above the horizontal, pushed away from the bottom: a saddle, ±sqrt(A21)
+    expect(l.eigenvalues[0].re).toBeCloseTo(Math.sqrt(l.A[1][0]), 12);
+    expect(l.eigenvalues[1].re).toBeCloseTo(-Math.sqrt(l.A[1][0]), 12);
     expect(l.D).toEqual([l.B[1], [0]]);
     expect(l.y[0]).toBeCloseTo((0.2 - 2 * g * 0.5 * Math.cos(0.5)) / Ip, 12);
     expect(l.frames[0].frame).toBe('j1.frame_b');
