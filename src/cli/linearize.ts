@@ -71,10 +71,11 @@ export function formatLinearization(l: Linearization, frames: readonly FrameJaco
     `linearization of ${l.model} at t = ${l.time} (compile ${l.compileMs} ms, linearize ${l.linearizeMs} ms)`,
     `  states x: ${point(l.states, l.x)}`,
     `  inputs u: ${point(l.inputs, l.u)}`,
-    `  x' = f(x, u) there: ${l.dx.map(fmt).join(', ')}`,
+    `  x' = f(x, u) there: ${l.dx.map(fmt).join(', ') || '(none)'}`,
   ];
   if (l.outputs.length) lines.push(`  outputs y: ${point(l.outputs, l.y)}`);
-  lines.push('', ...matrix('A', l.states, l.states, l.A));
+  if (l.states.length === 0) lines.push('', 'no states: A, B and C are empty');
+  else lines.push('', ...matrix('A', l.states, l.states, l.A));
   if (l.eigenvalues.length) lines.push(`eigenvalues of A: ${spectrum(l.eigenvalues)}`);
   if (l.inputs.length) lines.push('', ...matrix('B', l.states, l.inputs, l.B));
   if (l.outputs.length) lines.push('', ...matrix('C', l.outputs, l.states, l.C));

@@ -58,6 +58,11 @@ describe('kron linearize', () => {
     expect(l.y[0]).toBeCloseTo(s, 10);
     expect(l.C[0][0]).toBeCloseTo((-0.2 * Math.sin(phi) - 0.04 * Math.cos(phi)) / (2 * (1.2 + s)), 10);
   });
+  it('a model without states (the resistor ladder) says so', async () => {
+    const r = await kron('linearize', 'mechanisms/resistorladder.ts');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').slice(1)).toEqual(['  states x: (none)', '  inputs u: (none)', "  x' = f(x, u) there: (none)", '', 'no states: A, B and C are empty', '']);
+  });
   it('errors: an unknown state (exit 1), a bad --at and a missing model file (exit 2)', async () => {
     const bad = await kron('linearize', 'mechanisms/pendulum.ts', '--at', 'j9.q=0');
     expect(bad.code).toBe(1);
