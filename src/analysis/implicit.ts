@@ -26,6 +26,8 @@ export interface OperatingPoint {
   readonly t: number;
   /** first guesses of unknowns by name (a loop's joints), beyond the compiled model's own */
   readonly guesses?: Readonly<Record<string, number>>;
+  /** parameters of a model compiled with them kept symbolic, for this point only */
+  readonly parameters?: Readonly<Record<string, number>>;
 }
 
 export interface Sensitivities {
@@ -94,7 +96,7 @@ export function sensitivities(compiled: CompiledModel, point: OperatingPoint, in
 
 /** the compiled model's evaluation at the point: every unknown in the state's workspace, a failure as a typed error */
 function solvePoint(compiled: CompiledModel, point: OperatingPoint) {
-  const state = compiled.createState({ start: point.guesses });
+  const state = compiled.createState({ start: point.guesses, parameters: point.parameters });
   state.u.set(point.u);
   const dx = new Float64Array(point.x.length);
   try {

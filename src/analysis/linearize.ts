@@ -95,8 +95,8 @@ export function operatingPoint(model: Model | CompiledModel, options: PointOptio
   const t0 = performance.now();
   let compiled: CompiledModel;
   if (model instanceof CompiledModel) {
-    if (options.mode || options.parameters || options.tear || options.foldParameters !== undefined || options.chunk || options.share !== undefined) {
-      throw new UsageError('compile options were given with a compiled model', { hint: 'pass the model itself to compile it with these options, or compile it with them first' });
+    if (options.mode || options.tear || options.foldParameters !== undefined || options.chunk || options.share !== undefined) {
+      throw new UsageError('compile options were given with a compiled model', { hint: 'pass the model itself to compile it with these options, or compile it with them first (parameters kept symbolic, foldParameters: false, may change here)' });
     }
     compiled = model;
   } else {
@@ -105,9 +105,11 @@ export function operatingPoint(model: Model | CompiledModel, options: PointOptio
   const compileMs = model instanceof CompiledModel ? 0 : Math.round((performance.now() - t0) * 100) / 100;
   const t = options.time ?? 0;
   if (!Number.isFinite(t)) throw new UsageError(`time of the operating point set to ${t}`, { hint: 'use a finite number' });
-  // a compiled model given with start values: states start there, unknowns take them as first guesses
+  // a compiled model given with start values: states start there, unknowns take them as first guesses;
+  // its parameters change only where they were kept symbolic (a folded one is a UsageError, ModelState.setParameter)
   const guesses = model instanceof CompiledModel ? options.start : undefined;
-  const state = compiled.createState({ start: guesses });
+  const parameters = model instanceof CompiledModel ? options.parameters : undefined;
+  const state = compiled.createState({ start: guesses, parameters });
   const x = state.x0();
   const u = Float64Array.from(state.u);
   for (const [name, value] of Object.entries(options.at ?? {})) {
@@ -117,7 +119,7 @@ export function operatingPoint(model: Model | CompiledModel, options: PointOptio
     else if (source?.from === 'u') u[source.index] = (value - source.offset) / source.sign;
     else throw notAState(compiled, name);
   }
-  return { compiled, point: { x, u, t, guesses }, compileMs };
+  return { compiled, point: { x, u, t, guesses, parameters }, compileMs };
 }
 
 function notAState(compiled: CompiledModel, name: string): ModelError {

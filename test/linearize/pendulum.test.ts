@@ -80,4 +80,13 @@ describe('linearize: the pendulum against its closed form', () => {
     // m = 3: l_eff = (Izz + 3 L^2) / (3 L)
     expect(l.A[1][0]).toBeCloseTo(g / ((Izz + 3 * L * L) / (3 * L)), 10);
   });
+  it('parameters kept symbolic change per linearization without compiling again; folded ones cannot', () => {
+    const kept = compile(pendulum(), { foldParameters: false });
+    for (const mass of [0.5, 3]) {
+      const l = linearize(kept, { at: top, parameters: { 'link.m': mass } });
+      expect(Math.abs(l.A[1][0] - g / ((Izz + mass * L * L) / (mass * L)))).toBeLessThanOrEqual(1e-12 * l.A[1][0]);
+      expect(Math.abs(l.B[1][0] * (Izz + mass * L * L) - 1)).toBeLessThanOrEqual(1e-12);
+    }
+    expect(() => linearize(compile(pendulum()), { parameters: { 'link.m': 3 } })).toThrow(/parameter link.m was folded into the generated code/);
+  });
 });
