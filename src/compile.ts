@@ -5,7 +5,7 @@
 // (expr/node.ts, withLocalTable).
 import { ModelError, StructuralError, UsageError } from './errors.ts';
 import { withLocalTable } from './expr/index.ts';
-import { type GeneralizedCoordinate, type Model, type VarKind, elaborate, eliminateAliases, flatten, unconnectedConnectors } from './model/index.ts';
+import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
@@ -54,7 +54,7 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
 function compileElaborated(model: Model, mode: Mode, problem: Problem, options: CompileOptions): CompiledModel {
   const coordinates = problem === 'inverse' ? inverseCoordinates(model) : [];
   const flat = flatten(model, { foldParameters: options.foldParameters, parameters: options.parameters, kinds: inverseKinds(coordinates) });
-  const reduced = eliminateAliases(flat);
+  const reduced = withoutKnownResidues(eliminateAliases(flat), coordinates);
   // the forces are what the inverse problem is for: computed with the derivatives, whatever their alias
   const outputs = coordinates.map((k) => reduced.aliases.get(k.tau.id)?.of ?? k.tau).filter((v) => !reduced.aliases.has(v.id));
   let plan;
@@ -110,6 +110,21 @@ function inverseCoordinates(model: Model): GeneralizedCoordinate[] {
     }
   }
   return coordinates;
+}
+
+/**
+ * residue(qdd) pairs a joint's d'Alembert equation with qdd as its tearing
+ * variable (relaxing paper eq. 29); with qdd known that hint names no unknown
+ * and the equation simply computes tau: the hint is dropped for this problem
+ */
+function withoutKnownResidues(reduced: ReducedModel, coordinates: readonly GeneralizedCoordinate[]): ReducedModel {
+  if (coordinates.length === 0) return reduced;
+  const known = new Set(coordinates.map((k) => k.qdd.id));
+  const equations = reduced.equations.map((eq) => {
+    const residues = eq.residues.filter((r) => !known.has(variableOf(r)?.id ?? -1));
+    return residues.length === eq.residues.length ? eq : { ...eq, residues };
+  });
+  return { ...reduced, equations };
 }
 
 /** inverse dynamics: each qdd known (an input), each tau unknown; the model's variables keep their kinds */
