@@ -11,7 +11,7 @@ import fourbar from '../../mechanisms/fourbar.ts';
 import sixbar from '../../mechanisms/sixbar.ts';
 import { compile } from '../../src/compile.ts';
 import { UsageError } from '../../src/errors.ts';
-import type { Mechanism } from '../../src/library/multibody/index.ts';
+import { Mechanism } from '../../src/library/multibody/index.ts';
 import { rnea } from '../oracles/rnea.ts';
 import { chainTree } from '../oracles/aba.ts';
 import { type Case, cases, passiveForce, prng, pumaTree } from './cases.ts';
@@ -139,4 +139,48 @@ describe('compile stays pure and the problem switch is explicit', () => {
     expect([...a.evaluate(0, q, qd, [0, 0, 0, 0, 0, 0])]).toEqual([...ta]);
     expect([...inv.inverse(0, q, qd, [0, 0, 0, 0, 0, 0])]).toEqual([...ta]);
   });
+});
+
+describe('multi-axis state joints (spherical, universal): one coordinate per axis', () => {
+  // world -ball (spherical, damped)- b1 -bar- -cardan (universal)- b2: inverse forces fed to forward dynamics
+  const build = () => {
+    const m = new Mechanism('balls');
+    const ball = m.spherical('ball', { d: 0.3 });
+    const b1 = m.body('b1', { m: 2, rcm: [0.2, -0.3, 0.1], I: [0.05, 0.04, 0.03, 0.01, 0, 0.005] });
+    const bar = m.bar('bar', { r: [0.1, -0.6, 0.2] });
+    const cardan = m.universal('cardan', { axes: [[1, 0, 0], [0, 1, 0]] });
+    const b2 = m.body('b2', { m: 1, rcm: [0, -0.4, 0.1], I: [0.02, 0.01, 0.02] });
+    m.connect(m.world.frame_b, ball.frame_a);
+    m.connect(ball.frame_b, b1.frame_a);
+    m.connect(ball.frame_b, bar.frame_a);
+    m.connect(bar.frame_b, cardan.frame_a);
+    m.connect(cardan.frame_b, b2.frame_a);
+    return m;
+  };
+  for (const mode of ['torn', 'relaxed'] as const) {
+    it(`${mode}: coordinates ball.q[1..3], cardan.q[1..2]; forward dynamics gives back qdd; M symmetric positive definite`, () => {
+      const inv = compile(build(), { mode, problem: 'inverse' });
+      const fwd = compile(build(), { mode });
+      expect(inv.coordinates.map((k) => k.q)).toEqual(['ball.q[1]', 'ball.q[2]', 'ball.q[3]', 'cardan.q[1]', 'cardan.q[2]']);
+      expect(inv.report.inverse!.coordinates).toEqual(['ball[1]', 'ball[2]', 'ball[3]', 'cardan[1]', 'cardan[2]']);
+      expect(inv.report.blocks).toEqual([]);
+      const rnd = prng(11);
+      for (let s = 0; s < 5; s++) {
+        const q = inv.coordinates.map(() => -1 + 2 * rnd()), qd = q.map(() => -2 + 4 * rnd()), qdd = q.map(() => -5 + 10 * rnd());
+        const tau = inv.inverse(0, q, qd, qdd);
+        const x = fwd.x0();
+        inv.coordinates.forEach((k, i) => {
+          x[fwd.stateNames.indexOf(k.q)] = q[i];
+          x[fwd.stateNames.indexOf(k.qd)] = qd[i];
+          fwd.setInput(k.tau, tau[i]);
+        });
+        const dx = new Float64Array(x.length);
+        fwd.derivatives(0, x, dx);
+        inv.coordinates.forEach((k, i) => expect(Math.abs(dx[fwd.stateNames.indexOf(k.qd)] - qdd[i]), `${k.qdd} at state ${s}`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(qdd[i]))));
+        const M = inv.massMatrix(q);
+        for (let i = 0; i < 5; i++) for (let j = 0; j < i; j++) expect(Math.abs(M[i * 5 + j] - M[j * 5 + i])).toBeLessThanOrEqual(1e-12);
+        for (let i = 0; i < 5; i++) expect(M[i * 5 + i]).toBeGreaterThan(0);
+      }
+    });
+  }
 });
