@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import chain, { parameters as chainParameters } from '../../mechanisms/chain.ts';
 import fourbar from '../../mechanisms/fourbar.ts';
 import sixbar from '../../mechanisms/sixbar.ts';
-import { compile } from '../../src/compile.ts';
+import { type CompileReport, compile } from '../../src/compile.ts';
+import { main } from '../../src/cli/main.ts';
 import { UsageError } from '../../src/errors.ts';
 import { Mechanism } from '../../src/library/multibody/index.ts';
 import { rnea } from '../oracles/rnea.ts';
@@ -98,7 +99,7 @@ describe('kinematic loops: the forces of inverse dynamics, fed to forward dynami
 });
 
 describe('compile stays pure and the problem switch is explicit', () => {
-  it('an inverse compile changes nothing in the model: a forward compile afterwards gives the same code and accelerations', () => {
+  it('an inverse compile changes nothing in the model: a forward compile afterwards gives the same code, and the variables keep their kinds', () => {
     const m = chain({ n: 4 });
     const before = compile(m);
     const inv = compile(m, { problem: 'inverse' });
@@ -108,6 +109,26 @@ describe('compile stays pure and the problem switch is explicit', () => {
     expect(inv.stateNames).toEqual(before.stateNames);
     expect(before.problem).toBe('forward');
     expect(inv.generated.layout.inputs).toEqual(['j1.qdd', 'j2.qdd', 'j3.qdd', 'j4.qdd']);
+    // the problem's causality travels as data: the model's variables keep their declared kinds
+    for (const k of m.generalizedCoordinates()) {
+      expect([k.q.kind, k.qd.kind, k.qdd.kind, k.tau.kind]).toEqual(['state', 'state', 'algebraic', 'input']);
+    }
+  });
+
+  it('kron compile --inverse --json: problem, the coordinates, the forces and their ops', async () => {
+    let stdout = '', stderr = '';
+    const code = await main(['compile', 'mechanisms/puma560.ts', '--inverse', '--json'], { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as CompileReport;
+    expect(report.problem).toBe('inverse');
+    expect(report.inverse!.coordinates).toEqual(['j1', 'j2', 'j3', 'j4', 'j5', 'j6']);
+    expect(report.inverse!.forces).toEqual(['j1.tau', 'j2.tau', 'j3.tau', 'j4.tau', 'j5.tau', 'j6.tau']);
+    expect(report.inverse!.ops).toEqual(report.ops);
+    expect(report.blocks).toEqual([]);
+    const forward = compile(puma560());
+    expect(forward.report.problem).toBe('forward');
+    expect(forward.report.inverse).toBeUndefined();
   });
 
   it('inverse(), massMatrix() and bias() on a forward model are usage errors with a hint', () => {
