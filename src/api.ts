@@ -6,7 +6,7 @@
 // adds the Node-only pieces, viewer/browser.ts the viewer component.
 
 // building models
-export { Model, Component, Connector, type ConnectorSpec, type Connectable, type Quantity, der, time } from './model/index.ts';
+export { Model, Component, Connector, type ConnectorSpec, type Connectable, type Quantity, type GeneralizedCoordinate, der, time } from './model/index.ts';
 export {
   type Expr, type Ex, type Vec3, type Vec3Like, type Mat3,
   add, sub, neg, mul, div, pow, sin, cos, tan, asin, acos, atan, atan2, sqrt, exp, log, abs, sign,
@@ -22,8 +22,9 @@ export * as bondgraph from './library/bondgraph/index.ts';
 export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRobot } from './io/urdf.ts';
 
 // compiling and simulating
-export { compile, type CompileOptions, type CompileReport, type Mode } from './compile.ts';
+export { compile, type CompileOptions, type CompileReport, type Mode, type Problem } from './compile.ts';
 export type { CompiledModel, StateValues } from './codegen/compiled.ts';
+export type { CoordinateNames, InverseDynamics } from './codegen/inverse.ts';
 export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';

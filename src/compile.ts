@@ -3,20 +3,26 @@
 // Pure: parameter and start values travel as data, nothing is written into
 // the model, and the expressions a compile makes are released with it
 // (expr/node.ts, withLocalTable).
-import { StructuralError, UsageError } from './errors.ts';
+import { ModelError, StructuralError, UsageError } from './errors.ts';
 import { withLocalTable } from './expr/index.ts';
-import { type Model, elaborate, eliminateAliases, flatten, unconnectedConnectors } from './model/index.ts';
+import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
 import { moduleSource } from './codegen/module.ts';
-import type { CompileReport, Mode } from './report.ts';
+import type { CompileReport, Mode, Problem } from './report.ts';
 
-export type { CompileReport, Mode };
+export type { CompileReport, Mode, Problem };
 
 export interface CompileOptions {
   /** 'torn' (residue hints, M(q) qdd = h) or 'relaxed' (relax hints as well, O(f)) */
   mode?: Mode;
+  /**
+   * 'forward' (default): states and inputs known, qdd computed. 'inverse': the
+   * state joints' q, qd, qdd known and their tau computed (the generalized
+   * coordinates of Model.generalizedCoordinates()); see CompiledModel.inverse()
+   */
+  problem?: Problem;
   /** "variable tear" overrides of the tearing paper */
   tear?: readonly TearOverride[];
   /** parameter values by hierarchical name, overriding the declared ones (the model is not changed) */
@@ -36,20 +42,26 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   const t0 = performance.now();
   const mode = options.mode ?? 'torn';
   if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn or --mode relaxed' });
+  const problem = options.problem ?? 'forward';
+  if (problem !== 'forward' && problem !== 'inverse') throw new UsageError(`problem "${problem}" is not known`, { hint: "use problem: 'forward' or 'inverse' (kron compile --inverse)" });
   // what the model declares once it is complete belongs to the model, not to this compile's table
   elaborate(model);
-  const compiled = withLocalTable(() => compileElaborated(model, mode, options));
+  const compiled = withLocalTable(() => compileElaborated(model, mode, problem, options));
   compiled.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return compiled;
 }
 
-function compileElaborated(model: Model, mode: Mode, options: CompileOptions): CompiledModel {
-  const flat = flatten(model, { foldParameters: options.foldParameters, parameters: options.parameters });
-  const reduced = eliminateAliases(flat);
+function compileElaborated(model: Model, mode: Mode, problem: Problem, options: CompileOptions): CompiledModel {
+  const coordinates = problem === 'inverse' ? inverseCoordinates(model) : [];
+  const flat = flatten(model, { foldParameters: options.foldParameters, parameters: options.parameters, kinds: inverseKinds(coordinates) });
+  const reduced = withoutKnownResidues(eliminateAliases(flat), coordinates);
+  // the forces are what the inverse problem is for: computed with the derivatives, whatever their alias
+  const outputs = coordinates.map((k) => reduced.aliases.get(k.tau.id)?.of ?? k.tau).filter((v) => !reduced.aliases.has(v.id));
   let plan;
   try {
-    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed' });
+    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed', outputs });
   } catch (e) {
+    if (e instanceof StructuralError && problem === 'inverse') throw inverseCause(e, coordinates);
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;
   }
   const generated = generate(plan, { chunk: options.chunk, share: options.share });
@@ -69,11 +81,77 @@ function compileElaborated(model: Model, mode: Mode, options: CompileOptions): C
     functions: generated.functions,
     diagnostics: [...plan.diagnostics],
     relaxedLoops: [...plan.relaxedLoops],
+    problem,
   };
+  if (problem === 'inverse') report.inverse = { coordinates: coordinates.map((k) => k.q.name.replace(/\.q(\[\d+\])?$/, '$1')), forces: coordinates.map((k) => k.tau.name), ops: generated.ops };
   const kinematics = model.describeStructure() as CompileReport['kinematics'];
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
-  return new CompiledModel(plan, reduced, generated, report, () => moduleSource(generated, header), { folded: options.foldParameters ?? true, start: options.start });
+  const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
+  return new CompiledModel(plan, reduced, generated, report, () => moduleSource(generated, header), { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names });
+}
+
+/** the model's generalized coordinates, checked: states q, qd, unknown qdd, input tau */
+function inverseCoordinates(model: Model): GeneralizedCoordinate[] {
+  const coordinates = model.generalizedCoordinates();
+  if (coordinates.length === 0) {
+    throw new UsageError(`model ${model.title} declares no generalized coordinates, so it has no inverse problem`, {
+      hint: 'inverse dynamics needs a Mechanism with state joints (or a Model whose generalizedCoordinates() names q, qd, qdd and tau)',
+    });
+  }
+  for (const k of coordinates) {
+    const wrong = ([['q', 'state'], ['qd', 'state'], ['qdd', 'algebraic'], ['tau', 'input']] as const).find(([f, kind]) => k[f].kind !== kind);
+    if (wrong) {
+      throw new ModelError(`generalized coordinate ${k.q.name}: ${k[wrong[0]].name} is ${k[wrong[0]].kind}, not ${wrong[1]}`, {
+        component: k.q.owner?.path,
+        variables: [k[wrong[0]].name],
+        hint: 'the inverse problem swaps an unknown acceleration qdd with a known force tau: q and qd must be states, qdd an unknown, tau an input',
+      });
+    }
+  }
+  return coordinates;
+}
+
+/**
+ * residue(qdd) pairs a joint's d'Alembert equation with qdd as its tearing
+ * variable (relaxing paper eq. 29); with qdd known that hint names no unknown
+ * and the equation simply computes tau: the hint is dropped for this problem
+ */
+function withoutKnownResidues(reduced: ReducedModel, coordinates: readonly GeneralizedCoordinate[]): ReducedModel {
+  if (coordinates.length === 0) return reduced;
+  const known = new Set(coordinates.map((k) => k.qdd.id));
+  const equations = reduced.equations.map((eq) => {
+    const residues = eq.residues.filter((r) => !known.has(variableOf(r)?.id ?? -1));
+    return residues.length === eq.residues.length ? eq : { ...eq, residues };
+  });
+  return { ...reduced, equations };
+}
+
+/** inverse dynamics: each qdd known (an input), each tau unknown; the model's variables keep their kinds */
+function inverseKinds(coordinates: readonly GeneralizedCoordinate[]): Map<number, VarKind> {
+  const kinds = new Map<number, VarKind>();
+  for (const k of coordinates) {
+    kinds.set(k.qdd.id, 'input');
+    kinds.set(k.tau.id, 'algebraic');
+  }
+  return kinds;
+}
+
+/**
+ * The inverse problem is structurally singular: the forces named cannot all
+ * be determined from the accelerations (a massless link whose tau does not
+ * enter, a coordinate the loop fixes), or an acceleration is over-determined.
+ */
+function inverseCause(e: StructuralError, coordinates: readonly GeneralizedCoordinate[]): StructuralError {
+  const names = new Set((e.details.variables ?? []).map((v) => v.replace(/ \(not determined\)$/, '')));
+  const forces = coordinates.filter((k) => names.has(k.tau.name)).map((k) => k.tau.name);
+  const first = forces[0] ?? [...names][0];
+  return new StructuralError(`the inverse problem is structurally singular: ${forces.length ? `the forces ${forces.join(', ')} are` : `${first} is`} not determined by the given accelerations (${e.message})`, {
+    component: first?.split('.').slice(0, -1).join('.') || undefined,
+    variables: e.details.variables,
+    equations: e.details.equations,
+    hint: `with q, qd, qdd of every state joint given, each state joint's tau must be computable from its d'Alembert equation: a coordinate whose force does not enter it (a massless end link, a joint whose axis the loop fixes) makes the problem singular; make that joint a rest joint ({ state: false }) or give its link mass. ${e.details.hint ?? ''}`.trim(),
+  });
 }
 
 /**

@@ -6,6 +6,9 @@ import type { Topology } from './library/multibody/topology.ts';
 
 export type Mode = 'torn' | 'relaxed';
 
+/** what the compiled code computes: 'forward' dynamics (qdd from tau) or 'inverse' (tau from qdd) */
+export type Problem = 'forward' | 'inverse';
+
 /** `kron compile --json`: a contract; fields are only ever added */
 export interface CompileReport {
   model: string;
@@ -34,5 +37,14 @@ export interface CompileReport {
   relaxedLoops: RelaxedLoopReport[];
   /** mechanisms: the joints' roles the builder chose (state, rest, cut) and the kinematic loops it cut */
   kinematics?: Topology;
+  /** what the code computes: forward dynamics (the default) or inverse dynamics */
+  problem?: Problem;
+  /**
+   * problem 'inverse': the generalized coordinates (joint, e.g. "j1" or
+   * "ball[2]"), the generalized forces computed (e.g. "j1.tau"), and the
+   * operations of one inverse-dynamics evaluation (= ops: the forces are
+   * computed with the state derivatives)
+   */
+  inverse?: { coordinates: string[]; forces: string[]; ops: OpCounts };
 }
 

@@ -3,12 +3,13 @@ import type { CompileReport } from '../report.ts';
 
 export function formatReport(r: CompileReport): string {
   const lines = [
-    `model ${r.model} (${r.mode})`,
+    `model ${r.model} (${r.mode}${r.problem === 'inverse' ? ', inverse dynamics' : ''})`,
     `  equations ${r.equations} after flattening, ${r.sortedEquations} after alias elimination (${r.aliasesEliminated} aliases)`,
     `  unknowns ${r.unknowns}, states ${r.states}`,
     `  ops per evaluation: ${r.ops.mul} mul, ${r.ops.add} add, ${r.ops.div} div, ${r.ops.fn} fn`,
     `  compiled in ${r.compileMs} ms into ${r.functions} functions`,
   ];
+  if (r.inverse) lines.push(`  inverse dynamics: q, qd, qdd of ${r.inverse.coordinates.join(', ')} given; computes ${r.inverse.forces.join(', ')}`);
   if (r.kinematics?.loops.length) {
     lines.push(`  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${r.kinematics.restJoints.join(', ')}`);
     for (const k of r.kinematics.loops) {

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { compile } from '../compile.ts';
+import { type Problem, compile } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
 import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, simulate } from '../sim/simulate.ts';
@@ -43,6 +43,9 @@ loops and how they were torn or relaxed, operations per evaluation.
 
 ${MODEL_FLAGS}
   --json             print the report as JSON (fields are only ever added)
+  --inverse          compile inverse dynamics: the state joints' q, qd, qdd are inputs
+                     and their forces tau (j1.tau, ...) the outputs; the report's ops
+                     are those of one inverse-dynamics evaluation
 
 examples:
   kron compile mechanisms/drivetrain.ts --json
@@ -50,6 +53,7 @@ examples:
   kron compile mechanisms/drivetrain.ts --set i=5 --emit /tmp/drivetrain.js
   kron compile mechanisms/chain.ts --set n=8 --mode relaxed
   kron compile mechanisms/puma560.urdf
+  kron compile mechanisms/puma560.ts --inverse --json
 `;
 
 export const SIMULATE_HELP = `usage: kron simulate <model.ts|robot.urdf> [options]
@@ -96,6 +100,7 @@ export const COMPILE_OPTIONS = {
 
 const REPORT_OPTIONS = {
   json: { type: 'boolean', default: false },
+  inverse: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
 const SIMULATE_OPTIONS = {
@@ -204,13 +209,13 @@ function simulateOptions(values: Values): SimulateOptions {
 export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'gravity' | 'emit'>;
 
 /** load, override, compile; warnings to stderr */
-export async function compileFrom(file: string, values: CompileValues, io: Io): Promise<{ model: Model; compiled: CompiledModel }> {
+export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward'): Promise<{ model: Model; compiled: CompiledModel }> {
   const { model, overrides, warnings } = await loadModel(file, parseSets(values.set ?? []));
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
-  const compiled = compile(model, { mode: values.mode as 'torn' | 'relaxed', parameters: overrides, start, tear, foldParameters: !values['keep-parameters'] });
+  const compiled = compile(model, { mode: values.mode as 'torn' | 'relaxed', problem, parameters: overrides, start, tear, foldParameters: !values['keep-parameters'] });
   for (const d of compiled.report.diagnostics) io.stderr.write(`warning: ${d}\n`);
   if (values.emit) write(values.emit, compiled.source());
   return { model, compiled };
@@ -218,7 +223,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io): 
 
 export async function runCompile(args: string[], io: Io): Promise<void> {
   const { values, file } = parse(args, 'compile', io);
-  const { compiled } = await compileFrom(file, values, io);
+  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward');
   io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
 }
 

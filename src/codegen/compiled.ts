@@ -10,6 +10,8 @@ import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
+import { type CoordinateNames, InverseDynamics } from './inverse.ts';
+import type { Problem } from '../report.ts';
 
 type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
@@ -37,6 +39,10 @@ export interface CompiledOptions {
   folded: boolean;
   /** start values overriding the declared ones, by name */
   start?: Readonly<Record<string, number>>;
+  /** what the code computes (default 'forward') */
+  problem?: Problem;
+  /** problem 'inverse': the generalized coordinates' names, in the order inverse() takes them */
+  coordinates?: readonly CoordinateNames[];
 }
 
 const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });
@@ -50,6 +56,11 @@ export class CompiledModel {
   private readonly sources = new Map<string, SignalSource>();
   private readonly folded: boolean;
   private defaultState: ModelState | undefined;
+  private defaultInverse: InverseDynamics | undefined;
+  /** what the code computes: 'forward' (qdd from tau) or 'inverse' (tau from qdd) */
+  readonly problem: Problem;
+  /** problem 'inverse': the generalized coordinates (the state joints' q, qd, qdd, tau), the order of inverse()'s arrays */
+  readonly coordinates: readonly CoordinateNames[];
 
   constructor(
     readonly plan: SolvePlan,
@@ -64,6 +75,8 @@ export class CompiledModel {
     const { layout } = generated;
     this.stateNames = layout.states;
     this.folded = options.folded;
+    this.problem = options.problem ?? 'forward';
+    this.coordinates = options.coordinates ?? [];
     const values = reduced.flat.parameterValues;
     this.defaults = {
       x: Float64Array.from(plan.states, (v) => this.start(v)),
@@ -115,6 +128,33 @@ export class CompiledModel {
   /** dx = f(t, x) on the default state; afterwards every signal holds its value at (t, x) */
   derivatives(t: number, x: Float64Array, dx: Float64Array): void {
     this.state.derivatives(t, x, dx);
+  }
+
+  /**
+   * Inverse dynamics (compiled with { problem: 'inverse' }): the generalized
+   * forces tau that give the accelerations qdd at (q, qd), into tau
+   * (returned); arrays in the order of `coordinates`. A kinematic loop is
+   * closed by the code (its rest joints follow); only the state joints'
+   * forces are computed, other inputs keep their values. Runs on the default
+   * state; inverseDynamics() gives a run of its own.
+   */
+  inverse(t: number, q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, tau?: Float64Array): Float64Array {
+    return (this.defaultInverse ??= new InverseDynamics(this, this.state)).evaluate(t, q, qd, qdd, tau);
+  }
+
+  /** M(q) of M(q) qdd + h(q, qd) = tau (n x n, row-major), from n + 1 inverse-dynamics evaluations; problem 'inverse' */
+  massMatrix(q: ArrayLike<number>, out?: Float64Array): Float64Array {
+    return (this.defaultInverse ??= new InverseDynamics(this, this.state)).massMatrix(q, out);
+  }
+
+  /** h(q, qd) of M(q) qdd + h(q, qd) = tau: gravity, velocity terms, springs and dampers; problem 'inverse' */
+  bias(q: ArrayLike<number>, qd: ArrayLike<number>, out?: Float64Array): Float64Array {
+    return (this.defaultInverse ??= new InverseDynamics(this, this.state)).bias(q, qd, out);
+  }
+
+  /** an inverse-dynamics run with a state of its own (problem 'inverse') */
+  inverseDynamics(values: StateValues = {}): InverseDynamics {
+    return new InverseDynamics(this, this.createState(values));
   }
 
   /** the default state's evaluations in which a relaxed loop's pivot check failed and its torn form solved it */

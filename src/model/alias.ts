@@ -4,7 +4,7 @@
 // (relaxing paper eq. 3 keeps it as a row). Residue equations and equations
 // with relax() are never eliminated: they carry solution hints.
 import { type Expr, add, mul, num, substitute } from '../expr/index.ts';
-import type { FlatEquation, FlatModel } from './flatten.ts';
+import { type FlatEquation, type FlatModel, kindOf } from './flatten.ts';
 import { type Variable, variableOf } from './variable.ts';
 
 /** variable = sign * of + offset; `of` undefined means the variable is the constant `offset` */
@@ -26,13 +26,13 @@ export interface ReducedModel {
 }
 
 /** x kinds that may be removed in favour of another variable or a constant */
-const eliminable = (v: Variable) => v.kind === 'algebraic';
+const eliminable = (flat: FlatModel, v: Variable) => kindOf(flat, v) === 'algebraic';
 /**
  * representative preference when both sides could go; a variable that is a tearing hint
  * (named in residue(), or declared tearing) stays, so reports name it as the library does
  */
-const rank = (v: Variable, hinted: ReadonlySet<number>) =>
-  ({ state: 0, input: 1, time: 1, parameter: 1, derivative: 2, algebraic: 3 })[v.kind] - (hinted.has(v.id) || v.tearing ? 0.5 : 0);
+const rank = (flat: FlatModel, v: Variable, hinted: ReadonlySet<number>) =>
+  ({ state: 0, input: 1, time: 1, parameter: 1, derivative: 2, algebraic: 3 })[kindOf(flat, v)] - (hinted.has(v.id) || v.tearing ? 0.5 : 0);
 
 interface Term {
   k: number;
@@ -72,7 +72,7 @@ export function eliminateAliases(flat: FlatModel): ReducedModel {
   const kept: FlatEquation[] = [];
   for (const eq of flat.equations) {
     const lin = eq.residues.length === 0 ? linearTerms(eq.residual) : null;
-    if (!lin || !tryAlias(lin, resolve, alias, hinted)) kept.push(eq);
+    if (!lin || !tryAlias(flat, lin, resolve, alias, hinted)) kept.push(eq);
   }
   const replace = new Map<number, Expr>();
   const aliases = new Map<number, Alias>();
@@ -102,6 +102,7 @@ function representative(e: Expr): Expr {
 }
 
 function tryAlias(
+  flat: FlatModel,
   lin: { terms: Term[]; c: number },
   resolve: (v: Variable) => { sign: number; of: Variable | undefined; offset: number },
   alias: Map<number, { sign: number; of: Variable | undefined; offset: number }>,
@@ -118,7 +119,7 @@ function tryAlias(
   const reps = [...coef].filter(([, k]) => k !== 0);
   if (reps.length === 1) {
     const [[v, a]] = reps;
-    if (!eliminable(v)) return false;
+    if (!eliminable(flat, v)) return false;
     alias.set(v.id, { sign: 1, of: undefined, offset: -d / a });
     return true;
   }
@@ -126,7 +127,7 @@ function tryAlias(
   const [[x, a], [y, b]] = reps;
   if (Math.abs(a) !== Math.abs(b)) return false;
   // eliminate the one that is eliminable and ranks lower (ties: declared later)
-  const order = [x, y].filter(eliminable).sort((p, q) => rank(q, hinted) - rank(p, hinted) || q.id - p.id);
+  const order = [x, y].filter((v) => eliminable(flat, v)).sort((p, q) => rank(flat, q, hinted) - rank(flat, p, hinted) || q.id - p.id);
   if (order.length === 0) return false;
   const gone = order[0];
   const [kg, keep, kk] = gone === x ? [a, y, b] : [b, x, a];

@@ -194,4 +194,24 @@ export class Model extends Component {
   describeStructure(): unknown {
     return undefined;
   }
+
+  /**
+   * The generalized coordinates of the model's inverse problem, once
+   * elaborated: for each, the position q and speed qd (states), the
+   * acceleration qdd (an unknown of forward dynamics) and the generalized
+   * force tau (an input of forward dynamics). compile(model, { problem:
+   * 'inverse' }) swaps the causality of qdd and tau. None by default; a
+   * Mechanism gives its state joints' coordinates.
+   */
+  generalizedCoordinates(): GeneralizedCoordinate[] {
+    return [];
+  }
+}
+
+/** one generalized coordinate: q, qd states with der(q) = qd, der(qd) = qdd; tau its generalized force */
+export interface GeneralizedCoordinate {
+  readonly q: Variable;
+  readonly qd: Variable;
+  readonly qdd: Variable;
+  readonly tau: Variable;
 }

@@ -5,7 +5,7 @@
 import { type Expr, ZERO, add, mul, num, show, sub, substitute } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 import { type Component, type Connector, type Model, type Quantity, components, flattenQuantity } from './component.ts';
-import { type Variable, variableOf } from './variable.ts';
+import { type VarKind, type Variable, variableOf } from './variable.ts';
 
 export interface FlatEquation {
   readonly index: number;
@@ -26,13 +26,24 @@ export interface FlatModel {
   readonly equations: readonly FlatEquation[];
   /** parameter values by variable id: the declared ones with the overrides applied (never written into the model) */
   readonly parameterValues: ReadonlyMap<number, number>;
+  /**
+   * the problem's own causality: kinds by variable id that replace the declared
+   * ones for this compile (inverse dynamics: a joint's qdd 'input', its tau
+   * 'algebraic'); the variables themselves are not changed
+   */
+  readonly kinds: ReadonlyMap<number, VarKind>;
 }
+
+/** the kind of v in this flat model: the problem's override, else the declared kind */
+export const kindOf = (flat: Pick<FlatModel, 'kinds'>, v: Variable): VarKind => flat.kinds.get(v.id) ?? v.kind;
 
 export interface FlattenOptions {
   /** replace parameters by their values (default true: structural zeros vanish) */
   foldParameters?: boolean;
   /** parameter values by hierarchical name, overriding the declared ones */
   parameters?: Readonly<Record<string, number>>;
+  /** kinds by variable id replacing the declared ones (the problem's causality, see FlatModel.kinds) */
+  kinds?: ReadonlyMap<number, VarKind>;
 }
 
 export function describeEquation(e: FlatEquation): string {
@@ -74,7 +85,7 @@ export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
       ? { ...e, index, lhs: substitute(e.lhs, values), rhs: substitute(e.rhs, values), residual: substitute(e.residual, values) }
       : { ...e, index },
   );
-  return { name: model.title, variables, equations, parameterValues };
+  return { name: model.title, variables, equations, parameterValues, kinds: options.kinds ?? new Map() };
 }
 
 function collectVariables(comps: Component[]): Variable[] {

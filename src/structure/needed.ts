@@ -1,4 +1,4 @@
-// Which steps the state derivatives need: walking the plan backwards from the
+// Which steps the state derivatives (and the problem's outputs, plan.outputs) need: walking the plan backwards from the
 // derivatives, a step is needed when it computes something needed, and then
 // so is everything it reads. The rest (positions of frames nobody integrates,
 // velocities only reported) goes to a separate outputs pass, computed only
@@ -8,7 +8,7 @@ import { type Assign, type SolvePlan, type Step, stepExprs } from './plan-types.
 
 // (plan) => steps for derivatives(), steps for outputs(), both in solve order
 export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: Step[] } {
-  const needed = new Set<number>(plan.states.map((s) => s.derivative!.id));
+  const needed = new Set<number>([...plan.states.map((s) => s.derivative!.id), ...plan.outputs.map((v) => v.id)]);
   const need = (exprs: readonly { id: number }[]) => {
     for (const e of exprs) for (const id of symsOf(e as never)) needed.add(id);
   };

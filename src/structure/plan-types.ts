@@ -203,6 +203,8 @@ export interface SolvePlan {
   /** parameters left symbolic (foldParameters: false) */
   readonly parameters: readonly Variable[];
   readonly unknowns: readonly Variable[];
+  /** unknowns computed with the state derivatives, not in the outputs pass (inverse dynamics: the joint forces) */
+  readonly outputs: readonly Variable[];
   readonly steps: readonly Step[];
   readonly blocks: readonly BlockReport[];
   readonly diagnostics: readonly string[];

@@ -6,7 +6,7 @@
 // by the fallback heuristic when they carry no hints.
 import { type Expr, ExprError, diff, symsOf } from '../expr/index.ts';
 import { TearingError } from '../errors.ts';
-import { type FlatEquation, type ReducedModel, type Variable, describeEquation, variableOf } from '../model/index.ts';
+import { type FlatEquation, type ReducedModel, type Variable, describeEquation, kindOf, variableOf } from '../model/index.ts';
 import { subgraph } from './graph.ts';
 import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints } from './tearing.ts';
 import { type Sorted, sortEquations } from './sort.ts';
@@ -29,6 +29,8 @@ export interface PlanOptions {
   tear?: readonly TearOverride[];
   /** honour relax() marks: linear loops that carry them are eliminated in relaxed BLT order */
   relaxed?: boolean;
+  /** unknowns the problem solves for besides the state derivatives (inverse dynamics: the joint forces) */
+  outputs?: readonly Variable[];
 }
 
 interface Block {
@@ -101,9 +103,10 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
   for (const eq of sorted.equations) for (const id of symsOf(eq.residual)) referenced.add(id);
   return {
     name: model.flat.name,
-    states: vars.filter((v) => v.kind === 'state'),
-    inputs: vars.filter((v) => v.kind === 'input'),
-    parameters: vars.filter((v) => v.kind === 'parameter' && referenced.has(v.id)),
+    states: vars.filter((v) => kindOf(model.flat, v) === 'state'),
+    inputs: vars.filter((v) => kindOf(model.flat, v) === 'input'),
+    parameters: vars.filter((v) => kindOf(model.flat, v) === 'parameter' && referenced.has(v.id)),
+    outputs: options.outputs ?? [],
     unknowns: sorted.unknowns,
     steps: chooseSolvers(propagateTrivial(steps), (b) => (b >= FALLBACK_BLOCKS ? fallbacks[b - FALLBACK_BLOCKS] : blocks[b])),
     blocks,

@@ -4,7 +4,7 @@
 // the equations and variables of the over- and under-determined parts.
 import { symsOf, unrelaxedSymsOf } from '../expr/index.ts';
 import { StructuralError } from '../errors.ts';
-import { type FlatEquation, type ReducedModel, type Variable, describeEquation } from '../model/index.ts';
+import { type FlatEquation, type ReducedModel, type Variable, describeEquation, kindOf } from '../model/index.ts';
 import { type Bipartite, bipartiteFromLists } from './graph.ts';
 import { type Matching, maximumMatching } from './matching.ts';
 import { type Blt, bltBlocks } from './blt.ts';
@@ -22,11 +22,10 @@ export interface Sorted {
   readonly parameterIds: ReadonlySet<number>;
 }
 
-const isUnknown = (v: Variable) => v.kind === 'algebraic' || v.kind === 'derivative';
-
 // (reduced model, relaxed?) => unknowns, incidence, matching and BLT blocks
 export function sortEquations(model: ReducedModel, relaxed = false): Sorted {
-  const unknowns = model.flat.variables.filter((v) => isUnknown(v) && !model.aliases.has(v.id));
+  // the problem's causality decides what is unknown (FlatModel.kinds: inverse dynamics makes qdd known, tau unknown)
+  const unknowns = model.flat.variables.filter((v) => ['algebraic', 'derivative'].includes(kindOf(model.flat, v)) && !model.aliases.has(v.id));
   const unknownIndex = new Map(unknowns.map((v, i) => [v.id, i]));
   const equations = model.equations;
   const incidence = relaxed ? unrelaxedSymsOf : symsOf;

@@ -331,3 +331,14 @@ describe('error catalogue: the command line (exit 2)', () => {
     });
   }
 });
+
+describe('error catalogue: inverse dynamics', () => {
+  it('kron compile --inverse of a model without generalized coordinates (exit 2)', async () => {
+    const r = await kron('compile', 'mechanisms/drivetrain.ts', '--inverse');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(lines(
+      'UsageError: model drivetrain declares no generalized coordinates, so it has no inverse problem',
+      '  hint: inverse dynamics needs a Mechanism with state joints (or a Model whose generalizedCoordinates() names q, qd, qdd and tau)',
+    ));
+  });
+});

@@ -77,7 +77,7 @@ export const totalOps = (o: OpCounts): number => o.mul + o.add + o.div + o.fn;
 
 // ---- counted arithmetic ----------------------------------------------------------
 
-class Flops {
+export class Flops {
   readonly total = noOps();
   readonly transforms = noOps();
   /** true while building transforms */
@@ -121,19 +121,19 @@ class Flops {
 
 // ---- 3D helpers (counted) ----------------------------------------------------------
 
-const cross3 = (f: Flops, a: readonly number[], b: readonly number[]): V3 => [
+export const cross3 = (f: Flops, a: readonly number[], b: readonly number[]): V3 => [
   f.sub(f.mul(a[1], b[2]), f.mul(a[2], b[1])),
   f.sub(f.mul(a[2], b[0]), f.mul(a[0], b[2])),
   f.sub(f.mul(a[0], b[1]), f.mul(a[1], b[0])),
 ];
-const add3 = (f: Flops, a: readonly number[], b: readonly number[]): V3 => [f.add(a[0], b[0]), f.add(a[1], b[1]), f.add(a[2], b[2])];
+export const add3 = (f: Flops, a: readonly number[], b: readonly number[]): V3 => [f.add(a[0], b[0]), f.add(a[1], b[1]), f.add(a[2], b[2])];
 const sub3 = (f: Flops, a: readonly number[], b: readonly number[]): V3 => [f.sub(a[0], b[0]), f.sub(a[1], b[1]), f.sub(a[2], b[2])];
 /** M a */
-const mv3 = (f: Flops, M: M3, a: readonly number[]): V3 => [f.dot(M[0], a), f.dot(M[1], a), f.dot(M[2], a)];
+export const mv3 = (f: Flops, M: M3, a: readonly number[]): V3 => [f.dot(M[0], a), f.dot(M[1], a), f.dot(M[2], a)];
 /** M^T a */
-const mtv3 = (f: Flops, M: M3, a: readonly number[]): V3 => [0, 1, 2].map((j) => f.dot([M[0][j], M[1][j], M[2][j]], a)) as V3;
+export const mtv3 = (f: Flops, M: M3, a: readonly number[]): V3 => [0, 1, 2].map((j) => f.dot([M[0][j], M[1][j], M[2][j]], a)) as V3;
 /** A B, dense: 27 mul 18 add */
-const mm3 = (f: Flops, A: M3, B: M3): M3 => A.map((row) => [0, 1, 2].map((j) => f.dot(row, [B[0][j], B[1][j], B[2][j]]))) as M3;
+export const mm3 = (f: Flops, A: M3, B: M3): M3 => A.map((row) => [0, 1, 2].map((j) => f.dot(row, [B[0][j], B[1][j], B[2][j]]))) as M3;
 const transpose3 = (M: M3): M3 => [[M[0][0], M[1][0], M[2][0]], [M[0][1], M[1][1], M[2][1]], [M[0][2], M[1][2], M[2][2]]];
 
 // ---- spatial helpers (counted) -----------------------------------------------------

@@ -73,6 +73,9 @@ export abstract class Joint extends Component {
     this.role = options.cut ? 'cut' : options.state === false ? 'rest' : undefined;
   }
 
+  /** its coordinates when it is a state joint (after elaboration), else none: the inverse problem's generalized coordinates */
+  abstract stateCoordinates(): Coordinate[];
+
   /** constraints it imposes as a cut joint (0: it cannot be a cut joint) */
   abstract cutConstraints(planar: boolean): number;
 
@@ -166,6 +169,10 @@ export abstract class OneDofJoint extends Joint {
 
   startCoordinates(): number[] {
     return [variableOf(this.q)?.start ?? 0];
+  }
+
+  stateCoordinates(): Coordinate[] {
+    return this.role === 'state' ? [this] : [];
   }
 
   /** frame_b from frame_a and q, qd, qdd; the joint's force balance and d'Alembert equation */

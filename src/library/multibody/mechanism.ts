@@ -8,12 +8,12 @@
 // When the model is complete (at compile time) the builder finds the spanning
 // tree, cuts every kinematic loop and chooses the state joints
 // (topology.ts); the compile report lists what it chose.
-import { Model, components } from '../../model/index.ts';
+import { type GeneralizedCoordinate, Model, components, elaborate, variableOf } from '../../model/index.ts';
 import { Body, type BodyOptions } from './body.ts';
 import { BodyCylinder, type BodyCylinderOptions } from './body-cylinder.ts';
 import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
 import { FixedTranslation, type FixedTranslationOptions } from './fixed-translation.ts';
-import type { JointOptions } from './joint.ts';
+import { Joint, type JointOptions } from './joint.ts';
 import { Prismatic } from './prismatic.ts';
 import { Revolute } from './revolute.ts';
 import type { MultiAxisOptions } from './rotation-sequence.ts';
@@ -43,6 +43,14 @@ export class Mechanism extends Model {
 
   override describeStructure(): Topology | undefined {
     return this.topology;
+  }
+
+  /** the state joints' coordinates in declaration order (the order of the compiled states) */
+  override generalizedCoordinates(): GeneralizedCoordinate[] {
+    elaborate(this);
+    return components(this).flatMap((c) => (c instanceof Joint ? c.stateCoordinates() : [])).map((k) => ({
+      q: variableOf(k.q)!, qd: variableOf(k.qd)!, qdd: variableOf(k.qdd)!, tau: variableOf(k.tau)!,
+    }));
   }
 
   body(name: string, options: BodyOptions): Body {

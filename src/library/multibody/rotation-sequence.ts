@@ -38,6 +38,10 @@ export abstract class RotationSequence extends Joint {
     this.options = options;
   }
 
+  stateCoordinates(): Coordinate[] {
+    return this.role === 'state' ? this.coordinates : [];
+  }
+
   startCoordinates(): number[] {
     return this.axes.map((_, i) => this.options.q?.[i] ?? 0);
   }
