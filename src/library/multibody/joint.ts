@@ -207,6 +207,19 @@ export abstract class OneDofJoint extends Joint {
     return add(this.spring.potential, this.limitsAndFriction().potential);
   }
 
+  /** limits and friction set with --set (j1.limit_lower=2, j1.friction=-1) are checked like the options */
+  override checkParameters(value: (localName: string) => number): void {
+    if (!this.limitModel) return;
+    const o = this.options;
+    checkLimitOptions(this.path, {
+      limits: o.limits && [value('limit_lower'), value('limit_upper')],
+      limitStiffness: o.limits && value('limit_c'),
+      limitDamping: o.limits && value('limit_d'),
+      friction: o.friction ? value('friction') : undefined,
+      frictionVelocity: o.friction ? value('friction_v') : undefined,
+    }, ' (check the --set values)');
+  }
+
   /** true when the joint has limits or friction (the builder then sizes their defaults) */
   get hasLimitsOrFriction(): boolean {
     return this.options.limits !== undefined || !!this.options.friction;

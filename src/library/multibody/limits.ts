@@ -88,9 +88,9 @@ export function limitFriction(c: Component, o: JointOptions, q: Expr, qd: Expr, 
 }
 
 /** limits, friction and their parameters as numbers a joint can use, else a ModelError naming the joint */
-export function checkLimitOptions(name: string, o: JointOptions): void {
+export function checkLimitOptions(name: string, o: JointOptions, hintSuffix = ''): void {
   const fail = (what: string, hint: string, variable: string) => {
-    throw new ModelError(`joint ${name}: ${what}`, { component: name, variables: [`${name}.${variable}`], hint });
+    throw new ModelError(`joint ${name}: ${what}`, { component: name, variables: [`${name}.${variable}`], hint: hint + hintSuffix });
   };
   if (o.limits !== undefined) {
     const [lower, upper] = o.limits;
