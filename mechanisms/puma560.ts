@@ -23,24 +23,28 @@
 //   0.086, so no rigid body has it); we raise Ixx by 0.0075 to 0.0735, the
 //   smallest change (11%) of one moment that makes it physical. Inertias do
 //   not enter the gravity load, which stays the toolbox's.
+// - joint limits are the toolbox's qlim (as in mechanisms/puma560.urdf): beyond
+//   them a stiff one-sided spring-damper (src/library/multibody/limits.ts,
+//   defaults sized by the inertia beyond each joint); --set limits=0 leaves
+//   the joints free.
 // Gravity: standard gravity 9.80665 m/s^2 along -z of the base, as URDF robots get
 // (the toolbox uses 9.81: --set g=9.81 reproduces its gravload).
 import { Mechanism } from 'kron';
 
 const pi = Math.PI;
 
-/** one row per link: DH (d, a, alpha), mass, centre of mass, [Ixx, Iyy, Izz] about the centre of mass (links 1 and 3 adjusted, see above) */
+/** one row per link: DH (d, a, alpha), mass, centre of mass, [Ixx, Iyy, Izz] about the centre of mass (links 1 and 3 adjusted, see above), the joint's qlim */
 export const links = [
-  { d: 0, a: 0, alpha: pi / 2, m: 0, r: [0, 0, 0], I: [0.175, 0.35, 0.175] },
-  { d: 0, a: 0.4318, alpha: 0, m: 17.4, r: [-0.3638, 0.006, 0.2275], I: [0.13, 0.524, 0.539] },
-  { d: 0.15005, a: 0.0203, alpha: -pi / 2, m: 4.8, r: [-0.0203, -0.0141, 0.07], I: [0.0735, 0.086, 0.0125] },
-  { d: 0.4318, a: 0, alpha: pi / 2, m: 0.82, r: [0, 0.019, 0], I: [1.8e-3, 1.3e-3, 1.8e-3] },
-  { d: 0, a: 0, alpha: -pi / 2, m: 0.34, r: [0, 0, 0], I: [0.3e-3, 0.4e-3, 0.3e-3] },
-  { d: 0, a: 0, alpha: 0, m: 0.09, r: [0, 0, 0.032], I: [0.15e-3, 0.15e-3, 0.04e-3] },
+  { d: 0, a: 0, alpha: pi / 2, m: 0, r: [0, 0, 0], I: [0.175, 0.35, 0.175], qlim: [-2.7925, 2.7925] },
+  { d: 0, a: 0.4318, alpha: 0, m: 17.4, r: [-0.3638, 0.006, 0.2275], I: [0.13, 0.524, 0.539], qlim: [-0.7854, 3.927] },
+  { d: 0.15005, a: 0.0203, alpha: -pi / 2, m: 4.8, r: [-0.0203, -0.0141, 0.07], I: [0.0735, 0.086, 0.0125], qlim: [-3.927, 0.7854] },
+  { d: 0.4318, a: 0, alpha: pi / 2, m: 0.82, r: [0, 0.019, 0], I: [1.8e-3, 1.3e-3, 1.8e-3], qlim: [-1.9199, 2.9671] },
+  { d: 0, a: 0, alpha: -pi / 2, m: 0.34, r: [0, 0, 0], I: [0.3e-3, 0.4e-3, 0.3e-3], qlim: [-1.7453, 1.7453] },
+  { d: 0, a: 0, alpha: 0, m: 0.09, r: [0, 0, 0.032], I: [0.15e-3, 0.15e-3, 0.04e-3], qlim: [-4.6426, 4.6426] },
 ] as const;
 
-/** g: gravity along -z; q1..q6: start angles (default qz, the zero angle pose: arm straight up) */
-export const parameters = { g: 9.80665, q1: 0, q2: 0, q3: 0, q4: 0, q5: 0, q6: 0 };
+/** g: gravity along -z; q1..q6: start angles (default qz, the zero angle pose: arm straight up); limits: 1 the toolbox's qlim, 0 none */
+export const parameters = { g: 9.80665, q1: 0, q2: 0, q3: 0, q4: 0, q5: 0, q6: 0, limits: 1 };
 
 export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   const o = { ...parameters, ...p };
@@ -49,7 +53,7 @@ export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   let parent = mech.world.frame_b;
   links.forEach((l, i) => {
     const k = i + 1;
-    const joint = mech.revolute(`j${k}`, { axis: [0, 0, 1], q: q0[i] });
+    const joint = mech.revolute(`j${k}`, { axis: [0, 0, 1], q: q0[i], limits: o.limits ? [...l.qlim] : undefined });
     const dh = mech.rotation(`dh${k}`, { axis: [1, 0, 0], angle: l.alpha, r: [l.a, 0, l.d] });
     const body = mech.body(`link${k}`, { m: l.m, rcm: [...l.r], I: [...l.I] });
     mech.connect(parent, joint.frame_a);

@@ -219,6 +219,12 @@ function described(b: MjBody, parent: Pose, value: ReferenceValue): MjcfBody {
 /** hinge or slide along the joint's axis (frame_a = body coordinates at q = 0); spring and damper as Kron's drive */
 function jointOf(j: Revolute | Prismatic, value: ReferenceValue): MjcfJoint {
   const p = j.path;
+  if (j.hasLimitsOrFriction) {
+    throw new ModelError(`joint ${p} has limits or friction, which the MJCF writer does not write`, {
+      component: p,
+      hint: "MuJoCo's joint ranges and frictionloss are constraints, not Kron's spring-damper and tanh: benchmark the mechanism without them (mechanisms/puma560.ts: limits=0)",
+    });
+  }
   const param = (name: string) => (j.variables.some((v) => v.localName === name) ? value(`${p}.${name}`) : 0);
   return {
     name: p,

@@ -3,9 +3,10 @@
 export type BenchModel = 'chain' | 'puma560' | 'tree' | 'fourbar';
 
 /** the benchmark's models: a module under mechanisms/ and whether it is swept over its parameter n */
-export const MODELS: readonly { name: BenchModel; file: string; sweep?: boolean }[] = [
+export const MODELS: readonly { name: BenchModel; file: string; sweep?: boolean; parameters?: Record<string, number> }[] = [
   { name: 'chain', file: 'mechanisms/chain.ts', sweep: true },
-  { name: 'puma560', file: 'mechanisms/puma560.ts' },
+  // without the joint limits: MuJoCo's peer has none (its limits are constraints, another model)
+  { name: 'puma560', file: 'mechanisms/puma560.ts', parameters: { limits: 0 } },
   { name: 'tree', file: 'mechanisms/tree.ts' },
   { name: 'fourbar', file: 'mechanisms/fourbar.ts' },
 ];

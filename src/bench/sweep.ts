@@ -90,7 +90,7 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
     const build = ((await importModule(path)) as { default: Build }).default;
     const history = new Map<Mode, { n: number; ms: number }[]>(MODES.map((m) => [m, []]));
     for (const n of entry.sweep ? o.sizes : [undefined]) {
-      const reference = measureInstance(entry.name, () => build(n === undefined ? {} : { n }), n, history, o, result);
+      const reference = measureInstance(entry.name, () => build(n === undefined ? { ...entry.parameters } : { ...entry.parameters, n }), n, history, o, result);
       if (reference) peers.push({ model: entry.name, ...reference });
     }
   }

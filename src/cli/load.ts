@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { extname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelError, UsageError } from '../errors.ts';
-import { type Component, Model } from '../model/index.ts';
+import { type Component, Model, elaborate } from '../model/index.ts';
 import { importModule } from '../node/import-module.ts';
 import { loadUrdf } from '../node/urdf-file.ts';
 
@@ -78,7 +78,12 @@ function missingImport(file: string, path: string, message: string): UsageError 
 
 /** every --set key is a declared builder parameter or a parameter of the model, or a ModelError that says which ones there are */
 function checkOverrides(model: Model, overrides: Record<string, number>, declared: Record<string, number>): void {
-  const known = parameterNames(model);
+  let known = parameterNames(model);
+  // parameters a component declares when elaborated (joint limits and friction, a spherical joint's axes): elaborate, as compile() does
+  if (Object.keys(overrides).some((name) => !known.includes(name))) {
+    elaborate(model);
+    known = parameterNames(model);
+  }
   for (const [name, value] of Object.entries(overrides)) {
     if (known.includes(name)) continue;
     if (isVariable(model, name)) {

@@ -150,6 +150,11 @@ export const exp = (x: Ex) => call('exp', x);
 export const log = (x: Ex) => call('log', x);
 export const abs = (x: Ex) => call('abs', x);
 export const sign = (x: Ex) => call('sign', x);
+export const tanh = (x: Ex) => call('tanh', x);
+export const max = (x: Ex, y: Ex) => call('max', x, y);
+export const min = (x: Ex, y: Ex) => call('min', x, y);
+/** the unit step (1 + sign(x)) / 2: 0 below zero, 1/2 at zero, 1 above */
+export const step = (x: Ex) => mul(0.5, add(1, sign(x)));
 
 /** relax(x): evaluates as x; invisible to incidence when relaxing (relaxing paper section 4) */
 export function relax(x: Ex): Expr {

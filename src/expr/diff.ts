@@ -2,7 +2,7 @@
 // so differentiating many equations by the same variable shares the work.
 import type { Expr, Sym } from './node.ts';
 import { ExprError, localMemo } from './node.ts';
-import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, sub } from './build.ts';
+import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, step, sub } from './build.ts';
 import { foldWeak } from './fold.ts';
 
 // weak both ways: a memo lives as long as its variable, an entry as long as its node;
@@ -55,6 +55,12 @@ function chainRule(n: Expr, d: Expr[]): Expr {
     case 'sinh': return mul(call('cosh', x), dx);
     case 'cosh': return mul(call('sinh', x), dx);
     case 'tanh': return mul(sub(1, pow(n, 2)), dx);
+    case 'max': // max(a, b)' = step(a - b) a' + step(b - a) b' (1/2 each where a = b)
+    case 'min': { // min(a, b)' = step(b - a) a' + step(a - b) b'
+      const [a, b] = n.args;
+      const s = n.fn === 'max' ? 1 : -1;
+      return add(mul(step(mul(s, sub(a, b))), d[0]), mul(step(mul(s, sub(b, a))), d[1]));
+    }
   }
   throw new ExprError(`no derivative rule for ${n.fn}`);
 }

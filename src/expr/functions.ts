@@ -24,4 +24,6 @@ export const FUNCTIONS: Record<FnName, FnInfo> = {
   sinh: { arity: 1, eval: Math.sinh, js: 'Math.sinh' },
   cosh: { arity: 1, eval: Math.cosh, js: 'Math.cosh' },
   tanh: { arity: 1, eval: Math.tanh, js: 'Math.tanh' },
+  max: { arity: 2, eval: Math.max, js: 'Math.max' },
+  min: { arity: 2, eval: Math.min, js: 'Math.min' },
 };

@@ -26,7 +26,7 @@ export type Op = 'const' | 'sym' | 'add' | 'mul' | 'div' | 'pow' | 'fn' | 'relax
 
 export type FnName =
   | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan' | 'atan2'
-  | 'sqrt' | 'exp' | 'log' | 'abs' | 'sign' | 'sinh' | 'cosh' | 'tanh';
+  | 'sqrt' | 'exp' | 'log' | 'abs' | 'sign' | 'sinh' | 'cosh' | 'tanh' | 'max' | 'min';
 
 export interface Expr {
   readonly id: number;

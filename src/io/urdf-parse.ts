@@ -5,7 +5,9 @@
 // negative mass, unphysical inertia, cycles, several roots, zero-length axes,
 // numbers that are not decimal or out of range, and XML beyond the reader's
 // limits (size, nesting, DOCTYPE entities).
-// Joint limits, <collision>, <transmission> and <gazebo> are not read.
+// Joint position limits (<limit lower upper>) and <dynamics damping friction>
+// are read; <limit effort velocity>, <collision>, <transmission> and <gazebo>
+// are not.
 import { ModelError } from '../errors.ts';
 import { inertiaProblem } from '../library/multibody/body.ts';
 import { type Element, readXml } from './urdf-xml.ts';
@@ -59,8 +61,10 @@ export interface UrdfJoint {
   axis: Vec3;
   /** <dynamics damping>: viscous damping, N m s/rad or N s/m */
   damping: number;
-  /** <dynamics friction>: read but not modelled */
+  /** <dynamics friction>: Coulomb friction level, N m or N (regularised, limits.ts) */
   friction: number;
+  /** <limit lower upper> (rad or m); undefined without a <limit>, or one with neither attribute */
+  limits?: [number, number];
   mimic: boolean;
 }
 
@@ -268,10 +272,20 @@ function readJoint(r: UrdfReader, e: Element): UrdfJoint {
   const dynamics = r.only(e, 'dynamics', where);
   const [damping, friction] = ['damping', 'friction'].map((k) => r.numbers(dynamics, k, 1, `${where} <dynamics>`, [0])[0]);
   if (damping < 0) r.fail(`${where} <dynamics>`, `damping ${damping} is negative`, 'give a damping >= 0');
+  if (friction < 0) r.fail(`${where} <dynamics>`, `friction ${friction} is negative`, 'give a friction >= 0 (N m, or N for a prismatic joint)');
   return {
     name, type: type as UrdfJointType, parent: link('parent'), child: link('child'),
-    origin: r.pose(r.only(e, 'origin', where), where), axis, damping, friction, mimic: r.children(e, 'mimic').length > 0,
+    origin: r.pose(r.only(e, 'origin', where), where), axis, damping, friction, limits: readLimits(r, r.only(e, 'limit', where), where),
+    mimic: r.children(e, 'mimic').length > 0,
   };
+}
+
+/** <limit lower upper>: a missing one of the two is 0 (the URDF specification's default); neither: no position limits */
+function readLimits(r: UrdfReader, e: Element | undefined, where: string): [number, number] | undefined {
+  if (!e || (r.attribute(e, 'lower') === undefined && r.attribute(e, 'upper') === undefined)) return undefined;
+  const [lower, upper] = ['lower', 'upper'].map((k) => r.numbers(e, k, 1, `${where} <limit>`, [0])[0]);
+  if (lower > upper) r.fail(`${where} <limit>`, `lower="${lower}" is above upper="${upper}"`, 'give lower <= upper (rad, or m for a prismatic joint)');
+  return [lower, upper];
 }
 
 /** the root link and the joints ordered from it; a tree, or an error naming what is wrong */

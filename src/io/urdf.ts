@@ -4,10 +4,11 @@
 // Prismatic, fixed joints as the origin alone; each link with an inertial or
 // a visual becomes a Body at the link frame, its centre of mass and inertia
 // carried from the inertial frame into the link frame (I_link = R I R^T).
-// Joint damping becomes the joint's damper d; joint limits are ignored (the
-// joints move freely); gravity is URDF's usual (0, 0, -9.80665). Reading
+// Joint damping becomes the joint's damper d, <limit lower upper> the joint's
+// limits and <dynamics friction> its friction (limits.ts: defaults sized by
+// the bodies beyond the joint); gravity is URDF's usual (0, 0, -9.80665). Reading
 // a .urdf file from disk is src/node/urdf-file.ts (this file runs in browsers).
-import { Mechanism } from '../library/multibody/mechanism.ts';
+import { ENERGY, Mechanism } from '../library/multibody/mechanism.ts';
 import { STANDARD_GRAVITY } from '../library/multibody/world.ts';
 import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
@@ -72,7 +73,7 @@ function rotateInertia(R: Mat, [xx, yy, zz, xy, xz, yz]: readonly number[]): [nu
 
 /** component names: letters, digits and underscores, unique in the mechanism */
 class Names {
-  private readonly used = new Set<string>(['world']);
+  private readonly used = new Set<string>(['world', ENERGY]);
   constructor(private readonly warnings: string[]) {}
   take(wanted: string, what: string): string {
     let base = wanted.replace(/[^A-Za-z0-9_]/g, '_');
@@ -154,7 +155,8 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
     const at = place(m, frames.get(j.parent)!, j.origin, names.take(`${name}_origin`, `the origin of joint ${j.name}`));
     let frame = at;
     if (j.type !== 'fixed') {
-      const options = { axis: j.axis, d: j.damping || undefined };
+      const limits = j.type === 'continuous' ? undefined : j.limits;
+      const options = { axis: j.axis, d: j.damping || undefined, limits, friction: j.friction || undefined };
       const joint = j.type === 'prismatic' ? m.prismatic(name, options) : m.revolute(name, options);
       m.connect(at, joint.frame_a);
       frame = joint.frame_b;
@@ -167,7 +169,7 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
 
 function jointWarnings(j: UrdfJoint): string[] {
   const w: string[] = [];
-  if (j.friction) w.push(`joint ${j.name}: friction ${j.friction} is not modelled (damping is)`);
+  if (j.type === 'continuous' && j.limits) w.push(`joint ${j.name}: a continuous joint has no position limits, <limit lower upper> is not modelled`);
   if (j.mimic) w.push(`joint ${j.name}: <mimic> is not modelled, the joint moves freely`);
   return w;
 }

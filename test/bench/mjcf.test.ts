@@ -61,7 +61,7 @@ const cases: [string, () => Mechanism][] = [
   ['chain n=2', () => chain({ n: 2 })],
   ['chain n=7', () => chain({ n: 7 })],
   ['chain n=16', () => chain({ n: 16 })],
-  ['puma560', () => puma560()],
+  ['puma560 (limits=0: MuJoCo has none)', () => puma560({ limits: 0 })],
   ['tree (prismatic with spring-damper, point mass, branches)', () => tree()],
 ];
 
@@ -88,7 +88,7 @@ describe('MJCF writer: MuJoCo mj_forward equals Kron der(qd)', () => {
   }
 
   it('the MJCF text through MuJoCo\'s XML reader gives the same accelerations as the mjSpec build', async () => {
-    for (const mech of [tree(), twoBodies(), puma560(), chain({ n: 5 })]) {
+    for (const mech of [tree(), twoBodies(), puma560({ limits: 0 }), chain({ n: 5 })]) {
       const { doc, peer } = await written(mech, compile(mech, { mode: 'relaxed' }));
       const fromXml = await MujocoPeer.fromXml(doc.xml);
       peers.push(fromXml);
@@ -112,7 +112,7 @@ describe('MJCF writer: PUMA 560 kinematics equal the standard DH product', () =>
   let peer: MujocoPeer;
   let doc: Mjcf;
   beforeAll(async () => {
-    const mech = puma560();
+    const mech = puma560({ limits: 0 });
     ({ doc, peer } = await written(mech, compile(mech, { mode: 'relaxed' })));
   });
 
@@ -198,6 +198,11 @@ describe('MJCF writer: what it cannot write is a ModelError naming the element',
     m.connect(j2.frame_b, m.world.frame_b);
     expect(() => mjcf(m, () => 0)).toThrow(ModelError);
     expect(() => mjcf(m, () => 0)).toThrow(/kinematic loop/);
+  });
+
+  it('a joint with limits or friction (MuJoCo would model them otherwise): the PUMA 560 with its qlim', () => {
+    expect(() => mjcf(puma560(), () => 0)).toThrow(ModelError);
+    expect(() => mjcf(puma560(), () => 0)).toThrow(/joint j1 has limits or friction, which the MJCF writer does not write/);
   });
 
   it('an element it does not know', () => {

@@ -128,6 +128,26 @@ describe('error catalogue: mechanisms', () => {
   });
 });
 
+describe('error catalogue: joint limits and friction (exit 1)', () => {
+  const cases: [string, string[], string[]][] = [
+    ['lower limit above the upper one (module parameters)', ['--set', 'lower=1', '--set', 'upper=0'],
+      ['ModelError: joint j1: lower limit 1 is above the upper limit 0', '  component: j1', '  variables: j1.limit_lower', '  hint: give limits: [lower, upper] with lower <= upper']],
+    ['negative friction (module parameter)', ['--set', 'friction=-1'],
+      ['ModelError: joint j1: friction -1 is not a finite number >= 0', '  component: j1', '  variables: j1.friction', '  hint: give a friction level in N m (N), 0 or more']],
+    ['lower limit above the upper one (--set on the joint)', ['--set', 'j1.limit_lower=2'],
+      ['ModelError: joint j1: lower limit 2 is above the upper limit 1', '  component: j1', '  variables: j1.limit_lower', '  hint: give limits: [lower, upper] with lower <= upper (check the --set values)']],
+    ['negative friction (--set on the joint)', ['--set', 'j1.friction=-0.5'],
+      ['ModelError: joint j1: friction -0.5 is not a finite number >= 0', '  component: j1', '  variables: j1.friction', '  hint: give a friction level in N m (N), 0 or more (check the --set values)']],
+  ];
+  for (const [what, args, message] of cases) {
+    it(what, async () => {
+      const r = await kron('compile', 'test/errors/fixtures/limits.ts', ...args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(lines(...message));
+    });
+  }
+});
+
 describe('error catalogue: kinematic loops', () => {
   it('a loop without a joint that can be cut (exit 1)', async () => {
     const r = await kron('compile', 'test/errors/fixtures/uncut-loop.ts');
@@ -226,6 +246,10 @@ describe('error catalogue: malformed URDF (exit 1, naming the element)', () => {
       'ModelError: URDF bad.urdf: <joint name="j1">: joint type "floating" is not supported', '  hint: supported types: revolute, continuous, prismatic, fixed; a floating base is not modelled yet'],
     ['zero-length axis', joint('j1', 'revolute', 'base', 'a', '<axis xyz="0 0 0"/>'),
       'ModelError: URDF bad.urdf: <joint name="j1"> <axis>: axis xyz="0 0 0" has zero length', '  hint: give a non-zero direction in the child link frame, e.g. xyz="0 0 1"'],
+    ['joint limits with lower above upper', joint('j1', 'revolute', 'base', 'a', '<limit lower="1" upper="-1" effort="1" velocity="1"/>'),
+      'ModelError: URDF bad.urdf: <joint name="j1"> <limit>: lower="1" is above upper="-1"', '  hint: give lower <= upper (rad, or m for a prismatic joint)'],
+    ['negative joint friction', joint('j1', 'revolute', 'base', 'a', '<dynamics friction="-0.2"/>'),
+      'ModelError: URDF bad.urdf: <joint name="j1"> <dynamics>: friction -0.2 is negative', '  hint: give a friction >= 0 (N m, or N for a prismatic joint)'],
     ['cycle (a link with two parents)', `<link name="b"/>${joint('j1', 'revolute', 'base', 'a')}${joint('j2', 'revolute', 'a', 'b')}${joint('j3', 'revolute', 'b', 'a')}`,
       'ModelError: URDF bad.urdf: <link name="a">: is the child of two joints, "j1" and "j3", which closes a kinematic loop', '  hint: URDF describes trees: every link but the root is the child of exactly one joint'],
     ['cycle (detached from the root)', `<link name="b"/>${joint('j1', 'revolute', 'a', 'b')}${joint('j2', 'revolute', 'b', 'a')}`,

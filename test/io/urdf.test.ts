@@ -78,6 +78,9 @@ function randomCase(seed: number, type: Case['type']): Case {
 
 const pose = (p: { xyz: V; rpy: V }) => `<origin xyz="${p.xyz.join(' ')}" rpy="${p.rpy.join(' ')}"/>`;
 
+/** limits beyond the random coordinates (|q| < pi): the limit springs stay slack (test/limits/ checks them); a continuous joint has none */
+const limit = (c: Case) => (c.type === 'continuous' ? '<limit effort="1" velocity="1"/>' : '<limit lower="-4" upper="4" effort="1" velocity="1"/>');
+
 function caseUrdf(c: Case): string {
   const I = c.inertial.I;
   return `<robot name="single">
@@ -90,7 +93,7 @@ function caseUrdf(c: Case): string {
   </link>
   <joint name="mount" type="fixed"><parent link="base"/><child link="plate"/>${pose(c.mount)}</joint>
   <joint name="j" type="${c.type}"><parent link="plate"/><child link="arm"/>${pose(c.origin)}
-    <axis xyz="${c.axis.join(' ')}"/><dynamics damping="${c.damping}"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+    <axis xyz="${c.axis.join(' ')}"/><dynamics damping="${c.damping}"/>${limit(c)}
   </joint>
 </robot>`;
 }
@@ -186,7 +189,6 @@ describe('URDF visuals, names and what is not modelled', () => {
   it('warns about what it does not model and about renamed elements', () => {
     expect(warnings.sort()).toEqual([
       'joint j-1 is the component j_1',
-      'joint j-1: friction 0.2 is not modelled (damping is)',
       'joint j-2 is the component j_2',
       'joint j-2: <mimic> is not modelled, the joint moves freely',
       'link a: 2 <visual> elements, only the first is drawn',
@@ -196,9 +198,10 @@ describe('URDF visuals, names and what is not modelled', () => {
     ]);
     expect(mechanism.title).toBe('shapes-bot');
   });
-  it('compiles: continuous, revolute and prismatic joints are states, the fixed joint is not; damping is the damper d', () => {
+  it('compiles: continuous, revolute and prismatic joints are states, the fixed joint is not; damping is the damper d, friction the friction level', () => {
     const c = compile(mechanism, { foldParameters: false });
     expect(c.stateNames).toEqual(['j_1.q', 'j_1.qd', 'j_2.q', 'j_2.qd', 'j3.q', 'j3.qd', 'j5.q', 'j5.qd']);
     expect(c.signal('j_1.d')).toBe(0.1);
+    expect(c.signal('j_1.friction')).toBe(0.2);
   });
 });

@@ -5,7 +5,7 @@
 //   f_a  = m (a_cm - g)
 //   t_a  = I_w z_a + w_a x (I_w w_a) + rc x f_a,     I_w = R_a I R_a^T
 // f_a, t_a: force and torque acting on the body at frame_a.
-import { type Mat3, type Vec3Like, cross, mat3, mulMM, mulMV, transpose, vadd, vec3, vex, vscale, vsub } from '../../expr/index.ts';
+import { type Expr, type Mat3, type Vec3Like, add, cross, dot, mat3, mul, mulMM, mulMTV, mulMV, transpose, vadd, vec3, vex, vscale, vsub } from '../../expr/index.ts';
 import { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
@@ -30,6 +30,9 @@ export class Body extends Component {
   readonly mass: number;
   readonly rcm: readonly [number, number, number];
   readonly inertia: readonly (readonly [number, number, number])[];
+  /** kinetic energy 1/2 m |v_cm|^2 + 1/2 w . (I_w w) and potential energy -m g . r_cm (J) */
+  readonly kineticEnergy: Expr;
+  readonly potentialEnergy: Expr;
 
   constructor(name: string, options: BodyOptions) {
     super(name);
@@ -52,6 +55,10 @@ export class Body extends Component {
     const Iw: Mat3 = mulMM(mulMM(fa.R, I), transpose(fa.R));
     this.vectorEquation(fa.f, vscale(m, vsub(acm, g)));
     this.vectorEquation(fa.t, vadd(vadd(mulMV(Iw, fa.z), cross(fa.w, mulMV(Iw, fa.w))), cross(rc, fa.f)));
+    // energies: v_cm = v_a + w_a x rc; w . (I_w w) = (R_a^T w) . I (R_a^T w)
+    const vcm = vadd(fa.v, cross(fa.w, rc)), wb = mulMTV(fa.R, fa.w);
+    this.kineticEnergy = mul(0.5, add(mul(m, dot(vcm, vcm)), dot(wb, mulMV(I, wb))));
+    this.potentialEnergy = mul(-1, m, dot(g, vadd(fa.r, rc)));
   }
 
   /** mass and inertia set with --set (e.g. link.m=-1) are checked like those given to the constructor */

@@ -11,12 +11,13 @@
 //          the residue equations (eqs. 2b-2d)
 // A joint therefore declares its equations in elaborate(), after the
 // Mechanism builder has found the spanning tree and assigned the roles.
-import { type Expr, type Vec3Like, add, mul, sub } from '../../expr/index.ts';
+import { type Expr, type Vec3Like, ZERO, add, mul, pow, sub } from '../../expr/index.ts';
 import { Component, der, variableOf } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
 import type { Pose } from './start-pose.ts';
+import { type LimitFriction, checkLimitOptions, limitFriction } from './limits.ts';
 
 export type JointRole = 'state' | 'rest' | 'cut';
 
@@ -32,6 +33,19 @@ export interface JointOptions {
   c?: number;
   q0?: number;
   d?: number;
+  /**
+   * joint limits [lower, upper] (rad or m, lower <= upper): beyond them a
+   * one-sided spring-damper pushes the coordinate back (limits.ts)
+   */
+  limits?: readonly [number, number];
+  /** the limit spring's stiffness (N m/rad or N/m); default: the joint's reference inertia times 300^2 1/s^2 (limits.ts) */
+  limitStiffness?: number;
+  /** the limit damper (N m s/rad or N s/m), acting only beyond a limit; default: damping ratio 0.5 at the reference inertia */
+  limitDamping?: number;
+  /** Coulomb friction level F (N m or N), regularised: tau_f = -F tanh(qd / frictionVelocity) */
+  friction?: number;
+  /** the regularisation speed v_eps of the friction (rad/s or m/s); default: max(1e-3, F h / (0.3 I)) with h = 1e-3 s (limits.ts) */
+  frictionVelocity?: number;
   /**
    * true: this joint closes a kinematic loop (a cut joint); for a revolute,
    * 'planar' constrains only the two translations in the plane normal to its
@@ -119,6 +133,8 @@ export interface Coordinate {
   tau: Expr;
   /** generalized force on the coordinate: drive plus spring-damper */
   drive: Expr;
+  /** the spring's potential energy 1/2 c (q - q0)^2 (0 without a spring) */
+  potential: Expr;
 }
 
 /**
@@ -131,9 +147,14 @@ export function coordinate(c: Component, options: JointOptions, suffix = ''): Co
   const qdd = c.variable(`qdd${suffix}`);
   const tau = c.input(`tau${suffix}`, options.tau ?? 0);
   const terms: Expr[] = [tau];
-  if (options.c) terms.push(mul(-1, c.parameter(`c${suffix}`, options.c), sub(q, c.parameter(`q0${suffix}`, options.q0 ?? 0))));
+  let potential: Expr = ZERO;
+  if (options.c) {
+    const k = c.parameter(`c${suffix}`, options.c), dq = sub(q, c.parameter(`q0${suffix}`, options.q0 ?? 0));
+    terms.push(mul(-1, k, dq));
+    potential = mul(0.5, k, pow(dq, 2));
+  }
   if (options.d) terms.push(mul(-1, c.parameter(`d${suffix}`, options.d), qd));
-  return { q, qd, qdd, tau, drive: add(...terms) };
+  return { q, qd, qdd, tau, drive: add(...terms), potential };
 }
 
 /** state joint: der(q) = qd, der(qd) = qdd; otherwise q, qd become tearing variables of the loops */
@@ -154,12 +175,57 @@ export abstract class OneDofJoint extends Joint {
   readonly qd: Expr;
   readonly qdd: Expr;
   readonly tau: Expr;
-  /** generalized force acting on the coordinate: drive plus spring-damper */
-  readonly drive: Expr;
+  /**
+   * the inertia (kg m^2, or kg for a prismatic joint) the default limit
+   * stiffness, limit damping and friction speed are sized for: set by the
+   * Mechanism builder from the bodies beyond the joint at the start pose
+   * (limits.ts); 1 when not set
+   */
+  referenceInertia: number | undefined;
+  private readonly options: JointOptions;
+  private readonly spring: { drive: Expr; potential: Expr };
+  private limitModel: LimitFriction | undefined;
 
   constructor(name: string, options: JointOptions) {
     super(name, options);
-    ({ q: this.q, qd: this.qd, qdd: this.qdd, tau: this.tau, drive: this.drive } = coordinate(this, options));
+    checkLimitOptions(name, options);
+    this.options = options;
+    const k = coordinate(this, options);
+    ({ q: this.q, qd: this.qd, qdd: this.qdd, tau: this.tau } = k);
+    this.spring = { drive: k.drive, potential: k.potential };
+  }
+
+  /** the joint's limits and friction, their parameters declared on first use (after the builder set referenceInertia) */
+  private limitsAndFriction(): LimitFriction {
+    return (this.limitModel ??= limitFriction(this, this.options, this.q, this.qd, this.referenceInertia));
+  }
+
+  /** generalized force acting on the coordinate: drive, spring-damper, limits and friction */
+  get drive(): Expr {
+    return add(this.spring.drive, this.limitsAndFriction().force);
+  }
+
+  /** potential energy of the joint's spring and of its limit springs */
+  get potential(): Expr {
+    return add(this.spring.potential, this.limitsAndFriction().potential);
+  }
+
+  /** limits and friction set with --set (j1.limit_lower=2, j1.friction=-1) are checked like the options */
+  override checkParameters(value: (localName: string) => number): void {
+    if (!this.limitModel) return;
+    const o = this.options;
+    checkLimitOptions(this.path, {
+      limits: o.limits && [value('limit_lower'), value('limit_upper')],
+      limitStiffness: o.limits && value('limit_c'),
+      limitDamping: o.limits && value('limit_d'),
+      friction: o.friction ? value('friction') : undefined,
+      frictionVelocity: o.friction ? value('friction_v') : undefined,
+    }, ' (check the --set values)');
+  }
+
+  /** true when the joint has limits or friction (the builder then sizes their defaults) */
+  get hasLimitsOrFriction(): boolean {
+    return this.options.limits !== undefined || !!this.options.friction;
   }
 
   protected treeEquations(state: boolean): void {

@@ -13,7 +13,9 @@ import { Body, type BodyOptions } from './body.ts';
 import { BodyCylinder, type BodyCylinderOptions } from './body-cylinder.ts';
 import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
 import { FixedTranslation, type FixedTranslationOptions } from './fixed-translation.ts';
-import { Joint, type JointOptions } from './joint.ts';
+import { Energy } from './energy.ts';
+import { Joint, type JointOptions, OneDofJoint } from './joint.ts';
+import { setReferenceInertias } from './reference-inertia.ts';
 import { Prismatic } from './prismatic.ts';
 import { Revolute } from './revolute.ts';
 import type { MultiAxisOptions } from './rotation-sequence.ts';
@@ -21,6 +23,9 @@ import { Spherical } from './spherical.ts';
 import { type Topology, assignJointRoles } from './topology.ts';
 import { Universal, type UniversalOptions } from './universal.ts';
 import { STANDARD_GRAVITY, World } from './world.ts';
+
+/** the name of the energy component (its signals energy.kinetic, energy.potential, energy.total) */
+export const ENERGY = 'energy';
 
 export interface MechanismOptions {
   /** world-resolved gravity (m/s^2); default (0, -9.80665, 0) */
@@ -31,6 +36,8 @@ export class Mechanism extends Model {
   readonly world: World;
   /** the spanning tree and loops, once elaborated (at compile time) */
   topology: Topology | undefined;
+  /** the energy signals energy.kinetic, .potential, .total, once elaborated (energy.ts) */
+  energy: Energy | undefined;
 
   constructor(title: string, options: MechanismOptions = {}) {
     super(title);
@@ -38,7 +45,16 @@ export class Mechanism extends Model {
   }
 
   override elaborate(): void {
-    this.topology ??= assignJointRoles(components(this), this.world.frame_b);
+    if (this.topology) return;
+    const all = components(this);
+    this.topology = assignJointRoles(all, this.world.frame_b);
+    setReferenceInertias(all, this.world.frame_b);
+    // energy.kinetic, energy.potential, energy.total; a component of the user's own named energy keeps the name
+    if (!this.children.some((c) => c.localName === ENERGY)) {
+      const bodies = all.filter((c): c is Body => c instanceof Body);
+      const springs = all.filter((c): c is OneDofJoint => c instanceof OneDofJoint).map((j) => j.potential);
+      this.energy = this.add(new Energy(ENERGY, bodies, springs));
+    }
   }
 
   override describeStructure(): Topology | undefined {

@@ -16,7 +16,8 @@ import { cutBalance, matrixEquation } from './kinematics.ts';
 import { relax3 } from './revolute.ts';
 import { multiply, rotationMatrix } from './start-pose.ts';
 
-export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd'> {
+/** limits and friction are for one-degree-of-freedom joints (revolute, prismatic) */
+export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd' | 'limits' | 'limitStiffness' | 'limitDamping' | 'friction' | 'frictionVelocity'> {
   /** start values (guesses unless the joint is a state joint), one per axis */
   q?: readonly number[];
   qd?: readonly number[];

@@ -1,0 +1,27 @@
+// The energy signals of a mechanism (J): energy.kinetic, energy.potential and
+// energy.total, for plots and checks (`kron simulate ... --signals energy.total`).
+//   kinetic   = sum over bodies 1/2 m |v_cm|^2 + 1/2 w . (I_w w)
+//   potential = sum over bodies -m g . r_cm (any gravity direction)
+//             + sum over joints 1/2 c (q - q0)^2 + the limit springs (limits.ts)
+//   total     = kinetic + potential
+// No state derivative reads them, so they are computed in the outputs pass
+// only (structure/needed.ts), never in derivatives().
+import { type Expr, add } from '../../expr/index.ts';
+import { Component } from '../../model/index.ts';
+import type { Body } from './body.ts';
+
+export class Energy extends Component {
+  readonly kinetic: Expr;
+  readonly potential: Expr;
+  readonly total: Expr;
+
+  constructor(name: string, bodies: readonly Body[], springs: readonly Expr[]) {
+    super(name);
+    this.kinetic = this.variable('kinetic');
+    this.potential = this.variable('potential');
+    this.total = this.variable('total');
+    this.equation(this.kinetic, add(...bodies.map((b) => b.kineticEnergy)));
+    this.equation(this.potential, add(...bodies.map((b) => b.potentialEnergy), ...springs));
+    this.equation(this.total, add(this.kinetic, this.potential));
+  }
+}
