@@ -17,6 +17,7 @@ export * from './library/multibody/index.ts';
 export * as rotational from './library/rotational/index.ts';
 export * as electrical from './library/electrical/index.ts';
 export * as bondgraph from './library/bondgraph/index.ts';
+export * as control from './library/control/index.ts';
 
 // URDF robots from the text of a .urdf file (loadUrdf, which reads the file, is Node-only: src/index.ts)
 export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRobot } from './io/urdf.ts';

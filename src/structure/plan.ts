@@ -102,7 +102,8 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
   return {
     name: model.flat.name,
     states: vars.filter((v) => v.kind === 'state'),
-    inputs: vars.filter((v) => v.kind === 'input'),
+    // an input an equation defines (a controller's law) is an unknown of the plan, no longer an input
+    inputs: vars.filter((v) => v.kind === 'input' && !sorted.definedInputs.includes(v)),
     parameters: vars.filter((v) => v.kind === 'parameter' && referenced.has(v.id)),
     unknowns: sorted.unknowns,
     steps: chooseSolvers(propagateTrivial(steps), (b) => (b >= FALLBACK_BLOCKS ? fallbacks[b - FALLBACK_BLOCKS] : blocks[b])),

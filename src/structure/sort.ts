@@ -2,13 +2,14 @@
 // graph, matched and partitioned into blocks in BLT order (relaxing paper
 // section 2). A structurally singular system is a StructuralError that names
 // the equations and variables of the over- and under-determined parts.
-import { symsOf, unrelaxedSymsOf } from '../expr/index.ts';
+import { type Expr, symsOf, unrelaxedSymsOf } from '../expr/index.ts';
 import { StructuralError } from '../errors.ts';
 import { type FlatEquation, type ReducedModel, type Variable, describeEquation } from '../model/index.ts';
 import { type Bipartite, bipartiteFromLists } from './graph.ts';
 import { type Matching, maximumMatching } from './matching.ts';
 import { type Blt, bltBlocks } from './blt.ts';
 import { singularParts } from './singularity.ts';
+import { definedInputs } from './defined-inputs.ts';
 
 export interface Sorted {
   readonly equations: readonly FlatEquation[];
@@ -20,35 +21,56 @@ export interface Sorted {
   readonly blt: Blt;
   /** ids of the parameters: what a steady pivot may hold besides constants */
   readonly parameterIds: ReadonlySet<number>;
+  /** inputs that an equation defines (defined-inputs.ts): unknowns here, at the end of `unknowns`, no longer inputs */
+  readonly definedInputs: readonly Variable[];
 }
 
 const isUnknown = (v: Variable) => v.kind === 'algebraic' || v.kind === 'derivative';
 
-// (reduced model, relaxed?) => unknowns, incidence, matching and BLT blocks
+// (reduced model, relaxed?) => unknowns (with the inputs that equations define), incidence, matching and BLT blocks
 export function sortEquations(model: ReducedModel, relaxed = false): Sorted {
-  const unknowns = model.flat.variables.filter((v) => isUnknown(v) && !model.aliases.has(v.id));
-  const unknownIndex = new Map(unknowns.map((v, i) => [v.id, i]));
+  const base = model.flat.variables.filter((v) => isUnknown(v) && !model.aliases.has(v.id));
   const equations = model.equations;
   const incidence = relaxed ? unrelaxedSymsOf : symsOf;
-  // residue(x) makes x present: `i = residue(V)` (the tearing paper's NodeCut) belongs to
-  // V's loop as its residue equation, instead of being solved alone as i = 0
-  const rows = equations.map((eq) => {
+  let unknowns = base;
+  let { graph, matching } = matchUnknowns(equations, unknowns, incidence);
+  const inputs = model.flat.variables.filter((v) => v.kind === 'input' && !model.aliases.has(v.id));
+  // equations left over by the unknowns may define inputs (a controller's law on a joint's tau)
+  const over = matching.size < equations.length && inputs.length > 0;
+  const defined = over ? definedInputs(graph, matching, incidenceRows(equations, inputs, incidence), inputs.length).map((k) => inputs[k]) : [];
+  if (defined.length) {
+    unknowns = [...base, ...defined];
+    ({ graph, matching } = matchUnknowns(equations, unknowns, incidence));
+  }
+  if (matching.size < Math.max(equations.length, unknowns.length)) {
+    throw singularError(graph, matching, equations, unknowns);
+  }
+  const unknownIndex = new Map(unknowns.map((v, i) => [v.id, i]));
+  const parameterIds = new Set(model.flat.variables.filter((v) => v.kind === 'parameter').map((v) => v.id));
+  return { equations, unknowns, unknownIndex, graph, matching, blt: bltBlocks(graph, matching), parameterIds, definedInputs: defined };
+}
+
+// (equations, unknowns, incidence) => graph and maximum matching
+function matchUnknowns(equations: readonly FlatEquation[], unknowns: readonly Variable[], incidence: (e: Expr) => Iterable<number>) {
+  const graph = bipartiteFromLists(unknowns.length, incidenceRows(equations, unknowns, incidence));
+  return { graph, matching: maximumMatching(graph) };
+}
+
+// (equations, variables, incidence) => per equation the indices of the variables it holds.
+// residue(x) makes x present: `i = residue(V)` (the tearing paper's NodeCut) belongs to
+// V's loop as its residue equation, instead of being solved alone as i = 0
+function incidenceRows(equations: readonly FlatEquation[], vars: readonly Variable[], incidence: (e: Expr) => Iterable<number>): number[][] {
+  const index = new Map(vars.map((v, i) => [v.id, i]));
+  return equations.map((eq) => {
     const row: number[] = [];
     for (const e of [eq.residual, ...eq.residues]) {
       for (const id of incidence(e)) {
-        const k = unknownIndex.get(id);
+        const k = index.get(id);
         if (k !== undefined) row.push(k);
       }
     }
     return row;
   });
-  const graph = bipartiteFromLists(unknowns.length, rows);
-  const matching = maximumMatching(graph);
-  if (matching.size < Math.max(equations.length, unknowns.length)) {
-    throw singularError(graph, matching, equations, unknowns);
-  }
-  const parameterIds = new Set(model.flat.variables.filter((v) => v.kind === 'parameter').map((v) => v.id));
-  return { equations, unknowns, unknownIndex, graph, matching, blt: bltBlocks(graph, matching), parameterIds };
 }
 
 function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], vars: readonly Variable[]): StructuralError {

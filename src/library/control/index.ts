@@ -1,0 +1,3 @@
+// library/control: controllers written as equations of the model, which
+// define a joint's drive input (structure/defined-inputs.ts).
+export { PD, type PDOptions, type Actuated } from './pd.ts';
