@@ -29,6 +29,7 @@ export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';
 export { SimulationResult } from './sim/result.ts';
+export type { Controller } from './sim/controller.ts';
 
 // a run with its scene and frame poses, what the viewer plays (kron simulate --out run.json writes the same)
 export { simulatePlayback, type PlaybackRecording } from './io/playback.ts';
