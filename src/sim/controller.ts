@@ -64,7 +64,7 @@ function inputView(state: ModelState, controller: string, time: () => number): R
         throw new ControllerFault(`controller ${controller} set input ${String(key)} to ${String(value)} at time ${time()}`, {
           component: controller,
           variables: [String(key)],
-          hint: 'set inputs to finite numbers',
+          hint: `set inputs to finite numbers; state[name] is undefined for a name that is not a state (states: ${shortList(state.model.stateNames)})`,
         });
       }
       state.u[i] = value;
@@ -78,9 +78,11 @@ function inputView(state: ModelState, controller: string, time: () => number): R
   });
 }
 
+const shortList = (names: readonly string[]) => `${names.slice(0, 20).join(', ') || '(none)'}${names.length > 20 ? ', ...' : ''}`;
+
 function unknownInput(state: ModelState, controller: string, name: string): KronError {
   const inputs = state.model.generated.layout.inputs;
-  const list = `inputs: ${inputs.slice(0, 20).join(', ') || '(none)'}${inputs.length > 20 ? ', ...' : ''}`;
+  const list = `inputs: ${shortList(inputs)}`;
   const defined = state.model.hasSignal(name);
   return new ControllerFault(`controller ${controller} sets ${name}, which is not an input of the model`, {
     component: controller,

@@ -43,7 +43,7 @@ export function sortEquations(model: ReducedModel, relaxed = false): Sorted {
     ({ graph, matching } = matchUnknowns(equations, unknowns, incidence));
   }
   if (matching.size < Math.max(equations.length, unknowns.length)) {
-    throw singularError(graph, matching, equations, unknowns);
+    throw singularError(graph, matching, equations, unknowns, new Set(defined));
   }
   const unknownIndex = new Map(unknowns.map((v, i) => [v.id, i]));
   const parameterIds = new Set(model.flat.variables.filter((v) => v.kind === 'parameter').map((v) => v.id));
@@ -73,7 +73,7 @@ function incidenceRows(equations: readonly FlatEquation[], vars: readonly Variab
   });
 }
 
-function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], vars: readonly Variable[]): StructuralError {
+function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], vars: readonly Variable[], defined: ReadonlySet<Variable>): StructuralError {
   const parts = singularParts(g, m);
   const eqNames = (ids: Int32Array) => [...ids].map((i) => describeEquation(eqs[i]));
   const varNames = (ids: Int32Array) => [...ids].map((i) => vars[i].name);
@@ -84,6 +84,9 @@ function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], 
     lines.push(...eqNames(parts.overEqs).map((s) => `over-determined: ${s}`));
     variables.push(...varNames(parts.overVars));
     hint = `${parts.overEqs.length} equations determine only ${parts.overVars.length} unknowns: remove a redundant equation or constraint, or make a known quantity unknown.`;
+    // an input an equation defines takes one equation: a second one (two controllers on one joint) is the excess
+    const inputs = [...parts.overVars].map((i) => vars[i]).filter((v) => defined.has(v)).map((v) => v.name);
+    if (inputs.length) hint += ` The input${inputs.length > 1 ? 's' : ''} ${inputs.join(', ')} can be defined by one equation each (one controller per joint).`;
   }
   if (parts.underVars.length > 0) {
     lines.push(...eqNames(parts.underEqs).map((s) => `under-determined: ${s}`));
