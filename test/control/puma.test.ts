@@ -15,42 +15,16 @@
 // 40 N m/rad x 5 mrad = 0.2 N m of ~30 N m.
 import { describe, expect, it } from 'vitest';
 import buildPd, { amplitudes, gains, q0, reference } from '../../mechanisms/puma560-pd.ts';
-import puma560, { links } from '../../mechanisms/puma560.ts';
+import puma560 from '../../mechanisms/puma560.ts';
 import controller from '../../mechanisms/puma560-controller.ts';
 import { compile } from '../../src/compile.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 import { STANDARD_GRAVITY } from '../../src/library/multibody/index.ts';
-import { type M3, type RneaTree, type V3, add, identity, mulMM, mulMV, rnea, rotation } from '../oracles/rnea.ts';
+import { type RneaTree, rnea } from '../oracles/rnea.ts';
+import { pumaTree } from './puma-tree.ts';
 
 const joints = ['j1', 'j2', 'j3', 'j4', 'j5', 'j6'];
 const STOP = 5;
-
-/**
- * The PUMA as the oracle's tree: body k's frame is joint k's frame_b (after Rz(q_k));
- * link k hangs at DH frame k = Tz(d_k) Tx(a_k) Rx(alpha_k) of it, so its centre of mass
- * and inertia are carried through that transform, and joint k+1's frame_a is there too.
- */
-function pumaTree(g: number): RneaTree {
-  const bodies = links.map((l, k) => {
-    const Rx = rotation([1, 0, 0], l.alpha);
-    const o: V3 = [l.a, 0, l.d];
-    const Ic: M3 = mulMM(mulMM(Rx, [[l.I[0], 0, 0], [0, l.I[1], 0], [0, 0, l.I[2]]]), transpose(Rx));
-    const prev = k === 0 ? undefined : links[k - 1];
-    return {
-      parent: k - 1,
-      joint: 'revolute' as const,
-      axis: [0, 0, 1] as V3,
-      E: prev ? rotation([1, 0, 0], prev.alpha) : identity(),
-      o: (prev ? [prev.a, 0, prev.d] : [0, 0, 0]) as V3,
-      m: l.m,
-      c: add(o, mulMV(Rx, [...l.r] as V3)),
-      I: [Ic[0][0], Ic[1][1], Ic[2][2], Ic[0][1], Ic[0][2], Ic[1][2]] as [number, number, number, number, number, number],
-    };
-  });
-  return { bodies, gravity: [0, 0, -g] };
-}
-
-const transpose = (A: M3): M3 => [0, 1, 2].map((i) => [0, 1, 2].map((j) => A[j][i])) as M3;
 
 /** the torque the reference needs at time t (oracle inverse dynamics on q_ref, q_ref', q_ref'') */
 function feedforward(tree: RneaTree, t: number): number[] {
