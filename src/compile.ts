@@ -70,6 +70,7 @@ function compileElaborated(model: Model, mode: Mode, options: CompileOptions): C
     diagnostics: [...plan.diagnostics],
     relaxedLoops: [...plan.relaxedLoops],
   };
+  if (plan.definedInputs.length) report.definedInputs = plan.definedInputs.map((v) => v.name);
   const kinematics = model.describeStructure() as CompileReport['kinematics'];
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };

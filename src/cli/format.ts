@@ -9,6 +9,7 @@ export function formatReport(r: CompileReport): string {
     `  ops per evaluation: ${r.ops.mul} mul, ${r.ops.add} add, ${r.ops.div} div, ${r.ops.fn} fn`,
     `  compiled in ${r.compileMs} ms into ${r.functions} functions`,
   ];
+  if (r.definedInputs?.length) lines.push(`  inputs defined by equations (now unknowns): ${r.definedInputs.join(', ')}`);
   if (r.kinematics?.loops.length) {
     lines.push(`  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${r.kinematics.restJoints.join(', ')}`);
     for (const k of r.kinematics.loops) {

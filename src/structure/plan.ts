@@ -104,6 +104,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     states: vars.filter((v) => v.kind === 'state'),
     // an input an equation defines (a controller's law) is an unknown of the plan, no longer an input
     inputs: vars.filter((v) => v.kind === 'input' && !sorted.definedInputs.includes(v)),
+    definedInputs: sorted.definedInputs,
     parameters: vars.filter((v) => v.kind === 'parameter' && referenced.has(v.id)),
     unknowns: sorted.unknowns,
     steps: chooseSolvers(propagateTrivial(steps), (b) => (b >= FALLBACK_BLOCKS ? fallbacks[b - FALLBACK_BLOCKS] : blocks[b])),

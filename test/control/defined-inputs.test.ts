@@ -22,10 +22,13 @@ function pendulum(law?: 'equation' | 'pd'): Mechanism {
 
 describe('inputs defined by equations', () => {
   it('without an equation j1.tau stays an input; with one it is an unknown, torn and relaxed', () => {
-    expect(compile(pendulum()).generated.layout.inputs).toEqual(['j1.tau']);
+    const plain = compile(pendulum());
+    expect(plain.generated.layout.inputs).toEqual(['j1.tau']);
+    expect(plain.report.definedInputs).toBeUndefined();
     for (const mode of ['torn', 'relaxed'] as const) {
       const c = compile(pendulum('equation'), { mode });
       expect(c.generated.layout.inputs).toEqual([]);
+      expect(c.report.definedInputs).toEqual(['j1.tau']);
       expect(c.plan.unknowns.map((v) => v.name)).toContain('j1.tau');
       expect(c.report.unknowns).toBe(compile(pendulum(), { mode }).report.unknowns + 1);
       expect(() => c.setInput('j1.tau', 1)).toThrow(SimulationError);
