@@ -79,6 +79,31 @@ describe('inputs defined by equations', () => {
     });
   });
 
+  it('a PD whose reference is another signal: j2 follows j1.q, qd_ref defaults to 0, the same run as the law from code (1e-12)', () => {
+    // two vertical-axis arms side by side: j1 steps to 0.5, j2 tracks j1.q
+    const build = (inModel: boolean) => {
+      const m = new Mechanism('follower');
+      const joints = [1, 2].map((k) => {
+        const j = m.revolute(`j${k}`, { axis: [0, 1, 0] });
+        const b = m.body(`b${k}`, { m: 1, rcm: [0.3, 0, 0], I: [0.01, 0.01, 0.01] });
+        m.connect(m.world.frame_b, j.frame_a);
+        m.connect(j.frame_b, b.frame_a);
+        return j;
+      });
+      m.add(new control.PD('pd1', joints[0], { kp, kd, ref: 0.5 }));
+      if (inModel) m.add(new control.PD('pd2', joints[1], { kp, kd, ref: joints[0].q }));
+      return m;
+    };
+    const signals = ['j1.q', 'j1.qd', 'j2.q', 'j2.qd', 'j2.tau'];
+    const a = simulate(compile(build(true)), { stop: 2, step: 1e-3, interval: 0.1, signals });
+    const b = simulate(compile(build(false)), {
+      stop: 2, step: 1e-3, interval: 0.1, signals,
+      controller: (_t, x, u) => { u['j2.tau'] = kp * (x['j1.q'] - x['j2.q']) - kd * x['j2.qd']; },
+    });
+    expect(a.final('j2.q')).toBeGreaterThan(0.3); // it did follow
+    for (const s of signals) a.get(s).forEach((v, k) => expect(Math.abs(b.get(s)[k] - v), `${s} at ${a.time[k]}`).toBeLessThan(1e-12));
+  });
+
   it('a PD whose target has no drive input is a ModelError naming the PD', () => {
     const m = new Model('plain');
     const x = m.variable('x', { start: 0 });
