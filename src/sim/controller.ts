@@ -2,7 +2,9 @@
 // of the state derivatives (each RK4 stage, each stage of an adaptive step,
 // accepted or not, and once per sample), before the compiled code runs. It
 // sees the time and the states of that evaluation by name and sets inputs by
-// name; what it sets holds until it sets it again.
+// name; what it sets holds until it sets it again. Since stages and rejected
+// steps call it too, it must be a function of (t, state) with no memory
+// between calls: integral action belongs in the model, as a state.
 import { KronError, SimulationError } from '../errors.ts';
 import type { ModelState } from '../codegen/state.ts';
 
