@@ -17,6 +17,7 @@ export * from './library/multibody/index.ts';
 export * as rotational from './library/rotational/index.ts';
 export * as electrical from './library/electrical/index.ts';
 export * as bondgraph from './library/bondgraph/index.ts';
+export * as control from './library/control/index.ts';
 
 // URDF robots from the text of a .urdf file (loadUrdf, which reads the file, is Node-only: src/index.ts)
 export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRobot } from './io/urdf.ts';
@@ -29,6 +30,7 @@ export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';
 export { SimulationResult } from './sim/result.ts';
+export type { Controller } from './sim/controller.ts';
 
 // linearization (x' = A x + B u, y = C x + D u) and frame Jacobians at an operating point, loops closed
 export { linearize, frameJacobian, frameJacobian as jacobian, eigenvalues, type Linearization, type LinearizeOptions, type PointOptions, type FrameJacobian, type Eigenvalue } from './analysis/index.ts';

@@ -84,6 +84,7 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     problem,
   };
   if (problem === 'inverse') report.inverse = { coordinates: coordinates.map((k) => k.q.name.replace(/\.q(\[\d+\])?$/, '$1')), forces: coordinates.map((k) => k.tau.name), ops: generated.ops };
+  if (plan.definedInputs.length) report.definedInputs = plan.definedInputs.map((v) => v.name);
   const kinematics = model.describeStructure() as CompileReport['kinematics'];
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };

@@ -35,6 +35,8 @@ export interface CompileReport {
   diagnostics: string[];
   /** --mode relaxed: the loops eliminated in relaxed BLT order (relaxing paper section 4) */
   relaxedLoops: RelaxedLoopReport[];
+  /** inputs an equation of the model defines (a controller's law for a joint's tau), now unknowns; only when there are any */
+  definedInputs?: string[];
   /** mechanisms: the joints' roles the builder chose (state, rest, cut) and the kinematic loops it cut */
   kinematics?: Topology;
   /** what the code computes: forward dynamics (the default) or inverse dynamics */

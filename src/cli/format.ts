@@ -10,6 +10,7 @@ export function formatReport(r: CompileReport): string {
     `  compiled in ${r.compileMs} ms into ${r.functions} functions`,
   ];
   if (r.inverse) lines.push(`  inverse dynamics: q, qd, qdd of ${r.inverse.coordinates.join(', ')} given; computes ${r.inverse.forces.join(', ')}`);
+  if (r.definedInputs?.length) lines.push(`  inputs defined by equations (now unknowns): ${r.definedInputs.join(', ')}`);
   if (r.kinematics?.loops.length) {
     lines.push(`  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${r.kinematics.restJoints.join(', ')}`);
     for (const k of r.kinematics.loops) {

@@ -11,6 +11,7 @@ import { ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
 import { importModule } from '../node/import-module.ts';
 import { loadUrdf } from '../node/urdf-file.ts';
+import type { Controller } from '../sim/controller.ts';
 
 export interface LoadedModel {
   model: Model;
@@ -30,15 +31,7 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
     checkOverrides(mechanism, sets, {});
     return { model: mechanism, overrides: { ...sets }, warnings };
   }
-  const mod = (await importModule(path).catch((e: unknown) => {
-    if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
-      throw new UsageError(`model module ${file} was loaded as CommonJS`, {
-        hint: 'model modules are ES modules: name the file .mts, or keep it in a folder whose package.json says "type": "module" (like mechanisms/)',
-      });
-    }
-    if (e instanceof Error && 'code' in e && e.code === 'ERR_MODULE_NOT_FOUND') throw missingImport(file, path, e.message);
-    throw e;
-  })) as { default?: unknown; parameters?: Record<string, number> };
+  const mod = (await importEsModule(file, path, 'model')) as { default?: unknown; parameters?: Record<string, number> };
   if (typeof mod.default !== 'function') {
     throw new ModelError(`model module ${file} has no default export that builds a model`, {
       hint: 'export default function build(p) { const m = new Model("name"); ...; return m; }',
@@ -57,13 +50,46 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
 }
 
 /**
+ * A controller module: its default export is a controller for simulate()
+ * (`(t, state, inputs) => void`, src/sim/controller.ts), e.g.
+ * mechanisms/puma560-controller.ts.
+ */
+export async function loadController(file: string): Promise<Controller> {
+  const path = resolve(file);
+  if (!existsSync(path)) {
+    throw new UsageError(`controller file ${file} not found`, { hint: 'give the path of a controller module, e.g. --controller mechanisms/puma560-controller.ts' });
+  }
+  const mod = (await importEsModule(file, path, 'controller')) as { default?: unknown };
+  if (typeof mod.default !== 'function') {
+    throw new ModelError(`controller module ${file} has no default export that is a controller function`, {
+      component: file,
+      hint: 'export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
+    });
+  }
+  return mod.default as Controller;
+}
+
+/** a model or controller module imported, its import failures as usage errors that name it */
+async function importEsModule(file: string, path: string, what: 'model' | 'controller'): Promise<unknown> {
+  return importModule(path).catch((e: unknown) => {
+    if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
+      throw new UsageError(`${what} module ${file} was loaded as CommonJS`, {
+        hint: `${what} modules are ES modules: name the file .mts, or keep it in a folder whose package.json says "type": "module" (like mechanisms/)`,
+      });
+    }
+    if (e instanceof Error && 'code' in e && e.code === 'ERR_MODULE_NOT_FOUND') throw missingImport(file, path, e.message, what);
+    throw e;
+  });
+}
+
+/**
  * A model module (or a module it imports) imports a package that is not
  * installed, or a file that does not exist. Node's ERR_MODULE_NOT_FOUND says
  * which only in its message: "Cannot find package 'x' imported from /a/b.ts".
  */
-function missingImport(file: string, path: string, message: string): UsageError {
+function missingImport(file: string, path: string, message: string, what: 'model' | 'controller'): UsageError {
   const found = /^Cannot find (package|module) '([^']+)' imported from (.+)$/.exec(message.split('\n')[0]);
-  if (!found) return new UsageError(`model module ${file} cannot be loaded: ${message.split('\n')[0]}`, { hint: 'check its imports' });
+  if (!found) return new UsageError(`${what} module ${file} cannot be loaded: ${message.split('\n')[0]}`, { hint: 'check its imports' });
   const [, kind, name, by] = found;
   const absolute = (p: string) => resolve(p.startsWith('file:') ? fileURLToPath(p) : p);
   const shown = (p: string) => {
@@ -72,8 +98,8 @@ function missingImport(file: string, path: string, message: string): UsageError 
   };
   const from = absolute(by) === path ? '' : ` (imported from ${shown(by)})`;
   return kind === 'package'
-    ? new UsageError(`model module ${file} imports the package "${name}"${from}, which is not installed`, { hint: `install it (npm install ${name}) or correct the name` })
-    : new UsageError(`model module ${file} imports ${shown(name)}${from}, which does not exist`, { hint: 'correct the path of the import' });
+    ? new UsageError(`${what} module ${file} imports the package "${name}"${from}, which is not installed`, { hint: `install it (npm install ${name}) or correct the name` })
+    : new UsageError(`${what} module ${file} imports ${shown(name)}${from}, which does not exist`, { hint: 'correct the path of the import' });
 }
 
 /** every --set key is a declared builder parameter or a parameter of the model, or a ModelError that says which ones there are */

@@ -10,7 +10,7 @@ import type { TearOverride } from '../structure/plan.ts';
 import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, simulate } from '../sim/simulate.ts';
 import type { Model } from '../model/index.ts';
 import { Mechanism } from '../library/multibody/mechanism.ts';
-import { loadModel } from './load.ts';
+import { loadController, loadModel } from './load.ts';
 import { formatReport } from './format.ts';
 import { type Io, terminal } from './io.ts';
 import { progressBar } from './progress.ts';
@@ -74,6 +74,9 @@ simulation options:
   --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
   --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,
                      CSV otherwise (default: CSV on stdout)
+  --controller c.ts  a controller module: its default export (t, state, inputs) => void is
+                     called at every evaluation of the derivatives (each RK4 stage) with the
+                     time and the states by name, and sets inputs by name
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:
@@ -83,6 +86,8 @@ examples:
   kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --rtol 1e-8 --out /tmp/u.csv
   kron simulate mechanisms/pendulum.ts --gravity 0,0,-9.80665 --signals 'j1.q,j1.qd'
   kron simulate mechanisms/puma560.urdf --start j2.q=0.5 --stop 1 --interval 0.01
+  kron simulate mechanisms/puma560-pd.ts --stop 5 --signals 'pd2.e,j2.tau'
+  kron simulate mechanisms/puma560.ts --controller mechanisms/puma560-controller.ts --stop 5
 `;
 
 /** options of both commands: compile + simulate share the model and compile options */
@@ -112,6 +117,7 @@ const SIMULATE_OPTIONS = {
   atol: { type: 'string' },
   signals: { type: 'string' },
   out: { type: 'string' },
+  controller: { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } satisfies ParseArgsConfig['options'];
@@ -230,6 +236,10 @@ export async function runCompile(args: string[], io: Io): Promise<void> {
 export async function runSimulate(args: string[], io: Io): Promise<void> {
   const { values, file } = parse(args, 'simulate', io);
   const options = simulateOptions(values);
+  if (values.controller !== undefined) {
+    options.controller = await loadController(values.controller);
+    options.controllerName = values.controller;
+  }
   const { model, compiled } = await compileFrom(file, values, io);
   const bar = progressBar(terminal(io));
   const json = values.out?.endsWith('.json');

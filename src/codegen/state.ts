@@ -82,7 +82,12 @@ export class ModelState {
 
   setInput(name: string, value: number): void {
     const i = this.model.generated.layout.inputs.indexOf(name);
-    if (i < 0) throw new SimulationError(`no input named ${name}`, { hint: `inputs: ${this.model.generated.layout.inputs.join(', ') || '(none)'}` });
+    if (i < 0) {
+      const inputs = `inputs: ${this.model.generated.layout.inputs.join(', ') || '(none)'}`;
+      // a joint's tau that a controller in the model defines is an unknown now, not an input
+      const defined = this.model.hasSignal(name) ? `${name} is computed by the model's equations (an equation defines it, e.g. a controller in the model); ` : '';
+      throw new SimulationError(`no input named ${name}`, { variables: [name], hint: `${defined}${inputs}` });
+    }
     this.u[i] = value;
   }
 

@@ -10,6 +10,7 @@ import type { CompiledModel } from '../codegen/compiled.ts';
 import { ModelState, NonFiniteError } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
 import { AdaptiveStepper, StepFailure } from './adaptive.ts';
+import { type Controller, controllerHook } from './controller.ts';
 
 export type Integrator = 'rk4' | 'adaptive';
 export const INTEGRATORS: readonly Integrator[] = ['rk4', 'adaptive'];
@@ -37,6 +38,16 @@ export interface SimulateOptions<S extends string = string> {
   parameters?: Readonly<Record<string, number>>;
   /** start values by name: states (e.g. 'j1.q'), or first guesses of unknowns */
   start?: Readonly<Record<string, number>>;
+  /**
+   * A controller from code, `(t, state, inputs) => void` (sim/controller.ts): called at
+   * every evaluation of the derivatives — each RK4 stage (4 per step), each stage of an
+   * adaptive step, accepted or rejected, and once per sample — after the `inputs`
+   * functions and before the compiled code; it reads the stage's time and states by name
+   * (`state['j1.q']`) and assigns inputs by name (`inputs['j1.tau'] = ...`).
+   */
+  controller?: Controller;
+  /** how errors name the controller (default: its function name, else "controller") */
+  controllerName?: string;
   /** called with the fraction done, at most every 1% */
   onProgress?: (fraction: number) => void;
 }
@@ -75,8 +86,10 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
     if (typeof f === 'number') state.setInput(name, f);
     return typeof f === 'function' ? ([name, f] as const) : undefined;
   }).filter((x) => x !== undefined);
+  const control = options.controller && controllerHook(state, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
   const deriv = (dx: Float64Array, x: Float64Array, t: number) => {
     for (const [name, f] of inputFns) state.setInput(name, f(t));
+    if (control) control(t, x);
     state.derivatives(t, x, dx);
   };
   const steps = Math.max(0, Math.ceil(stop / step - 1e-9));

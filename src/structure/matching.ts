@@ -42,6 +42,21 @@ export function maximumMatching(g: Bipartite): Matching {
   return m;
 }
 
+/**
+ * (graph, matching of a graph with the same equations and fewer or as many vars) => maximum
+ * matching grown from it. Push-relabel only moves a matched var to another eq, it never frees
+ * it, so every var matched in `start` stays matched: sorting uses this to match the inputs an
+ * equation defines only where the unknowns alone leave equations over (sort.ts).
+ */
+export function growMatching(g: Bipartite, start: Matching): Matching {
+  const eqToVar = Int32Array.from(start.eqToVar);
+  const varToEq = new Int32Array(g.nVar).fill(UNASSIGNED);
+  varToEq.set(start.varToEq.subarray(0, Math.min(start.varToEq.length, g.nVar)));
+  const m: Matching = { eqToVar, varToEq, size: start.size };
+  if (m.size < Math.min(g.nEq, g.nVar)) pushRelabel(g, m);
+  return m;
+}
+
 // (graph) => size of a greedy matching written into eqToVar/varToEq: each eq, in id order, takes its lowest free var
 function greedy(g: Bipartite, eqToVar: Int32Array, varToEq: Int32Array): number {
   let size = 0;

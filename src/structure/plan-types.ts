@@ -200,6 +200,8 @@ export interface SolvePlan {
   readonly name: string;
   readonly states: readonly Variable[];
   readonly inputs: readonly Variable[];
+  /** inputs an equation defines (a controller in the model): among the unknowns, not in `inputs` (defined-inputs.ts) */
+  readonly definedInputs: readonly Variable[];
   /** parameters left symbolic (foldParameters: false) */
   readonly parameters: readonly Variable[];
   readonly unknowns: readonly Variable[];

@@ -104,7 +104,9 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
   return {
     name: model.flat.name,
     states: vars.filter((v) => kindOf(model.flat, v) === 'state'),
-    inputs: vars.filter((v) => kindOf(model.flat, v) === 'input'),
+    // an input an equation defines (a controller's law) is an unknown of the plan, no longer an input
+    inputs: vars.filter((v) => kindOf(model.flat, v) === 'input' && !sorted.definedInputs.includes(v)),
+    definedInputs: sorted.definedInputs,
     parameters: vars.filter((v) => kindOf(model.flat, v) === 'parameter' && referenced.has(v.id)),
     outputs: options.outputs ?? [],
     unknowns: sorted.unknowns,

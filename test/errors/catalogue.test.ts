@@ -232,6 +232,82 @@ describe('error catalogue: simulation', () => {
   });
 });
 
+describe('error catalogue: controller modules (--controller)', () => {
+  const run = (fixture: string) => kron('simulate', 'mechanisms/pendulum.ts', '--stop', '1', '--step', '0.1', '--controller', fixture);
+  it('a controller file that does not exist (exit 2)', async () => {
+    const r = await run('test/errors/fixtures/nope.ts');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(lines(
+      'UsageError: controller file test/errors/fixtures/nope.ts not found',
+      '  hint: give the path of a controller module, e.g. --controller mechanisms/puma560-controller.ts',
+    ));
+  });
+  it('a controller module with no default export (exit 1)', async () => {
+    const r = await run('test/errors/fixtures/controller-no-default.ts');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(lines(
+      'ModelError: controller module test/errors/fixtures/controller-no-default.ts has no default export that is a controller function',
+      '  component: test/errors/fixtures/controller-no-default.ts',
+      '  hint: export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
+    ));
+  });
+  it('a controller that throws: its message, the time of the RK4 stage (exit 1)', async () => {
+    const r = await run('test/errors/fixtures/controller-throws.ts');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(lines(
+      'SimulationError: controller test/errors/fixtures/controller-throws.ts failed at time 0.25: no gain scheduled beyond t = 0.2',
+      '  component: test/errors/fixtures/controller-throws.ts',
+      '  hint: the error is the controller\'s own; it is called as controller(t, state, inputs) at every evaluation of the derivatives (each RK4 stage), state by state name (e.g. state["j1.q"])',
+    ));
+  });
+  it('a controller that sets an input the model does not have (exit 1)', async () => {
+    const r = await run('test/errors/fixtures/controller-unknown-input.ts');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'SimulationError: controller test/errors/fixtures/controller-unknown-input.ts sets j2.tau, which is not an input of the model',
+      '  component: test/errors/fixtures/controller-unknown-input.ts',
+      '  variables: j2.tau',
+      '  hint: inputs: j1.tau',
+    ));
+  });
+  it('a controller that sets an input to NaN, from a misspelt state name (exit 1)', async () => {
+    const r = await run('test/errors/fixtures/controller-nan.ts');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'SimulationError: controller test/errors/fixtures/controller-nan.ts set input j1.tau to NaN at time 0',
+      '  component: test/errors/fixtures/controller-nan.ts',
+      '  variables: j1.tau',
+      '  hint: set inputs to finite numbers; state[name] is undefined for a name that is not a state (states: j1.q, j1.qd)',
+    ));
+  });
+  it('a controller that drives a torque the model already defines by an equation (PD in the model; exit 1)', async () => {
+    const r = await kron('simulate', 'mechanisms/puma560-pd.ts', '--stop', '0.01', '--controller', 'mechanisms/puma560-controller.ts');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'SimulationError: controller mechanisms/puma560-controller.ts sets j1.tau, which is not an input of the model',
+      '  component: mechanisms/puma560-controller.ts',
+      '  variables: j1.tau',
+      '  hint: j1.tau is computed by the model\'s equations (an equation defines it, e.g. a controller in the model): drive a model without it; inputs: (none)',
+    ));
+  });
+  it('two controllers in the model on one joint: structurally singular, naming both laws (exit 1)', async () => {
+    const r = await kron('compile', 'test/errors/fixtures/two-pd.ts');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(lines(
+      'StructuralError: structurally singular: 27 equations, 26 unknowns, at most 26 can be matched',
+      '  variables: pd.e, pd_again.e, j1.tau',
+      '  equations:',
+      '    over-determined: pd: pd.e = pd.ref - j1.q',
+      '    over-determined: pd: pd.tau = -j1.qd + 10*pd.e',
+      '    over-determined: pd_again: pd_again.e = -j1.q + pd_again.ref',
+      '    over-determined: pd_again: pd_again.tau = 20*pd_again.e - 2*j1.qd',
+      '  hint: 4 equations determine only 3 unknowns: remove a redundant equation or constraint, or make a known quantity unknown. The input j1.tau can be defined by one equation each (one controller per joint).',
+    ));
+  });
+});
+
 describe('error catalogue: malformed URDF (exit 1, naming the element)', () => {
   const cases: [string, string, string, string][] = [
     ['missing parent link', joint('j1', 'revolute', 'bse', 'a'),
