@@ -8,7 +8,7 @@
 // inertia I_k (the diagonal of M at qn, rounded up): kp = I wn^2, kd = 2 I wn. There is no
 // gravity compensation: the arm lags below its reference by about (gravity + inertial
 // torque) / kp, e.g. joint 2 holds ~30 N m at qn with kp = 8000: ~4 mrad.
-// The same law from code, on plain puma560.ts: puma560-controller.ts.
+// The same law from code, on plain puma560.ts: controllers/puma560-pd.ts.
 import { Mechanism, Revolute, add, control, cos, mul, sub } from 'kron';
 import build from './puma560.ts';
 

@@ -23,10 +23,11 @@
 //   0.086, so no rigid body has it); we raise Ixx by 0.0075 to 0.0735, the
 //   smallest change (11%) of one moment that makes it physical. Inertias do
 //   not enter the gravity load, which stays the toolbox's.
-// - joint limits are the toolbox's qlim (as in mechanisms/puma560.urdf): beyond
-//   them a stiff one-sided spring-damper (src/library/multibody/limits.ts,
-//   defaults sized by the inertia beyond each joint); --set limits=0 leaves
-//   the joints free.
+// - joint limits: none by default (the arm falls freely, as this module always
+//   has, and as the oracles and MuJoCo peers model it); --set limits=1 gives
+//   the toolbox's qlim, as in mechanisms/puma560.urdf: beyond them a stiff
+//   one-sided spring-damper (src/library/multibody/limits.ts, defaults sized
+//   by the inertia beyond each joint).
 // Gravity: standard gravity 9.80665 m/s^2 along -z of the base, as URDF robots get
 // (the toolbox uses 9.81: --set g=9.81 reproduces its gravload).
 import { Mechanism } from 'kron';
@@ -43,8 +44,8 @@ export const links = [
   { d: 0, a: 0, alpha: 0, m: 0.09, r: [0, 0, 0.032], I: [0.15e-3, 0.15e-3, 0.04e-3], qlim: [-4.6426, 4.6426] },
 ] as const;
 
-/** g: gravity along -z; q1..q6: start angles (default qz, the zero angle pose: arm straight up); limits: 1 the toolbox's qlim, 0 none */
-export const parameters = { g: 9.80665, q1: 0, q2: 0, q3: 0, q4: 0, q5: 0, q6: 0, limits: 1 };
+/** g: gravity along -z; q1..q6: start angles (default qz, the zero angle pose: arm straight up); limits: 0 none (default), 1 the toolbox's qlim */
+export const parameters = { g: 9.80665, q1: 0, q2: 0, q3: 0, q4: 0, q5: 0, q6: 0, limits: 0 };
 
 export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   const o = { ...parameters, ...p };

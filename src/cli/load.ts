@@ -52,12 +52,12 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
 /**
  * A controller module: its default export is a controller for simulate()
  * (`(t, state, inputs) => void`, src/sim/controller.ts), e.g.
- * mechanisms/puma560-controller.ts.
+ * mechanisms/controllers/puma560-pd.ts.
  */
 export async function loadController(file: string): Promise<Controller> {
   const path = resolve(file);
   if (!existsSync(path)) {
-    throw new UsageError(`controller file ${file} not found`, { hint: 'give the path of a controller module, e.g. --controller mechanisms/puma560-controller.ts' });
+    throw new UsageError(`controller file ${file} not found`, { hint: 'give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts' });
   }
   const mod = (await importEsModule(file, path, 'controller')) as { default?: unknown };
   if (typeof mod.default !== 'function') {

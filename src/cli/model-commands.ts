@@ -87,7 +87,7 @@ examples:
   kron simulate mechanisms/pendulum.ts --gravity 0,0,-9.80665 --signals 'j1.q,j1.qd'
   kron simulate mechanisms/puma560.urdf --start j2.q=0.5 --stop 1 --interval 0.01
   kron simulate mechanisms/puma560-pd.ts --stop 5 --signals 'pd2.e,j2.tau'
-  kron simulate mechanisms/puma560.ts --controller mechanisms/puma560-controller.ts --stop 5
+  kron simulate mechanisms/puma560.ts --controller mechanisms/controllers/puma560-pd.ts --stop 5
 `;
 
 /** options of both commands: compile + simulate share the model and compile options */

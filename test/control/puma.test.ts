@@ -1,7 +1,7 @@
 // The PUMA 560 under PD control (mechanisms/puma560-pd.ts) along
 // q_ref,k(t) = q0_k + A_k (1 - cos t), against an independent prediction of
 // its tracking error, and against the same law run from code
-// (mechanisms/puma560-controller.ts on plain puma560.ts).
+// (mechanisms/controllers/puma560-pd.ts on plain puma560.ts).
 //
 // Why the error is predictable: with e = q_ref - q the closed loop is
 //   M(q) e'' + Kd e' + Kp e = M(q) q_ref'' + h(q, q') =: tau_ff
@@ -16,7 +16,7 @@
 import { describe, expect, it } from 'vitest';
 import buildPd, { amplitudes, gains, q0, reference } from '../../mechanisms/puma560-pd.ts';
 import puma560 from '../../mechanisms/puma560.ts';
-import controller from '../../mechanisms/puma560-controller.ts';
+import controller from '../../mechanisms/controllers/puma560-pd.ts';
 import { compile } from '../../src/compile.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 import { STANDARD_GRAVITY } from '../../src/library/multibody/index.ts';

@@ -239,7 +239,7 @@ describe('error catalogue: controller modules (--controller)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(lines(
       'UsageError: controller file test/errors/fixtures/nope.ts not found',
-      '  hint: give the path of a controller module, e.g. --controller mechanisms/puma560-controller.ts',
+      '  hint: give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts',
     ));
   });
   it('a controller module with no default export (exit 1)', async () => {
@@ -283,11 +283,11 @@ describe('error catalogue: controller modules (--controller)', () => {
     ));
   });
   it('a controller that drives a torque the model already defines by an equation (PD in the model; exit 1)', async () => {
-    const r = await kron('simulate', 'mechanisms/puma560-pd.ts', '--stop', '0.01', '--controller', 'mechanisms/puma560-controller.ts');
+    const r = await kron('simulate', 'mechanisms/puma560-pd.ts', '--stop', '0.01', '--controller', 'mechanisms/controllers/puma560-pd.ts');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(lines(
-      'SimulationError: controller mechanisms/puma560-controller.ts sets j1.tau, which is not an input of the model',
-      '  component: mechanisms/puma560-controller.ts',
+      'SimulationError: controller mechanisms/controllers/puma560-pd.ts sets j1.tau, which is not an input of the model',
+      '  component: mechanisms/controllers/puma560-pd.ts',
       '  variables: j1.tau',
       '  hint: j1.tau is computed by the model\'s equations (an equation defines it, e.g. a controller in the model): drive a model without it; inputs: (none)',
     ));
