@@ -101,12 +101,11 @@ export function create(fail = defaultFail) {
           for (let j = 0; j < n; j++) t -= s[A0 + i * n + j] * b[j];
           s[r + i] = t;
         }
-        const residual = s.subarray(r, r + n);
-        luApply(n, A, s, residual);
+        luApply(n, A, s, s, r); // in place in the scratch: a subarray view would allocate at every call
         let change = 0, size = 0;
         for (let i = 0; i < n; i++) {
-          b[i] += residual[i];
-          change = Math.max(change, Math.abs(residual[i]));
+          b[i] += s[r + i];
+          change = Math.max(change, Math.abs(s[r + i]));
           size = Math.max(size, Math.abs(b[i]));
         }
         if (!(change > 1e-16 * size)) break;
@@ -116,18 +115,18 @@ export function create(fail = defaultFail) {
   }
 
   // x from the factors luSolve left in A (unit L below, U on and above the
-  // diagonal) and its row swaps in s[2n, 3n): b becomes x
-  function luApply(n, A, s, b) {
+  // diagonal) and its row swaps in s[2n, 3n): b[o, o + n) becomes x
+  function luApply(n, A, s, b, o = 0) {
     // the swaps moved whole rows, multipliers included: all of them first, as LAPACK's getrs
     for (let p = 0; p < n; p++) {
       const m = s[2 * n + p];
-      if (m !== p) { const t = b[p]; b[p] = b[m]; b[m] = t; }
+      if (m !== p) { const t = b[o + p]; b[o + p] = b[o + m]; b[o + m] = t; }
     }
-    for (let p = 0; p < n; p++) for (let i = p + 1; i < n; i++) b[i] -= A[i * n + p] * b[p];
+    for (let p = 0; p < n; p++) for (let i = p + 1; i < n; i++) b[o + i] -= A[i * n + p] * b[o + p];
     for (let i = n - 1; i >= 0; i--) {
-      let t = b[i];
-      for (let j = i + 1; j < n; j++) t -= A[i * n + j] * b[j];
-      b[i] = t / A[i * n + i];
+      let t = b[o + i];
+      for (let j = i + 1; j < n; j++) t -= A[i * n + j] * b[o + j];
+      b[o + i] = t / A[i * n + i];
     }
   }
 
