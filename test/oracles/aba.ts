@@ -210,7 +210,7 @@ interface Prepared {
   I: Mat6;
 }
 
-const isIdentity = (E: M3) => E.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
+export const isIdentity = (E: M3) => E.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
 
 /** rigid-body inertia about the body origin: [Ic + m cx cx^T, m cx; m cx^T, m 1] (RBDA eq. 2.63) */
 function spatialInertia(b: RneaBody): Mat6 {

@@ -19,7 +19,7 @@
 // inertia), no zeros of E or o are exploited: Kron's generated code gets
 // those from constant folding, so the comparison shows what folding buys.
 import { type M3, type RneaBody, type RneaTree, type V3, normalize } from './rnea.ts';
-import { Flops, type OpCounts, add3, cross3, mm3, mtv3, mv3 } from './aba.ts';
+import { Flops, type OpCounts, add3, cross3, isIdentity, mm3, mtv3, mv3 } from './aba.ts';
 
 interface Prepared {
   b: RneaBody;
@@ -33,8 +33,6 @@ interface Prepared {
   En: V3;
   Ic: M3;
 }
-
-const isIdentity = (E: M3) => E.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
 
 function prepare(b: RneaBody): Prepared {
   const n = normalize(b.axis);

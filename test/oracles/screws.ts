@@ -74,13 +74,7 @@ export function path(t: RneaTree, b: number): Set<number> {
   return out;
 }
 
-export interface FrameMotion {
-  R: M3;
-  r: V3;
-  w: V3;
-  v: V3;
-  al: V3;
-  a: V3;
+export interface FrameMotion extends Omit<Motion, 's'> {
   /** per coordinate: the frame's angular and origin velocity for a unit rate of that coordinate */
   dw: V3[];
   dv: V3[];
