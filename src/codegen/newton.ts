@@ -79,8 +79,9 @@ export function newton(mod: Module, s: NewtonStep): string {
   mod.parts.push(`const ${memory} = new Float64Array(${MERIT_MEMORY}), ${entry} = new Float64Array(${k});`);
   const restore = zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' ');
   const body = [
-    ...(s.closure ? [`${z0}.set([${zSlots.map((z) => `w[${z}]`).join(', ')}]);`, `firstStep${s.block}.fill(0);`] : []),
-    `${entry}.set([${zSlots.map((z) => `w[${z}]`).join(', ')}]);`,
+    // element by element: an array literal would allocate at every call
+    ...(s.closure ? [zSlots.map((z, i) => `${z0}[${i}] = w[${z}];`).join(' '), `firstStep${s.block}.fill(0);`] : []),
+    zSlots.map((z, i) => `${entry}[${i}] = w[${z}];`).join(' '),
     `let small = false, lambda = 1, last = Infinity, accepted = 0, damped = true, dampedNorm = Infinity; ${memory}.fill(0);`,
     'for (let it = 0; ; it++) {',
     ...[...y, ...residual].map((l) => `  ${l}`),
