@@ -10,6 +10,7 @@
 // batch of ~20 ms of CPU per tree, the trees' order alternating; the table
 // gives the median µs per call and the ratio after / before with the spread
 // of the per-round ratios (quartiles).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +32,17 @@ if (!beforeRoot) throw new Error('usage: npx tsx bench/compare.ts <before checko
 async function load(label: string, root: string): Promise<Tree> {
   const { compile } = await import(pathToFileURL(resolve(root, 'src/index.ts')).href);
   return { label, root: resolve(root), compile };
+}
+
+/**
+ * The model module with 'kron' resolved to this tree's own sources: tsx maps
+ * 'kron' through the working directory's tsconfig, which would build the
+ * before tree's model with the after tree's library (other classes).
+ */
+function ownCopy(root: string, model: string): string {
+  const file = resolve(root, `mechanisms/.compare-${model}.ts`);
+  writeFileSync(file, readFileSync(resolve(root, `mechanisms/${model}.ts`), 'utf8').replaceAll("from 'kron'", "from '../src/index.ts'"));
+  return file;
 }
 
 const cpuMicros = () => {
@@ -72,7 +84,7 @@ for (const row of values.rows!.split(',')) {
   const [model, n] = row.split(':');
   for (const mode of values.modes!.split(',')) {
     const subjects = await Promise.all(trees.map(async (t) => {
-      const build = (await import(pathToFileURL(resolve(t.root, `mechanisms/${model}.ts`)).href)).default;
+      const build = (await import(pathToFileURL(ownCopy(t.root, model)).href)).default;
       return subject(t, build, n ? { n: Number(n) } : {}, mode);
     }));
     // warm-up: 20000 calls and at least a second each, so that V8 has tiered every function up

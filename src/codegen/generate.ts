@@ -319,14 +319,7 @@ function linear(mod: Module, s: LinearStep): string[] {
       return;
     }
     if (s.solver === 'cholesky') {
-      // Cholesky when H is symmetric positive definite (a mass matrix), else LU on a fresh H;
-      // singular is Cholesky's verdict when it finds it (choleskySolve)
-      sc.line(`const definite = ${s.symmetric ? '' : `!isSymmetric(${k}, ${H}) ? 0 : `}choleskySolve(${k}, ${H}, ${c});`);
-      sc.line(`if (definite < 0) fail('singular', ${s.block}, t, 0);`);
-      sc.line(`if (definite === 0) {`);
-      for (const f of fill) sc.line(`  ${f}`);
-      for (const l of luLines(mod, s, H, c, false)) sc.line(`  ${l}`);
-      sc.line('}');
+      choleskyOrLu(sc, k, H, c, s.symmetric, fill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false));
       for (const l of zWrites(mod, s.z, c)) sc.line(l);
     } else {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
@@ -334,6 +327,31 @@ function linear(mod: Module, s: LinearStep): string[] {
   });
   addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
+}
+
+/**
+ * Cholesky when H is symmetric positive definite (a mass matrix), else LU on
+ * H formed again. A structurally symmetric H takes Cholesky's verdict
+ * "singular" as it stands. A numerically symmetric one (nearSymmetric, on H
+ * scaled to a unit diagonal) keeps it only when H is also symmetric entry by
+ * entry (isSymmetric): a pivot in Cholesky's grey zone, within 1e-11 of its
+ * diagonal, is either formation noise (two massless links between ball
+ * joints: symmetric entries) or a regular but ill-conditioned H (a chain with
+ * one 1e12 kg link: its entries carry noise, and LU's equilibration solves it).
+ */
+function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetric: boolean, fill: readonly string[], fail: string, lu: readonly string[]): void {
+  if (symmetric) {
+    sc.line(`const definite = choleskySolve(${k}, ${H}, ${c});`);
+    sc.line(`if (definite < 0) ${fail};`);
+    sc.line(`if (definite === 0) {`);
+  } else {
+    sc.line(`const definite = nearSymmetric(${k}, ${H}) ? choleskySolve(${k}, ${H}, ${c}) : 0;`);
+    sc.line(`if (definite <= 0) {`);
+  }
+  fill.forEach((l) => sc.line(`  ${l}`));
+  if (!symmetric) sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
+  lu.forEach((l) => sc.line(`  ${l}`));
+  sc.line('}');
 }
 
 /** LU on the filled H and c, singular an error; then z is written */
@@ -377,15 +395,8 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   ];
   const solve = mod.function('columns', (sc) => {
     fill.forEach((l) => sc.line(l));
-    if (s.solver === 'cholesky') {
-      // Cholesky when H is numerically symmetric and positive definite, else LU on H formed again
-      sc.line(`const definite = !isSymmetric(${k}, ${H}) ? 0 : choleskySolve(${k}, ${H}, ${c});`);
-      sc.line(`if (definite < 0) ${fail};`);
-      sc.line(`if (definite === 0) {`);
-      fill.forEach((l) => sc.line(`  ${l}`));
-      sc.line(`  if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
-      sc.line('}');
-    } else sc.line(`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
+    if (s.solver === 'cholesky') choleskyOrLu(sc, k, H, c, false, fill, fail, [`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`]);
+    else sc.line(`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
     zSlots.forEach((z, j) => sc.line(`w[${z}] = ${c}[${j}];`));
   });
   // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
