@@ -12,7 +12,7 @@ export function formatReport(r: CompileReport): string {
   if (r.inverse) lines.push(`  inverse dynamics: q, qd, qdd of ${r.inverse.coordinates.join(', ')} given; computes ${r.inverse.forces.join(', ')}`);
   if (r.definedInputs?.length) lines.push(`  inputs defined by equations (now unknowns): ${r.definedInputs.join(', ')}`);
   if (r.kinematics?.loops.length) {
-    lines.push(`  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${r.kinematics.restJoints.join(', ')}`);
+    lines.push(`  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${(r.kinematics.restCoordinates ?? r.kinematics.restJoints).join(', ')}`);
     for (const k of r.kinematics.loops) {
       lines.push(`  kinematic loop cut at ${k.cut} (${k.chosenBy === 'user' ? 'marked' : 'chosen by the builder'}${k.planar ? ', planar' : ''}, ${k.constraints} constraints): tree joints ${k.joints.join(', ')}`);
     }

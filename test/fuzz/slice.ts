@@ -8,7 +8,7 @@
 //
 // Issue 13: every class but agree, compile-error and run-error is a bug of
 // the engine (or of the oracle, adjudicated at 50 digits with
-// bench/fuzz/adjudicate.py); a loop that whole tree joints cannot close is a
+// bench/fuzz/adjudicate.py); a loop that no set of tree coordinates can close is a
 // compile-error by the builder's rank test (topology.ts).
 // The slice is split over two files so that vitest runs the halves in parallel.
 import { describe, expect, it } from 'vitest';

@@ -65,6 +65,12 @@ export abstract class Joint extends Component {
   abstract readonly dof: number;
   /** the role; set by the Mechanism builder before elaboration, or from the options */
   role: JointRole | undefined;
+  /**
+   * the axes (0-based) a loop determines while the others are states: set by
+   * the builder for a spherical or universal joint when no set of whole joints
+   * can close a loop (topology.ts); undefined otherwise
+   */
+  restAxes: ReadonlySet<number> | undefined;
   /** a cut revolute constrains only the in-plane translations */
   planarCut: boolean;
   /** the user's marks, which the builder honours */

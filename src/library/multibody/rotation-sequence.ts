@@ -40,7 +40,7 @@ export abstract class RotationSequence extends Joint {
   }
 
   stateCoordinates(): Coordinate[] {
-    return this.role === 'state' ? this.coordinates : [];
+    return this.role === 'state' ? this.coordinates.filter((_, i) => !this.restAxes?.has(i)) : [];
   }
 
   startCoordinates(): number[] {
@@ -55,7 +55,7 @@ export abstract class RotationSequence extends Joint {
     const o = this.options;
     this.coordinates = this.axes.map((_, i) =>
       coordinate(this, { q: o.q?.[i], qd: o.qd?.[i], d: o.d }, `[${i + 1}]`));
-    for (const k of this.coordinates) coordinateRole(this, k, state);
+    this.coordinates.forEach((k, i) => coordinateRole(this, k, state && !this.restAxes?.has(i)));
     const fa = this.frame_a, fb = this.frame_b;
     let R: Mat3 = fa.R, w: Vec3 = fa.w, z: Vec3 = relax3(fa.z);
     const e: Vec3[] = [];

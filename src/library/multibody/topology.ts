@@ -9,8 +9,10 @@
 //   - per loop, the cut joint imposes c constraints; c coordinates of the
 //     loop's tree joints become "remaining" (rest) coordinates, determined by
 //     the loop: joints marked state: false first, then the joints deepest in
-//     the tree (farthest from the world), the later declared first. Every
-//     other tree joint is a state joint.
+//     the tree (farthest from the world), the later declared first, whole
+//     joints before single axes of spherical and universal joints, the first
+//     set with full rank at the start pose (chooseRest). Every other tree
+//     joint, and every other axis of a partly determined one, is a state.
 // A planar loop (revolutes with one common axis, no fixed rotation on it) is
 // cut with the planar revolute cut; closing it with a spherical, universal
 // or full revolute cut over-constrains it, which is an error.
@@ -32,14 +34,18 @@ export interface KinematicLoop {
   planar: boolean;
   /** the spanning-tree joints of the loop, from the cut's frame_a side to its frame_b side */
   joints: string[];
-  /** tree joints of this loop whose coordinates the loop determines */
+  /** tree joints of this loop whose coordinates the loop determines (all of them) */
   restJoints: string[];
+  /** the coordinates this loop determines: whole joints ("j3") and single axes of joints whose other axes are states ("j5[2]") */
+  restCoordinates: string[];
 }
 
 export interface Topology {
   loops: KinematicLoop[];
   stateJoints: string[];
   restJoints: string[];
+  /** every coordinate a loop determines, as in KinematicLoop.restCoordinates */
+  restCoordinates: string[];
   cutJoints: string[];
 }
 
@@ -63,8 +69,8 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const inTree = new Set([...tree.parentEdge.values()]);
   const spanningJoints = [...inTree].map((e) => e.joint);
   const loops: KinematicLoop[] = [];
-  const earlier: { cut: Joint; rest: Joint[] }[] = [];
-  const rest = new Set<Joint>();
+  const earlier: { cut: Joint; rest: RestUnit[] }[] = [];
+  const rest = new Map<Joint, Set<number>>();
   const fixedRotationAt = new Set(components.filter((c) => c instanceof FixedRotation).map((c) => vertex((c as FixedRotation).frame_a)));
   for (const cut of edges.filter((e) => !inTree.has(e))) {
     const path = treePath(cut.a, cut.b, tree);
@@ -91,23 +97,32 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
     }
     // columns over this and the earlier loops' constraints: their rest joints follow when this loop's move
     const earlierRest = earlier.flatMap((l) => l.rest);
-    const columns = loopColumns(components, worldFrame, spanningJoints, [...earlier.map((l) => l.cut), cut.joint], [...new Set([...treeJoints, ...earlierRest])]);
-    const restJoints = chooseRest(path, constraints, rest, tree.depth, loopNames, cut.joint.path, columns && { columns, earlierRest });
-    earlier.push({ cut: cut.joint, rest: restJoints });
-    loops.push({ cut: cut.joint.path, chosenBy, constraints, planar, joints: path.map((e) => e.joint.path), restJoints: restJoints.map((j) => j.path) });
+    const columns = loopColumns(components, worldFrame, spanningJoints, [...earlier.map((l) => l.cut), cut.joint], [...new Set([...treeJoints, ...earlierRest.map((u) => u.joint)])]);
+    const chosen = chooseRest(path, constraints, rest, tree.depth, loopNames, cut.joint.path, columns && { columns, earlierRest });
+    earlier.push({ cut: cut.joint, rest: chosen });
+    const whole = chosen.filter((u) => u.axes.length === u.joint.dof);
+    loops.push({
+      cut: cut.joint.path, chosenBy, constraints, planar, joints: path.map((e) => e.joint.path),
+      restJoints: whole.map((u) => u.joint.path),
+      restCoordinates: chosen.flatMap(coordinateNames),
+    });
   }
   for (const j of joints) {
     if (j.role === 'cut') continue;
-    if (j.marks.state === false && !rest.has(j)) {
+    if (j.marks.state === false && rest.get(j)?.size !== j.dof) {
       throw new ModelError(`joint ${j.path} is marked state: false but lies on no kinematic loop`, {
         component: j.path,
         hint: 'only the tree joints of a loop can have coordinates that the loop determines; remove state: false',
       });
     }
-    j.role = rest.has(j) ? 'rest' : 'state';
+    const axes = rest.get(j);
+    j.role = axes?.size === j.dof ? 'rest' : 'state';
+    // a joint with some axes determined by a loop stays a state joint with the others
+    j.restAxes = axes && axes.size < j.dof ? axes : undefined;
   }
   const names = (role: string) => joints.filter((j) => j.role === role).map((j) => j.path);
-  return { loops, stateJoints: names('state'), restJoints: names('rest'), cutJoints: names('cut') };
+  const restCoordinates = joints.flatMap((j) => (j.role === 'rest' ? [j.path] : coordinateNames({ joint: j, axes: [...(j.restAxes ?? [])].sort((x, y) => x - y) })));
+  return { loops, stateJoints: names('state'), restJoints: names('rest'), restCoordinates, cutJoints: names('cut') };
 }
 
 /** union-find over frames: connections and rigid components join them */
@@ -212,31 +227,48 @@ function isPlanar(joints: Joint[], vertices: number[], fixedRotationAt: Set<numb
   return joints.every((j) => Math.abs(Math.abs(axis(j).reduce((s, x, i) => s + x * n0[i], 0)) - 1) < 1e-12);
 }
 
+/** coordinates of one joint that a loop determines: all of its axes, or some (0-based) */
+interface RestUnit {
+  joint: Joint;
+  axes: number[];
+}
+
+const allAxes = (j: Joint): number[] => Array.from({ length: j.dof }, (_, i) => i);
+/** its coordinates' names: "j3" for a whole joint, "j3[2]" for one axis of one whose other axes are states (1-based, as its variables q[2]) */
+const coordinateNames = (u: RestUnit): string[] => (u.axes.length === u.joint.dof ? [u.joint.path] : u.axes.map((i) => `${u.joint.path}[${i + 1}]`));
+
 /**
  * `constraints` coordinates of the loop's tree joints become rest coordinates
  * (rule in the header): the joints marked state: false, then the first set
  * in that order whose coordinates add up to the constraints and, where the
  * start pose is known, whose columns of the cut's constraint Jacobian have
- * full rank (start-pose.ts). Sets are of whole joints: when no set of the
- * right count has full rank the loop cannot be closed this way, a ModelError.
+ * full rank (start-pose.ts). Whole joints first; when no set of whole joints
+ * has full rank, single axes of the spherical and universal joints (a ball
+ * joint next to a ball-joint cut: two of its axes, with the third a state).
+ * When no set of coordinates has full rank, the loop cannot be closed: a
+ * ModelError.
  */
-function chooseRest(path: Edge[], constraints: number, rest: Set<Joint>, depth: Map<number, number>, loopNames: string, cut: string, rank?: RankData): Joint[] {
+function chooseRest(path: Edge[], constraints: number, rest: Map<Joint, Set<number>>, depth: Map<number, number>, loopNames: string, cut: string, rank?: RankData): RestUnit[] {
   const depthOf = (e: Edge) => Math.max(depth.get(e.a)!, depth.get(e.b)!);
-  const marked = path.filter((e) => e.joint.marks.state === false && !rest.has(e.joint));
+  const marked = path.filter((e) => e.joint.marks.state === false && !rest.has(e.joint)).map((e) => ({ joint: e.joint, axes: allAxes(e.joint) }));
   const free = path
-    .filter((e) => e.joint.marks.state === undefined && !rest.has(e.joint))
-    .sort((x, y) => depthOf(y) - depthOf(x) || y.order - x.order);
-  const markedDof = marked.reduce((n, e) => n + e.joint.dof, 0);
-  const picked = pickRest(free, constraints - markedDof, marked, rank);
-  if (!picked && rank && pickRest(free, constraints - markedDof, marked)) {
-    // joints enough by their count, but none of those sets can move the cut in every constrained direction
-    throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} cannot be closed by whole tree joints: every set of them with ${constraints} coordinates leaves a constrained direction of the cut that they cannot move (at the start position)`, {
+    .filter((e) => e.joint.marks.state === undefined)
+    .sort((x, y) => depthOf(y) - depthOf(x) || y.order - x.order)
+    .map((e) => e.joint);
+  const wholes = free.filter((j) => !rest.has(j)).map((joint) => ({ joint, axes: allAxes(joint) }));
+  const singles = free.flatMap((joint) => allAxes(joint).filter((i) => !rest.get(joint)?.has(i)).map((i) => ({ joint, axes: [i] })));
+  const markedDof = marked.reduce((n, u) => n + u.axes.length, 0);
+  const need = constraints - markedDof;
+  const picked = pickRest(wholes, need, marked, rank) ?? (rank && pickRest(singles, need, marked, rank));
+  if (!picked && rank && pickRest(singles, need, marked)) {
+    // coordinates enough by their count, but none of those sets can move the cut in every constrained direction
+    throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} cannot be closed by its tree joints: every set of ${constraints} of their coordinates leaves a constrained direction of the cut that they cannot move (at the start position)`, {
       component: cut,
       hint: 'cut the loop at another joint, mark the joints the loop should determine with { state: false } (their coordinates must move the cut in every direction it constrains), or check that the start position is not a dead point',
     });
   }
-  const chosen = [...marked, ...(picked ?? [])].map((e) => e.joint);
-  const count = chosen.reduce((n, j) => n + j.dof, 0);
+  const chosen = [...marked, ...(picked ?? [])];
+  const count = chosen.reduce((n, u) => n + u.axes.length, 0);
   if (count !== constraints) {
     const available = path.filter((e) => e.joint.marks.state !== true && !rest.has(e.joint)).map((e) => `${e.joint.path} (${e.joint.dof})`);
     throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} has ${constraints} constraints, but ${count === 0 && !available.length ? 'no' : count} coordinates of its tree joints can be determined by them`, {
@@ -246,44 +278,46 @@ function chooseRest(path: Edge[], constraints: number, rest: Set<Joint>, depth: 
         : `the loop is over-constrained or too many of its joints are states: free a joint marked state: true, or cut the loop with a joint that constrains less (available: ${available.join(', ') || 'none'})`,
     });
   }
-  for (const j of chosen) rest.add(j);
+  for (const u of chosen) rest.set(u.joint, new Set([...(rest.get(u.joint) ?? []), ...u.axes]));
   return chosen;
 }
 
 /**
  * Columns of the stacked position constraints of this loop and the loops
  * chosen before it, per coordinate of a candidate joint; the earlier loops'
- * rest joints start the basis: the rest coordinates of all loops together
+ * rest coordinates start the basis: the rest coordinates of all loops together
  * must have full rank (a second loop through the first one's joints moves
  * them, and the first loop's rest joints follow).
  */
 interface RankData {
   columns: Map<Joint, number[][]>;
-  earlierRest: Joint[];
+  earlierRest: RestUnit[];
 }
 
+const unitColumns = (columns: Map<Joint, number[][]>, u: RestUnit): number[][] => u.axes.map((i) => columns.get(u.joint)?.[i] ?? []).filter((c) => c.length);
+
 /**
- * The first subset of `free` (in its order, each joint taken before it is left
+ * The first subset of `free` (in its order, each unit taken before it is left
  * out) with `need` coordinates, whose columns with the earlier rest and the
  * marked joints' have full rank when `rank` is given; undefined when there is none.
  */
-function pickRest(free: Edge[], need: number, marked: Edge[], rank?: RankData): Edge[] | undefined {
+function pickRest(free: RestUnit[], need: number, marked: RestUnit[], rank?: RankData): RestUnit[] | undefined {
   if (need < 0) return undefined;
   const columns = rank?.columns;
   const scale = columns ? Math.max(...[...columns.values()].flat().map((c) => Math.hypot(...c)), 0) : 0;
   const start: number[][] = [];
-  if (columns) for (const j of [...rank.earlierRest, ...marked.map((e) => e.joint)]) addsFullRank(start, columns.get(j) ?? [], scale);
-  const pick: Edge[] = [];
+  if (columns) for (const u of [...rank.earlierRest, ...marked]) addsFullRank(start, unitColumns(columns, u), scale);
+  const pick: RestUnit[] = [];
   let visits = 0;
-  const search = (i: number, left: number, basis: number[][]): Edge[] | undefined => {
+  const search = (i: number, left: number, basis: number[][]): RestUnit[] | undefined => {
     if (left === 0) return [...pick];
     if (i === free.length || ++visits > 20000) return undefined;
-    const e = free[i];
-    if (e.joint.dof <= left) {
+    const u = free[i];
+    if (u.axes.length <= left) {
       const next = basis.map((b) => [...b]);
-      if (!columns || addsFullRank(next, columns.get(e.joint) ?? [], scale)) {
-        pick.push(e);
-        const found = search(i + 1, left - e.joint.dof, next);
+      if (!columns || addsFullRank(next, unitColumns(columns, u), scale)) {
+        pick.push(u);
+        const found = search(i + 1, left - u.axes.length, next);
         pick.pop();
         if (found) return found;
       }
