@@ -56,6 +56,53 @@ function closed(mod: Module, s: NewtonStep, jacobian: readonly string[]): string
   ];
 }
 
+/**
+ * The third attempt, when damped Newton and full steps both fail from the
+ * same guess: Levenberg-Marquardt (Marquardt 1963, with Nielsen's update of
+ * mu), the step (J^T J + mu diag(J^T J)) dz = J^T r. Near a singular Jacobian
+ * along the way (a universal joint passing its gimbal) it turns towards
+ * gradient steps instead of jumping, and closes loops from guesses where
+ * Newton does not (fuzz seed 1286: an RRPUU loop assembled from random
+ * angles, which the oracle's minimum-norm Newton closes). A trial that does
+ * not lower the sum of squares is taken back and mu grows; one that does is
+ * kept and mu shrinks.
+ */
+function levenbergMarquardtTrial(zSlots: readonly number[], dz: string): string[] {
+  return [
+    '  if (phase === 2) {',
+    '    if (!retry && !(merit < last)) {',
+    ...zSlots.map((z, i) => `      w[${z}] += ${dz}[${i}];`),
+    '      mu *= 4; retry = true;',
+    '      if (mu <= 1e12) { it--; continue; }',
+    '    } else {',
+    '      if (!retry) mu = Math.max(mu / 3, 1e-15);',
+    '      retry = false; last = merit;',
+    '    }',
+    '  }',
+  ];
+}
+
+/** the Levenberg-Marquardt step into r (from J and r), or LU's Newton step in the other phases */
+function levenbergMarquardtStep(k: number, J: string, r: string, A: string, g: string): string[] {
+  return [
+    '  if (phase === 2) {',
+    `    for (let a = 0; a < ${k}; a++) {`,
+    `      let ga = 0;`,
+    `      for (let i = 0; i < ${k}; i++) ga += ${J}[i * ${k} + a] * ${r}[i];`,
+    `      ${g}[a] = ga;`,
+    `      for (let b = 0; b <= a; b++) {`,
+    `        let s = 0;`,
+    `        for (let i = 0; i < ${k}; i++) s += ${J}[i * ${k} + a] * ${J}[i * ${k} + b];`,
+    `        ${A}[a * ${k} + b] = s; ${A}[b * ${k} + a] = s;`,
+    '      }',
+    '    }',
+    `    for (let a = 0; a < ${k}; a++) ${A}[a * ${k} + a] += mu * ${A}[a * ${k} + a] + 1e-300;`,
+    `    if (!(luSolve(${k}, ${A}, ${g}) > 0)) { mu *= 4; retry = true; it--; continue; }`,
+    `    for (let a = 0; a < ${k}; a++) ${r}[a] = ${g}[a];`,
+    '  }',
+  ];
+}
+
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
 export function newton(mod: Module, s: NewtonStep): string {
   const k = s.z.length, r = `r${s.block}`, J = `J${s.block}`, dz = `dz${s.block}`;
@@ -75,38 +122,42 @@ export function newton(mod: Module, s: NewtonStep): string {
   // When the damped iteration fails, it starts again from the same guess with
   // full steps, which may cross a region where the merit rises (a gimbal of a
   // ball joint) that the damped one cannot leave.
-  const memory = `merits${s.block}`, entry = `entry${s.block}`;
-  mod.parts.push(`const ${memory} = new Float64Array(${MERIT_MEMORY}), ${entry} = new Float64Array(${k});`);
+  const memory = `merits${s.block}`, entry = `entry${s.block}`, A = `lmA${s.block}`, g = `lmG${s.block}`;
+  mod.parts.push(`const ${memory} = new Float64Array(${MERIT_MEMORY}), ${entry} = new Float64Array(${k}), ${A} = new Float64Array(${k * k}), ${g} = new Float64Array(${k});`);
   const restore = zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' ');
   const body = [
     // element by element: an array literal would allocate at every call
     ...(s.closure ? [zSlots.map((z, i) => `${z0}[${i}] = w[${z}];`).join(' '), `firstStep${s.block}.fill(0);`] : []),
     zSlots.map((z, i) => `${entry}[${i}] = w[${z}];`).join(' '),
-    `let small = false, lambda = 1, last = Infinity, accepted = 0, damped = true, dampedNorm = Infinity; ${memory}.fill(0);`,
+    // phase 0 damped Newton, 1 full steps, 2 Levenberg-Marquardt (levenbergMarquardt())
+    `let small = false, lambda = 1, last = Infinity, accepted = 0, phase = 0, best = Infinity, mu = 1e-3, retry = false; ${memory}.fill(0);`,
     'for (let it = 0; ; it++) {',
     ...[...y, ...residual].map((l) => `  ${l}`),
     '  let norm = 0, merit = 0;',
     `  for (let i = 0; i < ${k}; i++) { norm = Math.max(norm, Math.abs(${r}[i])); merit += ${r}[i] * ${r}[i]; }`,
-    '  if (damped && !(merit < last) && lambda > 1e-9 && it < 200) {',
+    '  if (phase === 0 && !(merit < last) && lambda > 1e-9 && it < 200) {',
     '    lambda *= 0.5;',
     ...zSlots.map((z, i) => `    w[${z}] += lambda * ${dz}[${i}];`),
     '    continue;',
     '  }',
+    ...levenbergMarquardtTrial(zSlots, dz),
     ...(s.closure ? closed(mod, s, jacobian) : ['  if (norm <= 1e-12 || (small && norm <= 1e-6)) return;']),
-    '  if (small || it >= 200 || !(norm < Infinity)) {',
-    `    if (damped) { ${restore} damped = false; dampedNorm = norm; small = false; lambda = 1; last = Infinity; it = -1; continue; }`,
-    // the damped attempt's residual: the full steps' may have diverged
-    `    fail('newton', ${s.block}, t, Math.min(norm, dampedNorm));`,
+    '  if (small || it >= 200 || !(norm < Infinity) || (phase === 2 && mu > 1e12)) {',
+    '    best = Math.min(best, norm);',
+    `    if (phase < 2) { ${restore} phase++; small = false; lambda = 1; last = Infinity; mu = 1e-3; retry = false; it = -1; continue; }`,
+    // the smallest residual of the three attempts: the full steps' may have diverged
+    `    fail('newton', ${s.block}, t, best);`,
     '  }',
     ...jacobian.map((l) => `  ${l}`),
-    `  if (!(luSolve(${k}, ${J}, ${r}) > 0)) fail('jacobian', ${s.block}, t, norm);`,
+    ...levenbergMarquardtStep(k, J, r, A, g),
+    // a singular Jacobian on the way ends this phase: Levenberg-Marquardt's step exists where Newton's does not
+    `  else if (!(luSolve(${k}, ${J}, ${r}) > 0)) { small = true; it--; continue; }`,
     '  let step = 0, size = 0;',
     ...zSlots.map((z, i) => `  ${dz}[${i}] = ${r}[${i}]; w[${z}] -= ${r}[${i}]; step = Math.max(step, Math.abs(${r}[${i}])); size = Math.max(size, Math.abs(w[${z}]));`),
     ...(s.closure ? [`  if (it === 0) for (let i = 0; i < ${k}; i++) firstStep${s.block}[i] = -${r}[i];`] : []),
-    '  small = step <= 1e-14 * (1 + size);',
+    '  small = phase < 2 && step <= 1e-14 * (1 + size);',
     '  lambda = 1;',
-    `  ${memory}[accepted++ % ${MERIT_MEMORY}] = merit; last = 0;`,
-    `  for (let i = 0; i < ${MERIT_MEMORY}; i++) last = Math.max(last, ${memory}[i]);`,
+    `  if (phase < 2) { ${memory}[accepted++ % ${MERIT_MEMORY}] = merit; last = 0; for (let i = 0; i < ${MERIT_MEMORY}; i++) last = Math.max(last, ${memory}[i]); }`,
     '}',
   ];
   const name = mod.function('newton', (sc) => body.forEach((l) => sc.line(l)));
