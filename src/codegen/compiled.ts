@@ -16,7 +16,16 @@ import type { Problem } from '../report.ts';
 type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
 };
-type Fail = (kind: string, block: number, t: number, residual: number) => never;
+/** rcond: for a kinematic loop that does not close, the condition of its last closed position (newton.ts) */
+/**
+ * A loop that Newton cannot close, whose last closed position had an unscaled
+ * rcond below this, is reported as a dead point: the RSSR of rest-choice.test
+ * stops at its crank's extreme angle from a position of rcond 1.8e-3 (the
+ * unscaled rcond is a pivot over the largest entry, ~0.1 to 1 for links of
+ * similar length away from singular positions).
+ */
+const NEAR_DEAD_POINT_RCOND = 1e-2;
+type Fail = (kind: string, block: number, t: number, residual: number, rcond?: number) => never;
 
 /** where a signal is read: sign * array[index] + offset (time: sign * t + offset; value: the constant offset) */
 export interface SignalSource {
@@ -259,17 +268,23 @@ export class CompiledModel {
     set('time', source('time', 0));
   }
 
-  private readonly fail: Fail = (kind, block, t, residual) => {
+  private readonly fail: Fail = (kind, block, t, residual, rcond) => {
     // the state that ran the code names the first non-finite variable (ModelState.derivatives)
     if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);
     const b = block >= FALLBACK_BLOCKS ? this.plan.fallbacks[block - FALLBACK_BLOCKS] : this.plan.blocks[block];
     const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
     const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');
     const where = `the algebraic loop of ${b.variables.length} unknowns (tearing variables ${b.tearVariables.join(', ')}${mechanism})`;
-    if (kind === 'deadpoint') {
+    // a loop that stops closing right after a position of poor condition ran into a dead point of its state joints
+    const nearDeadPoint = kind === 'newton' && rcond !== undefined && rcond < NEAR_DEAD_POINT_RCOND;
+    if (kind === 'deadpoint' || nearDeadPoint) {
       const loop = loops.length ? `the kinematic loop cut at ${loops.map((l) => `${l.cut} (joints ${l.joints.join(', ')})`).join(' and ')}` : where;
-      const condition = residual > 0 ? `condition estimate ${(1 / residual).toExponential(1)}` : 'singular';
-      throw new SimulationError(`${loop} is at a singular position at time ${t}: its constraint Jacobian is ${residual > 0 ? 'ill-conditioned' : 'singular'} (${condition}), a dead point or change point of the linkage`, {
+      const r = nearDeadPoint ? rcond : residual;
+      const condition = r > 0 ? `condition estimate ${(1 / r).toExponential(1)}` : 'singular';
+      const what = nearDeadPoint
+        ? `does not close at time ${t} (Newton's residual ${residual.toExponential(3)}) after a position near a singular one: its constraint Jacobian there is ill-conditioned (${condition}), the motion ran into a dead point of the linkage with these state joints`
+        : `is at a singular position at time ${t}: its constraint Jacobian is ${r > 0 ? 'ill-conditioned' : 'singular'} (${condition}), a dead point or change point of the linkage`;
+      throw new SimulationError(`${loop} ${what}`, {
         variables: b.tearVariables,
         hint: 'here the joints the loop determines cannot follow the state joints (their speeds grow without bound); start away from the dead point, choose state joints that drive the linkage through it (mark joints { state: true }), or change the dimensions',
       });

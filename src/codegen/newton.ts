@@ -57,6 +57,21 @@ function closed(mod: Module, s: NewtonStep, jacobian: readonly string[]): string
 }
 
 /**
+ * A kinematic loop that none of the attempts closes: the unscaled rcond of
+ * its constraint Jacobian at the last closed position (the entry guess). A
+ * small one means the motion ran into a dead point of the chosen state
+ * joints (an RSSR crank at its extreme angle), past which the loop does not
+ * close at all, and the error says so (compiled.ts).
+ */
+function stuck(zSlots: readonly number[], entry: string, evaluate: readonly string[], k: number, J: string): string[] {
+  return [
+    `    ${zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' ')}`,
+    ...evaluate.map((l) => `    ${l}`),
+    `    const rcond = unscaledRcond(${k}, ${J});`,
+  ];
+}
+
+/**
  * The third attempt, when damped Newton and full steps both fail from the
  * same guess: Levenberg-Marquardt (Marquardt 1963, with Nielsen's update of
  * mu), the step (J^T J + mu diag(J^T J)) dz = J^T r. Near a singular Jacobian
@@ -145,8 +160,10 @@ export function newton(mod: Module, s: NewtonStep): string {
     '  if (small || it >= 200 || !(norm < Infinity) || (phase === 2 && mu > 1e12)) {',
     '    best = Math.min(best, norm);',
     `    if (phase < 2) { ${restore} phase++; small = false; lambda = 1; last = Infinity; mu = 1e-3; retry = false; it = -1; continue; }`,
-    // the smallest residual of the three attempts: the full steps' may have diverged
-    `    fail('newton', ${s.block}, t, best);`,
+    // the smallest residual of the three attempts (the full steps' may have diverged), and for a
+    // kinematic loop the condition of the position it starts from (stuck())
+    ...(s.closure ? stuck(zSlots, entry, [...y, ...residual, ...jacobian], k, J) : []),
+    `    fail('newton', ${s.block}, t, best${s.closure ? ', rcond' : ''});`,
     '  }',
     ...jacobian.map((l) => `  ${l}`),
     ...levenbergMarquardtStep(k, J, r, A, g),
