@@ -12,9 +12,10 @@ import type { CompileReport } from '../report.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 import { type CoordinateNames, InverseDynamics } from './inverse.ts';
 import type { Problem } from '../report.ts';
+import { type Workspace, doubles } from './runtime.ts';
 
-type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void) & {
-  outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
+type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void) & {
+  outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void;
 };
 /** rcond: for a kinematic loop that does not close, the condition of its last closed position (newton.ts) */
 /**
@@ -61,7 +62,7 @@ export class CompiledModel {
   /** the generated code, shared by every state: it keeps nothing between calls outside the arrays it is given */
   readonly fn: Derivatives;
   /** what a new state starts with; never written */
-  readonly defaults: { readonly x: Float64Array; readonly w: Float64Array; readonly u: Float64Array; readonly p: Float64Array };
+  readonly defaults: { readonly x: Float64Array; readonly w: Workspace; readonly u: Float64Array; readonly p: Float64Array };
   private readonly sources = new Map<string, SignalSource>();
   private readonly folded: boolean;
   private defaultState: ModelState | undefined;
@@ -89,7 +90,7 @@ export class CompiledModel {
     const values = reduced.flat.parameterValues;
     this.defaults = {
       x: Float64Array.from(plan.states, (v) => this.start(v)),
-      w: new Float64Array(layout.workspace.length),
+      w: doubles(layout.workspace.length),
       u: Float64Array.from(plan.inputs, (v) => v.start ?? 0),
       p: Float64Array.from(plan.parameters, (v) => values.get(v.id)!),
     };
@@ -117,7 +118,7 @@ export class CompiledModel {
     return (this.defaultState ??= new ModelState(this));
   }
 
-  get w(): Float64Array {
+  get w(): Workspace {
     return this.state.w;
   }
 
@@ -232,7 +233,7 @@ export class CompiledModel {
   }
 
   /** the start value of `name` written where it goes: into the start state x0, or an unknown's first guess into w */
-  writeStart(name: string, value: number, x0: Float64Array, w: Float64Array): void {
+  writeStart(name: string, value: number, x0: Float64Array, w: Workspace): void {
     if (!Number.isFinite(value)) throw new ModelError(`start value of ${name} set to ${value}`, { variables: [name], hint: 'use a finite number' });
     const s = this.startSource(name);
     (s.from === 'x' ? x0 : w)[s.index] = (value - s.offset) / s.sign;

@@ -2,7 +2,7 @@
 // `derivatives(t, x, dx, u, p, w)` computes every unknown into the workspace w
 // and the state derivatives into dx. Code is split into many small functions
 // (at most `chunk` statements and MAX_FUNCTION_CHARS each) over the one
-// Float64Array workspace, so V8 optimises every one of them; within a function
+// workspace (a plain array of doubles, runtime.ts doubles()), so V8 optimises every one of them; within a function
 // values live in local constants, and only what other functions read goes
 // through the workspace. Nothing is allocated per call. Assignment lists are
 // cut where their statements repeat, and functions equal up to shifted indices
@@ -299,7 +299,7 @@ function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
 function linear(mod: Module, s: LinearStep): string[] {
   const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
   const symbolic = s.cramer;
-  mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k});`);
+  mod.parts.push(`const ${H} = doubles(${k * k}), ${c} = doubles(${k});`);
   const prelude = mod.assigns(s.prelude, 'g');
   if (symbolic) {
     // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation;
@@ -370,7 +370,7 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const k = s.z.length, b = s.block;
   const [H, c, r, d, dzs] = ['H', 'c', 'r', 'dh', 'dz'].map((n) => `${n}${b}`);
   const zSlots = s.z.map((v) => mod.slots.slot(v)), dzSlots = cols.dz.map((v) => mod.slots.slot(v));
-  mod.parts.push(`const ${H} = new Float64Array(${k * k}), ${c} = new Float64Array(${k}), ${r} = new Float64Array(${k}), ${d} = new Float64Array(${k}), ${dzs} = Int32Array.of(${dzSlots.join(', ')});`);
+  mod.parts.push(`const ${H} = doubles(${k * k}), ${c} = doubles(${k}), ${r} = doubles(${k}), ${d} = doubles(${k}), ${dzs} = Int32Array.of(${dzSlots.join(', ')});`);
   const prelude = mod.assigns(s.prelude, 'g');
   const before = { ...mod.ops };
   const y = mod.assigns(s.y, 'y');

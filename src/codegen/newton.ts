@@ -121,14 +121,14 @@ function levenbergMarquardtStep(k: number, J: string, r: string, A: string, g: s
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
 export function newton(mod: Module, s: NewtonStep): string {
   const k = s.z.length, r = `r${s.block}`, J = `J${s.block}`, dz = `dz${s.block}`;
-  mod.parts.push(`const ${r} = new Float64Array(${k}), ${J} = new Float64Array(${k * k}), ${dz} = new Float64Array(${k});`);
+  mod.parts.push(`const ${r} = doubles(${k}), ${J} = doubles(${k * k}), ${dz} = doubles(${k});`);
   const y = mod.assigns(s.y, 'y');
   const residual = mod.fillArrays([[r, s.residuals]]);
   const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), ...mod.fillArrays([[J, s.jacobian]])];
   const zSlots = s.z.map((v) => mod.slots.slot(v));
   const z0 = `z0${s.block}`;
   // the last solution and Newton's first step from it (closed())
-  if (s.closure) mod.parts.push(`const ${z0} = new Float64Array(${k}), firstStep${s.block} = new Float64Array(${k});`);
+  if (s.closure) mod.parts.push(`const ${z0} = doubles(${k}), firstStep${s.block} = doubles(${k});`);
   // damped, non-monotone (Grippo, Lampariello and Lucidi): a step whose sum of
   // squared residuals (the merit the Newton direction descends; the max norm
   // need not fall) is not below the largest of the last MERIT_MEMORY accepted
@@ -138,7 +138,7 @@ export function newton(mod: Module, s: NewtonStep): string {
   // full steps, which may cross a region where the merit rises (a gimbal of a
   // ball joint) that the damped one cannot leave.
   const memory = `merits${s.block}`, entry = `entry${s.block}`, A = `lmA${s.block}`, g = `lmG${s.block}`;
-  mod.parts.push(`const ${memory} = new Float64Array(${MERIT_MEMORY}), ${entry} = new Float64Array(${k}), ${A} = new Float64Array(${k * k}), ${g} = new Float64Array(${k});`);
+  mod.parts.push(`const ${memory} = doubles(${MERIT_MEMORY}), ${entry} = doubles(${k}), ${A} = doubles(${k * k}), ${g} = doubles(${k});`);
   const restore = zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' ');
   const body = [
     // element by element: an array literal would allocate at every call

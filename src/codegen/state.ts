@@ -9,6 +9,7 @@ import { ModelError, SimulationError } from '../errors.ts';
 import { Component } from '../model/index.ts';
 import type { Target } from '../structure/plan-types.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
+import { type Workspace, doubles } from './runtime.ts';
 
 export type SignalReader = (x: Float64Array) => number;
 
@@ -17,7 +18,8 @@ export class NonFiniteError extends SimulationError {}
 
 export class ModelState {
   /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
-  readonly w: Float64Array;
+  /** a plain array of doubles, not a Float64Array (runtime.ts, doubles()) */
+  readonly w: Workspace;
   readonly u: Float64Array;
   readonly p: Float64Array;
   private readonly start: Float64Array;
@@ -32,7 +34,8 @@ export class ModelState {
 
   constructor(readonly model: CompiledModel) {
     const d = model.defaults;
-    this.w = Float64Array.from(d.w);
+    this.w = doubles(d.w.length);
+    for (let i = 0; i < d.w.length; i++) this.w[i] = d.w[i];
     this.u = Float64Array.from(d.u);
     this.p = Float64Array.from(d.p);
     this.start = Float64Array.from(d.x);

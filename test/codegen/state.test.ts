@@ -88,7 +88,7 @@ describe('states of one compiled model', () => {
   });
 
   it('simulate() leaves the compiled model and its default state as they were', () => {
-    const w = Float64Array.from(keep.w), p = Float64Array.from(keep.p), x0 = keep.x0();
+    const w = [...keep.w], p = Float64Array.from(keep.p), x0 = keep.x0();
     alone(keep, 'j1.q', b);
     expect(keep.w).toEqual(w);
     expect(keep.p).toEqual(p);
