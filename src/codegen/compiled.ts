@@ -10,13 +10,14 @@ import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
+import { iterationFailure } from './relax-iterate.ts';
 import { type CoordinateNames, InverseDynamics } from './inverse.ts';
 import type { Problem } from '../report.ts';
 
 type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
 };
-type Fail = (kind: string, block: number, t: number, residual: number) => never;
+type Fail = (kind: string, block: number, t: number, residual: number, detail?: Float64Array | null) => never;
 
 /** where a signal is read: sign * array[index] + offset (time: sign * t + offset; value: the constant offset) */
 export interface SignalSource {
@@ -259,9 +260,11 @@ export class CompiledModel {
     set('time', source('time', 0));
   }
 
-  private readonly fail: Fail = (kind, block, t, residual) => {
+  private readonly fail: Fail = (kind, block, t, residual, detail) => {
     // the state that ran the code names the first non-finite variable (ModelState.derivatives)
     if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);
+    const iteration = kind === 'iterate' && this.plan.steps.find((s) => s.kind === 'iterate' && s.block === block);
+    if (iteration && iteration.kind === 'iterate') throw iterationFailure(iteration, t, residual, detail ?? null);
     const b = block >= FALLBACK_BLOCKS ? this.plan.fallbacks[block - FALLBACK_BLOCKS] : this.plan.blocks[block];
     const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
     const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');

@@ -1,0 +1,162 @@
+// The relaxing iteration's code (relaxing paper section 4, the scheme after
+// eq. 11; plan: structure/iterate-plan.ts): the prelude once per evaluation,
+// then Gauss-Seidel sweeps over the remainder rows, each z_k updated in place
+// from the latest values of the others (so the sweep is Gauss-Seidel, not
+// Jacobi), optionally over-relaxed, until no z_k moved by more than
+// tol * max(nominal_k, |z_k|). z lives in the workspace, so every evaluation
+// starts from the previous one's solution (the warm start). Sweep counts are
+// kept in workspace slots (IterationSlots) for the simulation's statistics.
+import { SimulationError } from '../errors.ts';
+import { type IterateStep, Temp } from '../structure/plan-types.ts';
+import type { Module } from './generate.ts';
+import { Scope } from './emitter.ts';
+import { addOps } from './ops.ts';
+
+const ARGS = 't, x, u, p, w';
+/** the generated functions' size limit (generate.ts, MAX_FUNCTION_CHARS: V8 optimises them) */
+const MAX_FUNCTION_CHARS = 30000;
+
+/** workspace slots of one iteration's statistics, kept across evaluations */
+export interface IterationSlots {
+  /** the relaxed loop (report.relaxedLoops index) */
+  loop: number;
+  /** sweeps summed over evaluations */
+  sweeps: number;
+  /** evaluations that ran the iteration */
+  evaluations: number;
+  /** the most sweeps one evaluation took */
+  max: number;
+}
+
+/** a relaxing iteration's sweeps per evaluation, as a simulation reports them */
+export interface IterationStats {
+  /** the relaxed loop (report.relaxedLoops index) */
+  loop: number;
+  evaluations: number;
+  sweeps: number;
+  /** sweeps per evaluation: mean and max */
+  meanSweeps: number;
+  maxSweeps: number;
+}
+
+export function iterationStats(it: IterationSlots, w: Float64Array): IterationStats {
+  const evaluations = w[it.evaluations], sweeps = w[it.sweeps];
+  return { loop: it.loop, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0, maxSweeps: w[it.max] };
+}
+
+/** the statistics of the evaluations between two readings of one state (the max is the later one's) */
+export function statsSince(before: readonly IterationStats[], after: readonly IterationStats[]): IterationStats[] {
+  return after.map((a, i) => {
+    const evaluations = a.evaluations - before[i].evaluations, sweeps = a.sweeps - before[i].sweeps;
+    return { ...a, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0 };
+  });
+}
+
+/** the calls that run one iterate step in derivatives() (or outputs()) */
+export function emitIterate(mod: Module, s: IterateStep, register: (slots: IterationSlots) => void): string[] {
+  const b = s.block, k = s.z.length;
+  const stats: IterationSlots = { loop: b, ...slotsOf(mod, { sweeps: `i${b}.sweeps`, evaluations: `i${b}.evaluations`, max: `i${b}.maxSweeps` }) };
+  register(stats);
+  const zSlots = s.z.map((v) => mod.slots.slot(v));
+  const [zs, nom, prev] = [`itz${b}`, `itn${b}`, `itp${b}`];
+  mod.parts.push(`const ${zs} = Int32Array.of(${zSlots.join(', ')}), ${nom} = Float64Array.of(${s.nominal.join(', ')}), ${prev} = new Float64Array(${k});`);
+  const prelude = preludeCalls(mod, s);
+  const chunks = sweepChunks(mod, s, zSlots);
+  const sweep = mod.function('sweep', (sc) => {
+    sc.line('let d = 0;');
+    for (const c of chunks) sc.line(`d = Math.max(d, ${c}(${ARGS}));`);
+    sc.line('return d;');
+  });
+  const { tol, maxSweeps } = s.options;
+  const iterate = mod.function('iterate', (sc) => {
+    sc.line('for (let sweep = 1; ; sweep++) {');
+    sc.line(`  const d = ${sweep}(${ARGS});`);
+    sc.line(`  if (d <= ${tol}) {`);
+    sc.line(`    w[${stats.sweeps}] += sweep; w[${stats.evaluations}] += 1; if (sweep > w[${stats.max}]) w[${stats.max}] = sweep;`);
+    sc.line('    return;');
+    sc.line('  }');
+    // not converging (or NaN): one more sweep records every z_k's relative change, for the error
+    sc.line(`  if (sweep >= ${maxSweeps} || !(d < Infinity)) {`);
+    sc.line(`    for (let i = 0; i < ${k}; i++) ${prev}[i] = w[${zs}[i]];`);
+    sc.line(`    ${sweep}(${ARGS});`);
+    sc.line(`    for (let i = 0; i < ${k}; i++) { const v = w[${zs}[i]]; ${prev}[i] = Math.abs(v - ${prev}[i]) / Math.max(${nom}[i], Math.abs(v)); }`);
+    sc.line(`    fail('iterate', ${b}, t, sweep, ${prev});`);
+    sc.line('  }');
+    sc.line('}');
+  });
+  return [...prelude, `${iterate}(${ARGS});`];
+}
+
+function slotsOf<K extends string>(mod: Module, names: Record<K, string>): Record<K, number> {
+  return Object.fromEntries(Object.entries(names).map(([key, name]) => [key, mod.slots.slot(new Temp(name as string))])) as Record<K, number>;
+}
+
+/** the prelude, with its pivots checked: one that vanishes stops the run (fail 'iterate' with sweep 0) */
+function preludeCalls(mod: Module, s: IterateStep): string[] {
+  if (s.pivots === 0) return mod.assigns(s.prelude, 'g');
+  const check = slotsOf(mod, { flag: `i${s.block}.pivotFailed`, scale: `i${s.block}.pivotScale` });
+  return [
+    `w[${check.flag}] = 0; w[${check.scale}] = 0;`,
+    ...mod.assigns(s.prelude, 'g', check),
+    `if (w[${check.flag}] !== 0) fail('iterate', ${s.block}, t, 0, null);`,
+  ];
+}
+
+/**
+ * The updates in functions of at most MAX_FUNCTION_CHARS characters, each
+ * returning the largest relative change it made. Every update is printed in
+ * a scope of its own: a subexpression shared between two updates would be
+ * stale in the second once the first has moved a z it reads.
+ */
+function sweepChunks(mod: Module, s: IterateStep, zSlots: readonly number[]): string[] {
+  const { omega } = s.options;
+  const lines = s.updates.map((e, i) => {
+    const sc = new Scope(mod.slots.ref, '', { next: 0 });
+    const code = sc.code(e);
+    const value = omega === 1 ? code : `o + ${omega} * (${code} - o)`;
+    const ops = omega === 1 ? sc.ops : { ...sc.ops, mul: sc.ops.mul + 1, add: sc.ops.add + 2 };
+    const line = `o = w[${zSlots[i]}]; v = ${value}; w[${zSlots[i]}] = v; d = Math.max(d, Math.abs(v - o) / Math.max(${s.nominal[i]}, Math.abs(v)));`;
+    return { line, ops };
+  });
+  const calls: string[] = [];
+  for (let from = 0; from < lines.length; ) {
+    let to = from, chars = 0;
+    while (to < lines.length && (to === from || (to - from < mod.chunk && chars + lines[to].line.length < MAX_FUNCTION_CHARS))) chars += lines[to++].line.length;
+    const part = lines.slice(from, to);
+    calls.push(mod.function('gs', (sc) => {
+      sc.line('let d = 0, o = 0, v = 0;');
+      for (const l of part) {
+        sc.line(l.line);
+        addOps(sc.ops, l.ops);
+      }
+      sc.line('return d;');
+    }));
+    from = to;
+  }
+  return calls;
+}
+
+/** how many of the slowest variables an iteration's error names */
+const SLOWEST = 5;
+
+/**
+ * The SimulationError of an iteration that did not converge in maxSweeps
+ * sweeps (changes: each z_k's relative change in one more sweep), or whose
+ * prelude divides by a pivot that vanished (sweeps 0).
+ */
+export function iterationFailure(step: IterateStep, t: number, sweeps: number, changes: Float64Array | null): SimulationError {
+  if (sweeps === 0 || !changes) {
+    return new SimulationError(`a pivot of the relaxing iteration of relaxed loop ${step.block} vanished at time ${t}`, {
+      variables: step.z.slice(0, SLOWEST).map((v) => v.name),
+      hint: 'a parameter that is zero (a resistance, a capacitance) makes the relaxed elimination singular: check the parameters, or compile without --relax-iterate',
+    });
+  }
+  const key = (i: number) => (Number.isNaN(changes[i]) ? Infinity : changes[i]);
+  const order = [...changes.keys()].sort((a, b) => key(b) - key(a) || a - b);
+  const slowest = order.slice(0, SLOWEST).map((i) => `${step.z[i].name} (${changes[i].toExponential(1)})`);
+  const { tol, maxSweeps, omega } = step.options;
+  return new SimulationError(`the relaxing iteration of relaxed loop ${step.block} (${step.z.length} iteration variables) did not converge in ${maxSweeps} sweeps at time ${t}: the slowest variables still changed by ${slowest.join(', ')} relative to their nominal values in the last sweep (tol ${tol})`, {
+    variables: order.slice(0, SLOWEST).map((i) => step.z[i].name),
+    hint: `Gauss-Seidel converges slowly where the rows are far from diagonally dominant (a node tied to its neighbours far more strongly than to anything else): allow more sweeps (--iterate-max-sweeps), over-relax (--iterate-omega 1.5; now ${omega}), loosen --iterate-tol, or compile without --relax-iterate`,
+  });
+}
