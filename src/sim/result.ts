@@ -33,8 +33,9 @@ export class SimulationResult<S extends string = string> {
   }
 
   /** { time: [...], signals: { name: [...] } } */
-  toJSON(): { time: number[]; signals: Record<S, number[]> } {
-    return { time: [...this.time], signals: Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]> };
+  toJSON(): { time: number[]; signals: Record<S, number[]>; iterations?: IterationStats[] } {
+    const signals = Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]>;
+    return { time: [...this.time], signals, ...(this.iterations && { iterations: this.iterations }) };
   }
 
   toCSV(): string {
