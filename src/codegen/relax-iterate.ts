@@ -7,14 +7,12 @@
 // starts from the previous one's solution (the warm start). Sweep counts are
 // kept in workspace slots (IterationSlots) for the simulation's statistics.
 import { SimulationError } from '../errors.ts';
+import { type Expr, ZERO } from '../expr/index.ts';
 import { type IterateStep, Temp } from '../structure/plan-types.ts';
 import type { Module } from './generate.ts';
-import { Scope } from './emitter.ts';
 import { addOps } from './ops.ts';
 
 const ARGS = 't, x, u, p, w';
-/** the generated functions' size limit (generate.ts, MAX_FUNCTION_CHARS: V8 optimises them) */
-const MAX_FUNCTION_CHARS = 30000;
 
 /** workspace slots of one iteration's statistics, kept across evaluations */
 export interface IterationSlots {
@@ -59,14 +57,8 @@ export function emitIterate(mod: Module, s: IterateStep, register: (slots: Itera
   register(stats);
   const zSlots = s.z.map((v) => mod.slots.slot(v));
   const [zs, nom, prev] = [`itz${b}`, `itn${b}`, `itp${b}`];
-  mod.parts.push(`const ${zs} = Int32Array.of(${zSlots.join(', ')}), ${nom} = Float64Array.of(${s.nominal.join(', ')}), ${prev} = new Float64Array(${k});`);
-  const prelude = preludeCalls(mod, s);
-  const chunks = sweepChunks(mod, s, zSlots);
-  const sweep = mod.function('sweep', (sc) => {
-    sc.line('let d = 0;');
-    for (const c of chunks) sc.line(`d = Math.max(d, ${c}(${ARGS}));`);
-    sc.line('return d;');
-  });
+  const prelude = [...preludeCalls(mod, s), ...fillCalls(mod, s, zSlots)];
+  const sweep = sweepFunction(mod, s);
   const { tol, maxSweeps } = s.options;
   const iterate = mod.function('iterate', (sc) => {
     sc.line('for (let sweep = 1; ; sweep++) {');
@@ -103,37 +95,66 @@ function preludeCalls(mod: Module, s: IterateStep): string[] {
 }
 
 /**
- * The updates in functions of at most MAX_FUNCTION_CHARS characters, each
- * returning the largest relative change it made. Every update is printed in
- * a scope of its own: a subexpression shared between two updates would be
- * stale in the second once the first has moved a z it reads.
+ * The rows as data (compressed sparse rows over the workspace): the row
+ * starts, the workspace slots of the z each term reads, the coefficients
+ * (constants written once, the others filled per evaluation) and the
+ * constant parts b (filled per evaluation). One small loop then sweeps any
+ * number of rows: a grid of 9e4 nodes printed as straight-line updates would
+ * be megabytes of machine code, run through once per sweep, and the
+ * instruction cache misses cost more than the arithmetic (measured: 40 ns per
+ * update at 900 rows, 320 ns at 1e4). Returns the calls that fill the
+ * per-evaluation entries.
  */
-function sweepChunks(mod: Module, s: IterateStep, zSlots: readonly number[]): string[] {
-  const { omega } = s.options;
-  const lines = s.updates.map((e, i) => {
-    const sc = new Scope(mod.slots.ref, '', { next: 0 });
-    const code = sc.code(e);
-    const value = omega === 1 ? code : `o + ${omega} * (${code} - o)`;
-    const ops = omega === 1 ? sc.ops : { ...sc.ops, mul: sc.ops.mul + 1, add: sc.ops.add + 2 };
-    const line = `o = w[${zSlots[i]}]; v = ${value}; w[${zSlots[i]}] = v; d = Math.max(d, Math.abs(v - o) / Math.max(${s.nominal[i]}, Math.abs(v)));`;
-    return { line, ops };
-  });
-  const calls: string[] = [];
-  for (let from = 0; from < lines.length; ) {
-    let to = from, chars = 0;
-    while (to < lines.length && (to === from || (to - from < mod.chunk && chars + lines[to].line.length < MAX_FUNCTION_CHARS))) chars += lines[to++].line.length;
-    const part = lines.slice(from, to);
-    calls.push(mod.function('gs', (sc) => {
-      sc.line('let d = 0, o = 0, v = 0;');
-      for (const l of part) {
-        sc.line(l.line);
-        addOps(sc.ops, l.ops);
+function fillCalls(mod: Module, s: IterateStep, zSlots: readonly number[]): string[] {
+  const b = s.block, k = s.z.length;
+  const starts = [0], cols: number[] = [], constants: number[] = [];
+  const fills: [string, Expr][] = [];
+  s.rows.forEach((row, r) => {
+    for (const [j, a] of row.terms) {
+      if (a.op === 'const') constants.push(a.value);
+      else {
+        constants.push(0);
+        fills.push([`ita${b}[${cols.length}]`, a]);
       }
-      sc.line('return d;');
-    }));
-    from = to;
+      cols.push(zSlots[j]);
+    }
+    starts.push(cols.length);
+    if (row.b !== ZERO) fills.push([`itb${b}[${r}]`, row.b]);
+  });
+  mod.parts.push([
+    `const itz${b} = Int32Array.of(${zSlots.join(', ')}), itn${b} = Float64Array.of(${s.nominal.join(', ')}), itp${b} = new Float64Array(${k});`,
+    `const itr${b} = Int32Array.of(${starts.join(', ')}), itc${b} = Int32Array.of(${cols.join(', ')});`,
+    `const ita${b} = Float64Array.of(${constants.join(', ')}), itb${b} = new Float64Array(${k});`,
+  ].join('\n'));
+  const calls: string[] = [];
+  for (let i = 0; i < fills.length; i += mod.chunk) {
+    const part = fills.slice(i, i + mod.chunk);
+    calls.push(`${mod.function('fill', (sc) => {
+      sc.prepare(part.map(([, e]) => e));
+      for (const [target, e] of part) sc.assign(target, e);
+    })}(${ARGS});`);
   }
   return calls;
+}
+
+/** one sweep over the rows, in place (Gauss-Seidel), returning the largest relative change (NaN stays NaN) */
+function sweepFunction(mod: Module, s: IterateStep): string {
+  const b = s.block, k = s.z.length, { omega } = s.options;
+  const nnz = s.rows.reduce((n, r) => n + r.terms.length, 0);
+  // a sweep's arithmetic: a multiplication and an addition per term (plus b), and SOR's 1 mul, 2 add per row
+  addOps(mod.ops, { mul: nnz + (omega === 1 ? 0 : k), add: nnz + (omega === 1 ? 0 : 2 * k), div: 0, fn: 0 });
+  return mod.function('sweep', (sc) => {
+    sc.line('let d = 0;');
+    sc.line(`for (let r = 0; r < ${k}; r++) {`);
+    sc.line(`  let v = itb${b}[r];`);
+    sc.line(`  for (let j = itr${b}[r], e = itr${b}[r + 1]; j < e; j++) v += ita${b}[j] * w[itc${b}[j]];`);
+    sc.line(`  const slot = itz${b}[r], o = w[slot];`);
+    if (omega !== 1) sc.line(`  v = o + ${omega} * (v - o);`);
+    sc.line('  w[slot] = v;');
+    sc.line(`  d = Math.max(d, Math.abs(v - o) / Math.max(itn${b}[r], Math.abs(v)));`);
+    sc.line('}');
+    sc.line('return d;');
+  });
 }
 
 /** how many of the slowest variables an iteration's error names */

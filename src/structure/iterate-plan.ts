@@ -13,7 +13,7 @@
 // values (Gauss-Seidel), optionally over-relaxed. A loop without such rows
 // (a drive train, a tree mechanism) has nothing to iterate: its relaxed form
 // is already exact and it is eliminated as in direct relaxing.
-import { type Expr, ZERO, add, div, mul, symsOf } from '../expr/index.ts';
+import { type Expr, ZERO, div, mul, symsOf } from '../expr/index.ts';
 import { type Variable, describeEquation } from '../model/index.ts';
 import { bipartiteFromLists } from './graph.ts';
 import { growMatching } from './matching.ts';
@@ -21,7 +21,7 @@ import { RelaxFailure } from './elimination.ts';
 import { UsageError } from '../errors.ts';
 import type { Elimination } from './elimination.ts';
 import type { Affine } from './affine.ts';
-import { type Assign, type IterateOptions, type IterateStep, type RelaxedLoopReport, Temp } from './plan-types.ts';
+import { type Assign, type IterateOptions, type IterateRow, type IterateStep, type RelaxedLoopReport, Temp } from './plan-types.ts';
 
 export const DEFAULT_ITERATE: IterateOptions = { tol: 1e-10, maxSweeps: 500, omega: 1 };
 
@@ -39,9 +39,9 @@ export interface Rest {
 export function iterationStep(index: number, elim: Elimination, rest: Rest, options: IterateOptions): { step: IterateStep; others: Assign[] } {
   const pairs = pairRows(elim, rest);
   const pool = elim.pool;
-  const sym = new Map(rest.vars.map((v) => [v.id, v.e]));
+  const position = new Map(pairs.map(([, v], k) => [v.id, k]));
   let pivots = 0;
-  const updates = pairs.map(([r, z]) => {
+  const rows = pairs.map(([r, z]) => {
     const row = elim.rows[r];
     let a = row.coef.get(z.id)!;
     if (a.op !== 'const') {
@@ -51,9 +51,9 @@ export function iterationStep(index: number, elim: Elimination, rest: Rest, opti
       a = p.e;
       pivots++;
     }
-    return solvedFor(row, z, a, sym, (e, label) => pool.use(e, label));
+    return solvedFor(row, z, a, position, (e, label) => pool.use(e, label));
   });
-  const reads = new Set<number>(updates.flatMap((e) => [...symsOf(e)]));
+  const reads = new Set<number>(rows.flatMap((r) => [r.b, ...r.terms.map(([, c]) => c)]).flatMap((e) => [...symsOf(e)]));
   // what the updates read (and every pivot, so that each is checked before the sweeps): the
   // prelude; the rest of the elimination's temporaries only feed the back substitution
   const prelude: Assign[] = [], others: Assign[] = [];
@@ -70,7 +70,7 @@ export function iterationStep(index: number, elim: Elimination, rest: Rest, opti
     block: index,
     prelude: prelude.reverse(),
     z,
-    updates,
+    rows,
     nominal: z.map((v) => v.nominal),
     y: [],
     options,
@@ -80,15 +80,15 @@ export function iterationStep(index: number, elim: Elimination, rest: Rest, opti
 }
 
 /** z from 0 = b + a z + sum_j c_j z_j:  z = -b/a - sum_j (c_j/a) z_j, coefficients bound once */
-function solvedFor(row: Affine, z: Variable, a: Expr, sym: Map<number, Expr>, use: (e: Expr, label: string) => Expr): Expr {
+function solvedFor(row: Affine, z: Variable, a: Expr, position: Map<number, number>, use: (e: Expr, label: string) => Expr): IterateRow {
   const inverse = use(div(1, a), `iterate/${z.name}/inverse`);
-  const terms: Expr[] = [use(mul(-1, row.b, inverse), `iterate/${z.name}@0`)];
+  const terms: [number, Expr][] = [];
   for (const [u, c] of row.coef) {
     if (u === z.id) continue;
     const k = use(mul(-1, c, inverse), `iterate/${z.name}/${u}`);
-    if (k !== ZERO) terms.push(mul(k, sym.get(u)!));
+    if (k !== ZERO) terms.push([position.get(u)!, k]);
   }
-  return add(...terms);
+  return { b: use(mul(-1, row.b, inverse), `iterate/${z.name}@0`), terms };
 }
 
 /**

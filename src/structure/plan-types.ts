@@ -146,6 +146,13 @@ export interface IterateOptions {
   readonly omega: number;
 }
 
+/** z_k = b + sum_j a_j z_(index_j): one row of a relaxing iteration */
+export interface IterateRow {
+  readonly b: Expr;
+  /** [index into z, coefficient] */
+  readonly terms: readonly (readonly [number, Expr])[];
+}
+
 /**
  * A relaxed loop's remainder solved by Gauss-Seidel sweeps instead of being
  * eliminated (relaxing paper section 4, after eq. 11): the relaxed blocks are
@@ -163,8 +170,8 @@ export interface IterateStep {
   readonly prelude: readonly Assign[];
   /** the iteration variables */
   readonly z: readonly Variable[];
-  /** z_k's new value given the others: the row solved for z_k, in sweep order */
-  readonly updates: readonly Expr[];
+  /** z_k's row solved for z_k, in sweep order: z_k = b + sum a z_j over the other z */
+  readonly rows: readonly IterateRow[];
   /** nominal value of each z_k: the scale of the convergence test */
   readonly nominal: readonly number[];
   /** nothing is computed after the sweeps here (the back substitution is an AssignStep after it) */
@@ -187,7 +194,7 @@ export function stepExprs(s: Step): Expr[] {
       ...(s.cramer ? [...s.cramer.assigns.map((a) => a.expr), ...s.cramer.z, s.cramer.hadamard] : []),
     ];
     case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
-    case 'iterate': return [...s.prelude.map((a) => a.expr), ...s.updates];
+    case 'iterate': return [...s.prelude.map((a) => a.expr), ...s.rows.flatMap((r) => [r.b, ...r.terms.map(([, a]) => a)])];
   }
 }
 

@@ -42,7 +42,7 @@ function propagateStep(s: Step, known: Map<number, Expr>): Step {
       };
     case 'iterate':
       // the prelude runs once before the sweeps; the updates read z, which changes every sweep
-      return { ...s, prelude: assigns(s.prelude, true), updates: s.updates.map(sub) };
+      return { ...s, prelude: assigns(s.prelude, true), rows: s.rows.map((r) => ({ b: sub(r.b), terms: r.terms.map(([j, a]) => [j, sub(a)] as const) })) };
     case 'newton':
       // inside the iteration y depends on z: substitute into it, but record nothing from it
       return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };
