@@ -24,6 +24,8 @@ function timed<T>(name: string, f: () => T): T {
   const t0 = performance.now();
   const out = f();
   stages.push([name, Math.round(performance.now() - t0)]);
+  // as it goes: a run stopped by a time limit still shows where the time went
+  process.stderr.write(`  ${name}: ${stages[stages.length - 1][1]} ms, heap ${mb(process.memoryUsage().heapUsed)} MB\n`);
   return out;
 }
 
