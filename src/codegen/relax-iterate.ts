@@ -122,9 +122,9 @@ function fillCalls(mod: Module, s: IterateStep, zSlots: readonly number[]): stri
     if (row.b !== ZERO) fills.push([`itb${b}[${r}]`, row.b]);
   });
   mod.parts.push([
-    `const itz${b} = Int32Array.of(${zSlots.join(', ')}), itn${b} = Float64Array.of(${s.nominal.join(', ')}), itp${b} = new Float64Array(${k});`,
-    `const itr${b} = Int32Array.of(${starts.join(', ')}), itc${b} = Int32Array.of(${cols.join(', ')});`,
-    `const ita${b} = Float64Array.of(${constants.join(', ')}), itb${b} = new Float64Array(${k});`,
+    `const itz${b} = ${typed('Int32Array', zSlots)}, itn${b} = ${typed('Float64Array', s.nominal)}, itp${b} = new Float64Array(${k});`,
+    `const itr${b} = ${typed('Int32Array', starts)}, itc${b} = ${typed('Int32Array', cols)};`,
+    `const ita${b} = ${typed('Float64Array', constants)}, itb${b} = new Float64Array(${k});`,
   ].join('\n'));
   const calls: string[] = [];
   for (let i = 0; i < fills.length; i += mod.chunk) {
@@ -135,6 +135,12 @@ function fillCalls(mod: Module, s: IterateStep, zSlots: readonly number[]): stri
     })}(${ARGS});`);
   }
   return calls;
+}
+
+/** a typed array literal: from an array literal (Int32Array.of(...) takes at most 65535 arguments), or filled */
+function typed(kind: 'Int32Array' | 'Float64Array', values: readonly number[]): string {
+  if (values.length > 0 && values.every((v) => v === values[0])) return `new ${kind}(${values.length}).fill(${values[0]})`;
+  return `new ${kind}([${values.join(', ')}])`;
 }
 
 /** one sweep over the rows, in place (Gauss-Seidel), returning the largest relative change (NaN stays NaN) */
