@@ -62,3 +62,20 @@ const run = (k: number) => {
 run(Math.max(1, steps >> 2));
 const { ms, stats, evaluations } = run(steps);
 console.log(`  ${ms.toFixed(3)} ms per evaluation over ${evaluations}${stats ? `, sweeps per evaluation mean ${stats.meanSweeps.toFixed(1)}, max ${stats.maxSweeps}` : ''}`);
+
+// an independent check of the numbers: the nodal equations (Kirchhoff's current law with the
+// default R = Rc = 1) evaluated on the potentials the compiled code computes at a state
+const check = compiled.createState();
+const xs = Float64Array.from(compiled.stateNames, (_, i) => 0.5 + 0.1 * Math.sin(i));
+check.derivatives(0, xs, new Float64Array(xs.length));
+const v = (r: number, c: number) => check.signal(`Rc_${r}_${c}.vp`);
+let residual = 0;
+for (let r = 0; r < n; r++) {
+  for (let c = 0; c < n; c++) {
+    if (r === 0 && c === 0) continue; // held by the source
+    let sum = check.signal(`C_${r}_${c}.u`) - v(r, c);
+    for (const [rr, cc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) if (rr >= 0 && cc >= 0 && rr < n && cc < n) sum += v(rr, cc) - v(r, c);
+    residual = Math.max(residual, Math.abs(sum));
+  }
+}
+console.log(`  largest nodal residual (Kirchhoff's current law, A) at a state: ${residual.toExponential(2)}`);

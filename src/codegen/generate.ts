@@ -31,8 +31,8 @@ export interface Layout {
   derivativeSlots: number[];
   /** workspace slots counting, per relaxed loop with checked pivots, the evaluations that fell back to its torn form */
   fallbackCounters: number[];
-  /** workspace slots of the relaxing iterations' sweep counts (relax-iterate.ts) */
-  iterations: IterationSlots[];
+  /** workspace slots of the relaxing iterations' sweep counts (relax-iterate.ts); only when there are any */
+  iterations?: IterationSlots[];
 }
 
 export interface Generated {
@@ -52,7 +52,7 @@ const MAX_FUNCTION_CHARS = 30000;
 /** printed code that is a name, a number or an array element: no local needed to reuse it */
 const ATOM = /^[\w$.[\]]+$/;
 
-export class Slots {
+class Slots {
   readonly names: string[] = [];
   private readonly index = new Map<number, string>();
   constructor(plan: SolvePlan) {
@@ -266,7 +266,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     workspace: slots.names,
     derivativeSlots,
     fallbackCounters: [...mod.fallbackCounters],
-    iterations: mod.iterations,
+    ...(mod.iterations.length && { iterations: mod.iterations }),
   };
   return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2 };
 }

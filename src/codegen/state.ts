@@ -76,7 +76,7 @@ export class ModelState {
 
   /** per relaxing iteration (compiled with relaxIterate): evaluations and sweeps so far on this state */
   iterationStats(): IterationStats[] {
-    return this.model.generated.layout.iterations.map((it) => iterationStats(it, this.w));
+    return (this.model.generated.layout.iterations ?? []).map((it) => iterationStats(it, this.w));
   }
 
   /** compute the signals the derivatives do not need, once per derivatives() call */
