@@ -120,7 +120,7 @@ export function keptSystem(prefix: string, eqs: readonly FlatEquation[], vars: r
  * `iterate` the remainder is left as it is (iterate-plan.ts solves it by
  * sweeps): `rest` names its rows and the unknowns they hold.
  */
-export function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>, pool: TempPool, keep: Set<number>, iterate = false) {
+function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>, pool: TempPool, keep: Set<number>, iterate = false) {
   const local = new Map(vars.map((v, i) => [v.id, i]));
   const rows = eqs.map((eq) => [eq.residual, ...eq.residues].flatMap((e) => [...unrelaxedSymsOf(e)].map((id) => local.get(id) ?? -1)).filter((i) => i >= 0));
   const graph = bipartiteFromLists(vars.length, rows);
