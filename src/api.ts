@@ -28,6 +28,8 @@ export type { CompiledModel, StateValues } from './codegen/compiled.ts';
 export type { CoordinateNames, InverseDynamics } from './codegen/inverse.ts';
 export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
+export type { IterateOptions } from './structure/plan-types.ts';
+export type { IterationStats } from './codegen/relax-iterate.ts';
 export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';
 export { SimulationResult } from './sim/result.ts';
 export type { Controller } from './sim/controller.ts';

@@ -11,6 +11,8 @@ import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
 import { moduleSource } from './codegen/module.ts';
 import type { CompileReport, Mode, Problem } from './report.ts';
+import type { IterateOptions } from './structure/plan-types.ts';
+import { checkIterate, iterateOptions } from './structure/iterate-plan.ts';
 
 export type { CompileReport, Mode, Problem };
 
@@ -35,18 +37,26 @@ export interface CompileOptions {
   chunk?: number;
   /** share generated functions that are equal up to shifted workspace, state and parameter indices (default true) */
   share?: boolean;
+  /**
+   * the relaxing iteration (relaxing paper section 4, after eq. 11): implies mode
+   * 'relaxed'; a relaxed loop's remainder (the nodal equations of MNA) is solved by
+   * Gauss-Seidel sweeps instead of being eliminated; true for the defaults
+   * (tol 1e-10, maxSweeps 500, omega 1), or some of them
+   */
+  relaxIterate?: boolean | Partial<IterateOptions>;
 }
 
 // (model, options) => compiled model and its report
 export function compile(model: Model, options: CompileOptions = {}): CompiledModel {
   const t0 = performance.now();
-  const mode = options.mode ?? 'torn';
+  const iterate = checkIterate(options);
+  const mode = options.mode ?? (iterate ? 'relaxed' : 'torn');
   if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn or --mode relaxed' });
   const problem = options.problem ?? 'forward';
   if (problem !== 'forward' && problem !== 'inverse') throw new UsageError(`problem "${problem}" is not known`, { hint: "use problem: 'forward' or 'inverse' (kron compile --inverse)" });
   // what the model declares once it is complete belongs to the model, not to this compile's table
   elaborate(model);
-  const compiled = withLocalTable(() => compileElaborated(model, mode, problem, options));
+  const compiled = withLocalTable(() => compileElaborated(model, mode, problem, { ...options, relaxIterate: iterate }));
   compiled.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return compiled;
 }
@@ -59,7 +69,7 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   const outputs = coordinates.map((k) => reduced.aliases.get(k.tau.id)?.of ?? k.tau).filter((v) => !reduced.aliases.has(v.id));
   let plan;
   try {
-    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed', outputs });
+    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed', outputs, iterate: iterateOptions(options.relaxIterate) });
   } catch (e) {
     if (e instanceof StructuralError && problem === 'inverse') throw inverseCause(e, coordinates);
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;

@@ -1,5 +1,6 @@
 // Human-readable compile report for the terminal.
 import type { CompileReport } from '../report.ts';
+import type { IterationStats } from '../codegen/relax-iterate.ts';
 
 export function formatReport(r: CompileReport): string {
   const lines = [
@@ -18,8 +19,13 @@ export function formatReport(r: CompileReport): string {
     }
   }
   for (const l of r.relaxedLoops) {
-    lines.push(`  relaxed loop: ${l.size} equations -> ${l.relaxedBlocks} blocks of the relaxed BLT form (largest ${l.largest})${l.remainder ? `, ${l.remainder} equations left to eliminate` : ''}`);
-    if (l.checkedPivots) lines.push(`    ${l.checkedPivots} pivots checked at run time; a failed check solves the loop torn (${l.fallback})`);
+    const left = l.method === 'iteration' ? 'left to iterate on' : 'left to eliminate';
+    lines.push(`  relaxed loop: ${l.size} equations -> ${l.relaxedBlocks} blocks of the relaxed BLT form (largest ${l.largest})${l.remainder ? `, ${l.remainder} equations ${left}` : ''}`);
+    if (l.iteration) {
+      const { variables, tol, maxSweeps, omega } = l.iteration;
+      lines.push(`    relaxing iteration: Gauss-Seidel${omega !== 1 ? ` (SOR, omega ${omega})` : ''} on ${variables} variables, tol ${tol}, at most ${maxSweeps} sweeps`);
+    } else if (l.method) lines.push('    no remainder: eliminated exactly (nothing to iterate on)');
+    if (l.checkedPivots) lines.push(`    ${l.checkedPivots} pivots checked at run time; ${l.method === 'iteration' ? 'a failed check stops the run' : `a failed check solves the loop torn (${l.fallback})`}`);
   }
   if (r.blocks.length === 0) lines.push(r.relaxedLoops.length ? '  no algebraic loop left' : '  no algebraic loops');
   r.blocks.forEach((b, i) => {
@@ -28,4 +34,9 @@ export function formatReport(r: CompileReport): string {
   });
   for (const d of r.diagnostics) lines.push(`  warning: ${d}`);
   return lines.join('\n');
+}
+
+/** a simulation's sweeps per evaluation, one line per relaxing iteration */
+export function iterationLines(stats: readonly IterationStats[] | undefined): string[] {
+  return (stats ?? []).map((s) => `relaxing iteration of relaxed loop ${s.loop}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}`);
 }

@@ -11,7 +11,8 @@ import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOption
 import type { Model } from '../model/index.ts';
 import { Mechanism } from '../library/multibody/mechanism.ts';
 import { loadController, loadModel } from './load.ts';
-import { formatReport } from './format.ts';
+import { formatReport, iterationLines } from './format.ts';
+import type { IterateOptions } from '../structure/plan-types.ts';
 import { type Io, terminal } from './io.ts';
 import { progressBar } from './progress.ts';
 import { simulatePlayback } from '../io/playback.ts';
@@ -34,7 +35,15 @@ compile options:
   --tear v[:e]       "variable tear" (tearing paper): add tearing variable v with the
                      residue equation matched to variable e (default e = v); "v:" adds
                      the variable only, ":e" the equation only; --untear removes them
-  --emit out.js      write the generated code as a readable ES module`;
+  --emit out.js      write the generated code as a readable ES module
+  --relax-iterate    the relaxing iteration (implies --mode relaxed): a relaxed loop's
+                     remainder (the nodal equations of a circuit) is solved by Gauss-Seidel
+                     sweeps, warm-started from the last evaluation, not eliminated
+  --iterate-tol r    converged when no iteration variable moves by more than
+                     r * max(nominal, |value|) in a sweep (default 1e-10; implies --relax-iterate)
+  --iterate-max-sweeps k
+                     sweeps before the run fails naming the slowest variables (default 500)
+  --iterate-omega w  successive over-relaxation factor in (0, 2) (default 1: Gauss-Seidel)`;
 
 export const COMPILE_HELP = `usage: kron compile <model.ts|robot.urdf> [options]
 
@@ -100,6 +109,10 @@ export const COMPILE_OPTIONS = {
   'keep-parameters': { type: 'boolean', default: false },
   gravity: { type: 'string' },
   emit: { type: 'string' },
+  'relax-iterate': { type: 'boolean', default: false },
+  'iterate-tol': { type: 'string' },
+  'iterate-max-sweeps': { type: 'string' },
+  'iterate-omega': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -212,7 +225,19 @@ function simulateOptions(values: Values): SimulateOptions {
 }
 
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
-export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'gravity' | 'emit'>;
+export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'gravity' | 'emit'> &
+  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega'>>;
+
+/** --relax-iterate and its settings (each of which implies it); undefined without any */
+function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
+  const tol = values['iterate-tol'], sweeps = values['iterate-max-sweeps'], omega = values['iterate-omega'];
+  if (!values['relax-iterate'] && tol === undefined && sweeps === undefined && omega === undefined) return undefined;
+  return {
+    ...(tol !== undefined && { tol: number('--iterate-tol', tol) }),
+    ...(sweeps !== undefined && { maxSweeps: number('--iterate-max-sweeps', sweeps) }),
+    ...(omega !== undefined && { omega: number('--iterate-omega', omega) }),
+  };
+}
 
 /** load, override, compile; warnings to stderr */
 export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward'): Promise<{ model: Model; compiled: CompiledModel }> {
@@ -221,7 +246,10 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
-  const compiled = compile(model, { mode: values.mode as 'torn' | 'relaxed', problem, parameters: overrides, start, tear, foldParameters: !values['keep-parameters'] });
+  const iterate = relaxIterate(values);
+  // --relax-iterate implies --mode relaxed (the default torn would ignore the relax() marks it iterates on)
+  const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed');
+  const compiled = compile(model, { mode, problem, parameters: overrides, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate });
   for (const d of compiled.report.diagnostics) io.stderr.write(`warning: ${d}\n`);
   if (values.emit) write(values.emit, compiled.source());
   return { model, compiled };
@@ -255,7 +283,9 @@ export async function runSimulate(args: string[], io: Io): Promise<void> {
   if (values.out) {
     write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback }) + '\n' : result.toCSV());
     io.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
+    for (const line of iterationLines(result.iterations)) io.stderr.write(`${line}\n`);
   } else {
     io.stdout.write(result.toCSV());
+    for (const line of iterationLines(result.iterations)) io.stderr.write(`${line}\n`);
   }
 }

@@ -10,6 +10,7 @@ import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
+import { iterationFailure } from './relax-iterate.ts';
 import { type CoordinateNames, InverseDynamics } from './inverse.ts';
 import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
@@ -17,7 +18,6 @@ import { type Workspace, doubles } from './runtime.ts';
 type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void;
 };
-/** rcond: for a kinematic loop that does not close, the condition of its last closed position (newton.ts) */
 /**
  * A loop that Newton cannot close, whose last closed position had an unscaled
  * rcond below this, is reported as a dead point: the RSSR of rest-choice.test
@@ -26,7 +26,8 @@ type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Arr
  * similar length away from singular positions).
  */
 const NEAR_DEAD_POINT_RCOND = 1e-2;
-type Fail = (kind: string, block: number, t: number, residual: number, rcond?: number) => never;
+/** extra: for a kinematic loop that does not close, the condition of its last closed position (newton.ts); for a relaxing iteration, its last changes (relax-iterate.ts) */
+type Fail = (kind: string, block: number, t: number, residual: number, extra?: number | ArrayLike<number> | null) => never;
 
 /** where a signal is read: sign * array[index] + offset (time: sign * t + offset; value: the constant offset) */
 export interface SignalSource {
@@ -269,9 +270,12 @@ export class CompiledModel {
     set('time', source('time', 0));
   }
 
-  private readonly fail: Fail = (kind, block, t, residual, rcond) => {
+  private readonly fail: Fail = (kind, block, t, residual, extra) => {
+    const rcond = typeof extra === 'number' ? extra : undefined, detail = typeof extra === 'number' ? null : extra;
     // the state that ran the code names the first non-finite variable (ModelState.derivatives)
     if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);
+    const iteration = kind === 'iterate' && this.plan.steps.find((s) => s.kind === 'iterate' && s.block === block);
+    if (iteration && iteration.kind === 'iterate') throw iterationFailure(iteration, t, residual, detail ?? null);
     const b = block >= FALLBACK_BLOCKS ? this.plan.fallbacks[block - FALLBACK_BLOCKS] : this.plan.blocks[block];
     const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
     const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');

@@ -16,6 +16,7 @@ import { type Assign, type AssignStep, type Checked, type Columns, type LinearSt
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { newton } from './newton.ts';
+import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
 import { RUNTIME_SOURCE, singularBelow } from './runtime.ts';
 import { type Raw, Shapes, measure, pieces, share } from './share.ts';
@@ -30,6 +31,8 @@ export interface Layout {
   derivativeSlots: number[];
   /** workspace slots counting, per relaxed loop with checked pivots, the evaluations that fell back to its torn form */
   fallbackCounters: number[];
+  /** workspace slots of the relaxing iterations' sweep counts (relax-iterate.ts); only when there are any */
+  iterations?: IterationSlots[];
 }
 
 export interface Generated {
@@ -116,6 +119,8 @@ export class Module {
   private readonly fallbacks = new Map<number, string>();
   /** workspace slots counting the evaluations a checked loop fell back to its torn form */
   readonly fallbackCounters = new Set<number>();
+  /** workspace slots of the relaxing iterations' sweep counts */
+  readonly iterations: IterationSlots[] = [];
   /** the function solving a checked loop's torn form, emitted once; its operations are not those of an evaluation */
   fallback(checked: Checked): string {
     let name = this.fallbacks.get(checked.flag.id);
@@ -261,6 +266,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     workspace: slots.names,
     derivativeSlots,
     fallbackCounters: [...mod.fallbackCounters],
+    ...(mod.iterations.length && { iterations: mod.iterations }),
   };
   return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2 };
 }
@@ -270,6 +276,7 @@ function emitSteps(mod: Module, steps: readonly Step[]): string[] {
   for (const step of steps) {
     if (step.kind === 'assign') calls.push(...(step.checked ? checkedLoop(mod, step, step.checked) : mod.assigns(step.assigns)));
     else if (step.kind === 'linear') calls.push(...(step.columns ? columns(mod, step, step.columns) : linear(mod, step)));
+    else if (step.kind === 'iterate') calls.push(...emitIterate(mod, step, (slots) => mod.iterations.push(slots)));
     else calls.push(`${newton(mod, step)}(${ARGS});`);
   }
   return calls;

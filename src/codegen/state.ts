@@ -10,6 +10,7 @@ import { Component } from '../model/index.ts';
 import type { Target } from '../structure/plan-types.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import { type Workspace, doubles } from './runtime.ts';
+import { type IterationStats, iterationStats } from './relax-iterate.ts';
 
 export type SignalReader = (x: Float64Array) => number;
 
@@ -74,6 +75,11 @@ export class ModelState {
   /** evaluations so far in which a relaxed loop's pivot check failed and its torn form solved it */
   fallbackEvaluations(): number {
     return this.model.generated.layout.fallbackCounters.reduce((n, k) => n + this.w[k], 0);
+  }
+
+  /** per relaxing iteration (compiled with relaxIterate): evaluations and sweeps so far on this state */
+  iterationStats(): IterationStats[] {
+    return (this.model.generated.layout.iterations ?? []).map((it) => iterationStats(it, this.w));
   }
 
   /** compute the signals the derivatives do not need, once per derivatives() call */

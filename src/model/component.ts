@@ -53,6 +53,7 @@ export function flattenQuantity(q: Quantity): Expr[] {
 export class Component {
   parent: Component | undefined;
   readonly children: Component[] = [];
+  private readonly childNames = new Set<string>();
   readonly variables: Variable[] = [];
   readonly equations: Equation[] = [];
   readonly connectors: Connector[] = [];
@@ -81,7 +82,8 @@ export class Component {
   /** make child a part of this component */
   add<T extends Component>(child: T): T {
     if (child.parent) throw new ModelError(`component ${child.path} is already part of ${child.parent.path || 'the model'}`);
-    if (this.children.some((c) => c.localName === child.localName)) {
+    // a set, not a scan of the children: a grid of 9e4 nodes adds 3.6e5 components (O(n^2) otherwise)
+    if (this.childNames.has(child.localName)) {
       throw new ModelError(`two components named "${child.localName}" in ${this.path || 'the model'}`, {
         component: child.localName,
         hint: 'give every component a unique name within its parent',
@@ -89,6 +91,7 @@ export class Component {
     }
     child.parent = this;
     this.children.push(child);
+    this.childNames.add(child.localName);
     return child;
   }
 

@@ -76,7 +76,8 @@ export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
   for (const c of comps) {
     for (const e of c.equations) raw.push({ lhs: e.lhs, rhs: e.rhs, residual: e.residual, residues: e.residues, origin: c.path || model.title });
   }
-  raw.push(...connectionEquations(comps));
+  // a loop, not push(...): a grid of 9e4 nodes has more connection equations than a call has arguments
+  for (const e of connectionEquations(comps)) raw.push(e);
   const fold = options.foldParameters ?? true;
   const values = new Map<number, Expr>();
   if (fold) for (const [id, value] of parameterValues) values.set(id, num(value));

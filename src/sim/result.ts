@@ -2,8 +2,12 @@
 // (S: the recorded signal names, e.g. 'j1.q' | 'j2.q' when simulate() was
 // given them as literals), CSV with a header `time,<signal>,...`.
 import { UsageError } from '../errors.ts';
+import type { IterationStats } from '../codegen/relax-iterate.ts';
 
 export class SimulationResult<S extends string = string> {
+  /** compiled with relaxIterate: per relaxing iteration, the evaluations of this run and their sweeps (mean, max) */
+  iterations?: IterationStats[];
+
   constructor(
     readonly time: Float64Array,
     readonly names: readonly S[],
@@ -29,8 +33,9 @@ export class SimulationResult<S extends string = string> {
   }
 
   /** { time: [...], signals: { name: [...] } } */
-  toJSON(): { time: number[]; signals: Record<S, number[]> } {
-    return { time: [...this.time], signals: Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]> };
+  toJSON(): { time: number[]; signals: Record<S, number[]>; iterations?: IterationStats[] } {
+    const signals = Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]>;
+    return { time: [...this.time], signals, ...(this.iterations && { iterations: this.iterations }) };
   }
 
   toCSV(): string {

@@ -11,6 +11,7 @@ import { ModelState, NonFiniteError } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
 import { AdaptiveStepper, StepFailure } from './adaptive.ts';
 import { type Controller, controllerHook } from './controller.ts';
+import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 
 export type Integrator = 'rk4' | 'adaptive';
 export const INTEGRATORS: readonly Integrator[] = ['rk4', 'adaptive'];
@@ -106,6 +107,7 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
     k++;
   };
   const progress = reporter(options.onProgress);
+  const before = state.iterationStats();
   const x = state.x0();
   sample(0, x);
   if (options.integrator === 'adaptive') {
@@ -121,7 +123,7 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
       }
       progress(t / stop);
     }
-    return new SimulationResult(time, names, columns);
+    return withIterations(new SimulationResult(time, names, columns), state, before);
   }
   const integrator = rk4(x, deriv, 0, step);
   const previous = new Float64Array(x.length);
@@ -140,7 +142,13 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
     if (s % every === 0 || s === steps) sample(s === steps ? stop : timeAt(s, step), integrator.y);
     progress(s / steps);
   }
-  return new SimulationResult(time, names, columns);
+  return withIterations(new SimulationResult(time, names, columns), state, before);
+}
+
+/** the run's sweeps per evaluation of each relaxing iteration (none: the field stays absent) */
+function withIterations<S extends string>(result: SimulationResult<S>, state: ModelState, before: readonly IterationStats[]): SimulationResult<S> {
+  if (before.length) result.iterations = statsSince(before, state.iterationStats());
+  return result;
 }
 
 /** calls back with the fraction done when it has grown by 1% or more */

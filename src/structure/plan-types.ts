@@ -134,7 +134,52 @@ export interface NewtonStep {
   readonly closure?: true;
 }
 
-export type Step = AssignStep | LinearStep | NewtonStep;
+export type Step = AssignStep | LinearStep | NewtonStep | IterateStep;
+
+/** how a relaxing iteration stops (relaxing paper section 4, the iteration scheme after eq. 11) */
+export interface IterateOptions {
+  /** converged when every change of a sweep is below tol * max(nominal, |value|) */
+  readonly tol: number;
+  /** sweeps before the evaluation fails with a SimulationError */
+  readonly maxSweeps: number;
+  /** successive over-relaxation factor (1: Gauss-Seidel), in (0, 2) */
+  readonly omega: number;
+}
+
+/** z_k = b + sum_j a_j z_(index_j): one row of a relaxing iteration */
+export interface IterateRow {
+  readonly b: Expr;
+  /** [index into z, coefficient] */
+  readonly terms: readonly (readonly [number, Expr])[];
+}
+
+/**
+ * A relaxed loop's remainder solved by Gauss-Seidel sweeps instead of being
+ * eliminated (relaxing paper section 4, after eq. 11): the relaxed blocks are
+ * eliminated symbolically as in direct relaxing, leaving the rows the relaxed
+ * matching could not place (the nodal equations of MNA, section 6) as affine
+ * rows in the loop's remaining unknowns z; each row is solved for its own z_k
+ * with the other z at their latest values, sweep after sweep, warm-started
+ * from the previous evaluation (z lives in the workspace).
+ */
+export interface IterateStep {
+  readonly kind: 'iterate';
+  /** the relaxed loop's index (report.relaxedLoops) */
+  readonly block: number;
+  /** temporaries the updates read (coefficients, pivots), computed once per evaluation */
+  readonly prelude: readonly Assign[];
+  /** the iteration variables */
+  readonly z: readonly Variable[];
+  /** z_k's row solved for z_k, in sweep order: z_k = b + sum a z_j over the other z */
+  readonly rows: readonly IterateRow[];
+  /** nominal value of each z_k: the scale of the convergence test */
+  readonly nominal: readonly number[];
+  /** nothing is computed after the sweeps here (the back substitution is an AssignStep after it) */
+  readonly y: readonly Assign[];
+  readonly options: IterateOptions;
+  /** pivots of the prelude checked at run time (a failed check is a SimulationError) */
+  readonly pivots: number;
+}
 
 /** every expression the columns evaluate */
 export const columnExprs = (c: Columns): Expr[] => [...c.residuals, ...c.dy.map((a) => a.expr), ...c.dh];
@@ -149,6 +194,7 @@ export function stepExprs(s: Step): Expr[] {
       ...(s.cramer ? [...s.cramer.assigns.map((a) => a.expr), ...s.cramer.z, s.cramer.hadamard] : []),
     ];
     case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
+    case 'iterate': return [...s.prelude.map((a) => a.expr), ...s.rows.flatMap((r) => [r.b, ...r.terms.map(([, a]) => a)])];
   }
 }
 
@@ -191,6 +237,13 @@ export interface RelaxedLoopReport {
   checkedPivots: number;
   /** how the loop is solved when a pivot check fails: its torn form's solver */
   fallback?: BlockReport['solver'];
+  /**
+   * only when compiled with relaxIterate: 'iteration' (the remainder solved by
+   * Gauss-Seidel sweeps) or 'elimination' (no remainder: the relaxed form is exact)
+   */
+  method?: 'elimination' | 'iteration';
+  /** method 'iteration': the iteration variables and the stopping rule */
+  iteration?: { variables: number } & IterateOptions;
 }
 
 /** fallback steps' block numbers start here (they are not blocks of the sorted model) */

@@ -12,7 +12,8 @@ import { type TearingProblem, type TearingResult, tearHeuristic, tearWithHints }
 import { type Sorted, sortEquations } from './sort.ts';
 import { solveFor, solveWithPivot } from './torn.ts';
 import { chooseSolvers, formTorn } from './solve-form.ts';
-import { type BlockReport, FALLBACK_BLOCKS, type RelaxedLoopReport, type SolvePlan, type Step, Temp } from './plan-types.ts';
+import { type BlockReport, FALLBACK_BLOCKS, type IterateOptions, type RelaxedLoopReport, type SolvePlan, type Step, Temp } from './plan-types.ts';
+import { iterationReport } from './iterate-plan.ts';
 import { RelaxFailure, isRelaxable, relaxLoop } from './relax.ts';
 import { propagateTrivial } from './propagate.ts';
 
@@ -31,6 +32,8 @@ export interface PlanOptions {
   relaxed?: boolean;
   /** unknowns the problem solves for besides the state derivatives (inverse dynamics: the joint forces) */
   outputs?: readonly Variable[];
+  /** relaxed loops with a remainder solve it by Gauss-Seidel sweeps (relaxing paper section 4, after eq. 11) */
+  iterate?: IterateOptions;
 }
 
 interface Block {
@@ -71,10 +74,12 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     const varsOf = block.vars.map((v) => sorted.unknowns[v]);
     const ids = new Set(varsOf.map((v) => v.id));
     if (options.relaxed && eqs.length > 1 && isRelaxable(eqsOf, ids) && isLinearBlock(eqsOf, varsOf, ids)) {
-      const r = tryRelax(relaxedLoops.length, eqsOf, varsOf, hinted, diagnostics);
+      const r = tryRelax(relaxedLoops.length, eqsOf, varsOf, hinted, diagnostics, options.iterate);
       if (r) {
         const loop: RelaxedLoopReport = { size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)), remainder: r.remainder, checkedPivots: r.pivots };
-        if (r.pivots > 0) {
+        if (options.iterate) Object.assign(loop, iterationReport(r.iterate, options.iterate));
+        if (r.iterate) steps.push(r.iterate, r.step); // its pivots are checked by the iteration itself
+        else if (r.pivots > 0) {
           // the loop torn, exactly as --mode torn solves it, for when a pivot check fails (plan-types, Checked)
           const torn = planLoop(sorted, { ...block, index: FALLBACK_BLOCKS + fallbacks.length }, hinted, options.tear ?? [], used, []);
           fallbacks.push(torn.report);
@@ -210,9 +215,9 @@ function planLoop(
 }
 
 /** relaxLoop, or undefined with a diagnostic when the elimination cannot proceed (the loop is then torn) */
-function tryRelax(index: number, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>, diagnostics: string[]) {
+function tryRelax(index: number, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>, diagnostics: string[], iterate?: IterateOptions) {
   try {
-    return relaxLoop(index, eqs, vars, hinted);
+    return relaxLoop(index, eqs, vars, hinted, iterate);
   } catch (e) {
     // a pivot that folds to the constant zero (ExprError) is the elimination's failure too, not the model's
     if (!(e instanceof RelaxFailure || e instanceof ExprError)) throw e;

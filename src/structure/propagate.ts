@@ -40,6 +40,9 @@ function propagateStep(s: Step, known: Map<number, Expr>): Step {
         // the residuals are evaluated at z = 0 and the directions at every e_j: record nothing from them
         ...(s.columns && { columns: { ...s.columns, residuals: s.columns.residuals.map(sub), dy: assigns(s.columns.dy, false), dh: s.columns.dh.map(sub) } }),
       };
+    case 'iterate':
+      // the prelude runs once before the sweeps; the updates read z, which changes every sweep
+      return { ...s, prelude: assigns(s.prelude, true), rows: s.rows.map((r) => ({ b: sub(r.b), terms: r.terms.map(([j, a]) => [j, sub(a)] as const) })) };
     case 'newton':
       // inside the iteration y depends on z: substitute into it, but record nothing from it
       return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };

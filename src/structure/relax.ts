@@ -24,7 +24,8 @@ import { maximumMatching } from './matching.ts';
 import { bltBlocks } from './blt.ts';
 import { singularParts } from './singularity.ts';
 import { TempPool, affineExpr } from './affine.ts';
-import type { Assign, AssignStep, BlockReport } from './plan-types.ts';
+import type { Assign, AssignStep, BlockReport, IterateOptions, IterateStep } from './plan-types.ts';
+import { iterationStep } from './iterate-plan.ts';
 import { Elimination, RelaxFailure } from './elimination.ts';
 import { relaxedOrder } from './relax-order.ts';
 
@@ -40,6 +41,8 @@ export interface RelaxedLoop {
   remainder: number;
   /** pivots marked for the run-time check */
   pivots: number;
+  /** relaxIterate and a remainder: its Gauss-Seidel sweeps, which run before `step` (iterate-plan.ts) */
+  iterate?: IterateStep;
 }
 
 const hasRelax = (e: Expr): boolean => symsOf(e).length !== unrelaxedSymsOf(e).length;
@@ -54,13 +57,15 @@ export function isRelaxable(eqs: readonly FlatEquation[], ids: Set<number>): boo
 }
 
 // (loop equations, unknowns, tearing hints) => explicit elimination sequence, or a StructuralError naming the relax marks
-export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>): RelaxedLoop {
+export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>, iterate?: IterateOptions): RelaxedLoop {
   const local = new Map(vars.map((v, i) => [v.id, i]));
-  const { elim, blocks, relaxedBlocks, remainder } = eliminate(eqs, vars, hinted, new TempPool(`r${index}.`), new Set());
+  const { elim, blocks, relaxedBlocks, remainder, rest } = eliminate(eqs, vars, hinted, new TempPool(`r${index}.`), new Set(), iterate !== undefined);
+  const iteration = iterate && rest.rows.length ? iterationStep(index, elim, rest, iterate) : undefined;
   // eq. 11 and back substitution: the last pivot first, each from the values after it
   const back: Assign[] = elim.order.map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) })).reverse();
   return {
-    step: { kind: 'assign', assigns: [...elim.pool.assigns, ...back] },
+    iterate: iteration?.step,
+    step: { kind: 'assign', assigns: [...(iteration ? iteration.others : elim.pool.assigns), ...back] },
     blocks,
     relaxedBlocks,
     remainder,
@@ -111,9 +116,11 @@ export function keptSystem(prefix: string, eqs: readonly FlatEquation[], vars: r
 
 /**
  * The relaxed BLT form of a loop and its elimination in that order, leaving
- * the variables in `keep` (and the rows matched to them) unpivoted.
+ * the variables in `keep` (and the rows matched to them) unpivoted. With
+ * `iterate` the remainder is left as it is (iterate-plan.ts solves it by
+ * sweeps): `rest` names its rows and the unknowns they hold.
  */
-function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>, pool: TempPool, keep: Set<number>) {
+function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hinted: Set<number>, pool: TempPool, keep: Set<number>, iterate = false) {
   const local = new Map(vars.map((v, i) => [v.id, i]));
   const rows = eqs.map((eq) => [eq.residual, ...eq.residues].flatMap((e) => [...unrelaxedSymsOf(e)].map((id) => local.get(id) ?? -1)).filter((i) => i >= 0));
   const graph = bipartiteFromLists(vars.length, rows);
@@ -142,9 +149,11 @@ function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hint
     } else blocks.push(elim.torn(be, bv, hinted));
     elim.eagerPivots();
   }
-  const remainder = unmatched.length ? elim.remainder(unmatched, vars.map((_, v) => v).filter((v) => matching.varToEq[v] < 0), hinted) : [];
+  const free = vars.map((_, v) => v).filter((v) => matching.varToEq[v] < 0);
+  const remainder = unmatched.length && !iterate ? elim.remainder(unmatched, free, hinted) : [];
   blocks.push(...remainder, ...elim.finishDeferred(hinted, (id) => local.get(id)!));
-  return { elim, blocks, relaxedBlocks: blockStart.length - 1, remainder: unmatched.length + elim.deferred.length };
+  const rest = { rows: iterate ? unmatched : [], vars: iterate ? free.map((v) => vars[v]) : [] };
+  return { elim, blocks, relaxedBlocks: blockStart.length - 1, remainder: unmatched.length + elim.deferred.length, rest };
 }
 
 function relaxSingular(g: Bipartite, m: ReturnType<typeof maximumMatching>, eqs: readonly FlatEquation[], vars: readonly Variable[]): StructuralError {
