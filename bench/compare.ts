@@ -40,8 +40,8 @@ async function load(label: string, root: string): Promise<Tree> {
  * before tree's model with the after tree's library (other classes).
  */
 function ownCopy(root: string, model: string): string {
-  const file = resolve(root, `mechanisms/.compare-${model}.ts`);
-  writeFileSync(file, readFileSync(resolve(root, `mechanisms/${model}.ts`), 'utf8').replaceAll("from 'kron'", "from '../src/index.ts'"));
+  const file = resolve(root, `bench/.compare-${model}.ts`); // outside mechanisms/, which the viewer bundles and the package ships
+  writeFileSync(file, readFileSync(resolve(root, `mechanisms/${model}.ts`), 'utf8').replaceAll("from 'kron'", "from '../src/index.ts'").replaceAll("from './", "from '../mechanisms/"));
   return file;
 }
 
