@@ -1,6 +1,6 @@
 // Controllers from code: a function the integrator calls at every evaluation
 // of the state derivatives (each RK4 stage, each stage of an adaptive step,
-// accepted or not, and once per sample), before the compiled code runs. It
+// accepted or not, and once per sample that records more than states), before the compiled code runs. It
 // sees the time and the states of that evaluation by name and sets inputs by
 // name; what it sets holds until it sets it again. Since stages and rejected
 // steps call it too, it must be a function of (t, state) with no memory

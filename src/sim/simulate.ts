@@ -42,8 +42,9 @@ export interface SimulateOptions<S extends string = string> {
   /**
    * A controller from code, `(t, state, inputs) => void` (sim/controller.ts): called at
    * every evaluation of the derivatives — each RK4 stage (4 per step), each stage of an
-   * adaptive step, accepted or rejected, and once per sample — after the `inputs`
-   * functions and before the compiled code; it reads the stage's time and states by name
+   * adaptive step, accepted or rejected, and once per sample when a recorded signal is
+   * not a state or a parameter — after the `inputs` functions and before the compiled
+   * code; it reads the stage's time and states by name
    * (`state['j1.q']`) and assigns inputs by name (`inputs['j1.tau'] = ...`).
    */
   controller?: Controller;
@@ -99,9 +100,12 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
   const time = new Float64Array(samples);
   const columns = names.map(() => new Float64Array(samples));
   const scratch = new Float64Array(state.model.stateNames.length);
+  const fromState = recordsStateOnly(state, names);
   let k = 0;
   const sample = (t: number, x: Float64Array) => {
-    deriv(scratch, x, t); // refresh the algebraic signals at (t, x)
+    // the algebraic signals at (t, x) need one more evaluation (RK4's last stage ran at
+    // another state); states, parameters and constants are read as they are
+    if (!fromState) deriv(scratch, x, t);
     time[k] = t;
     readers.forEach((r, i) => (columns[i][k] = r(x)));
     k++;
@@ -143,6 +147,19 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
     progress(s / steps);
   }
   return withIterations(new SimulationResult(time, names, columns), state, before);
+}
+
+/**
+ * Every recorded signal is a state (or its alias), a parameter or a
+ * constant: a sample reads it without evaluating the model at (t, x).
+ * Time, inputs (set by input functions and controllers at each evaluation)
+ * and workspace unknowns need the evaluation.
+ */
+function recordsStateOnly(state: ModelState, names: readonly string[]): boolean {
+  return names.every((n) => {
+    const from = state.model.signalSource(n).from;
+    return from === 'x' || from === 'p' || from === 'value';
+  });
 }
 
 /** the run's sweeps per evaluation of each relaxing iteration (none: the field stays absent) */
