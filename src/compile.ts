@@ -10,15 +10,20 @@ import { type TearOverride, planModel } from './structure/plan.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
 import { moduleSource } from './codegen/module.ts';
-import type { CompileReport, Mode, Problem } from './report.ts';
+import type { AutoModeReport, CompileReport, Mode, Problem } from './report.ts';
+import { modeCost } from './structure/costs.ts';
 import type { IterateOptions } from './structure/plan-types.ts';
 import { checkIterate, iterateOptions } from './structure/iterate-plan.ts';
 
-export type { CompileReport, Mode, Problem };
+export type { AutoModeReport, CompileReport, Mode, Problem };
 
 export interface CompileOptions {
-  /** 'torn' (residue hints, M(q) qdd = h) or 'relaxed' (relax hints as well, O(f)) */
-  mode?: Mode;
+  /**
+   * 'torn' (residue hints, M(q) qdd = h), 'relaxed' (relax hints as well, O(f)),
+   * or 'auto': both compiled, the one with fewer weighted operations per
+   * evaluation kept (report.auto says what each cost)
+   */
+  mode?: Mode | 'auto';
   /**
    * 'forward' (default): states and inputs known, qdd computed. 'inverse': the
    * state joints' q, qd, qdd known and their tau computed (the generalized
@@ -50,8 +55,9 @@ export interface CompileOptions {
 export function compile(model: Model, options: CompileOptions = {}): CompiledModel {
   const t0 = performance.now();
   const iterate = checkIterate(options);
-  const mode = options.mode ?? (iterate ? 'relaxed' : 'torn');
-  if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn or --mode relaxed' });
+  if (options.mode === 'auto' && !iterate) return compileAuto(model, options, t0);
+  const mode = options.mode === 'auto' ? 'relaxed' : (options.mode ?? (iterate ? 'relaxed' : 'torn'));
+  if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn, relaxed or auto' });
   const problem = options.problem ?? 'forward';
   if (problem !== 'forward' && problem !== 'inverse') throw new UsageError(`problem "${problem}" is not known`, { hint: "use problem: 'forward' or 'inverse' (kron compile --inverse)" });
   // what the model declares once it is complete belongs to the model, not to this compile's table
@@ -59,6 +65,31 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   const compiled = withLocalTable(() => compileElaborated(model, mode, problem, { ...options, relaxIterate: iterate }));
   compiled.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return compiled;
+}
+
+/**
+ * Mode 'auto': the torn and the relaxed form compiled, the one with the lower
+ * weighted operation count per evaluation kept (relaxed on a tie: O(f) as
+ * the tree grows). A form that does not compile leaves the other; when both
+ * fail, the torn form's error is the one raised (the default mode's).
+ */
+function compileAuto(model: Model, options: CompileOptions, t0: number): CompiledModel {
+  const attempt = (mode: Mode): CompiledModel | Error => {
+    try {
+      return compile(model, { ...options, mode });
+    } catch (e) {
+      if (e instanceof Error) return e;
+      throw e;
+    }
+  };
+  const torn = attempt('torn'), relaxed = attempt('relaxed');
+  if (torn instanceof Error && relaxed instanceof Error) throw torn;
+  const entry = (c: CompiledModel | Error) => (c instanceof Error ? { error: c.message } : { cost: modeCost(c.report.ops), ops: c.report.ops });
+  const kept = torn instanceof Error || (!(relaxed instanceof Error) && modeCost(relaxed.report.ops) <= modeCost(torn.report.ops)) ? (relaxed as CompiledModel) : torn;
+  const auto: AutoModeReport = { chosen: kept.report.mode, torn: entry(torn), relaxed: entry(relaxed) };
+  kept.report.auto = auto;
+  kept.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
+  return kept;
 }
 
 function compileElaborated(model: Model, mode: Mode, problem: Problem, options: CompileOptions): CompiledModel {

@@ -6,6 +6,14 @@ import type { Topology } from './library/multibody/topology.ts';
 
 export type Mode = 'torn' | 'relaxed';
 
+/** mode 'auto': the forms compiled, each with its weighted operation count or why it failed */
+export interface AutoModeReport {
+  /** the form kept: the lower cost (mul + add + 4 (div + fn), structure/costs.ts modeCost); relaxed on a tie */
+  chosen: Mode;
+  torn: { cost: number; ops: OpCounts } | { error: string };
+  relaxed: { cost: number; ops: OpCounts } | { error: string };
+}
+
 /** what the compiled code computes: 'forward' dynamics (qdd from tau) or 'inverse' (tau from qdd) */
 export type Problem = 'forward' | 'inverse';
 
@@ -48,5 +56,7 @@ export interface CompileReport {
    * computed with the state derivatives)
    */
   inverse?: { coordinates: string[]; forces: string[]; ops: OpCounts };
+  /** compiled with mode 'auto' (--mode auto): both forms and the choice; `mode` is the form kept */
+  auto?: AutoModeReport;
 }
 

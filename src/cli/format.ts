@@ -10,6 +10,10 @@ export function formatReport(r: CompileReport): string {
     `  ops per evaluation: ${r.ops.mul} mul, ${r.ops.add} add, ${r.ops.div} div, ${r.ops.fn} fn`,
     `  compiled in ${r.compileMs} ms into ${r.functions} functions`,
   ];
+  if (r.auto) {
+    const cost = (e: NonNullable<CompileReport['auto']>['torn']) => ('cost' in e ? `cost ${e.cost}` : `failed: ${e.error}`);
+    lines.push(`  --mode auto chose ${r.auto.chosen}: torn ${cost(r.auto.torn)}, relaxed ${cost(r.auto.relaxed)} (mul + add + 4 (div + fn))`);
+  }
   if (r.inverse) lines.push(`  inverse dynamics: q, qd, qdd of ${r.inverse.coordinates.join(', ')} given; computes ${r.inverse.forces.join(', ')}`);
   if (r.definedInputs?.length) lines.push(`  inputs defined by equations (now unknowns): ${r.definedInputs.join(', ')}`);
   if (r.kinematics?.loops.length) {

@@ -23,8 +23,9 @@ export const MODEL_FLAGS = `model:
                      joint limits ignored; meshes drawn as placeholders)
 
 compile options:
-  --mode torn|relaxed  torn (default): loops torn from the residue() hints (M(q) qdd = h);
-                     relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order
+  --mode torn|relaxed|auto  torn (default): loops torn from the residue() hints (M(q) qdd = h);
+                     relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order;
+                     auto: both compiled, the one with fewer operations per evaluation kept
   --set name=value   a parameter the model module declares (e.g. n=16), or a model
                      parameter by hierarchical name (e.g. s1.J=2, link2.m=20); repeatable
   --start name=value the start value of a state by hierarchical name (e.g. j1.q=0.5,
@@ -147,7 +148,7 @@ function parse(args: string[], command: 'compile' | 'simulate', io: Io) {
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: `kron ${command} mechanisms/drivetrain.ts; kron ${command} --help` });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: `kron ${command} takes one model file; kron ${command} --help` });
-  if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
+  if (values.mode !== 'torn' && values.mode !== 'relaxed' && values.mode !== 'auto') throw new UsageError(`--mode must be torn, relaxed or auto, got "${values.mode}"`);
   return { values, file };
 }
 
@@ -248,7 +249,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
   const iterate = relaxIterate(values);
   // --relax-iterate implies --mode relaxed (the default torn would ignore the relax() marks it iterates on)
-  const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed');
+  const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
   const compiled = compile(model, { mode, problem, parameters: overrides, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate });
   for (const d of compiled.report.diagnostics) io.stderr.write(`warning: ${d}\n`);
   if (values.emit) write(values.emit, compiled.source());

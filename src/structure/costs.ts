@@ -12,6 +12,13 @@ export interface OpCounts {
   fn: number;
 }
 
+/**
+ * One number to compare two forms of the same model by (mode 'auto'): a
+ * division or an elementary function (sqrt, sin, abs...) weighs four
+ * additions, about their latency ratio on the machines we measure.
+ */
+export const modeCost = (o: OpCounts): number => o.mul + o.add + 4 * (o.div + o.fn);
+
 export const noOps = (): OpCounts => ({ mul: 0, add: 0, div: 0, fn: 0 });
 
 export function addOps(into: OpCounts, more: OpCounts, times = 1): OpCounts {

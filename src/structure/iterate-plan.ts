@@ -139,7 +139,7 @@ export function iterateOptions(given: boolean | Partial<IterateOptions> | undefi
 export function checkIterate(options: { mode?: string; relaxIterate?: boolean | Partial<IterateOptions> }): IterateOptions | undefined {
   const it = iterateOptions(options.relaxIterate);
   if (!it) return undefined;
-  if (options.mode !== undefined && options.mode !== 'relaxed') {
+  if (options.mode !== undefined && options.mode !== 'relaxed' && options.mode !== 'auto') {
     throw new UsageError(`relaxIterate iterates on the relax() marks, which mode "${options.mode}" ignores`, { hint: 'leave the mode out (relaxIterate implies --mode relaxed) or use --mode relaxed' });
   }
   const { tol, maxSweeps, omega } = it;
