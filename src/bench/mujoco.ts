@@ -11,7 +11,7 @@
 import type { MainModule, MjData, MjModel, MjSpec, MjsBody } from '@mujoco/mujoco';
 import { UsageError } from '../errors.ts';
 import { type Mjcf, type MjcfBody, mjcfXml } from './mjcf.ts';
-import { type Timing, type WarmUp, rng, timeCalls } from './timing.ts';
+import { type Subject, type Timing, type WarmUp, rng, timeCalls } from './timing.ts';
 
 let module: Promise<MainModule> | undefined;
 
@@ -78,10 +78,15 @@ export class MujocoPeer {
 
   /** µs per mj_forward (median), each batch at fresh qpos, qvel uniform in [-1, 1) (timing.ts) */
   timeForward(seed: number, w: WarmUp = {}): Timing {
+    return timeCalls(this.forwardSubject(seed), w);
+  }
+
+  /** mj_forward as a subject of timing.ts: fresh() sets qpos, qvel uniform in [-1, 1) */
+  forwardSubject(seed: number): Subject {
     const rand = rng(seed);
     const { mj, model, data } = this;
     const q = new Float64Array(model.nq), qd = new Float64Array(model.nv);
-    return timeCalls({
+    return {
       call: () => mj.mj_forward(model, data),
       fresh: () => {
         for (let i = 0; i < q.length; i++) q[i] = rand() * 2 - 1;
@@ -89,7 +94,7 @@ export class MujocoPeer {
         this.setState(q, qd);
         return (data.qacc as Float64Array)[0] ?? 0;
       },
-    }, w);
+    };
   }
 
   /** frees the WebAssembly memory of model and data */

@@ -5,6 +5,7 @@ import { cpus, platform, release } from 'node:os';
 import { type Crossover, type LogLogFit, type Point, crossover, logLogFit, within } from './fit.ts';
 import { logLogSvg } from './plot.ts';
 import type { BenchMode, BenchModel, BenchRow, SweepResult } from './sweep.ts';
+import type { Mode } from '../report.ts';
 
 /** relaxed slope range, as issue 7 asks */
 export const RELAXED_FIT = { lo: 16, hi: 256 };
@@ -19,8 +20,10 @@ export interface Fit extends LogLogFit {
 export interface Summary {
   slopes: Partial<Record<BenchMode, Fit>>;
   crossover?: Crossover;
-  /** relaxed µs / MuJoCo µs, per model and n */
+  /** relaxed µs / MuJoCo µs, per model and n (relaxed after a detach when timed so: the same rounds as MuJoCo) */
   ratios: { model: BenchModel; n: number; relaxedOverMujoco: number }[];
+  /** µs after a detach / µs before, per Kron form: the smallest and the largest over the rows */
+  detach?: Partial<Record<Mode, { min: number; max: number }>>;
 }
 
 export interface Machine {
@@ -41,9 +44,13 @@ export function machine(): Machine {
   };
 }
 
-// (rows of one model and mode) => points (n, µs)
-export const points = (rows: readonly BenchRow[], model: BenchModel, mode: BenchMode): Point[] =>
-  rows.filter((r) => r.model === model && r.mode === mode).map((r) => ({ n: r.n, y: r.usPerEval }));
+// (rows of one model and mode, timed before a detach unless asked) => points (n, µs)
+export const points = (rows: readonly BenchRow[], model: BenchModel, mode: BenchMode, afterDetach = false): Point[] =>
+  rows.filter((r) => r.model === model && r.mode === mode && !!r.afterDetach === afterDetach).map((r) => ({ n: r.n, y: r.usPerEval }));
+
+/** the row of a model, n and mode; Kron's before a detach unless asked */
+const find = (rows: readonly BenchRow[], model: BenchModel, n: number, mode: BenchMode, afterDetach = false) =>
+  rows.find((r) => r.model === model && r.n === n && r.mode === mode && !!r.afterDetach === afterDetach);
 
 // (rows) => slopes and crossover on the chain, relaxed / MuJoCo everywhere; rows whose warm-up was capped are left out
 export function summarize(all: readonly BenchRow[]): Summary {
@@ -58,26 +65,32 @@ export function summarize(all: readonly BenchRow[]): Summary {
   const torn = fit(chain('torn').slice(-TORN_FIT_POINTS));
   if (torn) slopes.torn = torn;
   const ratios: Summary['ratios'] = [];
-  for (const r of rows.filter((q) => q.mode === 'relaxed')) {
-    const peer = rows.find((q) => q.mode === 'mujoco' && q.model === r.model && q.n === r.n);
-    if (peer) ratios.push({ model: r.model, n: r.n, relaxedOverMujoco: r.usPerEval / peer.usPerEval });
+  for (const r of rows.filter((q) => q.mode === 'relaxed' && !q.afterDetach)) {
+    const peer = find(rows, r.model, r.n, 'mujoco');
+    const same = find(rows, r.model, r.n, 'relaxed', true) ?? r;
+    if (peer) ratios.push({ model: r.model, n: r.n, relaxedOverMujoco: same.usPerEval / peer.usPerEval });
   }
-  return { slopes, crossover: crossover(chain('torn'), chain('relaxed')), ratios };
+  const detach: NonNullable<Summary['detach']> = {};
+  for (const mode of ['torn', 'relaxed'] as const) {
+    const q = rows.filter((r) => r.mode === mode && r.afterDetach).map((a) => a.usPerEval / (find(rows, a.model, a.n, mode)?.usPerEval ?? NaN)).filter(Number.isFinite);
+    if (q.length) detach[mode] = { min: Math.min(...q), max: Math.max(...q) };
+  }
+  return { slopes, crossover: crossover(chain('torn'), chain('relaxed')), ratios, ...(Object.keys(detach).length ? { detach } : {}) };
 }
 
 // (rows) => Markdown table, one line per model and n
 export function markdownTable(rows: readonly BenchRow[]): string {
   const keys = [...new Map(rows.map((r) => [`${r.model}/${r.n}`, { model: r.model, n: r.n }])).values()];
-  const get = (model: BenchModel, n: number, mode: BenchMode) => rows.find((r) => r.model === model && r.n === n && r.mode === mode);
   const lines = [
-    '| model | n | compile ms torn | compile ms relaxed | ops torn (mul / add / div / fn) | ops relaxed | µs torn | µs relaxed | µs MuJoCo | torn / relaxed | relaxed / MuJoCo |',
-    '|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|',
+    '| model | n | compile s CPU torn | compile s CPU relaxed | ops torn (mul / add / div / fn) | ops relaxed | µs torn | µs relaxed | µs torn, detached | µs relaxed, detached | µs MuJoCo | torn / relaxed | relaxed / MuJoCo |',
+    '|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const { model, n } of keys) {
-    const t = get(model, n, 'torn'), r = get(model, n, 'relaxed'), m = get(model, n, 'mujoco');
+    const t = find(rows, model, n, 'torn'), r = find(rows, model, n, 'relaxed'), m = find(rows, model, n, 'mujoco');
+    const td = find(rows, model, n, 'torn', true), rd = find(rows, model, n, 'relaxed', true);
     lines.push(`| ${[
-      model, n, ms(t?.compileMs), ms(r?.compileMs), ops(t), ops(r), us(t), us(r), us(m),
-      ratio(t, r), ratio(r, m),
+      model, n, seconds(t), seconds(r), ops(t), ops(r), us(t), us(r), us(td), us(rd), us(m),
+      ratio(t, r), ratio(rd ?? r, m),
     ].join(' | ')} |`);
   }
   return lines.join('\n');
@@ -96,8 +109,11 @@ export function conclusions(s: Summary, result: SweepResult): string[] {
   const c = s.crossover;
   if (c) out.push(`- crossover: relaxed is faster than torn from n = ${c.from} on${c.at ? ` (interpolated crossing at n ≈ ${c.at.toFixed(1)})` : ' (at every n measured)'}`);
   else if (s.slopes.torn) out.push('- crossover: relaxed is not faster than torn at the largest n measured in both modes');
+  for (const [mode, d] of Object.entries(s.detach ?? {})) {
+    out.push(`- ${mode} after an ArrayBuffer was detached: ${d.min.toFixed(2)}–${d.max.toFixed(2)}× its time before (same process; MuJoCo is timed in the rounds after)`);
+  }
   if (s.ratios.length) {
-    out.push(`- relaxed / MuJoCo: ${s.ratios.map((r) => `${r.model}${r.model === 'chain' ? ` ${r.n}` : ''} ${r.relaxedOverMujoco.toFixed(2)}`).join(', ')}`);
+    out.push(`- relaxed / MuJoCo (both after the detach, same rounds): ${s.ratios.map((r) => `${r.model}${r.model === 'chain' ? ` ${r.n}` : ''} ${r.relaxedOverMujoco.toFixed(2)}`).join(', ')}`);
   }
   if (result.agreement.length) {
     const worst = Math.max(...result.agreement.map((a) => a.maxRelDiff));
@@ -127,7 +143,7 @@ export function chainPlot(rows: readonly BenchRow[], s: Summary, m: Machine, muj
   });
 }
 
-const ms = (v?: number) => (v === undefined ? '–' : v.toFixed(0));
+const seconds = (r?: BenchRow) => (r?.compileCpuMs === undefined ? (r?.compileMs === undefined ? '–' : `${(r.compileMs / 1000).toFixed(2)} wall`) : (r.compileCpuMs / 1000).toFixed(2));
 const us = (r?: BenchRow) => {
   if (!r) return '–';
   const v = r.usPerEval;

@@ -1,15 +1,20 @@
 // src/bench/timing: time per call of a function under test (a compiled model's
 // derivatives, MuJoCo's mj_forward), the same way in every benchmark.
-//   µs/call  after a warm-up (>= 20000 calls, or >= 30 s of calls for slow ones, and 300 ms,
-//            then until three successive 50 ms rounds agree within 5 %, at most 20 s by
-//            default: V8 tiers generated functions up only after thousands of calls), the median
-//            over batches of ~15 ms (at least one call), each batch at a fresh
-//            pseudo-random state (so the JIT cannot fold the state into constants)
+//   warm-up  >= 20000 calls (or >= 30 s of calls for slow ones) and 300 ms, then until
+//            three successive 50 ms rounds agree within 5 %, at most 20 s by default:
+//            V8 tiers generated functions up only after thousands of calls
+//   µs/call  CPU time of the process (process.cpuUsage(), user + system: what this
+//            process was given, not what other jobs on a shared machine took) over
+//            batches of ~15 ms, each at a fresh pseudo-random state (so the JIT cannot
+//            fold the state into constants); the subjects of one table are timed in
+//            interleaved rounds, a batch of each in turn, so a change of load hits
+//            every row alike; median and minimum over the rounds
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { CompiledModel } from '../codegen/compiled.ts';
 
-export const BATCHES = 9;
+/** rounds of one batch per subject (interleaved) */
+export const BATCHES = 15;
 export const BATCH_MS = 15;
 const WARMUP_CALLS = 20000;
 const WARMUP_MS = 300;
@@ -41,8 +46,10 @@ export interface Subject {
 }
 
 export interface Timing {
-  /** median µs per call */
+  /** median µs per call (CPU time) over the rounds */
   us: number;
+  /** fastest round's µs per call */
+  min: number;
   warmupCalls: number;
   warmupMs: number;
   /** the warm-up ended at its time limit, not with enough calls and stable rounds */
@@ -51,6 +58,14 @@ export interface Timing {
 
 // (subject) => median µs per call
 export const microsPerCall = (s: Subject): number => timeCalls(s).us;
+
+/** CPU time this process has used, µs */
+export function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+const cpuMs = () => cpuMicros() / 1000;
 
 export interface WarmUp {
   /** calls before measuring (default 20000) */
@@ -69,28 +84,49 @@ const collectGarbage: () => void = (() => {
   return runInNewContext('gc') as () => void;
 })();
 
-// (subject, warm-up) => median µs per call, with how the warm-up went
-export function timeCalls(s: Subject, w: WarmUp = {}): Timing {
-  collectGarbage();
-  sink += s.fresh();
-  const warm = warmUp(s, w.minCalls ?? WARMUP_CALLS, w.maxMs ?? WARMUP_MAX_MS);
-  const perBatch = Math.max(1, Math.round(BATCH_MS / warm.msPerCall));
-  const times: number[] = [];
-  for (let b = 0; b < BATCHES; b++) {
-    sink += s.fresh();
-    const start = performance.now();
-    for (let k = 0; k < perBatch; k++) s.call();
-    times.push(((performance.now() - start) * 1000) / perBatch);
-  }
-  sink += s.fresh();
-  times.sort((a, b) => a - b);
-  return { us: times[Math.floor(times.length / 2)], warmupCalls: warm.calls, warmupMs: warm.ms, capped: warm.capped };
+/** a subject warmed up, with the calls per batch its warm-up's speed gives */
+export interface Warmed {
+  subject: Subject;
+  perBatch: number;
+  warmupCalls: number;
+  warmupMs: number;
+  capped: boolean;
 }
 
-/** calls until V8 has tiered the code up (rounds of ROUND_MS until three agree); ms per call of the last round */
+// (subject, warm-up) => the subject warmed up (after a full collection of what earlier rows left)
+export function warm(s: Subject, w: WarmUp = {}): Warmed {
+  collectGarbage();
+  sink += s.fresh();
+  const r = warmUp(s, w.minCalls ?? WARMUP_CALLS, w.maxMs ?? WARMUP_MAX_MS);
+  return { subject: s, perBatch: Math.max(1, Math.round(BATCH_MS / r.msPerCall)), warmupCalls: r.calls, warmupMs: r.ms, capped: r.capped };
+}
+
+// (warmed subjects, rounds) => their timings: each round times one batch of every subject in turn
+export function timeRounds(subjects: readonly Warmed[], rounds = BATCHES): Timing[] {
+  const times = subjects.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    subjects.forEach(({ subject, perBatch }, i) => {
+      sink += subject.fresh();
+      const start = cpuMicros();
+      for (let k = 0; k < perBatch; k++) subject.call();
+      times[i].push((cpuMicros() - start) / perBatch);
+    });
+  }
+  return subjects.map((w, i) => {
+    const t = times[i].sort((a, b) => a - b);
+    return { us: t[Math.floor(t.length / 2)], min: t[0], warmupCalls: w.warmupCalls, warmupMs: w.warmupMs, capped: w.capped };
+  });
+}
+
+// (subject, warm-up) => median µs per call, with how the warm-up went
+export function timeCalls(s: Subject, w: WarmUp = {}): Timing {
+  return timeRounds([warm(s, w)])[0];
+}
+
+/** calls until V8 has tiered the code up (rounds of ROUND_MS of CPU time until three agree); CPU ms per call of the last round */
 function warmUp(s: Subject, minCalls: number, maxMs: number): { msPerCall: number; calls: number; ms: number; capped: boolean } {
   let calls = 0;
-  const t0 = performance.now();
+  const t0 = cpuMs();
   const rounds: number[] = [];
   const settled = () => {
     const r = rounds.slice(-3);
@@ -100,11 +136,11 @@ function warmUp(s: Subject, minCalls: number, maxMs: number): { msPerCall: numbe
   let now = t0;
   while (!enough(now) && now - t0 < maxMs) {
     let k = 0;
-    const start = performance.now();
+    const start = cpuMs();
     do {
       for (let j = 0; j < 20; j++) s.call();
       k += 20;
-      now = performance.now();
+      now = cpuMs();
     } while (now - start < ROUND_MS);
     calls += k;
     rounds.push((now - start) / k);
@@ -116,15 +152,19 @@ function warmUp(s: Subject, minCalls: number, maxMs: number): { msPerCall: numbe
 export const microsPerEval = (c: CompiledModel, seed: number): number => timeEval(c, seed).us;
 
 // (compiled model, seed, warm-up) => timing of derivatives() with how the warm-up went
-export function timeEval(c: CompiledModel, seed: number, w: WarmUp = {}): Timing {
+export const timeEval = (c: CompiledModel, seed: number, w: WarmUp = {}): Timing => timeCalls(evalSubject(c, seed), w);
+
+// (compiled model, seed) => derivatives() on a state of its own, every state uniform in [-1, 1) at each fresh()
+export function evalSubject(c: CompiledModel, seed: number): Subject {
   const rand = rng(seed);
+  const state = c.createState();
   const x = c.x0();
   const dx = new Float64Array(x.length);
-  return timeCalls({
-    call: () => c.derivatives(0, x, dx),
+  return {
+    call: () => state.derivatives(0, x, dx),
     fresh: () => {
       for (let i = 0; i < x.length; i++) x[i] = rand() * 2 - 1;
       return dx[0];
     },
-  }, w);
+  };
 }

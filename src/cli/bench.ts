@@ -20,6 +20,7 @@ const OPTIONS = {
   'max-torn-n': { type: 'string', default: '256' },
   'warmup-limit': { type: 'string', default: '60' },
   'compile-budget': { type: 'string', default: '30' },
+  rounds: { type: 'string', default: '15' },
   'no-mujoco': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
@@ -39,6 +40,7 @@ export async function benchCommand(argv: string[]): Promise<void> {
     maxTornN: positiveInteger('--max-torn-n', values['max-torn-n']),
     warmupMs: 1000 * positiveNumber('--warmup-limit', values['warmup-limit']),
     compileBudgetMs: 1000 * positiveNumber('--compile-budget', values['compile-budget']),
+    rounds: positiveInteger('--rounds', values.rounds),
     mujoco: !values['no-mujoco'],
     log: (line) => process.stderr.write(line + '\n'),
   });

@@ -11,27 +11,34 @@ const root = new URL('../../', import.meta.url).pathname;
 const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), 'bench', ...args], { cwd: root, encoding: 'utf8' });
 
 describe('kron bench', () => {
-  it('--json --n 1,2 --models chain: torn, relaxed and mujoco rows per n; bench.json, bench.md, chain.svg written', () => {
+  it('--json --n 1,2 --models chain: torn and relaxed rows before and after a detach, mujoco rows, per n; bench.json, bench.md, chain.svg written', () => {
     const out = mkdtempSync(join(tmpdir(), 'kron-bench-'));
-    const r = kron('--json', '--n', '1,2', '--models', 'chain', '--out', out);
+    const r = kron('--json', '--n', '1,2', '--models', 'chain', '--rounds', '5', '--out', out);
     expect(r.status, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
-    expect(rows.map((x) => `${x.model} ${x.n} ${x.mode}`).sort()).toEqual(
-      ['chain 1 mujoco', 'chain 1 relaxed', 'chain 1 torn', 'chain 2 mujoco', 'chain 2 relaxed', 'chain 2 torn'],
-    );
+    expect(rows.map((x) => `${x.model} ${x.n} ${x.mode}${x.afterDetach ? ' detached' : ''}`).sort()).toEqual([
+      'chain 1 mujoco', 'chain 1 relaxed', 'chain 1 relaxed detached', 'chain 1 torn', 'chain 1 torn detached',
+      'chain 2 mujoco', 'chain 2 relaxed', 'chain 2 relaxed detached', 'chain 2 torn', 'chain 2 torn detached',
+    ]);
     for (const row of rows) {
       expect(row.usPerEval).toBeGreaterThan(0);
-      if (row.mode === 'mujoco') expect(Object.keys(row).sort()).toEqual(['mode', 'model', 'n', 'usPerEval']);
+      expect(row.usMin).toBeGreaterThan(0);
+      expect(row.usMin).toBeLessThanOrEqual(row.usPerEval as number);
+      if (row.mode === 'mujoco') expect(Object.keys(row).sort()).toEqual(['mode', 'model', 'n', 'usMin', 'usPerEval']);
       else {
         expect(row.compileMs).toBeGreaterThan(0);
+        expect(row.compileCpuMs).toBeGreaterThan(0);
         expect(Object.keys(row.ops as object).sort()).toEqual(['add', 'div', 'fn', 'mul']);
       }
     }
+    expect(r.stderr).toContain('timing 4 compiled forms in 5 interleaved rounds');
     const saved = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8'));
     expect(saved.rows).toEqual(rows);
     expect(saved.machine.node).toBe(process.version);
     expect(saved.agreement.every((a: { maxRelDiff: number }) => a.maxRelDiff < 1e-8)).toBe(true);
-    expect(readFileSync(join(out, 'bench.md'), 'utf8')).toContain('| chain | 2 |');
+    const md = readFileSync(join(out, 'bench.md'), 'utf8');
+    expect(md).toContain('| chain | 2 |');
+    expect(md).toMatch(/- relaxed after an ArrayBuffer was detached: \d\.\d\d–\d\.\d\d× its time before/);
     expect(existsSync(join(out, 'chain.svg'))).toBe(true);
   });
 

@@ -88,6 +88,19 @@ describe('summary and table', () => {
     expect(lines).toHaveLength(2 + sizes.length + 1);
     const n256 = lines.find((l) => l.startsWith('| chain | 256 |'))!.split('|').map((c) => c.trim());
     expect(n256[3]).toBe('–'); // torn compile: not measured at 256
-    expect(n256[11]).toBe('0.50'); // relaxed / MuJoCo
+    expect(n256[13]).toBe('0.50'); // relaxed / MuJoCo
+  });
+
+  it('rows after a detach: their own columns, the detach ratio per form, relaxed / MuJoCo from the detached rows (the same rounds as MuJoCo)', () => {
+    const detached: BenchRow[] = [...rows, { model: 'puma560', n: 6, mode: 'relaxed', usPerEval: 3.3, afterDetach: true }, { model: 'chain', n: 16, mode: 'relaxed', usPerEval: 5 * 16 * 1.2, afterDetach: true }];
+    const s = summarize(detached);
+    expect(s.detach?.relaxed?.min).toBeCloseTo(1.1, 12);
+    expect(s.detach?.relaxed?.max).toBeCloseTo(1.2, 12);
+    expect(s.detach?.torn).toBeUndefined();
+    expect(s.ratios.find((r) => r.model === 'puma560')?.relaxedOverMujoco).toBeCloseTo(3.3 / 4, 12);
+    expect(s.slopes.relaxed).toMatchObject({ from: 16, to: 256 }); // the fit stays on the rows before the detach
+    expect(s.slopes.relaxed!.slope).toBeCloseTo(1, 12);
+    const puma = markdownTable(detached).split('\n').find((l) => l.startsWith('| puma560 |'))!.split('|').map((c) => c.trim());
+    expect([puma[8], puma[10], puma[13]]).toEqual(['3.000', '3.300', '0.82']);
   });
 });
