@@ -10,12 +10,13 @@
 //
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
-import { type Expr, type Sym, symsOf } from '../expr/index.ts';
+import { type Expr, type Sym, isConst, symsOf } from '../expr/index.ts';
 import { TIME, type Variable } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type Columns, type LinearStep, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { newton } from './newton.ts';
+import { type SparseCholesky, sparseCholesky } from './sparse-cholesky.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
 import { RUNTIME_SOURCE, singularBelow } from './runtime.ts';
@@ -193,8 +194,9 @@ export class Module {
   }
 
   /** one function writing each list of exprs into its array; returns the call */
-  fillArrays(arrays: readonly (readonly [string, readonly Expr[]])[]): string[] {
-    const writes = arrays.flatMap(([name, exprs]) => exprs.map((e, i) => [`${name}[${i}]`, e] as const));
+  /** writes of the arrays' entries; an undefined entry is left as it is */
+  fillArrays(arrays: readonly (readonly [string, readonly (Expr | undefined)[]])[]): string[] {
+    const writes = arrays.flatMap(([name, exprs]) => exprs.flatMap((e, i) => (e ? [[`${name}[${i}]`, e] as const] : [])));
     const calls: string[] = [];
     // a mass matrix of n = 64 is 4096 entries: in functions V8 optimises, like the assignments
     const emit = (part: readonly (readonly [string, Expr])[]) => {
@@ -317,9 +319,16 @@ function linear(mod: Module, s: LinearStep): string[] {
     const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
     return [...prelude, ...minors, `if (${regular}(${ARGS})) {`, ...mod.assigns(z, 'z').map((l) => `  ${l}`), `} else ${byLu}(${ARGS});`, ...mod.assigns(s.y)];
   }
-  const fill = [...prelude, ...mod.fillArrays([[H, s.H], [c, s.c]])];
+  // branch-induced sparsity: the structural zeros of H are never written (they stay 0) nor read
+  const sparse = s.solver === 'cholesky' ? sparseCholesky(k, s.H) : undefined;
+  const fill = [...prelude, ...mod.fillArrays([[H, sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H], [c, s.c]])];
   const solve = mod.function('solve', (sc) => {
     for (const f of fill) sc.line(f);
+    if (sparse) {
+      sparseCholeskyOrLu(mod, sc, s, sparse, fill, luLines(mod, s, H, c, false));
+      for (const l of zWrites(mod, s.z, c)) sc.line(l);
+      return;
+    }
     if (s.solver === 'division') {
       sc.line(`if (!(Math.abs(${H}[0]) > 0)) fail('singular', ${s.block}, t, ${c}[0]);`);
       sc.line(`w[${mod.slots.slot(s.z[0])}] = ${c}[0] / ${H}[0];`);
@@ -332,8 +341,36 @@ function linear(mod: Module, s: LinearStep): string[] {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
     }
   });
-  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
+  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : sparse ? sparse.ops : s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
+}
+
+/**
+ * choleskyOrLu on the pattern of a sparse H (sparse-cholesky.ts): the
+ * positions elimination fills in are zeroed, the symmetry test and the
+ * factorisation read the pattern only; the LU fallback zeroes all of H
+ * (its last run left its factors in the structural zeros) and fills it again.
+ */
+function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, fill: readonly string[], lu: readonly string[]): void {
+  const k = s.z.length, b = s.block, H = `H${b}`, c = `c${b}`, [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
+  const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
+  mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
+  if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
+  const factor = `sparseCholeskySolve(${k}, ${H}, ${c}, ${O}, ${S}, ${R}, ${D})`;
+  const fail = `fail('singular', ${b}, t, 0)`;
+  if (s.symmetric) {
+    sc.line(`const definite = ${factor};`);
+    sc.line(`if (definite < 0) ${fail};`);
+    sc.line('if (definite === 0) {');
+  } else {
+    sc.line(`const definite = sparseNearSymmetric(${k}, ${H}, ${O}, ${S}, ${R}) ? ${factor} : 0;`);
+    sc.line('if (definite <= 0) {');
+  }
+  sc.line(`  ${H}.fill(0);`);
+  fill.forEach((l) => sc.line(`  ${l}`));
+  if (!s.symmetric) sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
+  lu.forEach((l) => sc.line(`  ${l}`));
+  sc.line('}');
 }
 
 /**

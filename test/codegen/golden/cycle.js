@@ -246,6 +246,57 @@ export function create(fail = defaultFail) {
     return small;
   }
 
+  // choleskySolve on a sparse symmetric A (sparse-cholesky.ts): pivots in the
+  // given order, each column's later rows listed in that order, so that L_ij
+  // (i later than j) is stored at A[i * n + j] and only the pattern is touched;
+  // the same pivot tests and return values as choleskySolve. The original
+  // diagonal goes to d first: a pivot is judged against it.
+  function sparseCholeskySolve(n, A, b, order, start, rows, d) {
+    const tiny = Math.max(singularBelow(n), 1e-11);
+    let small = 1;
+    for (let j = 0; j < n; j++) d[j] = A[j * n + j];
+    for (let p = 0; p < n; p++) {
+      const j = order[p], ajj = d[j], s = A[j * n + j];
+      if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
+      if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
+      if (s < small * ajj) small = s / ajj;
+      const l = Math.sqrt(s);
+      A[j * n + j] = l;
+      const first = start[p], end = start[p + 1];
+      for (let q = first; q < end; q++) A[rows[q] * n + j] /= l;
+      for (let q = first; q < end; q++) {
+        const i = rows[q], lij = A[i * n + j];
+        for (let r = first; r < q; r++) A[i * n + rows[r]] -= lij * A[rows[r] * n + j];
+        A[i * n + i] -= lij * lij;
+      }
+    }
+    for (let p = 0; p < n; p++) {
+      const j = order[p], x = (b[j] /= A[j * n + j]);
+      for (let q = start[p]; q < start[p + 1]; q++) b[rows[q]] -= A[rows[q] * n + j] * x;
+    }
+    for (let p = n - 1; p >= 0; p--) {
+      const j = order[p];
+      let s = b[j];
+      for (let q = start[p]; q < start[p + 1]; q++) s -= A[rows[q] * n + j] * b[rows[q]];
+      b[j] = s / A[j * n + j];
+    }
+    return small;
+  }
+
+  // nearSymmetric on the pattern of sparseCholeskySolve: the entries outside it
+  // are structural zeros, which an earlier LU fallback may have overwritten
+  function sparseNearSymmetric(n, A, order, start, rows) {
+    for (let p = 0; p < n; p++) {
+      const j = order[p], ajj = A[j * n + j];
+      if (!(ajj > 0)) return false;
+      for (let q = start[p]; q < start[p + 1]; q++) {
+        const i = rows[q], dij = Math.abs(A[i * n + j] - A[j * n + i]);
+        if (!(dij * dij <= 1e-24 * ajj * A[i * n + i])) return false;
+      }
+    }
+    return n > 0;
+  }
+
   const H0 = doubles(1), c0 = doubles(1);
   function g0(t, x, u, p, w) {
     const v0 = -2 - 2*x[0];
