@@ -251,7 +251,8 @@ function choleskySolve(n, A, b) {
 // given order, each column's later rows listed in that order, so that L_ij
 // (i later than j) is stored at A[i * n + j] and only the pattern is touched;
 // the same pivot tests and return values as choleskySolve. The original
-// diagonal goes to d first: a pivot is judged against it.
+// diagonal goes to d first: a pivot is judged against it; then d keeps the
+// pivots' reciprocals (one division per pivot, none in the solves).
 function sparseCholeskySolve(n, A, b, order, start, rows, d) {
   const tiny = Math.max(singularBelow(n), 1e-11);
   let small = 1;
@@ -261,10 +262,11 @@ function sparseCholeskySolve(n, A, b, order, start, rows, d) {
     if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
     if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
     if (s < small * ajj) small = s / ajj;
-    const l = Math.sqrt(s);
+    const l = Math.sqrt(s), inv = 1 / l;
     A[j * n + j] = l;
+    d[j] = inv; // the diagonal is judged; from here d holds 1 / l_jj for the solves
     const first = start[p], end = start[p + 1];
-    for (let q = first; q < end; q++) A[rows[q] * n + j] /= l;
+    for (let q = first; q < end; q++) A[rows[q] * n + j] *= inv;
     for (let q = first; q < end; q++) {
       const i = rows[q], lij = A[i * n + j];
       for (let r = first; r < q; r++) A[i * n + rows[r]] -= lij * A[rows[r] * n + j];
@@ -272,14 +274,14 @@ function sparseCholeskySolve(n, A, b, order, start, rows, d) {
     }
   }
   for (let p = 0; p < n; p++) {
-    const j = order[p], x = (b[j] /= A[j * n + j]);
+    const j = order[p], x = (b[j] *= d[j]);
     for (let q = start[p]; q < start[p + 1]; q++) b[rows[q]] -= A[rows[q] * n + j] * x;
   }
   for (let p = n - 1; p >= 0; p--) {
     const j = order[p];
     let s = b[j];
     for (let q = start[p]; q < start[p + 1]; q++) s -= A[rows[q] * n + j] * b[rows[q]];
-    b[j] = s / A[j * n + j];
+    b[j] = s * d[j];
   }
   return small;
 }

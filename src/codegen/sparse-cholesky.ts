@@ -82,9 +82,10 @@ export function factorPattern(k: number, adjacent: Set<number>[]): SparseCholesk
 function sparseOps(lengths: readonly number[]): OpCounts {
   const ops = noOps();
   for (const c of lengths) {
-    ops.mul += 1 + (c * (c + 1)) / 2 + 2 * c; // the pivot test; the update of the later block; both triangular solves
+    // the pivot test; the column's scaling; the update of the later block; both triangular solves
+    ops.mul += 1 + c + (c * (c + 1)) / 2 + 2 * c + 2;
     ops.add += (c * (c + 1)) / 2 + 2 * c;
-    ops.div += 1 + c + 2; // the rcond ratio, the column's scaling, the two solves' divisions
+    ops.div += 2; // the reciprocal pivot and the rcond ratio
     ops.fn += 1; // sqrt
   }
   return ops;
