@@ -1,7 +1,11 @@
-// Eigenvalues of a real square matrix (the A of a linearization): reduction
-// to upper Hessenberg form by stabilized elementary similarity transforms,
-// then Francis' double-shift QR iteration (EISPACK elmhes and hqr, as in
-// Numerical Recipes §11.5–11.6, 0-based here).
+// Eigenvalues of a real square matrix (the A of a linearization): balancing
+// by powers of two (exact: the eigenvalues do not change; a stiff spring
+// beside light bodies puts entries 1e4 apart in A), reduction to upper
+// Hessenberg form by stabilized elementary similarity transforms, then
+// Francis' double-shift QR iteration (EISPACK balanc, elmhes and hqr, as in
+// Numerical Recipes §11.5–11.6, 0-based here), with an exceptional shift
+// every 10 iterations and LAPACK's budget of 30 max(10, n) iterations per
+// eigenvalue, where hqr gives up after 30.
 //
 // Glossary
 //   a   n x n, row-major copy, reduced in place
@@ -17,9 +21,40 @@ export interface Eigenvalue {
 // (A) => its eigenvalues, complex pairs adjacent, sorted by real part descending, then imaginary part
 export function eigenvalues(A: readonly (readonly number[])[]): Eigenvalue[] {
   const a = A.map((row) => [...row]);
+  balance(a);
   hessenberg(a);
   const out = hqr(a);
   return out.sort((p, q) => q.re - p.re || q.im - p.im);
+}
+
+/** balanc: rows and columns scaled by powers of two until their norms are alike (a similarity: same eigenvalues) */
+function balance(a: number[][]): void {
+  const n = a.length, RADIX = 2, SQRDX = RADIX * RADIX;
+  let done = false;
+  while (!done) {
+    done = true;
+    for (let i = 0; i < n; i++) {
+      let r = 0, c = 0;
+      for (let j = 0; j < n; j++) {
+        if (j !== i) {
+          c += Math.abs(a[j][i]);
+          r += Math.abs(a[i][j]);
+        }
+      }
+      if (c === 0 || r === 0 || !Number.isFinite(c + r)) continue;
+      let g = r / RADIX, f = 1;
+      const sum = c + r;
+      while (c < g) (f *= RADIX), (c *= SQRDX);
+      g = r * RADIX;
+      while (c > g) (f /= RADIX), (c /= SQRDX);
+      if ((c + r) / f < 0.95 * sum) {
+        done = false;
+        g = 1 / f;
+        for (let j = 0; j < n; j++) a[i][j] *= g;
+        for (let j = 0; j < n; j++) a[j][i] *= f;
+      }
+    }
+  }
 }
 
 /** elmhes: a becomes upper Hessenberg with the same eigenvalues (entries below the subdiagonal zeroed) */
@@ -53,6 +88,7 @@ function hqr(a: number[][]): Eigenvalue[] {
   let anorm = 0;
   for (let i = 0; i < n; i++) for (let j = Math.max(i - 1, 0); j < n; j++) anorm += Math.abs(a[i][j]);
   let nn = n - 1, t = 0;
+  const maxIts = 30 * Math.max(10, n);
   while (nn >= 0) {
     let its = 0, l: number;
     do {
@@ -88,8 +124,8 @@ function hqr(a: number[][]): Eigenvalue[] {
           }
           nn -= 2;
         } else {
-          if (its === 60) throw new KronError('eigenvalues: the QR iteration did not converge in 60 iterations', { hint: 'the matrix may hold non-finite or extreme entries' });
-          if (its === 10 || its === 20) {
+          if (its === maxIts) throw new KronError(`eigenvalues: the QR iteration did not converge in ${maxIts} iterations`, { hint: 'the matrix may hold non-finite or extreme entries' });
+          if (its > 0 && its % 10 === 0) {
             // exceptional shift
             t += x;
             for (let i = 0; i <= nn; i++) a[i][i] -= x;

@@ -46,6 +46,15 @@ describe('eigenvalues', () => {
       got.forEach((e, i) => expect(Math.hypot(e.re - want[i].re, e.im - want[i].im)).toBeLessThanOrEqual(1e-12 * (1 + Math.hypot(want[i].re, want[i].im))));
     });
   });
+  it('a badly scaled similarity D A D^-1 (D from 1e-6 to 1e6, as a stiff spring beside light bodies gives): the same spectrum', () => {
+    const reals = [-40, -3, 0.5], pairs: [number, number][] = [[-0.5, 30], [-2, 0.7], [0, 1e-3]];
+    const A = similar(reals, pairs, 7);
+    const n = A.length, d = Array.from({ length: n }, (_, i) => 10 ** (-6 + (12 * i) / (n - 1)));
+    const scaled = A.map((row, i) => row.map((v, j) => (d[i] * v) / d[j]));
+    const want = [...reals.map((re) => ({ re, im: 0 })), ...pairs.flatMap(([re, im]) => [{ re, im }, { re, im: -im }])].sort((p, q) => q.re - p.re || q.im - p.im);
+    const got = eigenvalues(scaled);
+    got.forEach((e, i) => expect(Math.hypot(e.re - want[i].re, e.im - want[i].im)).toBeLessThanOrEqual(1e-9 * (1 + Math.hypot(want[i].re, want[i].im))));
+  });
   it('triangular and 1 x 1 matrices: the diagonal', () => {
     expect(eigenvalues([[5]])).toEqual([{ re: 5, im: 0 }]);
     expect(eigenvalues([[1, 2, 3], [0, 4, 5], [0, 0, -6]]).map((e) => e.re)).toEqual([4, 1, -6]);
