@@ -11,6 +11,7 @@ import { sortEquations } from '../src/structure/sort.ts';
 import { iterateOptions } from '../src/structure/iterate-plan.ts';
 import { generate } from '../src/codegen/generate.ts';
 import { CompiledModel } from '../src/codegen/compiled.ts';
+import { compiledData } from '../src/codegen/compiled-data.ts';
 import type { CompileReport } from '../src/report.ts';
 import { simulate } from '../src/sim/simulate.ts';
 import build from '../mechanisms/rcgrid.ts';
@@ -39,7 +40,7 @@ const compiled = withLocalTable(() => {
   const plan = timed('plan', () => planModel(reduced, { relaxed: true, iterate }));
   const generated = timed('generate', () => generate(plan));
   const report = { relaxedLoops: plan.relaxedLoops, ops: generated.ops } as unknown as CompileReport;
-  return timed('new Function', () => new CompiledModel(plan, reduced, generated, report, () => '', { folded: true }));
+  return timed('new Function', () => new CompiledModel(compiledData(plan, reduced, generated, report, {}, { folded: true }), { plan, reduced }));
 });
 const total = stages.filter(([s]) => !s.startsWith('sort')).reduce((a, [, ms]) => a + ms, 0);
 console.log(`rcgrid n = ${n} (${n * n} nodes), ${method}${method === 'iterate' ? `, omega ${omega}` : ''}`);

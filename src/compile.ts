@@ -9,7 +9,7 @@ import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind
 import { type TearOverride, planModel } from './structure/plan.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
-import { moduleSource } from './codegen/module.ts';
+import { compiledData } from './codegen/compiled-data.ts';
 import type { AutoModeReport, CompileReport, Mode, Problem } from './report.ts';
 import { modeCost } from './structure/costs.ts';
 import type { IterateOptions } from './structure/plan-types.ts';
@@ -130,7 +130,8 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
-  return new CompiledModel(plan, reduced, generated, report, () => moduleSource(generated, header), { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names });
+  const data = compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names });
+  return new CompiledModel(data, { plan, reduced });
 }
 
 /** the model's generalized coordinates, checked: states q, qd, unknown qdd, input tau */

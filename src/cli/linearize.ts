@@ -4,7 +4,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import { type Eigenvalue, type Linearization, type FrameJacobian, frameJacobian, linearize } from '../analysis/index.ts';
-import { COMPILE_OPTIONS, MODEL_FLAGS, compileFrom, negativeValues, number, parseSets } from './model-commands.ts';
+import { COMPILE_OPTIONS, MODEL_FLAGS, checkMode, compileFrom, negativeValues, number, parseSets } from './model-commands.ts';
 import type { Io } from './io.ts';
 
 export const LINEARIZE_HELP = `usage: kron linearize <model.ts|robot.urdf> --at name=value,... [options]
@@ -54,7 +54,7 @@ export async function runLinearize(args: string[], io: Io): Promise<void> {
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError('kron linearize needs a model file', { hint: 'kron linearize mechanisms/pendulum.ts --at j1.q=0; kron linearize --help' });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron linearize takes one model file; kron linearize --help' });
-  if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
+  checkMode(values.mode);
   const at = parseSets((values.at ?? []).flatMap((s) => s.split(',')).filter((s) => s.trim() !== ''), '--at', 'j1.q=0.1,j1.qd=0');
   const time = values.time === undefined ? undefined : number('--time', values.time);
   const { compiled } = await compileFrom(file, values, io);

@@ -148,11 +148,16 @@ function parse(args: string[], command: 'compile' | 'simulate', io: Io) {
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: `kron ${command} mechanisms/drivetrain.ts; kron ${command} --help` });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: `kron ${command} takes one model file; kron ${command} --help` });
-  if (values.mode !== 'torn' && values.mode !== 'relaxed' && values.mode !== 'auto') throw new UsageError(`--mode must be torn, relaxed or auto, got "${values.mode}"`);
+  checkMode(values.mode);
   return { values, file };
 }
 
 type Values = ReturnType<typeof parse>['values'];
+
+/** --mode of compile, simulate and linearize */
+export function checkMode(mode: string): void {
+  if (mode !== 'torn' && mode !== 'relaxed' && mode !== 'auto') throw new UsageError(`--mode must be torn, relaxed or auto, got "${mode}"`, { hint: 'auto compiles both forms and keeps the one with fewer operations' });
+}
 
 /** `--stop -1` as `--stop=-1`: parseArgs would take a value starting with a dash for an option */
 export function negativeValues(args: string[], options: ParseArgsConfig['options'] = OPTIONS): string[] {

@@ -5,15 +5,19 @@
 // The methods derivatives(), signal(), setInput()... act on one default
 // state, for callers that run one simulation at a time.
 import { ModelError, SimulationError, UsageError } from '../errors.ts';
-import { type ReducedModel, TIME, type Variable } from '../model/index.ts';
+import type { ReducedModel } from '../model/index.ts';
 import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
+import { moduleSource } from './module.ts';
+import type { CompiledData, SignalSource } from './compiled-data.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 import { iterationFailure } from './relax-iterate.ts';
 import { type CoordinateNames, InverseDynamics } from './inverse.ts';
 import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
+
+export type { CompiledData, CompiledOptions, SignalSource } from './compiled-data.ts';
 
 type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void;
@@ -29,14 +33,6 @@ const NEAR_DEAD_POINT_RCOND = 1e-2;
 /** extra: for a kinematic loop that does not close, the condition of its last closed position (newton.ts); for a relaxing iteration, its last changes (relax-iterate.ts) */
 type Fail = (kind: string, block: number, t: number, residual: number, extra?: number | ArrayLike<number> | null) => never;
 
-/** where a signal is read: sign * array[index] + offset (time: sign * t + offset; value: the constant offset) */
-export interface SignalSource {
-  readonly from: 'time' | 'x' | 'u' | 'w' | 'p' | 'value';
-  readonly index: number;
-  readonly sign: number;
-  readonly offset: number;
-}
-
 /** values a state starts from, by name */
 export interface StateValues {
   /** parameters kept symbolic (foldParameters: false); a folded one only at its compiled value */
@@ -45,18 +41,11 @@ export interface StateValues {
   start?: Readonly<Record<string, number>>;
 }
 
-export interface CompiledOptions {
-  /** parameters were folded into the code (compile's foldParameters) */
-  folded: boolean;
-  /** start values overriding the declared ones, by name */
-  start?: Readonly<Record<string, number>>;
-  /** what the code computes (default 'forward') */
-  problem?: Problem;
-  /** problem 'inverse': the generalized coordinates' names, in the order inverse() takes them */
-  coordinates?: readonly CoordinateNames[];
+/** what a compile derived its code from: the plan and the reduced model (a cached model rebuilds them on demand) */
+export interface Origin {
+  readonly plan: SolvePlan;
+  readonly reduced: ReducedModel;
 }
-
-const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });
 
 export class CompiledModel {
   readonly stateNames: readonly string[];
@@ -64,46 +53,59 @@ export class CompiledModel {
   readonly fn: Derivatives;
   /** what a new state starts with; never written */
   readonly defaults: { readonly x: Float64Array; readonly w: Workspace; readonly u: Float64Array; readonly p: Float64Array };
-  private readonly sources = new Map<string, SignalSource>();
+  private readonly sources: ReadonlyMap<string, SignalSource>;
   private readonly folded: boolean;
   private defaultState: ModelState | undefined;
   private defaultInverse: InverseDynamics | undefined;
+  private origin: Origin | (() => Origin);
   /** what the code computes: 'forward' (qdd from tau) or 'inverse' (tau from qdd) */
   readonly problem: Problem;
   /** problem 'inverse': the generalized coordinates (the state joints' q, qd, qdd, tau), the order of inverse()'s arrays */
   readonly coordinates: readonly CoordinateNames[];
+  readonly generated: Generated;
+  /** the compile report (kron compile --json) */
+  readonly report: CompileReport;
 
-  constructor(
-    readonly plan: SolvePlan,
-    readonly reduced: ReducedModel,
-    readonly generated: Generated,
-    /** the compile report (kron compile --json) */
-    readonly report: CompileReport,
-    /** the generated code as a readable ES module */
-    readonly source: () => string,
-    options: CompiledOptions = { folded: true },
-  ) {
-    const { layout } = generated;
-    this.stateNames = layout.states;
+  /**
+   * From the data a compile derived (compiled-data.ts) and what it derived it
+   * from; `origin` may be a function that rebuilds them (a model run from the
+   * compile cache compiles again only for a diagnosis that needs the plan)
+   */
+  constructor(readonly data: CompiledData, origin: Origin | (() => Origin)) {
+    const { generated, options } = data;
+    this.generated = generated;
+    this.report = data.report;
+    this.origin = origin;
+    this.stateNames = generated.layout.states;
     this.folded = options.folded;
     this.problem = options.problem ?? 'forward';
     this.coordinates = options.coordinates ?? [];
-    const values = reduced.flat.parameterValues;
-    this.defaults = {
-      x: Float64Array.from(plan.states, (v) => this.start(v)),
-      w: doubles(layout.workspace.length),
-      u: Float64Array.from(plan.inputs, (v) => v.start ?? 0),
-      p: Float64Array.from(plan.parameters, (v) => values.get(v.id)!),
-    };
-    plan.unknowns.forEach((v, i) => (this.defaults.w[i] = this.start(v)));
+    const w = doubles(data.defaults.w.length);
+    data.defaults.w.forEach((v, i) => (w[i] = v));
+    this.defaults = { x: Float64Array.from(data.defaults.x), w, u: Float64Array.from(data.defaults.u), p: Float64Array.from(data.defaults.p) };
     this.fn = new Function('fail', generated.body)(this.fail) as Derivatives;
-    this.buildSources();
+    this.sources = new Map(data.sources);
     for (const [name, value] of Object.entries(options.start ?? {})) this.writeStart(name, value, this.defaults.x, this.defaults.w);
   }
 
-  /** start value of a variable, carried over from its aliases if it has none itself */
-  private start(v: Variable): number {
-    return v.start ?? this.reduced.starts.get(v.id) ?? 0;
+  /** the generated code as a readable ES module */
+  source(): string {
+    return moduleSource(this.generated, this.data.header);
+  }
+
+  /** the solve plan the code was generated from */
+  get plan(): SolvePlan {
+    return this.from().plan;
+  }
+
+  /** the model after alias elimination */
+  get reduced(): ReducedModel {
+    return this.from().reduced;
+  }
+
+  private from(): Origin {
+    if (typeof this.origin === 'function') this.origin = this.origin();
+    return this.origin;
   }
 
   /** a new run state: its own workspace, inputs, parameters and start values */
@@ -213,10 +215,8 @@ export class CompiledModel {
    * typed error: no such parameter, folded, or read by no equation.
    */
   parameterIndex(name: string, value: number): number | undefined {
-    const v = this.reduced.flat.variables.find((x) => x.name === name && x.kind === 'parameter');
-    if (!v) {
-      const known = this.reduced.flat.variables.filter((x) => x.kind === 'parameter').map((x) => x.name);
-      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `parameters of this model: ${shortList(known)}` });
+    if (!this.data.parameters.includes(name)) {
+      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `parameters of this model: ${shortList(this.data.parameters)}` });
     }
     const s = this.sources.get(name)!;
     if (s.from === 'p') return s.index;
@@ -243,31 +243,12 @@ export class CompiledModel {
   /** where a start value of `name` goes: a state (x) or an unknown's first guess (w) */
   private startSource(name: string): SignalSource {
     const s = this.sources.get(name);
-    if (s && (s.from === 'x' || (s.from === 'w' && s.index < this.plan.unknowns.length))) return s;
+    if (s && (s.from === 'x' || (s.from === 'w' && s.index < this.data.unknowns))) return s;
     if (s?.from === 'value') throw new ModelError(`${name} is fixed at ${s.offset} by the equations and has no start value`, { variables: [name], hint: `states: ${shortList(this.stateNames)}` });
     throw new ModelError(`no state named ${name} to give a start value`, {
       variables: [name],
       hint: `states: ${shortList(this.stateNames)} (unknowns such as tearing variables take a first guess too)`,
     });
-  }
-
-  private buildSources(): void {
-    const { layout } = this.generated;
-    const values = this.reduced.flat.parameterValues;
-    const set = (name: string, s: SignalSource) => this.sources.set(name, s);
-    layout.states.forEach((n, i) => set(n, source('x', i)));
-    layout.inputs.forEach((n, i) => set(n, source('u', i)));
-    this.plan.unknowns.forEach((v, i) => set(v.name, source('w', i)));
-    layout.parameters.forEach((n, i) => set(n, source('p', i)));
-    for (const v of this.reduced.flat.variables) {
-      if (v.kind === 'parameter' && !this.sources.has(v.name)) set(v.name, source('value', 0, 0, values.get(v.id)!));
-    }
-    for (const a of this.reduced.aliases.values()) {
-      const of = a.of && (a.of.id === TIME.id ? source('time', 0) : this.sources.get(a.of.name));
-      set(a.variable.name, of ? source(of.from, of.index, a.sign * of.sign, a.sign * of.offset + a.offset) : source('value', 0, 0, a.offset));
-    }
-    this.sources.delete(TIME.name);
-    set('time', source('time', 0));
   }
 
   private readonly fail: Fail = (kind, block, t, residual, extra) => {

@@ -77,7 +77,7 @@ describe('kron CLI', () => {
       [['compile', 'mechanisms/drivetrain.ts', '--set', 's9.J=1'], 1, /no parameter named s9.J/],
       [['compile', 'mechanisms/drivetrain.ts', '--set', 'i=abc'], 2, /expects a number/],
       [['compile', 'test/cli/fixtures/no-default.ts'], 1, /has no default export that builds a model/],
-      [['compile', 'mechanisms/drivetrain.ts', '--mode', 'fast'], 2, /--mode must be torn or relaxed/],
+      [['compile', 'mechanisms/drivetrain.ts', '--mode', 'fast'], 2, /--mode must be torn, relaxed or auto/],
     ] as const;
     for (const [args, code, message] of bad) {
       const r = kron(...args);

@@ -417,7 +417,7 @@ describe('error catalogue: the command line (exit 2)', () => {
     [['fly'], `UsageError: unknown command "fly"\n  hint: commands: ${commands}; kron --help lists them`],
     [['simulate'], 'UsageError: kron simulate needs a model file\n  hint: kron simulate mechanisms/drivetrain.ts; kron simulate --help'],
     [['compile', 'mechanisms/drivetrain.ts', '--frobnicate'], "UsageError: Unknown option '--frobnicate'\n  hint: kron compile --help lists the options"],
-    [['compile', 'mechanisms/drivetrain.ts', '--mode', 'fast'], 'UsageError: --mode must be torn or relaxed, got "fast"'],
+    [['compile', 'mechanisms/drivetrain.ts', '--mode', 'fast'], 'UsageError: --mode must be torn, relaxed or auto, got "fast"\n  hint: auto compiles both forms and keeps the one with fewer operations'],
     [['compile', 'mechanisms/drivetrain.ts', '--set', 'i'], 'UsageError: --set expects name=value, got "i"\n  hint: e.g. --set n=16'],
     [['compile', 'mechanisms/drivetrain.ts', '--set', 'i=abc'], 'UsageError: --set i expects a number, got "abc"'],
     [['compile', 'mechanisms/drivetrain.ts', '--gravity', '0,0,-1'], 'UsageError: --gravity applies to mechanisms (models built with Mechanism, which have a world)'],
