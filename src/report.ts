@@ -58,5 +58,11 @@ export interface CompileReport {
   inverse?: { coordinates: string[]; forces: string[]; ops: OpCounts };
   /** compiled with mode 'auto' (--mode auto): both forms and the choice; `mode` is the form kept */
   auto?: AutoModeReport;
+  /**
+   * the command line's compile cache (node/compile-cache.ts): the entry's key,
+   * whether this run found it (hit: compileMs is the compile that stored it,
+   * loadMs what this run took instead) or stored it
+   */
+  cache?: { key: string; hit: boolean; loadMs?: number };
 }
 

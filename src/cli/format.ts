@@ -8,7 +8,7 @@ export function formatReport(r: CompileReport): string {
     `  equations ${r.equations} after flattening, ${r.sortedEquations} after alias elimination (${r.aliasesEliminated} aliases)`,
     `  unknowns ${r.unknowns}, states ${r.states}`,
     `  ops per evaluation: ${r.ops.mul} mul, ${r.ops.add} add, ${r.ops.div} div, ${r.ops.fn} fn`,
-    `  compiled in ${r.compileMs} ms into ${r.functions} functions`,
+    `  compiled in ${r.compileMs} ms into ${r.functions} functions${r.cache?.hit ? ` (from the compile cache, loaded in ${r.cache.loadMs} ms)` : ''}`,
   ];
   if (r.auto) {
     const cost = (e: NonNullable<CompileReport['auto']>['torn']) => ('cost' in e ? `cost ${e.cost}` : `failed: ${e.error}`);

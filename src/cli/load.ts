@@ -22,14 +22,25 @@ export interface LoadedModel {
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
+  return (await openModel(file, sets))();
+}
+
+/**
+ * The model file read (a module imported, a URDF parsed), and a function
+ * that builds the model from it: a run from the compile cache builds the
+ * model only when something needs it.
+ */
+export async function openModel(file: string, sets: Record<string, number>): Promise<() => LoadedModel> {
   const path = resolve(file);
   if (!existsSync(path)) {
     throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf' });
   }
   if (extname(path).toLowerCase() === '.urdf') {
-    const { mechanism, warnings } = loadUrdf(path);
-    checkOverrides(mechanism, sets, {});
-    return { model: mechanism, overrides: { ...sets }, warnings };
+    return () => {
+      const { mechanism, warnings } = loadUrdf(path);
+      checkOverrides(mechanism, sets, {});
+      return { model: mechanism, overrides: { ...sets }, warnings };
+    };
   }
   const mod = (await importEsModule(file, path, 'model')) as { default?: unknown; parameters?: Record<string, number> };
   if (typeof mod.default !== 'function') {
@@ -37,16 +48,19 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
       hint: 'export default function build(p) { const m = new Model("name"); ...; return m; }',
     });
   }
+  const build = mod.default as (p: Record<string, number>) => unknown;
   const declared = mod.parameters ?? {};
-  const builderParams: Record<string, number> = {};
-  const overrides: Record<string, number> = {};
-  for (const [k, v] of Object.entries(sets)) (k in declared ? builderParams : overrides)[k] = v;
-  const model = (mod.default as (p: Record<string, number>) => unknown)({ ...declared, ...builderParams });
-  if (!(model instanceof Model)) {
-    throw new ModelError(`the default export of ${file} did not return a Model`, { hint: 'return the Model you built' });
-  }
-  checkOverrides(model, overrides, declared);
-  return { model, overrides, warnings: [] };
+  return () => {
+    const builderParams: Record<string, number> = {};
+    const overrides: Record<string, number> = {};
+    for (const [k, v] of Object.entries(sets)) (k in declared ? builderParams : overrides)[k] = v;
+    const model = build({ ...declared, ...builderParams });
+    if (!(model instanceof Model)) {
+      throw new ModelError(`the default export of ${file} did not return a Model`, { hint: 'return the Model you built' });
+    }
+    checkOverrides(model, overrides, declared);
+    return { model, overrides, warnings: [] };
+  };
 }
 
 /**

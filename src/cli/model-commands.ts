@@ -4,13 +4,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { type Problem, compile } from '../compile.ts';
+import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
 import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, simulate } from '../sim/simulate.ts';
 import type { Model } from '../model/index.ts';
 import { Mechanism } from '../library/multibody/mechanism.ts';
-import { loadController, loadModel } from './load.ts';
+import { type LoadedModel, loadController, openModel } from './load.ts';
+import { PlanUnavailable, cachedCompile, lookUp } from './cached-compile.ts';
 import { formatReport, iterationLines } from './format.ts';
 import type { IterateOptions } from '../structure/plan-types.ts';
 import { type Io, terminal } from './io.ts';
@@ -26,6 +27,7 @@ compile options:
   --mode torn|relaxed|auto  torn (default): loops torn from the residue() hints (M(q) qdd = h);
                      relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order;
                      auto: both compiled, the one with fewer operations per evaluation kept
+  --no-cache         compile even if the compile cache holds this model (see README, Compile cache)
   --set name=value   a parameter the model module declares (e.g. n=16), or a model
                      parameter by hierarchical name (e.g. s1.J=2, link2.m=20); repeatable
   --start name=value the start value of a state by hierarchical name (e.g. j1.q=0.5,
@@ -108,6 +110,7 @@ export const COMPILE_OPTIONS = {
   tear: { type: 'string', multiple: true },
   untear: { type: 'string', multiple: true },
   'keep-parameters': { type: 'boolean', default: false },
+  'no-cache': { type: 'boolean', default: false },
   gravity: { type: 'string' },
   emit: { type: 'string' },
   'relax-iterate': { type: 'boolean', default: false },
@@ -231,7 +234,7 @@ function simulateOptions(values: Values): SimulateOptions {
 }
 
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
-export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'gravity' | 'emit'> &
+export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'gravity' | 'emit'> &
   Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
@@ -245,43 +248,69 @@ function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefine
   };
 }
 
-/** load, override, compile; warnings to stderr */
-export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward'): Promise<{ model: Model; compiled: CompiledModel }> {
-  const { model, overrides, warnings } = await loadModel(file, parseSets(values.set ?? []));
-  for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
-  if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
+/**
+ * load, override, compile (through the compile cache unless --no-cache);
+ * warnings to stderr. A cache hit imports the model module only when `eager`
+ * (the caller needs the model, or the plan for more than a diagnosis);
+ * otherwise a diagnosis that needs the plan throws PlanUnavailable.
+ */
+export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward', eager = true, warn = true): Promise<{ model: Model; compiled: CompiledModel }> {
+  const sets = parseSets(values.set ?? []);
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
   const iterate = relaxIterate(values);
   // --relax-iterate implies --mode relaxed (the default torn would ignore the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
-  const compiled = compile(model, { mode, problem, parameters: overrides, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate });
-  for (const d of compiled.report.diagnostics) io.stderr.write(`warning: ${d}\n`);
+  const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate };
+  const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache']);
+  const open = !entry || eager ? await openModel(file, sets) : undefined;
+  let loaded: LoadedModel | undefined;
+  const load = () => {
+    if (loaded) return loaded;
+    if (!open) throw new PlanUnavailable(`${file} was run from the compile cache without its module`);
+    const l = open();
+    if (values.gravity !== undefined) Object.assign(l.overrides, parseGravity(values.gravity, l.model));
+    return (loaded = l);
+  };
+  const { compiled, warnings } = cachedCompile(key, entry, load, options);
+  for (const w of warn ? [...warnings, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
   if (values.emit) write(values.emit, compiled.source());
-  return { model, compiled };
+  return { get model() { return load().model; }, compiled };
 }
 
 export async function runCompile(args: string[], io: Io): Promise<void> {
   const { values, file } = parse(args, 'compile', io);
-  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward');
+  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward', false);
   io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
 }
 
 export async function runSimulate(args: string[], io: Io): Promise<void> {
+  try {
+    await simulateCommand(args, io, false);
+  } catch (e) {
+    // a diagnosis of a model run from the compile cache: the same run again, with the model loaded (its warnings said)
+    if (!(e instanceof PlanUnavailable)) throw e;
+    await simulateCommand(args, io, true);
+  }
+}
+
+/** eager: the retry after a PlanUnavailable, the model module imported and the warnings already said */
+async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<void> {
   const { values, file } = parse(args, 'simulate', io);
   const options = simulateOptions(values);
   if (values.controller !== undefined) {
     options.controller = await loadController(values.controller);
     options.controllerName = values.controller;
   }
-  const { model, compiled } = await compileFrom(file, values, io);
-  const bar = progressBar(terminal(io));
   const json = values.out?.endsWith('.json');
+  const loaded = await compileFrom(file, values, io, 'forward', eager || json === true, !eager);
+  const { compiled } = loaded;
+  const bar = progressBar(terminal(io));
   let recording;
   try {
     const run = { ...options, onProgress: (f: number) => bar.update(f) };
     // JSON results of mechanisms also carry the scene and poses for `kron view`
-    recording = json ? simulatePlayback(model, compiled, run) : { result: simulate(compiled, run), playback: undefined };
+    recording = json ? simulatePlayback(loaded.model, compiled, run) : { result: simulate(compiled, run), playback: undefined };
   } finally {
     bar.stop();
   }
