@@ -20,7 +20,8 @@ import { simulatePlayback } from '../io/playback.ts';
 export const MODEL_FLAGS = `model:
   <model.ts>         a model module (export default function build(p): Model), or
   <robot.urdf>       a URDF robot (root link fixed to the world; gravity 0,0,-9.80665;
-                     joint limits ignored; meshes drawn as placeholders)
+                     meshes (STL, DAE, OBJ) found next to the file are drawn by the
+                     viewer, others as placeholders)
 
 compile options:
   --mode torn|relaxed  torn (default): loops torn from the residue() hints (M(q) qdd = h);

@@ -1,7 +1,8 @@
 // `kron view [run.json | model.ts] [--port P]`: serves the viewer page with a
 // result file, or with a model module for live mode, on 127.0.0.1. The
 // server knows a fixed set of routes (the page, its bundled script and style,
-// its config, the run) and nothing else: no path
+// its config, the run, and the mesh files the run's scene names, each under a
+// numbered route) and nothing else: no path from a request
 // ever reaches the file system, so a request that climbs out (/../x,
 // /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
 // this machine get 403 (a web page cannot reach the server by DNS rebinding).
@@ -11,6 +12,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import type { PlaybackRun } from '../io/types.ts';
 import { PAGE, bundleViewer } from './bundle.ts';
 
 export const HOST = '127.0.0.1';
@@ -71,6 +73,22 @@ function checkModel(file: string): string {
   return path;
 }
 
+const MESH_TYPES: Record<string, string> = { '.stl': 'model/stl', '.dae': 'model/vnd.collada+xml', '.obj': 'model/obj' };
+
+/**
+ * The mesh files a run's scene names (URDF visuals, found next to the URDF
+ * when the run was written) that exist here: route -> file. The page learns
+ * the routes from config.json; the file names come from the run file the
+ * user chose, never from a request.
+ */
+function meshRoutes(run: string): Map<string, string> {
+  const scene = (JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun).scene;
+  const files = [...new Set((scene?.shapes ?? []).flatMap((s) => (s.geometry.shape.type === 'mesh' && s.geometry.shape.file ? [s.geometry.shape.file] : [])))];
+  const routes = new Map<string, string>();
+  files.filter((f) => MESH_TYPES[extname(f).toLowerCase()] && existsSync(f)).forEach((f, k) => routes.set(`/mesh/${k}${extname(f).toLowerCase()}`, f));
+  return routes;
+}
+
 async function routes(run: string | undefined, model: string | undefined): Promise<Map<string, Route>> {
   const bundle = await bundleViewer(model ? [model] : []);
   const live = model ? basename(model, extname(model)) : undefined;
@@ -81,8 +99,12 @@ async function routes(run: string | undefined, model: string | undefined): Promi
     ['/index.html', text('text/html; charset=utf-8', page)],
     ['/app.js', text('text/javascript; charset=utf-8', bundle.js)],
     ['/app.css', text('text/css; charset=utf-8', bundle.css)],
-    ['/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live }))],
   ]);
+  const meshes = run ? meshRoutes(run) : new Map<string, string>();
+  for (const [route, file] of meshes) table.set(route, { type: MESH_TYPES[extname(file).toLowerCase()], body: () => readFile(file) });
+  // meshes: file (as the scene names it) -> route, only when there are any
+  const config = { run: run ? 'run.json' : null, live, ...(meshes.size && { meshes: Object.fromEntries([...meshes].map(([r, f]) => [f, r.slice(1)])) }) };
+  table.set('/config.json', text('application/json', JSON.stringify(config)));
   if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
   return table;
 }
@@ -105,7 +127,7 @@ function handler(table: Map<string, Route>, port: () => number) {
     try {
       send(200, route.type, await route.body());
     } catch (e) {
-      send(500, 'text/plain', `could not read the run: ${e instanceof Error ? e.message : String(e)}\n`);
+      send(500, 'text/plain', `could not read the file: ${e instanceof Error ? e.message : String(e)}\n`);
     }
   };
 }

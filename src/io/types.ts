@@ -52,6 +52,8 @@ export interface Scene {
   shapes: SceneShape[];
   links: SceneLink[];
   joints: SceneJoint[];
+  /** every parameter's value by hierarchical name (the viewer's model tree shows a component's); absent in older runs */
+  parameters?: Record<string, number>;
 }
 
 /**
