@@ -2,6 +2,7 @@
 // virtual module kron:mechanisms, see viewer/bundle.ts), compiled and
 // simulated here with the same engine and playback recording as the CLI.
 import mechanisms from 'kron:mechanisms';
+import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { compile, type Mode } from '../../src/compile.ts';
 import { simulatePlayback } from '../../src/io/playback.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
@@ -11,6 +12,8 @@ import { Model, type Component } from '../../src/model/index.ts';
 export interface LiveRun {
   run: PlaybackRun;
   simulateMs: number;
+  /** the compiled model of the run (kinematic posing evaluates it) */
+  compiled: CompiledModel;
 }
 
 const hasFrames = (c: Component): boolean => c instanceof Frame || c.children.some(hasFrames);
@@ -27,14 +30,19 @@ export function liveMechanisms(): string[] {
   }).map((m) => m.name);
 }
 
-/** compile and simulate a bundled mechanism with its default parameters */
-export function runLive(name: string, mode: Mode, stop: number): LiveRun {
+/** the bundled mechanism of that name with its default parameters, compiled */
+export function compileLive(name: string, mode: Mode): { model: Model; compiled: CompiledModel } {
   const entry = mechanisms.find((m) => m.name === name);
   if (!entry?.module.default) throw new Error(`no mechanism named ${name}`);
   const model = entry.module.default({}) as Model;
-  const compiled = compile(model, { mode });
+  return { model, compiled: compile(model, { mode }) };
+}
+
+/** compile and simulate a bundled mechanism with its default parameters */
+export function runLive(name: string, mode: Mode, stop: number): LiveRun {
+  const { model, compiled } = compileLive(name, mode);
   const t0 = performance.now();
   const { result, playback } = simulatePlayback(model, compiled, { stop, step: 1e-3, interval: 0.01 });
   const simulateMs = Math.round(performance.now() - t0);
-  return { run: { model: compiled.report.model, ...result.toJSON(), ...playback }, simulateMs };
+  return { run: { model: compiled.report.model, ...result.toJSON(), ...playback }, simulateMs, compiled };
 }
