@@ -22,10 +22,16 @@ function attach<T extends THREE.Object3D>(parent: THREE.Object3D, child: T): T {
   return child;
 }
 
-/** half the smallest dimension of the thickest shape (0: no shapes) */
-function thickest(scene: Scene): number {
+/** half the smallest dimension of each shape: how thick the mechanism's parts are */
+function thicknesses(scene: Scene): number[] {
   const half = (s: Shape) => (s.type === 'box' ? Math.min(...s.size) / 2 : s.radius);
-  return Math.max(0, ...scene.shapes.map((x) => half(x.geometry.shape)));
+  return scene.shapes.map((x) => half(x.geometry.shape)).sort((a, b) => a - b);
+}
+
+/** the size of a joint marker: 2.5 times a typical part's thickness, within 1% to 5% of the mechanism's size */
+function jointSize(thickness: readonly number[], size: number): number {
+  const median = thickness.length ? thickness[thickness.length >> 1] : 0;
+  return Math.min(0.05 * size, Math.max(0.01 * size, 2.5 * median));
 }
 
 export interface ScreenBox {
@@ -134,21 +140,27 @@ export class SceneView {
       this.addPart(link.name, mesh);
       return { mesh, link };
     });
+    const thickness = thicknesses(scene);
     this.jointAxes = scene.joints.map((j) => {
-      const marker = attach(this.frames[j.frame], jointMarker(j.type, j.axis, size * 0.05));
+      const marker = attach(this.frames[j.frame], jointMarker(j.type, j.axis, jointSize(thickness, size)));
       this.addPart(j.name, marker);
       return marker;
     });
     const worldFrame = new THREE.AxesHelper(size * 0.15);
-    const grid = this.grid(box, this.up);
-    this.content.add(mechanism, worldFrame, grid, ...this.lights(this.up));
-    this.setTime(0);
-    if (scene.world >= 0) this.content.add(...this.pedestal(this.frames[scene.world].position, grid.position, size, thickest(scene)));
+    this.content.add(mechanism, worldFrame, ...this.lights(this.up));
     this.setShowFrames(this.showFrames);
     this.setShowJointAxes(this.showJointAxes);
-    this.view = viewDirection(box, this.up);
-    this.frameRun();
+    // the ground just below what is drawn over the run, the camera on it
+    const reached = this.extentOverRun();
+    const drawn = new THREE.Box3().setFromPoints(reached);
+    const grid = attach(this.content, this.grid(drawn, this.up));
     this.setTime(0);
+    // a root link with a shape of its own (a URDF base) stands by itself
+    if (scene.world >= 0 && !scene.shapes.some((s) => s.frame === scene.world)) {
+      this.content.add(...this.pedestal(this.frames[scene.world].position, grid.position, size, thickness.at(-1) ?? 0));
+    }
+    this.view = viewDirection(drawn, this.up);
+    this.aim(reached);
   }
 
   /** the names of the components drawn (shapes, rods, joint markers) */
@@ -206,8 +218,8 @@ export class SceneView {
     this.dirty = true;
   }
 
-  /** frame the camera on the mechanism's extent over the run (as drawn at samples spread over it) */
-  private frameRun(): void {
+  /** the corners of what the mechanism draws at samples spread over the run; leaves it at time 0 */
+  private extentOverRun(): THREE.Vector3[] {
     const { time } = this.run!;
     const points: THREE.Vector3[] = [];
     const n = Math.min(EXTENT_SAMPLES, time.length);
@@ -215,7 +227,8 @@ export class SceneView {
       this.setTime(time[Math.round((i * (time.length - 1)) / Math.max(1, n - 1))] ?? 0);
       points.push(...this.currentExtent());
     }
-    this.aim(points);
+    this.setTime(0);
+    return points;
   }
 
   /** frame the camera on the mechanism as it stands now, from where the camera looks ("f") */

@@ -96,10 +96,10 @@ export function shapeObject(g: Geometry, on: ShapeCallbacks): THREE.Object3D {
 export function jointMarker(type: string, axis: Vec3Tuple | undefined, s: number): THREE.Object3D {
   const color = type === 'prismatic' ? '#00a8c6' : '#f1c40f';
   const m = new THREE.MeshStandardMaterial({ color, roughness: 0.4 });
-  if (!axis) return new THREE.Mesh(new THREE.SphereGeometry(s * 0.3, 24, 12), m);
+  if (!axis) return new THREE.Mesh(new THREE.SphereGeometry(s * 0.5, 24, 12), m);
   const mesh = type === 'prismatic'
-    ? new THREE.Mesh(new THREE.CylinderGeometry(s * 0.1, s * 0.1, s * 2, 16), m)
-    : new THREE.Mesh(new THREE.CylinderGeometry(s * 0.3, s * 0.3, s, 24), m);
+    ? new THREE.Mesh(new THREE.CylinderGeometry(s * 0.2, s * 0.2, s * 3, 16), m)
+    : new THREE.Mesh(new THREE.CylinderGeometry(s * 0.6, s * 0.6, s * 0.8, 24), m);
   mesh.quaternion.setFromUnitVectors(Y, new THREE.Vector3(...axis).normalize());
   return mesh;
 }
