@@ -18,16 +18,18 @@ export interface LiveRun {
 
 const hasFrames = (c: Component): boolean => c instanceof Frame || c.children.some(hasFrames);
 
-/** the bundled model modules whose default model has frames to draw */
+let drawable: string[] | undefined;
+
+/** the bundled model modules whose default model has frames to draw (built once: the modules do not change in a page) */
 export function liveMechanisms(): string[] {
-  return mechanisms.filter((m) => {
+  return (drawable ??= mechanisms.filter((m) => {
     try {
       const model = m.module.default?.({});
       return model instanceof Model && hasFrames(model);
     } catch {
       return false;
     }
-  }).map((m) => m.name);
+  }).map((m) => m.name));
 }
 
 /** the bundled mechanism of that name with its default parameters, compiled */
