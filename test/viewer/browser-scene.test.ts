@@ -251,6 +251,15 @@ afterAll(async () => {
     expect(back.posing.posed).toBe(false);
     expect(back.posing.coordinates['j1.q']).toBe(fourbar.run.signals['j1.q'][0]);
     expect(changed(a, await shot(page, 'pose-back.png'), { x: 0, y: 0, width: a.width, height: a.height }).inside).toBe(0);
+    // a live run poses with its own compiled model: the PUMA's six joints
+    await page.evaluate("window.kron.live('puma560', 'torn', 0.2)");
+    await page.evaluate('window.kron.pause()');
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    expect(await page.locator('#pose-sliders input').count()).toBe(6);
+    const before = await shot(page, 'pose-puma-before.png');
+    expect(await page.evaluate("window.kron.pose({ 'j2.q': -0.8, 'j3.q': 0.6 })")).toBe(true);
+    const after = await shot(page, 'pose-puma.png');
+    expect(changed(before, after, { x: 0, y: 0, width: before.width, height: before.height }).inside).toBeGreaterThan(300);
     await page.close();
   });
 
