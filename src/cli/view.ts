@@ -22,7 +22,8 @@ export const VIEW_USAGE = `usage: kron view [run.json | model.ts] [--port P]
 
 Serves the three.js viewer on http://127.0.0.1:P (default ${DEFAULT_PORT}, or a free
 port when that one is taken) with the result of \`kron simulate … --out run.json\`
-loaded. Given a model module instead (.ts, .mts, .js, .mjs; it imports from 'kron'),
+loaded (and the mesh files its scene names, for a URDF robot's visuals). Given a
+model module instead (.ts, .mts, .js, .mjs; it imports from 'kron'),
 the page compiles and simulates that model live, in the browser; without a file, the
 page runs the mechanisms of mechanisms/ live. Ctrl-C stops it.
 `;
