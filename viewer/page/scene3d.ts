@@ -63,8 +63,14 @@ export class SceneView {
   private parts = new Map<string, THREE.Object3D[]>();
   private selected: string | undefined;
   private pose = new Float32Array(0);
+  /** the poses drawn now (recorded or posed), to draw again after measuring the run */
+  private current = new Float32Array(0);
   private run: { scene: Scene; poses: Poses; time: ArrayLike<number> } | undefined;
   private up = new THREE.Vector3(0, 1, 0);
+  /** the grid and the pedestal */
+  private ground: THREE.Object3D[] = [];
+  /** the user has turned, panned or zoomed since the camera was framed: a late mesh leaves the view alone */
+  private userMoved = false;
   private view = new THREE.Vector3(0, 0, 1);
   private dirty = true;
   private readonly resizes = new ResizeObserver(() => this.resize());
@@ -79,6 +85,7 @@ export class SceneView {
     this.three.add(this.content);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => (this.dirty = true));
+    this.controls.addEventListener('start', () => (this.userMoved = true));
     this.resizes.observe(canvas.parentElement!);
     this.resize();
   }
@@ -115,9 +122,11 @@ export class SceneView {
     this.content = new THREE.Group();
     this.three.add(this.content);
     this.run = { scene, poses, time };
+    this.ground = [];
     this.parts = new Map();
     this.selected = undefined;
     this.pose = new Float32Array(poses.frames * POSE_STRIDE);
+    this.current = new Float32Array(poses.frames * POSE_STRIDE);
     const bounds = runBounds(scene, poses);
     const box = new THREE.Box3(new THREE.Vector3(...bounds.min), new THREE.Vector3(...bounds.max));
     const size = box.getSize(new THREE.Vector3()).length() || 1;
@@ -129,7 +138,7 @@ export class SceneView {
     this.frameAxes = this.frames.filter((_, f) => f !== scene.world).map((g) => attach(g, new THREE.AxesHelper(size * 0.06)));
     const callbacks = {
       meshUrl: options.meshUrl ?? (() => undefined),
-      loaded: () => ((this.dirty = true), this.select(this.selected)),
+      loaded: () => this.meshLoaded(),
       missing: options.missingMesh ?? (() => undefined),
     };
     for (const s of scene.shapes) this.addPart(s.name, attach(this.frames[s.frame], shapeObject(s.geometry, callbacks)));
@@ -150,17 +159,37 @@ export class SceneView {
     this.content.add(mechanism, worldFrame, ...this.lights(this.up));
     this.setShowFrames(this.showFrames);
     this.setShowJointAxes(this.showJointAxes);
-    // the ground just below what is drawn over the run, the camera on it
+    this.placeGround(true);
+  }
+
+  /**
+   * The ground just below what is drawn over the run, the world's pedestal
+   * down to it, and the camera on it all (from a new direction only when a
+   * run loads); again when a mesh file arrives, unless the user has moved
+   * the camera since.
+   */
+  private placeGround(newRun: boolean): void {
+    const { scene } = this.run!;
+    const now = Float32Array.from(this.current);
     const reached = this.extentOverRun();
     const drawn = new THREE.Box3().setFromPoints(reached);
-    const grid = attach(this.content, this.grid(drawn, this.up));
-    this.setTime(0);
+    for (const o of this.ground) this.content.remove(o);
+    this.ground = [this.grid(drawn, this.up)];
+    if (newRun) this.setTime(0);
+    else this.setPose(now);
     // a root link with a shape of its own (a URDF base) stands by itself
     if (scene.world >= 0 && !scene.shapes.some((s) => s.frame === scene.world)) {
-      this.content.add(...this.pedestal(this.frames[scene.world].position, grid.position, size, thickness.at(-1) ?? 0));
+      const thickness = thicknesses(scene).at(-1) || 0.005 * drawn.getSize(new THREE.Vector3()).length();
+      this.ground.push(...this.pedestal(this.frames[scene.world].position, this.ground[0].position, thickness));
     }
-    this.view = viewDirection(drawn, this.up);
-    this.aim(reached);
+    this.content.add(...this.ground);
+    if (newRun) this.view = viewDirection(drawn, this.up);
+    if (newRun || !this.userMoved) this.aim(reached);
+  }
+
+  private meshLoaded(): void {
+    this.select(this.selected);
+    this.placeGround(false);
   }
 
   /** the names of the components drawn (shapes, rods, joint markers) */
@@ -188,10 +217,9 @@ export class SceneView {
    * pedestal, the four-bar's post), as thick as the mechanism's thickest part;
    * none when the world frame is on the ground.
    */
-  private pedestal(world: THREE.Vector3, ground: THREE.Vector3, size: number, thickness: number): THREE.Object3D[] {
+  private pedestal(world: THREE.Vector3, ground: THREE.Vector3, radius: number): THREE.Object3D[] {
     const height = world.clone().sub(ground).dot(this.up);
-    if (!(height > 0.02 * size)) return [];
-    const radius = thickness || 0.01 * size;
+    if (!(height > 2 * radius)) return [];
     const column = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius * 1.3, height, 32), new THREE.MeshStandardMaterial({ color: '#5d6d7e', roughness: 0.7 }));
     column.quaternion.setFromUnitVectors(Y, this.up);
     column.position.copy(world).addScaledVector(this.up, -height / 2 - 0.5 * radius);
@@ -213,12 +241,13 @@ export class SceneView {
   }
 
   private aim(points: THREE.Vector3[]): void {
+    this.userMoved = false;
     this.controls.target.copy(fitPoints(this.camera, points, this.view, this.up));
     this.controls.update();
     this.dirty = true;
   }
 
-  /** the corners of what the mechanism draws at samples spread over the run; leaves it at time 0 */
+  /** the corners of what the mechanism draws at samples spread over the run (it is left at the last) */
   private extentOverRun(): THREE.Vector3[] {
     const { time } = this.run!;
     const points: THREE.Vector3[] = [];
@@ -227,7 +256,6 @@ export class SceneView {
       this.setTime(time[Math.round((i * (time.length - 1)) / Math.max(1, n - 1))] ?? 0);
       points.push(...this.currentExtent());
     }
-    this.setTime(0);
     return points;
   }
 
@@ -247,6 +275,7 @@ export class SceneView {
 
   /** move every frame to the given poses (POSE_STRIDE numbers per frame): a recorded time, or a posed mechanism */
   setPose(pose: ArrayLike<number>): void {
+    this.current.set(pose);
     this.frames.forEach((g, f) => {
       const o = f * POSE_STRIDE;
       g.position.set(pose[o], pose[o + 1], pose[o + 2]);
