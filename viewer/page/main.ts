@@ -140,6 +140,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   tree.show(next);
   posing.show(next, compiled);
   if (next.report) renderReport(ui.report, next.report, extra);
+  else ui.report.innerHTML = '<p class="muted">this run carries no compile report (<code>kron simulate --out run.json</code> writes one for mechanisms; <code>kron compile</code> prints it).</p>';
   const names = Object.keys(next.signals);
   const chosen = defaultSignals(names);
   listSignals(names, chosen);
