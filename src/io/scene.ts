@@ -15,7 +15,8 @@ const DENSITY = 7800;
 const MIN_RADIUS = 0.015;
 export const LINK_RADIUS = 0.012;
 const LINK_COLOR = '#8395a7';
-const PALETTE = ['#2e86de', '#e67e22', '#27ae60', '#c0392b', '#8e44ad', '#16a085', '#d35400', '#2c3e50'];
+/** bodies without a shape alternate two tones, as the links of an industrial arm do: one machine, its links told apart */
+const PALETTE = ['#e67e22', '#d5d8dc'];
 
 /** the parameter value of a variable by hierarchical name (compiled.signal, or the declared value) */
 export type ParameterValue = (name: string) => number;
