@@ -15,6 +15,11 @@ const SAME_POSE = 1e-4;
 
 const wrap = (a: number) => a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
 
+/** the states the run recorded, at sample k (a state not recorded keeps the poser's value) */
+function recordedStates(run: PlaybackRun, poser: Poser, k: number): Record<string, number> {
+  return Object.fromEntries(poser.states.filter((n) => run.signals[n]).map((n) => [n, run.signals[n][k]]));
+}
+
 export interface PoseState {
   available: boolean;
   posed: boolean;
@@ -72,8 +77,7 @@ export class PosePanel {
       }
       const poser = new Poser(this.compiled, scene);
       const k = sampleBefore(run.time, 0);
-      const recorded = Object.fromEntries(poser.coordinates.map((c) => [c.name, run.signals[c.name]?.[k] ?? 0]));
-      const pose = poser.pose(recorded);
+      const pose = poser.pose(recordedStates(run, poser, k));
       const data = run.poses!.data;
       let far = 0;
       for (let i = 0; i < pose.length; i += POSE_STRIDE) for (let c = 0; c < 3; c++) far = Math.max(far, Math.abs(pose[i + c] - data[i + c]));
@@ -124,8 +128,7 @@ export class PosePanel {
   follow(t: number, playing: boolean): void {
     this.posed = false;
     if (!this.run || !this.poser) return;
-    const k = sampleBefore(this.run.time, t);
-    this.values = Object.fromEntries(this.poser.coordinates.map((c) => [c.name, this.run!.signals[c.name]?.[k] ?? this.values[c.name] ?? 0]));
+    this.values = { ...this.values, ...recordedStates(this.run, this.poser, sampleBefore(this.run.time, t)) };
     for (const s of this.sliders.values()) s.disabled = playing;
     this.showValues();
   }
@@ -150,6 +153,7 @@ export class PosePanel {
   }
 
   state(): PoseState {
-    return { available: !!this.poser, posed: this.posed, coordinates: { ...this.values }, note: this.noteEl.textContent ?? '' };
+    const coordinates = Object.fromEntries((this.poser?.coordinates ?? []).map((c) => [c.name, this.values[c.name]]));
+    return { available: !!this.poser, posed: this.posed, coordinates, note: this.noteEl.textContent ?? '' };
   }
 }

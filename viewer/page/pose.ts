@@ -35,17 +35,19 @@ export class Poser {
     this.coordinates = compiled.stateNames.filter((n) => COORDINATE.test(n)).map((name) => ({ name, joint: name.replace(COORDINATE, '') }));
   }
 
+  /** every state's name, in the compiled model's order */
+  get states(): readonly string[] {
+    return this.compiled.stateNames;
+  }
+
   /**
-   * (every state's value by name, where known) => the frames' poses, 7
-   * numbers each (the layout of Poses); velocities are set to zero, they do
-   * not move the pose. A loop that does not close throws the compiled model's
-   * typed error (the caller keeps the last pose).
+   * (state values by name: the coordinates, and the recorded states where
+   * known; the others keep their last value) => the frames' poses, 7 numbers
+   * each (the layout of Poses). A loop that does not close throws the
+   * compiled model's typed error (the caller keeps the last pose).
    */
   pose(values: Readonly<Record<string, number>>, t = 0): Float32Array {
-    this.compiled.stateNames.forEach((n, i) => {
-      if (COORDINATE.test(n)) this.x[i] = values[n] ?? this.x[i];
-      else this.x[i] = 0;
-    });
+    this.compiled.stateNames.forEach((n, i) => (this.x[i] = values[n] ?? this.x[i]));
     this.state.derivatives(t, this.x, this.dx);
     const columns = this.poseNames.map((n) => [this.state.signal(n)]);
     return Float32Array.from(packPoses(columns, 1).data);
