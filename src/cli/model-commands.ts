@@ -1,7 +1,7 @@
 // `kron compile` and `kron simulate`: load a model module or a URDF robot,
 // compile it with the shared options, then print the report or simulate.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import { type Problem, compile } from '../compile.ts';
@@ -282,7 +282,9 @@ export async function runSimulate(args: string[], io: Io): Promise<void> {
   }
   const { result, playback } = recording;
   if (values.out) {
-    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback }) + '\n' : result.toCSV());
+    // a URDF robot's run names its file: the viewer reads it to pose the robot
+    const source = playback && extname(file).toLowerCase() === '.urdf' ? { source: { urdf: resolve(file) } } : {};
+    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback, ...source }) + '\n' : result.toCSV());
     io.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
     for (const line of iterationLines(result.iterations)) io.stderr.write(`${line}\n`);
   } else {

@@ -1,8 +1,8 @@
 // `kron view [run.json | model.ts] [--port P]`: serves the viewer page with a
 // result file, or with a model module for live mode, on 127.0.0.1. The
 // server knows a fixed set of routes (the page, its bundled script and style,
-// its config, the run, and the mesh files the run's scene names, each under a
-// numbered route) and nothing else: no path from a request
+// its config, the run, the mesh files the run's scene names, each under a
+// numbered route, and a URDF robot's file) and nothing else: no path from a request
 // ever reaches the file system, so a request that climbs out (/../x,
 // /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
 // this machine get 403 (a web page cannot reach the server by DNS rebinding).
@@ -77,17 +77,19 @@ function checkModel(file: string): string {
 const MESH_TYPES: Record<string, string> = { '.stl': 'model/stl', '.dae': 'model/vnd.collada+xml', '.obj': 'model/obj' };
 
 /**
- * The mesh files a run's scene names (URDF visuals, found next to the URDF
- * when the run was written) that exist here: route -> file. The page learns
- * the routes from config.json; the file names come from the run file the
- * user chose, never from a request.
+ * The files a run names that exist here: the mesh files of its scene (URDF
+ * visuals, found next to the URDF when the run was written), route -> file,
+ * and the URDF of a URDF robot's run (the page poses the robot from it). The
+ * page learns the routes from config.json; the file names come from the run
+ * file the user chose, never from a request.
  */
-function meshRoutes(run: string): Map<string, string> {
-  const scene = (JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun).scene;
+function runFiles(run: string): { meshes: Map<string, string>; urdf: string | undefined } {
+  const { scene, source } = JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun;
   const files = [...new Set((scene?.shapes ?? []).flatMap((s) => (s.geometry.shape.type === 'mesh' && s.geometry.shape.file ? [s.geometry.shape.file] : [])))];
-  const routes = new Map<string, string>();
-  files.filter((f) => MESH_TYPES[extname(f).toLowerCase()] && existsSync(f)).forEach((f, k) => routes.set(`/mesh/${k}${extname(f).toLowerCase()}`, f));
-  return routes;
+  const meshes = new Map<string, string>();
+  files.filter((f) => MESH_TYPES[extname(f).toLowerCase()] && existsSync(f)).forEach((f, k) => meshes.set(`/mesh/${k}${extname(f).toLowerCase()}`, f));
+  const urdf = source?.urdf && extname(source.urdf).toLowerCase() === '.urdf' && existsSync(source.urdf) ? source.urdf : undefined;
+  return { meshes, urdf };
 }
 
 async function routes(run: string | undefined, model: string | undefined): Promise<Map<string, Route>> {
@@ -101,10 +103,15 @@ async function routes(run: string | undefined, model: string | undefined): Promi
     ['/app.js', text('text/javascript; charset=utf-8', bundle.js)],
     ['/app.css', text('text/css; charset=utf-8', bundle.css)],
   ]);
-  const meshes = run ? meshRoutes(run) : new Map<string, string>();
+  const { meshes, urdf } = run ? runFiles(run) : { meshes: new Map<string, string>(), urdf: undefined };
   for (const [route, file] of meshes) table.set(route, { type: MESH_TYPES[extname(file).toLowerCase()], body: () => readFile(file) });
-  // meshes: file (as the scene names it) -> route, only when there are any
-  const config = { run: run ? 'run.json' : null, live, ...(meshes.size && { meshes: Object.fromEntries([...meshes].map(([r, f]) => [f, r.slice(1)])) }) };
+  if (urdf) table.set('/model.urdf', { type: 'application/xml', body: () => readFile(urdf) });
+  // meshes: file (as the scene names it) -> route; urdf: the robot's route; each only when there is one
+  const config = {
+    run: run ? 'run.json' : null, live,
+    ...(meshes.size && { meshes: Object.fromEntries([...meshes].map(([r, f]) => [f, r.slice(1)])) }),
+    ...(urdf && { urdf: 'model.urdf' }),
+  };
   table.set('/config.json', text('application/json', JSON.stringify(config)));
   if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
   return table;

@@ -79,6 +79,8 @@ export interface PlaybackRun extends Partial<PlaybackFields> {
   model: string;
   time: number[];
   signals: Record<string, number[]>;
+  /** where the model came from, for the viewer's posing: the URDF file of a URDF robot (kron simulate robot.urdf) */
+  source?: { urdf: string };
 }
 
 export const POSE_STRIDE = 7;

@@ -169,7 +169,7 @@ afterAll(async () => {
 });
 
 (RUN ? describe : notRun)(SUITE, () => {
-  it('a URDF box with an rpy is drawn rotated; an STL next to the URDF is loaded, a missing mesh is noted', async () => {
+  it('a URDF box with an rpy is drawn rotated; an STL next to the URDF is loaded, a missing mesh is noted; the robot poses', async () => {
     mkdirSync(join(dir, 'bench', 'urdf'), { recursive: true });
     mkdirSync(join(dir, 'bench', 'meshes'), { recursive: true });
     writeFileSync(join(dir, 'bench', 'meshes', 'tetra.stl'), TETRA);
@@ -187,6 +187,14 @@ afterAll(async () => {
       expect(s.notes).toEqual(['mesh package://bench/meshes/lost.stl: not found next to the URDF; drawn as a placeholder sphere']);
       expect(await page.locator('#notes').isVisible()).toBe(true);
       expect(pixelBox(png, blue).count).toBeGreaterThan(150); // the tetrahedron, drawn from the file
+      if (name === 'rolled') {
+        // posing a URDF robot: the page compiles it from its file; turning j1 turns the bar
+        await page.locator('#pose-panel summary').click();
+        await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+        expect(await page.evaluate("window.kron.pose({ 'j1.q': 1.2 })")).toBe(true);
+        const turned = pixelBox(await shot(page, 'urdf-rolled-posed.png'), red);
+        expect(Math.abs(turned.width - boxes[name].width) + Math.abs(turned.height - boxes[name].height)).toBeGreaterThan(40);
+      }
       await page.close();
     }
     const { flat, rolled } = boxes;

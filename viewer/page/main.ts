@@ -14,6 +14,8 @@ import { renderReport } from './report.ts';
 import { liveMechanisms, runLive } from './live.ts';
 import { recordWebM, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
+import { compile } from '../../src/compile.ts';
+import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
 import { PosePanel } from './pose-panel.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -113,7 +115,8 @@ function showLoaded(model: string): void {
   }
 }
 
-function load(next: PlaybackRun, extra: Record<string, string | number> = {}, compiled?: CompiledModel): void {
+/** (run, compile report extras, its compiled model or how to compile it for posing) */
+function load(next: PlaybackRun, extra: Record<string, string | number> = {}, compiled?: CompiledModel | (() => CompiledModel)): void {
   run = next;
   const keepSpeed = player.speed;
   player = new Player(next.time);
@@ -152,15 +155,24 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
 
 async function loadServedRun(): Promise<void> {
   // live: the model module of `kron view model.ts`, run as soon as the page opens
-  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string> };
+  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string>; urdf?: string };
   meshRoutes = config.meshes ?? {};
   if (config.live) return live(config.live, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
   if (!config.run) return;
   status('loading run…');
   const response = await fetch(config.run);
   if (!response.ok) throw new Error(`could not load ${config.run}: ${response.status}`);
-  load((await response.json()) as PlaybackRun);
+  const served = (await response.json()) as PlaybackRun;
+  // a URDF robot's run: the robot is compiled here from its file when posing asks for it
+  const urdf = config.urdf ? await (await fetch(config.urdf)).text() : undefined;
+  load(served, {}, urdf ? () => compileUrdf(urdf, served) : undefined);
   if (!document.body.classList.contains('plot-only')) status('');
+}
+
+/** a URDF robot's text as the compiled model of its run (gravity as recorded; meshes do not matter for posing) */
+function compileUrdf(text: string, served: PlaybackRun): CompiledModel {
+  const gravity = served.scene?.gravity;
+  return compile(urdfMechanism(parseUrdf(text, served.source?.urdf ?? 'robot.urdf'), gravity ? { gravity } : {}).mechanism, { mode: 'torn' });
 }
 
 /** compile and simulate in the page; yields once so the status shows first */

@@ -1,9 +1,10 @@
 // The posing panel: a slider per joint coordinate while playback is paused;
 // moving one poses the mechanism with its loops closed (pose.ts). Playing,
 // seeking or stepping shows the recorded motion again, and the sliders
-// follow it. The compiled model is the live run's, or, for a served run of a
-// mechanism of mechanisms/, that mechanism compiled here, used only when it
-// reproduces the run's recorded pose (same parameters).
+// follow it. The compiled model is the live run's, or, for a served run,
+// the model compiled here: a URDF robot from its file, or a mechanism of
+// mechanisms/ of the run's name, used only when it reproduces the run's
+// recorded pose (same parameters).
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { POSE_STRIDE, type PlaybackRun } from '../../src/io/types.ts';
 import { sampleBefore } from '../../src/io/poses.ts';
@@ -30,6 +31,8 @@ export interface PoseState {
 export class PosePanel {
   private run: PlaybackRun | undefined;
   private compiled: CompiledModel | undefined;
+  /** how to compile the run's model here, when it has none yet */
+  private source: (() => CompiledModel) | undefined;
   private poser: Poser | undefined;
   private tried = false;
   private posed = false;
@@ -47,8 +50,10 @@ export class PosePanel {
     panel.addEventListener('toggle', () => panel.open && this.prepare());
   }
 
-  show(run: PlaybackRun, compiled?: CompiledModel): void {
-    Object.assign(this, { run, compiled, poser: undefined, tried: false, posed: false, values: {}, lastPose: [] });
+  /** a new run; its compiled model, or how to compile it (default: the mechanism of mechanisms/ of its name) */
+  show(run: PlaybackRun, model?: CompiledModel | (() => CompiledModel)): void {
+    const [compiled, source] = typeof model === 'function' ? [undefined, model] : [model, undefined];
+    Object.assign(this, { run, compiled, source, poser: undefined, tried: false, posed: false, values: {}, lastPose: [] });
     this.sliders.clear();
     this.box.replaceChildren();
     this.note('');
@@ -68,12 +73,11 @@ export class PosePanel {
     const scene = run.scene!;
     try {
       if (!this.compiled) {
-        if (!liveMechanisms().includes(run.model)) {
+        if (!this.source && !liveMechanisms().includes(run.model)) {
           this.note(`posing needs the model: ${run.model} is not a mechanism of mechanisms/ (kron view model.ts runs a model of your own live)`);
           return false;
         }
-        this.note(`compiling ${run.model} for posing…`);
-        this.compiled = compileLive(run.model, 'torn').compiled;
+        this.compiled = (this.source ?? (() => compileLive(run.model, 'torn').compiled))();
       }
       const poser = new Poser(this.compiled, scene);
       const k = sampleBefore(run.time, 0);
@@ -82,7 +86,7 @@ export class PosePanel {
       let far = 0;
       for (let i = 0; i < pose.length; i += POSE_STRIDE) for (let c = 0; c < 3; c++) far = Math.max(far, Math.abs(pose[i + c] - data[i + c]));
       if (!(far < SAME_POSE)) {
-        this.note(`posing is off: ${run.model} compiled with its default parameters does not reproduce this run's pose (${far.toExponential(1)} m apart)`);
+        this.note(`posing is off: ${run.model} compiled here does not reproduce this run's pose (${far.toExponential(1)} m apart)`);
         return false;
       }
       this.poser = poser;
