@@ -103,10 +103,10 @@ function listSignals(names: string[], chosen: string[]): void {
   }));
 }
 
-/** the live selector shows what is loaded: its mechanism, or the run's name as an entry of its own */
-function showLoaded(model: string): void {
+/** the live selector shows what is loaded: its mechanism, or the run's name as an entry of its own (also a URDF robot named like a mechanism) */
+function showLoaded(model: string, fromUrdf: boolean): void {
   ui.liveMechanism.querySelector('option.loaded')?.remove();
-  if ([...ui.liveMechanism.options].some((o) => o.value === model)) ui.liveMechanism.value = model;
+  if (!fromUrdf && [...ui.liveMechanism.options].some((o) => o.value === model)) ui.liveMechanism.value = model;
   else {
     const own = new Option(`${model} (loaded run)`, '', true, true);
     own.className = 'loaded';
@@ -123,7 +123,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   player.setSpeed(keepSpeed);
   player.loop = ui.loop.checked;
   ui.model.textContent = next.model;
-  showLoaded(next.model);
+  showLoaded(next.model, !!next.source?.urdf);
   if (next.report) ui.liveMode.value = next.report.mode;
   ui.timeline.max = String(player.duration);
   ui.timeline.step = String(next.time.length > 1 ? next.time[1] - next.time[0] : 0.01);
