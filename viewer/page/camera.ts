@@ -73,13 +73,20 @@ export function fitPoints(camera: THREE.PerspectiveCamera, points: readonly THRE
     // in camera coordinates: x right, y up, depth -z
     const local = points.map((q) => p.copy(q).applyMatrix4(camera.matrixWorldInverse).clone());
     // the middle of what is seen (directions x / depth), as an offset in the target's plane
-    const xs = local.map((q) => q.x / -q.z), ys = local.map((q) => q.y / -q.z);
-    const cx = ((Math.min(...xs) + Math.max(...xs)) / 2) * distance, cy = ((Math.min(...ys) + Math.max(...ys)) / 2) * distance;
+    // (loops, not Math.min(...xs): a large mechanism has more points than a call takes arguments)
+    let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (const q of local) {
+      const u = q.x / -q.z, v = q.y / -q.z;
+      [x0, x1, y0, y1] = [Math.min(x0, u), Math.max(x1, u), Math.min(y0, v), Math.max(y1, v)];
+    }
+    const cx = ((x0 + x1) / 2) * distance, cy = ((y0 + y1) / 2) * distance;
     right.setFromMatrixColumn(camera.matrixWorld, 0);
     upward.setFromMatrixColumn(camera.matrixWorld, 1);
     centre.addScaledVector(right, cx).addScaledVector(upward, cy);
     // the nearest target distance at which every point, at its depth relative to the target, is within FILL of the view
-    distance = Math.max(radius * 1e-3, ...local.map((q) => Math.max(Math.abs(q.x - cx) / (FILL * tanX), Math.abs(q.y - cy) / (FILL * tanY)) + (distance + q.z)));
+    let needed = radius * 1e-3;
+    for (const q of local) needed = Math.max(needed, Math.max(Math.abs(q.x - cx) / (FILL * tanX), Math.abs(q.y - cy) / (FILL * tanY)) + (distance + q.z));
+    distance = needed;
   }
   camera.position.copy(centre).addScaledVector(view, distance);
   camera.lookAt(centre);

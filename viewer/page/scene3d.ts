@@ -254,7 +254,7 @@ export class SceneView {
     const n = Math.min(EXTENT_SAMPLES, time.length);
     for (let i = 0; i < n; i++) {
       this.setTime(time[Math.round((i * (time.length - 1)) / Math.max(1, n - 1))] ?? 0);
-      points.push(...this.currentExtent());
+      for (const p of this.currentExtent()) points.push(p);
     }
     return points;
   }
