@@ -1,7 +1,7 @@
 // `kron compile` and `kron simulate`: load a model module or a URDF robot,
 // compile it with the shared options, then print the report or simulate.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import type { Problem } from '../compile.ts';
@@ -21,7 +21,8 @@ import { simulatePlayback } from '../io/playback.ts';
 export const MODEL_FLAGS = `model:
   <model.ts>         a model module (export default function build(p): Model), or
   <robot.urdf>       a URDF robot (root link fixed to the world; gravity 0,0,-9.80665;
-                     joint limits ignored; meshes drawn as placeholders)
+                     meshes (STL, DAE, OBJ) found next to the file are drawn by the
+                     viewer, others as placeholders)
 
 compile options:
   --mode torn|relaxed|auto  torn (default): loops torn from the residue() hints (M(q) qdd = h);
@@ -316,7 +317,9 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   }
   const { result, playback } = recording;
   if (values.out) {
-    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback }) + '\n' : result.toCSV());
+    // a URDF robot's run names its file: the viewer reads it to pose the robot
+    const source = playback && extname(file).toLowerCase() === '.urdf' ? { source: { urdf: resolve(file) } } : {};
+    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback, ...source }) + '\n' : result.toCSV());
     io.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
     for (const line of iterationLines(result.iterations)) io.stderr.write(`${line}\n`);
   } else {

@@ -1,7 +1,8 @@
 // `kron view [run.json | model.ts] [--port P]`: serves the viewer page with a
 // result file, or with a model module for live mode, on 127.0.0.1. The
 // server knows a fixed set of routes (the page, its bundled script and style,
-// its config, the run) and nothing else: no path
+// its config, the run, the mesh files the run's scene names, each under a
+// numbered route, and a URDF robot's file) and nothing else: no path from a request
 // ever reaches the file system, so a request that climbs out (/../x,
 // /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
 // this machine get 403 (a web page cannot reach the server by DNS rebinding).
@@ -11,6 +12,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import type { PlaybackRun } from '../io/types.ts';
 import { PAGE, bundleViewer } from './bundle.ts';
 
 export const HOST = '127.0.0.1';
@@ -20,7 +22,8 @@ export const VIEW_USAGE = `usage: kron view [run.json | model.ts] [--port P]
 
 Serves the three.js viewer on http://127.0.0.1:P (default ${DEFAULT_PORT}, or a free
 port when that one is taken) with the result of \`kron simulate … --out run.json\`
-loaded. Given a model module instead (.ts, .mts, .js, .mjs; it imports from 'kron'),
+loaded (and the mesh files its scene names, for a URDF robot's visuals). Given a
+model module instead (.ts, .mts, .js, .mjs; it imports from 'kron'),
 the page compiles and simulates that model live, in the browser; without a file, the
 page runs the mechanisms of mechanisms/ live. Ctrl-C stops it.
 `;
@@ -71,6 +74,24 @@ function checkModel(file: string): string {
   return path;
 }
 
+const MESH_TYPES: Record<string, string> = { '.stl': 'model/stl', '.dae': 'model/vnd.collada+xml', '.obj': 'model/obj' };
+
+/**
+ * The files a run names that exist here: the mesh files of its scene (URDF
+ * visuals, found next to the URDF when the run was written), route -> file,
+ * and the URDF of a URDF robot's run (the page poses the robot from it). The
+ * page learns the routes from config.json; the file names come from the run
+ * file the user chose, never from a request.
+ */
+function runFiles(run: string): { meshes: Map<string, string>; urdf: string | undefined } {
+  const { scene, source } = JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun;
+  const files = [...new Set((scene?.shapes ?? []).flatMap((s) => (s.geometry.shape.type === 'mesh' && s.geometry.shape.file ? [s.geometry.shape.file] : [])))];
+  const meshes = new Map<string, string>();
+  files.filter((f) => MESH_TYPES[extname(f).toLowerCase()] && existsSync(f)).forEach((f, k) => meshes.set(`/mesh/${k}${extname(f).toLowerCase()}`, f));
+  const urdf = source?.urdf && extname(source.urdf).toLowerCase() === '.urdf' && existsSync(source.urdf) ? source.urdf : undefined;
+  return { meshes, urdf };
+}
+
 async function routes(run: string | undefined, model: string | undefined): Promise<Map<string, Route>> {
   const bundle = await bundleViewer(model ? [model] : []);
   const live = model ? basename(model, extname(model)) : undefined;
@@ -81,8 +102,17 @@ async function routes(run: string | undefined, model: string | undefined): Promi
     ['/index.html', text('text/html; charset=utf-8', page)],
     ['/app.js', text('text/javascript; charset=utf-8', bundle.js)],
     ['/app.css', text('text/css; charset=utf-8', bundle.css)],
-    ['/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live }))],
   ]);
+  const { meshes, urdf } = run ? runFiles(run) : { meshes: new Map<string, string>(), urdf: undefined };
+  for (const [route, file] of meshes) table.set(route, { type: MESH_TYPES[extname(file).toLowerCase()], body: () => readFile(file) });
+  if (urdf) table.set('/model.urdf', { type: 'application/xml', body: () => readFile(urdf) });
+  // meshes: file (as the scene names it) -> route; urdf: the robot's route; each only when there is one
+  const config = {
+    run: run ? 'run.json' : null, live,
+    ...(meshes.size && { meshes: Object.fromEntries([...meshes].map(([r, f]) => [f, r.slice(1)])) }),
+    ...(urdf && { urdf: 'model.urdf' }),
+  };
+  table.set('/config.json', text('application/json', JSON.stringify(config)));
   if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
   return table;
 }
@@ -105,7 +135,7 @@ function handler(table: Map<string, Route>, port: () => number) {
     try {
       send(200, route.type, await route.body());
     } catch (e) {
-      send(500, 'text/plain', `could not read the run: ${e instanceof Error ? e.message : String(e)}\n`);
+      send(500, 'text/plain', `could not read the file: ${e instanceof Error ? e.message : String(e)}\n`);
     }
   };
 }

@@ -15,6 +15,8 @@ export function shapeRadius(shape: Shape): number {
     case 'sphere': return shape.radius;
     case 'cylinder': return Math.hypot(shape.length / 2, shape.radius);
     case 'box': return Math.hypot(...shape.size) / 2;
+    // its size is known once the file loads, in the page: the placeholder's until then
+    case 'mesh': return shape.radius;
   }
 }
 

@@ -7,14 +7,16 @@ import { Body, FixedRotation, FixedTranslation, Frame, Joint, Prismatic, Revolut
 import type { Geometry } from '../library/multibody/geometry.ts';
 import type { Component, Model } from '../model/index.ts';
 import { ModelError } from '../errors.ts';
+import { inertiaBox } from './inertia-box.ts';
 import type { PoseFrame, Scene, SceneJoint, SceneLink, SceneShape, Vec3Tuple } from './types.ts';
 
-/** steel: a body without geometry is drawn as a sphere of its mass at its centre of mass */
+/** steel: a body of negligible inertia (a point mass) is drawn as a sphere of its mass at its centre of mass */
 const DENSITY = 7800;
 const MIN_RADIUS = 0.015;
 export const LINK_RADIUS = 0.012;
 const LINK_COLOR = '#8395a7';
-const PALETTE = ['#2e86de', '#e67e22', '#27ae60', '#c0392b', '#8e44ad', '#16a085', '#d35400', '#2c3e50'];
+/** bodies without a shape alternate two tones, as the links of an industrial arm do: one machine, its links told apart */
+const PALETTE = ['#e67e22', '#d5d8dc'];
 
 /** the parameter value of a variable by hierarchical name (compiled.signal, or the declared value) */
 export type ParameterValue = (name: string) => number;
@@ -63,9 +65,17 @@ const constant = (e: Expr, what: string): number => {
   return e.value!;
 };
 
+/**
+ * A body without a shape: its equivalent inertia box (inertia-box.ts) at the
+ * centre of mass, along its principal axes, so that its size and direction
+ * show; a point mass (no inertia) as a small steel sphere of its mass.
+ */
 function defaultBodyGeometry(body: Body, value: ParameterValue, color: string): Geometry {
   const m = value(`${body.path}.m`);
   const rcm = [1, 2, 3].map((i) => value(`${body.path}.r_cm[${i}]`)) as Vec3Tuple;
+  const I = [1, 2, 3].map((i) => [1, 2, 3].map((j) => value(`${body.path}.I[${Math.min(i, j)}][${Math.max(i, j)}]`)));
+  const box = inertiaBox(m, I);
+  if (box) return { shape: { type: 'box', size: box.size }, color, offset: rcm, orientation: box.orientation };
   const radius = Math.max(MIN_RADIUS, Math.cbrt((3 * m) / (4 * Math.PI * DENSITY)));
   return { shape: { type: 'sphere', radius }, color, offset: rcm };
 }
@@ -116,5 +126,6 @@ export function describeScene(model: Model, value: ParameterValue, gravity: Vec3
       if (ab) link(c, ...ab);
     }
   }
-  return { gravity, frames, world: world ? index.get(world.frame_b)! : -1, shapes, links, joints };
+  const parameters = Object.fromEntries(components.flatMap((c) => c.variables.filter((v) => v.kind === 'parameter').map((v) => [v.name, value(v.name)])));
+  return { gravity, frames, world: world ? index.get(world.frame_b)! : -1, shapes, links, joints, parameters };
 }

@@ -52,6 +52,8 @@ export interface Scene {
   shapes: SceneShape[];
   links: SceneLink[];
   joints: SceneJoint[];
+  /** every parameter's value by hierarchical name (the viewer's model tree shows a component's); absent in older runs */
+  parameters?: Record<string, number>;
 }
 
 /**
@@ -77,6 +79,8 @@ export interface PlaybackRun extends Partial<PlaybackFields> {
   model: string;
   time: number[];
   signals: Record<string, number[]>;
+  /** where the model came from, for the viewer's posing: the URDF file of a URDF robot (kron simulate robot.urdf) */
+  source?: { urdf: string };
 }
 
 export const POSE_STRIDE = 7;

@@ -24,7 +24,7 @@ export type UrdfShape =
   | { type: 'box'; size: Vec3 }
   | { type: 'cylinder'; radius: number; length: number }
   | { type: 'sphere'; radius: number }
-  | { type: 'mesh'; filename: string };
+  | { type: 'mesh'; filename: string; scale?: Vec3 };
 
 export interface UrdfVisual {
   origin: UrdfPose;
@@ -241,7 +241,10 @@ function readVisual(r: UrdfReader, e: Element, where: string, materials: Map<str
     const [length] = positive(r.numbers(s, 'length', 1, `${w} <cylinder>`), 'length');
     shape = { type: 'cylinder', radius, length };
   } else if (kind === 'sphere') shape = { type: 'sphere', radius: positive(r.numbers(s, 'radius', 1, `${w} <sphere>`), 'radius')[0] };
-  else if (kind === 'mesh') shape = { type: 'mesh', filename: r.attribute(s!, 'filename') ?? '' };
+  else if (kind === 'mesh') {
+    const scale = r.attribute(s!, 'scale') === undefined ? undefined : (positive(r.numbers(s, 'scale', 3, `${w} <mesh>`), 'scale') as Vec3);
+    shape = { type: 'mesh', filename: r.attribute(s!, 'filename') ?? '', ...(scale && { scale }) };
+  }
   else r.fail(w, 'has no <box>, <cylinder>, <sphere> or <mesh>', 'give one of them');
   const material = r.only(e, 'material', where);
   let color: string | undefined;

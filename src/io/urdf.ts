@@ -25,6 +25,8 @@ export interface UrdfModel {
 export interface UrdfOptions {
   /** world-resolved gravity; default (0, 0, -9.80665) */
   gravity?: readonly [number, number, number];
+  /** where a <mesh filename> is on this machine, or undefined when it is not there (src/node/urdf-file.ts looks next to the URDF) */
+  meshFile?: (filename: string) => string | undefined;
 }
 
 const DEFAULT_COLOR = '#a0a4a8';
@@ -86,13 +88,20 @@ class Names {
   }
 }
 
-function geometryOf(link: UrdfLink, warnings: string[]): Geometry | undefined {
+/** q = qz(yaw) qy(pitch) qx(roll) as [x, y, z, w]: the rotation of rpyMatrix */
+export function rpyQuaternion([r, p, y]: Vec3): [number, number, number, number] {
+  const [cr, sr, cp, sp, cy, sy] = [Math.cos(r / 2), Math.sin(r / 2), Math.cos(p / 2), Math.sin(p / 2), Math.cos(y / 2), Math.sin(y / 2)];
+  return [sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy, cr * cp * cy + sr * sp * sy];
+}
+
+function geometryOf(link: UrdfLink, warnings: string[], meshFile: UrdfOptions['meshFile']): Geometry | undefined {
   const [visual, ...more] = link.visuals;
   if (!visual) return undefined;
   if (more.length) warnings.push(`link ${link.name}: ${link.visuals.length} <visual> elements, only the first is drawn`);
   const color = visual.color ?? DEFAULT_COLOR;
   const offset = [...visual.origin.xyz] as Vec3;
   const R = rpyMatrix(visual.origin.rpy);
+  const rotated = visual.origin.rpy.some((a) => a !== 0) ? { orientation: rpyQuaternion(visual.origin.rpy) } : {};
   const s = visual.shape;
   switch (s.type) {
     case 'sphere':
@@ -100,15 +109,18 @@ function geometryOf(link: UrdfLink, warnings: string[]): Geometry | undefined {
     case 'cylinder':
       return { shape: { type: 'cylinder', radius: s.radius, length: s.length }, color, offset, axis: apply(R, [0, 0, 1]) };
     case 'box': {
-      // a box rotated by right angles is an axis-aligned box of permuted size
+      // a box rotated by right angles is an axis-aligned box of permuted size (exact, and what tools compare); others carry their rotation
       const quarterTurns = R.every((row) => row.every((v) => v === 0 || Math.abs(v) === 1));
-      if (!quarterTurns) warnings.push(`link ${link.name}: box rotated by rpy="${visual.origin.rpy.join(' ')}" is drawn unrotated`);
-      const size = quarterTurns ? (R.map((row) => Math.abs(row[0]) * s.size[0] + Math.abs(row[1]) * s.size[1] + Math.abs(row[2]) * s.size[2]) as Vec3) : s.size;
+      if (!quarterTurns) return { shape: { type: 'box', size: s.size }, color, offset, ...rotated };
+      const size = R.map((row) => Math.abs(row[0]) * s.size[0] + Math.abs(row[1]) * s.size[1] + Math.abs(row[2]) * s.size[2]) as Vec3;
       return { shape: { type: 'box', size }, color, offset };
     }
-    case 'mesh':
-      warnings.push(`link ${link.name}: mesh "${s.filename}" is drawn as a placeholder sphere (meshes are not loaded)`);
-      return { shape: { type: 'sphere', radius: PLACEHOLDER_RADIUS }, color, offset };
+    case 'mesh': {
+      const file = meshFile?.(s.filename);
+      if (!file) warnings.push(`link ${link.name}: mesh "${s.filename}" is not found next to the URDF, drawn as a placeholder sphere`);
+      const shape = { type: 'mesh' as const, filename: s.filename, ...(file && { file }), ...(s.scale && { scale: s.scale }), radius: PLACEHOLDER_RADIUS };
+      return { shape, color, offset, ...rotated };
+    }
   }
 }
 
@@ -136,7 +148,7 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   const jointNames = new Map(robot.joints.map((j) => [j, names.take(j.name, `joint ${j.name}`)]));
   const links = new Map(robot.links.map((l) => [l.name, l]));
   const attach = (link: UrdfLink, frame: Frame) => {
-    const geometry = geometryOf(link, warnings);
+    const geometry = geometryOf(link, warnings, options.meshFile);
     if (!link.inertial && !geometry) return;
     const inertial = link.inertial ?? { origin: { xyz: [0, 0, 0], rpy: [0, 0, 0] }, mass: 0, inertia: [0, 0, 0, 0, 0, 0] };
     const body = m.body(names.take(link.name, `link ${link.name}`), {

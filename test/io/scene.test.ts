@@ -5,6 +5,7 @@ import doublependulum from '../../mechanisms/doublependulum.ts';
 import chain from '../../mechanisms/chain.ts';
 import puma560, { links as pumaLinks } from '../../mechanisms/puma560.ts';
 import { describeScene } from '../../src/io/scene.ts';
+import { inertiaBox } from '../../src/io/inertia-box.ts';
 import { Model, type Variable } from '../../src/model/index.ts';
 import type { Component } from '../../src/model/index.ts';
 
@@ -54,22 +55,30 @@ describe('describeScene', () => {
     expect(s.joints.map((j) => j.axis)).toEqual([1, 2, 3, 4, 5].map((k) => (k % 2 ? [0, 0, 1] : [0, 1, 0])));
   });
 
-  it('bodies without geometry become steel spheres of their mass at their centre of mass', () => {
+  it('bodies without geometry become their equivalent inertia box at the centre of mass; a massless one a small sphere', () => {
     const s = scene(puma560());
     const bodies = s.shapes.filter((x) => x.kind === 'body');
     expect(bodies).toHaveLength(6);
     bodies.forEach((b, i) => {
-      const { m, r } = pumaLinks[i];
-      const want = Math.max(0.015, Math.cbrt((3 * m) / (4 * Math.PI * 7800)));
-      expect(b.geometry.shape).toEqual({ type: 'sphere', radius: want });
+      const { m, r, I } = pumaLinks[i];
       expect(b.geometry.offset).toEqual([...r]);
+      if (m === 0) return expect(b.geometry.shape).toEqual({ type: 'sphere', radius: 0.015 });
+      const box = inertiaBox(m, [[I[0], 0, 0], [0, I[1], 0], [0, 0, I[2]]])!;
+      expect(b.geometry.shape).toEqual({ type: 'box', size: box.size });
+      expect(b.geometry.orientation).toEqual(box.orientation);
     });
+    // link 2 (the upper arm): its box is longest along x, the arm's direction in frame 2
+    const size = bodies[1].geometry.shape.type === 'box' ? bodies[1].geometry.shape.size : [];
+    expect(size[0]).toBeCloseTo(Math.sqrt((6 * (0.524 + 0.539 - 0.13)) / 17.4), 12);
     // the DH rotations carry the arm's offsets: drawn as rods between their frames
     expect(s.links.map((l) => l.name)).toEqual(['dh1', 'dh2', 'dh3', 'dh4', 'dh5', 'dh6']);
+    // every parameter, for the viewer's model tree
+    expect(s.parameters!['link2.m']).toBe(17.4);
+    expect(s.parameters!['link2.I[2][2]']).toBe(0.524);
   });
 
   it('a model without a world has world = -1 and nothing to draw', () => {
     const s = scene(new Model('empty'));
-    expect(s).toMatchObject({ world: -1, frames: [], shapes: [], links: [], joints: [] });
+    expect(s).toMatchObject({ world: -1, frames: [], shapes: [], links: [], joints: [], parameters: {} });
   });
 });

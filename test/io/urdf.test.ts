@@ -175,7 +175,7 @@ describe('URDF visuals, names and what is not modelled', () => {
   const { mechanism, warnings } = urdfMechanism(parseUrdf(robot, 'shapes.urdf'));
   const body = (name: string) => mechanism.children.find((c) => c.localName === name) as Body;
 
-  it('turns box, cylinder and sphere into Geometry with offsets, axes and colours; a mesh into a placeholder', () => {
+  it('turns box, cylinder and sphere into Geometry with offsets, axes, rotations and colours; a mesh not found into a placeholder', () => {
     expect(body('base').geometry).toEqual({ shape: { type: 'box', size: [1, 2, 3] }, color: '#008080', offset: [0, 0, 0] });
     const a = body('a').geometry!;
     expect(a.shape).toEqual({ type: 'cylinder', radius: 0.05, length: 0.4 });
@@ -183,8 +183,9 @@ describe('URDF visuals, names and what is not modelled', () => {
     expect(a.offset).toEqual([0.1, 0.2, 0.3]);
     expect(a.axis).toEqual([0, -1, 0]); // Rx(pi/2) z = -y
     expect(body('b').geometry!.shape).toEqual({ type: 'box', size: [0.2, 0.1, 0.3] }); // a quarter turn about z swaps x and y
-    expect(body('c').geometry!.shape).toEqual({ type: 'sphere', radius: 0.05 });
-    expect(body('d').geometry!.shape).toEqual({ type: 'box', size: [0.1, 0.2, 0.3] });
+    expect(body('c').geometry!.shape).toEqual({ type: 'mesh', filename: 'package://arm/c.stl', radius: 0.05 });
+    // a box turned by other than right angles keeps its size and carries its rotation: Rx(0.3) as a quaternion
+    expect(body('d').geometry).toMatchObject({ shape: { type: 'box', size: [0.1, 0.2, 0.3] }, orientation: [Math.sin(0.15), 0, 0, Math.cos(0.15)] });
   });
   it('warns about what it does not model and about renamed elements', () => {
     expect(warnings.sort()).toEqual([
@@ -192,8 +193,7 @@ describe('URDF visuals, names and what is not modelled', () => {
       'joint j-2 is the component j_2',
       'joint j-2: <mimic> is not modelled, the joint moves freely',
       'link a: 2 <visual> elements, only the first is drawn',
-      'link c: mesh "package://arm/c.stl" is drawn as a placeholder sphere (meshes are not loaded)',
-      'link d: box rotated by rpy="0.3 0 0" is drawn unrotated',
+      'link c: mesh "package://arm/c.stl" is not found next to the URDF, drawn as a placeholder sphere',
       'link j-2 is the component j_2_2',
     ]);
     expect(mechanism.title).toBe('shapes-bot');

@@ -1,4 +1,4 @@
-// test/viewer/browser.test.ts on a machine without Chromium (KRON_CHROMIUM at
+// test/viewer/browser.test.ts and browser-scene.test.ts on a machine without Chromium (KRON_CHROMIUM at
 // a path that does not exist), run by a nested vitest: outside CI it passes
 // and says loudly that the browser tests did not run and how to enable them;
 // with CI=true the same missing browser fails it.
@@ -11,7 +11,7 @@ const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 
 function runBrowserTests(ci: boolean) {
   const env = { ...process.env, KRON_CHROMIUM: '/nonexistent/chromium', CI: ci ? 'true' : '' };
-  const r = spawnSync(process.execPath, [vitest, 'run', 'test/viewer/browser.test.ts', '--reporter=default'], { cwd: root, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [vitest, 'run', 'test/viewer/browser.test.ts', 'test/viewer/browser-scene.test.ts', '--reporter=default'], { cwd: root, env, encoding: 'utf8' });
   return { status: r.status, output: r.stdout + r.stderr };
 }
 
@@ -22,6 +22,7 @@ describe('the browser tests without Chromium', () => {
     expect(r.output).toContain('DID NOT RUN');
     expect(r.output).toContain('!!   - viewer in Chromium (mechanisms/fourbar.ts)'); // which suites, by name
     expect(r.output).toContain('!!   - viewer component (mountViewer of kron/browser)');
+    expect(r.output).toContain('test/viewer/browser-scene.test.ts DID NOT RUN');
     expect(r.output).toContain('/nonexistent/chromium is missing');
     expect(r.output).toContain('apt-get install -y chromium');
     expect(r.output).not.toMatch(/failed/);

@@ -133,6 +133,27 @@ describe('kron view server', () => {
     expect(await main(['view', join(dir, 'nope.ts'), '--port', '0'])).toBe(2);
   });
 
+  it('serves the mesh files a run\'s scene names that exist, each under a numbered route, and a URDF robot\'s file; no other file', async () => {
+    const stl = join(dir, 'part.STL');
+    writeFileSync(stl, 'solid part\nendsolid part\n');
+    const mesh = (file: string) => ({ name: 'b', kind: 'body', frame: 0, geometry: { shape: { type: 'mesh', filename: 'part.stl', file, radius: 0.05 }, color: '#888888' } });
+    const scene = { gravity: [0, 0, -9.8], frames: [{ name: 'f', members: ['f'] }], world: -1, shapes: [mesh(stl), mesh(join(dir, 'gone.stl')), mesh(join(dir, '..', 'package.json'))], links: [], joints: [] };
+    const withMeshes = join(dir, 'meshes.json');
+    const urdf = join(dir, 'robot.urdf');
+    writeFileSync(urdf, '<robot name="r"><link name="a"/></robot>');
+    writeFileSync(withMeshes, JSON.stringify({ model: 'm', time: [0], signals: {}, scene, source: { urdf } }));
+    const other = await serveViewer({ run: withMeshes, port: 0 });
+    try {
+      expect(JSON.parse((await get(other.port, '/config.json')).body)).toEqual({ run: 'run.json', meshes: { [stl]: 'mesh/0.stl' }, urdf: 'model.urdf' });
+      expect((await get(other.port, '/model.urdf')).body).toBe('<robot name="r"><link name="a"/></robot>');
+      expect(await get(other.port, '/mesh/0.stl')).toMatchObject({ status: 200, type: 'model/stl', body: 'solid part\nendsolid part\n' });
+      expect((await get(other.port, '/mesh/1.stl')).status).toBe(404);
+      expect((await get(other.port, '/mesh/../package.json')).status).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('usage errors: a missing file, a file that is not a result, a port in use (unless a free one may be taken)', async () => {
     await expect(serveViewer({ run: join(dir, 'nope.json') })).rejects.toThrow(UsageError);
     const notRun = join(dir, 'not-run.json');

@@ -2,6 +2,7 @@
 // virtual module kron:mechanisms, see viewer/bundle.ts), compiled and
 // simulated here with the same engine and playback recording as the CLI.
 import mechanisms from 'kron:mechanisms';
+import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { compile, type Mode } from '../../src/compile.ts';
 import { simulatePlayback } from '../../src/io/playback.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
@@ -11,30 +12,39 @@ import { Model, type Component } from '../../src/model/index.ts';
 export interface LiveRun {
   run: PlaybackRun;
   simulateMs: number;
+  /** the compiled model of the run (kinematic posing evaluates it) */
+  compiled: CompiledModel;
 }
 
 const hasFrames = (c: Component): boolean => c instanceof Frame || c.children.some(hasFrames);
 
-/** the bundled model modules whose default model has frames to draw */
+let drawable: string[] | undefined;
+
+/** the bundled model modules whose default model has frames to draw (built once: the modules do not change in a page) */
 export function liveMechanisms(): string[] {
-  return mechanisms.filter((m) => {
+  return (drawable ??= mechanisms.filter((m) => {
     try {
       const model = m.module.default?.({});
       return model instanceof Model && hasFrames(model);
     } catch {
       return false;
     }
-  }).map((m) => m.name);
+  }).map((m) => m.name));
+}
+
+/** the bundled mechanism of that name with its default parameters, compiled */
+export function compileLive(name: string, mode: Mode): { model: Model; compiled: CompiledModel } {
+  const entry = mechanisms.find((m) => m.name === name);
+  if (!entry?.module.default) throw new Error(`no mechanism named ${name}`);
+  const model = entry.module.default({}) as Model;
+  return { model, compiled: compile(model, { mode }) };
 }
 
 /** compile and simulate a bundled mechanism with its default parameters */
 export function runLive(name: string, mode: Mode, stop: number): LiveRun {
-  const entry = mechanisms.find((m) => m.name === name);
-  if (!entry?.module.default) throw new Error(`no mechanism named ${name}`);
-  const model = entry.module.default({}) as Model;
-  const compiled = compile(model, { mode });
+  const { model, compiled } = compileLive(name, mode);
   const t0 = performance.now();
   const { result, playback } = simulatePlayback(model, compiled, { stop, step: 1e-3, interval: 0.01 });
   const simulateMs = Math.round(performance.now() - t0);
-  return { run: { model: compiled.report.model, ...result.toJSON(), ...playback }, simulateMs };
+  return { run: { model: compiled.report.model, ...result.toJSON(), ...playback }, simulateMs, compiled };
 }

@@ -1,8 +1,10 @@
 // The viewer page: loads the served run (config.json says which), or runs a
 // mechanism live (the model of `kron view model.ts` at once); wires the
-// scene, the playback clock, the plot, the controls and keys; exposes
-// window.kron for tests and the console.
+// scene, the playback clock, the plot, the model tree, posing, the controls
+// and keys; exposes window.kron for tests and the console. A run without a
+// scene (a drive train) gets the plot-only layout.
 import './style.css';
+import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { Mode } from '../../src/report.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
 import { SceneView } from './scene3d.ts';
@@ -11,6 +13,10 @@ import { SignalPlot, defaultSignals } from './plot.ts';
 import { renderReport } from './report.ts';
 import { liveMechanisms, runLive } from './live.ts';
 import { recordWebM, savePNG } from './export.ts';
+import { ModelTreePanel } from './tree.ts';
+import { compile } from '../../src/compile.ts';
+import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
+import { PosePanel } from './pose-panel.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
@@ -20,6 +26,7 @@ const ui = {
   frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'),
   record: $<HTMLButtonElement>('record'), help: $('help'), signalList: $('signal-list'),
   liveMechanism: $<HTMLSelectElement>('live-mechanism'), liveMode: $<HTMLSelectElement>('live-mode'), liveStop: $<HTMLInputElement>('live-stop'),
+  notes: $('notes'),
 };
 
 const view = new SceneView($<HTMLCanvasElement>('scene'));
@@ -27,6 +34,10 @@ const plot = new SignalPlot($('plot'), (t) => seek(t));
 let player = new Player([]);
 let run: PlaybackRun | undefined;
 let stopRecording: (() => void) | undefined;
+/** mesh file (as the run's scene names it) -> the server's route for it */
+let meshRoutes: Record<string, string> = {};
+const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
+const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
 
 function status(text: string, error = false): void {
   ui.status.textContent = text;
@@ -34,13 +45,25 @@ function status(text: string, error = false): void {
   if (error) console.error(text);
 }
 
-/** show the playback time everywhere */
+/** a note on the view (a mesh drawn as a placeholder...); none: the notes go */
+function note(text?: string): void {
+  if (text === undefined) ui.notes.replaceChildren();
+  else ui.notes.append(Object.assign(document.createElement('li'), { textContent: text }));
+  ui.notes.hidden = !ui.notes.children.length;
+}
+
+/** show the playback time everywhere; the recorded motion replaces a pose */
 function update(): void {
   view.setTime(player.time);
   plot.setTime(player.time);
+  tree.refresh(player.time);
+  posing.follow(player.time, player.playing);
   ui.timeline.value = String(player.time);
   ui.clock.textContent = `${player.time.toFixed(3)} s`;
-  ui.play.textContent = player.playing ? '❚❚' : '▶︎';
+  // the pause symbol only while something plays
+  const playing = player.playing && player.duration > 0;
+  ui.play.textContent = playing ? '❚❚' : '▶︎';
+  ui.play.title = playing ? 'pause (space)' : 'play (space)';
 }
 
 function seek(t: number): void {
@@ -61,6 +84,14 @@ function choosePlotted(names: string[]): void {
   plot.setTime(player.time);
 }
 
+/** add a signal to the plot (the model tree's signals) */
+function addPlotted(name: string): void {
+  if (plot.chosen.includes(name)) return;
+  const box = ui.signalList.querySelector<HTMLInputElement>(`input[value="${CSS.escape(name)}"]`);
+  if (box) box.checked = true;
+  choosePlotted([...plot.chosen, name]);
+}
+
 function listSignals(names: string[], chosen: string[]): void {
   ui.signalList.replaceChildren(...names.map((n) => {
     const label = document.createElement('label');
@@ -72,38 +103,76 @@ function listSignals(names: string[], chosen: string[]): void {
   }));
 }
 
-function load(next: PlaybackRun, extra: Record<string, string | number> = {}): void {
+/** the live selector shows what is loaded: its mechanism, or the run's name as an entry of its own (also a URDF robot named like a mechanism) */
+function showLoaded(model: string, fromUrdf: boolean): void {
+  ui.liveMechanism.querySelector('option.loaded')?.remove();
+  if (!fromUrdf && [...ui.liveMechanism.options].some((o) => o.value === model)) ui.liveMechanism.value = model;
+  else {
+    const own = new Option(`${model} (loaded run)`, '', true, true);
+    own.className = 'loaded';
+    own.disabled = true;
+    ui.liveMechanism.prepend(own);
+  }
+}
+
+/** (run, compile report extras, its compiled model or how to compile it for posing) */
+function load(next: PlaybackRun, extra: Record<string, string | number> = {}, compiled?: CompiledModel | (() => CompiledModel)): void {
   run = next;
   const keepSpeed = player.speed;
   player = new Player(next.time);
   player.setSpeed(keepSpeed);
   player.loop = ui.loop.checked;
   ui.model.textContent = next.model;
-  if ([...ui.liveMechanism.options].some((o) => o.value === next.model)) ui.liveMechanism.value = next.model;
+  showLoaded(next.model, !!next.source?.urdf);
   if (next.report) ui.liveMode.value = next.report.mode;
   ui.timeline.max = String(player.duration);
   ui.timeline.step = String(next.time.length > 1 ? next.time[1] - next.time[0] : 0.01);
-  if (next.scene && next.poses) view.load(next.scene, next.poses, next.time);
-  else status('this run has no scene (not a mechanism): plot only');
+  note();
+  const mechanism = !!(next.scene && next.poses);
+  document.body.classList.toggle('plot-only', !mechanism);
+  if (next.scene && next.poses) {
+    const missing = new Set<string>();
+    view.load(next.scene, next.poses, next.time, {
+      meshUrl: (s) => (s.file ? meshRoutes[s.file] : undefined),
+      missingMesh: (filename, why) => {
+        if (!missing.has(filename)) note(`mesh ${filename}: ${why}; drawn as a placeholder sphere`);
+        missing.add(filename);
+      },
+    });
+  }
+  tree.show(next);
+  posing.show(next, compiled);
   if (next.report) renderReport(ui.report, next.report, extra);
+  else ui.report.innerHTML = '<p class="muted">this run carries no compile report (<code>kron simulate --out run.json</code> writes one for mechanisms; <code>kron compile</code> prints it).</p>';
   const names = Object.keys(next.signals);
   const chosen = defaultSignals(names);
   listSignals(names, chosen);
   choosePlotted(chosen);
   update();
   view.render(true);
+  if (!mechanism) status('this run has no mechanism to draw: plot only');
 }
 
 async function loadServedRun(): Promise<void> {
   // live: the model module of `kron view model.ts`, run as soon as the page opens
-  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string };
+  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string>; urdf?: string };
+  meshRoutes = config.meshes ?? {};
   if (config.live) return live(config.live, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
   if (!config.run) return;
   status('loading run…');
   const response = await fetch(config.run);
   if (!response.ok) throw new Error(`could not load ${config.run}: ${response.status}`);
-  load((await response.json()) as PlaybackRun);
-  status('');
+  const served = (await response.json()) as PlaybackRun;
+  // a URDF robot's run: the robot is compiled here from its file when posing asks for it
+  const urdf = config.urdf ? await (await fetch(config.urdf)).text() : undefined;
+  load(served, {}, urdf ? () => compileUrdf(urdf, served) : undefined);
+  if (!document.body.classList.contains('plot-only')) status('');
+}
+
+/** a URDF robot's text as the compiled model of its run (gravity as recorded; meshes do not matter for posing) */
+function compileUrdf(text: string, served: PlaybackRun): CompiledModel {
+  const gravity = served.scene?.gravity;
+  return compile(urdfMechanism(parseUrdf(text, served.source?.urdf ?? 'robot.urdf'), gravity ? { gravity } : {}).mechanism, { mode: 'torn' });
 }
 
 /** compile and simulate in the page; yields once so the status shows first */
@@ -111,8 +180,8 @@ async function live(name: string, mode: Mode, stop: number): Promise<void> {
   status(`compiling ${name} (${mode}) and simulating ${stop} s…`);
   await new Promise((r) => setTimeout(r, 20));
   try {
-    const { run: next, simulateMs } = runLive(name, mode, stop);
-    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` });
+    const { run: next, simulateMs, compiled } = runLive(name, mode, stop);
+    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled);
     status(`live: ${name}, ${mode}`);
   } catch (e) {
     status(`live ${name} failed: ${e instanceof Error ? e.message : String(e)}`, true);
@@ -137,6 +206,7 @@ function wireControls(): void {
   on('step-forward', () => (player.playing = false, player.step(1), update()));
   on('screenshot', () => void savePNG(view.canvas, `${run?.model ?? 'kron'}-t${player.time.toFixed(2)}.png`));
   on('record', toggleRecording);
+  on('fit', () => view.fit());
   on('help-button', () => (ui.help.hidden = !ui.help.hidden));
   ui.help.addEventListener('click', () => (ui.help.hidden = true));
   ui.timeline.addEventListener('input', () => seek(Number(ui.timeline.value)));
@@ -150,6 +220,8 @@ function wireControls(): void {
   });
 }
 
+const VIEW_KEYS = ['f', 'x', 'j', '?', 'h', 'Escape'];
+
 /** MuJoCo's keys: space play/pause, backspace reset, arrows step; ? or h help */
 function onKey(e: KeyboardEvent): void {
   const target = e.target as HTMLElement;
@@ -161,7 +233,8 @@ function onKey(e: KeyboardEvent): void {
     ArrowLeft: () => (player.playing = false, player.step(-1)),
     ArrowUp: () => setSpeed(player.speed * 2),
     ArrowDown: () => setSpeed(player.speed / 2),
-    f: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
+    f: () => view.fit(),
+    x: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
     j: () => view.setShowJointAxes((ui.axes.checked = !ui.axes.checked)),
     '?': () => (ui.help.hidden = !ui.help.hidden),
     h: () => (ui.help.hidden = !ui.help.hidden),
@@ -171,7 +244,9 @@ function onKey(e: KeyboardEvent): void {
   if (!action) return;
   e.preventDefault();
   action();
-  update();
+  // keys that only change the view keep a pose; the others show the recorded motion at the (new) time
+  if (VIEW_KEYS.includes(e.key)) view.render();
+  else update();
 }
 
 function frame(last: number) {
@@ -190,10 +265,19 @@ const kron = {
   pause: () => ((player.playing = false), update()),
   setSpeed,
   live,
+  fit: () => (view.fit(), view.render()),
+  select: (path: string | undefined) => tree.select(path),
+  partBox: (path: string) => view.partOnScreen(path),
+  parts: () => view.partNames(),
+  pose: (values: Record<string, number>) => posing.poseTo(values),
+  posedFrames: () => posing.lastPose,
   state: () => ({
     model: run?.model, time: player.time, playing: player.playing, speed: player.speed, duration: player.duration,
     samples: run?.time.length ?? 0, frames: run?.poses?.frames ?? 0,
     plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
+    selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
+    plotOnly: document.body.classList.contains('plot-only'), notes: [...ui.notes.children].map((li) => li.textContent ?? ''),
+    selected: tree.selection, posing: posing.state(),
   }),
 };
 declare global {

@@ -5,6 +5,8 @@ import 'uplot/dist/uPlot.min.css';
 
 const COLORS = ['#2e86de', '#e67e22', '#27ae60', '#c0392b', '#8e44ad', '#16a085', '#d35400', '#2c3e50'];
 const HEIGHT = 220;
+/** a run without a mechanism: the plot takes this fraction of the window's height */
+const PLOT_ONLY_FRACTION = 0.6;
 
 /** joint coordinates first (what users want to see move), else the first two signals */
 export function defaultSignals(names: readonly string[]): string[] {
@@ -23,7 +25,12 @@ export class SignalPlot {
     private readonly onSeek: (t: number) => void,
   ) {
     this.playhead.className = 'playhead';
-    new ResizeObserver(() => this.chart?.setSize({ width: this.width(), height: HEIGHT })).observe(container);
+    new ResizeObserver(() => this.chart?.setSize({ width: this.width(), height: this.height() })).observe(container);
+  }
+
+  /** taller when the page shows the plot alone (body.plot-only) */
+  private height(): number {
+    return document.body.classList.contains('plot-only') ? Math.max(HEIGHT, Math.round(window.innerHeight * PLOT_ONLY_FRACTION)) : HEIGHT;
   }
 
   private width(): number {
@@ -36,7 +43,7 @@ export class SignalPlot {
     this.chosen = chosen;
     const series: uPlot.Series[] = [{ label: 'time (s)' }, ...chosen.map((name, i) => ({ label: name, stroke: COLORS[i % COLORS.length], width: 1.5 }))];
     const data = [Array.from(time), ...chosen.map((n) => Array.from(signals[n]))] as uPlot.AlignedData;
-    this.chart = new uPlot({ width: this.width(), height: HEIGHT, series, scales: { x: { time: false } }, legend: { live: true } }, data, this.container);
+    this.chart = new uPlot({ width: this.width(), height: this.height(), series, scales: { x: { time: false } }, legend: { live: true } }, data, this.container);
     this.chart.over.appendChild(this.playhead);
     this.chart.over.addEventListener('mouseenter', () => (this.hovering = true));
     this.chart.over.addEventListener('mouseleave', () => (this.hovering = false));

@@ -1,32 +1,20 @@
 // The three.js view of a run: one group per pose frame (moved every time
 // step), shapes attached to their frame, rods between frames, joint axes,
-// world frame and ground grid, and an orbit camera framed on the box that
-// holds the mechanism over the whole run.
+// world frame and ground grid, and an orbit camera framed on the mechanism
+// (over the run when it loads, as it stands now on fit()). Parts are kept by
+// component name, so that the model tree can highlight one.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { runBounds } from '../../src/io/bounds.ts';
 import { posesAtInto } from '../../src/io/poses.ts';
-import { POSE_STRIDE, type Poses, type Scene, type SceneLink, type Vec3Tuple } from '../../src/io/types.ts';
-import type { Geometry } from '../../src/library/multibody/geometry.ts';
+import { POSE_STRIDE, type Poses, type Scene, type SceneLink } from '../../src/io/types.ts';
+import type { Shape } from '../../src/library/multibody/geometry.ts';
+import { boxCorners, fitPoints, meshCorners, projectedBox, viewDirection } from './camera.ts';
+import { type MeshUrl, Y, jointMarker, placeRod, setHighlight, shapeObject } from './shapes.ts';
 
-const Y = new THREE.Vector3(0, 1, 0);
 const BACKGROUND = '#eef1f4';
-
-/** a unit cylinder (radius 1, height 1 along y) rotated and scaled into a rod joining two points */
-function placeRod(mesh: THREE.Object3D, a: THREE.Vector3, b: THREE.Vector3, radius: number): void {
-  const d = new THREE.Vector3().subVectors(b, a);
-  const length = d.length();
-  mesh.visible = length > 1e-9;
-  if (!mesh.visible) return;
-  mesh.position.addVectors(a, b).multiplyScalar(0.5);
-  mesh.quaternion.setFromUnitVectors(Y, d.divideScalar(length));
-  mesh.scale.set(radius, length, radius);
-}
-
-function boxCorners(box: THREE.Box3): THREE.Vector3[] {
-  return [0, 1, 2, 3, 4, 5, 6, 7].map((i) => new THREE.Vector3(
-    i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
-}
+/** samples at which the mechanism's extent over the run is measured for the first framing */
+const EXTENT_SAMPLES = 24;
 
 /** add child to parent and return the child */
 function attach<T extends THREE.Object3D>(parent: THREE.Object3D, child: T): T {
@@ -34,28 +22,16 @@ function attach<T extends THREE.Object3D>(parent: THREE.Object3D, child: T): T {
   return child;
 }
 
-function shapeMesh(g: Geometry): THREE.Mesh {
-  const material = new THREE.MeshStandardMaterial({ color: g.color, roughness: 0.55, metalness: 0.1 });
-  const s = g.shape;
-  const geometry =
-    s.type === 'box' ? new THREE.BoxGeometry(...s.size)
-    : s.type === 'sphere' ? new THREE.SphereGeometry(s.radius, 32, 16)
-    : new THREE.CylinderGeometry(s.radius, s.radius, s.length, 32);
-  const mesh = new THREE.Mesh(geometry, material);
-  mesh.position.set(...(g.offset ?? [0, 0, 0]));
-  // cylinders: three's axis is y; ours is geometry.axis (default x, the length direction of links)
-  if (s.type === 'cylinder') mesh.quaternion.setFromUnitVectors(Y, new THREE.Vector3(...(g.axis ?? [1, 0, 0])).normalize());
-  return mesh;
+/** half the smallest dimension of each shape: how thick the mechanism's parts are */
+function thicknesses(scene: Scene): number[] {
+  const half = (s: Shape) => (s.type === 'box' ? Math.min(...s.size) / 2 : s.radius);
+  return scene.shapes.map((x) => half(x.geometry.shape)).sort((a, b) => a - b);
 }
 
-/** a thin cylinder along a joint axis, or a ball for joints without one */
-function jointMarker(type: string, axis: Vec3Tuple | undefined, size: number): THREE.Object3D {
-  const color = type === 'prismatic' ? '#00a8c6' : '#f1c40f';
-  const material = new THREE.MeshStandardMaterial({ color, roughness: 0.4 });
-  if (!axis) return new THREE.Mesh(new THREE.SphereGeometry(size * 0.12, 20, 10), material);
-  const mesh = new THREE.Mesh(new THREE.CylinderGeometry(size * 0.06, size * 0.06, size, 20), material);
-  mesh.quaternion.setFromUnitVectors(Y, new THREE.Vector3(...axis).normalize());
-  return mesh;
+/** the size of a joint marker: 2.5 times a typical part's thickness, within 1% to 5% of the mechanism's size */
+function jointSize(thickness: readonly number[], size: number): number {
+  const median = thickness.length ? thickness[thickness.length >> 1] : 0;
+  return Math.min(0.05 * size, Math.max(0.01 * size, 2.5 * median));
 }
 
 export interface ScreenBox {
@@ -65,18 +41,37 @@ export interface ScreenBox {
   height: number;
 }
 
+export interface LoadOptions {
+  /** where a mesh file is served (none: every mesh is a placeholder) */
+  meshUrl?: MeshUrl;
+  /** a mesh file that could not be drawn: the page lists them */
+  missingMesh?: (filename: string, why: string) => void;
+}
+
 export class SceneView {
   readonly renderer: THREE.WebGLRenderer;
   private readonly three = new THREE.Scene();
   private readonly camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
   private readonly controls: OrbitControls;
   private content = new THREE.Group();
+  private mechanism = new THREE.Group();
   private frames: THREE.Group[] = [];
   private rods: { mesh: THREE.Mesh; link: SceneLink }[] = [];
   private frameAxes: THREE.Object3D[] = [];
   private jointAxes: THREE.Object3D[] = [];
+  /** the drawn objects of each component, by its path */
+  private parts = new Map<string, THREE.Object3D[]>();
+  private selected: string | undefined;
   private pose = new Float32Array(0);
+  /** the poses drawn now (recorded or posed), to draw again after measuring the run */
+  private current = new Float32Array(0);
   private run: { scene: Scene; poses: Poses; time: ArrayLike<number> } | undefined;
+  private up = new THREE.Vector3(0, 1, 0);
+  /** the grid and the pedestal */
+  private ground: THREE.Object3D[] = [];
+  /** the user has turned, panned or zoomed since the camera was framed: a late mesh leaves the view alone */
+  private userMoved = false;
+  private view = new THREE.Vector3(0, 0, 1);
   private dirty = true;
   private readonly resizes = new ResizeObserver(() => this.resize());
   showFrames = false;
@@ -90,6 +85,7 @@ export class SceneView {
     this.three.add(this.content);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => (this.dirty = true));
+    this.controls.addEventListener('start', () => (this.userMoved = true));
     this.resizes.observe(canvas.parentElement!);
     this.resize();
   }
@@ -113,8 +109,12 @@ export class SceneView {
     this.dirty = true;
   }
 
+  private addPart(name: string, object: THREE.Object3D): void {
+    this.parts.set(name, [...(this.parts.get(name) ?? []), object]);
+  }
+
   /** build the scene graph of a run and frame the camera on it */
-  load(scene: Scene, poses: Poses, time: ArrayLike<number>): void {
+  load(scene: Scene, poses: Poses, time: ArrayLike<number>, options: LoadOptions = {}): void {
     this.three.remove(this.content);
     this.content.traverse((o) => {
       if (o instanceof THREE.Mesh) o.geometry.dispose();
@@ -122,30 +122,79 @@ export class SceneView {
     this.content = new THREE.Group();
     this.three.add(this.content);
     this.run = { scene, poses, time };
+    this.ground = [];
+    this.parts = new Map();
+    this.selected = undefined;
     this.pose = new Float32Array(poses.frames * POSE_STRIDE);
+    this.current = new Float32Array(poses.frames * POSE_STRIDE);
     const bounds = runBounds(scene, poses);
     const box = new THREE.Box3(new THREE.Vector3(...bounds.min), new THREE.Vector3(...bounds.max));
     const size = box.getSize(new THREE.Vector3()).length() || 1;
     const up = new THREE.Vector3(...scene.gravity).negate();
     if (up.lengthSq() < 1e-12) up.set(0, 1, 0);
-    up.normalize();
-    const mechanism = new THREE.Group();
+    this.up = up.normalize();
+    const mechanism = (this.mechanism = new THREE.Group());
     this.frames = scene.frames.map(() => attach(mechanism, new THREE.Group()));
     this.frameAxes = this.frames.filter((_, f) => f !== scene.world).map((g) => attach(g, new THREE.AxesHelper(size * 0.06)));
-    for (const s of scene.shapes) this.frames[s.frame].add(shapeMesh(s.geometry));
+    const callbacks = {
+      meshUrl: options.meshUrl ?? (() => undefined),
+      loaded: () => this.meshLoaded(),
+      missing: options.missingMesh ?? (() => undefined),
+    };
+    for (const s of scene.shapes) this.addPart(s.name, attach(this.frames[s.frame], shapeObject(s.geometry, callbacks)));
     const rodGeometry = new THREE.CylinderGeometry(1, 1, 1, 20);
     this.rods = scene.links.map((link) => {
       const mesh = new THREE.Mesh(rodGeometry, new THREE.MeshStandardMaterial({ color: link.color, roughness: 0.6 }));
       mechanism.add(mesh);
+      this.addPart(link.name, mesh);
       return { mesh, link };
     });
-    this.jointAxes = scene.joints.map((j) => attach(this.frames[j.frame], jointMarker(j.type, j.axis, size * 0.05)));
+    const thickness = thicknesses(scene);
+    this.jointAxes = scene.joints.map((j) => {
+      const marker = attach(this.frames[j.frame], jointMarker(j.type, j.axis, jointSize(thickness, size)));
+      this.addPart(j.name, marker);
+      return marker;
+    });
     const worldFrame = new THREE.AxesHelper(size * 0.15);
-    this.content.add(mechanism, worldFrame, this.grid(box, up), ...this.lights(up));
-    this.frameCamera(box, up);
+    this.content.add(mechanism, worldFrame, ...this.lights(this.up));
     this.setShowFrames(this.showFrames);
     this.setShowJointAxes(this.showJointAxes);
-    this.setTime(0);
+    this.placeGround(true);
+  }
+
+  /**
+   * The ground just below what is drawn over the run, the world's pedestal
+   * down to it, and the camera on it all (from a new direction only when a
+   * run loads); again when a mesh file arrives, unless the user has moved
+   * the camera since.
+   */
+  private placeGround(newRun: boolean): void {
+    const { scene } = this.run!;
+    const now = Float32Array.from(this.current);
+    const reached = this.extentOverRun();
+    const drawn = new THREE.Box3().setFromPoints(reached);
+    for (const o of this.ground) this.content.remove(o);
+    this.ground = [this.grid(drawn, this.up)];
+    if (newRun) this.setTime(0);
+    else this.setPose(now);
+    // a root link with a shape of its own (a URDF base) stands by itself
+    if (scene.world >= 0 && !scene.shapes.some((s) => s.frame === scene.world)) {
+      const thickness = thicknesses(scene).at(-1) || 0.005 * drawn.getSize(new THREE.Vector3()).length();
+      this.ground.push(...this.pedestal(this.frames[scene.world].position, this.ground[0].position, thickness));
+    }
+    this.content.add(...this.ground);
+    if (newRun) this.view = viewDirection(drawn, this.up);
+    if (newRun || !this.userMoved) this.aim(reached);
+  }
+
+  private meshLoaded(): void {
+    this.select(this.selected);
+    this.placeGround(false);
+  }
+
+  /** the names of the components drawn (shapes, rods, joint markers) */
+  partNames(): string[] {
+    return [...this.parts.keys()];
   }
 
   /** the ground: a grid normal to gravity, just below everything drawn */
@@ -162,6 +211,21 @@ export class SceneView {
     return grid;
   }
 
+  /**
+   * The world's mount: a column from the world frame down to the ground, so
+   * that a mechanism fixed in the air stands on something (the PUMA's
+   * pedestal, the four-bar's post), as thick as the mechanism's thickest part;
+   * none when the world frame is on the ground.
+   */
+  private pedestal(world: THREE.Vector3, ground: THREE.Vector3, radius: number): THREE.Object3D[] {
+    const height = world.clone().sub(ground).dot(this.up);
+    if (!(height > 2 * radius)) return [];
+    const column = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius * 1.3, height, 32), new THREE.MeshStandardMaterial({ color: '#5d6d7e', roughness: 0.7 }));
+    column.quaternion.setFromUnitVectors(Y, this.up);
+    column.position.copy(world).addScaledVector(this.up, -height / 2 - 0.5 * radius);
+    return [column];
+  }
+
   private lights(up: THREE.Vector3): THREE.Light[] {
     const sky = new THREE.HemisphereLight('#ffffff', '#667788', 2.2);
     sky.position.copy(up);
@@ -170,54 +234,69 @@ export class SceneView {
     return [sky, sun];
   }
 
-  /**
-   * Look along the box's thinnest direction (the normal of a planar
-   * mechanism's plane), tilted towards up and to the side, from the distance
-   * at which the box's bounding sphere fills the view.
-   */
-  private frameCamera(box: THREE.Box3, up: THREE.Vector3): void {
-    const centre = box.getCenter(new THREE.Vector3());
-    const size = box.getSize(new THREE.Vector3());
-    const radius = Math.max(size.length() / 2, 1e-3);
-    const thin = [size.x, size.y, size.z].indexOf(Math.min(size.x, size.y, size.z));
-    let view = new THREE.Vector3().setComponent(thin, 1);
-    if (Math.abs(view.dot(up)) > 0.9) view = new THREE.Vector3(1, 0, 0).projectOnPlane(up).normalize();
-    if (view.lengthSq() < 1e-6) view = new THREE.Vector3(0, 0, 1).projectOnPlane(up).normalize();
-    const side = new THREE.Vector3().crossVectors(up, view).normalize();
-    view.addScaledVector(up, 0.35).addScaledVector(side, 0.3).normalize();
-    const fov = THREE.MathUtils.degToRad(this.camera.fov);
-    const narrowest = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
-    let distance = (radius / Math.sin(narrowest / 2)) * 1.05; // the bounding sphere fits: a start
-    this.camera.up.copy(up);
-    this.camera.near = distance / 100;
-    this.camera.far = distance * 100;
-    this.camera.updateProjectionMatrix();
-    // then move in until the box's corners fill 85% of the view (projected size ~ 1 / distance)
-    for (let i = 0; i < 3; i++) {
-      this.camera.position.copy(centre).addScaledVector(view, distance);
-      this.camera.lookAt(centre);
-      this.camera.updateMatrixWorld();
-      const ndc = boxCorners(box).map((c) => c.project(this.camera));
-      const reach = Math.max(...ndc.map((p) => Math.max(Math.abs(p.x), Math.abs(p.y))));
-      distance *= Math.min(1, Math.max(0.3, reach / 0.85));
-    }
-    this.camera.position.copy(centre).addScaledVector(view, distance);
-    this.controls.target.copy(centre);
+  /** the corners of what the mechanism draws as it stands now (frame axes left out: they are an overlay) */
+  private currentExtent(): THREE.Vector3[] {
+    const points = meshCorners([this.mechanism], new Set(this.frameAxes));
+    return points.length ? points : this.frames.map((g) => g.getWorldPosition(new THREE.Vector3()));
+  }
+
+  private aim(points: THREE.Vector3[]): void {
+    this.userMoved = false;
+    this.controls.target.copy(fitPoints(this.camera, points, this.view, this.up));
     this.controls.update();
+    this.dirty = true;
+  }
+
+  /** the corners of what the mechanism draws at samples spread over the run (it is left at the last) */
+  private extentOverRun(): THREE.Vector3[] {
+    const { time } = this.run!;
+    const points: THREE.Vector3[] = [];
+    const n = Math.min(EXTENT_SAMPLES, time.length);
+    for (let i = 0; i < n; i++) {
+      this.setTime(time[Math.round((i * (time.length - 1)) / Math.max(1, n - 1))] ?? 0);
+      for (const p of this.currentExtent()) points.push(p);
+    }
+    return points;
+  }
+
+  /** frame the camera on the mechanism as it stands now, from where the camera looks ("f") */
+  fit(): void {
+    if (!this.run) return;
+    this.view = this.camera.position.clone().sub(this.controls.target).normalize();
+    this.aim(this.currentExtent());
   }
 
   /** move every frame to its pose at time t */
   setTime(t: number): void {
     if (!this.run) return;
     const { poses, time } = this.run;
-    posesAtInto(this.pose, poses, time, t);
+    this.setPose(posesAtInto(this.pose, poses, time, t));
+  }
+
+  /** move every frame to the given poses (POSE_STRIDE numbers per frame): a recorded time, or a posed mechanism */
+  setPose(pose: ArrayLike<number>): void {
+    this.current.set(pose);
     this.frames.forEach((g, f) => {
-      const o = f * POSE_STRIDE, p = this.pose;
-      g.position.set(p[o], p[o + 1], p[o + 2]);
-      g.quaternion.set(p[o + 3], p[o + 4], p[o + 5], p[o + 6]);
+      const o = f * POSE_STRIDE;
+      g.position.set(pose[o], pose[o + 1], pose[o + 2]);
+      g.quaternion.set(pose[o + 3], pose[o + 4], pose[o + 5], pose[o + 6]);
     });
     for (const { mesh, link } of this.rods) placeRod(mesh, this.frames[link.from].position, this.frames[link.to].position, link.radius);
     this.dirty = true;
+  }
+
+  /** the objects of a component and of the components inside it (b1: b1.body and b1.bar) */
+  private partsOf(name: string | undefined): THREE.Object3D[] {
+    if (!name) return [];
+    return [...this.parts].filter(([n]) => n === name || n.startsWith(`${name}.`)).flatMap(([, objects]) => objects);
+  }
+
+  /** highlight one component's parts (undefined: none); a joint's marker shows while it is selected */
+  select(name: string | undefined): void {
+    setHighlight(this.partsOf(this.selected), false);
+    this.selected = name;
+    setHighlight(this.partsOf(name), true);
+    this.setShowJointAxes(this.showJointAxes);
   }
 
   setShowFrames(on: boolean): void {
@@ -228,7 +307,8 @@ export class SceneView {
 
   setShowJointAxes(on: boolean): void {
     this.showJointAxes = on;
-    for (const a of this.jointAxes) a.visible = on;
+    const selected = new Set(this.partsOf(this.selected));
+    for (const a of this.jointAxes) a.visible = on || selected.has(a);
     this.dirty = true;
   }
 
@@ -239,17 +319,27 @@ export class SceneView {
     this.renderer.render(this.three, this.camera);
   }
 
+  /** the box on screen of points, in CSS pixels of the canvas, clamped to it */
+  private onScreen(points: THREE.Vector3[]): ScreenBox | undefined {
+    if (!points.length) return undefined;
+    const { clientWidth: w, clientHeight: h } = this.canvas;
+    const { min, max } = projectedBox(points, this.camera);
+    const x = Math.max(0, ((min.x + 1) / 2) * w), y = Math.max(0, ((1 - max.y) / 2) * h);
+    return { x, y, width: Math.min(w, ((max.x + 1) / 2) * w) - x, height: Math.min(h, ((1 - min.y) / 2) * h) - y };
+  }
+
   /** the mechanism's box on screen now, in CSS pixels of the canvas (for tests) */
   mechanismOnScreen(): ScreenBox | undefined {
-    if (!this.run) return undefined;
-    const box = new THREE.Box3();
-    this.content.updateMatrixWorld(true);
-    for (const g of this.frames) box.expandByObject(g);
-    for (const { mesh } of this.rods) if (mesh.visible) box.expandByObject(mesh);
-    const { clientWidth: w, clientHeight: h } = this.canvas;
-    const pts = boxCorners(box).map((c) => c.project(this.camera));
-    const xs = pts.map((p) => ((p.x + 1) / 2) * w), ys = pts.map((p) => ((1 - p.y) / 2) * h);
-    const x = Math.max(0, Math.min(...xs)), y = Math.max(0, Math.min(...ys));
-    return { x, y, width: Math.min(w, Math.max(...xs)) - x, height: Math.min(h, Math.max(...ys)) - y };
+    return this.run ? this.onScreen(this.currentExtent()) : undefined;
+  }
+
+  /** one component's box on screen now (for tests: where its highlight may change pixels) */
+  partOnScreen(name: string): ScreenBox | undefined {
+    return this.onScreen(meshCorners(this.partsOf(name)));
+  }
+
+  /** the camera's position and target (for tests: a URDF's rotated box is compared from the same view) */
+  cameraState(): { position: number[]; target: number[] } {
+    return { position: this.camera.position.toArray(), target: this.controls.target.toArray() };
   }
 }

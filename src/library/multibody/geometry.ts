@@ -2,7 +2,13 @@
 export type Shape =
   | { type: 'box'; size: [number, number, number] }
   | { type: 'cylinder'; radius: number; length: number }
-  | { type: 'sphere'; radius: number };
+  | { type: 'sphere'; radius: number }
+  /**
+   * a mesh file (STL, DAE or OBJ) as a URDF names it; `file` is where it was
+   * found on the machine that wrote the run (absent: not found, drawn as a
+   * sphere of `radius`, the size the viewer assumes before the file loads)
+   */
+  | { type: 'mesh'; filename: string; file?: string; scale?: [number, number, number]; radius: number };
 
 export interface Geometry {
   shape: Shape;
@@ -12,4 +18,6 @@ export interface Geometry {
   offset?: [number, number, number];
   /** for cylinders: the direction of the axis in frame_a coordinates */
   axis?: [number, number, number];
+  /** the shape's rotation into frame_a coordinates, a unit quaternion [x, y, z, w] (after `axis`) */
+  orientation?: [number, number, number, number];
 }
