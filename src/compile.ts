@@ -7,6 +7,8 @@ import { ModelError, StructuralError, UsageError } from './errors.ts';
 import { withLocalTable } from './expr/index.ts';
 import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
+import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
+import type { SubstitutionOptions } from './codegen/substitution.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
 import { compiledData } from './codegen/compiled-data.ts';
@@ -49,6 +51,12 @@ export interface CompileOptions {
    * (tol 1e-10, maxSweeps 500, omega 1), or some of them
    */
   relaxIterate?: boolean | Partial<IterateOptions>;
+  /**
+   * torn nonlinear loops other than kinematic closures: successive substitution
+   * (tearing paper) before Newton, which finishes an evaluation it does not
+   * converge in; true for the defaults (maxSweeps 50). See codegen/substitution.ts
+   */
+  tornSubstitution?: boolean | Partial<SubstitutionOptions>;
 }
 
 // (model, options) => compiled model and its report
@@ -105,14 +113,15 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     if (e instanceof StructuralError && problem === 'inverse') throw inverseCause(e, coordinates);
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;
   }
-  const generated = generate(plan, { chunk: options.chunk, share: options.share });
+  const substitution = substitutionOptions(options.tornSubstitution);
+  const generated = generate(plan, { chunk: options.chunk, share: options.share, substitution });
   const report: CompileReport = {
     model: flat.name,
     mode,
     equations: flat.equations.length,
     unknowns: plan.unknowns.length,
     states: plan.states.length,
-    blocks: plan.blocks.filter((b) => b.size > 1),
+    blocks: plan.blocks.filter((b) => b.size > 1).map((b) => (b.solver === 'newton' && substitution ? { ...b, iteration: nonlinearMethod(plan, b, substitution) } : b)),
     ops: generated.ops,
     outputOps: generated.outputOps,
     compileMs: 0,
@@ -132,6 +141,20 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
   const data = compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names });
   return new CompiledModel(data, { plan, reduced });
+}
+
+/** tornSubstitution's options, checked */
+function substitutionOptions(o: CompileOptions['tornSubstitution']): SubstitutionOptions | undefined {
+  if (!o) return undefined;
+  const maxSweeps = (o === true ? undefined : o.maxSweeps) ?? 50;
+  if (!(Number.isInteger(maxSweeps) && maxSweeps >= 1)) throw new UsageError(`substitution sweep count ${maxSweeps} must be an integer >= 1`, { hint: 'e.g. tornSubstitution: { maxSweeps: 50 }' });
+  return { maxSweeps };
+}
+
+/** how a torn nonlinear block is solved: a kinematic closure always by Newton */
+function nonlinearMethod(plan: SolvePlan, b: BlockReport, substitution: SubstitutionOptions | undefined): 'newton' | 'substitution' {
+  const step = plan.steps.find((s) => s.kind === 'newton' && plan.blocks[s.block] === b);
+  return substitution && step?.kind === 'newton' && !step.closure ? 'substitution' : 'newton';
 }
 
 /** the model's generalized coordinates, checked: states q, qd, unknown qdd, input tau */

@@ -1,6 +1,7 @@
 // Human-readable compile report for the terminal.
 import type { CompileReport } from '../report.ts';
 import type { IterationStats } from '../codegen/relax-iterate.ts';
+import type { SubstitutionStats } from '../codegen/substitution.ts';
 
 export function formatReport(r: CompileReport): string {
   const lines = [
@@ -33,14 +34,17 @@ export function formatReport(r: CompileReport): string {
   }
   if (r.blocks.length === 0) lines.push(r.relaxedLoops.length ? '  no algebraic loop left' : '  no algebraic loops');
   r.blocks.forEach((b, i) => {
-    lines.push(`  ${b.relaxed ? 'relaxed block' : 'loop'} ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver}${b.formedBy ? `; H by ${b.formedBy}` : ''})`);
+    lines.push(`  ${b.relaxed ? 'relaxed block' : 'loop'} ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver}${b.formedBy ? `; H by ${b.formedBy}` : ''}${b.iteration === 'substitution' ? '; successive substitution first' : ''})`);
     lines.push(`    tearing variables: ${b.tearVariables.join(', ')}`);
   });
   for (const d of r.diagnostics) lines.push(`  warning: ${d}`);
   return lines.join('\n');
 }
 
-/** a simulation's sweeps per evaluation, one line per relaxing iteration */
-export function iterationLines(stats: readonly IterationStats[] | undefined): string[] {
-  return (stats ?? []).map((s) => `relaxing iteration of relaxed loop ${s.loop}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}`);
+/** a simulation's sweeps per evaluation, one line per relaxing iteration and per substituted torn loop */
+export function iterationLines(stats: readonly IterationStats[] | undefined, substitutions: readonly SubstitutionStats[] = []): string[] {
+  return [
+    ...(stats ?? []).map((s) => `relaxing iteration of relaxed loop ${s.loop}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}`),
+    ...substitutions.map((s) => `successive substitution of loop ${s.block}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}; Newton finished ${s.fallbacks}`),
+  ];
 }

@@ -40,6 +40,9 @@ compile options:
                      residue equation matched to variable e (default e = v); "v:" adds
                      the variable only, ":e" the equation only; --untear removes them
   --emit out.js      write the generated code as a readable ES module
+  --torn-substitution  torn nonlinear loops (not kinematic closures) try successive
+                     substitution before Newton (tearing paper); stderr of simulate
+                     gives sweeps per evaluation and Newton's fallbacks
   --relax-iterate    the relaxing iteration (implies --mode relaxed): a relaxed loop's
                      remainder (the nodal equations of a circuit) is solved by Gauss-Seidel
                      sweeps, warm-started from the last evaluation, not eliminated
@@ -115,6 +118,7 @@ export const COMPILE_OPTIONS = {
   gravity: { type: 'string' },
   emit: { type: 'string' },
   'relax-iterate': { type: 'boolean', default: false },
+  'torn-substitution': { type: 'boolean', default: false },
   'iterate-tol': { type: 'string' },
   'iterate-max-sweeps': { type: 'string' },
   'iterate-omega': { type: 'string' },
@@ -235,7 +239,7 @@ function simulateOptions(values: Values): SimulateOptions {
 }
 
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
-export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'gravity' | 'emit'> &
+export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'gravity' | 'emit'> &
   Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
@@ -262,7 +266,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   const iterate = relaxIterate(values);
   // --relax-iterate implies --mode relaxed (the default torn would ignore the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
-  const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate };
+  const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'] };
   const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache']);
   const open = !entry || eager ? await openModel(file, sets) : undefined;
   let loaded: LoadedModel | undefined;
@@ -321,9 +325,9 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
     const source = playback && extname(file).toLowerCase() === '.urdf' ? { source: { urdf: resolve(file) } } : {};
     write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback, ...source }) + '\n' : result.toCSV());
     io.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
-    for (const line of iterationLines(result.iterations)) io.stderr.write(`${line}\n`);
+    for (const line of iterationLines(result.iterations, result.substitutions)) io.stderr.write(`${line}\n`);
   } else {
     io.stdout.write(result.toCSV());
-    for (const line of iterationLines(result.iterations)) io.stderr.write(`${line}\n`);
+    for (const line of iterationLines(result.iterations, result.substitutions)) io.stderr.write(`${line}\n`);
   }
 }

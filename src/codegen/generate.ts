@@ -16,6 +16,7 @@ import { type Assign, type AssignStep, type Checked, type Columns, type LinearSt
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { newton } from './newton.ts';
+import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
 import { type SparseCholesky, sparseCholesky } from './sparse-cholesky.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
@@ -34,6 +35,8 @@ export interface Layout {
   fallbackCounters: number[];
   /** workspace slots of the relaxing iterations' sweep counts (relax-iterate.ts); only when there are any */
   iterations?: IterationSlots[];
+  /** workspace slots of the successive substitutions' counts (substitution.ts); only when there are any */
+  substitutions?: SubstitutionSlots[];
 }
 
 export interface Generated {
@@ -97,6 +100,8 @@ export class Module {
     readonly chunk: number,
     /** symbol id -> expressions of the whole plan reading it */
     readonly reads: Map<number, number>,
+    /** successive substitution before Newton (GenerateOptions) */
+    readonly substitution?: SubstitutionOptions,
   ) {}
 
   /** a new function from `fill`; returns its name */
@@ -122,6 +127,8 @@ export class Module {
   readonly fallbackCounters = new Set<number>();
   /** workspace slots of the relaxing iterations' sweep counts */
   readonly iterations: IterationSlots[] = [];
+  /** workspace slots of the successive substitutions' counts */
+  readonly substitutions: SubstitutionSlots[] = [];
   /** the function solving a checked loop's torn form, emitted once; its operations are not those of an evaluation */
   fallback(checked: Checked): string {
     let name = this.fallbacks.get(checked.flag.id);
@@ -228,6 +235,8 @@ export interface GenerateOptions {
   chunk?: number;
   /** share functions equal up to shifted indices (default true) */
   share?: boolean;
+  /** torn nonlinear loops (not kinematic closures) try successive substitution before Newton (substitution.ts) */
+  substitution?: SubstitutionOptions;
 }
 
 // (plan, options) => module body, op counts and workspace layout
@@ -235,7 +244,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const chunk = options.chunk ?? 800;
   const slots = new Slots(plan);
   const split = splitOutputs(plan);
-  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)));
+  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)), options.substitution);
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);
@@ -269,6 +278,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     derivativeSlots,
     fallbackCounters: [...mod.fallbackCounters],
     ...(mod.iterations.length && { iterations: mod.iterations }),
+    ...(mod.substitutions.length && { substitutions: mod.substitutions }),
   };
   return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2 };
 }
@@ -279,7 +289,7 @@ function emitSteps(mod: Module, steps: readonly Step[]): string[] {
     if (step.kind === 'assign') calls.push(...(step.checked ? checkedLoop(mod, step, step.checked) : mod.assigns(step.assigns)));
     else if (step.kind === 'linear') calls.push(...(step.columns ? columns(mod, step, step.columns) : linear(mod, step)));
     else if (step.kind === 'iterate') calls.push(...emitIterate(mod, step, (slots) => mod.iterations.push(slots)));
-    else calls.push(`${newton(mod, step)}(${ARGS});`);
+    else calls.push(`${newton(mod, step, mod.substitution, (slots) => mod.substitutions.push(slots))}(${ARGS});`);
   }
   return calls;
 }

@@ -5,6 +5,7 @@
 import { type NewtonStep, Temp } from '../structure/plan-types.ts';
 import type { Module } from './generate.ts';
 import { addOps, luOps } from './ops.ts';
+import { type SubstitutionOptions, type SubstitutionSlots, substitutionLines } from './substitution.ts';
 
 /**
  * A loop closure whose constraint Jacobian at the solved position has an
@@ -119,7 +120,8 @@ function levenbergMarquardtStep(k: number, J: string, r: string, A: string, g: s
 }
 
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
-export function newton(mod: Module, s: NewtonStep): string {
+// with `substitution` (not for a kinematic loop's closure): successive substitution first (substitution.ts)
+export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOptions, register?: (slots: SubstitutionSlots) => void): string {
   const k = s.z.length, r = `r${s.block}`, J = `J${s.block}`, dz = `dz${s.block}`;
   mod.parts.push(`const ${r} = doubles(${k}), ${J} = doubles(${k * k}), ${dz} = doubles(${k});`);
   const y = mod.assigns(s.y, 'y');
@@ -140,10 +142,12 @@ export function newton(mod: Module, s: NewtonStep): string {
   const memory = `merits${s.block}`, entry = `entry${s.block}`, A = `lmA${s.block}`, g = `lmG${s.block}`;
   mod.parts.push(`const ${memory} = doubles(${MERIT_MEMORY}), ${entry} = doubles(${k}), ${A} = doubles(${k * k}), ${g} = doubles(${k});`);
   const restore = zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' ');
+  const substitute = substitution && !s.closure && register ? substitutionLines(mod, s, substitution, register, { y, residual, jacobian, r, J, entry }) : [];
   const body = [
     // element by element: an array literal would allocate at every call
     ...(s.closure ? [zSlots.map((z, i) => `${z0}[${i}] = w[${z}];`).join(' '), `firstStep${s.block}.fill(0);`] : []),
     zSlots.map((z, i) => `${entry}[${i}] = w[${z}];`).join(' '),
+    ...substitute,
     // phase 0 damped Newton, 1 full steps, 2 Levenberg-Marquardt (levenbergMarquardt())
     `let small = false, lambda = 1, last = Infinity, accepted = 0, phase = 0, best = Infinity, mu = 1e-3, retry = false; ${memory}.fill(0);`,
     'for (let it = 0; ; it++) {',

@@ -4,6 +4,7 @@
 // last derivatives() call was. Any number of states of one compiled model
 // run side by side, interleaved: the generated code keeps nothing between
 // calls outside the arrays it is given.
+import { type SubstitutionStats, substitutionStats } from './substitution.ts';
 import { show } from '../expr/index.ts';
 import { ModelError, SimulationError } from '../errors.ts';
 import { Component } from '../model/index.ts';
@@ -80,6 +81,11 @@ export class ModelState {
   /** per relaxing iteration (compiled with relaxIterate): evaluations and sweeps so far on this state */
   iterationStats(): IterationStats[] {
     return (this.model.generated.layout.iterations ?? []).map((it) => iterationStats(it, this.w));
+  }
+
+  /** per torn loop solved by successive substitution (compiled with tornSubstitution): evaluations, sweeps, fallbacks to Newton so far */
+  substitutionStats(): SubstitutionStats[] {
+    return (this.model.generated.layout.substitutions ?? []).map((s) => substitutionStats(s, this.w));
   }
 
   /** compute the signals the derivatives do not need, once per derivatives() call */

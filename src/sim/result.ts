@@ -3,10 +3,13 @@
 // given them as literals), CSV with a header `time,<signal>,...`.
 import { UsageError } from '../errors.ts';
 import type { IterationStats } from '../codegen/relax-iterate.ts';
+import type { SubstitutionStats } from '../codegen/substitution.ts';
 
 export class SimulationResult<S extends string = string> {
   /** compiled with relaxIterate: per relaxing iteration, the evaluations of this run and their sweeps (mean, max) */
   iterations?: IterationStats[];
+  /** compiled with tornSubstitution: per substituted loop, the evaluations of this run, their sweeps and Newton's fallbacks */
+  substitutions?: SubstitutionStats[];
 
   constructor(
     readonly time: Float64Array,
@@ -33,9 +36,9 @@ export class SimulationResult<S extends string = string> {
   }
 
   /** { time: [...], signals: { name: [...] } } */
-  toJSON(): { time: number[]; signals: Record<S, number[]>; iterations?: IterationStats[] } {
+  toJSON(): { time: number[]; signals: Record<S, number[]>; iterations?: IterationStats[]; substitutions?: SubstitutionStats[] } {
     const signals = Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]>;
-    return { time: [...this.time], signals, ...(this.iterations && { iterations: this.iterations }) };
+    return { time: [...this.time], signals, ...(this.iterations && { iterations: this.iterations }), ...(this.substitutions && { substitutions: this.substitutions }) };
   }
 
   toCSV(): string {

@@ -5,6 +5,7 @@
 // variable in solve order. Every run has a state of its own (createState()),
 // so runs of one compiled model do not disturb each other.
 import rk4 from 'ode-rk4';
+import type { SubstitutionStats } from '../codegen/substitution.ts';
 import { SimulationError, UsageError } from '../errors.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { ModelState, NonFiniteError } from '../codegen/state.ts';
@@ -111,7 +112,7 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
     k++;
   };
   const progress = reporter(options.onProgress);
-  const before = state.iterationStats();
+  const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
   const x = state.x0();
   sample(0, x);
   if (options.integrator === 'adaptive') {
@@ -162,9 +163,15 @@ function recordsStateOnly(state: ModelState, names: readonly string[]): boolean 
   });
 }
 
-/** the run's sweeps per evaluation of each relaxing iteration (none: the field stays absent) */
-function withIterations<S extends string>(result: SimulationResult<S>, state: ModelState, before: readonly IterationStats[]): SimulationResult<S> {
-  if (before.length) result.iterations = statsSince(before, state.iterationStats());
+/** the run's sweeps per evaluation of each relaxing iteration and successive substitution (none: the fields stay absent) */
+function withIterations<S extends string>(result: SimulationResult<S>, state: ModelState, before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] }): SimulationResult<S> {
+  if (before.iterations.length) result.iterations = statsSince(before.iterations, state.iterationStats());
+  if (before.substitutions.length) {
+    result.substitutions = state.substitutionStats().map((a, i) => {
+      const b = before.substitutions[i], evaluations = a.evaluations - b.evaluations, sweeps = a.sweeps - b.sweeps;
+      return { ...a, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0, fallbacks: a.fallbacks - b.fallbacks };
+    });
+  }
   return result;
 }
 

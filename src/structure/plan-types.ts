@@ -222,6 +222,8 @@ export interface BlockReport {
    * the derivative of the causal sequence along each z_j)
    */
   formedBy?: 'elimination' | 'sensitivities' | 'columns';
+  /** a nonlinear block: 'newton', or 'substitution' (compile option tornSubstitution) with Newton finishing what it does not converge in */
+  iteration?: 'newton' | 'substitution';
 }
 
 /** a loop solved by relaxing: its size and how it fell apart in relaxed BLT form */

@@ -1,0 +1,89 @@
+// Successive substitution on a torn nonlinear loop (tearing paper, the
+// algorithms after "Branch tearing in bipartite graphs": each residue
+// equation solved for its own tearing variable, all of them in turn, until
+// nothing changes), the alternative to Newton that compile option
+// tornSubstitution selects. A residue equation r_i = 0 is solved for z_i by
+// one step along its own derivative, z_i -= r_i / (dr_i/dz_i), from the
+// others' values of the last sweep (the paper's Jacobi order: the causal
+// sequence y(z) runs once per sweep); for a residue linear in its own z_i
+// that is its exact solution. Cheaper than Newton per sweep (no
+// factorisation, the diagonal of the Jacobian only is used), it converges
+// only when the loop's coupling is weak: a sweep that does not lower the
+// largest residual, a vanishing diagonal or the sweep limit hands the
+// evaluation to Newton from the same guess, and the fallbacks are counted.
+//
+// Kinematic loop closures keep Newton: their dead-point and assembly-branch
+// tests are built on Newton's first step (newton.ts, closed()).
+import { type NewtonStep, Temp } from '../structure/plan-types.ts';
+import type { Module } from './generate.ts';
+
+/** how the substitution stops */
+export interface SubstitutionOptions {
+  /** sweeps before the evaluation goes to Newton (default 50) */
+  readonly maxSweeps: number;
+}
+
+/** workspace slots of a substituted loop's statistics */
+export interface SubstitutionSlots {
+  /** the torn block (report.blocks index) */
+  readonly block: number;
+  readonly evaluations: number;
+  readonly sweeps: number;
+  readonly max: number;
+  /** evaluations that Newton finished */
+  readonly fallbacks: number;
+}
+
+export interface SubstitutionStats {
+  block: number;
+  evaluations: number;
+  sweeps: number;
+  meanSweeps: number;
+  maxSweeps: number;
+  /** evaluations in which the substitution did not converge and Newton solved the loop */
+  fallbacks: number;
+}
+
+export function substitutionStats(s: SubstitutionSlots, w: ArrayLike<number>): SubstitutionStats {
+  const evaluations = w[s.evaluations], sweeps = w[s.sweeps];
+  return { block: s.block, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0, maxSweeps: w[s.max], fallbacks: w[s.fallbacks] };
+}
+
+/**
+ * The lines that run before Newton's loop: sweeps that return when the
+ * residuals vanish, else restore the entry guess and fall through to Newton.
+ * `y`, `residual` and `jacobian` are the emitted calls of Newton's own pieces.
+ */
+export function substitutionLines(
+  mod: Module, s: NewtonStep, o: SubstitutionOptions, register: (slots: SubstitutionSlots) => void,
+  pieces: { y: readonly string[]; residual: readonly string[]; jacobian: readonly string[]; r: string; J: string; entry: string },
+): string[] {
+  const k = s.z.length, b = s.block;
+  const slot = (name: string) => mod.slots.slot(new Temp(`b${b}.substitution.${name}`));
+  const stats: SubstitutionSlots = { block: b, evaluations: slot('evaluations'), sweeps: slot('sweeps'), max: slot('maxSweeps'), fallbacks: slot('fallbacks') };
+  register(stats);
+  const zSlots = s.z.map((v) => mod.slots.slot(v));
+  const { r, J, entry } = pieces;
+  const record = `w[${stats.sweeps}] += sweep; if (sweep > w[${stats.max}]) w[${stats.max}] = sweep;`;
+  return [
+    `w[${stats.evaluations}] += 1;`,
+    'let sweep = 0;',
+    'substitution: {',
+    '  let previous = Infinity;',
+    `  for (; sweep <= ${o.maxSweeps}; sweep++) {`,
+    ...[...pieces.y, ...pieces.residual].map((l) => `    ${l}`),
+    '    let norm = 0;',
+    `    for (let i = 0; i < ${k}; i++) norm = Math.max(norm, Math.abs(${r}[i]));`,
+    `    if (norm <= 1e-12) { ${record} return; }`,
+    `    if (!(norm < previous) || sweep === ${o.maxSweeps}) break substitution;`,
+    '    previous = norm;',
+    ...pieces.jacobian.map((l) => `    ${l}`),
+    ...zSlots.map((z, i) => `    { const d = ${J}[${i * k + i}]; if (!(Math.abs(d) > 0)) break substitution; w[${z}] -= ${r}[${i}] / d; }`),
+    '  }',
+    '}',
+    // not converged: Newton from the same guess
+    record,
+    `w[${stats.fallbacks}] += 1;`,
+    zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' '),
+  ];
+}
