@@ -3,11 +3,16 @@
 // every signal is read from, and run-time error reporting. It is immutable:
 // runs happen on states (createState(), state.ts), each with its own arrays.
 // The methods derivatives(), signal(), setInput()... act on one default
-// state, for callers that run one simulation at a time.
+// state, for callers that run one simulation at a time. portable() gives it
+// as plain data that a worker thread or another machine turns back into a
+// runnable model (fromPortable) without the model, plan or expressions.
 import { ModelError, SimulationError, UsageError } from '../errors.ts';
 import { type ReducedModel, TIME, type Variable } from '../model/index.ts';
-import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
+import { FALLBACK_BLOCKS, type BlockReport, type IterateOptions, type SolvePlan } from '../structure/plan-types.ts';
+import { show } from '../expr/index.ts';
+import { Component } from '../model/index.ts';
 import type { Generated } from './generate.ts';
+import { moduleSource } from './module.ts';
 import type { CompileReport } from '../report.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 import { iterationFailure } from './relax-iterate.ts';
@@ -58,6 +63,50 @@ export interface CompiledOptions {
 
 const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });
 
+/** an unknown in solve order with the equation that computes it (ModelState.firstNonFinite) */
+export interface SolvedUnknown {
+  readonly name: string;
+  readonly equation: string;
+}
+
+/** what the run-time error messages read of the plan, as plain data */
+export interface FailureTables {
+  readonly blocks: readonly BlockReport[];
+  readonly fallbacks: readonly BlockReport[];
+  /** the relaxing iterations: loop index, iteration variables, settings */
+  readonly iterations: readonly { readonly block: number; readonly z: readonly { readonly name: string }[]; readonly options: IterateOptions }[];
+}
+
+/**
+ * A compiled model as plain data (structured-clonable and JSON-safe): the
+ * generated code, layout, defaults, signal sources and what its errors
+ * name. What it lacks is the model itself, so the components' own checks
+ * of new parameter values (setParameter) do not run on it: check them on
+ * the CompiledModel it came from (createState) before sending a run away.
+ */
+export interface PortableModel {
+  readonly format: 'kron-portable-model/1';
+  readonly generated: Generated;
+  readonly report: CompileReport;
+  /** the comment lines of the emitted module (source()) */
+  readonly header: Record<string, unknown>;
+  readonly defaults: { readonly x: number[]; readonly w: number[]; readonly u: number[]; readonly p: number[] };
+  readonly sources: [string, SignalSource][];
+  readonly parameterNames: string[];
+  readonly unknowns: number;
+  readonly folded: boolean;
+  readonly problem: Problem;
+  readonly coordinates: readonly CoordinateNames[];
+  readonly failures: FailureTables;
+  readonly solveOrder: readonly SolvedUnknown[];
+}
+
+/** what only a model compiled here has: the plan and the flat model with its components */
+interface Origin {
+  readonly plan: SolvePlan;
+  readonly reduced: ReducedModel;
+}
+
 export class CompiledModel {
   readonly stateNames: readonly string[];
   /** the generated code, shared by every state: it keeps nothing between calls outside the arrays it is given */
@@ -72,23 +121,54 @@ export class CompiledModel {
   readonly problem: Problem;
   /** problem 'inverse': the generalized coordinates (the state joints' q, qd, qdd, tau), the order of inverse()'s arrays */
   readonly coordinates: readonly CoordinateNames[];
+  readonly generated: Generated;
+  /** the compile report (kron compile --json) */
+  readonly report: CompileReport;
+  /** the generated code as a readable ES module */
+  readonly source: () => string;
+  private readonly origin: Origin | undefined;
+  private readonly parameterNames: readonly string[];
+  private readonly unknowns: number;
+  private readonly failures: FailureTables;
+  private order: readonly SolvedUnknown[] | undefined;
 
+  constructor(plan: SolvePlan, reduced: ReducedModel, generated: Generated, report: CompileReport, source: () => string, options?: CompiledOptions);
+  /** a model rebuilt from portable() in a worker thread or on another machine */
+  constructor(portable: PortableModel);
   constructor(
-    readonly plan: SolvePlan,
-    readonly reduced: ReducedModel,
-    readonly generated: Generated,
-    /** the compile report (kron compile --json) */
-    readonly report: CompileReport,
-    /** the generated code as a readable ES module */
-    readonly source: () => string,
+    planOrPortable: SolvePlan | PortableModel,
+    reduced?: ReducedModel,
+    generated?: Generated,
+    report?: CompileReport,
+    source?: () => string,
     options: CompiledOptions = { folded: true },
   ) {
-    const { layout } = generated;
+    if ('format' in planOrPortable) {
+      const p = planOrPortable;
+      [this.generated, this.report, this.folded, this.problem, this.coordinates] = [p.generated, p.report, p.folded, p.problem, p.coordinates];
+      [this.origin, this.parameterNames, this.unknowns, this.failures, this.order] = [undefined, p.parameterNames, p.unknowns, p.failures, p.solveOrder];
+      this.source = () => moduleSource(p.generated, p.header);
+      this.stateNames = p.generated.layout.states;
+      const w = doubles(p.defaults.w.length);
+      p.defaults.w.forEach((v, i) => (w[i] = v));
+      this.defaults = { x: Float64Array.from(p.defaults.x), w, u: Float64Array.from(p.defaults.u), p: Float64Array.from(p.defaults.p) };
+      for (const [name, s] of p.sources) this.sources.set(name, s);
+      this.fn = new Function('fail', p.generated.body)(this.fail) as Derivatives;
+      return;
+    }
+    const plan = planOrPortable;
+    [this.generated, this.report, this.source] = [generated!, report!, source!];
+    this.origin = { plan, reduced: reduced! };
+    const { layout } = this.generated;
     this.stateNames = layout.states;
     this.folded = options.folded;
     this.problem = options.problem ?? 'forward';
     this.coordinates = options.coordinates ?? [];
-    const values = reduced.flat.parameterValues;
+    this.parameterNames = reduced!.flat.variables.filter((v) => v.kind === 'parameter').map((v) => v.name);
+    this.unknowns = plan.unknowns.length;
+    const iterations = plan.steps.flatMap((s) => (s.kind === 'iterate' ? [{ block: s.block, z: s.z.map((v) => ({ name: v.name })), options: s.options }] : []));
+    this.failures = { blocks: plan.blocks, fallbacks: plan.fallbacks, iterations };
+    const values = reduced!.flat.parameterValues;
     this.defaults = {
       x: Float64Array.from(plan.states, (v) => this.start(v)),
       w: doubles(layout.workspace.length),
@@ -96,11 +176,73 @@ export class CompiledModel {
       p: Float64Array.from(plan.parameters, (v) => values.get(v.id)!),
     };
     plan.unknowns.forEach((v, i) => (this.defaults.w[i] = this.start(v)));
-    this.fn = new Function('fail', generated.body)(this.fail) as Derivatives;
+    this.fn = new Function('fail', this.generated.body)(this.fail) as Derivatives;
     this.buildSources();
     for (const [name, value] of Object.entries(options.start ?? {})) this.writeStart(name, value, this.defaults.x, this.defaults.w);
   }
 
+  /** the solve plan; a model rebuilt from its portable form has none */
+  get plan(): SolvePlan {
+    return this.rich().plan;
+  }
+
+  /** the flat model without aliases; a model rebuilt from its portable form has none */
+  get reduced(): ReducedModel {
+    return this.rich().reduced;
+  }
+
+  private rich(): Origin {
+    if (!this.origin) throw new UsageError('this compiled model was rebuilt from its portable form: it runs, but carries no plan or flat model', { hint: 'use the CompiledModel that compile() returned' });
+    return this.origin;
+  }
+
+  /** the model as plain data for a worker thread or another machine: new CompiledModel(portable) runs it */
+  portable(): PortableModel {
+    const header = { model: this.report.model, mode: this.report.mode, equations: this.report.equations, states: this.generated.layout.states.join(', ') };
+    const w: number[] = [];
+    for (let i = 0; i < this.defaults.w.length; i++) w.push(this.defaults.w[i]);
+    return {
+      format: 'kron-portable-model/1',
+      generated: this.generated,
+      report: this.report,
+      header,
+      defaults: { x: [...this.defaults.x], w, u: [...this.defaults.u], p: [...this.defaults.p] },
+      sources: [...this.sources],
+      parameterNames: [...this.parameterNames],
+      unknowns: this.unknowns,
+      folded: this.folded,
+      problem: this.problem,
+      coordinates: this.coordinates,
+      failures: this.failures,
+      solveOrder: this.solveOrder(),
+    };
+  }
+
+  /** the unknowns in solve order, each with the equation that computes it (a loop's tearing variables first) */
+  solveOrder(): readonly SolvedUnknown[] {
+    if (this.order) return this.order;
+    const out: SolvedUnknown[] = [];
+    for (const step of this.plan.steps) {
+      if (step.kind !== 'assign') for (const z of step.z) out.push({ name: z.name, equation: `tearing variable of block ${step.block}` });
+      for (const a of step.kind === 'assign' ? step.assigns : step.y) out.push({ name: a.target.name, equation: `${a.target.name} = ${show(a.expr)}` });
+    }
+    return (this.order = out);
+  }
+
+  /**
+   * The owning component's own check of a new parameter value (e.g. a body's
+   * mass and inertia), as at compile time; `read` gives the values by name.
+   * A model rebuilt from its portable form has no components: nothing is checked.
+   */
+  checkParameter(name: string, read: (name: string) => number): void {
+    const owner = this.origin?.reduced.flat.variables.find((v) => v.name === name)?.owner;
+    if (!(owner instanceof Component)) return;
+    owner.checkParameters((local) => {
+      const full = owner.path ? `${owner.path}.${local}` : local;
+      if (!this.hasSignal(full)) throw new ModelError(`${owner.path} has no parameter ${local} to check`, { component: owner.path });
+      return read(full);
+    });
+  }
   /** start value of a variable, carried over from its aliases if it has none itself */
   private start(v: Variable): number {
     return v.start ?? this.reduced.starts.get(v.id) ?? 0;
@@ -213,10 +355,8 @@ export class CompiledModel {
    * typed error: no such parameter, folded, or read by no equation.
    */
   parameterIndex(name: string, value: number): number | undefined {
-    const v = this.reduced.flat.variables.find((x) => x.name === name && x.kind === 'parameter');
-    if (!v) {
-      const known = this.reduced.flat.variables.filter((x) => x.kind === 'parameter').map((x) => x.name);
-      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `parameters of this model: ${shortList(known)}` });
+    if (!this.parameterNames.includes(name)) {
+      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `parameters of this model: ${shortList(this.parameterNames)}` });
     }
     const s = this.sources.get(name)!;
     if (s.from === 'p') return s.index;
@@ -243,7 +383,7 @@ export class CompiledModel {
   /** where a start value of `name` goes: a state (x) or an unknown's first guess (w) */
   private startSource(name: string): SignalSource {
     const s = this.sources.get(name);
-    if (s && (s.from === 'x' || (s.from === 'w' && s.index < this.plan.unknowns.length))) return s;
+    if (s && (s.from === 'x' || (s.from === 'w' && s.index < this.unknowns))) return s;
     if (s?.from === 'value') throw new ModelError(`${name} is fixed at ${s.offset} by the equations and has no start value`, { variables: [name], hint: `states: ${shortList(this.stateNames)}` });
     throw new ModelError(`no state named ${name} to give a start value`, {
       variables: [name],
@@ -274,9 +414,9 @@ export class CompiledModel {
     const rcond = typeof extra === 'number' ? extra : undefined, detail = typeof extra === 'number' ? null : extra;
     // the state that ran the code names the first non-finite variable (ModelState.derivatives)
     if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);
-    const iteration = kind === 'iterate' && this.plan.steps.find((s) => s.kind === 'iterate' && s.block === block);
-    if (iteration && iteration.kind === 'iterate') throw iterationFailure(iteration, t, residual, detail ?? null);
-    const b = block >= FALLBACK_BLOCKS ? this.plan.fallbacks[block - FALLBACK_BLOCKS] : this.plan.blocks[block];
+    const iteration = kind === 'iterate' && this.failures.iterations.find((s) => s.block === block);
+    if (iteration) throw iterationFailure(iteration, t, residual, detail ?? null);
+    const b = block >= FALLBACK_BLOCKS ? this.failures.fallbacks[block - FALLBACK_BLOCKS] : this.failures.blocks[block];
     const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
     const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');
     const where = `the algebraic loop of ${b.variables.length} unknowns (tearing variables ${b.tearVariables.join(', ')}${mechanism})`;
