@@ -121,7 +121,7 @@ const REPORT_OPTIONS = {
   inverse: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
-const SIMULATE_OPTIONS = {
+export const SIMULATE_OPTIONS = {
   stop: { type: 'string', default: '1' },
   step: { type: 'string', default: '1e-3' },
   interval: { type: 'string' },
@@ -202,7 +202,7 @@ function write(file: string, text: string): void {
 }
 
 /** simulate's options from the flags, checked before anything is compiled */
-function simulateOptions(values: Values): SimulateOptions {
+export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals'>): SimulateOptions {
   const integrator = values.integrator as Integrator;
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.join(' or ')}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
   const tolerance = (flag: 'rtol' | 'atol') => {
@@ -239,8 +239,8 @@ function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefine
   };
 }
 
-/** load, override, compile; warnings to stderr */
-export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward'): Promise<{ model: Model; compiled: CompiledModel }> {
+/** load, override, compile; warnings to stderr; `keepParameters` may ask for symbolic parameters once the model is loaded (kron sweep) */
+export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward', keepParameters?: (model: Model) => boolean): Promise<{ model: Model; compiled: CompiledModel }> {
   const { model, overrides, warnings } = await loadModel(file, parseSets(values.set ?? []));
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   if (values.gravity !== undefined) Object.assign(overrides, parseGravity(values.gravity, model));
@@ -249,7 +249,8 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   const iterate = relaxIterate(values);
   // --relax-iterate implies --mode relaxed (the default torn would ignore the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed');
-  const compiled = compile(model, { mode, problem, parameters: overrides, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate });
+  const keep = values['keep-parameters'] || (keepParameters?.(model) ?? false);
+  const compiled = compile(model, { mode, problem, parameters: overrides, start, tear, foldParameters: !keep, relaxIterate: iterate });
   for (const d of compiled.report.diagnostics) io.stderr.write(`warning: ${d}\n`);
   if (values.emit) write(values.emit, compiled.source());
   return { model, compiled };
