@@ -43,7 +43,7 @@ export function parseGrid(spec: string): GridAxis {
     const [a, b, n] = parts.map((p) => finite('--grid', spec, p, GRID_HINT));
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--grid "${spec}": the number of points n of a:b:n must be a whole number >= 1, got ${n}`, { hint: GRID_HINT });
     // the last point is b itself, not a + (b - a) rounded
-    return { name, values: Array.from({ length: n }, (_, k) => (k === n - 1 ? b : n === 1 ? a : a + ((b - a) * k) / (n - 1))) };
+    return { name, values: Array.from({ length: n }, (_, k) => (n === 1 ? a : k === n - 1 ? b : a + ((b - a) * k) / (n - 1))) };
   }
   return { name, values: text.split(',').map((p) => finite('--grid', spec, p, GRID_HINT)) };
 }

@@ -41,7 +41,7 @@ export interface SweepResult extends RunOutcome {
 export function sweepPoints(spec: Pick<SweepSpec, 'grid' | 'samples' | 'dist' | 'seed'>): SweepPoints {
   const grid = spec.grid?.map((a) => (typeof a === 'string' ? parseGrid(a) : a)) ?? [];
   const dist = spec.dist?.map((d) => (typeof d === 'string' ? parseDist(d) : d)) ?? [];
-  if (grid.length && (dist.length || spec.samples !== undefined)) throw new UsageError('a sweep is a --grid or a Monte Carlo (--samples with --dist), not both', { hint: 'run two sweeps' });
+  if (grid.length && (dist.length || spec.samples !== undefined)) throw new UsageError('a sweep is a --grid or a Monte Carlo (--samples with --dist), not both', { hint: "run two sweeps, e.g. one with --grid 'j1.q=-1,0,1', one with --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
   if (dist.length && spec.samples === undefined) throw new UsageError('--dist needs --samples N: how many runs to draw', { hint: "e.g. --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
   if (spec.samples !== undefined && !dist.length) throw new UsageError('--samples needs at least one --dist', { hint: "e.g. --dist 'link2.m=normal(17.4,0.5)'" });
   const points: PointsSpec = grid.length || !dist.length ? { grid } : { samples: spec.samples!, dist, seed: spec.seed ?? 1 };
