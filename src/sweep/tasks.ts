@@ -4,7 +4,7 @@
 // in this thread, with the components' own checks (a negative mass...): a
 // run they reject is an error outcome at once and is never sent to a worker.
 import { UsageError } from '../errors.ts';
-import { type Component, type Model, elaborate } from '../model/index.ts';
+import { type Component, type Model, type VarKind, elaborate } from '../model/index.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { SweepPoints } from './runs.ts';
 import { type RunOutcome, type RunTask, describe } from './run.ts';
@@ -14,16 +14,18 @@ export type SweptKind = 'parameter' | 'start';
 // (model, swept names) => whether each is a parameter or a start value
 export function sweptKinds(model: Model, names: readonly string[]): SweptKind[] {
   elaborate(model); // components declare some parameters when elaborated (joint limits...), as compile() does
-  const kinds = new Map<string, SweptKind>();
+  const kinds = new Map<string, VarKind>();
   const visit = (c: Component) => {
-    for (const v of c.variables) kinds.set(v.name, v.kind === 'parameter' ? 'parameter' : 'start');
+    for (const v of c.variables) kinds.set(v.name, v.kind);
     c.children.forEach(visit);
   };
   visit(model);
   return names.map((name) => {
     const kind = kinds.get(name);
-    if (kind) return kind;
-    const near = [...kinds.keys()].filter((k) => k.split('.')[0] === name.split('.')[0]).slice(0, 12);
+    if (kind) return kind === 'parameter' ? 'parameter' : 'start';
+    // what the same component offers to sweep: its parameters and states
+    const owner = name.split('.')[0];
+    const near = [...kinds].filter(([k, kind]) => k.split('.')[0] === owner && (kind === 'parameter' || kind === 'state')).map(([k]) => k).slice(0, 12);
     throw new UsageError(`a sweep names ${name}, which is neither a parameter nor a variable of the model`, {
       variables: [name],
       hint: `sweep a model parameter (link2.m) or a state's start value (j1.q)${near.length ? `; ${name.split('.')[0]} has ${near.join(', ')}` : ''}; a model module's own parameters (n=16) change its structure: give them with --set`,
