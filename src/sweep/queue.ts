@@ -30,8 +30,9 @@ export async function* runQueued(url: string, compiled: CompiledModel, tasks: re
     for (let i = 0; i < outcomes.size; i++) onDone?.();
     const todo = runs.filter((t) => !outcomes.has(t.index));
     await retryFailed(queue, hash, new Set(todo.map((t) => t.index)));
-    // a job with an id that exists is not added again: a second producer adds only what is missing
-    await queue.addBulk(todo.map((task) => ({ name: 'run', data: { sweep: hash, task }, opts: { jobId: jobId(hash, task.index), removeOnComplete: true, removeOnFail: false } })));
+    // a job with an id that exists is not added again: a second producer adds only what is missing;
+    // attempts: a job whose processing threw (the sweep record not readable yet) is tried again
+    await queue.addBulk(todo.map((task) => ({ name: 'run', data: { sweep: hash, task }, opts: { jobId: jobId(hash, task.index), attempts: 3, removeOnComplete: true, removeOnFail: false } })));
     let cursor = 0, next = 0;
     while (next < tasks.length) {
       while (outcomes.has(next)) yield outcomes.get(next++)!;

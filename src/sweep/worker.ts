@@ -9,6 +9,9 @@ import { Worker } from 'bullmq';
 import { SweepPool } from './pool.ts';
 import { type JobData, QUEUE_NAME, type SweepRecord, connectRedis, doneKey, encodeOutcome, recordKey, redisOptions, resultsKey } from './redis.ts';
 
+/** pools of recent sweeps kept open (two producers may share a queue) */
+const KEPT_POOLS = 2;
+
 export interface WorkerOptions {
   /** runs at a time, each on a thread of its own (default: the number of cores) */
   readonly workers: number;
@@ -30,27 +33,43 @@ export interface SweepWorker {
 export async function startWorker(url: string, options: WorkerOptions): Promise<SweepWorker> {
   const connection = redisOptions(url);
   const redis = await connectRedis(url);
-  // one sweep's pool at a time: a job of another sweep replaces it
-  let current: { hash: string; pool: Promise<SweepPool> } | undefined;
-  const poolFor = async (hash: string): Promise<SweepPool> => {
-    if (current?.hash === hash) return current.pool;
-    const old = current;
-    const pool = (async () => {
-      const text = await redis.get(recordKey(hash));
-      if (text === null) throw new Error(`no sweep record ${recordKey(hash)} in Redis`);
-      const record = JSON.parse(text) as SweepRecord;
-      return new SweepPool(record.model, record.settings, options.workers);
-    })();
-    current = { hash, pool };
-    if (old) void old.pool.then((p) => p.close(), () => {});
-    return pool;
+  // a pool per sweep, made at its first job; pools of other sweeps are closed once idle, beyond the few most recent
+  const pools = new Map<string, { pool: Promise<SweepPool>; running: number }>();
+  const poolFor = (hash: string) => {
+    let entry = pools.get(hash);
+    if (!entry) {
+      const pool = (async () => {
+        const text = await redis.get(recordKey(hash));
+        if (text === null) throw new Error(`no sweep record ${recordKey(hash)} in Redis`);
+        const record = JSON.parse(text) as SweepRecord;
+        return new SweepPool(record.model, record.settings, options.workers);
+      })();
+      pool.catch(() => pools.delete(hash)); // a record that is missing now may be there at the job's retry
+      entry = { pool, running: 0 };
+    }
+    pools.delete(hash);
+    pools.set(hash, entry); // the Map's order is the order of use
+    return entry;
+  };
+  const closeIdle = () => {
+    for (const [hash, entry] of [...pools].slice(0, -KEPT_POOLS)) {
+      if (entry.running === 0) pools.delete(hash), void entry.pool.then((p) => p.close(), () => {});
+    }
   };
   const worker = new Worker<JobData>(
     QUEUE_NAME,
     async (job) => {
       const { sweep, task } = job.data;
       options.log?.(`run ${task.index} of sweep ${sweep}: started`);
-      const outcome = await (await poolFor(sweep)).run(task);
+      const entry = poolFor(sweep);
+      entry.running++;
+      let outcome;
+      try {
+        outcome = await (await entry.pool).run(task);
+      } finally {
+        entry.running--;
+        closeIdle();
+      }
       await redis.multi().hset(resultsKey(sweep), String(task.index), encodeOutcome(outcome)).rpush(doneKey(sweep), String(task.index)).exec();
       options.log?.(`run ${task.index} of sweep ${sweep}: ${outcome.status}`);
       return { index: task.index, status: outcome.status };
@@ -67,7 +86,7 @@ export async function startWorker(url: string, options: WorkerOptions): Promise<
   return {
     async close() {
       await worker.close();
-      if (current) await (await current.pool).close();
+      for (const entry of pools.values()) await entry.pool.then((p) => p.close(), () => {});
       redis.disconnect();
     },
   };
