@@ -74,8 +74,10 @@ export async function startWorker(url: string, options: WorkerOptions): Promise<
       options.log?.(`run ${task.index} of sweep ${sweep}: ${outcome.status}`);
       return { index: task.index, status: outcome.status };
     },
-    // BullMQ's defaults where not given: an undefined setting would override them
-    { connection, concurrency: options.workers, maxStalledCount: 2, ...(options.lockDuration && { lockDuration: options.lockDuration }), ...(options.stalledInterval && { stalledInterval: options.stalledInterval }) },
+    // twice as many jobs in hand as threads: the next run waits in the pool's queue while a result goes
+    // to Redis and a job is fetched, so no thread idles on a round trip; BullMQ's defaults where not
+    // given (an undefined setting would override them)
+    { connection, concurrency: 2 * options.workers, maxStalledCount: 2, ...(options.lockDuration && { lockDuration: options.lockDuration }), ...(options.stalledInterval && { stalledInterval: options.stalledInterval }) },
   );
   // a lost connection is retried by ioredis; say so once per kind of failure, not at every attempt
   const said = new Set<string>();
