@@ -11,6 +11,13 @@ import { isOutcome } from './tasks.ts';
 import { type JobData, QUEUE_NAME, type SweepRecord, connectRedis, decodeOutcome, doneKey, jobId, recordKey, redisOptions, resultsKey, sweepHash } from './redis.ts';
 
 const POLL_MS = 100;
+/**
+ * Completed jobs are kept a day: a run that completes between a producer's
+ * look at the results and its enqueueing would otherwise be enqueued again
+ * (its id free once the job is removed); after a day its result alone says
+ * it is done.
+ */
+const KEEP_DONE_S = 24 * 3600;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // (Redis URL, model compiled here, runs or their early outcomes, settings) => outcomes in run order
@@ -32,7 +39,7 @@ export async function* runQueued(url: string, compiled: CompiledModel, tasks: re
     await retryFailed(queue, hash, new Set(todo.map((t) => t.index)));
     // a job with an id that exists is not added again: a second producer adds only what is missing;
     // attempts: a job whose processing threw (the sweep record not readable yet) is tried again
-    await queue.addBulk(todo.map((task) => ({ name: 'run', data: { sweep: hash, task }, opts: { jobId: jobId(hash, task.index), attempts: 3, removeOnComplete: true, removeOnFail: false } })));
+    await queue.addBulk(todo.map((task) => ({ name: 'run', data: { sweep: hash, task }, opts: { jobId: jobId(hash, task.index), attempts: 3, removeOnComplete: { age: KEEP_DONE_S }, removeOnFail: false } })));
     let cursor = 0, next = 0;
     while (next < tasks.length) {
       while (outcomes.has(next)) yield outcomes.get(next++)!;

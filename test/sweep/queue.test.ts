@@ -3,7 +3,8 @@
 // worker is killed (SIGKILL) in the middle of a run. Every run's result must
 // be present exactly once and equal the single-machine sweep's, the run the
 // dead worker held must have been taken by the other one, and the same
-// command again must find everything done. Without redis-server the test is
+// command again must find everything done; a producer killed midway and
+// started again collects its sweep without a run done twice. Without redis-server the test is
 // skipped with a warning; with CI=true it fails instead (.ci/run installs it).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -20,6 +21,8 @@ if (!available && !ci) console.warn('test/sweep/queue.test.ts SKIPPED: redis-ser
 // the runs: long enough (about 0.1 s each) that a worker is killed inside one
 const SWEEP = ['mechanisms/pendulum.ts', '--grid', 'j1.q=0:1.2:8', '--grid', 'link.m=1,2', '--stop', '2', '--step', '1e-5', '--interval', '0.01'];
 const RUNS = 16;
+// another sweep (another hash), whose producer is killed midway
+const SWEEP2 = SWEEP.map((a) => (a === '2' ? '1.5' : a));
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -70,10 +73,12 @@ describe.skipIf(!available && !ci)('a queued sweep survives a worker killed mid-
     const url = `redis://127.0.0.1:${port}`;
 
     const local = kron(['sweep', ...SWEEP, '--workers', '2', '--out', join(dir, 'local.csv')]);
+    expect(await exited(local)).toBe(0);
+    const local2 = kron(['sweep', ...SWEEP2, '--workers', '2', '--out', join(dir, 'local2.csv')]);
+    expect(await exited(local2)).toBe(0);
     const workerArgs = ['worker', '--queue', url, '--workers', '1', '--lock-duration', '1000', '--stalled-interval', '500', '--verbose'];
     const [a, b] = [kron(workerArgs), kron(workerArgs)];
     await until('the workers', () => a.stderrText().includes('kron worker:') && b.stderrText().includes('kron worker:'));
-    expect(await exited(local)).toBe(0);
 
     const producer = kron(['sweep', ...SWEEP, '--queue', url, '--out', join(dir, 'queued.csv')]);
     // kill worker a inside a run: after it has finished two, the moment it starts the next
@@ -100,6 +105,16 @@ describe.skipIf(!available && !ci)('a queued sweep survives a worker killed mid-
     expect(await exited(again)).toBe(0);
     expect(readFileSync(join(dir, 'again.csv'), 'utf8')).toBe(queued);
     expect(lines(b.stderrText(), 'ok').length).toBe(byB);
+
+    // resumable after the producer dies: its jobs stay queued, b finishes them, a new producer collects
+    const before = lines(b.stderrText(), 'ok').length;
+    const dying = kron(['sweep', ...SWEEP2, '--queue', url, '--out', join(dir, 'dying.csv')]);
+    await until('three runs of the second sweep', () => lines(b.stderrText(), 'ok').length >= before + 3);
+    dying.kill('SIGKILL');
+    const resumed = kron(['sweep', ...SWEEP2, '--queue', url, '--out', join(dir, 'resumed.csv')]);
+    expect(await exited(resumed)).toBe(0);
+    expect(readFileSync(join(dir, 'resumed.csv'), 'utf8')).toBe(readFileSync(join(dir, 'local2.csv'), 'utf8'));
+    expect(lines(b.stderrText(), 'ok').length - before).toBe(RUNS); // every run once: none enqueued again
 
     b.kill('SIGTERM');
     expect(await exited(b)).toBe(0);
