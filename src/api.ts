@@ -24,7 +24,7 @@ export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRo
 
 // compiling and simulating
 export { compile, type CompileOptions, type CompileReport, type Mode, type Problem } from './compile.ts';
-export type { CompiledModel, StateValues } from './codegen/compiled.ts';
+export type { CompiledModel, StateValues, PortableModel } from './codegen/compiled.ts';
 export type { CoordinateNames, InverseDynamics } from './codegen/inverse.ts';
 export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';

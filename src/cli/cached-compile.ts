@@ -43,7 +43,7 @@ export function cachedCompile(key: string | undefined, entry: CacheEntry | undef
   const compiled = fresh();
   const { warnings } = load();
   if (key !== undefined) {
-    writeCache(key, { data: compiled.data, warnings });
+    writeCache(key, { data: compiled.portable(), warnings }); // with the solve order: errors read from the entry need no plan
     compiled.report.cache = { key, hit: false };
   }
   return { compiled, warnings };

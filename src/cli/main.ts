@@ -5,6 +5,8 @@ import { KronError, UsageError } from '../errors.ts';
 import { type Io, isParseArgsError, processIo } from './io.ts';
 import { COMPILE_HELP, SIMULATE_HELP, runCompile, runSimulate } from './model-commands.ts';
 import { LINEARIZE_HELP, runLinearize } from './linearize.ts';
+import { SWEEP_HELP, runSweep } from './sweep.ts';
+import { WORKER_HELP, runWorker } from './worker.ts';
 import { VIEW_USAGE, view } from './view.ts';
 import { BENCH_USAGE } from './bench-usage.ts';
 import { VERSION } from '../node/package.ts';
@@ -25,6 +27,8 @@ export const COMMANDS: Record<string, Command> = {
   compile: { summary: 'compile a model and print its compile report', help: COMPILE_HELP, run: runCompile },
   simulate: { summary: 'compile and simulate a model, write sampled signals as CSV or JSON', help: SIMULATE_HELP, run: runSimulate },
   linearize: { summary: "linearize a model at an operating point: A, B, C, D of x' = A x + B u (loops closed)", help: LINEARIZE_HELP, run: runLinearize },
+  sweep: { summary: 'run a model compiled once over a grid or Monte Carlo samples, on every core or through a Redis queue; one CSV row per run', help: SWEEP_HELP, run: runSweep },
+  worker: { summary: 'consume the runs of queued sweeps (kron sweep --queue) from Redis, on every core', help: WORKER_HELP, run: (args, io) => runWorker(args, io) },
   view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result, or a model module run live', help: VIEW_USAGE, run: (args) => view(args) },
   // loaded on demand: the benchmark pulls in MuJoCo, a devDependency
   bench: { summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)', help: BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) },

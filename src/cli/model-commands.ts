@@ -130,7 +130,7 @@ const REPORT_OPTIONS = {
   inverse: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
-const SIMULATE_OPTIONS = {
+export const SIMULATE_OPTIONS = {
   stop: { type: 'string', default: '1' },
   step: { type: 'string', default: '1e-3' },
   interval: { type: 'string' },
@@ -216,7 +216,7 @@ function write(file: string, text: string): void {
 }
 
 /** simulate's options from the flags, checked before anything is compiled */
-function simulateOptions(values: Values): SimulateOptions {
+export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals'>): SimulateOptions {
   const integrator = values.integrator as Integrator;
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.join(' or ')}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
   const tolerance = (flag: 'rtol' | 'atol') => {
@@ -253,13 +253,23 @@ function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefine
   };
 }
 
+/** how compileFrom loads and compiles */
+export interface CompileFromOptions {
+  /** import the model module even on a cache hit (the caller needs the model, or the plan for more than a diagnosis); default true */
+  eager?: boolean;
+  /** print the loader's and the compile's warnings (default true) */
+  warn?: boolean;
+  /** symbolic parameters wanted, decided on the built model (kron sweep): the compile cache is not used then */
+  keepParameters?: (model: Model) => boolean;
+}
+
 /**
  * load, override, compile (through the compile cache unless --no-cache);
- * warnings to stderr. A cache hit imports the model module only when `eager`
- * (the caller needs the model, or the plan for more than a diagnosis);
+ * warnings to stderr. A cache hit imports the model module only when eager;
  * otherwise a diagnosis that needs the plan throws PlanUnavailable.
  */
-export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward', eager = true, warn = true): Promise<{ model: Model; compiled: CompiledModel }> {
+export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward', how: CompileFromOptions = {}): Promise<{ model: Model; compiled: CompiledModel }> {
+  const { eager = true, warn = true, keepParameters } = how;
   const sets = parseSets(values.set ?? []);
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
@@ -267,7 +277,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   // --relax-iterate implies --mode relaxed (the default torn would ignore the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
   const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'] };
-  const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache']);
+  const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache'] && !keepParameters);
   const open = !entry || eager ? await openModel(file, sets) : undefined;
   let loaded: LoadedModel | undefined;
   const load = () => {
@@ -277,6 +287,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
     if (values.gravity !== undefined) Object.assign(l.overrides, parseGravity(values.gravity, l.model));
     return (loaded = l);
   };
+  if (keepParameters?.(load().model)) options.foldParameters = false;
   const { compiled, warnings } = cachedCompile(key, entry, load, options);
   for (const w of warn ? [...warnings, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
   if (values.emit) write(values.emit, compiled.source());
@@ -285,7 +296,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
 
 export async function runCompile(args: string[], io: Io): Promise<void> {
   const { values, file } = parse(args, 'compile', io);
-  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward', false);
+  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward', { eager: false });
   io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
 }
 
@@ -308,7 +319,7 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
     options.controllerName = values.controller;
   }
   const json = values.out?.endsWith('.json');
-  const loaded = await compileFrom(file, values, io, 'forward', eager || json === true, !eager);
+  const loaded = await compileFrom(file, values, io, 'forward', { eager: eager || json === true, warn: !eager });
   const { compiled } = loaded;
   const bar = progressBar(terminal(io));
   let recording;

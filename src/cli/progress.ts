@@ -4,7 +4,7 @@ import { SingleBar } from 'cli-progress';
 import type { WriteStream } from 'node:tty';
 
 export interface Progress {
-  /** fraction done, 0..1 */
+  /** fraction done, 0..1 (a sweep's bar: runs done) */
   update(fraction: number): void;
   /** removes the bar if one was drawn */
   stop(): void;
@@ -27,6 +27,23 @@ export function progressBar(stream: WriteStream | undefined, delay = 1000, now =
     },
     stop() {
       bar?.stop();
+    },
+  };
+}
+
+/** a sweep's bar: runs done of all, runs per second and the time left; drawn at once, only on a terminal */
+export function sweepBar(stream: WriteStream | undefined, total: number, now = () => performance.now()): Progress {
+  if (!stream) return NONE;
+  const start = now();
+  const bar = new SingleBar({ stream, format: 'sweep [{bar}] {value}/{total} runs | {rate} runs/s | {eta_formatted} left', hideCursor: true, clearOnComplete: true });
+  bar.start(total, 0, { rate: '0' });
+  return {
+    update(done) {
+      const rate = done / Math.max(1e-3, (now() - start) / 1000);
+      bar.update(done, { rate: rate < 10 ? rate.toFixed(2) : rate.toFixed(0) });
+    },
+    stop() {
+      bar.stop();
     },
   };
 }

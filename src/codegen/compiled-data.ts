@@ -5,7 +5,7 @@
 // (node/compile-cache.ts) stores it as JSON and runs from it without the
 // plan, which a CompiledModel then rebuilds only when a diagnosis needs it.
 import { type ReducedModel, TIME, type Variable } from '../model/index.ts';
-import type { SolvePlan } from '../structure/plan-types.ts';
+import type { BlockReport, IterateOptions, SolvePlan } from '../structure/plan-types.ts';
 import type { CompileReport, Problem } from '../report.ts';
 import type { Generated } from './generate.ts';
 import type { CoordinateNames } from './inverse.ts';
@@ -29,6 +29,20 @@ export interface CompiledOptions {
   coordinates?: readonly CoordinateNames[];
 }
 
+/** an unknown in solve order with the equation that computes it (ModelState.firstNonFinite) */
+export interface SolvedUnknown {
+  readonly name: string;
+  readonly equation: string;
+}
+
+/** what the run-time error messages read of the plan, as plain data */
+export interface FailureTables {
+  readonly blocks: readonly BlockReport[];
+  readonly fallbacks: readonly BlockReport[];
+  /** the relaxing iterations: loop index, iteration variables, settings */
+  readonly iterations: readonly { readonly block: number; readonly z: readonly { readonly name: string }[]; readonly options: IterateOptions }[];
+}
+
 /** a compiled model as JSON-able data */
 export interface CompiledData {
   readonly generated: Generated;
@@ -44,6 +58,9 @@ export interface CompiledData {
   /** every parameter of the flat model, folded or not */
   readonly parameters: readonly string[];
   readonly options: CompiledOptions;
+  readonly failures: FailureTables;
+  /** the unknowns in solve order with their equations: computed from the plan when absent (CompiledModel.solveOrder) */
+  readonly solveOrder?: readonly SolvedUnknown[];
 }
 
 const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });
@@ -64,6 +81,11 @@ export function compiledData(plan: SolvePlan, reduced: ReducedModel, generated: 
     unknowns: plan.unknowns.length,
     parameters: reduced.flat.variables.filter((v) => v.kind === 'parameter').map((v) => v.name),
     options,
+    failures: {
+      blocks: plan.blocks,
+      fallbacks: plan.fallbacks,
+      iterations: plan.steps.flatMap((s) => (s.kind === 'iterate' ? [{ block: s.block, z: s.z.map((v) => ({ name: v.name })), options: s.options }] : [])),
+    },
   };
 }
 

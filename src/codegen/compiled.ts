@@ -10,14 +10,25 @@ import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
 import type { CompileReport } from '../report.ts';
 import { moduleSource } from './module.ts';
-import type { CompiledData, SignalSource } from './compiled-data.ts';
+import type { CompiledData, SignalSource, SolvedUnknown } from './compiled-data.ts';
+import { show } from '../expr/index.ts';
+import { Component } from '../model/index.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 import { iterationFailure } from './relax-iterate.ts';
 import { type CoordinateNames, InverseDynamics } from './inverse.ts';
 import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
 
-export type { CompiledData, CompiledOptions, SignalSource } from './compiled-data.ts';
+export type { CompiledData, CompiledOptions, FailureTables, SignalSource, SolvedUnknown } from './compiled-data.ts';
+
+/**
+ * A compiled model as plain data for a worker thread or another machine
+ * (structured-clonable and JSON-safe): what it lacks is the model itself, so
+ * the components' own checks of new parameter values (setParameter) do not
+ * run on it: check them on the CompiledModel it came from before sending a
+ * run away. new CompiledModel(portable) runs it.
+ */
+export type PortableModel = CompiledData & { readonly format: 'kron-portable-model/1'; readonly solveOrder: readonly SolvedUnknown[] };
 
 type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void;
@@ -57,7 +68,8 @@ export class CompiledModel {
   private readonly folded: boolean;
   private defaultState: ModelState | undefined;
   private defaultInverse: InverseDynamics | undefined;
-  private origin: Origin | (() => Origin);
+  private origin: Origin | (() => Origin) | undefined;
+  private order: readonly SolvedUnknown[] | undefined;
   /** what the code computes: 'forward' (qdd from tau) or 'inverse' (tau from qdd) */
   readonly problem: Problem;
   /** problem 'inverse': the generalized coordinates (the state joints' q, qd, qdd, tau), the order of inverse()'s arrays */
@@ -69,13 +81,15 @@ export class CompiledModel {
   /**
    * From the data a compile derived (compiled-data.ts) and what it derived it
    * from; `origin` may be a function that rebuilds them (a model run from the
-   * compile cache compiles again only for a diagnosis that needs the plan)
+   * compile cache compiles again only for a diagnosis that needs the plan);
+   * without one (a portable model in a worker) it runs but has no plan
    */
-  constructor(readonly data: CompiledData, origin: Origin | (() => Origin)) {
+  constructor(readonly data: CompiledData, origin?: Origin | (() => Origin)) {
     const { generated, options } = data;
     this.generated = generated;
     this.report = data.report;
     this.origin = origin;
+    this.order = data.solveOrder;
     this.stateNames = generated.layout.states;
     this.folded = options.folded;
     this.problem = options.problem ?? 'forward';
@@ -104,8 +118,41 @@ export class CompiledModel {
   }
 
   private from(): Origin {
+    if (!this.origin) throw new UsageError('this compiled model was rebuilt from its portable form: it runs, but carries no plan or flat model', { hint: 'use the CompiledModel that compile() returned' });
     if (typeof this.origin === 'function') this.origin = this.origin();
     return this.origin;
+  }
+
+  /** the model as plain data for a worker thread or another machine: new CompiledModel(portable) runs it */
+  portable(): PortableModel {
+    return { ...this.data, format: 'kron-portable-model/1', solveOrder: this.solveOrder() };
+  }
+
+  /** the unknowns in solve order, each with the equation that computes it (a loop's tearing variables first) */
+  solveOrder(): readonly SolvedUnknown[] {
+    if (this.order) return this.order;
+    const out: SolvedUnknown[] = [];
+    for (const step of this.plan.steps) {
+      if (step.kind !== 'assign') for (const z of step.z) out.push({ name: z.name, equation: `tearing variable of block ${step.block}` });
+      for (const a of step.kind === 'assign' ? step.assigns : step.y) out.push({ name: a.target.name, equation: `${a.target.name} = ${show(a.expr)}` });
+    }
+    return (this.order = out);
+  }
+
+  /**
+   * The owning component's own check of a new parameter value (e.g. a body's
+   * mass and inertia), as at compile time; `read` gives the values by name.
+   * A model rebuilt from its portable form has no components: nothing is checked.
+   */
+  checkParameter(name: string, read: (name: string) => number): void {
+    if (!this.origin) return;
+    const owner = this.reduced.flat.variables.find((v) => v.name === name)?.owner;
+    if (!(owner instanceof Component)) return;
+    owner.checkParameters((local) => {
+      const full = owner.path ? `${owner.path}.${local}` : local;
+      if (!this.hasSignal(full)) throw new ModelError(`${owner.path} has no parameter ${local} to check`, { component: owner.path });
+      return read(full);
+    });
   }
 
   /** a new run state: its own workspace, inputs, parameters and start values */
@@ -255,9 +302,10 @@ export class CompiledModel {
     const rcond = typeof extra === 'number' ? extra : undefined, detail = typeof extra === 'number' ? null : extra;
     // the state that ran the code names the first non-finite variable (ModelState.derivatives)
     if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);
-    const iteration = kind === 'iterate' && this.plan.steps.find((s) => s.kind === 'iterate' && s.block === block);
-    if (iteration && iteration.kind === 'iterate') throw iterationFailure(iteration, t, residual, detail ?? null);
-    const b = block >= FALLBACK_BLOCKS ? this.plan.fallbacks[block - FALLBACK_BLOCKS] : this.plan.blocks[block];
+    const { failures } = this.data;
+    const iteration = kind === 'iterate' && failures.iterations.find((s) => s.block === block);
+    if (iteration) throw iterationFailure(iteration, t, residual, detail ?? null);
+    const b = block >= FALLBACK_BLOCKS ? failures.fallbacks[block - FALLBACK_BLOCKS] : failures.blocks[block];
     const loops = (this.report.kinematics?.loops ?? []).filter((l) => [l.cut, ...l.joints].some((j) => b.variables.some((v) => v.startsWith(`${j}.`))));
     const mechanism = loops.map((l) => `; kinematic loop cut at ${l.cut} with joints ${l.joints.join(', ')}`).join('');
     const where = `the algebraic loop of ${b.variables.length} unknowns (tearing variables ${b.tearVariables.join(', ')}${mechanism})`;

@@ -171,7 +171,7 @@ const SLOWEST = 5;
  * sweeps (changes: each z_k's relative change in one more sweep), or whose
  * prelude divides by a pivot that vanished (sweeps 0).
  */
-export function iterationFailure(step: IterateStep, t: number, sweeps: number, changes: ArrayLike<number> | null): SimulationError {
+export function iterationFailure(step: Pick<IterateStep, 'block' | 'options'> & { readonly z: readonly { readonly name: string }[] }, t: number, sweeps: number, changes: ArrayLike<number> | null): SimulationError {
   if (sweeps === 0 || !changes) {
     return new SimulationError(`a pivot of the relaxing iteration of relaxed loop ${step.block} vanished at time ${t}`, {
       variables: step.z.slice(0, SLOWEST).map((v) => v.name),

@@ -5,10 +5,7 @@
 // run side by side, interleaved: the generated code keeps nothing between
 // calls outside the arrays it is given.
 import { type SubstitutionStats, substitutionStats } from './substitution.ts';
-import { show } from '../expr/index.ts';
 import { ModelError, SimulationError } from '../errors.ts';
-import { Component } from '../model/index.ts';
-import type { Target } from '../structure/plan-types.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import { type IterationStats, iterationStats } from './relax-iterate.ts';
@@ -126,13 +123,7 @@ export class ModelState {
 
   /** the owning component's own check of its parameter values (e.g. a body's mass and inertia), as at compile time */
   private checkParameters(name: string): void {
-    const owner = this.model.reduced.flat.variables.find((v) => v.name === name)?.owner;
-    if (!(owner instanceof Component)) return;
-    owner.checkParameters((local) => {
-      const full = owner.path ? `${owner.path}.${local}` : local;
-      if (!this.model.hasSignal(full)) throw new ModelError(`${owner.path} has no parameter ${local} to check`, { component: owner.path });
-      return this.signal(full);
-    });
+    this.model.checkParameter(name, (full) => this.signal(full));
   }
 
   /**
@@ -195,18 +186,12 @@ export class ModelState {
       this.diagnosing = false;
     }
     const { layout } = this.model.generated;
-    const bad = (s: Target) => {
-      const k = layout.workspace.indexOf(s.name);
+    const bad = (name: string) => {
+      const k = layout.workspace.indexOf(name);
       return k >= 0 && !Number.isFinite(this.w[k]);
     };
-    for (const step of this.model.plan.steps) {
-      const assigns = step.kind === 'assign' ? step.assigns : step.y;
-      if (step.kind !== 'assign' && step.z.some(bad)) {
-        const z = step.z.find(bad)!;
-        return { name: z.name, equation: `tearing variable of block ${step.block}` };
-      }
-      for (const a of assigns) if (bad(a.target)) return { name: a.target.name, equation: `${a.target.name} = ${show(a.expr)}` };
-    }
+    const first = this.model.solveOrder().find((u) => bad(u.name));
+    if (first) return { name: first.name, equation: first.equation };
     const i = x.findIndex((v) => !Number.isFinite(v));
     return i >= 0 ? { name: this.model.stateNames[i], equation: 'state' } : undefined;
   }

@@ -442,3 +442,40 @@ describe('error catalogue: inverse dynamics', () => {
     ));
   });
 });
+
+describe('error catalogue: sweeps (exit 2)', () => {
+  const cases: [string[], string[]][] = [
+    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'link.m=1:2'], [
+      'UsageError: --grid "link.m=1:2": a range is a:b:n (n points from a to b)',
+      "  hint: e.g. --grid 'link2.m=1:5:9' (9 points from 1 to 5) or --grid 'j1.q=-1,0,1'",
+    ]],
+    [['sweep', 'mechanisms/pendulum.ts', '--samples', '3', '--dist', 'link.m=gauss(1,2)'], [
+      'UsageError: --dist "link.m=gauss(1,2)": expected normal(mean,sd) or uniform(low,high)',
+      "  hint: e.g. --dist 'link2.m=normal(17.4,0.5)' or --dist 'j2.q=uniform(-0.5,0.5)'",
+    ]],
+    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.Q=1,2'], [
+      'UsageError: a sweep names j1.Q, which is neither a parameter nor a variable of the model',
+      '  variables: j1.Q',
+      "  hint: sweep a model parameter (link2.m) or a state's start value (j1.q); j1 has j1.q, j1.qd; a model module's own parameters (n=16) change its structure: give them with --set",
+    ]],
+    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--samples', '2', '--dist', 'j1.qd=normal(0,1)'], [
+      'UsageError: a sweep is a --grid or a Monte Carlo (--samples with --dist), not both',
+      "  hint: run two sweeps, e.g. one with --grid 'j1.q=-1,0,1', one with --samples 100 --dist 'link2.m=normal(17.4,0.5)'",
+    ]],
+    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'http://x'], [
+      'UsageError: --queue expects a redis:// URL, got "http://x"',
+      '  hint: e.g. --queue redis://127.0.0.1:6379',
+    ]],
+    [['worker'], [
+      'UsageError: kron worker needs --queue redis://host:port',
+      '  hint: the Redis that `kron sweep --queue` enqueues to, e.g. kron worker --queue redis://127.0.0.1:6379',
+    ]],
+  ];
+  for (const [argv, message] of cases) {
+    it(`kron ${argv.join(' ')}`, async () => {
+      const r = await kron(...argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(message.join('\n') + '\n');
+    });
+  }
+});

@@ -1,0 +1,37 @@
+// Every core of one machine: a worker_threads pool (piscina: a maintained
+// pool with a task queue, and a thread that dies is replaced). Each thread
+// gets the compiled model's portable form once, as workerData, and runs
+// tasks of one run each.
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { PortableModel } from '../codegen/compiled.ts';
+import { UsageError } from '../errors.ts';
+import type { PoolData } from './pool-task.ts';
+import type { RunOutcome, RunSettings, RunTask } from './run.ts';
+
+// this file is TypeScript when Kron runs from its sources: threads need the loader first (pool-entry.mjs)
+const entry = import.meta.url.endsWith('.ts') ? new URL('./pool-entry.mjs', import.meta.url) : new URL('./pool-task.js', import.meta.url);
+
+export const defaultWorkers = (): number => availableParallelism();
+
+export function checkWorkers(workers: number, flag = '--workers'): number {
+  if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`${flag} must be a whole number >= 1, got ${workers}`, { hint: `e.g. ${flag} ${defaultWorkers()} (the number of cores here)` });
+  return workers;
+}
+
+export class SweepPool {
+  private readonly piscina: Piscina<RunTask, RunOutcome>;
+
+  constructor(model: PortableModel, settings: RunSettings, readonly workers: number) {
+    const workerData: PoolData = { model, settings };
+    this.piscina = new Piscina({ filename: entry.href, workerData, minThreads: checkWorkers(workers), maxThreads: workers, idleTimeout: 60_000 });
+  }
+
+  run(task: RunTask): Promise<RunOutcome> {
+    return this.piscina.run(task);
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.destroy();
+  }
+}
