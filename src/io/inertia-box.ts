@@ -10,6 +10,7 @@
 //   a = sqrt(6 (I2 + I3 - I1) / m),  b = sqrt(6 (I1 + I3 - I2) / m),  c = sqrt(6 (I1 + I2 - I3) / m)
 // (real for any rigid body: the triangle inequality of the principal moments).
 import { quat } from 'gl-matrix';
+import { symmetricEigen3 } from '../library/multibody/jacobi.ts';
 import type { Vec3Tuple } from './types.ts';
 
 export type Inertia = readonly (readonly number[])[];
@@ -28,32 +29,15 @@ export interface PrincipalAxes {
   axes: [Vec3Tuple, Vec3Tuple, Vec3Tuple];
 }
 
-/**
- * Eigenvalues and eigenvectors of a symmetric 3x3 matrix by cyclic Jacobi
- * rotations (Golub & Van Loan, algorithms 8.5.1-8.5.3; body.ts's
- * principalMoments, here accumulating the rotations V with A = V D V^T).
- */
+/** the principal moments and axes of I (library/multibody/jacobi.ts), the axes right-handed */
 export function principalAxes(I: Inertia): PrincipalAxes {
-  const A = I.map((row) => [row[0], row[1], row[2]]);
-  const V = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
-  const norm = Math.hypot(...A.flat());
-  for (let sweep = 0; sweep < 30 && Math.hypot(A[0][1], A[0][2], A[1][2]) > 1e-17 * norm; sweep++) {
-    for (const [p, q] of [[0, 1], [0, 2], [1, 2]]) {
-      if (A[p][q] === 0) continue;
-      const tau = (A[q][q] - A[p][p]) / (2 * A[p][q]);
-      const t = (tau >= 0 ? 1 : -1) / (Math.abs(tau) + Math.hypot(1, tau));
-      const c = 1 / Math.hypot(1, t), s = t * c;
-      for (const row of [...A, ...V]) [row[p], row[q]] = [c * row[p] - s * row[q], s * row[p] + c * row[q]];
-      [A[p], A[q]] = [A[p].map((v, k) => c * v - s * A[q][k]), A[p].map((v, k) => s * v + c * A[q][k])];
-      A[p][q] = A[q][p] = 0;
-    }
-  }
+  const { values, vectors: V } = symmetricEigen3(I);
   const axes = [0, 1, 2].map((k) => [V[0][k], V[1][k], V[2][k]]) as [Vec3Tuple, Vec3Tuple, Vec3Tuple];
   // right-handed: a rotation, not a reflection (an eigenvector's sign is free)
   const [u, v, w] = axes;
   const det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
   if (det < 0) axes[2] = [-w[0], -w[1], -w[2]];
-  return { moments: [A[0][0], A[1][1], A[2][2]], axes };
+  return { moments: values, axes };
 }
 
 /** below this fraction of the largest side a box side is raised to it: a flat or thin body stays visible */

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
+import { type Box, changed } from './pixels.ts';
 
 const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/viewer-scene/', import.meta.url).pathname;
@@ -41,7 +42,6 @@ function notRun(name: string, _suite?: () => void): void {
   });
 }
 
-type Box = { x: number; y: number; width: number; height: number };
 
 interface ViewerState {
   model: string;
@@ -107,20 +107,6 @@ function pixelBox(png: PNG, test: (r: number, g: number, b: number) => boolean):
   return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, count };
 }
 
-/** pixels that differ by more than 40 in some channel, inside and outside a box */
-function changed(a: PNG, b: PNG, box: Box): { inside: number; outside: number; outsideTotal: number } {
-  const out = { inside: 0, outside: 0, outsideTotal: 0 };
-  for (let y = 0; y < a.height; y++) {
-    for (let x = 0; x < a.width; x++) {
-      const i = (y * a.width + x) * 4;
-      const differs = [0, 1, 2].some((c) => Math.abs(a.data[i + c] - b.data[i + c]) > 40);
-      const inside = x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height;
-      if (inside) out.inside += +differs;
-      else (out.outside += +differs), out.outsideTotal++;
-    }
-  }
-  return out;
-}
 
 const grow = (b: Box, m: number): Box => ({ x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m });
 

@@ -17,6 +17,7 @@ import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { compile } from '../../src/compile.ts';
 import { loadModel } from '../../src/cli/load.ts';
 import { POSE_STRIDE, type PlaybackRun } from '../../src/io/types.ts';
+import { changed } from './pixels.ts';
 
 /** the mechanism the viewer is tested with (the default of npm start) */
 const MECHANISM = 'mechanisms/fourbar.ts';
@@ -102,22 +103,7 @@ function variance(png: PNG): number {
   return sq / n - (sum / n) ** 2;
 }
 
-type Box = ViewerState['mechanismBox'];
-const inside = (b: Box, x: number, y: number) => x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
 
-/** pixels that differ by more than 40 in some channel, inside and outside a box */
-function changed(a: PNG, b: PNG, box: Box): { inside: number; outside: number; outsideTotal: number } {
-  const out = { inside: 0, outside: 0, outsideTotal: 0 };
-  for (let y = 0; y < a.height; y++) {
-    for (let x = 0; x < a.width; x++) {
-      const i = (y * a.width + x) * 4;
-      const differs = [0, 1, 2].some((c) => Math.abs(a.data[i + c] - b.data[i + c]) > 40);
-      if (inside(box, x, y)) out.inside += +differs;
-      else (out.outside += +differs), out.outsideTotal++;
-    }
-  }
-  return out;
-}
 
 /** pixels within 60 (per channel) of a colour */
 function pixelsNear(png: PNG, hex: string): number {

@@ -5,6 +5,7 @@
 //   f_a  = m (a_cm - g)
 //   t_a  = I_w z_a + w_a x (I_w w_a) + rc x f_a,     I_w = R_a I R_a^T
 // f_a, t_a: force and torque acting on the body at frame_a.
+import { symmetricEigen3 } from './jacobi.ts';
 import { type Expr, type Mat3, type Vec3Like, add, cross, dot, mat3, mul, mulMM, mulMTV, mulMV, transpose, vadd, vec3, vex, vscale, vsub } from '../../expr/index.ts';
 import { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
@@ -105,30 +106,9 @@ export function inertiaProblem(m: number, I: BodyOptions['I']): InertiaProblem |
   return undefined;
 }
 
-/**
- * The eigenvalues of the symmetric inertia [xx, yy, zz, xy, xz, yz] in
- * ascending order, by cyclic Jacobi rotations (Golub & Van Loan, Matrix
- * Computations, 4th ed., algorithms 8.5.1-8.5.3): backward stable, so every
- * eigenvalue is within a few eps of the largest entry, repeated ones too. (The
- * closed form through acos(det(B)/2)/3 is not: it splits a repeated pair,
- * e.g. the moments (0, a, a) of a rod, by ~1e-8 a.)
- */
+/** the eigenvalues of the symmetric inertia [xx, yy, zz, xy, xz, yz] in ascending order (jacobi.ts) */
 export function principalMoments([xx, yy, zz, xy, xz, yz]: readonly [number, number, number, number, number, number]): [number, number, number] {
-  const A = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
-  const norm = Math.hypot(xx, yy, zz, xy, xy, xz, xz, yz, yz);
-  for (let sweep = 0; sweep < 30 && Math.hypot(A[0][1], A[0][2], A[1][2]) > 1e-17 * norm; sweep++) {
-    for (const [p, q] of [[0, 1], [0, 2], [1, 2]]) {
-      if (A[p][q] === 0) continue;
-      // the rotation J in the (p, q) plane that zeroes A_pq in J^T A J (algorithm 8.5.1)
-      const tau = (A[q][q] - A[p][p]) / (2 * A[p][q]);
-      const t = (tau >= 0 ? 1 : -1) / (Math.abs(tau) + Math.hypot(1, tau));
-      const c = 1 / Math.hypot(1, t), s = t * c;
-      for (const row of A) [row[p], row[q]] = [c * row[p] - s * row[q], s * row[p] + c * row[q]];
-      [A[p], A[q]] = [A[p].map((v, k) => c * v - s * A[q][k]), A[p].map((v, k) => s * v + c * A[q][k])];
-      A[p][q] = A[q][p] = 0;
-    }
-  }
-  return [A[0][0], A[1][1], A[2][2]].sort((a, b) => a - b) as [number, number, number];
+  return symmetricEigen3([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]).values.sort((a, b) => a - b);
 }
 
 function checkInertia(name: string, o: BodyOptions): void {
