@@ -19,6 +19,8 @@ export class SignalPlot {
   private readonly playhead = document.createElement('div');
   chosen: string[] = [];
   private hovering = false;
+  /** the playhead's time, kept for a chart made after it moved */
+  private time = 0;
 
   constructor(
     private readonly container: HTMLElement,
@@ -43,7 +45,10 @@ export class SignalPlot {
     this.chosen = chosen;
     const series: uPlot.Series[] = [{ label: 'time (s)' }, ...chosen.map((name, i) => ({ label: name, stroke: COLORS[i % COLORS.length], width: 1.5 }))];
     const data = [Array.from(time), ...chosen.map((n) => Array.from(signals[n]))] as uPlot.AlignedData;
-    this.chart = new uPlot({ width: this.width(), height: this.height(), series, scales: { x: { time: false } }, legend: { live: true } }, data, this.container);
+    // uPlot sets its scales and cursor after construction (its first commit): only when it is ready
+    // does the legend take the playhead's values, else it keeps those at the end of the run
+    const hooks: uPlot.Hooks.Arrays = { ready: [() => this.setTime(this.time)] };
+    this.chart = new uPlot({ width: this.width(), height: this.height(), series, scales: { x: { time: false } }, legend: { live: true }, hooks }, data, this.container);
     this.chart.over.appendChild(this.playhead);
     this.chart.over.addEventListener('mouseenter', () => (this.hovering = true));
     this.chart.over.addEventListener('mouseleave', () => (this.hovering = false));
@@ -54,6 +59,7 @@ export class SignalPlot {
 
   /** move the playhead to time t; the legend shows the values there unless the mouse is over the plot */
   setTime(t: number): void {
+    this.time = t;
     if (!this.chart) return;
     const x = this.chart.valToPos(t, 'x');
     this.playhead.style.left = `${x}px`;
