@@ -14,6 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
+import { compile } from '../../src/compile.ts';
+import type { Model } from '../../src/model/index.ts';
+import { simulate } from '../../src/sim/simulate.ts';
+import fourbarModule from '../../mechanisms/fourbar.ts';
 
 const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/viewer-plots/', import.meta.url).pathname;
@@ -108,6 +112,50 @@ afterAll(async () => {
     expect(Object.keys(shown)).toContain(extra);
     for (const [name, value] of Object.entries(shown)) if (name !== 'time (s)') expect(value, name).toBeCloseTo(signals[name][k], 2);
     await page.screenshot({ path: join(ARTIFACTS, 'legend.png') });
+    await page.close();
+  });
+
+  it('a signal the run did not record is computed in the page and equals the one simulate() records in node', async () => {
+    const page = await open(fourbar.file);
+    const force = 'j2.frame_b.f[2]', position = 'b3.bar.frame_b.r[2]';
+    expect(fourbar.run.signals[force]).toBeUndefined();
+    // node: the same run recording them (kron simulate's defaults: step 1e-3)
+    const compiled = compile(fourbarModule({}) as Model, { mode: 'torn' });
+    const reference = simulate(compiled, { stop: 2, step: 1e-3, interval: 0.01, signals: [...compiled.stateNames, force, position] });
+    await page.locator('#signal-picker summary').click();
+    await page.waitForFunction("document.querySelector('#variables-note').textContent.includes('variables of the model')", null, { timeout: 20_000 });
+    await page.locator('#signal-search').fill('j2 frame_b f');
+    await page.locator(`#variable-groups input[value="${force}"]`).check();
+    // a second plot below, sharing the time axis
+    await page.locator('#add-plot').click();
+    await page.locator('#signal-search').fill('b3 bar frame_b r');
+    await page.locator(`#variable-groups input[value="${position}"]`).check();
+    const s = (await page.evaluate('window.kron.state()')) as { plot: { series: string[]; plots: string[][]; axes: string[][] } };
+    expect(s.plot.plots).toEqual([['j1.q', force], [position]]);
+    // the y axes carry units: rad and N on the first plot, m on the second
+    expect(s.plot.axes).toEqual([['rad', 'N'], ['m']]);
+    for (const name of [force, position]) {
+      const shown = (await page.evaluate(`window.kron.plotted(${JSON.stringify(name)})`)) as number[];
+      const expected = reference.get(name);
+      const scale = Math.max(...Array.from(expected, Math.abs));
+      expect(shown.length).toBe(expected.length);
+      const worst = Math.max(...shown.map((v, k) => Math.abs(v - expected[k])));
+      expect(worst / scale, name).toBeLessThan(1e-9);
+    }
+    // angles wrapped to (-pi, pi] at the user's choice
+    await page.locator('#wrap-angles').check();
+    const wrapped = (await page.evaluate("window.kron.plotted('j1.q')")) as number[];
+    expect(Math.max(...wrapped)).toBeLessThanOrEqual(Math.PI);
+    expect(Math.min(...wrapped)).toBeGreaterThan(-Math.PI);
+    expect(Math.max(...fourbar.run.signals['j1.q'])).toBeGreaterThan(2 * Math.PI);
+    // CSV of what is plotted, as drawn
+    const csv = ((await page.evaluate('window.kron.csv()')) as string).trim().split('\n');
+    expect(csv[0]).toBe(`time,j1.q,${force},${position}`);
+    expect(csv.length).toBe(fourbar.run.time.length + 1);
+    expect(Number(csv[150].split(',')[1])).toBeCloseTo(wrapped[149], 12);
+    await page.evaluate('window.kron.seek(1.37)');
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: join(ARTIFACTS, 'every-variable.png') });
     await page.close();
   });
 });

@@ -32,6 +32,11 @@ export function liveMechanisms(): string[] {
   }).map((m) => m.name));
 }
 
+/** is there a bundled model module of that name (drawable or not: a drive train's signals replay too) */
+export function isBundled(name: string): boolean {
+  return mechanisms.some((m) => m.name === name);
+}
+
 /** the bundled mechanism of that name with its default parameters, compiled */
 export function compileLive(name: string, mode: Mode): { model: Model; compiled: CompiledModel } {
   const entry = mechanisms.find((m) => m.name === name);

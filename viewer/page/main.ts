@@ -9,10 +9,13 @@ import type { Mode } from '../../src/report.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
 import { SceneView } from './scene3d.ts';
 import { Player } from './player.ts';
-import { SignalPlot, defaultSignals } from './plot.ts';
+import { defaultSignals } from './plot.ts';
+import { PlotStack } from './plots.ts';
+import { VariableBrowser } from './variables.ts';
+import { RunSignals } from './run-signals.ts';
 import { renderReport } from './report.ts';
-import { liveMechanisms, runLive } from './live.ts';
-import { recordWebM, savePNG } from './export.ts';
+import { compileLive, isBundled, liveMechanisms, runLive } from './live.ts';
+import { recordWebM, saveCSV, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
 import { compile } from '../../src/compile.ts';
 import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
@@ -26,13 +29,19 @@ const ui = {
   frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'),
   record: $<HTMLButtonElement>('record'), help: $('help'), signalList: $('signal-list'),
   liveMechanism: $<HTMLSelectElement>('live-mechanism'), liveMode: $<HTMLSelectElement>('live-mode'), liveStop: $<HTMLInputElement>('live-stop'),
-  notes: $('notes'),
+  notes: $('notes'), picker: $<HTMLDetailsElement>('signal-picker'), variablesNote: $('variables-note'),
+  wrap: $<HTMLInputElement>('wrap-angles'),
 };
 
 const view = new SceneView($<HTMLCanvasElement>('scene'));
-const plot = new SignalPlot($('plot'), (t) => seek(t));
+const plot = new PlotStack($('plot'), (t) => seek(t));
+const variables = new VariableBrowser(ui.signalList, $('variable-groups'), $<HTMLInputElement>('signal-search'), (name, on) => togglePlotted(name, on));
 let player = new Player([]);
 let run: PlaybackRun | undefined;
+/** the run's signals: recorded, and every variable once the page has the model */
+let signals: RunSignals | undefined;
+/** the run whose every variable the browser lists */
+let everyShown: RunSignals | undefined;
 let stopRecording: (() => void) | undefined;
 /** mesh file (as the run's scene names it) -> the server's route for it */
 let meshRoutes: Record<string, string> = {};
@@ -78,29 +87,36 @@ function setSpeed(speed: number): void {
   ui.speedValue.textContent = `${Number(player.speed.toPrecision(2))}x`;
 }
 
-function choosePlotted(names: string[]): void {
-  if (!run) return;
-  plot.show(run.time, run.signals, names);
-  plot.setTime(player.time);
+/** plot a signal or take it off (the browser's checkboxes, the model tree's signals) */
+function togglePlotted(name: string, on: boolean): void {
+  try {
+    if (on) plot.add(name);
+    else plot.drop(name);
+  } catch (e) {
+    status(e instanceof Error ? e.message : String(e), true);
+  }
+  variables.setChosen(plot.chosen);
 }
 
-/** add a signal to the plot (the model tree's signals) */
-function addPlotted(name: string): void {
-  if (plot.chosen.includes(name)) return;
-  const box = ui.signalList.querySelector<HTMLInputElement>(`input[value="${CSS.escape(name)}"]`);
-  if (box) box.checked = true;
-  choosePlotted([...plot.chosen, name]);
+const addPlotted = (name: string) => togglePlotted(name, true);
+
+/** the variable browser's every variable: compiled and checked once per run, when the picker opens */
+function showEveryVariable(): void {
+  if (!signals || !ui.picker.open || everyShown === signals) return;
+  everyShown = signals;
+  const every = signals.every();
+  ui.variablesNote.textContent = typeof every === 'string'
+    ? `only the recorded signals: ${every}`
+    : `${every.names().length} variables of the model, computed from the recorded states`;
+  if (typeof every !== 'string') variables.showAll(every.names());
 }
 
-function listSignals(names: string[], chosen: string[]): void {
-  ui.signalList.replaceChildren(...names.map((n) => {
-    const label = document.createElement('label');
-    const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: chosen.includes(n), value: n });
-    box.addEventListener('change', () => choosePlotted([...ui.signalList.querySelectorAll('input')].filter((b) => b.checked).map((b) => b.value)));
-    label.append(box, ` ${n}`);
-    label.title = n;
-    return label;
-  }));
+/** the model of a run for posing and replay: its own, or compiled here (memoised); undefined: the page cannot have it */
+function pageModel(next: PlaybackRun, compiled?: CompiledModel | (() => CompiledModel)): (() => CompiledModel) | undefined {
+  if (compiled && typeof compiled !== 'function') return () => compiled;
+  const source = compiled ?? (isBundled(next.model) ? () => compileLive(next.model, 'torn').compiled : undefined);
+  let made: CompiledModel | undefined;
+  return source && (() => (made ??= source()));
 }
 
 /** the live selector shows what is loaded: its mechanism, or the run's name as an entry of its own (also a URDF robot named like a mechanism) */
@@ -141,13 +157,16 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
     });
   }
   tree.show(next);
-  posing.show(next, compiled);
+  const model = pageModel(next, compiled);
+  posing.show(next, model);
+  signals = new RunSignals(next, model, `${next.model} is not a model of mechanisms/ (kron view model.ts runs a model of your own live)`);
   if (next.report) renderReport(ui.report, next.report, extra);
   else ui.report.innerHTML = '<p class="muted">this run carries no compile report (<code>kron simulate --out run.json</code> writes one for mechanisms; <code>kron compile</code> prints it).</p>';
-  const names = Object.keys(next.signals);
-  const chosen = defaultSignals(names);
-  listSignals(names, chosen);
-  choosePlotted(chosen);
+  const chosen = defaultSignals(signals.recorded);
+  variables.show(signals.recorded, chosen, (n) => signals?.unit(n) ?? '');
+  plot.show(signals, chosen);
+  ui.variablesNote.textContent = '';
+  showEveryVariable();
   update();
   view.render(true);
   if (!mechanism) status('this run has no mechanism to draw: plot only');
@@ -207,6 +226,14 @@ function wireControls(): void {
   on('screenshot', () => void savePNG(view.canvas, `${run?.model ?? 'kron'}-t${player.time.toFixed(2)}.png`));
   on('record', toggleRecording);
   on('fit', () => view.fit());
+  on('add-plot', () => plot.addPlot());
+  on('export-csv', () => saveCSV(plot.csv(), `${run?.model ?? 'kron'}-signals.csv`));
+  ui.wrap.addEventListener('change', () => plot.setWrap(ui.wrap.checked));
+  ui.picker.addEventListener('toggle', () => {
+    if (!ui.picker.open) return;
+    ui.variablesNote.textContent = 'compiling the model for every variable…';
+    setTimeout(showEveryVariable, 20); // the note shows first
+  });
   on('help-button', () => (ui.help.hidden = !ui.help.hidden));
   ui.help.addEventListener('click', () => (ui.help.hidden = true));
   ui.timeline.addEventListener('input', () => seek(Number(ui.timeline.value)));
@@ -271,6 +298,8 @@ const kron = {
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
   posedFrames: () => posing.lastPose,
+  plotted: (name: string) => plot.values(name),
+  csv: () => plot.csv(),
   state: () => ({
     model: run?.model, time: player.time, playing: player.playing, speed: player.speed, duration: player.duration,
     samples: run?.time.length ?? 0, frames: run?.poses?.frames ?? 0,
