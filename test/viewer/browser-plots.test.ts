@@ -3,7 +3,7 @@
 // after the chosen signals change; a signal the run did not record, computed
 // in the page by replaying the recorded states through the compiled model,
 // equals the same signal recorded by simulate() in node; the info overlay's
-// energy equals node's. Screenshots go to test-artifacts/viewer-plots/.
+// energy equals node's to 1e-9. Screenshots go to test-artifacts/viewer-plots/.
 // Without /usr/bin/chromium the suite is replaced by one test that says so
 // loudly (CI=true: a missing browser fails it), as browser.test.ts does.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { compile } from '../../src/compile.ts';
 import type { Model } from '../../src/model/index.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 import fourbarModule from '../../mechanisms/fourbar.ts';
+import type { InfoState } from '../../viewer/page/info.ts';
 
 const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/viewer-plots/', import.meta.url).pathname;
@@ -157,5 +158,40 @@ afterAll(async () => {
     await page.waitForTimeout(150);
     await page.screenshot({ path: join(ARTIFACTS, 'every-variable.png') });
     await page.close();
+  });
+
+  it('the info overlay: its energy equals the energy computed in node to 1e-9 at the playhead; time, real-time factor, integrator', async () => {
+    const page = await open(fourbar.file);
+    const energy = ['energy.kinetic', 'energy.potential', 'energy.total'];
+    expect(fourbar.run.signals['energy.total']).toBeUndefined(); // not recorded: the page replays the run for it
+    const compiled = compile(fourbarModule({}) as Model, { mode: 'torn' });
+    const reference = simulate(compiled, { stop: 2, step: 1e-3, interval: 0.01, signals: energy });
+    const k = 158;
+    await page.evaluate(`window.kron.seek(${fourbar.run.time[k]})`);
+    await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: 20_000 });
+    const info = ((await page.evaluate('window.kron.state()')) as { info: InfoState }).info;
+    const [kinetic, potential, total] = energy.map((n) => reference.get(n)[k]);
+    for (const [shown, expected] of [[info.energy!.kinetic, kinetic], [info.energy!.potential, potential], [info.energy!.total, total]]) {
+      expect(Math.abs(shown - expected) / Math.abs(total)).toBeLessThan(1e-9);
+    }
+    expect(Math.abs(info.energy!.drift - (total - reference.get('energy.total')[0]))).toBeLessThan(1e-9 * Math.abs(total));
+    expect(info.time).toBe(fourbar.run.time[k]);
+    expect(info.integration).toBe('RK4, h = 0.001 s');
+    const text = await page.locator('#info').innerText();
+    expect(text).toContain(`${total.toFixed(4)} J`);
+    expect(text).toContain('paused');
+    await page.screenshot({ path: join(ARTIFACTS, 'info-overlay.png') });
+    // playing: the real-time factor is measured (about the speed, 1x, on a fast enough machine)
+    await page.evaluate('window.kron.play()');
+    await page.waitForTimeout(800);
+    const playing = ((await page.evaluate('window.kron.state()')) as { info: InfoState }).info;
+    expect(playing.realTimeFactor).toBeGreaterThan(0.2);
+    expect(playing.realTimeFactor).toBeLessThan(1.5);
+    // 'i' hides it
+    await page.locator('#scene').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('i');
+    expect(await page.locator('#info').isVisible()).toBe(false);
+    await page.close();
+    expect(errors).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { defaultSignals } from './plot.ts';
 import { PlotStack } from './plots.ts';
 import { VariableBrowser } from './variables.ts';
 import { RunSignals } from './run-signals.ts';
+import { InfoOverlay } from './info.ts';
 import { renderReport } from './report.ts';
 import { compileLive, isBundled, liveMechanisms, runLive } from './live.ts';
 import { recordWebM, saveCSV, savePNG } from './export.ts';
@@ -36,6 +37,7 @@ const ui = {
 const view = new SceneView($<HTMLCanvasElement>('scene'));
 const plot = new PlotStack($('plot'), (t) => seek(t));
 const variables = new VariableBrowser(ui.signalList, $('variable-groups'), $<HTMLInputElement>('signal-search'), (name, on) => togglePlotted(name, on));
+const info = new InfoOverlay($('info'));
 let player = new Player([]);
 let run: PlaybackRun | undefined;
 /** the run's signals: recorded, and every variable once the page has the model */
@@ -67,6 +69,7 @@ function update(): void {
   plot.setTime(player.time);
   tree.refresh(player.time);
   posing.follow(player.time, player.playing);
+  info.update(player.time, player.playing && player.duration > 0);
   ui.timeline.value = String(player.time);
   ui.clock.textContent = `${player.time.toFixed(3)} s`;
   // the pause symbol only while something plays
@@ -109,6 +112,17 @@ function showEveryVariable(): void {
     ? `only the recorded signals: ${every}`
     : `${every.names().length} variables of the model, computed from the recorded states`;
   if (typeof every !== 'string') variables.showAll(every.names());
+}
+
+/** the info overlay's energy, once shown: after a frame, since it may compile the model */
+function prepareInfo(): void {
+  if ($('info').hidden) return;
+  setTimeout(() => (info.prepareEnergy(), update()), 20);
+}
+
+function showInfo(show: boolean): void {
+  $('info').hidden = !show;
+  prepareInfo();
 }
 
 /** the model of a run for posing and replay: its own, or compiled here (memoised); undefined: the page cannot have it */
@@ -167,6 +181,8 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   plot.show(signals, chosen);
   ui.variablesNote.textContent = '';
   showEveryVariable();
+  info.show(signals, next.integration);
+  prepareInfo();
   update();
   view.render(true);
   if (!mechanism) status('this run has no mechanism to draw: plot only');
@@ -247,7 +263,7 @@ function wireControls(): void {
   });
 }
 
-const VIEW_KEYS = ['f', 'x', 'j', '?', 'h', 'Escape'];
+const VIEW_KEYS = ['f', 'x', 'j', 'i', '?', 'h', 'Escape'];
 
 /** MuJoCo's keys: space play/pause, backspace reset, arrows step; ? or h help */
 function onKey(e: KeyboardEvent): void {
@@ -263,6 +279,7 @@ function onKey(e: KeyboardEvent): void {
     f: () => view.fit(),
     x: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
     j: () => view.setShowJointAxes((ui.axes.checked = !ui.axes.checked)),
+    i: () => showInfo($('info').hidden),
     '?': () => (ui.help.hidden = !ui.help.hidden),
     h: () => (ui.help.hidden = !ui.help.hidden),
     Escape: () => (ui.help.hidden = true),
@@ -278,7 +295,12 @@ function onKey(e: KeyboardEvent): void {
 
 function frame(last: number) {
   return (now: number) => {
-    if (player.advance(Math.min(0.1, (now - last) / 1000))) update();
+    const before = player.time, dt = Math.min(0.1, (now - last) / 1000);
+    if (player.advance(dt)) {
+      // simulated time shown over wall time (a loop back to the start counts the run's duration)
+      info.measure(dt, player.time - before + (player.time < before ? player.duration : 0));
+      update();
+    }
     view.render(!!stopRecording);
     requestAnimationFrame(frame(now));
   };
@@ -300,13 +322,14 @@ const kron = {
   posedFrames: () => posing.lastPose,
   plotted: (name: string) => plot.values(name),
   csv: () => plot.csv(),
+  showInfo,
   state: () => ({
     model: run?.model, time: player.time, playing: player.playing, speed: player.speed, duration: player.duration,
     samples: run?.time.length ?? 0, frames: run?.poses?.frames ?? 0,
     plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
     selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
     plotOnly: document.body.classList.contains('plot-only'), notes: [...ui.notes.children].map((li) => li.textContent ?? ''),
-    selected: tree.selection, posing: posing.state(),
+    selected: tree.selection, posing: posing.state(), info: info.state(),
   }),
 };
 declare global {
