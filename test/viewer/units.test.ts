@@ -26,6 +26,6 @@ describe('units', () => {
   });
 
   it('groups names by the component before the first dot', () => {
-    expect([...groupByComponent(['j1.q', 'b1.body.m', 'j1.qd', 'time2'])]).toEqual([['j1', ['j1.q', 'j1.qd']], ['b1', ['b1.body.m']], ['(model)', ['time2']]]);
+    expect([...groupByComponent(['j1.q', 'b1.body.m', 'der(j1.qd)', 'time2'])]).toEqual([['j1', ['j1.q', 'der(j1.qd)']], ['b1', ['b1.body.m']], ['(model)', ['time2']]]);
   });
 });

@@ -30,7 +30,7 @@ export interface InfoState {
 
 /** the integrator and its step as one line */
 function describeIntegration(i: Integration | undefined): string {
-  if (!i) return 'not in this run (written before the viewer showed it)';
+  if (!i) return 'not in this run';
   if (i.integrator === 'rk4') return `RK4, h = ${i.step} s`;
   return `adaptive (Cash-Karp), first h = ${i.step} s${i.rtol !== undefined ? `, rtol ${i.rtol}` : ''}${i.atol !== undefined ? `, atol ${i.atol}` : ''}`;
 }
@@ -79,7 +79,7 @@ export class InfoOverlay {
     const rows: [string, string][] = [
       ['time', `${t.toFixed(3)} s`],
       ['real time', playing ? `${this.rtf.toFixed(2)}x` : 'paused'],
-      ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J`]] as [string, string][]) : []),
+      ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J since t = 0`]] as [string, string][]) : []),
       ['integrator', this.integration],
     ];
     const table = document.createElement('table');

@@ -5,12 +5,13 @@
 // model of thousands of variables costs nothing until asked.
 const MAX_SHOWN = 300;
 
-/** (names) => groups by component, in first-seen order; names without '.' under '(model)' */
+/** (names) => groups by component, in first-seen order (der(j1.q) with j1); names without '.' under '(model)' */
 export function groupByComponent(names: readonly string[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const n of names) {
-    const dot = n.indexOf('.');
-    const key = dot > 0 ? n.slice(0, dot) : '(model)';
+    const bare = n.replace(/^der\(/, '');
+    const dot = bare.indexOf('.');
+    const key = dot > 0 ? bare.slice(0, dot) : '(model)';
     const group = groups.get(key);
     if (group) group.push(n);
     else groups.set(key, [n]);
