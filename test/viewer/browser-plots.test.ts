@@ -160,7 +160,7 @@ afterAll(async () => {
     await page.close();
   });
 
-  it('the info overlay: its energy equals the energy computed in node to 1e-9 at the playhead; time, real-time factor, integrator', async () => {
+  it('the info overlay: its energy equals the energy computed in node to 1e-9 at the playhead; time, real-time factor, integrator, live costs', async () => {
     const page = await open(fourbar.file);
     const energy = ['energy.kinetic', 'energy.potential', 'energy.total'];
     expect(fourbar.run.signals['energy.total']).toBeUndefined(); // not recorded: the page replays the run for it
@@ -191,6 +191,17 @@ afterAll(async () => {
     await page.locator('#scene').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('i');
     expect(await page.locator('#info').isVisible()).toBe(false);
+    // live: the compile time and the µs of one evaluation of the derivatives, measured in the page
+    await page.keyboard.press('i');
+    await page.evaluate("window.kron.live('pendulum', 'torn', 1)");
+    await page.evaluate('window.kron.pause(); window.kron.seek(0.5)');
+    await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: 20_000 });
+    const live = ((await page.evaluate('window.kron.state()')) as { info: InfoState }).info;
+    expect(live.live!.compileMs).toBeGreaterThan(0);
+    expect(live.live!.evaluationUs).toBeGreaterThan(0);
+    expect(live.live!.evaluationUs).toBeLessThan(1000);
+    expect(Math.abs(live.energy!.drift)).toBeLessThan(1e-8);
+    await page.screenshot({ path: join(ARTIFACTS, 'info-live.png') });
     await page.close();
     expect(errors).toEqual([]);
   });

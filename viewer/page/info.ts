@@ -2,8 +2,9 @@
 // (simulated seconds shown per second of wall clock, measured), the
 // kinetic, potential and total energy at the playhead and the total's drift
 // since the start (the integrator's error for a conservative mechanism),
-// and the integrator and step. Energy comes from the run's energy.* signals,
-// recorded or computed by replay (run-signals.ts) where the model has them.
+// the integrator and step, and for a live run the compile time and the time of
+// one evaluation of the derivatives. Energy and frames come from the run's
+// signals, recorded or computed by replay (run-signals.ts).
 import type { Integration } from '../../src/io/types.ts';
 import { sampleBefore } from '../../src/io/poses.ts';
 import type { RunSignals } from './run-signals.ts';
@@ -20,8 +21,16 @@ export interface EnergyAt {
   drift: number;
 }
 
+/** a live run's costs, measured in this page */
+export interface LiveCost {
+  compileMs: number;
+  /** µs per evaluation of the derivatives */
+  evaluationUs: number;
+}
+
 export interface InfoState {
   time: number;
+  live: LiveCost | undefined;
   realTimeFactor: number;
   energy: EnergyAt | undefined;
   energyNote: string;
@@ -40,6 +49,7 @@ const fixed = (x: number) => (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e
 export class InfoOverlay {
   private signals: RunSignals | undefined;
   private energy: ArrayLike<number>[] | undefined;
+  private live: LiveCost | undefined;
   private energyNote = '';
   private integration = '';
   private rtf = 0;
@@ -48,12 +58,12 @@ export class InfoOverlay {
   constructor(private readonly element: HTMLElement) {}
 
   /** a new run; its energy is computed later (prepareEnergy: it may compile the model) */
-  show(signals: RunSignals, integration: Integration | undefined): void {
-    Object.assign(this, { signals, energy: undefined, energyNote: 'energy: computing…', integration: describeIntegration(integration), rtf: 0 });
+  show(signals: RunSignals, integration: Integration | undefined, live?: LiveCost): void {
+    Object.assign(this, { signals, energy: undefined, energyNote: 'energy: computing…', integration: describeIntegration(integration), rtf: 0, live });
   }
 
   /** the energy columns: recorded, or replayed when the page has the model; else a note says why not */
-  prepareEnergy(): void {
+  prepare(): void {
     const s = this.signals;
     if (!s || this.energy) return;
     if (ENERGY.every((n) => s.has(n))) {
@@ -75,12 +85,13 @@ export class InfoOverlay {
   update(t: number, playing: boolean): void {
     if (!playing) this.rtf = 0;
     const energy = this.energyAt(t);
-    this.last = { time: t, realTimeFactor: this.rtf, energy, energyNote: this.energyNote, integration: this.integration };
+    this.last = { time: t, live: this.live, realTimeFactor: this.rtf, energy, energyNote: this.energyNote, integration: this.integration };
     const rows: [string, string][] = [
       ['time', `${t.toFixed(3)} s`],
       ['real time', playing ? `${this.rtf.toFixed(2)}x` : 'paused'],
       ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J since t = 0`]] as [string, string][]) : []),
       ['integrator', this.integration],
+      ...(this.live ? ([['compile', `${this.live.compileMs} ms`], ['derivatives', `${this.live.evaluationUs.toFixed(1)} µs`]] as [string, string][]) : []),
     ];
     const table = document.createElement('table');
     for (const [k, v] of rows) table.insertRow().append(...[k, v].map((x) => Object.assign(document.createElement('td'), { textContent: x })));

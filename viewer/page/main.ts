@@ -13,7 +13,7 @@ import { defaultSignals } from './plot.ts';
 import { PlotStack } from './plots.ts';
 import { VariableBrowser } from './variables.ts';
 import { RunSignals } from './run-signals.ts';
-import { InfoOverlay } from './info.ts';
+import { InfoOverlay, type LiveCost } from './info.ts';
 import { renderReport } from './report.ts';
 import { compileLive, isBundled, liveMechanisms, runLive } from './live.ts';
 import { recordWebM, saveCSV, savePNG } from './export.ts';
@@ -117,7 +117,7 @@ function showEveryVariable(): void {
 /** the info overlay's energy, once shown: after a frame, since it may compile the model */
 function prepareInfo(): void {
   if ($('info').hidden) return;
-  setTimeout(() => (info.prepareEnergy(), update()), 20);
+  setTimeout(() => (info.prepare(), update()), 20);
 }
 
 function showInfo(show: boolean): void {
@@ -146,7 +146,7 @@ function showLoaded(model: string, fromUrdf: boolean): void {
 }
 
 /** (run, compile report extras, its compiled model or how to compile it for posing) */
-function load(next: PlaybackRun, extra: Record<string, string | number> = {}, compiled?: CompiledModel | (() => CompiledModel)): void {
+function load(next: PlaybackRun, extra: Record<string, string | number> = {}, compiled?: CompiledModel | (() => CompiledModel), live?: LiveCost): void {
   run = next;
   const keepSpeed = player.speed;
   player = new Player(next.time);
@@ -181,7 +181,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   plot.show(signals, chosen);
   ui.variablesNote.textContent = '';
   showEveryVariable();
-  info.show(signals, next.integration);
+  info.show(signals, next.integration, live);
   prepareInfo();
   update();
   view.render(true);
@@ -215,8 +215,8 @@ async function live(name: string, mode: Mode, stop: number): Promise<void> {
   status(`compiling ${name} (${mode}) and simulating ${stop} s…`);
   await new Promise((r) => setTimeout(r, 20));
   try {
-    const { run: next, simulateMs, compiled } = runLive(name, mode, stop);
-    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled);
+    const { run: next, simulateMs, compiled, evaluationUs } = runLive(name, mode, stop);
+    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
     status(`live: ${name}, ${mode}`);
   } catch (e) {
     status(`live ${name} failed: ${e instanceof Error ? e.message : String(e)}`, true);
