@@ -6,6 +6,7 @@
 // computed equals the one simulate() records, since both come from the same
 // code at the same (t, x). The page's model must be the run's: the replay
 // is checked against the recorded motion before it is used.
+import rk4 from 'ode-rk4';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { ModelState } from '../../src/codegen/state.ts';
 import { poseSignalNames } from '../../src/io/poses.ts';
@@ -13,8 +14,10 @@ import { POSE_STRIDE, type PlaybackRun } from '../../src/io/types.ts';
 
 /** frame positions of the run and of the page's model agree to this (m) */
 const SAME_POSE = 1e-4;
-/** the states' derivatives and the recorded motion's central differences agree to this, relative to their largest */
-const SAME_MOTION = 0.02;
+/** one interval integrated here and the recorded next sample agree to this, relative to the states' size: the run's
+ * own RK4 steps (rounding and the loops' Newton tolerance apart), or, when the run's steps are unknown (adaptive, an
+ * older file), RK4 at a step of its own */
+const SAME_MOTION = { sameSteps: 1e-7, otherSteps: 1e-4 };
 
 export class SignalReplay {
   private readonly state: ModelState;
@@ -62,6 +65,24 @@ export class SignalReplay {
     return names.map((n) => this.columns.get(n)!);
   }
 
+  private motionTolerance(): number {
+    return this.run.integration?.integrator === 'rk4' ? SAME_MOTION.sameSteps : SAME_MOTION.otherSteps;
+  }
+
+  // (sample k) => max |x(t_k+1) - x_k+1| / max(1, |x_k+1|): RK4 from the recorded x_k, with the run's step if it used RK4
+  private stepError(k: number): number {
+    const { run, compiled } = this;
+    const t0 = run.time[k], dt = run.time[k + 1] - t0;
+    const h = run.integration?.integrator === 'rk4' ? run.integration.step : Math.min(1e-3, dt / 10);
+    const steps = Math.max(1, Math.round(dt / h));
+    // ode-rk4, as simulate() integrates: the same stages in the same order
+    const start = Float64Array.from(compiled.stateNames, (s) => run.signals[s][k]);
+    const x = rk4(start, (dx: Float64Array, y: Float64Array, t: number) => this.state.derivatives(t, y, dx), t0, dt / steps).steps(steps).y;
+    const next = compiled.stateNames.map((s) => run.signals[s][k + 1]);
+    const scale = Math.max(1, ...next.map(Math.abs));
+    return Math.max(...next.map((v, i) => Math.abs(v - x[i]))) / scale;
+  }
+
   /** how the page's model differs from the run's (other parameters, inputs, a controller), or undefined */
   private mismatch(): string | undefined {
     const { run, compiled } = this;
@@ -77,15 +98,12 @@ export class SignalReplay {
         }
       }
     }
-    // the recorded motion obeys the page's equations: x' against central differences at a few samples
-    for (const k of [1, n >> 1, n - 2].filter((k) => k > 0 && k < n - 1)) {
-      const h = run.time[k + 1] - run.time[k - 1];
-      this.evaluate(k);
-      const slopes = compiled.stateNames.map((s) => (run.signals[s][k + 1] - run.signals[s][k - 1]) / h);
-      const scale = Math.max(1e-9, ...slopes.map(Math.abs), ...Array.from(this.dx, Math.abs));
-      const worst = Math.max(...slopes.map((d, i) => Math.abs(d - this.dx[i])));
-      if (!(worst <= SAME_MOTION * scale)) return `the model compiled here does not reproduce this run's motion at t = ${run.time[k]} (other parameters, inputs or a controller?)`;
+    // the recorded motion obeys the page's equations: from sample k, one interval of RK4 reaches sample k + 1
+    for (const k of [0, n >> 1, n - 2].filter((k) => k >= 0 && k < n - 1)) {
+      const worst = this.stepError(k);
+      if (!(worst <= this.motionTolerance())) return `the model compiled here does not reproduce this run's motion at t = ${run.time[k]} (${worst.toExponential(1)} apart: other parameters, inputs or a controller?)`;
     }
     return undefined;
   }
 }
+
