@@ -127,6 +127,9 @@ afterAll(async () => {
     await page.waitForFunction("document.querySelector('#variables-note').textContent.includes('variables of the model')", null, { timeout: 20_000 });
     await page.locator('#signal-search').fill('j2 frame_b f');
     await page.locator(`#variable-groups input[value="${force}"]`).check();
+    // the model tree lists every signal of a part too, with its value at the playhead
+    await page.evaluate("window.kron.select('j2')");
+    expect(await page.locator('#part-info').innerText()).toMatch(/signals \(\d\d+\)[\s\S]*frame_b\.f\[2\]\s+-?\d/);
     // a second plot below, sharing the time axis
     await page.locator('#add-plot').click();
     await page.locator('#signal-search').fill('b3 bar frame_b r');

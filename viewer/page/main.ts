@@ -170,10 +170,10 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
       },
     });
   }
-  tree.show(next);
   const model = pageModel(next, compiled);
   posing.show(next, model);
   signals = new RunSignals(next, model, `${next.model} is not a model of mechanisms/ (kron view model.ts runs a model of your own live)`);
+  tree.show(next, signals);
   if (next.report) renderReport(ui.report, next.report, extra);
   else ui.report.innerHTML = '<p class="muted">this run carries no compile report (<code>kron simulate --out run.json</code> writes one for mechanisms; <code>kron compile</code> prints it).</p>';
   const chosen = defaultSignals(signals.recorded);

@@ -41,6 +41,11 @@ export class RunSignals implements SeriesSource {
     return this.replay;
   }
 
+  /** every signal's name when the model is already here and replays the run (this never compiles); else the recorded ones */
+  known(): string[] {
+    return this.replay && typeof this.replay !== 'string' ? this.replay.names() : this.recorded;
+  }
+
   /** is the signal available without compiling (recorded), or with the replay */
   has(name: string): boolean {
     if (this.run.signals[name]) return true;
@@ -56,8 +61,9 @@ export class RunSignals implements SeriesSource {
     return names.map((n) => this.run.signals[n] ?? computed[replayed.indexOf(n)]);
   }
 
-  /** the signal's value at the sample at or before time t */
-  at(name: string, t: number): number {
-    return this.columns([name])[0][sampleBefore(this.run.time, t)];
+  /** the signals' values at the sample at or before time t (new ones computed in one pass) */
+  valuesAt(names: readonly string[], t: number): number[] {
+    const k = sampleBefore(this.run.time, t);
+    return this.columns(names).map((c) => c[k]);
   }
 }
