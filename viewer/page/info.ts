@@ -89,7 +89,7 @@ export class InfoOverlay {
     const rows: [string, string][] = [
       ['time', `${t.toFixed(3)} s`],
       ['real time', playing ? `${this.rtf.toFixed(2)}x` : 'paused'],
-      ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J since t = 0`]] as [string, string][]) : []),
+      ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J`]] as [string, string][]) : []),
       ['integrator', this.integration],
       ...(this.live ? ([['compile', `${this.live.compileMs} ms`], ['derivatives', `${this.live.evaluationUs.toFixed(1)} µs`]] as [string, string][]) : []),
     ];
