@@ -157,6 +157,16 @@ afterAll(async () => {
     expect(csv[0]).toBe(`time,j1.q,${force},${position}`);
     expect(csv.length).toBe(fourbar.run.time.length + 1);
     expect(Number(csv[150].split(',')[1])).toBeCloseTo(wrapped[149], 12);
+    // the CSV button saves the same text
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-csv').click()]);
+    const saved = join(dir, 'plotted.csv');
+    await download.saveAs(saved);
+    expect(download.suggestedFilename()).toBe('fourbar-signals.csv');
+    expect(readFileSync(saved, 'utf8').trim().split('\n')).toEqual(csv);
+    // a signal clicked in the model tree goes to the current plot (the second, last clicked)
+    await page.evaluate("window.kron.select('j1')");
+    await page.locator('#part-info tr', { hasText: 'tau' }).first().click();
+    expect(((await page.evaluate('window.kron.state()')) as { plot: { plots: string[][] } }).plot.plots[1]).toEqual([position, 'j1.tau']);
     await page.evaluate('window.kron.seek(1.37)');
     await page.waitForTimeout(150);
     await page.screenshot({ path: join(ARTIFACTS, 'every-variable.png') });
