@@ -204,8 +204,12 @@ afterAll(async () => {
     await page.locator('#scene').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('i');
     expect(await page.locator('#info').isVisible()).toBe(false);
-    // live: the compile time and the µs of one evaluation of the derivatives, measured in the page
+    // live: the compile time and the µs of one evaluation of the derivatives, measured in the page;
+    // a new run takes its own signals, one plot (the four-bar's second plot and j2's force go)
     await page.keyboard.press('i');
+    await page.evaluate("window.kron.plot('j2.frame_b.f[2]')");
+    await page.locator('#add-plot').click();
+    await page.evaluate("window.kron.plot('j1.qd')");
     await page.evaluate("window.kron.live('pendulum', 'torn', 1)");
     await page.evaluate('window.kron.pause(); window.kron.seek(0.5)');
     await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: 20_000 });
@@ -214,6 +218,7 @@ afterAll(async () => {
     expect(live.live!.evaluationUs).toBeGreaterThan(0);
     expect(live.live!.evaluationUs).toBeLessThan(1000);
     expect(Math.abs(live.energy!.drift)).toBeLessThan(1e-8);
+    expect(((await page.evaluate('window.kron.state()')) as { plot: { plots: string[][] } }).plot.plots).toEqual([['j1.q']]);
     await page.screenshot({ path: join(ARTIFACTS, 'info-live.png') });
     await page.close();
     expect(errors).toEqual([]);

@@ -320,6 +320,7 @@ const kron = {
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
   posedFrames: () => posing.lastPose,
+  plot: addPlotted,
   plotted: (name: string) => plot.values(name),
   csv: () => plot.csv(),
   showInfo,

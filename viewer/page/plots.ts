@@ -71,7 +71,13 @@ export class PlotStack {
   /** a new run (or wrap changed): plot these signals, the first plot alone */
   show(source: SeriesSource, chosen: readonly string[]): void {
     this.source = source;
-    while (this.plots.length > 1) this.remove(this.plots.length - 1);
+    // the other plots go without a redraw: their signals may not be the new run's
+    for (const gone of this.plots.splice(1)) {
+      gone.element.parentElement!.remove();
+      gone.destroy();
+    }
+    this.setCurrent(0);
+    this.plots[0].resize();
     this.draw(0, chosen);
   }
 
