@@ -116,7 +116,8 @@ function showEveryVariable(): void {
 
 /** the info overlay's energy, once shown: after a frame, since it may compile the model */
 function prepareInfo(): void {
-  if ($('info').hidden) return;
+  // the plot-only layout has no view to put it on: no compile for it
+  if ($('info').hidden || document.body.classList.contains('plot-only')) return;
   setTimeout(() => (info.prepare(), update()), 20);
 }
 
