@@ -36,5 +36,7 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const run = simulate(state, { ...rest, signals: [...names, ...poseNames] });
   const result = new SimulationResult(run.time, names, run.columns.slice(0, names.length));
   const poses = packPoses(run.columns.slice(names.length), run.length);
-  return { result, playback: { scene, poses, report: compiled.report } };
+  const { integrator = 'rk4', step, rtol, atol } = options;
+  const integration = { integrator, step, ...(integrator === 'adaptive' && { rtol, atol }) };
+  return { result, playback: { scene, poses, report: compiled.report, integration } };
 }

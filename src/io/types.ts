@@ -67,11 +67,21 @@ export interface Poses {
   data: number[];
 }
 
+/** how a run was integrated (the viewer's info overlay shows it); adaptive: step is the first step tried */
+export interface Integration {
+  integrator: 'rk4' | 'adaptive';
+  step: number;
+  rtol?: number;
+  atol?: number;
+}
+
 /** the fields a mechanism's JSON result adds to { model, time, signals } */
 export interface PlaybackFields {
   scene: Scene;
   poses: Poses;
   report: CompileReport;
+  /** absent in results written before the viewer showed it */
+  integration?: Integration;
 }
 
 /** a result file as the viewer reads it */

@@ -1,5 +1,5 @@
 // `kron simulate --out run.json`: mechanisms' results carry the scene, the
-// poses and the compile report beside the unchanged { model, time, signals }.
+// poses, the compile report and the integrator and step beside the unchanged { model, time, signals }.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,8 @@ async function simulateTo(model: string, ...args: string[]): Promise<PlaybackRun
 describe('JSON results for the viewer', () => {
   it('a mechanism: signals as asked, plus scene, poses for every sample and frame, and the report', async () => {
     const run = await simulateTo('doublependulum', '--signals', 'j1.q,j2.qd', '--mode', 'relaxed');
-    expect(Object.keys(run)).toEqual(['model', 'time', 'signals', 'scene', 'poses', 'report']);
+    expect(Object.keys(run)).toEqual(['model', 'time', 'signals', 'scene', 'poses', 'report', 'integration']);
+    expect(run.integration).toEqual({ integrator: 'rk4', step: 1e-3 });
     expect(Object.keys(run.signals)).toEqual(['j1.q', 'j2.qd']);
     expect(run.time).toHaveLength(6);
     expect(run.scene!.frames).toHaveLength(4);

@@ -169,6 +169,7 @@ afterAll(async () => {
   });
 
   it('two playback times differ where the mechanism is, and nowhere else', async () => {
+    await kron('showInfo(false)'); // the info overlay's time and energy change too (browser-plots.test.ts tests it)
     const k = farthestSample(run);
     const t2 = run.time[k];
     await kron('seek(0)');
@@ -184,6 +185,7 @@ afterAll(async () => {
     const d = changed(a, b, region);
     expect(d.inside).toBeGreaterThan(200);
     expect(d.outside / d.outsideTotal).toBeLessThan(1e-3);
+    await kron('showInfo(true)');
   });
 
   it('playing advances time; pause stops the motion', async () => {

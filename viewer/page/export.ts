@@ -1,5 +1,6 @@
 // Exporting the view: a PNG of the canvas (readable because the renderer
-// preserves its drawing buffer) and a WebM video via MediaRecorder.
+// preserves its drawing buffer), a WebM video via MediaRecorder, and the
+// plotted signals as CSV.
 
 function download(blob: Blob, name: string): void {
   const a = document.createElement('a');
@@ -24,4 +25,9 @@ export function recordWebM(canvas: HTMLCanvasElement, name: string): () => void 
   recorder.onstop = () => download(new Blob(chunks, { type: 'video/webm' }), name);
   recorder.start();
   return () => recorder.stop();
+}
+
+/** the plotted signals (plots.ts csv()) as a CSV file */
+export function saveCSV(text: string, name: string): void {
+  download(new Blob([text], { type: 'text/csv' }), name);
 }

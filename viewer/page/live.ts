@@ -14,6 +14,26 @@ export interface LiveRun {
   simulateMs: number;
   /** the compiled model of the run (kinematic posing evaluates it) */
   compiled: CompiledModel;
+  /** µs per evaluation of the derivatives, in this page */
+  evaluationUs: number;
+}
+
+/** evaluations are timed for this long (ms): browsers coarsen performance.now() to 0.1 ms or so */
+const TIMING_MS = 20;
+
+/** µs per evaluation of the derivatives at the start state, on a state of its own */
+function timeEvaluation(compiled: CompiledModel): number {
+  const state = compiled.createState();
+  const x = state.x0(), dx = new Float64Array(x.length);
+  state.derivatives(0, x, dx); // the first call settles a loop's Newton guess
+  const t0 = performance.now();
+  let n = 0, elapsed = 0;
+  while (elapsed < TIMING_MS) {
+    for (let i = 0; i < 100; i++) state.derivatives(0, x, dx);
+    n += 100;
+    elapsed = performance.now() - t0;
+  }
+  return (elapsed * 1000) / n;
 }
 
 const hasFrames = (c: Component): boolean => c instanceof Frame || c.children.some(hasFrames);
@@ -32,6 +52,11 @@ export function liveMechanisms(): string[] {
   }).map((m) => m.name));
 }
 
+/** is there a bundled model module of that name (drawable or not: a drive train's signals replay too) */
+export function isBundled(name: string): boolean {
+  return mechanisms.some((m) => m.name === name);
+}
+
 /** the bundled mechanism of that name with its default parameters, compiled */
 export function compileLive(name: string, mode: Mode): { model: Model; compiled: CompiledModel } {
   const entry = mechanisms.find((m) => m.name === name);
@@ -46,5 +71,5 @@ export function runLive(name: string, mode: Mode, stop: number): LiveRun {
   const t0 = performance.now();
   const { result, playback } = simulatePlayback(model, compiled, { stop, step: 1e-3, interval: 0.01 });
   const simulateMs = Math.round(performance.now() - t0);
-  return { run: { model: compiled.report.model, ...result.toJSON(), ...playback }, simulateMs, compiled };
+  return { run: { model: compiled.report.model, ...result.toJSON(), ...playback }, simulateMs, compiled, evaluationUs: timeEvaluation(compiled) };
 }

@@ -9,10 +9,14 @@ import type { Mode } from '../../src/report.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
 import { SceneView } from './scene3d.ts';
 import { Player } from './player.ts';
-import { SignalPlot, defaultSignals } from './plot.ts';
+import { defaultSignals } from './plot.ts';
+import { PlotStack } from './plots.ts';
+import { VariableBrowser } from './variables.ts';
+import { RunSignals } from './run-signals.ts';
+import { InfoOverlay, type LiveCost } from './info.ts';
 import { renderReport } from './report.ts';
-import { liveMechanisms, runLive } from './live.ts';
-import { recordWebM, savePNG } from './export.ts';
+import { compileLive, isBundled, liveMechanisms, runLive } from './live.ts';
+import { recordWebM, saveCSV, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
 import { compile } from '../../src/compile.ts';
 import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
@@ -26,13 +30,20 @@ const ui = {
   frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'),
   record: $<HTMLButtonElement>('record'), help: $('help'), signalList: $('signal-list'),
   liveMechanism: $<HTMLSelectElement>('live-mechanism'), liveMode: $<HTMLSelectElement>('live-mode'), liveStop: $<HTMLInputElement>('live-stop'),
-  notes: $('notes'),
+  notes: $('notes'), picker: $<HTMLDetailsElement>('signal-picker'), variablesNote: $('variables-note'),
+  wrap: $<HTMLInputElement>('wrap-angles'),
 };
 
 const view = new SceneView($<HTMLCanvasElement>('scene'));
-const plot = new SignalPlot($('plot'), (t) => seek(t));
+const plot = new PlotStack($('plot'), (t) => seek(t));
+const variables = new VariableBrowser(ui.signalList, $('variable-groups'), $<HTMLInputElement>('signal-search'), (name, on) => togglePlotted(name, on));
+const info = new InfoOverlay($('info'));
 let player = new Player([]);
 let run: PlaybackRun | undefined;
+/** the run's signals: recorded, and every variable once the page has the model */
+let signals: RunSignals | undefined;
+/** the run whose every variable the browser lists */
+let everyShown: RunSignals | undefined;
 let stopRecording: (() => void) | undefined;
 /** mesh file (as the run's scene names it) -> the server's route for it */
 let meshRoutes: Record<string, string> = {};
@@ -58,6 +69,7 @@ function update(): void {
   plot.setTime(player.time);
   tree.refresh(player.time);
   posing.follow(player.time, player.playing);
+  info.update(player.time, player.playing && player.duration > 0);
   ui.timeline.value = String(player.time);
   ui.clock.textContent = `${player.time.toFixed(3)} s`;
   // the pause symbol only while something plays
@@ -78,29 +90,48 @@ function setSpeed(speed: number): void {
   ui.speedValue.textContent = `${Number(player.speed.toPrecision(2))}x`;
 }
 
-function choosePlotted(names: string[]): void {
-  if (!run) return;
-  plot.show(run.time, run.signals, names);
-  plot.setTime(player.time);
+/** plot a signal or take it off (the browser's checkboxes, the model tree's signals) */
+function togglePlotted(name: string, on: boolean): void {
+  try {
+    if (on) plot.add(name);
+    else plot.drop(name);
+  } catch (e) {
+    status(e instanceof Error ? e.message : String(e), true);
+  }
+  variables.setChosen(plot.chosen);
 }
 
-/** add a signal to the plot (the model tree's signals) */
-function addPlotted(name: string): void {
-  if (plot.chosen.includes(name)) return;
-  const box = ui.signalList.querySelector<HTMLInputElement>(`input[value="${CSS.escape(name)}"]`);
-  if (box) box.checked = true;
-  choosePlotted([...plot.chosen, name]);
+const addPlotted = (name: string) => togglePlotted(name, true);
+
+/** the variable browser's every variable: compiled and checked once per run, when the picker opens */
+function showEveryVariable(): void {
+  if (!signals || !ui.picker.open || everyShown === signals) return;
+  everyShown = signals;
+  const every = signals.every();
+  ui.variablesNote.textContent = typeof every === 'string'
+    ? `only the recorded signals: ${every}`
+    : `${every.names().length} variables of the model, computed from the recorded states`;
+  if (typeof every !== 'string') variables.showAll(every.names());
 }
 
-function listSignals(names: string[], chosen: string[]): void {
-  ui.signalList.replaceChildren(...names.map((n) => {
-    const label = document.createElement('label');
-    const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: chosen.includes(n), value: n });
-    box.addEventListener('change', () => choosePlotted([...ui.signalList.querySelectorAll('input')].filter((b) => b.checked).map((b) => b.value)));
-    label.append(box, ` ${n}`);
-    label.title = n;
-    return label;
-  }));
+/** the info overlay's energy, once shown: after a frame, since it may compile the model */
+function prepareInfo(): void {
+  // the plot-only layout has no view to put it on: no compile for it
+  if ($('info').hidden || document.body.classList.contains('plot-only')) return;
+  setTimeout(() => (info.prepare(), update()), 20);
+}
+
+function showInfo(show: boolean): void {
+  $('info').hidden = !show;
+  prepareInfo();
+}
+
+/** the model of a run for posing and replay: its own, or compiled here (memoised); undefined: the page cannot have it */
+function pageModel(next: PlaybackRun, compiled?: CompiledModel | (() => CompiledModel)): (() => CompiledModel) | undefined {
+  if (compiled && typeof compiled !== 'function') return () => compiled;
+  const source = compiled ?? (isBundled(next.model) ? () => compileLive(next.model, 'torn').compiled : undefined);
+  let made: CompiledModel | undefined;
+  return source && (() => (made ??= source()));
 }
 
 /** the live selector shows what is loaded: its mechanism, or the run's name as an entry of its own (also a URDF robot named like a mechanism) */
@@ -116,7 +147,7 @@ function showLoaded(model: string, fromUrdf: boolean): void {
 }
 
 /** (run, compile report extras, its compiled model or how to compile it for posing) */
-function load(next: PlaybackRun, extra: Record<string, string | number> = {}, compiled?: CompiledModel | (() => CompiledModel)): void {
+function load(next: PlaybackRun, extra: Record<string, string | number> = {}, compiled?: CompiledModel | (() => CompiledModel), live?: LiveCost): void {
   run = next;
   const keepSpeed = player.speed;
   player = new Player(next.time);
@@ -140,14 +171,19 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
       },
     });
   }
-  tree.show(next);
-  posing.show(next, compiled);
+  const model = pageModel(next, compiled);
+  posing.show(next, model);
+  signals = new RunSignals(next, model, `${next.model} is not a model of mechanisms/ (kron view model.ts runs a model of your own live)`);
+  tree.show(next, signals);
   if (next.report) renderReport(ui.report, next.report, extra);
   else ui.report.innerHTML = '<p class="muted">this run carries no compile report (<code>kron simulate --out run.json</code> writes one for mechanisms; <code>kron compile</code> prints it).</p>';
-  const names = Object.keys(next.signals);
-  const chosen = defaultSignals(names);
-  listSignals(names, chosen);
-  choosePlotted(chosen);
+  const chosen = defaultSignals(signals.recorded);
+  variables.show(signals.recorded, chosen, (n) => signals?.unit(n) ?? '');
+  plot.show(signals, chosen);
+  ui.variablesNote.textContent = '';
+  showEveryVariable();
+  info.show(signals, next.integration, live);
+  prepareInfo();
   update();
   view.render(true);
   if (!mechanism) status('this run has no mechanism to draw: plot only');
@@ -180,8 +216,8 @@ async function live(name: string, mode: Mode, stop: number): Promise<void> {
   status(`compiling ${name} (${mode}) and simulating ${stop} s…`);
   await new Promise((r) => setTimeout(r, 20));
   try {
-    const { run: next, simulateMs, compiled } = runLive(name, mode, stop);
-    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled);
+    const { run: next, simulateMs, compiled, evaluationUs } = runLive(name, mode, stop);
+    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
     status(`live: ${name}, ${mode}`);
   } catch (e) {
     status(`live ${name} failed: ${e instanceof Error ? e.message : String(e)}`, true);
@@ -207,6 +243,14 @@ function wireControls(): void {
   on('screenshot', () => void savePNG(view.canvas, `${run?.model ?? 'kron'}-t${player.time.toFixed(2)}.png`));
   on('record', toggleRecording);
   on('fit', () => view.fit());
+  on('add-plot', () => plot.addPlot());
+  on('export-csv', () => saveCSV(plot.csv(), `${run?.model ?? 'kron'}-signals.csv`));
+  ui.wrap.addEventListener('change', () => plot.setWrap(ui.wrap.checked));
+  ui.picker.addEventListener('toggle', () => {
+    if (!ui.picker.open) return;
+    ui.variablesNote.textContent = 'compiling the model for every variable…';
+    setTimeout(showEveryVariable, 20); // the note shows first
+  });
   on('help-button', () => (ui.help.hidden = !ui.help.hidden));
   ui.help.addEventListener('click', () => (ui.help.hidden = true));
   ui.timeline.addEventListener('input', () => seek(Number(ui.timeline.value)));
@@ -220,7 +264,7 @@ function wireControls(): void {
   });
 }
 
-const VIEW_KEYS = ['f', 'x', 'j', '?', 'h', 'Escape'];
+const VIEW_KEYS = ['f', 'x', 'j', 'i', '?', 'h', 'Escape'];
 
 /** MuJoCo's keys: space play/pause, backspace reset, arrows step; ? or h help */
 function onKey(e: KeyboardEvent): void {
@@ -236,6 +280,7 @@ function onKey(e: KeyboardEvent): void {
     f: () => view.fit(),
     x: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
     j: () => view.setShowJointAxes((ui.axes.checked = !ui.axes.checked)),
+    i: () => showInfo($('info').hidden),
     '?': () => (ui.help.hidden = !ui.help.hidden),
     h: () => (ui.help.hidden = !ui.help.hidden),
     Escape: () => (ui.help.hidden = true),
@@ -251,7 +296,12 @@ function onKey(e: KeyboardEvent): void {
 
 function frame(last: number) {
   return (now: number) => {
-    if (player.advance(Math.min(0.1, (now - last) / 1000))) update();
+    const before = player.time, dt = Math.min(0.1, (now - last) / 1000);
+    if (player.advance(dt)) {
+      // simulated time shown over wall time (a loop back to the start counts the run's duration)
+      info.measure(dt, player.time - before + (player.time < before ? player.duration : 0));
+      update();
+    }
     view.render(!!stopRecording);
     requestAnimationFrame(frame(now));
   };
@@ -271,13 +321,17 @@ const kron = {
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
   posedFrames: () => posing.lastPose,
+  plot: addPlotted,
+  plotted: (name: string) => plot.values(name),
+  csv: () => plot.csv(),
+  showInfo,
   state: () => ({
     model: run?.model, time: player.time, playing: player.playing, speed: player.speed, duration: player.duration,
     samples: run?.time.length ?? 0, frames: run?.poses?.frames ?? 0,
     plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
     selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
     plotOnly: document.body.classList.contains('plot-only'), notes: [...ui.notes.children].map((li) => li.textContent ?? ''),
-    selected: tree.selection, posing: posing.state(),
+    selected: tree.selection, posing: posing.state(), info: info.state(),
   }),
 };
 declare global {

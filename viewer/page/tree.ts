@@ -1,9 +1,10 @@
 // The model tree: the run's components as a tree by their hierarchical
 // names (b1 holds b1.body and b1.bar), each marked body, joint, rod or
 // group; selecting one calls back (the page highlights it in 3D) and shows
-// its parameters and signals, the signals with their value at the playhead.
+// its parameters and signals, the signals with their value at the playhead:
+// the recorded ones, or all of the part's once the page replays the run.
 import type { PlaybackRun, Scene } from '../../src/io/types.ts';
-import { sampleBefore } from '../../src/io/poses.ts';
+import type { RunSignals } from './run-signals.ts';
 
 export type PartKind = 'body' | 'joint' | 'rod' | 'group';
 
@@ -48,6 +49,7 @@ const ICONS: Record<PartKind, string> = { body: '■', joint: '◎', rod: '━',
 export class ModelTreePanel {
   private selected: string | undefined;
   private run: PlaybackRun | undefined;
+  private signals: RunSignals | undefined;
   private time = 0;
 
   constructor(
@@ -57,8 +59,9 @@ export class ModelTreePanel {
     private readonly onPlot: (signal: string) => void,
   ) {}
 
-  show(run: PlaybackRun): void {
+  show(run: PlaybackRun, signals: RunSignals): void {
     this.run = run;
+    this.signals = signals;
     this.selected = undefined;
     const items = run.scene ? modelTree(run.scene) : [];
     this.list.replaceChildren(...items.map((n) => this.item(n)));
@@ -98,19 +101,20 @@ export class ModelTreePanel {
   /** the selected component's parameters and its signals' values at time t */
   refresh(t: number): void {
     this.time = t;
-    const run = this.run, path = this.selected;
-    if (!run || !path) return void this.info.replaceChildren();
+    const run = this.run, path = this.selected, source = this.signals;
+    if (!run || !path || !source) return void this.info.replaceChildren();
     const mine = (name: string) => name.startsWith(`${path}.`);
-    const k = sampleBefore(run.time, t);
     const parameters = Object.entries(run.scene?.parameters ?? {}).filter(([n]) => mine(n));
-    const signals = Object.keys(run.signals).filter(mine);
+    const parameterNames = new Set(parameters.map(([n]) => n));
+    const signals = source.known().filter((n) => mine(n) && !parameterNames.has(n));
+    const values = source.valuesAt(signals, t);
     const table = (rows: [string, string][]) => {
       const t = document.createElement('table');
       for (const [a, b] of rows) t.insertRow().append(...[a, b].map((x, i) => Object.assign(document.createElement('td'), { textContent: x, className: i ? 'n' : '' })));
       return t;
     };
     const heading = (text: string) => Object.assign(document.createElement('h3'), { textContent: text });
-    const signalRows = table(signals.map((n) => [n.slice(path.length + 1), run.signals[n][k].toPrecision(6)]));
+    const signalRows = table(signals.map((n, i) => [n.slice(path.length + 1), values[i].toPrecision(6)]));
     signalRows.querySelectorAll('tr').forEach((row, i) => {
       row.title = 'click: plot it';
       row.addEventListener('click', () => this.onPlot(signals[i]));

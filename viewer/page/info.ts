@@ -1,0 +1,111 @@
+// The info overlay (as in MuJoCo's simulate): time, the real-time factor
+// (simulated seconds shown per second of wall clock, measured), the
+// kinetic, potential and total energy at the playhead and the total's drift
+// since the start (the integrator's error for a conservative mechanism),
+// the integrator and step, and for a live run the compile time and the time of
+// one evaluation of the derivatives. Energy and frames come from the run's
+// signals, recorded or computed by replay (run-signals.ts).
+import type { Integration } from '../../src/io/types.ts';
+import { sampleBefore } from '../../src/io/poses.ts';
+import type { RunSignals } from './run-signals.ts';
+
+const ENERGY = ['energy.kinetic', 'energy.potential', 'energy.total'] as const;
+/** the real-time factor is averaged over this much wall clock (s) */
+const RTF_WINDOW = 0.5;
+
+export interface EnergyAt {
+  kinetic: number;
+  potential: number;
+  total: number;
+  /** total(t) - total(0) */
+  drift: number;
+}
+
+/** a live run's costs, measured in this page */
+export interface LiveCost {
+  compileMs: number;
+  /** µs per evaluation of the derivatives */
+  evaluationUs: number;
+}
+
+export interface InfoState {
+  time: number;
+  live: LiveCost | undefined;
+  realTimeFactor: number;
+  energy: EnergyAt | undefined;
+  energyNote: string;
+  integration: string;
+}
+
+/** the integrator and its step as one line */
+function describeIntegration(i: Integration | undefined): string {
+  if (!i) return 'not in this run';
+  if (i.integrator === 'rk4') return `RK4, h = ${i.step} s`;
+  return `adaptive (Cash-Karp), first h = ${i.step} s${i.rtol !== undefined ? `, rtol ${i.rtol}` : ''}${i.atol !== undefined ? `, atol ${i.atol}` : ''}`;
+}
+
+const fixed = (x: number) => (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(4) : x.toFixed(4));
+
+export class InfoOverlay {
+  private signals: RunSignals | undefined;
+  private energy: ArrayLike<number>[] | undefined;
+  private live: LiveCost | undefined;
+  private energyNote = '';
+  private integration = '';
+  private rtf = 0;
+  private last: InfoState | undefined;
+
+  constructor(private readonly element: HTMLElement) {}
+
+  /** a new run; its energy is computed later (prepareEnergy: it may compile the model) */
+  show(signals: RunSignals, integration: Integration | undefined, live?: LiveCost): void {
+    Object.assign(this, { signals, energy: undefined, energyNote: 'energy: computing…', integration: describeIntegration(integration), rtf: 0, live });
+  }
+
+  /** the energy columns: recorded, or replayed when the page has the model; else a note says why not */
+  prepare(): void {
+    const s = this.signals;
+    if (!s || this.energy) return;
+    if (ENERGY.every((n) => s.has(n))) {
+      this.energy = s.columns(ENERGY);
+      this.energyNote = '';
+      return;
+    }
+    const every = s.every();
+    this.energyNote = typeof every === 'string' ? `energy: not available, ${every}` : 'energy: this model has no energy signals';
+  }
+
+  /** the real-time factor: simulated dt over wall dt, averaged over about RTF_WINDOW */
+  measure(wallDt: number, simDt: number): void {
+    if (wallDt <= 0) return;
+    const a = Math.min(1, wallDt / RTF_WINDOW);
+    this.rtf += a * (simDt / wallDt - this.rtf);
+  }
+
+  update(t: number, playing: boolean): void {
+    if (!playing) this.rtf = 0;
+    const energy = this.energyAt(t);
+    this.last = { time: t, live: this.live, realTimeFactor: this.rtf, energy, energyNote: this.energyNote, integration: this.integration };
+    const rows: [string, string][] = [
+      ['time', `${t.toFixed(3)} s`],
+      ['real time', playing ? `${this.rtf.toFixed(2)}x` : 'paused'],
+      ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J`]] as [string, string][]) : []),
+      ['integrator', this.integration],
+      ...(this.live ? ([['compile', `${this.live.compileMs} ms`], ['derivatives', `${this.live.evaluationUs.toFixed(1)} µs`]] as [string, string][]) : []),
+    ];
+    const table = document.createElement('table');
+    for (const [k, v] of rows) table.insertRow().append(...[k, v].map((x) => Object.assign(document.createElement('td'), { textContent: x })));
+    this.element.replaceChildren(table, ...(this.energyNote ? [Object.assign(document.createElement('p'), { textContent: this.energyNote })] : []));
+  }
+
+  private energyAt(t: number): EnergyAt | undefined {
+    if (!this.energy || !this.signals) return undefined;
+    const k = sampleBefore(this.signals.time, t);
+    const [kinetic, potential, total] = this.energy.map((c) => c[k]);
+    return { kinetic, potential, total, drift: total - this.energy[2][0] };
+  }
+
+  state(): InfoState | undefined {
+    return this.last;
+  }
+}
