@@ -2,7 +2,7 @@
 // a second run of the same model and options is served from the cache and
 // gives exactly what a compile gives (report, results, errors); any change of
 // the model's files or options compiles again; --no-cache leaves it alone.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,7 @@ describe('the compile cache', () => {
     writeFileSync(model, readFileSync(model, 'utf8') + '// a comment\n');
     expect(await hit()).toBe(false);
     expect(await hit()).toBe(true);
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('--no-cache neither reads nor writes an entry', async () => {
