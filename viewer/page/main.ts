@@ -15,7 +15,7 @@ import { VariableBrowser } from './variables.ts';
 import { RunSignals } from './run-signals.ts';
 import { InfoOverlay, type LiveCost } from './info.ts';
 import { renderReport } from './report.ts';
-import { compileLive, isBundled, liveMechanisms, runLive } from './live.ts';
+import { compileLive, isBundled, liveMechanisms, reloadMechanisms, runLive } from './live.ts';
 import { recordWebM, saveCSV, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
 import { compile } from '../../src/compile.ts';
@@ -218,10 +218,23 @@ async function live(name: string, mode: Mode, stop: number): Promise<void> {
   try {
     const { run: next, simulateMs, compiled, evaluationUs } = runLive(name, mode, stop);
     load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
+    // the file's name, which may differ from the model's (a copied module keeps its model's name)
+    ui.liveMechanism.querySelector('option.loaded')?.remove();
+    ui.liveMechanism.value = name;
     status(`live: ${name}, ${mode}`);
   } catch (e) {
     status(`live ${name} failed: ${e instanceof Error ? e.message : String(e)}`, true);
   }
+}
+
+/** the live selector lists the model modules the server bundles now (new files under mechanisms/ included) */
+async function refreshMechanisms(): Promise<void> {
+  const chosen = ui.liveMechanism.value, loaded = ui.liveMechanism.querySelector('option.loaded');
+  await reloadMechanisms();
+  ui.liveMechanism.replaceChildren(...liveMechanisms().map((n) => new Option(n, n)));
+  // the selector keeps showing what is loaded
+  if (loaded) ui.liveMechanism.prepend(loaded);
+  else if (chosen && liveMechanisms().includes(chosen)) ui.liveMechanism.value = chosen;
 }
 
 function toggleRecording(): void {
@@ -258,6 +271,7 @@ function wireControls(): void {
   ui.loop.addEventListener('change', () => (player.loop = ui.loop.checked));
   ui.frames.addEventListener('change', () => view.setShowFrames(ui.frames.checked));
   ui.axes.addEventListener('change', () => view.setShowJointAxes(ui.axes.checked));
+  on('live-reload', () => void refreshMechanisms().then(() => status(`live: ${liveMechanisms().length} mechanisms`)).catch((e) => status(e instanceof Error ? e.message : String(e), true)));
   $('live').addEventListener('submit', (e) => {
     e.preventDefault();
     void live(ui.liveMechanism.value, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
@@ -315,6 +329,7 @@ const kron = {
   pause: () => ((player.playing = false), update()),
   setSpeed,
   live,
+  reloadMechanisms: refreshMechanisms,
   fit: () => (view.fit(), view.render()),
   select: (path: string | undefined) => tree.select(path),
   partBox: (path: string) => view.partOnScreen(path),
@@ -343,7 +358,6 @@ wireControls();
 // controls give the keyboard back after a click, so space and the arrows always drive playback
 $('controls').addEventListener('pointerup', (e) => setTimeout(() => (e.target as HTMLElement).blur?.(), 0));
 window.addEventListener('keydown', onKey);
-ui.liveMechanism.replaceChildren(...liveMechanisms().map((n) => new Option(n, n)));
 setSpeed(1);
-kron.ready = loadServedRun().catch((e) => status(e instanceof Error ? e.message : String(e), true));
+kron.ready = refreshMechanisms().then(loadServedRun).catch((e) => status(e instanceof Error ? e.message : String(e), true));
 requestAnimationFrame(frame(performance.now()));

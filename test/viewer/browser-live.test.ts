@@ -1,0 +1,95 @@
+// Live mode in a real browser (Debian's Chromium through playwright-core): a
+// model module written into the served mechanisms folder after the server
+// started is listed by the selector's reload and compiles in the page.
+// Screenshots go to test-artifacts/viewer-live/. Without /usr/bin/chromium the
+// suite is replaced by one test that says so loudly (CI=true: a missing
+// browser fails it), as browser.test.ts does.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
+
+const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = new URL('../../test-artifacts/viewer-live/', import.meta.url).pathname;
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const IN_CI = ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
+const RUN = HAVE_CHROMIUM || IN_CI;
+const SUITE = 'viewer live mode in Chromium (new model files, input sliders)';
+
+function notRun(name: string, _suite?: () => void): void {
+  describe(name, () => {
+    it(`did not run: ${CHROMIUM} is missing (apt-get install -y chromium)`, () => {
+      console.warn(`
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+!! The viewer's browser tests in test/viewer/browser-live.test.ts DID NOT RUN:
+!!   - ${name}
+!! ${CHROMIUM} is missing. Install Debian's Chromium to run them:
+!!     apt-get install -y chromium
+!! (.ci/run does; with CI=true a missing browser fails this file.)
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+`);
+      expect(HAVE_CHROMIUM || IN_CI).toBe(false);
+    });
+  });
+}
+
+// a served mechanisms folder of our own: the test adds files to it, never to mechanisms/
+const dir = mkdtempSync(join(tmpdir(), 'kron-viewer-live-'));
+let browser: Browser;
+const servers: ViewerServer[] = [];
+const errors: string[] = [];
+
+async function open(viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const server = await serveViewer({ port: 0, mechanisms: dir });
+  servers.push(server);
+  const page = await browser.newPage({ viewport });
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url, { timeout: 15_000 });
+  await page.waitForFunction('window.kron && window.kron.ready', null, { timeout: 15_000 });
+  await page.evaluate('window.kron.ready');
+  return page;
+}
+
+type State = { model?: string; samples: number; liveMechanisms: string[]; selectedMechanism: string };
+const state = (page: Page) => page.evaluate('window.kron.state()') as Promise<State>;
+
+beforeAll(async () => {
+  if (!RUN) return;
+  if (!HAVE_CHROMIUM) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  copyFileSync('mechanisms/pendulum.ts', join(dir, 'pendulum.ts'));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+    timeout: 20_000,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of servers) await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+(RUN ? describe : notRun)(SUITE, () => {
+  it('a model file added after the server started is listed on reload and compiles in the page', async () => {
+    const page = await open();
+    expect((await state(page)).liveMechanisms).toEqual(['pendulum']);
+    copyFileSync('mechanisms/doublependulum.ts', join(dir, 'added.ts'));
+    await page.locator('#live-reload').click();
+    await page.waitForFunction("window.kron.state().liveMechanisms.includes('added')", null, { timeout: 15_000 });
+    expect((await state(page)).liveMechanisms).toEqual(['added', 'pendulum']);
+    await page.selectOption('#live-mechanism', 'added');
+    await page.locator('#live-run').click();
+    await page.waitForFunction("/^live: added/.test(document.querySelector('#status').textContent)", null, { timeout: 30_000 });
+    const s = await state(page);
+    expect(s.samples).toBeGreaterThan(100);
+    expect(s.selectedMechanism).toBe('added');
+    await page.screenshot({ path: join(ARTIFACTS, 'added-model.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
