@@ -1,6 +1,9 @@
 // Live mode in a real browser (Debian's Chromium through playwright-core): a
 // model module written into the served mechanisms folder after the server
-// started is listed by the selector's reload and compiles in the page.
+// started is listed by the selector's reload and compiles in the page; run
+// live integrates the model in real time with its inputs from sliders: a
+// slider moved during the run changes the motion, and an input set before
+// the start gives the states simulate() gives in node with that input.
 // Screenshots go to test-artifacts/viewer-live/. Without /usr/bin/chromium the
 // suite is replaced by one test that says so loudly (CI=true: a missing
 // browser fails it), as browser.test.ts does.
@@ -10,6 +13,11 @@ import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
+import { compile } from '../../src/compile.ts';
+import type { Model } from '../../src/model/index.ts';
+import { simulate } from '../../src/sim/simulate.ts';
+import pendulum from '../../mechanisms/pendulum.ts';
+import type { RealTimeState } from '../../viewer/page/realtime-panel.ts';
 
 const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/viewer-live/', import.meta.url).pathname;
@@ -53,7 +61,7 @@ async function open(viewport = { width: 1280, height: 800 }): Promise<Page> {
   return page;
 }
 
-type State = { model?: string; samples: number; liveMechanisms: string[]; selectedMechanism: string };
+type State = { model?: string; samples: number; liveMechanisms: string[]; selectedMechanism: string; realtime: RealTimeState };
 const state = (page: Page) => page.evaluate('window.kron.state()') as Promise<State>;
 
 beforeAll(async () => {
@@ -92,4 +100,48 @@ afterAll(async () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('run live: a slider moves the live motion; an input set before the start matches simulate() in node', async () => {
+    const page = await open();
+    await page.evaluate("window.kron.live('pendulum', 'torn', 1)");
+    await page.locator('#realtime-panel summary').click();
+    const slider = page.locator('#input-sliders input[data-input="j1.tau"]');
+    expect(await slider.count()).toBe(1);
+    /** a live run held still at t = 1 s; `during`: what to do once it has started */
+    const runTo1 = async (during?: () => Promise<void>): Promise<RealTimeState> => {
+      await page.evaluate('window.kron.realtime.start(1)');
+      if (during) {
+        await page.waitForFunction('window.kron.state().realtime.time > 0.2', null, { timeout: 10_000 });
+        await during();
+      }
+      await page.waitForFunction('window.kron.state().realtime.time >= 1', null, { timeout: 20_000 });
+      return (await state(page)).realtime;
+    };
+    await slider.fill('0');
+    const free = await runTo1();
+    expect(free.running).toBe(true);
+    expect(free.time).toBe(1);
+    // the slider moved while the pendulum swings
+    const moved = await runTo1(() => slider.fill('4'));
+    expect(moved.inputs['j1.tau']).toBe(4);
+    expect(Math.abs(moved.states['j1.q'] - free.states['j1.q'])).toBeGreaterThan(0.05);
+    await page.screenshot({ path: join(ARTIFACTS, 'run-live-slider.png') });
+    // set before the start: simulate() with the same constant input, in node
+    await slider.fill('2.5');
+    const set = await runTo1();
+    const compiled = compile(pendulum({}) as Model, { mode: 'torn' });
+    const reference = simulate(compiled, { stop: 1, step: 1e-3, inputs: { 'j1.tau': 2.5 } });
+    for (const name of compiled.stateNames) {
+      const column = reference.get(name);
+      expect(set.states[name], name).toBeCloseTo(column[column.length - 1], 6);
+    }
+    // zero input: the free swing simulate() gives too
+    const zero = simulate(compiled, { stop: 1, step: 1e-3 }).get('j1.q');
+    expect(Math.abs(free.states['j1.q'] - zero[zero.length - 1])).toBeLessThan(1e-6);
+    // play returns to the recorded run
+    await page.evaluate('window.kron.play()');
+    expect((await state(page)).realtime.running).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

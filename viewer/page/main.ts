@@ -21,6 +21,7 @@ import { ModelTreePanel } from './tree.ts';
 import { compile } from '../../src/compile.ts';
 import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
 import { PosePanel } from './pose-panel.ts';
+import { RealTimePanel } from './realtime-panel.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
@@ -49,6 +50,10 @@ let stopRecording: (() => void) | undefined;
 let meshRoutes: Record<string, string> = {};
 const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
 const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
+const realtime = new RealTimePanel($<HTMLButtonElement>('realtime-toggle'), $('input-sliders'), $('realtime-note'), (pose, t) => {
+  view.setPose(pose);
+  ui.clock.textContent = `live ${t.toFixed(3)} s`;
+}, () => (player.playing = false, update()));
 
 function status(text: string, error = false): void {
   ui.status.textContent = text;
@@ -65,6 +70,8 @@ function note(text?: string): void {
 
 /** show the playback time everywhere; the recorded motion replaces a pose */
 function update(): void {
+  // playback shows the recording: a live run stops
+  if (player.playing) realtime.stop();
   view.setTime(player.time);
   plot.setTime(player.time);
   tree.refresh(player.time);
@@ -173,6 +180,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   }
   const model = pageModel(next, compiled);
   posing.show(next, model);
+  realtime.show(next, model);
   signals = new RunSignals(next, model, `${next.model} is not a model of mechanisms/ (kron view model.ts runs a model of your own live)`);
   tree.show(next, signals);
   if (next.report) renderReport(ui.report, next.report, extra);
@@ -311,6 +319,7 @@ function onKey(e: KeyboardEvent): void {
 function frame(last: number) {
   return (now: number) => {
     const before = player.time, dt = Math.min(0.1, (now - last) / 1000);
+    realtime.frame(dt, player.speed);
     if (player.advance(dt)) {
       // simulated time shown over wall time (a loop back to the start counts the run's duration)
       info.measure(dt, player.time - before + (player.time < before ? player.duration : 0));
@@ -335,6 +344,12 @@ const kron = {
   partBox: (path: string) => view.partOnScreen(path),
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
+  /** the live run (run live): start it (held still at `until` s), stop it, set an input */
+  realtime: {
+    start: (until?: number) => realtime.start(until),
+    stop: () => realtime.stop(),
+    setInput: (name: string, value: number) => realtime.setInput(name, value),
+  },
   posedFrames: () => posing.lastPose,
   plot: addPlotted,
   plotted: (name: string) => plot.values(name),
@@ -346,7 +361,7 @@ const kron = {
     plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
     selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
     plotOnly: document.body.classList.contains('plot-only'), notes: [...ui.notes.children].map((li) => li.textContent ?? ''),
-    selected: tree.selection, posing: posing.state(), info: info.state(),
+    selected: tree.selection, posing: posing.state(), info: info.state(), realtime: realtime.state(),
   }),
 };
 declare global {
