@@ -3,7 +3,10 @@
 // started is listed by the selector's reload and compiles in the page; run
 // live integrates the model in real time with its inputs from sliders: a
 // slider moved during the run changes the motion, and an input set before
-// the start gives the states simulate() gives in node with that input.
+// the start gives the states simulate() gives in node with that input; a
+// parameter of the model module changed in the page changes the run, which
+// equals simulate() of the module built with that value, and the page shows
+// 'compiling…' before it compiles.
 // Screenshots go to test-artifacts/viewer-live/. Without /usr/bin/chromium the
 // suite is replaced by one test that says so loudly (CI=true: a missing
 // browser fails it), as browser.test.ts does.
@@ -16,6 +19,7 @@ import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { compile } from '../../src/compile.ts';
 import type { Model } from '../../src/model/index.ts';
 import { simulate } from '../../src/sim/simulate.ts';
+import { simulatePlayback } from '../../src/io/playback.ts';
 import pendulum from '../../mechanisms/pendulum.ts';
 import type { RealTimeState } from '../../viewer/page/realtime-panel.ts';
 
@@ -141,6 +145,36 @@ afterAll(async () => {
     // play returns to the recorded run
     await page.evaluate('window.kron.play()');
     expect((await state(page)).realtime.running).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('a parameter of the model module changed in the page changes the run; compile & run says compiling first', async () => {
+    const page = await open();
+    await page.evaluate("window.kron.live('pendulum', 'torn', 1)");
+    const before = (await page.evaluate("window.kron.plotted('j1.q')")) as number[];
+    await page.locator('#params-panel summary').click();
+    await page.locator('#param-fields input[data-parameter="L"]').fill('0.8');
+    // every status the page shows, in order: the 'compiling…' one must come before the result
+    await page.evaluate(`window.__statuses = [];
+      new MutationObserver(() => window.__statuses.push(document.querySelector('#status').textContent))
+        .observe(document.querySelector('#status'), { childList: true, characterData: true, subtree: true })`);
+    await page.locator('#live-stop').fill('1');
+    await page.locator('#live-run').click();
+    await page.waitForFunction("/^live: pendulum, torn, L = 0.8/.test(document.querySelector('#status').textContent)", null, { timeout: 30_000 });
+    const statuses = (await page.evaluate('window.__statuses')) as string[];
+    expect(statuses[0]).toMatch(/^compiling pendulum \(torn\) with L = 0.8/);
+    const after = (await page.evaluate("window.kron.plotted('j1.q')")) as number[];
+    // node: the module's model built with L = 0.8, recorded as live mode records it
+    const model = pendulum({ L: 0.8 }) as Model;
+    const compiled = compile(model, { mode: 'torn' });
+    const { result } = simulatePlayback(model, compiled, { stop: 1, step: 1e-3, interval: 0.01 });
+    const reference = result.get('j1.q');
+    expect(after.length).toBe(reference.length);
+    after.forEach((q, k) => expect(Math.abs(q - reference[k]), `sample ${k}`).toBeLessThan(1e-9));
+    expect(Math.abs(after[after.length - 1] - before[before.length - 1])).toBeGreaterThan(0.05);
+    expect(await page.locator('#report').innerText()).toMatch(/parameters \(live\)\s+L = 0.8/);
+    await page.screenshot({ path: join(ARTIFACTS, 'parameter-changed.png') });
     expect(errors).toEqual([]);
     await page.close();
   }, 90_000);

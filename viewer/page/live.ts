@@ -77,17 +77,17 @@ export function isBundled(name: string): boolean {
   return mechanisms.some((m) => m.name === name);
 }
 
-/** the bundled mechanism of that name with its default parameters, compiled */
-export function compileLive(name: string, mode: Mode): { model: Model; compiled: CompiledModel } {
+/** the bundled mechanism of that name with its default parameters (or these), compiled */
+export function compileLive(name: string, mode: Mode, parameters: Record<string, number> = {}): { model: Model; compiled: CompiledModel } {
   const entry = mechanisms.find((m) => m.name === name);
   if (!entry?.module.default) throw new Error(`no mechanism named ${name}`);
-  const model = entry.module.default({}) as Model;
+  const model = entry.module.default(parameters) as Model;
   return { model, compiled: compile(model, { mode }) };
 }
 
-/** compile and simulate a bundled mechanism with its default parameters */
-export function runLive(name: string, mode: Mode, stop: number): LiveRun {
-  const { model, compiled } = compileLive(name, mode);
+/** compile and simulate a bundled mechanism with its default parameters (or these) */
+export function runLive(name: string, mode: Mode, stop: number, parameters: Record<string, number> = {}): LiveRun {
+  const { model, compiled } = compileLive(name, mode, parameters);
   const t0 = performance.now();
   const { result, playback } = simulatePlayback(model, compiled, { stop, step: 1e-3, interval: 0.01 });
   const simulateMs = Math.round(performance.now() - t0);

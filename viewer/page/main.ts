@@ -22,6 +22,7 @@ import { compile } from '../../src/compile.ts';
 import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
 import { PosePanel } from './pose-panel.ts';
 import { RealTimePanel } from './realtime-panel.ts';
+import { ParamsPanel } from './params-panel.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
@@ -50,6 +51,7 @@ let stopRecording: (() => void) | undefined;
 let meshRoutes: Record<string, string> = {};
 const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
 const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
+const params = new ParamsPanel($('param-fields'), $('params-note'));
 const realtime = new RealTimePanel($<HTMLButtonElement>('realtime-toggle'), $('input-sliders'), $('realtime-note'), (pose, t) => {
   view.setPose(pose);
   ui.clock.textContent = `live ${t.toFixed(3)} s`;
@@ -219,17 +221,21 @@ function compileUrdf(text: string, served: PlaybackRun): CompiledModel {
   return compile(urdfMechanism(parseUrdf(text, served.source?.urdf ?? 'robot.urdf'), gravity ? { gravity } : {}).mechanism, { mode: 'torn' });
 }
 
-/** compile and simulate in the page; yields once so the status shows first */
-async function live(name: string, mode: Mode, stop: number): Promise<void> {
-  status(`compiling ${name} (${mode}) and simulating ${stop} s…`);
+/** compile and simulate in the page with the parameter fields' values (or these); yields a frame first so the status shows */
+async function live(name: string, mode: Mode, stop: number, parameters?: Record<string, number>): Promise<void> {
+  params.show(name);
+  const values = parameters ?? params.changed();
+  const changed = Object.entries(values).map(([p, v]) => `${p} = ${v}`).join(', ');
+  status(`compiling ${name} (${mode})${changed ? ` with ${changed}` : ''} and simulating ${stop} s…`);
   await new Promise((r) => setTimeout(r, 20));
   try {
-    const { run: next, simulateMs, compiled, evaluationUs } = runLive(name, mode, stop);
-    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
+    const { run: next, simulateMs, compiled, evaluationUs } = runLive(name, mode, stop, values);
+    const extra = { 'simulation time (live)': `${simulateMs} ms for ${stop} s`, ...(changed && { 'parameters (live)': changed }) };
+    load(next, extra, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
     // the file's name, which may differ from the model's (a copied module keeps its model's name)
     ui.liveMechanism.querySelector('option.loaded')?.remove();
     ui.liveMechanism.value = name;
-    status(`live: ${name}, ${mode}`);
+    status(`live: ${name}, ${mode}${changed ? `, ${changed}` : ''}`);
   } catch (e) {
     status(`live ${name} failed: ${e instanceof Error ? e.message : String(e)}`, true);
   }
@@ -243,6 +249,7 @@ async function refreshMechanisms(): Promise<void> {
   // the selector keeps showing what is loaded
   if (loaded) ui.liveMechanism.prepend(loaded);
   else if (chosen && liveMechanisms().includes(chosen)) ui.liveMechanism.value = chosen;
+  if (ui.liveMechanism.value) params.show(ui.liveMechanism.value);
 }
 
 function toggleRecording(): void {
@@ -280,6 +287,7 @@ function wireControls(): void {
   ui.frames.addEventListener('change', () => view.setShowFrames(ui.frames.checked));
   ui.axes.addEventListener('change', () => view.setShowJointAxes(ui.axes.checked));
   on('live-reload', () => void refreshMechanisms().then(() => status(`live: ${liveMechanisms().length} mechanisms`)).catch((e) => status(e instanceof Error ? e.message : String(e), true)));
+  ui.liveMechanism.addEventListener('change', () => params.show(ui.liveMechanism.value));
   $('live').addEventListener('submit', (e) => {
     e.preventDefault();
     void live(ui.liveMechanism.value, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
@@ -344,6 +352,8 @@ const kron = {
   partBox: (path: string) => view.partOnScreen(path),
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
+  /** a live model module's parameter field (compile & run uses it) */
+  setParameter: (name: string, value: number) => params.set(name, value),
   /** the live run (run live): start it (held still at `until` s), stop it, set an input */
   realtime: {
     start: (until?: number) => realtime.start(until),
