@@ -28,6 +28,8 @@ const ENTRIES: Record<string, string> = {
 export interface ViewerBundle {
   js: string;
   css: string;
+  /** live mode's compile worker (viewer/page/compile-worker) */
+  worker: string;
   ms: number;
   /** the live mode's model names, in the page's order */
   models: string[];
@@ -131,7 +133,7 @@ export async function bundleViewer(models: readonly string[] = [], dir?: string)
   await bundleModels(models, dir);
   try {
     const out = await build({
-      entryPoints: { app: join(PAGE, `main${ext}`) },
+      entryPoints: { app: join(PAGE, `main${ext}`), worker: join(PAGE, `compile-worker${ext}`) },
       bundle: true,
       format: 'esm',
       platform: 'browser',
@@ -143,7 +145,7 @@ export async function bundleViewer(models: readonly string[] = [], dir?: string)
       logLevel: 'silent',
     });
     const file = (suffix: string) => out.outputFiles.find((f) => f.path.endsWith(suffix))?.text ?? '';
-    return { js: file('.js'), css: file('.css'), ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
+    return { js: file('/app.js'), css: file('.css'), worker: file('/worker.js'), ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
   } catch (e) {
     throw bundleError(e);
   }

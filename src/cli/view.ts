@@ -1,7 +1,8 @@
 // `kron view [run.json | model.ts] [--port P]`: serves the viewer page with a
 // result file, or with a model module for live mode, on 127.0.0.1. The
 // server knows a fixed set of routes (the page, its bundled script and style,
-// live mode's model modules (bundled again on each request), its config, the run, the mesh files the run's scene names, each under a
+// live mode's model modules (bundled again on each request) and its compile
+// worker, its config, the run, the mesh files the run's scene names, each under a
 // numbered route, and a URDF robot's file) and nothing else: no path from a request
 // ever reaches the file system, so a request that climbs out (/../x,
 // /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
@@ -105,6 +106,7 @@ async function routes(run: string | undefined, model: string | undefined, dir?: 
     ['/index.html', text('text/html; charset=utf-8', page)],
     ['/app.js', text('text/javascript; charset=utf-8', bundle.js)],
     ['/app.css', text('text/css; charset=utf-8', bundle.css)],
+    ['/worker.js', text('text/javascript; charset=utf-8', bundle.worker)],
     // bundled on each request, so the page's reload lists files added since the start
     ['/models.js', { type: 'text/javascript; charset=utf-8', body: async () => (await bundleModels(own, dir)).js }],
   ]);

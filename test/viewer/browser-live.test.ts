@@ -6,7 +6,7 @@
 // the start gives the states simulate() gives in node with that input; a
 // parameter of the model module changed in the page changes the run, which
 // equals simulate() of the module built with that value, and the page shows
-// 'compiling…' before it compiles.
+// 'compiling…' before it compiles, in the compile worker.
 // Screenshots go to test-artifacts/viewer-live/. Without /usr/bin/chromium the
 // suite is replaced by one test that says so loudly (CI=true: a missing
 // browser fails it), as browser.test.ts does.
@@ -174,6 +174,8 @@ afterAll(async () => {
     after.forEach((q, k) => expect(Math.abs(q - reference[k]), `sample ${k}`).toBeLessThan(1e-9));
     expect(Math.abs(after[after.length - 1] - before[before.length - 1])).toBeGreaterThan(0.05);
     expect(await page.locator('#report').innerText()).toMatch(/parameters \(live\)\s+L = 0.8/);
+    // compiled and simulated in the compile worker, not on the page's thread
+    expect(await page.locator('#report').innerText()).toMatch(/simulation time \(live\)\s+\d+ ms for 1 s \(in a worker\)/);
     await page.screenshot({ path: join(ARTIFACTS, 'parameter-changed.png') });
     expect(errors).toEqual([]);
     await page.close();

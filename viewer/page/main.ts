@@ -15,7 +15,8 @@ import { VariableBrowser } from './variables.ts';
 import { RunSignals } from './run-signals.ts';
 import { InfoOverlay, type LiveCost } from './info.ts';
 import { renderReport } from './report.ts';
-import { compileLive, isBundled, liveMechanisms, reloadMechanisms, runLive } from './live.ts';
+import { compileLive, isBundled, liveMechanisms, reloadMechanisms } from './live.ts';
+import { runLiveOffThread } from './live-worker.ts';
 import { recordWebM, saveCSV, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
 import { compile } from '../../src/compile.ts';
@@ -47,6 +48,8 @@ let signals: RunSignals | undefined;
 /** the run whose every variable the browser lists */
 let everyShown: RunSignals | undefined;
 let stopRecording: (() => void) | undefined;
+/** model-module reloads so far: the compile worker loads them again when it changes */
+let modelsVersion = 0;
 /** mesh file (as the run's scene names it) -> the server's route for it */
 let meshRoutes: Record<string, string> = {};
 const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
@@ -227,10 +230,13 @@ async function live(name: string, mode: Mode, stop: number, parameters?: Record<
   const values = parameters ?? params.changed();
   const changed = Object.entries(values).map(([p, v]) => `${p} = ${v}`).join(', ');
   status(`compiling ${name} (${mode})${changed ? ` with ${changed}` : ''} and simulating ${stop} s…`);
-  await new Promise((r) => setTimeout(r, 20));
   try {
-    const { run: next, simulateMs, compiled, evaluationUs } = runLive(name, mode, stop, values);
-    const extra = { 'simulation time (live)': `${simulateMs} ms for ${stop} s`, ...(changed && { 'parameters (live)': changed }) };
+    // in the compile worker: the page keeps drawing meanwhile
+    const { run: next, simulateMs, compiled, evaluationUs, inWorker } = await runLiveOffThread({ version: modelsVersion, name, mode, stop, parameters: values });
+    const extra = {
+      'simulation time (live)': `${simulateMs} ms for ${stop} s${inWorker ? ' (in a worker)' : ''}`,
+      ...(changed && { 'parameters (live)': changed }),
+    };
     load(next, extra, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
     // the file's name, which may differ from the model's (a copied module keeps its model's name)
     ui.liveMechanism.querySelector('option.loaded')?.remove();
@@ -245,6 +251,7 @@ async function live(name: string, mode: Mode, stop: number, parameters?: Record<
 async function refreshMechanisms(): Promise<void> {
   const chosen = ui.liveMechanism.value, loaded = ui.liveMechanism.querySelector('option.loaded');
   await reloadMechanisms();
+  modelsVersion++;
   ui.liveMechanism.replaceChildren(...liveMechanisms().map((n) => new Option(n, n)));
   // the selector keeps showing what is loaded
   if (loaded) ui.liveMechanism.prepend(loaded);
