@@ -125,10 +125,17 @@ afterAll(async () => {
     const free = await runTo1();
     expect(free.running).toBe(true);
     expect(free.time).toBe(1);
+    // the info overlay follows the live run: its time, and its energy conserved without input (RK4 at 1 ms)
+    const overlay = (await page.evaluate('window.kron.state().info')) as { time: number; energy?: { total: number; drift: number } };
+    expect(overlay.time).toBe(1);
+    expect(Math.abs(overlay.energy!.drift)).toBeLessThan(1e-6);
     // the slider moved while the pendulum swings
     const moved = await runTo1(() => slider.fill('4'));
     expect(moved.inputs['j1.tau']).toBe(4);
     expect(Math.abs(moved.states['j1.q'] - free.states['j1.q'])).toBeGreaterThan(0.05);
+    // the torque did work: the total energy changed
+    const pushed = (await page.evaluate('window.kron.state().info')) as { energy?: { drift: number } };
+    expect(Math.abs(pushed.energy!.drift)).toBeGreaterThan(0.01);
     await page.screenshot({ path: join(ARTIFACTS, 'run-live-slider.png') });
     // set before the start: simulate() with the same constant input, in node
     await slider.fill('2.5');

@@ -55,9 +55,15 @@ let meshRoutes: Record<string, string> = {};
 const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
 const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
 const params = new ParamsPanel($('param-fields'), $('params-note'));
-const realtime = new RealTimePanel($<HTMLButtonElement>('realtime-toggle'), $('input-sliders'), $('realtime-note'), (pose, t) => {
+/** the live run's last time and the total energy at its start (the overlay's drift) */
+let liveClock = { t: 0, wall: 0, startTotal: undefined as number | undefined };
+const realtime = new RealTimePanel($<HTMLButtonElement>('realtime-toggle'), $('input-sliders'), $('realtime-note'), (pose, t, energy) => {
   view.setPose(pose);
   ui.clock.textContent = `live ${t.toFixed(3)} s`;
+  const now = performance.now();
+  if (t === 0) liveClock = { t: 0, wall: now, startTotal: energy?.total };
+  info.updateLive(t, (now - liveClock.wall) / 1000, t - liveClock.t, energy, liveClock.startTotal);
+  Object.assign(liveClock, { t, wall: now });
 }, () => (player.playing = false, update()));
 
 function status(text: string, error = false): void {

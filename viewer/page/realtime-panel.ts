@@ -9,6 +9,12 @@ import { RealTimeRun } from './realtime.ts';
 /** sliders span ±this (an input's unit: N m for a torque, N for a force) */
 const INPUT_RANGE = 10;
 
+export interface LiveEnergy {
+  kinetic: number;
+  potential: number;
+  total: number;
+}
+
 export interface RealTimeState {
   available: boolean;
   running: boolean;
@@ -32,8 +38,8 @@ export class RealTimePanel {
     private readonly toggle: HTMLButtonElement,
     private readonly sliders: HTMLElement,
     private readonly noteEl: HTMLElement,
-    /** a pose to draw (7 numbers per frame), the live run's time */
-    private readonly onPose: (pose: Float32Array, time: number) => void,
+    /** a pose to draw (7 numbers per frame), the live run's time, its energy now (when the model has energy signals) */
+    private readonly onPose: (pose: Float32Array, time: number, energy?: LiveEnergy) => void,
     /** the live run starts: playback pauses */
     private readonly onStart: () => void,
   ) {
@@ -119,7 +125,11 @@ export class RealTimePanel {
   }
 
   private draw(): void {
-    if (this.live) this.onPose(this.live.pose(), this.live.time);
+    if (!this.live) return;
+    const pose = this.live.pose();
+    const [kinetic, potential, total] = ['energy.kinetic', 'energy.potential', 'energy.total'].map((n) => this.live!.read(n));
+    const energy = kinetic !== undefined && potential !== undefined && total !== undefined ? { kinetic, potential, total } : undefined;
+    this.onPose(pose, this.live.time, energy);
   }
 
   state(): RealTimeState {

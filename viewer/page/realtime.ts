@@ -69,6 +69,11 @@ export class RealTimeRun {
     return Object.fromEntries(this.compiled.stateNames.map((n, i) => [n, this.x[i]]));
   }
 
+  /** a signal as of the last pose() (no evaluation of its own: pose() evaluated at this state); undefined: the model has none */
+  read(name: string): number | undefined {
+    return this.compiled.hasSignal(name) ? this.state.signal(name) : undefined;
+  }
+
   /** the frames' poses now, 7 numbers each (the layout of Poses) */
   pose(): Float32Array {
     this.state.derivatives(this.time, this.x, this.dx);
