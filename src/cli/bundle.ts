@@ -1,11 +1,12 @@
-// (model modules) => the viewer page's script and style, bundled in memory by
-// esbuild from viewer/page/main (its .ts sources in the repository, the .js
-// of dist/viewer/page in the built package), with the model modules of
-// mechanisms/ and the user's own behind the virtual import 'kron:mechanisms'
-// for live mode.
-// Model modules import the package by name. 'kron' resolves to the browser
-// entry of this very copy of Kron (src/api.ts, or dist/src/api.js), and
-// 'kron/browser' to viewer/browser: the page and the models then share one
+// The viewer page's script and style, bundled in memory by esbuild from
+// viewer/page/main (its .ts sources in the repository, the .js of
+// dist/viewer/page in the built package), and live mode's model modules (those
+// of mechanisms/ and the user's own) in a bundle of their own, models.js,
+// built on every request: a new file under mechanisms/ shows up without
+// restarting `kron view`.
+// Model modules import the package by name. In models.js, 'kron' and
+// 'kron/browser' are the page's own engine (globalThis.__kron, set by
+// viewer/page/live.ts from src/api.ts): the page and the models then share one
 // engine (instanceof Model holds across them) and Node-only code (node:fs,
 // the CLI, reading URDF files) stays out of the page.
 import { readdirSync } from 'node:fs';
@@ -27,15 +28,16 @@ const ENTRIES: Record<string, string> = {
 export interface ViewerBundle {
   js: string;
   css: string;
+  /** live mode's compile worker (viewer/page/compile-worker) */
+  worker: string;
   ms: number;
   /** the live mode's model names, in the page's order */
   models: string[];
 }
 
-/** live mode's models: the user's first, then those of mechanisms/ whose names they do not take */
-function modelList(extra: readonly string[]): { name: string; path: string }[] {
+/** live mode's models: the user's first, then those of `dir` (mechanisms/) whose names they do not take */
+function modelList(extra: readonly string[], dir = join(PACKAGE_ROOT, 'mechanisms')): { name: string; path: string }[] {
   const own = extra.map((path) => ({ name: basename(path, extname(path)), path: resolve(path) }));
-  const dir = join(PACKAGE_ROOT, 'mechanisms');
   const shipped = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()
     .map((f) => ({ name: f.replace(/\.ts$/, ''), path: join(dir, f) }))
     .filter((m) => !own.some((o) => o.name === m.name));
@@ -67,13 +69,71 @@ function packageEntries(): Plugin {
   };
 }
 
-// (paths of the user's model modules) => the bundled page; a model that cannot run in a browser is a ModelError
-export async function bundleViewer(models: readonly string[] = []): Promise<ViewerBundle> {
+/**
+ * 'kron' and 'kron/browser' in models.js: the engine the page already runs
+ * (a CommonJS module, so esbuild turns the models' named imports into reads of
+ * it). A second copy of the engine in models.js would break instanceof Model.
+ */
+function pageEngine(): Plugin {
+  return {
+    name: 'kron-page-engine',
+    setup(b) {
+      b.onResolve({ filter: /^kron(\/browser)?$/ }, (args) => ({ path: args.path, namespace: 'kron-engine' }));
+      b.onLoad({ filter: /.*/, namespace: 'kron-engine' }, () => ({ contents: 'module.exports = globalThis.__kron;', loader: 'js' }));
+    },
+  };
+}
+
+/** an esbuild failure as the ModelError the user sees (a model module that cannot run in a browser) */
+function bundleError(e: unknown): unknown {
+  const failure = (e as Partial<BuildFailure>).errors?.[0];
+  if (!failure) return e;
+  const at = failure.location ? `${failure.location.file}:${failure.location.line}` : 'the viewer page';
+  return new ModelError(`the viewer page cannot be bundled: ${failure.text} (${at})`, {
+    hint: 'model modules run in the browser in live mode: import from \'kron\', not from Node modules; ' +
+      'to play a run instead, kron simulate <model> --out run.json && kron view run.json',
+  });
+}
+
+export interface ModelsBundle {
+  /** an ES module: `export default [{ name, module }]` */
+  js: string;
+  ms: number;
+  /** the live mode's model names, in the page's order */
+  models: string[];
+}
+
+// (the user's model modules, the mechanisms folder) => live mode's models.js, read from disk now
+export async function bundleModels(models: readonly string[] = [], dir?: string): Promise<ModelsBundle> {
   const t0 = performance.now();
-  const list = modelList(models);
+  const list = modelList(models, dir);
   try {
     const out = await build({
-      entryPoints: { app: join(PAGE, `main${ext}`) },
+      entryPoints: ['kron:mechanisms'],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      outdir: join(PAGE, 'out'),
+      plugins: [mechanismsModule(list), pageEngine()],
+      logLevel: 'silent',
+    });
+    return { js: out.outputFiles[0]?.text ?? '', ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
+  } catch (e) {
+    throw bundleError(e);
+  }
+}
+
+// (paths of the user's model modules) => the bundled page (its models are checked here: one that cannot
+// run in a browser is a ModelError at start; the page loads them from bundleModels)
+export async function bundleViewer(models: readonly string[] = [], dir?: string): Promise<ViewerBundle> {
+  const t0 = performance.now();
+  const list = modelList(models, dir);
+  await bundleModels(models, dir);
+  try {
+    const out = await build({
+      entryPoints: { app: join(PAGE, `main${ext}`), worker: join(PAGE, `compile-worker${ext}`) },
       bundle: true,
       format: 'esm',
       platform: 'browser',
@@ -81,18 +141,12 @@ export async function bundleViewer(models: readonly string[] = []): Promise<View
       minify: true,
       write: false,
       outdir: join(PAGE, 'out'),
-      plugins: [mechanismsModule(list), packageEntries()],
+      plugins: [packageEntries()],
       logLevel: 'silent',
     });
     const file = (suffix: string) => out.outputFiles.find((f) => f.path.endsWith(suffix))?.text ?? '';
-    return { js: file('.js'), css: file('.css'), ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
+    return { js: file('/app.js'), css: file('.css'), worker: file('/worker.js'), ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
   } catch (e) {
-    const failure = (e as Partial<BuildFailure>).errors?.[0];
-    if (!failure) throw e;
-    const at = failure.location ? `${failure.location.file}:${failure.location.line}` : 'the viewer page';
-    throw new ModelError(`the viewer page cannot be bundled: ${failure.text} (${at})`, {
-      hint: 'model modules run in the browser in live mode: import from \'kron\', not from Node modules; ' +
-        'to play a run instead, kron simulate <model> --out run.json && kron view run.json',
-    });
+    throw bundleError(e);
   }
 }

@@ -1,7 +1,8 @@
 // `kron view [run.json | model.ts] [--port P]`: serves the viewer page with a
 // result file, or with a model module for live mode, on 127.0.0.1. The
 // server knows a fixed set of routes (the page, its bundled script and style,
-// its config, the run, the mesh files the run's scene names, each under a
+// live mode's model modules (bundled again on each request) and its compile
+// worker, its config, the run, the mesh files the run's scene names, each under a
 // numbered route, and a URDF robot's file) and nothing else: no path from a request
 // ever reaches the file system, so a request that climbs out (/../x,
 // /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
@@ -13,7 +14,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import type { PlaybackRun } from '../io/types.ts';
-import { PAGE, bundleViewer } from './bundle.ts';
+import { PAGE, bundleModels, bundleViewer } from './bundle.ts';
 
 export const HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
@@ -46,6 +47,8 @@ export interface ServeOptions {
   port?: number;
   /** take any free port when `port` is in use (kron view without --port) */
   orFreePort?: boolean;
+  /** live mode's folder of model modules, read on every request of models.js (default: mechanisms/) */
+  mechanisms?: string;
 }
 
 type Route = { type: string; body: () => Promise<string | Buffer> };
@@ -92,8 +95,9 @@ function runFiles(run: string): { meshes: Map<string, string>; urdf: string | un
   return { meshes, urdf };
 }
 
-async function routes(run: string | undefined, model: string | undefined): Promise<Map<string, Route>> {
-  const bundle = await bundleViewer(model ? [model] : []);
+async function routes(run: string | undefined, model: string | undefined, dir?: string): Promise<Map<string, Route>> {
+  const own = model ? [model] : [];
+  const bundle = await bundleViewer(own, dir);
   const live = model ? basename(model, extname(model)) : undefined;
   const page = await readFile(join(PAGE, 'index.html'));
   const text = (type: string, body: string | Buffer): Route => ({ type, body: async () => body });
@@ -102,6 +106,9 @@ async function routes(run: string | undefined, model: string | undefined): Promi
     ['/index.html', text('text/html; charset=utf-8', page)],
     ['/app.js', text('text/javascript; charset=utf-8', bundle.js)],
     ['/app.css', text('text/css; charset=utf-8', bundle.css)],
+    ['/worker.js', text('text/javascript; charset=utf-8', bundle.worker)],
+    // bundled on each request, so the page's reload lists files added since the start
+    ['/models.js', { type: 'text/javascript; charset=utf-8', body: async () => (await bundleModels(own, dir)).js }],
   ]);
   const { meshes, urdf } = run ? runFiles(run) : { meshes: new Map<string, string>(), urdf: undefined };
   for (const [route, file] of meshes) table.set(route, { type: MESH_TYPES[extname(file).toLowerCase()], body: () => readFile(file) });
@@ -154,7 +161,7 @@ function listen(server: Server, port: number): Promise<number> {
 export async function serveViewer(options: ServeOptions = {}): Promise<ViewerServer> {
   const run = options.run === undefined ? undefined : checkRun(options.run);
   const model = options.model === undefined ? undefined : checkModel(options.model);
-  const table = await routes(run, model);
+  const table = await routes(run, model, options.mechanisms === undefined ? undefined : resolve(options.mechanisms));
   let port = 0;
   const server = createServer(handler(table, () => port));
   try {

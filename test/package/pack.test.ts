@@ -7,7 +7,7 @@
 //   2. npx kron simulate of a model module in that folder importing from 'kron'
 //   3. a plain .mjs script importing compile/simulate, its acceleration against the closed form
 //   4. tsc --strict --noEmit (module nodenext) of a consumer .ts file against the shipped types
-//   5. kron view model.ts: the page and a bundle that resolves 'kron' without Node-only code
+//   5. kron view model.ts: the page, its models and its worker, 'kron' resolved without Node-only code
 //   6. a web app's bundle (esbuild, platform browser) of 'kron' and 'kron/browser': the browser condition
 // Slow (a build and two installs): generous timeouts.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -201,9 +201,14 @@ describe('npm pack, installed into a fresh folder', () => {
       expect(page).toContain('<script type="module" src="app.js">');
       expect(await (await fetch(`${url}config.json`)).json()).toEqual({ run: null, live: 'model' });
       const js = await (await fetch(`${url}app.js`)).text();
-      expect(js.length).toBeGreaterThan(100_000); // three.js, the engine and the model
-      expect(js).toContain('"model"'); // the user's model, listed for live mode
+      expect(js.length).toBeGreaterThan(100_000); // three.js and the engine
       expect(js).not.toMatch(/node:(fs|path|module|child_process)/);
+      // the user's model, listed for live mode in the model modules the server bundles on request
+      const models = await (await fetch(`${url}models.js`)).text();
+      expect(models).toContain('"model"');
+      expect(models).not.toMatch(/node:(fs|path|module|child_process)/);
+      // the compile worker, bundled with the page
+      expect((await (await fetch(`${url}worker.js`)).text()).length).toBeGreaterThan(100_000);
       expect((await (await fetch(`${url}app.css`)).text()).length).toBeGreaterThan(0);
     } finally {
       server.kill();

@@ -117,8 +117,12 @@ describe('kron view server', () => {
     try {
       expect(JSON.parse((await get(live.port, '/config.json')).body)).toEqual({ run: null, live: 'swing' });
       const js = (await get(live.port, '/app.js')).body;
-      expect(js).toContain('"swing"'); // the model's name, in the bundle beside the engine
       expect(js).not.toMatch(/node:(fs|path|child_process)/); // 'kron' resolved to the browser entry
+      // the models, bundled on request: the model's name, and 'kron' read from the page's engine, not a second copy
+      const models = (await get(live.port, '/models.js')).body;
+      expect(models).toContain('"swing"');
+      expect(models).toContain('globalThis.__kron');
+      expect(models.length).toBeLessThan(js.length / 10);
     } finally {
       await live.close();
     }

@@ -84,10 +84,24 @@ export class InfoOverlay {
 
   update(t: number, playing: boolean): void {
     if (!playing) this.rtf = 0;
-    const energy = this.energyAt(t);
-    this.last = { time: t, live: this.live, realTimeFactor: this.rtf, energy, energyNote: this.energyNote, integration: this.integration };
+    this.render(t, playing, this.energyAt(t), this.energyNote);
+  }
+
+  /**
+   * A frame of the real-time run (run live): its time, real-time factor and
+   * energy (kinetic, potential, total at its state; drift since its start,
+   * which is the inputs' work when they push)
+   */
+  updateLive(t: number, wallDt: number, simDt: number, energy: Omit<EnergyAt, 'drift'> | undefined, startTotal: number | undefined): void {
+    this.measure(wallDt, simDt);
+    const at = energy && startTotal !== undefined ? { ...energy, drift: energy.total - startTotal } : undefined;
+    this.render(t, true, at, at ? '' : 'energy: this model has no energy signals', 'live run');
+  }
+
+  private render(t: number, playing: boolean, energy: EnergyAt | undefined, energyNote: string, clock = 'time'): void {
+    this.last = { time: t, live: this.live, realTimeFactor: this.rtf, energy, energyNote, integration: this.integration };
     const rows: [string, string][] = [
-      ['time', `${t.toFixed(3)} s`],
+      [clock, `${t.toFixed(3)} s`],
       ['real time', playing ? `${this.rtf.toFixed(2)}x` : 'paused'],
       ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J`]] as [string, string][]) : []),
       ['integrator', this.integration],
@@ -95,7 +109,7 @@ export class InfoOverlay {
     ];
     const table = document.createElement('table');
     for (const [k, v] of rows) table.insertRow().append(...[k, v].map((x) => Object.assign(document.createElement('td'), { textContent: x })));
-    this.element.replaceChildren(table, ...(this.energyNote ? [Object.assign(document.createElement('p'), { textContent: this.energyNote })] : []));
+    this.element.replaceChildren(table, ...(energyNote ? [Object.assign(document.createElement('p'), { textContent: energyNote })] : []));
   }
 
   private energyAt(t: number): EnergyAt | undefined {

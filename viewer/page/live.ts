@@ -1,7 +1,9 @@
-// Live mode: the mechanisms of mechanisms/ bundled into the page (the
-// virtual module kron:mechanisms, see viewer/bundle.ts), compiled and
-// simulated here with the same engine and playback recording as the CLI.
-import mechanisms from 'kron:mechanisms';
+// Live mode: the model modules of mechanisms/ (and the user's), loaded from
+// the server's models.js (bundled on each request, see src/cli/bundle.ts, so
+// reloadMechanisms() picks up new files), compiled and simulated here with the
+// same engine and playback recording as the CLI.
+import type mechanismList from 'kron:mechanisms';
+import * as engine from '../../src/api.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { compile, type Mode } from '../../src/compile.ts';
 import { simulatePlayback } from '../../src/io/playback.ts';
@@ -38,9 +40,27 @@ function timeEvaluation(compiled: CompiledModel): number {
 
 const hasFrames = (c: Component): boolean => c instanceof Frame || c.children.some(hasFrames);
 
-let drawable: string[] | undefined;
+// models.js imports 'kron' as this global: the page's engine, so instanceof Model holds across them
+(globalThis as { __kron?: unknown }).__kron = engine;
 
-/** the bundled model modules whose default model has frames to draw (built once: the modules do not change in a page) */
+let mechanisms: typeof mechanismList = [];
+let drawable: string[] | undefined;
+let loads = 0;
+
+/** fetch the model modules again (a new URL each time: the browser caches modules by URL) */
+export async function reloadMechanisms(): Promise<void> {
+  const url = new URL(`models.js?v=${Date.now()}-${loads++}`, location.href).href;
+  const loaded = (await import(/* @vite-ignore */ url)) as { default: typeof mechanismList };
+  mechanisms = loaded.default;
+  drawable = undefined;
+}
+
+/** the model module of that name, as loaded last */
+export function mechanismModule(name: string): (typeof mechanismList)[number]['module'] | undefined {
+  return mechanisms.find((m) => m.name === name)?.module;
+}
+
+/** the loaded model modules whose default model has frames to draw (built once per load) */
 export function liveMechanisms(): string[] {
   return (drawable ??= mechanisms.filter((m) => {
     try {
@@ -57,17 +77,17 @@ export function isBundled(name: string): boolean {
   return mechanisms.some((m) => m.name === name);
 }
 
-/** the bundled mechanism of that name with its default parameters, compiled */
-export function compileLive(name: string, mode: Mode): { model: Model; compiled: CompiledModel } {
+/** the bundled mechanism of that name with its default parameters (or these), compiled */
+export function compileLive(name: string, mode: Mode, parameters: Record<string, number> = {}): { model: Model; compiled: CompiledModel } {
   const entry = mechanisms.find((m) => m.name === name);
   if (!entry?.module.default) throw new Error(`no mechanism named ${name}`);
-  const model = entry.module.default({}) as Model;
+  const model = entry.module.default(parameters) as Model;
   return { model, compiled: compile(model, { mode }) };
 }
 
-/** compile and simulate a bundled mechanism with its default parameters */
-export function runLive(name: string, mode: Mode, stop: number): LiveRun {
-  const { model, compiled } = compileLive(name, mode);
+/** compile and simulate a bundled mechanism with its default parameters (or these) */
+export function runLive(name: string, mode: Mode, stop: number, parameters: Record<string, number> = {}): LiveRun {
+  const { model, compiled } = compileLive(name, mode, parameters);
   const t0 = performance.now();
   const { result, playback } = simulatePlayback(model, compiled, { stop, step: 1e-3, interval: 0.01 });
   const simulateMs = Math.round(performance.now() - t0);

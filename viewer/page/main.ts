@@ -15,12 +15,15 @@ import { VariableBrowser } from './variables.ts';
 import { RunSignals } from './run-signals.ts';
 import { InfoOverlay, type LiveCost } from './info.ts';
 import { renderReport } from './report.ts';
-import { compileLive, isBundled, liveMechanisms, runLive } from './live.ts';
+import { compileLive, isBundled, liveMechanisms, reloadMechanisms } from './live.ts';
+import { runLiveOffThread } from './live-worker.ts';
 import { recordWebM, saveCSV, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
 import { compile } from '../../src/compile.ts';
 import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
 import { PosePanel } from './pose-panel.ts';
+import { RealTimePanel } from './realtime-panel.ts';
+import { ParamsPanel } from './params-panel.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
@@ -45,10 +48,23 @@ let signals: RunSignals | undefined;
 /** the run whose every variable the browser lists */
 let everyShown: RunSignals | undefined;
 let stopRecording: (() => void) | undefined;
+/** model-module reloads so far: the compile worker loads them again when it changes */
+let modelsVersion = 0;
 /** mesh file (as the run's scene names it) -> the server's route for it */
 let meshRoutes: Record<string, string> = {};
 const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
 const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
+const params = new ParamsPanel($('param-fields'), $('params-note'));
+/** the live run's last time and the total energy at its start (the overlay's drift) */
+let liveClock = { t: 0, wall: 0, startTotal: undefined as number | undefined };
+const realtime = new RealTimePanel($<HTMLButtonElement>('realtime-toggle'), $('input-sliders'), $('realtime-note'), (pose, t, energy) => {
+  view.setPose(pose);
+  ui.clock.textContent = `live ${t.toFixed(3)} s`;
+  const now = performance.now();
+  if (t === 0) liveClock = { t: 0, wall: now, startTotal: energy?.total };
+  info.updateLive(t, (now - liveClock.wall) / 1000, t - liveClock.t, energy, liveClock.startTotal);
+  Object.assign(liveClock, { t, wall: now });
+}, () => (player.playing = false, update()));
 
 function status(text: string, error = false): void {
   ui.status.textContent = text;
@@ -65,6 +81,8 @@ function note(text?: string): void {
 
 /** show the playback time everywhere; the recorded motion replaces a pose */
 function update(): void {
+  // playback shows the recording: a live run stops
+  if (player.playing) realtime.stop();
   view.setTime(player.time);
   plot.setTime(player.time);
   tree.refresh(player.time);
@@ -173,6 +191,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   }
   const model = pageModel(next, compiled);
   posing.show(next, model);
+  realtime.show(next, model);
   signals = new RunSignals(next, model, `${next.model} is not a model of mechanisms/ (kron view model.ts runs a model of your own live)`);
   tree.show(next, signals);
   if (next.report) renderReport(ui.report, next.report, extra);
@@ -211,17 +230,39 @@ function compileUrdf(text: string, served: PlaybackRun): CompiledModel {
   return compile(urdfMechanism(parseUrdf(text, served.source?.urdf ?? 'robot.urdf'), gravity ? { gravity } : {}).mechanism, { mode: 'torn' });
 }
 
-/** compile and simulate in the page; yields once so the status shows first */
-async function live(name: string, mode: Mode, stop: number): Promise<void> {
-  status(`compiling ${name} (${mode}) and simulating ${stop} s…`);
-  await new Promise((r) => setTimeout(r, 20));
+/** compile and simulate in the page with the parameter fields' values (or these); yields a frame first so the status shows */
+async function live(name: string, mode: Mode, stop: number, parameters?: Record<string, number>): Promise<void> {
+  params.show(name);
+  const values = parameters ?? params.changed();
+  const changed = Object.entries(values).map(([p, v]) => `${p} = ${v}`).join(', ');
+  status(`compiling ${name} (${mode})${changed ? ` with ${changed}` : ''} and simulating ${stop} s…`);
   try {
-    const { run: next, simulateMs, compiled, evaluationUs } = runLive(name, mode, stop);
-    load(next, { 'simulation time (live)': `${simulateMs} ms for ${stop} s` }, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
-    status(`live: ${name}, ${mode}`);
+    // in the compile worker: the page keeps drawing meanwhile
+    const { run: next, simulateMs, compiled, evaluationUs, inWorker } = await runLiveOffThread({ version: modelsVersion, name, mode, stop, parameters: values });
+    const extra = {
+      'simulation time (live)': `${simulateMs} ms for ${stop} s${inWorker ? ' (in a worker)' : ''}`,
+      ...(changed && { 'parameters (live)': changed }),
+    };
+    load(next, extra, compiled, { compileMs: compiled.report.compileMs, evaluationUs });
+    // the file's name, which may differ from the model's (a copied module keeps its model's name)
+    ui.liveMechanism.querySelector('option.loaded')?.remove();
+    ui.liveMechanism.value = name;
+    status(`live: ${name}, ${mode}${changed ? `, ${changed}` : ''}`);
   } catch (e) {
     status(`live ${name} failed: ${e instanceof Error ? e.message : String(e)}`, true);
   }
+}
+
+/** the live selector lists the model modules the server bundles now (new files under mechanisms/ included) */
+async function refreshMechanisms(): Promise<void> {
+  const chosen = ui.liveMechanism.value, loaded = ui.liveMechanism.querySelector('option.loaded');
+  await reloadMechanisms();
+  modelsVersion++;
+  ui.liveMechanism.replaceChildren(...liveMechanisms().map((n) => new Option(n, n)));
+  // the selector keeps showing what is loaded
+  if (loaded) ui.liveMechanism.prepend(loaded);
+  else if (chosen && liveMechanisms().includes(chosen)) ui.liveMechanism.value = chosen;
+  if (ui.liveMechanism.value) params.show(ui.liveMechanism.value);
 }
 
 function toggleRecording(): void {
@@ -258,6 +299,8 @@ function wireControls(): void {
   ui.loop.addEventListener('change', () => (player.loop = ui.loop.checked));
   ui.frames.addEventListener('change', () => view.setShowFrames(ui.frames.checked));
   ui.axes.addEventListener('change', () => view.setShowJointAxes(ui.axes.checked));
+  on('live-reload', () => void refreshMechanisms().then(() => status(`live: ${liveMechanisms().length} mechanisms`)).catch((e) => status(e instanceof Error ? e.message : String(e), true)));
+  ui.liveMechanism.addEventListener('change', () => params.show(ui.liveMechanism.value));
   $('live').addEventListener('submit', (e) => {
     e.preventDefault();
     void live(ui.liveMechanism.value, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
@@ -297,6 +340,7 @@ function onKey(e: KeyboardEvent): void {
 function frame(last: number) {
   return (now: number) => {
     const before = player.time, dt = Math.min(0.1, (now - last) / 1000);
+    realtime.frame(dt, player.speed);
     if (player.advance(dt)) {
       // simulated time shown over wall time (a loop back to the start counts the run's duration)
       info.measure(dt, player.time - before + (player.time < before ? player.duration : 0));
@@ -315,11 +359,20 @@ const kron = {
   pause: () => ((player.playing = false), update()),
   setSpeed,
   live,
+  reloadMechanisms: refreshMechanisms,
   fit: () => (view.fit(), view.render()),
   select: (path: string | undefined) => tree.select(path),
   partBox: (path: string) => view.partOnScreen(path),
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
+  /** a live model module's parameter field (compile & run uses it) */
+  setParameter: (name: string, value: number) => params.set(name, value),
+  /** the live run (run live): start it (held still at `until` s), stop it, set an input */
+  realtime: {
+    start: (until?: number) => realtime.start(until),
+    stop: () => realtime.stop(),
+    setInput: (name: string, value: number) => realtime.setInput(name, value),
+  },
   posedFrames: () => posing.lastPose,
   plot: addPlotted,
   plotted: (name: string) => plot.values(name),
@@ -331,7 +384,7 @@ const kron = {
     plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
     selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
     plotOnly: document.body.classList.contains('plot-only'), notes: [...ui.notes.children].map((li) => li.textContent ?? ''),
-    selected: tree.selection, posing: posing.state(), info: info.state(),
+    selected: tree.selection, posing: posing.state(), info: info.state(), realtime: realtime.state(),
   }),
 };
 declare global {
@@ -343,7 +396,6 @@ wireControls();
 // controls give the keyboard back after a click, so space and the arrows always drive playback
 $('controls').addEventListener('pointerup', (e) => setTimeout(() => (e.target as HTMLElement).blur?.(), 0));
 window.addEventListener('keydown', onKey);
-ui.liveMechanism.replaceChildren(...liveMechanisms().map((n) => new Option(n, n)));
 setSpeed(1);
-kron.ready = loadServedRun().catch((e) => status(e instanceof Error ? e.message : String(e), true));
+kron.ready = refreshMechanisms().then(loadServedRun).catch((e) => status(e instanceof Error ? e.message : String(e), true));
 requestAnimationFrame(frame(performance.now()));
