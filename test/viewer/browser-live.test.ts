@@ -10,11 +10,12 @@
 // Screenshots go to test-artifacts/viewer-live/. Without /usr/bin/chromium the
 // suite is replaced by one test that says so loudly (CI=true: a missing
 // browser fails it), as browser.test.ts does.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN, launchChromium, notRunner } from './chromium.ts';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { compile } from '../../src/compile.ts';
 import type { Model } from '../../src/model/index.ts';
@@ -23,29 +24,10 @@ import { simulatePlayback } from '../../src/io/playback.ts';
 import pendulum from '../../mechanisms/pendulum.ts';
 import type { RealTimeState } from '../../viewer/page/realtime-panel.ts';
 
-const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/viewer-live/', import.meta.url).pathname;
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const IN_CI = ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
-const RUN = HAVE_CHROMIUM || IN_CI;
 const SUITE = 'viewer live mode in Chromium (new model files, input sliders)';
 
-function notRun(name: string, _suite?: () => void): void {
-  describe(name, () => {
-    it(`did not run: ${CHROMIUM} is missing (apt-get install -y chromium)`, () => {
-      console.warn(`
-!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
-!! The viewer's browser tests in test/viewer/browser-live.test.ts DID NOT RUN:
-!!   - ${name}
-!! ${CHROMIUM} is missing. Install Debian's Chromium to run them:
-!!     apt-get install -y chromium
-!! (.ci/run does; with CI=true a missing browser fails this file.)
-!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
-`);
-      expect(HAVE_CHROMIUM || IN_CI).toBe(false);
-    });
-  });
-}
+const notRun = notRunner('test/viewer/browser-live.test.ts');
 
 // a served mechanisms folder of our own: the test adds files to it, never to mechanisms/
 const dir = mkdtempSync(join(tmpdir(), 'kron-viewer-live-'));
@@ -70,14 +52,9 @@ const state = (page: Page) => page.evaluate('window.kron.state()') as Promise<St
 
 beforeAll(async () => {
   if (!RUN) return;
-  if (!HAVE_CHROMIUM) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   copyFileSync('mechanisms/pendulum.ts', join(dir, 'pendulum.ts'));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-    timeout: 20_000,
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -5,13 +5,14 @@
 // loudly that these tests did not run, why, and how to enable them, so that
 // `npm test` passes on a fresh machine; in CI (CI=true) a missing browser
 // fails the suite instead, so CI always runs them (.ci/run installs Chromium).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { type Plugin, build } from 'esbuild';
-import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN, launchChromium, notRunner } from './chromium.ts';
 import { main } from '../../src/cli/main.ts';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { compile } from '../../src/compile.ts';
@@ -21,40 +22,10 @@ import { changed } from './pixels.ts';
 
 /** the mechanism the viewer is tested with (the default of npm start) */
 const MECHANISM = 'mechanisms/fourbar.ts';
-/** Debian's Chromium; KRON_CHROMIUM points elsewhere (test/viewer/browser-missing.test.ts: at nothing) */
-const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/viewer/', import.meta.url).pathname;
 const STOP = 3;
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const IN_CI = ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
-/** run the suite: the browser is there, or CI demands it (then beforeAll fails when it is missing) */
-const RUN = HAVE_CHROMIUM || IN_CI;
 
-/** the suites replaced by notRun, named in the banner */
-const notRunSuites: string[] = [];
-let warned = false;
-
-const banner = () => `
-!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
-!! The viewer's browser tests in test/viewer/browser.test.ts DID NOT RUN:
-${notRunSuites.map((n) => `!!   - ${n}`).join('\n')}
-!! ${CHROMIUM} is missing. Install Debian's Chromium to run them:
-!!     apt-get install -y chromium
-!! (.ci/run does; with CI=true a missing browser fails this file.)
-!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
-`;
-
-/** in place of a suite that needs the browser: one passing test; the first prints the banner */
-function notRun(name: string, _suite?: () => void): void {
-  notRunSuites.push(name);
-  describe(name, () => {
-    it(`did not run: ${CHROMIUM} is missing (apt-get install -y chromium)`, () => {
-      if (!warned) console.warn(banner());
-      warned = true;
-      expect(HAVE_CHROMIUM || IN_CI).toBe(false);
-    });
-  });
-}
+const notRun = notRunner('test/viewer/browser.test.ts');
 
 interface ViewerState {
   model: string;
@@ -130,18 +101,13 @@ function farthestSample(r: PlaybackRun): number {
 
 beforeAll(async () => {
   if (!RUN) return;
-  if (!HAVE_CHROMIUM) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = join(mkdtempSync(join(tmpdir(), 'kron-viewer-')), 'run.json');
   const code = await main(['simulate', MECHANISM, '--stop', String(STOP), '--interval', '0.01', '--out', file]);
   if (code !== 0) throw new Error(`kron simulate ${MECHANISM} failed with exit code ${code}`);
   run = JSON.parse(readFileSync(file, 'utf8'));
   server = await serveViewer({ run: file, port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-    timeout: 20_000,
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
