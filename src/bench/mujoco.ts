@@ -11,7 +11,7 @@
 import type { MainModule, MjData, MjModel, MjSpec, MjsBody } from '@mujoco/mujoco';
 import { UsageError } from '../errors.ts';
 import { type Mjcf, type MjcfBody, mjcfXml } from './mjcf.ts';
-import { type Subject, type Timing, type WarmUp, rng, timeCalls } from './timing.ts';
+import { type Subject, rng } from './timing.ts';
 
 let module: Promise<MainModule> | undefined;
 
@@ -74,11 +74,6 @@ export class MujocoPeer {
     this.setState(q, qd);
     this.mj.mj_forward(this.model, this.data);
     return Float64Array.from(this.data.qacc as Float64Array);
-  }
-
-  /** µs per mj_forward (median), each batch at fresh qpos, qvel uniform in [-1, 1) (timing.ts) */
-  timeForward(seed: number, w: WarmUp = {}): Timing {
-    return timeCalls(this.forwardSubject(seed), w);
   }
 
   /** mj_forward as a subject of timing.ts: fresh() sets qpos, qvel uniform in [-1, 1) */

@@ -56,9 +56,6 @@ export interface Timing {
   capped: boolean;
 }
 
-// (subject) => median µs per call
-export const microsPerCall = (s: Subject): number => timeCalls(s).us;
-
 /** CPU time this process has used, µs */
 export function cpuMicros(): number {
   const u = process.cpuUsage();
@@ -149,10 +146,7 @@ function warmUp(s: Subject, minCalls: number, maxMs: number): { msPerCall: numbe
 }
 
 // (compiled model, seed) => median µs per derivatives() call, every state uniform in [-1, 1)
-export const microsPerEval = (c: CompiledModel, seed: number): number => timeEval(c, seed).us;
-
-// (compiled model, seed, warm-up) => timing of derivatives() with how the warm-up went
-export const timeEval = (c: CompiledModel, seed: number, w: WarmUp = {}): Timing => timeCalls(evalSubject(c, seed), w);
+export const microsPerEval = (c: CompiledModel, seed: number): number => timeCalls(evalSubject(c, seed)).us;
 
 // (compiled model, seed) => derivatives() on a state of its own, every state uniform in [-1, 1) at each fresh()
 export function evalSubject(c: CompiledModel, seed: number): Subject {

@@ -43,7 +43,7 @@ export function iterationStats(it: IterationSlots, w: ArrayLike<number>): Iterat
 }
 
 /** the statistics of the evaluations between two readings of one state (the max is the later one's) */
-export function statsSince(before: readonly IterationStats[], after: readonly IterationStats[]): IterationStats[] {
+export function statsSince<T extends { evaluations: number; sweeps: number; meanSweeps: number }>(before: readonly T[], after: readonly T[]): T[] {
   return after.map((a, i) => {
     const evaluations = a.evaluations - before[i].evaluations, sweeps = a.sweeps - before[i].sweeps;
     return { ...a, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0 };

@@ -167,10 +167,7 @@ function recordsStateOnly(state: ModelState, names: readonly string[]): boolean 
 function withIterations<S extends string>(result: SimulationResult<S>, state: ModelState, before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] }): SimulationResult<S> {
   if (before.iterations.length) result.iterations = statsSince(before.iterations, state.iterationStats());
   if (before.substitutions.length) {
-    result.substitutions = state.substitutionStats().map((a, i) => {
-      const b = before.substitutions[i], evaluations = a.evaluations - b.evaluations, sweeps = a.sweeps - b.sweeps;
-      return { ...a, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0, fallbacks: a.fallbacks - b.fallbacks };
-    });
+    result.substitutions = statsSince(before.substitutions, state.substitutionStats()).map((s, i) => ({ ...s, fallbacks: s.fallbacks - before.substitutions[i].fallbacks }));
   }
   return result;
 }
