@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
 import { importModule } from '../node/import-module.ts';
-import { loadUrdf } from '../node/urdf-file.ts';
 import type { Controller } from '../sim/controller.ts';
 
 export interface LoadedModel {
@@ -36,6 +35,8 @@ export async function openModel(file: string, sets: Record<string, number>): Pro
     throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf' });
   }
   if (extname(path).toLowerCase() === '.urdf') {
+    // the XML parser only for a URDF: a model module's run should not pay for loading it
+    const { loadUrdf } = await import('../node/urdf-file.ts');
     return () => {
       const { mechanism, warnings } = loadUrdf(path);
       checkOverrides(mechanism, sets, {});

@@ -16,7 +16,6 @@ import { formatReport, iterationLines } from './format.ts';
 import type { IterateOptions } from '../structure/plan-types.ts';
 import { type Io, terminal } from './io.ts';
 import { progressBar } from './progress.ts';
-import { simulatePlayback } from '../io/playback.ts';
 
 export const MODEL_FLAGS = `model:
   <model.ts>         a model module (export default function build(p): Model), or
@@ -321,12 +320,14 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   const json = values.out?.endsWith('.json');
   const loaded = await compileFrom(file, values, io, 'forward', { eager: eager || json === true, warn: !eager });
   const { compiled } = loaded;
+  // the scene and poses (gl-matrix) only for a JSON result: a CSV run should not pay for loading them
+  const scene = json ? await import('../io/playback.ts') : undefined;
   const bar = progressBar(terminal(io));
   let recording;
   try {
     const run = { ...options, onProgress: (f: number) => bar.update(f) };
     // JSON results of mechanisms also carry the scene and poses for `kron view`
-    recording = json ? simulatePlayback(loaded.model, compiled, run) : { result: simulate(compiled, run), playback: undefined };
+    recording = scene ? scene.simulatePlayback(loaded.model, compiled, run) : { result: simulate(compiled, run), playback: undefined };
   } finally {
     bar.stop();
   }

@@ -1,7 +1,14 @@
 // A progress bar on stderr for simulations that run longer than a second
 // (cli-progress), only on a terminal, so that scripts and tests see no bar.
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { WriteStream } from 'node:tty';
+
+// loaded when a bar is drawn: a run without a terminal should not pay for loading cli-progress
+const newBar = (options: ConstructorParameters<typeof SingleBar>[0]): SingleBar => {
+  const { SingleBar: Bar } = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
+  return new Bar(options);
+};
 
 export interface Progress {
   /** fraction done, 0..1 (a sweep's bar: runs done) */
@@ -22,7 +29,7 @@ export function progressBar(stream: WriteStream | undefined, delay = 1000, now =
       if (!bar && now() - start < delay) return;
       const percent = Math.round(fraction * 100);
       if (bar) return bar.update(percent);
-      bar = new SingleBar({ stream, format: 'simulating [{bar}] {percentage}% | {eta_formatted} left', hideCursor: true, clearOnComplete: true });
+      bar = newBar({ stream, format: 'simulating [{bar}] {percentage}% | {eta_formatted} left', hideCursor: true, clearOnComplete: true });
       bar.start(100, percent);
     },
     stop() {
@@ -35,7 +42,7 @@ export function progressBar(stream: WriteStream | undefined, delay = 1000, now =
 export function sweepBar(stream: WriteStream | undefined, total: number, now = () => performance.now()): Progress {
   if (!stream) return NONE;
   const start = now();
-  const bar = new SingleBar({ stream, format: 'sweep [{bar}] {value}/{total} runs | {rate} runs/s | {eta_formatted} left', hideCursor: true, clearOnComplete: true });
+  const bar = newBar({ stream, format: 'sweep [{bar}] {value}/{total} runs | {rate} runs/s | {eta_formatted} left', hideCursor: true, clearOnComplete: true });
   bar.start(total, 0, { rate: '0' });
   return {
     update(done) {

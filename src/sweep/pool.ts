@@ -2,8 +2,9 @@
 // pool with a task queue, and a thread that dies is replaced). Each thread
 // gets the compiled model's portable form once, as workerData, and runs
 // tasks of one run each.
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { PortableModel } from '../codegen/compiled.ts';
 import { UsageError } from '../errors.ts';
 import type { PoolData } from './pool-task.ts';
@@ -24,7 +25,9 @@ export class SweepPool {
 
   constructor(model: PortableModel, settings: RunSettings, readonly workers: number) {
     const workerData: PoolData = { model, settings };
-    this.piscina = new Piscina({ filename: entry.href, workerData, minThreads: checkWorkers(workers), maxThreads: workers, idleTimeout: 60_000 });
+    // required here, not imported at the top: `import 'kron'` in every model module should not load the pool
+    const { Piscina: Pool } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
+    this.piscina = new Pool({ filename: entry.href, workerData, minThreads: checkWorkers(workers), maxThreads: workers, idleTimeout: 60_000 });
   }
 
   run(task: RunTask): Promise<RunOutcome> {
