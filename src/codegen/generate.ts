@@ -179,7 +179,8 @@ export class Module {
   private assignScope(part: readonly Assign[], check?: PivotCheck): Scope {
     const local = new Map<number, string>(part.map((a, k) => [a.target.id, `v${k}`]));
     const readHere = readCounts(part.map((a) => a.expr));
-    const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 });
+    // straight-line: a slot is written here only once it is computed, and read back through its local
+    const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 }, true);
     scope.prepare(part.map((a) => a.expr));
     for (const a of part) {
       const id = a.target.id;

@@ -301,9 +301,10 @@ export function create(fail = defaultFail) {
 
   const H0 = doubles(1), c0 = doubles(1);
   function g0(t, x, u, p, w) {
-    const v0 = -2 - 2*x[0];
+    const r0 = x[0];
+    const v0 = -2 - 2*r0;
     const v1 = 0.3333333333333333*v0;
-    w[5] = 1 + v1 - Math.cos(x[0]);
+    w[5] = 1 + v1 - Math.cos(r0);
   }
   function fill1(t, x, u, p, w) {
     H0[0] = -1;
@@ -316,11 +317,12 @@ export function create(fail = defaultFail) {
     w[1] = c0[0] / H0[0];
   }
   function f3(t, x, u, p, w) {
-    const v0 = -1 + w[1];
+    const r0 = w[1];
+    const v0 = -1 + r0;
     w[2] = v0;
     const v1 = 2*(v0 - x[0]);
     w[3] = v1;
-    w[4] = 0.3333333333333333*(w[1] + v1);
+    w[4] = 0.3333333333333333*(r0 + v1);
   }
   function f4(t, x, u, p, w) {
     w[0] = 2*w[4];
