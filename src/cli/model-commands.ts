@@ -1,6 +1,6 @@
 // `kron compile` and `kron simulate`: load a model module or a URDF robot,
 // compile it with the shared options, then print the report or simulate.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
@@ -209,9 +209,15 @@ function parseTear(spec: string, remove: boolean): TearOverride {
   return { variable: variable || undefined, equation: equation ?? undefined, remove };
 }
 
-function write(file: string, text: string): void {
+function write(file: string, text: string | Iterable<string>): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  if (typeof text === 'string') return writeFileSync(file, text);
+  const fd = openSync(file, 'w');
+  try {
+    for (const chunk of text) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** simulate's options from the flags, checked before anything is compiled */
@@ -335,11 +341,11 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   if (values.out) {
     // a URDF robot's run names its file: the viewer reads it to pose the robot
     const source = playback && extname(file).toLowerCase() === '.urdf' ? { source: { urdf: resolve(file) } } : {};
-    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback, ...source }) + '\n' : result.toCSV());
+    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback, ...source }) + '\n' : result.csvChunks());
     io.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
     for (const line of iterationLines(result.iterations, result.substitutions)) io.stderr.write(`${line}\n`);
   } else {
-    io.stdout.write(result.toCSV());
+    for (const chunk of result.csvChunks()) io.stdout.write(chunk);
     for (const line of iterationLines(result.iterations, result.substitutions)) io.stderr.write(`${line}\n`);
   }
 }

@@ -34,6 +34,15 @@ describe('fixed-step RK4 (ode-rk4)', () => {
     for (let i = 0; i < r.length; i++) expect(r.get('f')[i]).toBeCloseTo(-4 * r.get('x')[i], 12);
     expect(r.toCSV().split('\n')[0]).toBe('time,x,f');
   });
+  it('writes the CSV in whole lines of at most `rows` samples, every value read back exactly', () => {
+    const r = simulate(compile(oscillator(4, 1)), { stop: 1, step: 0.001, interval: 0.1, signals: ['x', 'f'] });
+    const chunks = [...r.csvChunks(4)];
+    expect(chunks.length).toBe(3); // 11 samples: 4 + 4 + 3, the header with the first
+    for (const c of chunks) expect(c.endsWith('\n')).toBe(true);
+    const lines = chunks.join('').trimEnd().split('\n');
+    expect(lines.length).toBe(12);
+    lines.slice(1).forEach((line, k) => expect(line.split(',').map(Number)).toEqual([r.time[k], r.get('x')[k], r.get('f')[k]]));
+  });
   it('ends exactly at stop when stop is not a multiple of step', () => {
     const r = simulate(compile(oscillator(1, 1)), { stop: 0.0105, step: 0.001 });
     expect(r.time[r.length - 1]).toBe(0.0105);
