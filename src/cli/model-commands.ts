@@ -9,9 +9,8 @@ import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
 import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, simulate } from '../sim/simulate.ts';
 import type { Model } from '../model/index.ts';
-import { Mechanism } from '../library/multibody/mechanism.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
-import { PlanUnavailable, cachedCompile, lookUp } from './cached-compile.ts';
+import { PlanUnavailable, cachedCompile, loadCompiler, lookUp } from './cached-compile.ts';
 import { formatReport, iterationLines } from './format.ts';
 import type { IterateOptions } from '../structure/plan-types.ts';
 import { type Io, terminal } from './io.ts';
@@ -196,7 +195,7 @@ export function parseSets(sets: string[], flag = '--set', example = 'n=16'): Rec
 }
 
 /** --gravity gx,gy,gz: the world's gravity parameters world.g[1..3] */
-function parseGravity(text: string, model: Model): Record<string, number> {
+function parseGravity(text: string, model: Model, Mechanism: typeof import('../library/multibody/mechanism.ts').Mechanism): Record<string, number> {
   const g = text.split(',').map((x) => number('--gravity', x));
   if (g.length !== 3) throw new UsageError(`--gravity expects gx,gy,gz, got "${text}"`, { hint: 'e.g. --gravity 0,0,-9.80665' });
   if (!(model instanceof Mechanism)) throw new UsageError('--gravity applies to mechanisms (models built with Mechanism, which have a world)');
@@ -284,16 +283,19 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'] };
   const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache'] && !keepParameters);
   const open = !entry || eager ? await openModel(file, sets) : undefined;
+  // the compiler and the multibody library with the model only (a model module imports them anyway)
+  const compiler = open ? await loadCompiler() : undefined;
+  const library = open ? await import('../library/multibody/mechanism.ts') : undefined;
   let loaded: LoadedModel | undefined;
   const load = () => {
     if (loaded) return loaded;
-    if (!open) throw new PlanUnavailable(`${file} was run from the compile cache without its module`);
+    if (!open || !library) throw new PlanUnavailable(`${file} was run from the compile cache without its module`);
     const l = open();
-    if (values.gravity !== undefined) Object.assign(l.overrides, parseGravity(values.gravity, l.model));
+    if (values.gravity !== undefined) Object.assign(l.overrides, parseGravity(values.gravity, l.model, library.Mechanism));
     return (loaded = l);
   };
   if (keepParameters?.(load().model)) options.foldParameters = false;
-  const { compiled, warnings } = cachedCompile(key, entry, load, options);
+  const { compiled, warnings } = cachedCompile(key, entry, load, options, compiler);
   for (const w of warn ? [...warnings, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
   if (values.emit) write(values.emit, compiled.source());
   return { get model() { return load().model; }, compiled };

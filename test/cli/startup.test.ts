@@ -15,6 +15,8 @@ const hook = join(root, 'test/cli/fixtures/log-imports.mjs');
 const HEAVY = ['piscina', 'bullmq', 'ioredis', 'fast-xml-parser', 'cli-progress', 'gl-matrix', 'three', 'mujoco'];
 /** the sources of the other commands and of what a CSV run of a model module does not need */
 const OTHERS = ['src/cli/bundle.ts', 'src/cli/view.ts', 'src/cli/worker.ts', 'src/cli/bench.ts', 'src/cli/linearize.ts', 'src/sweep/', 'src/io/urdf', 'src/io/playback.ts'];
+/** what a run from the compile cache does without: the compiler and the library the model was built from */
+const COMPILER = ['src/compile.ts', 'src/library/', 'src/structure/matching.ts', 'src/structure/blt.ts', 'src/structure/tearing.ts', 'src/codegen/generate.ts'];
 /** tsx and what it loads to run the TypeScript sources */
 const TSX = ['tsx', 'esbuild', 'get-tsconfig', 'resolve-pkg-maps'];
 
@@ -41,7 +43,7 @@ describe('start-up imports', () => {
     expect(hit.sources).toContain('src/cli/model-commands.ts');
     expect(hit.packages.has('ode-rk4')).toBe(true); // the hook sees packages: the run did load its integrator
     for (const name of HEAVY) expect(hit.packages.has(name), name).toBe(false);
-    for (const source of OTHERS) expect(hit.sources.filter((s) => s.startsWith(source)), source).toEqual([]);
+    for (const source of [...OTHERS, ...COMPILER]) expect(hit.sources.filter((s) => s.startsWith(source)), source).toEqual([]);
   });
   it('kron --version loads no package but its own', () => {
     const run = imported(process.env, '--version');
