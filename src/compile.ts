@@ -11,7 +11,7 @@ import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
 import type { SubstitutionOptions } from './codegen/substitution.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
-import { compiledData } from './codegen/compiled-data.ts';
+import { type Target, compiledData } from './codegen/compiled-data.ts';
 import type { AutoModeReport, CompileReport, Mode, Problem } from './report.ts';
 import { modeCost } from './structure/costs.ts';
 import type { IterateOptions } from './structure/plan-types.ts';
@@ -57,6 +57,12 @@ export interface CompileOptions {
    * converge in; true for the defaults (maxSweeps 50). See codegen/substitution.ts
    */
   tornSubstitution?: boolean | Partial<SubstitutionOptions>;
+  /**
+   * 'wasm': derivatives()'s straight-line functions run as WebAssembly, the
+   * rest as JavaScript, on one memory (codegen/wasm.ts); the values are the
+   * JavaScript target's bit for bit, checked here at two states. Default 'js'.
+   */
+  target?: Target;
 }
 
 // (model, options) => compiled model and its report
@@ -139,8 +145,49 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
-  const data = compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names });
-  return new CompiledModel(data, { plan, reduced });
+  const target = checkTarget(options.target);
+  const data = compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target });
+  const compiled = new CompiledModel(data, { plan, reduced });
+  if (target === 'wasm') checkWasm(compiled);
+  return compiled;
+}
+
+function checkTarget(target: CompileOptions['target']): Target {
+  if (target === undefined || target === 'js' || target === 'wasm') return target ?? 'js';
+  throw new UsageError(`target "${target}" is not known`, { hint: 'use --target js (the default) or wasm' });
+}
+
+/**
+ * The WebAssembly target runs, or says why not (report.target 'js' and a
+ * diagnostic), and computes what the JavaScript target computes bit for bit:
+ * every state derivative and workspace slot at the start state and at a
+ * state moved off it (an error otherwise: a wrong number must not run).
+ */
+function checkWasm(compiled: CompiledModel): void {
+  const report = compiled.report;
+  report.target = compiled.wasm ? 'wasm' : 'js';
+  if (!compiled.wasm) {
+    report.diagnostics.push(`target wasm: ${compiled.wasmUnavailable}; the model runs as JavaScript`);
+    return;
+  }
+  const js = compiled.defaults.w.slice(), wasm = compiled.createState();
+  const x = compiled.x0();
+  for (const move of [0, 0.25]) {
+    const at = x.map((v, i) => v + move * Math.sin(i + 1));
+    const a = new Float64Array(at.length), b = new Float64Array(at.length);
+    try {
+      compiled.fn(0, at, a, compiled.defaults.u, compiled.defaults.p, js);
+    } catch {
+      continue; // a state the model cannot evaluate at: nothing to compare
+    }
+    wasm.derivatives(0, at, b);
+    const differs = [...a].findIndex((v, i) => !Object.is(v, b[i]));
+    const slot = differs < 0 ? [...js].findIndex((v, i) => !Object.is(v, wasm.w[i])) : -1;
+    if (differs >= 0 || slot >= 0) {
+      const what = differs >= 0 ? `der(${compiled.stateNames[differs]}): ${a[differs]} against ${b[differs]}` : `${compiled.generated.layout.workspace[slot]}: ${js[slot]} against ${wasm.w[slot]}`;
+      throw new ModelError(`target wasm computes another value than JavaScript: ${what}`, { hint: 'a bug of the WebAssembly target: compile with target js (the default) and report it' });
+    }
+  }
 }
 
 /** tornSubstitution's options, checked */

@@ -64,5 +64,7 @@ export interface CompileReport {
    * loadMs what this run took instead) or stored it
    */
   cache?: { key: string; hit: boolean; loadMs?: number };
+  /** compiled with target 'wasm': 'wasm' when the WebAssembly target runs, 'js' when it could not (diagnostics say why) */
+  target?: 'js' | 'wasm';
 }
 

@@ -27,7 +27,11 @@ export interface CompiledOptions {
   problem?: Problem;
   /** problem 'inverse': the generalized coordinates' names, in the order inverse() takes them */
   coordinates?: readonly CoordinateNames[];
+  /** 'wasm': the straight-line functions run as WebAssembly (wasm.ts); default 'js' */
+  target?: Target;
 }
+
+export type Target = 'js' | 'wasm';
 
 /** an unknown in solve order with the equation that computes it (ModelState.firstNonFinite) */
 export interface SolvedUnknown {

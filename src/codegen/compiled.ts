@@ -18,6 +18,7 @@ import { iterationFailure } from './relax-iterate.ts';
 import { type CoordinateNames, InverseDynamics } from './inverse.ts';
 import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
+import { type WasmTarget, wasmTarget } from './wasm.ts';
 
 export type { CompiledData, CompiledOptions, FailureTables, SignalSource, SolvedUnknown } from './compiled-data.ts';
 
@@ -30,8 +31,10 @@ export type { CompiledData, CompiledOptions, FailureTables, SignalSource, Solved
  */
 export type PortableModel = CompiledData & { readonly format: 'kron-portable-model/1'; readonly solveOrder: readonly SolvedUnknown[] };
 
-type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void) & {
+export type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void;
+  /** the generated module's functions by name (generate.ts), for the WebAssembly target's driver */
+  functions: Record<string, unknown>;
 };
 /**
  * A loop that Newton cannot close, whose last closed position had an unscaled
@@ -77,6 +80,10 @@ export class CompiledModel {
   readonly generated: Generated;
   /** the compile report (kron compile --json) */
   readonly report: CompileReport;
+  /** target 'wasm': the straight-line functions as a WebAssembly module, instantiated per state (wasm.ts) */
+  readonly wasm: WasmTarget | undefined;
+  /** target 'wasm' asked for but not possible: why (compile() reports it) */
+  readonly wasmUnavailable: string | undefined;
 
   /**
    * From the data a compile derived (compiled-data.ts) and what it derived it
@@ -98,6 +105,9 @@ export class CompiledModel {
     data.defaults.w.forEach((v, i) => (w[i] = v));
     this.defaults = { x: Float64Array.from(data.defaults.x), w, u: Float64Array.from(data.defaults.u), p: Float64Array.from(data.defaults.p) };
     this.fn = new Function('fail', generated.body)(this.fail) as Derivatives;
+    const wasm = options.target === 'wasm' ? wasmTarget(generated) : undefined;
+    this.wasm = typeof wasm === 'string' ? undefined : wasm;
+    this.wasmUnavailable = typeof wasm === 'string' ? wasm : undefined;
     this.sources = new Map(data.sources);
     for (const [name, value] of Object.entries(options.start ?? {})) this.writeStart(name, value, this.defaults.x, this.defaults.w);
   }
@@ -298,7 +308,8 @@ export class CompiledModel {
     });
   }
 
-  private readonly fail: Fail = (kind, block, t, residual, extra) => {
+  /** what the generated code calls on a failure: a typed error naming the block and variables (also the WebAssembly driver's) */
+  readonly fail: Fail = (kind, block, t, residual, extra) => {
     const rcond = typeof extra === 'number' ? extra : undefined, detail = typeof extra === 'number' ? null : extra;
     // the state that ran the code names the first non-finite variable (ModelState.derivatives)
     if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);

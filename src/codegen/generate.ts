@@ -270,7 +270,10 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     const c = shared.calls.get(name);
     return c ? `${c.fn}(${ARGS}, ${c.offsets.join(', ')});` : whole;
   });
-  const body = ['"use strict";', RUNTIME_SOURCE, ...parts, main, outputs, 'derivatives.outputs = outputs;', 'return derivatives;'].map(relink).join('\n');
+  // the module's own functions by name, for a target that runs some of them elsewhere (wasm.ts)
+  const own = parts.flatMap((q) => /^function (\w+)\(/.exec(q)?.[1] ?? []);
+  const exposed = `derivatives.functions = { ${own.join(', ')} };`;
+  const body = ['"use strict";', RUNTIME_SOURCE, ...parts, main, outputs, 'derivatives.outputs = outputs;', exposed, 'return derivatives;'].map(relink).join('\n');
   const layout: Layout = {
     states: plan.states.map((v) => v.name),
     inputs: plan.inputs.map((v) => v.name),

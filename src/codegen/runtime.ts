@@ -301,8 +301,8 @@ function sparseNearSymmetric(n, A, order, start, rows) {
 }
 `;
 
-/** the generated code's arrays: plain arrays of doubles (doubles()) */
-export type Workspace = number[];
+/** the generated code's workspace: a plain array of doubles (doubles()); with the WebAssembly target, its memory's view (wasm.ts) */
+export type Workspace = number[] | Float64Array;
 
 /** returns rcond (a lower bound of the reciprocal condition number of the equilibrated matrix), 0 when singular */
 type Solve = (n: number, A: ArrayLike<number> & { [i: number]: number }, b: ArrayLike<number> & { [i: number]: number }, refine?: boolean) => number;

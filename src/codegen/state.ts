@@ -9,6 +9,7 @@ import { ModelError, SimulationError } from '../errors.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import { type IterationStats, iterationStats } from './relax-iterate.ts';
+import { instantiate } from './wasm.ts';
 
 export type SignalReader = (x: Float64Array) => number;
 
@@ -33,13 +34,15 @@ export class ModelState {
 
   constructor(readonly model: CompiledModel) {
     const d = model.defaults;
-    this.w = doubles(d.w.length);
+    // the WebAssembly target: this state's own instance, whose memory is the workspace
+    const wasm = model.wasm && instantiate(model.wasm, model.fn.functions, model.fail, d.w.length);
+    this.w = wasm ? wasm.w : doubles(d.w.length);
     for (let i = 0; i < d.w.length; i++) this.w[i] = d.w[i];
     this.u = Float64Array.from(d.u);
     this.p = Float64Array.from(d.p);
     this.start = Float64Array.from(d.x);
     this.lastX = Float64Array.from(d.x);
-    this.fn = model.fn;
+    this.fn = wasm ? Object.assign(wasm.derivatives, { outputs: model.fn.outputs, functions: model.fn.functions }) : model.fn;
   }
 
   /** the state vector to start from: the compiled start values with this state's setStart() */

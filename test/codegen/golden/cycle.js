@@ -341,5 +341,6 @@ export function create(fail = defaultFail) {
 
   }
   derivatives.outputs = outputs;
+  derivatives.functions = { g0, fill1, solve2, f3, f4 };
   return derivatives;
 }

@@ -1,0 +1,390 @@
+// The WebAssembly target (compile option `target: 'wasm'`, `--target wasm`):
+// the straight-line functions of derivatives() — the assignments of the
+// relaxed elimination, the kinematics, the causal sequences, every function
+// of `const`s and workspace stores (generate.ts, Module.assigns) — become
+// WebAssembly functions over one linear memory holding w, x, u and p, emitted
+// directly as binary (no toolchain at run time). What is not straight-line
+// (a linear solve, Newton, a relaxed loop's torn fallback) stays JavaScript
+// and runs on the same memory through a Float64Array view, so one
+// derivatives() interleaves both. The values are those of the JavaScript
+// code bit for bit: the same IEEE operations in the same order, and the
+// same Math functions (imported); compile() checks it at two states.
+//
+// Why: V8 compiles WebAssembly's f64 locals to registers and its memory
+// accesses without the map and bounds checks of a JavaScript array: 0.68-0.72x
+// the JavaScript target's time on the relaxed chain (n = 16...256), the PUMA
+// and the humanoid, and immune to the typed-array detach penalty.
+//
+// This reads the generated JavaScript, whose grammar the printer (emitter.ts)
+// fixes: `const v = <expr>;`, `w[i] = <expr>;`, `if (!pivotOk(v, w, s)) w[f] = 1;`
+// with <expr> of numbers, locals, elements w[i], x[o + i], u[i], p[i],
+// + - * /, unary minus, parentheses and Math functions. A function with any
+// other line stays JavaScript.
+import type { Generated } from './generate.ts';
+
+type Arrays = 'w' | 'x' | 'u' | 'p';
+
+/** a derivatives() whose straight-line parts run as WebAssembly; `w` is the memory's view */
+export interface WasmTarget {
+  /** the compiled module (one per compiled model) */
+  module: WebAssembly.Module;
+  /** functions that became WebAssembly, of all the functions derivatives() calls */
+  translated: number;
+  called: number;
+  /** the functions that stay JavaScript, with the reason (a linear solve, Newton, a fallback, ...) */
+  kept: Record<string, string>;
+  /** the memory's layout in doubles: w from 0, then x, u, p */
+  base: Record<Arrays, number>;
+  /** the JavaScript of derivatives(), with runs of WebAssembly calls as seg0(t), seg1(t), ... */
+  driver: string;
+}
+
+const MATH = ['sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'exp', 'log', 'sign', 'sinh', 'cosh', 'tanh', 'max', 'min', 'pow'] as const;
+const ARITY: Record<string, number> = { atan2: 2, max: 2, min: 2, pow: 2 };
+
+/** the generated code as WebAssembly where it is straight-line; a string says why not at all */
+export function wasmTarget(generated: Generated): WasmTarget | string {
+  const functions = parseFunctions(generated.body);
+  const derivatives = functions.get('derivatives');
+  if (!derivatives) return 'no derivatives() in the generated code';
+  const { layout } = generated;
+  const base: Record<Arrays, number> = { w: 0, x: layout.workspace.length, u: 0, p: 0 };
+  base.u = base.x + layout.states.length;
+  base.p = base.u + layout.inputs.length;
+  const words = base.p + layout.parameters.length;
+
+  const enc = new ModuleWriter();
+  const bodies = new Map<string, number | undefined>(); // function name -> its WebAssembly index, or undefined: JavaScript
+  const kept: Record<string, string> = {};
+  const compiledIndex = (name: string): number | undefined => {
+    if (bodies.has(name)) return bodies.get(name);
+    const f = functions.get(name);
+    const code = f ? translateFunction(f, base, enc) : 'not a function of the module';
+    if (typeof code === 'string') kept[name] = code;
+    const index = typeof code === 'string' ? undefined : enc.addFunction(code.params, code.locals, code.body);
+    bodies.set(name, index);
+    return index;
+  };
+  const CALL = /^(\w+)\(t, x, u, p, w((?:, \d+)*)\);$/;
+  const driver: string[] = [];
+  let segment: number[] = [];
+  let segments = 0, called = 0, translated = 0;
+  const close = () => {
+    if (!segment.length) return;
+    const name = `seg${segments++}`;
+    enc.addExport(name, enc.addFunction([F64], 0, segment));
+    driver.push(`segs.${name}(t);`);
+    segment = [];
+  };
+  for (const line of derivatives.body) {
+    const call = CALL.exec(line);
+    if (call) called++;
+    const index = call ? compiledIndex(call[1]) : undefined;
+    if (call && index !== undefined) {
+      translated++;
+      const offsets = call[2] ? call[2].slice(2).split(', ').map(Number) : [];
+      segment.push(OP.localGet, 0, ...offsets.flatMap((o) => [OP.i32Const, ...sleb(o)]), OP.call, ...uleb(index));
+      continue;
+    }
+    close();
+    // JavaScript: calls of the generated module's own functions through `fns`
+    driver.push(line.replace(/\b([a-z]+\d+)\(t, x, u, p, w/g, 'fns.$1(t, x, u, p, w'));
+  }
+  close();
+  if (translated === 0) return 'no function of derivatives() is straight-line';
+  enc.memory(Math.ceil((words * 8) / 65536) + 1);
+  const module = new WebAssembly.Module(enc.bytes());
+  return { module, translated, called, kept, base, driver: driver.join('\n') };
+}
+
+/** an instance of the module: its memory's view as the workspace, and derivatives() over it */
+export function instantiate(target: WasmTarget, fns: Record<string, unknown>, fail: unknown, words: number) {
+  const math = Object.fromEntries(MATH.map((m) => [m, Math[m]]));
+  const instance = new WebAssembly.Instance(target.module, { math });
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  const w = new Float64Array(memory.buffer, 0, words);
+  const { x: X, u: U, p: P } = target.base;
+  const make = new Function('mem', 'segs', 'fns', 'fail', `return function derivatives(t, x, dx, u, p, w) {
+  mem.set(x, ${X});
+  if (u.length) mem.set(u, ${U});
+  if (p.length) mem.set(p, ${P});
+${target.driver}
+};`);
+  return { w, derivatives: make(new Float64Array(memory.buffer), instance.exports, fns, fail) as (...a: unknown[]) => void };
+}
+
+// --- the generated functions, as text -----------------------------------------------------------
+
+interface JsFunction {
+  params: string[];
+  body: string[];
+}
+
+/** top-level `function name(params) {` ... `}` of the module body, their lines trimmed */
+function parseFunctions(body: string): Map<string, JsFunction> {
+  const out = new Map<string, JsFunction>();
+  for (const m of body.matchAll(/^function (\w+)\(([^)]*)\) \{\n([\s\S]*?)\n\}$/gm)) {
+    out.set(m[1], { params: m[2].split(', '), body: m[3].split('\n').map((l) => l.trim()).filter(Boolean) });
+  }
+  return out;
+}
+
+const F64 = 0x7c, I32 = 0x7f;
+const OP = {
+  localGet: 0x20, localSet: 0x21, call: 0x10, i32Const: 0x41, f64Const: 0x44, f64Load: 0x2b, f64Store: 0x39, i32Add: 0x6a, i32Shl: 0x74,
+  f64Add: 0xa0, f64Sub: 0xa1, f64Mul: 0xa2, f64Div: 0xa3, f64Neg: 0x9a, f64Abs: 0x99, f64Sqrt: 0x9f, f64Gt: 0x64, f64Ne: 0x62,
+  i32Eqz: 0x45, if: 0x04, end: 0x0b, return: 0x0f,
+} as const;
+
+/** one generated function as WebAssembly (params t, then its offsets), or why it stays JavaScript */
+function translateFunction(f: JsFunction, base: Record<Arrays, number>, enc: ModuleWriter): { params: number[]; locals: number; body: number[] } | string {
+  const [t, x, u, p, w, ...offsets] = f.params;
+  if (t !== 't' || x !== 'x' || u !== 'u' || p !== 'p' || w !== 'w') return `parameters ${f.params.join(', ')}`;
+  const locals = new Map<string, number>([['t', 0], ...offsets.map((o, i) => [o, i + 1] as [string, number])]);
+  const body: number[] = [];
+  const local = (name: string) => {
+    if (!locals.has(name)) locals.set(name, locals.size);
+    return locals.get(name)!;
+  };
+  try {
+    for (const line of f.body) {
+      let m: RegExpExecArray | null;
+      if ((m = /^const (\w+) = (.+);$/.exec(line))) {
+        body.push(...expression(m[2], locals, base, enc), OP.localSet, ...uleb(local(m[1])));
+      } else if ((m = /^w\[([^\]]+)\] = (.+);$/.exec(line))) {
+        const { address, offset } = element('w', m[1], locals, base);
+        body.push(...address, ...expression(m[2], locals, base, enc), OP.f64Store, 3, ...uleb(offset));
+      } else if ((m = /^if \(!pivotOk\((\w+), w, (\d+)\)\) w\[(\d+)\] = 1;$/.exec(line))) {
+        if (!locals.has(m[1])) return `pivot ${m[1]} is not a local`;
+        body.push(OP.localGet, ...uleb(locals.get(m[1])!), OP.i32Const, ...sleb(Number(m[2]) * 8), OP.call, ...uleb(enc.pivotOk()), OP.i32Eqz);
+        body.push(OP.if, 0x40, OP.i32Const, 0, OP.f64Const, ...f64(1), OP.f64Store, 3, ...uleb(Number(m[3]) * 8), OP.end);
+      } else return `not straight-line: ${line}`;
+    }
+  } catch (e) {
+    return `${e instanceof Error ? e.message : String(e)}`; // an expression outside the grammar
+  }
+  return { params: [F64, ...offsets.map(() => I32)], locals: locals.size - 1 - offsets.length, body };
+}
+
+/** w[o0 + 17], x[3]: the address on the stack (offsets shifted to bytes) and the constant byte offset */
+function element(array: Arrays, index: string, locals: Map<string, number>, base: Record<Arrays, number>): { address: number[]; offset: number } {
+  let c = base[array];
+  const vars: number[] = [];
+  for (const term of index.split(' + ')) {
+    if (/^\d+$/.test(term)) c += Number(term);
+    else if (locals.has(term)) vars.push(locals.get(term)!);
+    else throw new Error(`index ${index}`);
+  }
+  if (vars.length === 0) return { address: [OP.i32Const, 0], offset: c * 8 };
+  const address = vars.flatMap((v, i) => [OP.localGet, ...uleb(v), OP.i32Const, 3, OP.i32Shl, ...(i > 0 ? [OP.i32Add] : [])]);
+  return { address, offset: c * 8 };
+}
+
+const TOKEN = /\s*(\d+(?:\.\d+)?(?:e[-+]?\d+)?|Math\.\w+|[a-z]\w*\[[^\]]+\]|[A-Za-z_]\w*|[-+*/(),])/gy;
+
+/** the printed expression as stack code, evaluated in the order JavaScript evaluates it */
+function expression(text: string, locals: Map<string, number>, base: Record<Arrays, number>, enc: ModuleWriter): number[] {
+  const tokens: string[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m; TOKEN.lastIndex < text.length && (m = TOKEN.exec(text)); ) tokens.push(m[1]);
+  if (tokens.join('').replace(/\s+/g, '') !== text.replace(/\s+/g, '')) throw new Error(`cannot read ${text}`);
+  let i = 0;
+  const peek = () => tokens[i];
+  const next = () => tokens[i++];
+  const primary = (): number[] => {
+    const tk = next();
+    if (tk === undefined) throw new Error('unexpected end');
+    if (tk === '(') {
+      const e = sum();
+      if (next() !== ')') throw new Error('( without )');
+      return e;
+    }
+    if (/^\d/.test(tk)) return [OP.f64Const, ...f64(Number(tk))];
+    if (tk.startsWith('Math.')) {
+      const name = tk.slice(5);
+      if (next() !== '(') throw new Error(`${tk} without (`);
+      const args = [sum()];
+      while (peek() === ',') (next(), args.push(sum()));
+      if (next() !== ')') throw new Error(`${tk}( without )`);
+      if (name === 'abs' && args.length === 1) return [...args[0], OP.f64Abs];
+      if (name === 'sqrt' && args.length === 1) return [...args[0], OP.f64Sqrt];
+      if (!(MATH as readonly string[]).includes(name) || args.length !== (ARITY[name] ?? 1)) throw new Error(`Math.${name}`);
+      return [...args.flat(), OP.call, ...uleb(enc.math(name))];
+    }
+    const el = /^([wxup])\[(.+)\]$/.exec(tk);
+    if (el) {
+      const { address, offset } = element(el[1] as Arrays, el[2], locals, base);
+      return [...address, OP.f64Load, 3, ...uleb(offset)];
+    }
+    if (!locals.has(tk)) throw new Error(`unknown ${tk}`);
+    return [OP.localGet, ...uleb(locals.get(tk)!)];
+  };
+  const unary = (): number[] => (peek() === '-' ? (next(), [...unary(), OP.f64Neg]) : primary());
+  const product = (): number[] => {
+    let e = unary();
+    while (peek() === '*' || peek() === '/') {
+      const op = next() === '*' ? OP.f64Mul : OP.f64Div;
+      e = [...e, ...unary(), op];
+    }
+    return e;
+  };
+  const sum = (): number[] => {
+    let e = product();
+    while (peek() === '+' || peek() === '-') {
+      const op = next() === '+' ? OP.f64Add : OP.f64Sub;
+      e = [...e, ...product(), op];
+    }
+    return e;
+  };
+  const e = sum();
+  if (i !== tokens.length) throw new Error(`trailing ${tokens.slice(i).join(' ')}`);
+  return e;
+}
+
+// --- the binary format -------------------------------------------------------------------------
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+}
+
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
+    out.push(b | 0x80);
+  }
+}
+
+const f64 = (v: number): number[] => [...new Uint8Array(new Float64Array([v]).buffer)];
+const vector = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+const section = (id: number, content: number[]): number[] => [id, ...uleb(content.length), ...content];
+const name = (s: string): number[] => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
+
+/** a module: imported Math functions first (their indices come first), then the defined functions */
+class ModuleWriter {
+  private readonly imports: string[] = [];
+  private readonly types: string[] = [];
+  private readonly defined: { type: number; locals: number; body: number[] }[] = [];
+  private readonly exports: [string, number][] = [];
+  private pages = 1;
+  private pivot: number | undefined;
+  private sealed = false;
+
+  private type(params: number[], results: number[]): number {
+    const key = `${params.join(',')}:${results.join(',')}`;
+    let i = this.types.indexOf(key);
+    if (i < 0) i = this.types.push(key) - 1;
+    return i;
+  }
+
+  /** the index of an imported Math function; imports must all be known before the first defined function is numbered */
+  math(fn: string): number {
+    let i = this.imports.indexOf(fn);
+    if (i < 0) {
+      if (this.sealed) throw new Error('import after definitions'); // never: see indices below
+      i = this.imports.push(fn) - 1;
+    }
+    return i;
+  }
+
+  // defined functions are numbered after the imports; since imports are found while translating,
+  // definitions keep provisional indices (FUNC_BASE + k) that bytes() shifts by the import count
+  addFunction(params: number[], locals: number, body: number[]): number {
+    this.defined.push({ type: this.type(params, []), locals, body });
+    return FUNC_BASE + this.defined.length - 1;
+  }
+
+  pivotOk(): number {
+    if (this.pivot === undefined) {
+      // (p, s) => |p| > w[s] ? (w[s] = |p|, 1) : |p| > 1e-9 w[s]; s a byte address; as runtime.ts's pivotOk
+      const body = [
+        OP.localGet, 0, OP.f64Abs, OP.localSet, 2,
+        OP.localGet, 2, OP.localGet, 1, OP.f64Load, 3, 0, OP.f64Gt,
+        OP.if, 0x40, OP.localGet, 1, OP.localGet, 2, OP.f64Store, 3, 0, OP.i32Const, 1, OP.return, OP.end,
+        OP.localGet, 2, OP.f64Const, ...f64(1e-9), OP.localGet, 1, OP.f64Load, 3, 0, OP.f64Mul, OP.f64Gt,
+      ];
+      this.defined.push({ type: this.type([F64, I32], [I32]), locals: 1, body });
+      this.pivot = FUNC_BASE + this.defined.length - 1;
+    }
+    return this.pivot;
+  }
+
+  addExport(name: string, index: number): void {
+    this.exports.push([name, index]);
+  }
+
+  memory(pages: number): void {
+    this.pages = pages;
+  }
+
+  bytes(): Uint8Array<ArrayBuffer> {
+    this.sealed = true;
+    const n = this.imports.length;
+    const mathType = (fn: string) => this.type(Array(ARITY[fn] ?? 1).fill(F64), [F64]);
+    const importEntries = this.imports.map((fn) => [...name('math'), ...name(fn), 0x00, ...uleb(mathType(fn))]);
+    // provisional indices FUNC_BASE + k -> n + k, in every call instruction
+    const relocate = (body: number[]) => shiftCalls(body, n);
+    const types = this.types.map((key) => {
+      const [params, results] = key.split(':').map((s) => (s ? s.split(',').map(Number) : []));
+      return [0x60, ...vector(params.map((t) => [t])), ...vector(results.map((t) => [t]))];
+    });
+    const code = this.defined.map((f) => {
+      const body = [...(f.locals ? [1, ...uleb(f.locals), F64] : [0]), ...relocate(f.body), OP.end];
+      return [...uleb(body.length), ...body];
+    });
+    return new Uint8Array([
+      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+      ...section(1, vector(types)),
+      ...section(2, vector(importEntries)),
+      ...section(3, vector(this.defined.map((f) => uleb(f.type)))),
+      ...section(5, vector([[0x00, ...uleb(this.pages)]])),
+      ...section(7, vector([[...name('memory'), 0x02, 0], ...this.exports.map(([s, i]) => [...name(s), 0x00, ...uleb(i - FUNC_BASE + n)])])),
+      ...section(10, vector(code)),
+    ]);
+  }
+}
+
+/** provisional function indices: far above any import count, rewritten in bytes() */
+const FUNC_BASE = 1 << 20;
+
+/** rewrites `call FUNC_BASE + k` to `call imports + k` in straight-line code (the only calls with large indices) */
+function shiftCalls(body: number[], imports: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < body.length; ) {
+    const op = body[i];
+    out.push(op);
+    i++;
+    const skipLeb = () => {
+      while (body[i] & 0x80) out.push(body[i++]);
+      out.push(body[i++]);
+    };
+    if (op === OP.call) {
+      let v = 0, shift = 1, j = i;
+      for (;;) {
+        const b = body[j++];
+        v += (b & 0x7f) * shift;
+        shift *= 128;
+        if (!(b & 0x80)) break;
+      }
+      out.push(...uleb(v >= FUNC_BASE ? v - FUNC_BASE + imports : v));
+      i = j;
+    } else if (op === OP.f64Const) {
+      out.push(...body.slice(i, i + 8));
+      i += 8;
+    } else if (op === OP.i32Const || op === OP.localGet || op === OP.localSet) skipLeb();
+    else if (op === OP.f64Load || op === OP.f64Store) {
+      skipLeb(); // align
+      skipLeb(); // offset
+    } else if (op === OP.if) out.push(body[i++]); // block type
+  }
+  return out;
+}
