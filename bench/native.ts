@@ -8,7 +8,7 @@
 // trials) with Kron's relaxed and torn forms (process CPU time, timing.ts:
 // warmed, then interleaved batches), before and after an ArrayBuffer detach.
 //
-//   npx tsx bench/native.ts [--peers /path/to/built/peers] [--n 8,16,64,128,256] [--rounds 3]
+//   npx tsx bench/native.ts [--peers /path/to/built/peers] [--n 8,16,64,128,256] [--rounds 3] [--target js|wasm]
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 import { compile, Mechanism, type CompiledModel, type Mode } from '../src/index.ts';
 import { type Subject, type Warmed, timeRounds, warm } from '../src/bench/timing.ts';
 
-const { values } = parseArgs({ options: { peers: { type: 'string', default: '../shared/peers/native' }, n: { type: 'string', default: '8,16,64,128,256' }, rounds: { type: 'string', default: '3' }, check: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { peers: { type: 'string', default: '../shared/peers/native' }, n: { type: 'string', default: '8,16,64,128,256' }, rounds: { type: 'string', default: '3' }, check: { type: 'boolean', default: false }, target: { type: 'string', default: 'js' } } });
+const target = values.target as 'js' | 'wasm';
 const sizes = values.n.split(',').map(Number);
 const rounds = Number(values.rounds);
 const ENGINES = ['bullet', 'mujoco', 'simbody'] as const;
@@ -84,7 +85,7 @@ if (!ENGINES.every((e) => existsSync(join(values.peers, `bench_${e}`)))) {
   console.error(`the native peers are not built in ${values.peers}: see its README (apt-get install libsimbody-dev libmujoco-dev libbullet-dev; ./build.sh), or give --peers`);
   process.exit(2);
 }
-const compiled = models.map((m) => ({ ...m, forms: Object.fromEntries((['relaxed', 'torn'] as Mode[]).map((mode) => [mode, compile(m.build(), { mode, parameters: gravity })])) as Record<Mode, CompiledModel> }));
+const compiled = models.map((m) => ({ ...m, forms: Object.fromEntries((['relaxed', 'torn'] as Mode[]).map((mode) => [mode, compile(m.build(), { mode, parameters: gravity, target })])) as Record<Mode, CompiledModel> }));
 
 // agreement with every peer's accelerations
 for (const e of ENGINES) {
@@ -131,7 +132,7 @@ for (let r = 0; r < rounds; r++) kron.after.push(timeRounds(after, 15).map((t) =
 
 const min = (xs: number[]) => Math.min(...xs);
 const fmt = (v: number) => (v < 10 ? v.toFixed(3) : v.toFixed(1));
-console.log(`\nµs per forward-dynamics call, min over ${rounds} rounds; natives: thread CPU time, min of 3 trials of 0.3 s; Kron: process CPU time, min over 15 interleaved batches`);
+console.log(`\nµs per forward-dynamics call (Kron's target: ${target}), min over ${rounds} rounds; natives: thread CPU time, min of 3 trials of 0.3 s; Kron: process CPU time, min over 15 interleaved batches`);
 console.log('| model | Bullet ABA | MuJoCo C | Simbody | Kron relaxed | relaxed, detached | Kron torn | torn, detached | relaxed / Bullet | torn / MuJoCo | detached / before (relaxed) |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 compiled.forEach((m, k) => {

@@ -35,14 +35,14 @@ export class ModelState {
   constructor(readonly model: CompiledModel) {
     const d = model.defaults;
     // the WebAssembly target: this state's own instance, whose memory is the workspace
-    const wasm = model.wasm && instantiate(model.wasm, model.fn.functions, model.fail, d.w.length);
+    const wasm = model.wasm && instantiate(model.wasm, model.generated.body, model.fail, d.w.length);
     this.w = wasm ? wasm.w : doubles(d.w.length);
     for (let i = 0; i < d.w.length; i++) this.w[i] = d.w[i];
     this.u = Float64Array.from(d.u);
     this.p = Float64Array.from(d.p);
     this.start = Float64Array.from(d.x);
     this.lastX = Float64Array.from(d.x);
-    this.fn = wasm ? Object.assign(wasm.derivatives, { outputs: model.fn.outputs, functions: model.fn.functions }) : model.fn;
+    this.fn = wasm ? Object.assign(wasm.derivatives, { outputs: wasm.outputs, functions: wasm.functions }) : model.fn;
   }
 
   /** the state vector to start from: the compiled start values with this state's setStart() */

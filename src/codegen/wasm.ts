@@ -62,9 +62,12 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
     const code = f ? translateFunction(f, base, enc) : 'not a function of the module';
     if (typeof code === 'string') kept[name] = code;
     const index = typeof code === 'string' ? undefined : enc.addFunction(code.params, code.locals, code.body);
+    if (index !== undefined) enc.addExport(name, index); // for the JavaScript functions that call it
     bodies.set(name, index);
     return index;
   };
+  // every generated function, also those only a solve, a fallback or outputs() calls
+  for (const [name, f] of functions) if (f.params.slice(0, 5).join(', ') === 't, x, u, p, w') compiledIndex(name);
   const CALL = /^(\w+)\(t, x, u, p, w((?:, \d+)*)\);$/;
   const driver: string[] = [];
   let segment: number[] = [];
@@ -97,20 +100,34 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   return { module, translated, called, kept, base, driver: driver.join('\n') };
 }
 
-/** an instance of the module: its memory's view as the workspace, and derivatives() over it */
-export function instantiate(target: WasmTarget, fns: Record<string, unknown>, fail: unknown, words: number) {
+/**
+ * An instance of the module for one state: its memory's view is the
+ * workspace, and the generated JavaScript is evaluated again for it with each
+ * translated function's body replaced by a call of its WebAssembly (so a
+ * solve or a fallback that calls the causal sequence runs it there too);
+ * derivatives() runs the driver, outputs() that module's outputs, both after
+ * copying x, u and p into the memory.
+ */
+export function instantiate(target: WasmTarget, body: string, fail: unknown, words: number) {
   const math = Object.fromEntries(MATH.map((m) => [m, Math[m]]));
   const instance = new WebAssembly.Instance(target.module, { math });
   const memory = instance.exports.memory as WebAssembly.Memory;
-  const w = new Float64Array(memory.buffer, 0, words);
+  const mem = new Float64Array(memory.buffer);
+  const w = mem.subarray(0, words);
+  const exported = instance.exports as Record<string, unknown>;
+  const js = new Function('fail', 'wasm', body.replace(/^function (\w+)\((t, x, u, p, w((?:, o\d+)*))\) \{\n[\s\S]*?\n\}$/gm, (whole, name: string, params: string, offsets: string) =>
+    name in exported ? `function ${name}(${params}) {\n  wasm.${name}(t${offsets});\n}` : whole))(fail, exported) as { outputs: (...a: unknown[]) => void; functions: Record<string, unknown> };
   const { x: X, u: U, p: P } = target.base;
-  const make = new Function('mem', 'segs', 'fns', 'fail', `return function derivatives(t, x, dx, u, p, w) {
-  mem.set(x, ${X});
-  if (u.length) mem.set(u, ${U});
-  if (p.length) mem.set(p, ${P});
+  const load = `mem.set(x, ${X});\nif (u.length) mem.set(u, ${U});\nif (p.length) mem.set(p, ${P});`;
+  const make = new Function('mem', 'segs', 'fns', 'fail', 'jsOutputs', `return [function derivatives(t, x, dx, u, p, w) {
+${load}
 ${target.driver}
-};`);
-  return { w, derivatives: make(new Float64Array(memory.buffer), instance.exports, fns, fail) as (...a: unknown[]) => void };
+}, function outputs(t, x, u, p, w) {
+${load}
+jsOutputs(t, x, u, p, w);
+}];`);
+  const [derivatives, outputs] = make(mem, exported, js.functions, fail, js.outputs) as ((...a: unknown[]) => void)[];
+  return { w, derivatives, outputs, functions: js.functions };
 }
 
 // --- the generated functions, as text -----------------------------------------------------------
