@@ -75,6 +75,8 @@ export interface SweepOptions {
   warmupMs: number;
   /** progress, one line at a time */
   log: (line: string) => void;
+  /** the code Kron's forms run (compile's target; default 'js') */
+  target?: 'js' | 'wasm';
 }
 
 export interface SweepResult {
@@ -170,7 +172,7 @@ function compileInstance(
     try {
       const mech = build();
       const t0 = performance.now(), cpu0 = cpuMicros();
-      const c = compile(mech, { mode });
+      const c = compile(mech, { mode, target: o.target });
       const compileCpuMs = (cpuMicros() - cpu0) / 1000, compileMs = performance.now() - t0;
       const n = c.stateNames.length / 2;
       history.get(mode)!.push({ n: sweepN ?? n, ms: compileCpuMs });

@@ -5,7 +5,7 @@ import { DEFAULT_SIZES, MODELS } from '../bench/models.ts';
 export const BENCH_USAGE = `usage:
   kron bench [--json] [--n 1,2,4,...] [--models chain,puma560,tree,fourbar] [--out dir]
              [--max-torn-n N] [--compile-budget seconds] [--warmup-limit seconds] [--rounds N]
-             [--no-mujoco]
+             [--no-mujoco] [--target js|wasm]
 
 Times are CPU time of the process (process.cpuUsage()): every compiled form is warmed
 up, then all are timed in --rounds interleaved rounds of one ~15 ms batch each (median,
@@ -21,6 +21,7 @@ does when it grows): Kron is timed again, in the same rounds as MuJoCo's mj_forw
                   left out of the fits and ratios (the code may not be optimised yet)
 --rounds          interleaved timing rounds (default 15)
 --no-mujoco       leave out the MuJoCo peer (and the rows after a detach)
+--target          the code Kron's forms run: js (default) or wasm (README, WebAssembly target)
 --json            print the rows as JSON: { model, n, mode, usPerEval, usMin, compileMs, compileCpuMs,
                   ops[, warmupCapped][, afterDetach] }
 `;

@@ -22,6 +22,7 @@ const OPTIONS = {
   'compile-budget': { type: 'string', default: '30' },
   rounds: { type: 'string', default: '15' },
   'no-mujoco': { type: 'boolean', default: false },
+  target: { type: 'string', default: 'js' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -42,11 +43,12 @@ export async function benchCommand(argv: string[]): Promise<void> {
     compileBudgetMs: 1000 * positiveNumber('--compile-budget', values['compile-budget']),
     rounds: positiveInteger('--rounds', values.rounds),
     mujoco: !values['no-mujoco'],
+    target: benchTarget(values.target),
     log: (line) => process.stderr.write(line + '\n'),
   });
   const m = machine();
   const summary = summarize(result.rows);
-  const header = `kron bench, ${m.date}: Node ${m.node}, ${m.nproc} cores (${m.cpu}), ${m.os}` +
+  const header = `kron bench, ${m.date}: Node ${m.node}, ${m.nproc} cores (${m.cpu}), ${m.os}; Kron's target ${values.target}` +
     `${result.mujocoVersion ? `; MuJoCo ${result.mujocoVersion} (@mujoco/mujoco, WebAssembly)` : ''}`;
   const table = markdownTable(result.rows);
   const closing = conclusions(summary, result);
@@ -66,6 +68,11 @@ function writeResults(dir: string, m: Machine, header: string, table: string, cl
   const md = ['# kron bench', '', header, '', table, '', ...closing, '', ...(svg ? ['![µs per evaluation against n on the chain](chain.svg)', ''] : [])];
   writeFileSync(join(dir, 'bench.md'), md.join('\n'));
   process.stderr.write(`wrote ${files.map((f) => join(dir, f)).join(', ')}\n`);
+}
+
+function benchTarget(target: string): 'js' | 'wasm' {
+  if (target === 'js' || target === 'wasm') return target;
+  throw new UsageError(`--target must be js or wasm, got "${target}"`, { hint: BENCH_USAGE });
 }
 
 /** one row per line, valid JSON */
