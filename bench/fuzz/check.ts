@@ -85,9 +85,12 @@ type Outcome = { ok: true; c: CompiledModel } | { ok: false; error: unknown };
 
 const describeError = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message.split('\n')[0].slice(0, 200)}` : String(e));
 
+/** the code compiled: --target of main.ts (the WebAssembly target is checked against the JavaScript one by compile()) */
+const TARGET = process.env.KRON_FUZZ_TARGET === 'wasm' ? 'wasm' : 'js';
+
 export function tryCompile(spec: MechanismSpec, mode: Mode): Outcome {
   try {
-    return { ok: true, c: compile(buildMechanism(spec), { mode }) };
+    return { ok: true, c: compile(buildMechanism(spec), { mode, target: TARGET }) };
   } catch (error) {
     return { ok: false, error };
   }

@@ -1,6 +1,6 @@
 // The fuzzer: seeded random mechanisms through the public API, compiled torn
 // and relaxed, compared with the oracles (bench/fuzz/check.ts says how).
-//   npm run fuzz -- [--cases N] [--seed S] [--jobs J] [--verbose] [--small]
+//   npm run fuzz -- [--cases N] [--seed S] [--jobs J] [--verbose] [--small] [--target js|wasm]
 // --small: the small mechanisms of the test slices (test/fuzz), so that
 // `--seed S --cases 1 --small --verbose` shows a slice's failing case.
 // Case k uses seed S + k, so `--seed S --cases 1` reproduces one case.
@@ -27,12 +27,13 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--verbose' || a === '-v') args.verbose = true;
+    else if (a === '--target' && ['js', 'wasm'].includes(argv[i + 1])) process.env.KRON_FUZZ_TARGET = argv[++i]; // the workers read it (check.ts)
     else if (a === '--small') args.small = true;
     else if (a === '--cases' || a === '--seed' || a === '--jobs') {
       const v = Number(argv[++i]);
       if (!Number.isInteger(v) || v < 0) throw new Error(`${a} needs a non-negative integer, got ${argv[i]}`);
       args[a.slice(2) as 'cases' | 'seed' | 'jobs'] = v;
-    } else throw new Error(`unknown argument ${a} (use --cases N, --seed S, --jobs J, --verbose, --small)`);
+    } else throw new Error(`unknown argument ${a} (use --cases N, --seed S, --jobs J, --verbose, --small, --target js|wasm)`);
   }
   return args;
 }
