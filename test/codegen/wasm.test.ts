@@ -3,7 +3,7 @@
 // loops whose Newton stays JavaScript, through a relaxed pivot's torn
 // fallback, on seeded random mechanisms; per-state memories; the portable form.
 import { describe, expect, it } from 'vitest';
-import { Mechanism, UsageError, compile, simulate } from '../../src/index.ts';
+import { type Mechanism, UsageError, compile, simulate } from '../../src/index.ts';
 import { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { CompileOptions } from '../../src/compile.ts';
 import chain from '../../mechanisms/chain.ts';
@@ -12,6 +12,7 @@ import humanoid from '../../mechanisms/humanoid.ts';
 import fourbar from '../../mechanisms/fourbar.ts';
 import { buildMechanism } from '../../bench/fuzz/describe.ts';
 import { generate } from '../../bench/fuzz/generate.ts';
+import { heavyLightBranches } from '../multibody/branches.ts';
 
 /** both targets run for 0.2 s: every sample of every state identical (Object.is: NaN and -0 too) */
 function sameRun(build: () => Mechanism, options: CompileOptions) {
@@ -45,23 +46,7 @@ describe('target wasm', () => {
   });
 
   it("a relaxed pivot's failed check sets the flag in WebAssembly, and the torn fallback (JavaScript) solves that evaluation", () => {
-    // safety.test.ts's two branches off a root, one of 1e12 kg: the light branch's pivot fails its check
-    const branches = () => {
-      const m = new Mechanism('branches');
-      const j0 = m.revolute('j0', { axis: [0, 1, 0], q: 0.3, qd: 0.2 });
-      const root = m.body('root', { m: 1, rcm: [0.1, 0, 0], I: [0.01, 0.02, 0.03] });
-      m.connect(m.world.frame_b, j0.frame_a);
-      m.connect(j0.frame_b, root.frame_a);
-      for (const [name, mass, y] of [['heavy', 1e12, 0.2], ['light', 1, -0.2]] as const) {
-        const j = m.revolute(`j${name}`, { axis: [0, 0, 1], q: 0.4, qd: -0.5 });
-        const b = m.body(name, { m: mass, rcm: [0.3, 0.1, 0], I: [mass * 0.01, mass * 0.02, mass * 0.03] });
-        const bar = m.bar(`bar${name}`, { r: [0, y, 0] });
-        m.connect(j0.frame_b, bar.frame_a);
-        m.connect(bar.frame_b, j.frame_a);
-        m.connect(j.frame_b, b.frame_a);
-      }
-      return m;
-    };
+    const branches = heavyLightBranches;
     const js = compile(branches(), { mode: 'relaxed' }), wasm = compile(branches(), { mode: 'relaxed', target: 'wasm' });
     const x = js.x0(), a = new Float64Array(x.length), b = new Float64Array(x.length);
     js.derivatives(0, x, a);
