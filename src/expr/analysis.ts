@@ -72,8 +72,15 @@ const substituted = new WeakMap<Map<number, Expr>, { size: number; memo: Map<num
 export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
   let cache = substituted.get(replace);
   if (!cache || cache.size !== replace.size) substituted.set(replace, (cache = { size: replace.size, memo: new Map() }));
-  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)));
+  // a subexpression without the few replaced symbols is itself: the constructors are idempotent
+  // on the nodes they made, so rebuilding it would return it after a walk through all of it
+  const keys = replace.size <= FEW ? [...replace.keys()] : undefined;
+  const untouched = keys && ((n: Expr) => (keys.some((id) => dependsOn(n, id)) ? undefined : n));
+  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)), untouched);
 }
+
+/** replacement maps this small are checked against each node's symbols before it is visited */
+const FEW = 4;
 
 /** e with every residue(x) replaced by 0, and the x's collected */
 export function stripResidues(e: Expr): { expr: Expr; residues: Expr[] } {

@@ -121,7 +121,8 @@ function hash(op: Op, args: readonly Expr[], value: number, fn: FnName | undefin
   if (fn) for (let i = 0; i < fn.length; i++) h = Math.imul(h ^ fn.charCodeAt(i), 0xc2b2ae35);
   if (sym) h = Math.imul(h ^ sym.id, 0x27d4eb2f);
   for (const a of args) h = Math.imul(h ^ a.id, 0x165667b1) + 0x7f4a7c15;
-  return h | 0;
+  // 30 bits: a small integer (Smi) key; a wider one is a boxed double, allocated for every lookup
+  return h & 0x3fffffff;
 }
 
 function same(n: Expr, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): boolean {
