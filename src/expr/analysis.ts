@@ -1,6 +1,6 @@
 // Structural questions about expressions: which symbols occur (incidence),
 // substitution, numeric evaluation, and linear-coefficient extraction.
-import type { Expr, Sym } from './node.ts';
+import { type Expr, type Sym, hasResidue } from './node.ts';
 import { add, call, div, mul, num, pow, relax, residue } from './build.ts';
 import { fold, foldInSlot } from './fold.ts';
 import { diff } from './diff.ts';
@@ -8,13 +8,27 @@ import { FUNCTIONS } from './functions.ts';
 
 const EMPTY = new Int32Array(0);
 
+// (ascending lists) => their ascending union; an argument's own array when the union is that argument
 function mergeSorted(lists: Int32Array[]): Int32Array {
-  const nonEmpty = lists.filter((l) => l.length > 0);
-  if (nonEmpty.length === 0) return EMPTY;
-  if (nonEmpty.length === 1) return nonEmpty[0];
-  const all = new Set<number>();
-  for (const l of nonEmpty) for (const v of l) all.add(v);
-  return Int32Array.from(all).sort();
+  let widest: Int32Array = EMPTY, total = 0, nonEmpty = 0;
+  for (const l of lists) {
+    if (l.length === 0) continue;
+    nonEmpty++;
+    total += l.length;
+    if (l.length > widest.length) widest = l;
+  }
+  if (nonEmpty <= 1) return widest;
+  const all = new Int32Array(total);
+  let k = 0;
+  for (const l of lists) {
+    all.set(l, k);
+    k += l.length;
+  }
+  all.sort();
+  let w = 0;
+  for (let i = 0; i < total; i++) if (i === 0 || all[i] !== all[i - 1]) all[w++] = all[i];
+  // the union is often one of the lists (c*x, x + y*x): nodes share it, an array costs ~150 bytes
+  return w === widest.length ? widest : all.slice(0, w);
 }
 
 
@@ -86,11 +100,13 @@ const FEW = 4;
 export function stripResidues(e: Expr): { expr: Expr; residues: Expr[] } {
   const residues: Expr[] = [];
   const memo = new Map<number, Expr>();
+  // a subexpression without residue() is itself (see substitute): only the paths to residues are rebuilt
+  const untouched = (n: Expr) => (hasResidue(n) ? undefined : n);
   const expr = fold(e, memo, (n, args) => {
     if (n.op !== 'residue') return rebuild(n, args);
     residues.push(n.args[0]);
     return num(0);
-  });
+  }, untouched);
   return { expr, residues };
 }
 

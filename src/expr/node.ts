@@ -72,6 +72,8 @@ type Table = Map<number, Expr | Expr[]>;
  */
 export interface Node extends Expr {
   readonly anchor: Sym | undefined;
+  /** a residue() occurs in it: stripping residues visits only such nodes */
+  readonly residue: boolean;
   syms: Int32Array | undefined;
   unrelaxedSyms: Int32Array | undefined;
 }
@@ -165,11 +167,18 @@ export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sy
   const outer = anchor ? anchored.get(anchor) : fixed;
   const shared = find(outer, h, op, args, value, fn, sym);
   if (shared) return shared;
-  const node: Node = { id: nextExprId++, op, args, value, fn, sym, anchor, syms: undefined, unrelaxedSyms: undefined };
+  let residue = op === 'residue';
+  for (let i = 0; i < args.length && !residue; i++) residue = (args[i] as Node).residue;
+  const node: Node = { id: nextExprId++, op, args, value, fn, sym, anchor, residue, syms: undefined, unrelaxedSyms: undefined };
   if (local) put(local.table, h, node);
   else if (outer) put(outer, h, node);
   else anchored.set(anchor!, new Map([[h, node]]));
   return node;
+}
+
+/** does a residue() occur in e? */
+export function hasResidue(e: Expr): boolean {
+  return (e as Node).residue;
 }
 
 export function isConst(e: Expr, c?: number): boolean {
