@@ -1,6 +1,6 @@
 // Structural questions about expressions: which symbols occur (incidence),
 // substitution, numeric evaluation, and linear-coefficient extraction.
-import { type Expr, type Sym, hasResidue } from './node.ts';
+import { type Expr, type Node, type Sym, hasResidue } from './node.ts';
 import { add, call, div, mul, num, pow, relax, residue } from './build.ts';
 import { fold, foldInSlot } from './fold.ts';
 import { diff } from './diff.ts';
@@ -86,15 +86,33 @@ const substituted = new WeakMap<Map<number, Expr>, { size: number; memo: Map<num
 export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
   let cache = substituted.get(replace);
   if (!cache || cache.size !== replace.size) substituted.set(replace, (cache = { size: replace.size, memo: new Map() }));
-  // a subexpression without the few replaced symbols is itself: the constructors are idempotent
-  // on the nodes they made, so rebuilding it would return it after a walk through all of it
-  const keys = replace.size <= FEW ? [...replace.keys()] : undefined;
-  const untouched = keys && ((n: Expr) => (keys.some((id) => dependsOn(n, id)) ? undefined : n));
-  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)), untouched);
+  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)), untouched(replace));
 }
 
 /** replacement maps this small are checked against each node's symbols before it is visited */
 const FEW = 4;
+/** longer symbol lists are not scanned: the node is visited */
+const SCAN = 32;
+
+/**
+ * A subexpression without replaced symbols is itself: the constructors are
+ * idempotent on the nodes they made, so rebuilding it would return it after
+ * a walk through all of it. A few replaced symbols are looked up in each
+ * node's symbols; a larger map is checked only where an analysis has listed
+ * a node's symbols already (listing them here would cost what it saves).
+ */
+function untouched(replace: Map<number, Expr>): (n: Expr) => Expr | undefined {
+  if (replace.size <= FEW) {
+    const keys = [...replace.keys()];
+    return (n) => (keys.some((id) => dependsOn(n, id)) ? undefined : n);
+  }
+  return (n) => {
+    const syms = (n as Node).syms;
+    if (syms === undefined || syms.length > SCAN) return undefined;
+    for (let i = 0; i < syms.length; i++) if (replace.has(syms[i])) return undefined;
+    return n;
+  };
+}
 
 /** e with every residue(x) replaced by 0, and the x's collected */
 export function stripResidues(e: Expr): { expr: Expr; residues: Expr[] } {
