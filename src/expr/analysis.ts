@@ -6,44 +6,42 @@ import { fold, foldInSlot } from './fold.ts';
 import { diff } from './diff.ts';
 import { FUNCTIONS } from './functions.ts';
 
-const EMPTY = new Int32Array(0);
+/** a node's symbol ids, ascending; shared between nodes, never changed */
+export type SymIds = readonly number[];
 
-// (ascending lists) => their ascending union; an argument's own array when the union is that argument
-function mergeSorted(lists: Int32Array[]): Int32Array {
-  let widest: Int32Array = EMPTY, total = 0, nonEmpty = 0;
+const EMPTY: SymIds = [];
+const ascending = (a: number, b: number) => a - b;
+
+// (ascending lists) => their ascending union; an argument's own list when the union is that argument.
+// Plain arrays: a small Int32Array costs ~180 bytes with its ArrayBuffer, an array of small integers ~30.
+function mergeSorted(lists: readonly SymIds[]): SymIds {
+  let widest = EMPTY, nonEmpty = 0;
   for (const l of lists) {
     if (l.length === 0) continue;
     nonEmpty++;
-    total += l.length;
     if (l.length > widest.length) widest = l;
   }
   if (nonEmpty <= 1) return widest;
-  const all = new Int32Array(total);
-  let k = 0;
-  for (const l of lists) {
-    all.set(l, k);
-    k += l.length;
-  }
-  all.sort();
+  const all = lists.flat().sort(ascending);
   let w = 0;
-  for (let i = 0; i < total; i++) if (i === 0 || all[i] !== all[i - 1]) all[w++] = all[i];
-  // the union is often one of the lists (c*x, x + y*x): nodes share it, an array costs ~150 bytes
-  return w === widest.length ? widest : all.slice(0, w);
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[w++] = all[i];
+  all.length = w;
+  // the union is often one of the lists (c*x, x + y*x): nodes share it
+  return w === widest.length ? widest : all;
 }
 
-
 /** ids of the symbols occurring in e (residue() occurrences do not count: they are 0), ascending */
-export function symsOf(e: Expr): Int32Array {
+export function symsOf(e: Expr): SymIds {
   return foldInSlot(e, 'syms', (n, args) => symIds(n, args, false));
 }
 
 /** like symsOf, but occurrences inside relax() are invisible (relaxed incidence) */
-export function unrelaxedSymsOf(e: Expr): Int32Array {
+export function unrelaxedSymsOf(e: Expr): SymIds {
   return foldInSlot(e, 'unrelaxedSyms', (n, args) => symIds(n, args, true));
 }
 
-function symIds(n: Expr, args: Int32Array[], skipRelaxed: boolean): Int32Array {
-  if (n.op === 'sym') return Int32Array.of(n.sym!.id);
+function symIds(n: Expr, args: readonly SymIds[], skipRelaxed: boolean): SymIds {
+  if (n.op === 'sym') return [n.sym!.id];
   if (n.op === 'residue' || (skipRelaxed && n.op === 'relax')) return EMPTY;
   return mergeSorted(args);
 }

@@ -81,7 +81,7 @@ export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, 
 }
 
 // like fold, memoised in a slot of every node (node.ts: Node)
-export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: Int32Array[]) => Int32Array): Int32Array {
+export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: (readonly number[])[]) => readonly number[]): readonly number[] {
   const hit = (root as Node)[slot];
   if (hit !== undefined) return hit;
   const stack: Node[] = [root as Node];

@@ -74,8 +74,8 @@ export interface Node extends Expr {
   readonly anchor: Sym | undefined;
   /** a residue() occurs in it: stripping residues visits only such nodes */
   readonly residue: boolean;
-  syms: Int32Array | undefined;
-  unrelaxedSyms: Int32Array | undefined;
+  syms: readonly number[] | undefined;
+  unrelaxedSyms: readonly number[] | undefined;
 }
 export type Slot = 'syms' | 'unrelaxedSyms';
 const fixed: Table = new Map();
