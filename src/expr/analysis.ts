@@ -12,21 +12,53 @@ export type SymIds = readonly number[];
 const EMPTY: SymIds = [];
 const ascending = (a: number, b: number) => a - b;
 
-// (ascending lists) => their ascending union; an argument's own list when the union is that argument.
-// Plain arrays: a small Int32Array costs ~180 bytes with its ArrayBuffer, an array of small integers ~30.
+// (ascending lists) => their ascending union; an argument's own list when the union is that argument
+// (c*x, x + y*x: nodes share it). Plain arrays: a small Int32Array costs ~180 bytes with its
+// ArrayBuffer, an array of small integers ~30.
 function mergeSorted(lists: readonly SymIds[]): SymIds {
-  let widest = EMPTY, nonEmpty = 0;
-  for (const l of lists) {
-    if (l.length === 0) continue;
-    nonEmpty++;
-    if (l.length > widest.length) widest = l;
+  if (lists.length > FEW_LISTS) return mergeMany(lists);
+  let union = EMPTY;
+  for (const l of lists) union = union2(union, l);
+  return union;
+}
+
+/** lists merged pairwise up to this many (a node's arguments); more are sorted together */
+const FEW_LISTS = 8;
+
+/** a ∪ b, or a or b itself when it holds the other */
+function union2(a: SymIds, b: SymIds): SymIds {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  let i = 0, j = 0, n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i], y = b[j];
+    n++;
+    if (x <= y) i++;
+    if (y <= x) j++;
   }
-  if (nonEmpty <= 1) return widest;
+  n += a.length - i + b.length - j;
+  if (n === a.length) return a;
+  if (n === b.length) return b;
+  const out = new Array<number>(n);
+  i = j = n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i], y = b[j];
+    out[n++] = x <= y ? x : y;
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out;
+}
+
+function mergeMany(lists: readonly SymIds[]): SymIds {
+  let widest = EMPTY;
+  for (const l of lists) if (l.length > widest.length) widest = l;
   const all = lists.flat().sort(ascending);
   let w = 0;
   for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[w++] = all[i];
   all.length = w;
-  // the union is often one of the lists (c*x, x + y*x): nodes share it
   return w === widest.length ? widest : all;
 }
 
