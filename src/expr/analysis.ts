@@ -116,7 +116,7 @@ const substituted = new WeakMap<Map<number, Expr>, { size: number; memo: Map<num
 export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
   let cache = substituted.get(replace);
   if (!cache || cache.size !== replace.size) substituted.set(replace, (cache = { size: replace.size, memo: new Map() }));
-  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)), untouched(replace));
+  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)), untouched(e, replace));
 }
 
 /** replacement maps this small are checked against each node's symbols before it is visited */
@@ -131,14 +131,16 @@ const SCAN = 32;
  * node's symbols; a larger map is checked only where an analysis has listed
  * a node's symbols already (listing them here would cost what it saves).
  */
-function untouched(replace: Map<number, Expr>): (n: Expr) => Expr | undefined {
+function untouched(root: Expr, replace: Map<number, Expr>): ((n: Expr) => Expr | undefined) | undefined {
   if (replace.size <= FEW) {
     const keys = [...replace.keys()];
     return (n) => (keys.some((id) => dependsOn(n, id)) ? undefined : n);
   }
+  // listed for the root means listed for every node below it (symsOf fills them all)
+  if ((root as Node).syms === undefined) return undefined;
   return (n) => {
-    const syms = (n as Node).syms;
-    if (syms === undefined || syms.length > SCAN) return undefined;
+    const syms = (n as Node).syms!;
+    if (syms.length > SCAN) return undefined;
     for (let i = 0; i < syms.length; i++) if (replace.has(syms[i])) return undefined;
     return n;
   };
