@@ -42,19 +42,22 @@ export class Scope {
     private readonly loadReads = false,
   ) {}
 
-  /** count how often each node is referenced by the roots this scope will print */
+  /** count how often each node is referenced by the roots this scope will print (once per scope) */
   prepare(roots: readonly Expr[]): this {
-    const seen = new Set<number>();
-    const stack = [...roots];
-    for (const r of roots) this.uses.set(r.id, (this.uses.get(r.id) ?? 0) + 1);
+    const uses = this.uses;
+    const stack: Expr[] = [];
+    // a node's arguments are counted once, when the node is first met
+    const use = (n: Expr, k: number) => {
+      const u = uses.get(n.id);
+      if (u === undefined) {
+        uses.set(n.id, k);
+        stack.push(n);
+      } else uses.set(n.id, u + k);
+    };
+    for (const r of roots) use(r, 1);
     while (stack.length) {
       const n = stack.pop()!;
-      if (seen.has(n.id)) continue;
-      seen.add(n.id);
-      for (const a of n.args) {
-        this.uses.set(a.id, (this.uses.get(a.id) ?? 0) + (n.op === 'pow' ? 2 : 1));
-        stack.push(a);
-      }
+      for (const a of n.args) use(a, n.op === 'pow' ? 2 : 1);
     }
     return this;
   }

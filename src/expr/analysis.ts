@@ -1,35 +1,79 @@
 // Structural questions about expressions: which symbols occur (incidence),
 // substitution, numeric evaluation, and linear-coefficient extraction.
-import type { Expr, Sym } from './node.ts';
+import { type Expr, type Node, type Sym, hasResidue } from './node.ts';
 import { add, call, div, mul, num, pow, relax, residue } from './build.ts';
 import { fold, foldInSlot } from './fold.ts';
 import { diff } from './diff.ts';
 import { FUNCTIONS } from './functions.ts';
 
-const EMPTY = new Int32Array(0);
+/** a node's symbol ids, ascending; shared between nodes, never changed */
+export type SymIds = readonly number[];
 
-function mergeSorted(lists: Int32Array[]): Int32Array {
-  const nonEmpty = lists.filter((l) => l.length > 0);
-  if (nonEmpty.length === 0) return EMPTY;
-  if (nonEmpty.length === 1) return nonEmpty[0];
-  const all = new Set<number>();
-  for (const l of nonEmpty) for (const v of l) all.add(v);
-  return Int32Array.from(all).sort();
+const EMPTY: SymIds = [];
+const ascending = (a: number, b: number) => a - b;
+
+// (ascending lists) => their ascending union; an argument's own list when the union is that argument
+// (c*x, x + y*x: nodes share it). Plain arrays: a small Int32Array costs ~180 bytes with its
+// ArrayBuffer, an array of small integers ~30.
+function mergeSorted(lists: readonly SymIds[]): SymIds {
+  if (lists.length > FEW_LISTS) return mergeMany(lists);
+  let union = EMPTY;
+  for (const l of lists) union = union2(union, l);
+  return union;
 }
 
+/** lists merged pairwise up to this many (a node's arguments); more are sorted together */
+const FEW_LISTS = 8;
+
+/** a ∪ b, or a or b itself when it holds the other */
+function union2(a: SymIds, b: SymIds): SymIds {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  let i = 0, j = 0, n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i], y = b[j];
+    n++;
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  n += a.length - i + b.length - j;
+  if (n === a.length) return a;
+  if (n === b.length) return b;
+  const out = new Array<number>(n);
+  i = j = n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i], y = b[j];
+    out[n++] = x <= y ? x : y;
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out;
+}
+
+function mergeMany(lists: readonly SymIds[]): SymIds {
+  let widest = EMPTY;
+  for (const l of lists) if (l.length > widest.length) widest = l;
+  const all = lists.flat().sort(ascending);
+  let w = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[w++] = all[i];
+  all.length = w;
+  return w === widest.length ? widest : all;
+}
 
 /** ids of the symbols occurring in e (residue() occurrences do not count: they are 0), ascending */
-export function symsOf(e: Expr): Int32Array {
+export function symsOf(e: Expr): SymIds {
   return foldInSlot(e, 'syms', (n, args) => symIds(n, args, false));
 }
 
 /** like symsOf, but occurrences inside relax() are invisible (relaxed incidence) */
-export function unrelaxedSymsOf(e: Expr): Int32Array {
+export function unrelaxedSymsOf(e: Expr): SymIds {
   return foldInSlot(e, 'unrelaxedSyms', (n, args) => symIds(n, args, true));
 }
 
-function symIds(n: Expr, args: Int32Array[], skipRelaxed: boolean): Int32Array {
-  if (n.op === 'sym') return Int32Array.of(n.sym!.id);
+function symIds(n: Expr, args: readonly SymIds[], skipRelaxed: boolean): SymIds {
+  if (n.op === 'sym') return [n.sym!.id];
   if (n.op === 'residue' || (skipRelaxed && n.op === 'relax')) return EMPTY;
   return mergeSorted(args);
 }
@@ -72,18 +116,47 @@ const substituted = new WeakMap<Map<number, Expr>, { size: number; memo: Map<num
 export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
   let cache = substituted.get(replace);
   if (!cache || cache.size !== replace.size) substituted.set(replace, (cache = { size: replace.size, memo: new Map() }));
-  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)));
+  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)), untouched(e, replace));
+}
+
+/** replacement maps this small are checked against each node's symbols before it is visited */
+const FEW = 4;
+/** longer symbol lists are not scanned: the node is visited */
+const SCAN = 32;
+
+/**
+ * A subexpression without replaced symbols is itself: the constructors are
+ * idempotent on the nodes they made, so rebuilding it would return it after
+ * a walk through all of it. A few replaced symbols are looked up in each
+ * node's symbols; a larger map is checked only where an analysis has listed
+ * a node's symbols already (listing them here would cost what it saves).
+ */
+function untouched(root: Expr, replace: Map<number, Expr>): ((n: Expr) => Expr | undefined) | undefined {
+  if (replace.size <= FEW) {
+    const keys = [...replace.keys()];
+    return (n) => (keys.some((id) => dependsOn(n, id)) ? undefined : n);
+  }
+  // listed for the root means listed for every node below it (symsOf fills them all)
+  if ((root as Node).syms === undefined) return undefined;
+  return (n) => {
+    const syms = (n as Node).syms!;
+    if (syms.length > SCAN) return undefined;
+    for (let i = 0; i < syms.length; i++) if (replace.has(syms[i])) return undefined;
+    return n;
+  };
 }
 
 /** e with every residue(x) replaced by 0, and the x's collected */
 export function stripResidues(e: Expr): { expr: Expr; residues: Expr[] } {
   const residues: Expr[] = [];
   const memo = new Map<number, Expr>();
+  // a subexpression without residue() is itself (see substitute): only the paths to residues are rebuilt
+  const untouched = (n: Expr) => (hasResidue(n) ? undefined : n);
   const expr = fold(e, memo, (n, args) => {
     if (n.op !== 'residue') return rebuild(n, args);
     residues.push(n.args[0]);
     return num(0);
-  });
+  }, untouched);
   return { expr, residues };
 }
 

@@ -34,10 +34,39 @@ function splitCoefficient(t: Expr): [number, Expr] {
   return [1, t];
 }
 
+/** lists longer than this find their bases through a Map */
+const LONG = 16;
+
+/**
+ * Amounts (coefficients, exponents) summed by base, bases in order of first
+ * appearance: two arrays scanned, where a Map per call cost more than the
+ * few terms of a typical sum or product.
+ */
+class ByBase {
+  readonly bases: Expr[] = [];
+  readonly amounts: number[] = [];
+  private index: Map<number, number> | undefined;
+  add(b: Expr, k: number): void {
+    const i = this.find(b);
+    if (i >= 0) this.amounts[i] += k;
+    else {
+      this.index?.set(b.id, this.bases.length);
+      this.bases.push(b);
+      this.amounts.push(0 + k);
+    }
+  }
+  private find(b: Expr): number {
+    if (this.index) return this.index.get(b.id) ?? -1;
+    const n = this.bases.length;
+    for (let i = 0; i < n; i++) if (this.bases[i] === b) return i;
+    if (n >= LONG) this.index = new Map(this.bases.map((x, i) => [x.id, i]));
+    return -1;
+  }
+}
+
 export function add(...xs: Ex[]): Expr {
   let c = 0;
-  const coef = new Map<number, number>();
-  const base = new Map<number, Expr>();
+  const like = new ByBase();
   const stack: Expr[] = xs.map(ex);
   while (stack.length) {
     const p = stack.pop()!;
@@ -45,12 +74,11 @@ export function add(...xs: Ex[]): Expr {
     else if (p.op === 'const') c += p.value;
     else {
       const [k, b] = splitCoefficient(p);
-      coef.set(b.id, (coef.get(b.id) ?? 0) + k);
-      base.set(b.id, b);
+      like.add(b, k);
     }
   }
   const terms: Expr[] = [];
-  for (const [id, k] of coef) if (k !== 0) terms.push(scaled(k, base.get(id)!));
+  like.amounts.forEach((k, i) => k !== 0 && terms.push(scaled(k, like.bases[i])));
   terms.sort(byId);
   if (terms.length === 0) return num(c);
   if (terms.length === 1 && c === 0) return terms[0];
@@ -73,8 +101,7 @@ export function neg(a: Ex): Expr {
 
 export function mul(...xs: Ex[]): Expr {
   let c = 1;
-  const exponent = new Map<number, number>();
-  const base = new Map<number, Expr>();
+  const powers = new ByBase();
   // operands of mul are never products themselves (canonical): one level of flattening suffices
   for (const raw of xs) {
     const x = ex(raw);
@@ -84,14 +111,12 @@ export function mul(...xs: Ex[]): Expr {
         c *= p.value;
         continue;
       }
-      const b = p.op === 'pow' ? p.args[0] : p;
-      exponent.set(b.id, (exponent.get(b.id) ?? 0) + (p.op === 'pow' ? p.value : 1));
-      base.set(b.id, b);
+      if (p.op === 'pow') powers.add(p.args[0], p.value);
+      else powers.add(p, 1);
     }
   }
   if (c === 0) return num(0);
-  const factors: Expr[] = [];
-  for (const [id, n] of exponent) factors.push(pow(base.get(id)!, n));
+  const factors = powers.bases.map((b, i) => pow(b, powers.amounts[i]));
   factors.sort(byId);
   if (factors.length === 0) return num(c);
   if (c === 1 && factors.length === 1) return factors[0];

@@ -4,6 +4,7 @@ import type { Expr, Sym } from './node.ts';
 import { ExprError, localMemo } from './node.ts';
 import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, step, sub } from './build.ts';
 import { foldWeak } from './fold.ts';
+import { dependsOn } from './analysis.ts';
 
 // weak both ways: a memo lives as long as its variable, an entry as long as its node;
 // inside a compile, the compile's own (node.ts, localMemo)
@@ -14,7 +15,8 @@ export function diff(e: Expr, v: Sym): Expr {
   const memos = localMemo(shared, () => new WeakMap());
   let memo = memos.get(v);
   if (!memo) memos.set(v, (memo = new WeakMap()));
-  return foldWeak(e, memo, (n, d) => derivative(n, d, v));
+  // a subexpression free of v differentiates to ZERO exactly (every rule below folds to it): not visited
+  return foldWeak(e, memo, (n, d) => derivative(n, d, v), (n) => (dependsOn(n, v.id) ? undefined : ZERO));
 }
 
 function derivative(n: Expr, d: Expr[], v: Sym): Expr {

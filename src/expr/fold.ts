@@ -7,8 +7,9 @@
 // alive. The three are the same loop, written out: the hot path of compiling.
 import type { Expr, Node, Slot } from './node.ts';
 
-// (root, memo by node id, f) => f applied bottom-up, each node once; memo is filled in place
-export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: T[]) => T): T {
+// (root, memo by node id, f, leaf) => f applied bottom-up, each node once; memo is filled in place.
+// A node whose leaf() is defined takes that value and its arguments are not visited.
+export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
   const hit = memo.get(root.id);
   if (hit !== undefined) return hit;
   const stack: Expr[] = [root];
@@ -22,6 +23,11 @@ export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: 
       continue;
     }
     if (!expanded[top]) {
+      const l = leaf?.(node);
+      if (l !== undefined) {
+        memo.set(node.id, l);
+        continue;
+      }
       expanded[top] = true;
       for (let i = node.args.length - 1; i >= 0; i--) {
         if (!memo.has(node.args[i].id)) {
@@ -39,7 +45,7 @@ export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: 
 }
 
 // like fold, with a memo that holds its entries only while their nodes live
-export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, args: T[]) => T): T {
+export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
   const hit = memo.get(root);
   if (hit !== undefined) return hit;
   const stack: Expr[] = [root];
@@ -53,6 +59,11 @@ export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, 
       continue;
     }
     if (!expanded[top]) {
+      const l = leaf?.(node);
+      if (l !== undefined) {
+        memo.set(node, l);
+        continue;
+      }
       expanded[top] = true;
       for (let i = node.args.length - 1; i >= 0; i--) {
         if (!memo.has(node.args[i])) {
@@ -70,7 +81,7 @@ export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, 
 }
 
 // like fold, memoised in a slot of every node (node.ts: Node)
-export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: Int32Array[]) => Int32Array): Int32Array {
+export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: (readonly number[])[]) => readonly number[]): readonly number[] {
   const hit = (root as Node)[slot];
   if (hit !== undefined) return hit;
   const stack: Node[] = [root as Node];

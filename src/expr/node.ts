@@ -72,8 +72,10 @@ type Table = Map<number, Expr | Expr[]>;
  */
 export interface Node extends Expr {
   readonly anchor: Sym | undefined;
-  syms: Int32Array | undefined;
-  unrelaxedSyms: Int32Array | undefined;
+  /** a residue() occurs in it: stripping residues visits only such nodes */
+  readonly residue: boolean;
+  syms: readonly number[] | undefined;
+  unrelaxedSyms: readonly number[] | undefined;
 }
 export type Slot = 'syms' | 'unrelaxedSyms';
 const fixed: Table = new Map();
@@ -121,7 +123,8 @@ function hash(op: Op, args: readonly Expr[], value: number, fn: FnName | undefin
   if (fn) for (let i = 0; i < fn.length; i++) h = Math.imul(h ^ fn.charCodeAt(i), 0xc2b2ae35);
   if (sym) h = Math.imul(h ^ sym.id, 0x27d4eb2f);
   for (const a of args) h = Math.imul(h ^ a.id, 0x165667b1) + 0x7f4a7c15;
-  return h | 0;
+  // 30 bits: a small integer (Smi) key; a wider one is a boxed double, allocated for every lookup
+  return h & 0x3fffffff;
 }
 
 function same(n: Expr, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): boolean {
@@ -164,11 +167,18 @@ export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sy
   const outer = anchor ? anchored.get(anchor) : fixed;
   const shared = find(outer, h, op, args, value, fn, sym);
   if (shared) return shared;
-  const node: Node = { id: nextExprId++, op, args, value, fn, sym, anchor, syms: undefined, unrelaxedSyms: undefined };
+  let residue = op === 'residue';
+  for (let i = 0; i < args.length && !residue; i++) residue = (args[i] as Node).residue;
+  const node: Node = { id: nextExprId++, op, args, value, fn, sym, anchor, residue, syms: undefined, unrelaxedSyms: undefined };
   if (local) put(local.table, h, node);
   else if (outer) put(outer, h, node);
   else anchored.set(anchor!, new Map([[h, node]]));
   return node;
+}
+
+/** does a residue() occur in e? */
+export function hasResidue(e: Expr): boolean {
+  return (e as Node).residue;
 }
 
 export function isConst(e: Expr, c?: number): boolean {

@@ -152,14 +152,14 @@ function planLoop(
   const linear = isLinearBlock(eqs, vars, ids);
   // only real occurrences compute a variable (a residue(x) incidence is structural only);
   // the solutions are kept for the causal sequence
-  const solved = new Map<number, { solution: Expr; steady: boolean } | null>();
+  const solved = new Map<number, { solution: () => Expr; steady: boolean } | null>();
   const solve = (e: number, v: number) => {
     const key = e * vars.length + v;
     let f = solved.get(key);
     if (f === undefined) solved.set(key, (f = solveWithPivot(eqs[e].residual, vars[v], sorted.parameterIds)));
     return f;
   };
-  const solution = (e: number, v: number) => solve(e, v)?.solution ?? null;
+  const solution = (e: number, v: number) => solve(e, v)?.solution() ?? null;
   // the causal sequence divides only by steady pivots (constants, parameters) where the tearing
   // allows: a coefficient that moves with the state (a rotation matrix entry) can pass through
   // zero, and the torn form has no other pivot to take then (a loop's velocity level torn on

@@ -22,11 +22,17 @@ export function solveFor(residual: Expr, v: Variable): Expr | null {
   return !lin || lin.a === ZERO ? null : div(neg(lin.b), lin.a);
 }
 
-/** v = -b / a from residual = a v + b = 0 and whether a is steady: free of everything but the given parameters and constants */
-export function solveWithPivot(residual: Expr, v: Variable, parameters: ReadonlySet<number>): { solution: Expr; steady: boolean } | null {
+/**
+ * v = -b / a from residual = a v + b = 0 and whether a is steady: free of
+ * everything but the given parameters and constants. The solution is formed
+ * on first use: tearing asks for every incidence of a loop, the causal
+ * sequence uses one per variable.
+ */
+export function solveWithPivot(residual: Expr, v: Variable, parameters: ReadonlySet<number>): { solution: () => Expr; steady: boolean } | null {
   const lin = linearIn(residual, v);
   if (!lin || lin.a === ZERO) return null;
-  return { solution: div(neg(lin.b), lin.a), steady: symsOf(lin.a).every((id) => parameters.has(id)) };
+  let solution: Expr | undefined;
+  return { solution: () => (solution ??= div(neg(lin.b), lin.a)), steady: symsOf(lin.a).every((id) => parameters.has(id)) };
 }
 
 /**
