@@ -17,7 +17,7 @@ import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
-import { type SparseCholesky, sparseCholesky } from './sparse-cholesky.ts';
+import { type SparseCholesky, densePattern, sparseCholesky, unrolledCholesky } from './sparse-cholesky.ts';
 import { oneTriangle } from './one-triangle.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
@@ -359,7 +359,10 @@ function linear(mod: Module, s: LinearStep): string[] {
       return;
     }
     if (s.solver === 'cholesky') {
-      choleskyOrLu(sc, k, H, c, symmetry, refill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false));
+      const unrolled = unrolledCholesky(`cholesky${s.block}`, k, densePattern(k));
+      if (unrolled) mod.parts.push(unrolled, `const D${s.block} = doubles(${k});`);
+      const factor = unrolled && `cholesky${s.block}(${H}, ${c}, D${s.block})`;
+      choleskyOrLu(sc, k, H, c, symmetry, refill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false), factor);
       for (const l of zWrites(mod, s.z, c)) sc.line(l);
     } else {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
@@ -380,7 +383,9 @@ function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseChol
   const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
   mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
   if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
-  const factor = `sparseCholeskySolve(${k}, ${H}, ${c}, ${O}, ${S}, ${R}, ${D})`;
+  const unrolled = unrolledCholesky(`cholesky${b}`, k, p);
+  if (unrolled) mod.parts.push(unrolled);
+  const factor = unrolled ? `cholesky${b}(${H}, ${c}, ${D})` : `sparseCholeskySolve(${k}, ${H}, ${c}, ${O}, ${S}, ${R}, ${D})`;
   const fail = `fail('singular', ${b}, t, 0)`;
   if (symmetry === 'structural') {
     sc.line(`const definite = ${factor};`);
@@ -407,8 +412,7 @@ function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseChol
  * joints: symmetric entries) or a regular but ill-conditioned H (a chain with
  * one 1e12 kg link: its entries carry noise, and LU's equilibration solves it).
  */
-function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[]): void {
-  const factor = `choleskySolve(${k}, ${H}, ${c})`;
+function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = `choleskySolve(${k}, ${H}, ${c})`): void {
   if (symmetry === 'structural') {
     sc.line(`const definite = ${factor};`);
     sc.line(`if (definite < 0) ${fail};`);
