@@ -12,7 +12,7 @@ import { type Expr, FUNCTIONS, fold } from '../expr/index.ts';
 import type { Assign } from './plan-types.ts';
 
 /** random points to evaluate at, and the agreement required, relative to sqrt(H_ii H_jj) as choleskySolve scales */
-const POINTS = 2;
+const POINTS = 3;
 const AGREE = 1e-10;
 
 // (prelude, H row-major k x k) => whether H_ij = H_ji at every point tried
