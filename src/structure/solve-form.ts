@@ -24,8 +24,10 @@ const COMPARE_UP_TO = 12;
  * symbolic H is O(k^2) code (a chain of 128: 10 MB, 8 s to compile, minutes for
  * V8 to optimise), the columns O(k) code run k times (the derivative of the
  * causal sequence along each z_j). The chain of 64, CPU time on a loaded
- * 2-core machine: symbolic 110586 mul, 197 µs after a 5 s compile; columns
- * 236878 mul, 253 µs after 2.4 s. The torn fallback of a relaxed loop runs
+ * 2-core machine: symbolic (one triangle, symmetry.ts) 94545 mul, 150 µs after
+ * a 5.3 s compile; columns 236878 mul, 259 µs after 2.8 s. The price is V8's
+ * warm-up: ~9 s of CPU before the symbolic code's ~400 functions run
+ * optimised, ~2 s for the columns. The torn fallback of a relaxed loop runs
  * only when a pivot check fails: it keeps the small code above 32.
  */
 const SYMBOLIC_UP_TO = 64;
