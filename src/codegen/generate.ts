@@ -17,7 +17,8 @@ import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
-import { type SparseCholesky, sparseCholesky } from './sparse-cholesky.ts';
+import { type SparseCholesky, densePattern, sparseCholesky, unrolledCholesky } from './sparse-cholesky.ts';
+import { oneTriangle } from './one-triangle.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
 import { RUNTIME_SOURCE, singularBelow } from './runtime.ts';
@@ -225,6 +226,13 @@ export class Module {
   }
 }
 
+/**
+ * How a Cholesky solve knows H symmetric: its triangles are the same
+ * expressions, or evaluate alike (symmetry.ts: one triangle formed), or H is
+ * checked at run time (nearSymmetric)
+ */
+type Symmetry = 'structural' | 'byValue' | 'numeric';
+
 /** workspace slots of a checked loop's flag and running pivot scale */
 interface PivotCheck {
   flag: number;
@@ -323,8 +331,8 @@ function linear(mod: Module, s: LinearStep): string[] {
   const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
   const symbolic = s.cramer;
   mod.parts.push(`const ${H} = doubles(${k * k}), ${c} = doubles(${k});`);
-  const prelude = mod.assigns(s.prelude, 'g');
   if (symbolic) {
+    const prelude = mod.assigns(s.prelude, 'g');
     // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation;
     // a determinant small against the rows' norms (Hadamard's bound) leaves the verdict to LU
     const z = s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] }));
@@ -335,11 +343,17 @@ function linear(mod: Module, s: LinearStep): string[] {
   }
   // branch-induced sparsity: the structural zeros of H are never written (they stay 0) nor read
   const sparse = s.solver === 'cholesky' ? sparseCholesky(k, s.H) : undefined;
-  const fill = [...prelude, ...mod.fillArrays([[H, sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H], [c, s.c]])];
+  const entries = sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H;
+  // symmetric by value: one triangle for Cholesky; both, with the rest of the prelude, only for LU
+  const tri = s.symmetricByValue && s.solver === 'cholesky' ? oneTriangle(k, entries, s.c, s.prelude, sparse?.order) : undefined;
+  const prelude = mod.assigns(tri ? tri.first : s.prelude, 'g');
+  const fill = [...prelude, ...mod.fillArrays([[H, tri ? tri.H : entries], [c, s.c]])];
+  const refill = tri ? mod.uncounted(() => [...prelude, ...mod.assigns(tri.rest, 'g'), ...mod.fillArrays([[H, entries], [c, s.c]])]) : fill;
+  const symmetry = s.symmetric ? 'structural' : tri ? 'byValue' : 'numeric';
   const solve = mod.function('solve', (sc) => {
     for (const f of fill) sc.line(f);
     if (sparse) {
-      sparseCholeskyOrLu(mod, sc, s, sparse, fill, luLines(mod, s, H, c, false));
+      sparseCholeskyOrLu(mod, sc, s, sparse, symmetry, refill, luLines(mod, s, H, c, false));
       for (const l of zWrites(mod, s.z, c)) sc.line(l);
       return;
     }
@@ -349,7 +363,10 @@ function linear(mod: Module, s: LinearStep): string[] {
       return;
     }
     if (s.solver === 'cholesky') {
-      choleskyOrLu(sc, k, H, c, s.symmetric, fill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false));
+      const unrolled = unrolledCholesky(`cholesky${s.block}`, k, densePattern(k));
+      if (unrolled) mod.parts.push(unrolled, `const D${s.block} = doubles(${k});`);
+      const factor = unrolled && `cholesky${s.block}(${H}, ${c}, D${s.block})`;
+      choleskyOrLu(sc, k, H, c, symmetry, refill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false), factor);
       for (const l of zWrites(mod, s.z, c)) sc.line(l);
     } else {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
@@ -365,24 +382,26 @@ function linear(mod: Module, s: LinearStep): string[] {
  * factorisation read the pattern only; the LU fallback zeroes all of H
  * (its last run left its factors in the structural zeros) and fills it again.
  */
-function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, fill: readonly string[], lu: readonly string[]): void {
+function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, symmetry: Symmetry, fill: readonly string[], lu: readonly string[]): void {
   const k = s.z.length, b = s.block, H = `H${b}`, c = `c${b}`, [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
   const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
   mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
   if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
-  const factor = `sparseCholeskySolve(${k}, ${H}, ${c}, ${O}, ${S}, ${R}, ${D})`;
+  const unrolled = unrolledCholesky(`cholesky${b}`, k, p);
+  if (unrolled) mod.parts.push(unrolled);
+  const factor = unrolled ? `cholesky${b}(${H}, ${c}, ${D})` : `sparseCholeskySolve(${k}, ${H}, ${c}, ${O}, ${S}, ${R}, ${D})`;
   const fail = `fail('singular', ${b}, t, 0)`;
-  if (s.symmetric) {
+  if (symmetry === 'structural') {
     sc.line(`const definite = ${factor};`);
     sc.line(`if (definite < 0) ${fail};`);
     sc.line('if (definite === 0) {');
   } else {
-    sc.line(`const definite = sparseNearSymmetric(${k}, ${H}, ${O}, ${S}, ${R}) ? ${factor} : 0;`);
+    sc.line(`const definite = ${symmetry === 'numeric' ? `sparseNearSymmetric(${k}, ${H}, ${O}, ${S}, ${R}) ? ${factor} : 0` : factor};`);
     sc.line('if (definite <= 0) {');
   }
   sc.line(`  ${H}.fill(0);`);
   fill.forEach((l) => sc.line(`  ${l}`));
-  if (!s.symmetric) sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
+  if (symmetry !== 'structural') sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
   lu.forEach((l) => sc.line(`  ${l}`));
   sc.line('}');
 }
@@ -391,23 +410,23 @@ function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseChol
  * Cholesky when H is symmetric positive definite (a mass matrix), else LU on
  * H formed again. A structurally symmetric H takes Cholesky's verdict
  * "singular" as it stands. A numerically symmetric one (nearSymmetric, on H
- * scaled to a unit diagonal) keeps it only when H is also symmetric entry by
+ * scaled to a unit diagonal; no test for one symmetric by value) keeps it only when H is also symmetric entry by
  * entry (isSymmetric): a pivot in Cholesky's grey zone, within 1e-11 of its
  * diagonal, is either formation noise (two massless links between ball
  * joints: symmetric entries) or a regular but ill-conditioned H (a chain with
  * one 1e12 kg link: its entries carry noise, and LU's equilibration solves it).
  */
-function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetric: boolean, fill: readonly string[], fail: string, lu: readonly string[]): void {
-  if (symmetric) {
-    sc.line(`const definite = choleskySolve(${k}, ${H}, ${c});`);
+function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = `choleskySolve(${k}, ${H}, ${c})`): void {
+  if (symmetry === 'structural') {
+    sc.line(`const definite = ${factor};`);
     sc.line(`if (definite < 0) ${fail};`);
     sc.line(`if (definite === 0) {`);
   } else {
-    sc.line(`const definite = nearSymmetric(${k}, ${H}) ? choleskySolve(${k}, ${H}, ${c}) : 0;`);
+    sc.line(`const definite = ${symmetry === 'numeric' ? `nearSymmetric(${k}, ${H}) ? ${factor} : 0` : factor};`);
     sc.line(`if (definite <= 0) {`);
   }
   fill.forEach((l) => sc.line(`  ${l}`));
-  if (!symmetric) sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
+  if (symmetry !== 'structural') sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
   lu.forEach((l) => sc.line(`  ${l}`));
   sc.line('}');
 }
@@ -453,7 +472,7 @@ function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   ];
   const solve = mod.function('columns', (sc) => {
     fill.forEach((l) => sc.line(l));
-    if (s.solver === 'cholesky') choleskyOrLu(sc, k, H, c, false, fill, fail, [`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`]);
+    if (s.solver === 'cholesky') choleskyOrLu(sc, k, H, c, 'numeric', fill, fail, [`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`]);
     else sc.line(`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
     zSlots.forEach((z, j) => sc.line(`w[${z}] = ${c}[${j}];`));
   });

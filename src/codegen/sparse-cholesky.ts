@@ -90,3 +90,66 @@ function sparseOps(lengths: readonly number[]): OpCounts {
   }
   return ops;
 }
+
+/** straight-line factorisations up to this many updates of the later block (a chain of 16: 680; the humanoid: 818) */
+const UNROLL_UP_TO = 2000;
+
+/** the pattern of a dense k x k H in natural order, for unrolledCholesky */
+export function densePattern(k: number): Pick<SparseCholesky, 'order' | 'start' | 'rows'> {
+  const order = Array.from({ length: k }, (_, i) => i), start = [0], rows: number[] = [];
+  for (let j = 0; j < k; j++) start.push(rows.push(...order.slice(j + 1)));
+  return { order, start, rows };
+}
+
+/** characters per piece of an unrolled factorisation: V8 optimises no function of more than ~60 KB of bytecode */
+const PIECE_CHARS = 10000;
+
+/**
+ * runtime.ts sparseCholeskySolve(k, A, b, order, start, rows, d) unrolled for
+ * one pattern, the same operations in the same order (the same result to the
+ * bit): `function name(A, b, d)`, calling pieces `name_i(A, b, d, small)`
+ * that return the smallest pivot ratio so far, or the failure code (<= 0).
+ * Constant indices and no loop: on the humanoid's 32 x 32 H the loops spent
+ * ~1.5 ns per operation on indirection. Undefined when the pattern is too
+ * large for straight-line code.
+ */
+export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky, 'order' | 'start' | 'rows'>): string | undefined {
+  const later = (q: number) => p.rows.slice(p.start[q], p.start[q + 1]);
+  let updates = 0;
+  for (let q = 0; q < k; q++) updates += (later(q).length * (later(q).length + 1)) / 2;
+  if (updates > UNROLL_UP_TO) return undefined;
+  const a = (i: number, j: number) => `A[${i * k + j}]`;
+  // groups of lines that share the temporaries s and x: a piece ends between groups only
+  const groups: string[][] = [Array.from({ length: k }, (_, j) => `d[${j}] = ${a(j, j)};`)];
+  p.order.forEach((j, q) => {
+    const rows = later(q), g = [`if (!(d[${j}] > 0 && d[${j}] < Infinity)) return d[${j}] < 0 ? 0 : -1;`];
+    g.push(`s = ${a(j, j)};`, `if (!(s > tiny * d[${j}])) return s < -tiny * d[${j}] ? 0 : -1;`);
+    g.push(`if (s < small * d[${j}]) small = s / d[${j}];`, `l = Math.sqrt(s); inv = 1 / l; ${a(j, j)} = l; d[${j}] = inv;`);
+    for (const i of rows) g.push(`${a(i, j)} *= inv;`);
+    rows.forEach((i, at) => {
+      for (const r of rows.slice(0, at)) g.push(`${a(i, r)} -= ${a(i, j)} * ${a(r, j)};`);
+      g.push(`${a(i, i)} -= ${a(i, j)} * ${a(i, j)};`);
+    });
+    groups.push(g);
+  });
+  p.order.forEach((j, q) => groups.push([`x = (b[${j}] *= d[${j}]);`, ...later(q).map((i) => `b[${i}] -= ${a(i, j)} * x;`)]));
+  for (let q = k - 1; q >= 0; q--) {
+    const j = p.order[q];
+    groups.push([`s = b[${j}];`, ...later(q).map((i) => `s -= ${a(i, j)} * b[${i}];`), `b[${j}] = s * d[${j}];`]);
+  }
+  const pieces: string[][] = [[]];
+  let size = 0;
+  for (const g of groups) {
+    const chars = g.reduce((n, l) => n + l.length + 3, 0);
+    if (size + chars > PIECE_CHARS && pieces[pieces.length - 1].length) pieces.push([]), (size = 0);
+    pieces[pieces.length - 1].push(...g);
+    size += chars;
+  }
+  const head = [`const tiny = Math.max(singularBelow(${k}), 1e-11);`, 'let s = 0, l = 0, inv = 0, x = 0;'];
+  const body = (lines: string[]) => lines.map((l) => `  ${l}`).join('\n');
+  const calls = pieces.map((_, i) => `small = ${name}_${i}(A, b, d, small);\nif (small <= 0) return small;`);
+  return [
+    ...pieces.map((lines, i) => `function ${name}_${i}(A, b, d, small) {\n${body([...head, ...lines])}\n  return small;\n}`),
+    `function ${name}(A, b, d) {\n${body(['let small = 1;', ...calls.join('\n').split('\n'), 'return small;'])}\n}`,
+  ].join('\n');
+}

@@ -72,12 +72,11 @@ export function choleskyOps(k: number): OpCounts {
     ops.mul += j; // l_jj^2 = a_jj - sum l_jk^2
     ops.add += j;
     ops.mul += 1; // the pivot's test against its diagonal entry
-    ops.div += 1; // and its ratio, for rcond
+    ops.div += 2; // and its ratio, for rcond; the reciprocal of l_jj
     ops.fn += 1; // sqrt
     for (let i = j + 1; i < k; i++) {
-      ops.mul += j;
+      ops.mul += j + 1; // l_ij = (a_ij - sum l_ik l_jk) / l_jj, by the reciprocal
       ops.add += j;
-      ops.div += 1;
     }
   }
   for (let i = 0; i < k; i++) {

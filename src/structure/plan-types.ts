@@ -89,6 +89,12 @@ export interface LinearStep {
   readonly symmetric: boolean;
   /** residue row i names z_i: H may be symmetric (mass matrices are); checked numerically at run time */
   readonly paired: boolean;
+  /**
+   * H_ij and H_ji are different expressions of the same value (symmetry.ts):
+   * the run time forms one triangle for Cholesky, the other only when it
+   * falls back to LU, and skips the numeric symmetry check
+   */
+  readonly symmetricByValue?: boolean;
   readonly y: readonly Assign[];
   /** how H z = c is solved (solve-form.ts) */
   readonly solver: Solver;

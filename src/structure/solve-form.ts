@@ -13,7 +13,7 @@ import { StructuralError } from '../errors.ts';
 import type { FlatEquation, Variable } from '../model/index.ts';
 import { type OpCounts, choleskyOps, refinedLuOps } from './costs.ts';
 import { cramerSolve, expressionOps } from './cramer.ts';
-import type { BlockReport, LinearStep, Solver, Step } from './plan-types.ts';
+import { type BlockReport, FALLBACK_BLOCKS, type LinearStep, type Solver, type Step } from './plan-types.ts';
 import { keptSystem } from './relax.ts';
 import { type FormedLinear, type TornBlock, columnsStep, linearStep, newtonStep, tornLinearStep } from './torn.ts';
 
@@ -23,18 +23,23 @@ const COMPARE_UP_TO = 12;
  * Torn linear blocks with more tearing variables form H at run time by columns:
  * symbolic H is O(k^2) code (a chain of 128: 10 MB, 8 s to compile, minutes for
  * V8 to optimise), the columns O(k) code run k times (the derivative of the
- * causal sequence along each z_j). The chain of 64 in `kron bench`: symbolic
- * 318 µs after a 2.1 s compile, columns 336 µs after 0.67 s (its 2.7 MB of
- * symbolic code runs no faster than twice the operations in a loop).
+ * causal sequence along each z_j). The chain of 64, CPU time on a loaded
+ * 2-core machine: symbolic (one triangle, symmetry.ts) 94545 mul, 150 µs after
+ * a 5.3 s compile; columns 236878 mul, 259 µs after 2.8 s. The price is V8's
+ * warm-up: ~9 s of CPU before the symbolic code's ~400 functions run
+ * optimised, ~2 s for the columns. The torn fallback of a relaxed loop runs
+ * only when a pivot check fails: it keeps the small code above 32.
  */
-const SYMBOLIC_UP_TO = 32;
+const SYMBOLIC_UP_TO = 64;
+const FALLBACK_SYMBOLIC_UP_TO = 32;
 
 export type Formation = NonNullable<BlockReport['formedBy']>;
 
 // (torn block, its equations) => the step that forms and solves it, and how H is formed
 export function formTorn(t: TornBlock, linear: boolean, relaxable: boolean, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>): [Step, Formation | undefined] {
   if (!linear) return [newtonStep(t), undefined];
-  const [formed, by] = t.z.length > SYMBOLIC_UP_TO ? [columnsStep(t), 'columns' as const] : relaxable ? relaxedTornStep(t, eqs, vars, hinted) : [linearStep(t), 'sensitivities' as const];
+  const symbolicUpTo = t.block >= FALLBACK_BLOCKS ? FALLBACK_SYMBOLIC_UP_TO : SYMBOLIC_UP_TO;
+  const [formed, by] = t.z.length > symbolicUpTo ? [columnsStep(t), 'columns' as const] : relaxable ? relaxedTornStep(t, eqs, vars, hinted) : [linearStep(t), 'sensitivities' as const];
   return [{ ...formed, solver: numericSolver(t.z.length, formed.symmetric || formed.paired) }, by];
 }
 

@@ -12,6 +12,7 @@ import { type Expr, ZERO, add, dependsOn, diff, div, linearIn, mul, neg, substit
 import type { Variable } from '../model/index.ts';
 import { type Assign, type LinearStep, type NewtonStep, Temp } from './plan-types.ts';
 import { TempPool } from './affine.ts';
+import { symmetricByValue } from './symmetry.ts';
 
 /** a torn linear step as formed, before the planner chooses its solver (solve-form.ts) */
 export type FormedLinear = Omit<LinearStep, 'solver'>;
@@ -112,6 +113,7 @@ export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H:
     c,
     symmetric: symmetric && definite,
     paired: s.paired && definite,
+    ...(!symmetric && s.paired && definite && k > 1 && symmetricByValue(s.prelude, H, k) && { symmetricByValue: true }),
     y: sequenceAssigns(t),
   };
 }

@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.ts';
 import { isSymmetric, nearSymmetric } from '../../src/codegen/runtime.ts';
 import build from '../../mechanisms/puma560.ts';
+import { cos, mul, num, sin, sub } from '../../src/expr/index.ts';
+import { Temp } from '../../src/structure/plan-types.ts';
+import { symmetricByValue } from '../../src/structure/symmetry.ts';
 
 const m3 = (...a: number[]) => Float64Array.from(a);
 
@@ -27,7 +30,10 @@ describe('symmetry tests of the torn solve', () => {
     const torn = compile(build(), { mode: 'torn' });
     const relaxed = compile(build(), { mode: 'relaxed' });
     const source = torn.source();
-    expect(source).toMatch(/nearSymmetric\(6, H\d+\) \? choleskySolve/);
+    // its triangles are formed along two paths, equal by value (structure/symmetry.ts): Cholesky
+    // on one triangle with no run-time symmetry test; both triangles only when it falls back to LU
+    expect(source).toMatch(/const definite = cholesky\d+\(H\d+, c\d+, D\d+\);/); // unrolled for 6 x 6 (sparse-cholesky.ts)
+    expect(source).not.toMatch(/nearSymmetric\(6/);
     const n = torn.stateNames.length;
     const x = new Float64Array(n), a = new Float64Array(n), b = new Float64Array(n);
     let seed = 7;
@@ -40,5 +46,14 @@ describe('symmetry tests of the torn solve', () => {
       for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]) / (1 + Math.abs(b[i])));
     }
     expect(worst).toBeLessThan(1e-11);
+  });
+
+  it('symmetricByValue: triangles that are different expressions of one function, and ones that are not', () => {
+    const q = new Temp('q').e, r = new Temp('r').e;
+    // 2 sin q cos q and sin(2q): equal by value, not by expression
+    const H = [num(3), mul(num(2), sin(q), cos(q)), sin(mul(num(2), q)), num(3)];
+    expect(symmetricByValue([], H, 2)).toBe(true);
+    expect(symmetricByValue([], [num(3), sin(q), sin(r), num(3)], 2)).toBe(false);
+    expect(symmetricByValue([], [num(3), sub(q, r), sub(r, q), num(3)], 2)).toBe(false);
   });
 });
