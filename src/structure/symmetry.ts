@@ -15,8 +15,18 @@ import type { Assign } from './plan-types.ts';
 const POINTS = 3;
 const AGREE = 1e-10;
 
+/**
+ * Functions that are not analytic where they are defined (a kink, a jump, a
+ * branch cut): two expressions can agree on a half-space and differ on the
+ * other (sqrt(x^2) and x, |x| and x), where a few random points may all fall
+ * on one side. The identity test holds only without them; an H that reads one
+ * keeps forming both triangles and its run-time symmetry test.
+ */
+const NOT_ANALYTIC = new Set(['abs', 'sign', 'max', 'min', 'sqrt', 'atan2']);
+
 // (prelude, H row-major k x k) => whether H_ij = H_ji at every point tried
 export function symmetricByValue(prelude: readonly Assign[], H: readonly Expr[], k: number): boolean {
+  if (readsNotAnalytic([...prelude.map((a) => a.expr), ...H])) return false;
   for (let point = 1; point <= POINTS; point++) {
     const value = evaluator(prelude, point);
     if (!value) return false;
@@ -29,6 +39,11 @@ export function symmetricByValue(prelude: readonly Assign[], H: readonly Expr[],
     }
   }
   return true;
+}
+
+function readsNotAnalytic(exprs: readonly Expr[]): boolean {
+  const memo = new Map<number, boolean>();
+  return exprs.some((e) => fold(e, memo, (n, a) => (n.op === 'fn' && NOT_ANALYTIC.has(n.fn!)) || a.some(Boolean)));
 }
 
 /** evaluation of expressions over the prelude's temporaries, the other symbols at seeded random values in [-1, 1]; undefined if the prelude is not finite there */
