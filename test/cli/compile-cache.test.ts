@@ -61,7 +61,7 @@ describe('the compile cache', () => {
     const args = ['simulate', 'mechanisms/fourbar-planar.ts', '--set', 'b=0.1', '--set', 'c=0.2', '--stop', '0.1'];
     const first = await kron(...args), second = await kron(...args);
     expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(/^SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 14 unknowns/);
+    expect(first.stderr).toMatch(/^SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns/);
     expect(second).toEqual(first);
     expect((await json('mechanisms/fourbar-planar.ts', '--set', 'b=0.1', '--set', 'c=0.2')).cache.hit).toBe(true);
   });

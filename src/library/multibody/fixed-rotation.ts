@@ -1,9 +1,9 @@
 // frame_b rotated by a constant angle about a constant axis (frame_a
 // coordinates) and translated by r: R_b = R_a R(n, angle).
-import { type Expr, type Mat3, type Vec3Like, ZERO, axisRotation, ex, mat3, mulMM } from '../../expr/index.ts';
+import { type Expr, type Mat3, type Vec3Like, ZERO, axisRotation, ex, mat3, mulMM, mulMV } from '../../expr/index.ts';
 import { Component } from '../../model/index.ts';
 import { Frame } from './frame.ts';
-import { matrixEquation, rigidOffset, worldOffset } from './kinematics.ts';
+import { matrixEquation, rigidOffset } from './kinematics.ts';
 import { unitAxis } from './axis.ts';
 
 export interface FixedRotationOptions {
@@ -43,6 +43,6 @@ export class FixedRotation extends Component {
     this.r = (options.r ?? [0, 0, 0]).map(Number);
     const fa = this.frame_a, fb = this.frame_b;
     matrixEquation(this, fb.R, mulMM(fa.R, snapped(axisRotation(n, options.angle))));
-    rigidOffset(this, fa, fb, worldOffset(this, 'r_world', fa.R, options.r ?? [0, 0, 0]));
+    rigidOffset(this, fa, fb, mulMV(fa.R, options.r ?? [0, 0, 0]));
   }
 }

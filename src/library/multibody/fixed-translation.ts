@@ -1,10 +1,10 @@
 // A massless bar: frame_b at the constant offset r (frame_a coordinates) from
 // frame_a, same orientation (relaxing paper eqs. 25-26).
-import type { Vec3Like } from '../../expr/index.ts';
+import { type Vec3Like, mulMV } from '../../expr/index.ts';
 import { Component } from '../../model/index.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
-import { matrixEquation, rigidOffset, worldOffset } from './kinematics.ts';
+import { matrixEquation, rigidOffset } from './kinematics.ts';
 
 export interface FixedTranslationOptions {
   /** offset from frame_a to frame_b in frame_a coordinates (m) */
@@ -27,7 +27,7 @@ export class FixedTranslation extends Component {
     const r = options.r.map((x, i) => this.parameter(`r[${i + 1}]`, Number(x))) as [never, never, never];
     const fa = this.frame_a, fb = this.frame_b;
     matrixEquation(this, fb.R, fa.R);
-    rigidOffset(this, fa, fb, worldOffset(this, 'r_world', fa.R, r));
+    rigidOffset(this, fa, fb, mulMV(fa.R, r));
   }
 }
 

@@ -5,7 +5,7 @@
 //   w_b = w_a                       z_b = z_a
 //   a_b = a_a + z_a x rw + w_a x (w_a x rw)
 //   f_a + f_b = 0                   t_a + t_b + rw x f_b = 0   (massless)
-import { type Mat3, type Vec3, type Vec3Like, cross, mulMV, vadd, vneg } from '../../expr/index.ts';
+import { type Vec3, cross, vadd, vneg } from '../../expr/index.ts';
 import type { Component } from '../../model/index.ts';
 import type { Frame } from './frame.ts';
 
@@ -27,15 +27,4 @@ export function cutBalance(c: Component, fa: Frame, fb: Frame, rw: Vec3): void {
 /** 3x3 matrix equation, element by element */
 export function matrixEquation(c: Component, lhs: readonly Vec3[], rhs: readonly Vec3[]): void {
   lhs.forEach((row, i) => c.vectorEquation(row, rhs[i]));
-}
-
-/**
- * R r as the variables name[1..3] of c: an offset fixed in a frame, resolved in the
- * world once per evaluation (a symbol where it is used, so that its entries and their
- * negatives in z x rw, rw x f cost no multiplications by the constant r)
- */
-export function worldOffset(c: Component, name: string, R: Mat3, r: Vec3Like): Vec3 {
-  const rw = c.vector(name);
-  c.vectorEquation(rw, mulMV(R, r));
-  return rw;
 }
