@@ -4,9 +4,11 @@
 //   a_cm = a_a + z_a x rc + w_a x (w_a x rc)
 //   f_a  = m (a_cm - g)
 //   t_a  = I_w z_a + w_a x (I_w w_a) + rc x f_a,     I_w = R_a I R_a^T
+// (I_w and w x (w x rc) as world-inertia.ts writes them, for fewer operations).
 // f_a, t_a: force and torque acting on the body at frame_a.
 import { symmetricEigen3 } from './jacobi.ts';
-import { type Expr, type Mat3, type Vec3Like, add, cross, dot, mat3, mul, mulMM, mulMTV, mulMV, transpose, vadd, vec3, vex, vscale, vsub } from '../../expr/index.ts';
+import { type Expr, type Vec3Like, add, cross, dot, mat3, mul, mulMTV, mulMV, vadd, vec3, vex, vscale, vsub } from '../../expr/index.ts';
+import { centripetal, worldInertia } from './world-inertia.ts';
 import { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
@@ -52,10 +54,10 @@ export class Body extends Component {
     const g = vex(options.gravity ?? [0, -9.80665, 0]);
     const fa = this.frame_a;
     const rc = mulMV(fa.R, c);
-    const acm = vadd(vadd(fa.a, cross(fa.z, rc)), cross(fa.w, cross(fa.w, rc)));
-    const Iw: Mat3 = mulMM(mulMM(fa.R, I), transpose(fa.R));
+    const acm = vadd(vadd(fa.a, cross(fa.z, rc)), centripetal(fa.w, fa.R, c, rcm));
+    const { Iw, gyroscopic } = worldInertia(fa.R, I, this.inertia);
     this.vectorEquation(fa.f, vscale(m, vsub(acm, g)));
-    this.vectorEquation(fa.t, vadd(vadd(mulMV(Iw, fa.z), cross(fa.w, mulMV(Iw, fa.w))), cross(rc, fa.f)));
+    this.vectorEquation(fa.t, vadd(vadd(mulMV(Iw, fa.z), gyroscopic(fa.w)), cross(rc, fa.f)));
     // energies: v_cm = v_a + w_a x rc; w . (I_w w) = (R_a^T w) . I (R_a^T w)
     const vcm = vadd(fa.v, cross(fa.w, rc)), wb = mulMTV(fa.R, fa.w);
     this.kineticEnergy = mul(0.5, add(mul(m, dot(vcm, vcm)), dot(wb, mulMV(I, wb))));

@@ -58,7 +58,7 @@ export class Revolute extends OneDofJoint {
     this.vectorEquation(fb.r, fa.r);
     this.vectorEquation(fb.w, vadd(fa.w, vscale(this.qd, e)));
     this.vectorEquation(fb.v, fa.v);
-    this.vectorEquation(fb.z, vadd(vadd(relax3(fa.z), vscale(this.qdd, e)), cross(fa.w, vscale(this.qd, e))));
+    this.vectorEquation(fb.z, vadd(vadd(relax3(fa.z), vscale(this.qdd, e)), vscale(this.qd, cross(fa.w, e))));
     this.vectorEquation(fb.a, relax3(fa.a));
     cutBalance(this, fa, fb, vec3(0, 0, 0));
     this.equation(dot(e, vneg(fb.t)), add(this.drive, residue(this.qdd)));
