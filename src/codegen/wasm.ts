@@ -1,7 +1,7 @@
 // The WebAssembly target (compile option `target: 'wasm'`, `--target wasm`):
-// the straight-line functions of derivatives() — the assignments of the
-// relaxed elimination, the kinematics, the causal sequences, every function
-// of `const`s and workspace stores (generate.ts, Module.assigns) — become
+// the straight-line generated functions — the assignments of the relaxed
+// elimination, the kinematics, the causal sequences, every function of
+// `const`s and workspace stores (generate.ts, Module.assigns) — become
 // WebAssembly functions over one linear memory holding w, x, u and p, emitted
 // directly as binary (no toolchain at run time). What is not straight-line
 // (a linear solve, Newton, a relaxed loop's torn fallback) stays JavaScript
@@ -11,9 +11,10 @@
 // same Math functions (imported); compile() checks it at two states.
 //
 // Why: V8 compiles WebAssembly's f64 locals to registers and its memory
-// accesses without the map and bounds checks of a JavaScript array: 0.68-0.72x
-// the JavaScript target's time on the relaxed chain (n = 16...256), the PUMA
-// and the humanoid, and immune to the typed-array detach penalty.
+// accesses without the map and bounds checks of a JavaScript array: the
+// relaxed form in 0.72-0.77x the JavaScript target's time (chains n = 8...256,
+// the PUMA; README, WebAssembly target), within 1.04x after a typed-array
+// detach. The torn form gains less: its solve stays JavaScript.
 //
 // This reads the generated JavaScript, whose grammar the printer (emitter.ts)
 // fixes: `const v = <expr>;`, `w[i] = <expr>;`, `if (!pivotOk(v, w, s)) w[f] = 1;`
