@@ -162,9 +162,9 @@ export function stripResidues(e: Expr): { expr: Expr; residues: Expr[] } {
 
 export type SymValues = (s: Sym) => number;
 
-// (e, values of symbols) => number; residue() is 0, relax(x) is x
-export function evaluate(e: Expr, value: SymValues): number {
-  return fold(e, new Map<number, number>(), (n, a) => {
+// (e, values of symbols[, memo shared by several evaluations at the same values]) => number; residue() is 0, relax(x) is x
+export function evaluate(e: Expr, value: SymValues, memo = new Map<number, number>()): number {
+  return fold(e, memo, (n, a) => {
     switch (n.op) {
       case 'const': return n.value;
       case 'sym': return value(n.sym!);

@@ -8,7 +8,7 @@
 // Schwartz and Zippel, for the polynomials in sines and cosines a mechanism's
 // H is). Then only one triangle needs forming at run time: Featherstone's
 // CRBA forms H_ij for i >= j only.
-import { type Expr, FUNCTIONS, fold } from '../expr/index.ts';
+import { type Expr, evaluate, fold } from '../expr/index.ts';
 import type { Assign } from './plan-types.ts';
 
 /** random points to evaluate at, and the agreement required, relative to sqrt(H_ii H_jj) as choleskySolve scales */
@@ -50,19 +50,8 @@ function readsNotAnalytic(exprs: readonly Expr[]): boolean {
 function evaluator(prelude: readonly Assign[], point: number): ((e: Expr) => number) | undefined {
   const memo = new Map<number, number>();
   const temps = new Map<number, number>();
-  const value = (e: Expr) => fold(e, memo, (n, a) => {
-    switch (n.op) {
-      case 'const': return n.value;
-      case 'sym': return temps.get(n.sym!.id) ?? seeded(n.sym!.id, point);
-      case 'add': return a.reduce((s, x) => s + x, 0);
-      case 'mul': return a.reduce((s, x) => s * x, 1);
-      case 'div': return a[0] / a[1];
-      case 'pow': return a[0] ** n.value;
-      case 'fn': return FUNCTIONS[n.fn!].eval(...a);
-      case 'relax': return a[0];
-      case 'residue': return 0;
-    }
-  });
+  // one memo for the whole point: the prelude's temporaries are set before anything reads them
+  const value = (e: Expr) => evaluate(e, (s) => temps.get(s.id) ?? seeded(s.id, point), memo);
   for (const a of prelude) {
     const v = value(a.expr);
     if (!Number.isFinite(v)) return undefined;

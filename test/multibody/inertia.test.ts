@@ -7,22 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../src/errors.ts';
 import { inertiaProblem, principalMoments } from '../../src/library/multibody/body.ts';
 import { Mechanism } from '../../src/library/multibody/index.ts';
-import { prng } from './random-tree.ts';
+import { prng, quaternionRotation as rotation } from './random-tree.ts';
 
 type Six = [number, number, number, number, number, number];
 type M = number[][];
 
-/** a random rotation: the quaternion of four normal-ish numbers, normalised */
-function rotation(u: () => number): M {
-  const q = [0, 0, 0, 0].map(() => u() + u() + u() - 1.5);
-  const n = Math.hypot(...q);
-  const [w, x, y, z] = q.map((v) => v / n);
-  return [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-  ];
-}
 
 /** R diag(d) R^T as [xx, yy, zz, xy, xz, yz] */
 function rotated(R: M, d: number[]): Six {

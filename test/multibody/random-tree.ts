@@ -39,6 +39,18 @@ export interface RandomTree {
   joints: string[];
 }
 
+/** a random rotation matrix: the quaternion of four normal-ish numbers, normalised */
+export function quaternionRotation(u: () => number): number[][] {
+  const q = [0, 0, 0, 0].map(() => u() + u() + u() - 1.5);
+  const n = Math.hypot(...q);
+  const [w, x, y, z] = q.map((v) => v / n);
+  return [
+    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+  ];
+}
+
 /** mulberry32: a small seeded generator of uniform numbers in [0, 1) */
 export function prng(seed: number): () => number {
   let s = seed >>> 0;

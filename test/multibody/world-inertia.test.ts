@@ -5,21 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { type Mat3, type Vec3, mat3, vec3 } from '../../src/expr/index.ts';
 import { centripetal, worldInertia } from '../../src/library/multibody/world-inertia.ts';
-import { prng } from './random-tree.ts';
+import { prng, quaternionRotation as rotation } from './random-tree.ts';
 
 type M = number[][];
 
-/** a random rotation: the quaternion of four normal-ish numbers, normalised */
-function rotation(u: () => number): M {
-  const q = [0, 0, 0, 0].map(() => u() + u() + u() - 1.5);
-  const n = Math.hypot(...q);
-  const [w, x, y, z] = q.map((v) => v / n);
-  return [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-  ];
-}
 
 const mm = (a: M, b: M): M => a.map((row) => b[0].map((_, j) => row.reduce((s, x, k) => s + x * b[k][j], 0)));
 const tr = (a: M): M => a[0].map((_, j) => a.map((row) => row[j]));
