@@ -12,7 +12,7 @@
 //
 // Why: V8 compiles WebAssembly's f64 locals to registers and its memory
 // accesses without the map and bounds checks of a JavaScript array: the
-// relaxed form in 0.72-0.77x the JavaScript target's time (chains n = 8...256,
+// relaxed form in 0.72-0.78x the JavaScript target's time (chains n = 8...256,
 // the PUMA; README, WebAssembly target), within 1.04x after a typed-array
 // detach. The torn form gains less: its solve stays JavaScript.
 //
