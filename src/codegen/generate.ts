@@ -83,6 +83,20 @@ class Slots {
   };
 }
 
+/**
+ * A target's name with its component numbers dropped and its element indices
+ * kept (`r0.row1183/bar62.frame_b.a[3]` -> `r#.row#/bar#.frame_b.a[3]`): part
+ * of an assignment's shape, so that a run of assignments of one expression
+ * shape (the entries of a matrix, six per body) is cut at the period of the
+ * bodies, not at any multiple of one statement.
+ */
+function nameShape(name: string): number {
+  let h = 0x811c9dc5;
+  const shape = name.replace(/(\[[^\]]*\])|\d+/g, (m, index: string | undefined) => index ?? '#');
+  for (let i = 0; i < shape.length; i++) h = Math.imul(h ^ shape.charCodeAt(i), 0x01000193);
+  return h;
+}
+
 /** symbol id -> how many of the expressions read it */
 function readCounts(exprs: readonly Expr[]): Map<number, number> {
   const counts = new Map<number, number>();
@@ -171,7 +185,7 @@ export class Module {
       addOps(this.ops, ops);
       calls.push(this.raw(prefix, text));
     };
-    const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr), 31) + (a.pivot ? 3 : a.target instanceof Temp ? 1 : 2)) | 0);
+    const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr) ^ nameShape(a.target.name), 31) + (a.pivot ? 3 : a.target instanceof Temp ? 1 : 2)) | 0);
     for (const [from, to, repeated] of pieces(shapes, this.chunk)) emit(list.slice(from, to), repeated);
     return calls;
   }

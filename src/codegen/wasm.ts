@@ -17,7 +17,7 @@
 // detach. The torn form gains less: its solve stays JavaScript.
 //
 // This reads the generated JavaScript, whose grammar the printer (emitter.ts)
-// fixes: `const v = <expr>;`, `w[i] = <expr>;`, `if (!pivotOk(v, w, s)) w[f] = 1;`
+// fixes: `const v = <expr>;`, `w[i] = <expr>;`, `if (!pivotOk(<expr>, w, s)) w[f] = 1;`
 // with <expr> of numbers, locals, elements w[i], x[o + i], u[i], p[i],
 // + - * /, unary minus, parentheses and Math functions. A function with any
 // other line stays JavaScript.
@@ -172,9 +172,8 @@ function translateFunction(f: JsFunction, base: Record<Arrays, number>, enc: Mod
       } else if ((m = /^w\[([^\]]+)\] = (.+);$/.exec(line))) {
         const { address, offset } = element('w', m[1], locals, base);
         body.push(...address, ...expression(m[2], locals, base, enc), OP.f64Store, 3, ...uleb(offset));
-      } else if ((m = /^if \(!pivotOk\((\w+), w, (\d+)\)\) w\[(\d+)\] = 1;$/.exec(line))) {
-        if (!locals.has(m[1])) return `pivot ${m[1]} is not a local`;
-        body.push(OP.localGet, ...uleb(locals.get(m[1])!), OP.i32Const, ...sleb(Number(m[2]) * 8), OP.call, ...uleb(enc.pivotOk()), OP.i32Eqz);
+      } else if ((m = /^if \(!pivotOk\((.+), w, (\d+)\)\) w\[(\d+)\] = 1;$/.exec(line))) {
+        body.push(...expression(m[1], locals, base, enc), OP.i32Const, ...sleb(Number(m[2]) * 8), OP.call, ...uleb(enc.pivotOk()), OP.i32Eqz);
         body.push(OP.if, 0x40, OP.i32Const, 0, OP.f64Const, ...f64(1), OP.f64Store, 3, ...uleb(Number(m[3]) * 8), OP.end);
       } else return `not straight-line: ${line}`;
     }

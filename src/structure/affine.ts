@@ -4,6 +4,7 @@
 // constants or symbols are bound to temporaries as they are formed, so
 // expressions stay shallow and every coefficient is computed once.
 import { type Expr, ZERO, add, div, mul, neg } from '../expr/index.ts';
+import { ByFingerprint, type Fingerprint, Fingerprints, isZeroFingerprint } from '../expr/fingerprint.ts';
 import { type Assign, Temp } from './plan-types.ts';
 
 export interface Affine {
@@ -18,27 +19,48 @@ function isTrivial(e: Expr): boolean {
   return e.op === 'mul' && e.args.length === 2 && e.args[0].op === 'const' && e.args[0].value === -1 && e.args[1].op === 'sym';
 }
 
-/** temporaries for non-trivial expressions, one per distinct expression, in creation order */
+/**
+ * Temporaries for non-trivial expressions, one per distinct value, in
+ * creation order. Distinct trees of one value (fingerprint.ts) share the
+ * first one's temporary: the symmetric partner of an articulated-inertia
+ * entry, the second triangle of a torn H. An expression whose value is
+ * identically zero is ZERO.
+ */
 export class TempPool {
   readonly assigns: Assign[] = [];
   private readonly byExpr = new Map<number, Expr>();
+  private readonly byValue = new ByFingerprint<Expr>();
+  readonly fingerprints: Fingerprints;
   /** a pool forked from `parent` sees its bindings; adopt() takes a trial pool over */
   constructor(
     readonly prefix: string,
     private readonly parent?: TempPool,
-  ) {}
+  ) {
+    this.fingerprints = parent?.fingerprints ?? new Fingerprints();
+  }
   use(e: Expr, label: string): Expr {
     if (isTrivial(e)) return e;
-    let t = this.lookup(e);
-    if (!t) {
-      const temp = new Temp(`${this.prefix}${label}`);
-      this.assigns.push({ target: temp, expr: e });
-      this.byExpr.set(e.id, (t = temp.e));
+    const t = this.lookup(e);
+    if (t) return t;
+    const fp = this.fingerprints.of(e);
+    if (isZeroFingerprint(fp)) return ZERO;
+    const same = this.lookupValue(fp);
+    if (same) {
+      this.byExpr.set(e.id, same);
+      return same;
     }
-    return t;
+    const temp = new Temp(`${this.prefix}${label}`);
+    this.assigns.push({ target: temp, expr: e });
+    this.fingerprints.bind(temp, e, fp);
+    this.byExpr.set(e.id, temp.e);
+    this.byValue.set(fp, temp.e);
+    return temp.e;
   }
   lookup(e: Expr): Expr | undefined {
     return this.byExpr.get(e.id) ?? this.parent?.lookup(e);
+  }
+  private lookupValue(fp: Fingerprint): Expr | undefined {
+    return this.byValue.get(fp) ?? this.parent?.lookupValue(fp);
   }
   /** take over the bindings of a trial pool forked from this one */
   adopt(child: TempPool): void {
@@ -46,6 +68,8 @@ export class TempPool {
       this.assigns.push(a);
       this.byExpr.set(a.expr.id, a.target.e);
     }
+    this.byValue.merge(child.byValue);
+    for (const [id, t] of child.byExpr) this.byExpr.set(id, t);
   }
 }
 
@@ -61,18 +85,22 @@ export function substituteForm(row: Affine, x: number, form: Affine, pool: TempP
   // a product left unbound would be flattened into every c * e and multiplied again in each
   const c = pool.use(raw, `${label}/${name(x)}`);
   row.coef.delete(x);
+  if (c === ZERO) return;
   row.b = pool.use(add(row.b, mul(c, form.b)), `${label}@0`);
   for (const [u, e] of form.coef) {
-    const sum = add(row.coef.get(u) ?? ZERO, mul(c, e));
+    const sum = pool.use(add(row.coef.get(u) ?? ZERO, mul(c, e)), `${label}/${name(u)}`);
     if (sum === ZERO) row.coef.delete(u);
-    else row.coef.set(u, pool.use(sum, `${label}/${name(u)}`));
+    else row.coef.set(u, sum);
   }
 }
 
 /** bind every non-trivial coefficient of a row to a temporary */
 export function materialize(row: Affine, pool: TempPool, label: string, name: (id: number) => string): Affine {
   const coef = new Map<number, Expr>();
-  for (const [u, e] of row.coef) coef.set(u, pool.use(e, `${label}/${name(u)}`));
+  for (const [u, e] of row.coef) {
+    const c = pool.use(e, `${label}/${name(u)}`);
+    if (c !== ZERO) coef.set(u, c);
+  }
   return { b: pool.use(row.b, `${label}@0`), coef };
 }
 

@@ -160,7 +160,8 @@ const cost = (s: BlockSolution): number => {
 
 // (block) => its solution: order 1 by one division, else the cheaper of the two expansion strategies
 function solveBlock(b: Block, pool: TempPool, detName: string): BlockSolution {
-  if (b.n === 1) return { z: [div(b.c[0], b.H[0])], det: b.H[0], pool: new TempPool(pool.prefix, pool) };
+  // H[0] is ZERO when its value is identically zero (TempPool), not only when it is structurally absent
+  if (b.n === 1) return { z: b.H[0] === ZERO ? [] : [div(b.c[0], b.H[0])], det: b.H[0], pool: new TempPool(pool.prefix, pool) };
   const byRows = cramerBlock(b, 'rows', pool, detName);
   const sparse = cramerBlock(b, 'sparse', pool, detName);
   return byRows.det !== ZERO && cost(sparse) < cost(byRows) ? sparse : byRows;

@@ -142,6 +142,7 @@ export class Elimination {
       // the division by a pivot that can vanish numerically: checked at run time (plan-types, Checked)
       const p = new Temp(`${this.pool.prefix}pivot/${this.name(id)}`);
       this.pool.assigns.push({ target: p, expr: a, pivot: true });
+      this.pool.fingerprints.bind(p, a);
       this.rows[row].coef.set(id, p.e);
       this.pivots++;
     }
@@ -150,7 +151,9 @@ export class Elimination {
     this.order.push(id);
     for (const r of [...(this.pending.get(id) ?? [])].sort((a, b) => a - b)) {
       substituteForm(this.rows[r], id, form, this.pool, `row${r}`, this.name);
+      // an entry that cancelled (its value identically zero) leaves the row
       for (const u of form.coef.keys()) if (this.rows[r].coef.has(u)) this.mention(u, r);
+      else this.pending.get(u)?.delete(r);
     }
     this.pending.delete(id);
   }

@@ -113,10 +113,10 @@ describe('shared code', () => {
     const source = shared.source();
     expect(executedOps(source, 'derivatives')).toEqual(shared.report.ops);
     expect(executedOps(source, 'outputs')).toEqual(shared.report.outputOps);
-    // the text alone counts far less: most of it runs many times
+    // the text alone counts far less: most of it runs many times (shared functions of derivatives() and of outputs())
     const once = noOps();
     for (const m of source.matchAll(/^ {2}function s\d+\([^)]*\) \{\n([\s\S]*?)\n {2}\}$/gm)) addOps(once, printedOps(m[1]));
-    expect(once.mul).toBeLessThan(shared.report.ops.mul / 4);
+    expect(once.mul).toBeLessThan((shared.report.ops.mul + shared.report.outputOps.mul) / 4);
   });
 
   it('leaves a model without repeats as it was: PUMA-560 has other numbers on every link', () => {
