@@ -15,6 +15,7 @@ import { TIME, type Variable } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type Columns, type LinearStep, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
+import { type Elem, type Value, elem, name, printElem, printValue } from './ir.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
 import { type SparseCholesky, densePattern, sparseCholesky, unrolledCholesky } from './sparse-cholesky.ts';
@@ -59,24 +60,24 @@ const ATOM = /^[\w$.[\]]+$/;
 
 class Slots {
   readonly names: string[] = [];
-  private readonly index = new Map<number, string>();
+  private readonly index = new Map<number, Elem>();
   constructor(plan: SolvePlan) {
-    plan.states.forEach((v, i) => this.index.set(v.id, `x[${i}]`));
-    plan.inputs.forEach((v, i) => this.index.set(v.id, `u[${i}]`));
-    plan.parameters.forEach((v, i) => this.index.set(v.id, `p[${i}]`));
+    plan.states.forEach((v, i) => this.index.set(v.id, elem('x', i)));
+    plan.inputs.forEach((v, i) => this.index.set(v.id, elem('u', i)));
+    plan.parameters.forEach((v, i) => this.index.set(v.id, elem('p', i)));
     for (const v of plan.unknowns) this.slot(v);
   }
   /** the workspace slot of a target, allocated on first use */
   slot(s: Sym): number {
     const ref = this.index.get(s.id);
-    if (ref?.startsWith('w[')) return Number(ref.slice(2, -1));
-    if (ref) throw new Error(`codegen: ${s.name} is known (${ref}) and cannot be assigned`);
-    this.index.set(s.id, `w[${this.names.length}]`);
+    if (ref?.a === 'w') return ref.i;
+    if (ref) throw new Error(`codegen: ${s.name} is known (${printElem(ref)}) and cannot be assigned`);
+    this.index.set(s.id, elem('w', this.names.length));
     this.names.push(s.name);
     return this.names.length - 1;
   }
-  readonly ref = (s: Sym): string => {
-    if (s.id === TIME.id) return 't';
+  readonly ref = (s: Sym): Value => {
+    if (s.id === TIME.id) return name('t');
     const r = this.index.get(s.id);
     if (!r) throw new Error(`codegen: ${s.name} is read before it is computed`);
     return r;
@@ -178,37 +179,37 @@ export class Module {
 
   /** the body of one function computing `part` */
   private assignScope(part: readonly Assign[], check?: PivotCheck): Scope {
-    const local = new Map<number, string>(part.map((a, k) => [a.target.id, `v${k}`]));
+    const local = new Map<number, Value>(part.map((a, k) => [a.target.id, name(`v${k}`)]));
     const readHere = readCounts(part.map((a) => a.expr));
     // straight-line: a slot is written here only once it is computed, and read back through its local
     const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 }, true);
     scope.prepare(part.map((a) => a.expr));
-    for (const a of part) {
+    part.forEach((a, k) => {
       const id = a.target.id;
       const stored = !(a.target instanceof Temp) || (this.reads.get(id) ?? 0) > (readHere.get(id) ?? 0);
       const checked = a.pivot && check;
-      if (!stored && !readHere.has(id) && !checked) continue; // a temporary nobody reads
-      const code = scope.code(a.expr);
-      let name = code;
-      if ((readHere.has(id) || checked) && !ATOM.test(code)) scope.line(`const ${(name = local.get(id)!)} = ${code};`);
-      local.set(id, name); // later reads use the local, or the atom itself
-      if (stored) scope.line(`w[${this.slots.slot(a.target)}] = ${name};`);
-      if (checked) {
-        // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
-        // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
-        scope.line(`if (!pivotOk(${name}, w, ${check.scale})) w[${check.flag}] = 1;`);
+      if (!stored && !readHere.has(id) && !checked) return; // a temporary nobody reads
+      let v = scope.value(a.expr);
+      if ((readHere.has(id) || checked) && !ATOM.test(printValue(v))) {
+        scope.let(`v${k}`, v);
+        v = name(`v${k}`);
       }
-    }
+      local.set(id, v); // later reads use the local, or the atom itself
+      if (stored) scope.store(elem('w', this.slots.slot(a.target)), v);
+      // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
+      // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
+      if (checked) scope.pivot(v, check.scale, check.flag);
+    });
     return scope;
   }
 
   /** one function writing each list of exprs into its array; returns the call */
   /** writes of the arrays' entries; an undefined entry is left as it is */
   fillArrays(arrays: readonly (readonly [string, readonly (Expr | undefined)[]])[]): string[] {
-    const writes = arrays.flatMap(([name, exprs]) => exprs.flatMap((e, i) => (e ? [[`${name}[${i}]`, e] as const] : [])));
+    const writes = arrays.flatMap(([array, exprs]) => exprs.flatMap((e, i) => (e ? [[elem(array, i), e] as const] : [])));
     const calls: string[] = [];
     // a mass matrix of n = 64 is 4096 entries: in functions V8 optimises, like the assignments
-    const emit = (part: readonly (readonly [string, Expr])[]) => {
+    const emit = (part: readonly (readonly [Elem, Expr])[]) => {
       const scope = new Scope(this.slots.ref, '  ', { next: 0 });
       scope.prepare(part.map(([, e]) => e));
       for (const [target, e] of part) scope.assign(target, e);
