@@ -15,7 +15,7 @@ import { TIME, type Variable } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type Columns, type LinearStep, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
-import { type Elem, type Value, elem, name, printElem, printValue } from './ir.ts';
+import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn, printValue } from './ir.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
 import { type SparseCholesky, densePattern, sparseCholesky, unrolledCholesky } from './sparse-cholesky.ts';
@@ -52,7 +52,8 @@ export interface Generated {
   functions: number;
 }
 
-const ARGS = 't, x, u, p, w';
+const PARAMS = ['t', 'x', 'u', 'p', 'w'];
+const ARGS = PARAMS.join(', ');
 /** V8 leaves functions with more than ~60 KB of bytecode to its slower tiers: stay well below */
 const MAX_FUNCTION_CHARS = 30000;
 /** printed code that is a name, a number or an array element: no local needed to reuse it */
@@ -145,9 +146,9 @@ export class Module {
   }
 
   /** a function `name(t, x, u, p, w)` with this body, which may be shared; returns its call */
-  private raw(prefix: string, body: string): string {
+  private raw(prefix: string, raw: Omit<Raw, 'name'>): string {
     const name = `${prefix}${this.fn++}`;
-    this.parts.push({ name, body });
+    this.parts.push({ name, ...raw });
     return `${name}(${ARGS});`;
   }
 
@@ -160,17 +161,17 @@ export class Module {
   assigns(list: readonly Assign[], prefix = 'f', check?: PivotCheck): string[] {
     const calls: string[] = [];
     const emit = (part: readonly Assign[], repeated: boolean) => {
-      const { lines, ops } = this.assignScope(part, check);
-      const text = lines.join('\n');
+      const { body, ops } = this.assignScope(part, check);
+      const raw = { body, text: printBody(body) };
       // a repeated piece is measured with indices of one width, so that all its copies are cut alike
-      if ((repeated ? measure(text) : text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
+      if ((repeated ? measure(raw) : raw.text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
         const half = part.length >> 1;
         emit(part.slice(0, half), repeated);
         emit(part.slice(half), repeated);
         return;
       }
       addOps(this.ops, ops);
-      calls.push(this.raw(prefix, text));
+      calls.push(this.raw(prefix, raw));
     };
     const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr), 31) + (a.pivot ? 3 : a.target instanceof Temp ? 1 : 2)) | 0);
     for (const [from, to, repeated] of pieces(shapes, this.chunk)) emit(list.slice(from, to), repeated);
@@ -213,14 +214,14 @@ export class Module {
       const scope = new Scope(this.slots.ref, '  ', { next: 0 });
       scope.prepare(part.map(([, e]) => e));
       for (const [target, e] of part) scope.assign(target, e);
-      const text = scope.lines.join('\n');
-      if (text.length > MAX_FUNCTION_CHARS && part.length > 1) {
+      const raw = { body: scope.body, text: printBody(scope.body) };
+      if (raw.text.length > MAX_FUNCTION_CHARS && part.length > 1) {
         emit(part.slice(0, part.length >> 1));
         emit(part.slice(part.length >> 1));
         return;
       }
       addOps(this.ops, scope.ops);
-      calls.push(this.raw('fill', text)); // H and c of one block: never equal to another's
+      calls.push(this.raw('fill', raw)); // H and c of one block: never equal to another's
     };
     for (let i = 0; i < writes.length; i += this.chunk) emit(writes.slice(i, i + this.chunk));
     return calls;
@@ -267,11 +268,11 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${[...copy, ...finite].join('\n')}\n}`;
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
   const raws = mod.parts.filter((q): q is Raw => typeof q !== 'string');
-  const shared = options.share === false ? { functions: new Map<string, string>(), calls: new Map<string, { fn: string; offsets: number[] }>() } : share(raws, ARGS);
+  const shared = options.share === false ? { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() } : share(raws, PARAMS);
   const parts = mod.parts.flatMap((q) => {
     if (typeof q === 'string') return [q];
-    if (!shared.calls.has(q.name)) return [`function ${q.name}(${ARGS}) {\n${q.body}\n}`];
-    return shared.functions.has(q.name) ? [shared.functions.get(q.name)!] : [];
+    if (!shared.calls.has(q.name)) return [`function ${q.name}(${ARGS}) {\n${q.text}\n}`];
+    return shared.functions.has(q.name) ? [printFn(shared.functions.get(q.name)!)] : [];
   });
   // calls of shared functions get their offsets
   const call = /\b([a-z]+\d+)\(t, x, u, p, w\);/g;

@@ -74,54 +74,61 @@ export function printElem(e: Elem): string {
   return e.i ? `${e.a}[${e.o} + ${e.i}]` : `${e.a}[${e.o}]`;
 }
 
-function code(v: Value): Code {
+/** how an element is spelled: printElem, or another spelling for keys and checks (share.ts) */
+export type ElemText = (e: Elem) => string;
+
+function code(v: Value, el: ElemText): Code {
   switch (v.k) {
     case 'num':
       return v.v >= 0 ? atom(String(v.v)) : { s: `-${String(-v.v)}`, prec: 0, neg: String(-v.v) };
     case 'name':
       return atom(v.s);
     case 'elem':
-      return atom(printElem(v));
+      return atom(el(v));
     case 'add': {
-      const a = v.t.map(code);
+      const a = v.t.map((t) => code(t, el));
       let s = a[0].s;
       for (const t of a.slice(1)) s += t.neg !== undefined ? ` - ${t.neg}` : ` + ${t.s}`;
       return { s, prec: 0 };
     }
     case 'mul': {
-      const factors = v.f.map((f) => paren(code(f), 1));
+      const factors = v.f.map((f) => paren(code(f, el), 1));
       if (Math.abs(v.c) !== 1) factors.unshift(String(Math.abs(v.c)));
       const s = factors.join('*');
       return v.c < 0 ? { s: `-${s}`, prec: 0, neg: s } : { s, prec: 1 };
     }
-    case 'pow':
-      return { s: Array<string>(v.n).fill(paren(code(v.b), 2)).join('*'), prec: 1 };
+    case 'pow': {
+      // the base printed n times (so an element of it is read n times, in that order)
+      const copies: string[] = [];
+      for (let i = 0; i < v.n; i++) copies.push(paren(code(v.b, el), 2));
+      return { s: copies.join('*'), prec: 1 };
+    }
     case 'div':
-      return { s: `${paren(code(v.a), 1)}/${paren(code(v.b), 2)}`, prec: 1 };
+      return { s: `${paren(code(v.a, el), 1)}/${paren(code(v.b, el), 2)}`, prec: 1 };
     case 'call':
-      return atom(`${v.fn}(${v.args.map((a) => code(a).s).join(', ')})`);
+      return atom(`${v.fn}(${v.args.map((a) => code(a, el).s).join(', ')})`);
   }
 }
 
 /** the JavaScript of a value */
-export const printValue = (v: Value): string => code(v).s;
+export const printValue = (v: Value, el: ElemText = printElem): string => code(v, el).s;
 
 /** the JavaScript of one statement, without indentation */
-export function printStmt(st: Stmt): string {
+export function printStmt(st: Stmt, el: ElemText = printElem): string {
   switch (st.k) {
     case 'const':
-      return `const ${st.name} = ${printValue(st.v)};`;
+      return `const ${st.name} = ${printValue(st.v, el)};`;
     case 'store':
-      return `${printElem(st.to)} = ${printValue(st.v)};`;
+      return `${el(st.to)} = ${printValue(st.v, el)};`;
     case 'pivot':
-      return `if (!pivotOk(${printValue(st.v)}, w, ${st.scale})) ${printElem(st.flag)} = 1;`;
+      return `if (!pivotOk(${printValue(st.v, el)}, w, ${st.scale})) ${el(st.flag)} = 1;`;
     case 'text':
       return st.s;
   }
 }
 
 /** the body's lines, each indented */
-export const printBody = (body: readonly Stmt[], indent = '  '): string => body.map((st) => indent + printStmt(st)).join('\n');
+export const printBody = (body: readonly Stmt[], indent = '  ', el: ElemText = printElem): string => body.map((st) => indent + printStmt(st, el)).join('\n');
 
 /** `function name(params) {\n body \n}` */
 export const printFn = (f: Fn, indent = '  '): string => `function ${f.name}(${f.params.join(', ')}) {\n${printBody(f.body, indent)}\n}`;
@@ -146,14 +153,56 @@ export function operands(v: Value): readonly Value[] {
   }
 }
 
-/** every array element a statement reads or writes, in printed order (left to right) */
-export function elements(st: Stmt, out: Elem[] = []): Elem[] {
-  const visit = (v: Value) => {
-    if (v.k === 'elem') out.push(v);
-    else for (const a of operands(v)) visit(a);
+/**
+ * The statements with every element replaced by f(element), f called in
+ * printed order (left to right, a power's base once per printed copy; the
+ * first copy's result is kept): element k of the text is the k-th call.
+ */
+export function mapElems(body: readonly Stmt[], f: (e: Elem) => Elem): Stmt[] {
+  const value = (v: Value): Value => {
+    switch (v.k) {
+      case 'elem':
+        return f(v);
+      case 'add':
+        return { k: 'add', t: v.t.map(value) };
+      case 'mul':
+        return { k: 'mul', c: v.c, f: v.f.map(value) };
+      case 'pow': {
+        const b = value(v.b);
+        for (let i = 1; i < v.n; i++) value(v.b);
+        return { k: 'pow', b, n: v.n };
+      }
+      case 'div': {
+        const a = value(v.a);
+        return { k: 'div', a, b: value(v.b) };
+      }
+      case 'call':
+        return { k: 'call', fn: v.fn, args: v.args.map(value) };
+      default:
+        return v;
+    }
   };
-  if (st.k === 'store') out.push(st.to);
-  if (st.k !== 'text') visit(st.v);
-  if (st.k === 'pivot') out.push(st.flag);
+  return body.map((st): Stmt => {
+    switch (st.k) {
+      case 'const':
+        return { k: 'const', name: st.name, v: value(st.v) };
+      case 'store': {
+        const to = f(st.to);
+        return { k: 'store', to, v: value(st.v) };
+      }
+      case 'pivot': {
+        const v = value(st.v);
+        return { k: 'pivot', v, scale: st.scale, flag: f(st.flag) };
+      }
+      case 'text':
+        return st;
+    }
+  });
+}
+
+/** every array element the statements read or write, in printed order (mapElems) */
+export function elements(body: readonly Stmt[]): Elem[] {
+  const out: Elem[] = [];
+  mapElems(body, (e) => (out.push(e), e));
   return out;
 }

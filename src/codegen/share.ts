@@ -5,13 +5,14 @@
 //   1. `pieces` cuts an assignment list where its statement shapes repeat
 //      (a period found from the shapes alone), so that function boundaries
 //      line up with the repeated structure;
-//   2. `share` turns generated functions whose text is identical up to a
-//      constant shift of the indices into w, x, u and p into one function with
-//      offset parameters, called once per occurrence with its offsets.
+//   2. `share` turns generated functions whose IR (ir.ts) is identical up to
+//      a constant shift of the indices into w, x, u and p into one function
+//      with offset parameters, called once per occurrence with its offsets.
 // Sharing is checked: every occurrence is re-instantiated from the shared
-// function and must reproduce its own text exactly, so it cannot change what
-// is computed.
+// function and must print its own text exactly, so it cannot change what is
+// computed.
 import { type Expr, fold } from '../expr/index.ts';
+import { type Elem, type Fn, type Stmt, elem, elements, mapElems, printBody, printElem } from './ir.ts';
 
 /** shape hash of expressions: operators and constants exact, symbols abstracted */
 export class Shapes {
@@ -115,23 +116,28 @@ export function pieces(shapes: ArrayLike<number>, chunk: number): [number, numbe
   return out;
 }
 
-/** an index into one of the arrays a generated function reads and writes */
-const INDEX = /\b([wxup])\[(\d+)\]/g;
+/** the arrays a generated function reads and writes by index: their elements shift between occurrences */
+const SHIFTED = new Set(['w', 'x', 'u', 'p']);
+const shifts = (e: Elem) => SHIFTED.has(e.a) && e.o === undefined;
 
 /** the length of a function body with every index six digits wide: equal shapes measure equal */
-export function measure(text: string): number {
-  return text.replace(INDEX, '$1[000000]').length;
+export function measure(raw: Pick<Raw, 'body' | 'text'>): number {
+  let n = raw.text.length;
+  for (const e of elements(raw.body)) if (shifts(e)) n += 6 - String(e.i).length;
+  return n;
 }
 
-/** a generated function before sharing: `name(t, x, u, p, w)` with this body */
+/** a generated function before sharing: `name(t, x, u, p, w)` with this body, and its printed text */
 export interface Raw {
   name: string;
-  body: string;
+  body: Stmt[];
+  /** printBody(body) */
+  text: string;
 }
 
 export interface Shared {
-  /** the shared functions, each with the name of the first function it replaces */
-  functions: Map<string, string>;
+  /** the shared functions, each under the name of the first function it replaces */
+  functions: Map<string, Fn>;
   /** name of a replaced function -> the arguments after `t, x, u, p, w` of its call */
   calls: Map<string, { fn: string; offsets: number[] }>;
 }
@@ -141,26 +147,36 @@ const MAX_OFFSETS = 8;
 /** shorter functions are left alone: a call with offsets saves nothing there */
 const MIN_SHARED_CHARS = 1000;
 
-/** functions whose bodies are equal up to shifts of their indices, shared; `args` is the parameter list to extend */
-export function share(raws: readonly Raw[], args: string, minChars = MIN_SHARED_CHARS): Shared {
+/** spelled without its index when it shifts: bodies with equal keys differ only in shifted indices */
+const keyText = (e: Elem) => (shifts(e) ? `${e.a}[]` : printElem(e));
+
+/** an offset parameter and the elements it moves: index = base + shift[occurrence] + (index in the first - base) */
+interface OffsetClass {
+  param: string;
+  base: number;
+  shift: number[];
+}
+
+/** functions whose bodies are equal up to shifts of their indices, shared; `params` are the parameters to extend */
+export function share(raws: readonly Raw[], params: readonly string[], minChars = MIN_SHARED_CHARS): Shared {
   const groups = new Map<string, Raw[]>();
   for (const r of raws) {
-    if (r.body.length < minChars) continue;
-    const key = r.body.replace(INDEX, '$1[]');
+    if (r.text.length < minChars) continue;
+    const key = printBody(r.body, '  ', keyText);
     const g = groups.get(key);
     if (g) g.push(r);
     else groups.set(key, [r]);
   }
-  const functions = new Map<string, string>();
+  const functions = new Map<string, Fn>();
   const calls = new Map<string, { fn: string; offsets: number[] }>();
   let next = 0;
   const tryShare = (group: Raw[]): void => {
     if (group.length < 2) return;
-    const indices = group.map((r) => [...r.body.matchAll(INDEX)].map((m) => Number(m[2])));
-    const arrays = [...group[0].body.matchAll(INDEX)].map((m) => m[1]);
+    const indices = group.map((r) => elements(r.body).filter(shifts).map((e) => e.i));
+    const arrays = elements(group[0].body).filter(shifts).map((e) => e.a);
     // positions whose indices move together across the occurrences take one offset
-    const classes = new Map<string, { param: string; base: number; shift: number[] }>();
-    const classOf: ({ param: string; base: number; shift: number[] } | undefined)[] = [];
+    const classes = new Map<string, OffsetClass>();
+    const classOf: (OffsetClass | undefined)[] = [];
     for (let i = 0; i < arrays.length; i++) {
       const shift = indices.map((ix) => ix[i] - indices[0][i]);
       if (shift.every((d) => d === 0)) {
@@ -183,24 +199,23 @@ export function share(raws: readonly Raw[], args: string, minChars = MIN_SHARED_
       }
       return;
     }
-    const name = `s${next++}`;
-    const params = [...classes.values()];
+    const fn = `s${next++}`;
+    const offsetClasses = [...classes.values()];
     let i = 0;
-    const body = group[0].body.replace(INDEX, (_, a: string, ix: string) => {
+    const body = mapElems(group[0].body, (e) => {
+      if (!shifts(e)) return e;
       const c = classOf[i++];
-      if (!c) return `${a}[${ix}]`;
-      const d = Number(ix) - c.base;
-      return d ? `${a}[${c.param} + ${d}]` : `${a}[${c.param}]`;
+      return c ? elem(e.a, e.i - c.base, c.param) : e;
     });
-    const offsets = group.map((_, j) => params.map((c) => c.base + c.shift[j]));
+    const offsets = group.map((_, j) => offsetClasses.map((c) => c.base + c.shift[j]));
     // each occurrence is its own text again with its offsets: sharing changes no statement
     group.forEach((r, j) => {
-      const values = new Map(params.map((c, k) => [c.param, offsets[j][k]]));
-      const back = body.replace(/\b([wxup])\[(o\d+)(?: \+ (\d+))?\]/g, (_, a: string, o: string, d?: string) => `${a}[${values.get(o)! + Number(d ?? 0)}]`);
-      if (back !== r.body) throw new Error(`codegen: sharing ${r.name} as ${name} would change it`);
+      const values = new Map(offsetClasses.map((c, k) => [c.param, offsets[j][k]]));
+      const back = printBody(body, '  ', (e) => (e.o === undefined ? printElem(e) : `${e.a}[${values.get(e.o)! + e.i}]`));
+      if (back !== r.text) throw new Error(`codegen: sharing ${r.name} as ${fn} would change it`);
     });
-    functions.set(group[0].name, `function ${name}(${args}, ${params.map((c) => c.param).join(', ')}) {\n${body}\n}`);
-    group.forEach((r, j) => calls.set(r.name, { fn: name, offsets: offsets[j] }));
+    functions.set(group[0].name, { name: fn, params: [...params, ...offsetClasses.map((c) => c.param)], body });
+    group.forEach((r, j) => calls.set(r.name, { fn, offsets: offsets[j] }));
   };
   for (const group of groups.values()) tryShare(group);
   return { functions, calls };
