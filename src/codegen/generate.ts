@@ -50,6 +50,12 @@ export interface Generated {
   outputOps: OpCounts;
   layout: Layout;
   functions: number;
+  /**
+   * the straight-line functions (assignments, fills) as IR, in module order,
+   * shared ones with their offset parameters: what the WebAssembly target
+   * translates (wasm.ts); JSON-able, kept only for that target (compiled-data.ts)
+   */
+  ir?: Fn[];
 }
 
 const PARAMS = ['t', 'x', 'u', 'p', 'w'];
@@ -269,10 +275,17 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
   const raws = mod.parts.filter((q): q is Raw => typeof q !== 'string');
   const shared = options.share === false ? { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() } : share(raws, PARAMS);
+  const ir: Fn[] = [];
   const parts = mod.parts.flatMap((q) => {
     if (typeof q === 'string') return [q];
-    if (!shared.calls.has(q.name)) return [`function ${q.name}(${ARGS}) {\n${q.text}\n}`];
-    return shared.functions.has(q.name) ? [printFn(shared.functions.get(q.name)!)] : [];
+    if (!shared.calls.has(q.name)) {
+      ir.push({ name: q.name, params: PARAMS, body: q.body });
+      return [`function ${q.name}(${ARGS}) {\n${q.text}\n}`];
+    }
+    const f = shared.functions.get(q.name);
+    if (!f) return [];
+    ir.push(f);
+    return [printFn(f)];
   });
   // calls of shared functions get their offsets
   const call = /\b([a-z]+\d+)\(t, x, u, p, w\);/g;
@@ -294,7 +307,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     ...(mod.iterations.length && { iterations: mod.iterations }),
     ...(mod.substitutions.length && { substitutions: mod.substitutions }),
   };
-  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2 };
+  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, ir };
 }
 
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {
