@@ -1,7 +1,9 @@
 // Expression emission with common subexpressions shared: within one scope
-// (a generated function or loop body) every node is printed once; a node used
-// more than once is bound to a `const tN`. Operations are counted as they are
-// printed, so the counts are those of the generated code. In straight-line
+// (a generated function or loop body) every node is lowered to the IR
+// (ir.ts) once; a node used more than once is bound to a `const tN`.
+// Operations are counted as nodes are lowered, by the one rule the planner
+// estimates with (costs.ts nodeOps), so the counts are those of the
+// generated code. In straight-line
 // code an array element read more than once (a slot of w computed by an
 // earlier function, a state, an input) can be loaded into a local at its first
 // read: V8 then builds one element access instead of one per read, and
