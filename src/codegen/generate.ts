@@ -15,7 +15,7 @@ import { TIME } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
-import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn, printValue } from './ir.ts';
+import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
@@ -63,6 +63,23 @@ const ARGS = PARAMS.join(', ');
 const MAX_FUNCTION_CHARS = 30000;
 /** printed code that is a name, a number or an array element: no local needed to reuse it */
 const ATOM = /^[\w$.[\]]+$/;
+/** the value prints as an ATOM (found without printing it: a product or power prints one only of a single atom factor) */
+function isAtom(v: Value): boolean {
+  switch (v.k) {
+    case 'name':
+      return ATOM.test(v.s);
+    case 'elem':
+      return ATOM.test(printElem(v));
+    case 'num':
+      return ATOM.test(String(v.v));
+    case 'mul':
+      return v.c === 1 && v.f.length === 1 && isAtom(v.f[0]);
+    case 'pow':
+      return v.n === 1 && isAtom(v.b);
+    default:
+      return false;
+  }
+}
 
 class Slots {
   readonly names: string[] = [];
@@ -196,7 +213,7 @@ export class Module {
       const checked = a.pivot && check;
       if (!stored && !readHere.has(id) && !checked) return; // a temporary nobody reads
       let v = scope.value(a.expr);
-      if ((readHere.has(id) || checked) && !ATOM.test(printValue(v))) {
+      if ((readHere.has(id) || checked) && !isAtom(v)) {
         scope.let(`v${k}`, v);
         v = name(`v${k}`);
       }

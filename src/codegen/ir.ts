@@ -200,9 +200,23 @@ export function mapElems(body: readonly Stmt[], f: (e: Elem) => Elem): Stmt[] {
   });
 }
 
-/** every array element the statements read or write, in printed order (mapElems) */
+/** f of every array element the statements read or write, in printed order (as mapElems, without copying) */
+export function forEachElem(body: readonly Stmt[], f: (e: Elem) => void): void {
+  const value = (v: Value): void => {
+    if (v.k === 'elem') f(v);
+    else if (v.k === 'pow') for (let i = 0; i < v.n; i++) value(v.b);
+    else if (v.k === 'add' || v.k === 'mul' || v.k === 'div' || v.k === 'call') for (const a of operands(v)) value(a);
+  };
+  for (const st of body) {
+    if (st.k === 'store') f(st.to);
+    if (st.k !== 'text') value(st.v);
+    if (st.k === 'pivot') f(st.flag);
+  }
+}
+
+/** every array element the statements read or write, in printed order */
 export function elements(body: readonly Stmt[]): Elem[] {
   const out: Elem[] = [];
-  mapElems(body, (e) => (out.push(e), e));
+  forEachElem(body, (e) => out.push(e));
   return out;
 }

@@ -12,7 +12,7 @@
 // function and must print its own text exactly, so it cannot change what is
 // computed.
 import { type Expr, fold } from '../expr/index.ts';
-import { type Elem, type Fn, type Stmt, elem, elements, mapElems, printBody, printElem } from './ir.ts';
+import { type Elem, type Fn, type Stmt, elem, elements, forEachElem, mapElems, printBody, printElem } from './ir.ts';
 
 /** shape hash of expressions: operators and constants exact, symbols abstracted */
 export class Shapes {
@@ -123,7 +123,9 @@ const shifts = (e: Elem) => SHIFTED.has(e.a) && e.o === undefined;
 /** the length of a function body with every index six digits wide: equal shapes measure equal */
 export function measure(raw: Pick<Raw, 'body' | 'text'>): number {
   let n = raw.text.length;
-  for (const e of elements(raw.body)) if (shifts(e)) n += 6 - String(e.i).length;
+  forEachElem(raw.body, (e) => {
+    if (shifts(e)) n += 6 - String(e.i).length;
+  });
   return n;
 }
 
@@ -172,8 +174,9 @@ export function share(raws: readonly Raw[], params: readonly string[], minChars 
   let next = 0;
   const tryShare = (group: Raw[]): void => {
     if (group.length < 2) return;
-    const indices = group.map((r) => elements(r.body).filter(shifts).map((e) => e.i));
-    const arrays = elements(group[0].body).filter(shifts).map((e) => e.a);
+    const moving = group.map((r) => elements(r.body).filter(shifts));
+    const indices = moving.map((es) => es.map((e) => e.i));
+    const arrays = moving[0].map((e) => e.a);
     // positions whose indices move together across the occurrences take one offset
     const classes = new Map<string, OffsetClass>();
     const classOf: (OffsetClass | undefined)[] = [];
