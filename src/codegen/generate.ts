@@ -22,7 +22,7 @@ import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, noOps } from './ops.ts';
 import { RUNTIME_SOURCE } from './runtime.ts';
 import { columns, linear } from './linear.ts';
-import { type Raw, Shapes, measure, pieces, share } from './share.ts';
+import { type Raw, Shapes, Sharing, measure, pieces } from './share.ts';
 
 export interface Layout {
   states: string[];
@@ -127,6 +127,10 @@ export class Module {
     readonly reads: Map<number, number>,
     /** successive substitution before Newton (GenerateOptions) */
     readonly substitution?: SubstitutionOptions,
+    /** functions equal up to shifted indices, collected as they are made (undefined: no sharing) */
+    readonly sharing?: Sharing,
+    /** keep every straight-line function's IR (GenerateOptions.ir) */
+    readonly keepIr = true,
   ) {}
 
   /** a new function from `fill`; returns its name */
@@ -170,7 +174,10 @@ export class Module {
   /** a function `name(t, x, u, p, w)` with this body, which may be shared; returns its call */
   private raw(prefix: string, raw: Omit<Raw, 'name'>): string {
     const name = `${prefix}${this.fn++}`;
-    this.parts.push({ name, ...raw });
+    const r: Raw = { name, ...raw };
+    this.parts.push(r);
+    if (this.sharing) this.sharing.add(r);
+    else if (!this.keepIr) delete r.body;
     return `${name}(${ARGS});`;
   }
 
@@ -263,6 +270,12 @@ export interface GenerateOptions {
   share?: boolean;
   /** torn nonlinear loops (not kinematic closures) try successive substitution before Newton (substitution.ts) */
   substitution?: SubstitutionOptions;
+  /**
+   * keep the straight-line functions' IR in Generated.ir (default true): the
+   * WebAssembly target reads it; without it a large model's IR is let go as
+   * it is printed (compile time and memory)
+   */
+  ir?: boolean;
 }
 
 // (plan, options) => module body, op counts and workspace layout
@@ -270,7 +283,9 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const chunk = options.chunk ?? 800;
   const slots = new Slots(plan);
   const split = splitOutputs(plan);
-  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)), options.substitution);
+  const keepIr = options.ir !== false;
+  const sharing = options.share === false ? undefined : new Sharing(keepIr);
+  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)), options.substitution, sharing, keepIr);
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);
@@ -282,13 +297,12 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const finite = copy.length ? [`  let sum = 0;`, `  for (let i = 0; i < ${copy.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`] : [];
   const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${[...copy, ...finite].join('\n')}\n}`;
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
-  const raws = mod.parts.filter((q): q is Raw => typeof q !== 'string');
-  const shared = options.share === false ? { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() } : share(raws, PARAMS);
+  const shared = sharing ? sharing.shared(PARAMS) : { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() };
   const ir: Fn[] = [];
   const parts = mod.parts.flatMap((q) => {
     if (typeof q === 'string') return [q];
     if (!shared.calls.has(q.name)) {
-      ir.push({ name: q.name, params: PARAMS, body: q.body });
+      if (q.body) ir.push({ name: q.name, params: PARAMS, body: q.body });
       return [`function ${q.name}(${ARGS}) {\n${q.text}\n}`];
     }
     const f = shared.functions.get(q.name);
@@ -316,7 +330,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     ...(mod.iterations.length && { iterations: mod.iterations }),
     ...(mod.substitutions.length && { substitutions: mod.substitutions }),
   };
-  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, ir };
+  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, ...(keepIr && { ir }) };
 }
 
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {

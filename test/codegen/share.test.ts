@@ -11,7 +11,7 @@ import puma560 from '../../mechanisms/puma560.ts';
 import { compile } from '../../src/compile.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { type OpCounts, addOps, noOps } from '../../src/codegen/ops.ts';
-import { pieces, share } from '../../src/codegen/share.ts';
+import { Sharing, pieces, share } from '../../src/codegen/share.ts';
 import { type Stmt, elem, name, num, printBody, printFn } from '../../src/codegen/ir.ts';
 
 function rng(seed: number) {
@@ -164,6 +164,15 @@ describe('share', () => {
     expect([...s.functions.values()].map((f) => printFn(f))).toEqual(['function s0(t, x, u, p, w, o0, o1, o2) {\n  const v0 = w[o0]*x[o1];\n  w[o2] = v0 + w[3] + 0.5;\n}']);
     expect(s.calls.get('f0')).toEqual({ fn: 's0', offsets: [10, 2, 40] });
     expect(s.calls.get('f2')).toEqual({ fn: 's0', offsets: [30, 6, 100] });
+  });
+  it('shares the same when the IR is let go as functions are made (all but the first few of each group)', () => {
+    const raws = () => Array.from({ length: 12 }, (_, j) => fn(`f${j}`, piece(10 * j, 2 * j, 40 + 30 * j)));
+    const kept = share(raws(), ['t', 'x', 'u', 'p', 'w'], 0);
+    const lean = new Sharing(false, 0);
+    const made = raws();
+    for (const r of made) lean.add(r);
+    expect(made.filter((r) => r.body).length).toBe(8);
+    expect(lean.shared(['t', 'x', 'u', 'p', 'w'])).toEqual(kept);
   });
   it('does not share bodies that differ in anything but indices', () => {
     const s = share([fn('f0', piece(0, 1, 1)), fn('f1', piece(1, 2, 2, 0.25)), fn('f2', piece(2, 3, 3, 0.75))], ['t', 'x', 'u', 'p', 'w'], 0);
