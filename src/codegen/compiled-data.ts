@@ -77,7 +77,8 @@ export function compiledData(plan: SolvePlan, reduced: ReducedModel, generated: 
   const w = new Array<number>(generated.layout.workspace.length).fill(0);
   plan.unknowns.forEach((v, i) => (w[i] = start(v)));
   return {
-    generated,
+    // the IR serves only the WebAssembly target: not carried (nor cached) for JavaScript
+    generated: options.target === 'wasm' ? generated : { ...generated, ir: undefined },
     report,
     header,
     defaults: { x: plan.states.map(start), w, u: plan.inputs.map((v) => v.start ?? 0), p: plan.parameters.map((v) => values.get(v.id)!) },

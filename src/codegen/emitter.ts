@@ -1,7 +1,9 @@
 // Expression emission with common subexpressions shared: within one scope
-// (a generated function or loop body) every node is printed once; a node used
-// more than once is bound to a `const tN`. Operations are counted as they are
-// printed, so the counts are those of the generated code. In straight-line
+// (a generated function or loop body) every node is lowered to the IR
+// (ir.ts) once; a node used more than once is bound to a `const tN`.
+// Operations are counted as nodes are lowered, by the one rule the planner
+// estimates with (costs.ts nodeOps), so the counts are those of the
+// generated code. In straight-line
 // code an array element read more than once (a slot of w computed by an
 // earlier function, a state, an input) can be loaded into a local at its first
 // read: V8 then builds one element access instead of one per read, and
@@ -9,28 +11,21 @@
 // ~10% faster (the PUMA's torn prelude: 300 -> 110 ms to be optimised,
 // 1.13 -> 1.02 µs per evaluation).
 import { type Expr, FUNCTIONS, type Sym, fold } from '../expr/index.ts';
-import { type OpCounts, noOps } from './ops.ts';
+import { type Elem, type Stmt, type Value, elem, name, num, printStmt, printValue } from './ir.ts';
+import { type OpCounts, nodeOps, noOps } from './ops.ts';
 
-/** printed code with its precedence: 0 sum or unary minus, 1 product/quotient, 2 atom */
-interface Code {
-  s: string;
-  prec: 0 | 1 | 2;
-  /** for a negated product: the code of the product without the sign */
-  neg?: string;
-}
+/** what a symbol reads: a local or atom by name, or an array element */
+export type SymRef = (s: Sym) => Value | string;
 
-export type SymRef = (s: Sym) => string;
-
-const literal = (v: number) => String(v);
 /** an element of one of the arrays a generated function reads: w[12], x[3] */
-const ELEMENT = /^[wxup]\[\d+\]$/;
-const atom = (s: string): Code => ({ s, prec: 2 });
-const paren = (c: Code, min: number) => (c.prec < min ? `(${c.s})` : c.s);
+const isInput = (v: Value): v is Elem => v.k === 'elem' && v.o === undefined && (v.a === 'w' || v.a === 'x' || v.a === 'u' || v.a === 'p');
+const ZERO_CODE = num(0);
 
 export class Scope {
-  readonly lines: string[] = [];
+  /** the statements, in order */
+  readonly body: Stmt[] = [];
   readonly ops: OpCounts = noOps();
-  private readonly memo = new Map<number, Code>();
+  private readonly memo = new Map<number, Value>();
   private readonly uses = new Map<number, number>();
   private loads = 0;
 
@@ -41,6 +36,11 @@ export class Scope {
     /** load elements read more than once into locals `rN` (only where no element is written between two reads of it) */
     private readonly loadReads = false,
   ) {}
+
+  /** the printed lines, indented */
+  get lines(): string[] {
+    return this.body.map((st) => this.indent + printStmt(st));
+  }
 
   /** count how often each node is referenced by the roots this scope will print (once per scope) */
   prepare(roots: readonly Expr[]): this {
@@ -62,75 +62,80 @@ export class Scope {
     return this;
   }
 
-  /** the code of e; shared subexpressions are bound to temporaries first */
+  /** the value of e; shared subexpressions are bound to temporaries first */
+  value(e: Expr): Value {
+    return fold(e, this.memo, (n, args) => this.share(n, this.lower(n, args)));
+  }
+
+  /** the code of e */
   code(e: Expr): string {
-    return fold(e, this.memo, (n, args) => this.share(n, this.print(n, args))).s;
+    return printValue(this.value(e));
   }
 
   /** target = e; */
-  assign(target: string, e: Expr): void {
-    this.lines.push(`${this.indent}${target} = ${this.code(e)};`);
+  assign(target: Elem, e: Expr): void {
+    this.body.push({ k: 'store', to: target, v: this.value(e) });
   }
 
+  /** const name = v; */
+  let(name: string, v: Value): void {
+    this.body.push({ k: 'const', name, v });
+  }
+
+  store(to: Elem, v: Value): void {
+    this.body.push({ k: 'store', to, v });
+  }
+
+  /** a checked pivot (generate.ts, checked loops) */
+  pivot(v: Value, scale: number, flag: number): void {
+    this.body.push({ k: 'pivot', v, scale, flag: elem('w', flag) });
+  }
+
+  /** a line the IR does not model */
   line(s: string): void {
-    this.lines.push(this.indent + s);
+    this.body.push({ k: 'text', s });
   }
 
-  private share(n: Expr, c: Code): Code {
+  private share(n: Expr, v: Value): Value {
     // symbols and constants are free to repeat; a function call is an atom too, but not free
-    if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || (this.uses.get(n.id) ?? 0) < 2) return c;
-    const name = `t${this.temps.next++}`;
-    this.lines.push(`${this.indent}const ${name} = ${c.s};`);
-    return atom(name);
+    if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || (this.uses.get(n.id) ?? 0) < 2) return v;
+    const local = `t${this.temps.next++}`;
+    this.let(local, v);
+    return name(local);
   }
 
-  private print(n: Expr, a: Code[]): Code {
-    const ops = this.ops;
+  /** the node as IR over its arguments' values; its operations counted (costs.ts nodeOps, the one rule) */
+  private lower(n: Expr, a: Value[]): Value {
+    nodeOps(n, this.ops);
     switch (n.op) {
       case 'const':
-        return n.value >= 0 ? atom(literal(n.value)) : { s: `-${literal(-n.value)}`, prec: 0, neg: literal(-n.value) };
+        return num(n.value);
       case 'sym': {
-        const ref = this.ref(n.sym!);
-        if (!this.loadReads || (this.uses.get(n.id) ?? 0) < 2 || !ELEMENT.test(ref)) return atom(ref);
+        const r = this.ref(n.sym!);
+        const ref = typeof r === 'string' ? name(r) : r;
+        if (!this.loadReads || (this.uses.get(n.id) ?? 0) < 2 || !isInput(ref)) return ref;
         // named by order of first read, so that functions equal up to shifted indices stay equal (share.ts)
-        const name = `r${this.loads++}`;
-        this.lines.push(`${this.indent}const ${name} = ${ref};`);
-        return atom(name);
+        const local = `r${this.loads++}`;
+        this.let(local, ref);
+        return name(local);
       }
       case 'relax':
         return a[0];
       case 'residue':
-        return atom('0');
-      case 'add': {
-        ops.add += a.length - 1;
-        let s = a[0].s;
-        for (const t of a.slice(1)) s += t.neg !== undefined ? ` - ${t.neg}` : ` + ${t.s}`;
-        return { s, prec: 0 };
+        return ZERO_CODE;
+      case 'add':
+        return { k: 'add', t: a };
+      case 'mul': {
+        // a leading constant is the product's scale; 1 leaves the factors as they are
+        const c = n.args[0].op === 'const' ? n.args[0].value : 1;
+        return { k: 'mul', c, f: c === 1 ? a : a.slice(1) };
       }
-      case 'mul':
-        return this.product(n, a);
       case 'div':
-        ops.div += 1;
-        return { s: `${paren(a[0], 1)}/${paren(a[1], 2)}`, prec: 1 };
+        return { k: 'div', a: a[0], b: a[1] };
       case 'pow':
-        if (n.value > 8) {
-          ops.fn += 1;
-          return atom(`Math.pow(${a[0].s}, ${n.value})`);
-        }
-        ops.mul += n.value - 1;
-        return { s: Array(n.value).fill(paren(a[0], 2)).join('*'), prec: 1 };
+        return n.value > 8 ? { k: 'call', fn: 'Math.pow', args: [a[0], num(n.value)] } : { k: 'pow', b: a[0], n: n.value };
       case 'fn':
-        ops.fn += 1;
-        return atom(`${FUNCTIONS[n.fn!].js}(${a.map((x) => x.s).join(', ')})`);
+        return { k: 'call', fn: FUNCTIONS[n.fn!].js, args: a };
     }
-  }
-
-  private product(n: Expr, a: Code[]): Code {
-    const c = n.args[0].op === 'const' ? n.args[0].value : 1;
-    const factors = (c === 1 ? a : a.slice(1)).map((f) => paren(f, 1));
-    if (Math.abs(c) !== 1) factors.unshift(literal(Math.abs(c)));
-    this.ops.mul += factors.length - 1;
-    const s = factors.join('*');
-    return c < 0 ? { s: `-${s}`, prec: 0, neg: s } : { s, prec: 1 };
   }
 }

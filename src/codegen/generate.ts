@@ -10,19 +10,19 @@
 //
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
-import { type Expr, type Sym, isConst, symsOf } from '../expr/index.ts';
-import { TIME, type Variable } from '../model/index.ts';
-import { type Assign, type AssignStep, type Checked, type Columns, type LinearStep, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
+import { type Expr, type Sym, symsOf } from '../expr/index.ts';
+import { TIME } from '../model/index.ts';
+import { type Assign, type AssignStep, type Checked, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
+import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
-import { type SparseCholesky, densePattern, sparseCholesky, unrolledCholesky } from './sparse-cholesky.ts';
-import { oneTriangle } from './one-triangle.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
-import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
-import { RUNTIME_SOURCE, singularBelow } from './runtime.ts';
-import { type Raw, Shapes, measure, pieces, share } from './share.ts';
+import { type OpCounts, addOps, noOps } from './ops.ts';
+import { RUNTIME_SOURCE } from './runtime.ts';
+import { columns, linear } from './linear.ts';
+import { type Raw, Shapes, Sharing, measure, pieces } from './share.ts';
 
 export interface Layout {
   states: string[];
@@ -49,34 +49,58 @@ export interface Generated {
   outputOps: OpCounts;
   layout: Layout;
   functions: number;
+  /**
+   * the straight-line functions (assignments, fills) as IR, in module order,
+   * shared ones with their offset parameters: what the WebAssembly target
+   * translates (wasm.ts); JSON-able, kept only for that target (compiled-data.ts)
+   */
+  ir?: Fn[];
 }
 
-const ARGS = 't, x, u, p, w';
+const PARAMS = ['t', 'x', 'u', 'p', 'w'];
+const ARGS = PARAMS.join(', ');
 /** V8 leaves functions with more than ~60 KB of bytecode to its slower tiers: stay well below */
 const MAX_FUNCTION_CHARS = 30000;
 /** printed code that is a name, a number or an array element: no local needed to reuse it */
 const ATOM = /^[\w$.[\]]+$/;
+/** the value prints as an ATOM (found without printing it: a product or power prints one only of a single atom factor) */
+function isAtom(v: Value): boolean {
+  switch (v.k) {
+    case 'name':
+      return ATOM.test(v.s);
+    case 'elem':
+      return ATOM.test(printElem(v));
+    case 'num':
+      return ATOM.test(String(v.v));
+    case 'mul':
+      return v.c === 1 && v.f.length === 1 && isAtom(v.f[0]);
+    case 'pow':
+      return v.n === 1 && isAtom(v.b);
+    default:
+      return false;
+  }
+}
 
 class Slots {
   readonly names: string[] = [];
-  private readonly index = new Map<number, string>();
+  private readonly index = new Map<number, Elem>();
   constructor(plan: SolvePlan) {
-    plan.states.forEach((v, i) => this.index.set(v.id, `x[${i}]`));
-    plan.inputs.forEach((v, i) => this.index.set(v.id, `u[${i}]`));
-    plan.parameters.forEach((v, i) => this.index.set(v.id, `p[${i}]`));
+    plan.states.forEach((v, i) => this.index.set(v.id, elem('x', i)));
+    plan.inputs.forEach((v, i) => this.index.set(v.id, elem('u', i)));
+    plan.parameters.forEach((v, i) => this.index.set(v.id, elem('p', i)));
     for (const v of plan.unknowns) this.slot(v);
   }
   /** the workspace slot of a target, allocated on first use */
   slot(s: Sym): number {
     const ref = this.index.get(s.id);
-    if (ref?.startsWith('w[')) return Number(ref.slice(2, -1));
-    if (ref) throw new Error(`codegen: ${s.name} is known (${ref}) and cannot be assigned`);
-    this.index.set(s.id, `w[${this.names.length}]`);
+    if (ref?.a === 'w') return ref.i;
+    if (ref) throw new Error(`codegen: ${s.name} is known (${printElem(ref)}) and cannot be assigned`);
+    this.index.set(s.id, elem('w', this.names.length));
     this.names.push(s.name);
     return this.names.length - 1;
   }
-  readonly ref = (s: Sym): string => {
-    if (s.id === TIME.id) return 't';
+  readonly ref = (s: Sym): Value => {
+    if (s.id === TIME.id) return name('t');
     const r = this.index.get(s.id);
     if (!r) throw new Error(`codegen: ${s.name} is read before it is computed`);
     return r;
@@ -117,6 +141,10 @@ export class Module {
     readonly reads: Map<number, number>,
     /** successive substitution before Newton (GenerateOptions) */
     readonly substitution?: SubstitutionOptions,
+    /** functions equal up to shifted indices, collected as they are made (undefined: no sharing) */
+    readonly sharing?: Sharing,
+    /** keep every straight-line function's IR (GenerateOptions.ir) */
+    readonly keepIr = true,
   ) {}
 
   /** a new function from `fill`; returns its name */
@@ -158,9 +186,12 @@ export class Module {
   }
 
   /** a function `name(t, x, u, p, w)` with this body, which may be shared; returns its call */
-  private raw(prefix: string, body: string): string {
+  private raw(prefix: string, raw: Omit<Raw, 'name'>): string {
     const name = `${prefix}${this.fn++}`;
-    this.parts.push({ name, body });
+    const r: Raw = { name, ...raw };
+    this.parts.push(r);
+    if (this.sharing) this.sharing.add(r);
+    else if (!this.keepIr) delete r.body;
     return `${name}(${ARGS});`;
   }
 
@@ -173,17 +204,17 @@ export class Module {
   assigns(list: readonly Assign[], prefix = 'f', check?: PivotCheck): string[] {
     const calls: string[] = [];
     const emit = (part: readonly Assign[], repeated: boolean) => {
-      const { lines, ops } = this.assignScope(part, check);
-      const text = lines.join('\n');
+      const { body, ops } = this.assignScope(part, check);
+      const raw = { body, text: printBody(body) };
       // a repeated piece is measured with indices of one width, so that all its copies are cut alike
-      if ((repeated ? measure(text) : text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
+      if ((repeated ? measure(raw) : raw.text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
         const half = part.length >> 1;
         emit(part.slice(0, half), repeated);
         emit(part.slice(half), repeated);
         return;
       }
       addOps(this.ops, ops);
-      calls.push(this.raw(prefix, text));
+      calls.push(this.raw(prefix, raw));
     };
     const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr) ^ nameShape(a.target.name), 31) + (a.pivot ? 3 : a.target instanceof Temp ? 1 : 2)) | 0);
     for (const [from, to, repeated] of pieces(shapes, this.chunk)) emit(list.slice(from, to), repeated);
@@ -192,60 +223,53 @@ export class Module {
 
   /** the body of one function computing `part` */
   private assignScope(part: readonly Assign[], check?: PivotCheck): Scope {
-    const local = new Map<number, string>(part.map((a, k) => [a.target.id, `v${k}`]));
+    const local = new Map<number, Value>(part.map((a, k) => [a.target.id, name(`v${k}`)]));
     const readHere = readCounts(part.map((a) => a.expr));
     // straight-line: a slot is written here only once it is computed, and read back through its local
     const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 }, true);
     scope.prepare(part.map((a) => a.expr));
-    for (const a of part) {
+    part.forEach((a, k) => {
       const id = a.target.id;
       const stored = !(a.target instanceof Temp) || (this.reads.get(id) ?? 0) > (readHere.get(id) ?? 0);
       const checked = a.pivot && check;
-      if (!stored && !readHere.has(id) && !checked) continue; // a temporary nobody reads
-      const code = scope.code(a.expr);
-      let name = code;
-      if ((readHere.has(id) || checked) && !ATOM.test(code)) scope.line(`const ${(name = local.get(id)!)} = ${code};`);
-      local.set(id, name); // later reads use the local, or the atom itself
-      if (stored) scope.line(`w[${this.slots.slot(a.target)}] = ${name};`);
-      if (checked) {
-        // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
-        // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
-        scope.line(`if (!pivotOk(${name}, w, ${check.scale})) w[${check.flag}] = 1;`);
+      if (!stored && !readHere.has(id) && !checked) return; // a temporary nobody reads
+      let v = scope.value(a.expr);
+      if ((readHere.has(id) || checked) && !isAtom(v)) {
+        scope.let(`v${k}`, v);
+        v = name(`v${k}`);
       }
-    }
+      local.set(id, v); // later reads use the local, or the atom itself
+      if (stored) scope.store(elem('w', this.slots.slot(a.target)), v);
+      // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
+      // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
+      if (checked) scope.pivot(v, check.scale, check.flag);
+    });
     return scope;
   }
 
   /** one function writing each list of exprs into its array; returns the call */
   /** writes of the arrays' entries; an undefined entry is left as it is */
   fillArrays(arrays: readonly (readonly [string, readonly (Expr | undefined)[]])[]): string[] {
-    const writes = arrays.flatMap(([name, exprs]) => exprs.flatMap((e, i) => (e ? [[`${name}[${i}]`, e] as const] : [])));
+    const writes = arrays.flatMap(([array, exprs]) => exprs.flatMap((e, i) => (e ? [[elem(array, i), e] as const] : [])));
     const calls: string[] = [];
     // a mass matrix of n = 64 is 4096 entries: in functions V8 optimises, like the assignments
-    const emit = (part: readonly (readonly [string, Expr])[]) => {
+    const emit = (part: readonly (readonly [Elem, Expr])[]) => {
       const scope = new Scope(this.slots.ref, '  ', { next: 0 });
       scope.prepare(part.map(([, e]) => e));
       for (const [target, e] of part) scope.assign(target, e);
-      const text = scope.lines.join('\n');
-      if (text.length > MAX_FUNCTION_CHARS && part.length > 1) {
+      const raw = { body: scope.body, text: printBody(scope.body) };
+      if (raw.text.length > MAX_FUNCTION_CHARS && part.length > 1) {
         emit(part.slice(0, part.length >> 1));
         emit(part.slice(part.length >> 1));
         return;
       }
       addOps(this.ops, scope.ops);
-      calls.push(this.raw('fill', text)); // H and c of one block: never equal to another's
+      calls.push(this.raw('fill', raw)); // H and c of one block: never equal to another's
     };
     for (let i = 0; i < writes.length; i += this.chunk) emit(writes.slice(i, i + this.chunk));
     return calls;
   }
 }
-
-/**
- * How a Cholesky solve knows H symmetric: its triangles are the same
- * expressions, or evaluate alike (symmetry.ts: one triangle formed), or H is
- * checked at run time (nearSymmetric)
- */
-type Symmetry = 'structural' | 'byValue' | 'numeric';
 
 /** workspace slots of a checked loop's flag and running pivot scale */
 interface PivotCheck {
@@ -260,6 +284,12 @@ export interface GenerateOptions {
   share?: boolean;
   /** torn nonlinear loops (not kinematic closures) try successive substitution before Newton (substitution.ts) */
   substitution?: SubstitutionOptions;
+  /**
+   * keep the straight-line functions' IR in Generated.ir (default true): the
+   * WebAssembly target reads it; without it a large model's IR is let go as
+   * it is printed (compile time and memory)
+   */
+  ir?: boolean;
 }
 
 // (plan, options) => module body, op counts and workspace layout
@@ -267,7 +297,9 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const chunk = options.chunk ?? 800;
   const slots = new Slots(plan);
   const split = splitOutputs(plan);
-  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)), options.substitution);
+  const keepIr = options.ir !== false;
+  const sharing = options.share === false ? undefined : new Sharing(keepIr);
+  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)), options.substitution, sharing, keepIr);
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);
@@ -279,12 +311,18 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const finite = copy.length ? [`  let sum = 0;`, `  for (let i = 0; i < ${copy.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`] : [];
   const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${[...copy, ...finite].join('\n')}\n}`;
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
-  const raws = mod.parts.filter((q): q is Raw => typeof q !== 'string');
-  const shared = options.share === false ? { functions: new Map<string, string>(), calls: new Map<string, { fn: string; offsets: number[] }>() } : share(raws, ARGS);
+  const shared = sharing ? sharing.shared(PARAMS) : { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() };
+  const ir: Fn[] = [];
   const parts = mod.parts.flatMap((q) => {
     if (typeof q === 'string') return [q];
-    if (!shared.calls.has(q.name)) return [`function ${q.name}(${ARGS}) {\n${q.body}\n}`];
-    return shared.functions.has(q.name) ? [shared.functions.get(q.name)!] : [];
+    if (!shared.calls.has(q.name)) {
+      if (q.body) ir.push({ name: q.name, params: PARAMS, body: q.body });
+      return [`function ${q.name}(${ARGS}) {\n${q.text}\n}`];
+    }
+    const f = shared.functions.get(q.name);
+    if (!f) return [];
+    ir.push(f);
+    return [printFn(f)];
   });
   // calls of shared functions get their offsets
   const call = /\b([a-z]+\d+)\(t, x, u, p, w\);/g;
@@ -306,7 +344,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     ...(mod.iterations.length && { iterations: mod.iterations }),
     ...(mod.substitutions.length && { substitutions: mod.substitutions }),
   };
-  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2 };
+  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, ...(keepIr && { ir }) };
 }
 
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {
@@ -335,167 +373,3 @@ function checkedLoop(mod: Module, step: AssignStep, checked: Checked): string[] 
   if (checked.continued) return [`if (w[${check.flag}] === 0) {`, ...body.map((c) => `  ${c}`), `  ${fallback}`, '}'];
   return [`w[${check.flag}] = 0; w[${check.scale}] = 0;`, ...body, fallback];
 }
-
-function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
-  return z.map((v, i) => `w[${mod.slots.slot(v)}] = ${from}[${i}];`);
-}
-
-// tearing paper: H z = c, solved numerically (Cholesky when H is structurally symmetric, else LU)
-function linear(mod: Module, s: LinearStep): string[] {
-  const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
-  const symbolic = s.cramer;
-  mod.parts.push(`const ${H} = doubles(${k * k}), ${c} = doubles(${k});`);
-  if (symbolic) {
-    const prelude = mod.assigns(s.prelude, 'g');
-    // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation;
-    // a determinant small against the rows' norms (Hadamard's bound) leaves the verdict to LU
-    const z = s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] }));
-    const minors = mod.assigns(symbolic.assigns, 'm');
-    const regular = mod.function('regular', (sc) => sc.line(`return ${sc.prepare([symbolic.hadamard]).code(symbolic.hadamard)} > ${singularBelow(k)};`));
-    const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
-    return [...prelude, ...minors, `if (${regular}(${ARGS})) {`, ...mod.assigns(z, 'z').map((l) => `  ${l}`), `} else ${byLu}(${ARGS});`, ...mod.assigns(s.y)];
-  }
-  // branch-induced sparsity: the structural zeros of H are never written (they stay 0) nor read
-  const sparse = s.solver === 'cholesky' ? sparseCholesky(k, s.H) : undefined;
-  const entries = sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H;
-  // symmetric by value: one triangle for Cholesky; both, with the rest of the prelude, only for LU
-  const tri = s.symmetricByValue && s.solver === 'cholesky' ? oneTriangle(k, entries, s.c, s.prelude, sparse?.order) : undefined;
-  const prelude = mod.assigns(tri ? tri.first : s.prelude, 'g');
-  const fill = [...prelude, ...mod.fillArrays([[H, tri ? tri.H : entries], [c, s.c]])];
-  const refill = tri ? mod.uncounted(() => [...prelude, ...mod.assigns(tri.rest, 'g'), ...mod.fillArrays([[H, entries], [c, s.c]])]) : fill;
-  const symmetry = s.symmetric ? 'structural' : tri ? 'byValue' : 'numeric';
-  const solve = mod.function('solve', (sc) => {
-    for (const f of fill) sc.line(f);
-    if (sparse) {
-      sparseCholeskyOrLu(mod, sc, s, sparse, symmetry, refill, luLines(mod, s, H, c, false));
-      for (const l of zWrites(mod, s.z, c)) sc.line(l);
-      return;
-    }
-    if (s.solver === 'division') {
-      sc.line(`if (!(Math.abs(${H}[0]) > 0)) fail('singular', ${s.block}, t, ${c}[0]);`);
-      sc.line(`w[${mod.slots.slot(s.z[0])}] = ${c}[0] / ${H}[0];`);
-      return;
-    }
-    if (s.solver === 'cholesky') {
-      const unrolled = unrolledCholesky(`cholesky${s.block}`, k, densePattern(k));
-      if (unrolled) mod.parts.push(unrolled, `const D${s.block} = doubles(${k});`);
-      const factor = unrolled && `cholesky${s.block}(${H}, ${c}, D${s.block})`;
-      choleskyOrLu(sc, k, H, c, symmetry, refill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false), factor);
-      for (const l of zWrites(mod, s.z, c)) sc.line(l);
-    } else {
-      for (const l of luLines(mod, s, H, c)) sc.line(l);
-    }
-  });
-  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : sparse ? sparse.ops : s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
-  return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
-}
-
-/**
- * choleskyOrLu on the pattern of a sparse H (sparse-cholesky.ts): the
- * positions elimination fills in are zeroed, the symmetry test and the
- * factorisation read the pattern only; the LU fallback zeroes all of H
- * (its last run left its factors in the structural zeros) and fills it again.
- */
-function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, symmetry: Symmetry, fill: readonly string[], lu: readonly string[]): void {
-  const k = s.z.length, b = s.block, H = `H${b}`, c = `c${b}`, [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
-  const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
-  mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
-  if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
-  const unrolled = unrolledCholesky(`cholesky${b}`, k, p);
-  if (unrolled) mod.parts.push(unrolled);
-  const factor = unrolled ? `cholesky${b}(${H}, ${c}, ${D})` : `sparseCholeskySolve(${k}, ${H}, ${c}, ${O}, ${S}, ${R}, ${D})`;
-  const fail = `fail('singular', ${b}, t, 0)`;
-  if (symmetry === 'structural') {
-    sc.line(`const definite = ${factor};`);
-    sc.line(`if (definite < 0) ${fail};`);
-    sc.line('if (definite === 0) {');
-  } else {
-    sc.line(`const definite = ${symmetry === 'numeric' ? `sparseNearSymmetric(${k}, ${H}, ${O}, ${S}, ${R}) ? ${factor} : 0` : factor};`);
-    sc.line('if (definite <= 0) {');
-  }
-  sc.line(`  ${H}.fill(0);`);
-  fill.forEach((l) => sc.line(`  ${l}`));
-  if (symmetry !== 'structural') sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
-  lu.forEach((l) => sc.line(`  ${l}`));
-  sc.line('}');
-}
-
-/**
- * Cholesky when H is symmetric positive definite (a mass matrix), else LU on
- * H formed again. A structurally symmetric H takes Cholesky's verdict
- * "singular" as it stands. A numerically symmetric one (nearSymmetric, on H
- * scaled to a unit diagonal; no test for one symmetric by value) keeps it only when H is also symmetric entry by
- * entry (isSymmetric): a pivot in Cholesky's grey zone, within 1e-11 of its
- * diagonal, is either formation noise (two massless links between ball
- * joints: symmetric entries) or a regular but ill-conditioned H (a chain with
- * one 1e12 kg link: its entries carry noise, and LU's equilibration solves it).
- */
-function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = `choleskySolve(${k}, ${H}, ${c})`): void {
-  if (symmetry === 'structural') {
-    sc.line(`const definite = ${factor};`);
-    sc.line(`if (definite < 0) ${fail};`);
-    sc.line(`if (definite === 0) {`);
-  } else {
-    sc.line(`const definite = ${symmetry === 'numeric' ? `nearSymmetric(${k}, ${H}) ? ${factor} : 0` : factor};`);
-    sc.line(`if (definite <= 0) {`);
-  }
-  fill.forEach((l) => sc.line(`  ${l}`));
-  if (symmetry !== 'structural') sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
-  lu.forEach((l) => sc.line(`  ${l}`));
-  sc.line('}');
-}
-
-/** LU on the filled H and c, singular an error; then z is written */
-function luLines(mod: Module, s: LinearStep, H: string, c: string, write = true): string[] {
-  return [`if (!(luSolve(${s.z.length}, ${H}, ${c}, true) > 0)) fail('singular', ${s.block}, t, 0);`, ...(write ? zWrites(mod, s.z, c) : [])];
-}
-
-/**
- * H z = c formed at run time by columns (Walker and Orin's method 1): the
- * causal sequence and the residues at z = 0 give c = -r(0); the derivative of
- * the sequence and the residues along dz = e_j (its coefficients computed once,
- * in the prelude) gives column j. O(k) code for the O(k^2) work that a
- * symbolic H spells out entry by entry.
- */
-function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
-  const k = s.z.length, b = s.block;
-  const [H, c, r, d, dzs] = ['H', 'c', 'r', 'dh', 'dz'].map((n) => `${n}${b}`);
-  const zSlots = s.z.map((v) => mod.slots.slot(v)), dzSlots = cols.dz.map((v) => mod.slots.slot(v));
-  mod.parts.push(`const ${H} = doubles(${k * k}), ${c} = doubles(${k}), ${r} = doubles(${k}), ${d} = doubles(${k}), ${dzs} = Int32Array.of(${dzSlots.join(', ')});`);
-  const prelude = mod.assigns(s.prelude, 'g');
-  const before = { ...mod.ops };
-  const y = mod.assigns(s.y, 'y');
-  const yOps = since(before, mod.ops);
-  const residual = mod.function('residual', (sc) => [...y, ...mod.fillArrays([[r, cols.residuals]])].forEach((l) => sc.line(l)));
-  const beforeD = { ...mod.ops };
-  const dy = [...mod.assigns(cols.dy, 'e'), ...mod.fillArrays([[d, cols.dh]])];
-  const dOps = since(beforeD, mod.ops);
-  const along = mod.function('direction', (sc) => dy.forEach((l) => sc.line(l)));
-  const fail = `fail('singular', ${b}, t, 0)`;
-  const fill = [
-    ...zSlots.map((z) => `w[${z}] = 0;`),
-    `${residual}(${ARGS});`,
-    `for (let i = 0; i < ${k}; i++) ${c}[i] = -${r}[i];`,
-    `for (let j = 0; j < ${k}; j++) w[${dzs}[j]] = 0;`,
-    `for (let j = 0; j < ${k}; j++) {`,
-    `  w[${dzs}[j]] = 1;`,
-    `  ${along}(${ARGS});`,
-    `  for (let i = 0; i < ${k}; i++) ${H}[i * ${k} + j] = ${d}[i];`,
-    `  w[${dzs}[j]] = 0;`,
-    '}',
-  ];
-  const solve = mod.function('columns', (sc) => {
-    fill.forEach((l) => sc.line(l));
-    if (s.solver === 'cholesky') choleskyOrLu(sc, k, H, c, 'numeric', fill, fail, [`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`]);
-    else sc.line(`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
-    zSlots.forEach((z, j) => sc.line(`w[${z}] = ${c}[${j}];`));
-  });
-  // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
-  addOps(mod.ops, yOps);
-  addOps(mod.ops, scaleOps(dOps, k - 1));
-  addOps(mod.ops, s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
-  return [...prelude, `${solve}(${ARGS});`, ...y];
-}
-
-const since = (from: OpCounts, to: OpCounts): OpCounts => ({ mul: to.mul - from.mul, add: to.add - from.add, div: to.div - from.div, fn: to.fn - from.fn });
-const scaleOps = (o: OpCounts, f: number): OpCounts => ({ mul: o.mul * f, add: o.add * f, div: o.div * f, fn: o.fn * f });

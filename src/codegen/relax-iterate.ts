@@ -11,6 +11,7 @@ import { type Expr, ZERO } from '../expr/index.ts';
 import { type IterateStep, Temp } from '../structure/plan-types.ts';
 import type { Module } from './generate.ts';
 import { addOps } from './ops.ts';
+import { type Elem, elem } from './ir.ts';
 
 const ARGS = 't, x, u, p, w';
 
@@ -108,18 +109,18 @@ function preludeCalls(mod: Module, s: IterateStep): string[] {
 function fillCalls(mod: Module, s: IterateStep, zSlots: readonly number[]): string[] {
   const b = s.block, k = s.z.length;
   const starts = [0], cols: number[] = [], constants: number[] = [];
-  const fills: [string, Expr][] = [];
+  const fills: [Elem, Expr][] = [];
   s.rows.forEach((row, r) => {
     for (const [j, a] of row.terms) {
       if (a.op === 'const') constants.push(a.value);
       else {
         constants.push(0);
-        fills.push([`ita${b}[${cols.length}]`, a]);
+        fills.push([elem(`ita${b}`, cols.length), a]);
       }
       cols.push(zSlots[j]);
     }
     starts.push(cols.length);
-    if (row.b !== ZERO) fills.push([`itb${b}[${r}]`, row.b]);
+    if (row.b !== ZERO) fills.push([elem(`itb${b}`, r), row.b]);
   });
   mod.parts.push([
     `const itz${b} = ${typed('Int32Array', zSlots)}, itn${b} = ${typed('Float64Array', s.nominal)}, itp${b} = new Float64Array(${k});`,

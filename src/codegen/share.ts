@@ -5,13 +5,14 @@
 //   1. `pieces` cuts an assignment list where its statement shapes repeat
 //      (a period found from the shapes alone), so that function boundaries
 //      line up with the repeated structure;
-//   2. `share` turns generated functions whose text is identical up to a
-//      constant shift of the indices into w, x, u and p into one function with
-//      offset parameters, called once per occurrence with its offsets.
+//   2. `share` turns generated functions whose IR (ir.ts) is identical up to
+//      a constant shift of the indices into w, x, u and p into one function
+//      with offset parameters, called once per occurrence with its offsets.
 // Sharing is checked: every occurrence is re-instantiated from the shared
-// function and must reproduce its own text exactly, so it cannot change what
-// is computed.
+// function and must print its own text exactly, so it cannot change what is
+// computed.
 import { type Expr, fold } from '../expr/index.ts';
+import { type Elem, type Fn, type Stmt, elem, elements, forEachElem, mapElems, printBody, printElem } from './ir.ts';
 
 /** shape hash of expressions: operators and constants exact, symbols abstracted */
 export class Shapes {
@@ -115,23 +116,31 @@ export function pieces(shapes: ArrayLike<number>, chunk: number): [number, numbe
   return out;
 }
 
-/** an index into one of the arrays a generated function reads and writes */
-const INDEX = /\b([wxup])\[(\d+)\]/g;
+/** the arrays a generated function reads and writes by index: their elements shift between occurrences */
+const SHIFTED = new Set(['w', 'x', 'u', 'p']);
+const shifts = (e: Elem) => SHIFTED.has(e.a) && e.o === undefined;
 
 /** the length of a function body with every index six digits wide: equal shapes measure equal */
-export function measure(text: string): number {
-  return text.replace(INDEX, '$1[000000]').length;
+export function measure(raw: { body: readonly Stmt[]; text: string }): number {
+  let n = raw.text.length;
+  forEachElem(raw.body, (e) => {
+    if (shifts(e)) n += 6 - String(e.i).length;
+  });
+  return n;
 }
 
-/** a generated function before sharing: `name(t, x, u, p, w)` with this body */
+/** a generated function before sharing: `name(t, x, u, p, w)` with this body, and its printed text */
 export interface Raw {
   name: string;
-  body: string;
+  /** absent once printed where neither the WebAssembly target nor sharing needs it (Sharing) */
+  body?: Stmt[];
+  /** printBody(body) */
+  text: string;
 }
 
 export interface Shared {
-  /** the shared functions, each with the name of the first function it replaces */
-  functions: Map<string, string>;
+  /** the shared functions, each under the name of the first function it replaces */
+  functions: Map<string, Fn>;
   /** name of a replaced function -> the arguments after `t, x, u, p, w` of its call */
   calls: Map<string, { fn: string; offsets: number[] }>;
 }
@@ -140,68 +149,118 @@ export interface Shared {
 const MAX_OFFSETS = 8;
 /** shorter functions are left alone: a call with offsets saves nothing there */
 const MIN_SHARED_CHARS = 1000;
+/**
+ * bodies kept per group when not every body is: a shared function is built
+ * from the first of its occurrences, and a group split by alternation
+ * (tryShare) from the first of each half: three splits deep
+ */
+const LEADERS = 8;
 
-/** functions whose bodies are equal up to shifts of their indices, shared; `args` is the parameter list to extend */
-export function share(raws: readonly Raw[], args: string, minChars = MIN_SHARED_CHARS): Shared {
-  const groups = new Map<string, Raw[]>();
-  for (const r of raws) {
-    if (r.body.length < minChars) continue;
-    const key = r.body.replace(INDEX, '$1[]');
-    const g = groups.get(key);
-    if (g) g.push(r);
-    else groups.set(key, [r]);
-  }
-  const functions = new Map<string, string>();
-  const calls = new Map<string, { fn: string; offsets: number[] }>();
-  let next = 0;
-  const tryShare = (group: Raw[]): void => {
-    if (group.length < 2) return;
-    const indices = group.map((r) => [...r.body.matchAll(INDEX)].map((m) => Number(m[2])));
-    const arrays = [...group[0].body.matchAll(INDEX)].map((m) => m[1]);
-    // positions whose indices move together across the occurrences take one offset
-    const classes = new Map<string, { param: string; base: number; shift: number[] }>();
-    const classOf: ({ param: string; base: number; shift: number[] } | undefined)[] = [];
-    for (let i = 0; i < arrays.length; i++) {
-      const shift = indices.map((ix) => ix[i] - indices[0][i]);
-      if (shift.every((d) => d === 0)) {
-        classOf.push(undefined);
-        continue;
-      }
-      const k = `${arrays[i]}:${shift.join(',')}`;
-      let c = classes.get(k);
-      if (!c) classes.set(k, (c = { param: `o${classes.size}`, base: Infinity, shift }));
-      c.base = Math.min(c.base, indices[0][i]);
-      classOf.push(c);
-    }
-    if (classes.size === 0) return;
-    if (classes.size > MAX_OFFSETS) {
-      // shifts that alternate between occurrences (a piece of an odd number of bodies reading
-      // what pieces of two bodies wrote): every other occurrence may still share
-      if (group.length >= 4) {
-        tryShare(group.filter((_, j) => j % 2 === 0));
-        tryShare(group.filter((_, j) => j % 2 === 1));
-      }
+/** spelled without its index when it shifts: bodies with equal keys differ only in shifted indices */
+const keyText = (e: Elem) => (shifts(e) ? `${e.a}[]` : printElem(e));
+
+/** an offset parameter and the elements it moves: index = base + shift[occurrence] + (index in the first - base) */
+interface OffsetClass {
+  param: string;
+  base: number;
+  shift: number[];
+}
+
+/** a function that may be shared: its key and the indices that may shift, found when it is made */
+interface Candidate {
+  raw: Raw;
+  indices: number[];
+}
+
+/**
+ * Functions whose bodies are equal up to shifts of their indices, collected
+ * as they are made (add) and shared at the end (shared). The key and the
+ * shifting indices are taken from the IR at once, so the IR of a function
+ * can be let go when it is printed (keepBodies false: the JavaScript
+ * target), all but the first few of each group's, from which shared
+ * functions are built: the IR of a large model is several times its text.
+ */
+export class Sharing {
+  private readonly groups = new Map<string, Candidate[]>();
+  constructor(
+    private readonly keepBodies = true,
+    private readonly minChars = MIN_SHARED_CHARS,
+  ) {}
+
+  add(raw: Raw): void {
+    if (raw.text.length < this.minChars || !raw.body) {
+      if (!this.keepBodies) delete raw.body;
       return;
     }
-    const name = `s${next++}`;
-    const params = [...classes.values()];
-    let i = 0;
-    const body = group[0].body.replace(INDEX, (_, a: string, ix: string) => {
-      const c = classOf[i++];
-      if (!c) return `${a}[${ix}]`;
-      const d = Number(ix) - c.base;
-      return d ? `${a}[${c.param} + ${d}]` : `${a}[${c.param}]`;
-    });
-    const offsets = group.map((_, j) => params.map((c) => c.base + c.shift[j]));
-    // each occurrence is its own text again with its offsets: sharing changes no statement
-    group.forEach((r, j) => {
-      const values = new Map(params.map((c, k) => [c.param, offsets[j][k]]));
-      const back = body.replace(/\b([wxup])\[(o\d+)(?: \+ (\d+))?\]/g, (_, a: string, o: string, d?: string) => `${a}[${values.get(o)! + Number(d ?? 0)}]`);
-      if (back !== r.body) throw new Error(`codegen: sharing ${r.name} as ${name} would change it`);
-    });
-    functions.set(group[0].name, `function ${name}(${args}, ${params.map((c) => c.param).join(', ')}) {\n${body}\n}`);
-    group.forEach((r, j) => calls.set(r.name, { fn: name, offsets: offsets[j] }));
-  };
-  for (const group of groups.values()) tryShare(group);
-  return { functions, calls };
+    const key = printBody(raw.body, '  ', keyText);
+    const indices = elements(raw.body).filter(shifts).map((e) => e.i);
+    const g = this.groups.get(key);
+    if (g) g.push({ raw, indices });
+    else this.groups.set(key, [{ raw, indices }]);
+    if (!this.keepBodies && g && g.length > LEADERS) delete raw.body;
+  }
+
+  /** the shared functions and the calls of those they replace; `params` are the parameters to extend */
+  shared(params: readonly string[]): Shared {
+    const functions = new Map<string, Fn>();
+    const calls = new Map<string, { fn: string; offsets: number[] }>();
+    let next = 0;
+    const tryShare = (group: Candidate[]): void => {
+      const first = group[0]?.raw.body;
+      if (group.length < 2 || !first) return;
+      const indices = group.map((c) => c.indices);
+      const arrays = elements(first).filter(shifts).map((e) => e.a);
+      // positions whose indices move together across the occurrences take one offset
+      const classes = new Map<string, OffsetClass>();
+      const classOf: (OffsetClass | undefined)[] = [];
+      for (let i = 0; i < arrays.length; i++) {
+        const shift = indices.map((ix) => ix[i] - indices[0][i]);
+        if (shift.every((d) => d === 0)) {
+          classOf.push(undefined);
+          continue;
+        }
+        const k = `${arrays[i]}:${shift.join(',')}`;
+        let c = classes.get(k);
+        if (!c) classes.set(k, (c = { param: `o${classes.size}`, base: Infinity, shift }));
+        c.base = Math.min(c.base, indices[0][i]);
+        classOf.push(c);
+      }
+      if (classes.size === 0) return;
+      if (classes.size > MAX_OFFSETS) {
+        // shifts that alternate between occurrences (a piece of an odd number of bodies reading
+        // what pieces of two bodies wrote): every other occurrence may still share
+        if (group.length >= 4) {
+          tryShare(group.filter((_, j) => j % 2 === 0));
+          tryShare(group.filter((_, j) => j % 2 === 1));
+        }
+        return;
+      }
+      const fn = `s${next++}`;
+      const offsetClasses = [...classes.values()];
+      let i = 0;
+      const body = mapElems(first, (e) => {
+        if (!shifts(e)) return e;
+        const c = classOf[i++];
+        return c ? elem(e.a, e.i - c.base, c.param) : e;
+      });
+      const offsets = group.map((_, j) => offsetClasses.map((c) => c.base + c.shift[j]));
+      // each occurrence is its own text again with its offsets: sharing changes no statement
+      group.forEach(({ raw }, j) => {
+        const values = new Map(offsetClasses.map((c, k) => [c.param, offsets[j][k]]));
+        const back = printBody(body, '  ', (e) => (e.o === undefined ? printElem(e) : `${e.a}[${values.get(e.o)! + e.i}]`));
+        if (back !== raw.text) throw new Error(`codegen: sharing ${raw.name} as ${fn} would change it`);
+      });
+      functions.set(group[0].raw.name, { name: fn, params: [...params, ...offsetClasses.map((c) => c.param)], body });
+      group.forEach(({ raw }, j) => calls.set(raw.name, { fn, offsets: offsets[j] }));
+    };
+    for (const group of this.groups.values()) tryShare(group);
+    return { functions, calls };
+  }
+}
+
+/** functions whose bodies are equal up to shifts of their indices, shared (Sharing, every body kept) */
+export function share(raws: readonly Raw[], params: readonly string[], minChars = MIN_SHARED_CHARS): Shared {
+  const sharing = new Sharing(true, minChars);
+  for (const r of raws) sharing.add(r);
+  return sharing.shared(params);
 }

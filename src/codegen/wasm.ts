@@ -16,12 +16,17 @@
 // the PUMA; README, WebAssembly target), within 1.04x after a typed-array
 // detach. The torn form gains less: its solve stays JavaScript.
 //
-// This reads the generated JavaScript, whose grammar the printer (emitter.ts)
-// fixes: `const v = <expr>;`, `w[i] = <expr>;`, `if (!pivotOk(<expr>, w, s)) w[f] = 1;`
-// with <expr> of numbers, locals, elements w[i], x[o + i], u[i], p[i],
-// + - * /, unary minus, parentheses and Math functions. A function with any
-// other line stays JavaScript.
+// This reads the IR (ir.ts) of the generated module's straight-line functions
+// (Generated.ir): `const v = <value>;`, `w[i] = <value>;` and pivot checks,
+// with values of numbers, locals, elements w[i], x[o + i], u[i], p[i],
+// + - * /, unary minus and Math functions. A function with any other
+// statement, or without IR, stays JavaScript. The values are evaluated as
+// JavaScript evaluates their printed text (wasm-tree.ts), so the results are
+// the same bit for bit. Which functions derivatives() calls, in which order,
+// is still read from its printed body (the driver stays JavaScript).
 import type { Generated } from './generate.ts';
+import type { Elem, Fn, Value } from './ir.ts';
+import { type Tree, parseTree } from './wasm-tree.ts';
 
 type Arrays = 'w' | 'x' | 'u' | 'p';
 
@@ -46,6 +51,7 @@ const ARITY: Record<string, number> = { atan2: 2, max: 2, min: 2, pow: 2 };
 /** the generated code as WebAssembly where it is straight-line; a string says why not at all */
 export function wasmTarget(generated: Generated): WasmTarget | string {
   const functions = parseFunctions(generated.body);
+  const ir = new Map((generated.ir ?? []).map((f) => [f.name, f]));
   const derivatives = functions.get('derivatives');
   if (!derivatives) return 'no derivatives() in the generated code';
   const { layout } = generated;
@@ -59,8 +65,8 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   const kept: Record<string, string> = {};
   const compiledIndex = (name: string): number | undefined => {
     if (bodies.has(name)) return bodies.get(name);
-    const f = functions.get(name);
-    const code = f ? translateFunction(f, base, enc) : 'not a function of the module';
+    const f = ir.get(name);
+    const code = f ? translateFunction(f, base, enc) : functions.has(name) ? 'not straight-line' : 'not a function of the module';
     if (typeof code === 'string') kept[name] = code;
     const index = typeof code === 'string' ? undefined : enc.addFunction(code.params, code.locals, code.body);
     if (index !== undefined) enc.addExport(name, index); // for the JavaScript functions that call it
@@ -154,8 +160,8 @@ const OP = {
   i32Eqz: 0x45, if: 0x04, end: 0x0b, return: 0x0f,
 } as const;
 
-/** one generated function as WebAssembly (params t, then its offsets), or why it stays JavaScript */
-function translateFunction(f: JsFunction, base: Record<Arrays, number>, enc: ModuleWriter): { params: number[]; locals: number; body: number[] } | string {
+/** one straight-line function as WebAssembly (params t, then its offsets), or why it stays JavaScript */
+function translateFunction(f: Fn, base: Record<Arrays, number>, enc: ModuleWriter): { params: number[]; locals: number; body: number[] } | string {
   const [t, x, u, p, w, ...offsets] = f.params;
   if (t !== 't' || x !== 'x' || u !== 'u' || p !== 'p' || w !== 'w') return `parameters ${f.params.join(', ')}`;
   const locals = new Map<string, number>([['t', 0], ...offsets.map((o, i) => [o, i + 1] as [string, number])]);
@@ -165,97 +171,69 @@ function translateFunction(f: JsFunction, base: Record<Arrays, number>, enc: Mod
     return locals.get(name)!;
   };
   try {
-    for (const line of f.body) {
-      let m: RegExpExecArray | null;
-      if ((m = /^const (\w+) = (.+);$/.exec(line))) {
-        body.push(...expression(m[2], locals, base, enc), OP.localSet, ...uleb(local(m[1])));
-      } else if ((m = /^w\[([^\]]+)\] = (.+);$/.exec(line))) {
-        const { address, offset } = element('w', m[1], locals, base);
-        body.push(...address, ...expression(m[2], locals, base, enc), OP.f64Store, 3, ...uleb(offset));
-      } else if ((m = /^if \(!pivotOk\((.+), w, (\d+)\)\) w\[(\d+)\] = 1;$/.exec(line))) {
-        body.push(...expression(m[1], locals, base, enc), OP.i32Const, ...sleb(Number(m[2]) * 8), OP.call, ...uleb(enc.pivotOk()), OP.i32Eqz);
-        body.push(OP.if, 0x40, OP.i32Const, 0, OP.f64Const, ...f64(1), OP.f64Store, 3, ...uleb(Number(m[3]) * 8), OP.end);
-      } else return `not straight-line: ${line}`;
+    for (const st of f.body) {
+      if (st.k === 'const') {
+        const value = expression(st.v, locals, base, enc);
+        body.push(...value, OP.localSet, ...uleb(local(st.name)));
+      } else if (st.k === 'store' && st.to.a === 'w') {
+        const { address, offset } = element(st.to, locals, base);
+        body.push(...address, ...expression(st.v, locals, base, enc), OP.f64Store, 3, ...uleb(offset));
+      } else if (st.k === 'pivot' && st.flag.o === undefined) {
+        // the pivot: a local, or an element when its value was computed elsewhere (a shared temporary)
+        body.push(...expression(st.v, locals, base, enc), OP.i32Const, ...sleb(st.scale * 8), OP.call, ...uleb(enc.pivotOk()), OP.i32Eqz);
+        body.push(OP.if, 0x40, OP.i32Const, 0, OP.f64Const, ...f64(1), OP.f64Store, 3, ...uleb(st.flag.i * 8), OP.end);
+      } else return `not straight-line: ${st.k}`;
     }
   } catch (e) {
-    return `${e instanceof Error ? e.message : String(e)}`; // an expression outside the grammar
+    return `${e instanceof Error ? e.message : String(e)}`; // a value outside what WebAssembly reads here
   }
   return { params: [F64, ...offsets.map(() => I32)], locals: locals.size - 1 - offsets.length, body };
 }
 
+const ARRAYS = new Set<string>(['w', 'x', 'u', 'p']);
+
 /** w[o0 + 17], x[3]: the address on the stack (offsets shifted to bytes) and the constant byte offset */
-function element(array: Arrays, index: string, locals: Map<string, number>, base: Record<Arrays, number>): { address: number[]; offset: number } {
-  let c = base[array];
-  const vars: number[] = [];
-  for (const term of index.split(' + ')) {
-    if (/^\d+$/.test(term)) c += Number(term);
-    else if (locals.has(term)) vars.push(locals.get(term)!);
-    else throw new Error(`index ${index}`);
-  }
-  if (vars.length === 0) return { address: [OP.i32Const, 0], offset: c * 8 };
-  const address = vars.flatMap((v, i) => [OP.localGet, ...uleb(v), OP.i32Const, 3, OP.i32Shl, ...(i > 0 ? [OP.i32Add] : [])]);
-  return { address, offset: c * 8 };
+function element(e: Elem, locals: Map<string, number>, base: Record<Arrays, number>): { address: number[]; offset: number } {
+  if (!ARRAYS.has(e.a)) throw new Error(`array ${e.a}`);
+  const c = base[e.a as Arrays] + e.i;
+  if (e.o === undefined) return { address: [OP.i32Const, 0], offset: c * 8 };
+  if (!locals.has(e.o)) throw new Error(`offset ${e.o}`);
+  return { address: [OP.localGet, ...uleb(locals.get(e.o)!), OP.i32Const, 3, OP.i32Shl], offset: c * 8 };
 }
 
-const TOKEN = /\s*(\d+(?:\.\d+)?(?:e[-+]?\d+)?|Math\.\w+|[a-z]\w*\[[^\]]+\]|[A-Za-z_]\w*|[-+*/(),])/gy;
+const BINARY = { '+': OP.f64Add, '-': OP.f64Sub, '*': OP.f64Mul, '/': OP.f64Div } as const;
 
-/** the printed expression as stack code, evaluated in the order JavaScript evaluates it */
-function expression(text: string, locals: Map<string, number>, base: Record<Arrays, number>, enc: ModuleWriter): number[] {
-  const tokens: string[] = [];
-  TOKEN.lastIndex = 0;
-  for (let m; TOKEN.lastIndex < text.length && (m = TOKEN.exec(text)); ) tokens.push(m[1]);
-  if (tokens.join('').replace(/\s+/g, '') !== text.replace(/\s+/g, '')) throw new Error(`cannot read ${text}`);
-  let i = 0;
-  const peek = () => tokens[i];
-  const next = () => tokens[i++];
-  const primary = (): number[] => {
-    const tk = next();
-    if (tk === undefined) throw new Error('unexpected end');
-    if (tk === '(') {
-      const e = sum();
-      if (next() !== ')') throw new Error('( without )');
-      return e;
+/** a value as stack code, in the order (and grouping) JavaScript evaluates its printed text */
+function expression(v: Value, locals: Map<string, number>, base: Record<Arrays, number>, enc: ModuleWriter): number[] {
+  const emit = (t: Tree): number[] => {
+    switch (t.op) {
+      case 'leaf': {
+        const l = t.v;
+        if (l.k === 'num') return [OP.f64Const, ...f64(l.v)];
+        if (l.k === 'elem') {
+          const { address, offset } = element(l, locals, base);
+          return [...address, OP.f64Load, 3, ...uleb(offset)];
+        }
+        if (!locals.has(l.s)) throw new Error(`unknown ${l.s}`);
+        return [OP.localGet, ...uleb(locals.get(l.s)!)];
+      }
+      case 'group':
+        return emit(t.a);
+      case 'neg':
+        return [...emit(t.a), OP.f64Neg];
+      case 'call': {
+        const name = t.fn.startsWith('Math.') ? t.fn.slice(5) : t.fn;
+        const args = t.args.map(emit);
+        if (name === 'abs' && args.length === 1) return [...args[0], OP.f64Abs];
+        if (name === 'sqrt' && args.length === 1) return [...args[0], OP.f64Sqrt];
+        if (!t.fn.startsWith('Math.') || !(MATH as readonly string[]).includes(name) || args.length !== (ARITY[name] ?? 1)) throw new Error(t.fn);
+        return [...args.flat(), OP.call, ...uleb(enc.math(name))];
+      }
+      default:
+        return [...emit(t.a), ...emit(t.b), BINARY[t.op]];
     }
-    if (/^\d/.test(tk)) return [OP.f64Const, ...f64(Number(tk))];
-    if (tk.startsWith('Math.')) {
-      const name = tk.slice(5);
-      if (next() !== '(') throw new Error(`${tk} without (`);
-      const args = [sum()];
-      while (peek() === ',') (next(), args.push(sum()));
-      if (next() !== ')') throw new Error(`${tk}( without )`);
-      if (name === 'abs' && args.length === 1) return [...args[0], OP.f64Abs];
-      if (name === 'sqrt' && args.length === 1) return [...args[0], OP.f64Sqrt];
-      if (!(MATH as readonly string[]).includes(name) || args.length !== (ARITY[name] ?? 1)) throw new Error(`Math.${name}`);
-      return [...args.flat(), OP.call, ...uleb(enc.math(name))];
-    }
-    const el = /^([wxup])\[(.+)\]$/.exec(tk);
-    if (el) {
-      const { address, offset } = element(el[1] as Arrays, el[2], locals, base);
-      return [...address, OP.f64Load, 3, ...uleb(offset)];
-    }
-    if (!locals.has(tk)) throw new Error(`unknown ${tk}`);
-    return [OP.localGet, ...uleb(locals.get(tk)!)];
   };
-  const unary = (): number[] => (peek() === '-' ? (next(), [...unary(), OP.f64Neg]) : primary());
-  const product = (): number[] => {
-    let e = unary();
-    while (peek() === '*' || peek() === '/') {
-      const op = next() === '*' ? OP.f64Mul : OP.f64Div;
-      e = [...e, ...unary(), op];
-    }
-    return e;
-  };
-  const sum = (): number[] => {
-    let e = product();
-    while (peek() === '+' || peek() === '-') {
-      const op = next() === '+' ? OP.f64Add : OP.f64Sub;
-      e = [...e, ...product(), op];
-    }
-    return e;
-  };
-  const e = sum();
-  if (i !== tokens.length) throw new Error(`trailing ${tokens.slice(i).join(' ')}`);
-  return e;
+  return emit(parseTree(v));
 }
 
 // --- the binary format -------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Operation counts: what one evaluation of generated code costs, and the
 // cost models of the run-time solves the planner chooses between.
+import type { Expr } from '../expr/index.ts';
 
 export interface OpCounts {
   /** multiplications */
@@ -20,6 +21,55 @@ export interface OpCounts {
 export const modeCost = (o: OpCounts): number => o.mul + o.add + 4 * (o.div + o.fn);
 
 export const noOps = (): OpCounts => ({ mul: 0, add: 0, div: 0, fn: 0 });
+
+/**
+ * The one rule for what an expression node costs in generated code, counted
+ * once per distinct node (codegen/emitter.ts prints each node once; cramer.ts
+ * and the planner estimate with it): a sum of m terms m-1 adds; a product of
+ * m factors m-1 muls, a leading constant factor other than +-1 one of them;
+ * a quotient one div; a power n <= 8 n-1 muls, a larger one (Math.pow) and
+ * a function one fn; constants, symbols, relax (printed as its argument) and
+ * residue (printed as 0) nothing.
+ */
+export function nodeOps(n: Expr, into: OpCounts): void {
+  switch (n.op) {
+    case 'add':
+      into.add += n.args.length - 1;
+      break;
+    case 'mul': {
+      const c = n.args[0].op === 'const' ? n.args[0].value : 1;
+      into.mul += (c === 1 ? n.args.length : n.args.length - 1) + (Math.abs(c) !== 1 ? 1 : 0) - 1;
+      break;
+    }
+    case 'div':
+      into.div += 1;
+      break;
+    case 'pow':
+      if (n.value > 8) into.fn += 1;
+      else into.mul += n.value - 1;
+      break;
+    case 'fn':
+      into.fn += 1;
+      break;
+    default:
+      break;
+  }
+}
+
+/** operations of these expressions in generated code, each distinct node counted once (nodeOps) */
+export function expressionOps(exprs: readonly Expr[]): OpCounts {
+  const ops = noOps();
+  const seen = new Set<number>();
+  const stack = [...exprs];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (seen.has(n.id)) continue;
+    seen.add(n.id);
+    stack.push(...n.args);
+    nodeOps(n, ops);
+  }
+  return ops;
+}
 
 export function addOps(into: OpCounts, more: OpCounts, times = 1): OpCounts {
   into.mul += more.mul * times;

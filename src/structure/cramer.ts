@@ -24,7 +24,7 @@
 //   pool      non-trivial subdeterminants bound to Temps, one per distinct expression
 //             (the paper's detvar, section 5.7)
 import { type Expr, ONE, ZERO, add, div, isConst, mul, sub } from '../expr/index.ts';
-import type { OpCounts } from './costs.ts';
+import { expressionOps } from './costs.ts';
 import { StructuralError } from '../errors.ts';
 import { bltBlocks } from './blt.ts';
 import { bipartiteFromLists } from './graph.ts';
@@ -248,44 +248,5 @@ export function cramerSolve(H: readonly Expr[], c: readonly Expr[], k: number, l
   return { assigns: pool.assigns, z: z.map((e) => pool.lookup(e!) ?? e!), det };
 }
 
-/**
- * Operations the generated code would spend on these expressions, each distinct node counted once,
- * with the emitter's rules (codegen/emitter.ts): an n-ary add of m terms costs m-1 adds, a product
- * of m factors m-1 muls plus 1 for a constant factor other than +-1, div 1, pow n <= 8 n-1 muls,
- * larger pow and functions 1 fn; constants and symbols (Temps included) are free.
- */
-export function expressionOps(exprs: readonly Expr[]): OpCounts {
-  const ops: OpCounts = { mul: 0, add: 0, div: 0, fn: 0 };
-  const seen = new Set<number>();
-  const stack = [...exprs];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (seen.has(n.id)) continue;
-    seen.add(n.id);
-    stack.push(...n.args);
-    switch (n.op) {
-      case 'add':
-        ops.add += n.args.length - 1;
-        break;
-      case 'mul': {
-        const hasConst = n.args[0].op === 'const';
-        const scale = hasConst && Math.abs(n.args[0].value) !== 1 ? 1 : 0;
-        ops.mul += n.args.length - (hasConst ? 1 : 0) + scale - 1;
-        break;
-      }
-      case 'div':
-        ops.div += 1;
-        break;
-      case 'pow':
-        if (n.value > 8) ops.fn += 1;
-        else ops.mul += n.value - 1;
-        break;
-      case 'fn':
-        ops.fn += 1;
-        break;
-      default: // const, sym, relax (printed as its argument), residue (printed as 0)
-        break;
-    }
-  }
-  return ops;
-}
+/** operations of expressions in generated code: one rule, structure/costs.ts nodeOps */
+export { expressionOps } from './costs.ts';

@@ -11,7 +11,8 @@ import puma560 from '../../mechanisms/puma560.ts';
 import { compile } from '../../src/compile.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { type OpCounts, addOps, noOps } from '../../src/codegen/ops.ts';
-import { pieces, share } from '../../src/codegen/share.ts';
+import { Sharing, pieces, share } from '../../src/codegen/share.ts';
+import { type Stmt, elem, name, num, printBody, printFn } from '../../src/codegen/ir.ts';
 
 function rng(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -152,19 +153,29 @@ describe('pieces', () => {
 });
 
 describe('share', () => {
-  const fn = (name: string, body: string) => ({ name, body });
+  const fn = (name: string, body: Stmt[]) => ({ name, body, text: printBody(body) });
+  /** const v0 = w[a]*x[b]; w[c] = v0 + w[3] + k; */
+  const piece = (a: number, b: number, c: number, k = 0.5): Stmt[] => [
+    { k: 'const', name: 'v0', v: { k: 'mul', c: 1, f: [elem('w', a), elem('x', b)] } },
+    { k: 'store', to: elem('w', c), v: { k: 'add', t: [name('v0'), elem('w', 3), num(k)] } },
+  ];
   it('shares bodies equal up to shifted indices, with one offset per way the indices move', () => {
-    const s = share([
-      fn('f0', '  const v0 = w[10] * x[2];\n  w[40] = v0 + w[3] + 0.5;'),
-      fn('f1', '  const v0 = w[20] * x[4];\n  w[70] = v0 + w[3] + 0.5;'),
-      fn('f2', '  const v0 = w[30] * x[6];\n  w[100] = v0 + w[3] + 0.5;'),
-    ], 't, x, u, p, w', 0);
-    expect([...s.functions.values()]).toEqual(['function s0(t, x, u, p, w, o0, o1, o2) {\n  const v0 = w[o0] * x[o1];\n  w[o2] = v0 + w[3] + 0.5;\n}']);
+    const s = share([fn('f0', piece(10, 2, 40)), fn('f1', piece(20, 4, 70)), fn('f2', piece(30, 6, 100))], ['t', 'x', 'u', 'p', 'w'], 0);
+    expect([...s.functions.values()].map((f) => printFn(f))).toEqual(['function s0(t, x, u, p, w, o0, o1, o2) {\n  const v0 = w[o0]*x[o1];\n  w[o2] = v0 + w[3] + 0.5;\n}']);
     expect(s.calls.get('f0')).toEqual({ fn: 's0', offsets: [10, 2, 40] });
     expect(s.calls.get('f2')).toEqual({ fn: 's0', offsets: [30, 6, 100] });
   });
+  it('shares the same when the IR is let go as functions are made (all but the first few of each group)', () => {
+    const raws = () => Array.from({ length: 12 }, (_, j) => fn(`f${j}`, piece(10 * j, 2 * j, 40 + 30 * j)));
+    const kept = share(raws(), ['t', 'x', 'u', 'p', 'w'], 0);
+    const lean = new Sharing(false, 0);
+    const made = raws();
+    for (const r of made) lean.add(r);
+    expect(made.filter((r) => r.body).length).toBe(8);
+    expect(lean.shared(['t', 'x', 'u', 'p', 'w'])).toEqual(kept);
+  });
   it('does not share bodies that differ in anything but indices', () => {
-    const s = share([fn('f0', '  w[1] = w[0] * 0.5;'), fn('f1', '  w[2] = w[1] * 0.25;'), fn('f2', '  w[3] = w[2] + 0.5;')], 't, x, u, p, w', 0);
+    const s = share([fn('f0', piece(0, 1, 1)), fn('f1', piece(1, 2, 2, 0.25)), fn('f2', piece(2, 3, 3, 0.75))], ['t', 'x', 'u', 'p', 'w'], 0);
     expect(s.calls.size).toBe(0);
   });
 });
