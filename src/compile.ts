@@ -4,7 +4,7 @@
 // the model, and the expressions a compile makes are released with it
 // (expr/node.ts, withLocalTable).
 import { ModelError, StructuralError, UsageError } from './errors.ts';
-import { withLocalTable } from './expr/index.ts';
+import { isConst, withLocalTable } from './expr/index.ts';
 import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
@@ -13,7 +13,10 @@ import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
 import { type Target, compiledData } from './codegen/compiled-data.ts';
 import type { AutoModeReport, CompileReport, Mode, Problem } from './report.ts';
-import { modeCost } from './structure/costs.ts';
+import { choleskyOps, modeCost, refinedLuOps } from './structure/costs.ts';
+import { sparseCholesky } from './codegen/sparse-cholesky.ts';
+import { oneTriangle } from './codegen/one-triangle.ts';
+import { expressionOps } from './structure/cramer.ts';
 import type { IterateOptions } from './structure/plan-types.ts';
 import { checkIterate, iterateOptions } from './structure/iterate-plan.ts';
 
@@ -22,8 +25,9 @@ export type { AutoModeReport, CompileReport, Mode, Problem };
 export interface CompileOptions {
   /**
    * 'torn' (residue hints, M(q) qdd = h), 'relaxed' (relax hints as well, O(f)),
-   * or 'auto': both compiled, the one with fewer weighted operations per
-   * evaluation kept (report.auto says what each cost)
+   * or 'auto' (the default): the one with fewer weighted operations per
+   * evaluation kept (report.auto says what each cost); the torn form is not
+   * compiled when its run-time solve alone costs more than the relaxed form
    */
   mode?: Mode | 'auto';
   /**
@@ -69,8 +73,10 @@ export interface CompileOptions {
 export function compile(model: Model, options: CompileOptions = {}): CompiledModel {
   const t0 = performance.now();
   const iterate = checkIterate(options);
-  if (options.mode === 'auto' && !iterate) return compileAuto(model, options, t0);
-  const mode = options.mode === 'auto' ? 'relaxed' : (options.mode ?? (iterate ? 'relaxed' : 'torn'));
+  // the default is 'auto' (proven equal on every model: test/compile/auto-proof.test.ts); the relaxing iteration is relaxed's
+  const asked = options.mode ?? 'auto';
+  if (asked === 'auto' && !iterate) return compileAuto(model, options, t0);
+  const mode = asked === 'auto' ? 'relaxed' : asked;
   if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn, relaxed or auto' });
   const problem = options.problem ?? 'forward';
   if (problem !== 'forward' && problem !== 'inverse') throw new UsageError(`problem "${problem}" is not known`, { hint: "use problem: 'forward' or 'inverse' (kron compile --inverse)" });
@@ -84,8 +90,12 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
 /**
  * Mode 'auto': the torn and the relaxed form compiled, the one with the lower
  * weighted operation count per evaluation kept (relaxed on a tie: O(f) as
- * the tree grows). A form that does not compile leaves the other; when both
- * fail, the torn form's error is the one raised (the default mode's).
+ * the tree grows). The relaxed form first: when the run-time solves of its
+ * loops' torn fallbacks (planned exactly as --mode torn plans those loops)
+ * alone cost more than the whole relaxed form, the torn form cannot be the
+ * cheaper and is not compiled (long chains: the torn chain of 64 is ~3x the
+ * relaxed one's compile time). A form that does not compile leaves the
+ * other; when both fail, the torn form's error is the one raised.
  */
 function compileAuto(model: Model, options: CompileOptions, t0: number): CompiledModel {
   const attempt = (mode: Mode): CompiledModel | Error => {
@@ -96,14 +106,49 @@ function compileAuto(model: Model, options: CompileOptions, t0: number): Compile
       throw e;
     }
   };
-  const torn = attempt('torn'), relaxed = attempt('relaxed');
+  const relaxed = attempt('relaxed');
+  const bound = relaxed instanceof Error ? undefined : tornSolveBound(relaxed.plan);
+  const torn = bound !== undefined && !(relaxed instanceof Error) && bound > modeCost(relaxed.report.ops) ? { atLeast: bound } : attempt('torn');
   if (torn instanceof Error && relaxed instanceof Error) throw torn;
   const entry = (c: CompiledModel | Error) => (c instanceof Error ? { error: c.message } : { cost: modeCost(c.report.ops), ops: c.report.ops });
-  const kept = torn instanceof Error || (!(relaxed instanceof Error) && modeCost(relaxed.report.ops) <= modeCost(torn.report.ops)) ? (relaxed as CompiledModel) : torn;
-  const auto: AutoModeReport = { chosen: kept.report.mode, torn: entry(torn), relaxed: entry(relaxed) };
+  const kept = !(torn instanceof CompiledModel) || (!(relaxed instanceof Error) && modeCost(relaxed.report.ops) <= modeCost(torn.report.ops)) ? (relaxed as CompiledModel) : torn;
+  const auto: AutoModeReport = { chosen: kept.report.mode, torn: torn instanceof CompiledModel || torn instanceof Error ? entry(torn) : torn, relaxed: entry(relaxed) };
   kept.report.auto = auto;
   kept.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return kept;
+}
+
+/**
+ * A lower bound of the torn form's weighted operations, read from a relaxed
+ * plan: the run-time solves of its checked loops' torn fallbacks, which the
+ * torn form solves the same way (k > 4: Cramer's rule never applies; the
+ * sparse pattern of a symbolic H as codegen finds it), and the forming of
+ * their symbolic H and c. A fallback formed by
+ * columns (k > 32) leaves H's pattern unknown, and the torn form forms H
+ * symbolically up to k = 64 (solve-form.ts), sparse on a branched tree: there
+ * the dense solve counts at half its cost (a tree's sparse solve is far
+ * below that; a chain's is the dense one). Undefined when nothing bounds it.
+ */
+export function tornSolveBound(plan: SolvePlan): number | undefined {
+  let bound = 0;
+  for (const s of plan.steps) {
+    const f = s.kind === 'assign' ? s.checked?.fallback : undefined;
+    if (f?.kind !== 'linear' || f.z.length <= 4) continue;
+    const k = f.z.length;
+    const dense = modeCost(f.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
+    if (f.columns) {
+      bound += k > 64 ? dense : dense / 2;
+      continue;
+    }
+    const sparse = f.solver === 'cholesky' ? sparseCholesky(k, f.H) : undefined;
+    bound += sparse ? modeCost(sparse.ops) : dense;
+    // and forming what codegen forms of H and c (generate.ts linear: one triangle when symmetric by value), its
+    // shared subexpressions once, at 0.8 of the count: a margin for what the generated code's counting differs in
+    const tri = f.symmetricByValue && f.solver === 'cholesky' ? oneTriangle(k, sparse ? f.H.map((e) => (isConst(e, 0) ? undefined : e)) : f.H, f.c, f.prelude, sparse?.order) : undefined;
+    const formed = tri ? [...tri.first.map((a) => a.expr), ...tri.H.filter((e) => e !== undefined), ...f.c] : [...f.prelude.map((a) => a.expr), ...f.H, ...f.c];
+    bound += 0.8 * modeCost(expressionOps(formed));
+  }
+  return bound > 0 ? bound : undefined;
 }
 
 function compileElaborated(model: Model, mode: Mode, problem: Problem, options: CompileOptions): CompiledModel {

@@ -10,7 +10,8 @@ export type Mode = 'torn' | 'relaxed';
 export interface AutoModeReport {
   /** the form kept: the lower cost (mul + add + 4 (div + fn), structure/costs.ts modeCost); relaxed on a tie */
   chosen: Mode;
-  torn: { cost: number; ops: OpCounts } | { error: string };
+  /** atLeast: not compiled, its loops' run-time solves alone cost more than the relaxed form (compile.ts compileAuto) */
+  torn: { cost: number; ops: OpCounts } | { error: string } | { atLeast: number };
   relaxed: { cost: number; ops: OpCounts } | { error: string };
 }
 

@@ -12,7 +12,8 @@ export function formatReport(r: CompileReport): string {
     `  compiled in ${r.compileMs} ms into ${r.functions} functions${r.cache?.hit ? ` (from the compile cache, loaded in ${r.cache.loadMs} ms)` : ''}`,
   ];
   if (r.auto) {
-    const cost = (e: NonNullable<CompileReport['auto']>['torn']) => ('cost' in e ? `cost ${e.cost}` : `failed: ${e.error}`);
+    const cost = (e: NonNullable<CompileReport['auto']>['torn']) =>
+      'cost' in e ? `cost ${e.cost}` : 'atLeast' in e ? `cost at least ${Math.round(e.atLeast)} (not compiled: its loops' forming and solving alone)` : `failed: ${e.error}`;
     lines.push(`  --mode auto chose ${r.auto.chosen}: torn ${cost(r.auto.torn)}, relaxed ${cost(r.auto.relaxed)} (mul + add + 4 (div + fn))`);
   }
   if (r.inverse) lines.push(`  inverse dynamics: q, qd, qdd of ${r.inverse.coordinates.join(', ')} given; computes ${r.inverse.forces.join(', ')}`);

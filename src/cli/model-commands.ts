@@ -23,9 +23,10 @@ export const MODEL_FLAGS = `model:
                      viewer, others as placeholders)
 
 compile options:
-  --mode torn|relaxed|auto  torn (default): loops torn from the residue() hints (M(q) qdd = h);
+  --mode torn|relaxed|auto  torn: loops torn from the residue() hints (M(q) qdd = h);
                      relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order;
-                     auto: both compiled, the one with fewer operations per evaluation kept
+                     auto (default): the one with fewer operations per evaluation kept (both
+                     compiled unless the torn form's solves alone cost more than the relaxed form)
   --no-cache         compile even if the compile cache holds this model (see README, Compile cache)
   --set name=value   a parameter the model module declares (e.g. n=16), or a model
                      parameter by hierarchical name (e.g. s1.J=2, link2.m=20); repeatable
@@ -110,7 +111,7 @@ examples:
 
 /** options of both commands: compile + simulate share the model and compile options */
 export const COMPILE_OPTIONS = {
-  mode: { type: 'string', default: 'torn' },
+  mode: { type: 'string', default: 'auto' },
   set: { type: 'string', multiple: true },
   start: { type: 'string', multiple: true },
   tear: { type: 'string', multiple: true },
@@ -283,7 +284,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
   const iterate = relaxIterate(values);
-  // --relax-iterate implies --mode relaxed (the default torn would ignore the relax() marks it iterates on)
+  // --relax-iterate implies --mode relaxed, whatever --mode says (as when torn was the default: torn ignores the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
   const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'], target: values.target as 'js' | 'wasm' };
   const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache'] && !keepParameters);

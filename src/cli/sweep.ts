@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { COMPILE_OPTIONS, MODEL_FLAGS, SIMULATE_OPTIONS, compileFrom, negativeValues, number, simulateOptions } from './model-commands.ts';
+import { COMPILE_OPTIONS, MODEL_FLAGS, SIMULATE_OPTIONS, checkMode, compileFrom, negativeValues, number, simulateOptions } from './model-commands.ts';
 import { type Io, terminal } from './io.ts';
 import { sweepBar } from './progress.ts';
 import { type SweepResult, sweepCompiled, sweepPoints } from '../sweep/sweep.ts';
@@ -75,7 +75,7 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError('kron sweep needs a model file', { hint: "kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1'; kron sweep --help" });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron sweep takes one model file; kron sweep --help' });
-  if (values.mode !== 'torn' && values.mode !== 'relaxed') throw new UsageError(`--mode must be torn or relaxed, got "${values.mode}"`);
+  checkMode(values.mode);
   const whole = (flag: string, text: string | undefined) => (text === undefined ? undefined : number(flag, text));
   const points = sweepPoints({ grid: values.grid, samples: whole('--samples', values.samples), dist: values.dist, seed: whole('--seed', values.seed) });
   const { signals, ...simulate } = simulateOptions(values);

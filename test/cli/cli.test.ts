@@ -10,7 +10,7 @@ const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin
 
 describe('kron CLI', () => {
   it('compile --json prints the report with the drive train loop torn 4 -> 1', () => {
-    const out = execFileSync(process.execPath, [join(root, 'bin/kron.mjs'), 'compile', 'mechanisms/drivetrain.ts', '--json'], { cwd: root, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [join(root, 'bin/kron.mjs'), 'compile', 'mechanisms/drivetrain.ts', '--json', '--mode', 'torn'], { cwd: root, encoding: 'utf8' });
     const report = JSON.parse(out);
     expect(report).toMatchObject({ model: 'drivetrain', mode: 'torn', states: 1 });
     expect(report.blocks).toEqual([expect.objectContaining({ size: 4, tearing: 1, linear: true })]);

@@ -85,6 +85,10 @@ describe('the compile cache', () => {
     writeFileSync(join(folder, 'length.ts'), 'export const L = 0.6;\n');
     expect(await hit()).toBe(false);
     expect(await hit('--mode', 'relaxed')).toBe(false);
+    // the default is --mode auto: the same entry; --mode torn (the default before) another
+    expect(await hit('--mode', 'auto')).toBe(true);
+    expect(await hit('--mode', 'torn')).toBe(false);
+    expect(await hit('--mode', 'torn')).toBe(true);
     expect(await hit('--start', 'j1.q=0.2')).toBe(false);
     expect(await hit('--set', 'link.m=2')).toBe(false);
     writeFileSync(model, readFileSync(model, 'utf8') + '// a comment\n');

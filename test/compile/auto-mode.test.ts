@@ -1,8 +1,10 @@
-// Mode 'auto' (--mode auto): both forms compiled, the one with the lower
-// weighted operation count kept. Checked against compiles of each form on
-// their own: the choice is the cheaper by the stated weights, the code kept
-// is the chosen form's (same derivatives, bit for bit), and a model neither
-// form compiles raises the torn form's error.
+// Mode 'auto' (--mode auto, the default): the one of the torn and the relaxed
+// form with the lower weighted operation count kept; the torn form is not
+// compiled when a lower bound of its count is above the relaxed form's.
+// Checked against compiles of each form on their own: the choice is the
+// cheaper by the stated weights, the code kept is the chosen form's (same
+// derivatives, bit for bit), and a model neither form compiles raises the
+// torn form's error.
 import { describe, expect, it } from 'vitest';
 import fourbar from '../../mechanisms/fourbar.ts';
 import puma560 from '../../mechanisms/puma560.ts';
@@ -25,11 +27,15 @@ describe("mode 'auto'", () => {
       const auto = compile(build(), { mode: 'auto' });
       const expected = cost(relaxed) <= cost(torn) ? relaxed : torn;
       expect(auto.report.mode).toBe(expected.report.mode);
+      const tornEntry = auto.report.auto!.torn;
       expect(auto.report.auto).toEqual({
         chosen: expected.report.mode,
-        torn: { cost: cost(torn), ops: torn.report.ops },
+        // not compiled when a lower bound of its cost is above the relaxed form's (the four-bar's)
+        torn: 'atLeast' in tornEntry ? { atLeast: tornEntry.atLeast } : { cost: cost(torn), ops: torn.report.ops },
         relaxed: { cost: cost(relaxed), ops: relaxed.report.ops },
       });
+      if ('atLeast' in tornEntry) expect(tornEntry.atLeast).toBeGreaterThan(cost(relaxed));
+      if ('atLeast' in tornEntry) expect(tornEntry.atLeast).toBeLessThanOrEqual(cost(torn));
       expect(auto.report.ops).toEqual(expected.report.ops);
       const x = auto.x0().map((v, i) => v + 0.1 * Math.sin(i + 1));
       expect(derivatives(auto, x)).toEqual(derivatives(expected, x));
@@ -39,6 +45,15 @@ describe("mode 'auto'", () => {
   it('the four-bar goes relaxed and the PUMA torn (what the counts say of them today)', () => {
     expect(compile(fourbar({}), { mode: 'auto' }).report.auto?.chosen).toBe('relaxed');
     expect(compile(puma560({}), { mode: 'auto' }).report.auto?.chosen).toBe('torn');
+  });
+
+  it('a long chain: the torn form is not compiled, and the bound auto read is below its cost and above the relaxed form\'s', () => {
+    const auto = compile(chain({ n: 24 })), torn = compile(chain({ n: 24 }), { mode: 'torn' }), relaxed = compile(chain({ n: 24 }), { mode: 'relaxed' });
+    expect(auto.report.mode).toBe('relaxed');
+    const entry = auto.report.auto!.torn;
+    expect('atLeast' in entry && entry.atLeast).toBeGreaterThan(cost(relaxed));
+    expect('atLeast' in entry && entry.atLeast).toBeLessThanOrEqual(cost(torn));
+    expect(auto.report.ops).toEqual(relaxed.report.ops);
   });
 
   it('a model neither form compiles: the torn form\'s error', () => {
@@ -62,7 +77,12 @@ describe("mode 'auto'", () => {
     const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } };
     expect(await main(['compile', 'mechanisms/fourbar.ts', '--mode', 'auto'], io)).toBe(0);
     expect(stdout).toMatch(/^model fourbar \(relaxed\)/);
-    expect(stdout).toMatch(/--mode auto chose relaxed: torn cost \d+, relaxed cost \d+ \(mul \+ add \+ 4 \(div \+ fn\)\)/);
+    expect(stdout).toMatch(/--mode auto chose relaxed: torn cost at least \d+ \(not compiled: its loops' forming and solving alone\), relaxed cost \d+ \(mul \+ add \+ 4 \(div \+ fn\)\)/);
+    // the default: the PUMA's torn form is the cheaper, both compiled
+    stdout = '';
+    expect(await main(['compile', 'mechanisms/puma560.ts', '--no-cache'], io)).toBe(0);
+    expect(stdout).toMatch(/^model puma560 \(torn\)/);
+    expect(stdout).toMatch(/--mode auto chose torn: torn cost \d+, relaxed cost \d+ \(mul \+ add \+ 4 \(div \+ fn\)\)/);
     expect(await main(['compile', 'mechanisms/fourbar.ts', '--mode', 'fast'], io)).not.toBe(0);
     expect(stderr).toContain('--mode must be torn, relaxed or auto, got "fast"');
   });

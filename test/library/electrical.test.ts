@@ -52,7 +52,7 @@ function divider(cut: 'none' | 'mesh' | 'node' | 'tear'): Model {
 
 describe('cut objects on a voltage divider', () => {
   it.each(['none', 'mesh', 'node', 'tear'] as const)('%s: one loop torn to one variable, i = 2, v_mid = 6', (cut) => {
-    const c = compile(divider(cut));
+    const c = compile(divider(cut), { mode: 'torn' });
     expect(c.report.blocks.map((b) => ({ tearing: b.tearing, from: b.tearingFrom }))).toEqual([
       { tearing: 1, from: cut === 'none' ? 'heuristic' : 'hints' },
     ]);

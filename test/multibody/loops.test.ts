@@ -54,14 +54,14 @@ describe('the four-bar of the tearing paper (mechanisms/fourbar.ts)', () => {
   });
 
   it("with a tilted guide the loops are the paper's: position 3 (Newton), velocity 3, dynamics 7", () => {
-    const blocks = compile(buildFourbar({ tilt: 0.1 })).report.blocks;
+    const blocks = compile(buildFourbar({ tilt: 0.1 }), { mode: 'torn' }).report.blocks;
     expect(blocks.map((b) => [b.tearing, b.linear])).toEqual([[3, false], [3, true], [7, true]]);
     expect(blocks[0].tearVariables.sort()).toEqual(['j3.q[1]', 'j3.q[2]', 'j4.q']);
     expect(blocks[1].tearVariables.sort()).toEqual(['j3.qd[1]', 'j3.qd[2]', 'j4.qd']);
   });
 
   it('in the Modelica geometry sorting splits the position loop further: two scalar Newton blocks, the slider explicit', () => {
-    const blocks = compile(buildFourbar()).report.blocks;
+    const blocks = compile(buildFourbar(), { mode: 'torn' }).report.blocks;
     const position = blocks.filter((b) => !b.linear);
     expect(position.map((b) => b.tearVariables)).toEqual([['j3.q[2]'], ['j3.q[1]']]);
     expect(blocks[blocks.length - 1].tearing).toBe(7);
@@ -126,7 +126,7 @@ describe('the planar crank-rocker (mechanisms/fourbar-planar.ts)', () => {
   const K1 = d / a, K2 = d / c, K3 = (a * a - b * b + c * c + d * d) / (2 * a * c);
 
   it('is closed by the planar cut; the position loop torn to the two rest angles, the dynamics to 5', () => {
-    const r = compile(buildPlanar()).report;
+    const r = compile(buildPlanar(), { mode: 'torn' }).report;
     expect(r.kinematics!.loops[0]).toMatchObject({ cut: 'j3', constraints: 2, planar: true });
     expect(r.blocks[0]).toMatchObject({ linear: false, tearing: 2 });
     expect(r.blocks[0].tearVariables.sort()).toEqual(['j2.q', 'j4.q']);

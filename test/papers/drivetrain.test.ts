@@ -10,7 +10,7 @@ const close = (got: number, want: number, tol: number) => expect(Math.abs(got - 
 
 describe('drive train (relaxing paper fig. 1, eqs. 3-5)', () => {
   it('sorts into one linear loop of 4 equations, torn to 1 tearing variable', () => {
-    const { report } = compile(build());
+    const { report } = compile(build(), { mode: 'torn' });
     expect(report.blocks.map(({ size, tearing, linear }) => ({ size, tearing, linear }))).toEqual([{ size: 4, tearing: 1, linear: true }]);
     expect(report.blocks[0].tearVariables).toEqual(['der(s2.w)']);
     expect(report.blocks[0].tearingFrom).toBe('hints');
@@ -22,7 +22,7 @@ describe('drive train (relaxing paper fig. 1, eqs. 3-5)', () => {
     { J1: 0.3, J2: 5, i: 0.25, tau: -2, w0: 1 },
     { J1: 2, J2: 1e-3, i: 12, tau: 7, w0: 0 },
   ])('der(s2.w) is eq. 5 and the loop variables solve eq. 3 (%o)', (p) => {
-    const c = compile(build(p));
+    const c = compile(build(p), { mode: 'torn' });
     const dx = new Float64Array(1);
     c.derivatives(0, c.x0(), dx);
     close(dx[0], driveTrainAcceleration(p.J1, p.J2, p.i, p.tau), 1e-12);
@@ -35,7 +35,7 @@ describe('drive train (relaxing paper fig. 1, eqs. 3-5)', () => {
 
   it('simulates constant acceleration from the start value for 1 s', () => {
     const p = { ...parameters, w0: 0.5 };
-    const c = compile(build(p));
+    const c = compile(build(p), { mode: 'torn' });
     const r = simulate(c, { stop: 1, step: 1e-3, signals: ['s2.w', 's1.w'] });
     const a = driveTrainAcceleration(p.J1, p.J2, p.i, p.tau);
     expect(r.time.length).toBe(1001);

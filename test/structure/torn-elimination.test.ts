@@ -42,7 +42,7 @@ describe('torn form by relaxed elimination with the qdd kept', () => {
 
   it('gives accelerations that Newton-Euler (RNEA) maps back to zero joint torque', () => {
     const n = 16;
-    const model = compile(chain({ n }));
+    const model = compile(chain({ n }), { mode: 'torn' });
     const tree = chainTree(n, parameters);
     const rnd = prng(7);
     for (let s = 0; s < 3; s++) {
@@ -70,7 +70,7 @@ describe('torn form by relaxed elimination with the qdd kept', () => {
 describe('torn form by columns at run time (more than 64 tearing variables)', () => {
   it('chain n = 72: the same accelerations as the relaxed form, O(n) code', () => {
     const n = 72;
-    const torn = compile(chain({ n }));
+    const torn = compile(chain({ n }), { mode: 'torn' });
     const relaxed = compile(chain({ n }), { mode: 'relaxed' });
     expect(torn.stateNames).toEqual(relaxed.stateNames);
     const block = torn.report.blocks.find((b) => b.tearing === n)!;
