@@ -165,7 +165,7 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;
   }
   const substitution = substitutionOptions(options.tornSubstitution);
-  const generated = generate(plan, { chunk: options.chunk, share: options.share, substitution });
+  const generated = generate(plan, { chunk: options.chunk, share: options.share, substitution, ir: options.target === 'wasm' });
   const report: CompileReport = {
     model: flat.name,
     mode,
