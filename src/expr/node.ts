@@ -176,6 +176,25 @@ export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sy
   return node;
 }
 
+/**
+ * Constants of the strong table by value. While a compile runs that table
+ * does not change, and a constant it holds is never made in the compile's
+ * own, so a hit here is the node intern() would find, found without hashing
+ * and two table lookups (num() is a quarter of all interning: every scaled
+ * term of a sum asks for its coefficient).
+ */
+const fixedConstants = new Map<number, Expr>();
+const NO_ARGS: readonly Expr[] = [];
+
+/** the constant node of value c (c finite, -0 given as 0) */
+export function constant(c: number): Expr {
+  const hit = fixedConstants.get(c);
+  if (hit) return hit;
+  const node = intern('const', NO_ARGS, c);
+  if (!local) fixedConstants.set(c, node);
+  return node;
+}
+
 /** does a residue() occur in e? */
 export function hasResidue(e: Expr): boolean {
   return (e as Node).residue;
