@@ -116,7 +116,17 @@ const substituted = new WeakMap<Map<number, Expr>, { size: number; memo: Map<num
 export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
   let cache = substituted.get(replace);
   if (!cache || cache.size !== replace.size) substituted.set(replace, (cache = { size: replace.size, memo: new Map() }));
-  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : rebuild(n, args)), untouched(e, replace));
+  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : sameArgs(n, args) ? n : rebuild(n, args)), untouched(e, replace));
+}
+
+/**
+ * A node whose arguments all came back unchanged is itself: rebuilding it
+ * through the constructors would look up its own arguments again (and the
+ * parts a sum splits off its terms) only to find the same node.
+ */
+function sameArgs(n: Expr, args: readonly Expr[]): boolean {
+  for (let i = 0; i < args.length; i++) if (args[i] !== n.args[i]) return false;
+  return true;
 }
 
 /** replacement maps this small are checked against each node's symbols before it is visited */

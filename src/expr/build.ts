@@ -2,14 +2,14 @@
 // (constant folding, x*0, x*1, x+0, flattening, like terms and powers merged),
 // then interned, so equal expressions share one node.
 
-import { type Expr, type FnName, type Sym, ExprError, intern, isConst } from './node.ts';
+import { type Expr, type FnName, type Sym, ExprError, constant, intern, isConst } from './node.ts';
 import { FUNCTIONS } from './functions.ts';
 
 export type Ex = Expr | number;
 
 export function num(c: number): Expr {
   if (!Number.isFinite(c)) throw new ExprError(`non-finite constant ${c} in an expression`);
-  return intern('const', [], c === 0 ? 0 : c);
+  return constant(c === 0 ? 0 : c);
 }
 
 export const ZERO = num(0);

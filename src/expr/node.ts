@@ -81,7 +81,55 @@ export type Slot = 'syms' | 'unrelaxedSyms';
 const fixed: Table = new Map();
 const anchored = new WeakMap<Sym, Table>();
 /** the running compile's table and memos */
-let local: { table: Table; memos: Map<object, unknown> } | undefined;
+let local: { table: OpenTable; memos: Map<object, unknown> } | undefined;
+
+/**
+ * A compile's own table, the one nearly every node of a compile is filed in
+ * (hundreds of thousands): open addressing over typed arrays, probed
+ * linearly. A Map of them cost a bucket chain and an entry record per node,
+ * rehashed through the collector each time it doubled, and an array per hash
+ * shared by two nodes.
+ */
+class OpenTable {
+  private nodes: Expr[] = [];
+  private hashes = new Int32Array(1024);
+  /** 1 + index into nodes, 0 for a free slot; twice the nodes at least */
+  private slots = new Int32Array(2048);
+  /** 32 - log2(slots.length): the first slot of a hash is taken from the high bits of a Fibonacci product */
+  private shift = 21;
+  find(h: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
+    const mask = this.slots.length - 1;
+    // the hash's low bits alone cluster (a constant's low word is 0 for 0.5 or 2): all its bits pick the slot
+    for (let i = Math.imul(h, 0x9e3779b1) >>> this.shift; ; i = (i + 1) & mask) {
+      const k = this.slots[i];
+      if (k === 0) return undefined;
+      if (this.hashes[k - 1] === h && same(this.nodes[k - 1], op, args, value, fn, sym)) return this.nodes[k - 1];
+    }
+  }
+  put(h: number, node: Expr): void {
+    const k = this.nodes.length;
+    if (k === this.hashes.length) {
+      const hashes = new Int32Array(2 * k);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    this.nodes.push(node);
+    this.hashes[k] = h;
+    if (2 * (k + 1) > this.slots.length) this.rehash(2 * this.slots.length);
+    else this.place(h, k);
+  }
+  private place(h: number, k: number): void {
+    const mask = this.slots.length - 1;
+    let i = Math.imul(h, 0x9e3779b1) >>> this.shift;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = k + 1;
+  }
+  private rehash(size: number): void {
+    this.slots = new Int32Array(size);
+    this.shift = 32 - Math.log2(size);
+    for (let k = 0; k < this.nodes.length; k++) this.place(this.hashes[k], k);
+  }
+}
 
 const OPCODE: Record<Op, number> = { const: 1, sym: 2, add: 3, mul: 4, div: 5, pow: 6, fn: 7, relax: 8, residue: 9 };
 const bits = new Float64Array(1);
@@ -100,7 +148,7 @@ export function exprCount(): number {
 // (f) => f(), with the nodes it makes interned in a table of its own, released when f returns
 export function withLocalTable<T>(f: () => T): T {
   if (local) return f(); // nested: the outer table serves
-  local = { table: new Map(), memos: new Map() };
+  local = { table: new OpenTable(), memos: new Map() };
   try {
     return f();
   } finally {
@@ -161,7 +209,7 @@ function youngest(args: readonly Expr[]): Sym | undefined {
 // (op, args, value, fn, sym) => the unique node with that content
 export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sym?: Sym): Expr {
   const h = hash(op, args, value, fn, sym);
-  const mine = local && find(local.table, h, op, args, value, fn, sym);
+  const mine = local?.table.find(h, op, args, value, fn, sym);
   if (mine) return mine;
   const anchor = op === 'sym' ? sym : youngest(args);
   const outer = anchor ? anchored.get(anchor) : fixed;
@@ -170,9 +218,28 @@ export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sy
   let residue = op === 'residue';
   for (let i = 0; i < args.length && !residue; i++) residue = (args[i] as Node).residue;
   const node: Node = { id: nextExprId++, op, args, value, fn, sym, anchor, residue, syms: undefined, unrelaxedSyms: undefined };
-  if (local) put(local.table, h, node);
+  if (local) local.table.put(h, node);
   else if (outer) put(outer, h, node);
   else anchored.set(anchor!, new Map([[h, node]]));
+  return node;
+}
+
+/**
+ * Constants of the strong table by value. While a compile runs that table
+ * does not change, and a constant it holds is never made in the compile's
+ * own, so a hit here is the node intern() would find, found without hashing
+ * and two table lookups (num() is a quarter of all interning: every scaled
+ * term of a sum asks for its coefficient).
+ */
+const fixedConstants = new Map<number, Expr>();
+const NO_ARGS: readonly Expr[] = [];
+
+/** the constant node of value c (c finite, -0 given as 0) */
+export function constant(c: number): Expr {
+  const hit = fixedConstants.get(c);
+  if (hit) return hit;
+  const node = intern('const', NO_ARGS, c);
+  if (!local) fixedConstants.set(c, node);
   return node;
 }
 

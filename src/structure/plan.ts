@@ -81,7 +81,7 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
         if (r.iterate) steps.push(r.iterate, r.step); // its pivots are checked by the iteration itself
         else if (r.pivots > 0) {
           // the loop torn, exactly as --mode torn solves it, for when a pivot check fails (plan-types, Checked)
-          const torn = planLoop(sorted, { ...block, index: FALLBACK_BLOCKS + fallbacks.length }, hinted, options.tear ?? [], used, []);
+          const torn = planLoop(sorted, { ...block, index: FALLBACK_BLOCKS + fallbacks.length }, hinted, options.tear ?? [], used, [], true);
           fallbacks.push(torn.report);
           loop.fallback = torn.report.solver;
           const at = `r${relaxedLoops.length}.`;
@@ -144,12 +144,14 @@ function planLoop(
   overrides: readonly TearOverride[],
   used: Set<TearOverride>,
   diagnostics: string[],
+  /** known linear already (a relaxed loop's fallback): thousands of equations not asked again */
+  knownLinear?: true,
 ): { step: Step; report: BlockReport } {
   const eqs = block.eqs.map((e) => sorted.equations[e]);
   const vars = block.vars.map((v) => sorted.unknowns[v]);
   const ids = new Set(vars.map((v) => v.id));
   const local = subgraph(sorted.graph, block.eqs, block.vars).graph;
-  const linear = isLinearBlock(eqs, vars, ids);
+  const linear = knownLinear ?? isLinearBlock(eqs, vars, ids);
   // only real occurrences compute a variable (a residue(x) incidence is structural only);
   // the solutions are kept for the causal sequence
   const solved = new Map<number, { solution: () => Expr; steady: boolean } | null>();
