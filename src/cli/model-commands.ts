@@ -41,7 +41,7 @@ compile options:
   --emit out.js      write the generated code as a readable ES module
   --target js|wasm   js (default): the generated JavaScript; wasm: its straight-line
                      functions as WebAssembly, the rest (solves, Newton) JavaScript, on one
-                     memory; the same values bit for bit (checked), ~0.7x the time of the
+                     memory; the same values bit for bit (checked), 0.7-0.85x the time of the
                      relaxed form, slower for the torn form (README, WebAssembly target)
   --torn-substitution  torn nonlinear loops (not kinematic closures) try successive
                      substitution before Newton (tearing paper); stderr of simulate

@@ -10,6 +10,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type CompiledModel, type Model, compile, loadUrdf, simulate } from '../../src/index.ts';
 import { modeCost } from '../../src/structure/costs.ts';
+import { prng } from '../multibody/random-tree.ts';
 
 const dir = new URL('../../mechanisms/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
@@ -29,18 +30,6 @@ const cases: [string, () => Promise<() => Model>][] = [
   ),
   ...URDF.map((u): [string, () => Promise<() => Model>] => [u, async () => () => loadUrdf(new URL(`../../${u}`, import.meta.url).pathname).mechanism]),
 ];
-
-/** a small deterministic generator (the states differ per model, never per run) */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** every signal both forms name, at (t, x) */
 function signals(c: CompiledModel, names: readonly string[], x: Float64Array): number[] {
@@ -74,7 +63,7 @@ describe('torn and relaxed agree on every model, and auto keeps the cheaper', ()
     expect(relaxed.stateNames).toEqual(torn.stateNames);
     const names = torn.signalNames().filter((n) => relaxed.hasSignal(n));
     expect(names.length).toBeGreaterThanOrEqual(torn.stateNames.length);
-    const next = random([...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 7));
+    const next = prng([...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 7));
     let worst = 0;
     for (let k = 0; k < 4; k++) {
       // near the start: a loop's closure keeps the assembly it starts in
