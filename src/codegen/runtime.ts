@@ -224,7 +224,7 @@ function choleskySolve(n, A, b) {
     const s = ajj - rowDot(A, j * n, j * n, j);
     if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
     if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
-    if (s < small * ajj) small = s / ajj; // a division only for a new smallest
+    small = Math.min(small, s / ajj); // as sparseCholeskySolve, whose unrolled form needs no branch
     const d = Math.sqrt(s), inv = 1 / d;
     A[j * n + j] = d;
     for (let i = j + 1; i < n; i++) A[i * n + j] = (A[i * n + j] - rowDot(A, i * n, j * n, j)) * inv;
@@ -271,7 +271,7 @@ function sparseCholeskySolve(n, A, b, order, start, rows, d) {
     const j = order[p], ajj = d[j], s = A[j * n + j];
     if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
     if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
-    if (s < small * ajj) small = s / ajj;
+    small = Math.min(small, s / ajj); // no branch: see unrolledCholesky
     const l = Math.sqrt(s), inv = 1 / l;
     A[j * n + j] = l;
     d[j] = inv; // the diagonal is judged; from here d holds 1 / l_jj for the solves

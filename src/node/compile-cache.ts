@@ -122,17 +122,25 @@ function packageVersion(spec: string, from: string): string | undefined {
 
 let fingerprint: string | undefined;
 
-/** a hash of every code file of the running Kron (src/ in the repository, dist/src/ when installed) */
+/**
+ * a hash of every code file of the running Kron (src/ in the repository,
+ * dist/src/ when installed): its path, size and modification time, the test of
+ * make and tsc --incremental. Reading and hashing the 180 files' text took
+ * 13-20 ms of every run served from the cache, a twentieth of a PUMA's run.
+ */
 function kronFingerprint(): string {
   if (fingerprint) return fingerprint;
   const root = dirname(dirname(fileURLToPath(import.meta.url)));
   const hash = createHash('sha256');
   const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      // declarations (.d.ts) are not run: half the files of an installed build, and half the time of every cached run
-      else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')) hash.update(path.slice(root.length)).update(readFileSync(path));
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      // declarations (.d.ts) are not run: half the files of an installed build
+      else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        const { size, mtimeMs } = statSync(path);
+        hash.update(`${path.slice(root.length)} ${size} ${mtimeMs}\n`);
+      }
     }
   };
   walk(root);
