@@ -141,34 +141,32 @@ export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky
     groups.push([`s = b[${j}];`, ...later(q).map((i) => `s -= ${a(i, j)} * b[${i}];`), `b[${j}] = s * d[${j}];`]);
   }
   const pieces: string[][] = [[]];
-  let size = 0, touched = new Set<string>();
+  let size = 0;
   for (const g of groups) {
-    // each entry a piece touches costs a load at its start and a store at its end
-    const refs = new Set(g.flatMap((l) => [...l.matchAll(ENTRY)].map((m) => m[0])));
-    const chars = g.reduce((n, l) => n + l.length + 3, 0) + LOCAL_CHARS * [...refs].filter((r) => !touched.has(r)).length;
-    if (size + chars > PIECE_CHARS && pieces[pieces.length - 1].length) pieces.push([]), (size = 0), (touched = new Set());
+    const chars = g.reduce((n, l) => n + l.length + 3, 0);
+    if (size + chars > PIECE_CHARS && pieces[pieces.length - 1].length) pieces.push([]), (size = 0);
     pieces[pieces.length - 1].push(...g);
-    refs.forEach((r) => touched.add(r));
     size += chars;
   }
+  // one piece (the PUMA's 6 x 6, a tree's H) runs on locals; pieces of a larger H stay on the
+  // arrays: each would load and store ~200 entries, and the humanoid's 32 x 32 ran 5% slower so
+  if (pieces.length === 1) pieces[0] = onLocals(pieces[0]);
   const head = [`const tiny = Math.max(singularBelow(${k}), 1e-11);`, 'let s = 0, l = 0, inv = 0, x = 0;'];
   const body = (lines: string[]) => lines.map((l) => `  ${l}`).join('\n');
   const calls = pieces.map((_, i) => `small = ${name}_${i}(A, b, d, small);\nif (small <= 0) return small;`);
   return [
-    ...pieces.map((lines, i) => `function ${name}_${i}(A, b, d, small) {\n${body([...head, ...onLocals(lines)])}\n  return small;\n}`),
+    ...pieces.map((lines, i) => `function ${name}_${i}(A, b, d, small) {\n${body([...head, ...lines])}\n  return small;\n}`),
     `function ${name}(A, b, d) {\n${body(['let small = 1;', ...calls.join('\n').split('\n'), 'return small;'])}\n}`,
   ].join('\n');
 }
 
 /** an entry of A, b or d with a constant index */
 const ENTRY = /\b([Abd])\[(\d+)\]/g;
-/** characters of one entry's load and store in onLocals */
-const LOCAL_CHARS = 40;
 
 /**
- * A piece's lines on locals: every entry of A, b and d it touches is loaded
- * once at its start and, if assigned, stored once at its end (where a later
- * piece or the caller reads it). An early return (a failed pivot) skips the
+ * A factorisation's lines on locals: every entry of A, b and d it touches is
+ * loaded once at its start and, if assigned, stored once at its end (where the
+ * caller reads it). An early return (a failed pivot) skips the
  * stores: A and b are formed again for LU then. V8 then keeps the
  * factorisation in registers, with no bounds check per operation: the PUMA's
  * 6 x 6 took 0.75 of its time and half of its optimising compile (22 ms in
@@ -185,6 +183,6 @@ function onLocals(lines: readonly string[]): string[] {
   );
   for (const l of body) for (const m of l.matchAll(/\b([Abd])_(\d+) *[-+*/]?=(?!=)/g)) stores.add(`${m[1]}[${m[2]}] = ${local(m[1], m[2])};`);
   const out = loads.size ? [`let ${[...loads].join(', ')};`, ...body, ...stores] : body;
-  // a piece of one large group (a pivot of a dense 20 x 20) would outgrow the bound: it stays on the arrays
+  // a piece of one large group (a pivot of a dense 20 x 20) would outgrow V8's bound: it stays on the arrays
   return out.reduce((n, l) => n + l.length + 3, 0) <= PIECE_CHARS + 1000 ? out : [...lines];
 }
