@@ -19,13 +19,18 @@ export function create(fail = defaultFail) {
   // A relaxed pivot p checked against the largest |pivot| of its loop so far,
   // kept in w[s] (plan-types.ts, Checked): false when p cannot be trusted
   // (zero, NaN, or below 1e-9 of that scale).
+  // The load and the comparison with the scale run every time: reached only when
+  // the scale stops growing (the PUMA falling from rest grows it for thousands of
+  // evaluations) they would have no type feedback, and V8 would throw away the
+  // optimised code of the function pivotOk is inlined into. The store has its
+  // feedback from the first evaluation, where the scale starts at 0.
   function pivotOk(p, w, s) {
-    const m = Math.abs(p);
-    if (m > w[s]) {
+    const m = Math.abs(p), largest = w[s], above = m > 1e-9 * largest;
+    if (m > largest) {
       w[s] = m;
       return true;
     }
-    return m > 1e-9 * w[s];
+    return above;
   }
 
   // 16 k rounding units: the equilibrated pivot below which a k x k system is singular
