@@ -4,7 +4,7 @@
 // constants or symbols are bound to temporaries as they are formed, so
 // expressions stay shallow and every coefficient is computed once.
 import { type Expr, ZERO, add, div, mul, neg } from '../expr/index.ts';
-import { ByFingerprint, type Fingerprint, Fingerprints, isZeroFingerprint } from '../expr/fingerprint.ts';
+import { ByFingerprint, type Fingerprint, Fingerprints, isZeroFingerprint, negatedFingerprint } from '../expr/fingerprint.ts';
 import { type Assign, Temp } from './plan-types.ts';
 
 export interface Affine {
@@ -20,11 +20,20 @@ function isTrivial(e: Expr): boolean {
 }
 
 /**
+ * A product whose negation is already a temporary T is -T (free). Sums are left
+ * out: their negations (a bar's f_a = -f_b) would be found across the bodies of
+ * a chain and lay out every other body's slots otherwise (codegen/share.ts then
+ * shares the per-body function in two variants, slower than the operations saved).
+ */
+const negatable = (e: Expr): boolean => e.op === 'mul';
+
+/**
  * Temporaries for non-trivial expressions, one per distinct value, in
  * creation order. Distinct trees of one value (fingerprint.ts) share the
  * first one's temporary: the symmetric partner of an articulated-inertia
  * entry, the second triangle of a torn H. An expression whose value is
- * identically zero is ZERO.
+ * identically zero is ZERO; a product whose value is minus a temporary's
+ * is that temporary negated.
  */
 export class TempPool {
   readonly assigns: Assign[] = [];
@@ -48,6 +57,13 @@ export class TempPool {
     if (same) {
       this.byExpr.set(e.id, same);
       return same;
+    }
+    // -T for the value of a temporary T: a negation costs nothing (nodeOps), a product does
+    const opposite = negatable(e) ? this.lookupValue(negatedFingerprint(fp)) : undefined;
+    if (opposite) {
+      const negated = neg(opposite);
+      this.byExpr.set(e.id, negated);
+      return negated;
     }
     const temp = new Temp(`${this.prefix}${label}`);
     this.assigns.push({ target: temp, expr: e });
