@@ -20,20 +20,13 @@ function isTrivial(e: Expr): boolean {
 }
 
 /**
- * A product whose negation is already a temporary T is -T (free). Sums are left
- * out: their negations (a bar's f_a = -f_b) would be found across the bodies of
- * a chain and lay out every other body's slots otherwise (codegen/share.ts then
- * shares the per-body function in two variants, slower than the operations saved).
- */
-const negatable = (e: Expr): boolean => e.op === 'mul';
-
-/**
  * Temporaries for non-trivial expressions, one per distinct value, in
  * creation order. Distinct trees of one value (fingerprint.ts) share the
  * first one's temporary: the symmetric partner of an articulated-inertia
  * entry, the second triangle of a torn H. An expression whose value is
- * identically zero is ZERO; a product whose value is minus a temporary's
- * is that temporary negated.
+ * identically zero is ZERO; one whose value is minus a temporary's is that
+ * temporary negated (a bar's f_a = -f_b: the rows of a chain's articulated
+ * inertias at both ends of a bar).
  */
 export class TempPool {
   readonly assigns: Assign[] = [];
@@ -59,7 +52,7 @@ export class TempPool {
       return same;
     }
     // -T for the value of a temporary T: a negation costs nothing (nodeOps), a product does
-    const opposite = negatable(e) ? this.lookupValue(negatedFingerprint(fp)) : undefined;
+    const opposite = this.lookupValue(negatedFingerprint(fp));
     if (opposite) {
       const negated = neg(opposite);
       this.byExpr.set(e.id, negated);
