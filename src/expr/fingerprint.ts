@@ -177,3 +177,8 @@ export class ByFingerprint<T> {
 export function isZeroFingerprint(fp: Fingerprint): boolean {
   return fp !== null && fp.every((v) => v === 0);
 }
+
+/** the fingerprint of -e from that of e */
+export function negatedFingerprint(fp: Fingerprint): Fingerprint {
+  return fp === null ? null : fp.map((v, k) => (v === 0 ? 0 : PRIMES[k] - v));
+}

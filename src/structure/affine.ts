@@ -4,7 +4,7 @@
 // constants or symbols are bound to temporaries as they are formed, so
 // expressions stay shallow and every coefficient is computed once.
 import { type Expr, ZERO, add, div, mul, neg } from '../expr/index.ts';
-import { ByFingerprint, type Fingerprint, Fingerprints, isZeroFingerprint } from '../expr/fingerprint.ts';
+import { ByFingerprint, type Fingerprint, Fingerprints, isZeroFingerprint, negatedFingerprint } from '../expr/fingerprint.ts';
 import { type Assign, Temp } from './plan-types.ts';
 
 export interface Affine {
@@ -24,7 +24,9 @@ function isTrivial(e: Expr): boolean {
  * creation order. Distinct trees of one value (fingerprint.ts) share the
  * first one's temporary: the symmetric partner of an articulated-inertia
  * entry, the second triangle of a torn H. An expression whose value is
- * identically zero is ZERO.
+ * identically zero is ZERO; one whose value is minus a temporary's is that
+ * temporary negated (a bar's f_a = -f_b: the rows of a chain's articulated
+ * inertias at both ends of a bar).
  */
 export class TempPool {
   readonly assigns: Assign[] = [];
@@ -48,6 +50,13 @@ export class TempPool {
     if (same) {
       this.byExpr.set(e.id, same);
       return same;
+    }
+    // -T for the value of a temporary T: a negation costs nothing (nodeOps), a product does
+    const opposite = this.lookupValue(negatedFingerprint(fp));
+    if (opposite) {
+      const negated = neg(opposite);
+      this.byExpr.set(e.id, negated);
+      return negated;
     }
     const temp = new Temp(`${this.prefix}${label}`);
     this.assigns.push({ target: temp, expr: e });

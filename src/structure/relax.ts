@@ -24,6 +24,7 @@ import { maximumMatching } from './matching.ts';
 import { bltBlocks } from './blt.ts';
 import { singularParts } from './singularity.ts';
 import { TempPool, affineExpr } from './affine.ts';
+import { bindShared } from './bind-shared.ts';
 import type { Assign, AssignStep, BlockReport, IterateOptions, IterateStep } from './plan-types.ts';
 import { iterationStep } from './iterate-plan.ts';
 import { Elimination, RelaxFailure } from './elimination.ts';
@@ -65,7 +66,7 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
   const back: Assign[] = elim.order.map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) })).reverse();
   return {
     iterate: iteration?.step,
-    step: { kind: 'assign', assigns: [...(iteration ? iteration.others : elim.pool.assigns), ...back] },
+    step: { kind: 'assign', assigns: bindShared([...(iteration ? iteration.others : elim.pool.assigns), ...back], `r${index}.`) },
     blocks,
     relaxedBlocks,
     remainder,

@@ -5,6 +5,7 @@ import { Component } from '../../model/index.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
 import { matrixEquation, rigidOffset } from './kinematics.ts';
+import { centripetal } from './world-inertia.ts';
 
 export interface FixedTranslationOptions {
   /** offset from frame_a to frame_b in frame_a coordinates (m) */
@@ -27,7 +28,8 @@ export class FixedTranslation extends Component {
     const r = options.r.map((x, i) => this.parameter(`r[${i + 1}]`, Number(x))) as [never, never, never];
     const fa = this.frame_a, fb = this.frame_b;
     matrixEquation(this, fb.R, fa.R);
-    rigidOffset(this, fa, fb, mulMV(fa.R, r));
+    // w x (w x R r) as the body on frame_a writes it: the two share w . c_k and w . w
+    rigidOffset(this, fa, fb, mulMV(fa.R, r), centripetal(fa.w, fa.R, r, this.r));
   }
 }
 

@@ -5,16 +5,19 @@
 //   w_b = w_a                       z_b = z_a
 //   a_b = a_a + z_a x rw + w_a x (w_a x rw)
 //   f_a + f_b = 0                   t_a + t_b + rw x f_b = 0   (massless)
+// The centripetal term w_a x (w_a x rw) may be given written otherwise
+// (world-inertia.ts centripetal: the bars share w . c_k and w . w with the
+// body on the same frame, issue: fewer operations per body).
 import { type Vec3, cross, vadd, vneg } from '../../expr/index.ts';
 import type { Component } from '../../model/index.ts';
 import type { Frame } from './frame.ts';
 
-export function rigidOffset(c: Component, fa: Frame, fb: Frame, rw: Vec3): void {
+export function rigidOffset(c: Component, fa: Frame, fb: Frame, rw: Vec3, centripetal: Vec3 = cross(fa.w, cross(fa.w, rw))): void {
   c.vectorEquation(fb.r, vadd(fa.r, rw));
   c.vectorEquation(fb.w, fa.w);
   c.vectorEquation(fb.v, vadd(fa.v, cross(fa.w, rw)));
   c.vectorEquation(fb.z, fa.z);
-  c.vectorEquation(fb.a, vadd(vadd(fa.a, cross(fa.z, rw)), cross(fa.w, cross(fa.w, rw))));
+  c.vectorEquation(fb.a, vadd(vadd(fa.a, cross(fa.z, rw)), centripetal));
   cutBalance(c, fa, fb, rw);
 }
 

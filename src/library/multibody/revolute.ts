@@ -3,6 +3,7 @@
 //   R_b = R_a R(n, q)        e = R_a n  (world-resolved axis)
 //   r_b = r_a                v_b = v_a          w_b = w_a + e qd
 //   z_b = relax(z_a) + e qdd + w_a x (e qd)                         (eq. 27)
+//       = relax(z_a) + e qdd + w_a x w_b
 //   a_b = relax(a_a)
 //   f_a + f_b = 0,  t_a + t_b = 0                                   (eq. 28)
 //   -e . t_b = tau_total + residue(qdd)                             (eq. 29)
@@ -58,7 +59,8 @@ export class Revolute extends OneDofJoint {
     this.vectorEquation(fb.r, fa.r);
     this.vectorEquation(fb.w, vadd(fa.w, vscale(this.qd, e)));
     this.vectorEquation(fb.v, fa.v);
-    this.vectorEquation(fb.z, vadd(vadd(relax3(fa.z), vscale(this.qdd, e)), vscale(this.qd, cross(fa.w, e))));
+    // w_a x (e qd) = w_a x w_b (w_b = w_a + e qd): one cross product of known velocities, no product by qd
+    this.vectorEquation(fb.z, vadd(vadd(relax3(fa.z), vscale(this.qdd, e)), cross(fa.w, fb.w)));
     this.vectorEquation(fb.a, relax3(fa.a));
     cutBalance(this, fa, fb, vec3(0, 0, 0));
     this.equation(dot(e, vneg(fb.t)), add(this.drive, residue(this.qdd)));

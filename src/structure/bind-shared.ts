@@ -1,0 +1,90 @@
+// Subexpressions that several assignments of a step read, bound to
+// temporaries of their own. Code generation prints each node once per
+// generated function, so a node that two functions read was computed in both:
+// in the relaxed chain, the dot product w . c_k of a body's centripetal term
+// (a row's constant, formed early in the elimination) and of its gyroscopic
+// torque (formed when the body's torque is pivoted, one function later), about
+// 15 operations per body. Bound here, it is computed once and read back; a
+// temporary read only in the function that computes it stays a local there
+// (codegen/generate.ts), so binding costs nothing where nothing was repeated.
+import { type Expr, fold, rebuild } from '../expr/index.ts';
+import { modeCost, nodeOps, noOps } from './costs.ts';
+import { type Assign, Temp } from './plan-types.ts';
+
+/** nodes cheaper than this stay inline: a store and a load cost about what they would save */
+const MIN_OPS = 3;
+
+const isLeaf = (n: Expr): boolean => n.args.length === 0 || n.op === 'relax' || n.op === 'residue';
+
+/** the cost of a node alone (nodeOps, weighed as modeCost weighs them: a pivot's reciprocal is bound too) */
+function ownOps(n: Expr): number {
+  const o = noOps();
+  nodeOps(n, o);
+  return modeCost(o);
+}
+
+/** every distinct node below root (root included), each once */
+function forEachNode(root: Expr, visit: (n: Expr) => boolean | void): void {
+  const seen = new Set<number>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (seen.has(n.id) || isLeaf(n)) continue;
+    seen.add(n.id);
+    if (visit(n) === false) continue; // not below this one
+    for (const a of n.args) stack.push(a);
+  }
+}
+
+// (assignments in order, name prefix) => the same values, shared subexpressions bound to temporaries
+export function bindShared(assigns: readonly Assign[], prefix: string): Assign[] {
+  // the assignments reading each node, and the first of them
+  const users = new Map<number, number>();
+  const first = new Map<number, number>();
+  assigns.forEach((a, k) =>
+    forEachNode(a.expr, (n) => {
+      users.set(n.id, (users.get(n.id) ?? 0) + 1);
+      if (!first.has(n.id)) first.set(n.id, k);
+    }),
+  );
+  // operations and height of each node's tree (an estimate: shared parts counted twice)
+  const cost = new Map<number, number>();
+  const height = new Map<number, number>();
+  const costOf = (e: Expr): number => fold(e, cost, (n, args) => ownOps(n) + args.reduce((s, x) => s + x, 0));
+  const heightOf = (e: Expr): number => fold(e, height, (_, args) => 1 + Math.max(0, ...args));
+  // top-down in each assignment, the first shared node met on a path is bound; below it, its own assignment decides
+  const bound = new Map<number, { node: Expr; temp: Temp }>();
+  for (const a of assigns) {
+    forEachNode(a.expr, (n) => {
+      if (n === a.expr) return true; // computed by this assignment
+      if (bound.has(n.id)) return false; // read from its temporary
+      if ((users.get(n.id) ?? 0) < 2 || costOf(n) < MIN_OPS) return true;
+      bound.set(n.id, { node: n, temp: new Temp(`${prefix}shared`) });
+      return false;
+    });
+  }
+  if (bound.size === 0) return [...assigns];
+  // each expression with the bound nodes below it read from their temporaries
+  const memo = new Map<number, Expr>();
+  const same = (n: Expr, args: readonly Expr[]) => args.every((x, i) => x === n.args[i]);
+  const rewrite = (e: Expr): Expr => fold(e, memo, (n, args) => (same(n, args) ? n : rebuild(n, args)), (n) => bound.get(n.id)?.temp.e);
+  const own = (e: Expr): Expr => {
+    if (isLeaf(e)) return e;
+    const args = e.args.map(rewrite);
+    return same(e, args) ? e : rebuild(e, args);
+  };
+  // a bound node is computed just before its first reader, inner ones before outer ones
+  const before = new Map<number, { node: Expr; temp: Temp }[]>();
+  for (const b of bound.values()) {
+    const k = first.get(b.node.id)!;
+    if (!before.has(k)) before.set(k, []);
+    before.get(k)!.push(b);
+  }
+  const out: Assign[] = [];
+  assigns.forEach((a, k) => {
+    for (const b of (before.get(k) ?? []).sort((x, y) => heightOf(x.node) - heightOf(y.node))) out.push({ target: b.temp, expr: own(b.node) });
+    const expr = bound.has(a.expr.id) ? bound.get(a.expr.id)!.temp.e : own(a.expr);
+    out.push(a.pivot ? { target: a.target, expr, pivot: true } : { target: a.target, expr });
+  });
+  return out;
+}
