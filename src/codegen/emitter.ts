@@ -10,7 +10,7 @@
 // optimises a long function several times faster (cold start) and runs it
 // ~10% faster (the PUMA's torn prelude: 300 -> 110 ms to be optimised,
 // 1.13 -> 1.02 µs per evaluation).
-import { type Expr, FUNCTIONS, type Sym, fold } from '../expr/index.ts';
+import { type Expr, FUNCTIONS, type Sym } from '../expr/index.ts';
 import { type Elem, type Stmt, type Value, elem, name, num, printStmt, printValue } from './ir.ts';
 import { type OpCounts, nodeOps, noOps } from './ops.ts';
 
@@ -21,12 +21,23 @@ export type SymRef = (s: Sym) => Value | string;
 const isInput = (v: Value): v is Elem => v.k === 'elem' && v.o === undefined && (v.a === 'w' || v.a === 'x' || v.a === 'u' || v.a === 'p');
 const ZERO_CODE = num(0);
 
+interface Entry {
+  /** NOT_COUNTED: lowered before any prepare() met it (then used once, as a node prepare() never saw) */
+  uses: number;
+  value: Value | undefined;
+}
+const NOT_COUNTED = -1;
+
 export class Scope {
   /** the statements, in order */
   readonly body: Stmt[] = [];
   readonly ops: OpCounts = noOps();
-  private readonly memo = new Map<number, Value>();
-  private readonly uses = new Map<number, number>();
+  /**
+   * node id -> how often the roots reference it, and its value once lowered: one
+   * record per node, so that lowering looks a node up once (a Map of uses and
+   * a memo of values were two lookups and a store per node, in every function)
+   */
+  private readonly entries = new Map<number, Entry>();
   private loads = 0;
 
   constructor(
@@ -44,15 +55,16 @@ export class Scope {
 
   /** count how often each node is referenced by the roots this scope will print (once per scope) */
   prepare(roots: readonly Expr[]): this {
-    const uses = this.uses;
+    const entries = this.entries;
     const stack: Expr[] = [];
     // a node's arguments are counted once, when the node is first met
     const use = (n: Expr, k: number) => {
-      const u = uses.get(n.id);
-      if (u === undefined) {
-        uses.set(n.id, k);
+      const e = entries.get(n.id);
+      if (e === undefined || e.uses < 0) {
+        if (e) e.uses = k;
+        else entries.set(n.id, { uses: k, value: undefined });
         stack.push(n);
-      } else uses.set(n.id, u + k);
+      } else e.uses += k;
     };
     for (const r of roots) use(r, 1);
     while (stack.length) {
@@ -64,7 +76,36 @@ export class Scope {
 
   /** the value of e; shared subexpressions are bound to temporaries first */
   value(e: Expr): Value {
-    return fold(e, this.memo, (n, args) => this.share(n, this.lower(n, args)));
+    // post-order over the nodes not lowered yet, as expr/fold.ts walks, each node's record looked up once a visit
+    const entries = this.entries;
+    const stack: Expr[] = [e];
+    const expanded: boolean[] = [false];
+    while (stack.length > 0) {
+      const top = stack.length - 1;
+      const n = stack[top];
+      let entry = entries.get(n.id);
+      if (entry === undefined) entries.set(n.id, (entry = { uses: NOT_COUNTED, value: undefined }));
+      if (entry.value !== undefined) {
+        stack.pop();
+        expanded.pop();
+        continue;
+      }
+      if (!expanded[top]) {
+        expanded[top] = true;
+        for (let i = n.args.length - 1; i >= 0; i--) {
+          if (entries.get(n.args[i].id)?.value === undefined) {
+            stack.push(n.args[i]);
+            expanded.push(false);
+          }
+        }
+        continue;
+      }
+      stack.pop();
+      expanded.pop();
+      const args = n.args.map((a) => entries.get(a.id)!.value!);
+      entry.value = this.share(n, entry.uses, this.lower(n, args, entry.uses));
+    }
+    return entries.get(e.id)!.value!;
   }
 
   /** the code of e */
@@ -96,16 +137,16 @@ export class Scope {
     this.body.push({ k: 'text', s });
   }
 
-  private share(n: Expr, v: Value): Value {
+  private share(n: Expr, uses: number, v: Value): Value {
     // symbols and constants are free to repeat; a function call is an atom too, but not free
-    if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || (this.uses.get(n.id) ?? 0) < 2) return v;
+    if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || uses < 2) return v;
     const local = `t${this.temps.next++}`;
     this.let(local, v);
     return name(local);
   }
 
   /** the node as IR over its arguments' values; its operations counted (costs.ts nodeOps, the one rule) */
-  private lower(n: Expr, a: Value[]): Value {
+  private lower(n: Expr, a: Value[], uses: number): Value {
     nodeOps(n, this.ops);
     switch (n.op) {
       case 'const':
@@ -113,7 +154,7 @@ export class Scope {
       case 'sym': {
         const r = this.ref(n.sym!);
         const ref = typeof r === 'string' ? name(r) : r;
-        if (!this.loadReads || (this.uses.get(n.id) ?? 0) < 2 || !isInput(ref)) return ref;
+        if (!this.loadReads || uses < 2 || !isInput(ref)) return ref;
         // named by order of first read, so that functions equal up to shifted indices stay equal (share.ts)
         const local = `r${this.loads++}`;
         this.let(local, ref);

@@ -69,7 +69,8 @@ function isAtom(v: Value): boolean {
     case 'name':
       return ATOM.test(v.s);
     case 'elem':
-      return ATOM.test(printElem(v));
+      // w[12] without printing it (a quarter of generating's time went to printing elements for this test)
+      return v.o === undefined && Number.isSafeInteger(v.i) && v.i >= 0 ? ATOM.test(v.a) : ATOM.test(printElem(v));
     case 'num':
       return ATOM.test(String(v.v));
     case 'mul':
@@ -115,9 +116,22 @@ class Slots {
  * bodies, not at any multiple of one statement.
  */
 function nameShape(name: string): number {
+  // FNV-1a of name.replace(/(\[[^\]]*\])|\d+/g, (m, index) => index ?? '#'), hashed as it is scanned: a
+  // regular expression and a string per assignment were a twentieth of generating a long chain
   let h = 0x811c9dc5;
-  const shape = name.replace(/(\[[^\]]*\])|\d+/g, (m, index: string | undefined) => index ?? '#');
-  for (let i = 0; i < shape.length; i++) h = Math.imul(h ^ shape.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < name.length; ) {
+    const c = name.charCodeAt(i);
+    const close = c === 91 ? name.indexOf(']', i + 1) : -1; // an index `[...]` is kept as written
+    if (close >= 0) {
+      for (; i <= close; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    } else if (c >= 48 && c <= 57) {
+      h = Math.imul(h ^ 35, 0x01000193); // a run of digits is one '#'
+      while (i < name.length && name.charCodeAt(i) >= 48 && name.charCodeAt(i) <= 57) i++;
+    } else {
+      h = Math.imul(h ^ c, 0x01000193);
+      i++;
+    }
+  }
   return h;
 }
 

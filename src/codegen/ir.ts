@@ -58,16 +58,29 @@ export const elem = (a: string, i: number, o?: string): Elem => (o === undefined
 
 // --- JavaScript ------------------------------------------------------------------------------
 
-/** printed code with its precedence: 0 sum or unary minus, 1 product/quotient, 2 atom */
-interface Code {
-  s: string;
-  prec: 0 | 1 | 2;
-  /** for a negated product or a negative number: the code without the sign */
-  neg?: string;
+/*
+ * Precedence of printed code: 0 a sum or a unary minus, 1 a product or
+ * quotient, 2 an atom. Read from the value, not carried with its text: the
+ * printer allocates only the strings it returns (every function is printed
+ * two or three times: its text, its sharing key, the check of a shared one).
+ */
+function prec(v: Value): 0 | 1 | 2 {
+  switch (v.k) {
+    case 'num':
+      return v.v >= 0 ? 2 : 0;
+    case 'add':
+      return 0;
+    case 'mul':
+      return v.c < 0 ? 0 : 1;
+    case 'pow':
+    case 'div':
+      return 1;
+    default:
+      return 2;
+  }
 }
 
-const atom = (s: string): Code => ({ s, prec: 2 });
-const paren = (c: Code, min: number) => (c.prec < min ? `(${c.s})` : c.s);
+const paren = (v: Value, min: number, el: ElemText) => (prec(v) < min ? `(${code(v, el)})` : code(v, el));
 
 export function printElem(e: Elem): string {
   if (e.o === undefined) return `${e.a}[${e.i}]`;
@@ -77,41 +90,52 @@ export function printElem(e: Elem): string {
 /** how an element is spelled: printElem, or another spelling for keys and checks (share.ts) */
 export type ElemText = (e: Elem) => string;
 
-function code(v: Value, el: ElemText): Code {
+/** a product without its sign: |c| as a leading factor unless 1 */
+function unsigned(v: Value & { k: 'mul' }, el: ElemText): string {
+  let s = Math.abs(v.c) !== 1 ? String(Math.abs(v.c)) : '';
+  for (let i = 0; i < v.f.length; i++) s += (s || i > 0 ? '*' : '') + paren(v.f[i], 1, el);
+  return s;
+}
+
+function code(v: Value, el: ElemText): string {
   switch (v.k) {
     case 'num':
-      return v.v >= 0 ? atom(String(v.v)) : { s: `-${String(-v.v)}`, prec: 0, neg: String(-v.v) };
+      return v.v >= 0 ? String(v.v) : `-${String(-v.v)}`;
     case 'name':
-      return atom(v.s);
+      return v.s;
     case 'elem':
-      return atom(el(v));
+      return el(v);
     case 'add': {
-      const a = v.t.map((t) => code(t, el));
-      let s = a[0].s;
-      for (const t of a.slice(1)) s += t.neg !== undefined ? ` - ${t.neg}` : ` + ${t.s}`;
-      return { s, prec: 0 };
+      // a negative number or negated product after the first term is subtracted
+      let s = code(v.t[0], el);
+      for (let i = 1; i < v.t.length; i++) {
+        const t = v.t[i];
+        if (t.k === 'num' && !(t.v >= 0)) s += ` - ${String(-t.v)}`;
+        else if (t.k === 'mul' && t.c < 0) s += ` - ${unsigned(t, el)}`;
+        else s += ` + ${code(t, el)}`;
+      }
+      return s;
     }
-    case 'mul': {
-      const factors = v.f.map((f) => paren(code(f, el), 1));
-      if (Math.abs(v.c) !== 1) factors.unshift(String(Math.abs(v.c)));
-      const s = factors.join('*');
-      return v.c < 0 ? { s: `-${s}`, prec: 0, neg: s } : { s, prec: 1 };
-    }
+    case 'mul':
+      return v.c < 0 ? `-${unsigned(v, el)}` : unsigned(v, el);
     case 'pow': {
       // the base printed n times (so an element of it is read n times, in that order)
-      const copies: string[] = [];
-      for (let i = 0; i < v.n; i++) copies.push(paren(code(v.b, el), 2));
-      return { s: copies.join('*'), prec: 1 };
+      let s = '';
+      for (let i = 0; i < v.n; i++) s += (i ? '*' : '') + paren(v.b, 2, el);
+      return s;
     }
     case 'div':
-      return { s: `${paren(code(v.a, el), 1)}/${paren(code(v.b, el), 2)}`, prec: 1 };
-    case 'call':
-      return atom(`${v.fn}(${v.args.map((a) => code(a, el).s).join(', ')})`);
+      return `${paren(v.a, 1, el)}/${paren(v.b, 2, el)}`;
+    case 'call': {
+      let s = `${v.fn}(`;
+      for (let i = 0; i < v.args.length; i++) s += (i ? ', ' : '') + code(v.args[i], el);
+      return `${s})`;
+    }
   }
 }
 
 /** the JavaScript of a value */
-export const printValue = (v: Value, el: ElemText = printElem): string => code(v, el).s;
+export const printValue = (v: Value, el: ElemText = printElem): string => code(v, el);
 
 /** the JavaScript of one statement, without indentation */
 export function printStmt(st: Stmt, el: ElemText = printElem): string {

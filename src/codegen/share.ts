@@ -11,20 +11,46 @@
 // Sharing is checked: every occurrence is re-instantiated from the shared
 // function and must print its own text exactly, so it cannot change what is
 // computed.
-import { type Expr, fold } from '../expr/index.ts';
+import type { Expr } from '../expr/index.ts';
 import { type Elem, type Fn, type Stmt, elem, elements, forEachElem, mapElems, printBody, printElem } from './ir.ts';
 
 /** shape hash of expressions: operators and constants exact, symbols abstracted */
 export class Shapes {
   private readonly memo = new Map<number, number>();
   of(e: Expr): number {
-    return fold(e, this.memo, (n, args) => {
+    const memo = this.memo;
+    const hit = memo.get(e.id);
+    if (hit !== undefined) return hit;
+    // expr/fold.ts's walk, written out: no array of argument hashes and no call per node (every assignment's expression is hashed)
+    const stack: Expr[] = [e];
+    const expanded: boolean[] = [false];
+    while (stack.length > 0) {
+      const top = stack.length - 1;
+      const n = stack[top];
+      if (memo.has(n.id)) {
+        stack.pop();
+        expanded.pop();
+        continue;
+      }
+      if (!expanded[top]) {
+        expanded[top] = true;
+        for (let i = n.args.length - 1; i >= 0; i--) {
+          if (!memo.has(n.args[i].id)) {
+            stack.push(n.args[i]);
+            expanded.push(false);
+          }
+        }
+        continue;
+      }
+      stack.pop();
+      expanded.pop();
       let h = Math.imul(n.op.length * 31 + n.op.charCodeAt(0), 0x9e3779b1);
       if (n.op === 'const' || n.op === 'pow') h = Math.imul(h ^ hashNumber(n.value), 0x85ebca6b);
       if (n.fn) for (let i = 0; i < n.fn.length; i++) h = Math.imul(h ^ n.fn.charCodeAt(i), 0xc2b2ae35);
-      for (const a of args) h = (Math.imul(h ^ a, 0x165667b1) + 0x7f4a7c15) | 0;
-      return h | 0;
-    });
+      for (const a of n.args) h = (Math.imul(h ^ memo.get(a.id)!, 0x165667b1) + 0x7f4a7c15) | 0;
+      memo.set(n.id, h | 0);
+    }
+    return memo.get(e.id)!;
   }
 }
 
