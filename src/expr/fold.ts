@@ -4,7 +4,9 @@
 // overflow the call stack. A memo for one task is a Map keyed by node id; a
 // memo that outlives the task is a WeakMap keyed by the node (derivatives)
 // or a slot on the node itself (free symbols), so that it never keeps a node
-// alive. The three are the same loop, written out: the hot path of compiling.
+// alive. The three are the same loop, written out: the hot path of compiling
+// (codegen/emitter.ts Scope.value and codegen/share.ts Shapes.of write it out
+// once more each, to keep a call and an array per node off the code generator).
 import type { Expr, Node, Slot } from './node.ts';
 
 // (root, memo by node id, f, leaf) => f applied bottom-up, each node once; memo is filled in place.
