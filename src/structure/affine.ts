@@ -40,7 +40,8 @@ export class TempPool {
   ) {
     this.fingerprints = parent?.fingerprints ?? new Fingerprints();
   }
-  use(e: Expr, label: string): Expr {
+  /** e bound to a temporary (or the one of its value); label: its name, or a function making it, called only for a new temporary */
+  use(e: Expr, label: string | (() => string)): Expr {
     if (isTrivial(e)) return e;
     const t = this.lookup(e);
     if (t) return t;
@@ -58,7 +59,7 @@ export class TempPool {
       this.byExpr.set(e.id, negated);
       return negated;
     }
-    const temp = new Temp(`${this.prefix}${label}`);
+    const temp = new Temp(`${this.prefix}${typeof label === 'string' ? label : label()}`);
     this.assigns.push({ target: temp, expr: e });
     this.fingerprints.bind(temp, e, fp);
     this.byExpr.set(e.id, temp.e);
@@ -92,12 +93,12 @@ export function substituteForm(row: Affine, x: number, form: Affine, pool: TempP
   const raw = row.coef.get(x);
   if (raw === undefined) return;
   // a product left unbound would be flattened into every c * e and multiplied again in each
-  const c = pool.use(raw, `${label}/${name(x)}`);
+  const c = pool.use(raw, () => `${label}/${name(x)}`);
   row.coef.delete(x);
   if (c === ZERO) return;
-  row.b = pool.use(add(row.b, mul(c, form.b)), `${label}@0`);
+  row.b = pool.use(add(row.b, mul(c, form.b)), () => `${label}@0`);
   for (const [u, e] of form.coef) {
-    const sum = pool.use(add(row.coef.get(u) ?? ZERO, mul(c, e)), `${label}/${name(u)}`);
+    const sum = pool.use(add(row.coef.get(u) ?? ZERO, mul(c, e)), () => `${label}/${name(u)}`);
     if (sum === ZERO) row.coef.delete(u);
     else row.coef.set(u, sum);
   }
@@ -107,10 +108,10 @@ export function substituteForm(row: Affine, x: number, form: Affine, pool: TempP
 export function materialize(row: Affine, pool: TempPool, label: string, name: (id: number) => string): Affine {
   const coef = new Map<number, Expr>();
   for (const [u, e] of row.coef) {
-    const c = pool.use(e, `${label}/${name(u)}`);
+    const c = pool.use(e, () => `${label}/${name(u)}`);
     if (c !== ZERO) coef.set(u, c);
   }
-  return { b: pool.use(row.b, `${label}@0`), coef };
+  return { b: pool.use(row.b, () => `${label}@0`), coef };
 }
 
 /** x from 0 = b + coef_x x + sum_{u != x} coef_u u */

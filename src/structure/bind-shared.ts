@@ -23,28 +23,48 @@ function ownOps(n: Expr): number {
   return modeCost(o);
 }
 
-/** every distinct node below root (root included), each once */
-function forEachNode(root: Expr, visit: (n: Expr) => boolean | void): void {
-  const seen = new Set<number>();
-  const stack = [root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (seen.has(n.id) || isLeaf(n)) continue;
-    seen.add(n.id);
-    if (visit(n) === false) continue; // not below this one
-    for (const a of n.args) stack.push(a);
+/** what the walks over a step's assignments keep of a node */
+interface Seen {
+  /** the assignments reading it, and the first of them */
+  users: number;
+  first: number;
+  /** the last walk that visited it (a walk visits a node once) */
+  walk: number;
+}
+
+/**
+ * Walks over the distinct nodes below the assignments' expressions: one
+ * record per node for all of them, where a set per walk cost a set per
+ * assignment.
+ */
+class Walks {
+  readonly nodes = new Map<number, Seen>();
+  private count = 0;
+  /** every distinct node below root (root included), each once, leaves skipped; visit returns false to skip what is below a node */
+  each(root: Expr, visit: (n: Expr, seen: Seen) => boolean | void): void {
+    const walk = ++this.count;
+    const stack = [root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (isLeaf(n)) continue;
+      let seen = this.nodes.get(n.id);
+      if (seen === undefined) this.nodes.set(n.id, (seen = { users: 0, first: -1, walk: 0 }));
+      else if (seen.walk === walk) continue;
+      seen.walk = walk;
+      if (visit(n, seen) === false) continue; // not below this one
+      for (const a of n.args) stack.push(a);
+    }
   }
 }
 
 // (assignments in order, name prefix) => the same values, shared subexpressions bound to temporaries
 export function bindShared(assigns: readonly Assign[], prefix: string): Assign[] {
   // the assignments reading each node, and the first of them
-  const users = new Map<number, number>();
-  const first = new Map<number, number>();
+  const walks = new Walks();
   assigns.forEach((a, k) =>
-    forEachNode(a.expr, (n) => {
-      users.set(n.id, (users.get(n.id) ?? 0) + 1);
-      if (!first.has(n.id)) first.set(n.id, k);
+    walks.each(a.expr, (_, seen) => {
+      seen.users++;
+      if (seen.first < 0) seen.first = k;
     }),
   );
   // operations and height of each node's tree (an estimate: shared parts counted twice)
@@ -55,10 +75,10 @@ export function bindShared(assigns: readonly Assign[], prefix: string): Assign[]
   // top-down in each assignment, the first shared node met on a path is bound; below it, its own assignment decides
   const bound = new Map<number, { node: Expr; temp: Temp }>();
   for (const a of assigns) {
-    forEachNode(a.expr, (n) => {
+    walks.each(a.expr, (n, seen) => {
       if (n === a.expr) return true; // computed by this assignment
       if (bound.has(n.id)) return false; // read from its temporary
-      if ((users.get(n.id) ?? 0) < 2 || costOf(n) < MIN_OPS) return true;
+      if (seen.users < 2 || costOf(n) < MIN_OPS) return true;
       bound.set(n.id, { node: n, temp: new Temp(`${prefix}shared`) });
       return false;
     });
@@ -76,7 +96,7 @@ export function bindShared(assigns: readonly Assign[], prefix: string): Assign[]
   // a bound node is computed just before its first reader, inner ones before outer ones
   const before = new Map<number, { node: Expr; temp: Temp }[]>();
   for (const b of bound.values()) {
-    const k = first.get(b.node.id)!;
+    const k = walks.nodes.get(b.node.id)!.first;
     if (!before.has(k)) before.set(k, []);
     before.get(k)!.push(b);
   }

@@ -74,7 +74,7 @@ class MinorTree {
     let e = this.bound.get(key);
     if (!e) {
       const row = this.b.rowIds[r];
-      e = this.pool.use(this.raw(r, j), j < this.b.n ? `H[${row},${this.b.colIds[j]}]` : `c[${row}]`);
+      e = this.pool.use(this.raw(r, j), () => (j < this.b.n ? `H[${row},${this.b.colIds[j]}]` : `c[${row}]`));
       this.bound.set(key, e);
     }
     return e;
@@ -85,7 +85,7 @@ class MinorTree {
     const key = R * 2 ** (this.b.n + 1) + C;
     let m = this.memo.get(key);
     if (m === undefined) {
-      m = this.pool.use(this.expand(R, C), this.name(R, C));
+      m = this.pool.use(this.expand(R, C), () => this.name(R, C));
       this.memo.set(key, m);
     }
     return m;

@@ -71,13 +71,13 @@ export function linearStep(t: TornBlock): FormedLinear {
   const coef = new Map<number, Expr[]>();
   const offset = new Map<number, Expr>();
   const affine = (f: Expr, label: string) => {
-    const row = totalDerivatives(f, t.z, coef, byId).map((e, j) => pool.use(e, `d${label}/d${t.z[j].name}`));
+    const row = totalDerivatives(f, t.z, coef, byId).map((e, j) => pool.use(e, () => `d${label}/d${t.z[j].name}`));
     const terms = [substitute(f, zero)];
     for (const id of symsOf(f)) {
       const o = offset.get(id);
       if (o && o !== ZERO) terms.push(mul(diff(f, byId.get(id)!), o));
     }
-    return { row, c0: pool.use(add(...terms), `${label}@0`) };
+    return { row, c0: pool.use(add(...terms), () => `${label}@0`) };
   };
   for (const { v, f } of t.sequence) {
     const { row, c0 } = affine(f, v.name);
@@ -132,7 +132,7 @@ export function columnsStep(t: TornBlock): FormedLinear {
   const along = (f: Expr, label: string) => add(ZERO, ...Array.from(symsOf(f), (id) => {
     const d = direction.get(id);
     // no coefficient for what does not move with z: it would be computed and never read
-    return d === undefined || d === ZERO ? ZERO : mul(pool.use(diff(f, byId.get(id)!), `d${label}/d${byId.get(id)!.name}`), d);
+    return d === undefined || d === ZERO ? ZERO : mul(pool.use(diff(f, byId.get(id)!), () => `d${label}/d${byId.get(id)!.name}`), d);
   }));
   const dz = t.z.map((v) => new Temp(`d${v.name}`));
   t.z.forEach((v, j) => direction.set(v.id, dz[j].e));
@@ -163,7 +163,7 @@ export function newtonStep(t: TornBlock): NewtonStep {
   const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
   const sens = new Map<number, Expr[]>();
   for (const { v, f } of t.sequence) {
-    sens.set(v.id, totalDerivatives(f, t.z, sens, byId).map((e, j) => pool.use(e, `d${v.name}/d${t.z[j].name}`)));
+    sens.set(v.id, totalDerivatives(f, t.z, sens, byId).map((e, j) => pool.use(e, () => `d${v.name}/d${t.z[j].name}`)));
   }
   const jacobian = t.residues.flatMap((h) => totalDerivatives(h, t.z, sens, byId));
   return {
