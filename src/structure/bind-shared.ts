@@ -74,15 +74,19 @@ export function bindShared(assigns: readonly Assign[], prefix: string): Assign[]
   const heightOf = (e: Expr): number => fold(e, height, (_, args) => 1 + Math.max(0, ...args));
   // top-down in each assignment, the first shared node met on a path is bound; below it, its own assignment decides
   const bound = new Map<number, { node: Expr; temp: Temp }>();
-  for (const a of assigns) {
+  // the assignments that read a bound node below their own: only they are rewritten
+  const reading = new Set<number>();
+  assigns.forEach((a, k) =>
     walks.each(a.expr, (n, seen) => {
       if (n === a.expr) return true; // computed by this assignment
-      if (bound.has(n.id)) return false; // read from its temporary
-      if (seen.users < 2 || costOf(n) < MIN_OPS) return true;
-      bound.set(n.id, { node: n, temp: new Temp(`${prefix}shared`) });
-      return false;
-    });
-  }
+      if (!bound.has(n.id)) {
+        if (seen.users < 2 || costOf(n) < MIN_OPS) return true;
+        bound.set(n.id, { node: n, temp: new Temp(`${prefix}shared`) });
+      }
+      reading.add(k);
+      return false; // read from its temporary
+    }),
+  );
   if (bound.size === 0) return [...assigns];
   // each expression with the bound nodes below it read from their temporaries
   const memo = new Map<number, Expr>();
@@ -103,7 +107,7 @@ export function bindShared(assigns: readonly Assign[], prefix: string): Assign[]
   const out: Assign[] = [];
   assigns.forEach((a, k) => {
     for (const b of (before.get(k) ?? []).sort((x, y) => heightOf(x.node) - heightOf(y.node))) out.push({ target: b.temp, expr: own(b.node) });
-    const expr = bound.has(a.expr.id) ? bound.get(a.expr.id)!.temp.e : own(a.expr);
+    const expr = bound.has(a.expr.id) ? bound.get(a.expr.id)!.temp.e : reading.has(k) ? own(a.expr) : a.expr;
     out.push(a.pivot ? { target: a.target, expr, pivot: true } : { target: a.target, expr });
   });
   return out;
