@@ -27,8 +27,11 @@
 import type { Generated } from './generate.ts';
 import type { Elem, Fn, Value } from './ir.ts';
 import { type Tree, parseTree } from './wasm-tree.ts';
+import { choleskyKernel } from './wasm-cholesky.ts';
+import { singularBelow } from './runtime.ts';
 
-type Arrays = 'w' | 'x' | 'u' | 'p';
+/** the arrays in the memory: w, x, u, p, and the arena's H and c by name */
+type Arrays = string;
 
 /** a derivatives() whose straight-line parts run as WebAssembly; `w` is the memory's view */
 export interface WasmTarget {
@@ -43,6 +46,12 @@ export interface WasmTarget {
   base: Record<Arrays, number>;
   /** the JavaScript of derivatives(), with runs of WebAssembly calls as seg0(t), seg1(t), ... */
   driver: string;
+  /**
+   * the H and c of the module's dense Cholesky solves (choleskySolve(k, H, c), k >= KERNEL_MIN)
+   * placed in the memory after x, u and p (first double of each, by name): the functions that
+   * fill them become WebAssembly and the solve runs as WebAssembly (wasm-cholesky.ts)
+   */
+  arena?: Record<string, number>;
 }
 
 const MATH = ['sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'exp', 'log', 'sign', 'sinh', 'cosh', 'tanh', 'max', 'min', 'pow'] as const;
@@ -59,8 +68,11 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   base.u = base.x + layout.states.length;
   base.p = base.u + layout.inputs.length;
   const words = base.p + layout.parameters.length;
+  const { arena, end } = denseCholesky(generated.body, words);
+  Object.assign(base, arena);
 
   const enc = new ModuleWriter();
+  if (arena) enc.addExport('cholesky', enc.addKernel(choleskyKernel()));
   const bodies = new Map<string, number | undefined>(); // function name -> its WebAssembly index, or undefined: JavaScript
   const kept: Record<string, string> = {};
   const compiledIndex = (name: string): number | undefined => {
@@ -102,9 +114,56 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   }
   close();
   if (translated === 0) return 'no function of derivatives() is straight-line';
-  enc.memory(Math.ceil((words * 8) / 65536) + 1);
+  enc.memory(Math.ceil((end * 8) / 65536) + 1);
   const module = new WebAssembly.Module(enc.bytes());
-  return { module, translated, called, kept, base, driver: driver.join('\n') };
+  return { module, translated, called, kept, base, driver: driver.join('\n'), ...(arena && { arena }) };
+}
+
+/** dense solves smaller than this stay JavaScript: a module's factorisation of 6 or 12 is unrolled (sparse-cholesky.ts) */
+const KERNEL_MIN = 16;
+
+const CHOLESKY_CALL = /\bcholeskySolve\((\d+), (\w+), (\w+)\)/g;
+
+/**
+ * The arena: the H and c of each choleskySolve(k, H, c) with k >= KERNEL_MIN
+ * that the module declares as `H = doubles(k * k)`, `c = doubles(k)`, after
+ * the words of w, x, u, p, each 16-byte aligned; and the memory's end.
+ */
+function denseCholesky(body: string, words: number): { arena?: Record<string, number>; end: number } {
+  const declared = new Map([...body.matchAll(/\b(\w+) = doubles\((\d+)\)/g)].map((m) => [m[1], Number(m[2])]));
+  const arena: Record<string, number> = {};
+  let end = words;
+  for (const [, k, H, c] of body.matchAll(CHOLESKY_CALL)) {
+    if (Number(k) < KERNEL_MIN || !declared.has(H) || !declared.has(c) || H in arena) continue;
+    for (const name of [H, c]) {
+      end += end % 2;
+      arena[name] = end;
+      end += declared.get(name)!;
+    }
+  }
+  return Object.keys(arena).length ? { arena, end } : { end };
+}
+
+/**
+ * The body for an instance with an arena: its H and c are views of the
+ * memory where the module placed them, and their solves call the kernel with
+ * their byte addresses and choleskySolve's tolerance (the same pivot tests
+ * and results, bit for bit).
+ */
+function withArena(body: string, arena: Record<string, number>): string {
+  let out = body;
+  for (const [name, at] of Object.entries(arena)) out = out.replace(new RegExp(`\\b${name} = doubles\\((\\d+)\\)`), (_, k: string) => `${name} = mem.subarray(${at}, ${at + Number(k)})`);
+  return out.replace(CHOLESKY_CALL, (call, k: string, H: string, c: string) =>
+    H in arena && c in arena ? `cholesky(${k}, ${arena[H] * 8}, ${arena[c] * 8}, ${Math.max(singularBelow(Number(k)), 1e-11)})` : call);
+}
+
+/** the kernel alone on a memory of `pages` 64 KiB pages: for its tests and timing */
+export function choleskyKernelInstance(pages: number): { memory: WebAssembly.Memory; cholesky: (n: number, a: number, b: number, tiny: number) => number } {
+  const enc = new ModuleWriter();
+  enc.addExport('cholesky', enc.addKernel(choleskyKernel()));
+  enc.memory(pages);
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(enc.bytes()), { math: {} });
+  return exports as unknown as ReturnType<typeof choleskyKernelInstance>;
 }
 
 /**
@@ -122,8 +181,8 @@ export function instantiate(target: WasmTarget, body: string, fail: unknown, wor
   const mem = new Float64Array(memory.buffer);
   const w = mem.subarray(0, words);
   const exported = instance.exports as Record<string, unknown>;
-  const js = new Function('fail', 'wasm', body.replace(/^function (\w+)\((t, x, u, p, w((?:, o\d+)*))\) \{\n[\s\S]*?\n\}$/gm, (whole, name: string, params: string, offsets: string) =>
-    name in exported ? `function ${name}(${params}) {\n  wasm.${name}(t${offsets});\n}` : whole))(fail, exported) as { outputs: (...a: unknown[]) => void; functions: Record<string, unknown> };
+  const js = new Function('fail', 'wasm', 'mem', 'cholesky', (target.arena ? withArena(body, target.arena) : body).replace(/^function (\w+)\((t, x, u, p, w((?:, o\d+)*))\) \{\n[\s\S]*?\n\}$/gm, (whole, name: string, params: string, offsets: string) =>
+    name in exported ? `function ${name}(${params}) {\n  wasm.${name}(t${offsets});\n}` : whole))(fail, exported, mem, exported.cholesky) as { outputs: (...a: unknown[]) => void; functions: Record<string, unknown> };
   const { x: X, u: U, p: P } = target.base;
   const load = `mem.set(x, ${X});\nif (u.length) mem.set(u, ${U});\nif (p.length) mem.set(p, ${P});`;
   const make = new Function('mem', 'segs', 'fns', 'fail', 'jsOutputs', `return [function derivatives(t, x, dx, u, p, w) {
@@ -175,7 +234,7 @@ function translateFunction(f: Fn, base: Record<Arrays, number>, enc: ModuleWrite
       if (st.k === 'const') {
         const value = expression(st.v, locals, base, enc);
         body.push(...value, OP.localSet, ...uleb(local(st.name)));
-      } else if (st.k === 'store' && st.to.a === 'w') {
+      } else if (st.k === 'store' && (st.to.a === 'w' || !['x', 'u', 'p'].includes(st.to.a))) {
         const { address, offset } = element(st.to, locals, base);
         body.push(...address, ...expression(st.v, locals, base, enc), OP.f64Store, 3, ...uleb(offset));
       } else if (st.k === 'pivot' && st.flag.o === undefined) {
@@ -190,11 +249,9 @@ function translateFunction(f: Fn, base: Record<Arrays, number>, enc: ModuleWrite
   return { params: [F64, ...offsets.map(() => I32)], locals: locals.size - 1 - offsets.length, body };
 }
 
-const ARRAYS = new Set<string>(['w', 'x', 'u', 'p']);
-
 /** w[o0 + 17], x[3]: the address on the stack (offsets shifted to bytes) and the constant byte offset */
 function element(e: Elem, locals: Map<string, number>, base: Record<Arrays, number>): { address: number[]; offset: number } {
-  if (!ARRAYS.has(e.a)) throw new Error(`array ${e.a}`);
+  if (!Object.hasOwn(base, e.a)) throw new Error(`array ${e.a}`);
   const c = base[e.a as Arrays] + e.i;
   if (e.o === undefined) return { address: [OP.i32Const, 0], offset: c * 8 };
   if (!locals.has(e.o)) throw new Error(`offset ${e.o}`);
@@ -268,7 +325,8 @@ const name = (s: string): number[] => [...uleb(s.length), ...[...s].map((c) => c
 class ModuleWriter {
   private readonly imports: string[] = [];
   private readonly types: string[] = [];
-  private readonly defined: { type: number; locals: number; body: number[] }[] = [];
+  /** locals: a count of f64 locals, or groups [count, type] of a kernel (whose code has no calls to relocate) */
+  private readonly defined: { type: number; locals: number | [number, number][]; body: number[] }[] = [];
   private readonly exports: [string, number][] = [];
   private pages = 1;
   private pivot: number | undefined;
@@ -295,6 +353,12 @@ class ModuleWriter {
   // definitions keep provisional indices (FUNC_BASE + k) that bytes() shifts by the import count
   addFunction(params: number[], locals: number, body: number[]): number {
     this.defined.push({ type: this.type(params, []), locals, body });
+    return FUNC_BASE + this.defined.length - 1;
+  }
+
+  /** a hand-written function (wasm-cholesky.ts): typed local groups, no calls */
+  addKernel(k: { params: number[]; results: number[]; locals: [number, number][]; body: number[] }): number {
+    this.defined.push({ type: this.type(k.params, k.results), locals: k.locals, body: k.body });
     return FUNC_BASE + this.defined.length - 1;
   }
 
@@ -333,7 +397,8 @@ class ModuleWriter {
       return [0x60, ...vector(params.map((t) => [t])), ...vector(results.map((t) => [t]))];
     });
     const code = this.defined.map((f) => {
-      const body = [...(f.locals ? [1, ...uleb(f.locals), F64] : [0]), ...relocate(f.body), OP.end];
+      const locals = typeof f.locals === 'number' ? (f.locals ? [[f.locals, F64]] : []) : f.locals;
+      const body = [...vector(locals.map(([count, type]) => [...uleb(count), type])), ...(typeof f.locals === 'number' ? relocate(f.body) : f.body), OP.end];
       return [...uleb(body.length), ...body];
     });
     return new Uint8Array([
