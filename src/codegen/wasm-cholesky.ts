@@ -14,6 +14,8 @@
 // addresses of A (n x n, row-major, lower triangle read) and b; tiny is
 // max(singularBelow(n), 1e-11), computed by the caller as choleskySolve does.
 
+import { f64, uleb } from './wasm-binary.ts';
+
 const I32 = 0x7f, F64 = 0x7c, V128 = 0x7b;
 const OP = {
   block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, return: 0x0f,
@@ -25,17 +27,6 @@ const OP = {
 } as const;
 /** SIMD opcodes after the 0xfd prefix, LEB128-encoded */
 const SIMD = { v128Load: [0x00], v128Const: [0x0c], f64x2ExtractLane: [0x21], f64x2Add: [0xf0, 0x01], f64x2Mul: [0xf2, 0x01] } as const;
-
-const f64 = (v: number): number[] => [...new Uint8Array(new Float64Array([v]).buffer)];
-const i32 = (v: number): number[] => {
-  const out: number[] = [];
-  for (;;) {
-    const b = v & 0x7f;
-    v >>= 7;
-    if ((v === 0 && !(b & 0x40)) || (v === -1 && b & 0x40)) return [...out, b];
-    out.push(b | 0x80);
-  }
-};
 
 /** rows taken together against the pivot row (four independent f64x2 accumulators; 3 and 4 measured no faster) */
 const GROUP = 2;
@@ -52,10 +43,10 @@ const LOCALS: [number, number][] = [[8, I32], [6, F64], [accs.length * 2 + halve
 const get = (l: number) => [OP.localGet, l];
 const set = (l: number) => [OP.localSet, l];
 const tee = (l: number) => [OP.localTee, l];
-const load = (offset = 0) => [OP.f64Load, 3, ...i32(offset)];
-const store = (offset = 0) => [OP.f64Store, 3, ...i32(offset)];
+const load = (offset = 0) => [OP.f64Load, 3, ...uleb(offset)];
+const store = (offset = 0) => [OP.f64Store, 3, ...uleb(offset)];
 const simd = (op: readonly number[], ...imm: number[]) => [OP.simd, ...op, ...imm];
-const load2 = (offset: number) => simd(SIMD.v128Load, 3, ...i32(offset));
+const load2 = (offset: number) => simd(SIMD.v128Load, 3, ...uleb(offset));
 const zero2 = () => simd(SIMD.v128Const, ...Array(16).fill(0));
 const lane = (l: number) => simd(SIMD.f64x2ExtractLane, l);
 /** while (cond) body: cond leaves an i32 */
@@ -66,9 +57,9 @@ const bytes = (code: number[]) => [...code, OP.i32Const, 3, OP.i32Shl];
 const row = (r: number) => [...get(A), ...bytes([...get(r), ...get(n), OP.i32Mul]), OP.i32Add];
 
 /**
- * acc (two f64x2 accumulators per row) over k < m in steps of four, for the
- * rows at `rows` against the row at `against`: each row's rowDot partial sums
- * s0 s1 (acc01) and s2 s3 (acc23); then k is where the scalar tail starts
+ * rowDot's partial sums over k < m in steps of four, of each row in `rows`
+ * against the row at `against`: acc[0] holds s0 s1, acc[1] s2 s3; k is left
+ * where the scalar tail starts
  */
 function blocked(rows: { row: number; acc: [number, number] }[], against: number, m: number): number[] {
   const out: number[] = [];
@@ -105,7 +96,7 @@ function finish(rowAddr: number, acc: [number, number], against: number, m: numb
   ];
 }
 
-/** A[r][j] = (A[r][j] - dot) * inv, the dot on the stack below nothing: uses u for it */
+/** A[r][j] = (A[r][j] - dot) * inv, the dot on the stack (kept in u) */
 const column = (rowAddr: number) => [
   ...set(u),
   ...get(rowAddr), ...bytes(get(j)), OP.i32Add, ...tee(at), ...get(at), ...load(), ...get(u), OP.f64Sub, ...get(inv), OP.f64Mul, ...store(),

@@ -28,6 +28,7 @@ import type { Generated } from './generate.ts';
 import type { Elem, Fn, Value } from './ir.ts';
 import { type Tree, parseTree } from './wasm-tree.ts';
 import { choleskyKernel } from './wasm-cholesky.ts';
+import { f64, sleb, uleb } from './wasm-binary.ts';
 import { singularBelow } from './runtime.ts';
 
 /** the arrays in the memory: w, x, u, p, and the arena's H and c by name */
@@ -295,28 +296,6 @@ function expression(v: Value, locals: Map<string, number>, base: Record<Arrays, 
 
 // --- the binary format -------------------------------------------------------------------------
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
-    out.push(b | 0x80);
-  }
-}
-
-const f64 = (v: number): number[] => [...new Uint8Array(new Float64Array([v]).buffer)];
 const vector = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 const section = (id: number, content: number[]): number[] => [id, ...uleb(content.length), ...content];
 const name = (s: string): number[] => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
