@@ -26,7 +26,7 @@ const OP = {
   simd: 0xfd,
 } as const;
 /** SIMD opcodes after the 0xfd prefix, LEB128-encoded */
-const SIMD = { v128Load: [0x00], v128Const: [0x0c], f64x2ExtractLane: [0x21], f64x2Add: [0xf0, 0x01], f64x2Mul: [0xf2, 0x01] } as const;
+const SIMD = { v128Load: [0x00], v128Store: [0x0b], v128Const: [0x0c], f64x2Splat: [0x14], f64x2ExtractLane: [0x21], f64x2Add: [0xf0, 0x01], f64x2Sub: [0xf1, 0x01], f64x2Mul: [0xf2, 0x01] } as const;
 
 /** rows taken together against the pivot row (four independent f64x2 accumulators; 3 and 4 measured no faster) */
 const GROUP = 2;
@@ -47,6 +47,7 @@ const load = (offset = 0) => [OP.f64Load, 3, ...uleb(offset)];
 const store = (offset = 0) => [OP.f64Store, 3, ...uleb(offset)];
 const simd = (op: readonly number[], ...imm: number[]) => [OP.simd, ...op, ...imm];
 const load2 = (offset: number) => simd(SIMD.v128Load, 3, ...uleb(offset));
+const store2 = () => simd(SIMD.v128Store, 3, 0);
 const zero2 = () => simd(SIMD.v128Const, ...Array(16).fill(0));
 const lane = (l: number) => simd(SIMD.f64x2ExtractLane, l);
 /** while (cond) body: cond leaves an i32 */
@@ -143,24 +144,31 @@ function factor(): number[] {
   return [OP.f64Const, ...f64(1), ...set(small), OP.i32Const, 0, ...set(j), ...whileLoop([...get(j), ...get(n), OP.i32LtS], columnJ)];
 }
 
-/** b[i] = (b[i] - sum) / A[i][i], the sum over k of A[.] b[k] in choleskySolve's order */
+/** L y = b, then L^T x = y, in choleskySolve's order: forward by rowDot, backward by rows of L */
 function substitution(): number[] {
   const bAt = (idx: number) => [...get(B), ...bytes(get(idx)), OP.i32Add];
   const diag = [...get(A), ...bytes([...get(i), ...get(n), OP.i32Mul, ...get(i), OP.i32Add]), OP.i32Add, ...load()];
-  // forward: s -= A[i n + k] b[k] for k < i
-  const fwdTerm = [...get(t), ...row(i), ...bytes(get(k)), OP.i32Add, ...load(), ...bAt(k), ...load(), OP.f64Mul, OP.f64Sub, ...set(t), ...get(k), OP.i32Const, 1, OP.i32Add, ...set(k)];
+  // b[i] = (b[i] - rowDot(A, i n, b, 0, i)) / A[i][i]
   const forward = [
-    ...bAt(i), ...load(), ...set(t), OP.i32Const, 0, ...set(k),
-    ...whileLoop([...get(k), ...get(i), OP.i32LtS], fwdTerm),
-    ...bAt(i), ...get(t), ...diag, OP.f64Div, ...store(),
+    ...row(i), ...set(rows[0]),
+    ...blocked([{ row: rows[0], acc: accs[0] }], B, i),
+    ...bAt(i), ...bAt(i), ...load(), ...finish(rows[0], accs[0], B, i), OP.f64Sub, ...diag, OP.f64Div, ...store(),
     ...get(i), OP.i32Const, 1, OP.i32Add, ...set(i),
   ];
-  // backward: s -= A[k n + i] b[k] for k > i
-  const bwdTerm = [...get(t), ...row(k), ...bytes(get(i)), OP.i32Add, ...load(), ...bAt(k), ...load(), OP.f64Mul, OP.f64Sub, ...set(t), ...get(k), OP.i32Const, 1, OP.i32Add, ...set(k)];
+  // b[k] -= A[i n + k] x for k < i, two at a time (each entry's one subtraction, as the JavaScript loop's)
+  const pairStep = [
+    ...bAt(k), ...bAt(k), ...simd(SIMD.v128Load, 3, 0),
+    ...get(rows[0]), ...bytes(get(k)), OP.i32Add, ...simd(SIMD.v128Load, 3, 0), ...get(halves[0]), ...simd(SIMD.f64x2Mul), ...simd(SIMD.f64x2Sub), ...store2(),
+    ...get(k), OP.i32Const, 2, OP.i32Add, ...set(k),
+  ];
+  const lastStep = [...bAt(k), ...bAt(k), ...load(), ...get(rows[0]), ...bytes(get(k)), OP.i32Add, ...load(), ...get(s), OP.f64Mul, OP.f64Sub, ...store()];
   const backward = [
-    ...bAt(i), ...load(), ...set(t), ...get(i), OP.i32Const, 1, OP.i32Add, ...set(k),
-    ...whileLoop([...get(k), ...get(n), OP.i32LtS], bwdTerm),
-    ...bAt(i), ...get(t), ...diag, OP.f64Div, ...store(),
+    // x = b[i] = b[i] / A[i][i]
+    ...bAt(i), ...bAt(i), ...load(), ...diag, OP.f64Div, ...tee(s), ...store(),
+    ...get(s), ...simd(SIMD.f64x2Splat), ...set(halves[0]),
+    ...row(i), ...set(rows[0]), OP.i32Const, 0, ...set(k),
+    ...whileLoop([...get(k), OP.i32Const, 1, OP.i32Add, ...get(i), OP.i32LtS], pairStep),
+    ...get(k), ...get(i), OP.i32LtS, OP.if, 0x40, ...lastStep, OP.end,
     ...get(i), OP.i32Const, 1, OP.i32Sub, ...set(i),
   ];
   return [

@@ -225,39 +225,37 @@ export function create(fail = defaultFail) {
     let small = 1;
     for (let j = 0; j < n; j++) {
       const ajj = A[j * n + j];
-      const s = ajj - rowDot(A, j * n, j * n, j);
+      const s = ajj - rowDot(A, j * n, A, j * n, j);
       if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
       if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
       small = Math.min(small, s / ajj); // as sparseCholeskySolve, whose unrolled form needs no branch
       const d = Math.sqrt(s), inv = 1 / d;
       A[j * n + j] = d;
-      for (let i = j + 1; i < n; i++) A[i * n + j] = (A[i * n + j] - rowDot(A, i * n, j * n, j)) * inv;
+      for (let i = j + 1; i < n; i++) A[i * n + j] = (A[i * n + j] - rowDot(A, i * n, A, j * n, j)) * inv;
     }
-    for (let i = 0; i < n; i++) {
-      let s = b[i];
-      for (let k = 0; k < i; k++) s -= A[i * n + k] * b[k];
-      b[i] = s / A[i * n + i];
-    }
+    // L y = b: each y_i from the dot of L's row i with y, as the factorisation takes its dots
+    for (let i = 0; i < n; i++) b[i] = (b[i] - rowDot(A, i * n, b, 0, i)) / A[i * n + i];
+    // L^T x = y by rows of L, which are contiguous where its columns are not: x_i, then
+    // b_k -= L_ik x_i for k < i (the WebAssembly kernel does this two entries at a time)
     for (let i = n - 1; i >= 0; i--) {
-      let s = b[i];
-      for (let k = i + 1; k < n; k++) s -= A[k * n + i] * b[k];
-      b[i] = s / A[i * n + i];
+      const x = (b[i] = b[i] / A[i * n + i]);
+      for (let k = 0; k < i; k++) b[k] -= A[i * n + k] * x;
     }
     return small;
   }
 
-  // the sum of A[a + k] A[c + k] over k < m, in four partial sums: one running
+  // the sum of A[a + k] B[c + k] over k < m, in four partial sums: one running
   // sum waits out the latency of each addition (a dense Cholesky of 64 took
   // 0.75 of its time with four)
-  function rowDot(A, a, c, m) {
+  function rowDot(A, a, B, c, m) {
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0, k = 0;
     for (; k + 3 < m; k += 4) {
-      s0 += A[a + k] * A[c + k];
-      s1 += A[a + k + 1] * A[c + k + 1];
-      s2 += A[a + k + 2] * A[c + k + 2];
-      s3 += A[a + k + 3] * A[c + k + 3];
+      s0 += A[a + k] * B[c + k];
+      s1 += A[a + k + 1] * B[c + k + 1];
+      s2 += A[a + k + 2] * B[c + k + 2];
+      s3 += A[a + k + 3] * B[c + k + 3];
     }
-    for (; k < m; k++) s0 += A[a + k] * A[c + k];
+    for (; k < m; k++) s0 += A[a + k] * B[c + k];
     return s0 + s1 + (s2 + s3);
   }
 
