@@ -85,49 +85,47 @@ let local: { table: OpenTable; memos: Map<object, unknown> } | undefined;
 
 /**
  * A compile's own table, the one nearly every node of a compile is filed in
- * (hundreds of thousands): open addressing over typed arrays, probed
+ * (hundreds of thousands): open addressing over a typed array, probed
  * linearly. A Map of them cost a bucket chain and an entry record per node,
  * rehashed through the collector each time it doubled, and an array per hash
- * shared by two nodes.
+ * shared by two nodes. A slot holds the node's index and its hash side by
+ * side: a probe reads one cache line, and a node is only read when its hash
+ * matches (the table outgrows every cache; a lookup was three misses).
  */
 class OpenTable {
   private nodes: Expr[] = [];
-  private hashes = new Int32Array(1024);
-  /** 1 + index into nodes, 0 for a free slot; twice the nodes at least */
-  private slots = new Int32Array(2048);
-  /** 32 - log2(slots.length): the first slot of a hash is taken from the high bits of a Fibonacci product */
+  /** pairs (1 + index into nodes, hash), (0, 0) for a free slot; twice the nodes at least */
+  private slots = new Int32Array(2 * 2048);
+  /** 32 - log2(slot count): the first slot of a hash is taken from the high bits of a Fibonacci product */
   private shift = 21;
   find(h: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
-    const mask = this.slots.length - 1;
+    const mask = (this.slots.length >> 1) - 1;
     // the hash's low bits alone cluster (a constant's low word is 0 for 0.5 or 2): all its bits pick the slot
     for (let i = Math.imul(h, 0x9e3779b1) >>> this.shift; ; i = (i + 1) & mask) {
-      const k = this.slots[i];
+      const k = this.slots[2 * i];
       if (k === 0) return undefined;
-      if (this.hashes[k - 1] === h && same(this.nodes[k - 1], op, args, value, fn, sym)) return this.nodes[k - 1];
+      if (this.slots[2 * i + 1] === h && same(this.nodes[k - 1], op, args, value, fn, sym)) return this.nodes[k - 1];
     }
   }
   put(h: number, node: Expr): void {
-    const k = this.nodes.length;
-    if (k === this.hashes.length) {
-      const hashes = new Int32Array(2 * k);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-    }
     this.nodes.push(node);
-    this.hashes[k] = h;
-    if (2 * (k + 1) > this.slots.length) this.rehash(2 * this.slots.length);
-    else this.place(h, k);
+    const k = this.nodes.length;
+    if (2 * k > this.slots.length >> 1) this.rehash(this.slots.length);
+    this.place(this.slots, h, k);
   }
-  private place(h: number, k: number): void {
-    const mask = this.slots.length - 1;
+  private place(slots: Int32Array, h: number, k: number): void {
+    const mask = (slots.length >> 1) - 1;
     let i = Math.imul(h, 0x9e3779b1) >>> this.shift;
-    while (this.slots[i] !== 0) i = (i + 1) & mask;
-    this.slots[i] = k + 1;
+    while (slots[2 * i] !== 0) i = (i + 1) & mask;
+    slots[2 * i] = k;
+    slots[2 * i + 1] = h;
   }
-  private rehash(size: number): void {
-    this.slots = new Int32Array(size);
-    this.shift = 32 - Math.log2(size);
-    for (let k = 0; k < this.nodes.length; k++) this.place(this.hashes[k], k);
+  /** twice the slots, the filled ones placed again */
+  private rehash(count: number): void {
+    const old = this.slots;
+    this.slots = new Int32Array(2 * count);
+    this.shift = 32 - Math.log2(count);
+    for (let i = 0; i < old.length; i += 2) if (old[i] !== 0) this.place(this.slots, old[i + 1], old[i]);
   }
 }
 
