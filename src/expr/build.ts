@@ -27,11 +27,18 @@ const byId = (a: Expr, b: Expr) => a.id - b.id;
 
 /** (coefficient, base) with term = coefficient * base */
 function splitCoefficient(t: Expr): [number, Expr] {
-  if (t.op === 'mul' && t.args[0].op === 'const') {
-    const rest = t.args.slice(1);
-    return [t.args[0].value, rest.length === 1 ? rest[0] : intern('mul', rest)];
-  }
-  return [1, t];
+  return [coefficientOf(t), baseOf(t)];
+}
+
+/** k of a term k * base (1 for a term without a constant factor) */
+function coefficientOf(t: Expr): number {
+  return t.op === 'mul' && t.args[0].op === 'const' ? t.args[0].value : 1;
+}
+
+/** the base of a term k * base: its factors after the constant, as they are (interned when more than one) */
+function baseOf(t: Expr): Expr {
+  if (t.op !== 'mul' || t.args[0].op !== 'const') return t;
+  return t.args.length === 2 ? t.args[1] : intern('mul', t.args.slice(1));
 }
 
 /** lists longer than this find their bases through a Map */
@@ -40,7 +47,9 @@ const LONG = 16;
 /**
  * Amounts (coefficients, exponents) summed by base, bases in order of first
  * appearance: two arrays scanned, where a Map per call cost more than the
- * few terms of a typical sum or product.
+ * few terms of a typical sum or product. Taken from a pool and given back
+ * (take, done): add() and mul() run millions of times in a compile, and mul()
+ * can re-enter itself (pow(x, -n) divides).
  */
 class ByBase {
   readonly bases: Expr[] = [];
@@ -62,27 +71,39 @@ class ByBase {
     if (n >= LONG) this.index = new Map(this.bases.map((x, i) => [x.id, i]));
     return -1;
   }
+  static take(): ByBase {
+    return spare.pop() ?? new ByBase();
+  }
+  /** emptied and back to the pool */
+  done(): void {
+    this.bases.length = 0;
+    this.amounts.length = 0;
+    this.index = undefined;
+    spare.push(this);
+  }
 }
+const spare: ByBase[] = [];
 
 export function add(...xs: Ex[]): Expr {
+  // the constants first and in order, as xs.map(ex) made them; xs (a rest array: ours) is then the stack
+  for (let i = 0; i < xs.length; i++) if (typeof xs[i] === 'number') xs[i] = num(xs[i] as number);
+  const stack = xs as Expr[];
   let c = 0;
-  const like = new ByBase();
-  const stack: Expr[] = xs.map(ex);
+  const like = ByBase.take();
   while (stack.length) {
     const p = stack.pop()!;
-    if (p.op === 'add') stack.push(...p.args);
+    if (p.op === 'add') for (const a of p.args) stack.push(a);
     else if (p.op === 'const') c += p.value;
-    else {
-      const [k, b] = splitCoefficient(p);
-      like.add(b, k);
-    }
+    else like.add(baseOf(p), coefficientOf(p));
   }
   const terms: Expr[] = [];
-  like.amounts.forEach((k, i) => k !== 0 && terms.push(scaled(k, like.bases[i])));
+  for (let i = 0; i < like.bases.length; i++) if (like.amounts[i] !== 0) terms.push(scaled(like.amounts[i], like.bases[i]));
+  like.done();
   terms.sort(byId);
   if (terms.length === 0) return num(c);
   if (terms.length === 1 && c === 0) return terms[0];
-  return intern('add', c === 0 ? terms : [num(c), ...terms]);
+  if (c !== 0) terms.unshift(num(c));
+  return intern('add', terms);
 }
 
 function scaled(k: number, b: Expr): Expr {
@@ -101,27 +122,35 @@ export function neg(a: Ex): Expr {
 
 export function mul(...xs: Ex[]): Expr {
   let c = 1;
-  const powers = new ByBase();
+  const powers = ByBase.take();
   // operands of mul are never products themselves (canonical): one level of flattening suffices
   for (const raw of xs) {
     const x = ex(raw);
-    const parts = x.op === 'mul' ? x.args : [x];
-    for (const p of parts) {
-      if (p.op === 'const') {
-        c *= p.value;
-        continue;
-      }
-      if (p.op === 'pow') powers.add(p.args[0], p.value);
-      else powers.add(p, 1);
-    }
+    if (x.op !== 'mul') c = factorInto(powers, x, c);
+    else for (const p of x.args) c = factorInto(powers, p, c);
   }
-  if (c === 0) return num(0);
-  const factors = powers.bases.map((b, i) => pow(b, powers.amounts[i]));
+  if (c === 0) {
+    powers.done();
+    return num(0);
+  }
+  // given back only after pow(), which can re-enter mul() (and takes another)
+  const factors: Expr[] = [];
+  for (let i = 0; i < powers.bases.length; i++) factors.push(pow(powers.bases[i], powers.amounts[i]));
+  powers.done();
   factors.sort(byId);
   if (factors.length === 0) return num(c);
   if (c === 1 && factors.length === 1) return factors[0];
   // a constant times a sum stays a product (no distribution: keeps sharing)
-  return intern('mul', c === 1 ? factors : [num(c), ...factors]);
+  if (c !== 1) factors.unshift(num(c));
+  return intern('mul', factors);
+}
+
+/** a factor p of a product: a constant multiplies c (returned), anything else adds its exponent to its base */
+function factorInto(powers: ByBase, p: Expr, c: number): number {
+  if (p.op === 'const') return c * p.value;
+  if (p.op === 'pow') powers.add(p.args[0], p.value);
+  else powers.add(p, 1);
+  return c;
 }
 
 export function div(a: Ex, b: Ex): Expr {
