@@ -240,6 +240,19 @@ export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sy
 }
 
 /**
+ * The node of a symbol made just now, whose node cannot exist yet (a
+ * variable's, a temporary's, made in its constructor): filed as intern()
+ * files it, without the two lookups that would miss (a probe of a table that
+ * outgrows the caches, and a WeakMap that gives the symbol a hash first).
+ */
+export function freshSymbol(sym: Sym): Expr {
+  const node = makeNode(nextExprId++, 'sym', NO_ARGS, 0, undefined, sym, sym, false);
+  if (local) local.table.put(hash('sym', NO_ARGS, 0, undefined, sym), node);
+  else anchored.set(sym, new Map([[hash('sym', NO_ARGS, 0, undefined, sym), node]]));
+  return node;
+}
+
+/**
  * Constants of the strong table by value. While a compile runs that table
  * does not change, and a constant it holds is never made in the compile's
  * own, so a hit here is the node intern() would find, found without hashing
