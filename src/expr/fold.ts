@@ -19,12 +19,13 @@ export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: 
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
-    if (memo.has(node.id)) {
-      stack.pop();
-      expanded.pop();
-      continue;
-    }
     if (!expanded[top]) {
+      // a node pushed twice (two parents below one another) is folded by the later push
+      if (memo.has(node.id)) {
+        stack.pop();
+        expanded.pop();
+        continue;
+      }
       const l = leaf?.(node);
       if (l !== undefined) {
         memo.set(node.id, l);
@@ -39,9 +40,14 @@ export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: 
       }
       continue;
     }
+    // expanded: everything above it was below it, so it cannot have been folded meanwhile
     stack.pop();
     expanded.pop();
-    memo.set(node.id, f(node, node.args.map((a) => memo.get(a.id) as T)));
+    const args = new Array<T>(node.args.length);
+    for (let i = 0; i < args.length; i++) args[i] = memo.get(node.args[i].id) as T;
+    const value = f(node, args);
+    memo.set(node.id, value);
+    if (stack.length === 0) return value;
   }
   return memo.get(root.id) as T;
 }
