@@ -61,12 +61,13 @@ export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, 
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
-    if (memo.has(node)) {
-      stack.pop();
-      expanded.pop();
-      continue;
-    }
     if (!expanded[top]) {
+      // a node pushed twice (two parents below one another) is folded by the later push
+      if (memo.has(node)) {
+        stack.pop();
+        expanded.pop();
+        continue;
+      }
       const l = leaf?.(node);
       if (l !== undefined) {
         memo.set(node, l);
@@ -81,9 +82,14 @@ export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, 
       }
       continue;
     }
+    // expanded: everything above it was below it, so it cannot have been folded meanwhile
     stack.pop();
     expanded.pop();
-    memo.set(node, f(node, node.args.map((a) => memo.get(a) as T)));
+    const args = new Array<T>(node.args.length);
+    for (let i = 0; i < args.length; i++) args[i] = memo.get(node.args[i]) as T;
+    const value = f(node, args);
+    memo.set(node, value);
+    if (stack.length === 0) return value;
   }
   return memo.get(root) as T;
 }
@@ -97,12 +103,13 @@ export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: (readon
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
-    if (node[slot] !== undefined) {
-      stack.pop();
-      expanded.pop();
-      continue;
-    }
     if (!expanded[top]) {
+      // a node pushed twice (two parents below one another) is folded by the later push
+      if (node[slot] !== undefined) {
+        stack.pop();
+        expanded.pop();
+        continue;
+      }
       expanded[top] = true;
       for (let i = node.args.length - 1; i >= 0; i--) {
         const a = node.args[i] as Node;
@@ -113,9 +120,12 @@ export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: (readon
       }
       continue;
     }
+    // expanded: everything above it was below it, so it cannot have been folded meanwhile
     stack.pop();
     expanded.pop();
-    node[slot] = f(node, node.args.map((a) => (a as Node)[slot]!));
+    const args = new Array<readonly number[]>(node.args.length);
+    for (let i = 0; i < args.length; i++) args[i] = (node.args[i] as Node)[slot]!;
+    node[slot] = f(node, args);
   }
   return (root as Node)[slot]!;
 }
