@@ -25,6 +25,28 @@ export function symbol(s: Sym): Expr {
 
 const byId = (a: Expr, b: Expr) => a.id - b.id;
 
+/** lists up to this long are sorted by insertion */
+const SHORT = 24;
+
+/**
+ * list in ascending id, in place: the operands of a sum or product, a handful
+ * as a rule. Array.prototype.sort copies every list into a work array of its
+ * own (a quarter of all that a compile allocated, at chain n = 256); ids are
+ * distinct or the nodes the same, so any sort gives this order.
+ */
+function sortById(list: Expr[]): void {
+  if (list.length > SHORT) {
+    list.sort(byId);
+    return;
+  }
+  for (let i = 1; i < list.length; i++) {
+    const x = list[i];
+    let j = i - 1;
+    for (; j >= 0 && list[j].id > x.id; j--) list[j + 1] = list[j];
+    list[j + 1] = x;
+  }
+}
+
 /** (coefficient, base) with term = coefficient * base */
 function splitCoefficient(t: Expr): [number, Expr] {
   return [coefficientOf(t), baseOf(t)];
@@ -52,32 +74,35 @@ const LONG = 16;
  * can re-enter itself (pow(x, -n) divides).
  */
 class ByBase {
+  /** the first `size` entries are this call's; the arrays keep their room between calls */
   readonly bases: Expr[] = [];
   readonly amounts: number[] = [];
+  size = 0;
   private index: Map<number, number> | undefined;
   add(b: Expr, k: number): void {
     const i = this.find(b);
     if (i >= 0) this.amounts[i] += k;
     else {
-      this.index?.set(b.id, this.bases.length);
-      this.bases.push(b);
-      this.amounts.push(0 + k);
+      this.index?.set(b.id, this.size);
+      this.bases[this.size] = b;
+      this.amounts[this.size] = 0 + k;
+      this.size++;
     }
   }
   private find(b: Expr): number {
     if (this.index) return this.index.get(b.id) ?? -1;
-    const n = this.bases.length;
+    const n = this.size;
     for (let i = 0; i < n; i++) if (this.bases[i] === b) return i;
-    if (n >= LONG) this.index = new Map(this.bases.map((x, i) => [x.id, i]));
+    if (n >= LONG) this.index = new Map(this.bases.slice(0, n).map((x, i) => [x.id, i]));
     return -1;
   }
   static take(): ByBase {
     return spare.pop() ?? new ByBase();
   }
-  /** emptied and back to the pool */
+  /** back to the pool, emptied (not shortened: the room stays, the nodes are let go) */
   done(): void {
-    this.bases.length = 0;
-    this.amounts.length = 0;
+    for (let i = 0; i < this.size; i++) this.bases[i] = ZERO;
+    this.size = 0;
     this.index = undefined;
     spare.push(this);
   }
@@ -97,9 +122,9 @@ export function add(...xs: Ex[]): Expr {
     else like.add(baseOf(p), coefficientOf(p));
   }
   const terms: Expr[] = [];
-  for (let i = 0; i < like.bases.length; i++) if (like.amounts[i] !== 0) terms.push(scaled(like.amounts[i], like.bases[i]));
+  for (let i = 0; i < like.size; i++) if (like.amounts[i] !== 0) terms.push(scaled(like.amounts[i], like.bases[i]));
   like.done();
-  terms.sort(byId);
+  sortById(terms);
   if (terms.length === 0) return num(c);
   if (terms.length === 1 && c === 0) return terms[0];
   if (c !== 0) terms.unshift(num(c));
@@ -135,9 +160,9 @@ export function mul(...xs: Ex[]): Expr {
   }
   // given back only after pow(), which can re-enter mul() (and takes another)
   const factors: Expr[] = [];
-  for (let i = 0; i < powers.bases.length; i++) factors.push(pow(powers.bases[i], powers.amounts[i]));
+  for (let i = 0; i < powers.size; i++) factors.push(pow(powers.bases[i], powers.amounts[i]));
   powers.done();
-  factors.sort(byId);
+  sortById(factors);
   if (factors.length === 0) return num(c);
   if (c === 1 && factors.length === 1) return factors[0];
   // a constant times a sum stays a product (no distribution: keeps sharing)
