@@ -2,7 +2,7 @@
 // (constant folding, x*0, x*1, x+0, flattening, like terms and powers merged),
 // then interned, so equal expressions share one node.
 
-import { type Expr, type FnName, type Sym, ExprError, constant, intern, isConst } from './node.ts';
+import { type Expr, type FnName, type Sym, ExprError, constant, intern, internRange, isConst } from './node.ts';
 import { FUNCTIONS } from './functions.ts';
 
 export type Ex = Expr | number;
@@ -29,20 +29,21 @@ const byId = (a: Expr, b: Expr) => a.id - b.id;
 const SHORT = 24;
 
 /**
- * list in ascending id, in place: the operands of a sum or product, a handful
- * as a rule. Array.prototype.sort copies every list into a work array of its
- * own (a quarter of all that a compile allocated, at chain n = 256); ids are
- * distinct or the nodes the same, so any sort gives this order.
+ * list[from..to) in ascending id, in place: the operands of a sum or product,
+ * a handful as a rule. Array.prototype.sort copies every list into a work
+ * array of its own (a quarter of all that a compile allocated, at chain
+ * n = 256); ids are distinct or the nodes the same, so any sort gives this order.
  */
-function sortById(list: Expr[]): void {
-  if (list.length > SHORT) {
-    list.sort(byId);
+function sortById(list: Expr[], from: number, to: number): void {
+  if (to - from > SHORT) {
+    const sorted = list.slice(from, to).sort(byId);
+    for (let i = from; i < to; i++) list[i] = sorted[i - from];
     return;
   }
-  for (let i = 1; i < list.length; i++) {
+  for (let i = from + 1; i < to; i++) {
     const x = list[i];
     let j = i - 1;
-    for (; j >= 0 && list[j].id > x.id; j--) list[j + 1] = list[j];
+    for (; j >= from && list[j].id > x.id; j--) list[j + 1] = list[j];
     list[j + 1] = x;
   }
 }
@@ -60,7 +61,7 @@ function coefficientOf(t: Expr): number {
 /** the base of a term k * base: its factors after the constant, as they are (interned when more than one) */
 function baseOf(t: Expr): Expr {
   if (t.op !== 'mul' || t.args[0].op !== 'const') return t;
-  return t.args.length === 2 ? t.args[1] : intern('mul', t.args.slice(1));
+  return t.args.length === 2 ? t.args[1] : internRange('mul', t.args, 1, t.args.length);
 }
 
 /** lists longer than this find their bases through a Map */
@@ -78,6 +79,8 @@ class ByBase {
   readonly bases: Expr[] = [];
   readonly amounts: number[] = [];
   size = 0;
+  /** the operands of the node being made: out[0] its constant, out[1..] the terms or factors (never a hole: it starts at length 1) */
+  readonly out: Expr[] = [ZERO];
   private index: Map<number, number> | undefined;
   add(b: Expr, k: number): void {
     const i = this.find(b);
@@ -99,9 +102,10 @@ class ByBase {
   static take(): ByBase {
     return spare.pop() ?? new ByBase();
   }
-  /** back to the pool, emptied (not shortened: the room stays, the nodes are let go) */
-  done(): void {
+  /** back to the pool, emptied (not shortened: the room stays, the nodes are let go); out[0..used) was written */
+  done(used: number): void {
     for (let i = 0; i < this.size; i++) this.bases[i] = ZERO;
+    for (let i = 0; i < used; i++) this.out[i] = ZERO;
     this.size = 0;
     this.index = undefined;
     spare.push(this);
@@ -121,20 +125,41 @@ export function add(...xs: Ex[]): Expr {
     else if (p.op === 'const') c += p.value;
     else like.add(baseOf(p), coefficientOf(p));
   }
-  const terms: Expr[] = [];
-  for (let i = 0; i < like.size; i++) if (like.amounts[i] !== 0) terms.push(scaled(like.amounts[i], like.bases[i]));
-  like.done();
-  sortById(terms);
-  if (terms.length === 0) return num(c);
-  if (terms.length === 1 && c === 0) return terms[0];
-  if (c !== 0) terms.unshift(num(c));
-  return intern('add', terms);
+  const out = like.out;
+  let n = 1;
+  for (let i = 0; i < like.size; i++) if (like.amounts[i] !== 0) out[n++] = scaled(like.amounts[i], like.bases[i]);
+  const node = operands('add', like, n, c, 0);
+  like.done(n);
+  return node;
 }
+
+/**
+ * The node of operands out[1..n) of a sum (neutral 0) or product (neutral 1)
+ * and the constant c: sorted by id, the constant put first unless neutral; a
+ * lone operand is itself, none the constant.
+ */
+function operands(op: 'add' | 'mul', by: ByBase, n: number, c: number, neutral: number): Expr {
+  const out = by.out;
+  sortById(out, 1, n);
+  if (n === 1) return num(c);
+  if (n === 2 && c === neutral) return out[1];
+  if (c === neutral) return internRange(op, out, 1, n);
+  out[0] = num(c);
+  return internRange(op, out, 0, n);
+}
+
+/** operands of scaled(): no re-entry (num() and intern() make no sums or products) */
+const scaledArgs: Expr[] = [ZERO];
 
 function scaled(k: number, b: Expr): Expr {
   if (k === 1) return b;
-  if (b.op === 'mul') return intern('mul', [num(k), ...b.args]);
-  return intern('mul', [num(k), b]);
+  scaledArgs[0] = num(k);
+  let n = 1;
+  if (b.op === 'mul') for (const a of b.args) scaledArgs[n++] = a;
+  else scaledArgs[n++] = b;
+  const node = internRange('mul', scaledArgs, 0, n);
+  for (let i = 0; i < n; i++) scaledArgs[i] = ZERO;
+  return node;
 }
 
 export function sub(a: Ex, b: Ex): Expr {
@@ -155,19 +180,16 @@ export function mul(...xs: Ex[]): Expr {
     else for (const p of x.args) c = factorInto(powers, p, c);
   }
   if (c === 0) {
-    powers.done();
+    powers.done(0);
     return num(0);
   }
   // given back only after pow(), which can re-enter mul() (and takes another)
-  const factors: Expr[] = [];
-  for (let i = 0; i < powers.size; i++) factors.push(pow(powers.bases[i], powers.amounts[i]));
-  powers.done();
-  sortById(factors);
-  if (factors.length === 0) return num(c);
-  if (c === 1 && factors.length === 1) return factors[0];
+  let n = 1;
+  for (let i = 0; i < powers.size; i++) powers.out[n++] = pow(powers.bases[i], powers.amounts[i]);
   // a constant times a sum stays a product (no distribution: keeps sharing)
-  if (c !== 1) factors.unshift(num(c));
-  return intern('mul', factors);
+  const node = operands('mul', powers, n, c, 1);
+  powers.done(n);
+  return node;
 }
 
 /** a factor p of a product: a constant multiplies c (returned), anything else adds its exponent to its base */

@@ -98,13 +98,13 @@ class OpenTable {
   private slots = new Int32Array(2 * 2048);
   /** 32 - log2(slot count): the first slot of a hash is taken from the high bits of a Fibonacci product */
   private shift = 21;
-  find(h: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
+  find(h: number, op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
     const mask = (this.slots.length >> 1) - 1;
     // the hash's low bits alone cluster (a constant's low word is 0 for 0.5 or 2): all its bits pick the slot
     for (let i = Math.imul(h, 0x9e3779b1) >>> this.shift; ; i = (i + 1) & mask) {
       const k = this.slots[2 * i];
       if (k === 0) return undefined;
-      if (this.slots[2 * i + 1] === h && same(this.nodes[k - 1], op, args, value, fn, sym)) return this.nodes[k - 1];
+      if (this.slots[2 * i + 1] === h && same(this.nodes[k - 1], op, args, from, to, value, fn, sym)) return this.nodes[k - 1];
     }
   }
   put(h: number, node: Expr): void {
@@ -162,28 +162,29 @@ export function localMemo<M extends object>(shared: M, make: () => M): M {
   return memo;
 }
 
-function hash(op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): number {
+/** the content hash of a node with arguments args[from..to) */
+function hash(op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): number {
   bits[0] = value;
   let h = Math.imul(OPCODE[op], 0x9e3779b1) ^ words[0];
   h = Math.imul(h ^ words[1], 0x85ebca6b);
   if (fn) for (let i = 0; i < fn.length; i++) h = Math.imul(h ^ fn.charCodeAt(i), 0xc2b2ae35);
   if (sym) h = Math.imul(h ^ sym.id, 0x27d4eb2f);
-  for (const a of args) h = Math.imul(h ^ a.id, 0x165667b1) + 0x7f4a7c15;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ args[i].id, 0x165667b1) + 0x7f4a7c15;
   // 30 bits: a small integer (Smi) key; a wider one is a boxed double, allocated for every lookup
   return h & 0x3fffffff;
 }
 
-function same(n: Expr, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): boolean {
-  if (n.op !== op || n.value !== value || n.fn !== fn || n.sym !== sym || n.args.length !== args.length) return false;
-  for (let i = 0; i < args.length; i++) if (n.args[i] !== args[i]) return false;
+function same(n: Expr, op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): boolean {
+  if (n.op !== op || n.value !== value || n.fn !== fn || n.sym !== sym || n.args.length !== to - from) return false;
+  for (let i = from; i < to; i++) if (n.args[i - from] !== args[i]) return false;
   return true;
 }
 
-function find(table: Table | undefined, h: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
+function find(table: Table | undefined, h: number, op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
   const found = table?.get(h);
   if (!found) return undefined;
-  if (!Array.isArray(found)) return same(found, op, args, value, fn, sym) ? found : undefined;
-  for (const n of found) if (same(n, op, args, value, fn, sym)) return n;
+  if (!Array.isArray(found)) return same(found, op, args, from, to, value, fn, sym) ? found : undefined;
+  for (const n of found) if (same(n, op, args, from, to, value, fn, sym)) return n;
   return undefined;
 }
 
@@ -195,10 +196,10 @@ function put(table: Table, h: number, node: Expr): void {
 }
 
 /** the symbol with the largest id among the arguments' anchors (symbols are made in order, so the youngest) */
-function youngest(args: readonly Expr[]): Sym | undefined {
+function youngest(args: readonly Expr[], from: number, to: number): Sym | undefined {
   let a: Sym | undefined;
-  for (const x of args) {
-    const b = (x as Node).anchor;
+  for (let i = from; i < to; i++) {
+    const b = (args[i] as Node).anchor;
     if (b !== undefined && (a === undefined || b.id > a.id)) a = b;
   }
   return a;
@@ -221,18 +222,27 @@ makeNode(-1, 'const', [], undefined as unknown as number, undefined, undefined, 
 
 // (op, args, value, fn, sym) => the unique node with that content
 export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sym?: Sym): Expr {
-  const h = hash(op, args, value, fn, sym);
-  const mine = local?.table.find(h, op, args, value, fn, sym);
+  return internRange(op, args, 0, args.length, value, fn, sym);
+}
+
+/**
+ * intern() of the arguments args[from..to): the constructors gather them in
+ * arrays they reuse, so a node that exists already (most asked for) costs no
+ * array, and a new one the copy it keeps.
+ */
+export function internRange(op: Op, args: readonly Expr[], from: number, to: number, value = 0, fn?: FnName, sym?: Sym): Expr {
+  const h = hash(op, args, from, to, value, fn, sym);
+  const mine = local?.table.find(h, op, args, from, to, value, fn, sym);
   if (mine) return mine;
-  const anchor = op === 'sym' ? sym : youngest(args);
+  const anchor = op === 'sym' ? sym : youngest(args, from, to);
   const outer = anchor ? anchored.get(anchor) : fixed;
-  const shared = find(outer, h, op, args, value, fn, sym);
+  const shared = find(outer, h, op, args, from, to, value, fn, sym);
   if (shared) return shared;
   let residue = op === 'residue';
-  for (let i = 0; i < args.length && !residue; i++) residue = (args[i] as Node).residue;
+  for (let i = from; i < to && !residue; i++) residue = (args[i] as Node).residue;
   // a copy of exactly its length: the caller's array grew by push or spread and has room for 17 or 19
   // (152-168 bytes for the two or three arguments of most sums and products: 16% of a compile's heap)
-  const node = makeNode(nextExprId++, op, args.length === 0 ? NO_ARGS : args.slice(), value, fn, sym, anchor, residue);
+  const node = makeNode(nextExprId++, op, to === from ? NO_ARGS : args.slice(from, to), value, fn, sym, anchor, residue);
   if (local) local.table.put(h, node);
   else if (outer) put(outer, h, node);
   else anchored.set(anchor!, new Map([[h, node]]));
@@ -247,8 +257,8 @@ export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sy
  */
 export function freshSymbol(sym: Sym): Expr {
   const node = makeNode(nextExprId++, 'sym', NO_ARGS, 0, undefined, sym, sym, false);
-  if (local) local.table.put(hash('sym', NO_ARGS, 0, undefined, sym), node);
-  else anchored.set(sym, new Map([[hash('sym', NO_ARGS, 0, undefined, sym), node]]));
+  if (local) local.table.put(hash('sym', NO_ARGS, 0, 0, 0, undefined, sym), node);
+  else anchored.set(sym, new Map([[hash('sym', NO_ARGS, 0, 0, 0, undefined, sym), node]]));
   return node;
 }
 
