@@ -9,13 +9,52 @@
 // once more each, to keep a call and an array per node off the code generator).
 import type { Expr, Node, Slot } from './node.ts';
 
+/** a fold's work stacks: the nodes, and whether each one's arguments were pushed */
+interface Stacks {
+  readonly nodes: Node[];
+  readonly expanded: boolean[];
+}
+
+/**
+ * Stacks by nesting depth (a fold's f or leaf can fold again: diff asks
+ * symsOf), reused: a fold per assignment, per derivative, per fingerprint
+ * made two arrays each (a twentieth of a compile's allocation).
+ */
+const pool: Stacks[] = [];
+let depth = 0;
+
+/** the stacks of this depth, root pushed on them; give them back with done() */
+function take(root: Expr): Stacks {
+  const s = (pool[depth] ??= { nodes: [], expanded: [] });
+  depth++;
+  s.nodes.push(root as Node);
+  s.expanded.push(false);
+  return s;
+}
+
+/** back to the pool: a fold that returned left them empty (and their room kept), one that threw is emptied here */
+function done(s: Stacks): void {
+  depth--;
+  if (s.nodes.length > 0) {
+    s.nodes.length = 0;
+    s.expanded.length = 0;
+  }
+}
+
 // (root, memo by node id, f, leaf) => f applied bottom-up, each node once; memo is filled in place.
 // A node whose leaf() is defined takes that value and its arguments are not visited.
 export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
   const hit = memo.get(root.id);
   if (hit !== undefined) return hit;
-  const stack: Expr[] = [root];
-  const expanded: boolean[] = [false];
+  const s = take(root);
+  try {
+    return foldOn(s.nodes, s.expanded, root, memo, f, leaf);
+  } finally {
+    done(s);
+  }
+}
+
+function foldOn<T>(stack: Expr[], expanded: boolean[], root: Expr, memo: Map<number, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
@@ -56,8 +95,15 @@ export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: 
 export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
   const hit = memo.get(root);
   if (hit !== undefined) return hit;
-  const stack: Expr[] = [root];
-  const expanded: boolean[] = [false];
+  const s = take(root);
+  try {
+    return foldWeakOn(s.nodes, s.expanded, root, memo, f, leaf);
+  } finally {
+    done(s);
+  }
+}
+
+function foldWeakOn<T>(stack: Expr[], expanded: boolean[], root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
@@ -98,8 +144,15 @@ export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, 
 export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: (readonly number[])[]) => readonly number[]): readonly number[] {
   const hit = (root as Node)[slot];
   if (hit !== undefined) return hit;
-  const stack: Node[] = [root as Node];
-  const expanded: boolean[] = [false];
+  const s = take(root);
+  try {
+    return foldInSlotOn(s.nodes, s.expanded, root, slot, f);
+  } finally {
+    done(s);
+  }
+}
+
+function foldInSlotOn(stack: Node[], expanded: boolean[], root: Expr, slot: Slot, f: (node: Expr, args: (readonly number[])[]) => readonly number[]): readonly number[] {
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
