@@ -106,17 +106,42 @@ export function rebuild(n: Expr, args: Expr[]): Expr {
   }
 }
 
+/**
+ * A replacement map's work so far: the results, and the fold's functions,
+ * made once for the map (at its present size), not per call.
+ */
+interface Substitution {
+  size: number;
+  memo: Map<number, Expr>;
+  step: (n: Expr, args: Expr[]) => Expr;
+  /** untouched(): a node without replaced symbols is itself */
+  leaf: (n: Expr) => Expr | undefined;
+  /** leaf reads the symbols analyses have listed: usable only below a root that has them */
+  listedOnly: boolean;
+}
+
 /** per replacement map, the results so far: calls with one map share their subexpressions */
-const substituted = new WeakMap<Map<number, Expr>, { size: number; memo: Map<number, Expr> }>();
+const substituted = new WeakMap<Map<number, Expr>, Substitution>();
 
 // (e, symbol id -> replacement) => e with the symbols replaced, simplified.
 // Calls with the same map share their work (flattening substitutes every
 // equation with one map of parameter values); a map may gain entries between
 // calls (the results are then recomputed), but must not change them.
 export function substitute(e: Expr, replace: Map<number, Expr>): Expr {
-  let cache = substituted.get(replace);
-  if (!cache || cache.size !== replace.size) substituted.set(replace, (cache = { size: replace.size, memo: new Map() }));
-  return fold(e, cache.memo, (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : sameArgs(n, args) ? n : rebuild(n, args)), untouched(e, replace));
+  let s = substituted.get(replace);
+  if (!s || s.size !== replace.size) substituted.set(replace, (s = substitution(replace)));
+  // listed for the root means listed for every node below it (symsOf fills them all)
+  return fold(e, s.memo, s.step, s.listedOnly && (e as Node).syms === undefined ? undefined : s.leaf);
+}
+
+function substitution(replace: Map<number, Expr>): Substitution {
+  return {
+    size: replace.size,
+    memo: new Map(),
+    step: (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : sameArgs(n, args) ? n : rebuild(n, args)),
+    leaf: untouched(replace),
+    listedOnly: replace.size > FEW,
+  };
 }
 
 /**
@@ -141,13 +166,14 @@ const SCAN = 32;
  * node's symbols; a larger map is checked only where an analysis has listed
  * a node's symbols already (listing them here would cost what it saves).
  */
-function untouched(root: Expr, replace: Map<number, Expr>): ((n: Expr) => Expr | undefined) | undefined {
+function untouched(replace: Map<number, Expr>): (n: Expr) => Expr | undefined {
   if (replace.size <= FEW) {
     const keys = [...replace.keys()];
-    return (n) => (keys.some((id) => dependsOn(n, id)) ? undefined : n);
+    return (n) => {
+      for (let i = 0; i < keys.length; i++) if (dependsOn(n, keys[i])) return undefined;
+      return n;
+    };
   }
-  // listed for the root means listed for every node below it (symsOf fills them all)
-  if ((root as Node).syms === undefined) return undefined;
   return (n) => {
     const syms = (n as Node).syms!;
     if (syms.length > SCAN) return undefined;

@@ -6,17 +6,33 @@ import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, step, su
 import { foldWeak } from './fold.ts';
 import { dependsOn } from './analysis.ts';
 
+/** differentiation by one variable: its memo, and the fold's two functions made once, not per call */
+interface ByVariable {
+  readonly memo: WeakMap<Expr, Expr>;
+  readonly rule: (n: Expr, d: Expr[]) => Expr;
+  readonly free: (n: Expr) => Expr | undefined;
+}
+
 // weak both ways: a memo lives as long as its variable, an entry as long as its node;
 // inside a compile, the compile's own (node.ts, localMemo)
-const shared = new WeakMap<Sym, WeakMap<Expr, Expr>>();
+const shared = new WeakMap<Sym, ByVariable>();
+const fresh = () => new WeakMap<Sym, ByVariable>();
+
+function byVariable(v: Sym): ByVariable {
+  return {
+    memo: new WeakMap(),
+    rule: (n, d) => derivative(n, d, v),
+    // a subexpression free of v differentiates to ZERO exactly (every rule below folds to it): not visited
+    free: (n) => (dependsOn(n, v.id) ? undefined : ZERO),
+  };
+}
 
 // (e, v) => d e / d v, simplified
 export function diff(e: Expr, v: Sym): Expr {
-  const memos = localMemo(shared, () => new WeakMap());
-  let memo = memos.get(v);
-  if (!memo) memos.set(v, (memo = new WeakMap()));
-  // a subexpression free of v differentiates to ZERO exactly (every rule below folds to it): not visited
-  return foldWeak(e, memo, (n, d) => derivative(n, d, v), (n) => (dependsOn(n, v.id) ? undefined : ZERO));
+  const memos = localMemo(shared, fresh);
+  let by = memos.get(v);
+  if (!by) memos.set(v, (by = byVariable(v)));
+  return foldWeak(e, by.memo, by.rule, by.free);
 }
 
 function derivative(n: Expr, d: Expr[], v: Sym): Expr {

@@ -97,8 +97,16 @@ export class Fingerprints {
     this.bound.set(sym.id, fp);
   }
 
+  /**
+   * Fingerprints by node id, kept for the life of this object: a node's
+   * fingerprint never changes once taken (bind() names a fresh temporary
+   * before any expression reads it), and each new temporary's expression is
+   * made of earlier ones, so a walk stops at the nodes fingerprinted before.
+   */
+  private readonly known = new Map<number, Fingerprint>();
+
   of(e: Expr): Fingerprint {
-    return fold<Fingerprint>(e, new Map(), (n, a) => this.node(n, a));
+    return fold<Fingerprint>(e, this.known, (n, a) => this.node(n, a));
   }
 
   private readonly constants = new Map<number, Fingerprint>();
@@ -149,28 +157,51 @@ export class Fingerprints {
 
 /** both defined and equal under every prime */
 export function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
-  return a !== null && b !== null && a.every((v, k) => v === b[k]);
+  if (a === null || b === null) return false;
+  for (let k = 0; k < K; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+interface Entry<T> {
+  readonly fp: Fingerprint;
+  value: T;
+  /** the next entry whose key is the same (a different fingerprint) */
+  next: Entry<T> | undefined;
 }
 
 /**
- * Values keyed by fingerprint: a number made of the first residue and 22
- * bits of the second finds the entry (no string per lookup), the whole
- * fingerprint confirms it.
+ * Values keyed by fingerprint: a small integer made of the first two
+ * residues finds the entries (no string, and no heap number as a wider key
+ * would be, per lookup), the whole fingerprint picks the one.
  */
 export class ByFingerprint<T> {
-  private readonly map = new Map<number, { fp: Fingerprint; value: T }>();
+  private readonly map = new Map<number, Entry<T>>();
   get(fp: Fingerprint): T | undefined {
     if (fp === null) return undefined;
-    const hit = this.map.get(fp[0] * 4194304 + (fp[1] & 0x3fffff));
-    return hit && sameFingerprint(hit.fp, fp) ? hit.value : undefined;
+    for (let e = this.map.get(key(fp)); e !== undefined; e = e.next) if (sameFingerprint(e.fp, fp)) return e.value;
+    return undefined;
   }
   set(fp: Fingerprint, value: T): void {
-    if (fp !== null) this.map.set(fp[0] * 4194304 + (fp[1] & 0x3fffff), { fp, value });
+    if (fp === null) return;
+    const k = key(fp);
+    const first = this.map.get(k);
+    for (let e = first; e !== undefined; e = e.next) {
+      if (sameFingerprint(e.fp, fp)) {
+        e.value = value;
+        return;
+      }
+    }
+    this.map.set(k, { fp, value, next: first });
   }
   /** every entry of `other` into this one */
   merge(other: ByFingerprint<T>): void {
-    for (const [key, entry] of other.map) this.map.set(key, entry);
+    for (const first of other.map.values()) for (let e: Entry<T> | undefined = first; e !== undefined; e = e.next) this.set(e.fp, e.value);
   }
+}
+
+/** 30 bits of a (non-null) fingerprint: a small integer */
+function key(fp: readonly number[]): number {
+  return (fp[0] ^ Math.imul(fp[1], 0x9e3779b1)) & 0x3fffffff;
 }
 
 /** the expression is zero at the point under every prime: identically zero, with the probability above */

@@ -85,49 +85,47 @@ let local: { table: OpenTable; memos: Map<object, unknown> } | undefined;
 
 /**
  * A compile's own table, the one nearly every node of a compile is filed in
- * (hundreds of thousands): open addressing over typed arrays, probed
+ * (hundreds of thousands): open addressing over a typed array, probed
  * linearly. A Map of them cost a bucket chain and an entry record per node,
  * rehashed through the collector each time it doubled, and an array per hash
- * shared by two nodes.
+ * shared by two nodes. A slot holds the node's index and its hash side by
+ * side: a probe reads one cache line, and a node is only read when its hash
+ * matches (the table outgrows every cache; a lookup was three misses).
  */
 class OpenTable {
   private nodes: Expr[] = [];
-  private hashes = new Int32Array(1024);
-  /** 1 + index into nodes, 0 for a free slot; twice the nodes at least */
-  private slots = new Int32Array(2048);
-  /** 32 - log2(slots.length): the first slot of a hash is taken from the high bits of a Fibonacci product */
+  /** pairs (1 + index into nodes, hash), (0, 0) for a free slot; twice the nodes at least */
+  private slots = new Int32Array(2 * 2048);
+  /** 32 - log2(slot count): the first slot of a hash is taken from the high bits of a Fibonacci product */
   private shift = 21;
-  find(h: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
-    const mask = this.slots.length - 1;
+  find(h: number, op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
+    const mask = (this.slots.length >> 1) - 1;
     // the hash's low bits alone cluster (a constant's low word is 0 for 0.5 or 2): all its bits pick the slot
     for (let i = Math.imul(h, 0x9e3779b1) >>> this.shift; ; i = (i + 1) & mask) {
-      const k = this.slots[i];
+      const k = this.slots[2 * i];
       if (k === 0) return undefined;
-      if (this.hashes[k - 1] === h && same(this.nodes[k - 1], op, args, value, fn, sym)) return this.nodes[k - 1];
+      if (this.slots[2 * i + 1] === h && same(this.nodes[k - 1], op, args, from, to, value, fn, sym)) return this.nodes[k - 1];
     }
   }
   put(h: number, node: Expr): void {
-    const k = this.nodes.length;
-    if (k === this.hashes.length) {
-      const hashes = new Int32Array(2 * k);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-    }
     this.nodes.push(node);
-    this.hashes[k] = h;
-    if (2 * (k + 1) > this.slots.length) this.rehash(2 * this.slots.length);
-    else this.place(h, k);
+    const k = this.nodes.length;
+    if (2 * k > this.slots.length >> 1) this.rehash(this.slots.length);
+    this.place(this.slots, h, k);
   }
-  private place(h: number, k: number): void {
-    const mask = this.slots.length - 1;
+  private place(slots: Int32Array, h: number, k: number): void {
+    const mask = (slots.length >> 1) - 1;
     let i = Math.imul(h, 0x9e3779b1) >>> this.shift;
-    while (this.slots[i] !== 0) i = (i + 1) & mask;
-    this.slots[i] = k + 1;
+    while (slots[2 * i] !== 0) i = (i + 1) & mask;
+    slots[2 * i] = k;
+    slots[2 * i + 1] = h;
   }
-  private rehash(size: number): void {
-    this.slots = new Int32Array(size);
-    this.shift = 32 - Math.log2(size);
-    for (let k = 0; k < this.nodes.length; k++) this.place(this.hashes[k], k);
+  /** twice the slots, the filled ones placed again */
+  private rehash(count: number): void {
+    const old = this.slots;
+    this.slots = new Int32Array(2 * count);
+    this.shift = 32 - Math.log2(count);
+    for (let i = 0; i < old.length; i += 2) if (old[i] !== 0) this.place(this.slots, old[i + 1], old[i]);
   }
 }
 
@@ -164,28 +162,29 @@ export function localMemo<M extends object>(shared: M, make: () => M): M {
   return memo;
 }
 
-function hash(op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): number {
+/** the content hash of a node with arguments args[from..to) */
+function hash(op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): number {
   bits[0] = value;
   let h = Math.imul(OPCODE[op], 0x9e3779b1) ^ words[0];
   h = Math.imul(h ^ words[1], 0x85ebca6b);
   if (fn) for (let i = 0; i < fn.length; i++) h = Math.imul(h ^ fn.charCodeAt(i), 0xc2b2ae35);
   if (sym) h = Math.imul(h ^ sym.id, 0x27d4eb2f);
-  for (const a of args) h = Math.imul(h ^ a.id, 0x165667b1) + 0x7f4a7c15;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ args[i].id, 0x165667b1) + 0x7f4a7c15;
   // 30 bits: a small integer (Smi) key; a wider one is a boxed double, allocated for every lookup
   return h & 0x3fffffff;
 }
 
-function same(n: Expr, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): boolean {
-  if (n.op !== op || n.value !== value || n.fn !== fn || n.sym !== sym || n.args.length !== args.length) return false;
-  for (let i = 0; i < args.length; i++) if (n.args[i] !== args[i]) return false;
+function same(n: Expr, op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): boolean {
+  if (n.op !== op || n.value !== value || n.fn !== fn || n.sym !== sym || n.args.length !== to - from) return false;
+  for (let i = from; i < to; i++) if (n.args[i - from] !== args[i]) return false;
   return true;
 }
 
-function find(table: Table | undefined, h: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
+function find(table: Table | undefined, h: number, op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
   const found = table?.get(h);
   if (!found) return undefined;
-  if (!Array.isArray(found)) return same(found, op, args, value, fn, sym) ? found : undefined;
-  for (const n of found) if (same(n, op, args, value, fn, sym)) return n;
+  if (!Array.isArray(found)) return same(found, op, args, from, to, value, fn, sym) ? found : undefined;
+  for (const n of found) if (same(n, op, args, from, to, value, fn, sym)) return n;
   return undefined;
 }
 
@@ -197,10 +196,10 @@ function put(table: Table, h: number, node: Expr): void {
 }
 
 /** the symbol with the largest id among the arguments' anchors (symbols are made in order, so the youngest) */
-function youngest(args: readonly Expr[]): Sym | undefined {
+function youngest(args: readonly Expr[], from: number, to: number): Sym | undefined {
   let a: Sym | undefined;
-  for (const x of args) {
-    const b = (x as Node).anchor;
+  for (let i = from; i < to; i++) {
+    const b = (args[i] as Node).anchor;
     if (b !== undefined && (a === undefined || b.id > a.id)) a = b;
   }
   return a;
@@ -223,21 +222,43 @@ makeNode(-1, 'const', [], undefined as unknown as number, undefined, undefined, 
 
 // (op, args, value, fn, sym) => the unique node with that content
 export function intern(op: Op, args: readonly Expr[], value = 0, fn?: FnName, sym?: Sym): Expr {
-  const h = hash(op, args, value, fn, sym);
-  const mine = local?.table.find(h, op, args, value, fn, sym);
+  return internRange(op, args, 0, args.length, value, fn, sym);
+}
+
+/**
+ * intern() of the arguments args[from..to): the constructors gather them in
+ * arrays they reuse, so a node that exists already (most asked for) costs no
+ * array, and a new one the copy it keeps.
+ */
+export function internRange(op: Op, args: readonly Expr[], from: number, to: number, value = 0, fn?: FnName, sym?: Sym): Expr {
+  const h = hash(op, args, from, to, value, fn, sym);
+  const mine = local?.table.find(h, op, args, from, to, value, fn, sym);
   if (mine) return mine;
-  const anchor = op === 'sym' ? sym : youngest(args);
+  const anchor = op === 'sym' ? sym : youngest(args, from, to);
   const outer = anchor ? anchored.get(anchor) : fixed;
-  const shared = find(outer, h, op, args, value, fn, sym);
+  const shared = find(outer, h, op, args, from, to, value, fn, sym);
   if (shared) return shared;
   let residue = op === 'residue';
-  for (let i = 0; i < args.length && !residue; i++) residue = (args[i] as Node).residue;
+  for (let i = from; i < to && !residue; i++) residue = (args[i] as Node).residue;
   // a copy of exactly its length: the caller's array grew by push or spread and has room for 17 or 19
   // (152-168 bytes for the two or three arguments of most sums and products: 16% of a compile's heap)
-  const node = makeNode(nextExprId++, op, args.length === 0 ? NO_ARGS : args.slice(), value, fn, sym, anchor, residue);
+  const node = makeNode(nextExprId++, op, to === from ? NO_ARGS : args.slice(from, to), value, fn, sym, anchor, residue);
   if (local) local.table.put(h, node);
   else if (outer) put(outer, h, node);
   else anchored.set(anchor!, new Map([[h, node]]));
+  return node;
+}
+
+/**
+ * The node of a symbol made just now, whose node cannot exist yet (a
+ * variable's, a temporary's, made in its constructor): filed as intern()
+ * files it, without the two lookups that would miss (a probe of a table that
+ * outgrows the caches, and a WeakMap that gives the symbol a hash first).
+ */
+export function freshSymbol(sym: Sym): Expr {
+  const node = makeNode(nextExprId++, 'sym', NO_ARGS, 0, undefined, sym, sym, false);
+  if (local) local.table.put(hash('sym', NO_ARGS, 0, 0, 0, undefined, sym), node);
+  else anchored.set(sym, new Map([[hash('sym', NO_ARGS, 0, 0, 0, undefined, sym), node]]));
   return node;
 }
 

@@ -101,6 +101,14 @@ function representative(e: Expr): Expr {
   return e.op === 'mul' && e.args.length === 2 && e.args[0].op === 'const' ? e.args[1] : e;
 }
 
+/** of two distinct representatives, the one to eliminate: an eliminable one, the higher rank (the less preferred representative), else the one declared later */
+function eliminated(flat: FlatModel, x: Variable, y: Variable, hinted: ReadonlySet<number>): Variable | undefined {
+  if (!eliminable(flat, x)) return eliminable(flat, y) ? y : undefined;
+  if (!eliminable(flat, y)) return x;
+  // what [x, y].sort(by rank descending, then id descending)[0] was
+  return (rank(flat, x, hinted) - rank(flat, y, hinted) || x.id - y.id) < 0 ? y : x;
+}
+
 function tryAlias(
   flat: FlatModel,
   lin: { terms: Term[]; c: number },
@@ -108,28 +116,35 @@ function tryAlias(
   alias: Map<number, { sign: number; of: Variable | undefined; offset: number }>,
   hinted: ReadonlySet<number>,
 ): boolean {
-  // collect a * r + ... + d = 0 over representatives r
+  // collect a * r + ... + d = 0 over representatives r: at most two (one per term), in order of first appearance
   let d = lin.c;
-  const coef = new Map<Variable, number>();
+  const reps: Variable[] = [];
+  const ks: number[] = [];
   for (const t of lin.terms) {
     const r = resolve(t.v);
     d += t.k * r.offset;
-    if (r.of) coef.set(r.of, (coef.get(r.of) ?? 0) + t.k * r.sign);
+    if (!r.of) continue;
+    const i = reps.indexOf(r.of);
+    if (i >= 0) ks[i] += t.k * r.sign;
+    else {
+      reps.push(r.of);
+      ks.push(0 + t.k * r.sign);
+    }
   }
-  const reps = [...coef].filter(([, k]) => k !== 0);
-  if (reps.length === 1) {
-    const [[v, a]] = reps;
+  // the representatives whose coefficients did not cancel
+  const live = [0, 1].filter((i) => i < reps.length && ks[i] !== 0);
+  if (live.length === 1) {
+    const [v, a] = [reps[live[0]], ks[live[0]]];
     if (!eliminable(flat, v)) return false;
     alias.set(v.id, { sign: 1, of: undefined, offset: -d / a });
     return true;
   }
-  if (reps.length !== 2 || d !== 0) return false;
-  const [[x, a], [y, b]] = reps;
+  if (live.length !== 2 || d !== 0) return false;
+  const [x, y, a, b] = [reps[0], reps[1], ks[0], ks[1]];
   if (Math.abs(a) !== Math.abs(b)) return false;
   // eliminate the one that is eliminable and ranks lower (ties: declared later)
-  const order = [x, y].filter((v) => eliminable(flat, v)).sort((p, q) => rank(flat, q, hinted) - rank(flat, p, hinted) || q.id - p.id);
-  if (order.length === 0) return false;
-  const gone = order[0];
+  const gone = eliminated(flat, x, y, hinted);
+  if (gone === undefined) return false;
   const [kg, keep, kk] = gone === x ? [a, y, b] : [b, x, a];
   alias.set(gone.id, { sign: -kk / kg, of: keep, offset: 0 });
   return true;

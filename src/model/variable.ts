@@ -1,6 +1,6 @@
 // Model variables. A Variable is a Sym: expressions refer to it by id, and its
 // hierarchical name ("s1.w", "body2.frame_a.f[1]") is derived from its owner.
-import { type Expr, type Sym, fold, newSymId, symbol } from '../expr/index.ts';
+import { type Expr, type Sym, fold, freshSymbol, newSymId } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 
 /**
@@ -55,7 +55,7 @@ export class Variable implements Sym {
     this.nominal = options.nominal ?? 1;
     this.description = options.description;
     this.tearing = options.tearing ?? false;
-    this.e = symbol(this);
+    this.e = freshSymbol(this); // made with the symbol: its node cannot exist yet
   }
 
   get name(): string {

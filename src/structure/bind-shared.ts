@@ -40,10 +40,13 @@ interface Seen {
 class Walks {
   readonly nodes = new Map<number, Seen>();
   private count = 0;
+  /** one for all walks (each empties it): a walk per assignment, tens of thousands */
+  private readonly stack: Expr[] = [];
   /** every distinct node below root (root included), each once, leaves skipped; visit returns false to skip what is below a node */
   each(root: Expr, visit: (n: Expr, seen: Seen) => boolean | void): void {
     const walk = ++this.count;
-    const stack = [root];
+    const stack = this.stack;
+    stack.push(root);
     while (stack.length > 0) {
       const n = stack.pop()!;
       if (isLeaf(n)) continue;
@@ -61,12 +64,13 @@ class Walks {
 export function bindShared(assigns: readonly Assign[], prefix: string): Assign[] {
   // the assignments reading each node, and the first of them
   const walks = new Walks();
-  assigns.forEach((a, k) =>
-    walks.each(a.expr, (_, seen) => {
-      seen.users++;
-      if (seen.first < 0) seen.first = k;
-    }),
-  );
+  // the visits read the assignment's index k: one function for all walks, not one per assignment
+  let k = 0;
+  const count = (_: Expr, seen: Seen): void => {
+    seen.users++;
+    if (seen.first < 0) seen.first = k;
+  };
+  for (k = 0; k < assigns.length; k++) walks.each(assigns[k].expr, count);
   // operations and height of each node's tree (an estimate: shared parts counted twice)
   const cost = new Map<number, number>();
   const height = new Map<number, number>();
@@ -76,17 +80,16 @@ export function bindShared(assigns: readonly Assign[], prefix: string): Assign[]
   const bound = new Map<number, { node: Expr; temp: Temp }>();
   // the assignments that read a bound node below their own: only they are rewritten
   const reading = new Set<number>();
-  assigns.forEach((a, k) =>
-    walks.each(a.expr, (n, seen) => {
-      if (n === a.expr) return true; // computed by this assignment
-      if (!bound.has(n.id)) {
-        if (seen.users < 2 || costOf(n) < MIN_OPS) return true;
-        bound.set(n.id, { node: n, temp: new Temp(`${prefix}shared`) });
-      }
-      reading.add(k);
-      return false; // read from its temporary
-    }),
-  );
+  const bind = (n: Expr, seen: Seen): boolean => {
+    if (n === assigns[k].expr) return true; // computed by this assignment
+    if (!bound.has(n.id)) {
+      if (seen.users < 2 || costOf(n) < MIN_OPS) return true;
+      bound.set(n.id, { node: n, temp: new Temp(`${prefix}shared`) });
+    }
+    reading.add(k);
+    return false; // read from its temporary
+  };
+  for (k = 0; k < assigns.length; k++) walks.each(assigns[k].expr, bind);
   if (bound.size === 0) return [...assigns];
   // each expression with the bound nodes below it read from their temporaries
   const memo = new Map<number, Expr>();

@@ -4,7 +4,7 @@
 // Glossary (tearing paper, "Solving torn linear/non-linear systems")
 //   y  variables computed one at a time from the non-residue equations g
 //   z  tearing variables; h residue equations; H z = c the torn linear system
-import { type Expr, type Sym, newSymId, symbol } from '../expr/index.ts';
+import { type Expr, type Sym, freshSymbol, newSymId } from '../expr/index.ts';
 import type { Variable } from '../model/index.ts';
 
 /** a compiler temporary: coefficients of H and c, Jacobian entries */
@@ -12,7 +12,7 @@ export class Temp implements Sym {
   readonly id = newSymId();
   readonly e: Expr;
   constructor(readonly name: string) {
-    this.e = symbol(this);
+    this.e = freshSymbol(this); // made with the symbol: its node cannot exist yet
   }
 }
 

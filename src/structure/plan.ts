@@ -244,18 +244,15 @@ function pairResidues(z: Variable[], residueEqs: FlatEquation[]): FlatEquation[]
   return z.every((v) => byVar.has(v.id)) ? z.map((v) => byVar.get(v.id)!) : undefined;
 }
 
-/** linear in v with a coefficient free of every unknown of the block */
 /** every equation linear in the unknowns it holds (visiting only those: blocks have thousands) */
 function isLinearBlock(eqs: readonly FlatEquation[], vars: readonly Variable[], ids: Set<number>): boolean {
   const byId = new Map(vars.map((v) => [v.id, v]));
-  return eqs.every((eq) => Array.from(symsOf(eq.residual)).every((id) => !byId.has(id) || isLinearIn(eq.residual, byId.get(id)!, ids)));
+  return eqs.every((eq) => symsOf(eq.residual).every((id) => !byId.has(id) || isLinearIn(eq.residual, byId.get(id)!, ids)));
 }
 
+/** linear in v, a variable occurring in residual, with a coefficient free of every unknown of the block */
 function isLinearIn(residual: Expr, v: Variable, blockIds: Set<number>): boolean {
-  const syms = symsOf(residual);
-  if (!syms.includes(v.id)) return true;
-  const a = diff(residual, v);
-  return !symsOf(a).some((id) => blockIds.has(id));
+  return !symsOf(diff(residual, v)).some((id) => blockIds.has(id));
 }
 
 /** does eq name an unknown of the block in residue()? */

@@ -17,15 +17,22 @@ export function propagateTrivial(steps: readonly Step[]): Step[] {
   return steps.map((s) => propagateStep(s, known));
 }
 
+/** does e hold a symbol of `known`? */
+function holdsAny(e: Expr, known: Map<number, Expr>): boolean {
+  for (const id of symsOf(e)) if (known.has(id)) return true;
+  return false;
+}
+
 function propagateStep(s: Step, known: Map<number, Expr>): Step {
   // most expressions hold nothing known: leave those alone without rebuilding them
-  const sub = (e: Expr) => (known.size && symsOf(e).some((id) => known.has(id)) ? substitute(e, known) : e);
+  const sub = (e: Expr) => (known.size && holdsAny(e, known) ? substitute(e, known) : e);
   const assigns = (list: readonly Assign[], record: boolean) =>
     list.map((a) => {
       const expr = sub(a.expr);
       // a checked pivot stays a value of its own: its check reads it
       if (record && trivial(expr) && !a.pivot) known.set(a.target.id, expr);
-      return { ...a, expr };
+      // unchanged (most): the assignment itself, not a copy per assignment
+      return expr === a.expr ? a : { ...a, expr };
     });
   switch (s.kind) {
     case 'assign': {

@@ -30,12 +30,25 @@ export function solveFor(residual: Expr, v: Variable): Expr | null {
  * use: tearing asks for every incidence of a loop (4 x 10^4 at chain n = 256),
  * the causal sequence uses one per variable.
  */
-export function solveWithPivot(residual: Expr, v: Variable, parameters: ReadonlySet<number>): { solution: () => Expr; steady: boolean } | null {
+export function solveWithPivot(residual: Expr, v: Variable, parameters: ReadonlySet<number>): PivotSolution | null {
   if (!dependsOn(residual, v.id)) return null;
   const a = diff(residual, v);
   if (a === ZERO || dependsOn(a, v.id)) return null;
-  let solution: Expr | undefined;
-  return { solution: () => (solution ??= div(neg(substitute(residual, new Map([[v.id, ZERO]]))), a)), steady: symsOf(a).every((id) => parameters.has(id)) };
+  return new PivotSolution(residual, v, a, symsOf(a).every((id) => parameters.has(id)));
+}
+
+/** an incidence's solution, formed on first use (an object, not a closure per incidence: tsx names each closure it makes) */
+class PivotSolution {
+  private formed: Expr | undefined;
+  constructor(
+    private readonly residual: Expr,
+    private readonly v: Variable,
+    private readonly a: Expr,
+    readonly steady: boolean,
+  ) {}
+  solution(): Expr {
+    return (this.formed ??= div(neg(substitute(this.residual, new Map([[this.v.id, ZERO]]))), this.a));
+  }
 }
 
 /**
