@@ -13,6 +13,7 @@
 import { type Expr, FUNCTIONS, type Sym } from '../expr/index.ts';
 import { type Elem, type Stmt, type Value, elem, name, num, printStmt, printValue } from './ir.ts';
 import { type OpCounts, nodeOps, noOps } from './ops.ts';
+import { IdTable } from './id-table.ts';
 
 /** what a symbol reads: a local or atom by name, or an array element */
 export type SymRef = (s: Sym) => Value | string;
@@ -21,11 +22,7 @@ export type SymRef = (s: Sym) => Value | string;
 const isInput = (v: Value): v is Elem => v.k === 'elem' && v.o === undefined && (v.a === 'w' || v.a === 'x' || v.a === 'u' || v.a === 'p');
 const ZERO_CODE = num(0);
 
-interface Entry {
-  /** NOT_COUNTED: lowered before any prepare() met it (then used once, as a node prepare() never saw) */
-  uses: number;
-  value: Value | undefined;
-}
+/** a node's use count when it was lowered before any prepare() met it (then used once, as a node prepare() never saw) */
 const NOT_COUNTED = -1;
 
 export class Scope {
@@ -33,11 +30,15 @@ export class Scope {
   readonly body: Stmt[] = [];
   readonly ops: OpCounts = noOps();
   /**
-   * node id -> how often the roots reference it, and its value once lowered: one
-   * record per node, so that lowering looks a node up once (a Map of uses and
-   * a memo of values were two lookups and a store per node, in every function)
+   * node id -> how often the roots reference it (the integer) and its value
+   * once lowered (the object): one slot per node, so that lowering looks a
+   * node up once (a Map of uses and a memo of values were two lookups and a
+   * store per node, in every function; a Map of records, a record per node)
    */
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries = new IdTable<Value>(true);
+  /** value()'s walk, kept between calls (one per assignment) */
+  private readonly stack: Expr[] = [];
+  private readonly expanded: boolean[] = [];
   private loads = 0;
 
   constructor(
@@ -59,12 +60,14 @@ export class Scope {
     const stack: Expr[] = [];
     // a node's arguments are counted once, when the node is first met
     const use = (n: Expr, k: number) => {
-      const e = entries.get(n.id);
-      if (e === undefined || e.uses < 0) {
-        if (e) e.uses = k;
-        else entries.set(n.id, { uses: k, value: undefined });
-        stack.push(n);
-      } else e.uses += k;
+      const s = entries.find(n.id);
+      if (s < 0) entries.slot(n.id, k);
+      else if (entries.int(s) < 0) entries.setInt(s, k);
+      else {
+        entries.setInt(s, entries.int(s) + k);
+        return;
+      }
+      stack.push(n);
     };
     for (const r of roots) use(r, 1);
     while (stack.length) {
@@ -77,15 +80,15 @@ export class Scope {
   /** the value of e; shared subexpressions are bound to temporaries first */
   value(e: Expr): Value {
     // post-order over the nodes not lowered yet, as expr/fold.ts walks, each node's record looked up once a visit
-    const entries = this.entries;
-    const stack: Expr[] = [e];
-    const expanded: boolean[] = [false];
+    const { entries, stack, expanded } = this;
+    stack.length = expanded.length = 0;
+    stack.push(e);
+    expanded.push(false);
     while (stack.length > 0) {
       const top = stack.length - 1;
       const n = stack[top];
-      let entry = entries.get(n.id);
-      if (entry === undefined) entries.set(n.id, (entry = { uses: NOT_COUNTED, value: undefined }));
-      if (entry.value !== undefined) {
+      const s = entries.slot(n.id, NOT_COUNTED);
+      if (entries.obj(s) !== undefined) {
         stack.pop();
         expanded.pop();
         continue;
@@ -93,7 +96,7 @@ export class Scope {
       if (!expanded[top]) {
         expanded[top] = true;
         for (let i = n.args.length - 1; i >= 0; i--) {
-          if (entries.get(n.args[i].id)?.value === undefined) {
+          if (!this.lowered(n.args[i])) {
             stack.push(n.args[i]);
             expanded.push(false);
           }
@@ -102,10 +105,17 @@ export class Scope {
       }
       stack.pop();
       expanded.pop();
-      const args = n.args.map((a) => entries.get(a.id)!.value!);
-      entry.value = this.share(n, entry.uses, this.lower(n, args, entry.uses));
+      // no node is added from here to the store: s stays the node's slot
+      const args = n.args.map((a) => entries.obj(entries.find(a.id))!);
+      const uses = entries.int(s);
+      entries.setObj(s, this.share(n, uses, this.lower(n, args, uses)));
     }
-    return entries.get(e.id)!.value!;
+    return entries.obj(entries.find(e.id))!;
+  }
+
+  private lowered(n: Expr): boolean {
+    const s = this.entries.find(n.id);
+    return s >= 0 && this.entries.obj(s) !== undefined;
   }
 
   /** the code of e */

@@ -15,6 +15,7 @@ import { TIME } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope } from './emitter.ts';
+import { IdTable } from './id-table.ts';
 import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
@@ -136,9 +137,12 @@ function nameShape(name: string): number {
 }
 
 /** symbol id -> how many of the expressions read it */
-function readCounts(exprs: readonly Expr[]): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (const e of exprs) for (const id of symsOf(e)) counts.set(id, (counts.get(id) ?? 0) + 1);
+function readCounts(exprs: readonly Expr[]): IdTable {
+  const counts = new IdTable();
+  for (const e of exprs) {
+    const ids = symsOf(e);
+    for (let i = 0; i < ids.length; i++) counts.add(ids[i], 1);
+  }
   return counts;
 }
 
@@ -152,7 +156,7 @@ export class Module {
     readonly slots: Slots,
     readonly chunk: number,
     /** symbol id -> expressions of the whole plan reading it */
-    readonly reads: Map<number, number>,
+    readonly reads: IdTable,
     /** successive substitution before Newton (GenerateOptions) */
     readonly substitution?: SubstitutionOptions,
     /** functions equal up to shifted indices, collected as they are made (undefined: no sharing) */
@@ -221,7 +225,7 @@ export class Module {
       const { body, ops } = this.assignScope(part, check);
       const raw = { body, text: printBody(body) };
       // a repeated piece is measured with indices of one width, so that all its copies are cut alike
-      if ((repeated ? measure(raw) : raw.text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
+      if ((repeated ? measure(raw.text) : raw.text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
         const half = part.length >> 1;
         emit(part.slice(0, half), repeated);
         emit(part.slice(half), repeated);
@@ -244,7 +248,7 @@ export class Module {
     scope.prepare(part.map((a) => a.expr));
     part.forEach((a, k) => {
       const id = a.target.id;
-      const stored = !(a.target instanceof Temp) || (this.reads.get(id) ?? 0) > (readHere.get(id) ?? 0);
+      const stored = !(a.target instanceof Temp) || this.reads.get(id) > readHere.get(id);
       const checked = a.pivot && check;
       if (!stored && !readHere.has(id) && !checked) return; // a temporary nobody reads
       let v = scope.value(a.expr);
