@@ -29,14 +29,7 @@ export class Scope {
   /** the statements, in order */
   readonly body: Stmt[] = [];
   readonly ops: OpCounts = noOps();
-  /**
-   * node id -> how often the roots reference it (the integer) and its value
-   * once lowered (the object): one slot per node, so that lowering looks a
-   * node up once (a Map of uses and a memo of values were two lookups and a
-   * store per node, in every function; a Map of records, a record per node)
-   */
-  private readonly entries = new IdTable<Value>(true);
-  /** value()'s walk, kept between calls (one per assignment) */
+  /** value()'s walk, kept between calls (one per assignment); only ever grows, its depth counted apart */
   private readonly stack: Expr[] = [];
   private readonly expanded: boolean[] = [];
   private loads = 0;
@@ -47,7 +40,17 @@ export class Scope {
     private readonly temps: { next: number },
     /** load elements read more than once into locals `rN` (only where no element is written between two reads of it) */
     private readonly loadReads = false,
-  ) {}
+    /**
+     * node id -> how often the roots reference it (the integer) and its value
+     * once lowered (the object): one slot per node, so that lowering looks a
+     * node up once (a Map of records was a record per node, in every
+     * function). A table lent by the caller is emptied here: it serves one
+     * scope at a time.
+     */
+    private readonly entries = new IdTable<Value>(true),
+  ) {
+    entries.clear();
+  }
 
   /** the printed lines, indented */
   get lines(): string[] {
@@ -81,30 +84,27 @@ export class Scope {
   value(e: Expr): Value {
     // post-order over the nodes not lowered yet, as expr/fold.ts walks, each node's record looked up once a visit
     const { entries, stack, expanded } = this;
-    stack.length = expanded.length = 0;
-    stack.push(e);
-    expanded.push(false);
-    while (stack.length > 0) {
-      const top = stack.length - 1;
-      const n = stack[top];
+    let depth = 0;
+    stack[depth] = e;
+    expanded[depth++] = false;
+    while (depth > 0) {
+      const n = stack[depth - 1];
       const s = entries.slot(n.id, NOT_COUNTED);
       if (entries.obj(s) !== undefined) {
-        stack.pop();
-        expanded.pop();
+        depth--;
         continue;
       }
-      if (!expanded[top]) {
-        expanded[top] = true;
+      if (!expanded[depth - 1]) {
+        expanded[depth - 1] = true;
         for (let i = n.args.length - 1; i >= 0; i--) {
           if (!this.lowered(n.args[i])) {
-            stack.push(n.args[i]);
-            expanded.push(false);
+            stack[depth] = n.args[i];
+            expanded[depth++] = false;
           }
         }
         continue;
       }
-      stack.pop();
-      expanded.pop();
+      depth--;
       // no node is added from here to the store: s stays the node's slot
       const args = n.args.map((a) => entries.obj(entries.find(a.id))!);
       const uses = entries.int(s);

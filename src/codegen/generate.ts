@@ -150,6 +150,8 @@ export class Module {
   /** code outside functions, functions, and functions that may be shared */
   readonly parts: (string | Raw)[] = [];
   private readonly shapes = new Shapes();
+  /** the node table of the straight-line functions' scopes, made one at a time (assignScope, fillArrays) */
+  private readonly nodes = new IdTable<Value>(true);
   readonly ops = noOps();
   private fn = 0;
   constructor(
@@ -244,7 +246,7 @@ export class Module {
     const local = new Map<number, Value>(part.map((a, k) => [a.target.id, name(`v${k}`)]));
     const readHere = readCounts(part.map((a) => a.expr));
     // straight-line: a slot is written here only once it is computed, and read back through its local
-    const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 }, true);
+    const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 }, true, this.nodes);
     scope.prepare(part.map((a) => a.expr));
     part.forEach((a, k) => {
       const id = a.target.id;
@@ -272,7 +274,7 @@ export class Module {
     const calls: string[] = [];
     // a mass matrix of n = 64 is 4096 entries: in functions V8 optimises, like the assignments
     const emit = (part: readonly (readonly [Elem, Expr])[]) => {
-      const scope = new Scope(this.slots.ref, '  ', { next: 0 });
+      const scope = new Scope(this.slots.ref, '  ', { next: 0 }, false, this.nodes);
       scope.prepare(part.map(([, e]) => e));
       for (const [target, e] of part) scope.assign(target, e);
       const raw = { body: scope.body, text: printBody(scope.body) };

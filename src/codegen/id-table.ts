@@ -4,17 +4,20 @@
 // and values, the shape hashes of share.ts, the read counts of generate.ts);
 // Maps there made a record per node and grew their own storage by doubling,
 // a third of generating's allocations at n = 256 and much of its time in the
-// garbage collector.
+// garbage collector. A table can be emptied and used again (clear), so that
+// one serves every function of a module.
 
 const EMPTY = -1;
 
 /** ids are the non-negative integers of expr/node.ts (node and symbol ids), below 2^31 */
 export class IdTable<T = never> {
-  private keys: Int32Array;
-  private ints: Int32Array;
+  private keys!: Int32Array;
+  private ints!: Int32Array;
   /** the objects, when the table keeps any (constructor) */
-  private objs: (T | undefined)[];
-  private shift: number;
+  private objs!: (T | undefined)[];
+  /** the slots taken, in order: clear() empties these alone */
+  private taken!: Int32Array;
+  private shift!: number;
   private size = 0;
 
   constructor(
@@ -24,10 +27,7 @@ export class IdTable<T = never> {
   ) {
     let bits = 4;
     while (1 << bits < 2 * capacity) bits++;
-    this.keys = new Int32Array(1 << bits).fill(EMPTY);
-    this.ints = new Int32Array(1 << bits);
-    this.objs = objects ? new Array<T | undefined>(1 << bits) : [];
-    this.shift = 32 - bits;
+    this.allocate(bits);
   }
 
   /** the slot holding id, or -1 */
@@ -45,17 +45,13 @@ export class IdTable<T = never> {
     return this.find(id) >= 0;
   }
 
-  /** the slot holding id, added with this integer and no object if it is not there */
+  /** the slot holding id, added with this integer and no object if it is not there (slots found before may move) */
   slot(id: number, int = 0): number {
     const found = this.find(id);
     if (found >= 0) return found;
     if (2 * (this.size + 1) > this.keys.length) this.grow();
-    const keys = this.keys, mask = keys.length - 1;
-    let i = Math.imul(id, 0x9e3779b1) >>> this.shift;
-    while (keys[i] !== EMPTY) i = (i + 1) & mask;
-    keys[i] = id;
+    const i = this.place(id);
     this.ints[i] = int;
-    this.size++;
     return i;
   }
 
@@ -84,20 +80,42 @@ export class IdTable<T = never> {
     this.objs[slot] = v;
   }
 
-  /** twice the slots, every entry placed again (slots found before are stale) */
-  private grow(): void {
-    const { keys, ints, objs } = this;
-    const bits = 33 - this.shift;
+  /** no ids, the storage kept: the time is that of the ids there were */
+  clear(): void {
+    for (let k = 0; k < this.size; k++) {
+      const i = this.taken[k];
+      this.keys[i] = EMPTY;
+      if (this.objects) this.objs[i] = undefined;
+    }
+    this.size = 0;
+  }
+
+  /** id into its first free slot from its hash (it is not there, and there is room) */
+  private place(id: number): number {
+    const keys = this.keys, mask = keys.length - 1;
+    let i = Math.imul(id, 0x9e3779b1) >>> this.shift;
+    while (keys[i] !== EMPTY) i = (i + 1) & mask;
+    keys[i] = id;
+    this.taken[this.size++] = i;
+    return i;
+  }
+
+  private allocate(bits: number): void {
     this.keys = new Int32Array(1 << bits).fill(EMPTY);
     this.ints = new Int32Array(1 << bits);
     this.objs = this.objects ? new Array<T | undefined>(1 << bits) : [];
+    this.taken = new Int32Array(1 << (bits - 1));
     this.shift = 32 - bits;
-    const mask = this.keys.length - 1;
-    for (let j = 0; j < keys.length; j++) {
-      if (keys[j] === EMPTY) continue;
-      let i = Math.imul(keys[j], 0x9e3779b1) >>> this.shift;
-      while (this.keys[i] !== EMPTY) i = (i + 1) & mask;
-      this.keys[i] = keys[j];
+  }
+
+  /** twice the slots, every entry placed again in the order it came */
+  private grow(): void {
+    const { keys, ints, objs, taken, size } = this;
+    this.allocate(33 - this.shift);
+    this.size = 0;
+    for (let k = 0; k < size; k++) {
+      const j = taken[k];
+      const i = this.place(keys[j]);
       this.ints[i] = ints[j];
       if (this.objects) this.objs[i] = objs[j];
     }

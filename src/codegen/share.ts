@@ -19,33 +19,34 @@ import { type Elem, type Fn, type Stmt, elem, elements, mapElems, printBody } fr
 export class Shapes {
   /** node id -> its hash */
   private readonly memo = new IdTable();
+  /** the walk of of(), kept between calls (one per assignment); only ever grows, its depth counted apart */
+  private readonly stack: Expr[] = [];
+  private readonly expanded: boolean[] = [];
   of(e: Expr): number {
-    const memo = this.memo;
+    const { memo, stack, expanded } = this;
     const hit = memo.find(e.id);
     if (hit >= 0) return memo.int(hit);
     // expr/fold.ts's walk, written out: no array of argument hashes and no call per node (every assignment's expression is hashed)
-    const stack: Expr[] = [e];
-    const expanded: boolean[] = [false];
-    while (stack.length > 0) {
-      const top = stack.length - 1;
-      const n = stack[top];
-      if (memo.find(n.id) >= 0) {
-        stack.pop();
-        expanded.pop();
+    let depth = 0;
+    stack[depth] = e;
+    expanded[depth++] = false;
+    while (depth > 0) {
+      const n = stack[depth - 1];
+      if (memo.has(n.id)) {
+        depth--;
         continue;
       }
-      if (!expanded[top]) {
-        expanded[top] = true;
+      if (!expanded[depth - 1]) {
+        expanded[depth - 1] = true;
         for (let i = n.args.length - 1; i >= 0; i--) {
-          if (memo.find(n.args[i].id) < 0) {
-            stack.push(n.args[i]);
-            expanded.push(false);
+          if (!memo.has(n.args[i].id)) {
+            stack[depth] = n.args[i];
+            expanded[depth++] = false;
           }
         }
         continue;
       }
-      stack.pop();
-      expanded.pop();
+      depth--;
       let h = Math.imul(n.op.length * 31 + n.op.charCodeAt(0), 0x9e3779b1);
       if (n.op === 'const' || n.op === 'pow') h = Math.imul(h ^ hashNumber(n.value), 0x85ebca6b);
       if (n.fn) for (let i = 0; i < n.fn.length; i++) h = Math.imul(h ^ n.fn.charCodeAt(i), 0xc2b2ae35);

@@ -26,4 +26,14 @@ describe('IdTable', () => {
     expect(table.has(2 ** 31 - 2) === map.has(2 ** 31 - 2)).toBe(true);
     expect(table.get(-5, 42)).toBe(42);
   });
+  it('is empty after clear, and keeps working through further growth', () => {
+    const table = new IdTable<number>(true, 4);
+    for (let id = 0; id < 1000; id++) table.setObj(table.slot(id * 7, id), id);
+    table.clear();
+    expect(table.has(7)).toBe(false);
+    expect(table.obj(table.slot(7))).toBe(undefined);
+    for (let id = 0; id < 3000; id++) table.add(id * 13, id);
+    for (let id = 0; id < 3000; id++) expect(table.get(id * 13)).toBe(id);
+    expect(table.has(14)).toBe(false);
+  });
 });
