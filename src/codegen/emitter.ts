@@ -22,6 +22,19 @@ export type SymRef = (s: Sym) => Value | string;
 const isInput = (v: Value): v is Elem => v.k === 'elem' && v.o === undefined && (v.a === 'w' || v.a === 'x' || v.a === 'u' || v.a === 'p');
 const ZERO_CODE = num(0);
 
+type Name = Extract<Value, { k: 'name' }>;
+const locals: Record<'v' | 't' | 'r', Name[]> = { v: [], t: [], r: [] };
+/**
+ * The local `${prefix}${k}` as a name, made once and shared by every function
+ * (IR is never changed in place): a string and a record per statement were
+ * otherwise made for names that repeat in every function.
+ */
+export function localName(prefix: 'v' | 't' | 'r', k: number): Name {
+  const made = locals[prefix];
+  for (let j = made.length; j <= k; j++) made.push({ k: 'name', s: `${prefix}${j}` });
+  return made[k];
+}
+
 /** a node's use count when it was lowered before any prepare() met it (then used once, as a node prepare() never saw) */
 const NOT_COUNTED = -1;
 
@@ -106,9 +119,8 @@ export class Scope {
       }
       depth--;
       // no node is added from here to the store: s stays the node's slot
-      const args = n.args.map((a) => entries.obj(entries.find(a.id))!);
       const uses = entries.int(s);
-      entries.setObj(s, this.share(n, uses, this.lower(n, args, uses)));
+      entries.setObj(s, this.share(n, uses, this.lower(n, uses)));
     }
     return entries.obj(entries.find(e.id))!;
   }
@@ -116,6 +128,18 @@ export class Scope {
   private lowered(n: Expr): boolean {
     const s = this.entries.find(n.id);
     return s >= 0 && this.entries.obj(s) !== undefined;
+  }
+
+  /** the value of n's i-th argument (lowered before n) */
+  private arg(n: Expr, i: number): Value {
+    return this.entries.obj(this.entries.find(n.args[i].id))!;
+  }
+
+  /** the values of n's arguments from the `from`-th on: the array its IR keeps, the only one made, of its exact length */
+  private args(n: Expr, from = 0): Value[] {
+    const out = new Array<Value>(n.args.length - from);
+    for (let i = from; i < n.args.length; i++) out[i - from] = this.arg(n, i);
+    return out;
   }
 
   /** the code of e */
@@ -150,13 +174,13 @@ export class Scope {
   private share(n: Expr, uses: number, v: Value): Value {
     // symbols and constants are free to repeat; a function call is an atom too, but not free
     if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || uses < 2) return v;
-    const local = `t${this.temps.next++}`;
-    this.let(local, v);
-    return name(local);
+    const local = localName('t', this.temps.next++);
+    this.let(local.s, v);
+    return local;
   }
 
   /** the node as IR over its arguments' values; its operations counted (costs.ts nodeOps, the one rule) */
-  private lower(n: Expr, a: Value[], uses: number): Value {
+  private lower(n: Expr, uses: number): Value {
     nodeOps(n, this.ops);
     switch (n.op) {
       case 'const':
@@ -166,27 +190,27 @@ export class Scope {
         const ref = typeof r === 'string' ? name(r) : r;
         if (!this.loadReads || uses < 2 || !isInput(ref)) return ref;
         // named by order of first read, so that functions equal up to shifted indices stay equal (share.ts)
-        const local = `r${this.loads++}`;
-        this.let(local, ref);
-        return name(local);
+        const local = localName('r', this.loads++);
+        this.let(local.s, ref);
+        return local;
       }
       case 'relax':
-        return a[0];
+        return this.arg(n, 0);
       case 'residue':
         return ZERO_CODE;
       case 'add':
-        return { k: 'add', t: a };
+        return { k: 'add', t: this.args(n) };
       case 'mul': {
         // a leading constant is the product's scale; 1 leaves the factors as they are
         const c = n.args[0].op === 'const' ? n.args[0].value : 1;
-        return { k: 'mul', c, f: c === 1 ? a : a.slice(1) };
+        return { k: 'mul', c, f: this.args(n, c === 1 ? 0 : 1) };
       }
       case 'div':
-        return { k: 'div', a: a[0], b: a[1] };
+        return { k: 'div', a: this.arg(n, 0), b: this.arg(n, 1) };
       case 'pow':
-        return n.value > 8 ? { k: 'call', fn: 'Math.pow', args: [a[0], num(n.value)] } : { k: 'pow', b: a[0], n: n.value };
+        return n.value > 8 ? { k: 'call', fn: 'Math.pow', args: [this.arg(n, 0), num(n.value)] } : { k: 'pow', b: this.arg(n, 0), n: n.value };
       case 'fn':
-        return { k: 'call', fn: FUNCTIONS[n.fn!].js, args: a };
+        return { k: 'call', fn: FUNCTIONS[n.fn!].js, args: this.args(n) };
     }
   }
 }

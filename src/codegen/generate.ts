@@ -14,7 +14,7 @@ import { type Expr, type Sym, symsOf } from '../expr/index.ts';
 import { TIME } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
-import { Scope } from './emitter.ts';
+import { Scope, localName } from './emitter.ts';
 import { IdTable } from './id-table.ts';
 import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
 import { newton } from './newton.ts';
@@ -136,11 +136,11 @@ function nameShape(name: string): number {
   return h;
 }
 
-/** symbol id -> how many of the expressions read it */
-function readCounts(exprs: readonly Expr[]): IdTable {
-  const counts = new IdTable();
-  for (const e of exprs) {
-    const ids = symsOf(e);
+/** symbol id -> how many of the expressions read it (into `counts`, emptied first) */
+function readCounts(exprs: readonly Expr[], counts = new IdTable()): IdTable {
+  counts.clear();
+  for (let k = 0; k < exprs.length; k++) {
+    const ids = symsOf(exprs[k]);
     for (let i = 0; i < ids.length; i++) counts.add(ids[i], 1);
   }
   return counts;
@@ -152,6 +152,10 @@ export class Module {
   private readonly shapes = new Shapes();
   /** the node table of the straight-line functions' scopes, made one at a time (assignScope, fillArrays) */
   private readonly nodes = new IdTable<Value>(true);
+  /** assignScope's symbol id -> how many of the function's expressions read it, one function at a time */
+  private readonly readHere = new IdTable();
+  /** assignScope's target id -> what reads of it print, one function at a time */
+  private readonly locals = new IdTable<Value>(true);
   readonly ops = noOps();
   private fn = 0;
   constructor(
@@ -243,10 +247,15 @@ export class Module {
 
   /** the body of one function computing `part` */
   private assignScope(part: readonly Assign[], check?: PivotCheck): Scope {
-    const local = new Map<number, Value>(part.map((a, k) => [a.target.id, name(`v${k}`)]));
-    const readHere = readCounts(part.map((a) => a.expr));
+    const local = this.locals;
+    local.clear();
+    const readHere = readCounts(part.map((a) => a.expr), this.readHere);
     // straight-line: a slot is written here only once it is computed, and read back through its local
-    const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 }, true, this.nodes);
+    const read = (sym: Sym) => {
+      const s = local.find(sym.id);
+      return s >= 0 ? local.obj(s)! : this.slots.ref(sym);
+    };
+    const scope = new Scope(read, '  ', { next: 0 }, true, this.nodes);
     scope.prepare(part.map((a) => a.expr));
     part.forEach((a, k) => {
       const id = a.target.id;
@@ -255,10 +264,11 @@ export class Module {
       if (!stored && !readHere.has(id) && !checked) return; // a temporary nobody reads
       let v = scope.value(a.expr);
       if ((readHere.has(id) || checked) && !isAtom(v)) {
-        scope.let(`v${k}`, v);
-        v = name(`v${k}`);
+        const vk = localName('v', k);
+        scope.let(vk.s, v);
+        v = vk;
       }
-      local.set(id, v); // later reads use the local, or the atom itself
+      local.setObj(local.slot(id), v); // later reads use the local, or the atom itself
       if (stored) scope.store(elem('w', this.slots.slot(a.target)), v);
       // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
       // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
