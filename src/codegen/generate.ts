@@ -85,25 +85,38 @@ function isAtom(v: Value): boolean {
 
 class Slots {
   readonly names: string[] = [];
-  private readonly index = new Map<number, Elem>();
+  /** symbol id -> its element: x[i], u[i], p[i], or its workspace slot w[i] */
+  private readonly index = new IdTable<Elem>(true);
   constructor(plan: SolvePlan) {
-    plan.states.forEach((v, i) => this.index.set(v.id, elem('x', i)));
-    plan.inputs.forEach((v, i) => this.index.set(v.id, elem('u', i)));
-    plan.parameters.forEach((v, i) => this.index.set(v.id, elem('p', i)));
+    plan.states.forEach((v, i) => this.set(v.id, elem('x', i)));
+    plan.inputs.forEach((v, i) => this.set(v.id, elem('u', i)));
+    plan.parameters.forEach((v, i) => this.set(v.id, elem('p', i)));
     for (const v of plan.unknowns) this.slot(v);
+  }
+  private get(id: number): Elem | undefined {
+    const s = this.index.find(id);
+    return s < 0 ? undefined : this.index.obj(s);
+  }
+  private set(id: number, e: Elem): void {
+    this.index.setObj(this.index.slot(id), e);
   }
   /** the workspace slot of a target, allocated on first use */
   slot(s: Sym): number {
-    const ref = this.index.get(s.id);
-    if (ref?.a === 'w') return ref.i;
+    return this.element(s).i;
+  }
+  /** the workspace element of a target, allocated on first use */
+  element(s: Sym): Elem {
+    const ref = this.get(s.id);
+    if (ref?.a === 'w') return ref;
     if (ref) throw new Error(`codegen: ${s.name} is known (${printElem(ref)}) and cannot be assigned`);
-    this.index.set(s.id, elem('w', this.names.length));
+    const e = elem('w', this.names.length);
+    this.set(s.id, e);
     this.names.push(s.name);
-    return this.names.length - 1;
+    return e;
   }
   readonly ref = (s: Sym): Value => {
     if (s.id === TIME.id) return name('t');
-    const r = this.index.get(s.id);
+    const r = this.get(s.id);
     if (!r) throw new Error(`codegen: ${s.name} is read before it is computed`);
     return r;
   };
@@ -269,7 +282,7 @@ export class Module {
         v = vk;
       }
       local.setObj(local.slot(id), v); // later reads use the local, or the atom itself
-      if (stored) scope.store(elem('w', this.slots.slot(a.target)), v);
+      if (stored) scope.store(this.slots.element(a.target), v);
       // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
       // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
       if (checked) scope.pivot(v, check.scale, check.flag);
