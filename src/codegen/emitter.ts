@@ -77,7 +77,7 @@ export class Scope {
     // a node's arguments are counted once, when the node is first met
     const use = (n: Expr, k: number) => {
       const s = entries.find(n.id);
-      if (s < 0) entries.slot(n.id, k);
+      if (s < 0) entries.insert(n.id, k);
       else if (entries.int(s) < 0) entries.setInt(s, k);
       else {
         entries.setInt(s, entries.int(s) + k);

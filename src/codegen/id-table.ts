@@ -63,7 +63,11 @@ export class IdTable<T = never> {
   /** the slot holding id, added with this integer and no object if it is not there (slots found before may move) */
   slot(id: number, int = 0): number {
     const found = this.find(id);
-    if (found >= 0) return found;
+    return found >= 0 ? found : this.insert(id, int);
+  }
+
+  /** the slot of id, added with this integer: id is not there (find said so; slots found before may move) */
+  insert(id: number, int = 0): number {
     if (2 * (this.size + 1) > this.mask + 1) this.grow();
     const i = this.place(id);
     this.pairs[2 * i + 1] = int;
@@ -107,6 +111,7 @@ export class IdTable<T = never> {
 
   /** id into its first free slot from its home (it is not there, and there is room) */
   private place(id: number): number {
+    if (!(id >= 0 && id <= 0x7fffffff)) throw new RangeError(`IdTable: id ${id} is not a non-negative 32-bit integer`);
     const pairs = this.pairs, mask = this.mask;
     let i = this.home(id);
     while (pairs[2 * i] !== EMPTY) i = (i + 1) & mask;

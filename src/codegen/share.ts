@@ -51,7 +51,7 @@ export class Shapes {
       if (n.op === 'const' || n.op === 'pow') h = Math.imul(h ^ hashNumber(n.value), 0x85ebca6b);
       if (n.fn) for (let i = 0; i < n.fn.length; i++) h = Math.imul(h ^ n.fn.charCodeAt(i), 0xc2b2ae35);
       for (const a of n.args) h = (Math.imul(h ^ memo.get(a.id), 0x165667b1) + 0x7f4a7c15) | 0;
-      memo.setInt(memo.slot(n.id), h | 0);
+      memo.insert(n.id, h | 0); // not there: the walk met it unhashed just now
     }
     return memo.get(e.id);
   }
