@@ -86,8 +86,9 @@ function isAtom(v: Value): boolean {
 class Slots {
   readonly names: string[] = [];
   /** symbol id -> its element: x[i], u[i], p[i], or its workspace slot w[i] */
-  private readonly index = new IdTable<Elem>(true);
+  private readonly index: IdTable<Elem>;
   constructor(plan: SolvePlan) {
+    this.index = new IdTable<Elem>(true, plan.states.length + plan.inputs.length + plan.parameters.length + plan.unknowns.length);
     plan.states.forEach((v, i) => this.set(v.id, elem('x', i)));
     plan.inputs.forEach((v, i) => this.set(v.id, elem('u', i)));
     plan.parameters.forEach((v, i) => this.set(v.id, elem('p', i)));
@@ -162,7 +163,7 @@ function readCounts(exprs: readonly Expr[], counts = new IdTable()): IdTable {
 export class Module {
   /** code outside functions, functions, and functions that may be shared */
   readonly parts: (string | Raw)[] = [];
-  private readonly shapes = new Shapes();
+  private readonly shapes: Shapes;
   /** the node table of the straight-line functions' scopes, made one at a time (assignScope, fillArrays) */
   private readonly nodes = new IdTable<Value>(true);
   /** assignScope's symbol id -> how many of the function's expressions read it, one function at a time */
@@ -182,7 +183,13 @@ export class Module {
     readonly sharing?: Sharing,
     /** keep every straight-line function's IR (GenerateOptions.ir) */
     readonly keepIr = true,
-  ) {}
+    /** how many expressions the plan evaluates: sizes the table of shape hashes */
+    expressions = 0,
+  ) {
+    // a chain's assignments hold ~3.3 distinct nodes each: room for 4 spares the table's growth, in which
+    // every node was placed again, each time (0.6 s of generating a chain of 1024's 6 s)
+    this.shapes = new Shapes(4 * expressions);
+  }
 
   /** a new function from `fill`; returns its name */
   function(prefix: string, fill: (scope: Scope) => void): string {
@@ -342,7 +349,10 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const split = splitOutputs(plan);
   const keepIr = options.ir !== false;
   const sharing = options.share === false ? undefined : new Sharing(keepIr);
-  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)), options.substitution, sharing, keepIr);
+  const exprs = [...split.derivatives, ...split.outputs].flatMap(stepExprs);
+  // sized for a symbol per expression (an assignment's target): the read counts' table does not grow
+  const reads = readCounts(exprs, new IdTable(false, exprs.length));
+  const mod = new Module(slots, chunk, reads, options.substitution, sharing, keepIr, exprs.length);
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);

@@ -18,10 +18,15 @@ import { type Elem, type Fn, type Stmt, elem, elements, mapElems, printBody } fr
 /** shape hash of expressions: operators and constants exact, symbols abstracted */
 export class Shapes {
   /** node id -> its hash */
-  private readonly memo = new IdTable();
+  private readonly memo: IdTable;
   /** the walk of of(), kept between calls (one per assignment); only ever grows, its depth counted apart */
   private readonly stack: Expr[] = [];
   private readonly expanded: boolean[] = [];
+  /** `nodes`: about how many nodes will be hashed (room made at once) */
+  constructor(nodes = 0) {
+    this.memo = new IdTable(false, nodes);
+  }
+
   of(e: Expr): number {
     const { memo, stack, expanded } = this;
     const hit = memo.find(e.id);
