@@ -1,7 +1,7 @@
 // The code generator's intermediate representation of straight-line code,
 // and its JavaScript printer. The emitter (emitter.ts) lowers expressions to
-// it; sharing (share.ts) and the WebAssembly target (wasm.ts) read it instead
-// of the printed text. Plain data (JSON-able), so a compiled model's
+// it; sharing (share.ts) builds shared functions from it, and the
+// WebAssembly target (wasm.ts) translates it. Plain data (JSON-able), so a compiled model's
 // generated code keeps it through the compile cache.
 //
 // Glossary

@@ -8,9 +8,10 @@
 //   2. `share` turns generated functions whose IR (ir.ts) is identical up to
 //      a constant shift of the indices into w, x, u and p into one function
 //      with offset parameters, called once per occurrence with its offsets.
-// Sharing is checked: every occurrence is re-instantiated from the shared
-// function and must print its own text exactly, so it cannot change what is
-// computed.
+// Sharing is checked: every occurrence's text must be the shared function's
+// with that occurrence's offsets written in, exactly, so it cannot change
+// what is computed. Which functions may be shared is read off their text
+// (printed anyway); the shared function is made from the IR of the first.
 import type { Expr } from '../expr/index.ts';
 import { IdTable } from './id-table.ts';
 import { type Elem, type Fn, type Stmt, elem, elements, mapElems, printBody } from './ir.ts';
