@@ -13,6 +13,7 @@
 import { type Expr, FUNCTIONS, type Sym } from '../expr/index.ts';
 import { type Elem, type Stmt, type Value, elem, name, num, printStmt, printValue } from './ir.ts';
 import { type OpCounts, nodeOps, noOps } from './ops.ts';
+import { IdTable } from './id-table.ts';
 
 /** what a symbol reads: a local or atom by name, or an array element */
 export type SymRef = (s: Sym) => Value | string;
@@ -21,23 +22,29 @@ export type SymRef = (s: Sym) => Value | string;
 const isInput = (v: Value): v is Elem => v.k === 'elem' && v.o === undefined && (v.a === 'w' || v.a === 'x' || v.a === 'u' || v.a === 'p');
 const ZERO_CODE = num(0);
 
-interface Entry {
-  /** NOT_COUNTED: lowered before any prepare() met it (then used once, as a node prepare() never saw) */
-  uses: number;
-  value: Value | undefined;
+type Name = Extract<Value, { k: 'name' }>;
+const locals: Record<'v' | 't' | 'r', Name[]> = { v: [], t: [], r: [] };
+/**
+ * The local `${prefix}${k}` as a name, made once and shared by every function
+ * (IR is never changed in place): a string and a record per statement were
+ * otherwise made for names that repeat in every function.
+ */
+export function localName(prefix: 'v' | 't' | 'r', k: number): Name {
+  const made = locals[prefix];
+  for (let j = made.length; j <= k; j++) made.push({ k: 'name', s: `${prefix}${j}` });
+  return made[k];
 }
+
+/** a node's use count when it was lowered before any prepare() met it (then used once, as a node prepare() never saw) */
 const NOT_COUNTED = -1;
 
 export class Scope {
   /** the statements, in order */
   readonly body: Stmt[] = [];
   readonly ops: OpCounts = noOps();
-  /**
-   * node id -> how often the roots reference it, and its value once lowered: one
-   * record per node, so that lowering looks a node up once (a Map of uses and
-   * a memo of values were two lookups and a store per node, in every function)
-   */
-  private readonly entries = new Map<number, Entry>();
+  /** value()'s walk, kept between calls (one per assignment); only ever grows, its depth counted apart */
+  private readonly stack: Expr[] = [];
+  private readonly expanded: boolean[] = [];
   private loads = 0;
 
   constructor(
@@ -46,7 +53,17 @@ export class Scope {
     private readonly temps: { next: number },
     /** load elements read more than once into locals `rN` (only where no element is written between two reads of it) */
     private readonly loadReads = false,
-  ) {}
+    /**
+     * node id -> how often the roots reference it (the integer) and its value
+     * once lowered (the object): one slot per node, so that lowering looks a
+     * node up once (a Map of records was a record per node, in every
+     * function). A table lent by the caller is emptied here: it serves one
+     * scope at a time.
+     */
+    private readonly entries = new IdTable<Value>(true),
+  ) {
+    entries.clear();
+  }
 
   /** the printed lines, indented */
   get lines(): string[] {
@@ -59,12 +76,14 @@ export class Scope {
     const stack: Expr[] = [];
     // a node's arguments are counted once, when the node is first met
     const use = (n: Expr, k: number) => {
-      const e = entries.get(n.id);
-      if (e === undefined || e.uses < 0) {
-        if (e) e.uses = k;
-        else entries.set(n.id, { uses: k, value: undefined });
-        stack.push(n);
-      } else e.uses += k;
+      const s = entries.find(n.id);
+      if (s < 0) entries.insert(n.id, k);
+      else if (entries.int(s) < 0) entries.setInt(s, k);
+      else {
+        entries.setInt(s, entries.int(s) + k);
+        return;
+      }
+      stack.push(n);
     };
     for (const r of roots) use(r, 1);
     while (stack.length) {
@@ -77,35 +96,50 @@ export class Scope {
   /** the value of e; shared subexpressions are bound to temporaries first */
   value(e: Expr): Value {
     // post-order over the nodes not lowered yet, as expr/fold.ts walks, each node's record looked up once a visit
-    const entries = this.entries;
-    const stack: Expr[] = [e];
-    const expanded: boolean[] = [false];
-    while (stack.length > 0) {
-      const top = stack.length - 1;
-      const n = stack[top];
-      let entry = entries.get(n.id);
-      if (entry === undefined) entries.set(n.id, (entry = { uses: NOT_COUNTED, value: undefined }));
-      if (entry.value !== undefined) {
-        stack.pop();
-        expanded.pop();
+    const { entries, stack, expanded } = this;
+    let depth = 0;
+    stack[depth] = e;
+    expanded[depth++] = false;
+    while (depth > 0) {
+      const n = stack[depth - 1];
+      const s = entries.slot(n.id, NOT_COUNTED);
+      if (entries.obj(s) !== undefined) {
+        depth--;
         continue;
       }
-      if (!expanded[top]) {
-        expanded[top] = true;
+      if (!expanded[depth - 1]) {
+        expanded[depth - 1] = true;
         for (let i = n.args.length - 1; i >= 0; i--) {
-          if (entries.get(n.args[i].id)?.value === undefined) {
-            stack.push(n.args[i]);
-            expanded.push(false);
+          if (!this.lowered(n.args[i])) {
+            stack[depth] = n.args[i];
+            expanded[depth++] = false;
           }
         }
         continue;
       }
-      stack.pop();
-      expanded.pop();
-      const args = n.args.map((a) => entries.get(a.id)!.value!);
-      entry.value = this.share(n, entry.uses, this.lower(n, args, entry.uses));
+      depth--;
+      // no node is added from here to the store: s stays the node's slot
+      const uses = entries.int(s);
+      entries.setObj(s, this.share(n, uses, this.lower(n, uses)));
     }
-    return entries.get(e.id)!.value!;
+    return entries.obj(entries.find(e.id))!;
+  }
+
+  private lowered(n: Expr): boolean {
+    const s = this.entries.find(n.id);
+    return s >= 0 && this.entries.obj(s) !== undefined;
+  }
+
+  /** the value of n's i-th argument (lowered before n) */
+  private arg(n: Expr, i: number): Value {
+    return this.entries.obj(this.entries.find(n.args[i].id))!;
+  }
+
+  /** the values of n's arguments from the `from`-th on: the array its IR keeps, the only one made, of its exact length */
+  private args(n: Expr, from = 0): Value[] {
+    const out = new Array<Value>(n.args.length - from);
+    for (let i = from; i < n.args.length; i++) out[i - from] = this.arg(n, i);
+    return out;
   }
 
   /** the code of e */
@@ -140,13 +174,13 @@ export class Scope {
   private share(n: Expr, uses: number, v: Value): Value {
     // symbols and constants are free to repeat; a function call is an atom too, but not free
     if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || uses < 2) return v;
-    const local = `t${this.temps.next++}`;
-    this.let(local, v);
-    return name(local);
+    const local = localName('t', this.temps.next++);
+    this.let(local.s, v);
+    return local;
   }
 
   /** the node as IR over its arguments' values; its operations counted (costs.ts nodeOps, the one rule) */
-  private lower(n: Expr, a: Value[], uses: number): Value {
+  private lower(n: Expr, uses: number): Value {
     nodeOps(n, this.ops);
     switch (n.op) {
       case 'const':
@@ -156,27 +190,27 @@ export class Scope {
         const ref = typeof r === 'string' ? name(r) : r;
         if (!this.loadReads || uses < 2 || !isInput(ref)) return ref;
         // named by order of first read, so that functions equal up to shifted indices stay equal (share.ts)
-        const local = `r${this.loads++}`;
-        this.let(local, ref);
-        return name(local);
+        const local = localName('r', this.loads++);
+        this.let(local.s, ref);
+        return local;
       }
       case 'relax':
-        return a[0];
+        return this.arg(n, 0);
       case 'residue':
         return ZERO_CODE;
       case 'add':
-        return { k: 'add', t: a };
+        return { k: 'add', t: this.args(n) };
       case 'mul': {
         // a leading constant is the product's scale; 1 leaves the factors as they are
         const c = n.args[0].op === 'const' ? n.args[0].value : 1;
-        return { k: 'mul', c, f: c === 1 ? a : a.slice(1) };
+        return { k: 'mul', c, f: this.args(n, c === 1 ? 0 : 1) };
       }
       case 'div':
-        return { k: 'div', a: a[0], b: a[1] };
+        return { k: 'div', a: this.arg(n, 0), b: this.arg(n, 1) };
       case 'pow':
-        return n.value > 8 ? { k: 'call', fn: 'Math.pow', args: [a[0], num(n.value)] } : { k: 'pow', b: a[0], n: n.value };
+        return n.value > 8 ? { k: 'call', fn: 'Math.pow', args: [this.arg(n, 0), num(n.value)] } : { k: 'pow', b: this.arg(n, 0), n: n.value };
       case 'fn':
-        return { k: 'call', fn: FUNCTIONS[n.fn!].js, args: a };
+        return { k: 'call', fn: FUNCTIONS[n.fn!].js, args: this.args(n) };
     }
   }
 }

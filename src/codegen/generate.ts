@@ -14,7 +14,8 @@ import { type Expr, type Sym, symsOf } from '../expr/index.ts';
 import { TIME } from '../model/index.ts';
 import { type Assign, type AssignStep, type Checked, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
-import { Scope } from './emitter.ts';
+import { Scope, localName } from './emitter.ts';
+import { IdTable } from './id-table.ts';
 import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
@@ -84,25 +85,39 @@ function isAtom(v: Value): boolean {
 
 class Slots {
   readonly names: string[] = [];
-  private readonly index = new Map<number, Elem>();
+  /** symbol id -> its element: x[i], u[i], p[i], or its workspace slot w[i] */
+  private readonly index: IdTable<Elem>;
   constructor(plan: SolvePlan) {
-    plan.states.forEach((v, i) => this.index.set(v.id, elem('x', i)));
-    plan.inputs.forEach((v, i) => this.index.set(v.id, elem('u', i)));
-    plan.parameters.forEach((v, i) => this.index.set(v.id, elem('p', i)));
+    this.index = new IdTable<Elem>(true, plan.states.length + plan.inputs.length + plan.parameters.length + plan.unknowns.length);
+    plan.states.forEach((v, i) => this.set(v.id, elem('x', i)));
+    plan.inputs.forEach((v, i) => this.set(v.id, elem('u', i)));
+    plan.parameters.forEach((v, i) => this.set(v.id, elem('p', i)));
     for (const v of plan.unknowns) this.slot(v);
+  }
+  private get(id: number): Elem | undefined {
+    const s = this.index.find(id);
+    return s < 0 ? undefined : this.index.obj(s);
+  }
+  private set(id: number, e: Elem): void {
+    this.index.setObj(this.index.slot(id), e);
   }
   /** the workspace slot of a target, allocated on first use */
   slot(s: Sym): number {
-    const ref = this.index.get(s.id);
-    if (ref?.a === 'w') return ref.i;
+    return this.element(s).i;
+  }
+  /** the workspace element of a target, allocated on first use */
+  element(s: Sym): Elem {
+    const ref = this.get(s.id);
+    if (ref?.a === 'w') return ref;
     if (ref) throw new Error(`codegen: ${s.name} is known (${printElem(ref)}) and cannot be assigned`);
-    this.index.set(s.id, elem('w', this.names.length));
+    const e = elem('w', this.names.length);
+    this.set(s.id, e);
     this.names.push(s.name);
-    return this.names.length - 1;
+    return e;
   }
   readonly ref = (s: Sym): Value => {
     if (s.id === TIME.id) return name('t');
-    const r = this.index.get(s.id);
+    const r = this.get(s.id);
     if (!r) throw new Error(`codegen: ${s.name} is read before it is computed`);
     return r;
   };
@@ -135,31 +150,46 @@ function nameShape(name: string): number {
   return h;
 }
 
-/** symbol id -> how many of the expressions read it */
-function readCounts(exprs: readonly Expr[]): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (const e of exprs) for (const id of symsOf(e)) counts.set(id, (counts.get(id) ?? 0) + 1);
+/** symbol id -> how many of the expressions read it (into `counts`, emptied first) */
+function readCounts(exprs: readonly Expr[], counts = new IdTable()): IdTable {
+  counts.clear();
+  for (let k = 0; k < exprs.length; k++) {
+    const ids = symsOf(exprs[k]);
+    for (let i = 0; i < ids.length; i++) counts.add(ids[i], 1);
+  }
   return counts;
 }
 
 export class Module {
   /** code outside functions, functions, and functions that may be shared */
   readonly parts: (string | Raw)[] = [];
-  private readonly shapes = new Shapes();
+  private readonly shapes: Shapes;
+  /** the node table of the straight-line functions' scopes, made one at a time (assignScope, fillArrays) */
+  private readonly nodes = new IdTable<Value>(true);
+  /** assignScope's symbol id -> how many of the function's expressions read it, one function at a time */
+  private readonly readHere = new IdTable();
+  /** assignScope's target id -> what reads of it print, one function at a time */
+  private readonly locals = new IdTable<Value>(true);
   readonly ops = noOps();
   private fn = 0;
   constructor(
     readonly slots: Slots,
     readonly chunk: number,
     /** symbol id -> expressions of the whole plan reading it */
-    readonly reads: Map<number, number>,
+    readonly reads: IdTable,
     /** successive substitution before Newton (GenerateOptions) */
     readonly substitution?: SubstitutionOptions,
     /** functions equal up to shifted indices, collected as they are made (undefined: no sharing) */
     readonly sharing?: Sharing,
     /** keep every straight-line function's IR (GenerateOptions.ir) */
     readonly keepIr = true,
-  ) {}
+    /** how many expressions the plan evaluates: sizes the table of shape hashes */
+    expressions = 0,
+  ) {
+    // a chain's assignments hold ~3.3 distinct nodes each: room for 4 spares the table's growth, in which
+    // every node was placed again, each time (0.6 s of generating a chain of 1024's 6 s)
+    this.shapes = new Shapes(4 * expressions);
+  }
 
   /** a new function from `fill`; returns its name */
   function(prefix: string, fill: (scope: Scope) => void): string {
@@ -221,7 +251,7 @@ export class Module {
       const { body, ops } = this.assignScope(part, check);
       const raw = { body, text: printBody(body) };
       // a repeated piece is measured with indices of one width, so that all its copies are cut alike
-      if ((repeated ? measure(raw) : raw.text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
+      if ((repeated ? measure(raw.text) : raw.text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
         const half = part.length >> 1;
         emit(part.slice(0, half), repeated);
         emit(part.slice(half), repeated);
@@ -237,23 +267,29 @@ export class Module {
 
   /** the body of one function computing `part` */
   private assignScope(part: readonly Assign[], check?: PivotCheck): Scope {
-    const local = new Map<number, Value>(part.map((a, k) => [a.target.id, name(`v${k}`)]));
-    const readHere = readCounts(part.map((a) => a.expr));
+    const local = this.locals;
+    local.clear();
+    const readHere = readCounts(part.map((a) => a.expr), this.readHere);
     // straight-line: a slot is written here only once it is computed, and read back through its local
-    const scope = new Scope((sym) => local.get(sym.id) ?? this.slots.ref(sym), '  ', { next: 0 }, true);
+    const read = (sym: Sym) => {
+      const s = local.find(sym.id);
+      return s >= 0 ? local.obj(s)! : this.slots.ref(sym);
+    };
+    const scope = new Scope(read, '  ', { next: 0 }, true, this.nodes);
     scope.prepare(part.map((a) => a.expr));
     part.forEach((a, k) => {
       const id = a.target.id;
-      const stored = !(a.target instanceof Temp) || (this.reads.get(id) ?? 0) > (readHere.get(id) ?? 0);
+      const stored = !(a.target instanceof Temp) || this.reads.get(id) > readHere.get(id);
       const checked = a.pivot && check;
       if (!stored && !readHere.has(id) && !checked) return; // a temporary nobody reads
       let v = scope.value(a.expr);
       if ((readHere.has(id) || checked) && !isAtom(v)) {
-        scope.let(`v${k}`, v);
-        v = name(`v${k}`);
+        const vk = localName('v', k);
+        scope.let(vk.s, v);
+        v = vk;
       }
-      local.set(id, v); // later reads use the local, or the atom itself
-      if (stored) scope.store(elem('w', this.slots.slot(a.target)), v);
+      local.setObj(local.slot(id), v); // later reads use the local, or the atom itself
+      if (stored) scope.store(this.slots.element(a.target), v);
       // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
       // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
       if (checked) scope.pivot(v, check.scale, check.flag);
@@ -268,7 +304,7 @@ export class Module {
     const calls: string[] = [];
     // a mass matrix of n = 64 is 4096 entries: in functions V8 optimises, like the assignments
     const emit = (part: readonly (readonly [Elem, Expr])[]) => {
-      const scope = new Scope(this.slots.ref, '  ', { next: 0 });
+      const scope = new Scope(this.slots.ref, '  ', { next: 0 }, false, this.nodes);
       scope.prepare(part.map(([, e]) => e));
       for (const [target, e] of part) scope.assign(target, e);
       const raw = { body: scope.body, text: printBody(scope.body) };
@@ -313,7 +349,10 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const split = splitOutputs(plan);
   const keepIr = options.ir !== false;
   const sharing = options.share === false ? undefined : new Sharing(keepIr);
-  const mod = new Module(slots, chunk, readCounts([...split.derivatives, ...split.outputs].flatMap(stepExprs)), options.substitution, sharing, keepIr);
+  const exprs = [...split.derivatives, ...split.outputs].flatMap(stepExprs);
+  // sized for a symbol per expression (an assignment's target): the read counts' table does not grow
+  const reads = readCounts(exprs, new IdTable(false, exprs.length));
+  const mod = new Module(slots, chunk, reads, options.substitution, sharing, keepIr, exprs.length);
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);

@@ -1,7 +1,7 @@
 // The code generator's intermediate representation of straight-line code,
 // and its JavaScript printer. The emitter (emitter.ts) lowers expressions to
-// it; sharing (share.ts) and the WebAssembly target (wasm.ts) read it instead
-// of the printed text. Plain data (JSON-able), so a compiled model's
+// it; sharing (share.ts) builds shared functions from it, and the
+// WebAssembly target (wasm.ts) translates it. Plain data (JSON-able), so a compiled model's
 // generated code keeps it through the compile cache.
 //
 // Glossary
@@ -59,10 +59,60 @@ export const elem = (a: string, i: number, o?: string): Elem => (o === undefined
 // --- JavaScript ------------------------------------------------------------------------------
 
 /*
+ * The printer writes the code's characters into one buffer, and a print
+ * (printBody, printStmt, printValue, printElem) decodes what it wrote once:
+ * strings per value and per statement, concatenated up and flattened, were a
+ * fifth of generating's allocations on a long chain (every function is
+ * printed: its text, the key of sharing read off it). Nothing is printed
+ * while another print runs (no callbacks), so one buffer serves every print.
+ */
+let out = new Uint8Array(1 << 16);
+let at = 0;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** room for k more bytes */
+function room(k: number): void {
+  if (at + k <= out.length) return;
+  const grown = new Uint8Array(Math.max(2 * out.length, at + k));
+  grown.set(out.subarray(0, at));
+  out = grown;
+}
+
+function put(s: string): void {
+  room(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127) return putWide(s.slice(i)); // as UTF-8, which the decoder reads back
+    out[at++] = c;
+  }
+}
+
+function putWide(s: string): void {
+  room(3 * s.length);
+  at += encoder.encodeInto(s, out.subarray(at)).written;
+}
+
+/** String(i), a non-negative integer's digits written without a string */
+function putNumber(i: number): void {
+  if (!(Number.isSafeInteger(i) && i >= 0)) return put(String(i));
+  let digits = 1;
+  for (let p = 10; p <= i; p *= 10) digits++;
+  room(digits);
+  for (let k = at + digits - 1; k >= at; k--, i = Math.floor(i / 10)) out[k] = 48 + (i % 10);
+  at += digits;
+}
+
+/** what `write` wrote, as a string */
+function printed(write: () => void): string {
+  at = 0;
+  write();
+  return decoder.decode(out.subarray(0, at));
+}
+
+/*
  * Precedence of printed code: 0 a sum or a unary minus, 1 a product or
- * quotient, 2 an atom. Read from the value, not carried with its text: the
- * printer allocates only the strings it returns (every function is printed
- * two or three times: its text, its sharing key, the check of a shared one).
+ * quotient, 2 an atom. Read from the value, not carried with its text.
  */
 function prec(v: Value): 0 | 1 | 2 {
   switch (v.k) {
@@ -80,82 +130,139 @@ function prec(v: Value): 0 | 1 | 2 {
   }
 }
 
-const paren = (v: Value, min: number, el: ElemText) => (prec(v) < min ? `(${code(v, el)})` : code(v, el));
-
-export function printElem(e: Elem): string {
-  if (e.o === undefined) return `${e.a}[${e.i}]`;
-  return e.i ? `${e.a}[${e.o} + ${e.i}]` : `${e.a}[${e.o}]`;
+function paren(v: Value, min: number): void {
+  if (prec(v) >= min) return code(v);
+  put('(');
+  code(v);
+  put(')');
 }
 
-/** how an element is spelled: printElem, or another spelling for keys and checks (share.ts) */
-export type ElemText = (e: Elem) => string;
+function elemCode(e: Elem): void {
+  put(e.a);
+  put('[');
+  if (e.o !== undefined) {
+    put(e.o);
+    if (!e.i) return put(']');
+    put(' + ');
+  }
+  putNumber(e.i);
+  put(']');
+}
 
 /** a product without its sign: |c| as a leading factor unless 1 */
-function unsigned(v: Value & { k: 'mul' }, el: ElemText): string {
-  let s = Math.abs(v.c) !== 1 ? String(Math.abs(v.c)) : '';
-  for (let i = 0; i < v.f.length; i++) s += (s || i > 0 ? '*' : '') + paren(v.f[i], 1, el);
-  return s;
+function unsigned(v: Value & { k: 'mul' }): void {
+  const start = at;
+  if (Math.abs(v.c) !== 1) put(String(Math.abs(v.c)));
+  for (let i = 0; i < v.f.length; i++) {
+    if (at > start || i > 0) put('*');
+    paren(v.f[i], 1);
+  }
 }
 
-function code(v: Value, el: ElemText): string {
+function code(v: Value): void {
   switch (v.k) {
     case 'num':
-      return v.v >= 0 ? String(v.v) : `-${String(-v.v)}`;
+      if (!(v.v >= 0)) put('-');
+      return put(String(v.v >= 0 ? v.v : -v.v));
     case 'name':
-      return v.s;
+      return put(v.s);
     case 'elem':
-      return el(v);
+      return elemCode(v);
     case 'add': {
       // a negative number or negated product after the first term is subtracted
-      let s = code(v.t[0], el);
+      code(v.t[0]);
       for (let i = 1; i < v.t.length; i++) {
         const t = v.t[i];
-        if (t.k === 'num' && !(t.v >= 0)) s += ` - ${String(-t.v)}`;
-        else if (t.k === 'mul' && t.c < 0) s += ` - ${unsigned(t, el)}`;
-        else s += ` + ${code(t, el)}`;
+        if (t.k === 'num' && !(t.v >= 0)) {
+          put(' - ');
+          put(String(-t.v));
+        } else if (t.k === 'mul' && t.c < 0) {
+          put(' - ');
+          unsigned(t);
+        } else {
+          put(' + ');
+          code(t);
+        }
       }
-      return s;
+      return;
     }
     case 'mul':
-      return v.c < 0 ? `-${unsigned(v, el)}` : unsigned(v, el);
-    case 'pow': {
+      if (v.c < 0) put('-');
+      return unsigned(v);
+    case 'pow':
       // the base printed n times (so an element of it is read n times, in that order)
-      let s = '';
-      for (let i = 0; i < v.n; i++) s += (i ? '*' : '') + paren(v.b, 2, el);
-      return s;
-    }
+      for (let i = 0; i < v.n; i++) {
+        if (i) put('*');
+        paren(v.b, 2);
+      }
+      return;
     case 'div':
-      return `${paren(v.a, 1, el)}/${paren(v.b, 2, el)}`;
-    case 'call': {
-      let s = `${v.fn}(`;
-      for (let i = 0; i < v.args.length; i++) s += (i ? ', ' : '') + code(v.args[i], el);
-      return `${s})`;
-    }
+      paren(v.a, 1);
+      put('/');
+      return paren(v.b, 2);
+    case 'call':
+      put(v.fn);
+      put('(');
+      for (let i = 0; i < v.args.length; i++) {
+        if (i) put(', ');
+        code(v.args[i]);
+      }
+      return put(')');
   }
 }
 
-/** the JavaScript of a value */
-export const printValue = (v: Value, el: ElemText = printElem): string => code(v, el);
-
-/** the JavaScript of one statement, without indentation */
-export function printStmt(st: Stmt, el: ElemText = printElem): string {
+function stmtCode(st: Stmt): void {
   switch (st.k) {
     case 'const':
-      return `const ${st.name} = ${printValue(st.v, el)};`;
+      put('const ');
+      put(st.name);
+      put(' = ');
+      code(st.v);
+      return put(';');
     case 'store':
-      return `${el(st.to)} = ${printValue(st.v, el)};`;
+      elemCode(st.to);
+      put(' = ');
+      code(st.v);
+      return put(';');
     case 'pivot':
-      return `if (!pivotOk(${printValue(st.v, el)}, w, ${st.scale})) ${el(st.flag)} = 1;`;
+      put('if (!pivotOk(');
+      code(st.v);
+      put(', w, ');
+      put(String(st.scale));
+      put(')) ');
+      elemCode(st.flag);
+      return put(' = 1;');
     case 'text':
-      return st.s;
+      return put(st.s);
   }
 }
 
-/** the body's lines, each indented */
-export const printBody = (body: readonly Stmt[], indent = '  ', el: ElemText = printElem): string => body.map((st) => indent + printStmt(st, el)).join('\n');
+function bodyCode(body: readonly Stmt[], indent: string): void {
+  for (let i = 0; i < body.length; i++) {
+    if (i) put('\n');
+    put(indent);
+    stmtCode(body[i]);
+  }
+}
+
+export const printElem = (e: Elem): string => printed(() => elemCode(e));
+
+/** the JavaScript of a value */
+export const printValue = (v: Value): string => printed(() => code(v));
+
+/** the JavaScript of one statement, without indentation */
+export const printStmt = (st: Stmt): string => (st.k === 'text' ? st.s : printed(() => stmtCode(st)));
+
+/** the body's lines, each indented, joined by newlines */
+export const printBody = (body: readonly Stmt[], indent = '  '): string => printed(() => bodyCode(body, indent));
 
 /** `function name(params) {\n body \n}` */
-export const printFn = (f: Fn, indent = '  '): string => `function ${f.name}(${f.params.join(', ')}) {\n${printBody(f.body, indent)}\n}`;
+export const printFn = (f: Fn, indent = '  '): string =>
+  printed(() => {
+    put(`function ${f.name}(${f.params.join(', ')}) {\n`);
+    bodyCode(f.body, indent);
+    put('\n}');
+  });
 
 // --- walking ---------------------------------------------------------------------------------
 

@@ -8,49 +8,58 @@
 //   2. `share` turns generated functions whose IR (ir.ts) is identical up to
 //      a constant shift of the indices into w, x, u and p into one function
 //      with offset parameters, called once per occurrence with its offsets.
-// Sharing is checked: every occurrence is re-instantiated from the shared
-// function and must print its own text exactly, so it cannot change what is
-// computed.
+// Sharing is checked: every occurrence's text must be the shared function's
+// with that occurrence's offsets written in, exactly, so it cannot change
+// what is computed. Which functions may be shared is read off their text
+// (printed anyway); the shared function is made from the IR of the first.
 import type { Expr } from '../expr/index.ts';
-import { type Elem, type Fn, type Stmt, elem, elements, forEachElem, mapElems, printBody, printElem } from './ir.ts';
+import { IdTable } from './id-table.ts';
+import { type Elem, type Fn, type Stmt, elem, elements, mapElems, printBody } from './ir.ts';
 
 /** shape hash of expressions: operators and constants exact, symbols abstracted */
 export class Shapes {
-  private readonly memo = new Map<number, number>();
+  /** node id -> its hash */
+  private readonly memo: IdTable;
+  /** the walk of of(), kept between calls (one per assignment); only ever grows, its depth counted apart */
+  private readonly stack: Expr[] = [];
+  private readonly expanded: boolean[] = [];
+  /** `nodes`: about how many nodes will be hashed (room made at once) */
+  constructor(nodes = 0) {
+    this.memo = new IdTable(false, nodes);
+  }
+
   of(e: Expr): number {
-    const memo = this.memo;
-    const hit = memo.get(e.id);
-    if (hit !== undefined) return hit;
+    const { memo, stack, expanded } = this;
+    const hit = memo.find(e.id);
+    if (hit >= 0) return memo.int(hit);
     // expr/fold.ts's walk, written out: no array of argument hashes and no call per node (every assignment's expression is hashed)
-    const stack: Expr[] = [e];
-    const expanded: boolean[] = [false];
-    while (stack.length > 0) {
-      const top = stack.length - 1;
-      const n = stack[top];
+    let depth = 0;
+    stack[depth] = e;
+    expanded[depth++] = false;
+    while (depth > 0) {
+      const n = stack[depth - 1];
       if (memo.has(n.id)) {
-        stack.pop();
-        expanded.pop();
+        depth--;
         continue;
       }
-      if (!expanded[top]) {
-        expanded[top] = true;
+      if (!expanded[depth - 1]) {
+        expanded[depth - 1] = true;
         for (let i = n.args.length - 1; i >= 0; i--) {
           if (!memo.has(n.args[i].id)) {
-            stack.push(n.args[i]);
-            expanded.push(false);
+            stack[depth] = n.args[i];
+            expanded[depth++] = false;
           }
         }
         continue;
       }
-      stack.pop();
-      expanded.pop();
+      depth--;
       let h = Math.imul(n.op.length * 31 + n.op.charCodeAt(0), 0x9e3779b1);
       if (n.op === 'const' || n.op === 'pow') h = Math.imul(h ^ hashNumber(n.value), 0x85ebca6b);
       if (n.fn) for (let i = 0; i < n.fn.length; i++) h = Math.imul(h ^ n.fn.charCodeAt(i), 0xc2b2ae35);
-      for (const a of n.args) h = (Math.imul(h ^ memo.get(a.id)!, 0x165667b1) + 0x7f4a7c15) | 0;
-      memo.set(n.id, h | 0);
+      for (const a of n.args) h = (Math.imul(h ^ memo.get(a.id), 0x165667b1) + 0x7f4a7c15) | 0;
+      memo.insert(n.id, h | 0); // not there: the walk met it unhashed just now
     }
-    return memo.get(e.id)!;
+    return memo.get(e.id);
   }
 }
 
@@ -146,12 +155,34 @@ export function pieces(shapes: ArrayLike<number>, chunk: number): [number, numbe
 const SHIFTED = new Set(['w', 'x', 'u', 'p']);
 const shifts = (e: Elem) => SHIFTED.has(e.a) && e.o === undefined;
 
+/** forEachShifted's elements (w, x, u, p), for a replace */
+const SHIFTED_TEXT = /\b([wxup])\[\d+\]/g;
+/** [A-Za-z0-9_]: what `\b` takes for a word's character */
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/**
+ * Each shifted element of a function's printed text before sharing
+ * (`w[12]`: printElem, no offset parameter yet), in printed order: f(its
+ * index, the count of its digits). Sharing reads its key and indices off the
+ * text, printed anyway, instead of walking and printing the IR again: on a
+ * long chain nearly every function is one of a group, and the second print
+ * was a sixth of generating's allocations. The same elements as SHIFTED_TEXT
+ * (`\b`: not `dx[0]` nor `r5[0]`).
+ */
+function forEachShifted(text: string, f: (index: number, digits: number) => void): void {
+  for (let at = text.indexOf('['); at >= 0; at = text.indexOf('[', at + 1)) {
+    const a = text.charCodeAt(at - 1);
+    if ((a !== 119 && a !== 120 && a !== 117 && a !== 112) || isWordChar(text.charCodeAt(at - 2))) continue;
+    let index = 0, k = at + 1;
+    for (let c = text.charCodeAt(k); c >= 48 && c <= 57; c = text.charCodeAt(++k)) index = index * 10 + c - 48;
+    if (k > at + 1 && text.charCodeAt(k) === 93) f(index, k - at - 1);
+  }
+}
+
 /** the length of a function body with every index six digits wide: equal shapes measure equal */
-export function measure(raw: { body: readonly Stmt[]; text: string }): number {
-  let n = raw.text.length;
-  forEachElem(raw.body, (e) => {
-    if (shifts(e)) n += 6 - String(e.i).length;
-  });
+export function measure(text: string): number {
+  let n = text.length;
+  forEachShifted(text, (_, digits) => (n += 6 - digits));
   return n;
 }
 
@@ -188,8 +219,6 @@ const MIN_SHARED_CHARS = 1000;
  */
 const LEADERS = 8;
 
-/** spelled without its index when it shifts: bodies with equal keys differ only in shifted indices */
-const keyText = (e: Elem) => (shifts(e) ? `${e.a}[]` : printElem(e));
 
 /** an offset parameter and the elements it moves: index = base + shift[occurrence] + (index in the first - base) */
 interface OffsetClass {
@@ -224,8 +253,10 @@ export class Sharing {
       if (!this.keepBodies) delete raw.body;
       return;
     }
-    const key = printBody(raw.body, '  ', keyText);
-    const indices = elements(raw.body).filter(shifts).map((e) => e.i);
+    // the text with its shifted elements spelled without their index: bodies with equal keys differ only there
+    const key = raw.text.replace(SHIFTED_TEXT, '$1[]');
+    const indices: number[] = [];
+    forEachShifted(raw.text, (index) => indices.push(index));
     const g = this.groups.get(key);
     if (g) g.push({ raw, indices });
     else this.groups.set(key, [{ raw, indices }]);
@@ -280,10 +311,9 @@ export class Sharing {
       });
       const offsets = group.map((_, j) => offsetClasses.map((c) => c.base + c.shift[j]));
       // each occurrence is its own text again with its offsets: sharing changes no statement
+      const holes = new Holes(printBody(body), offsetClasses);
       group.forEach(({ raw }, j) => {
-        const values = new Map(offsetClasses.map((c, k) => [c.param, offsets[j][k]]));
-        const back = printBody(body, '  ', (e) => (e.o === undefined ? printElem(e) : `${e.a}[${values.get(e.o)! + e.i}]`));
-        if (back !== raw.text) throw new Error(`codegen: sharing ${raw.name} as ${fn} would change it`);
+        if (!holes.reproduce(raw.text, offsets[j])) throw new Error(`codegen: sharing ${raw.name} as ${fn} would change it`);
       });
       functions.set(group[0].raw.name, { name: fn, params: [...params, ...offsetClasses.map((c) => c.param)], body });
       group.forEach(({ raw }, j) => calls.set(raw.name, { fn, offsets: offsets[j] }));
@@ -291,6 +321,42 @@ export class Sharing {
     };
     for (const group of this.groups.values()) tryShare(group);
     return { functions, calls };
+  }
+}
+
+/**
+ * A shared function's text cut at its offset parameters (`w[o0 + 12]`,
+ * `w[o1]`): whether an occurrence's text is the shared one's with its
+ * offsets put in, compared piece by piece rather than printed once more.
+ */
+class Holes {
+  /** the text between the offset elements' indices: one more than holes */
+  private readonly between: string[] = [];
+  /** each hole's offset class and its index past the offset */
+  private readonly holes: { param: number; index: number }[] = [];
+  constructor(text: string, classes: readonly OffsetClass[]) {
+    const param = new Map(classes.map((c, k) => [c.param, k]));
+    let last = 0;
+    for (const m of text.matchAll(/(?<=\b[wxup]\[)(o\d+)(?: \+ (\d+))?(?=\])/g)) {
+      this.between.push(text.slice(last, m.index));
+      this.holes.push({ param: param.get(m[1])!, index: m[2] === undefined ? 0 : Number(m[2]) });
+      last = m.index! + m[0].length;
+    }
+    this.between.push(text.slice(last));
+  }
+
+  /** text is the shared text with these offsets' values written in */
+  reproduce(text: string, offsets: readonly number[]): boolean {
+    let at = 0;
+    for (let h = 0; h < this.holes.length; h++) {
+      if (!text.startsWith(this.between[h], at)) return false;
+      at += this.between[h].length;
+      const printed = String(offsets[this.holes[h].param] + this.holes[h].index);
+      if (!text.startsWith(printed, at)) return false;
+      at += printed.length;
+    }
+    const rest = this.between[this.holes.length];
+    return text.length === at + rest.length && text.startsWith(rest, at);
   }
 }
 
