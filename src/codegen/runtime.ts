@@ -209,6 +209,17 @@ function isSymmetric(n, A) {
   return true;
 }
 
+// The pivot of a Cholesky factorisation of n below this times its diagonal
+// entry is singular: within 1e-11 (not just 16 n rounding units), because
+// Cholesky solves mass matrices, and a mass matrix formed through many
+// cancelling terms (two massless links between ball joints) carries noise of
+// ~4e-12 relative, where a singular one shows pivots of -4e-12. Every
+// factorisation takes it from here: choleskySolve, sparseCholeskySolve, the
+// unrolled ones (sparse-cholesky.ts) and the WebAssembly kernel's callers.
+function choleskyTiny(n) {
+  return Math.max(singularBelow(n), 1e-11);
+}
+
 // Solve A x = b in place by Cholesky, reading the lower triangle of the
 // symmetric A. Each pivot is tested against its own diagonal entry, which is
 // the test on A scaled to a unit diagonal. Returns rcond (the smallest pivot
@@ -217,12 +228,8 @@ function isSymmetric(n, A) {
 // A is indefinite (a clearly negative pivot: A is then overwritten, refill it
 // for LU). LU must not judge a symmetric matrix that Cholesky found singular:
 // its row scaling can lift a pivot of rounding noise above the threshold.
-// A pivot within 1e-11 of its diagonal is singular (not just 16 k rounding
-// units): Cholesky solves mass matrices, and a mass matrix formed through
-// many cancelling terms (two massless links between ball joints) carries
-// noise of ~4e-12 relative, where a singular one shows pivots of -4e-12.
 function choleskySolve(n, A, b) {
-  const tiny = Math.max(singularBelow(n), 1e-11);
+  const tiny = choleskyTiny(n);
   let small = 1;
   for (let j = 0; j < n; j++) {
     const ajj = A[j * n + j];
@@ -267,7 +274,7 @@ function rowDot(A, a, B, c, m) {
 // diagonal goes to d first: a pivot is judged against it; then d keeps the
 // pivots' reciprocals (one division per pivot, none in the solves).
 function sparseCholeskySolve(n, A, b, order, start, rows, d) {
-  const tiny = Math.max(singularBelow(n), 1e-11);
+  const tiny = choleskyTiny(n);
   let small = 1;
   for (let j = 0; j < n; j++) d[j] = A[j * n + j];
   for (let p = 0; p < n; p++) {
@@ -320,8 +327,8 @@ export type Workspace = number[] | Float64Array;
 /** returns rcond (a lower bound of the reciprocal condition number of the equilibrated matrix), 0 when singular */
 type Solve = (n: number, A: ArrayLike<number> & { [i: number]: number }, b: ArrayLike<number> & { [i: number]: number }, refine?: boolean) => number;
 
-export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, unscaledRcond, doubles } = new Function(
-  `${RUNTIME_SOURCE}; return { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, unscaledRcond, doubles };`,
+export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles } = new Function(
+  `${RUNTIME_SOURCE}; return { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles };`,
 )() as {
   doubles: (n: number) => Workspace;
   luSolve: Solve;
@@ -332,4 +339,6 @@ export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSym
   sparseCholeskySolve: (n: number, A: number[] | Float64Array, b: number[] | Float64Array, order: ArrayLike<number>, start: ArrayLike<number>, rows: ArrayLike<number>, d: number[] | Float64Array) => number;
   sparseNearSymmetric: (n: number, A: ArrayLike<number>, order: ArrayLike<number>, start: ArrayLike<number>, rows: ArrayLike<number>) => boolean;
   singularBelow: (n: number) => number;
+  /** the singular-pivot threshold of a Cholesky factorisation of n, relative to the diagonal */
+  choleskyTiny: (n: number) => number;
 };

@@ -151,7 +151,7 @@ export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky
   // one piece (the PUMA's 6 x 6, a tree's H) runs on locals; pieces of a larger H stay on the
   // arrays: each would load and store ~200 entries, and the humanoid's 32 x 32 ran 5% slower so
   if (pieces.length === 1) pieces[0] = onLocals(pieces[0]);
-  const head = [`const tiny = Math.max(singularBelow(${k}), 1e-11);`, 'let s = 0, l = 0, inv = 0, x = 0;'];
+  const head = [`const tiny = choleskyTiny(${k});`, 'let s = 0, l = 0, inv = 0, x = 0;'];
   const body = (lines: string[]) => lines.map((l) => `  ${l}`).join('\n');
   const calls = pieces.map((_, i) => `small = ${name}_${i}(A, b, d, small);\nif (small <= 0) return small;`);
   return [

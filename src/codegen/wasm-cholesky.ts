@@ -12,7 +12,7 @@
 //
 // (n, a, b, tiny) => rcond | 0 | -1, as choleskySolve: a and b are byte
 // addresses of A (n x n, row-major, lower triangle read) and b; tiny is
-// max(singularBelow(n), 1e-11), computed by the caller as choleskySolve does.
+// runtime.ts's choleskyTiny(n), as choleskySolve takes it.
 
 import { f64, uleb } from './wasm-binary.ts';
 

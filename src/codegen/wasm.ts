@@ -29,7 +29,7 @@ import type { Elem, Fn, Value } from './ir.ts';
 import { type Tree, parseTree } from './wasm-tree.ts';
 import { choleskyKernel } from './wasm-cholesky.ts';
 import { f64, sleb, uleb } from './wasm-binary.ts';
-import { singularBelow } from './runtime.ts';
+import { choleskyTiny } from './runtime.ts';
 
 /** the arrays in the memory: w, x, u, p, and the arena's H and c by name */
 type Arrays = string;
@@ -155,7 +155,7 @@ function withArena(body: string, arena: Record<string, number>): string {
   let out = body;
   for (const [name, at] of Object.entries(arena)) out = out.replace(new RegExp(`\\b${name} = doubles\\((\\d+)\\)`), (_, k: string) => `${name} = mem.subarray(${at}, ${at + Number(k)})`);
   return out.replace(CHOLESKY_CALL, (call, k: string, H: string, c: string) =>
-    H in arena && c in arena ? `cholesky(${k}, ${arena[H] * 8}, ${arena[c] * 8}, ${Math.max(singularBelow(Number(k)), 1e-11)})` : call);
+    H in arena && c in arena ? `cholesky(${k}, ${arena[H] * 8}, ${arena[c] * 8}, ${choleskyTiny(Number(k))})` : call);
 }
 
 /** the kernel alone on a memory of `pages` 64 KiB pages: for its tests and timing */
@@ -235,7 +235,8 @@ function translateFunction(f: Fn, base: Record<Arrays, number>, enc: ModuleWrite
       if (st.k === 'const') {
         const value = expression(st.v, locals, base, enc);
         body.push(...value, OP.localSet, ...uleb(local(st.name)));
-      } else if (st.k === 'store' && (st.to.a === 'w' || !['x', 'u', 'p'].includes(st.to.a))) {
+      } else if (st.k === 'store' && !INPUTS.has(st.to.a)) {
+        // into w or an arena array (element() refuses any other)
         const { address, offset } = element(st.to, locals, base);
         body.push(...address, ...expression(st.v, locals, base, enc), OP.f64Store, 3, ...uleb(offset));
       } else if (st.k === 'pivot' && st.flag.o === undefined) {
@@ -249,6 +250,9 @@ function translateFunction(f: Fn, base: Record<Arrays, number>, enc: ModuleWrite
   }
   return { params: [F64, ...offsets.map(() => I32)], locals: locals.size - 1 - offsets.length, body };
 }
+
+/** the arrays the generated code only reads */
+const INPUTS = new Set(['x', 'u', 'p']);
 
 /** w[o0 + 17], x[3]: the address on the stack (offsets shifted to bytes) and the constant byte offset */
 function element(e: Elem, locals: Map<string, number>, base: Record<Arrays, number>): { address: number[]; offset: number } {

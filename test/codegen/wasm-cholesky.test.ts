@@ -6,7 +6,7 @@
 // derivatives of the JavaScript target, with the kernel in use.
 import { describe, expect, it } from 'vitest';
 import { choleskyKernelInstance } from '../../src/codegen/wasm.ts';
-import { choleskySolve, singularBelow } from '../../src/codegen/runtime.ts';
+import { choleskySolve, choleskyTiny } from '../../src/codegen/runtime.ts';
 import { compile, simulate } from '../../src/index.ts';
 import chain from '../../mechanisms/chain.ts';
 
@@ -40,7 +40,7 @@ function both(n: number, A: Float64Array, b: Float64Array) {
   const js = choleskySolve(n, jsA, jsB);
   mem.set(A, 0);
   mem.set(b, n * n);
-  const wasm = kernel.cholesky(n, 0, n * n * 8, Math.max(singularBelow(n), 1e-11));
+  const wasm = kernel.cholesky(n, 0, n * n * 8, choleskyTiny(n));
   const same = jsA.every((v, i) => Object.is(v, mem[i])) && jsB.every((v, i) => Object.is(v, mem[n * n + i]));
   return { js, wasm, same, x: mem.slice(n * n, n * n + n) };
 }
