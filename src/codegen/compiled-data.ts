@@ -78,7 +78,7 @@ export function compiledData(plan: SolvePlan, reduced: ReducedModel, generated: 
   plan.unknowns.forEach((v, i) => (w[i] = start(v)));
   return {
     // the IR serves only the WebAssembly target: not carried (nor cached) for JavaScript
-    generated: options.target === 'wasm' ? generated : { ...generated, ir: undefined },
+    generated: options.target === 'wasm' ? generated : { ...generated, ir: undefined, program: undefined },
     report,
     header,
     defaults: { x: plan.states.map(start), w, u: plan.inputs.map((v) => v.start ?? 0), p: plan.parameters.map((v) => values.get(v.id)!) },

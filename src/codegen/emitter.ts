@@ -171,6 +171,14 @@ export class Scope {
     this.body.push({ k: 'text', s });
   }
 
+  /** the dense solves whose calls solve() made, in order: the module's description records them (generate.ts, program.ts) */
+  readonly solves: [k: number, H: string, c: string][] = [];
+  /** the call choleskySolve(k, H, c) of a dense k x k H, recorded: the WebAssembly target may run it as its kernel */
+  solve(k: number, H: string, c: string): string {
+    this.solves.push([k, H, c]);
+    return `choleskySolve(${k}, ${H}, ${c})`;
+  }
+
   private share(n: Expr, uses: number, v: Value): Value {
     // symbols and constants are free to repeat; a function call is an atom too, but not free
     if (n.op === 'const' || n.op === 'sym' || n.op === 'relax' || n.op === 'residue' || uses < 2) return v;

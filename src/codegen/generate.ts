@@ -8,6 +8,12 @@
 // cut where their statements repeat, and functions equal up to shifted indices
 // are emitted once and called with offsets (share.ts).
 //
+// The module is described as data as it is made (program.ts): its parts in
+// order, every function's lines, the calls and dense solves in them recorded
+// where their text is made, so that calls of shared functions get their
+// offsets when the module is printed, and the WebAssembly target prints its
+// own variant of the module from the same description.
+//
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
 import { type Expr, type Sym, symsOf } from '../expr/index.ts';
@@ -17,11 +23,11 @@ import { splitOutputs } from '../structure/needed.ts';
 import { Scope, localName } from './emitter.ts';
 import { IdTable } from './id-table.ts';
 import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
+import { ARGS, type Line, type Part, type Piece, type Program, printModule } from './program.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, noOps } from './ops.ts';
-import { RUNTIME_SOURCE } from './runtime.ts';
 import { columns, linear } from './linear.ts';
 import { type Raw, Shapes, Sharing, measure, pieces } from './share.ts';
 
@@ -56,10 +62,11 @@ export interface Generated {
    * translates (wasm.ts); JSON-able, kept only for that target (compiled-data.ts)
    */
   ir?: Fn[];
+  /** the module as data (program.ts), which body prints: kept with ir, for the WebAssembly target */
+  program?: Program;
 }
 
 const PARAMS = ['t', 'x', 'u', 'p', 'w'];
-const ARGS = PARAMS.join(', ');
 /** V8 leaves functions with more than ~60 KB of bytecode to its slower tiers: stay well below */
 const MAX_FUNCTION_CHARS = 30000;
 /** printed code that is a name, a number or an array element: no local needed to reuse it */
@@ -161,8 +168,14 @@ function readCounts(exprs: readonly Expr[], counts = new IdTable()): IdTable {
 }
 
 export class Module {
-  /** code outside functions, functions, and functions that may be shared */
-  readonly parts: (string | Raw)[] = [];
+  /** code outside functions (text, or described), straight-line functions that may be shared, functions of lines */
+  readonly parts: (string | Part | Raw)[] = [];
+  /**
+   * the text of each line that calls a module function -> its pieces
+   * (program.ts), recorded where the call is made: a function's lines are
+   * looked up here when it is finished (structured)
+   */
+  private readonly sites = new Map<string, Piece[]>();
   private readonly shapes: Shapes;
   /** the node table of the straight-line functions' scopes, made one at a time (assignScope, fillArrays) */
   private readonly nodes = new IdTable<Value>(true);
@@ -197,8 +210,38 @@ export class Module {
     const scope = new Scope(this.slots.ref, '  ', { next: 0 });
     fill(scope);
     addOps(this.ops, scope.ops);
-    this.parts.push(`function ${name}(${ARGS}) {\n${scope.lines.join('\n')}\n}`);
+    this.parts.push({ k: 'lines', name, lines: scope.lines.map((l) => this.structured(l, scope.solves)) });
+    this.sites.set(`${name}(${ARGS});`, [{ call: name }, ';']); // the call its callers write
     return name;
+  }
+
+  /** a line of text around a call of module function fn (within a condition, say); returns the line */
+  line(before: string, fn: string, after: string): string {
+    this.sites.set(`${before}${fn}(${ARGS})${after}`, [before, { call: fn }, after].filter((q) => q !== ''));
+    return `${before}${fn}(${ARGS})${after}`;
+  }
+
+  /** `const a = doubles(n), ...;`: arrays of n doubles (or of another initialiser, as written), declared as data */
+  arrays(arrays: [string, number | string][]): void {
+    this.parts.push({ k: 'arrays', arrays });
+  }
+
+  /**
+   * A line as the description keeps it: its pieces when its text (its
+   * indentation taken off) is a recorded call site, or when it holds one of
+   * the dense solves its function's scope made (Scope.solve); else its text.
+   */
+  structured(line: string, solves: readonly (readonly [number, string, string])[] = []): Line {
+    const text = line.trimStart();
+    const indent = line.slice(0, line.length - text.length);
+    const pieces = this.sites.get(text);
+    if (pieces) return { indent, pieces };
+    for (const [k, H, c] of solves) {
+      const call = `choleskySolve(${k}, ${H}, ${c})`;
+      const at = text.indexOf(call);
+      if (at >= 0) return { indent, pieces: [text.slice(0, at), { solve: [k, H, c] } as Piece, text.slice(at + call.length)].filter((q) => q !== '') };
+    }
+    return line;
   }
 
   /** code emitted by `make` whose operations are not those of an evaluation (a path taken only on failure) */
@@ -236,6 +279,7 @@ export class Module {
     this.parts.push(r);
     if (this.sharing) this.sharing.add(r);
     else if (!this.keepIr) delete r.body;
+    this.sites.set(`${name}(${ARGS});`, [{ call: name }, ';']); // printed with its offsets if shared
     return `${name}(${ARGS});`;
   }
 
@@ -359,34 +403,40 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const outputOps = { mul: mod.ops.mul - ops.mul, add: mod.ops.add - ops.add, div: mod.ops.div - ops.div, fn: mod.ops.fn - ops.fn };
   const derivativeSlots = plan.states.map((s) => slots.slot(s.derivative!));
   const copy = derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`);
-  const indent = (lines: string[]) => lines.map((c) => `  ${c}`).join('\n');
   // a wrong number never leaves silently: NaN or an infinity in any derivative makes the sum non-finite, an error
   const finite = copy.length ? [`  let sum = 0;`, `  for (let i = 0; i < ${copy.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`] : [];
-  const main = `function derivatives(t, x, dx, u, p, w) {\n${indent(calls)}\n${[...copy, ...finite].join('\n')}\n}`;
-  const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(t, x, u, p, w) {\n${indent(outputCalls)}\n}`;
   const shared = sharing ? sharing.shared(PARAMS) : { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() };
   const ir: Fn[] = [];
-  const parts = mod.parts.flatMap((q) => {
-    if (typeof q === 'string') return [q];
+  // the straight-line functions printed, by the name they are printed under: their text, or a shared one's IR
+  const straight = new Map<string, Raw | Fn>();
+  const parts = mod.parts.flatMap((q): Part[] => {
+    if (typeof q === 'string') return [{ k: 'code', s: q }];
+    if ('k' in q) return [q];
     if (!shared.calls.has(q.name)) {
       if (q.body) ir.push({ name: q.name, params: PARAMS, body: q.body });
-      return [`function ${q.name}(${ARGS}) {\n${q.text}\n}`];
+      straight.set(q.name, q);
+      return [{ k: 'straight', name: q.name }];
     }
+    // the shared function in place of the first function it replaces; the others are not printed
     const f = shared.functions.get(q.name);
     if (!f) return [];
     ir.push(f);
-    return [printFn(f)];
+    straight.set(f.name, f);
+    return [{ k: 'straight', name: f.name }];
   });
-  // calls of shared functions get their offsets
-  const call = /\b([a-z]+\d+)\(t, x, u, p, w\);/g;
-  const relink = (code: string) => code.replace(call, (whole, name: string) => {
-    const c = shared.calls.get(name);
-    return c ? `${c.fn}(${ARGS}, ${c.offsets.join(', ')});` : whole;
+  const program: Program = {
+    parts,
+    derivatives: calls.map((l) => mod.structured(l)),
+    tail: [...copy, ...finite],
+    outputs: outputCalls.map((l) => mod.structured(l)),
+    shared: Object.fromEntries(shared.calls),
+  };
+  const body = printModule(program, {
+    straight: (name) => {
+      const f = straight.get(name)!;
+      return 'text' in f ? `function ${name}(${ARGS}) {\n${f.text}\n}` : printFn(f);
+    },
   });
-  // the module's own functions by name, for a target that runs some of them elsewhere (wasm.ts)
-  const own = parts.flatMap((q) => /^function (\w+)\(/.exec(q)?.[1] ?? []);
-  const exposed = `derivatives.functions = { ${own.join(', ')} };`;
-  const body = ['"use strict";', RUNTIME_SOURCE, ...parts, main, outputs, 'derivatives.outputs = outputs;', exposed, 'return derivatives;'].map(relink).join('\n');
   const layout: Layout = {
     states: plan.states.map((v) => v.name),
     inputs: plan.inputs.map((v) => v.name),
@@ -397,7 +447,9 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     ...(mod.iterations.length && { iterations: mod.iterations }),
     ...(mod.substitutions.length && { substitutions: mod.substitutions }),
   };
-  return { body, ops, outputOps, layout, functions: parts.filter((q) => q.startsWith('function ')).length + 2, ...(keepIr && { ir }) };
+  // an unrolled factorisation counts as one function, as it always has
+  const functions = parts.filter((q) => q.k === 'straight' || q.k === 'lines' || (q.k === 'code' && q.fn)).length + 2;
+  return { body, ops, outputOps, layout, functions, ...(keepIr && { ir, program }) };
 }
 
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {
@@ -421,7 +473,7 @@ function checkedLoop(mod: Module, step: AssignStep, checked: Checked): string[] 
   const check = { flag: mod.slots.slot(checked.flag), scale: mod.slots.slot(checked.scale) };
   const counter = mod.slots.slot(checked.count);
   mod.fallbackCounters.add(counter);
-  const fallback = `if (w[${check.flag}] !== 0) { w[${counter}] += 1; ${mod.fallback(checked)}(${ARGS}); }`;
+  const fallback = mod.line(`if (w[${check.flag}] !== 0) { w[${counter}] += 1; `, mod.fallback(checked), '; }');
   const body = mod.assigns(step.assigns, 'f', check);
   if (checked.continued) return [`if (w[${check.flag}] === 0) {`, ...body.map((c) => `  ${c}`), `  ${fallback}`, '}'];
   return [`w[${check.flag}] = 0; w[${check.scale}] = 0;`, ...body, fallback];

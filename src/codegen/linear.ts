@@ -30,7 +30,7 @@ function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
 export function linear(mod: Module, s: LinearStep): string[] {
   const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
   const symbolic = s.cramer;
-  mod.parts.push(`const ${H} = doubles(${k * k}), ${c} = doubles(${k});`);
+  mod.arrays([[H, k * k], [c, k]]);
   if (symbolic) {
     const prelude = mod.assigns(s.prelude, 'g');
     // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation;
@@ -39,7 +39,7 @@ export function linear(mod: Module, s: LinearStep): string[] {
     const minors = mod.assigns(symbolic.assigns, 'm');
     const regular = mod.function('regular', (sc) => sc.line(`return ${sc.prepare([symbolic.hadamard]).code(symbolic.hadamard)} > ${singularBelow(k)};`));
     const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
-    return [...prelude, ...minors, `if (${regular}(${ARGS})) {`, ...mod.assigns(z, 'z').map((l) => `  ${l}`), `} else ${byLu}(${ARGS});`, ...mod.assigns(s.y)];
+    return [...prelude, ...minors, mod.line('if (', regular, ') {'), ...mod.assigns(z, 'z').map((l) => `  ${l}`), mod.line('} else ', byLu, ';'), ...mod.assigns(s.y)];
   }
   // branch-induced sparsity: the structural zeros of H are never written (they stay 0) nor read
   const sparse = s.solver === 'cholesky' ? sparseCholesky(k, s.H) : undefined;
@@ -116,7 +116,7 @@ function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseChol
  * joints: symmetric entries) or a regular but ill-conditioned H (a chain with
  * one 1e12 kg link: its entries carry noise, and LU's equilibration solves it).
  */
-function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = `choleskySolve(${k}, ${H}, ${c})`): void {
+function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = sc.solve(k, H, c)): void {
   if (symmetry === 'structural') {
     sc.line(`const definite = ${factor};`);
     sc.line(`if (definite < 0) ${fail};`);
@@ -147,7 +147,7 @@ export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const k = s.z.length, b = s.block;
   const [H, c, r, d, dzs] = ['H', 'c', 'r', 'dh', 'dz'].map((n) => `${n}${b}`);
   const zSlots = s.z.map((v) => mod.slots.slot(v)), dzSlots = cols.dz.map((v) => mod.slots.slot(v));
-  mod.parts.push(`const ${H} = doubles(${k * k}), ${c} = doubles(${k}), ${r} = doubles(${k}), ${d} = doubles(${k}), ${dzs} = Int32Array.of(${dzSlots.join(', ')});`);
+  mod.arrays([[H, k * k], [c, k], [r, k], [d, k], [dzs, `Int32Array.of(${dzSlots.join(', ')})`]]);
   const prelude = mod.assigns(s.prelude, 'g');
   const before = { ...mod.ops };
   const y = mod.assigns(s.y, 'y');

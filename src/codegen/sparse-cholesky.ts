@@ -11,6 +11,7 @@
 // solve (runtime.ts sparseCholeskySolve) walks those lists.
 import { type Expr, isConst } from '../expr/index.ts';
 import { type OpCounts, choleskyOps, noOps } from '../structure/costs.ts';
+import type { Part } from './program.ts';
 
 /** a symmetric pattern ordered for Cholesky, as the run-time solve reads it */
 export interface SparseCholesky {
@@ -113,7 +114,7 @@ const PIECE_CHARS = 10000;
  * ~1.5 ns per operation on indirection. Undefined when the pattern is too
  * large for straight-line code.
  */
-export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky, 'order' | 'start' | 'rows'>): string | undefined {
+export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky, 'order' | 'start' | 'rows'>): Extract<Part, { k: 'code' }> | undefined {
   const later = (q: number) => p.rows.slice(p.start[q], p.start[q + 1]);
   let updates = 0;
   for (let q = 0; q < k; q++) updates += (later(q).length * (later(q).length + 1)) / 2;
@@ -154,10 +155,12 @@ export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky
   const head = [`const tiny = choleskyTiny(${k});`, 'let s = 0, l = 0, inv = 0, x = 0;'];
   const body = (lines: string[]) => lines.map((l) => `  ${l}`).join('\n');
   const calls = pieces.map((_, i) => `small = ${name}_${i}(A, b, d, small);\nif (small <= 0) return small;`);
-  return [
+  const s = [
     ...pieces.map((lines, i) => `function ${name}_${i}(A, b, d, small) {\n${body([...head, ...lines])}\n  return small;\n}`),
     `function ${name}(A, b, d) {\n${body(['let small = 1;', ...calls.join('\n').split('\n'), 'return small;'])}\n}`,
   ].join('\n');
+  // a part of the generated module (program.ts), listed among its functions by its first piece
+  return { k: 'code', s, fn: `${name}_0` };
 }
 
 /** an entry of A, b or d with a constant index */

@@ -35,7 +35,7 @@ export class ModelState {
   constructor(readonly model: CompiledModel) {
     const d = model.defaults;
     // the WebAssembly target: this state's own instance, whose memory is the workspace
-    const wasm = model.wasm && instantiate(model.wasm, model.generated.body, model.fail, d.w.length);
+    const wasm = model.wasm && instantiate(model.wasm, model.fail, d.w.length);
     this.w = wasm ? wasm.w : doubles(d.w.length);
     for (let i = 0; i < d.w.length; i++) this.w[i] = d.w[i];
     this.u = Float64Array.from(d.u);

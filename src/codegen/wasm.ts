@@ -22,10 +22,15 @@
 // + - * /, unary minus and Math functions. A function with any other
 // statement, or without IR, stays JavaScript. The values are evaluated as
 // JavaScript evaluates their printed text (wasm-tree.ts), so the results are
-// the same bit for bit. Which functions derivatives() calls, in which order,
-// is still read from its printed body (the driver stays JavaScript).
+// the same bit for bit. Which functions the module has, which derivatives()
+// calls in which order, and its dense solves are read from the module's
+// description (program.ts), and the JavaScript that runs beside the
+// WebAssembly is printed from it by the module's printer with three hooks: a
+// translated function's body is a call of its export, an array of the arena
+// is a view of the memory, a dense solve of the arena calls the kernel.
 import type { Generated } from './generate.ts';
-import type { Elem, Fn, Value } from './ir.ts';
+import { type Elem, type Fn, type Value, printFn } from './ir.ts';
+import { type Hooks, type Program, calleeOf, callText, printLine, printModule } from './program.ts';
 import { type Tree, parseTree } from './wasm-tree.ts';
 import { choleskyKernel } from './wasm-cholesky.ts';
 import { f64, sleb, uleb } from './wasm-binary.ts';
@@ -53,6 +58,8 @@ export interface WasmTarget {
    * fill them become WebAssembly and the solve runs as WebAssembly (wasm-cholesky.ts)
    */
   arena?: Record<string, number>;
+  /** the generated module for an instance (instantiate()): its translated functions call their exports */
+  source: string;
 }
 
 const MATH = ['sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'exp', 'log', 'sign', 'sinh', 'cosh', 'tanh', 'max', 'min', 'pow'] as const;
@@ -60,16 +67,16 @@ const ARITY: Record<string, number> = { atan2: 2, max: 2, min: 2, pow: 2 };
 
 /** the generated code as WebAssembly where it is straight-line; a string says why not at all */
 export function wasmTarget(generated: Generated): WasmTarget | string {
-  const functions = parseFunctions(generated.body);
+  const { program, layout } = generated;
+  if (!program) return 'no description of the generated module (generated without its IR)';
   const ir = new Map((generated.ir ?? []).map((f) => [f.name, f]));
-  const derivatives = functions.get('derivatives');
-  if (!derivatives) return 'no derivatives() in the generated code';
-  const { layout } = generated;
+  // the module's functions of (t, x, u, p, w[, offsets]) in order, outputs() the last
+  const functions = [...program.parts.flatMap((q) => (q.k === 'straight' || q.k === 'lines' ? [q.name] : [])), 'outputs'];
   const base: Record<Arrays, number> = { w: 0, x: layout.workspace.length, u: 0, p: 0 };
   base.u = base.x + layout.states.length;
   base.p = base.u + layout.inputs.length;
   const words = base.p + layout.parameters.length;
-  const { arena, end } = denseCholesky(generated.body, words);
+  const { arena, end } = denseCholesky(program, words);
   Object.assign(base, arena);
 
   const enc = new ModuleWriter();
@@ -79,7 +86,7 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   const compiledIndex = (name: string): number | undefined => {
     if (bodies.has(name)) return bodies.get(name);
     const f = ir.get(name);
-    const code = f ? translateFunction(f, base, enc) : functions.has(name) ? 'not straight-line' : 'not a function of the module';
+    const code = f ? translateFunction(f, base, enc) : functions.includes(name) ? 'not straight-line' : 'not a function of the module';
     if (typeof code === 'string') kept[name] = code;
     const index = typeof code === 'string' ? undefined : enc.addFunction(code.params, code.locals, code.body);
     if (index !== undefined) enc.addExport(name, index); // for the JavaScript functions that call it
@@ -87,8 +94,7 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
     return index;
   };
   // every generated function, also those only a solve, a fallback or outputs() calls
-  for (const [name, f] of functions) if (f.params.slice(0, 5).join(', ') === 't, x, u, p, w') compiledIndex(name);
-  const CALL = /^(\w+)\(t, x, u, p, w((?:, \d+)*)\);$/;
+  for (const name of functions) compiledIndex(name);
   const driver: string[] = [];
   let segment: number[] = [];
   let segments = 0, called = 0, translated = 0;
@@ -99,63 +105,86 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
     driver.push(`segs.${name}(t);`);
     segment = [];
   };
-  for (const line of derivatives.body) {
-    const call = CALL.exec(line);
+  // JavaScript: calls of the generated module's own functions through `fns`
+  const viaFns = { call: (fn: string) => `fns.${callText(program, fn)}` };
+  for (const line of [...program.derivatives, ...program.tail]) {
+    const callee = calleeOf(line);
+    const call = callee === undefined ? undefined : (program.shared[callee] ?? { fn: callee, offsets: [] });
     if (call) called++;
-    const index = call ? compiledIndex(call[1]) : undefined;
+    const index = call ? compiledIndex(call.fn) : undefined;
     if (call && index !== undefined) {
       translated++;
-      const offsets = call[2] ? call[2].slice(2).split(', ').map(Number) : [];
-      segment.push(OP.localGet, 0, ...offsets.flatMap((o) => [OP.i32Const, ...sleb(o)]), OP.call, ...uleb(index));
+      segment.push(OP.localGet, 0, ...call.offsets.flatMap((o) => [OP.i32Const, ...sleb(o)]), OP.call, ...uleb(index));
       continue;
     }
+    const text = printLine(line, program, viaFns).trim();
+    if (!text) continue;
     close();
-    // JavaScript: calls of the generated module's own functions through `fns`
-    driver.push(line.replace(/\b([a-z]+\d+)\(t, x, u, p, w/g, 'fns.$1(t, x, u, p, w'));
+    driver.push(text);
   }
   close();
   if (translated === 0) return 'no function of derivatives() is straight-line';
+  const missing = functions.find((name) => !ir.has(name) && program.parts.some((q) => q.k === 'straight' && q.name === name));
+  if (missing) return `no IR of the straight-line function ${missing}`;
   enc.memory(Math.ceil((end * 8) / 65536) + 1);
   const module = new WebAssembly.Module(enc.bytes());
-  return { module, translated, called, kept, base, driver: driver.join('\n'), ...(arena && { arena }) };
+  const source = printModule(program, instanceHooks(ir, new Set([...bodies].flatMap(([name, i]) => (i === undefined ? [] : [name]))), arena));
+  return { module, translated, called, kept, base, driver: driver.join('\n'), ...(arena && { arena }), source };
 }
 
 /** dense solves smaller than this stay JavaScript: a module's factorisation of 6 or 12 is unrolled (sparse-cholesky.ts) */
 const KERNEL_MIN = 16;
 
-const CHOLESKY_CALL = /\bcholeskySolve\((\d+), (\w+), (\w+)\)/g;
-
 /**
- * The arena: the H and c of each choleskySolve(k, H, c) with k >= KERNEL_MIN
- * that the module declares as `H = doubles(k * k)`, `c = doubles(k)`, after
- * the words of w, x, u, p, each 16-byte aligned; and the memory's end.
+ * The arena: the H and c of each dense solve choleskySolve(k, H, c) with
+ * k >= KERNEL_MIN whose H and c the module declares as arrays of doubles,
+ * after the words of w, x, u, p, each 16-byte aligned; and the memory's end.
  */
-function denseCholesky(body: string, words: number): { arena?: Record<string, number>; end: number } {
-  const declared = new Map([...body.matchAll(/\b(\w+) = doubles\((\d+)\)/g)].map((m) => [m[1], Number(m[2])]));
+function denseCholesky(program: Program, words: number): { arena?: Record<string, number>; end: number } {
+  const declared = new Map<string, number>();
+  for (const q of program.parts) if (q.k === 'arrays') for (const [a, n] of q.arrays) if (typeof n === 'number') declared.set(a, n);
   const arena: Record<string, number> = {};
   let end = words;
-  for (const [, k, H, c] of body.matchAll(CHOLESKY_CALL)) {
-    if (Number(k) < KERNEL_MIN || !declared.has(H) || !declared.has(c) || H in arena) continue;
-    for (const name of [H, c]) {
-      end += end % 2;
-      arena[name] = end;
-      end += declared.get(name)!;
+  for (const q of program.parts) {
+    if (q.k !== 'lines') continue;
+    for (const line of q.lines) {
+      if (typeof line === 'string') continue;
+      for (const piece of line.pieces) {
+        if (typeof piece !== 'object' || !('solve' in piece)) continue;
+        const [k, H, c] = piece.solve;
+        if (k < KERNEL_MIN || !declared.has(H) || !declared.has(c) || H in arena) continue;
+        for (const name of [H, c]) {
+          end += end % 2;
+          arena[name] = end;
+          end += declared.get(name)!;
+        }
+      }
     }
   }
   return Object.keys(arena).length ? { arena, end } : { end };
 }
 
 /**
- * The body for an instance with an arena: its H and c are views of the
- * memory where the module placed them, and their solves call the kernel with
- * their byte addresses and choleskySolve's tolerance (the same pivot tests
- * and results, bit for bit).
+ * How an instance's JavaScript differs from the module's: each translated
+ * function's body calls its WebAssembly (so that a solve or a fallback that
+ * calls the causal sequence runs it there too); with an arena, its H and c
+ * are views of the memory where the module placed them, and their solves
+ * call the kernel with their byte addresses and choleskySolve's tolerance
+ * (the same pivot tests and results, bit for bit).
  */
-function withArena(body: string, arena: Record<string, number>): string {
-  let out = body;
-  for (const [name, at] of Object.entries(arena)) out = out.replace(new RegExp(`\\b${name} = doubles\\((\\d+)\\)`), (_, k: string) => `${name} = mem.subarray(${at}, ${at + Number(k)})`);
-  return out.replace(CHOLESKY_CALL, (call, k: string, H: string, c: string) =>
-    H in arena && c in arena ? `cholesky(${k}, ${arena[H] * 8}, ${arena[c] * 8}, ${choleskyTiny(Number(k))})` : call);
+function instanceHooks(ir: ReadonlyMap<string, Fn>, translated: ReadonlySet<string>, arena?: Record<string, number>): Hooks {
+  const straight = (name: string) => {
+    const f = ir.get(name)!;
+    if (!translated.has(name)) return printFn(f);
+    const offsets = f.params.slice(5).map((o) => `, ${o}`).join('');
+    return `function ${name}(${f.params.join(', ')}) {\n  wasm.${name}(t${offsets});\n}`;
+  };
+  if (!arena) return { straight };
+  return {
+    straight,
+    array: (name, n) => (Object.hasOwn(arena, name) ? `${name} = mem.subarray(${arena[name]}, ${arena[name] + n})` : `${name} = doubles(${n})`),
+    solve: (k, H, c) => (Object.hasOwn(arena, H) && Object.hasOwn(arena, c) ? `cholesky(${k}, ${arena[H] * 8}, ${arena[c] * 8}, ${choleskyTiny(k)})` : `choleskySolve(${k}, ${H}, ${c})`),
+  };
 }
 
 /** the kernel alone on a memory of `pages` 64 KiB pages: for its tests and timing */
@@ -169,21 +198,19 @@ export function choleskyKernelInstance(pages: number): { memory: WebAssembly.Mem
 
 /**
  * An instance of the module for one state: its memory's view is the
- * workspace, and the generated JavaScript is evaluated again for it with each
- * translated function's body replaced by a call of its WebAssembly (so a
- * solve or a fallback that calls the causal sequence runs it there too);
- * derivatives() runs the driver, outputs() that module's outputs, both after
- * copying x, u and p into the memory.
+ * workspace, and the generated JavaScript is evaluated again for it as the
+ * target printed it (instanceHooks); derivatives() runs the driver,
+ * outputs() that module's outputs, both after copying x, u and p into the
+ * memory.
  */
-export function instantiate(target: WasmTarget, body: string, fail: unknown, words: number) {
+export function instantiate(target: WasmTarget, fail: unknown, words: number) {
   const math = Object.fromEntries(MATH.map((m) => [m, Math[m]]));
   const instance = new WebAssembly.Instance(target.module, { math });
   const memory = instance.exports.memory as WebAssembly.Memory;
   const mem = new Float64Array(memory.buffer);
   const w = mem.subarray(0, words);
   const exported = instance.exports as Record<string, unknown>;
-  const js = new Function('fail', 'wasm', 'mem', 'cholesky', (target.arena ? withArena(body, target.arena) : body).replace(/^function (\w+)\((t, x, u, p, w((?:, o\d+)*))\) \{\n[\s\S]*?\n\}$/gm, (whole, name: string, params: string, offsets: string) =>
-    name in exported ? `function ${name}(${params}) {\n  wasm.${name}(t${offsets});\n}` : whole))(fail, exported, mem, exported.cholesky) as { outputs: (...a: unknown[]) => void; functions: Record<string, unknown> };
+  const js = new Function('fail', 'wasm', 'mem', 'cholesky', target.source)(fail, exported, mem, exported.cholesky) as { outputs: (...a: unknown[]) => void; functions: Record<string, unknown> };
   const { x: X, u: U, p: P } = target.base;
   const load = `mem.set(x, ${X});\nif (u.length) mem.set(u, ${U});\nif (p.length) mem.set(p, ${P});`;
   const make = new Function('mem', 'segs', 'fns', 'fail', 'jsOutputs', `return [function derivatives(t, x, dx, u, p, w) {
@@ -195,22 +222,6 @@ jsOutputs(t, x, u, p, w);
 }];`);
   const [derivatives, outputs] = make(mem, exported, js.functions, fail, js.outputs) as ((...a: unknown[]) => void)[];
   return { w, derivatives, outputs, functions: js.functions };
-}
-
-// --- the generated functions, as text -----------------------------------------------------------
-
-interface JsFunction {
-  params: string[];
-  body: string[];
-}
-
-/** top-level `function name(params) {` ... `}` of the module body, their lines trimmed */
-function parseFunctions(body: string): Map<string, JsFunction> {
-  const out = new Map<string, JsFunction>();
-  for (const m of body.matchAll(/^function (\w+)\(([^)]*)\) \{\n([\s\S]*?)\n\}$/gm)) {
-    out.set(m[1], { params: m[2].split(', '), body: m[3].split('\n').map((l) => l.trim()).filter(Boolean) });
-  }
-  return out;
 }
 
 const F64 = 0x7c, I32 = 0x7f;
