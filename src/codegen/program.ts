@@ -63,10 +63,15 @@ export interface Hooks {
   solve?(k: number, H: string, c: string): string;
 }
 
-/** the call of module function fn: of the shared function with its offsets when fn was replaced by one */
+/** the function a call of module function fn calls, and the offsets it passes: the shared one's when fn was replaced by one */
+export function resolve(p: Program, fn: string): { fn: string; offsets: number[] } {
+  return Object.hasOwn(p.shared, fn) ? p.shared[fn] : { fn, offsets: [] };
+}
+
+/** the call of module function fn, `fn(t, x, u, p, w)`, or the shared function's with its offsets */
 export function callText(p: Program, fn: string): string {
-  const s = Object.hasOwn(p.shared, fn) ? p.shared[fn] : undefined;
-  return s ? `${s.fn}(${ARGS}, ${s.offsets.join(', ')})` : `${fn}(${ARGS})`;
+  const s = resolve(p, fn);
+  return s.offsets.length ? `${s.fn}(${ARGS}, ${s.offsets.join(', ')})` : `${s.fn}(${ARGS})`;
 }
 
 /** a whole-line call `fn(t, x, u, p, w);`: its callee, else undefined */

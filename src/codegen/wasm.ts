@@ -30,7 +30,7 @@
 // is a view of the memory, a dense solve of the arena calls the kernel.
 import type { Generated } from './generate.ts';
 import { type Elem, type Fn, type Value, printFn } from './ir.ts';
-import { type Hooks, type Program, calleeOf, callText, printLine, printModule } from './program.ts';
+import { type Hooks, type Program, calleeOf, callText, printLine, printModule, resolve } from './program.ts';
 import { type Tree, parseTree } from './wasm-tree.ts';
 import { choleskyKernel } from './wasm-cholesky.ts';
 import { f64, sleb, uleb } from './wasm-binary.ts';
@@ -70,8 +70,11 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   const { program, layout } = generated;
   if (!program) return 'no description of the generated module (generated without its IR)';
   const ir = new Map((generated.ir ?? []).map((f) => [f.name, f]));
-  // the module's functions of (t, x, u, p, w[, offsets]) in order, outputs() the last
+  // the module's functions of (t, x, u, p, w[, offsets]) in order, outputs() the last; the straight-line ones have IR
   const functions = [...program.parts.flatMap((q) => (q.k === 'straight' || q.k === 'lines' ? [q.name] : [])), 'outputs'];
+  const missing = program.parts.flatMap((q) => (q.k === 'straight' && !ir.has(q.name) ? [q.name] : []));
+  if (missing.length) return `no IR of the straight-line function ${missing[0]}`;
+  const known = new Set(functions);
   const base: Record<Arrays, number> = { w: 0, x: layout.workspace.length, u: 0, p: 0 };
   base.u = base.x + layout.states.length;
   base.p = base.u + layout.inputs.length;
@@ -86,7 +89,7 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   const compiledIndex = (name: string): number | undefined => {
     if (bodies.has(name)) return bodies.get(name);
     const f = ir.get(name);
-    const code = f ? translateFunction(f, base, enc) : functions.includes(name) ? 'not straight-line' : 'not a function of the module';
+    const code = f ? translateFunction(f, base, enc) : known.has(name) ? 'not straight-line' : 'not a function of the module';
     if (typeof code === 'string') kept[name] = code;
     const index = typeof code === 'string' ? undefined : enc.addFunction(code.params, code.locals, code.body);
     if (index !== undefined) enc.addExport(name, index); // for the JavaScript functions that call it
@@ -95,6 +98,20 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
   };
   // every generated function, also those only a solve, a fallback or outputs() calls
   for (const name of functions) compiledIndex(name);
+  const { driver, called, translated } = driverOf(program, enc, compiledIndex);
+  if (translated === 0) return 'no function of derivatives() is straight-line';
+  enc.memory(Math.ceil((end * 8) / 65536) + 1);
+  const module = new WebAssembly.Module(enc.bytes());
+  const source = printModule(program, instanceHooks(ir, new Set([...bodies].flatMap(([name, i]) => (i === undefined ? [] : [name]))), arena));
+  return { module, translated, called, kept, base, driver, ...(arena && { arena }), source };
+}
+
+/**
+ * derivatives() as the driver: each run of calls of translated functions one
+ * exported WebAssembly function seg0(t), seg1(t), ...; every other line stays
+ * JavaScript, its calls of the module's functions through `fns`
+ */
+function driverOf(program: Program, enc: ModuleWriter, compiledIndex: (name: string) => number | undefined): { driver: string; called: number; translated: number } {
   const driver: string[] = [];
   let segment: number[] = [];
   let segments = 0, called = 0, translated = 0;
@@ -105,11 +122,10 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
     driver.push(`segs.${name}(t);`);
     segment = [];
   };
-  // JavaScript: calls of the generated module's own functions through `fns`
   const viaFns = { call: (fn: string) => `fns.${callText(program, fn)}` };
   for (const line of [...program.derivatives, ...program.tail]) {
     const callee = calleeOf(line);
-    const call = callee === undefined ? undefined : (program.shared[callee] ?? { fn: callee, offsets: [] });
+    const call = callee === undefined ? undefined : resolve(program, callee);
     if (call) called++;
     const index = call ? compiledIndex(call.fn) : undefined;
     if (call && index !== undefined) {
@@ -123,13 +139,7 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
     driver.push(text);
   }
   close();
-  if (translated === 0) return 'no function of derivatives() is straight-line';
-  const missing = functions.find((name) => !ir.has(name) && program.parts.some((q) => q.k === 'straight' && q.name === name));
-  if (missing) return `no IR of the straight-line function ${missing}`;
-  enc.memory(Math.ceil((end * 8) / 65536) + 1);
-  const module = new WebAssembly.Module(enc.bytes());
-  const source = printModule(program, instanceHooks(ir, new Set([...bodies].flatMap(([name, i]) => (i === undefined ? [] : [name]))), arena));
-  return { module, translated, called, kept, base, driver: driver.join('\n'), ...(arena && { arena }), source };
+  return { driver: driver.join('\n'), called, translated };
 }
 
 /** dense solves smaller than this stay JavaScript: a module's factorisation of 6 or 12 is unrolled (sparse-cholesky.ts) */
