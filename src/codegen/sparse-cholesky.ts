@@ -111,7 +111,8 @@ const PIECE_CHARS = 10000;
  * bit): `function name(A, b, d)`, calling pieces `name_i(A, b, d, small)`
  * that return the smallest pivot ratio so far, or the failure code (<= 0).
  * Constant indices and no loop: on the humanoid's 32 x 32 H the loops spent
- * ~1.5 ns per operation on indirection. Undefined when the pattern is too
+ * ~1.5 ns per operation on indirection. Returned as a part of the generated
+ * module (program.ts; its code in `s`); undefined when the pattern is too
  * large for straight-line code.
  */
 export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky, 'order' | 'start' | 'rows'>): Extract<Part, { k: 'code' }> | undefined {
