@@ -22,6 +22,9 @@ const ARGS = 't, x, u, p, w';
  */
 type Symmetry = 'structural' | 'byValue' | 'numeric';
 
+/** an Int32Array literal of the module */
+const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
+
 function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
   return z.map((v, i) => `w[${mod.slots.slot(v)}] = ${from}[${i}];`);
 }
@@ -84,7 +87,6 @@ export function linear(mod: Module, s: LinearStep): string[] {
  */
 function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, symmetry: Symmetry, fill: readonly string[], lu: readonly string[]): void {
   const k = s.z.length, b = s.block, H = `H${b}`, c = `c${b}`, [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
-  const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
   mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
   if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
   const unrolled = unrolledCholesky(`cholesky${b}`, k, p);
@@ -159,7 +161,6 @@ export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const dy = [...mod.assigns(cols.dy, 'e'), ...mod.fillArrays([[d, cols.dh]])];
   const dOps = since(beforeD, mod.ops);
   const along = mod.function('direction', (sc) => dy.forEach((l) => sc.line(l)));
-  const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
   mod.parts.push(`const ${loop} = columnsBlock(${k}, ${ints(zSlots)}, ${ints(dzSlots)}, ${H}, ${c}, ${r}, ${d}, ${residual}, ${along});`);
   const fail = `fail('singular', ${b}, t, 0)`;
   const fill = [`columnsForm(${loop}, t, x, u, p, w);`];
