@@ -8,7 +8,7 @@
 import { type NewtonStep, Temp } from '../structure/plan-types.ts';
 import type { Module } from './generate.ts';
 import { addOps, luOps } from './ops.ts';
-import { type SubstitutionOptions, type SubstitutionSlots, substitutionSlots } from './substitution.ts';
+import { type SubstitutionOptions, type SubstitutionSlots, substitutionSlots, substitutionStep } from './substitution.ts';
 
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
 // with `substitution` (not for a kinematic loop's closure): successive substitution first (substitution.ts)
@@ -22,9 +22,11 @@ export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOp
   // the time a kinematic loop was last solved at: its branch test (runtime-loops.ts, newtonClosed) starts after it
   const since = s.closure ? mod.slots.slot(new Temp(`b${b}.solvedAt`)) : -1;
   const stats = substitution && !s.closure && register ? substitutionSlots(mod, s, register) : undefined;
-  const sweeps = stats ? `${substitution!.maxSweeps}, Int32Array.of(${stats.evaluations}, ${stats.sweeps}, ${stats.max}, ${stats.fallbacks})` : '0, Int32Array.of()';
   const residualFn = mod.function('residual', (sc) => [...y, ...residual].forEach((l) => sc.line(l)));
   const jacobianFn = mod.function('jacobian', (sc) => jacobian.forEach((l) => sc.line(l)));
+  const sweeps = stats
+    ? `${substitution!.maxSweeps}, Int32Array.of(${stats.evaluations}, ${stats.sweeps}, ${stats.max}, ${stats.fallbacks}), ${substitutionStep(mod, s, r, J)}`
+    : '0, Int32Array.of(), null';
   const loop = `newtonLoop${b}`;
   mod.parts.push(`const ${loop} = newtonBlock(${k}, ${b}, Int32Array.of(${zSlots.join(', ')}), ${r}, ${J}, ${residualFn}, ${jacobianFn}, fail, ${since}, ${sweeps});`);
   const name = mod.function('newton', (sc) => sc.line(`newtonSolve(${loop}, t, x, u, p, w);`));

@@ -332,6 +332,8 @@ type Solve = (n: number, A: ArrayLike<number> & { [i: number]: number }, b: Arra
 
 /** a straight-line piece of a torn loop, as generated: (t, x, u, p, w) */
 type Piece = (t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
+/** successive substitution's step (substitution.ts): false at a vanishing diagonal */
+type Step = (t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => boolean;
 /** the module's error reporter (compiled.ts, Fail) */
 type Report = (kind: string, block: number, t: number, residual: number, extra?: unknown) => void;
 /** a torn nonlinear loop's record (runtime-loops.ts, newtonBlock) */
@@ -350,8 +352,8 @@ export interface ColumnsBlock {
 export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles, newtonBlock, newtonSolve, columnsBlock, columnsForm } = new Function(
   `${RUNTIME_SOURCE}; return { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles, newtonBlock, newtonSolve, columnsBlock, columnsForm };`,
 )() as {
-  /** a torn nonlinear loop: z its workspace slots; since the slot of a closure's last solved time (else -1); maxSweeps and the 4 stats slots for successive substitution (else 0) */
-  newtonBlock: (k: number, block: number, z: Int32Array, r: Workspace, J: Workspace, residual: Piece, jacobian: Piece, fail: Report, since: number, maxSweeps: number, stats: Int32Array) => NewtonBlock;
+  /** a torn nonlinear loop: z its workspace slots; since the slot of a closure's last solved time (else -1); maxSweeps, the 4 stats slots and the step for successive substitution (else 0, none, null) */
+  newtonBlock: (k: number, block: number, z: Int32Array, r: Workspace, J: Workspace, residual: Piece, jacobian: Piece, fail: Report, since: number, maxSweeps: number, stats: Int32Array, step: Step | null) => NewtonBlock;
   /** Newton (after successive substitution when asked) on the block's tearing variables in w */
   newtonSolve: (b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
   columnsBlock: (k: number, z: Int32Array, dz: Int32Array, H: Workspace, c: Workspace, r: Workspace, d: Workspace, residual: Piece, direction: Piece) => ColumnsBlock;

@@ -49,7 +49,20 @@ export function substitutionStats(s: SubstitutionSlots, w: ArrayLike<number>): S
   return { block: s.block, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0, maxSweeps: w[s.max], fallbacks: w[s.fallbacks] };
 }
 
-/** the workspace slots of a substituted loop's statistics, registered (the sweeps run in runtime-loops.ts, substituteSweeps) */
+/**
+ * The sweep's step as a function of the module: z_i -= r_i / J_ii for each
+ * i in turn, false (the rest left) at a J_ii that vanishes. Returns its name;
+ * the sweeps run in runtime-loops.ts (substituteSweeps).
+ */
+export function substitutionStep(mod: Module, s: NewtonStep, r: string, J: string): string {
+  const k = s.z.length, zSlots = s.z.map((v) => mod.slots.slot(v));
+  return mod.function('step', (sc) => {
+    zSlots.forEach((z, i) => sc.line(`{ const d = ${J}[${i * k + i}]; if (!(Math.abs(d) > 0)) return false; w[${z}] -= ${r}[${i}] / d; }`));
+    sc.line('return true;');
+  });
+}
+
+/** the workspace slots of a substituted loop's statistics, registered */
 export function substitutionSlots(mod: Module, s: NewtonStep, register: (slots: SubstitutionSlots) => void): SubstitutionSlots {
   const slot = (name: string) => mod.slots.slot(new Temp(`b${s.block}.substitution.${name}`));
   const stats: SubstitutionSlots = { block: s.block, evaluations: slot('evaluations'), sweeps: slot('sweeps'), max: slot('maxSweeps'), fallbacks: slot('fallbacks') };

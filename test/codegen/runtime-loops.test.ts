@@ -29,6 +29,15 @@ function block(k: number, pieces: Pieces, o: { closure?: boolean; maxSweeps?: nu
       throw new Failed();
     },
     o.closure ? k : -1, o.maxSweeps ?? 0, o.maxSweeps ? Int32Array.of(k + 1, k + 2, k + 3, k + 4) : Int32Array.of(),
+    // successive substitution's step, as substitution.ts emits it
+    () => {
+      for (let i = 0; i < k; i++) {
+        const d = J[i * k + i];
+        if (!(Math.abs(d) > 0)) return false;
+        w[i] -= r[i] / d;
+      }
+      return true;
+    },
   );
   const solve = (t: number, start?: readonly number[]) => {
     start?.forEach((v, i) => (w[i] = v));

@@ -183,12 +183,13 @@ export function create(fail = defaultFail) {
   // and the residues, the Jacobian's prelude and entries), the module's error
   // reporter fail, for a kinematic loop's closure the workspace slot of the
   // time it was last solved at (else -1), for successive substitution its
-  // sweep limit (else 0) and the slots of its statistics (evaluations, sweeps,
-  // max, fallbacks); scratch space for the rest. One shape for every block.
-  function newtonBlock(k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats) {
+  // sweep limit (else 0), the slots of its statistics (evaluations, sweeps,
+  // max, fallbacks) and its step (substituteSweeps); scratch space for the
+  // rest. One shape for every block.
+  function newtonBlock(k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats, step) {
     const closure = since >= 0 ? k : 0;
     return {
-      k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats,
+      k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats, step,
       dz: doubles(k), entry: doubles(k), merits: doubles(5), A: doubles(k * k), g: doubles(k),
       // the last solution and Newton's first step from it (newtonClosed)
       z0: doubles(closure), firstStep: doubles(closure),
@@ -337,14 +338,17 @@ export function create(fail = defaultFail) {
   // tearing in bipartite graphs"; substitution.ts): each residue equation
   // solved for its own tearing variable by one step along its own derivative,
   // z_i -= r_i / J_ii, in the paper's Jacobi order (the causal sequence runs
-  // once per sweep). True when the residuals vanish; a sweep that does not
+  // once per sweep). The step is the block's own straight-line piece
+  // (substitution.ts: with the slots and the diagonal's entries as literals, V8
+  // folds a constant diagonal, which this loop over z could not), false when
+  // a J_ii vanishes. True when the residuals vanish; a sweep that does not
   // lower the largest residual, a vanishing diagonal or the sweep limit
   // restores the entry guess for Newton, and the fallback is counted.
   function substituteSweeps(b, t, x, u, p, w) {
-    const k = b.k, z = b.z, r = b.r, J = b.J, s = b.stats; // s: evaluations, sweeps, max, fallbacks
+    const k = b.k, z = b.z, r = b.r, s = b.stats; // s: evaluations, sweeps, max, fallbacks
     w[s[0]] += 1;
     let sweep = 0, converged = false;
-    sweeps: for (let previous = Infinity; sweep <= b.maxSweeps; sweep++) {
+    for (let previous = Infinity; sweep <= b.maxSweeps; sweep++) {
       b.residual(t, x, u, p, w);
       let norm = 0;
       for (let i = 0; i < k; i++) norm = Math.max(norm, Math.abs(r[i]));
@@ -352,11 +356,7 @@ export function create(fail = defaultFail) {
       if (!(norm < previous) || sweep === b.maxSweeps) break;
       previous = norm;
       b.jacobian(t, x, u, p, w);
-      for (let i = 0; i < k; i++) {
-        const d = J[i * k + i];
-        if (!(Math.abs(d) > 0)) break sweeps;
-        w[z[i]] -= r[i] / d;
-      }
+      if (!b.step(t, x, u, p, w)) break;
     }
     w[s[1]] += sweep;
     if (sweep > w[s[2]]) w[s[2]] = sweep;
