@@ -22,6 +22,9 @@ const ARGS = 't, x, u, p, w';
  */
 type Symmetry = 'structural' | 'byValue' | 'numeric';
 
+/** an Int32Array literal of the module */
+const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
+
 function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
   return z.map((v, i) => `w[${mod.slots.slot(v)}] = ${from}[${i}];`);
 }
@@ -84,7 +87,6 @@ export function linear(mod: Module, s: LinearStep): string[] {
  */
 function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, symmetry: Symmetry, fill: readonly string[], lu: readonly string[]): void {
   const k = s.z.length, b = s.block, H = `H${b}`, c = `c${b}`, [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
-  const ints = (a: readonly number[]) => `Int32Array.of(${a.join(', ')})`;
   mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
   if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
   const unrolled = unrolledCholesky(`cholesky${b}`, k, p);
@@ -141,13 +143,15 @@ function luLines(mod: Module, s: LinearStep, H: string, c: string, write = true)
  * causal sequence and the residues at z = 0 give c = -r(0); the derivative of
  * the sequence and the residues along dz = e_j (its coefficients computed once,
  * in the prelude) gives column j. O(k) code for the O(k^2) work that a
- * symbolic H spells out entry by entry.
+ * symbolic H spells out entry by entry: the two pieces as functions, the
+ * columns formed by the run-time columnsForm (runtime-loops.ts), solved as
+ * linear() solves a numerically symmetric H.
  */
 export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const k = s.z.length, b = s.block;
-  const [H, c, r, d, dzs] = ['H', 'c', 'r', 'dh', 'dz'].map((n) => `${n}${b}`);
+  const [H, c, r, d, loop] = ['H', 'c', 'r', 'dh', 'columnsLoop'].map((n) => `${n}${b}`);
   const zSlots = s.z.map((v) => mod.slots.slot(v)), dzSlots = cols.dz.map((v) => mod.slots.slot(v));
-  mod.arrays([[H, k * k], [c, k], [r, k], [d, k], [dzs, `Int32Array.of(${dzSlots.join(', ')})`]]);
+  mod.arrays([[H, k * k], [c, k], [r, k], [d, k]]);
   const prelude = mod.assigns(s.prelude, 'g');
   const before = { ...mod.ops };
   const y = mod.assigns(s.y, 'y');
@@ -157,19 +161,9 @@ export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const dy = [...mod.assigns(cols.dy, 'e'), ...mod.fillArrays([[d, cols.dh]])];
   const dOps = since(beforeD, mod.ops);
   const along = mod.function('direction', (sc) => dy.forEach((l) => sc.line(l)));
+  mod.parts.push(`const ${loop} = columnsBlock(${k}, ${ints(zSlots)}, ${ints(dzSlots)}, ${H}, ${c}, ${r}, ${d}, ${residual}, ${along});`);
   const fail = `fail('singular', ${b}, t, 0)`;
-  const fill = [
-    ...zSlots.map((z) => `w[${z}] = 0;`),
-    `${residual}(${ARGS});`,
-    `for (let i = 0; i < ${k}; i++) ${c}[i] = -${r}[i];`,
-    `for (let j = 0; j < ${k}; j++) w[${dzs}[j]] = 0;`,
-    `for (let j = 0; j < ${k}; j++) {`,
-    `  w[${dzs}[j]] = 1;`,
-    `  ${along}(${ARGS});`,
-    `  for (let i = 0; i < ${k}; i++) ${H}[i * ${k} + j] = ${d}[i];`,
-    `  w[${dzs}[j]] = 0;`,
-    '}',
-  ];
+  const fill = [`columnsForm(${loop}, t, x, u, p, w);`];
   const solve = mod.function('columns', (sc) => {
     fill.forEach((l) => sc.line(l));
     if (s.solver === 'cholesky') choleskyOrLu(sc, k, H, c, 'numeric', fill, fail, [`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`]);

@@ -1,6 +1,8 @@
 // The run-time helpers generated code calls: dense solves of the torn systems
-// H z = c. Kept as JavaScript source so that an emitted module is
-// self-contained; compiled once here for direct use and tests.
+// H z = c, and the drivers of torn loops (runtime-loops.ts: Newton,
+// successive substitution, H by columns). Kept as JavaScript source so that
+// an emitted module is self-contained; compiled once here for direct use and
+// tests.
 //
 // Singularity is judged on the scale of the matrix, not of its largest entry:
 // a mass matrix with one link of 1e12 kg has entries from 1e-3 to 1e12 and is
@@ -15,6 +17,7 @@
 // bound of the reciprocal condition number (rcond), or 0 when H is singular.
 
 import { PIVOT_EPS } from '../structure/plan-types.ts';
+import { LOOPS_SOURCE } from './runtime-loops.ts';
 
 export const RUNTIME_SOURCE = String.raw`
 // A relaxed pivot p checked against the largest |pivot| of its loop so far,
@@ -177,7 +180,7 @@ function unscaledRcond(n, A) {
   }
   return small / large;
 }
-
+${LOOPS_SOURCE}
 // Is the n x n A symmetric up to rounding, measured on A scaled to a unit
 // diagonal: |a_ij - a_ji| against sqrt(a_ii a_jj)? A torn mass matrix is, but
 // its two triangles are computed along different paths; on the PUMA 560 the
@@ -327,9 +330,35 @@ export type Workspace = number[] | Float64Array;
 /** returns rcond (a lower bound of the reciprocal condition number of the equilibrated matrix), 0 when singular */
 type Solve = (n: number, A: ArrayLike<number> & { [i: number]: number }, b: ArrayLike<number> & { [i: number]: number }, refine?: boolean) => number;
 
-export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles } = new Function(
-  `${RUNTIME_SOURCE}; return { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles };`,
+/** a straight-line piece of a torn loop, as generated: (t, x, u, p, w) */
+type Piece = (t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
+/** successive substitution's step (substitution.ts): false at a vanishing diagonal */
+type Step = (t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => boolean;
+/** the module's error reporter (compiled.ts, Fail) */
+type Report = (kind: string, block: number, t: number, residual: number, extra?: unknown) => void;
+/** a torn nonlinear loop's record (runtime-loops.ts, newtonBlock) */
+export interface NewtonBlock {
+  readonly k: number;
+  readonly r: Workspace;
+  readonly J: Workspace;
+}
+/** a linear loop formed by columns (runtime-loops.ts, columnsBlock) */
+export interface ColumnsBlock {
+  readonly k: number;
+  readonly H: Workspace;
+  readonly c: Workspace;
+}
+
+export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles, newtonBlock, newtonSolve, columnsBlock, columnsForm } = new Function(
+  `${RUNTIME_SOURCE}; return { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles, newtonBlock, newtonSolve, columnsBlock, columnsForm };`,
 )() as {
+  /** a torn nonlinear loop: z its workspace slots; since the slot of a closure's last solved time (else -1); maxSweeps, the 4 stats slots and the step for successive substitution (else 0, none, null) */
+  newtonBlock: (k: number, block: number, z: Int32Array, r: Workspace, J: Workspace, residual: Piece, jacobian: Piece, fail: Report, since: number, maxSweeps: number, stats: Int32Array, step: Step | null) => NewtonBlock;
+  /** Newton (after successive substitution when asked) on the block's tearing variables in w */
+  newtonSolve: (b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
+  columnsBlock: (k: number, z: Int32Array, dz: Int32Array, H: Workspace, c: Workspace, r: Workspace, d: Workspace, residual: Piece, direction: Piece) => ColumnsBlock;
+  /** H and c of the block, by columns */
+  columnsForm: (b: ColumnsBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
   doubles: (n: number) => Workspace;
   luSolve: Solve;
   unscaledRcond: (n: number, A: ArrayLike<number> & { [i: number]: number }) => number;

@@ -13,7 +13,7 @@
 // evaluation to Newton from the same guess, and the fallbacks are counted.
 //
 // Kinematic loop closures keep Newton: their dead-point and assembly-branch
-// tests are built on Newton's first step (newton.ts, closed()).
+// tests are built on Newton's first step (runtime-loops.ts, newtonClosed).
 import { type NewtonStep, Temp } from '../structure/plan-types.ts';
 import type { Module } from './generate.ts';
 
@@ -50,40 +50,22 @@ export function substitutionStats(s: SubstitutionSlots, w: ArrayLike<number>): S
 }
 
 /**
- * The lines that run before Newton's loop: sweeps that return when the
- * residuals vanish, else restore the entry guess and fall through to Newton.
- * `y`, `residual` and `jacobian` are the emitted calls of Newton's own pieces.
+ * The sweep's step as a function of the module: z_i -= r_i / J_ii for each
+ * i in turn, false (the rest left) at a J_ii that vanishes. Returns its name;
+ * the sweeps run in runtime-loops.ts (substituteSweeps).
  */
-export function substitutionLines(
-  mod: Module, s: NewtonStep, o: SubstitutionOptions, register: (slots: SubstitutionSlots) => void,
-  pieces: { y: readonly string[]; residual: readonly string[]; jacobian: readonly string[]; r: string; J: string; entry: string },
-): string[] {
-  const k = s.z.length, b = s.block;
-  const slot = (name: string) => mod.slots.slot(new Temp(`b${b}.substitution.${name}`));
-  const stats: SubstitutionSlots = { block: b, evaluations: slot('evaluations'), sweeps: slot('sweeps'), max: slot('maxSweeps'), fallbacks: slot('fallbacks') };
+export function substitutionStep(mod: Module, s: NewtonStep, r: string, J: string): string {
+  const k = s.z.length, zSlots = s.z.map((v) => mod.slots.slot(v));
+  return mod.function('step', (sc) => {
+    zSlots.forEach((z, i) => sc.line(`{ const d = ${J}[${i * k + i}]; if (!(Math.abs(d) > 0)) return false; w[${z}] -= ${r}[${i}] / d; }`));
+    sc.line('return true;');
+  });
+}
+
+/** the workspace slots of a substituted loop's statistics, registered */
+export function substitutionSlots(mod: Module, s: NewtonStep, register: (slots: SubstitutionSlots) => void): SubstitutionSlots {
+  const slot = (name: string) => mod.slots.slot(new Temp(`b${s.block}.substitution.${name}`));
+  const stats: SubstitutionSlots = { block: s.block, evaluations: slot('evaluations'), sweeps: slot('sweeps'), max: slot('maxSweeps'), fallbacks: slot('fallbacks') };
   register(stats);
-  const zSlots = s.z.map((v) => mod.slots.slot(v));
-  const { r, J, entry } = pieces;
-  const record = `w[${stats.sweeps}] += sweep; if (sweep > w[${stats.max}]) w[${stats.max}] = sweep;`;
-  return [
-    `w[${stats.evaluations}] += 1;`,
-    'let sweep = 0;',
-    'substitution: {',
-    '  let previous = Infinity;',
-    `  for (; sweep <= ${o.maxSweeps}; sweep++) {`,
-    ...[...pieces.y, ...pieces.residual].map((l) => `    ${l}`),
-    '    let norm = 0;',
-    `    for (let i = 0; i < ${k}; i++) norm = Math.max(norm, Math.abs(${r}[i]));`,
-    `    if (norm <= 1e-12) { ${record} return; }`,
-    `    if (!(norm < previous) || sweep === ${o.maxSweeps}) break substitution;`,
-    '    previous = norm;',
-    ...pieces.jacobian.map((l) => `    ${l}`),
-    ...zSlots.map((z, i) => `    { const d = ${J}[${i * k + i}]; if (!(Math.abs(d) > 0)) break substitution; w[${z}] -= ${r}[${i}] / d; }`),
-    '  }',
-    '}',
-    // not converged: Newton from the same guess
-    record,
-    `w[${stats.fallbacks}] += 1;`,
-    zSlots.map((z, i) => `w[${z}] = ${entry}[${i}];`).join(' '),
-  ];
+  return stats;
 }

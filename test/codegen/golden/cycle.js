@@ -177,6 +177,220 @@ export function create(fail = defaultFail) {
     return small / large;
   }
 
+  // A torn nonlinear loop as newtonSolve reads it: k tearing variables in the
+  // workspace slots z, the arrays r (k) and J (k x k) that residual() and
+  // jacobian() fill (each a function of (t, x, u, p, w): the causal sequence
+  // and the residues, the Jacobian's prelude and entries), the module's error
+  // reporter fail, for a kinematic loop's closure the workspace slot of the
+  // time it was last solved at (else -1), for successive substitution its
+  // sweep limit (else 0), the slots of its statistics (evaluations, sweeps,
+  // max, fallbacks) and its step (substituteSweeps); scratch space for the
+  // rest. One shape for every block.
+  function newtonBlock(k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats, step) {
+    const closure = since >= 0 ? k : 0;
+    return {
+      k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats, step,
+      dz: doubles(k), entry: doubles(k), merits: doubles(5), A: doubles(k * k), g: doubles(k),
+      // the last solution and Newton's first step from it (newtonClosed)
+      z0: doubles(closure), firstStep: doubles(closure),
+    };
+  }
+
+  // tearing paper: Newton on the tearing variables, warm-started from the last
+  // solution kept in w; with maxSweeps, successive substitution first
+  // (substituteSweeps). Damped, non-monotone (Grippo, Lampariello and Lucidi): a step
+  // whose sum of squared residuals (the merit the Newton direction descends;
+  // the max norm need not fall) is not below the largest of the last
+  // 5 accepted is halved. A monotone test stalls far from a solution
+  // where full steps converge (fuzz seed 25, a spatial loop assembled from a
+  // guess 0.8 off). When the damped iteration fails, it starts again from the
+  // same guess with full steps, which may cross a region where the merit rises
+  // (a gimbal of a ball joint) that the damped one cannot leave; then
+  // Levenberg-Marquardt (levenbergMarquardtStep). Phase 0 damped Newton, 1
+  // full steps, 2 Levenberg-Marquardt.
+  function newtonSolve(b, t, x, u, p, w) {
+    const k = b.k, z = b.z, r = b.r, J = b.J, dz = b.dz, entry = b.entry, merits = b.merits, closure = b.since >= 0, f = b.firstStep;
+    // the entry guess, for a closure also the last solution and no first step yet (newtonClosed)
+    if (closure) for (let i = 0; i < k; i++) { b.z0[i] = w[z[i]]; f[i] = 0; entry[i] = w[z[i]]; }
+    else for (let i = 0; i < k; i++) entry[i] = w[z[i]];
+    if (b.maxSweeps > 0 && substituteSweeps(b, t, x, u, p, w)) return;
+    let small = false, lambda = 1, last = Infinity, accepted = 0, phase = 0, best = Infinity, mu = 1e-3, retry = false;
+    merits.fill(0);
+    for (let it = 0; ; it++) {
+      b.residual(t, x, u, p, w);
+      let norm = 0, merit = 0;
+      for (let i = 0; i < k; i++) { norm = Math.max(norm, Math.abs(r[i])); merit += r[i] * r[i]; }
+      if (phase === 0 && !(merit < last) && lambda > 1e-9 && it < 200) {
+        lambda *= 0.5;
+        for (let i = 0; i < k; i++) w[z[i]] += lambda * dz[i];
+        continue;
+      }
+      // Levenberg-Marquardt's trial: one that does not lower the sum of squares is taken back and mu grows;
+      // one that does is kept and mu shrinks
+      if (phase === 2) {
+        if (!retry && !(merit < last)) {
+          for (let i = 0; i < k; i++) w[z[i]] += dz[i];
+          mu *= 4; retry = true;
+          if (mu <= 1e12) { it--; continue; }
+        } else {
+          if (!retry) mu = Math.max(mu / 3, 1e-15);
+          retry = false; last = merit;
+        }
+      }
+      if (norm <= 1e-12 || (small && norm <= 1e-6)) {
+        if (closure) newtonClosed(b, t, x, u, p, w);
+        return;
+      }
+      if (small || it >= 200 || !(norm < Infinity) || (phase === 2 && mu > 1e12)) {
+        best = Math.min(best, norm);
+        if (phase < 2) {
+          for (let i = 0; i < k; i++) w[z[i]] = entry[i];
+          phase++; small = false; lambda = 1; last = Infinity; mu = 1e-3; retry = false; it = -1;
+          continue;
+        }
+        // the smallest residual of the three attempts (the full steps' may have diverged), and for a
+        // kinematic loop the condition of the position it starts from (newtonStuck)
+        if (closure) b.fail('newton', b.block, t, best, newtonStuck(b, t, x, u, p, w));
+        else b.fail('newton', b.block, t, best);
+      }
+      b.jacobian(t, x, u, p, w);
+      if (phase === 2) {
+        if (!levenbergMarquardtStep(b, mu)) { mu *= 4; retry = true; it--; continue; }
+      // a singular Jacobian on the way ends this phase: Levenberg-Marquardt's step exists where Newton's does not
+      } else if (!(luSolve(k, J, r) > 0)) { small = true; it--; continue; }
+      let step = 0, size = 0;
+      const first = closure && it === 0; // the linear prediction of the change (newtonClosed)
+      for (let i = 0; i < k; i++) {
+        dz[i] = r[i]; w[z[i]] -= r[i];
+        step = Math.max(step, Math.abs(r[i])); size = Math.max(size, Math.abs(w[z[i]]));
+        if (first) f[i] = -r[i];
+      }
+      small = phase < 2 && step <= 1e-14 * (1 + size);
+      lambda = 1;
+      if (phase < 2) {
+        merits[accepted++ % 5] = merit;
+        last = 0;
+        for (let i = 0; i < 5; i++) last = Math.max(last, merits[i]);
+      }
+    }
+  }
+
+  // The converged test of a kinematic loop's position level, with two checks:
+  // the constraint Jacobian at the solution must not be singular (a dead point:
+  // unscaled rcond below 0.00001), and, as time advances, Newton must stay
+  // on its assembly branch: warm-started from the last solution, its first
+  // step is the linear prediction of the change; a solution that differs from
+  // that prediction by more than 2 times it (plus 1e-6) means the step
+  // was too large for the linearisation, which is how Newton lands on another
+  // assembly of the loop.
+  function newtonClosed(b, t, x, u, p, w) {
+    const k = b.k, z = b.z, z0 = b.z0, f = b.firstStep;
+    b.jacobian(t, x, u, p, w);
+    const rcond = unscaledRcond(k, b.J);
+    if (!(rcond >= 0.00001)) b.fail('deadpoint', b.block, t, rcond);
+    let off = 0, predicted = 0, size = 0;
+    for (let i = 0; i < k; i++) {
+      off = Math.max(off, Math.abs(w[z[i]] - z0[i] - f[i])); predicted = Math.max(predicted, Math.abs(f[i])); size = Math.max(size, Math.abs(w[z[i]]));
+    }
+    if (t > w[b.since] && off > 2 * predicted + 1e-6 * (1 + size)) b.fail('branch', b.block, t, off);
+    w[b.since] = t;
+  }
+
+  // A kinematic loop that none of the attempts closes: the unscaled rcond of
+  // its constraint Jacobian at the last closed position (the entry guess). A
+  // small one means the motion ran into a dead point of the chosen state joints
+  // (an RSSR crank at its extreme angle), past which the loop does not close at
+  // all, and the error says so (compiled.ts).
+  function newtonStuck(b, t, x, u, p, w) {
+    for (let i = 0; i < b.k; i++) w[b.z[i]] = b.entry[i];
+    b.residual(t, x, u, p, w);
+    b.jacobian(t, x, u, p, w);
+    return unscaledRcond(b.k, b.J);
+  }
+
+  // The third attempt, when damped Newton and full steps both fail from the
+  // same guess: Levenberg-Marquardt (Marquardt 1963, with Nielsen's update of
+  // mu), the step (J^T J + mu diag(J^T J)) dz = J^T r into r. Near a singular
+  // Jacobian along the way (a universal joint passing its gimbal) it turns
+  // towards gradient steps instead of jumping, and closes loops from guesses
+  // where Newton does not (fuzz seed 1286: an RRPUU loop assembled from random
+  // angles, which the oracle's minimum-norm Newton closes). False when the
+  // damped normal equations are singular too.
+  function levenbergMarquardtStep(b, mu) {
+    const k = b.k, J = b.J, r = b.r, A = b.A, g = b.g;
+    for (let a = 0; a < k; a++) {
+      let ga = 0;
+      for (let i = 0; i < k; i++) ga += J[i * k + a] * r[i];
+      g[a] = ga;
+      for (let c = 0; c <= a; c++) {
+        let s = 0;
+        for (let i = 0; i < k; i++) s += J[i * k + a] * J[i * k + c];
+        A[a * k + c] = s; A[c * k + a] = s;
+      }
+    }
+    for (let a = 0; a < k; a++) A[a * k + a] += mu * A[a * k + a] + 1e-300;
+    if (!(luSolve(k, A, g) > 0)) return false;
+    for (let a = 0; a < k; a++) r[a] = g[a];
+    return true;
+  }
+
+  // Successive substitution (tearing paper, the algorithms after "Branch
+  // tearing in bipartite graphs"; substitution.ts): each residue equation
+  // solved for its own tearing variable by one step along its own derivative,
+  // z_i -= r_i / J_ii, in the paper's Jacobi order (the causal sequence runs
+  // once per sweep). The step is the block's own straight-line piece
+  // (substitution.ts: with the slots and the diagonal's entries as literals, V8
+  // folds a constant diagonal, which this loop over z could not), false when
+  // a J_ii vanishes. True when the residuals vanish; a sweep that does not
+  // lower the largest residual, a vanishing diagonal or the sweep limit
+  // restores the entry guess for Newton, and the fallback is counted.
+  function substituteSweeps(b, t, x, u, p, w) {
+    const k = b.k, z = b.z, r = b.r, s = b.stats; // s: evaluations, sweeps, max, fallbacks
+    w[s[0]] += 1;
+    let sweep = 0, converged = false;
+    for (let previous = Infinity; sweep <= b.maxSweeps; sweep++) {
+      b.residual(t, x, u, p, w);
+      let norm = 0;
+      for (let i = 0; i < k; i++) norm = Math.max(norm, Math.abs(r[i]));
+      if (norm <= 1e-12) { converged = true; break; }
+      if (!(norm < previous) || sweep === b.maxSweeps) break;
+      previous = norm;
+      b.jacobian(t, x, u, p, w);
+      if (!b.step(t, x, u, p, w)) break;
+    }
+    w[s[1]] += sweep;
+    if (sweep > w[s[2]]) w[s[2]] = sweep;
+    if (converged) return true;
+    w[s[3]] += 1;
+    for (let i = 0; i < k; i++) w[z[i]] = b.entry[i];
+    return false;
+  }
+
+  // A linear loop whose H columnsForm forms: k tearing variables in the
+  // workspace slots z, the slots dz of their directions, H (k x k) and c, r
+  // that residual() fills (the causal sequence and the residues), d that
+  // direction() fills (their derivatives along dz).
+  function columnsBlock(k, z, dz, H, c, r, d, residual, direction) {
+    return { k, z, dz, H, c, r, d, residual, direction };
+  }
+
+  // H z = c formed at run time by columns (Walker and Orin's method 1): the
+  // causal sequence and the residues at z = 0 give c = -r(0); the derivative
+  // of the sequence and the residues along dz = e_j gives column j
+  function columnsForm(b, t, x, u, p, w) {
+    const k = b.k, z = b.z, dz = b.dz, H = b.H, c = b.c, r = b.r, d = b.d;
+    for (let i = 0; i < k; i++) w[z[i]] = 0;
+    b.residual(t, x, u, p, w);
+    for (let i = 0; i < k; i++) c[i] = -r[i];
+    for (let j = 0; j < k; j++) w[dz[j]] = 0;
+    for (let j = 0; j < k; j++) {
+      w[dz[j]] = 1;
+      b.direction(t, x, u, p, w);
+      for (let i = 0; i < k; i++) H[i * k + j] = d[i];
+      w[dz[j]] = 0;
+    }
+  }
+
   // Is the n x n A symmetric up to rounding, measured on A scaled to a unit
   // diagonal: |a_ij - a_ji| against sqrt(a_ii a_jj)? A torn mass matrix is, but
   // its two triangles are computed along different paths; on the PUMA 560 the
