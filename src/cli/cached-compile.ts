@@ -7,6 +7,7 @@ import type { CompileOptions, compile } from '../compile.ts';
 import { CompiledModel } from '../codegen/compiled.ts';
 import { type CacheEntry, cacheKey, readCache, writeCache } from '../node/compile-cache.ts';
 import type { LoadedModel } from './load.ts';
+import { withPatientTiering } from '../node/tiering.ts';
 
 /**
  * A model run from the compile cache without its module imported was asked
@@ -40,7 +41,7 @@ export function cachedCompile(key: string | undefined, entry: CacheEntry | undef
   const fresh = () => {
     const { model, overrides } = load(); // throws PlanUnavailable when the model was not opened
     if (!compiler) throw new PlanUnavailable('the compiler was not loaded for a run from the compile cache');
-    return compiler(model, { ...options, parameters: overrides });
+    return withPatientTiering(() => compiler(model, { ...options, parameters: overrides }));
   };
   if (key !== undefined && entry) {
     const t0 = performance.now();
