@@ -5,13 +5,14 @@
 // (expr/node.ts, withLocalTable).
 import { ModelError, StructuralError, UsageError } from './errors.ts';
 import { isConst, withLocalTable } from './expr/index.ts';
-import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
+import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, components, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
 import type { SubstitutionOptions } from './codegen/substitution.ts';
 import { generate } from './codegen/generate.ts';
 import { CompiledModel } from './codegen/compiled.ts';
 import { type Target, compiledData } from './codegen/compiled-data.ts';
+import type { WatchedPose } from './codegen/pose-watch.ts';
 import type { AutoModeReport, CompileReport, Mode, Problem } from './report.ts';
 import { choleskyOps, modeCost, refinedLuOps } from './structure/costs.ts';
 import { sparseCholesky } from './codegen/sparse-cholesky.ts';
@@ -191,10 +192,15 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
   const target = checkTarget(options.target);
-  const data = compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target });
+  const data = { ...compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target }), singularPoses: singularPoses(model) };
   const compiled = new CompiledModel(data, { plan, reduced });
   if (target === 'wasm') checkWasm(compiled);
   return compiled;
+}
+
+/** the singular poses the elaborated components declare, their states by name (pose-watch.ts) */
+function singularPoses(model: Model): WatchedPose[] {
+  return components(model).flatMap((c) => c.singularPoses().map(({ state, rates, what, hint }) => ({ state: variableOf(state)!.name, rates: rates.map((r) => variableOf(r)!.name), component: c.path, what, hint })));
 }
 
 function checkTarget(target: CompileOptions['target']): Target {

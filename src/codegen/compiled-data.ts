@@ -9,6 +9,7 @@ import type { BlockReport, IterateOptions, SolvePlan } from '../structure/plan-t
 import type { CompileReport, Problem } from '../report.ts';
 import type { Generated } from './generate.ts';
 import type { CoordinateNames } from './inverse.ts';
+import type { WatchedPose } from './pose-watch.ts';
 
 /** where a signal is read: sign * array[index] + offset (time: sign * t + offset; value: the constant offset) */
 export interface SignalSource {
@@ -65,6 +66,8 @@ export interface CompiledData {
   readonly failures: FailureTables;
   /** the unknowns in solve order with their equations: computed from the plan when absent (CompiledModel.solveOrder) */
   readonly solveOrder?: readonly SolvedUnknown[];
+  /** the components' singular poses that every run watches (pose-watch.ts); none when absent */
+  readonly singularPoses?: readonly WatchedPose[];
 }
 
 const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });

@@ -44,7 +44,7 @@ export type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Flo
  * similar length away from singular positions).
  */
 const NEAR_DEAD_POINT_RCOND = 1e-2;
-/** extra: for a kinematic loop that does not close, the condition of its last closed position (runtime-loops.ts, newtonStuck); for a relaxing iteration, its last changes (relax-iterate.ts) */
+/** extra: for a kinematic loop that does not close, the condition of its last closed position (runtime-loops.ts, newtonStuck); for one that passed a singular position, the time of its last solve before it (newtonClosed); for a relaxing iteration, its last changes (relax-iterate.ts) */
 type Fail = (kind: string, block: number, t: number, residual: number, extra?: number | ArrayLike<number> | null) => never;
 
 /** values a state starts from, by name */
@@ -332,6 +332,17 @@ export class CompiledModel {
       throw new SimulationError(`${loop} ${what}`, {
         variables: b.tearVariables,
         hint: 'here the joints the loop determines cannot follow the state joints (their speeds grow without bound); start away from the dead point, choose state joints that drive the linkage through it (mark joints { state: true }), or change the dimensions',
+      });
+    }
+    if (kind === 'changepoint' || kind === 'turnback') {
+      const loop = loops.length ? `the kinematic loop cut at ${loops.map((l) => `${l.cut} (joints ${l.joints.join(', ')})`).join(' and ')}` : where;
+      const span = typeof extra === 'number' && extra !== t ? `between time ${Math.min(extra, t)} and ${Math.max(extra, t)}` : `at time ${t}`;
+      const what = kind === 'changepoint'
+        ? `left its assembly branch ${span}: the determinant of its constraint Jacobian changed sign, so the motion passed a singular position (a change point or dead point, where assembly branches meet) or the step was too large and Newton landed on the mirror assembly`
+        : `may have left its assembly branch ${span}: the determinant of its constraint Jacobian, extrapolated from the last positions, crosses zero there while the solution's keeps its sign, so the motion came near a singular position (where, at a change point, the solution turns back onto the other branch) or moved too far in one step to be followed`;
+      throw new SimulationError(`${loop} ${what}`, {
+        variables: b.tearVariables,
+        hint: 'reduce --step (or use --integrator adaptive); if the error stays at the same time, the loop is at a singular position: past a change point (a loop that folds flat, e.g. a four-bar with a + d = b + c) the motion may go on along either branch and the equations do not say which, so no step size passes it; a dead point of these state joints others may drive through (mark joints { state: true }); else start away from it, stop before it, or change the dimensions',
       });
     }
     const messages: Record<string, string> = {

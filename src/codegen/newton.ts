@@ -19,8 +19,8 @@ export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOp
   const residual = mod.fillArrays([[r, s.residuals]]);
   const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), ...mod.fillArrays([[J, s.jacobian]])];
   const zSlots = s.z.map((v) => mod.slots.slot(v));
-  // the time a kinematic loop was last solved at: its branch test (runtime-loops.ts, newtonClosed) starts after it
-  const since = s.closure ? mod.slots.slot(new Temp(`b${b}.solvedAt`)) : -1;
+  // a kinematic loop's branch record (runtime-loops.ts, newtonClosed): its last two solves' times and determinants, when it started
+  const record = s.closure ? ['t1', 'det1', 't0', 'det0', 'started'].map((n) => mod.slots.slot(new Temp(`b${b}.${n}`))) : [];
   const stats = substitution && !s.closure && register ? substitutionSlots(mod, s, register) : undefined;
   const residualFn = mod.function('residual', (sc) => [...y, ...residual].forEach((l) => sc.line(l)));
   const jacobianFn = mod.function('jacobian', (sc) => jacobian.forEach((l) => sc.line(l)));
@@ -28,7 +28,7 @@ export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOp
     ? `${substitution!.maxSweeps}, Int32Array.of(${stats.evaluations}, ${stats.sweeps}, ${stats.max}, ${stats.fallbacks}), ${substitutionStep(mod, s, r, J)}`
     : '0, Int32Array.of(), null';
   const loop = `newtonLoop${b}`;
-  mod.parts.push(`const ${loop} = newtonBlock(${k}, ${b}, Int32Array.of(${zSlots.join(', ')}), ${r}, ${J}, ${residualFn}, ${jacobianFn}, fail, ${since}, ${sweeps});`);
+  mod.parts.push(`const ${loop} = newtonBlock(${k}, ${b}, Int32Array.of(${zSlots.join(', ')}), ${r}, ${J}, ${residualFn}, ${jacobianFn}, fail, Int32Array.of(${record.join(', ')}), ${sweeps});`);
   const name = mod.function('newton', (sc) => sc.line(`newtonSolve(${loop}, t, x, u, p, w);`));
   addOps(mod.ops, luOps(k));
   return name;

@@ -154,32 +154,6 @@ function luApply(n, A, s, b, o = 0) {
   }
 }
 
-// The smallest pivot of A's LU factorisation (partial pivoting, A overwritten)
-// over A's largest entry, with no scaling: a lower bound of the reciprocal
-// condition number for a matrix whose rows share a unit, such as a loop's
-// position constraints (row scaling would hide a constraint that no joint
-// can move, the dead point of a linkage). 0 when A is singular.
-function unscaledRcond(n, A) {
-  let large = 0;
-  for (let i = 0; i < n * n; i++) large = Math.max(large, Math.abs(A[i]));
-  if (!(large > 0 && large < Infinity)) return 0;
-  let small = Infinity;
-  for (let p = 0; p < n; p++) {
-    let m = p, big = Math.abs(A[p * n + p]);
-    for (let i = p + 1; i < n; i++) {
-      const v = Math.abs(A[i * n + p]);
-      if (v > big) { big = v; m = i; }
-    }
-    small = Math.min(small, big);
-    if (!(big > 0)) return 0;
-    if (m !== p) for (let j = p; j < n; j++) { const t = A[p * n + j]; A[p * n + j] = A[m * n + j]; A[m * n + j] = t; }
-    for (let i = p + 1; i < n; i++) {
-      const l = A[i * n + p] / A[p * n + p];
-      for (let j = p + 1; j < n; j++) A[i * n + j] -= l * A[p * n + j];
-    }
-  }
-  return small / large;
-}
 ${LOOPS_SOURCE}
 // Is the n x n A symmetric up to rounding, measured on A scaled to a unit
 // diagonal: |a_ij - a_ji| against sqrt(a_ii a_jj)? A torn mass matrix is, but
@@ -349,19 +323,20 @@ export interface ColumnsBlock {
   readonly c: Workspace;
 }
 
-export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles, newtonBlock, newtonSolve, columnsBlock, columnsForm } = new Function(
-  `${RUNTIME_SOURCE}; return { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, unscaledRcond, doubles, newtonBlock, newtonSolve, columnsBlock, columnsForm };`,
+export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, doubles, signWatch, newtonBlock, newtonSolve, columnsBlock, columnsForm } = new Function(
+  `${RUNTIME_SOURCE}; return { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSymmetric, sparseNearSymmetric, singularBelow, choleskyTiny, doubles, signWatch, newtonBlock, newtonSolve, columnsBlock, columnsForm };`,
 )() as {
-  /** a torn nonlinear loop: z its workspace slots; since the slot of a closure's last solved time (else -1); maxSweeps, the 4 stats slots and the step for successive substitution (else 0, none, null) */
-  newtonBlock: (k: number, block: number, z: Int32Array, r: Workspace, J: Workspace, residual: Piece, jacobian: Piece, fail: Report, since: number, maxSweeps: number, stats: Int32Array, step: Step | null) => NewtonBlock;
+  /** a torn nonlinear loop: z its workspace slots; record the slots of a closure's branch record (newtonClosed; else none); maxSweeps, the 4 stats slots and the step for successive substitution (else 0, none, null) */
+  newtonBlock: (k: number, block: number, z: Int32Array, r: Workspace, J: Workspace, residual: Piece, jacobian: Piece, fail: Report, record: Int32Array, maxSweeps: number, stats: Int32Array, step: Step | null) => NewtonBlock;
   /** Newton (after successive substitution when asked) on the block's tearing variables in w */
   newtonSolve: (b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
   columnsBlock: (k: number, z: Int32Array, dz: Int32Array, H: Workspace, c: Workspace, r: Workspace, d: Workspace, residual: Piece, direction: Piece) => ColumnsBlock;
   /** H and c of the block, by columns */
   columnsForm: (b: ColumnsBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
   doubles: (n: number) => Workspace;
+  /** a value that must keep its sign along a run, recorded in w at the 5 slots R: 1 its sign changed, 2 its extrapolation's did, else 0 (runtime-loops.ts) */
+  signWatch: (w: Workspace, R: ArrayLike<number>, t: number, value: number) => 0 | 1 | 2;
   luSolve: Solve;
-  unscaledRcond: (n: number, A: ArrayLike<number> & { [i: number]: number }) => number;
   choleskySolve: Solve;
   isSymmetric: (n: number, A: ArrayLike<number>) => boolean;
   nearSymmetric: (n: number, A: ArrayLike<number>) => boolean;

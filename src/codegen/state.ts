@@ -10,6 +10,7 @@ import type { CompiledModel, SignalSource } from './compiled.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import { type IterationStats, iterationStats } from './relax-iterate.ts';
 import { instantiate } from './wasm.ts';
+import { PoseWatch } from './pose-watch.ts';
 
 export type SignalReader = (x: Float64Array) => number;
 
@@ -31,6 +32,8 @@ export class ModelState {
   private stale = true;
   /** firstNonFinite() is evaluating: a non-finite result there is expected, not reported again */
   private diagnosing = false;
+  /** the model's singular poses, watched at every evaluation (pose-watch.ts) */
+  private readonly poses: PoseWatch | undefined;
 
   constructor(readonly model: CompiledModel) {
     const d = model.defaults;
@@ -43,6 +46,8 @@ export class ModelState {
     this.start = Float64Array.from(d.x);
     this.lastX = Float64Array.from(d.x);
     this.fn = wasm ? Object.assign(wasm.derivatives, { outputs: wasm.outputs, functions: wasm.functions }) : model.fn;
+    const poses = model.data.singularPoses ?? [];
+    this.poses = poses.length ? new PoseWatch(poses, poses.map((p) => ({ angle: this.reader(p.state), rates: p.rates.map((r) => this.reader(r)) }))) : undefined;
   }
 
   /** the state vector to start from: the compiled start values with this state's setStart() */
@@ -55,10 +60,11 @@ export class ModelState {
     this.lastX = x;
     this.lastT = t;
     this.stale = true;
+    this.poses?.check(t, x);
     try {
       this.fn(t, x, dx, this.u, this.p, this.w);
     } catch (e) {
-      if (e instanceof NonFiniteError && !this.diagnosing) throw this.nonFinite(t, x);
+      if (e instanceof SimulationError) throw this.poses?.near(t, x, e) ?? (e instanceof NonFiniteError && !this.diagnosing ? this.nonFinite(t, x) : e);
       throw e;
     }
   }

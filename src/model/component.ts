@@ -79,6 +79,18 @@ export class Component {
    */
   elaborate(): void {}
 
+  /**
+   * Poses where this component's equations are singular, which a run must
+   * not reach or pass: a state whose cosine vanishes there (a Cardan joint's
+   * middle angle at +-90 degrees). Run time watches them (ModelState): a
+   * cosine that changes sign between two evaluations, or whose trend does,
+   * stops the run with the component's own message and hint. Asked after
+   * elaboration; none by default.
+   */
+  singularPoses(): readonly SingularPose[] {
+    return [];
+  }
+
   /** make child a part of this component */
   add<T extends Component>(child: T): T {
     if (child.parent) throw new ModelError(`component ${child.path} is already part of ${child.parent.path || 'the model'}`);
@@ -187,6 +199,17 @@ export function components(root: Component): Component[] {
   return out;
 }
 
+/** a singular pose of a component: where cos(state) = 0 (Component.singularPoses) */
+export interface SingularPose {
+  /** the state whose cosine vanishes at the singular pose */
+  readonly state: Expr;
+  /** states whose magnitude grows as 1 / cos(state) near the pose (a Cardan joint's outer rates): a step must resolve them there */
+  readonly rates: readonly Expr[];
+  /** what passing it means, after the component's name: "<component> <what>" */
+  readonly what: string;
+  readonly hint: string;
+}
+
 /** the root of a model; its children are named without a prefix */
 export class Model extends Component {
   constructor(readonly title: string) {
@@ -196,6 +219,17 @@ export class Model extends Component {
   /** structural facts for the compile report (a Mechanism: its kinematic loops), if any */
   describeStructure(): unknown {
     return undefined;
+  }
+
+  /**
+   * Parameters whose defaults derive from other parameters' values, given
+   * the values after --set (by full name): what they become, by full name
+   * (a Mechanism's joint-limit springs, sized from the bodies beyond them).
+   * Flattening applies them when --set changed a value, except to a
+   * parameter --set gives itself. None by default.
+   */
+  derivedParameters(_value: (name: string) => number): Record<string, number> {
+    return {};
   }
 
   /**

@@ -70,8 +70,12 @@ export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
   elaborate(model);
   const comps = components(model);
   const variables = collectVariables(comps);
-  const parameterValues = withOverrides(variables, options.parameters ?? {});
-  if (Object.keys(options.parameters ?? {}).length) checkParameters(comps, parameterValues);
+  const overrides = options.parameters ?? {};
+  const parameterValues = withOverrides(variables, overrides);
+  if (Object.keys(overrides).length) {
+    derive(model, variables, parameterValues, overrides);
+    checkParameters(comps, parameterValues);
+  }
   const raw: Omit<FlatEquation, 'index'>[] = [];
   for (const c of comps) {
     for (const e of c.equations) raw.push({ lhs: e.lhs, rhs: e.rhs, residual: e.residual, residues: e.residues, origin: c.path || model.title });
@@ -102,6 +106,20 @@ function collectVariables(comps: Component[]): Variable[] {
     }
   }
   return out;
+}
+
+/** the model's derived parameters from the overridden values (Model.derivedParameters), into values; a parameter the overrides give keeps its value */
+function derive(model: Model, variables: Variable[], values: Map<number, number>, overrides: Readonly<Record<string, number>>): void {
+  const byName = new Map(variables.filter((v) => v.kind === 'parameter').map((v) => [v.name, v]));
+  const derived = model.derivedParameters((name) => {
+    const v = byName.get(name);
+    if (!v) throw new ModelError(`no parameter named ${name} to derive from`, { variables: [name] });
+    return values.get(v.id)!;
+  });
+  for (const [name, value] of Object.entries(derived)) {
+    const v = byName.get(name);
+    if (v && !(name in overrides)) values.set(v.id, value);
+  }
 }
 
 /** each component's own check of its (possibly overridden) parameter values */

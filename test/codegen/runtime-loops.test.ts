@@ -15,9 +15,9 @@ type Pieces = { residual: (z: readonly number[], r: Workspace) => void; jacobian
 /** what fail throws, as the module's reporter does (compiled.ts): the driver stops there */
 class Failed extends Error {}
 
-/** a block of k tearing variables in w[0..k), the solved-at slot w[k] for a closure; the fail calls recorded */
+/** a block of k tearing variables in w[0..k), the stats in w[k + 1..k + 5), a closure's branch record in w[k + 5..k + 8); the fail calls recorded */
 function block(k: number, pieces: Pieces, o: { closure?: boolean; maxSweeps?: number } = {}) {
-  const w = doubles(k + 5), r = doubles(k), J = doubles(k * k);
+  const w = doubles(k + 8), r = doubles(k), J = doubles(k * k);
   const calls: unknown[][] = [], jacobianAt: number[][] = [];
   const z = () => Array.from({ length: k }, (_, i) => w[i]);
   const b = newtonBlock(
@@ -28,7 +28,7 @@ function block(k: number, pieces: Pieces, o: { closure?: boolean; maxSweeps?: nu
       calls.push(a);
       throw new Failed();
     },
-    o.closure ? k : -1, o.maxSweeps ?? 0, o.maxSweeps ? Int32Array.of(k + 1, k + 2, k + 3, k + 4) : Int32Array.of(),
+    o.closure ? Int32Array.of(k + 5, k + 6, k + 7) : Int32Array.of(), o.maxSweeps ?? 0, o.maxSweeps ? Int32Array.of(k + 1, k + 2, k + 3, k + 4) : Int32Array.of(),
     // successive substitution's step, as substitution.ts emits it
     () => {
       for (let i = 0; i < k; i++) {
@@ -89,7 +89,7 @@ describe('newtonSolve', () => {
     const [q1, q2] = solve(0.25, [0.2, 1.2]);
     expect(Math.abs(q1 - q[0])).toBeLessThan(1e-12);
     expect(Math.abs(q2 - q[1])).toBeLessThan(1e-12);
-    expect(w[2]).toBe(0.25);
+    expect(w[7]).toBe(0.25); // the record: solved at 0.25
     expect(calls).toEqual([]);
     // the other branch (elbow the other way) from a guess on it
     const [m1, m2] = block(2, arm(1, 0.8, q)).solve(0, [1.2, -0.8]);
@@ -151,7 +151,7 @@ describe('newtonSolve', () => {
     // and Newton lands on the one real root, 1.19
     let c = -0.231;
     const cubic: Pieces = { residual: ([z], r) => (r[0] = z * z * z - z - c), jacobian: ([z], J) => (J[0] = 3 * z * z - 1) };
-    const { solve, calls, w } = block(1, cubic, { closure: true });
+    const { solve, calls } = block(1, cubic, { closure: true });
     solve(0, [-1.1]);
     expect(calls).toEqual([]);
     c = 0.5;
@@ -160,7 +160,50 @@ describe('newtonSolve', () => {
     const [kind, blockNo, t, off] = calls[0] as [string, number, number, number];
     expect([kind, blockNo, t]).toEqual(['branch', 7, 0.001]);
     expect(off).toBeGreaterThan(1);
-    expect(w[1]).toBe(0); // still the time of the last accepted solution
+  });
+  it('a closure whose determinant changes sign between two solves: fail("changepoint", block, t, rcond, last time), not at the start time', () => {
+    // z (z - s) = 0 has the roots 0 and s, which cross at s = 0; on the root z = s, J = 2z - s = s
+    let s = 0.3;
+    const crossing: Pieces = { residual: ([z], r) => (r[0] = z * (z - s)), jacobian: ([z], J) => (J[0] = 2 * z - s) };
+    const { solve, calls } = block(1, crossing, { closure: true });
+    solve(0, [0.28]);
+    s = -0.3;
+    const [z] = solve(0, [-0.25]); // several states at the time the record started: not compared
+    expect(Math.abs(z + 0.3)).toBeLessThan(1e-11); // a residual of 1e-12 over J = 0.3
+    expect(calls).toEqual([]);
+    s = 0.3;
+    solve(0.001, [0.28]);
+    expect(calls).toEqual([['changepoint', 7, 0.001, 1, 0]]);
+  });
+
+  it('a closure whose determinant, extrapolated in time, crosses zero while its own does not: fail("turnback", block, t, rcond, last time)', () => {
+    // z1^2 = s^2 and z2 = 1: J = diag(2 z1, 1), det J over its largest entry^2 is 2 z1 (|z1| < 0.5).
+    // Followed on z1 = |s| as s falls through 0, det goes 0.4, 0.2 and back up to 0.3: a turn at a fold
+    let s = 0.2;
+    const fold: Pieces = {
+      residual: ([z1, z2], r) => ((r[0] = z1 * z1 - s * s), (r[1] = z2 - 1)),
+      jacobian: ([z1], J) => ((J[0] = 2 * z1), (J[1] = 0), (J[2] = 0), (J[3] = 1)),
+    };
+    const { solve, calls } = block(2, fold, { closure: true });
+    solve(0, [0.19, 1]);
+    s = 0.1;
+    solve(0.1);
+    expect(calls).toEqual([]);
+    s = -0.15;
+    const [z1] = solve(0.25);
+    expect(Math.abs(z1 - 0.15)).toBeLessThan(1e-11);
+    const [kind, blockNo, t, rcond, since] = calls[0] as [string, number, number, number, number];
+    expect([kind, blockNo, t, since]).toEqual(['turnback', 7, 0.25, 0.1]);
+    expect(rcond).toBeCloseTo(0.3, 10); // J = diag(0.3, 1) at the root
+    // the same fall that stays clear of zero (det 0.4, 0.2, 0.12 on a line that reaches 0 at t = 0.2): no failure
+    const clear = block(2, fold, { closure: true });
+    s = 0.2;
+    clear.solve(0, [0.19, 1]);
+    s = 0.1;
+    clear.solve(0.1);
+    s = 0.06;
+    clear.solve(0.14);
+    expect(clear.calls).toEqual([]);
   });
 });
 

@@ -199,3 +199,27 @@ describe('URDF <limit> and <dynamics friction> against JointOptions', () => {
     expect(beyond).toBeGreaterThan(10);
   });
 });
+
+describe('the defaults follow the masses the compile uses (issue 28)', () => {
+  // with --set rod.m = 100 (compile's parameters), the reference inertia is Izz + 100 l^2, not the declared one's
+  it('--set of the body sizes the default limit spring, damper and friction speed again; --set of the limit itself wins', () => {
+    const heavy = 100, Iheavy = Izz + heavy * l * l;
+    const want = limitDefaults(Iheavy, 2), declared = limitDefaults(I, 2);
+    const c = compile(pendulum({ q: 0.5, limits: [-1, 1], friction: 2 }).m, { parameters: { 'rod.m': heavy } });
+    expect(c.signal('j.limit_c')).toBeCloseTo(want.stiffness, 6);
+    expect(c.signal('j.limit_d')).toBeCloseTo(want.damping, 9);
+    expect(c.signal('j.friction_v')).toBe(want.frictionVelocity);
+    expect(want.stiffness / declared.stiffness).toBeCloseTo(Iheavy / I, 9); // ~96 times stiffer
+    // a friction level set with --set sizes the friction speed: F h / (0.3 I) above its floor of 1e-3
+    const strong = compile(pendulum({ q: 0.5, friction: 2 }).m, { parameters: { 'rod.m': heavy, 'j.friction': 300 } });
+    expect(strong.signal('j.friction_v')).toBeCloseTo((300 * 1e-3) / (0.3 * Iheavy), 14);
+    // given ones are kept: by option, or by --set of the limit's own parameter
+    const given = compile(pendulum({ q: 0.5, limits: [-1, 1], limitStiffness: 1234 }).m, { parameters: { 'rod.m': heavy, 'j.limit_d': 7 } });
+    expect(given.signal('j.limit_c')).toBe(1234);
+    expect(given.signal('j.limit_d')).toBe(7);
+    // the heavy rod rests on its limit at the static deflection of the stiffer spring: k (lower - q) = m g l cos(q)
+    const res = simulate(compile(pendulum({ q: -0.9, limits: [-1, 1] }).m, { parameters: { 'rod.m': heavy } }), { stop: 2, step: 1e-3, signals: ['j.q'] });
+    const q = res.final('j.q');
+    expect(want.stiffness * (-1 - q)).toBeCloseTo(heavy * g * l * Math.cos(q), 3);
+  });
+});

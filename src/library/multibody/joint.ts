@@ -17,7 +17,7 @@ import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
 import type { Pose } from './start-pose.ts';
-import { type LimitFriction, checkLimitOptions, limitFriction } from './limits.ts';
+import { type LimitFriction, checkLimitOptions, limitDefaults, limitFriction } from './limits.ts';
 
 export type JointRole = 'state' | 'rest' | 'cut';
 
@@ -188,6 +188,8 @@ export abstract class OneDofJoint extends Joint {
    * (limits.ts); 1 when not set
    */
   referenceInertia: number | undefined;
+  /** referenceInertia was set by the builder from the bodies (not by the user): it follows their --set values (limitDefaultsFor) */
+  sizedByBuilder = false;
   private readonly options: JointOptions;
   private readonly spring: { drive: Expr; potential: Expr };
   private limitModel: LimitFriction | undefined;
@@ -229,9 +231,27 @@ export abstract class OneDofJoint extends Joint {
     }, ' (check the --set values)');
   }
 
+  /**
+   * The defaults of the limit and friction parameters the user left open,
+   * sized for reference inertia I (limits.ts), by full name: the builder
+   * sizes them again when --set changes the bodies beyond the joint.
+   */
+  limitDefaultsFor(I: number, friction: number): Record<string, number> {
+    const o = this.options, d = limitDefaults(I, friction), out: Record<string, number> = {};
+    if (o.limits && o.limitStiffness === undefined) out[`${this.path}.limit_c`] = d.stiffness;
+    if (o.limits && o.limitDamping === undefined) out[`${this.path}.limit_d`] = d.damping;
+    if (o.friction && o.frictionVelocity === undefined) out[`${this.path}.friction_v`] = d.frictionVelocity;
+    return out;
+  }
+
   /** true when the joint has limits or friction (the builder then sizes their defaults) */
   get hasLimitsOrFriction(): boolean {
-    return this.options.limits !== undefined || !!this.options.friction;
+    return this.options.limits !== undefined || this.hasFriction;
+  }
+
+  /** true when the joint has friction (a parameter <joint>.friction) */
+  get hasFriction(): boolean {
+    return !!this.options.friction;
   }
 
   protected treeEquations(state: boolean): void {

@@ -15,7 +15,7 @@ import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
 import { FixedTranslation, type FixedTranslationOptions } from './fixed-translation.ts';
 import { Energy } from './energy.ts';
 import { Joint, type JointOptions, OneDofJoint } from './joint.ts';
-import { setReferenceInertias } from './reference-inertia.ts';
+import { type BodyValues, referenceInertias, setReferenceInertias } from './reference-inertia.ts';
 import { Prismatic } from './prismatic.ts';
 import { Revolute } from './revolute.ts';
 import type { MultiAxisOptions } from './rotation-sequence.ts';
@@ -55,6 +55,21 @@ export class Mechanism extends Model {
       const springs = all.filter((c): c is OneDofJoint => c instanceof OneDofJoint).map((j) => j.potential);
       this.energy = this.add(new Energy(ENERGY, bodies, springs));
     }
+  }
+
+  /** the default limit springs and friction speeds sized again from the bodies' values after --set (reference-inertia.ts) */
+  override derivedParameters(value: (name: string) => number): Record<string, number> {
+    const all = components(this);
+    const joints = all.filter((c): c is OneDofJoint => c instanceof OneDofJoint && c.sizedByBuilder);
+    const body = (b: Body): BodyValues => {
+      const v = (local: string) => value(`${b.path}.${local}`), I = (i: number, j: number) => v(`I[${Math.min(i, j)}][${Math.max(i, j)}]`);
+      return { mass: v('m'), rcm: [1, 2, 3].map((i) => v(`r_cm[${i}]`)), inertia: [1, 2, 3].map((i) => [1, 2, 3].map((j) => I(i, j))) };
+    };
+    const out: Record<string, number> = {};
+    for (const [j, I] of referenceInertias(all, this.world.frame_b, joints, body)) {
+      Object.assign(out, j.limitDefaultsFor(I, j.hasFriction ? value(`${j.path}.friction`) : 0));
+    }
+    return out;
   }
 
   override describeStructure(): Topology | undefined {

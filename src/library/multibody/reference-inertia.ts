@@ -19,13 +19,30 @@ import { type Pose, apply, difference, dot3, startPoses } from './start-pose.ts'
 
 const cross3 = (a: readonly number[], b: readonly number[]) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 
-// (all components, the world's frame) => referenceInertia set on every joint with limits or friction that has none (mutates the joints, like the builder's roles)
+/** a body's mass, centre of mass and inertia (frame_a coordinates): the declared ones, or their values after --set */
+export interface BodyValues {
+  readonly mass: number;
+  readonly rcm: readonly number[];
+  readonly inertia: readonly (readonly number[])[];
+}
+
+// (all components, the world's frame) => referenceInertia set on every joint with limits or friction that has none,
+// from the declared body values (mutates the joints, like the builder's roles; sizedByBuilder marks them)
 export function setReferenceInertias(components: readonly Component[], world: Frame): void {
   const joints = components.filter((c): c is OneDofJoint => c instanceof OneDofJoint && c.hasLimitsOrFriction && c.referenceInertia === undefined);
-  if (joints.length === 0) return;
+  for (const [j, I] of referenceInertias(components, world, joints, (b) => b)) {
+    j.referenceInertia = I;
+    j.sizedByBuilder = true;
+  }
+}
+
+// (all components, the world's frame, joints, a body's values) => the reference inertia of each joint from those body values
+export function referenceInertias(components: readonly Component[], world: Frame, joints: readonly OneDofJoint[], valuesOf: (b: Body) => BodyValues): Map<OneDofJoint, number> {
+  const out = new Map<OneDofJoint, number>();
+  if (joints.length === 0) return out;
   const tree = components.filter((c): c is Joint => c instanceof Joint && c.role !== 'cut');
   const poses = startPoses(components, world, tree);
-  if (!poses) return; // a rigid element of the user's own: the defaults use 1
+  if (!poses) return out; // a rigid element of the user's own: the defaults use 1
   const next = new Map<Frame, { to: Frame; via: Component }[]>();
   const link = (a: Frame, b: Frame, via: Component) => {
     for (const [x, y] of [[a, b], [b, a]]) next.set(x, [...(next.get(x) ?? []), { to: y, via }]);
@@ -57,16 +74,18 @@ export function setReferenceInertias(components: readonly Component[], world: Fr
     const bodies = b.world ? side(j.frame_a, j).bodies : b.bodies;
     const at = poses.get(j.frame_a);
     if (!at) continue;
-    const I = j instanceof Revolute ? aboutAxis(bodies, poses, apply(at.R, j.axis.map((x) => x.value)), at.p) : bodies.reduce((s, x) => s + x.mass, 0);
-    if (I > 0 && Number.isFinite(I)) j.referenceInertia = I;
+    const values = bodies.map(valuesOf);
+    const I = j instanceof Revolute ? aboutAxis(bodies, values, poses, apply(at.R, j.axis.map((x) => x.value)), at.p) : values.reduce((s, x) => s + x.mass, 0);
+    if (I > 0 && Number.isFinite(I)) out.set(j, I);
   }
+  return out;
 }
 
 /** sum e . (I_w e) + m |e x (r_cm - p)|^2 over the bodies at their poses */
-function aboutAxis(bodies: readonly Body[], poses: ReadonlyMap<Frame, Pose>, e: number[], p: number[]): number {
+function aboutAxis(bodies: readonly Body[], values: readonly BodyValues[], poses: ReadonlyMap<Frame, Pose>, e: number[], p: number[]): number {
   let I = 0;
-  for (const b of bodies) {
-    const P = poses.get(b.frame_a);
+  for (const [k, body] of bodies.entries()) {
+    const P = poses.get(body.frame_a), b = values[k];
     if (!P) continue;
     const c = P.p.map((v, i) => v + apply(P.R, b.rcm)[i]);
     const eb = [0, 1, 2].map((i) => dot3([P.R[0][i], P.R[1][i], P.R[2][i]], e)); // R^T e: the axis in body coordinates

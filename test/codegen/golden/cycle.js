@@ -150,49 +150,23 @@ export function create(fail = defaultFail) {
     }
   }
 
-  // The smallest pivot of A's LU factorisation (partial pivoting, A overwritten)
-  // over A's largest entry, with no scaling: a lower bound of the reciprocal
-  // condition number for a matrix whose rows share a unit, such as a loop's
-  // position constraints (row scaling would hide a constraint that no joint
-  // can move, the dead point of a linkage). 0 when A is singular.
-  function unscaledRcond(n, A) {
-    let large = 0;
-    for (let i = 0; i < n * n; i++) large = Math.max(large, Math.abs(A[i]));
-    if (!(large > 0 && large < Infinity)) return 0;
-    let small = Infinity;
-    for (let p = 0; p < n; p++) {
-      let m = p, big = Math.abs(A[p * n + p]);
-      for (let i = p + 1; i < n; i++) {
-        const v = Math.abs(A[i * n + p]);
-        if (v > big) { big = v; m = i; }
-      }
-      small = Math.min(small, big);
-      if (!(big > 0)) return 0;
-      if (m !== p) for (let j = p; j < n; j++) { const t = A[p * n + j]; A[p * n + j] = A[m * n + j]; A[m * n + j] = t; }
-      for (let i = p + 1; i < n; i++) {
-        const l = A[i * n + p] / A[p * n + p];
-        for (let j = p + 1; j < n; j++) A[i * n + j] -= l * A[p * n + j];
-      }
-    }
-    return small / large;
-  }
 
   // A torn nonlinear loop as newtonSolve reads it: k tearing variables in the
   // workspace slots z, the arrays r (k) and J (k x k) that residual() and
   // jacobian() fill (each a function of (t, x, u, p, w): the causal sequence
   // and the residues, the Jacobian's prelude and entries), the module's error
-  // reporter fail, for a kinematic loop's closure the workspace slot of the
-  // time it was last solved at (else -1), for successive substitution its
+  // reporter fail, for a kinematic loop's closure the workspace slots of its
+  // branch record (newtonClosed; else none), for successive substitution its
   // sweep limit (else 0), the slots of its statistics (evaluations, sweeps,
   // max, fallbacks) and its step (substituteSweeps); scratch space for the
   // rest. One shape for every block.
-  function newtonBlock(k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats, step) {
-    const closure = since >= 0 ? k : 0;
+  function newtonBlock(k, block, z, r, J, residual, jacobian, fail, record, maxSweeps, stats, step) {
+    const closure = record.length ? k : 0;
     return {
-      k, block, z, r, J, residual, jacobian, fail, since, maxSweeps, stats, step,
+      k, block, z, r, J, residual, jacobian, fail, record, maxSweeps, stats, step,
       dz: doubles(k), entry: doubles(k), merits: doubles(5), A: doubles(k * k), g: doubles(k),
       // the last solution and Newton's first step from it (newtonClosed)
-      z0: doubles(closure), firstStep: doubles(closure),
+      z0: doubles(closure), firstStep: doubles(closure), cond: doubles(2),
     };
   }
 
@@ -209,7 +183,7 @@ export function create(fail = defaultFail) {
   // Levenberg-Marquardt (levenbergMarquardtStep). Phase 0 damped Newton, 1
   // full steps, 2 Levenberg-Marquardt.
   function newtonSolve(b, t, x, u, p, w) {
-    const k = b.k, z = b.z, r = b.r, J = b.J, dz = b.dz, entry = b.entry, merits = b.merits, closure = b.since >= 0, f = b.firstStep;
+    const k = b.k, z = b.z, r = b.r, J = b.J, dz = b.dz, entry = b.entry, merits = b.merits, closure = b.record.length > 0, f = b.firstStep;
     // the entry guess, for a closure also the last solution and no first step yet (newtonClosed)
     if (closure) for (let i = 0; i < k; i++) { b.z0[i] = w[z[i]]; f[i] = 0; entry[i] = w[z[i]]; }
     else for (let i = 0; i < k; i++) entry[i] = w[z[i]];
@@ -275,25 +249,113 @@ export function create(fail = defaultFail) {
     }
   }
 
-  // The converged test of a kinematic loop's position level, with two checks:
-  // the constraint Jacobian at the solution must not be singular (a dead point:
-  // unscaled rcond below 0.00001), and, as time advances, Newton must stay
-  // on its assembly branch: warm-started from the last solution, its first
-  // step is the linear prediction of the change; a solution that differs from
-  // that prediction by more than 2 times it (plus 1e-6) means the step
-  // was too large for the linearisation, which is how Newton lands on another
-  // assembly of the loop.
+  // The converged test of a kinematic loop's position level. The constraint
+  // Jacobian J at the solution must not be singular (a dead point: unscaled
+  // rcond below 0.00001). As time advances, Newton must stay on its
+  // assembly branch, which three tests watch, in this order:
+  // - det J must keep its sign from one solve to the next. It vanishes at
+  //   every singular position of the loop with these state joints (dead
+  //   points, change points), so a change means the motion between the two
+  //   solves passed one, or Newton landed on the mirror assembly next to it.
+  // - warm-started from the last solution, Newton's first step is the
+  //   linear prediction of the change; a solution that differs from that
+  //   prediction by more than 2 times it (plus 1e-6) means the step
+  //   was too large for the linearisation, which is how Newton lands on a far
+  //   assembly of the loop.
+  // - det J, extrapolated linearly in time from the last two solves, must not
+  //   change sign by now while the solution's keeps it: then the solution
+  //   turned back where det J went to zero, onto the other branch of a change
+  //   point, which keeps the sign. An RK4 step of 1e-3 does exactly this on
+  //   the four-bar of a + d = b + c, its crank just past pi (the rocker's
+  //   speed reverses and 79% of the energy goes), with no solve near enough
+  //   to the singular position for the rcond test and a first step that
+  //   predicts the change within 5% (signWatch).
+  // The record (b.record: slots of w) is signWatch's, of det J over its
+  // largest entry to the power k (closureCondition).
   function newtonClosed(b, t, x, u, p, w) {
-    const k = b.k, z = b.z, z0 = b.z0, f = b.firstStep;
+    const k = b.k, z = b.z, z0 = b.z0, f = b.firstStep, R = b.record, cond = b.cond;
     b.jacobian(t, x, u, p, w);
-    const rcond = unscaledRcond(k, b.J);
+    closureCondition(k, b.J, cond);
+    const rcond = cond[0], since = w[R[0]], recorded = w[R[1]] !== 0;
     if (!(rcond >= 0.00001)) b.fail('deadpoint', b.block, t, rcond);
+    const verdict = signWatch(w, R, t, cond[1]);
+    if (verdict === 1) b.fail('changepoint', b.block, t, rcond, since);
     let off = 0, predicted = 0, size = 0;
     for (let i = 0; i < k; i++) {
       off = Math.max(off, Math.abs(w[z[i]] - z0[i] - f[i])); predicted = Math.max(predicted, Math.abs(f[i])); size = Math.max(size, Math.abs(w[z[i]]));
     }
-    if (t > w[b.since] && off > 2 * predicted + 1e-6 * (1 + size)) b.fail('branch', b.block, t, off);
-    w[b.since] = t;
+    if (recorded && advancedFrom(since, t) && off > 2 * predicted + 1e-6 * (1 + size)) b.fail('branch', b.block, t, off);
+    if (verdict === 2) b.fail('turnback', b.block, t, rcond, since);
+  }
+
+  // Times that differ by rounding alone (an RK4 step's end t + h and the next
+  // step's start) are one time: has time advanced from t1 to t?
+  function advancedFrom(t1, t) {
+    return t - t1 > 1e-10 * Math.abs(t);
+  }
+
+  // A quantity that must keep its sign along a run, such as det J of a loop's
+  // closure (newtonClosed) or the cosine of a Cardan joint's middle angle
+  // (state.ts): it is zero only at a singular position. Its record in w at the
+  // slots R: the time t1 of the last value and the value d1 (0: none yet), the
+  // time t0 < t1 of the value before it and d0, and when the record started.
+  // 1 when the sign changed since the last value (a singular position passed);
+  // 2 when the sign is kept but the last two values, extrapolated linearly in
+  // time to t, change it (the value turned back where it went to zero, or
+  // moved too fast to be followed); else 0. Both tests scale with the step: a
+  // smooth value crosses zero in neither, and one that comes near zero within
+  // a step too long to resolve it is reported, whatever the step size. A time
+  // before t0 (a new run, a step retried) starts the record again; values
+  // repeated at the time a record started (a caller evaluating several states
+  // at t = 0) are not compared; an earlier time after t0 (Cash-Karp's stage
+  // at 7/8 of a step, after the one at its end) takes t1's place. The
+  // extrapolation reaches at most 8 times the span it is taken from.
+  function signWatch(w, R, t, value) {
+    const t1 = w[R[0]], t0 = w[R[2]], d0 = w[R[3]];
+    let d1 = w[R[1]];
+    if (t < t1 && !(t > t0) && d1 !== 0) { w[R[4]] = t; d1 = 0; }
+    const advanced = advancedFrom(t1, t);
+    let verdict = 0;
+    if (d1 !== 0 && (value > 0) !== (d1 > 0) && (advanced || t < t1 || t1 > w[R[4]])) verdict = 1;
+    else if (advanced && d1 !== 0 && d0 !== 0 && t - t1 <= 8 * (t1 - t0) && (d1 + (d1 - d0) * (t - t1) / (t1 - t0) > 0) !== (d1 > 0)) verdict = 2;
+    if (d1 === 0) { w[R[4]] = t; w[R[3]] = 0; } else if (advanced) { w[R[2]] = t1; w[R[3]] = d1; }
+    w[R[0]] = t; w[R[1]] = value;
+    return verdict;
+  }
+
+  // A closure's J (k x k, overwritten) by one LU factorisation with partial
+  // pivoting: into out[0] its smallest pivot over its largest entry, with no
+  // scaling, a lower bound of the reciprocal condition number for a matrix
+  // whose rows share a unit, such as a loop's position constraints (row
+  // scaling would hide a constraint that no joint can move, the dead point of
+  // a linkage), 0 when J is singular; into out[1] det J over its largest entry
+  // to the power k, smooth in the position and zero where the loop is
+  // singular (newtonClosed).
+  function closureCondition(k, J, out) {
+    let large = 0;
+    for (let i = 0; i < k * k; i++) large = Math.max(large, Math.abs(J[i]));
+    out[0] = 0; out[1] = 0;
+    if (!(large > 0 && large < Infinity)) return;
+    let small = Infinity, det = 1;
+    for (let q = 0; q < k; q++) {
+      let m = q, big = Math.abs(J[q * k + q]);
+      for (let i = q + 1; i < k; i++) {
+        const v = Math.abs(J[i * k + q]);
+        if (v > big) { big = v; m = i; }
+      }
+      small = Math.min(small, big);
+      if (!(big > 0)) return;
+      if (m !== q) {
+        det = -det;
+        for (let j = q; j < k; j++) { const s = J[q * k + j]; J[q * k + j] = J[m * k + j]; J[m * k + j] = s; }
+      }
+      det *= J[q * k + q] / large;
+      for (let i = q + 1; i < k; i++) {
+        const l = J[i * k + q] / J[q * k + q];
+        for (let j = q + 1; j < k; j++) J[i * k + j] -= l * J[q * k + j];
+      }
+    }
+    out[0] = small / large; out[1] = det;
   }
 
   // A kinematic loop that none of the attempts closes: the unscaled rcond of
@@ -305,7 +367,8 @@ export function create(fail = defaultFail) {
     for (let i = 0; i < b.k; i++) w[b.z[i]] = b.entry[i];
     b.residual(t, x, u, p, w);
     b.jacobian(t, x, u, p, w);
-    return unscaledRcond(b.k, b.J);
+    closureCondition(b.k, b.J, b.cond);
+    return b.cond[0];
   }
 
   // The third attempt, when damped Newton and full steps both fail from the
