@@ -5,11 +5,11 @@
 // file may come from elsewhere too. The result is an allow-list fixed at
 // start (route -> real path); the page learns the routes by mesh name, and
 // nothing it is told carries a path of this machine.
-import { constants, realpathSync, statSync } from 'node:fs';
+import { constants, realpathSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { PlaybackRun } from '../io/types.ts';
-import { findMesh } from '../node/urdf-mesh.ts';
+import { findMesh, realFile } from '../node/urdf-mesh.ts';
 
 export const MESH_TYPES: Record<string, string> = { '.stl': 'model/stl', '.dae': 'model/vnd.collada+xml', '.obj': 'model/obj' };
 
@@ -24,24 +24,14 @@ export interface RunFiles {
   warnings: string[];
 }
 
-/** the real path of a regular file with this extension, or undefined */
-function realFileWith(path: string, extension: string): string | undefined {
-  try {
-    const real = realpathSync(path);
-    return statSync(real).isFile() && extname(real).toLowerCase() === extension ? real : undefined;
-  } catch (e) {
-    if (['ENOENT', 'ENOTDIR', 'EACCES', 'ELOOP'].includes((e as { code?: string }).code ?? '')) return undefined;
-    throw e;
-  }
-}
-
 // (the run as read, folders of ROS packages) => what may be served beside it
 export function runFiles(run: PlaybackRun, packagePath: readonly string[]): RunFiles {
   // mesh name -> the links (components) that show it
   const links = new Map<string, string[]>();
   for (const s of run.scene?.shapes ?? []) if (s.geometry.shape.type === 'mesh') links.set(s.geometry.shape.filename, [...(links.get(s.geometry.shape.filename) ?? []), s.name]);
   const recorded = run.source?.urdf;
-  const urdf = recorded === undefined ? undefined : realFileWith(recorded, '.urdf');
+  const real = recorded === undefined ? undefined : realFile(recorded);
+  const urdf = real && extname(real).toLowerCase() === '.urdf' ? real : undefined;
   const warnings: string[] = [];
   if (recorded !== undefined && !urdf) warnings.push(`the run's URDF ${recorded} is not here: the robot is drawn without its meshes and cannot be posed`);
   const meshes = new Map<string, string>();

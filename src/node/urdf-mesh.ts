@@ -35,7 +35,7 @@ interface Candidate {
 }
 
 /** the real path of an existing regular file; undefined when there is none (missing, a folder, unreadable) */
-function realFile(path: string): string | undefined {
+export function realFile(path: string): string | undefined {
   try {
     return statSync(path).isFile() ? realpathSync(path) : undefined;
   } catch (e) {
