@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { Body } from '../../src/library/multibody/index.ts';
 import { rpyMatrix, rpyQuaternion } from '../../src/io/urdf.ts';
 import { loadUrdf } from '../../src/node/urdf-file.ts';
+import { main } from '../../src/cli/main.ts';
 import { findMesh, inside, packageRoot, rosPackagePath } from '../../src/node/urdf-mesh.ts';
 
 // <tmp>/arm/{urdf/arm.urdf, urdf/near.obj, meshes/*}, <tmp>/outside/secret.stl, <tmp>/shared/tools/meshes/grip.stl
@@ -138,6 +139,21 @@ ${Object.keys(meshes).map((n) => `<joint name="to_${n}" type="fixed"><parent lin
     ]);
     const shapes = mechanism.children.flatMap((c) => ((c as Body).geometry ? [(c as Body).geometry!.shape] : []));
     expect(shapes.filter((s) => s.type === 'mesh' && s.file).map((s) => s.type === 'mesh' && s.file)).toEqual([join(robot, 'near.obj')]);
+  });
+
+  it('kron simulate of a URDF with file://host and encoded-slash meshes: exit 0 with the warnings (was: internal error TypeError, exit 1)', async () => {
+    const odd = join(robot, 'odd.urdf');
+    writeFileSync(odd, `<robot name="odd"><link name="base"><visual><geometry><mesh filename="file://host/x.stl"/></geometry></visual></link>
+<link name="b"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial><visual><geometry><mesh filename="file:///a%2fb.stl"/></geometry></visual></link>
+<joint name="j1" type="revolute"><parent link="base"/><child link="b"/><axis xyz="0 1 0"/></joint></robot>`);
+    let stdout = '', stderr = '';
+    const code = await main(['simulate', odd, '--stop', '0.01'], { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+    expect(code, stderr).toBe(0);
+    expect(stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
+      'warning: link base: mesh "file://host/x.stl" is a file:// URL on another machine (host "host"), not a file here, drawn as a placeholder sphere',
+      'warning: link b: mesh "file:///a%2fb.stl" is not a file path of this machine (File URL path must not include encoded / characters), drawn as a placeholder sphere',
+    ]);
+    expect(stdout.split('\n')[0]).toBe('time,j1.q,j1.qd');
   });
 
   it('packagePath (default ROS_PACKAGE_PATH) names the folders of packages', () => {
