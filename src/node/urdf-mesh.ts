@@ -11,9 +11,10 @@
 // parent when that folder is named `urdf` (ROS's robot/urdf/ beside
 // robot/meshes/). `package://pkg/rest` is `rest` in the folder of package
 // `pkg`: a folder on ROS_PACKAGE_PATH named pkg or holding pkg, or an
-// ancestor of the URDF named pkg, confined to that folder; failing that,
+// ancestor of the URDF named pkg (a ROS package, or within the URDF's root),
+// confined to that folder; failing that,
 // `rest` beside the URDF or one folder up, confined to the URDF's root.
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { type Stats, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MeshNotRead } from '../io/urdf.ts';
@@ -34,23 +35,20 @@ interface Candidate {
   within: string;
 }
 
-/** the real path of an existing regular file; undefined when there is none (missing, a folder, unreadable) */
-export function realFile(path: string): string | undefined {
+/** a path's status, or undefined when there is nothing readable there */
+function status(path: string): Stats | undefined {
   try {
-    return statSync(path).isFile() ? realpathSync(path) : undefined;
+    return statSync(path);
   } catch (e) {
     if (['ENOENT', 'ENOTDIR', 'EACCES', 'ELOOP', 'ENAMETOOLONG'].includes((e as { code?: string }).code ?? '')) return undefined;
     throw e;
   }
 }
 
-const isFolder = (path: string) => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false; // not there or not readable: not a package folder
-  }
-};
+/** the real path of an existing regular file; undefined when there is none (missing, a folder, unreadable) */
+export const realFile = (path: string) => (status(path)?.isFile() ? realpathSync(path) : undefined);
+
+const isFolder = (path: string) => status(path)?.isDirectory() ?? false;
 
 /** the folder's real path when it exists (roots are compared as real paths, like the files in them) */
 const realFolder = (path: string) => (isFolder(path) ? realpathSync(path) : path);
@@ -65,20 +63,28 @@ export function inside(folder: string, file: string): boolean {
 export function packageRoot(urdf: string): string {
   const dir = dirname(resolve(urdf));
   // the file system's root is never a package root: it would contain everything
-  for (let d = dir; dirname(d) !== d; d = dirname(d)) if (realFile(join(d, 'package.xml'))) return d;
-  return basename(dir) === 'urdf' && dirname(dir) !== dirname(dirname(dir)) ? dirname(dir) : dir;
+  for (let d = dir; dirname(d) !== d; d = dirname(d)) if (isPackage(d)) return d;
+  const parent = dirname(dir);
+  return basename(dir) === 'urdf' && dirname(parent) !== parent ? parent : dir;
 }
+
+const isPackage = (folder: string) => realFile(join(folder, 'package.xml')) !== undefined;
 
 /** the folders of ROS_PACKAGE_PATH (ROS 1's list of package folders), in order */
 export function rosPackagePath(env: NodeJS.ProcessEnv = process.env): string[] {
   return (env.ROS_PACKAGE_PATH ?? '').split(delimiter).filter((p) => p !== '').map((p) => resolve(p));
 }
 
-/** the folders of package pkg: on the package path (named pkg, or holding pkg), then the URDF's ancestors named pkg */
-function packageFolders(pkg: string, urdfDir: string, packagePath: readonly string[]): string[] {
+/**
+ * The folders of package pkg: on the package path (named pkg, or holding
+ * pkg), then the URDF's ancestors named pkg that are a ROS package
+ * (package.xml) or lie within the URDF's root: any other ancestor would let
+ * `package://home/…` reach all of /home.
+ */
+function packageFolders(pkg: string, urdfDir: string, root: string, packagePath: readonly string[]): string[] {
   const onPath = packagePath.flatMap((p) => (basename(p) === pkg ? [p] : [join(p, pkg)])).filter(isFolder);
   const ancestors: string[] = [];
-  for (let d = urdfDir; dirname(d) !== d; d = dirname(d)) if (basename(d) === pkg) ancestors.push(d);
+  for (let d = urdfDir; dirname(d) !== d; d = dirname(d)) if (basename(d) === pkg && (d === root || inside(root, d) || isPackage(d))) ancestors.push(d);
   return [...onPath, ...ancestors];
 }
 
@@ -110,7 +116,7 @@ function candidates(urdf: string, filename: string, packagePath: readonly string
     const [pkg, ...rest] = filename.slice('package://'.length).split('/');
     const tail = rest.join('/');
     if (pkg === '' || tail === '') return { why: 'names no package and file (package://pkg/path)', reason: 'not a package://pkg/path name' };
-    const inPackage = packageFolders(pkg, dir, packagePath).map((p) => ({ path: join(p, tail), roots: [p], within: `package ${pkg}'s folder ${p}` }));
+    const inPackage = packageFolders(pkg, dir, root, packagePath).map((p) => ({ path: join(p, tail), roots: [p], within: `package ${pkg}'s folder ${p}` }));
     const within = `the URDF's package root ${root}`;
     return [...inPackage, { path: join(dir, tail), roots: [root], within }, { path: join(dir, '..', tail), roots: [root], within }];
   }

@@ -98,6 +98,17 @@ describe('findMesh', () => {
     expect(file('package://tools/../../outside/secret.stl', path)).toMatch(/^resolves to .*secret.stl, outside package tools's folder/);
   });
 
+  it('an ancestor named like the package is its folder only when it is a ROS package or within the root (package://home/... does not open /home)', () => {
+    const home = join(root, 'home');
+    mkdirSync(join(home, 'u', 'robot'), { recursive: true });
+    mkdirSync(join(home, 'v'), { recursive: true });
+    writeFileSync(join(home, 'v', 'secret.stl'), 'solid\n');
+    const there = join(home, 'u', 'robot', 'r.urdf');
+    expect(findMesh(there, 'package://home/v/secret.stl', [])).toEqual({ why: 'is not found next to the URDF', reason: 'not found next to the URDF' });
+    writeFileSync(join(home, 'package.xml'), '<package><name>home</name></package>'); // now it is a package, and the URDF's root
+    expect(findMesh(there, 'package://home/v/secret.stl', [])).toEqual({ file: join(home, 'v', 'secret.stl') });
+  });
+
   it('inside: below the folder, not the folder itself, not a sibling whose name starts alike', () => {
     expect(inside('/a/b', '/a/b/c.stl')).toBe(true);
     expect(inside('/a/b', '/a/b')).toBe(false);
