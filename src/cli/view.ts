@@ -2,11 +2,15 @@
 // result file, or with a model module for live mode, on 127.0.0.1. The
 // server knows a fixed set of routes (the page, its bundled script and style,
 // live mode's model modules (bundled again on each request) and its compile
-// worker, its config, the run, the mesh files the run's scene names, each under a
-// numbered route, and a URDF robot's file) and nothing else: no path from a request
+// worker, its config, the run, a URDF robot's file and the meshes its scene
+// names, each under a numbered route, found again under the URDF's package
+// root: view-files.ts) and nothing else: no path from a request
 // ever reaches the file system, so a request that climbs out (/../x,
 // /%2e%2e/x) is a 404 like any unknown path. Requests whose Host is not
-// this machine get 403 (a web page cannot reach the server by DNS rebinding).
+// this machine get 403 (a web page cannot reach the server by DNS rebinding),
+// and so do requests another site's page makes (its Origin, or the browser's
+// Sec-Fetch-Site): a page elsewhere could otherwise make the server bundle
+// models.js again and again, or fetch the run into its own frames.
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
@@ -14,7 +18,9 @@ import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import type { PlaybackRun } from '../io/types.ts';
+import { rosPackagePath } from '../node/urdf-mesh.ts';
 import { PAGE, bundleModels, bundleViewer } from './bundle.ts';
+import { MESH_TYPES, readServed, runFiles } from './view-files.ts';
 
 export const HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
@@ -35,6 +41,8 @@ const MODULE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs'];
 export interface ViewerServer {
   url: string;
   port: number;
+  /** what the server will not serve and why (meshes outside the URDF's package root, a URDF gone) */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -77,25 +85,7 @@ function checkModel(file: string): string {
   return path;
 }
 
-const MESH_TYPES: Record<string, string> = { '.stl': 'model/stl', '.dae': 'model/vnd.collada+xml', '.obj': 'model/obj' };
-
-/**
- * The files a run names that exist here: the mesh files of its scene (URDF
- * visuals, found next to the URDF when the run was written), route -> file,
- * and the URDF of a URDF robot's run (the page poses the robot from it). The
- * page learns the routes from config.json; the file names come from the run
- * file the user chose, never from a request.
- */
-function runFiles(run: string): { meshes: Map<string, string>; urdf: string | undefined } {
-  const { scene, source } = JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun;
-  const files = [...new Set((scene?.shapes ?? []).flatMap((s) => (s.geometry.shape.type === 'mesh' && s.geometry.shape.file ? [s.geometry.shape.file] : [])))];
-  const meshes = new Map<string, string>();
-  files.filter((f) => MESH_TYPES[extname(f).toLowerCase()] && existsSync(f)).forEach((f, k) => meshes.set(`/mesh/${k}${extname(f).toLowerCase()}`, f));
-  const urdf = source?.urdf && extname(source.urdf).toLowerCase() === '.urdf' && existsSync(source.urdf) ? source.urdf : undefined;
-  return { meshes, urdf };
-}
-
-async function routes(run: string | undefined, model: string | undefined, dir?: string): Promise<Map<string, Route>> {
+async function routes(run: string | undefined, model: string | undefined, dir: string | undefined, warnings: string[]): Promise<Map<string, Route>> {
   const own = model ? [model] : [];
   const bundle = await bundleViewer(own, dir);
   const live = model ? basename(model, extname(model)) : undefined;
@@ -110,22 +100,32 @@ async function routes(run: string | undefined, model: string | undefined, dir?: 
     // bundled on each request, so the page's reload lists files added since the start
     ['/models.js', { type: 'text/javascript; charset=utf-8', body: async () => (await bundleModels(own, dir)).js }],
   ]);
-  const { meshes, urdf } = run ? runFiles(run) : { meshes: new Map<string, string>(), urdf: undefined };
-  for (const [route, file] of meshes) table.set(route, { type: MESH_TYPES[extname(file).toLowerCase()], body: () => readFile(file) });
-  if (urdf) table.set('/model.urdf', { type: 'application/xml', body: () => readFile(urdf) });
-  // meshes: file (as the scene names it) -> route; urdf: the robot's route; each only when there is one
-  const config = {
-    run: run ? 'run.json' : null, live,
-    ...(meshes.size && { meshes: Object.fromEntries([...meshes].map(([r, f]) => [f, r.slice(1)])) }),
-    ...(urdf && { urdf: 'model.urdf' }),
-  };
-  table.set('/config.json', text('application/json', JSON.stringify(config)));
+  const files = run ? runFiles(JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun, rosPackagePath()) : undefined;
+  for (const [route, file] of files?.meshes ?? []) table.set(route, { type: MESH_TYPES[extname(route)], body: () => readServed(file) });
+  if (files?.urdf) table.set('/model.urdf', { type: 'application/xml', body: () => readServed(files.urdf!) });
+  warnings.push(...(files?.warnings ?? []));
+  // names and routes only: nothing the page is told is a path of this machine
+  table.set('/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live, ...files?.config })));
   if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
   return table;
 }
 
 function localHost(host: string | undefined, port: number): boolean {
   return host === `${HOST}:${port}` || host === `localhost:${port}`;
+}
+
+/**
+ * Why a request comes from another site's page, or undefined for the page
+ * itself, its same-origin fetches and direct navigation (the address bar,
+ * curl: no Origin, Sec-Fetch-Site none or absent). Browsers send
+ * Sec-Fetch-Site on every request to 127.0.0.1; Origin on cross-origin ones.
+ */
+export function crossSite(req: IncomingMessage, port: number): string | undefined {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${HOST}:${port}` && origin !== `http://localhost:${port}`) return `Origin: ${origin.slice(0, 100)}`;
+  return undefined;
 }
 
 function handler(table: Map<string, Route>, port: () => number) {
@@ -135,6 +135,8 @@ function handler(table: Map<string, Route>, port: () => number) {
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (!localHost(req.headers.host, port())) return send(403, 'text/plain', 'forbidden\n');
+    const foreign = crossSite(req, port());
+    if (foreign) return send(403, 'text/plain', `forbidden: a request from another site's page (${foreign})\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'method not allowed\n');
     // the raw path, query dropped; compared as is, never decoded or joined to a directory
     const route = table.get((req.url ?? '').split('?')[0]);
@@ -142,7 +144,8 @@ function handler(table: Map<string, Route>, port: () => number) {
     try {
       send(200, route.type, await route.body());
     } catch (e) {
-      send(500, 'text/plain', `could not read the file: ${e instanceof Error ? e.message : String(e)}\n`);
+      // the code only: the message would name the file's path
+      send(500, 'text/plain', `could not read the file (${(e as { code?: string }).code ?? 'error'})\n`);
     }
   };
 }
@@ -161,7 +164,8 @@ function listen(server: Server, port: number): Promise<number> {
 export async function serveViewer(options: ServeOptions = {}): Promise<ViewerServer> {
   const run = options.run === undefined ? undefined : checkRun(options.run);
   const model = options.model === undefined ? undefined : checkModel(options.model);
-  const table = await routes(run, model, options.mechanisms === undefined ? undefined : resolve(options.mechanisms));
+  const warnings: string[] = [];
+  const table = await routes(run, model, options.mechanisms === undefined ? undefined : resolve(options.mechanisms), warnings);
   let port = 0;
   const server = createServer(handler(table, () => port));
   try {
@@ -174,6 +178,7 @@ export async function serveViewer(options: ServeOptions = {}): Promise<ViewerSer
   return {
     url: `http://${HOST}:${port}/`,
     port,
+    warnings,
     close: () => new Promise((ok) => {
       server.close(() => ok());
       server.closeAllConnections();
@@ -204,5 +209,6 @@ export async function view(argv: string[]): Promise<void> {
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
   const server = await serveViewer({ run, model, port, orFreePort: values.port === undefined });
   const what = run ? `playing ${run}` : model ? `live mode: ${model}` : 'live mode';
+  for (const w of server.warnings) process.stderr.write(`warning: ${w}\n`);
   process.stdout.write(`viewer: ${server.url}  (${what})\nCtrl-C stops it.\n`);
 }

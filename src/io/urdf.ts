@@ -25,8 +25,17 @@ export interface UrdfModel {
 export interface UrdfOptions {
   /** world-resolved gravity; default (0, 0, -9.80665) */
   gravity?: readonly [number, number, number];
-  /** where a <mesh filename> is on this machine, or undefined when it is not there (src/node/urdf-file.ts looks next to the URDF) */
-  meshFile?: (filename: string) => string | undefined;
+  /**
+   * where a <mesh filename> is on this machine; undefined when it is not
+   * there, or why it is not read (src/node/urdf-mesh.ts looks under the
+   * URDF's package root)
+   */
+  meshFile?: (filename: string) => string | MeshNotRead | undefined;
+}
+
+/** a mesh the loader did not read, and why: the warning says "link L: mesh "F" <why>" */
+export interface MeshNotRead {
+  why: string;
 }
 
 const DEFAULT_COLOR = '#a0a4a8';
@@ -116,8 +125,10 @@ function geometryOf(link: UrdfLink, warnings: string[], meshFile: UrdfOptions['m
       return { shape: { type: 'box', size }, color, offset };
     }
     case 'mesh': {
-      const file = meshFile?.(s.filename);
-      if (!file) warnings.push(`link ${link.name}: mesh "${s.filename}" is not found next to the URDF, drawn as a placeholder sphere`);
+      const found = meshFile?.(s.filename);
+      const file = typeof found === 'string' ? found : undefined;
+      const why = typeof found === 'object' ? found.why : 'is not found next to the URDF';
+      if (!file) warnings.push(`link ${link.name}: mesh "${s.filename}" ${why}, drawn as a placeholder sphere`);
       const shape = { type: 'mesh' as const, filename: s.filename, ...(file && { file }), ...(s.scale && { scale: s.scale }), radius: PLACEHOLDER_RADIUS };
       return { shape, color, offset, ...rotated };
     }

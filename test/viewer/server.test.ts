@@ -2,9 +2,10 @@
 // 127.0.0.1 only, and nothing else (no way out of its routes).
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { main } from '../../src/cli/main.ts';
@@ -30,7 +31,7 @@ function get(port: number, path: string, headers: Record<string, string> = {}, m
   });
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'kron-view-'));
+const dir = realpathSync(mkdtempSync(join(tmpdir(), 'kron-view-')));
 const runFile = join(dir, 'run.json');
 let server: ViewerServer;
 const secret = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
@@ -137,22 +138,133 @@ describe('kron view server', () => {
     expect(await main(['view', join(dir, 'nope.ts'), '--port', '0'])).toBe(2);
   });
 
-  it('serves the mesh files a run\'s scene names that exist, each under a numbered route, and a URDF robot\'s file; no other file', async () => {
-    const stl = join(dir, 'part.STL');
-    writeFileSync(stl, 'solid part\nendsolid part\n');
-    const mesh = (file: string) => ({ name: 'b', kind: 'body', frame: 0, geometry: { shape: { type: 'mesh', filename: 'part.stl', file, radius: 0.05 }, color: '#888888' } });
-    const scene = { gravity: [0, 0, -9.8], frames: [{ name: 'f', members: ['f'] }], world: -1, shapes: [mesh(stl), mesh(join(dir, 'gone.stl')), mesh(join(dir, '..', 'package.json'))], links: [], joints: [] };
-    const withMeshes = join(dir, 'meshes.json');
-    const urdf = join(dir, 'robot.urdf');
+  /** a run of a URDF robot whose scene shows these meshes (name as the URDF writes it -> the path the run recorded) */
+  function urdfRun(name: string, urdf: string | undefined, meshes: Record<string, string | undefined>): string {
+    const shape = (filename: string, file: string | undefined, k: number) => ({ name: `l${k}`, kind: 'body', frame: 0, geometry: { shape: { type: 'mesh', filename, ...(file && { file }), radius: 0.05 }, color: '#888888' } });
+    const scene = { gravity: [0, 0, -9.8], frames: [{ name: 'f', members: ['f'] }], world: -1, shapes: Object.entries(meshes).map(([n, f], k) => shape(n, f, k)), links: [], joints: [] };
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify({ model: 'm', time: [0], signals: {}, scene, ...(urdf && { source: { urdf } }) }));
+    return file;
+  }
+
+  it('serves the meshes of a URDF robot\'s run, found again under the URDF\'s package root, each under a numbered route, and the URDF; no other file', async () => {
+    const robot = join(dir, 'robot');
+    mkdirSync(join(robot, 'meshes'), { recursive: true });
+    writeFileSync(join(robot, 'meshes', 'part.stl'), 'solid part\nendsolid part\n');
+    const urdf = join(robot, 'robot.urdf');
     writeFileSync(urdf, '<robot name="r"><link name="a"/></robot>');
-    writeFileSync(withMeshes, JSON.stringify({ model: 'm', time: [0], signals: {}, scene, source: { urdf } }));
-    const other = await serveViewer({ run: withMeshes, port: 0 });
+    // the recorded paths do not matter: the third names package.json, which is not served
+    const run = urdfRun('meshes', urdf, { 'meshes/part.stl': join(robot, 'meshes/part.stl'), 'package://robot/meshes/part.stl': undefined, 'gone.stl': join(dir, '..', 'package.json') });
+    const other = await serveViewer({ run, port: 0 });
     try {
-      expect(JSON.parse((await get(other.port, '/config.json')).body)).toEqual({ run: 'run.json', meshes: { [stl]: 'mesh/0.stl' }, urdf: 'model.urdf' });
+      const config = (await get(other.port, '/config.json')).body;
+      expect(JSON.parse(config)).toEqual({
+        run: 'run.json', urdf: 'model.urdf',
+        meshes: { 'meshes/part.stl': 'mesh/0.stl', 'package://robot/meshes/part.stl': 'mesh/0.stl' },
+        unserved: { 'gone.stl': 'not found next to the URDF' },
+      });
+      expect(config).not.toContain(dir); // no path of this machine
+      expect(other.warnings).toEqual(['link l2: mesh "gone.stl" is not found next to the URDF, drawn as a placeholder sphere']);
       expect((await get(other.port, '/model.urdf')).body).toBe('<robot name="r"><link name="a"/></robot>');
       expect(await get(other.port, '/mesh/0.stl')).toMatchObject({ status: 200, type: 'model/stl', body: 'solid part\nendsolid part\n' });
       expect((await get(other.port, '/mesh/1.stl')).status).toBe(404);
       expect((await get(other.port, '/mesh/../package.json')).status).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a URDF whose meshes leave its root (a link to a secret, ../, file://, absolute) has none of them served, and kron view says why (was: the secret served)', async () => {
+    const robot = join(dir, 'evil', 'urdf');
+    mkdirSync(robot, { recursive: true });
+    const secret = join(dir, 'secret.stl');
+    writeFileSync(secret, 'the secret\n');
+    symlinkSync(secret, join(robot, 'shadow.obj'));
+    const urdf = join(robot, 'evil.urdf');
+    writeFileSync(urdf, '<robot name="evil"><link name="a"/></robot>');
+    const names = ['shadow.obj', '../../secret.stl', pathToFileURL(secret).href, secret, 'package://x/../../secret.stl'];
+    // a run as the old kron wrote it: every recorded path leads to the secret
+    const run = urdfRun('evil', urdf, Object.fromEntries(names.map((n) => [n, n === 'shadow.obj' ? join(robot, 'shadow.obj') : secret])));
+    const other = await serveViewer({ run, port: 0 });
+    try {
+      const config = JSON.parse((await get(other.port, '/config.json')).body);
+      expect(config.meshes).toBeUndefined();
+      expect(config.unserved).toEqual(Object.fromEntries(names.map((n) => [n, "outside the URDF's package root, not served"])));
+      expect(other.warnings).toHaveLength(5);
+      expect(other.warnings[0]).toBe(`link l0: mesh "shadow.obj" resolves to ${secret} (${join(robot, 'shadow.obj')} is a symbolic link), outside the URDF's package root ${join(dir, 'evil')} where meshes must lie (ROS_PACKAGE_PATH adds package folders), drawn as a placeholder sphere`);
+      for (const route of ['/mesh/0.obj', '/mesh/0.stl', '/mesh/1.stl', '/mesh/4.stl']) expect((await get(other.port, route)).status, route).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a run without its URDF (gone, or never recorded) has no mesh served: the recorded paths are not followed', async () => {
+    const stl = join(dir, 'loose.stl');
+    writeFileSync(stl, 'solid loose\n');
+    for (const urdf of [join(dir, 'gone.urdf'), undefined]) {
+      const other = await serveViewer({ run: urdfRun('no-urdf', urdf, { 'loose.stl': stl }), port: 0 });
+      try {
+        expect(JSON.parse((await get(other.port, '/config.json')).body)).toEqual({ run: 'run.json', unserved: { 'loose.stl': "the run's URDF is not here" } });
+        expect((await get(other.port, '/mesh/0.stl')).status).toBe(404);
+        expect(other.warnings).toEqual(urdf ? [`the run's URDF ${urdf} is not here: the robot is drawn without its meshes and cannot be posed`] : []);
+      } finally {
+        await other.close();
+      }
+    }
+  });
+
+  it('a served mesh replaced by a symbolic link after the start is not followed: 500 naming no path', async () => {
+    const robot = join(dir, 'swap');
+    mkdirSync(robot, { recursive: true });
+    const mesh = join(robot, 'part.stl');
+    writeFileSync(mesh, 'solid part\n');
+    const urdf = join(robot, 'swap.urdf');
+    writeFileSync(urdf, '<robot name="s"><link name="a"/></robot>');
+    const other = await serveViewer({ run: urdfRun('swap', urdf, { 'part.stl': mesh }), port: 0 });
+    try {
+      expect((await get(other.port, '/mesh/0.stl')).body).toBe('solid part\n');
+      rmSync(mesh);
+      symlinkSync(new URL('../../package.json', import.meta.url).pathname, mesh);
+      const r = await get(other.port, '/mesh/0.stl');
+      expect(r).toMatchObject({ status: 500, body: 'could not read the file (ELOOP)\n' });
+      rmSync(mesh);
+      expect(await get(other.port, '/mesh/0.stl')).toMatchObject({ status: 500, body: 'could not read the file (ENOENT)\n' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses requests from another site\'s page on every route (Origin, Sec-Fetch-Site: 403), and serves the page itself, its own fetches and direct navigation', async () => {
+    const robot = join(dir, 'sites');
+    mkdirSync(robot, { recursive: true });
+    writeFileSync(join(robot, 'part.stl'), 'solid part\n');
+    writeFileSync(join(robot, 'sites.urdf'), '<robot name="s"><link name="a"/></robot>');
+    const other = await serveViewer({ run: urdfRun('sites', join(robot, 'sites.urdf'), { 'part.stl': undefined }), port: 0 });
+    const routes = ['/', '/index.html', '/app.js', '/app.css', '/worker.js', '/models.js', '/config.json', '/run.json', '/model.urdf', '/mesh/0.stl'];
+    const self = `http://127.0.0.1:${other.port}`;
+    const forged: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' }, // a sandboxed frame or a file:// page
+      { origin: `http://127.0.0.1:${other.port + 1}` }, // another server on this machine
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site', origin: self }, // either header suffices
+      { 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' },
+    ];
+    const allowed: Record<string, string>[] = [{}, { 'sec-fetch-site': 'none' }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'same-origin', origin: self }];
+    try {
+      for (const route of routes) {
+        for (const headers of forged) {
+          const r = await get(other.port, route, headers);
+          expect(r.status, `${route} ${JSON.stringify(headers)}`).toBe(403);
+          expect(r.body).toMatch(/^forbidden: a request from another site's page \((Origin|Sec-Fetch-Site): [^\n]*\)\n$/);
+        }
+        for (const headers of allowed) expect((await get(other.port, route, headers)).status, `${route} ${JSON.stringify(headers)}`).toBe(200);
+      }
+      // refused before anything else: an unknown path, a POST
+      expect((await get(other.port, '/nope', { origin: 'https://evil.example' })).status).toBe(403);
+      expect((await get(other.port, '/models.js', { 'sec-fetch-site': 'cross-site' }, 'POST')).status).toBe(403);
+      expect((await get(other.port, '/', { host: `localhost:${other.port}`, origin: `http://localhost:${other.port}` })).status).toBe(200);
     } finally {
       await other.close();
     }

@@ -50,8 +50,9 @@ let everyShown: RunSignals | undefined;
 let stopRecording: (() => void) | undefined;
 /** model-module reloads so far: the compile worker loads them again when it changes */
 let modelsVersion = 0;
-/** mesh file (as the run's scene names it) -> the server's route for it */
-let meshRoutes: Record<string, string> = {};
+/** mesh name (as the URDF writes it) -> the server's route for it; a mesh the server does not serve -> why */
+let meshRoutes = new Map<string, string>();
+let meshesUnserved = new Map<string, string>();
 const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
 const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
 const params = new ParamsPanel($('param-fields'), $('params-note'));
@@ -182,9 +183,9 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   if (next.scene && next.poses) {
     const missing = new Set<string>();
     view.load(next.scene, next.poses, next.time, {
-      meshUrl: (s) => (s.file ? meshRoutes[s.file] : undefined),
+      meshUrl: (s) => meshRoutes.get(s.filename),
       missingMesh: (filename, why) => {
-        if (!missing.has(filename)) note(`mesh ${filename}: ${why}; drawn as a placeholder sphere`);
+        if (!missing.has(filename)) note(`mesh ${filename}: ${meshesUnserved.get(filename) ?? why}; drawn as a placeholder sphere`);
         missing.add(filename);
       },
     });
@@ -210,8 +211,10 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
 
 async function loadServedRun(): Promise<void> {
   // live: the model module of `kron view model.ts`, run as soon as the page opens
-  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string>; urdf?: string };
-  meshRoutes = config.meshes ?? {};
+  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string>; unserved?: Record<string, string>; urdf?: string };
+  // Maps: a mesh named "constructor" is a name, not Object.prototype's
+  meshRoutes = new Map(Object.entries(config.meshes ?? {}));
+  meshesUnserved = new Map(Object.entries(config.unserved ?? {}));
   if (config.live) return live(config.live, ui.liveMode.value as Mode, Number(ui.liveStop.value) || 5);
   if (!config.run) return;
   status('loading run…');
