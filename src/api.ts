@@ -42,4 +42,4 @@ export { simulatePlayback, type PlaybackRecording } from './io/playback.ts';
 export type { PlaybackRun, PlaybackFields, Scene, Poses } from './io/types.ts';
 
 // errors
-export { KronError, ModelError, StructuralError, TearingError, SimulationError, UsageError, type ErrorDetails } from './errors.ts';
+export { KronError, ModelError, StructuralError, TearingError, SimulationError, UsageError, OutputError, type ErrorDetails } from './errors.ts';
