@@ -92,7 +92,9 @@ simulation options:
   --rtol r, --atol a adaptive: per-state error within a + r |x| (default 1e-6, 1e-9)
   --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
   --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,
-                     CSV otherwise (default: CSV on stdout)
+                     CSV otherwise (default: CSV on stdout); written to a temporary file
+                     renamed when complete: a failed or interrupted run, or a full disk,
+                     leaves the previous file. CSV streams in constant memory
   --controller c.ts  a controller module: its default export (t, state, inputs) => void is
                      called at every evaluation of the derivatives (each RK4 stage) with the
                      time and the states by name, and sets inputs by name
