@@ -34,9 +34,18 @@ export interface SweepIdentity {
 export function sweepIdentity(compiled: CompiledModel, points: SweepPoints, settings: RunSettings): SweepIdentity {
   // the report holds the compile's time and cache key, which differ between compiles of the same model
   const { report: _report, ...model } = compiled.portable();
-  const metric = settings.metric === undefined ? null : readFileSync(settings.metric, 'utf8');
+  const metric = settings.metric === undefined ? null : textOf(settings.metric);
   const text = JSON.stringify({ kron: VERSION, model, settings, metric, runs: points.describe() });
   return { kind: KIND, hash: createHash('sha256').update(text).digest('hex').slice(0, 16), runs: points.count, names: points.names };
+}
+
+/** a file's text; one that cannot be read is named by its error (loading the metric says why, in words) */
+function textOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    return String(e);
+  }
 }
 
 export class PartialSweep {
