@@ -47,11 +47,15 @@ export class OutputFile {
 
   write(text: string): void {
     const fd = this.open();
-    const bytes = Buffer.from(text);
+    const length = Buffer.byteLength(text);
     writing(this.path, this.existed, () => {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      // a regular file takes the whole text; a pipe or a device may take a part of it
+      const n = writeSync(fd, text);
+      if (n === length) return;
+      const bytes = Buffer.from(text);
+      for (let at = n; at < length; ) at += writeSync(fd, bytes, at);
     });
-    this.bytes += bytes.length;
+    this.bytes += length;
   }
 
   /** the file complete: flushed to the disk and renamed over the target */
