@@ -30,7 +30,7 @@ export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export type { IterateOptions } from './structure/plan-types.ts';
 export type { IterationStats } from './codegen/relax-iterate.ts';
-export { simulate, type SimulateOptions, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL } from './sim/simulate.ts';
+export { simulate, simulateBlocks, type SimulateOptions, type SampleBlock, type RunStats, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL, MAX_RESULT_BYTES } from './sim/simulate.ts';
 export { SimulationResult } from './sim/result.ts';
 export type { Controller } from './sim/controller.ts';
 
@@ -42,4 +42,4 @@ export { simulatePlayback, type PlaybackRecording } from './io/playback.ts';
 export type { PlaybackRun, PlaybackFields, Scene, Poses } from './io/types.ts';
 
 // errors
-export { KronError, ModelError, StructuralError, TearingError, SimulationError, UsageError, type ErrorDetails } from './errors.ts';
+export { KronError, ModelError, StructuralError, TearingError, SimulationError, UsageError, OutputError, type ErrorDetails } from './errors.ts';

@@ -62,3 +62,8 @@ export class SimulationError extends KronError {
 export class UsageError extends KronError {
   override name = 'UsageError';
 }
+
+/** an output could not be written (a full disk, a quota, no permission): names the file; the previous file is kept */
+export class OutputError extends KronError {
+  override name = 'OutputError';
+}

@@ -10,7 +10,7 @@ export { loadUrdf } from './node/urdf-file.ts';
 export { sweep, sweepCompiled, sweepPoints, type SweepSpec, type SweepResult } from './sweep/sweep.ts';
 export { sweepCSV } from './sweep/csv.ts';
 export { parseGrid, parseDist, type GridAxis, type Distribution } from './sweep/spec.ts';
-export { expandRuns, type SweepPoints } from './sweep/runs.ts';
+export { expandRuns, MAX_RUNS, SweepPoints } from './sweep/runs.ts';
 export { Random } from './sweep/random.ts';
 export type { RunSettings, RunOutcome } from './sweep/run.ts';
 export type { MetricFunction } from './sweep/metric.ts';

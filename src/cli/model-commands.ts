@@ -1,13 +1,11 @@
 // `kron compile` and `kron simulate`: load a model module or a URDF robot,
 // compile it with the shared options, then print the report or simulate.
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
-import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, simulate } from '../sim/simulate.ts';
+import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions } from '../sim/simulate.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
 import { PlanUnavailable, cachedCompile, loadCompiler, lookUp } from './cached-compile.ts';
@@ -15,6 +13,8 @@ import { formatReport, iterationLines } from './format.ts';
 import type { IterateOptions } from '../structure/plan-types.ts';
 import { type Io, terminal } from './io.ts';
 import { progressBar } from './progress.ts';
+import { writeOutput } from '../node/output-file.ts';
+import { writeCSV, writeJSON } from './simulate-output.ts';
 
 export const MODEL_FLAGS = `model:
   <model.ts>         a model module (export default function build(p): Model), or
@@ -92,7 +92,9 @@ simulation options:
   --rtol r, --atol a adaptive: per-state error within a + r |x| (default 1e-6, 1e-9)
   --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
   --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,
-                     CSV otherwise (default: CSV on stdout)
+                     CSV otherwise (default: CSV on stdout); written to a temporary file
+                     renamed when complete: a failed or interrupted run, or a full disk,
+                     leaves the previous file. CSV streams in constant memory
   --controller c.ts  a controller module: its default export (t, state, inputs) => void is
                      called at every evaluation of the derivatives (each RK4 stage) with the
                      time and the states by name, and sets inputs by name
@@ -214,17 +216,6 @@ function parseTear(spec: string, remove: boolean): TearOverride {
   return { variable: variable || undefined, equation: equation ?? undefined, remove };
 }
 
-function write(file: string, text: string | Iterable<string>): void {
-  mkdirSync(dirname(file), { recursive: true });
-  if (typeof text === 'string') return writeFileSync(file, text);
-  const fd = openSync(file, 'w');
-  try {
-    for (const chunk of text) writeSync(fd, chunk);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** simulate's options from the flags, checked before anything is compiled */
 export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals'>): SimulateOptions {
   const integrator = values.integrator as Integrator;
@@ -303,7 +294,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   if (keepParameters?.(load().model)) options.foldParameters = false;
   const { compiled, warnings } = cachedCompile(key, entry, load, options, compiler);
   for (const w of warn ? [...warnings, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
-  if (values.emit) write(values.emit, compiled.source());
+  if (values.emit) writeOutput(values.emit, compiled.source());
   return { get model() { return load().model; }, compiled };
 }
 
@@ -334,26 +325,15 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   const json = values.out?.endsWith('.json');
   const loaded = await compileFrom(file, values, io, 'forward', { eager: eager || json === true, warn: !eager });
   const { compiled } = loaded;
-  // the scene and poses (gl-matrix) only for a JSON result: a CSV run should not pay for loading them
-  const scene = json ? await import('../io/playback.ts') : undefined;
   const bar = progressBar(terminal(io));
-  let recording;
+  let written;
   try {
     const run = { ...options, onProgress: (f: number) => bar.update(f) };
     // JSON results of mechanisms also carry the scene and poses for `kron view`
-    recording = scene ? scene.simulatePlayback(loaded.model, compiled, run) : { result: simulate(compiled, run), playback: undefined };
+    written = json ? await writeJSON(loaded.model, compiled, run, values.out!, file, io) : await writeCSV(compiled, run, values.out, io);
   } finally {
     bar.stop();
   }
-  const { result, playback } = recording;
-  if (values.out) {
-    // a URDF robot's run names its file: the viewer reads it to pose the robot
-    const source = playback && extname(file).toLowerCase() === '.urdf' ? { source: { urdf: resolve(file) } } : {};
-    write(values.out, json ? JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback, ...source }) + '\n' : result.csvChunks());
-    io.stderr.write(`wrote ${result.length} samples of ${result.names.length} signals to ${values.out}\n`);
-    for (const line of iterationLines(result.iterations, result.substitutions)) io.stderr.write(`${line}\n`);
-  } else {
-    for (const chunk of result.csvChunks()) io.stdout.write(chunk);
-    for (const line of iterationLines(result.iterations, result.substitutions)) io.stderr.write(`${line}\n`);
-  }
+  if (values.out) io.stderr.write(`wrote ${written.samples} samples of ${written.signals} signals to ${values.out}\n`);
+  for (const line of iterationLines(written.stats.iterations, written.stats.substitutions)) io.stderr.write(`${line}\n`);
 }

@@ -52,16 +52,25 @@ export class SimulationResult<S extends string = string> {
    * of mark-compact and scavenges against 40 ms of formatting).
    */
   *csvChunks(rows = 1000): Generator<string> {
-    let chunk = ['time', ...this.names].join(',') + '\n';
-    for (let k = 0; k < this.time.length; k++) {
-      let row = String(this.time[k]);
-      for (const c of this.columns) row += ',' + String(c[k]);
-      chunk += row + '\n';
-      if ((k + 1) % rows === 0) {
-        yield chunk;
-        chunk = '';
-      }
+    let header = csvHeader(this.names);
+    for (let k = 0; k < this.time.length; k += rows) {
+      yield header + csvRows(this.time, this.columns, k, Math.min(k + rows, this.time.length));
+      header = '';
     }
-    if (chunk) yield chunk;
+    if (header) yield header;
   }
+}
+
+/** the CSV header of samples of these signals */
+export const csvHeader = (names: readonly string[]): string => ['time', ...names].join(',') + '\n';
+
+/** CSV lines of samples from .. to - 1: the time, then each column, numbers in their shortest round-trip form */
+export function csvRows(time: Float64Array, columns: readonly Float64Array[], from: number, to: number): string {
+  let text = '';
+  for (let k = from; k < to; k++) {
+    let row = String(time[k]);
+    for (const c of columns) row += ',' + String(c[k]);
+    text += row + '\n';
+  }
+  return text;
 }

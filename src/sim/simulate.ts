@@ -3,7 +3,9 @@
 // RK45 (the ode45-cash-karp package) with relative and absolute tolerances.
 // A non-finite state stops the run with the time and the first non-finite
 // variable in solve order. Every run has a state of its own (createState()),
-// so runs of one compiled model do not disturb each other.
+// so runs of one compiled model do not disturb each other. simulate() keeps
+// every sample (up to MAX_RESULT_BYTES); simulateBlocks() hands them on block
+// by block as they are computed, in constant memory, for runs of any length.
 import rk4 from 'ode-rk4';
 import type { SubstitutionStats } from '../codegen/substitution.ts';
 import { SimulationError, UsageError } from '../errors.ts';
@@ -75,14 +77,98 @@ export function checkSimulateOptions(options: SimulateOptions): void {
   }
 }
 
+/**
+ * Bytes of samples a SimulationResult may hold (1 GiB): simulate() refuses a
+ * longer run before it starts. The CLI streams its CSV and never holds a run
+ * (simulateBlocks); a run of --stop 2000 at the default step holds 16 MB per
+ * signal.
+ */
+export const MAX_RESULT_BYTES = 2 ** 30;
+
+/** one block of consecutive samples; its arrays are reused for the next block: read them before asking for it */
+export interface SampleBlock<S extends string = string> {
+  readonly names: readonly S[];
+  /** the block's times: time[0 .. length - 1] (the arrays are longer in the last block) */
+  readonly time: Float64Array;
+  readonly columns: readonly Float64Array[];
+  readonly length: number;
+}
+
+/** what a run reports besides its samples (compiled with relaxIterate or tornSubstitution) */
+export interface RunStats {
+  iterations?: IterationStats[];
+  substitutions?: SubstitutionStats[];
+}
+
 // (compiled model or a state of it, options) => sampled signals from t = 0 to stop;
 // a compiled model runs on a fresh state, a given state is used (and changed) as it is
 export function simulate<S extends string = string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): SimulationResult<S> {
   checkSimulateOptions(options);
+  const run = prepare(compiled, options);
+  const { names, samples } = run;
+  const bytes = samples * (names.length + 1) * 8;
+  if (bytes > MAX_RESULT_BYTES) {
+    throw new UsageError(`a run of ${samples} samples of ${names.length} signals and the time would hold ${(bytes / 2 ** 30).toPrecision(3)} GiB in memory, more than the 1 GiB a result may`, {
+      hint: 'sample less often (--interval, options.interval) or record fewer signals; or stream the samples: kron simulate --out run.csv, simulateBlocks() from code',
+    });
+  }
+  const time = new Float64Array(samples);
+  const columns = names.map(() => new Float64Array(samples));
+  let k = 0;
+  for (const _ of integrate(run, options, (t, x) => {
+    time[k] = t;
+    run.readers.forEach((r, i) => (columns[i][k] = r(x)));
+    k++;
+  }, Infinity));
+  return Object.assign(new SimulationResult(time, names, columns), stats(run));
+}
+
+// (compiled model or a state of it, options, samples per block) => the run's samples block by block, as they are computed,
+// in constant memory; returns the run's iteration statistics
+export function* simulateBlocks<S extends string = string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>, size = 1024): Generator<SampleBlock<S>, RunStats, void> {
+  checkSimulateOptions(options);
+  const run = prepare(compiled, options);
+  const block = { names: run.names, time: new Float64Array(size), columns: run.names.map(() => new Float64Array(size)), length: 0 };
+  const record = (t: number, x: Float64Array) => {
+    block.time[block.length] = t;
+    run.readers.forEach((r, i) => (block.columns[i][block.length] = r(x)));
+    block.length++;
+  };
+  for (const _ of integrate(run, options, record, size)) {
+    yield block;
+    block.length = 0;
+  }
+  if (block.length) yield block;
+  return stats(run);
+}
+
+/** samples a run of these options records: the start, every interval, and the stop time */
+export function sampleCount(options: Pick<SimulateOptions, 'stop' | 'step' | 'interval'>): number {
+  const { steps, every } = grid(options);
+  return Math.floor(steps / every) + 1 + (steps % every ? 1 : 0);
+}
+
+/** steps of the RK4 grid and steps per sample */
+function grid({ stop, step, interval }: Pick<SimulateOptions, 'stop' | 'step' | 'interval'>) {
+  return { steps: Math.max(0, Math.ceil(stop / step - 1e-9)), every: Math.max(1, Math.round((interval ?? step) / step)) };
+}
+
+type Derivatives = (dx: Float64Array, x: Float64Array, t: number) => void;
+
+/** a run set up: its state with the options' values, what it records, the derivatives with inputs and controller */
+interface Run<S extends string> {
+  readonly state: ModelState;
+  readonly names: readonly S[];
+  readonly readers: readonly ((x: Float64Array) => number)[];
+  readonly deriv: Derivatives;
+  readonly samples: number;
+  readonly before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] };
+}
+
+function prepare<S extends string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): Run<S> {
   const state = compiled instanceof ModelState ? compiled : compiled.createState();
   for (const [name, value] of Object.entries(options.parameters ?? {})) state.setParameter(name, value);
   for (const [name, value] of Object.entries(options.start ?? {})) state.setStart(name, value);
-  const { stop, step } = options;
   const names = options.signals ?? (state.model.stateNames as readonly string[] as readonly S[]);
   const readers = names.map((n) => state.reader(n));
   const inputFns = Object.entries(options.inputs ?? {}).map(([name, f]) => {
@@ -90,45 +176,53 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
     return typeof f === 'function' ? ([name, f] as const) : undefined;
   }).filter((x) => x !== undefined);
   const control = options.controller && controllerHook(state, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
-  const deriv = (dx: Float64Array, x: Float64Array, t: number) => {
+  const deriv: Derivatives = (dx, x, t) => {
     for (const [name, f] of inputFns) state.setInput(name, f(t));
     if (control) control(t, x);
     state.derivatives(t, x, dx);
   };
-  const steps = Math.max(0, Math.ceil(stop / step - 1e-9));
-  const every = Math.max(1, Math.round((options.interval ?? step) / step));
-  const samples = Math.floor(steps / every) + 1 + (steps % every ? 1 : 0);
-  const time = new Float64Array(samples);
-  const columns = names.map(() => new Float64Array(samples));
+  const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
+  return { state, names, readers, deriv, samples: sampleCount(options), before };
+}
+
+/**
+ * Integrates from 0 to stop and calls record(t, x) at every sample, the
+ * model evaluated at (t, x) first when a recorded signal needs it; yields
+ * after every `per` samples (simulateBlocks hands a block on then).
+ */
+function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, record: (t: number, x: Float64Array) => void, per: number): Generator<void> {
+  const { state, deriv } = run;
+  const { stop, step } = options;
+  const { steps, every } = grid(options);
   const scratch = new Float64Array(state.model.stateNames.length);
-  const fromState = recordsStateOnly(state, names);
-  let k = 0;
+  const fromState = recordsStateOnly(state, run.names);
+  let since = 0;
+  // the algebraic signals at (t, x) need one more evaluation (RK4's last stage ran at
+  // another state); states, parameters and constants are read as they are
   const sample = (t: number, x: Float64Array) => {
-    // the algebraic signals at (t, x) need one more evaluation (RK4's last stage ran at
-    // another state); states, parameters and constants are read as they are
     if (!fromState) deriv(scratch, x, t);
-    time[k] = t;
-    readers.forEach((r, i) => (columns[i][k] = r(x)));
-    k++;
+    record(t, x);
+    return ++since === per;
   };
   const progress = reporter(options.onProgress);
-  const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
   const x = state.x0();
-  sample(0, x);
+  if (sample(0, x)) (since = 0), yield;
   if (options.integrator === 'adaptive') {
     const tolerances = { rtol: options.rtol ?? DEFAULT_RTOL, atol: options.atol ?? DEFAULT_ATOL };
     const stepper = new AdaptiveStepper(x, deriv, step, stop, tolerances, options.maxSteps ?? DEFAULT_MAX_STEPS);
     for (let s = every; s < steps + every; s += every) {
       const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
+      let y: Float64Array;
       try {
-        sample(t, stepper.advance(t));
+        y = stepper.advance(t);
       } catch (e) {
         if (e instanceof StepFailure) throw nonFinite(state, e.t, e.x, e.h, deriv);
         throw e;
       }
+      if (sample(t, y)) (since = 0), yield;
       progress(t / stop);
     }
-    return withIterations(new SimulationResult(time, names, columns), state, before);
+    return;
   }
   const integrator = rk4(x, deriv, 0, step);
   const previous = new Float64Array(x.length);
@@ -144,10 +238,9 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
       throw e;
     }
     if (!integrator.y.every(Number.isFinite)) throw nonFinite(state, t0, previous, integrator.dt, deriv);
-    if (s % every === 0 || s === steps) sample(s === steps ? stop : timeAt(s, step), integrator.y);
+    if ((s % every === 0 || s === steps) && sample(s === steps ? stop : timeAt(s, step), integrator.y)) (since = 0), yield;
     progress(s / steps);
   }
-  return withIterations(new SimulationResult(time, names, columns), state, before);
 }
 
 /**
@@ -164,12 +257,14 @@ function recordsStateOnly(state: ModelState, names: readonly string[]): boolean 
 }
 
 /** the run's sweeps per evaluation of each relaxing iteration and successive substitution (none: the fields stay absent) */
-function withIterations<S extends string>(result: SimulationResult<S>, state: ModelState, before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] }): SimulationResult<S> {
-  if (before.iterations.length) result.iterations = statsSince(before.iterations, state.iterationStats());
+function stats(run: Run<string>): RunStats {
+  const { state, before } = run;
+  const out: RunStats = {};
+  if (before.iterations.length) out.iterations = statsSince(before.iterations, state.iterationStats());
   if (before.substitutions.length) {
-    result.substitutions = statsSince(before.substitutions, state.substitutionStats()).map((s, i) => ({ ...s, fallbacks: s.fallbacks - before.substitutions[i].fallbacks }));
+    out.substitutions = statsSince(before.substitutions, state.substitutionStats()).map((s, i) => ({ ...s, fallbacks: s.fallbacks - before.substitutions[i].fallbacks }));
   }
-  return result;
+  return out;
 }
 
 /** calls back with the fraction done when it has grown by 1% or more */
@@ -186,10 +281,7 @@ function reporter(onProgress: ((fraction: number) => void) | undefined): (fracti
  * names the first non-finite variable, in solve order, at the first stage
  * whose derivatives are not finite.
  */
-function nonFinite(
-  state: ModelState, t: number, x: Float64Array, h: number,
-  deriv: (dx: Float64Array, x: Float64Array, t: number) => void,
-): SimulationError {
+function nonFinite(state: ModelState, t: number, x: Float64Array, h: number, deriv: Derivatives): SimulationError {
   const n = x.length;
   const k = new Float64Array(n), stage = Float64Array.from(x);
   let first: { name: string; equation: string } | undefined;

@@ -2,10 +2,13 @@
 // a fresh state of the compiled model with the run's parameters and start
 // values, simulate(), then the summary metrics of the chosen signals and the
 // user's metric. A run that throws is an outcome too: its error is recorded
-// and the sweep goes on.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// and the sweep goes on. So is a metric that returns anything but finite
+// numbers, or a name that is already a column of the sweep's CSV: the run's
+// row is an error that names the metric, the run and the key.
 import { join } from 'node:path';
 import { CompiledModel, type PortableModel } from '../codegen/compiled.ts';
+import { ModelError } from '../errors.ts';
+import { writeOutput } from '../node/output-file.ts';
 import { type SimulateOptions, simulate } from '../sim/simulate.ts';
 import type { SimulationResult } from '../sim/result.ts';
 import { type MetricFunction, loadMetric } from './metric.ts';
@@ -44,7 +47,6 @@ export type Runner = (task: RunTask) => RunOutcome;
 export async function makeRunner(model: CompiledModel | PortableModel, settings: RunSettings): Promise<Runner> {
   const compiled = model instanceof CompiledModel ? model : new CompiledModel(model);
   const metric = settings.metric === undefined ? undefined : await loadMetric(settings.metric);
-  if (settings.detail) mkdirSync(settings.detail, { recursive: true });
   return (task) => runOne(compiled, task, settings, metric);
 }
 
@@ -52,8 +54,10 @@ export function runOne(compiled: CompiledModel, task: RunTask, settings: RunSett
   try {
     const signals = settings.signals ?? compiled.stateNames;
     const result = simulate(compiled, { ...settings.simulate, signals, parameters: task.parameters, start: task.start });
-    const metrics = { ...summary(result), ...userMetrics(metric, result) };
-    if (settings.detail) writeFileSync(join(settings.detail, `run-${String(task.index).padStart(6, '0')}.csv`), result.toCSV());
+    const own = summary(result);
+    const metrics = { ...own, ...(metric && userMetrics(metric, settings.metric ?? 'metric', result, task, own)) };
+    // written whole or not at all: a full disk is this run's OutputError
+    if (settings.detail) writeOutput(join(settings.detail, `run-${String(task.index).padStart(6, '0')}.csv`), result.csvChunks());
     return { index: task.index, status: 'ok', metrics };
   } catch (e) {
     return { index: task.index, status: 'error', error: describe(e), metrics: {} };
@@ -77,13 +81,30 @@ export function summary(result: SimulationResult): Record<string, number> {
   return out;
 }
 
-function userMetrics(metric: MetricFunction | undefined, result: SimulationResult): Record<string, number> {
-  if (!metric) return {};
-  const value = metric(result);
-  if (typeof value === 'number') return { metric: value };
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = Number(v);
-  return out;
+/** the metric's values, each a finite number under a name that is not yet a column of the CSV */
+function userMetrics(metric: MetricFunction, file: string, result: SimulationResult, task: RunTask, summary: Record<string, number>): Record<string, number> {
+  const value: unknown = metric(result);
+  const where = `metric ${file}, run ${task.index}`;
+  const hint = "return a finite number or an object of them, e.g. export default (r) => ({ overshoot: Math.max(...r.get('j2.q')) - r.final('j2.q') })";
+  if (typeof value !== 'number' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    throw new ModelError(`${where}: returned ${what(value)}, not a number or an object of named numbers`, { component: file, hint });
+  }
+  const entries = typeof value === 'number' ? [['metric', value] as const] : Object.entries(value);
+  const taken = new Set(['run', 'status', 'error', ...Object.keys(task.parameters), ...Object.keys(task.start), ...Object.keys(summary)]);
+  for (const [key, v] of entries) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new ModelError(`${where}: "${key}" is ${what(v)}, not a finite number`, { component: file, hint });
+    if (taken.has(key)) {
+      throw new ModelError(`${where}: "${key}" is already a column of the sweep's CSV`, { component: file, hint: 'give the value another name: run, status, error, the swept names and final(s), min(s), max(s) of the recorded signals are taken' });
+    }
+  }
+  return Object.fromEntries(entries) as Record<string, number>;
+}
+
+/** a value as an error message names it */
+function what(v: unknown): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
+  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /** an error as one line of the results: its name (SimulationError...) and message */

@@ -9,6 +9,46 @@ export interface GridAxis {
   readonly values: readonly number[];
 }
 
+/**
+ * A range axis a:b:n, its points computed when asked for: a billion points
+ * take no memory until someone reads `values` (the sweep never does; it
+ * asks for one point at a time with at()).
+ */
+export class RangeAxis implements GridAxis {
+  declare readonly values: readonly number[];
+  readonly #a: number;
+  readonly #b: number;
+  readonly #n: number;
+
+  constructor(readonly name: string, a: number, b: number, n: number) {
+    this.#a = a, this.#b = b, this.#n = n;
+    let values: number[] | undefined;
+    // an own, enumerable property as a plain axis has (JSON, toEqual), computed on first read
+    Object.defineProperty(this, 'values', { enumerable: true, get: () => (values ??= Array.from({ length: n }, (_, k) => this.at(k))) });
+  }
+
+  get count(): number {
+    return this.#n;
+  }
+
+  /** the k-th point: the last one is b itself, not a + (b - a) rounded */
+  at(k: number): number {
+    const a = this.#a, b = this.#b, n = this.#n;
+    return n === 1 ? a : k === n - 1 ? b : a + ((b - a) * k) / (n - 1);
+  }
+
+  /** what identifies the axis without its points (a resumed sweep compares it) */
+  describe(): { name: string; range: [number, number, number] } {
+    return { name: this.name, range: [this.#a, this.#b, this.#n] };
+  }
+}
+
+/** points on the axis */
+export const axisCount = (axis: GridAxis): number => (axis instanceof RangeAxis ? axis.count : axis.values.length);
+
+/** the axis's k-th point */
+export const axisAt = (axis: GridAxis, k: number): number => (axis instanceof RangeAxis ? axis.at(k) : axis.values[k]);
+
 /** a parameter or start value drawn at random in every run */
 export interface Distribution {
   readonly name: string;
@@ -42,8 +82,7 @@ export function parseGrid(spec: string): GridAxis {
     if (parts.length !== 3) throw new UsageError(`--grid "${spec}": a range is a:b:n (n points from a to b)`, { hint: GRID_HINT });
     const [a, b, n] = parts.map((p) => finite('--grid', spec, p, GRID_HINT));
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--grid "${spec}": the number of points n of a:b:n must be a whole number >= 1, got ${n}`, { hint: GRID_HINT });
-    // the last point is b itself, not a + (b - a) rounded
-    return { name, values: Array.from({ length: n }, (_, k) => (n === 1 ? a : k === n - 1 ? b : a + ((b - a) * k) / (n - 1))) };
+    return new RangeAxis(name, a, b, n);
   }
   return { name, values: text.split(',').map((p) => finite('--grid', spec, p, GRID_HINT)) };
 }

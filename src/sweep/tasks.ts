@@ -36,7 +36,8 @@ export function sweptKinds(model: Model, names: readonly string[]): SweptKind[] 
 /** run i's task, or its error outcome when the model rejects its values */
 export function prepareTask(compiled: CompiledModel, points: SweepPoints, kinds: readonly SweptKind[], index: number): RunTask | RunOutcome {
   const parameters: Record<string, number> = {}, start: Record<string, number> = {};
-  points.names.forEach((name, k) => ((kinds[k] === 'parameter' ? parameters : start)[name] = points.values[index][k]));
+  const values = points.at(index);
+  points.names.forEach((name, k) => ((kinds[k] === 'parameter' ? parameters : start)[name] = values[k]));
   try {
     compiled.createState({ parameters, start });
   } catch (e) {
