@@ -62,3 +62,8 @@ export class SimulationError extends KronError {
 export class UsageError extends KronError {
   override name = 'UsageError';
 }
+
+/** a queued sweep's Redis is gone, or a message in it was refused (kron sweep --queue, kron worker) */
+export class QueueError extends KronError {
+  override name = 'QueueError';
+}

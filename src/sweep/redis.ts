@@ -1,103 +1,217 @@
 // What the producer (kron sweep --queue) and the workers (kron worker) of a
-// queued sweep share: the Redis connection from a URL, the queue's name,
-// the keys of a sweep and how a run's outcome travels through Redis.
-//   kron:sweep:<hash>          the sweep record: portable model and run settings
-//   kron:sweep:<hash>:results  hash run index -> outcome (JSON)
+// queued sweep share: the Redis connection (redis:// or rediss:// with TLS,
+// an ACL user and its password), the signing key, the queue's name, the keys
+// of a sweep and its hash.
+//   kron:sweep:<hash>          the sweep record: portable model and run settings (signed)
+//   kron:sweep:<hash>:results  hash run index -> outcome (signed)
 //   kron:sweep:<hash>:done     list of the run indices as they finished (a retried run may appear twice)
-// The hash is of the model's code and defaults, the settings and every run's
-// values: the same command gives the same hash, so a second producer finds
-// the runs already done and enqueues only the others.
+// The hash is of the record (the model's code and defaults, the settings, the
+// metric module's content) and every run's values: the same command gives the
+// same hash, so a second producer finds the runs already done and enqueues
+// only the others.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { Redis, type RedisOptions } from 'ioredis';
 import { UsageError } from '../errors.ts';
-import type { PortableModel } from '../codegen/compiled.ts';
-import type { RunOutcome, RunSettings, RunTask } from './run.ts';
+import type { RunTask } from './run.ts';
+import type { SweepRecord } from './messages.ts';
+import { type QueueKey, queueKey } from './signing.ts';
 
 export const QUEUE_NAME = 'kron-sweep';
 
 export const recordKey = (hash: string) => `kron:sweep:${hash}`;
 export const resultsKey = (hash: string) => `kron:sweep:${hash}:results`;
 export const doneKey = (hash: string) => `kron:sweep:${hash}:done`;
+/** where run i's result sits, as its signature names it */
+export const resultPlace = (hash: string, index: number) => `${resultsKey(hash)}/${index}`;
 /** BullMQ job ids: custom ids may not be plain integers nor contain ':' */
 export const jobId = (hash: string, index: number) => `${hash}-${index}`;
 
-/** the sweep record a worker reads before its first run of a sweep */
-export interface SweepRecord {
-  readonly model: PortableModel;
-  readonly settings: RunSettings;
+/** the password of the URL's user when the URL has none, so that it is not on a command line */
+export const PASSWORD_ENV = 'KRON_REDIS_PASSWORD';
+
+/** TLS files for a rediss:// URL (PEM); without ca, the system's certificate authorities */
+export interface TlsFiles {
+  /** the certificate authority that signed the server's certificate */
+  readonly ca?: string;
+  /** this client's certificate and key, when the server asks for one (tls-auth-clients yes) */
+  readonly cert?: string;
+  readonly key?: string;
+  /** the name the server's certificate must carry, when it is not the URL's host */
+  readonly servername?: string;
 }
 
-/** a job's data: which sweep, which run */
-export interface JobData {
-  readonly sweep: string;
-  readonly task: RunTask;
+/** a queue as the API takes it: a URL alone (the key from KRON_QUEUE_KEY), or with these */
+export interface QueueConfig {
+  /** redis://[user[:password]@]host[:port][/db] or rediss://… (TLS) */
+  readonly url: string;
+  /** a file with the signing key (default: the environment variable KRON_QUEUE_KEY) */
+  readonly keyFile?: string;
+  readonly tls?: TlsFiles;
+  /** the producer: seconds Redis may stay unreachable before the sweep fails, and without a result before it says so (default 60) */
+  readonly timeout?: number;
+  /** progress of the connection, refused messages, lost jobs: one line each (default: stderr) */
+  readonly log?: (line: string) => void;
 }
 
-/** what ioredis and BullMQ connect with */
-export interface RedisConnection {
-  readonly host: string;
-  readonly port: number;
-  readonly db: number;
-  readonly username?: string;
-  readonly password?: string;
-  /** BullMQ workers block on Redis: commands wait for a reconnection instead of failing */
-  readonly maxRetriesPerRequest: null;
+export type QueueTarget = string | QueueConfig;
+
+/** a queue with its files read and its options checked */
+export interface QueueSetup {
+  readonly connection: RedisOptions & { maxRetriesPerRequest: null };
+  readonly key: QueueKey;
+  /** the URL without its password, for messages */
+  readonly shown: string;
+  readonly timeoutMs: number;
+  readonly log: (line: string) => void;
 }
 
-// 'redis://[:password@]host[:port][/db]' => connection options
-export function redisOptions(url: string, flag = '--queue'): RedisConnection {
+const DEFAULT_TIMEOUT_S = 60;
+
+// (URL or config, environment) => connection options, key and settings; a UsageError names what is wrong
+export function resolveQueue(target: QueueTarget, env: NodeJS.ProcessEnv = process.env): QueueSetup {
+  const config = typeof target === 'string' ? { url: target } : target;
+  const timeout = config.timeout ?? DEFAULT_TIMEOUT_S;
+  if (!(Number.isFinite(timeout) && timeout > 0)) throw new UsageError(`--queue-timeout must be a number of seconds > 0, got ${timeout}`, { hint: 'e.g. --queue-timeout 60' });
+  return {
+    connection: redisOptions(config.url, config.tls, env),
+    key: queueKey(config.keyFile, env),
+    shown: shownUrl(config.url),
+    timeoutMs: timeout * 1000,
+    log: config.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  };
+}
+
+// 'redis[s]://[user[:password]@]host[:port][/db]', TLS files => ioredis options
+export function redisOptions(url: string, tls: TlsFiles = {}, env: NodeJS.ProcessEnv = process.env): RedisOptions & { maxRetriesPerRequest: null } {
+  const example = { hint: 'e.g. --queue redis://127.0.0.1:6379, or rediss://kron@redis.example.org:6380 with TLS' };
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new UsageError(`${flag} expects a Redis URL, got "${url}"`, { hint: `e.g. ${flag} redis://127.0.0.1:6379` });
+    throw new UsageError(`--queue expects a Redis URL, got "${url}"`, example);
   }
-  if (u.protocol !== 'redis:') throw new UsageError(`${flag} expects a redis:// URL, got "${url}"`, { hint: `e.g. ${flag} redis://127.0.0.1:6379` });
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new UsageError(`--queue expects a redis:// or rediss:// URL, got "${shownUrl(url)}"`, example);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new UsageError(`${flag} "${url}": the database ${u.pathname.slice(1)} is not a whole number`, { hint: `e.g. ${flag} redis://127.0.0.1:6379/0` });
+  if (!Number.isInteger(db) || db < 0) throw new UsageError(`--queue "${shownUrl(url)}": the database ${u.pathname.slice(1)} is not a whole number`, { hint: '--queue redis://127.0.0.1:6379/0' });
+  const secure = u.protocol === 'rediss:';
+  const given = Object.entries(tls).filter(([, v]) => v !== undefined);
+  if (!secure && given.length) throw new UsageError(`--tls-${given[0][0]} applies to a rediss:// URL (TLS), and --queue is ${shownUrl(url)}`, { hint: `write rediss://${u.host}${u.pathname}` });
+  const password = u.password ? decodeURIComponent(u.password) : env[PASSWORD_ENV] || undefined;
   return {
-    host: u.hostname || '127.0.0.1',
+    // URL keeps an IPv6 address in brackets; ioredis wants it bare
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
     port: u.port ? Number(u.port) : 6379,
     db,
     ...(u.username && { username: decodeURIComponent(u.username) }),
-    ...(u.password && { password: decodeURIComponent(u.password) }),
+    ...(password && { password }),
+    ...(secure && { tls: tlsOptions(tls) }),
+    // BullMQ workers block on Redis: commands wait for a reconnection instead of failing
     maxRetriesPerRequest: null,
   };
 }
 
-// (portable model, settings, runs) => 16 hex digits naming the sweep
-export function sweepHash(model: PortableModel, settings: RunSettings, tasks: readonly RunTask[]): string {
-  // the compile time in the report differs from one compile of the same model to the next
-  const same = { ...model, report: { ...model.report, compileMs: 0, cache: undefined } };
-  return createHash('sha256').update(JSON.stringify({ model: same, settings, tasks })).digest('hex').slice(0, 16);
+function tlsOptions(files: TlsFiles) {
+  const read = (flag: string, path: string | undefined) => {
+    if (path === undefined) return undefined;
+    try {
+      return readFileSync(path);
+    } catch (e) {
+      throw new UsageError(`--tls-${flag} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { hint: `give a PEM file: --tls-${flag} path` });
+    }
+  };
+  if ((files.cert === undefined) !== (files.key === undefined)) throw new UsageError('--tls-cert and --tls-key go together: the client certificate and its private key', { hint: '--tls-cert client.crt --tls-key client.key' });
+  const [ca, cert, key] = [read('ca', files.ca), read('cert', files.cert), read('key', files.key)];
+  return { ...(ca && { ca }), ...(cert && { cert }), ...(key && { key }), ...(files.servername && { servername: files.servername }) };
 }
 
-/** a number through JSON unchanged: NaN, infinities and -0 as strings */
-const encodeNumber = (v: number): number | string => (Object.is(v, -0) ? '-0' : Number.isFinite(v) ? v : String(v));
-
-export function encodeOutcome(o: RunOutcome): string {
-  return JSON.stringify({ ...o, metrics: Object.fromEntries(Object.entries(o.metrics).map(([k, v]) => [k, encodeNumber(v)])) });
+/** the URL as messages show it: its password replaced */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.href.replace(/\/$/, '');
+  } catch {
+    return url;
+  }
 }
 
-export function decodeOutcome(text: string): RunOutcome {
-  const o = JSON.parse(text) as RunOutcome & { metrics: Record<string, number | string> };
-  return { ...o, metrics: Object.fromEntries(Object.entries(o.metrics).map(([k, v]) => [k, Number(v)])) };
+/**
+ * Reconnection attempts, one line each: the producer gives up after its
+ * timeout (then `gaveUp` says why), a worker keeps trying. ioredis asks
+ * retryStrategy before every attempt; returning null ends the connection and
+ * fails the commands waiting on it.
+ */
+export class Reconnection {
+  private since: number | undefined;
+  private lastError = '';
+  /** why the connection was given up, once it was */
+  gaveUp: string | undefined;
+
+  constructor(
+    private readonly queue: QueueSetup,
+    private readonly giveUp: boolean,
+    private readonly maxDelayMs: number,
+  ) {}
+
+  readonly error = (e: Error) => (this.lastError = e.message || (e as NodeJS.ErrnoException).code || String(e));
+
+  readonly retryStrategy = (attempt: number): number | null => {
+    const now = Date.now();
+    this.since ??= now;
+    const lost = now - this.since;
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const why = this.lastError ? ` (${this.lastError})` : '';
+    if (this.giveUp && lost >= this.queue.timeoutMs) {
+      this.gaveUp = `lost Redis at ${this.queue.shown}${why}: no answer for ${seconds(lost)} (--queue-timeout ${seconds(this.queue.timeoutMs)})`;
+      this.queue.log(`${this.gaveUp}: giving up`);
+      return null;
+    }
+    const delay = Math.min(100 * 2 ** Math.min(attempt - 1, 10), this.maxDelayMs);
+    this.queue.log(`lost Redis at ${this.queue.shown}${why}: reconnecting in ${delay} ms (attempt ${attempt}, ${seconds(lost)} since the loss${this.giveUp ? ` of --queue-timeout ${seconds(this.queue.timeoutMs)}` : ''})`);
+    return delay;
+  };
+
+  readonly ready = () => {
+    if (this.since !== undefined) this.queue.log(`Redis at ${this.queue.shown} answers again after ${((Date.now() - this.since) / 1000).toFixed(1)} s`);
+    this.since = undefined;
+  };
 }
 
-// (URL) => a client that is connected, or a UsageError naming --queue when no Redis answers there
-export async function connectRedis(url: string, flag = '--queue'): Promise<Redis> {
-  const options = redisOptions(url, flag);
-  const redis = new Redis({ ...options, lazyConnect: true });
-  // ioredis reports every failed reconnection as an 'error' event: the command's own errors say it once
-  redis.on('error', () => {});
+// (queue, reconnection policy) => a client that is connected, or a UsageError naming --queue when no Redis answers there
+export async function connectRedis(queue: QueueSetup, reconnection?: Reconnection): Promise<Redis> {
+  const redis = new Redis({ ...queue.connection, lazyConnect: true, ...(reconnection && { retryStrategy: reconnection.retryStrategy }) });
+  // ioredis reports every failed attempt as an 'error' event: the Reconnection says it once per attempt
+  redis.on('error', reconnection?.error ?? (() => {}));
   try {
     await redis.connect();
     await redis.ping();
   } catch (e) {
     redis.disconnect();
-    throw new UsageError(`${flag} ${url}: no Redis answers there (${e instanceof Error ? e.message : String(e)})`, {
-      hint: `start one (redis-server --port ${options.port}) or give the right host and port`,
-    });
+    throw connectionError(queue, e instanceof Error ? e.message : String(e));
   }
+  if (reconnection) redis.on('ready', reconnection.ready);
   return redis;
+}
+
+/** why a first connection failed, with the hint for that cause */
+function connectionError(queue: QueueSetup, message: string): UsageError {
+  const { port, tls } = queue.connection;
+  const hint = /WRONGPASS|NOAUTH|invalid username-password/i.test(message)
+    ? `give the ACL user in the URL (rediss://user@host) and its password in ${PASSWORD_ENV} (or the URL)`
+    : /NOPERM/.test(message)
+      ? 'the ACL user lacks a permission: see the README, "Deploying the queue safely", for the ACL rule'
+      : /certificate|self.signed|SSL|TLS|EPROTO|ECONNRESET/i.test(message)
+        ? tls
+          ? 'check --tls-ca (the authority that signed the server certificate), --tls-servername, and --tls-cert/--tls-key if the server asks for a client certificate'
+          : 'the server may speak TLS: use a rediss:// URL'
+        : `start one (redis-server --port ${port}) or give the right host and port`;
+  return new UsageError(`--queue ${queue.shown}: no Redis answers there (${message})`, { hint });
+}
+
+// (sweep record, runs) => 16 hex digits naming the sweep
+export function sweepHash(record: SweepRecord, tasks: readonly RunTask[]): string {
+  // the compile time in the report differs from one compile of the same model to the next
+  const model = { ...record.model, report: { ...record.model.report, compileMs: 0, cache: undefined } };
+  return createHash('sha256').update(JSON.stringify({ ...record, model, tasks })).digest('hex').slice(0, 16);
 }
