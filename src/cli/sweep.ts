@@ -12,6 +12,7 @@ import { type SweepResult, sweepCompiled, sweepPoints } from '../sweep/sweep.ts'
 import { sweptKinds } from '../sweep/tasks.ts';
 import { sweepCSV } from '../sweep/csv.ts';
 import { defaultWorkers } from '../sweep/pool.ts';
+import { PRODUCER_FLAGS, queueHelp, queueConfig } from './queue-flags.ts';
 
 export const SWEEP_HELP = `usage: kron sweep <model.ts|robot.urdf> (--grid name=spec ... | --samples N --dist name=dist ...) [options]
 
@@ -42,6 +43,9 @@ sweep options:
   --queue redis://host:port
                      enqueue the runs as BullMQ jobs and collect the results of \`kron worker
                      --queue\` processes; the same command again skips the runs already done
+  --queue-timeout s  how long Redis may stay unreachable before the sweep fails, and how long
+                     without a result before the producer says what the queue holds (default 60)
+${queueHelp(21)}
 
 ${MODEL_FLAGS}
 
@@ -68,6 +72,7 @@ const SWEEP_OPTIONS = {
   detail: { type: 'string' },
   workers: { type: 'string' },
   queue: { type: 'string' },
+  ...PRODUCER_FLAGS,
 } satisfies ParseArgsConfig['options'];
 
 export async function runSweep(args: string[], io: Io): Promise<void> {
@@ -76,6 +81,7 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   if (!file) throw new UsageError('kron sweep needs a model file', { hint: "kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1'; kron sweep --help" });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron sweep takes one model file; kron sweep --help' });
   checkMode(values.mode);
+  const queue = queueConfig(values, values.queue, io);
   const whole = (flag: string, text: string | undefined) => (text === undefined ? undefined : number(flag, text));
   const points = sweepPoints({ grid: values.grid, samples: whole('--samples', values.samples), dist: values.dist, seed: whole('--seed', values.seed) });
   const { signals, ...simulate } = simulateOptions(values);
@@ -85,7 +91,7 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   const bar = sweepBar(terminal(io), points.values.length);
   const results: SweepResult[] = [];
   try {
-    const spec = { simulate, signals, metric: values.metric, detail: values.detail, workers: whole('--workers', values.workers), queue: values.queue, onProgress: (done: number) => bar.update(done) };
+    const spec = { simulate, signals, metric: values.metric, detail: values.detail, workers: whole('--workers', values.workers), queue, onProgress: (done: number) => bar.update(done) };
     for await (const r of sweepCompiled(compiled, points, kinds, spec)) results.push(r);
   } finally {
     bar.stop();
