@@ -46,7 +46,7 @@ examples:
 
 const DEFAULT_GRACE_S = 10;
 /** after the stop, whatever still holds the event loop (a connection BullMQ did not close) is not waited for */
-const EXIT_WAIT_MS = 3000;
+const EXIT_WAIT_MS = 1000;
 
 export async function runWorker(args: string[], io: Io, signals: Signals = processSignals()): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -93,7 +93,10 @@ export async function runWorker(args: string[], io: Io, signals: Signals = proce
   });
   io.stderr.write(`kron worker: ${workers} threads on ${worker.shown} (key id ${worker.keyId})\n`);
   await signals.first;
-  io.stderr.write(`kron worker: stopping: the runs in hand may finish for ${grace} s (a second Ctrl-C or SIGTERM abandons them)\n`);
+  const { running, connected } = worker.state();
+  io.stderr.write(
+    `kron worker: stopping: ${!running ? 'no run in hand' : !connected ? `Redis is unreachable: the ${running} runs in hand are abandoned` : `the ${running} runs in hand may finish for ${grace} s (a second Ctrl-C or SIGTERM abandons them)`}\n`,
+  );
   const { finished, abandoned } = await worker.close(Promise.race([signals.second, new Promise((r) => setTimeout(r, grace * 1000).unref())]));
   io.stderr.write(`kron worker: stopped after ${finished} runs${abandoned.length ? `; abandoned runs ${abandoned.join(', ')}: their jobs are back in the queue for another worker` : ''}\n`);
   signals.stopped?.();

@@ -144,7 +144,9 @@ export function shownUrl(url: string): string {
  */
 export class Reconnection {
   private since: number | undefined;
-  private lastError = '';
+  /** the connection's last error (ioredis reports each as an 'error' event) */
+  lastError = '';
+  private connected = false;
   /** why the connection was given up, once it was */
   gaveUp: string | undefined;
 
@@ -157,14 +159,16 @@ export class Reconnection {
   readonly error = (e: Error) => (this.lastError = e.message || (e as NodeJS.ErrnoException).code || String(e));
 
   readonly retryStrategy = (attempt: number): number | null => {
+    // the first connection is not retried: connectRedis says at once that no Redis answers
+    if (!this.connected) return null;
     const now = Date.now();
     this.since ??= now;
     const lost = now - this.since;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    const why = this.lastError ? ` (${this.lastError})` : '';
+    const why = ` (${this.lastError || 'the connection closed'})`;
     if (this.giveUp && lost >= this.queue.timeoutMs) {
+      // the commands waiting on the connection fail now: the producer says why with a QueueError
       this.gaveUp = `lost Redis at ${this.queue.shown}${why}: no answer for ${seconds(lost)} (--queue-timeout ${seconds(this.queue.timeoutMs)})`;
-      this.queue.log(`${this.gaveUp}: giving up`);
       return null;
     }
     const delay = Math.min(100 * 2 ** Math.min(attempt - 1, 10), this.maxDelayMs);
@@ -173,24 +177,28 @@ export class Reconnection {
   };
 
   readonly ready = () => {
+    this.connected = true;
     if (this.since !== undefined) this.queue.log(`Redis at ${this.queue.shown} answers again after ${((Date.now() - this.since) / 1000).toFixed(1)} s`);
     this.since = undefined;
+    this.lastError = '';
   };
 }
 
 // (queue, reconnection policy) => a client that is connected, or a UsageError naming --queue when no Redis answers there
-export async function connectRedis(queue: QueueSetup, reconnection?: Reconnection): Promise<Redis> {
-  const redis = new Redis({ ...queue.connection, lazyConnect: true, ...(reconnection && { retryStrategy: reconnection.retryStrategy }) });
+export async function connectRedis(queue: QueueSetup, reconnection: Reconnection): Promise<Redis> {
+  const redis = new Redis({ ...queue.connection, lazyConnect: true, retryStrategy: reconnection.retryStrategy });
   // ioredis reports every failed attempt as an 'error' event: the Reconnection says it once per attempt
-  redis.on('error', reconnection?.error ?? (() => {}));
+  redis.on('error', reconnection.error);
   try {
     await redis.connect();
     await redis.ping();
   } catch (e) {
     redis.disconnect();
-    throw connectionError(queue, e instanceof Error ? e.message : String(e));
+    // a refused TLS handshake or password is the 'error' event; the rejection only says the connection closed
+    throw connectionError(queue, reconnection.lastError || (e instanceof Error ? e.message : String(e)));
   }
-  if (reconnection) redis.on('ready', reconnection.ready);
+  reconnection.ready();
+  redis.on('ready', reconnection.ready);
   return redis;
 }
 
@@ -205,7 +213,7 @@ function connectionError(queue: QueueSetup, message: string): UsageError {
         ? tls
           ? 'check --tls-ca (the authority that signed the server certificate), --tls-servername, and --tls-cert/--tls-key if the server asks for a client certificate'
           : 'the server may speak TLS: use a rediss:// URL'
-        : `start one (redis-server --port ${port}) or give the right host and port`;
+        : `start one (redis-server --port ${port}) or give the right host and port${tls ? '; a server without TLS takes a redis:// URL' : ''}`;
   return new UsageError(`--queue ${queue.shown}: no Redis answers there (${message})`, { hint });
 }
 

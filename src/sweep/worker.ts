@@ -42,6 +42,8 @@ export interface SweepWorker {
   readonly keyId: string;
   /** the URL without its password */
   readonly shown: string;
+  /** runs in hand, and whether Redis answers now */
+  state(): { running: number; connected: boolean };
   /**
    * Stops taking jobs and lets the runs in hand finish, until `abandon`
    * resolves (or at once when Redis is unreachable): then the runs still in
@@ -102,11 +104,16 @@ export async function startWorker(target: QueueTarget, options: WorkerOptions): 
     },
   );
   // its connections' losses are said by the Reconnection of ours, one line per attempt; other failures once each
-  worker.on('error', (e) => !/ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|EHOSTUNREACH/.test(e.message) && said(`worker error: ${e.message}`));
+  worker.on('error', (e) => {
+    if (/ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|EHOSTUNREACH/.test(e.message)) return;
+    const gone = /^Missing key for job (\S+)\./.exec(e.message);
+    said(gone ? `job ${gone[1]} is gone from Redis (restarted without persistence, or removed): its result is written, and the producer enqueues again what it lacks` : `worker error: ${e.message}`);
+  });
   await worker.waitUntilReady();
   return {
     keyId: setup.key.id,
     shown: setup.shown,
+    state: () => ({ running: inHand.size, connected: redis.status === 'ready' }),
     async close(abandon = new Promise(() => {})) {
       // without Redis, BullMQ's close would wait for it: the runs in hand are let go at once
       const connected = redis.status === 'ready';
