@@ -6,7 +6,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
 import type { Io } from './io.ts';
 import { number } from './model-commands.ts';
-import type { QueueConfig } from '../sweep/redis.ts';
+import { type QueueConfig, redisOptions } from '../sweep/redis-url.ts';
 import { queueKey } from '../sweep/signing.ts';
 
 export const QUEUE_FLAGS = {
@@ -43,13 +43,15 @@ export function queueConfig(values: Values, url: string | undefined, io: Io): Qu
     if (given.length) throw new UsageError(`--${given[0]} applies to a queued sweep`, { hint: 'add --queue redis://host:port, or leave it out' });
     return undefined;
   }
+  const tls = { ca: values['tls-ca'], cert: values['tls-cert'], key: values['tls-key'], servername: values['tls-servername'] };
+  redisOptions(url, tls); // the URL and the TLS files first, then the key
   queueKey(values['key-file']);
   const timeout = values['queue-timeout'] === undefined ? undefined : number('--queue-timeout', values['queue-timeout']);
   return {
     url,
     ...(values['key-file'] !== undefined && { keyFile: values['key-file'] }),
-    tls: { ca: values['tls-ca'], cert: values['tls-cert'], key: values['tls-key'], servername: values['tls-servername'] },
+    tls,
     ...(timeout !== undefined && { timeout }),
-    log: (line) => io.stderr.write(`${line}\n`),
+    log: (line: string) => io.stderr.write(`${line}\n`),
   };
 }

@@ -221,7 +221,7 @@ class Producer {
     const pending = this.pending();
     const c = await this.queue.getJobCounts('active', 'waiting', 'prioritized', 'delayed', 'failed');
     this.setup.log(
-      `no result for ${(ms / 1000).toFixed(0)} s: ${pending.length} of ${this.count} runs to go; the queue holds ${c.active} active, ${c.waiting + c.prioritized} waiting, ${c.delayed} delayed jobs: is a kron worker running on ${this.setup.shown} with the same key (key id ${this.setup.key.id})?`,
+      `no result for ${(ms / 1000).toFixed(1)} s: ${pending.length} of ${this.count} runs to go; the queue holds ${c.active} active, ${c.waiting + c.prioritized} waiting, ${c.delayed} delayed jobs: is a kron worker running on ${this.setup.shown} with the same key (key id ${this.setup.key.id})?`,
     );
     const first = pending.slice(0, LOOKED_UP);
     const states = await Promise.all(first.map((i) => this.queue.getJobState(jobId(this.hash, i))));

@@ -10,9 +10,11 @@
 // same hash, so a second producer finds the runs already done and enqueues
 // only the others.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Redis, type RedisOptions } from 'ioredis';
 import { UsageError } from '../errors.ts';
+import { PASSWORD_ENV, type QueueTarget, redisOptions, shownUrl } from './redis-url.ts';
+
+export type { QueueConfig, QueueTarget, TlsFiles } from './redis-url.ts';
 import type { RunTask } from './run.ts';
 import type { SweepRecord } from './messages.ts';
 import { type QueueKey, queueKey } from './signing.ts';
@@ -26,35 +28,6 @@ export const doneKey = (hash: string) => `kron:sweep:${hash}:done`;
 export const resultPlace = (hash: string, index: number) => `${resultsKey(hash)}/${index}`;
 /** BullMQ job ids: custom ids may not be plain integers nor contain ':' */
 export const jobId = (hash: string, index: number) => `${hash}-${index}`;
-
-/** the password of the URL's user when the URL has none, so that it is not on a command line */
-export const PASSWORD_ENV = 'KRON_REDIS_PASSWORD';
-
-/** TLS files for a rediss:// URL (PEM); without ca, the system's certificate authorities */
-export interface TlsFiles {
-  /** the certificate authority that signed the server's certificate */
-  readonly ca?: string;
-  /** this client's certificate and key, when the server asks for one (tls-auth-clients yes) */
-  readonly cert?: string;
-  readonly key?: string;
-  /** the name the server's certificate must carry, when it is not the URL's host */
-  readonly servername?: string;
-}
-
-/** a queue as the API takes it: a URL alone (the key from KRON_QUEUE_KEY), or with these */
-export interface QueueConfig {
-  /** redis://[user[:password]@]host[:port][/db] or rediss://… (TLS) */
-  readonly url: string;
-  /** a file with the signing key (default: the environment variable KRON_QUEUE_KEY) */
-  readonly keyFile?: string;
-  readonly tls?: TlsFiles;
-  /** the producer: seconds Redis may stay unreachable before the sweep fails, and without a result before it says so (default 60) */
-  readonly timeout?: number;
-  /** progress of the connection, refused messages, lost jobs: one line each (default: stderr) */
-  readonly log?: (line: string) => void;
-}
-
-export type QueueTarget = string | QueueConfig;
 
 /** a queue with its files read and its options checked */
 export interface QueueSetup {
@@ -80,60 +53,6 @@ export function resolveQueue(target: QueueTarget, env: NodeJS.ProcessEnv = proce
     timeoutMs: timeout * 1000,
     log: config.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
-}
-
-// 'redis[s]://[user[:password]@]host[:port][/db]', TLS files => ioredis options
-export function redisOptions(url: string, tls: TlsFiles = {}, env: NodeJS.ProcessEnv = process.env): RedisOptions & { maxRetriesPerRequest: null } {
-  const example = { hint: 'e.g. --queue redis://127.0.0.1:6379, or rediss://kron@redis.example.org:6380 with TLS' };
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new UsageError(`--queue expects a Redis URL, got "${url}"`, example);
-  }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new UsageError(`--queue expects a redis:// or rediss:// URL, got "${shownUrl(url)}"`, example);
-  const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new UsageError(`--queue "${shownUrl(url)}": the database ${u.pathname.slice(1)} is not a whole number`, { hint: '--queue redis://127.0.0.1:6379/0' });
-  const secure = u.protocol === 'rediss:';
-  const given = Object.entries(tls).filter(([, v]) => v !== undefined);
-  if (!secure && given.length) throw new UsageError(`--tls-${given[0][0]} applies to a rediss:// URL (TLS), and --queue is ${shownUrl(url)}`, { hint: `write rediss://${u.host}${u.pathname}` });
-  const password = u.password ? decodeURIComponent(u.password) : env[PASSWORD_ENV] || undefined;
-  return {
-    // URL keeps an IPv6 address in brackets; ioredis wants it bare
-    host: u.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
-    port: u.port ? Number(u.port) : 6379,
-    db,
-    ...(u.username && { username: decodeURIComponent(u.username) }),
-    ...(password && { password }),
-    ...(secure && { tls: tlsOptions(tls) }),
-    // BullMQ workers block on Redis: commands wait for a reconnection instead of failing
-    maxRetriesPerRequest: null,
-  };
-}
-
-function tlsOptions(files: TlsFiles) {
-  const read = (flag: string, path: string | undefined) => {
-    if (path === undefined) return undefined;
-    try {
-      return readFileSync(path);
-    } catch (e) {
-      throw new UsageError(`--tls-${flag} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { hint: `give a PEM file: --tls-${flag} path` });
-    }
-  };
-  if ((files.cert === undefined) !== (files.key === undefined)) throw new UsageError('--tls-cert and --tls-key go together: the client certificate and its private key', { hint: '--tls-cert client.crt --tls-key client.key' });
-  const [ca, cert, key] = [read('ca', files.ca), read('cert', files.cert), read('key', files.key)];
-  return { ...(ca && { ca }), ...(cert && { cert }), ...(key && { key }), ...(files.servername && { servername: files.servername }) };
-}
-
-/** the URL as messages show it: its password replaced */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.href.replace(/\/$/, '');
-  } catch {
-    return url;
-  }
 }
 
 /**

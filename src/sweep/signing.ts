@@ -51,13 +51,15 @@ export class QueueKey {
 
   // (kind, where it sits, signed message) => its body, or a RefusedMessage saying why
   open(kind: MessageKind, where: string, message: unknown): string {
-    if (typeof message !== 'string' || !message.startsWith(`${FORMAT} `)) throw new RefusedMessage(`the ${kind} at ${where} is not signed`);
+    // a job is named by its id, the others by the Redis key they sit at
+    const what = kind === 'job' ? `the job ${where}` : `the ${kind} at ${where}`;
+    if (typeof message !== 'string' || !message.startsWith(`${FORMAT} `)) throw new RefusedMessage(`${what} is not signed`);
     const [, id, mac] = message.split(' ', 3);
     const body = message.slice(FORMAT.length + id.length + (mac?.length ?? 0) + 3);
-    if (id !== this.id) throw new RefusedMessage(`the ${kind} at ${where} is signed with another key (key id ${id}, this one's is ${this.id})`);
+    if (id !== this.id) throw new RefusedMessage(`${what} is signed with another key (key id ${id}, this one's is ${this.id})`);
     const expected = this.mac(kind, where, body);
     const given = Buffer.from(mac ?? '', 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new RefusedMessage(`the ${kind} at ${where} has a signature that does not match: it was altered or forged`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new RefusedMessage(`${what} has a signature that does not match: it was altered or forged`);
     return body;
   }
 
