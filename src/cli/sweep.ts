@@ -55,7 +55,7 @@ simulation options (as kron simulate): --stop T (default 1), --step h, --interva
 examples:
   kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1' --grid 'body.m=1:2:3' --stop 1 --out /tmp/s.csv
   kron sweep mechanisms/puma560.ts --samples 100 --dist 'link2.m=normal(17.4,0.5)' --seed 7 --stop 5 --signals j2.q
-  kron sweep mechanisms/pendulum.ts --grid 'j1.q=0:1:11' --queue redis://127.0.0.1:6379 --out /tmp/q.csv
+  kron sweep mechanisms/pendulum.ts --grid 'j1.q=0:1:11' --queue redis://127.0.0.1:6379 --key-file queue.key --out /tmp/q.csv
 `;
 
 // a controller is a function in a module of this process, not yet one that runs elsewhere

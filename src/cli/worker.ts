@@ -4,7 +4,7 @@
 // seconds; then, or at a second signal, or at once when Redis is unreachable,
 // the runs still in hand are abandoned and their jobs go back to the queue.
 // Any number of workers on any number of machines.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import type { Io } from './io.ts';
@@ -30,7 +30,8 @@ ${queueHelp(30)}
   --workers N                 runs at a time, one thread each (default: the cores, ${defaultWorkers()} here)
   --metric-dir dir            where sweeps' --metric modules are found, by file name; a module
                               runs only when its content is the producer's (SHA-256)
-  --detail-dir dir            where sweeps' --detail folders are written (dir/<name>/run-000012.csv)
+  --detail-dir dir            where sweeps' --detail folders are written (dir/<name>/run-000012.csv;
+                              made when missing)
   --grace s                   at Ctrl-C or SIGTERM, how long the runs in hand may finish before
                               they are abandoned to another worker (default 10; a second signal
                               abandons them at once); exit 0 either way
@@ -76,17 +77,16 @@ export async function runWorker(args: string[], io: Io, signals: Signals = proce
   };
   const grace = values.grace === undefined ? DEFAULT_GRACE_S : number('--grace', values.grace);
   if (grace < 0) throw new UsageError(`--grace must be a number of seconds >= 0, got ${values.grace}`, { hint: 'e.g. --grace 10' });
-  for (const flag of ['metric-dir', 'detail-dir'] as const) {
-    const dir = values[flag];
-    if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) throw new UsageError(`--${flag} ${dir} is not a folder`, { hint: `make it first: mkdir -p ${dir}` });
-  }
+  const metricDir = values['metric-dir'], detailDir = values['detail-dir'];
+  if (metricDir !== undefined && !(existsSync(metricDir) && statSync(metricDir).isDirectory())) throw new UsageError(`--metric-dir ${metricDir} is not a folder`, { hint: `give the folder that holds the sweeps' --metric modules` });
+  if (detailDir !== undefined) makeFolder(detailDir);
   const config = queueConfig(values, values.queue, io)!;
   const workers = checkWorkers(values.workers === undefined ? defaultWorkers() : number('--workers', values.workers));
   const { startWorker } = await import('../sweep/worker.ts'); // BullMQ and ioredis only for this command
   const worker = await startWorker(config, {
     workers,
-    metricDir: values['metric-dir'],
-    detailDir: values['detail-dir'],
+    metricDir,
+    detailDir,
     lockDuration: ms('--lock-duration', values['lock-duration']),
     stalledInterval: ms('--stalled-interval', values['stalled-interval']),
     log: values.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
@@ -100,6 +100,15 @@ export async function runWorker(args: string[], io: Io, signals: Signals = proce
   const { finished, abandoned } = await worker.close(Promise.race([signals.second, new Promise((r) => setTimeout(r, grace * 1000).unref())]));
   io.stderr.write(`kron worker: stopped after ${finished} runs${abandoned.length ? `; abandoned runs ${abandoned.join(', ')}: their jobs are back in the queue for another worker` : ''}\n`);
   signals.stopped?.();
+}
+
+/** --detail-dir, made as --detail makes its folder */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UsageError(`--detail-dir ${dir} cannot be made (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { hint: 'give a folder this worker may write to' });
+  }
 }
 
 export interface Signals {

@@ -480,7 +480,7 @@ describe('error catalogue: sweeps (exit 2)', () => {
     ]],
     [['worker', '--queue', 'redis://127.0.0.1:1', '--metric-dir', '/nonexistent'], [
       'UsageError: --metric-dir /nonexistent is not a folder',
-      '  hint: make it first: mkdir -p /nonexistent',
+      "  hint: give the folder that holds the sweeps' --metric modules",
     ]],
     [['worker'], [
       'UsageError: kron worker needs --queue redis://host:port',
