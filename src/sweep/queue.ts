@@ -131,13 +131,15 @@ class Producer {
       if (next >= this.count) break;
       await sleep(POLL_MS);
       const before = this.outcomes.size;
-      const [exists, finished] = await this.look(cursor);
+      const [exists, length, finished] = await this.look(cursor);
       if (!exists) {
         await this.recover();
         cursor = 0; // the list of finished runs went with the record
         continue;
       }
-      cursor += finished.length;
+      // a list shorter than what was read of it was lost and begun anew (Redis back from an older snapshot): read it again
+      if (length < cursor) cursor = 0;
+      else cursor += finished.length;
       await this.collectResults(finished);
       await this.collectFailed(++polls % FAILED_EVERY === 0);
       if (this.outcomes.size > before) quietSince = Date.now();
@@ -158,14 +160,14 @@ class Producer {
     await this.redis.set(recordKey(this.hash), recordMessage(this.setup.key, recordKey(this.hash), this.record));
   }
 
-  /** whether the record is still there, and the runs finished since the cursor */
-  private async look(cursor: number): Promise<[boolean, string[]]> {
-    const replies = (await this.redis.pipeline().exists(recordKey(this.hash)).lrange(doneKey(this.hash), cursor, -1).exec())!;
+  /** whether the record is still there, the length of the list of finished runs, and those since the cursor */
+  private async look(cursor: number): Promise<[boolean, number, string[]]> {
+    const replies = (await this.redis.pipeline().exists(recordKey(this.hash)).llen(doneKey(this.hash)).lrange(doneKey(this.hash), cursor, -1).exec())!;
     for (const [error] of replies) if (error) throw error;
-    return [replies[0][1] === 1, replies[1][1] as string[]];
+    return [replies[0][1] === 1, replies[1][1] as number, replies[2][1] as string[]];
   }
 
-  private async collectResults(finished: readonly string[]): Promise<void> {
+  private async collectResults(finished: readonly (string | number)[]): Promise<void> {
     const fresh = [...new Set(finished.map(Number))].filter((i) => this.runs.has(i) && !this.outcomes.has(i));
     if (!fresh.length) return;
     const texts = await this.redis.hmget(resultsKey(this.hash), ...fresh.map(String));
@@ -224,8 +226,10 @@ class Producer {
       `no result for ${(ms / 1000).toFixed(1)} s: ${pending.length} of ${this.count} runs to go; the queue holds ${c.active} active, ${c.waiting + c.prioritized} waiting, ${c.delayed} delayed jobs: is a kron worker running on ${this.setup.shown} with the same key (key id ${this.setup.key.id})?`,
     );
     const first = pending.slice(0, LOOKED_UP);
+    // results stored but not listed as finished (the list lost), then jobs lost
+    await this.collectResults(first);
     const states = await Promise.all(first.map((i) => this.queue.getJobState(jobId(this.hash, i))));
-    const lost = first.filter((_, k) => states[k] === 'unknown' || states[k] === 'completed');
+    const lost = first.filter((i, k) => !this.outcomes.has(i) && (states[k] === 'unknown' || states[k] === 'completed'));
     if (!lost.length) return;
     this.setup.log(`${lost.length} runs had no job in Redis (lost, or completed without a result): enqueued again`);
     await this.enqueue(lost, new Set(lost));

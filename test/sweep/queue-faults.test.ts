@@ -164,12 +164,17 @@ describe.skipIf(skipQueue)('a queued sweep under faults', () => {
     w = w3;
   }, 60_000);
 
-  it('Redis gone: the producer says it at every attempt and fails after --queue-timeout; an idle worker stops at the first SIGTERM', async () => {
+  it('jobs lost, then Redis gone: the producer says what the queue holds, enqueues the lost runs again, says every reconnection attempt and fails after --queue-timeout; an idle worker stops at the first SIGTERM', async () => {
     await queue.pause(); // no run is taken: the producer waits and says so
-    await queue.close();
     const p = produce(GONE, 'gone', ['--queue-timeout', '1.5']);
     await until('the quiet report', () => p.stderrText().includes('no result for'), 20_000);
     expect(p.stderrText()).toMatch(new RegExp(`^no result for 1\\.\\d s: 8 of 8 runs to go; the queue holds 0 active, 8 waiting, 0 delayed jobs: is a kron worker running on ${url} with the same key \\(key id ${new QueueKey(KEY).id}\\)\\?$`, 'm'));
+    // the jobs go (an eviction, a careless FLUSH of BullMQ's keys): the next quiet report finds them gone
+    await queue.drain();
+    await until('the lost jobs', () => p.stderrText().includes('had no job in Redis'), 20_000);
+    expect(p.stderrText()).toMatch(/^no result for \d\.\d s: 8 of 8 runs to go; the queue holds 0 active, 0 waiting, 0 delayed jobs: .*\n8 runs had no job in Redis \(lost, or completed without a result\): enqueued again$/m);
+    expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 8 });
+    await queue.close();
     redis.kill('SIGKILL');
     expect(await exited(p)).toBe(1);
     const said = p.stderrText().trim().split('\n');
