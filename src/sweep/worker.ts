@@ -106,8 +106,11 @@ export async function startWorker(target: QueueTarget, options: WorkerOptions): 
   // its connections' losses are said by the Reconnection of ours, one line per attempt; other failures once each
   worker.on('error', (e) => {
     if (/ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|EHOSTUNREACH/.test(e.message)) return;
-    const gone = /^Missing key for job (\S+)\./.exec(e.message);
-    said(gone ? `job ${gone[1]} is gone from Redis (restarted without persistence, or removed): its result is written, and the producer enqueues again what it lacks` : `worker error: ${e.message}`);
+    // BullMQ's words for a job that vanished under a run (Redis restarted empty) or was handed to another worker
+    const gone = /^Missing key for job (\S+)\./.exec(e.message), lock = /^could not renew lock for job (\S+)/.exec(e.message);
+    if (gone) said(`job ${gone[1]} is gone from Redis (restarted without persistence, or removed): its result is written, and the producer enqueues again what it lacks`);
+    else if (lock) said(`job ${lock[1]}: its lock could not be renewed (Redis restarted empty, or the job went to another worker after --lock-duration)`);
+    else said(`worker error: ${e.message}`);
   });
   await worker.waitUntilReady();
   return {
