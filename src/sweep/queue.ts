@@ -241,11 +241,12 @@ class Producer {
     await this.removeFinished(indices.filter((i) => replace.has(i)));
     const key = this.setup.key;
     // a job with an id that exists is not added again: a second producer adds only what is missing;
-    // attempts: a job whose processing threw (the sweep record not readable yet) is tried again
+    // attempts: a job whose processing threw (the record not there yet, a worker without the sweep's
+    // metric) is tried again a second later, perhaps by another worker
     for (let k = 0; k < indices.length; k += LOOKED_UP) {
       const jobs = indices.slice(k, k + LOOKED_UP).map((i) => {
         const id = jobId(this.hash, i);
-        return { name: 'run', data: jobMessage(key, id, this.hash, this.runs.get(i)!), opts: { jobId: id, attempts: 3, removeOnComplete: { age: KEEP_DONE_S }, removeOnFail: false } };
+        return { name: 'run', data: jobMessage(key, id, this.hash, this.runs.get(i)!), opts: { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: KEEP_DONE_S }, removeOnFail: false } };
       });
       await this.queue.addBulk(jobs);
     }

@@ -55,6 +55,9 @@ export function resolveQueue(target: QueueTarget, env: NodeJS.ProcessEnv = proce
   };
 }
 
+/** ms before reconnection attempt n: 100, 200, 400, ... up to max */
+export const backoff = (attempt: number, maxMs: number) => Math.min(100 * 2 ** Math.min(attempt - 1, 10), maxMs);
+
 /**
  * Reconnection attempts, one line each: the producer gives up after its
  * timeout (then `gaveUp` says why), a worker keeps trying. ioredis asks
@@ -90,7 +93,7 @@ export class Reconnection {
       this.gaveUp = `lost Redis at ${this.queue.shown}${why}: no answer for ${seconds(lost)} (--queue-timeout ${seconds(this.queue.timeoutMs)})`;
       return null;
     }
-    const delay = Math.min(100 * 2 ** Math.min(attempt - 1, 10), this.maxDelayMs);
+    const delay = backoff(attempt, this.maxDelayMs);
     this.queue.log(`lost Redis at ${this.queue.shown}${why}: reconnecting in ${delay} ms (attempt ${attempt}, ${seconds(lost)} since the loss${this.giveUp ? ` of --queue-timeout ${seconds(this.queue.timeoutMs)}` : ''})`);
     return delay;
   };

@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { SweepPool } from './pool.ts';
 import type { RunOutcome } from './run.ts';
 import { readJob, readRecord, resultMessage } from './messages.ts';
-import { type QueueSetup, type QueueTarget, QUEUE_NAME, Reconnection, connectRedis, doneKey, recordKey, resolveQueue, resultPlace, resultsKey } from './redis.ts';
+import { type QueueSetup, type QueueTarget, QUEUE_NAME, Reconnection, backoff, connectRedis, doneKey, recordKey, resolveQueue, resultPlace, resultsKey } from './redis.ts';
 import { RefusedMessage } from './signing.ts';
 import { VERSION } from '../node/package.ts';
 import { type WorkerFolders, WorkerSetupError, localSettings } from './worker-files.ts';
@@ -96,7 +96,7 @@ export async function startWorker(target: QueueTarget, options: WorkerOptions): 
     // to Redis and a job is fetched, so no thread idles on a round trip; BullMQ's defaults where not
     // given (an undefined setting would override them)
     {
-      connection: { ...setup.connection, retryStrategy: (attempt: number) => Math.min(100 * 2 ** Math.min(attempt - 1, 10), MAX_RETRY_MS) },
+      connection: { ...setup.connection, retryStrategy: (attempt: number) => backoff(attempt, MAX_RETRY_MS) },
       concurrency: 2 * options.workers,
       maxStalledCount: 2,
       ...(options.lockDuration && { lockDuration: options.lockDuration }),
