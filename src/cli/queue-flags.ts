@@ -6,7 +6,8 @@ import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
 import type { Io } from './io.ts';
 import { number } from './model-commands.ts';
-import { type QueueConfig, redisOptions } from '../sweep/redis-url.ts';
+import type { QueueConfig } from '../sweep/queue-config.ts';
+import { redisOptions } from '../sweep/redis-url.ts';
 import { queueKey } from '../sweep/signing.ts';
 
 export const QUEUE_FLAGS = {

@@ -5,35 +5,11 @@
 import { readFileSync } from 'node:fs';
 import type { RedisOptions } from 'ioredis';
 import { UsageError } from '../errors.ts';
+import type { TlsFiles } from './queue-config.ts';
 
 /** the password of the URL's user when the URL has none, so that it is not on a command line */
 export const PASSWORD_ENV = 'KRON_REDIS_PASSWORD';
 
-/** TLS files for a rediss:// URL (PEM); without ca, the system's certificate authorities */
-export interface TlsFiles {
-  /** the certificate authority that signed the server's certificate */
-  readonly ca?: string;
-  /** this client's certificate and key, when the server asks for one (tls-auth-clients yes) */
-  readonly cert?: string;
-  readonly key?: string;
-  /** the name the server's certificate must carry, when it is not the URL's host */
-  readonly servername?: string;
-}
-
-/** a queue as the API takes it: a URL alone (the key from KRON_QUEUE_KEY), or with these */
-export interface QueueConfig {
-  /** redis://[user[:password]@]host[:port][/db] or rediss://… (TLS) */
-  readonly url: string;
-  /** a file with the signing key (default: the environment variable KRON_QUEUE_KEY) */
-  readonly keyFile?: string;
-  readonly tls?: TlsFiles;
-  /** the producer: seconds Redis may stay unreachable before the sweep fails, and without a result before it says so (default 60) */
-  readonly timeout?: number;
-  /** progress of the connection, refused messages, lost jobs: one line each (default: stderr) */
-  readonly log?: (line: string) => void;
-}
-
-export type QueueTarget = string | QueueConfig;
 
 // 'redis[s]://[user[:password]@]host[:port][/db]', TLS files => ioredis options
 export function redisOptions(url: string, tls: TlsFiles = {}, env: NodeJS.ProcessEnv = process.env): RedisOptions & { maxRetriesPerRequest: null } {

@@ -12,9 +12,10 @@
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { UsageError } from '../errors.ts';
-import { PASSWORD_ENV, type QueueTarget, redisOptions, shownUrl } from './redis-url.ts';
+import { PASSWORD_ENV, redisOptions, shownUrl } from './redis-url.ts';
+import type { QueueTarget } from './queue-config.ts';
 
-export type { QueueConfig, QueueTarget, TlsFiles } from './redis-url.ts';
+export type { QueueConfig, QueueTarget, TlsFiles } from './queue-config.ts';
 import type { RunTask } from './run.ts';
 import type { SweepRecord } from './messages.ts';
 import { type QueueKey, queueKey } from './signing.ts';

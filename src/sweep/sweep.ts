@@ -9,7 +9,7 @@ import type { Model } from '../model/index.ts';
 import { checkSimulateOptions } from '../sim/simulate.ts';
 import { SweepPool, checkWorkers, defaultWorkers } from './pool.ts';
 import { inOrder } from './order.ts';
-import type { QueueTarget } from './redis-url.ts';
+import type { QueueTarget } from './queue-config.ts';
 import type { RunOutcome, RunSettings, RunTask } from './run.ts';
 import { type PointsSpec, type SweepPoints, expandRuns } from './runs.ts';
 import { type Distribution, type GridAxis, parseDist, parseGrid } from './spec.ts';
