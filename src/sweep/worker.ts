@@ -79,6 +79,10 @@ export async function startWorker(target: QueueTarget, options: WorkerOptions): 
       let outcome: RunOutcome | 'abandoned';
       try {
         outcome = await Promise.race([pools.run(sweep, task), abandoned]);
+      } catch (e) {
+        // a run's own failure is its outcome; this is the pool failing (the metric module does not load...): said once
+        if (!(e instanceof UnrecoverableError) && !(e instanceof WorkerSetupError)) said(`sweep ${sweep}: a run failed on this worker: ${e instanceof Error ? e.message : String(e)}`);
+        throw e;
       } finally {
         inHand.delete(job.id!);
       }
