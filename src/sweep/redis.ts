@@ -1,7 +1,7 @@
 // What the producer (kron sweep --queue) and the workers (kron worker) of a
-// queued sweep share: the Redis connection (redis:// or rediss:// with TLS,
-// an ACL user and its password), the signing key, the queue's name, the keys
-// of a sweep and its hash.
+// queued sweep share: the queue resolved (connection options from
+// redis-url.ts, the signing key), the connection and its reconnections, the
+// queue's name, the keys of a sweep and its hash.
 //   kron:sweep:<hash>          the sweep record: portable model and run settings (signed)
 //   kron:sweep:<hash>:results  hash run index -> outcome (signed)
 //   kron:sweep:<hash>:done     list of the run indices as they finished (a retried run may appear twice)
@@ -14,11 +14,11 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { UsageError } from '../errors.ts';
 import { PASSWORD_ENV, redisOptions, shownUrl } from './redis-url.ts';
 import type { QueueTarget } from './queue-config.ts';
-
-export type { QueueConfig, QueueTarget, TlsFiles } from './queue-config.ts';
 import type { RunTask } from './run.ts';
 import type { SweepRecord } from './messages.ts';
 import { type QueueKey, queueKey } from './signing.ts';
+
+export type { QueueConfig, QueueTarget, TlsFiles } from './queue-config.ts';
 
 export const QUEUE_NAME = 'kron-sweep';
 
