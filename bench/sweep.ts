@@ -8,6 +8,7 @@
 //   npx tsx bench/sweep.ts [--runs 1000] [--stop 5] [--only local1,local2,queue,compile]
 // --only queue needs redis-server (apt-get install redis-server).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -71,6 +72,8 @@ if (only.includes('queue')) {
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await started(redis, 'Ready to accept connections', 'stdout');
   const url = `redis://127.0.0.1:${port}`;
+  // the key producer and workers share (the workers inherit it): a queue runs only what it signed
+  process.env.KRON_QUEUE_KEY ??= randomBytes(32).toString('hex');
   const workers = [0, 1].map(() => spawn(process.execPath, [join(root, 'bin/kron.mjs'), 'worker', '--queue', url, '--workers', '1'], { stdio: ['ignore', 'inherit', 'pipe'] }));
   await Promise.all(workers.map((w) => started(w, 'kron worker:', 'stderr')));
   const workerCpu = () => workers.reduce((s, w) => s + childCpu(w.pid!), 0);

@@ -67,3 +67,8 @@ export class UsageError extends KronError {
 export class OutputError extends KronError {
   override name = 'OutputError';
 }
+
+/** a queued sweep's Redis is gone, or a message in it was refused (kron sweep --queue, kron worker) */
+export class QueueError extends KronError {
+  override name = 'QueueError';
+}

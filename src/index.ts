@@ -14,3 +14,4 @@ export { expandRuns, MAX_RUNS, SweepPoints } from './sweep/runs.ts';
 export { Random } from './sweep/random.ts';
 export type { RunSettings, RunOutcome } from './sweep/run.ts';
 export type { MetricFunction } from './sweep/metric.ts';
+export type { QueueConfig, QueueTarget, TlsFiles } from './sweep/queue-config.ts';

@@ -19,6 +19,7 @@ import { defaultWorkers } from '../sweep/pool.ts';
 import type { RunSettings } from '../sweep/run.ts';
 import { writeOutput } from '../node/output-file.ts';
 import { onInterrupt } from './interrupt.ts';
+import { PRODUCER_FLAGS, queueHelp, queueConfig } from './queue-flags.ts';
 
 export const SWEEP_HELP = `usage: kron sweep <model.ts|robot.urdf> (--grid name=spec ... | --samples N --dist name=dist ...) [options]
 
@@ -54,6 +55,9 @@ sweep options:
   --queue redis://host:port
                      enqueue the runs as BullMQ jobs and collect the results of \`kron worker
                      --queue\` processes; the same command again skips the runs already done
+  --queue-timeout s  how long Redis may stay unreachable before the sweep fails, and how long
+                     without a result before the producer says what the queue holds (default 60)
+${queueHelp(21)}
 
 ${MODEL_FLAGS}
 
@@ -63,7 +67,7 @@ simulation options (as kron simulate): --stop T (default 1), --step h, --interva
 examples:
   kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1' --grid 'body.m=1:2:3' --stop 1 --out /tmp/s.csv
   kron sweep mechanisms/puma560.ts --samples 100 --dist 'link2.m=normal(17.4,0.5)' --seed 7 --stop 5 --signals j2.q
-  kron sweep mechanisms/pendulum.ts --grid 'j1.q=0:1:11' --queue redis://127.0.0.1:6379 --out /tmp/q.csv
+  kron sweep mechanisms/pendulum.ts --grid 'j1.q=0:1:11' --queue redis://127.0.0.1:6379 --key-file queue.key --out /tmp/q.csv
 `;
 
 // a controller is a function in a module of this process, not yet one that runs elsewhere
@@ -81,6 +85,7 @@ const SWEEP_OPTIONS = {
   workers: { type: 'string' },
   queue: { type: 'string' },
   force: { type: 'boolean', default: false },
+  ...PRODUCER_FLAGS,
 } satisfies ParseArgsConfig['options'];
 
 export async function runSweep(args: string[], io: Io): Promise<void> {
@@ -89,6 +94,7 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   if (!file) throw new UsageError('kron sweep needs a model file', { hint: "kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1'; kron sweep --help" });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron sweep takes one model file; kron sweep --help' });
   checkMode(values.mode);
+  const queue = queueConfig(values, values.queue, io);
   const whole = (flag: string, text: string | undefined) => (text === undefined ? undefined : number(flag, text));
   const points = sweepPoints({ grid: values.grid, samples: whole('--samples', values.samples), dist: values.dist, seed: whole('--seed', values.seed), force: values.force });
   const { signals, ...simulate } = simulateOptions(values);
@@ -107,7 +113,7 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   const dispose = onInterrupt(io, left);
   const counts = { runs: 0, failed: 0 };
   try {
-    const spec = { ...settings, workers: whole('--workers', values.workers), queue: values.queue, force: values.force, startAt: partial.done, onProgress: (done: number) => bar.update(done) };
+    const spec = { ...settings, workers: whole('--workers', values.workers), queue, force: values.force, startAt: partial.done, onProgress: (done: number) => bar.update(done) };
     for await (const r of sweepCompiled(compiled, points, kinds, spec)) partial.append(r);
     bar.stop();
     if (values.out === undefined) {

@@ -1,103 +1,148 @@
 // What the producer (kron sweep --queue) and the workers (kron worker) of a
-// queued sweep share: the Redis connection from a URL, the queue's name,
-// the keys of a sweep and how a run's outcome travels through Redis.
-//   kron:sweep:<hash>          the sweep record: portable model and run settings
-//   kron:sweep:<hash>:results  hash run index -> outcome (JSON)
+// queued sweep share: the queue resolved (connection options from
+// redis-url.ts, the signing key), the connection and its reconnections, the
+// queue's name, the keys of a sweep and its hash.
+//   kron:sweep:<hash>          the sweep record: portable model and run settings (signed)
+//   kron:sweep:<hash>:results  hash run index -> outcome (signed)
 //   kron:sweep:<hash>:done     list of the run indices as they finished (a retried run may appear twice)
-// The hash is of the model's code and defaults, the settings and every run's
-// values: the same command gives the same hash, so a second producer finds
-// the runs already done and enqueues only the others.
+// The hash is of the record (the model's code and defaults, the settings, the
+// metric module's content) and every run's values: the same command gives the
+// same hash, so a second producer finds the runs already done and enqueues
+// only the others.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { UsageError } from '../errors.ts';
-import type { PortableModel } from '../codegen/compiled.ts';
-import type { RunOutcome, RunSettings, RunTask } from './run.ts';
+import { PASSWORD_ENV, redisOptions, shownUrl } from './redis-url.ts';
+import type { QueueTarget } from './queue-config.ts';
+import type { RunTask } from './run.ts';
+import type { SweepRecord } from './messages.ts';
+import { type QueueKey, queueKey } from './signing.ts';
+
+export type { QueueConfig, QueueTarget, TlsFiles } from './queue-config.ts';
 
 export const QUEUE_NAME = 'kron-sweep';
 
 export const recordKey = (hash: string) => `kron:sweep:${hash}`;
 export const resultsKey = (hash: string) => `kron:sweep:${hash}:results`;
 export const doneKey = (hash: string) => `kron:sweep:${hash}:done`;
+/** where run i's result sits, as its signature names it */
+export const resultPlace = (hash: string, index: number) => `${resultsKey(hash)}/${index}`;
 /** BullMQ job ids: custom ids may not be plain integers nor contain ':' */
 export const jobId = (hash: string, index: number) => `${hash}-${index}`;
 
-/** the sweep record a worker reads before its first run of a sweep */
-export interface SweepRecord {
-  readonly model: PortableModel;
-  readonly settings: RunSettings;
+/** a queue with its files read and its options checked */
+export interface QueueSetup {
+  readonly connection: RedisOptions & { maxRetriesPerRequest: null };
+  readonly key: QueueKey;
+  /** the URL without its password, for messages */
+  readonly shown: string;
+  readonly timeoutMs: number;
+  readonly log: (line: string) => void;
 }
 
-/** a job's data: which sweep, which run */
-export interface JobData {
-  readonly sweep: string;
-  readonly task: RunTask;
-}
+const DEFAULT_TIMEOUT_S = 60;
 
-/** what ioredis and BullMQ connect with */
-export interface RedisConnection {
-  readonly host: string;
-  readonly port: number;
-  readonly db: number;
-  readonly username?: string;
-  readonly password?: string;
-  /** BullMQ workers block on Redis: commands wait for a reconnection instead of failing */
-  readonly maxRetriesPerRequest: null;
-}
-
-// 'redis://[:password@]host[:port][/db]' => connection options
-export function redisOptions(url: string, flag = '--queue'): RedisConnection {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new UsageError(`${flag} expects a Redis URL, got "${url}"`, { hint: `e.g. ${flag} redis://127.0.0.1:6379` });
-  }
-  if (u.protocol !== 'redis:') throw new UsageError(`${flag} expects a redis:// URL, got "${url}"`, { hint: `e.g. ${flag} redis://127.0.0.1:6379` });
-  const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new UsageError(`${flag} "${url}": the database ${u.pathname.slice(1)} is not a whole number`, { hint: `e.g. ${flag} redis://127.0.0.1:6379/0` });
+// (URL or config, environment) => connection options, key and settings; a UsageError names what is wrong
+export function resolveQueue(target: QueueTarget, env: NodeJS.ProcessEnv = process.env): QueueSetup {
+  const config = typeof target === 'string' ? { url: target } : target;
+  const timeout = config.timeout ?? DEFAULT_TIMEOUT_S;
+  if (!(Number.isFinite(timeout) && timeout > 0)) throw new UsageError(`--queue-timeout must be a number of seconds > 0, got ${timeout}`, { hint: 'e.g. --queue-timeout 60' });
   return {
-    host: u.hostname || '127.0.0.1',
-    port: u.port ? Number(u.port) : 6379,
-    db,
-    ...(u.username && { username: decodeURIComponent(u.username) }),
-    ...(u.password && { password: decodeURIComponent(u.password) }),
-    maxRetriesPerRequest: null,
+    connection: redisOptions(config.url, config.tls, env),
+    key: queueKey(config.keyFile, env),
+    shown: shownUrl(config.url),
+    timeoutMs: timeout * 1000,
+    log: config.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
 }
 
-// (portable model, settings, runs) => 16 hex digits naming the sweep
-export function sweepHash(model: PortableModel, settings: RunSettings, tasks: readonly RunTask[]): string {
-  // the compile time in the report differs from one compile of the same model to the next
-  const same = { ...model, report: { ...model.report, compileMs: 0, cache: undefined } };
-  return createHash('sha256').update(JSON.stringify({ model: same, settings, tasks })).digest('hex').slice(0, 16);
+/** ms before reconnection attempt n: 100, 200, 400, ... up to max */
+export const backoff = (attempt: number, maxMs: number) => Math.min(100 * 2 ** Math.min(attempt - 1, 10), maxMs);
+
+/**
+ * Reconnection attempts, one line each: the producer gives up after its
+ * timeout (then `gaveUp` says why), a worker keeps trying. ioredis asks
+ * retryStrategy before every attempt; returning null ends the connection and
+ * fails the commands waiting on it.
+ */
+export class Reconnection {
+  private since: number | undefined;
+  /** the connection's last error (ioredis reports each as an 'error' event) */
+  lastError = '';
+  private connected = false;
+  /** why the connection was given up, once it was */
+  gaveUp: string | undefined;
+
+  constructor(
+    private readonly queue: QueueSetup,
+    private readonly giveUp: boolean,
+    private readonly maxDelayMs: number,
+  ) {}
+
+  readonly error = (e: Error) => (this.lastError = e.message || (e as NodeJS.ErrnoException).code || String(e));
+
+  readonly retryStrategy = (attempt: number): number | null => {
+    // the first connection is not retried: connectRedis says at once that no Redis answers
+    if (!this.connected) return null;
+    const now = Date.now();
+    this.since ??= now;
+    const lost = now - this.since;
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const why = ` (${this.lastError || 'the connection closed'})`;
+    if (this.giveUp && lost >= this.queue.timeoutMs) {
+      // the commands waiting on the connection fail now: the producer says why with a QueueError
+      this.gaveUp = `lost Redis at ${this.queue.shown}${why}: no answer for ${seconds(lost)} (--queue-timeout ${seconds(this.queue.timeoutMs)})`;
+      return null;
+    }
+    const delay = backoff(attempt, this.maxDelayMs);
+    this.queue.log(`lost Redis at ${this.queue.shown}${why}: reconnecting in ${delay} ms (attempt ${attempt}, ${seconds(lost)} since the loss${this.giveUp ? ` of --queue-timeout ${seconds(this.queue.timeoutMs)}` : ''})`);
+    return delay;
+  };
+
+  readonly ready = () => {
+    this.connected = true;
+    if (this.since !== undefined) this.queue.log(`Redis at ${this.queue.shown} answers again after ${((Date.now() - this.since) / 1000).toFixed(1)} s`);
+    this.since = undefined;
+    this.lastError = '';
+  };
 }
 
-/** a number through JSON unchanged: NaN, infinities and -0 as strings */
-const encodeNumber = (v: number): number | string => (Object.is(v, -0) ? '-0' : Number.isFinite(v) ? v : String(v));
-
-export function encodeOutcome(o: RunOutcome): string {
-  return JSON.stringify({ ...o, metrics: Object.fromEntries(Object.entries(o.metrics).map(([k, v]) => [k, encodeNumber(v)])) });
-}
-
-export function decodeOutcome(text: string): RunOutcome {
-  const o = JSON.parse(text) as RunOutcome & { metrics: Record<string, number | string> };
-  return { ...o, metrics: Object.fromEntries(Object.entries(o.metrics).map(([k, v]) => [k, Number(v)])) };
-}
-
-// (URL) => a client that is connected, or a UsageError naming --queue when no Redis answers there
-export async function connectRedis(url: string, flag = '--queue'): Promise<Redis> {
-  const options = redisOptions(url, flag);
-  const redis = new Redis({ ...options, lazyConnect: true });
-  // ioredis reports every failed reconnection as an 'error' event: the command's own errors say it once
-  redis.on('error', () => {});
+// (queue, reconnection policy) => a client that is connected, or a UsageError naming --queue when no Redis answers there
+export async function connectRedis(queue: QueueSetup, reconnection: Reconnection): Promise<Redis> {
+  const redis = new Redis({ ...queue.connection, lazyConnect: true, retryStrategy: reconnection.retryStrategy });
+  // ioredis reports every failed attempt as an 'error' event: the Reconnection says it once per attempt
+  redis.on('error', reconnection.error);
   try {
     await redis.connect();
     await redis.ping();
   } catch (e) {
     redis.disconnect();
-    throw new UsageError(`${flag} ${url}: no Redis answers there (${e instanceof Error ? e.message : String(e)})`, {
-      hint: `start one (redis-server --port ${options.port}) or give the right host and port`,
-    });
+    // a refused TLS handshake or password is the 'error' event; the rejection only says the connection closed
+    throw connectionError(queue, reconnection.lastError || (e instanceof Error ? e.message : String(e)));
   }
+  reconnection.ready();
+  redis.on('ready', reconnection.ready);
   return redis;
+}
+
+/** why a first connection failed, with the hint for that cause */
+function connectionError(queue: QueueSetup, message: string): UsageError {
+  const { port, tls } = queue.connection;
+  const hint = /WRONGPASS|NOAUTH|invalid username-password/i.test(message)
+    ? `give the ACL user in the URL (rediss://user@host) and its password in ${PASSWORD_ENV} (or the URL)`
+    : /NOPERM/.test(message)
+      ? 'the ACL user lacks a permission: see the README, "Deploying the queue safely", for the ACL rule'
+      : /certificate|self.signed|SSL|TLS|EPROTO|ECONNRESET/i.test(message)
+        ? tls
+          ? 'check --tls-ca (the authority that signed the server certificate), --tls-servername, and --tls-cert/--tls-key if the server asks for a client certificate'
+          : 'the server may speak TLS: use a rediss:// URL'
+        : `start one (redis-server --port ${port}) or give the right host and port${tls ? '; a server without TLS takes a redis:// URL' : ''}`;
+  return new UsageError(`--queue ${queue.shown}: no Redis answers there (${message})`, { hint });
+}
+
+// (sweep record, runs) => 16 hex digits naming the sweep
+export function sweepHash(record: SweepRecord, tasks: readonly RunTask[]): string {
+  // the compile time in the report differs from one compile of the same model to the next
+  const model = { ...record.model, report: { ...record.model.report, compileMs: 0, cache: undefined } };
+  return createHash('sha256').update(JSON.stringify({ ...record, model, tasks })).digest('hex').slice(0, 16);
 }

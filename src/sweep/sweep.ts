@@ -11,6 +11,7 @@ import type { Model } from '../model/index.ts';
 import { checkSimulateOptions } from '../sim/simulate.ts';
 import { SweepPool, checkWorkers, defaultWorkers } from './pool.ts';
 import { inOrder } from './order.ts';
+import type { QueueTarget } from './queue-config.ts';
 import type { RunOutcome, RunSettings } from './run.ts';
 import { type PointsSpec, SweepPoints, expandRuns } from './runs.ts';
 import { type Distribution, type GridAxis, parseDist, parseGrid } from './spec.ts';
@@ -28,8 +29,8 @@ export interface SweepSpec extends RunSettings {
   readonly compile?: CompileOptions;
   /** threads of the pool (default: the number of cores) */
   readonly workers?: number;
-  /** a Redis URL (redis://host:port): the runs become BullMQ jobs for `kron worker` processes */
-  readonly queue?: string;
+  /** a Redis URL (redis://host:port), or one with its key file, TLS files and timeout: the runs become BullMQ jobs for `kron worker` processes */
+  readonly queue?: QueueTarget;
   /** called after every finished run */
   readonly onProgress?: (done: number, total: number) => void;
   /** a sweep of more than MAX_RUNS (10^6) runs is refused without it */

@@ -463,8 +463,24 @@ describe('error catalogue: sweeps (exit 2)', () => {
       "  hint: run two sweeps, e.g. one with --grid 'j1.q=-1,0,1', one with --samples 100 --dist 'link2.m=normal(17.4,0.5)'",
     ]],
     [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'http://x'], [
-      'UsageError: --queue expects a redis:// URL, got "http://x"',
-      '  hint: e.g. --queue redis://127.0.0.1:6379',
+      'UsageError: --queue expects a redis:// or rediss:// URL, got "http://x"',
+      '  hint: e.g. --queue redis://127.0.0.1:6379, or rediss://kron@redis.example.org:6380 with TLS',
+    ]],
+    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'redis://kron:secret@127.0.0.1:1', '--tls-ca', 'ca.crt'], [
+      'UsageError: --tls-ca applies to a rediss:// URL (TLS), and --queue is redis://kron:***@127.0.0.1:1',
+      '  hint: write rediss://127.0.0.1:1',
+    ]],
+    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'redis://127.0.0.1:1', '--key-file', '/nonexistent/queue.key'], [
+      'UsageError: --key-file /nonexistent/queue.key cannot be read (ENOENT)',
+      '  hint: make one with: openssl rand -hex 32 > queue.key; chmod 600 queue.key; give the same key to the producer and every worker (--key-file queue.key, or the environment variable KRON_QUEUE_KEY)',
+    ]],
+    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--key-file', 'queue.key'], [
+      'UsageError: --key-file applies to a queued sweep',
+      '  hint: add --queue redis://host:port, or leave it out',
+    ]],
+    [['worker', '--queue', 'redis://127.0.0.1:1', '--metric-dir', '/nonexistent'], [
+      'UsageError: --metric-dir /nonexistent is not a folder',
+      "  hint: give the folder that holds the sweeps' --metric modules",
     ]],
     [['worker'], [
       'UsageError: kron worker needs --queue redis://host:port',

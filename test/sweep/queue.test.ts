@@ -6,17 +6,13 @@
 // command again must find everything done; a producer killed midway and
 // started again collects its sweep without a run done twice. Without redis-server the test is
 // skipped with a warning; with CI=true it fails instead (.ci/run installs it).
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exited, freePort, killAll, kron, lines, redisAvailable, redisMissing, skipQueue, startRedis, until } from './queue-harness.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
-const available = spawnSync('redis-server', ['--version']).status === 0;
-const ci = process.env.CI === 'true';
-if (!available && !ci) console.warn('test/sweep/queue.test.ts SKIPPED: redis-server is not installed (apt-get install redis-server); with CI=true this is a failure');
+if (skipQueue) console.warn('test/sweep/queue.test.ts SKIPPED: redis-server is not installed (apt-get install redis-server); with CI=true this is a failure');
 
 // the runs: long enough (about 0.1 s each) that a worker is killed inside one
 const SWEEP = ['mechanisms/pendulum.ts', '--grid', 'j1.q=0:1.2:8', '--grid', 'link.m=1,2', '--stop', '2', '--step', '1e-5', '--interval', '0.01'];
@@ -24,52 +20,14 @@ const RUNS = 16;
 // another sweep (another hash), whose producer is killed midway
 const SWEEP2 = SWEEP.map((a) => (a === '2' ? '1.5' : a));
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+afterAll(killAll);
 
-function kron(args: string[]): ChildProcess & { stderrText: () => string } {
-  const child = spawn(process.execPath, [join(root, 'bin/kron.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return Object.assign(child, { stderrText: () => err });
-}
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
-
-async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** the run indices a worker's --verbose lines say it started, or finished */
-const lines = (log: string, what: 'started' | 'ok') => [...log.matchAll(new RegExp(`^run (\\d+) of sweep \\w+: ${what}$`, 'gm'))].map((m) => Number(m[1]));
-
-describe.skipIf(!available && !ci)('a queued sweep survives a worker killed mid-run', () => {
+describe.skipIf(skipQueue)('a queued sweep survives a worker killed mid-run', () => {
   it('every run once, equal to the single-machine sweep; the dead worker\'s run retried; a second producer finds all done', async () => {
-    expect(available, 'redis-server must be installed when CI=true (.ci/run installs it with apt-get)').toBe(true);
+    expect(redisAvailable, redisMissing).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'kron-queue-'));
     const port = await freePort();
-    const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(redis);
-    let redisLog = '';
-    redis.stdout!.on('data', (d) => (redisLog += d));
-    await until('redis-server', () => redisLog.includes('Ready to accept connections'), 10_000);
+    const redis = await startRedis(port);
     const url = `redis://127.0.0.1:${port}`;
 
     const local = kron(['sweep', ...SWEEP, '--workers', '2', '--out', join(dir, 'local.csv')]);
@@ -116,8 +74,10 @@ describe.skipIf(!available && !ci)('a queued sweep survives a worker killed mid-
     expect(readFileSync(join(dir, 'resumed.csv'), 'utf8')).toBe(readFileSync(join(dir, 'local2.csv'), 'utf8'));
     expect(lines(b.stderrText(), 'ok').length - before).toBe(RUNS); // every run once: none enqueued again
 
+    // idle, the first SIGTERM stops it at once
     b.kill('SIGTERM');
     expect(await exited(b)).toBe(0);
+    expect(b.stderrText()).toMatch(/kron worker: stopping: no run in hand\nkron worker: stopped after \d+ runs\n$/);
     redis.kill('SIGTERM');
   });
 });
