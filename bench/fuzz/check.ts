@@ -10,7 +10,9 @@
 //                  in the grey zone, see below)
 //   agree          torn, relaxed and the oracle agree on every tree coordinate's
 //                  acceleration (state joints: der(qd); rest joints: qdd)
-// Failures: crash (an error that is not a KronError), nan (a non-finite
+// Failures: crash (an error that is not a KronError, an exception of the
+// fuzzer's own generator or oracle, or a worker that died on the case:
+// main.ts, worker.ts), timeout (no answer within main.ts' --timeout), nan (a non-finite
 // derivative with no error), disagree (with the factor over the tolerance),
 // one-sided (one mode singular or failing, the other answering), compile-mismatch
 // (typed errors of different classes), oracle-singular (Kron answers where the
@@ -52,14 +54,14 @@
 // (with the widened tolerance) is accepted, and the case is counted as grey.
 import { KronError, SimulationError, compile, type CompiledModel, type Mode } from '../../src/index.ts';
 import { expand, forwardDynamics } from '../../test/oracles/joint-tree.ts';
-import { assemble, columnRank, loopDynamics } from '../../test/oracles/loops.ts';
+import { assemble, columnRank, isDrivenCut, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { buildMechanism, oracleSystem } from './describe.ts';
 import { generate, loopLinks } from './generate.ts';
 import { type MechanismSpec, coordinateNames, coordinateSignals, features } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
-export type FailureKind = 'crash' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
+export type FailureKind = 'crash' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
 
 export interface CaseResult {
   seed: number;
@@ -114,7 +116,7 @@ export function randomState(spec: MechanismSpec, c: CompiledModel): State {
   });
   const inputs = new Map<string, number>();
   for (const k of coordinateNames(spec)) inputs.set(coordinateSignals(k).tau, -5 + 10 * rnd());
-  spec.cuts.forEach((cut, i) => cut.type === 'revolute' || cut.type === 'planar' ? inputs.set(`c${i + 1}.tau`, -5 + 10 * rnd()) : undefined);
+  spec.cuts.forEach((cut, i) => (isDrivenCut(cut.type) ? inputs.set(`c${i + 1}.tau`, -5 + 10 * rnd()) : undefined));
   return { x, inputs };
 }
 

@@ -19,7 +19,7 @@ export function summarize(results: readonly CaseResult[], ms: number): string {
   const failures = results.filter((r) => r.failure);
   const kinds = [...new Set(failures.map((r) => r.failure!.kind))];
   for (const k of kinds) lines.push(`  failures ${k}: ${count((r) => r.failure?.kind === k)}`);
-  for (const r of failures) lines.push(`FAIL seed ${r.seed} [${r.shape}; ${r.features}] ${r.failure!.kind}: ${r.failure!.detail}`);
+  for (const r of failures) lines.push(`FAIL seed ${r.seed} [${r.shape}${r.features ? `; ${r.features}` : ''}] ${r.failure!.kind}: ${r.failure!.detail}`);
   return lines.join('\n');
 }
 
