@@ -138,15 +138,20 @@ function inPlane(rnd: Rnd, p: V3): V3 {
   for (;;) {
     const v = direction(rnd);
     const w: V3 = [v[0] - dot(v, p) * p[0], v[1] - dot(v, p) * p[1], v[2] - dot(v, p) * p[2]];
-    if (Math.hypot(...w) > 0.1) return normalize(w).map((x) => x * uniform(rnd, 0.5, 2)) as V3;
+    const k = uniform(rnd, 0.5, 2);
+    if (Math.hypot(...w) > 0.1) return normalize(w).map((x) => x * k) as V3;
   }
 }
 
 /** where a loop hangs: the world or a link that already exists */
 const attachPoint = (rnd: Rnd, links: readonly LinkSpec[]) => (links.length === 0 || rnd() < 0.4 ? -1 : Math.floor(rnd() * links.length));
 
-// (rnd, links, cut type) => the cut of a new loop whose two branches are added to links; side b is assembled later
-function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false): CutSpec {
+/**
+ * (rnd, links, cut type) => the cut of a new loop whose two branches are added to links; side b is assembled later.
+ * `apart`: branch b never hangs from branch a (which would take a's links out of the loop, leaving it
+ * fewer degrees of freedom than drawn: the prismatic family; the mixed family keeps its draws)
+ */
+function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false, apart = false): CutSpec {
   const law = isDrivenCut(type)
     ? { c: rnd() < 0.2 ? uniform(rnd, 0.5, 5) : 0, q0: uniform(rnd, -1, 1), d: rnd() < 0.2 ? uniform(rnd, 0.05, 1) : 0 }
     : { c: 0, q0: 0, d: 0 };
@@ -172,8 +177,9 @@ function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false): Cut
     joints = Array.from({ length: 2 + Math.floor(rnd() * (small ? 3 : 4)) }, () => randomJoint(rnd));
   } while (joints.reduce((s, j) => s + dofOf(j), 0) <= c || joints.reduce((s, j) => s + dofOf(j), 0) > c + (small ? 2 : 4));
   const split = Math.max(1, Math.floor(rnd() * joints.length));
+  const before = links.length;
   const a = addChain(rnd, links, attachPoint(rnd, links), joints.slice(0, split));
-  const b = addChain(rnd, links, attachPoint(rnd, links), joints.slice(split));
+  const b = addChain(rnd, links, attachPoint(rnd, apart ? links.slice(0, before) : links), joints.slice(split));
   const axes = type === 'spherical' ? [] : type === 'universal' ? randomAxes(rnd, 'universal') : [axis(rnd)];
   const rotA = rnd() < 0.4 ? { axis: direction(rnd, 0.5, 2), angle: uniform(rnd, -Math.PI, Math.PI), r: [0, 0, 0] as V3 } : undefined;
   return { type, a: { link: a, bar: vector(rnd, -0.5, 0.5), rotation: rotA }, b: { link: b }, axes, ...law };
@@ -315,7 +321,7 @@ export function generate(seed: number, options: GenerateOptions = {}): Mechanism
     const before = options.small ? 0 : Math.floor(rnd() * 3);
     for (let i = 0; i < before; i++) links.push(randomLink(rnd, i === 0 ? -1 : Math.floor(rnd() * (i + 1)) - 1));
     const types = [firstType(), ...(u < 0.8 ? [] : [otherType()])];
-    for (const t of types) cuts.push(addLoop(rnd, links, t, options.small));
+    for (const t of types) cuts.push(addLoop(rnd, links, t, options.small, prismatic));
     if (!options.small && rnd() < 0.3) links.push(randomLink(rnd, Math.floor(rnd() * links.length)));
     shape = `${types.length === 1 ? 'loop' : 'double'}:${types.join('+')}`;
   }
