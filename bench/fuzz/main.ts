@@ -6,19 +6,15 @@
 // of detail, and the time taken; exits 1 if any case failed. The cases run
 // in J worker threads (default 2) in batches of BATCH (worker.ts says why).
 //
-// One case never loses the run: an exception in the fuzzer's own code
-// (generator, oracle) is that case's `crash`; a worker that dies (out of
-// memory, a native fault) or gives no answer within --timeout seconds
-// (terminated) costs the case it was running, which is reported as `crash`
-// or `timeout` with its seed, and a new worker runs the rest of the batch.
-// Failures are also printed as they happen (stderr), so an interrupted run
-// keeps what it found.
+// One case never loses the run (batch.ts, worker.ts): an exception of the
+// fuzzer's own code is that case's `crash`, a worker that dies or overruns
+// --timeout costs the case it was running only. Failures are also printed
+// as they happen (stderr), so an interrupted run keeps what it found.
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import { runBatch } from './batch.ts';
 import type { CaseResult } from './check.ts';
 import { FAMILIES, type Family } from './generate.ts';
 import { summarize } from './summary.ts';
-import type { WorkerMessage, WorkerTask } from './worker.ts';
 
 const BATCH = 25;
 
@@ -67,69 +63,6 @@ function parseArgs(argv: string[]): Args | undefined {
   return args;
 }
 
-/** a case the worker could not finish: the class of the header, with its seed */
-function lost(seed: number, kind: 'crash' | 'timeout', detail: string): CaseResult {
-  return { seed, shape: '(not known: the worker did not answer)', failure: { kind, detail } };
-}
-
-function announce(r: CaseResult): void {
-  if (r.failure) console.error(`FAIL seed ${r.seed} [${r.shape}] ${r.failure.kind}: ${r.failure.detail}`);
-}
-
-/**
- * One worker over the seeds; resolves with a result for every seed, in seed
- * order. A worker that dies or overruns the timeout on a case costs that
- * case only: the rest go to a new worker.
- */
-function runBatch(seeds: number[], args: Args): Promise<CaseResult[]> {
-  return new Promise((resolve) => {
-    const out: CaseResult[] = [];
-    const task: WorkerTask = { seeds, verbose: args.verbose, small: args.small, family: args.family };
-    const w = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: task });
-    let running: number | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let finished = false;
-    const finish = (last?: CaseResult) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      if (last) {
-        announce(last);
-        out.push(last);
-      }
-      const rest = seeds.slice(out.length);
-      if (rest.length === 0) resolve(out);
-      else void runBatch(rest, args).then((more) => resolve([...out, ...more]));
-    };
-    w.on('message', (m: WorkerMessage) => {
-      if (finished) return;
-      if ('started' in m) {
-        running = m.started;
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          finish(lost(m.started, 'timeout', `no answer after ${args.timeout} s: the worker was stopped (reproduce: npm run fuzz -- --seed ${m.started} --cases 1${args.small ? ' --small' : ''} --family ${args.family} --verbose)`));
-          void w.terminate();
-        }, args.timeout * 1000);
-        return;
-      }
-      if (m.listing) console.log(`${m.listing}\n  => ${m.result.cls ?? `FAIL ${m.result.failure!.kind}: ${m.result.failure!.detail}`}${m.result.grey ? ' (grey)' : ''}${m.result.note ? ` [${m.result.note}]` : ''}`);
-      announce(m.result);
-      out.push(m.result);
-      running = undefined;
-    });
-    const died = (why: string) => {
-      if (running !== undefined) return finish(lost(running, 'crash', `the worker died while running this case: ${why}`));
-      // not within a case (it could not start): a new worker would fail the same way
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      resolve([...out, ...seeds.slice(out.length).map((seed) => lost(seed, 'crash', `the worker failed outside any case: ${why}`))]);
-    };
-    w.on('error', (e) => died(e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
-    w.on('exit', (code) => (out.length === seeds.length ? finish() : died(`exit code ${code}`)));
-  });
-}
-
 async function main(): Promise<number> {
   let args: Args | undefined;
   try {
@@ -152,7 +85,14 @@ async function main(): Promise<number> {
   const lane = async () => {
     while (next < batches.length) {
       const k = next++;
-      results[k] = await runBatch(batches[k], args);
+      results[k] = await runBatch(batches[k], {
+        task: { verbose: args.verbose, small: args.small, family: args.family },
+        timeout: args.timeout,
+        onResult: (r, listing) => {
+          if (listing) console.log(`${listing}\n  => ${r.cls ?? `FAIL ${r.failure!.kind}: ${r.failure!.detail}`}${r.grey ? ' (grey)' : ''}${r.note ? ` [${r.note}]` : ''}${r.branch ? ` {${r.branch}}` : ''}`);
+          if (r.failure) console.error(`FAIL seed ${r.seed} [${r.shape}] ${r.failure.kind}: ${r.failure.detail}`);
+        },
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, args.jobs) }, lane));

@@ -17,7 +17,7 @@ import { type Family, generate } from './generate.ts';
 import { type MechanismSpec, describeSpec } from './spec.ts';
 
 export interface WorkerTask {
-  seeds: number[];
+  seeds: readonly number[];
   verbose: boolean;
   small: boolean;
   family: Family;
@@ -27,11 +27,11 @@ export type WorkerMessage = { started: number } | { result: CaseResult; listing?
 
 const describeError = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message.split('\n')[0].slice(0, 300)}` : String(e));
 
-// (seed) => its result, whatever the fuzzer's own code throws
-export function safeCase(seed: number, task: Omit<WorkerTask, 'seeds'>): { result: CaseResult; spec?: MechanismSpec } {
+// (seed) => its result, whatever the fuzzer's own code throws; `make` is the generator (tests give one that throws)
+export function safeCase(seed: number, task: Omit<WorkerTask, 'seeds'>, make = generate): { result: CaseResult; spec?: MechanismSpec } {
   let spec: MechanismSpec;
   try {
-    spec = generate(seed, { small: task.small, family: task.family });
+    spec = make(seed, { small: task.small, family: task.family });
   } catch (e) {
     return { result: { seed, shape: '(the generator failed)', failure: { kind: 'crash', detail: `generator: ${describeError(e)}` } } };
   }

@@ -467,6 +467,39 @@ export function assemble(sys: LoopSystem, q: readonly number[], rest: readonly n
   return maxAbs(constraints(sys, x, y)) < 1e-9 ? y : undefined;
 }
 
+export type Continuation = { closed: true; q: number[] } | { closed: false; reached: number; rank: number };
+
+/**
+ * The loop closed at `target`'s independent coordinates on the assembly
+ * branch of `start` (a closed position): the independent coordinates moved
+ * from start to target in steps, the rest coordinates (indices into q)
+ * followed by assemble() from the previous step, each step halved where
+ * Newton fails, down to 1/4096 of the way. Where no step closes the loop
+ * (a fold of the branch: the rest coordinates' constraint Jacobian loses
+ * rank there), says how far it got and that Jacobian's relative rank.
+ * Why not assemble() from the target: its full steps may wander onto
+ * another branch, hundreds of radians away (fuzz seeds 7001248, 9000246
+ * before the axis-angle fix), which says nothing about the start's.
+ */
+export function continueLoop(sys: LoopSystem, start: readonly number[], target: readonly number[], rest: readonly number[]): Continuation {
+  const at = (s: number, from: readonly number[]) => from.map((v, i) => (rest.includes(i) ? v : start[i] + s * (target[i] - start[i])));
+  let q = [...start], s = 0, step = 1 / 16;
+  while (s < 1) {
+    const next = Math.min(1, s + step);
+    const closed = assemble(sys, at(next, q), rest);
+    if (closed) {
+      q = closed;
+      s = next;
+      step = Math.min(1 / 16, 2 * step);
+    } else if (step > 1 / 4096) {
+      step /= 2;
+    } else {
+      return { closed: false, reached: s, rank: columnRank(sys, q, rest) };
+    }
+  }
+  return { closed: true, q };
+}
+
 /**
  * The least-squares step of smallest norm, J^+ b, by the SVD with singular
  * values below 1e-10 of the largest dropped: rest coordinates whose columns
