@@ -9,7 +9,8 @@
 // One case never loses the run (batch.ts, worker.ts): an exception of the
 // fuzzer's own code is that case's `crash`, a worker that dies or overruns
 // --timeout costs the case it was running only. Failures are also printed
-// as they happen (stderr), so an interrupted run keeps what it found.
+// as they happen (stderr), and SIGINT or SIGTERM prints the summary of the
+// cases finished so far.
 import { performance } from 'node:perf_hooks';
 import { runBatch } from './batch.ts';
 import type { CaseResult } from './check.ts';
@@ -81,6 +82,14 @@ async function main(): Promise<number> {
   const batches: number[][] = [];
   for (let i = 0; i < seeds.length; i += BATCH) batches.push(seeds.slice(i, i + BATCH));
   const results: CaseResult[][] = new Array(batches.length);
+  // an interrupted run (Ctrl-C, a CI job's timeout) still reports the cases it finished
+  const done: CaseResult[] = [];
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.log(`${summarize(done, performance.now() - t0)}\n(interrupted by ${signal} after ${done.length} of ${seeds.length} cases)`);
+      process.exit(130);
+    });
+  }
   let next = 0;
   const lane = async () => {
     while (next < batches.length) {
@@ -89,6 +98,7 @@ async function main(): Promise<number> {
         task: { verbose: args.verbose, small: args.small, family: args.family },
         timeout: args.timeout,
         onResult: (r, listing) => {
+          done.push(r);
           if (listing) console.log(`${listing}\n  => ${r.cls ?? `FAIL ${r.failure!.kind}: ${r.failure!.detail}`}${r.grey ? ' (grey)' : ''}${r.note ? ` [${r.note}]` : ''}${r.branch ? ` {${r.branch}}` : ''}`);
           if (r.failure) console.error(`FAIL seed ${r.seed} [${r.shape}] ${r.failure.kind}: ${r.failure.detail}`);
         },

@@ -469,17 +469,23 @@ export function assemble(sys: LoopSystem, q: readonly number[], rest: readonly n
 
 export type Continuation = { closed: true; q: number[] } | { closed: false; reached: number; rank: number };
 
+/** the largest move of a rest coordinate that one continuation step may make (rad or m) */
+const MAX_REST_STEP = 0.1;
+
 /**
  * The loop closed at `target`'s independent coordinates on the assembly
  * branch of `start` (a closed position): the independent coordinates moved
  * from start to target in steps, the rest coordinates (indices into q)
  * followed by assemble() from the previous step, each step halved where
- * Newton fails, down to 1/4096 of the way. Where no step closes the loop
- * (a fold of the branch: the rest coordinates' constraint Jacobian loses
- * rank there), says how far it got and that Jacobian's relative rank.
+ * Newton fails or moves a rest coordinate by more than MAX_REST_STEP, down
+ * to 1/4096 of the way. Where no step closes the loop (a fold of the
+ * branch: the rest coordinates' constraint Jacobian loses rank there), says
+ * how far it got and that Jacobian's relative rank.
  * Why not assemble() from the target: its full steps may wander onto
  * another branch, hundreds of radians away (fuzz seeds 7001248, 9000246
- * before the axis-angle fix), which says nothing about the start's.
+ * before the axis-angle fix), which says nothing about the start's; near a
+ * singular position even short steps of it can (fuzz seed 11000016: rest
+ * angles 2000 rad away from a step of 1/16 of 0.04 rad), hence the bound.
  */
 export function continueLoop(sys: LoopSystem, start: readonly number[], target: readonly number[], rest: readonly number[]): Continuation {
   const at = (s: number, from: readonly number[]) => from.map((v, i) => (rest.includes(i) ? v : start[i] + s * (target[i] - start[i])));
@@ -487,7 +493,8 @@ export function continueLoop(sys: LoopSystem, start: readonly number[], target: 
   while (s < 1) {
     const next = Math.min(1, s + step);
     const closed = assemble(sys, at(next, q), rest);
-    if (closed) {
+    // a step that moves a rest coordinate by more than MAX_REST_STEP has left the branch (a short step would not)
+    if (closed && rest.every((i) => Math.abs(closed[i] - q[i]) <= MAX_REST_STEP)) {
       q = closed;
       s = next;
       step = Math.min(1 / 16, 2 * step);
