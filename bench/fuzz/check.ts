@@ -20,7 +20,7 @@
 // regular and well conditioned), not-closed (Kron's loop position or velocity
 // does not satisfy the oracle's constraints), no-assembly (Kron's Newton fails
 // where the oracle closes the loop on the start's assembly branch, by
-// continuation from the assembled start: loops.ts continueLoop; a state past
+// continuation from the assembled start: loop-assembly.ts continueLoop; a state past
 // a fold of that branch is a run-error), rest-choice (both
 // modes fail because the rest joints the builder chose cannot close the loop:
 // the constraint Jacobian restricted to them is rank deficient at the
@@ -56,7 +56,8 @@
 // (with the widened tolerance) is accepted, and the case is counted as grey.
 import { KronError, SimulationError, compile, type CompiledModel, type Mode } from '../../src/index.ts';
 import { expand, forwardDynamics } from '../../test/oracles/joint-tree.ts';
-import { assemble, columnRank, continueLoop, isDrivenCut, loopDynamics } from '../../test/oracles/loops.ts';
+import { assemble, columnRank, continueLoop } from '../../test/oracles/loop-assembly.ts';
+import { isDrivenCut, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { buildMechanism, oracleSystem } from './describe.ts';
 import { generate, loopLinks } from './generate.ts';
@@ -251,7 +252,7 @@ const wrapAngle = (x: number) => Math.atan2(Math.sin(x), Math.cos(x));
  * note, not a failure: at t = 0 the start values of the rest coordinates
  * are guesses, and Kron's answer is checked at its own position.) Only
  * where some rest coordinate moved more than 0.5 from its start value: the
- * oracle's continuation (loops.ts continueLoop) then says where the start's
+ * oracle's continuation (loop-assembly.ts continueLoop) then says where the start's
  * branch is at this state, angles compared modulo 2 pi.
  */
 function otherBranch(spec: MechanismSpec, torn: CompiledModel, state: State, k: Coordinates): string | undefined {

@@ -9,7 +9,8 @@
 // Numbers are written as JSON numbers (shortest round-trip form), so the
 // adjudicator reads exactly the doubles Kron and the oracle saw.
 import { expand } from '../../test/oracles/joint-tree.ts';
-import { assemble, loopDynamics } from '../../test/oracles/loops.ts';
+import { assemble } from '../../test/oracles/loop-assembly.ts';
+import { loopDynamics } from '../../test/oracles/loops.ts';
 import { forwardDynamics } from '../../test/oracles/joint-tree.ts';
 import { evaluate, randomState, tryCompile, withCutDrives } from './check.ts';
 import { FAMILIES, type Family, generate } from './generate.ts';

@@ -1,4 +1,4 @@
-// The oracle's continuation on an assembly branch (test/oracles/loops.ts
+// The oracle's continuation on an assembly branch (test/oracles/loop-assembly.ts
 // continueLoop), which the fuzzer's no-assembly verdict rests on
 // (bench/fuzz/check.ts): a planar four-bar whose crank cannot turn over
 // (a + d > b + c: the coupler and rocker stretch out at cos(theta) = 1/6)
@@ -9,7 +9,8 @@
 // the loop far away or not at all.
 import { describe, expect, it } from 'vitest';
 import type { LoopSystem } from '../oracles/loops.ts';
-import { constraints, continueLoop } from '../oracles/loops.ts';
+import { constraints } from '../oracles/loops.ts';
+import { continueLoop } from '../oracles/loop-assembly.ts';
 import { expand } from '../oracles/joint-tree.ts';
 import { type V3, identity } from '../oracles/rnea.ts';
 
@@ -36,7 +37,7 @@ function closedForm(theta: number): number[] {
 
 const LIMIT = Math.acos(1 / 6);
 
-describe('continuation along the assembly branch (loops.ts continueLoop)', () => {
+describe('continuation along the assembly branch (loop-assembly.ts continueLoop)', () => {
   it('the start is closed and the closed form is right', () => {
     for (const theta of [0.5, 1, 1.4]) expect(Math.max(...constraints(SYS, expand(SYS.tree), closedForm(theta)).map(Math.abs))).toBeLessThan(1e-15);
   });
