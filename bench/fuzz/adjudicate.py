@@ -193,15 +193,30 @@ class Mechanism:
             elif t == 'universal':
                 n1, n2 = unit(vec(cut['axes'][0])), unit(vec(cut['axes'][1]))
                 out += [d[0], d[1], d[2], dot(Ra * n1, Rb * n2) - dot(n1, n2)]
+            elif t == 'planar-prismatic':
+                # axes [guide n, the planes' normal p]: no offset along w = p x n, no turn about p
+                n, p = unit(vec(cut['axes'][0])), unit(vec(cut['axes'][1]))
+                w = unit(cross(p, n))
+                out += [dot(Ra * w, d), dot(Ra * n, Rb * w)]
             else:
                 n = unit(vec(cut['axes'][0]))
                 u1, u2 = self.normals(n)
                 if t == 'planar':
                     out += [dot(Ra * u1, d), dot(Ra * u2, d)]
+                elif t == 'prismatic':
+                    # no offset normal to the guide, frame_b turned as frame_a
+                    out += [dot(Ra * u1, d), dot(Ra * u2, d), dot(Ra * u1, Rb * n), dot(Ra * u2, Rb * n), dot(Ra * u1, Rb * u2)]
                 else:
                     eb = Rb * n
                     out += [d[0], d[1], d[2], dot(Ra * u1, eb), dot(Ra * u2, eb)]
         return out
+
+    def cut_displacement(self, cut, q):
+        """a cut prismatic's slide along its guide: (R_a n) . (r_b - r_a)"""
+        P = self.poses(q)
+        Ra, ra = self.frame(P, cut['a'])
+        _, rb = self.frame(P, cut['b'])
+        return dot(Ra * unit(vec(cut['axes'][0])), rb - ra)
 
     def cut_angle(self, cut, q):
         P = self.poses(q)
@@ -229,14 +244,15 @@ class Mechanism:
         along = lambda s: self.phi([q[i] + s * qd[i] for i in range(n)])
         f0, fp, fm = along(0), along(H2), along(-H2)
         gamma = mp.matrix([-(fp[i] - 2 * f0[i] + fm[i]) / H2 ** 2 for i in range(c)]) if c else None
-        # drives and spring-dampers on cut revolutes act on the relative angle
+        # drives and spring-dampers on cut revolutes act on the relative angle, on cut prismatics on the slide
         for cut in self.cuts:
             law = cut.get('law') or {'c': 0, 'q0': 0, 'd': 0}
-            if cut['type'] not in ('revolute', 'planar') or not (cut.get('tau') or law['c'] or law['d']):
+            if cut['type'] in ('spherical', 'universal') or not (cut.get('tau') or law['c'] or law['d']):
                 continue
-            dth = [(self.cut_angle(cut, step(k, H1)) - self.cut_angle(cut, step(k, -H1))) / (2 * H1) for k in range(n)]
+            coordinate = self.cut_displacement if cut['type'] in ('prismatic', 'planar-prismatic') else self.cut_angle
+            dth = [(coordinate(cut, step(k, H1)) - coordinate(cut, step(k, -H1))) / (2 * H1) for k in range(n)]
             thd = sum(dth[k] * qd[k] for k in range(n))
-            drive = num(cut.get('tau') or 0) - num(law['c']) * (self.cut_angle(cut, q) - num(law['q0'])) - num(law['d']) * thd
+            drive = num(cut.get('tau') or 0) - num(law['c']) * (coordinate(cut, q) - num(law['q0'])) - num(law['d']) * thd
             for k in range(n):
                 Q[k] += drive * dth[k]
         return dict(M=M, h=h, Q=Q, G=G, gamma=gamma, phi=max([abs(x) for x in f0] + [0]),

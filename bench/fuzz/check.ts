@@ -10,14 +10,18 @@
 //                  in the grey zone, see below)
 //   agree          torn, relaxed and the oracle agree on every tree coordinate's
 //                  acceleration (state joints: der(qd); rest joints: qdd)
-// Failures: crash (an error that is not a KronError), nan (a non-finite
+// Failures: crash (an error that is not a KronError, an exception of the
+// fuzzer's own generator or oracle, or a worker that died on the case:
+// main.ts, worker.ts), timeout (no answer within main.ts' --timeout), nan (a non-finite
 // derivative with no error), disagree (with the factor over the tolerance),
 // one-sided (one mode singular or failing, the other answering), compile-mismatch
 // (typed errors of different classes), oracle-singular (Kron answers where the
 // oracle says singular), kron-singular (Kron singular where the oracle is
 // regular and well conditioned), not-closed (Kron's loop position or velocity
 // does not satisfy the oracle's constraints), no-assembly (Kron's Newton fails
-// where the oracle closes the loop from the same start), rest-choice (both
+// where the oracle closes the loop on the start's assembly branch, by
+// continuation from the assembled start: loop-assembly.ts continueLoop; a state past
+// a fold of that branch is a run-error), rest-choice (both
 // modes fail because the rest joints the builder chose cannot close the loop:
 // the constraint Jacobian restricted to them is rank deficient at the
 // assembled start position, while the whole mechanism's is not).
@@ -52,14 +56,15 @@
 // (with the widened tolerance) is accepted, and the case is counted as grey.
 import { KronError, SimulationError, compile, type CompiledModel, type Mode } from '../../src/index.ts';
 import { expand, forwardDynamics } from '../../test/oracles/joint-tree.ts';
-import { assemble, columnRank, loopDynamics } from '../../test/oracles/loops.ts';
+import { assemble, columnRank, continueLoop } from '../../test/oracles/loop-assembly.ts';
+import { isDrivenCut, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { buildMechanism, oracleSystem } from './describe.ts';
 import { generate, loopLinks } from './generate.ts';
 import { type MechanismSpec, coordinateNames, coordinateSignals, features } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
-export type FailureKind = 'crash' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
+export type FailureKind = 'crash' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
 
 export interface CaseResult {
   seed: number;
@@ -72,6 +77,8 @@ export interface CaseResult {
   note?: string;
   /** what the mechanism contains (spec.ts features()) */
   features?: string;
+  /** agree, but the loop was closed away from the start's assembly branch (otherBranch) */
+  branch?: string;
 }
 
 export const TOL = 1e-8;
@@ -114,7 +121,7 @@ export function randomState(spec: MechanismSpec, c: CompiledModel): State {
   });
   const inputs = new Map<string, number>();
   for (const k of coordinateNames(spec)) inputs.set(coordinateSignals(k).tau, -5 + 10 * rnd());
-  spec.cuts.forEach((cut, i) => cut.type === 'revolute' || cut.type === 'planar' ? inputs.set(`c${i + 1}.tau`, -5 + 10 * rnd()) : undefined);
+  spec.cuts.forEach((cut, i) => (isDrivenCut(cut.type) ? inputs.set(`c${i + 1}.tau`, -5 + 10 * rnd()) : undefined));
   return { x, inputs };
 }
 
@@ -230,7 +237,36 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
     if (!over.every((v) => v <= 1)) lines.push(`${MODES[i]} off by ${(maxAbs(errs) / scale).toExponential(2)} relative (coordinate ${worst + 1}: ${over[worst].toPrecision(3)}x its tol${widened}): kron [${fmt(k.qdd)}] oracle [${fmt(o.qdd)}]`);
   }
   if (lines.length) return { ...fail('disagree', lines.join(' | ')), grey };
-  return { ...base, cls: 'agree', grey };
+  return { ...base, cls: 'agree', grey, branch: otherBranch(spec, torn, state, results[0]) };
+}
+
+/** the coordinates a loop determines (not states of the compiled model), as indices into the tree's coordinates */
+function restIndices(spec: MechanismSpec, c: CompiledModel): number[] {
+  return coordinateNames(spec).map(coordinateSignals).map((k, i) => (c.stateNames.includes(k.q) ? -1 : i)).filter((i) => i >= 0);
+}
+
+const wrapAngle = (x: number) => Math.atan2(Math.sin(x), Math.cos(x));
+
+/**
+ * Did Kron close the loop on another assembly branch than the start's? (A
+ * note, not a failure: at t = 0 the start values of the rest coordinates
+ * are guesses, and Kron's answer is checked at its own position.) Only
+ * where some rest coordinate moved more than 0.5 from its start value: the
+ * oracle's continuation (loop-assembly.ts continueLoop) then says where the start's
+ * branch is at this state, angles compared modulo 2 pi.
+ */
+function otherBranch(spec: MechanismSpec, torn: CompiledModel, state: State, k: Coordinates): string | undefined {
+  if (!spec.cuts.length) return undefined;
+  const start = spec.links.flatMap((l) => l.q), rest = restIndices(spec, torn);
+  const angular = spec.links.flatMap((l) => Array.from({ length: l.q.length }, () => l.joint !== 'prismatic'));
+  const off = (a: readonly number[], i: number) => Math.abs(angular[i] ? wrapAngle(k.q[i] - a[i]) : k.q[i] - a[i]);
+  const moved = Math.max(0, ...rest.map((i) => Math.abs(k.q[i] - start[i])));
+  if (!(moved > 0.5)) return undefined;
+  const target = start.map((v, i) => (rest.includes(i) ? v : k.q[i]));
+  const along = continueLoop(withCutDrives(spec, state.inputs), start, target, rest);
+  if (!along.closed) return `closed past a fold of the start's branch (rest coordinates moved up to ${moved.toPrecision(3)})`;
+  const gap = Math.max(...rest.map((i) => off(along.q, i)));
+  return gap > 1e-6 ? `closed on another branch: rest coordinates up to ${gap.toPrecision(3)} from the start's branch (moved up to ${moved.toPrecision(3)})` : undefined;
 }
 
 // both modes threw typed errors at run time: a run-error if the oracle agrees it is singular (or cannot close the loop)
@@ -241,7 +277,7 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
   const names = coordinateNames(spec).map(coordinateSignals);
   const index = (n: string) => torn.stateNames.indexOf(n);
   const q0 = names.map((k) => (index(k.q) >= 0 ? state.x[index(k.q)] : NaN));
-  const rest = q0.map((v, i) => (Number.isNaN(v) ? i : -1)).filter((i) => i >= 0);
+  const rest = restIndices(spec, torn);
   const guess = q0.map((v, i) => (Number.isNaN(v) ? spec.links.flatMap((l) => l.q)[i] : v));
   let q = guess;
   if (spec.cuts.length) {
@@ -253,13 +289,17 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
     if (restRank <= RANK_LOW && allRank > RANK_HIGH) {
       return fail('rest-choice', `${msg}; the rest joints' constraint Jacobian at the assembled start has sigma_min/sigma_max ${restRank.toExponential(1)} (rest ${rest.map((i) => names[i].q).join(', ')}), the mechanism's ${allRank.toExponential(1)}`);
     }
-    const closed = assemble(withCutDrives(spec, state.inputs), guess, rest);
+    // the loop closed on the start's assembly branch: the one Kron's Newton, warm-started from the start, is after
+    const along = continueLoop(sys, start, guess, rest);
+    // where Kron closed the loop and failed later (a singular mass matrix), any branch at this state will do
+    const closed = along.closed ? along.q : closing ? undefined : assemble(sys, guess, rest);
     if (!closed) {
       // a mass matrix that is singular everywhere (a massless link free to move) is singular at the start
       // position too, which closes by construction: say so rather than blame the loop
       const atStart = loopDynamics(sys, start, start.map(() => 0), start.map(() => 0));
       if (atStart.singular && !/rank/.test(atStart.why)) return { ...base, cls: 'run-error', note: `oracle: singular at the assembled start (the state does not close with these rest joints): ${atStart.why}` };
-      return { ...base, cls: 'run-error', note: `loop does not close (oracle agrees): ${msg}` };
+      const fold = along.closed ? '' : ` (the state is past a fold of the start's branch: the oracle's continuation stops ${(100 * along.reached).toFixed(1)}% of the way, the rest coordinates' sigma_min/sigma_max ${along.rank.toExponential(1)})`;
+      return { ...base, cls: 'run-error', note: `loop does not close (oracle agrees)${fold}: ${msg}` };
     }
     q = closed;
   }
@@ -269,7 +309,7 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
   if (spec.cuts.length) {
     const r = loopDynamics(withCutDrives(spec, state.inputs), q, qd, tau);
     if (r.singular) return { ...base, cls: 'run-error', grey: false, note: `oracle: ${r.why}` };
-    if (/Newton/.test(msg)) return fail('no-assembly', `both modes: ${msg}; the oracle closes the loop and finds it regular (cond ${r.cond.toExponential(2)})`);
+    if (/Newton/.test(msg)) return fail('no-assembly', `both modes: ${msg}; the oracle closes the loop on the start's branch and finds it regular (cond ${r.cond.toExponential(2)})`);
     return nearSingular(r) ? { ...base, cls: 'run-error', grey: true } : fail('kron-singular', `${msg}; oracle regular: G's sigma_min/sigma_max ${r.rankG.toExponential(2)}, reduced mass-scaled matrix's smallest eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);
   }
   const r = forwardDynamics(expand(oracleSystem(spec).tree), q, qd, tau);

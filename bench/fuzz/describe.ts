@@ -68,9 +68,11 @@ export function buildMechanism(spec: MechanismSpec): Mechanism {
     const k = i + 1;
     const fa = chain(c.a.link < 0 ? m.world.frame_b : ends[c.a.link], c.a.bar, c.a.rotation, `ca${k}`, `cra${k}`);
     const fb = chain(c.b.link < 0 ? m.world.frame_b : ends[c.b.link], c.b.bar, c.b.rotation, `cb${k}`, `crb${k}`);
+    const law = { axis: c.axes[0], c: c.c, q0: c.q0, d: c.d };
     const j = c.type === 'spherical' ? m.spherical(`c${k}`, { cut: true })
       : c.type === 'universal' ? m.universal(`c${k}`, { cut: true, axes: [c.axes[0], c.axes[1]] })
-        : m.revolute(`c${k}`, { cut: c.type === 'planar' ? 'planar' : true, axis: c.axes[0], c: c.c, q0: c.q0, d: c.d });
+        : c.type === 'prismatic' || c.type === 'planar-prismatic' ? m.prismatic(`c${k}`, { cut: c.type === 'prismatic' ? true : 'planar', ...law })
+          : m.revolute(`c${k}`, { cut: c.type === 'planar' ? 'planar' : true, ...law });
     m.connect(fa, j.frame_a);
     m.connect(fb, j.frame_b);
   });

@@ -5,20 +5,23 @@
 // the same state. When a mode throws at run time, the state is closed by the
 // oracle's own Newton (as check.ts does for its singular verdicts) and
 // exported under `assembled`.
-//   npx tsx bench/fuzz/export-case.ts SEED [--small] > case.json
+//   npx tsx bench/fuzz/export-case.ts SEED [--small] [--family F] > case.json
 // Numbers are written as JSON numbers (shortest round-trip form), so the
 // adjudicator reads exactly the doubles Kron and the oracle saw.
 import { expand } from '../../test/oracles/joint-tree.ts';
-import { assemble, loopDynamics } from '../../test/oracles/loops.ts';
+import { assemble } from '../../test/oracles/loop-assembly.ts';
+import { loopDynamics } from '../../test/oracles/loops.ts';
 import { forwardDynamics } from '../../test/oracles/joint-tree.ts';
 import { evaluate, randomState, tryCompile, withCutDrives } from './check.ts';
-import { generate } from './generate.ts';
+import { FAMILIES, type Family, generate } from './generate.ts';
 import { coordinateNames, coordinateSignals } from './spec.ts';
 
 const args = process.argv.slice(2);
 const seed = Number(args.find((a) => /^\d+$/.test(a)));
 const small = args.includes('--small');
-const spec = generate(seed, { small });
+const family = args.includes('--family') ? args[args.indexOf('--family') + 1] : 'mixed';
+if (!(FAMILIES as readonly string[]).includes(family)) throw new Error(`--family needs one of ${FAMILIES.join(', ')}, got ${family}`);
+const spec = generate(seed, { small, family: family as Family });
 const compiled = (['torn', 'relaxed'] as const).map((m) => ({ mode: m, o: tryCompile(spec, m) }));
 const first = compiled.find((c) => c.o.ok);
 if (!first || !first.o.ok) throw new Error(`seed ${seed}: neither mode compiles`);

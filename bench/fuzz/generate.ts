@@ -3,7 +3,11 @@
 // Shapes: trees mixing all four joint types; single loops (planar: parallel
 // revolutes closed by the planar revolute cut; spatial: closed by a
 // spherical, universal or revolute cut); double loops (two cuts, the second
-// loop hanging from the first one's links or from the world). Links have
+// loop hanging from the first one's links or from the world). Families
+// (GenerateOptions.family): 'mixed', the shapes above; 'prismatic', loops
+// closed at a prismatic joint: spatial (the five-constraint cut) and planar
+// (parallel revolutes and in-plane sliders closed by the planar prismatic
+// cut), single or with a second loop of any type. Links have
 // oblique axes, optional bars and fixed rotations, spring-dampers, and
 // bodies that may be missing (massless links), point masses (I = 0, some at
 // the joint's centre), or ordinary random bodies (rarely with masses of 1e6
@@ -11,13 +15,17 @@
 //
 // Loops assemble at the start values by construction: all tree coordinates
 // get random values, then the bar (and rotation) on the cut's frame_b side is
-// chosen so that frame_b lands on frame_a with the relative rotation the cut
-// joint allows. Every loop keeps mobility: its tree joints have more degrees
-// of freedom than the cut has constraints.
+// chosen so that frame_b lands on frame_a with the relative pose the cut
+// joint allows (a planar prismatic cut, which may not carry a rotation on a
+// planar loop, turns one of the loop's revolutes instead). The generator
+// draws the loop's joints with more degrees of freedom than the cut has
+// constraints; a second branch that hangs from a link of the first leaves
+// fewer in the loop (fuzz seed 9000246 --small: 3 for a revolute cut's 5),
+// which the builder refuses as over-constrained, a compile-error.
 import { prng } from '../../test/multibody/random-tree.ts';
-import { type M3, type V3, cross, dot, mulMM, mulMtV, normalize, rotation } from '../../test/oracles/rnea.ts';
+import { type M3, type V3, add, cross, dot, identity, mulMM, mulMtV, mulMV, normalize, rotation } from '../../test/oracles/rnea.ts';
 import { type JointType, expand, framePose, poses } from '../../test/oracles/joint-tree.ts';
-import type { CutType } from '../../test/oracles/loops.ts';
+import { type CutType, isDrivenCut } from '../../test/oracles/loops.ts';
 import { fixedTransform, oracleSystem } from './describe.ts';
 import type { BodySpec, CutSpec, LinkSpec, MechanismSpec, RotationSpec } from './spec.ts';
 
@@ -123,16 +131,31 @@ function addChain(rnd: Rnd, links: LinkSpec[], from: number, joints: readonly Jo
   return at;
 }
 
-const CONSTRAINTS: Record<CutType, number> = { spherical: 3, universal: 4, revolute: 5, planar: 2 };
+const CONSTRAINTS: Record<CutType, number> = { spherical: 3, universal: 4, revolute: 5, planar: 2, prismatic: 5, 'planar-prismatic': 2 };
+
+/** a direction normal to the unit vector p (a slider's guide in planes normal to p), times a length in [0.5, 2] */
+function inPlane(rnd: Rnd, p: V3): V3 {
+  for (;;) {
+    const v = direction(rnd);
+    const w: V3 = [v[0] - dot(v, p) * p[0], v[1] - dot(v, p) * p[1], v[2] - dot(v, p) * p[2]];
+    const k = uniform(rnd, 0.5, 2);
+    if (Math.hypot(...w) > 0.1) return normalize(w).map((x) => x * k) as V3;
+  }
+}
 
 /** where a loop hangs: the world or a link that already exists */
 const attachPoint = (rnd: Rnd, links: readonly LinkSpec[]) => (links.length === 0 || rnd() < 0.4 ? -1 : Math.floor(rnd() * links.length));
 
-// (rnd, links, cut type) => the cut of a new loop whose two branches are added to links; side b is assembled later
-function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false): CutSpec {
-  const law = type === 'revolute' || type === 'planar'
+/**
+ * (rnd, links, cut type) => the cut of a new loop whose two branches are added to links; side b is assembled later.
+ * `apart`: branch b never hangs from branch a (which would take a's links out of the loop, leaving it
+ * fewer degrees of freedom than drawn: the prismatic family; the mixed family keeps its draws)
+ */
+function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false, apart = false): CutSpec {
+  const law = isDrivenCut(type)
     ? { c: rnd() < 0.2 ? uniform(rnd, 0.5, 5) : 0, q0: uniform(rnd, -1, 1), d: rnd() < 0.2 ? uniform(rnd, 0.05, 1) : 0 }
     : { c: 0, q0: 0, d: 0 };
+  if (type === 'planar-prismatic') return addPlanarSliderLoop(rnd, links, law);
   if (type === 'planar') {
     // parallel revolutes, no fixed rotations, both branches from one frame: the loop moves in a plane
     const n = axis(rnd);
@@ -154,25 +177,60 @@ function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false): Cut
     joints = Array.from({ length: 2 + Math.floor(rnd() * (small ? 3 : 4)) }, () => randomJoint(rnd));
   } while (joints.reduce((s, j) => s + dofOf(j), 0) <= c || joints.reduce((s, j) => s + dofOf(j), 0) > c + (small ? 2 : 4));
   const split = Math.max(1, Math.floor(rnd() * joints.length));
+  const before = links.length;
   const a = addChain(rnd, links, attachPoint(rnd, links), joints.slice(0, split));
-  const b = addChain(rnd, links, attachPoint(rnd, links), joints.slice(split));
+  const b = addChain(rnd, links, attachPoint(rnd, apart ? links.slice(0, before) : links), joints.slice(split));
   const axes = type === 'spherical' ? [] : type === 'universal' ? randomAxes(rnd, 'universal') : [axis(rnd)];
   const rotA = rnd() < 0.4 ? { axis: direction(rnd, 0.5, 2), angle: uniform(rnd, -Math.PI, Math.PI), r: [0, 0, 0] as V3 } : undefined;
   return { type, a: { link: a, bar: vector(rnd, -0.5, 0.5), rotation: rotA }, b: { link: b }, axes, ...law };
 }
 
-/** angle and unit axis of a rotation matrix, checked by rebuilding it */
+/**
+ * A planar loop closed by a planar prismatic cut: revolutes about p (either
+ * sense, any length) and, one time in four, sliders along the planes, in two
+ * branches from one frame, no fixed rotations; at least one revolute (the
+ * loop must turn for turnPlanarLoop to assemble it, and the builder reads p
+ * off its revolutes). The cut's axes are [guide, p].
+ */
+function addPlanarSliderLoop(rnd: Rnd, links: LinkSpec[], law: { c: number; q0: number; d: number }): CutSpec {
+  const p = normalize(axis(rnd));
+  const root = attachPoint(rnd, links);
+  const [kA, kB] = pick(rnd, [[3, 0], [1, 2], [2, 1], [2, 2]]);
+  const kinds: JointType[] = Array.from({ length: kA + kB }, () => (rnd() < 0.25 ? 'prismatic' : 'revolute'));
+  if (!kinds.includes('revolute')) kinds[kA + kB - 1] = 'revolute';
+  // either sense and any length along p: still parallel
+  const along = (k: number): V3 => [p[0] * k, p[1] * k, p[2] * k];
+  const options = (joint: JointType): LinkOptions => ({ joint, noRotation: true, axes: [joint === 'revolute' ? along((rnd() < 0.5 ? -1 : 1) * uniform(rnd, 0.5, 2)) : inPlane(rnd, p)] });
+  let a = root, b = root;
+  kinds.forEach((joint, k) => {
+    if (k < kA) a = addChain(rnd, links, a, [joint], options(joint));
+    else b = addChain(rnd, links, b, [joint], options(joint));
+  });
+  return { type: 'planar-prismatic', a: { link: a, bar: vector(rnd, -0.5, 0.5) }, b: { link: b }, axes: [inPlane(rnd, p), p], ...law };
+}
+
+/**
+ * Angle and unit axis of a rotation matrix, checked by rebuilding it.
+ * R = cos t 1 + sin t [n]x + (1 - cos t) n n^T: the skew part gives sin t n,
+ * the symmetric part (1 - cos t) n n^T. The angle is atan2(sin t, cos t),
+ * accurate at every angle (acos of the trace loses half the digits near 0
+ * and pi). The axis comes from the skew part up to 90 degrees and from the
+ * symmetric part beyond, where sin t is small and the skew part's rounding
+ * would dominate (fuzz seed 7001012: an angle 1e-4 from pi, whose axis taken
+ * from a column of R + 1 kept the sin t term and rebuilt R only to 1.4e-5).
+ */
 export function axisAngle(R: M3): { axis: V3; angle: number } {
-  const c = Math.min(1, Math.max(-1, (R[0][0] + R[1][1] + R[2][2] - 1) / 2));
-  const angle = Math.acos(c);
   const skew: V3 = [R[2][1] - R[1][2], R[0][2] - R[2][0], R[1][0] - R[0][1]];
+  const s = Math.hypot(...skew) / 2, c = (R[0][0] + R[1][1] + R[2][2] - 1) / 2;
+  const angle = Math.atan2(s, c);
   let n: V3;
-  if (angle < 1e-9) n = [1, 0, 0];
-  else if (Math.sin(angle) > 1e-4) n = normalize(skew);
+  if (s === 0 && c > 0) n = [1, 0, 0];
+  else if (c >= 0) n = normalize(skew);
   else {
-    // near pi: the column of (R + 1)/2 with the largest diagonal is along the axis
-    const k = [0, 1, 2].reduce((b, i) => (R[i][i] > R[b][b] ? i : b), 0);
-    n = normalize([R[0][k] + (k === 0 ? 1 : 0), R[1][k] + (k === 1 ? 1 : 0), R[2][k] + (k === 2 ? 1 : 0)]);
+    // (R + R^T)/2 - cos t 1 = (1 - cos t) n n^T: its column with the largest diagonal is along n
+    const B = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (R[i][j] + R[j][i]) / 2 - (i === j ? c : 0)));
+    const k = [0, 1, 2].reduce((b, i) => (B[i][i] > B[b][b] ? i : b), 0);
+    n = normalize([B[0][k], B[1][k], B[2][k]]);
     if (dot(n, skew) < 0) n = [-n[0], -n[1], -n[2]];
   }
   const back = rotation(n, angle);
@@ -184,25 +242,63 @@ export function axisAngle(R: M3): { axis: V3; angle: number } {
 // (spec with cut sides b open) => spec whose cuts close at the start values, in place
 export function assembleInPlace(rnd: Rnd, spec: MechanismSpec): void {
   const x = expand(oracleSystem({ ...spec, cuts: [] }).tree);
-  const all = poses(x.rnea, spec.links.flatMap((l) => l.q));
+  let all = poses(x.rnea, spec.links.flatMap((l) => l.q));
   for (const cut of spec.cuts) {
-    const A = framePose(x, all, { link: cut.a.link, ...fixedTransform(cut.a.bar, cut.a.rotation) });
-    const P = framePose(x, all, { link: cut.b.link, ...fixedTransform(undefined, undefined) });
     const n = cut.axes.map(normalize);
+    const sliding = cut.type === 'prismatic' || cut.type === 'planar-prismatic';
+    // a prismatic cut: frame_b at a random slide s along the guide, turned as frame_a
     const Rrel = cut.type === 'spherical' ? randomRotation(rnd)
       : cut.type === 'universal' ? mulMM(rotation(n[0], uniform(rnd, -Math.PI, Math.PI)), rotation(n[1], uniform(rnd, -Math.PI, Math.PI)))
-        : rotation(n[0], uniform(rnd, -Math.PI, Math.PI));
-    const d = mulMtV(P.R, [A.r[0] - P.r[0], A.r[1] - P.r[1], A.r[2] - P.r[2]]);
-    cut.b.bar = d;
-    if (cut.type === 'planar') continue; // R_a^T R_b is already a rotation about n
+        : sliding ? identity() : rotation(n[0], uniform(rnd, -Math.PI, Math.PI));
+    const s = sliding ? uniform(rnd, -0.3, 0.3) : 0;
+    if (cut.type === 'planar-prismatic') all = turnPlanarLoop(spec, cut, x, all);
+    const A = framePose(x, all, { link: cut.a.link, ...fixedTransform(cut.a.bar, cut.a.rotation) });
+    const P = framePose(x, all, { link: cut.b.link, ...fixedTransform(undefined, undefined) });
+    const target = sliding ? add(A.r, mulMV(A.R, n[0].map((v) => v * s) as V3)) : A.r;
+    cut.b.bar = mulMtV(P.R, [target[0] - P.r[0], target[1] - P.r[1], target[2] - P.r[2]]);
+    if (cut.type === 'planar' || cut.type === 'planar-prismatic') continue; // R_a^T R_b is already a rotation about n, or none
     const fix = axisAngle(mulMM(transpose(P.R), mulMM(A.R, Rrel)));
     cut.b.rotation = { axis: fix.axis, angle: fix.angle, r: [0, 0, 0] };
   }
 }
 
+/**
+ * A planar loop closed by a prismatic cut: R_a^T R_b must be 1, where the
+ * tree's random angles leave a turn theta about the planes' normal p. The
+ * loop's newest revolute (a link of this loop's own branches, which no
+ * earlier loop contains) turns by -theta on frame_b's side, +theta on
+ * frame_a's, signed by its axis along p. (spec, cut, tree, poses) => the new
+ * poses; the revolute's q changed in place.
+ */
+function turnPlanarLoop(spec: MechanismSpec, cut: CutSpec, x: ReturnType<typeof expand>, all: ReturnType<typeof poses>): ReturnType<typeof poses> {
+  const p = normalize(cut.axes[1]);
+  const turn = (at: typeof all) => {
+    const A = framePose(x, at, { link: cut.a.link, ...fixedTransform(cut.a.bar, cut.a.rotation) });
+    const P = framePose(x, at, { link: cut.b.link, ...fixedTransform(undefined, undefined) });
+    const R = mulMM(transpose(A.R), P.R);
+    return Math.atan2(dot(p, [R[2][1] - R[1][2], R[0][2] - R[2][0], R[1][0] - R[0][1]]) / 2, (R[0][0] + R[1][1] + R[2][2] - 1) / 2);
+  };
+  const side = (k: number) => { const out: number[] = []; for (let i = k; i >= 0; i = spec.links[i].parent) out.push(i); return out; };
+  const [onA, onB] = [side(cut.a.link), side(cut.b.link)];
+  const loop = [...onA.filter((i) => !onB.includes(i)), ...onB.filter((i) => !onA.includes(i))];
+  const k = Math.max(...loop.filter((i) => spec.links[i].joint === 'revolute'));
+  const link = spec.links[k];
+  link.q[0] += (onB.includes(k) ? -1 : 1) * Math.sign(dot(link.axes[0], p)) * turn(all);
+  const next = poses(x.rnea, spec.links.flatMap((l) => l.q));
+  const left = turn(next);
+  if (!(Math.abs(left) < 1e-12)) throw new Error(`turnPlanarLoop: the loop of cut ${cut.a.link} -> ${cut.b.link} still turns by ${left} after j${k + 1}`);
+  return next;
+}
+
+/** the kinds of mechanism generated (header) */
+export const FAMILIES = ['mixed', 'prismatic'] as const;
+export type Family = (typeof FAMILIES)[number];
+
 export interface GenerateOptions {
   /** small mechanisms (for npm test): trees of 1-3 links, no links besides the loops', short loops */
   small?: boolean;
+  /** default 'mixed' */
+  family?: Family;
 }
 
 // (seed) => a random mechanism that assembles at its start values
@@ -212,16 +308,20 @@ export function generate(seed: number, options: GenerateOptions = {}): Mechanism
   const cuts: CutSpec[] = [];
   const u = rnd();
   const loopType = (): CutType => pick(rnd, ['planar', 'planar', 'spherical', 'spherical', 'universal', 'revolute'] as CutType[]);
+  // the prismatic family: a loop closed at a slider first, then perhaps a loop of any type (the mixed family's draws unchanged)
+  const prismatic = options.family === 'prismatic';
+  const firstType = prismatic ? (): CutType => pick(rnd, ['prismatic', 'prismatic', 'planar-prismatic'] as CutType[]) : loopType;
+  const otherType = prismatic ? (): CutType => pick(rnd, ['prismatic', 'planar-prismatic', 'planar', 'spherical', 'universal', 'revolute'] as CutType[]) : loopType;
   let shape: string;
-  if (u < 0.4) {
+  if (u < 0.4 && !prismatic) {
     const nb = 1 + Math.floor(rnd() * (options.small ? 3 : 6));
     for (let i = 0; i < nb; i++) links.push(randomLink(rnd, i === 0 || rnd() < 0.15 ? -1 : Math.floor(rnd() * i)));
     shape = 'tree';
   } else {
     const before = options.small ? 0 : Math.floor(rnd() * 3);
     for (let i = 0; i < before; i++) links.push(randomLink(rnd, i === 0 ? -1 : Math.floor(rnd() * (i + 1)) - 1));
-    const types = [loopType(), ...(u < 0.8 ? [] : [loopType()])];
-    for (const t of types) cuts.push(addLoop(rnd, links, t, options.small));
+    const types = [firstType(), ...(u < 0.8 ? [] : [otherType()])];
+    for (const t of types) cuts.push(addLoop(rnd, links, t, options.small, prismatic));
     if (!options.small && rnd() < 0.3) links.push(randomLink(rnd, Math.floor(rnd() * links.length)));
     shape = `${types.length === 1 ? 'loop' : 'double'}:${types.join('+')}`;
   }

@@ -57,9 +57,9 @@ export interface CutSpec {
   type: CutType;
   a: SideSpec;
   b: SideSpec;
-  /** revolute, planar: [axis]; universal: [axis 1, axis 2]; spherical: [] */
+  /** revolute, planar, prismatic: [axis]; planar-prismatic: [guide, the planes' normal]; universal: [axis 1, axis 2]; spherical: [] */
   axes: V3[];
-  /** drive torque's spring-damper on a cut revolute's relative angle */
+  /** the drive's spring-damper on a cut revolute's relative angle or a cut prismatic's displacement */
   c: number;
   q0: number;
   d: number;

@@ -7,6 +7,8 @@ export function summarize(results: readonly CaseResult[], ms: number): string {
   for (const cls of ['agree', 'compile-error', 'run-error'] as const) lines.push(`  ${cls.padEnd(14)} ${count((r) => r.cls === cls)}`);
   lines.push(`  ${'FAILED'.padEnd(14)} ${count((r) => !!r.failure)}`);
   lines.push(`  (grey zone of the singularity tests: ${count((r) => !!r.grey)})`);
+  const away = results.filter((r) => r.branch);
+  if (away.length) lines.push(`  (agree, loop closed away from the start's assembly branch: ${away.length}, seeds ${away.slice(0, 8).map((r) => r.seed).join(', ')}${away.length > 8 ? ', ...' : ''})`);
   // why the typed errors happened, grouped by their message with names and numbers blanked
   for (const cls of ['compile-error', 'run-error'] as const) {
     const why = new Map<string, number[]>();
@@ -19,7 +21,7 @@ export function summarize(results: readonly CaseResult[], ms: number): string {
   const failures = results.filter((r) => r.failure);
   const kinds = [...new Set(failures.map((r) => r.failure!.kind))];
   for (const k of kinds) lines.push(`  failures ${k}: ${count((r) => r.failure?.kind === k)}`);
-  for (const r of failures) lines.push(`FAIL seed ${r.seed} [${r.shape}; ${r.features}] ${r.failure!.kind}: ${r.failure!.detail}`);
+  for (const r of failures) lines.push(`FAIL seed ${r.seed} [${r.shape}${r.features ? `; ${r.features}` : ''}] ${r.failure!.kind}: ${r.failure!.detail}`);
   return lines.join('\n');
 }
 

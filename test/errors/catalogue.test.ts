@@ -1,8 +1,8 @@
 // The error catalogue: each bad input users may give, the exact message they
 // see on stderr and the exit code (0 ok, 1 model error, 2 usage error). The
 // CLI runs in-process through main(argv, io); two entries run bin/kron.mjs
-// as a process to show that the exit code reaches the shell. (Kinematic
-// loops without a cut joint and Newton failures at singular positions are
+// as a process to show that the exit code reaches the shell. (Over-constrained
+// kinematic loops and Newton failures at singular positions are
 // catalogued with the loop joints.)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -149,13 +149,13 @@ describe('error catalogue: joint limits and friction (exit 1)', () => {
 });
 
 describe('error catalogue: kinematic loops', () => {
-  it('a loop without a joint that can be cut (exit 1)', async () => {
+  it('an over-constrained loop: a box on two parallel guides (exit 1)', async () => {
     const r = await kron('compile', 'test/errors/fixtures/uncut-loop.ts');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(lines(
-      'ModelError: kinematic loop (p2, p1) without a cut joint: p2 closes it but cannot be cut',
+      'ModelError: the kinematic loop (p2, p1) cut at p2 has 5 constraints, but its tree joints have only 1 coordinate it may determine',
       '  component: p2',
-      '  hint: mark a spherical, universal or revolute joint of the loop as its cut joint: { cut: true }',
+      '  hint: the loop is over-constrained or too many of its joints are states: free a joint marked state: true, or cut the loop with a joint that constrains less (available: p1 (1))',
     ));
   });
   it('Newton failure: a four-bar whose links cannot close stops at time 0 with the residual and the joints (exit 1)', async () => {

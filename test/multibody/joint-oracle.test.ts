@@ -80,6 +80,11 @@ describe('loops: every cut type against the KKT oracle', () => {
     ['a double loop: spherical cut, then a planar loop hanging from it', loop(15, [link(-1, 'revolute'), link(-1, 'revolute', { axes: [[0, 1, 0]] }), link(1, 'universal'), link(2, 'revolute', planar(1)), link(3, 'revolute', planar(1)), link(2, 'revolute', planar(-1))], [cut('spherical', 0, 2), cut('planar', 4, 5, [n])])],
     // (relaxed returned NaN or wrong numbers on spatial loops with massless links)
     ['spatial loop with massless links closed by a spherical cut', loop(16, [link(-1, 'universal', { body: undefined }), link(0, 'revolute'), link(-1, 'revolute', { body: undefined, bar: [-0.4, 0.2, 0.1] }), link(2, 'revolute')], [cut('spherical', 1, 3)])],
+    // loops that close at a slider (issue 28: refused before prismatic cut joints), a drive force, spring and damper on the cut
+    ['spatial R-S-U loop closed by a prismatic cut (the tearing paper\'s four-bar shape, cut at its slider)', loop(17, [link(-1, 'revolute'), link(0, 'spherical'), link(-1, 'universal', { bar: [-0.4, 0.2, 0.1] })], [cut('prismatic', 1, 2, [[0.3, 1, 0.2]], { c: 2, q0: 0.1, d: 0.3 })])],
+    ['planar slider-crank (oblique parallel revolutes) closed by the planar prismatic cut', loop(18, [link(-1, 'revolute', planar(1)), link(0, 'revolute', planar(-1)), link(1, 'revolute', planar(2))], [cut('planar-prismatic', 2, -1, [[0, 1, -0.3], n], { c: 2, q0: 0.1, d: 0.3 })])],
+    ['planar loop with an in-plane slider in the tree, closed by the planar prismatic cut', loop(19, [link(-1, 'revolute', planar(1)), link(0, 'prismatic', { axes: [[1, 0, -0.2]] }), link(1, 'revolute', planar(-1)), link(-1, 'revolute', planar(2))], [cut('planar-prismatic', 2, 3, [[0, 1, -0.3], n])])],
+    ['a double loop: a prismatic cut, then a spherical loop hanging from it', loop(20, [link(-1, 'revolute'), link(0, 'spherical'), link(-1, 'universal', { bar: [-0.4, 0.2, 0.1] }), link(1, 'revolute', { axes: [[0, 1, 0]] }), link(-1, 'revolute', { bar: [0.1, -0.3, 0.2] }), link(4, 'universal')], [cut('prismatic', 1, 2, [[0.3, 1, 0.2]]), cut('spherical', 3, 5)])],
   ];
   for (const [name, spec] of cases) {
     it(`${name}: torn, relaxed and the oracle agree`, () => {

@@ -210,8 +210,8 @@ describe('badly closed loops are errors that name the loop', () => {
     expect(k.loops[0]).toMatchObject({ cut: 'j3', chosenBy: 'builder', constraints: 2, planar: true });
   });
 
-  it('a loop of prismatic joints only has no joint to cut', () => {
-    expect(() => compile(buildUncut())).toThrow(/kinematic loop \(p2, p1\) without a cut joint: p2 closes it but cannot be cut/);
+  it('a box on two parallel guides is over-constrained: the prismatic cut has 5 constraints, its tree 1 coordinate', () => {
+    expect(() => compile(buildUncut())).toThrow(/kinematic loop \(p2, p1\) cut at p2 has 5 constraints, but its tree joints have only 1 coordinate it may determine/);
   });
 
   it('a rigid loop (a body connected to the world twice through bars) is named', () => {

@@ -14,6 +14,12 @@
 //   revolute     d = 0,  (R_a u1) . (R_b n) = 0,  (R_a u2) . (R_b n) = 0 (5)
 //                (u1, u2 normal to the axis n: frame_b's axis stays along frame_a's)
 //   planar       (R_a u1) . d = 0,  (R_a u2) . d = 0                     (2)
+//   prismatic    (R_a u1) . d = 0,  (R_a u2) . d = 0,                      (5)
+//                (R_a u1) . (R_b n) = 0,  (R_a u2) . (R_b n) = 0,
+//                (R_a u1) . (R_b u2) = 0
+//                (the guide along n: no translation normal to it, no turn)
+//   planar-prismatic  (R_a w) . d = 0,  (R_a n) . (R_b w) = 0               (2)
+//                (axes [n, p]: the guide n in planes normal to p, w = p x n)
 // G = dphi/dq and the bias d^2/dt^2 phi at qdd = 0 (gamma = -bias) are
 // analytic, from the joints' screw axes (screws.ts says why not finite
 // differences). The KKT system (Featherstone 2008, sec. 8.1, eq. 8.5)
@@ -30,14 +36,20 @@
 //     eigenvalue is at most SINGULAR (symmetric.ts) of its unit diagonal.
 // A drive or spring on a cut revolute acts on its relative angle theta(q)
 // (theta measured as Kron measures it: R_a^T R_b = Rot(n, theta)), so its
-// generalized force is Q_theta * dtheta/dq, dtheta/dq = (w_b - w_a)_q . n_a.
+// generalized force is Q_theta * dtheta/dq, dtheta/dq = (w_b - w_a)_q . n_a;
+// on a cut prismatic on its displacement s(q) = n_a . d, whose rate per
+// coordinate is (w_a,q x n_a) . d + n_a . (v_b - v_a)_q (the power of a force
+// s' F along the guide between the two frames at frame_b's origin).
 import { type AttachedFrame, type Expanded, type ForceLaw, type OracleTree, appliedForces, expand, framePose, massMatrix, poses } from './joint-tree.ts';
 import { type V3, add, cross, dot, mulMtV, mulMV, normalize, rnea } from './rnea.ts';
 import { type Motion, carried, frameMotion, motions, path, sub } from './screws.ts';
 import { dot2, svdColumns } from './accurate.ts';
 import { SINGULAR, maxAbs, mulMatVec, symmetricEigen } from './symmetric.ts';
 
-export type CutType = 'spherical' | 'universal' | 'revolute' | 'planar';
+export type CutType = 'spherical' | 'universal' | 'revolute' | 'planar' | 'prismatic' | 'planar-prismatic';
+
+/** a cut that measures a coordinate of its own, which a drive and a spring-damper act on */
+export const isDrivenCut = (t: CutType): boolean => t !== 'spherical' && t !== 'universal';
 
 /** relative rank at or below which the constraint Jacobian is rank deficient */
 export const RANK = 1e-8;
@@ -47,9 +59,9 @@ export interface OracleCut {
   /** where the cut joint's frame_a and frame_b sit */
   a: AttachedFrame;
   b: AttachedFrame;
-  /** revolute, planar: [n]; universal: [n1, n2]; spherical: none */
+  /** revolute, planar, prismatic: [n]; planar-prismatic: [n, p]; universal: [n1, n2]; spherical: none */
   axes: V3[];
-  /** drive and spring-damper on a cut revolute's angle */
+  /** drive and spring-damper on a cut revolute's angle or a cut prismatic's displacement */
   tau?: number;
   law?: ForceLaw;
 }
@@ -76,10 +88,24 @@ function cutResiduals(x: Expanded, cut: OracleCut, all: ReturnType<typeof poses>
     return [...d, dot(mulMV(A.R, n1), mulMV(B.R, n2)) - dot(n1, n2)];
   }
   const n = normalize(cut.axes[0]);
+  if (cut.type === 'planar-prismatic') {
+    const w = inPlaneNormal(cut);
+    return [dot(mulMV(A.R, w), d), dot(mulMV(A.R, n), mulMV(B.R, w))];
+  }
   const [u1, u2] = normalsOf(n).map((u) => mulMV(A.R, u));
   if (cut.type === 'planar') return [dot(u1, d), dot(u2, d)];
+  if (cut.type === 'prismatic') return [dot(u1, d), dot(u2, d), dot(u1, mulMV(B.R, n)), dot(u2, mulMV(B.R, n)), dot(u1, mulMV(B.R, normalsOf(n)[1]))];
   const eb = mulMV(B.R, n);
   return [...d, dot(u1, eb), dot(u2, eb)];
+}
+
+/** a planar prismatic cut's in-plane direction normal to its guide: w = p x n */
+const inPlaneNormal = (cut: OracleCut): V3 => normalize(cross(normalize(cut.axes[1]), normalize(cut.axes[0])));
+
+/** a cut prismatic's displacement along its guide: s = (R_a n) . d */
+function cutDisplacement(x: Expanded, cut: OracleCut, all: ReturnType<typeof poses>): number {
+  const A = framePose(x, all, cut.a), B = framePose(x, all, cut.b);
+  return dot(mulMV(A.R, normalize(cut.axes[0])), sub(B.r, A.r));
 }
 
 /** the relative angle of a cut revolute: R_a^T R_b = Rot(n, theta) */
@@ -141,6 +167,22 @@ export function constraintSystem(sys: LoopSystem, x: Expanded, q: readonly numbe
       normalsOf(normalize(cut.axes[0])).forEach(inPlane);
       continue;
     }
+    if (cut.type === 'planar-prismatic') {
+      const w = inPlaneNormal(cut);
+      inPlane(w);
+      orientation(normalize(cut.axes[0]), w, 0);
+      continue;
+    }
+    if (cut.type === 'prismatic') {
+      const n = normalize(cut.axes[0]);
+      const [u1, u2] = normalsOf(n);
+      inPlane(u1);
+      inPlane(u2);
+      orientation(u1, n, 0);
+      orientation(u2, n, 0);
+      orientation(u1, u2, 0);
+      continue;
+    }
     [0, 1, 2].forEach(translation);
     if (cut.type === 'universal') {
       const [n1, n2] = cut.axes.map(normalize);
@@ -158,6 +200,14 @@ function cutAngleRate(x: Expanded, cut: OracleCut, all: Motion[]): number[] {
   const A = sideMotion(x, all, cut.a), B = sideMotion(x, all, cut.b);
   const na = mulMV(A.R, normalize(cut.axes[0]));
   return A.dw.map((_, k) => dot(sub(B.dw[k], A.dw[k]), na));
+}
+
+/** ds/dq of a cut prismatic's displacement (header) */
+function cutDisplacementRate(x: Expanded, cut: OracleCut, all: Motion[]): number[] {
+  const A = sideMotion(x, all, cut.a), B = sideMotion(x, all, cut.b);
+  const na = mulMV(A.R, normalize(cut.axes[0]));
+  const d = sub(B.r, A.r);
+  return A.dw.map((_, k) => dot(cross(A.dw[k], na), d) + dot(na, sub(B.dv[k], A.dv[k])));
 }
 
 export type LoopSolution =
@@ -289,11 +339,13 @@ export function loopDynamics(sys: LoopSystem, q: readonly number[], qd: readonly
   const Q = appliedForces(x.laws, q, qd, tau);
   const all = motions(x.rnea, q, qd);
   for (const cut of sys.cuts) {
-    if ((cut.type !== 'revolute' && cut.type !== 'planar') || (!cut.tau && !cut.law?.c && !cut.law?.d)) continue;
-    const dtheta = cutAngleRate(x, cut, all);
+    if (!isDrivenCut(cut.type) || (!cut.tau && !cut.law?.c && !cut.law?.d)) continue;
+    const sliding = cut.type === 'prismatic' || cut.type === 'planar-prismatic';
+    const rate = sliding ? cutDisplacementRate(x, cut, all) : cutAngleRate(x, cut, all);
+    const coordinate = sliding ? cutDisplacement(x, cut, poses(x.rnea, q)) : cutAngle(x, cut, poses(x.rnea, q));
     const law = cut.law ?? { c: 0, q0: 0, d: 0 };
-    const drive = (cut.tau ?? 0) - law.c * (cutAngle(x, cut, poses(x.rnea, q)) - law.q0) - law.d * dotn(dtheta, qd);
-    dtheta.forEach((v, j) => (Q[j] += drive * v));
+    const drive = (cut.tau ?? 0) - law.c * (coordinate - law.q0) - law.d * dotn(rate, qd);
+    rate.forEach((v, j) => (Q[j] += drive * v));
   }
   const M = massMatrix(x.rnea, q);
   const kkt = solveKkt(M, G);
@@ -380,57 +432,3 @@ function dataSensitivity(
 }
 
 const dotn = (a: readonly number[], b: readonly number[]) => a.reduce((s, v, i) => s + v * b[i], 0);
-
-/**
- * Relative smallest singular value (sigma_min / sigma_max) of the constraint
- * Jacobian restricted to some coordinates (e.g. the rest joints a builder
- * chose to close the loops with): 0 when those coordinates cannot move the
- * cut in every constrained direction, whatever the rest of the mechanism can.
- */
-export function columnRank(sys: LoopSystem, q: readonly number[], columns: readonly number[]): number {
-  const { G } = constraintSystem(sys, expand(sys.tree), q, q.map(() => 0));
-  const m = columns.length, c = G.length;
-  if (m === 0 || c === 0) return 1;
-  const { sigma } = svdColumns(G.map((row) => columns.map((i) => row[i])), m);
-  return c > m ? 0 : sigma[c - 1] / sigma[0];
-}
-
-/**
- * The loop closed by Newton's method on the rest coordinates (indices into
- * q), warm-started from q: the oracle's own answer to "does this loop close
- * near here". Returns q with the rest coordinates solved, or undefined.
- */
-export function assemble(sys: LoopSystem, q: readonly number[], rest: readonly number[]): number[] | undefined {
-  const x = expand(sys.tree);
-  const y = [...q];
-  for (let it = 0; it < 50; it++) {
-    const phi = constraints(sys, x, y);
-    if (maxAbs(phi) < 1e-12) return y;
-    const { G } = constraintSystem(sys, x, y, y.map(() => 0));
-    const J = G.map((row) => rest.map((i) => row[i]));
-    const step = solveSquare(J, phi.map((v) => -v));
-    if (!step) return undefined;
-    rest.forEach((i, k) => (y[i] += step[k]));
-  }
-  return maxAbs(constraints(sys, x, y)) < 1e-9 ? y : undefined;
-}
-
-/**
- * The least-squares step of smallest norm, J^+ b, by the SVD with singular
- * values below 1e-10 of the largest dropped: rest coordinates whose columns
- * are dependent (two coaxial revolutes) still close a loop whose residual
- * lies in their range, as Newton's method in Kron does, where the normal
- * equations would be singular. Undefined when J is zero.
- */
-function solveSquare(J: number[][], b: number[]): number[] | undefined {
-  const n = J[0]?.length ?? 0;
-  const { sigma, U, V } = svdColumns(J, n);
-  if (!(sigma[0] > 0)) return undefined;
-  const x = new Array<number>(n).fill(0);
-  sigma.forEach((s, k) => {
-    if (s <= 1e-10 * sigma[0]) return;
-    const c = dotn(U[k], b) / s;
-    V[k].forEach((v, i) => (x[i] += c * v));
-  });
-  return x;
-}

@@ -61,14 +61,20 @@ export function orientation(fa: Frame, fb: Frame, u: Vec3, e: Vec3, c: number): 
   };
 }
 
+/** a force and torque applied on frame_b besides the constraint forces (a cut joint's drive) */
+export interface Applied {
+  force?: Vec3;
+  torque?: Vec3;
+}
+
 /**
  * The cut joint's equations: one constraint force fc[i] per constraint as
  * tearing variable of the acceleration loop, the three residue equations
  * per constraint, and the force balance of the massless joint with an
- * applied torque tb (a drive on a cut revolute).
+ * applied torque (a drive on a cut revolute) or force (on a cut prismatic).
  */
-export function closeLoop(c: Component, fa: Frame, fb: Frame, constraints: readonly Constraint[], tb: Vec3 = vec3(0, 0, 0)): Expr[] {
-  let f: Vec3 = vec3(0, 0, 0), t = tb;
+export function closeLoop(c: Component, fa: Frame, fb: Frame, constraints: readonly Constraint[], applied: Applied = {}): Expr[] {
+  let f: Vec3 = applied.force ?? vec3(0, 0, 0), t: Vec3 = applied.torque ?? vec3(0, 0, 0);
   const fc = constraints.map((k, i) => {
     const lambda = c.variable(`fc[${i + 1}]`);
     c.equation(k.position, residue(ZERO));

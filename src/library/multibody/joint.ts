@@ -47,9 +47,12 @@ export interface JointOptions {
   /** the regularisation speed v_eps of the friction (rad/s or m/s); default: max(1e-3, F h / (0.3 I)) with h = 1e-3 s (limits.ts) */
   frictionVelocity?: number;
   /**
-   * true: this joint closes a kinematic loop (a cut joint); for a revolute,
-   * 'planar' constrains only the two translations in the plane normal to its
-   * axis, for loops of parallel revolutes. Default: the builder decides.
+   * true: this joint closes a kinematic loop (a cut joint); 'planar': the cut
+   * of a planar loop (parallel revolutes, prismatic joints along their
+   * planes), which constrains only what moves in the planes: for a revolute
+   * the two translations in the plane normal to its axis, for a prismatic
+   * the in-plane translation normal to its axis and the turn about the
+   * planes' normal. Default: the builder decides.
    */
   cut?: boolean | 'planar';
   /** true: q, qd are states; false: they are determined by a loop. Default: the builder decides. */
@@ -71,7 +74,7 @@ export abstract class Joint extends Component {
    * can close a loop (topology.ts); undefined otherwise
    */
   restAxes: ReadonlySet<number> | undefined;
-  /** a cut revolute constrains only the in-plane translations */
+  /** a planar cut (revolute, prismatic): only the constraints in the loop's planes */
   planarCut: boolean;
   /** the user's marks, which the builder honours */
   readonly marks: { cut: boolean; state: boolean | undefined };
@@ -116,7 +119,7 @@ export abstract class Joint extends Component {
       if (this.cutConstraints(this.planarCut) === 0) {
         throw new ModelError(`joint ${this.path} cannot be a cut joint`, {
           component: this.path,
-          hint: 'cut another joint of the loop (a spherical, universal or revolute joint)',
+          hint: 'cut another joint of the loop (a spherical, universal, revolute or prismatic joint)',
         });
       }
       this.cutEquations();

@@ -78,7 +78,7 @@ export class Revolute extends OneDofJoint {
     const constraints = this.planarCut
       ? inPlane
       : [...WORLD_AXES.map((u) => translation(fa, fb, u, true)), orientation(fa, fb, u1, eb, 0), orientation(fa, fb, u2, eb, 0)];
-    closeLoop(this, fa, fb, constraints, vscale(this.drive, vneg(e)));
+    closeLoop(this, fa, fb, constraints, { torque: vscale(this.drive, vneg(e)) });
     const ub = mulMV(fb.R, local[0]);
     this.equation(this.q, atan2(dot(e, cross(u1, ub)), dot(u1, ub)));
     this.equation(this.qd, dot(e, vsub(fb.w, fa.w)));

@@ -13,16 +13,20 @@
 //     joints before single axes of spherical and universal joints, the first
 //     set with full rank at the start pose (chooseRest). Every other tree
 //     joint, and every other axis of a partly determined one, is a state.
-// A planar loop (revolutes with one common axis, no fixed rotation on it) is
-// cut with the planar revolute cut; closing it with a spherical, universal
-// or full revolute cut over-constrains it, which is an error.
+// A planar loop (revolutes with one common axis p, prismatic joints along
+// the planes normal to it: planar-loop.ts) is cut with a planar cut:
+// the revolute's (2 in-plane translations) or the prismatic's (1 in-plane
+// translation and the turn about p); closing it with a spherical, universal,
+// full revolute or full prismatic cut over-constrains it, which is an error.
 import { ModelError } from '../../errors.ts';
 import type { Component } from '../../model/index.ts';
 import { FixedRotation } from './fixed-rotation.ts';
 import { Frame } from './frame.ts';
 import { Joint } from './joint.ts';
+import { Prismatic } from './prismatic.ts';
 import { Revolute } from './revolute.ts';
-import { addsFullRank, loopColumns } from './start-pose.ts';
+import { loopPlane, notPlanar } from './planar-loop.ts';
+import { addsFullRank, loopColumns, startPoses } from './start-pose.ts';
 
 export interface KinematicLoop {
   /** the joint that closes the loop */
@@ -72,27 +76,35 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const earlier: { cut: Joint; rest: RestUnit[] }[] = [];
   const rest = new Map<Joint, Set<number>>();
   const fixedRotationAt = new Set(components.filter((c) => c instanceof FixedRotation).map((c) => vertex((c as FixedRotation).frame_a)));
+  const poses = startPoses(components, worldFrame, spanningJoints);
   for (const cut of edges.filter((e) => !inTree.has(e))) {
     const path = treePath(cut.a, cut.b, tree);
     // the tree part decides: a spherical or universal cut on parallel revolutes is still a planar loop
     const treeJoints = path.map((e) => e.joint);
-    const planar = isPlanar(cut.joint instanceof Revolute ? [cut.joint, ...treeJoints] : treeJoints, [cut.a, cut.b, ...path.flatMap((e) => [e.a, e.b])], fixedRotationAt);
+    const vertices = [cut.a, cut.b, ...path.flatMap((e) => [e.a, e.b])];
+    const withCut = cut.joint instanceof Revolute || cut.joint instanceof Prismatic ? [cut.joint, ...treeJoints] : treeJoints;
+    const rotated = vertices.some((v) => fixedRotationAt.has(v));
+    const plane = loopPlane(withCut, rotated, poses);
+    const planar = plane !== undefined;
     const chosenBy = cut.joint.marks.cut ? 'user' : 'builder';
     cut.joint.role = 'cut';
-    if (planar && chosenBy === 'builder' && cut.joint instanceof Revolute) cut.joint.planarCut = true;
-    if (planar && cut.joint instanceof Revolute) cut.joint.planeInWorld = [cut.a, cut.b, ...path.flatMap((e) => [e.a, e.b])].includes(root);
     const loopNames = [cut.joint, ...path.map((e) => e.joint)].map((j) => j.path).join(', ');
+    if (planar && chosenBy === 'builder' && withCut[0] === cut.joint) cut.joint.planarCut = true;
+    // the plane's directions fixed in the world only where no fixed rotation turns the loop's frames
+    if (planar && cut.joint instanceof Revolute) cut.joint.planeInWorld = vertices.includes(root) && !rotated;
+    if (cut.joint instanceof Prismatic && cut.joint.planarCut) cut.joint.planeNormal = plane?.normalIn(cut.joint) ?? notPlanar(cut.joint, loopNames);
     const constraints = cut.joint.cutConstraints(cut.joint.planarCut);
     if (constraints === 0) {
+      // every joint of the library can be cut; a joint class of the user's own may not
       throw new ModelError(`kinematic loop (${loopNames}) without a cut joint: ${cut.joint.path} closes it but cannot be cut`, {
         component: cut.joint.path,
-        hint: `mark a spherical, universal or revolute joint of the loop as its cut joint: { cut: true }${planar ? ", or { cut: 'planar' } for a revolute" : ''}`,
+        hint: 'mark a spherical, universal, revolute or prismatic joint of the loop as its cut joint: { cut: true }',
       });
     }
-    if (planar && !(cut.joint instanceof Revolute && cut.joint.planarCut)) {
+    if (planar && !cut.joint.planarCut) {
       throw new ModelError(`the kinematic loop (${loopNames}) is planar, and cutting it at ${cut.joint.path} over-constrains it: ${constraints} constraints where a planar loop has 2 independent ones, so the torn position Jacobian is singular`, {
         component: cut.joint.path,
-        hint: "close the loop with the planar revolute cut: a revolute joint with { cut: 'planar' } (constrains only the two in-plane translations)",
+        hint: "close the loop with a planar cut: a revolute or prismatic joint with { cut: 'planar' } (a revolute's constrains the two in-plane translations, a prismatic's the in-plane translation normal to its axis and the turn)",
       });
     }
     // columns over this and the earlier loops' constraints: their rest joints follow when this loop's move
@@ -218,15 +230,6 @@ function treePath(a: number, b: number, tree: Tree): Edge[] {
   return [...fromA, ...fromB.reverse()];
 }
 
-/** revolutes with one common axis (frame_a coordinates) and no fixed rotation between them */
-function isPlanar(joints: Joint[], vertices: number[], fixedRotationAt: Set<number>): boolean {
-  if (joints.length < 2 || !joints.every((j) => j instanceof Revolute)) return false;
-  if (vertices.some((v) => fixedRotationAt.has(v))) return false;
-  const axis = (j: Joint) => (j as Revolute).axis.map((x) => x.value);
-  const n0 = axis(joints[0]);
-  return joints.every((j) => Math.abs(Math.abs(axis(j).reduce((s, x, i) => s + x * n0[i], 0)) - 1) < 1e-12);
-}
-
 /** coordinates of one joint that a loop determines: all of its axes, or some (0-based) */
 interface RestUnit {
   joint: Joint;
@@ -270,8 +273,13 @@ function chooseRest(path: Edge[], constraints: number, rest: Map<Joint, Set<numb
   const chosen = [...marked, ...(picked ?? [])];
   const count = chosen.reduce((n, u) => n + u.axes.length, 0);
   if (count !== constraints) {
-    const available = path.filter((e) => e.joint.marks.state !== true && !rest.has(e.joint)).map((e) => `${e.joint.path} (${e.joint.dof})`);
-    throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} has ${constraints} constraints, but ${count === 0 && !available.length ? 'no' : count} coordinates of its tree joints can be determined by them`, {
+    const open = path.filter((e) => e.joint.marks.state !== true && !rest.has(e.joint));
+    const available = open.map((e) => `${e.joint.path} (${e.joint.dof})`);
+    const dof = open.reduce((n, e) => n + e.joint.dof, 0);
+    const why = count > constraints ? `${count} coordinates of its tree joints are marked to be determined by them`
+      : dof < constraints ? `its tree joints have ${dof === 0 ? 'no coordinates' : `only ${dof} coordinate${dof > 1 ? 's' : ''}`} it may determine`
+        : `no set of its tree joints has exactly ${constraints} coordinates to determine`;
+    throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} has ${constraints} constraints, but ${why}`, {
       component: cut,
       hint: count > constraints
         ? `too many joints are marked state: false; joints with coordinates available: ${available.join(', ')}`
