@@ -10,6 +10,8 @@
 //                  in the grey zone, see below)
 //   agree          torn, relaxed and the oracle agree on every tree coordinate's
 //                  acceleration (state joints: der(qd); rest joints: qdd)
+// The singular family (singular.ts) is judged by a run instead: run-error,
+// agree, or the failure silent.
 // Failures: crash (an error that is not a KronError, an exception of the
 // fuzzer's own generator or oracle, or a worker that died on the case:
 // main.ts, worker.ts), timeout (no answer within main.ts' --timeout), nan (a non-finite
@@ -61,10 +63,11 @@ import { isDrivenCut, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { buildMechanism, oracleSystem } from './describe.ts';
 import { generate, loopLinks } from './generate.ts';
+import { trajectoryCase } from './singular.ts';
 import { type MechanismSpec, coordinateNames, coordinateSignals, features } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
-export type FailureKind = 'crash' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
+export type FailureKind = 'crash' | 'silent' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
 
 export interface CaseResult {
   seed: number;
@@ -186,6 +189,7 @@ const maxAbs = (x: readonly number[]) => x.reduce((m, v) => Math.max(m, Math.abs
 
 // (seed) => the case's class or failure
 export function runCase(seed: number, spec: MechanismSpec = generate(seed)): CaseResult {
+  if (spec.trajectory) return trajectoryCase(seed, spec, spec.trajectory, buildMechanism);
   const base = { seed, shape: spec.shape, features: features(spec) };
   const fail = (kind: FailureKind, detail: string): CaseResult => ({ ...base, failure: { kind, detail } });
   const compiled = MODES.map((m) => tryCompile(spec, m));

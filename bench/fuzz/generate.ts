@@ -23,6 +23,7 @@
 // fewer in the loop (fuzz seed 9000246 --small: 3 for a revolute cut's 5),
 // which the builder refuses as over-constrained, a compile-error.
 import { prng } from '../../test/multibody/random-tree.ts';
+import { generateSingular } from './singular.ts';
 import { type M3, type V3, add, cross, dot, identity, mulMM, mulMtV, mulMV, normalize, rotation } from '../../test/oracles/rnea.ts';
 import { type JointType, expand, framePose, poses } from '../../test/oracles/joint-tree.ts';
 import { type CutType, isDrivenCut } from '../../test/oracles/loops.ts';
@@ -291,7 +292,7 @@ function turnPlanarLoop(spec: MechanismSpec, cut: CutSpec, x: ReturnType<typeof 
 }
 
 /** the kinds of mechanism generated (header) */
-export const FAMILIES = ['mixed', 'prismatic'] as const;
+export const FAMILIES = ['mixed', 'prismatic', 'singular'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface GenerateOptions {
@@ -303,6 +304,7 @@ export interface GenerateOptions {
 
 // (seed) => a random mechanism that assembles at its start values
 export function generate(seed: number, options: GenerateOptions = {}): MechanismSpec {
+  if (options.family === 'singular') return generateSingular(seed);
   const rnd = prng(seed);
   const links: LinkSpec[] = [];
   const cuts: CutSpec[] = [];

@@ -13,6 +13,7 @@
 import type { V3 } from '../../test/oracles/rnea.ts';
 import type { JointType } from '../../test/oracles/joint-tree.ts';
 import type { CutType } from '../../test/oracles/loops.ts';
+import type { Trajectory } from './singular.ts';
 
 export interface RotationSpec {
   axis: V3;
@@ -72,6 +73,8 @@ export interface MechanismSpec {
   gravity: V3;
   links: LinkSpec[];
   cuts: CutSpec[];
+  /** the singular family (singular.ts): judged by this run, not at one state */
+  trajectory?: Trajectory;
 }
 
 /** names of a link's coordinates, e.g. j2.q or j3.q[1] .. j3.q[3] */

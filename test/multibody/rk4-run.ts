@@ -11,8 +11,8 @@ export interface Rk4Run {
   error?: Error;
 }
 
-export function rk4Run(c: CompiledModel, h: number, stop: number, names: readonly string[]): Rk4Run {
-  const s = c.createState(), x = c.x0(), n = x.length;
+export function rk4Run(c: CompiledModel, h: number, stop: number, names: readonly string[], start?: Readonly<Record<string, number>>): Rk4Run {
+  const s = c.createState({ start }), x = s.x0(), n = x.length;
   const k1 = new Float64Array(n), k2 = new Float64Array(n), k3 = new Float64Array(n), k4 = new Float64Array(n), y = new Float64Array(n);
   const run: Rk4Run = { signals: Object.fromEntries(names.map((name) => [name, []])) };
   try {
