@@ -271,6 +271,8 @@ export interface CompileFromOptions {
   warn?: boolean;
   /** symbolic parameters wanted, decided on the built model (kron sweep): the compile cache is not used then */
   keepParameters?: (model: Model) => boolean;
+  /** warn when the compile cache could store nothing (default true; kron compile's report says it) */
+  cacheNotes?: boolean;
 }
 
 /**
@@ -287,8 +289,10 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   // --relax-iterate implies --mode relaxed, whatever --mode says (as when torn was the default: torn ignores the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
   const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'], target: values.target as 'js' | 'wasm' };
-  const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache'] && !keepParameters);
-  const open = !entry || eager ? await openModel(file, sets) : undefined;
+  const cache = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache'] && !keepParameters);
+  // said once: the entry compiled now replaces it
+  if (cache.broken) io.stderr.write(`warning: compile cache: ${cache.broken}; compiled again, and the entry replaced\n`);
+  const open = !cache.compiled || eager ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled }) : undefined;
   // the compiler and the multibody library with the model only (a model module imports them anyway)
   const compiler = open ? await loadCompiler() : undefined;
   const library = open ? await import('../library/multibody/mechanism.ts') : undefined;
@@ -301,15 +305,16 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
     return (loaded = l);
   };
   if (keepParameters?.(load().model)) options.foldParameters = false;
-  const { compiled, warnings } = cachedCompile(key, entry, load, options, compiler);
-  for (const w of warn ? [...warnings, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
+  const { compiled, warnings } = cachedCompile(cache, load, options, compiler);
+  const notStored = compiled.report.cache?.stored === false && how.cacheNotes !== false ? [`compile cache: nothing stored, because ${compiled.report.cache.reason}`] : [];
+  for (const w of warn ? [...warnings, ...notStored, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
   if (values.emit) write(values.emit, compiled.source());
   return { get model() { return load().model; }, compiled };
 }
 
 export async function runCompile(args: string[], io: Io): Promise<void> {
   const { values, file } = parse(args, 'compile', io);
-  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward', { eager: false });
+  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward', { eager: false, cacheNotes: false });
   io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
 }
 
