@@ -6,11 +6,12 @@
 // model parameters (e.g. link2.m=20).
 import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { ModelError, UsageError } from '../errors.ts';
+import { KronError, ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
 import { importUserModule } from '../node/import-module.ts';
 import type { Reads } from '../node/reads.ts';
-import { userCall, userCodeLimits } from '../node/user-code.ts';
+import { type CallMeter, callMeter, userCall, userCodeLimits } from '../node/user-code.ts';
+import { userFrames } from '../node/user-stack.ts';
 import type { Controller } from '../sim/controller.ts';
 
 export interface LoadedModel {
@@ -123,7 +124,39 @@ export async function loadController(file: string): Promise<Controller> {
       hint: 'export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
     });
   }
-  return mod.default as Controller;
+  const { controller, meter } = meteredController(mod.default as Controller, file);
+  await meter.ready;
+  return controller;
+}
+
+/**
+ * The controller as simulate() calls it, each call bracketed for the
+ * watchdog (a time limit per call) and process.exit (user-code.ts); an
+ * exception of its own says where in its file it was thrown.
+ */
+function meteredController(user: Controller, file: string): { controller: Controller; meter: CallMeter } {
+  let at = 0;
+  const meter = callMeter('controller', file, () => `at time ${at}`);
+  const controller: Controller = (t, state, inputs) => {
+    at = t;
+    meter.enter();
+    try {
+      user(t, state, inputs);
+    } catch (e) {
+      throw meter.exited() ?? (e instanceof Error && !(e instanceof KronError) ? thrownAt(e) : e);
+    } finally {
+      meter.leave();
+    }
+    const exited = meter.exited(); // process.exit in a try of the controller's own
+    if (exited) throw exited;
+  };
+  return { controller, meter };
+}
+
+/** the controller's exception with the first frame in the user's files, for the message simulate() shows (sim/controller.ts) */
+function thrownAt(e: Error): Error {
+  const [frame] = userFrames(e.stack ?? '');
+  return frame ? new Error(`${e.name === 'Error' ? '' : `${e.name}: `}${e.message} (thrown at ${frame})`, { cause: e }) : e;
 }
 
 /** every --set key is a declared builder parameter or a parameter of the model, or a ModelError that says which ones there are */

@@ -4,6 +4,7 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:f
 import { dirname, extname, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { checkSeconds, setUserCodeLimits } from '../node/user-code.ts';
 import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
@@ -53,7 +54,10 @@ compile options:
                      r * max(nominal, |value|) in a sweep (default 1e-10; implies --relax-iterate)
   --iterate-max-sweeps k
                      sweeps before the run fails naming the slowest variables (default 500)
-  --iterate-omega w  successive over-relaxation factor in (0, 2) (default 1: Gauss-Seidel)`;
+  --iterate-omega w  successive over-relaxation factor in (0, 2) (default 1: Gauss-Seidel)
+  --import-timeout s the time a model, controller or metric module may take to import, and a
+                     model to build, in seconds (default 60; also KRON_IMPORT_TIMEOUT): an
+                     endless loop or a top-level await that never ends is then an error naming it`;
 
 export const COMPILE_HELP = `usage: kron compile <model.ts|robot.urdf> [options]
 
@@ -96,6 +100,8 @@ simulation options:
   --controller c.ts  a controller module: its default export (t, state, inputs) => void is
                      called at every evaluation of the derivatives (each RK4 stage) with the
                      time and the states by name, and sets inputs by name
+  --call-timeout s   the time one call of the controller may take, in seconds (default 10;
+                     also KRON_CALL_TIMEOUT)
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:
@@ -126,6 +132,7 @@ export const COMPILE_OPTIONS = {
   'iterate-tol': { type: 'string' },
   'iterate-max-sweeps': { type: 'string' },
   'iterate-omega': { type: 'string' },
+  'import-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -144,6 +151,7 @@ export const SIMULATE_OPTIONS = {
   signals: { type: 'string' },
   out: { type: 'string' },
   controller: { type: 'string' },
+  'call-timeout': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } satisfies ParseArgsConfig['options'];
@@ -248,9 +256,23 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
   return options;
 }
 
+/**
+ * --import-timeout and --call-timeout (node/user-code.ts), before any module
+ * is imported; the call limit also reaches the sweep's threads, which read
+ * KRON_CALL_TIMEOUT (a thread starts with a copy of the environment).
+ */
+export function applyTimeouts(values: { 'import-timeout'?: string; 'call-timeout'?: string }): void {
+  const importS = values['import-timeout'], callS = values['call-timeout'];
+  if (importS !== undefined) setUserCodeLimits({ importMs: checkSeconds('--import-timeout', importS) * 1000 });
+  if (callS !== undefined) {
+    setUserCodeLimits({ callMs: checkSeconds('--call-timeout', callS) * 1000 });
+    process.env.KRON_CALL_TIMEOUT = callS;
+  }
+}
+
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
 export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'> &
-  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega'>>;
+  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
 function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
@@ -282,6 +304,7 @@ export interface CompileFromOptions {
  */
 export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward', how: CompileFromOptions = {}): Promise<{ model: Model; compiled: CompiledModel }> {
   const { eager = true, warn = true, keepParameters } = how;
+  applyTimeouts(values);
   const sets = parseSets(values.set ?? []);
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
@@ -332,6 +355,7 @@ export async function runSimulate(args: string[], io: Io): Promise<void> {
 async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<void> {
   const { values, file } = parse(args, 'simulate', io);
   const options = simulateOptions(values);
+  applyTimeouts(values);
   if (values.controller !== undefined) {
     options.controller = await loadController(values.controller);
     options.controllerName = values.controller;

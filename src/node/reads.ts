@@ -176,7 +176,7 @@ export function observeReads(): { stop(): Reads } {
   const RealWorker = workerThreads.Worker;
   patch(workerThreads, 'Worker', new Proxy(RealWorker, {
     construct(target, args, newTarget) {
-      note(() => refuse('started a worker thread (its reads are not observed)'));
+      note(() => !callerIsNotUser() && refuse('started a worker thread (its reads are not observed)'));
       return Reflect.construct(target, args, newTarget);
     },
   }));

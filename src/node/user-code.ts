@@ -16,7 +16,7 @@
 //   never settles made Node exit with 13 and no message): explained.
 import vm from 'node:vm';
 import { KronError, ModelError, UsageError } from '../errors.ts';
-import { type Watchdog, SLOT, startWatchdog } from './watchdog.ts';
+import { type Overdue, type Watchdog, SLOT, startWatchdog } from './watchdog.ts';
 import { userFrames } from './user-stack.ts';
 
 export type ModuleRole = 'model' | 'controller' | 'metric';
@@ -66,7 +66,7 @@ interface Phase {
 }
 
 let phase: Phase | undefined;
-/** the generation of the phase the watchdog watches */
+/** the generation of the phase the watchdog watches (an import) */
 let generation = 0;
 let watchdog: Watchdog | undefined;
 let guarded = false;
@@ -74,8 +74,12 @@ let guarded = false;
 let meterPhase: Phase | undefined;
 /** the last process.exit a module called outside any phase (a timer it left behind) */
 let strayExit: string | undefined;
+/** the process is ending with an error already said (the watchdog's) */
+let explained = false;
 
 const what = (p: Phase) => `${p.role} module ${p.file}`;
+/** when in the phase something happened: "while it was imported", "in a call at time 0.25" */
+const during = (p: Phase) => (p.doing === 'called' ? `in a call${p.detail ? ` ${p.detail()}` : ''}` : `while it was ${p.doing}`);
 
 /**
  * The command line's process (bin/kron.mjs): time limits on imports and
@@ -91,6 +95,7 @@ export function guardProcess(): void {
 export async function userImport(role: ModuleRole, file: string, load: () => Promise<unknown>): Promise<unknown> {
   const p = enter({ role, file, doing: 'imported' }, userCodeLimits().importMs);
   try {
+    await watchdog?.ready;
     const namespace = await load();
     if (p.exit) throw p.exit;
     return namespace;
@@ -124,6 +129,8 @@ export function userCall<T>(role: ModuleRole, file: string, doing: 'built' | 'ca
 export interface CallMeter {
   enter(): void;
   leave(): void;
+  /** resolves when the calls are watched (the watchdog thread runs): await it before the first call */
+  readonly ready: Promise<void>;
   /** the exit a module called during its last call, or undefined */
   exited(): ModelError | undefined;
 }
@@ -131,16 +138,14 @@ export interface CallMeter {
 // (role, file, what the call in progress is, e.g. "at time 0.25") => a meter for its calls
 export function callMeter(role: ModuleRole, file: string, detail: () => string): CallMeter {
   patchExit();
-  const slots = guarded ? (watchdog ??= startWatchdog(onOverdue)).slots : new Int32Array(8);
-  const limit = userCodeLimits().callMs;
+  if (guarded) watchdog ??= startWatchdog(onOverdue);
+  const slots = watchdog?.slots ?? new Int32Array(10);
   const p: Phase = { role, file, doing: 'called', detail };
+  // the call slots belong to the last meter made (one controller per run)
   meterPhase = p;
-  const own = ++generation;
-  // the slots belong to the last meter made (one controller per run)
-  Atomics.store(slots, SLOT.limitMs, limit);
-  Atomics.store(slots, SLOT.kind, 2);
-  Atomics.store(slots, SLOT.generation, own);
+  Atomics.store(slots, SLOT.callLimitMs, userCodeLimits().callMs);
   return {
+    ready: watchdog?.ready ?? Promise.resolve(),
     enter() {
       slots[SLOT.calls]++;
       slots[SLOT.inCall] = 1;
@@ -165,27 +170,35 @@ function enter(p: Phase, limitMs: number): Phase {
   phase = p;
   if (guarded && limitMs > 0) {
     const { slots } = (watchdog ??= startWatchdog(onOverdue));
-    Atomics.store(slots, SLOT.limitMs, limitMs);
-    Atomics.store(slots, SLOT.kind, 1);
+    Atomics.store(slots, SLOT.phaseLimitMs, limitMs);
     Atomics.store(slots, SLOT.generation, ++generation);
+    Atomics.store(slots, SLOT.phase, 1);
   }
   return p;
 }
 
 function leave(p: Phase): void {
   if (phase === p) phase = undefined;
-  if (watchdog && Atomics.load(watchdog.slots, SLOT.kind) === 1) Atomics.store(watchdog.slots, SLOT.kind, 0);
+  if (watchdog) Atomics.store(watchdog.slots, SLOT.phase, 0);
 }
 
 /** the watchdog's report: the phase or call it watched is over its limit (the process is ending) */
-function onOverdue(reported: number): void {
-  if (reported !== generation || !watchdog) return; // a phase that ended meanwhile
-  const kind = Atomics.load(watchdog.slots, SLOT.kind);
-  const limitMs = Atomics.load(watchdog.slots, SLOT.limitMs);
-  const p = phase ?? (kind === 2 ? meterPhase : undefined);
-  if (kind === 0 || !p) return;
-  process.stderr.write(`${overdue(p, limitMs).describe()}\n`);
+function onOverdue(late: Overdue): void {
+  const error = overdueNow(late);
+  if (!error) return; // a phase or call that ended meanwhile
+  process.stderr.write(`${error.describe()}\n`);
+  explained = true;
   realExit(1);
+}
+
+/** the phase or call reported, if it still runs, as its error */
+function overdueNow(late: Overdue): ModelError | undefined {
+  const slots = watchdog?.slots;
+  if (!slots) return undefined;
+  if (late.kind === 1) return phase && late.id === generation && Atomics.load(slots, SLOT.phase) === 1 ? overdue(phase, Atomics.load(slots, SLOT.phaseLimitMs)) : undefined;
+  // a call stopped by the watchdog never left (finally blocks do not run): it is the meter's last
+  const call = Atomics.load(slots, SLOT.inCall) === 1 && Atomics.load(slots, SLOT.calls) === late.id ? meterPhase : undefined;
+  return call && overdue(call, Atomics.load(slots, SLOT.callLimitMs));
 }
 
 function overdue(p: Phase, limitMs: number): ModelError {
@@ -213,7 +226,7 @@ function patchExit(): void {
     const current = phase;
     if (current) {
       const where = frames[0] ? ` at ${frames[0]}` : '';
-      current.exit ??= new ModelError(`${what(current)} called process.exit(${code ?? ''})${where} while it was ${current.doing}${current.detail ? ` ${current.detail()}` : ''}`, {
+      current.exit ??= new ModelError(`${what(current)} called process.exit(${code ?? ''})${where} ${during(current)}`, {
         component: current.file,
         hint: `${current.role} modules report failures by throwing an Error (Kron then stops with it); they never end the process`,
       });
@@ -230,15 +243,21 @@ function patchExit(): void {
  * exit code to end with (1).
  */
 export function explainEarlyExit(code: number): number {
+  if (explained) return 1;
   const p = phase;
-  const error = strayExit
-    ? new ModelError(`${strayExit} before the command finished (exit code ${code})`, { hint: 'model, controller and metric modules report failures by throwing an Error; they never end the process' })
-    : p?.doing === 'imported'
-      ? new ModelError(`${what(p)} did not finish importing: its top-level await never settled (nothing was left for it to wait for)`, {
-          component: p.file,
-          hint: 'a top-level await on a promise that is never resolved; resolve it, or build the model without awaiting it',
-        })
-      : new ModelError(`the command ended before it finished (exit code ${code}): a promise that never settled`, { component: p?.file, hint: p ? `while ${what(p)} was ${p.doing}` : 'please report it' });
+  // the watchdog stopped a busy task and its report went with it
+  const kind = watchdog ? Atomics.load(watchdog.slots, SLOT.stopped) : 0;
+  const stopped = kind === 1 || kind === 2 ? overdueNow({ kind, id: Atomics.load(watchdog!.slots, SLOT.stoppedId) }) : undefined;
+  const error =
+    stopped ??
+    (strayExit
+      ? new ModelError(`${strayExit} before the command finished (exit code ${code})`, { hint: 'model, controller and metric modules report failures by throwing an Error; they never end the process' })
+      : p?.doing === 'imported'
+        ? new ModelError(`${what(p)} did not finish importing: its top-level await never settled (nothing was left for it to wait for)`, {
+            component: p.file,
+            hint: 'a top-level await on a promise that is never resolved; resolve it, or build the model without awaiting it',
+          })
+        : new ModelError(`the command ended before it finished (exit code ${code}): a promise that never settled`, { component: p?.file, hint: p ? `while ${what(p)} was ${p.doing}` : 'please report it' }));
   process.stderr.write(`${error.describe()}\n`);
   return 1;
 }
@@ -249,8 +268,9 @@ function userError(p: Phase, e: unknown): unknown {
   if (e instanceof Error && 'code' in e && typeof e.code === 'string' && /^ERR_(REQUIRE|MODULE_NOT_FOUND|UNKNOWN_FILE_EXTENSION)/.test(e.code)) return e; // the loader's: import-module.ts says them
   const thrown = e instanceof Error ? `${e.name}: ${e.message}` : `${typeof e === 'string' ? JSON.stringify(e) : String(e)} (not an Error)`;
   const frames = e instanceof Error ? userFrames(e.stack ?? '') : [];
-  const stack = frames.slice(0, 6).map((f) => `\n    at ${f}`).join('');
-  return new ModelError(`${what(p)} threw an error while it was ${p.doing}${p.detail ? ` ${p.detail()}` : ''}: ${thrown}${stack}`, {
+  // an import or build: the top of their stack, as Node prints it; a call (a row of a sweep): one line
+  const stack = p.doing === 'called' ? (frames[0] ? ` (thrown at ${frames[0]})` : '') : frames.slice(0, 6).map((f) => `\n    at ${f}`).join('');
+  return new ModelError(`${what(p)} threw an error ${during(p)}: ${thrown}${stack}`, {
     component: p.file,
     hint: `the error is the module's own${frames[0] ? `, thrown at ${frames[0]}` : ''}`,
   });

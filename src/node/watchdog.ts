@@ -20,62 +20,91 @@ import { Worker } from 'node:worker_threads';
 
 /** the shared integers, by index */
 export const SLOT = {
-  /** incremented at every phase entered */
+  /** incremented at every phase entered (an import) */
   generation: 0,
-  /** 0 nothing watched, 1 a whole phase (an import), 2 calls (each timed alone) */
-  kind: 1,
-  /** the limit of the phase or of one call, in ms */
-  limitMs: 2,
+  /** 1 while a phase is watched */
+  phase: 1,
+  /** the phase's limit, in ms */
+  phaseLimitMs: 2,
   /** calls started */
   calls: 3,
   /** 1 while a call runs */
   inCall: 4,
+  /** the limit of one call, in ms */
+  callLimitMs: 5,
   /** the main thread's answer to a report (1) */
-  answered: 5,
+  answered: 6,
+  /** what the watchdog stopped with terminateExecution (1 a phase, 2 a call), said at exit if its report was lost with the task */
+  stopped: 7,
+  /** the generation or call count it stopped */
+  stoppedId: 8,
 } as const;
+
+/** what the watchdog reports: a phase (by its generation) or a call (by the count of calls) over its limit */
+export interface Overdue {
+  readonly kind: 1 | 2;
+  readonly id: number;
+}
 
 /** the thread's code: plain CommonJS, so that it starts without the TypeScript loader (~30 ms) */
 const WATCHDOG = `
 const { workerData, parentPort } = require('node:worker_threads');
 const f = new Int32Array(workerData);
-let session;
-try {
-  const { Session } = require('node:inspector');
-  session = new Session();
-  session.connectToMainThread();
-} catch {
-  session = undefined; // a Node built without the inspector: the process is killed instead
+// connected only to stop the main thread: a session open all along would keep the process alive
+function terminate() {
+  try {
+    const { Session } = require('node:inspector');
+    const session = new Session();
+    session.connectToMainThread();
+    // disconnected at once (the command is on its way): Node waits for a connected session at exit ("Waiting for the debugger to disconnect")
+    session.post('Runtime.terminateExecution');
+    session.disconnect();
+  } catch {
+    process.kill(process.pid, 'SIGKILL'); // a Node built without the inspector
+  }
 }
-let generation = -1, calls = -1, since = Date.now();
+let generation = -1, phaseSince = Date.now(), calls = -1, callSince = Date.now();
 setInterval(() => {
   const now = Date.now();
-  if (f[${SLOT.generation}] !== generation) (generation = f[${SLOT.generation}]), (calls = -1), (since = now);
-  if (f[${SLOT.kind}] === 2 && (f[${SLOT.inCall}] === 0 || f[${SLOT.calls}] !== calls)) (calls = f[${SLOT.calls}]), (since = now);
-  if (f[${SLOT.kind}] === 0 || now - since <= f[${SLOT.limitMs}]) return;
+  if (f[${SLOT.generation}] !== generation) (generation = f[${SLOT.generation}]), (phaseSince = now);
+  if (f[${SLOT.inCall}] === 0 || f[${SLOT.calls}] !== calls) (calls = f[${SLOT.calls}]), (callSince = now);
+  const kind = f[${SLOT.phase}] === 1 && now - phaseSince > f[${SLOT.phaseLimitMs}] ? 1 : f[${SLOT.inCall}] === 1 && now - callSince > f[${SLOT.callLimitMs}] ? 2 : 0;
+  if (kind === 0) return;
+  const id = kind === 1 ? generation : calls;
   Atomics.store(f, ${SLOT.answered}, 0);
-  parentPort.postMessage(generation);
+  parentPort.postMessage({ kind, id });
   if (Atomics.wait(f, ${SLOT.answered}, 0, 500) === 'timed-out') {
-    if (session) session.post('Runtime.terminateExecution');
-    else process.kill(process.pid, 'SIGKILL');
+    Atomics.store(f, ${SLOT.stopped}, kind);
+    Atomics.store(f, ${SLOT.stoppedId}, id);
+    terminate();
   }
-  since = Date.now(); // answered: the main thread decides (a phase that ended meanwhile goes on)
+  // answered: the main thread decides (a phase that ended meanwhile goes on)
+  phaseSince = callSince = Date.now();
 }, 50);
 `;
 
 export interface Watchdog {
   /** the shared integers (SLOT) */
   readonly slots: Int32Array;
+  /**
+   * resolves once the thread runs: a thread gets its code from the main
+   * thread's event loop, so a main thread that went straight into an
+   * endless loop would never be watched
+   */
+  readonly ready: Promise<void>;
 }
 
-// (what to do when a phase or call is over its limit: the generation reported) => the watchdog, running
-export function startWatchdog(onOverdue: (generation: number) => void): Watchdog {
-  const slots = new Int32Array(new SharedArrayBuffer(8 * Int32Array.BYTES_PER_ELEMENT));
+// (what to do when a phase or call is over its limit) => the watchdog, running
+export function startWatchdog(onOverdue: (late: Overdue) => void): Watchdog {
+  const slots = new Int32Array(new SharedArrayBuffer(10 * Int32Array.BYTES_PER_ELEMENT));
   const worker = new Worker(WATCHDOG, { eval: true, workerData: slots.buffer, stdout: false, stderr: false });
-  worker.unref(); // it never keeps the process alive: an unsettled await still ends it (user-code.ts explains)
-  worker.on('message', (generation: number) => {
+  worker.on('message', (late: Overdue) => {
     Atomics.store(slots, SLOT.answered, 1);
     Atomics.notify(slots, SLOT.answered);
-    onOverdue(generation);
+    onOverdue(late);
   });
-  return { slots };
+  worker.on('error', (e) => process.stderr.write(`warning: the watchdog of the time limits stopped (${e.message}): --import-timeout and --call-timeout are not enforced\n`));
+  // once it runs (and after the listeners, which ref it again), it never keeps the process alive: an unsettled await still ends it
+  const ready = new Promise<void>((resolve) => worker.once('online', () => (worker.unref(), resolve())));
+  return { slots, ready };
 }

@@ -8,6 +8,7 @@ import { KronError, UsageError } from '../errors.ts';
 import type { Model } from '../model/index.ts';
 import { checkSimulateOptions } from '../sim/simulate.ts';
 import { SweepPool, checkWorkers, defaultWorkers } from './pool.ts';
+import { metricHash } from './metric.ts';
 import { inOrder } from './order.ts';
 import type { RunOutcome, RunSettings, RunTask } from './run.ts';
 import { type PointsSpec, type SweepPoints, expandRuns } from './runs.ts';
@@ -61,7 +62,7 @@ export async function* sweep(model: Model, spec: SweepSpec): AsyncGenerator<Swee
 export async function* sweepCompiled(compiled: CompiledModel, points: SweepPoints, kinds: readonly SweptKind[], spec: SweepSpec): AsyncGenerator<SweepResult> {
   checkSimulateOptions(spec.simulate);
   checkNames(compiled, points, kinds);
-  const settings: RunSettings = { simulate: spec.simulate, signals: spec.signals, metric: spec.metric, detail: spec.detail };
+  const settings: RunSettings = { simulate: spec.simulate, signals: spec.signals, metric: spec.metric, ...(spec.metric !== undefined && { metricHash: metricHash(spec.metric) }), detail: spec.detail };
   const count = points.values.length;
   const tasks = Array.from({ length: count }, (_, i) => prepareTask(compiled, points, kinds, i));
   const withValues = (o: RunOutcome): SweepResult => ({ ...o, values: Object.fromEntries(points.names.map((n, k) => [n, points.values[o.index][k]])) });
