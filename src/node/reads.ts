@@ -218,6 +218,7 @@ function toPath(p: unknown): string | undefined {
  */
 function callerIsNotUser(): boolean {
   const here = fileURLToPath(import.meta.url);
-  const caller = (new Error().stack ?? '').split('\n').slice(1).find((l) => !l.includes(here));
+  // frames without a place (a getter called by Reflect: "at get (<anonymous>)") are not callers
+  const caller = (new Error().stack ?? '').split('\n').slice(1).find((l) => !l.includes(here) && !/\(<anonymous>\)$|at <anonymous>$/.test(l));
   return caller !== undefined && (/\(node:|at node:/.test(caller) || caller.includes(`${KRON_CODE}${sep}`));
 }
