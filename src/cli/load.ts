@@ -10,7 +10,7 @@ import { KronError, ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
 import { importUserModule } from '../node/import-module.ts';
 import type { Reads } from '../node/reads.ts';
-import { type CallMeter, callMeter, userCall, userCodeLimits } from '../node/user-code.ts';
+import { callMeter, userCall, userCodeLimits } from '../node/user-code.ts';
 import { userFrames } from '../node/user-stack.ts';
 import type { Controller } from '../sim/controller.ts';
 
@@ -124,9 +124,7 @@ export async function loadController(file: string): Promise<Controller> {
       hint: 'export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
     });
   }
-  const { controller, meter } = meteredController(mod.default as Controller, file);
-  await meter.ready;
-  return controller;
+  return meteredController(mod.default as Controller, file);
 }
 
 /**
@@ -134,7 +132,7 @@ export async function loadController(file: string): Promise<Controller> {
  * watchdog (a time limit per call) and process.exit (user-code.ts); an
  * exception of its own says where in its file it was thrown.
  */
-function meteredController(user: Controller, file: string): { controller: Controller; meter: CallMeter } {
+function meteredController(user: Controller, file: string): Controller {
   let at = 0;
   const meter = callMeter('controller', file, () => `at time ${at}`);
   const controller: Controller = (t, state, inputs) => {
@@ -150,7 +148,7 @@ function meteredController(user: Controller, file: string): { controller: Contro
     const exited = meter.exited(); // process.exit in a try of the controller's own
     if (exited) throw exited;
   };
-  return { controller, meter };
+  return controller;
 }
 
 /** the controller's exception with the first frame in the user's files, for the message simulate() shows (sim/controller.ts) */

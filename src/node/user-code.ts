@@ -95,7 +95,6 @@ export function guardProcess(): void {
 export async function userImport(role: ModuleRole, file: string, load: () => Promise<unknown>): Promise<unknown> {
   const p = enter({ role, file, doing: 'imported' }, userCodeLimits().importMs);
   try {
-    await watchdog?.ready;
     const namespace = await load();
     if (p.exit) throw p.exit;
     return namespace;
@@ -129,8 +128,6 @@ export function userCall<T>(role: ModuleRole, file: string, doing: 'built' | 'ca
 export interface CallMeter {
   enter(): void;
   leave(): void;
-  /** resolves when the calls are watched (the watchdog thread runs): await it before the first call */
-  readonly ready: Promise<void>;
   /** the exit a module called during its last call, or undefined */
   exited(): ModelError | undefined;
 }
@@ -145,7 +142,6 @@ export function callMeter(role: ModuleRole, file: string, detail: () => string):
   meterPhase = p;
   Atomics.store(slots, SLOT.callLimitMs, userCodeLimits().callMs);
   return {
-    ready: watchdog?.ready ?? Promise.resolve(),
     enter() {
       slots[SLOT.calls]++;
       slots[SLOT.inCall] = 1;

@@ -86,11 +86,7 @@ setInterval(() => {
 export interface Watchdog {
   /** the shared integers (SLOT) */
   readonly slots: Int32Array;
-  /**
-   * resolves once the thread runs: a thread gets its code from the main
-   * thread's event loop, so a main thread that went straight into an
-   * endless loop would never be watched
-   */
+  /** resolves once the thread runs (it needs nothing of the main thread to start: a main thread busy at once is still watched) */
   readonly ready: Promise<void>;
 }
 

@@ -96,9 +96,9 @@ describe('process.exit in a module: an error naming it, never exit 0 without out
     expect(() => readFileSync(out)).toThrow();
   });
 
-  it('from a timer the module left behind, while Kron simulates: explained, exit 1 (it was exit 0 and a missing file)', () => {
+  it('from a timer the module left behind, while the sweep waits for its runs: explained, exit 1 (it was exit 0 and no file)', () => {
     const out = join(dir, 'late.csv');
-    const r = kronProcess('simulate', fixture('late-exit.ts'), '--stop', '1000', '--no-cache', '--out', out);
+    const r = kronProcess('sweep', fixture('late-exit.ts'), '--grid', 'j1.q=0:1:20', '--stop', '1', '--step', '1e-4', '--workers', '1', '--out', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^ModelError: process\\.exit\\(0\\) was called at ${frame('late-exit.ts', 4)} before the command finished \\(exit code 0\\)\n`));
   });
