@@ -63,6 +63,8 @@ interface Phase {
   readonly detail?: () => string;
   /** process.exit called in it, even if the module caught what it threw */
   exit?: ModelError;
+  /** the phase it began in (a program that imports two modules at once), current again when it ends */
+  outer?: Phase;
 }
 
 let phase: Phase | undefined;
@@ -108,7 +110,7 @@ export async function userImport(role: ModuleRole, file: string, load: () => Pro
 /**
  * A call of the user's code Kron makes once (a build) or once per run (a
  * metric): under vm's timer, which stops an endless loop with a catchable
- * error (~50 us per call). `detail` says which call in messages.
+ * error (~50 us per call).
  */
 export function userCall<T>(role: ModuleRole, file: string, doing: 'built' | 'called', call: () => T, limitMs: number): T {
   const p = enter({ role, file, doing }, 0);
@@ -161,8 +163,8 @@ export function callMeter(role: ModuleRole, file: string, detail: () => string):
 
 /** a phase begins: what process.exit and the watchdog report; limitMs 0: not watched (vm times it) */
 function enter(p: Phase, limitMs: number): Phase {
-  if (phase) throw new Error(`user-code: ${what(p)} ${p.doing} inside ${what(phase)}`);
   patchExit();
+  p.outer = phase;
   phase = p;
   if (guarded && limitMs > 0) {
     const { slots } = (watchdog ??= startWatchdog(onOverdue));
@@ -174,8 +176,8 @@ function enter(p: Phase, limitMs: number): Phase {
 }
 
 function leave(p: Phase): void {
-  if (phase === p) phase = undefined;
-  if (watchdog) Atomics.store(watchdog.slots, SLOT.phase, 0);
+  if (phase === p) phase = p.outer;
+  if (watchdog && !phase) Atomics.store(watchdog.slots, SLOT.phase, 0);
 }
 
 /** the watchdog's report: the phase or call it watched is over its limit (the process is ending) */
