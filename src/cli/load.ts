@@ -10,8 +10,7 @@ import { KronError, ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
 import { importUserModule } from '../node/import-module.ts';
 import type { Reads } from '../node/reads.ts';
-import { callMeter, userCall, userCodeLimits } from '../node/user-code.ts';
-import { userFrames } from '../node/user-stack.ts';
+import { armWatchdog, callMeter, userCall, userCodeLimits, userFrames } from '../node/user-code.ts';
 import type { Controller } from '../sim/controller.ts';
 
 export interface LoadedModel {
@@ -124,6 +123,7 @@ export async function loadController(file: string): Promise<Controller> {
       hint: 'export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
     });
   }
+  await armWatchdog();
   return meteredController(mod.default as Controller, file);
 }
 

@@ -20,14 +20,13 @@
 // folder when it has a node_modules (where build tools keep their caches);
 // else ~/.cache/kron. `--no-cache` (or KRON_CACHE=0) leaves it alone.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StoredEntry, entryProblem, readsProblem } from './cache-entry.ts';
 import type { Reads } from './reads.ts';
-import { modeOf, observedValue } from './read-values.ts';
 
 /** the version of the entries' format: entries of another are never used */
 const FORMAT = 2;
@@ -130,6 +129,30 @@ function readAgain(listed: Reads): Reads {
 }
 
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+// What a read of a path sees, as the cache keys it (reads.ts records these
+// while a module is imported and built; readCache reads them again before it
+// uses an entry): a file by its content, a folder listed by its names, a
+// folder looked at as 'dir', a missing path as null. node:fs's functions as
+// they were when this module loaded: while a module is observed they are wrapped.
+const fsRead = { readFileSync: fs.readFileSync, readdirSync: fs.readdirSync, statSync: fs.statSync };
+
+/** how a path was read: its content (read, opened, streamed), its listing, or only looked at (exists, stat) */
+export type ReadMode = 'content' | 'list' | 'stat';
+
+// (path, how it was read) => 'file:<sha-256>', 'dir:<sha-256 of the names>', 'dir' or null; throws the reason a path cannot be keyed
+export function observedValue(path: string, mode: ReadMode): string | null {
+  const stat = fsRead.statSync(path, { throwIfNoEntry: false });
+  if (!stat) return null;
+  if (stat.isDirectory()) return mode === 'list' ? `dir:${sha256(fsRead.readdirSync(path).sort().join('\n'))}` : 'dir';
+  if (!stat.isFile()) throw new Error(`reads ${path}, which is not a regular file`);
+  return `file:${sha256(fsRead.readFileSync(path))}`;
+}
+
+/** how a recorded value is read again */
+export const modeOf = (value: string | null): ReadMode => (value === null || value === 'dir' ? 'stat' : value.startsWith('dir:') ? 'list' : 'content');
+
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 

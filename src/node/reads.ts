@@ -29,7 +29,7 @@ import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import workerThreads from 'node:worker_threads';
 import { PACKAGE_ROOT } from './package.ts';
-import { type ReadMode as Mode, modeOf, observedValue } from './read-values.ts';
+import { type ReadMode as Mode, modeOf, observedValue } from './compile-cache.ts';
 
 /** what an observed module read, and what it saw */
 export interface Reads {

@@ -14,10 +14,16 @@
 //   the command line starts (guardProcess): it ends the process;
 // - the process ending before the command finished (a top-level await that
 //   never settles made Node exit with 13 and no message): explained.
+import { dirname, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { KronError, ModelError, UsageError } from '../errors.ts';
-import { type Overdue, type Watchdog, SLOT, startWatchdog } from './watchdog.ts';
-import { userFrames } from './user-stack.ts';
+import type { Watchdog } from './watchdog.ts';
+
+/** Kron's code (src/, or dist/src/ when installed) and bin/: frames there are not the user's */
+const KRON_CODE = dirname(dirname(fileURLToPath(import.meta.url)));
+/** bin/kron.mjs beside src/ (or dist/) */
+const KRON_BIN = `${dirname(KRON_CODE.endsWith(`${sep}dist${sep}src`) ? dirname(KRON_CODE) : KRON_CODE)}${sep}bin${sep}`;
 
 export type ModuleRole = 'model' | 'controller' | 'metric';
 
@@ -52,6 +58,34 @@ export function checkSeconds(name: string, text: string): number {
   const v = Number(text);
   if (text.trim() === '' || !Number.isFinite(v) || v <= 0) throw new UsageError(`${name} expects a time in seconds > 0, got "${text}"`, { hint: `e.g. ${name.startsWith('-') ? `${name} 30` : `${name}=30`}` });
   return v;
+}
+
+/** the integers the main thread shares with the watchdog (watchdog.ts), by index */
+export const SLOT = {
+  /** incremented at every phase entered (an import) */
+  generation: 0,
+  /** 1 while a phase is watched */
+  phase: 1,
+  /** the phase's limit, in ms */
+  phaseLimitMs: 2,
+  /** calls started */
+  calls: 3,
+  /** 1 while a call runs */
+  inCall: 4,
+  /** the limit of one call, in ms */
+  callLimitMs: 5,
+  /** the main thread's answer to a report (1) */
+  answered: 6,
+  /** what the watchdog stopped with terminateExecution (1 a phase, 2 a call), said at exit if its report was lost with the task */
+  stopped: 7,
+  /** the generation or call count it stopped */
+  stoppedId: 8,
+} as const;
+
+/** what the watchdog reports: a phase (by its generation) or a call (by the count of calls) over its limit */
+export interface Overdue {
+  readonly kind: 1 | 2;
+  readonly id: number;
 }
 
 /** what runs now: the import or build of a module, or one of its calls */
@@ -93,8 +127,20 @@ export function guardProcess(): void {
   patchExit();
 }
 
+/**
+ * Starts the watchdog thread in the command line's process (guardProcess),
+ * before the first import or controller: its module is loaded only then, so
+ * that a run from the compile cache without a controller does not load it.
+ */
+export async function armWatchdog(): Promise<void> {
+  if (!guarded || watchdog) return;
+  const { startWatchdog } = await import('./watchdog.ts');
+  watchdog ??= startWatchdog(onOverdue);
+}
+
 // (role, file for messages, import) => the module's namespace; its failures typed
 export async function userImport(role: ModuleRole, file: string, load: () => Promise<unknown>): Promise<unknown> {
+  await armWatchdog();
   const p = enter({ role, file, doing: 'imported' }, userCodeLimits().importMs);
   try {
     const namespace = await load();
@@ -134,10 +180,9 @@ export interface CallMeter {
   exited(): ModelError | undefined;
 }
 
-// (role, file, what the call in progress is, e.g. "at time 0.25") => a meter for its calls
+// (role, file, what the call in progress is, e.g. "at time 0.25") => a meter for its calls; armWatchdog() first, for the time limit
 export function callMeter(role: ModuleRole, file: string, detail: () => string): CallMeter {
   patchExit();
-  if (guarded) watchdog ??= startWatchdog(onOverdue);
   const slots = watchdog?.slots ?? new Int32Array(10);
   const p: Phase = { role, file, doing: 'called', detail };
   // the call slots belong to the last meter made (one controller per run)
@@ -166,8 +211,8 @@ function enter(p: Phase, limitMs: number): Phase {
   patchExit();
   p.outer = phase;
   phase = p;
-  if (guarded && limitMs > 0) {
-    const { slots } = (watchdog ??= startWatchdog(onOverdue));
+  if (watchdog && limitMs > 0) {
+    const { slots } = watchdog;
     Atomics.store(slots, SLOT.phaseLimitMs, limitMs);
     Atomics.store(slots, SLOT.generation, ++generation);
     Atomics.store(slots, SLOT.phase, 1);
@@ -291,3 +336,21 @@ function withTimer<T>(call: () => T, limitMs: number): T {
 }
 
 const isTimeout = (e: unknown) => e instanceof Error && 'code' in e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+
+// (error.stack) => "fn (file:line:col)" of each frame in the user's files, innermost first: not Node's (node:...),
+// not Kron's, not a package's (node_modules), not the vm script that times a call; paths inside the current folder
+// relative to it, as the user typed them
+export function userFrames(stack: string): string[] {
+  const out: string[] = [];
+  for (const line of stack.split('\n')) {
+    const m = /^\s+at (?:(.*?) \()?(.+?):(\d+):(\d+)\)?$/.exec(line);
+    if (!m) continue;
+    const [, fn, location, row, column] = m;
+    const path = location.startsWith('file://') ? fileURLToPath(location) : location;
+    if (!path.startsWith(sep) || path.startsWith(KRON_CODE + sep) || path.startsWith(KRON_BIN) || path.includes(`${sep}node_modules${sep}`)) continue;
+    const near = relative(process.cwd(), path);
+    const shown = `${near.startsWith('..') ? path : near}:${row}:${column}`;
+    out.push(fn ? `${fn} (${shown})` : shown);
+  }
+  return out;
+}

@@ -8,8 +8,8 @@
 // the watchdog asks V8 through the inspector protocol, connected to the main
 // thread (Runtime.terminateExecution), which reaches a busy thread.
 //
-// The main thread writes integers into shared memory, nothing else (a
-// controller call costs three stores): the phase's generation and limit, and
+// The main thread writes integers into shared memory (SLOT, user-code.ts),
+// nothing else (a controller call costs three stores): the phase's generation and limit, and
 // for calls a counter and an in-call flag. The watchdog samples them every
 // 50 ms; a phase or one call older than its limit is reported to the main
 // thread first (a message: a thread that is only waiting answers it at
@@ -17,34 +17,7 @@
 // half a second. The message is handled once the busy task is unwound: the
 // main thread then prints the typed error and exits.
 import { Worker } from 'node:worker_threads';
-
-/** the shared integers, by index */
-export const SLOT = {
-  /** incremented at every phase entered (an import) */
-  generation: 0,
-  /** 1 while a phase is watched */
-  phase: 1,
-  /** the phase's limit, in ms */
-  phaseLimitMs: 2,
-  /** calls started */
-  calls: 3,
-  /** 1 while a call runs */
-  inCall: 4,
-  /** the limit of one call, in ms */
-  callLimitMs: 5,
-  /** the main thread's answer to a report (1) */
-  answered: 6,
-  /** what the watchdog stopped with terminateExecution (1 a phase, 2 a call), said at exit if its report was lost with the task */
-  stopped: 7,
-  /** the generation or call count it stopped */
-  stoppedId: 8,
-} as const;
-
-/** what the watchdog reports: a phase (by its generation) or a call (by the count of calls) over its limit */
-export interface Overdue {
-  readonly kind: 1 | 2;
-  readonly id: number;
-}
+import { type Overdue, SLOT } from './user-code.ts';
 
 /** the thread's code: plain CommonJS, so that it starts without the TypeScript loader (~30 ms) */
 const WATCHDOG = `
