@@ -8,10 +8,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/** the command returned (or a closed pipe ended it): an exit before that is explained */
+let finished = false;
+
 // a closed pipe (kron simulate … | head -1) is the reader saying it has read enough: end quietly
 process.stdout.on('error', (e) => {
-  if (e.code === 'EPIPE') process.exit(0);
-  throw e;
+  if (e.code !== 'EPIPE') throw e;
+  finished = true;
+  process.exit(0);
 });
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);
@@ -23,4 +27,13 @@ if (existsSync(sources)) {
 } else {
   cli = await import('../dist/src/cli/main.js');
 }
-process.exitCode = await cli.main(process.argv.slice(2));
+// the user's modules run under time limits, and process.exit in them is theirs to explain (src/node/user-code.ts);
+// no top-level await on the command: a module's await that never settles would end the process with 13 and no word
+cli.guardProcess();
+process.on('exit', (code) => {
+  if (!finished) process.exitCode = cli.explainEarlyExit(code);
+});
+cli.main(process.argv.slice(2)).then((code) => {
+  finished = true;
+  process.exitCode = code;
+});

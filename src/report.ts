@@ -62,9 +62,13 @@ export interface CompileReport {
   /**
    * the command line's compile cache (node/compile-cache.ts): the entry's key,
    * whether this run found it (hit: compileMs is the compile that stored it,
-   * loadMs what this run took instead) or stored it
+   * loadMs what this run took instead) or stored it (stored: false and the
+   * reason when the module read what no key can hold: the key is then the
+   * model's); reads: what the model module read while it was imported and
+   * built, which the entry is keyed on too (files, environment variables,
+   * argv: the command line), absent when it read nothing
    */
-  cache?: { key: string; hit: boolean; loadMs?: number };
+  cache?: { key: string; hit: boolean; loadMs?: number; stored?: boolean; reason?: string; reads?: { files: string[]; env: string[]; argv?: boolean } };
   /** compiled with target 'wasm': 'wasm' when the WebAssembly target runs, 'js' when it could not (diagnostics say why) */
   target?: 'js' | 'wasm';
 }

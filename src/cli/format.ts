@@ -11,6 +11,8 @@ export function formatReport(r: CompileReport): string {
     `  ops per evaluation: ${r.ops.mul} mul, ${r.ops.add} add, ${r.ops.div} div, ${r.ops.fn} fn`,
     `  compiled in ${r.compileMs} ms into ${r.functions} functions${r.cache?.hit ? ` (from the compile cache, loaded in ${r.cache.loadMs} ms)` : ''}`,
   ];
+  const cache = cacheLine(r.cache);
+  if (cache) lines.push(cache);
   if (r.auto) {
     const cost = (e: NonNullable<CompileReport['auto']>['torn']) =>
       'cost' in e ? `cost ${e.cost}` : 'atLeast' in e ? `cost at least ${Math.round(e.atLeast)} (not compiled: its loops' forming and solving alone)` : `failed: ${e.error}`;
@@ -40,6 +42,15 @@ export function formatReport(r: CompileReport): string {
   });
   for (const d of r.diagnostics) lines.push(`  warning: ${d}`);
   return lines.join('\n');
+}
+
+/** what the compile cache did beyond the model's files, when there is something to say: what the entry is keyed on, or why nothing was stored */
+function cacheLine(c: CompileReport['cache']): string | undefined {
+  if (!c) return undefined;
+  if (c.stored === false) return `  compile cache: nothing stored, because ${c.reason}`;
+  if (!c.reads) return undefined;
+  const read = [...c.reads.files, ...c.reads.env.map((n) => `env ${n}`), ...(c.reads.argv ? ['the command line (process.argv)'] : [])].join(', ');
+  return `  compile cache: ${c.hit ? 'found' : 'stored'}, keyed also on what the module read: ${read}`;
 }
 
 /** a simulation's sweeps per evaluation, one line per relaxing iteration and per substituted torn loop */

@@ -5,11 +5,12 @@
 // is read as a robot description (src/io/urdf.ts); all its --set keys are
 // model parameters (e.g. link2.m=20).
 import { existsSync } from 'node:fs';
-import { extname, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ModelError, UsageError } from '../errors.ts';
+import { extname, resolve } from 'node:path';
+import { KronError, ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
-import { importModule } from '../node/import-module.ts';
+import { importUserModule } from '../node/import-module.ts';
+import type { Reads } from '../node/reads.ts';
+import { armWatchdog, callMeter, userCall, userCodeLimits, userFrames } from '../node/user-code.ts';
 import type { Controller } from '../sim/controller.ts';
 
 export interface LoadedModel {
@@ -18,6 +19,13 @@ export interface LoadedModel {
   overrides: Record<string, number>;
   /** what the loader read but does not model (URDF), for the user to see */
   warnings: string[];
+  /** opened with `record`: the files, variables and arguments the module read while imported and built (node/reads.ts) */
+  reads?: Reads;
+}
+
+export interface OpenOptions {
+  /** observe what the module reads while it is imported and built, for the compile cache */
+  record?: boolean;
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
@@ -25,11 +33,19 @@ export async function loadModel(file: string, sets: Record<string, number>): Pro
 }
 
 /**
+ * What each model module read while it was imported, the first time in this
+ * process: importing it again runs none of its top-level code, so reads
+ * nothing. (A module that a program imported itself before is not seen; the
+ * command line imports each once.)
+ */
+const importReads = new Map<string, Reads>();
+
+/**
  * The model file read (a module imported, a URDF parsed), and a function
  * that builds the model from it: a run from the compile cache builds the
  * model only when something needs it.
  */
-export async function openModel(file: string, sets: Record<string, number>): Promise<() => LoadedModel> {
+export async function openModel(file: string, sets: Record<string, number>, options: OpenOptions = {}): Promise<() => LoadedModel> {
   const path = resolve(file);
   if (!existsSync(path)) {
     throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf' });
@@ -40,10 +56,20 @@ export async function openModel(file: string, sets: Record<string, number>): Pro
     return () => {
       const { mechanism, warnings } = loadUrdf(path);
       checkOverrides(mechanism, sets, {});
-      return { model: mechanism, overrides: { ...sets }, warnings };
+      // the URDF's own text is in the cache key; its meshes are drawn, not compiled
+      return { model: mechanism, overrides: { ...sets }, warnings, reads: { files: {}, env: {} } };
     };
   }
-  const mod = (await importEsModule(file, path, 'model')) as { default?: unknown; parameters?: Record<string, number> };
+  // the first import of a module is always observed: a later one with `record` runs none of its top-level code
+  const first = !importReads.has(path);
+  const { observeReads } = first || options.record ? await import('../node/reads.ts') : { observeReads: undefined };
+  const watching = first ? observeReads?.() : undefined;
+  let mod: { default?: unknown; parameters?: Record<string, number> };
+  try {
+    mod = (await importUserModule('model', file)) as typeof mod;
+  } finally {
+    if (watching) importReads.set(path, watching.stop());
+  }
   if (typeof mod.default !== 'function') {
     throw new ModelError(`model module ${file} has no default export that builds a model`, {
       hint: 'export default function build(p) { const m = new Model("name"); ...; return m; }',
@@ -51,17 +77,33 @@ export async function openModel(file: string, sets: Record<string, number>): Pro
   }
   const build = mod.default as (p: Record<string, number>) => unknown;
   const declared = mod.parameters ?? {};
+  const imported = importReads.get(path)!;
+  const observe = options.record ? observeReads : undefined;
   return () => {
     const builderParams: Record<string, number> = {};
     const overrides: Record<string, number> = {};
     for (const [k, v] of Object.entries(sets)) (k in declared ? builderParams : overrides)[k] = v;
-    const model = build({ ...declared, ...builderParams });
+    const watchingBuild = observe?.();
+    let model: unknown, built: Reads | undefined;
+    try {
+      model = userCall('model', file, 'built', () => build({ ...declared, ...builderParams }), userCodeLimits().importMs);
+    } finally {
+      built = watchingBuild?.stop();
+    }
     if (!(model instanceof Model)) {
       throw new ModelError(`the default export of ${file} did not return a Model`, { hint: 'return the Model you built' });
     }
     checkOverrides(model, overrides, declared);
-    return { model, overrides, warnings: [] };
+    return { model, overrides, warnings: [], ...(built && { reads: mergeReads(imported, built) }) };
   };
+}
+
+/** the reads of the import and of the build together; a path or variable that read differently in the two is a change while observed */
+function mergeReads(a: Reads, b: Reads): Reads {
+  const clash = [...Object.keys(b.files).filter((k) => k in a.files && a.files[k] !== b.files[k]), ...Object.keys(b.env).filter((k) => k in a.env && a.env[k] !== b.env[k])];
+  const unsafe = a.unsafe ?? b.unsafe ?? (clash.length ? `${clash[0]} read differently when the module was imported and when it was built` : undefined);
+  const argv = a.argv ?? b.argv;
+  return { files: { ...a.files, ...b.files }, env: { ...a.env, ...b.env }, ...(argv && { argv }), ...(unsafe && { unsafe }) };
 }
 
 /**
@@ -74,47 +116,45 @@ export async function loadController(file: string): Promise<Controller> {
   if (!existsSync(path)) {
     throw new UsageError(`controller file ${file} not found`, { hint: 'give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts' });
   }
-  const mod = (await importEsModule(file, path, 'controller')) as { default?: unknown };
+  const mod = (await importUserModule('controller', file)) as { default?: unknown };
   if (typeof mod.default !== 'function') {
     throw new ModelError(`controller module ${file} has no default export that is a controller function`, {
       component: file,
       hint: 'export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
     });
   }
-  return mod.default as Controller;
-}
-
-/** a model or controller module imported, its import failures as usage errors that name it */
-async function importEsModule(file: string, path: string, what: 'model' | 'controller'): Promise<unknown> {
-  return importModule(path).catch((e: unknown) => {
-    if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
-      throw new UsageError(`${what} module ${file} was loaded as CommonJS`, {
-        hint: `${what} modules are ES modules: name the file .mts, or keep it in a folder whose package.json says "type": "module" (like mechanisms/)`,
-      });
-    }
-    if (e instanceof Error && 'code' in e && e.code === 'ERR_MODULE_NOT_FOUND') throw missingImport(file, path, e.message, what);
-    throw e;
-  });
+  await armWatchdog();
+  return meteredController(mod.default as Controller, file);
 }
 
 /**
- * A model module (or a module it imports) imports a package that is not
- * installed, or a file that does not exist. Node's ERR_MODULE_NOT_FOUND says
- * which only in its message: "Cannot find package 'x' imported from /a/b.ts".
+ * The controller as simulate() calls it, each call bracketed for the
+ * watchdog (a time limit per call) and process.exit (user-code.ts); an
+ * exception of its own says where in its file it was thrown.
  */
-function missingImport(file: string, path: string, message: string, what: 'model' | 'controller'): UsageError {
-  const found = /^Cannot find (package|module) '([^']+)' imported from (.+)$/.exec(message.split('\n')[0]);
-  if (!found) return new UsageError(`${what} module ${file} cannot be loaded: ${message.split('\n')[0]}`, { hint: 'check its imports' });
-  const [, kind, name, by] = found;
-  const absolute = (p: string) => resolve(p.startsWith('file:') ? fileURLToPath(p) : p);
-  const shown = (p: string) => {
-    const near = relative(process.cwd(), absolute(p));
-    return near.startsWith('..') ? absolute(p) : near;
+function meteredController(user: Controller, file: string): Controller {
+  let at = 0;
+  const meter = callMeter('controller', file, () => `at time ${at}`);
+  const controller: Controller = (t, state, inputs) => {
+    at = t;
+    meter.enter();
+    try {
+      user(t, state, inputs);
+    } catch (e) {
+      throw meter.exited() ?? (e instanceof Error && !(e instanceof KronError) ? thrownAt(e) : e);
+    } finally {
+      meter.leave();
+    }
+    const exited = meter.exited(); // process.exit in a try of the controller's own
+    if (exited) throw exited;
   };
-  const from = absolute(by) === path ? '' : ` (imported from ${shown(by)})`;
-  return kind === 'package'
-    ? new UsageError(`${what} module ${file} imports the package "${name}"${from}, which is not installed`, { hint: `install it (npm install ${name}) or correct the name` })
-    : new UsageError(`${what} module ${file} imports ${shown(name)}${from}, which does not exist`, { hint: 'correct the path of the import' });
+  return controller;
+}
+
+/** the controller's exception with the first frame in the user's files, for the message simulate() shows (sim/controller.ts) */
+function thrownAt(e: Error): Error {
+  const [frame] = userFrames(e.stack ?? '');
+  return frame ? new Error(`${e.name === 'Error' ? '' : `${e.name}: `}${e.message} (thrown at ${frame})`, { cause: e }) : e;
 }
 
 /** every --set key is a declared builder parameter or a parameter of the model, or a ModelError that says which ones there are */

@@ -6,6 +6,8 @@ import { type Io, isParseArgsError, processIo } from './io.ts';
 import { VERSION } from '../node/package.ts';
 
 export type { Io } from './io.ts';
+// for bin/kron.mjs: the process's guard of the user's code, and why it ended early
+export { explainEarlyExit, guardProcess } from '../node/user-code.ts';
 
 export interface Command {
   /** one line for `kron --help` */

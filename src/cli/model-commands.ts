@@ -2,6 +2,7 @@
 // compile it with the shared options, then print the report or simulate.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { checkSeconds, setUserCodeLimits } from '../node/user-code.ts';
 import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
@@ -53,7 +54,10 @@ compile options:
                      r * max(nominal, |value|) in a sweep (default 1e-10; implies --relax-iterate)
   --iterate-max-sweeps k
                      sweeps before the run fails naming the slowest variables (default 500)
-  --iterate-omega w  successive over-relaxation factor in (0, 2) (default 1: Gauss-Seidel)`;
+  --iterate-omega w  successive over-relaxation factor in (0, 2) (default 1: Gauss-Seidel)
+  --import-timeout s the time a model, controller or metric module may take to import, and a
+                     model to build, in seconds (default 60; also KRON_IMPORT_TIMEOUT): an
+                     endless loop or a top-level await that never ends is then an error naming it`;
 
 export const COMPILE_HELP = `usage: kron compile <model.ts|robot.urdf> [options]
 
@@ -98,6 +102,8 @@ simulation options:
   --controller c.ts  a controller module: its default export (t, state, inputs) => void is
                      called at every evaluation of the derivatives (each RK4 stage) with the
                      time and the states by name, and sets inputs by name
+  --call-timeout s   the time one call of the controller may take, in seconds (default 10;
+                     also KRON_CALL_TIMEOUT)
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:
@@ -128,6 +134,7 @@ export const COMPILE_OPTIONS = {
   'iterate-tol': { type: 'string' },
   'iterate-max-sweeps': { type: 'string' },
   'iterate-omega': { type: 'string' },
+  'import-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -146,6 +153,7 @@ export const SIMULATE_OPTIONS = {
   signals: { type: 'string' },
   out: { type: 'string' },
   controller: { type: 'string' },
+  'call-timeout': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } satisfies ParseArgsConfig['options'];
@@ -239,9 +247,23 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
   return options;
 }
 
+/**
+ * --import-timeout and --call-timeout (node/user-code.ts), before any module
+ * is imported; the call limit also reaches the sweep's threads, which read
+ * KRON_CALL_TIMEOUT (a thread starts with a copy of the environment).
+ */
+export function applyTimeouts(values: { 'import-timeout'?: string; 'call-timeout'?: string }): void {
+  const importS = values['import-timeout'], callS = values['call-timeout'];
+  if (importS !== undefined) setUserCodeLimits({ importMs: checkSeconds('--import-timeout', importS) * 1000 });
+  if (callS !== undefined) {
+    setUserCodeLimits({ callMs: checkSeconds('--call-timeout', callS) * 1000 });
+    process.env.KRON_CALL_TIMEOUT = callS;
+  }
+}
+
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
 export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'> &
-  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega'>>;
+  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
 function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
@@ -262,6 +284,8 @@ export interface CompileFromOptions {
   warn?: boolean;
   /** symbolic parameters wanted, decided on the built model (kron sweep): the compile cache is not used then */
   keepParameters?: (model: Model) => boolean;
+  /** warn when the compile cache could store nothing (default true; kron compile's report says it) */
+  cacheNotes?: boolean;
 }
 
 /**
@@ -271,6 +295,7 @@ export interface CompileFromOptions {
  */
 export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward', how: CompileFromOptions = {}): Promise<{ model: Model; compiled: CompiledModel }> {
   const { eager = true, warn = true, keepParameters } = how;
+  applyTimeouts(values);
   const sets = parseSets(values.set ?? []);
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
   const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
@@ -278,8 +303,10 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   // --relax-iterate implies --mode relaxed, whatever --mode says (as when torn was the default: torn ignores the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
   const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'], target: values.target as 'js' | 'wasm' };
-  const { key, entry } = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache'] && !keepParameters);
-  const open = !entry || eager ? await openModel(file, sets) : undefined;
+  const cache = lookUp(file, { sets, gravity: values.gravity ?? null, options }, !values['no-cache'] && !keepParameters);
+  // said once: the entry compiled now replaces it
+  if (cache.broken) io.stderr.write(`warning: compile cache: ${cache.broken}; compiled again, and the entry replaced\n`);
+  const open = !cache.compiled || eager ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled }) : undefined;
   // the compiler and the multibody library with the model only (a model module imports them anyway)
   const compiler = open ? await loadCompiler() : undefined;
   const library = open ? await import('../library/multibody/mechanism.ts') : undefined;
@@ -292,15 +319,16 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
     return (loaded = l);
   };
   if (keepParameters?.(load().model)) options.foldParameters = false;
-  const { compiled, warnings } = cachedCompile(key, entry, load, options, compiler);
-  for (const w of warn ? [...warnings, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
+  const { compiled, warnings } = cachedCompile(cache, load, options, compiler);
+  const notStored = compiled.report.cache?.stored === false && how.cacheNotes !== false ? [`compile cache: nothing stored, because ${compiled.report.cache.reason}`] : [];
+  for (const w of warn ? [...warnings, ...notStored, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
   if (values.emit) writeOutput(values.emit, compiled.source());
   return { get model() { return load().model; }, compiled };
 }
 
 export async function runCompile(args: string[], io: Io): Promise<void> {
   const { values, file } = parse(args, 'compile', io);
-  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward', { eager: false });
+  const { compiled } = await compileFrom(file, values, io, values.inverse ? 'inverse' : 'forward', { eager: false, cacheNotes: false });
   io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
 }
 
@@ -318,6 +346,7 @@ export async function runSimulate(args: string[], io: Io): Promise<void> {
 async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<void> {
   const { values, file } = parse(args, 'simulate', io);
   const options = simulateOptions(values);
+  applyTimeouts(values);
   if (values.controller !== undefined) {
     options.controller = await loadController(values.controller);
     options.controllerName = values.controller;

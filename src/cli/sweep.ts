@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { COMPILE_OPTIONS, MODEL_FLAGS, SIMULATE_OPTIONS, checkMode, compileFrom, negativeValues, number, simulateOptions } from './model-commands.ts';
+import { COMPILE_OPTIONS, MODEL_FLAGS, SIMULATE_OPTIONS, applyTimeouts, checkMode, compileFrom, negativeValues, number, simulateOptions } from './model-commands.ts';
+import { loadMetric } from '../sweep/metric.ts';
 import { type Io, terminal } from './io.ts';
 import { sweepBar } from './progress.ts';
 import { sweepCompiled, sweepPoints } from '../sweep/sweep.ts';
@@ -62,7 +63,8 @@ ${queueHelp(21)}
 ${MODEL_FLAGS}
 
 simulation options (as kron simulate): --stop T (default 1), --step h, --interval dt,
-  --integrator rk4|adaptive, --rtol r, --atol a
+  --integrator rk4|adaptive, --rtol r, --atol a; --call-timeout s: the time one call of the
+  --metric may take, in seconds (default 10; KRON_CALL_TIMEOUT for kron worker)
 
 examples:
   kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1' --grid 'body.m=1:2:3' --stop 1 --out /tmp/s.csv
@@ -98,6 +100,9 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   const whole = (flag: string, text: string | undefined) => (text === undefined ? undefined : number(flag, text));
   const points = sweepPoints({ grid: values.grid, samples: whole('--samples', values.samples), dist: values.dist, seed: whole('--seed', values.seed), force: values.force });
   const { signals, ...simulate } = simulateOptions(values);
+  applyTimeouts(values);
+  // imported here first: its errors (an exception, process.exit, an endless import) are the sweep's, said once, not every run's
+  if (values.metric !== undefined) await loadMetric(values.metric);
   let kinds: ReturnType<typeof sweptKinds> = [];
   // swept parameters change per run in the compiled code: it keeps parameters symbolic then
   const { compiled } = await compileFrom(file, values, io, 'forward', { keepParameters: (model) => (kinds = sweptKinds(model, points.names)).includes('parameter') });

@@ -2,8 +2,11 @@
 // need a loader: Kron run from its sources (tsx, vitest) already has one; the
 // built package registers tsx, its dependency, the first time a TypeScript
 // module is imported, so built-in commands and .js/.mjs modules never load it.
-import { extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { extname, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { UsageError } from '../errors.ts';
+import { type ModuleRole, userImport } from './user-code.ts';
 
 const TYPESCRIPT = ['.ts', '.mts', '.cts'];
 
@@ -19,4 +22,52 @@ export async function importModule(path: string): Promise<unknown> {
     registered = true;
   }
   return import(pathToFileURL(path).href);
+}
+
+const EXAMPLES: Record<ModuleRole, string> = {
+  model: 'mechanisms/drivetrain.ts',
+  controller: '--controller mechanisms/controllers/puma560-pd.ts',
+  metric: '--metric overshoot.ts',
+};
+
+/**
+ * A model, controller or metric module imported by the path the user gave:
+ * a missing file, a module loaded as CommonJS, a missing import, an
+ * exception at its top level, process.exit, an import over its time limit
+ * (user-code.ts) are typed errors that name it.
+ */
+export async function importUserModule(role: ModuleRole, file: string): Promise<unknown> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new UsageError(`${role} module ${file} not found`, { hint: `give the path of a ${role} module, e.g. ${EXAMPLES[role]}` });
+  try {
+    return await userImport(role, file, () => importModule(path));
+  } catch (e) {
+    if (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_REQUIRE')) {
+      throw new UsageError(`${role} module ${file} was loaded as CommonJS`, {
+        hint: `${role} modules are ES modules: name the file .mts, or keep it in a folder whose package.json says "type": "module" (like mechanisms/)`,
+      });
+    }
+    if (e instanceof Error && 'code' in e && e.code === 'ERR_MODULE_NOT_FOUND') throw missingImport(file, path, e.message, role);
+    throw e;
+  }
+}
+
+/**
+ * A module (or a module it imports) imports a package that is not
+ * installed, or a file that does not exist. Node's ERR_MODULE_NOT_FOUND says
+ * which only in its message: "Cannot find package 'x' imported from /a/b.ts".
+ */
+function missingImport(file: string, path: string, message: string, role: ModuleRole): UsageError {
+  const found = /^Cannot find (package|module) '([^']+)' imported from (.+)$/.exec(message.split('\n')[0]);
+  if (!found) return new UsageError(`${role} module ${file} cannot be loaded: ${message.split('\n')[0]}`, { hint: 'check its imports' });
+  const [, kind, name, by] = found;
+  const absolute = (p: string) => resolve(p.startsWith('file:') ? fileURLToPath(p) : p);
+  const shown = (p: string) => {
+    const near = relative(process.cwd(), absolute(p));
+    return near.startsWith('..') ? absolute(p) : near;
+  };
+  const from = absolute(by) === path ? '' : ` (imported from ${shown(by)})`;
+  return kind === 'package'
+    ? new UsageError(`${role} module ${file} imports the package "${name}"${from}, which is not installed`, { hint: `install it (npm install ${name}) or correct the name` })
+    : new UsageError(`${role} module ${file} imports ${shown(name)}${from}, which does not exist`, { hint: 'correct the path of the import' });
 }

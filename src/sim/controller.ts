@@ -38,7 +38,8 @@ export function controllerHook(state: ModelState, controller: Controller, name: 
     try {
       controller(t, view, inputs);
     } catch (e) {
-      if (e instanceof ControllerFault) throw e;
+      // the hook's own errors, and those the command line's guard raises naming the controller module (process.exit: node/user-code.ts)
+      if (e instanceof ControllerFault || (e instanceof KronError && e.details.component === name)) throw e;
       const message = e instanceof Error ? e.message : String(e);
       throw new SimulationError(`controller ${name} failed at time ${t}: ${message}`, {
         component: name,

@@ -20,6 +20,8 @@ export interface RunSettings {
   readonly signals?: readonly string[];
   /** a module whose default export computes more metrics from the SimulationResult */
   readonly metric?: string;
+  /** the metric module's content hash (metric.ts metricHash): part of the sweep's hash, checked where it is imported */
+  readonly metricHash?: string;
   /** a folder for one CSV per run with the sampled signals (run-000012.csv) */
   readonly detail?: string;
 }
@@ -46,7 +48,7 @@ export type Runner = (task: RunTask) => RunOutcome;
 // (portable compiled model, settings) => a function that does one run; the metric module is imported once
 export async function makeRunner(model: CompiledModel | PortableModel, settings: RunSettings): Promise<Runner> {
   const compiled = model instanceof CompiledModel ? model : new CompiledModel(model);
-  const metric = settings.metric === undefined ? undefined : await loadMetric(settings.metric);
+  const metric = settings.metric === undefined ? undefined : await loadMetric(settings.metric, settings.metricHash);
   return (task) => runOne(compiled, task, settings, metric);
 }
 

@@ -10,6 +10,7 @@ import { KronError, UsageError } from '../errors.ts';
 import type { Model } from '../model/index.ts';
 import { checkSimulateOptions } from '../sim/simulate.ts';
 import { SweepPool, checkWorkers, defaultWorkers } from './pool.ts';
+import { metricHash } from './metric.ts';
 import { inOrder } from './order.ts';
 import type { QueueTarget } from './queue-config.ts';
 import type { RunOutcome, RunSettings } from './run.ts';
@@ -69,7 +70,7 @@ export async function* sweepCompiled(compiled: CompiledModel, runs: SweepPoints 
   checkSimulateOptions(spec.simulate);
   const points = SweepPoints.of(runs);
   checkNames(compiled, points, kinds);
-  const settings: RunSettings = { simulate: spec.simulate, signals: spec.signals, metric: spec.metric, detail: spec.detail };
+  const settings: RunSettings = { simulate: spec.simulate, signals: spec.signals, metric: spec.metric, ...(spec.metric !== undefined && { metricHash: metricHash(spec.metric) }), detail: spec.detail };
   const { count } = points;
   const withValues = (o: RunOutcome, values: readonly number[]): SweepResult => ({ ...o, values: Object.fromEntries(points.names.map((n, k) => [n, values[k]])) });
   if (spec.queue !== undefined) {

@@ -252,12 +252,12 @@ describe('error catalogue: controller modules (--controller)', () => {
       '  hint: export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
     ));
   });
-  it('a controller that throws: its message, the time of the RK4 stage (exit 1)', async () => {
+  it('a controller that throws: its message, where in its file, the time of the RK4 stage (exit 1)', async () => {
     const r = await run('test/errors/fixtures/controller-throws.ts');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(lines(
-      'SimulationError: controller test/errors/fixtures/controller-throws.ts failed at time 0.25: no gain scheduled beyond t = 0.2',
+      'SimulationError: controller test/errors/fixtures/controller-throws.ts failed at time 0.25: no gain scheduled beyond t = 0.2 (thrown at controller (test/errors/fixtures/controller-throws.ts:5:22))',
       '  component: test/errors/fixtures/controller-throws.ts',
       '  hint: the error is the controller\'s own; it is called as controller(t, state, inputs) at every evaluation of the derivatives (each RK4 stage), state by state name (e.g. state["j1.q"])',
     ));

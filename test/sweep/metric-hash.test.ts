@@ -1,0 +1,119 @@
+// A sweep's metric module is known by its content, not its path
+// (src/sweep/metric.ts): the hash covers its text and the files it imports,
+// a thread that finds another file under the path says so, and a running
+// `kron worker` given the same sweep with an edited metric computes the new
+// numbers (the metric's hash is in the sweep's hash, on which the worker keys
+// its thread pools; before, it reused the pool with the old module). The
+// oracle of the metric's column is the sweep's own final(j1.q) column.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMetric, metricHash } from '../../src/sweep/metric.ts';
+import { ModelError } from '../../src/errors.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+let folder: string;
+beforeAll(() => {
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  folder = mkdtempSync(join(root, 'test-artifacts', 'kron-metric-'));
+  writeFileSync(join(folder, 'package.json'), '{ "type": "module" }');
+});
+
+/** a metric module: `scaled` = factor * final(j1.q), the factor from a file it imports */
+function writeMetric(dir: string, factor: number): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'factor.ts'), `export const factor = ${factor};\n`);
+  writeFileSync(join(dir, 'metric.ts'), "import { factor } from './factor.ts';\nexport default (r: { final(name: string): number }) => ({ scaled: factor * r.final('j1.q') });\n");
+  return join(dir, 'metric.ts');
+}
+
+describe('metricHash', () => {
+  it('changes with the module\'s text and with a file it imports; the same files elsewhere hash the same', () => {
+    const a = writeMetric(join(folder, 'a'), 1);
+    const h1 = metricHash(a);
+    expect(h1).toMatch(/^[0-9a-f]{16}$/);
+    writeMetric(join(folder, 'a'), 2);
+    const h2 = metricHash(a);
+    expect(h2).not.toBe(h1);
+    writeFileSync(a, readFileSync(a, 'utf8') + '// a comment\n');
+    expect(metricHash(a)).not.toBe(h2);
+    // another folder (another machine's checkout) with the same files
+    const b = writeMetric(join(folder, 'b'), 1);
+    expect(metricHash(b)).toBe(h1);
+  });
+
+  it('a module that is not the one the sweep was started with is a ModelError naming it', async () => {
+    const file = writeMetric(join(folder, 'c'), 1);
+    const started = metricHash(file);
+    writeMetric(join(folder, 'c'), 3);
+    await expect(loadMetric(file, started)).rejects.toThrow(ModelError);
+    await expect(loadMetric(file, started)).rejects.toThrow(`metric module ${file} is not the one the sweep was started with: its text or a file it imports differs here`);
+    expect(typeof (await loadMetric(file, metricHash(file)))).toBe('function');
+  });
+});
+
+// a running worker and an edited metric, through a real redis-server (skipped without one, as test/sweep/queue.test.ts)
+const available = spawnSync('redis-server', ['--version']).status === 0;
+const ci = process.env.CI === 'true';
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+function start(command: string, args: string[]): ChildProcess & { err: () => string; out: () => string } {
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let err = '', out = '';
+  child.stderr!.on('data', (d) => (err += d));
+  child.stdout!.on('data', (d) => (out += d));
+  return Object.assign(child, { err: () => err, out: () => out });
+}
+const exited = (c: ChildProcess) => new Promise<number | null>((resolve) => (c.exitCode !== null ? resolve(c.exitCode) : c.on('exit', (code) => resolve(code))));
+async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void> {
+  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+}
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** the CSV's columns by name: final(j1.q) and scaled of every row */
+function columns(csv: string): { final: number[]; scaled: number[] } {
+  const [head, ...rows] = csv.trim().split('\n').map((l) => l.split(','));
+  const at = (name: string) => rows.map((r) => Number(r[head.indexOf(name)]));
+  return { final: at('final(j1.q)'), scaled: at('scaled') };
+}
+
+describe.skipIf(!available && !ci)('a running kron worker and an edited metric', () => {
+  it('the second sweep, with the metric edited, gets the new numbers from the same worker', async () => {
+    expect(available, 'redis-server must be installed when CI=true').toBe(true);
+    const port = await freePort();
+    const redis = start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+    await until('redis-server', () => redis.out().includes('Ready to accept connections'), 10_000);
+    const url = `redis://127.0.0.1:${port}`;
+    const worker = start(process.execPath, [join(root, 'bin/kron.mjs'), 'worker', '--queue', url, '--workers', '1']);
+    await until('the worker', () => worker.err().includes('kron worker:'));
+
+    const metric = writeMetric(join(folder, 'queued'), 1);
+    const sweep = (out: string) => start(process.execPath, [join(root, 'bin/kron.mjs'), 'sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0.1,0.2,0.3', '--stop', '0.5', '--metric', metric, '--queue', url, '--out', join(folder, out)]);
+    expect(await exited(sweep('one.csv'))).toBe(0);
+    const one = columns(readFileSync(join(folder, 'one.csv'), 'utf8'));
+    expect(one.final.every(Number.isFinite)).toBe(true);
+    expect(one.scaled).toEqual(one.final);
+
+    writeMetric(join(folder, 'queued'), 2); // the imported file edited: the module's text is the same
+    expect(await exited(sweep('two.csv'))).toBe(0);
+    const two = columns(readFileSync(join(folder, 'two.csv'), 'utf8'));
+    expect(two.final).toEqual(one.final);
+    expect(two.scaled).toEqual(one.final.map((v) => 2 * v)); // it was one.scaled: the worker's old module
+
+    worker.kill('SIGTERM');
+    await exited(worker);
+    redis.kill('SIGTERM');
+  });
+});
