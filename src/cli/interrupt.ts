@@ -8,6 +8,7 @@
 // blocks of samples; a sweep waits on its threads anyway).
 import { constants } from 'node:os';
 import { discardPending } from '../node/output-file.ts';
+import { exitAsCommanded } from '../node/user-code.ts';
 import type { Io } from './io.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -23,7 +24,7 @@ export function onInterrupt(io: Io, left: () => string): () => void {
     }
     discardPending(); // any temporary file the command did not name
     io.stderr.write(`interrupted by ${signal}: ${said}\n`);
-    process.exit(128 + constants.signals[signal]);
+    exitAsCommanded(128 + constants.signals[signal]);
   };
   for (const s of SIGNALS) process.on(s, handler);
   return () => {

@@ -280,12 +280,20 @@ function patchExit(): void {
   } as typeof process.exit;
 }
 
+/** the command's own end of the process before it finished (an interrupt's handler, cli/interrupt.ts): its code, nothing to explain */
+let commanded = false;
+export function exitAsCommanded(code: number): never {
+  commanded = true;
+  return realExit(code);
+}
+
 /**
  * bin/kron.mjs, when the process ends before the command finished: why
  * (a module's process.exit, an import that never settled) on stderr; the
  * exit code to end with (1).
  */
 export function explainEarlyExit(code: number): number {
+  if (commanded) return code;
   if (explained) return 1;
   const p = phase;
   // the watchdog stopped a busy task and its report went with it

@@ -5,15 +5,13 @@
 // numbers (the metric's hash is in the sweep's hash, on which the worker keys
 // its thread pools; before, it reused the pool with the old module). The
 // oracle of the metric's column is the sweep's own final(j1.q) column.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMetric, metricHash } from '../../src/sweep/metric.ts';
 import { ModelError } from '../../src/errors.ts';
+import { exited, freePort, killAll, kron, redisAvailable, redisMissing, root, skipQueue, startRedis, until } from './queue-harness.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 let folder: string;
 beforeAll(() => {
   mkdirSync(join(root, 'test-artifacts'), { recursive: true });
@@ -54,33 +52,8 @@ describe('metricHash', () => {
   });
 });
 
-// a running worker and an edited metric, through a real redis-server (skipped without one, as test/sweep/queue.test.ts)
-const available = spawnSync('redis-server', ['--version']).status === 0;
-const ci = process.env.CI === 'true';
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-
-function start(command: string, args: string[]): ChildProcess & { err: () => string; out: () => string } {
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let err = '', out = '';
-  child.stderr!.on('data', (d) => (err += d));
-  child.stdout!.on('data', (d) => (out += d));
-  return Object.assign(child, { err: () => err, out: () => out });
-}
-const exited = (c: ChildProcess) => new Promise<number | null>((resolve) => (c.exitCode !== null ? resolve(c.exitCode) : c.on('exit', (code) => resolve(code))));
-async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void> {
-  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-}
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+// a running worker and an edited metric, through a real redis-server (the queue's harness: skipped without one outside CI)
+afterAll(killAll);
 
 /** the CSV's columns by name: final(j1.q) and scaled of every row */
 function columns(csv: string): { final: number[]; scaled: number[] } {
@@ -89,18 +62,17 @@ function columns(csv: string): { final: number[]; scaled: number[] } {
   return { final: at('final(j1.q)'), scaled: at('scaled') };
 }
 
-describe.skipIf(!available && !ci)('a running kron worker and an edited metric', () => {
+describe.skipIf(skipQueue)('a running kron worker and an edited metric', () => {
   it('the second sweep, with the metric edited, gets the new numbers from the same worker', async () => {
-    expect(available, 'redis-server must be installed when CI=true').toBe(true);
+    expect(redisAvailable, redisMissing).toBe(true);
     const port = await freePort();
-    const redis = start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-    await until('redis-server', () => redis.out().includes('Ready to accept connections'), 10_000);
+    const redis = await startRedis(port);
     const url = `redis://127.0.0.1:${port}`;
-    const worker = start(process.execPath, [join(root, 'bin/kron.mjs'), 'worker', '--queue', url, '--workers', '1']);
-    await until('the worker', () => worker.err().includes('kron worker:'));
-
+    // the worker finds the metric in its own --metric-dir (here the producer's folder: one machine)
     const metric = writeMetric(join(folder, 'queued'), 1);
-    const sweep = (out: string) => start(process.execPath, [join(root, 'bin/kron.mjs'), 'sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0.1,0.2,0.3', '--stop', '0.5', '--metric', metric, '--queue', url, '--out', join(folder, out)]);
+    const worker = kron(['worker', '--queue', url, '--workers', '1', '--metric-dir', join(folder, 'queued')]);
+    await until('the worker', () => worker.stderrText().includes('kron worker:'));
+    const sweep = (out: string) => kron(['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0.1,0.2,0.3', '--stop', '0.5', '--metric', metric, '--queue', url, '--out', join(folder, out)]);
     expect(await exited(sweep('one.csv'))).toBe(0);
     const one = columns(readFileSync(join(folder, 'one.csv'), 'utf8'));
     expect(one.final.every(Number.isFinite)).toBe(true);
