@@ -19,6 +19,7 @@ import { type CoordinateNames, InverseDynamics } from './inverse.ts';
 import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import { type WasmTarget, wasmTarget } from './wasm.ts';
+import { shortTime } from './pose-watch.ts';
 
 export type { CompiledData, CompiledOptions, FailureTables, SignalSource, SolvedUnknown } from './compiled-data.ts';
 
@@ -336,7 +337,7 @@ export class CompiledModel {
     }
     if (kind === 'changepoint' || kind === 'turnback') {
       const loop = loops.length ? `the kinematic loop cut at ${loops.map((l) => `${l.cut} (joints ${l.joints.join(', ')})`).join(' and ')}` : where;
-      const span = typeof extra === 'number' && extra !== t ? `between time ${Math.min(extra, t)} and ${Math.max(extra, t)}` : `at time ${t}`;
+      const span = typeof extra === 'number' && extra !== t ? `between time ${shortTime(Math.min(extra, t))} and ${shortTime(Math.max(extra, t))}` : `at time ${shortTime(t)}`;
       const what = kind === 'changepoint'
         ? `left its assembly branch ${span}: the determinant of its constraint Jacobian changed sign, so the motion passed a singular position (a change point or dead point, where assembly branches meet) or the step was too large and Newton landed on the mirror assembly`
         : `may have left its assembly branch ${span}: the determinant of its constraint Jacobian, extrapolated from the last positions, crosses zero there while the solution's keeps its sign, so the motion came near a singular position (where, at a change point, the solution turns back onto the other branch) or moved too far in one step to be followed`;

@@ -26,6 +26,9 @@ export interface WatchedPose {
   readonly hint: string;
 }
 
+/** a time without the rounding of its sums (0.034999999999999996: 0.035), for messages */
+export const shortTime = (t: number) => Number(t.toPrecision(12));
+
 /** a failed evaluation within this |cos| of a pose is the pose's (a Cardan joint's mass matrix is singular there) */
 const SINGULAR = 1e-3;
 /** where the fast states must be resolved: |cos| below this (the rates are 10 times the body's angular speed) */
@@ -56,11 +59,11 @@ export class PoseWatch {
   check(t: number, x: Float64Array): void {
     for (let i = 0; i < this.poses.length; i++) {
       const R = this.record, since = R[5 * i], c = Math.cos(this.readers[i].angle(x));
-      if (signWatch(R, this.slots[i], t, c) !== 0) throw this.error(i, since === t ? `at time ${t}` : `between time ${Math.min(since, t)} and ${Math.max(since, t)}`);
+      if (signWatch(R, this.slots[i], t, c) !== 0) throw this.error(i, since === t ? `at time ${shortTime(t)}` : `between time ${shortTime(Math.min(since, t))} and ${shortTime(Math.max(since, t))}`);
       const span = R[5 * i] - R[5 * i + 2]; // the last span between evaluation times
       if (Math.abs(c) < NEAR_POSE && span > 0) {
         const fastest = Math.max(...this.readers[i].rates.map((r) => Math.abs(r(x))));
-        if (fastest * span > RESOLVED) throw this.error(i, `at time ${t}, with a step too long for it: the fast angles turn at ${fastest.toPrecision(3)} rad/s, ${(fastest * span).toPrecision(2)} rad between evaluations ${span.toPrecision(3)} s apart (at most ${RESOLVED})`);
+        if (fastest * span > RESOLVED) throw this.error(i, `at time ${shortTime(t)}, with a step too long for it: the fast angles turn at ${fastest.toPrecision(3)} rad/s, ${(fastest * span).toPrecision(2)} rad between evaluations ${span.toPrecision(3)} s apart (at most ${RESOLVED})`);
       }
     }
   }
@@ -68,7 +71,7 @@ export class PoseWatch {
   /** the error of a pose within SINGULAR of x, for an evaluation at x that failed (else undefined) */
   near(t: number, x: Float64Array, cause: Error): SimulationError | undefined {
     const i = this.readers.findIndex((r) => Math.abs(Math.cos(r.angle(x))) < SINGULAR);
-    return i < 0 ? undefined : this.error(i, `at time ${t} (${cause.message})`);
+    return i < 0 ? undefined : this.error(i, `at time ${shortTime(t)} (${cause.message})`);
   }
 
   private error(i: number, when: string): SimulationError {
