@@ -10,7 +10,8 @@ export function summarize(results: readonly CaseResult[], ms: number): string {
   // the singular family (singular.ts): runs through on the reference's branch but less accurately, and stops after the energy had moved
   const inaccurate = count((r) => r.cls === 'agree' && !!r.note?.startsWith('inaccurate'));
   const late = count((r) => r.cls === 'run-error' && !!r.note?.includes('[late:'));
-  if (inaccurate || late) lines.push(`  (runs: agree but inaccurate ${inaccurate}, stopped late ${late})`);
+  const energyOnly = count((r) => r.cls === 'agree' && !!r.note?.startsWith('by energy alone'));
+  if (inaccurate || late || energyOnly) lines.push(`  (runs: agree but inaccurate ${inaccurate}, agree by energy alone ${energyOnly}, stopped late ${late})`);
   const away = results.filter((r) => r.branch);
   if (away.length) lines.push(`  (agree, loop closed away from the start's assembly branch: ${away.length}, seeds ${away.slice(0, 8).map((r) => r.seed).join(', ')}${away.length > 8 ? ', ...' : ''})`);
   // why the typed errors happened, grouped by their message with names and numbers blanked

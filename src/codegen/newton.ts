@@ -19,8 +19,8 @@ export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOp
   const residual = mod.fillArrays([[r, s.residuals]]);
   const jacobian = [...mod.assigns(s.jacobianPrelude, 'd'), ...mod.fillArrays([[J, s.jacobian]])];
   const zSlots = s.z.map((v) => mod.slots.slot(v));
-  // a kinematic loop's branch record (runtime-loops.ts, newtonClosed): its last two solves' times and determinants, when it started
-  const record = s.closure ? ['t1', 'det1', 't0', 'det0', 'started'].map((n) => mod.slots.slot(new Temp(`b${b}.${n}`))) : [];
+  // a kinematic loop's branch record (runtime-loops.ts, newtonClosed): its last two solves' times and determinants, when it started, the least at the last time
+  const record = s.closure ? ['t1', 'det1', 't0', 'det0', 'started', 'least1'].map((n) => mod.slots.slot(new Temp(`b${b}.${n}`))) : [];
   const stats = substitution && !s.closure && register ? substitutionSlots(mod, s, register) : undefined;
   const residualFn = mod.function('residual', (sc) => [...y, ...residual].forEach((l) => sc.line(l)));
   const jacobianFn = mod.function('jacobian', (sc) => jacobian.forEach((l) => sc.line(l)));

@@ -179,29 +179,37 @@ function advancedFrom(t1, t) {
 
 // A quantity that must keep its sign along a run, such as det J of a loop's
 // closure (newtonClosed) or the cosine of a Cardan joint's middle angle
-// (state.ts): it is zero only at a singular position. Its record in w at the
-// slots R: the time t1 of the last value and the value d1 (0: none yet), the
-// time t0 < t1 of the value before it and d0, and when the record started.
-// 1 when the sign changed since the last value (a singular position passed);
-// 2 when the sign is kept but the last two values, extrapolated linearly in
-// time to t, change it (the value turned back where it went to zero, or
-// moved too fast to be followed); else 0. Both tests scale with the step: a
-// smooth value crosses zero in neither, and one that comes near zero within
-// a step too long to resolve it is reported, whatever the step size. A time
-// before t0 (a new run, a step retried) starts the record again; values
-// repeated at the time a record started (a caller evaluating several states
-// at t = 0) are not compared; an earlier time after t0 (Cash-Karp's stage
-// at 7/8 of a step, after the one at its end) takes t1's place. The
-// extrapolation reaches at most 8 times the span it is taken from.
+// (pose-watch.ts): it is zero only at a singular position. Its record in w at
+// the slots R: the time t1 of the last value and the value d1 (0: none yet),
+// the time t0 < t1 of the value before it and d0, when the record started,
+// and the smallest magnitude m1 of the values at t1 (an RK4 step evaluates
+// twice at its middle). 1 when the sign changed since the last value (a
+// singular position passed); 2 when the sign is kept but the value came
+// near zero within a step: the last two values, extrapolated linearly in
+// time to t, change sign (it turned back where it went to zero, or moved too
+// fast to be followed), or it turned back after a span that brought it
+// nearer to zero by more than was left (|d0| - m1 > m1: a fold, where det J
+// goes to zero like the square root of the distance and the motion turns
+// back, seen by no extrapolation when the stages scatter about the turn);
+// else 0. Both tests scale with the step: a smooth value crosses zero in
+// neither, and one that comes near zero within a step too long to resolve
+// it is reported, whatever the step size. A time before t0 (a new run, a
+// step retried) starts the record again; values repeated at the time a
+// record started (a caller evaluating several states at t = 0) are not
+// compared; an earlier time after t0 (Cash-Karp's stage at 7/8 of a step,
+// after the one at its end) takes t1's place. The extrapolation reaches at
+// most 8 times the span it is taken from.
 function signWatch(w, R, t, value) {
-  const t1 = w[R[0]], t0 = w[R[2]], d0 = w[R[3]];
+  const t1 = w[R[0]], t0 = w[R[2]], d0 = w[R[3]], m1 = w[R[5]], size = Math.abs(value);
   let d1 = w[R[1]];
   if (t < t1 && !(t > t0) && d1 !== 0) { w[R[4]] = t; d1 = 0; }
   const advanced = advancedFrom(t1, t);
   let verdict = 0;
   if (d1 !== 0 && (value > 0) !== (d1 > 0) && (advanced || t < t1 || t1 > w[R[4]])) verdict = 1;
   else if (advanced && d1 !== 0 && d0 !== 0 && t - t1 <= 8 * (t1 - t0) && (d1 + (d1 - d0) * (t - t1) / (t1 - t0) > 0) !== (d1 > 0)) verdict = 2;
+  else if (advanced && d1 !== 0 && d0 !== 0 && size > m1 && Math.abs(d0) - m1 > m1) verdict = 2;
   if (d1 === 0) { w[R[4]] = t; w[R[3]] = 0; } else if (advanced) { w[R[2]] = t1; w[R[3]] = d1; }
+  w[R[5]] = advanced || d1 === 0 ? size : Math.min(m1, size);
   w[R[0]] = t; w[R[1]] = value;
   return verdict;
 }

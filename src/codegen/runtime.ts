@@ -334,7 +334,7 @@ export const { luSolve, choleskySolve, sparseCholeskySolve, isSymmetric, nearSym
   /** H and c of the block, by columns */
   columnsForm: (b: ColumnsBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace) => void;
   doubles: (n: number) => Workspace;
-  /** a value that must keep its sign along a run, recorded in w at the 5 slots R: 1 its sign changed, 2 its extrapolation's did, else 0 (runtime-loops.ts) */
+  /** a value that must keep its sign along a run, recorded in w at the 6 slots R: 1 its sign changed, 2 its extrapolation's did, else 0 (runtime-loops.ts) */
   signWatch: (w: Workspace, R: ArrayLike<number>, t: number, value: number) => 0 | 1 | 2;
   luSolve: Solve;
   choleskySolve: Solve;

@@ -7,7 +7,7 @@
 // must reach and its statistics, and H formed by columns against the matrix
 // the pieces were written from, solved as a plain Gaussian elimination does.
 import { describe, expect, it } from 'vitest';
-import { choleskySolve, columnsBlock, columnsForm, doubles, newtonBlock, newtonSolve, type Workspace } from '../../src/codegen/runtime.ts';
+import { choleskySolve, columnsBlock, columnsForm, doubles, newtonBlock, newtonSolve, signWatch, type Workspace } from '../../src/codegen/runtime.ts';
 import { prng } from '../multibody/random-tree.ts';
 
 type Pieces = { residual: (z: readonly number[], r: Workspace) => void; jacobian: (z: readonly number[], J: Workspace) => void };
@@ -15,9 +15,9 @@ type Pieces = { residual: (z: readonly number[], r: Workspace) => void; jacobian
 /** what fail throws, as the module's reporter does (compiled.ts): the driver stops there */
 class Failed extends Error {}
 
-/** a block of k tearing variables in w[0..k), the stats in w[k + 1..k + 5), a closure's branch record in w[k + 5..k + 8); the fail calls recorded */
+/** a block of k tearing variables in w[0..k), the stats in w[k + 1..k + 5), a closure's branch record in w[k + 5..k + 11); the fail calls recorded */
 function block(k: number, pieces: Pieces, o: { closure?: boolean; maxSweeps?: number } = {}) {
-  const w = doubles(k + 8), r = doubles(k), J = doubles(k * k);
+  const w = doubles(k + 11), r = doubles(k), J = doubles(k * k);
   const calls: unknown[][] = [], jacobianAt: number[][] = [];
   const z = () => Array.from({ length: k }, (_, i) => w[i]);
   const b = newtonBlock(
@@ -28,7 +28,7 @@ function block(k: number, pieces: Pieces, o: { closure?: boolean; maxSweeps?: nu
       calls.push(a);
       throw new Failed();
     },
-    o.closure ? Int32Array.of(k + 5, k + 6, k + 7) : Int32Array.of(), o.maxSweeps ?? 0, o.maxSweeps ? Int32Array.of(k + 1, k + 2, k + 3, k + 4) : Int32Array.of(),
+    o.closure ? Int32Array.from({ length: 6 }, (_, i) => k + 5 + i) : Int32Array.of(), o.maxSweeps ?? 0, o.maxSweeps ? Int32Array.of(k + 1, k + 2, k + 3, k + 4) : Int32Array.of(),
     // successive substitution's step, as substitution.ts emits it
     () => {
       for (let i = 0; i < k; i++) {
@@ -204,6 +204,32 @@ describe('newtonSolve', () => {
     s = 0.06;
     clear.solve(0.14);
     expect(clear.calls).toEqual([]);
+  });
+});
+
+describe('signWatch: a value that must keep its sign along a run', () => {
+  /** the verdicts of a sequence of (t, value) on a fresh record */
+  const verdicts = (seq: [number, number][]) => {
+    const w = doubles(6), R = Int32Array.from({ length: 6 }, (_, i) => i);
+    return seq.map(([t, v]) => signWatch(w, R, t, v));
+  };
+
+  it('a smooth dip that stays clear of zero passes; a sign change is 1, a trend through zero 2', () => {
+    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.2, 0.35], [0.3, 0.5]])).toEqual([0, 0, 0, 0]);
+    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.2, -0.1]])).toEqual([0, 0, 1]);
+    expect(verdicts([[0, 0.4], [0.1, 0.1], [0.2, 0.2]])).toEqual([0, 0, 2]); // 0.1 - 0.3 would be -0.2 by now
+  });
+
+  it('a fold: the stages at one time scatter about the turn (0.05 and 0.3), the trend does not cross, the turn after a long approach is 2', () => {
+    // approached by 0.35 in one span to a least value of 0.05, then back up: nearer to zero than the step resolves
+    expect(verdicts([[0, 0.4], [0.1, 0.05], [0.1, 0.3], [0.2, 0.35]])).toEqual([0, 0, 0, 2]);
+    // the same values at one time repeated only, or a turn after an approach shorter than what is left: 0
+    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.1, 0.25], [0.2, 0.35]])).toEqual([0, 0, 0, 0]);
+  });
+
+  it('a new start (time back before t0) forgets the record; several values at the start time are not compared', () => {
+    expect(verdicts([[0, 0.4], [0, -0.4], [0.1, -0.3], [0.2, 0.2]])).toEqual([0, 0, 0, 1]);
+    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.2, 0.25], [0, -0.3], [0.1, -0.35]])).toEqual([0, 0, 0, 0, 0]);
   });
 });
 

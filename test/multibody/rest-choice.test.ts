@@ -148,10 +148,11 @@ describe('rest joints chosen by rank at the start pose', () => {
       const [a, b] = runs.map((r) => r.get(name as never));
       expect(Math.max(...a.map((v, i) => Math.abs(v - b[i])))).toBeLessThan(1e-9);
     }
-    // on to 0.3 s: at its extreme angle the crank (a state) cannot move on, the loop stops closing,
-    // and the error says why instead of a bare "did not converge"
+    // on to 0.3 s: at its extreme angle the crank (a state) cannot move on, and the error says why instead of a
+    // bare "did not converge": the loop stops closing past a position near a singular one, or (signWatch) the
+    // determinant of its constraint Jacobian turns back from zero within a step as the crank reaches its extreme
     const c = compile(m);
-    expect(() => simulate(c, { stop: 0.3, step: 1e-3, interval: 0.01 })).toThrow(/cut at c1 .* does not close at time 0\.2\d+ .*near a singular one.*dead point/);
+    expect(() => simulate(c, { stop: 0.3, step: 1e-3, interval: 0.01 })).toThrow(/cut at c1 .* (does not close at time 0\.2\d+ .*near a singular one.*dead point|may have left its assembly branch between time 0\.2\d+ and 0\.2\d+.*came near a singular position)/);
     // it moves: the crank turns and the coupler spins
     expect(Math.abs(runs[0].get('j1.q' as never).at(-1)! - runs[0].get('j1.q' as never)[0]) + Math.abs(runs[0].get(names.find((n) => n.startsWith('j2'))! as never).at(-1)!)).toBeGreaterThan(0.1);
   });
