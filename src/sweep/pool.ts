@@ -22,12 +22,19 @@ export function checkWorkers(workers: number, flag = '--workers'): number {
 
 export class SweepPool {
   private readonly piscina: Piscina<RunTask, RunOutcome>;
+  private closing = false;
 
   constructor(model: PortableModel, settings: RunSettings, readonly workers: number) {
     const workerData: PoolData = { model, settings };
     // required here, not imported at the top: `import 'kron'` in every model module should not load the pool
     const { Piscina: Pool } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
     this.piscina = new Pool({ filename: entry.href, workerData, minThreads: checkWorkers(workers), maxThreads: workers, idleTimeout: 60_000 });
+    // a run that finishes while the pool is destroyed (a consumer that stopped early: sweep()'s iterator left
+    // with break) posts a result piscina no longer knows, which it emits as an error: nobody waits for it then.
+    // Before close(), piscina's errors stay what they were without a listener: thrown.
+    this.piscina.on('error', (e: unknown) => {
+      if (!this.closing) process.nextTick(() => { throw e; });
+    });
   }
 
   run(task: RunTask): Promise<RunOutcome> {
@@ -35,6 +42,7 @@ export class SweepPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.piscina.destroy();
   }
 }
