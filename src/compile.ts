@@ -192,7 +192,7 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
   const target = checkTarget(options.target);
-  const data = { ...compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target }), singularPoses: singularPoses(model) };
+  const data = { ...compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target }), singularPoses: singularPoses(model), unitNorms: unitNorms(model) };
   const compiled = new CompiledModel(data, { plan, reduced });
   if (target === 'wasm') checkWasm(compiled);
   return compiled;
@@ -201,6 +201,11 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
 /** the singular poses the elaborated components declare, their states by name (pose-watch.ts) */
 function singularPoses(model: Model): WatchedPose[] {
   return components(model).flatMap((c) => c.singularPoses().map(({ state, rates, what, hint }) => ({ state: variableOf(state)!.name, rates: rates.map((r) => variableOf(r)!.name), component: c.path, what, hint })));
+}
+
+/** the states of unit norm the elaborated components declare (their quaternions), by name */
+function unitNorms(model: Model): string[][] {
+  return components(model).flatMap((c) => c.unitNorms().map((group) => group.map((e) => variableOf(e)!.name)));
 }
 
 function checkTarget(target: CompileOptions['target']): Target {

@@ -68,6 +68,8 @@ export interface CompiledData {
   readonly solveOrder?: readonly SolvedUnknown[];
   /** the components' singular poses that every run watches (pose-watch.ts); none when absent */
   readonly singularPoses?: readonly WatchedPose[];
+  /** groups of states of unit norm (a joint's quaternion), by name: the integrators normalise them after every step */
+  readonly unitNorms?: readonly (readonly string[])[];
 }
 
 const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });

@@ -34,6 +34,8 @@ export class ModelState {
   private diagnosing = false;
   /** the model's singular poses, watched at every evaluation (pose-watch.ts) */
   private readonly poses: PoseWatch | undefined;
+  /** the state indices of each group of unit norm (a quaternion), for normalize() */
+  private readonly unitGroups: readonly Int32Array[];
 
   constructor(readonly model: CompiledModel) {
     const d = model.defaults;
@@ -46,6 +48,7 @@ export class ModelState {
     this.start = Float64Array.from(d.x);
     this.lastX = Float64Array.from(d.x);
     this.fn = wasm ? Object.assign(wasm.derivatives, { outputs: wasm.outputs, functions: wasm.functions }) : model.fn;
+    this.unitGroups = (model.data.unitNorms ?? []).map((g) => Int32Array.from(g, (name) => model.stateNames.indexOf(name)));
     const poses = model.data.singularPoses ?? [];
     this.poses = poses.length ? new PoseWatch(poses, poses.map((p) => ({ angle: this.reader(p.state), rates: p.rates.map((r) => this.reader(r)) }))) : undefined;
   }
@@ -53,6 +56,22 @@ export class ModelState {
   /** the state vector to start from: the compiled start values with this state's setStart() */
   x0(): Float64Array {
     return Float64Array.from(this.start);
+  }
+
+  /**
+   * x's groups of unit norm (a joint's quaternion Q) brought back to norm 1,
+   * in place: integrators call it after every step (RK4 drifts |Q| by ~1e-16
+   * a step and more on fast spins; R(Q) does not depend on it, the Q signals
+   * do). Nothing when the model has none.
+   */
+  normalize(x: Float64Array): void {
+    for (const g of this.unitGroups) {
+      let s = 0;
+      for (let k = 0; k < g.length; k++) s += x[g[k]] * x[g[k]];
+      if (!(s > 0 && s < Infinity)) continue; // a non-finite state is reported by the integrator
+      const f = 1 / Math.sqrt(s);
+      for (let k = 0; k < g.length; k++) x[g[k]] *= f;
+    }
   }
 
   /** dx = f(t, x); afterwards every signal holds its value at (t, x) */

@@ -91,6 +91,15 @@ export class Component {
     return [];
   }
 
+  /**
+   * Groups of states whose Euclidean norm is 1 and that the integrators bring
+   * back to 1 after every step (a joint's unit quaternion: its kinematics keep
+   * the norm only in exact arithmetic). Asked after elaboration; none by default.
+   */
+  unitNorms(): readonly (readonly Expr[])[] {
+    return [];
+  }
+
   /** make child a part of this component */
   add<T extends Component>(child: T): T {
     if (child.parent) throw new ModelError(`component ${child.path} is already part of ${child.parent.path || 'the model'}`);

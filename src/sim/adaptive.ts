@@ -27,7 +27,7 @@ export class AdaptiveStepper {
   private readonly before: Float64Array;
   steps = 0;
 
-  constructor(x0: Float64Array, deriv: Derivatives, h0: number, span: number, { rtol, atol }: Tolerances, private readonly maxSteps = Infinity) {
+  constructor(x0: Float64Array, deriv: Derivatives, h0: number, span: number, { rtol, atol }: Tolerances, private readonly maxSteps = Infinity, private readonly project: (y: Float64Array) => void = () => {}) {
     this.minStep = 1e-12 * Math.max(span, h0);
     this.before = new Float64Array(x0.length);
     this.integrator = ode45(x0, deriv, 0, h0, {
@@ -58,6 +58,7 @@ export class AdaptiveStepper {
         throw new StepFailure(t0, Float64Array.from(this.before), Math.min(it.dt, target - t0));
       }
       if (!it.y.every(Number.isFinite)) throw new StepFailure(t0, Float64Array.from(this.before), it.t - t0);
+      this.project(it.y); // back onto the constraint manifold (unit quaternions) after every accepted step
       const taken = it.t - t0;
       if (taken === 0) break; // within rounding of target: the integrator declined to step
       this.steps++;

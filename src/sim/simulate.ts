@@ -209,7 +209,7 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
   if (sample(0, x)) (since = 0), yield;
   if (options.integrator === 'adaptive') {
     const tolerances = { rtol: options.rtol ?? DEFAULT_RTOL, atol: options.atol ?? DEFAULT_ATOL };
-    const stepper = new AdaptiveStepper(x, deriv, step, stop, tolerances, options.maxSteps ?? DEFAULT_MAX_STEPS);
+    const stepper = new AdaptiveStepper(x, deriv, step, stop, tolerances, options.maxSteps ?? DEFAULT_MAX_STEPS, (y) => state.normalize(y));
     for (let s = every; s < steps + every; s += every) {
       const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
       let y: Float64Array;
@@ -238,6 +238,7 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
       throw e;
     }
     if (!integrator.y.every(Number.isFinite)) throw nonFinite(state, t0, previous, integrator.dt, deriv);
+    state.normalize(integrator.y);
     if ((s % every === 0 || s === steps) && sample(s === steps ? stop : timeAt(s, step), integrator.y)) (since = 0), yield;
     progress(s / steps);
   }

@@ -52,6 +52,7 @@ export class RealTimeRun {
       this.integrator.t = this.time;
       this.integrator.dt = this.step;
       this.integrator.step();
+      this.state.normalize(this.x); // unit quaternions back to norm 1
       this.steps++;
       if (!this.x.every(Number.isFinite)) throw new Error(`the live run diverged at t = ${this.time.toFixed(3)} s`);
     }

@@ -12,6 +12,8 @@ export { Prismatic } from './prismatic.ts';
 export { RotationSequence, type MultiAxisOptions } from './rotation-sequence.ts';
 export { Spherical } from './spherical.ts';
 export { Universal, type UniversalOptions } from './universal.ts';
+export { BallJoint, type BallJointOptions } from './ball-joint.ts';
+export { FreeJoint, type FreeJointOptions } from './free-joint.ts';
 export { BodyCylinder, type BodyCylinderOptions, STEEL } from './body-cylinder.ts';
 export { assignJointRoles, type KinematicLoop, type Topology } from './topology.ts';
 export { Mechanism, type MechanismOptions } from './mechanism.ts';

@@ -78,6 +78,8 @@ export abstract class Joint extends Component {
   planarCut: boolean;
   /** the user's marks, which the builder honours */
   readonly marks: { cut: boolean; state: boolean | undefined };
+  /** a loop may determine its coordinates (topology.ts); not a quaternion's four from three constraints */
+  readonly canBeRest: boolean = true;
   private elaborated = false;
 
   constructor(name: string, options: Pick<JointOptions, 'cut' | 'state' | 'geometry'>) {

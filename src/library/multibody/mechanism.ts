@@ -9,11 +9,14 @@
 // tree, cuts every kinematic loop and chooses the state joints
 // (topology.ts); the compile report lists what it chose.
 import { type GeneralizedCoordinate, Model, components, elaborate, variableOf } from '../../model/index.ts';
+import { UsageError } from '../../errors.ts';
 import { Body, type BodyOptions } from './body.ts';
 import { BodyCylinder, type BodyCylinderOptions } from './body-cylinder.ts';
 import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
 import { FixedTranslation, type FixedTranslationOptions } from './fixed-translation.ts';
 import { Energy } from './energy.ts';
+import { BallJoint, type BallJointOptions } from './ball-joint.ts';
+import { FreeJoint, type FreeJointOptions } from './free-joint.ts';
 import { Joint, type JointOptions, OneDofJoint } from './joint.ts';
 import { type BodyValues, referenceInertias, setReferenceInertias } from './reference-inertia.ts';
 import { Prismatic } from './prismatic.ts';
@@ -79,6 +82,14 @@ export class Mechanism extends Model {
   /** the state joints' coordinates in declaration order (the order of the compiled states) */
   override generalizedCoordinates(): GeneralizedCoordinate[] {
     elaborate(this);
+    // a quaternion's four positions for three velocities: not one (q, qd, qdd, tau) per coordinate (issue 29)
+    const quaternion = components(this).filter((c) => (c instanceof FreeJoint || c instanceof BallJoint) && c.role === 'state').map((c) => c.path);
+    if (quaternion.length) {
+      throw new UsageError(`inverse dynamics (and with it the mass matrix and bias) of a model with free or quaternion ball joints is not built yet: ${quaternion.join(', ')}`, {
+        component: quaternion[0],
+        hint: 'their coordinates are a quaternion Q[1..4] with velocities w[1..3]; forward dynamics, linearize and simulate work; for inverse dynamics use revolute or Cardan spherical joints for now',
+      });
+    }
     return components(this).flatMap((c) => (c instanceof Joint ? c.stateCoordinates() : [])).map((k) => ({
       q: variableOf(k.q)!, qd: variableOf(k.qd)!, qdd: variableOf(k.qdd)!, tau: variableOf(k.tau)!,
     }));
@@ -107,6 +118,16 @@ export class Mechanism extends Model {
 
   universal(name: string, options?: UniversalOptions): Universal {
     return this.add(new Universal(name, options));
+  }
+
+  /** a quaternion ball joint (3 dof, no singular pose): Q[1..4], w[1..3], inputs tau[1..3] (ball-joint.ts) */
+  ball(name: string, options?: BallJointOptions): BallJoint {
+    return this.add(new BallJoint(name, options));
+  }
+
+  /** a free joint (6 dof), a floating root: r[1..3], Q[1..4], v[1..3], w[1..3], inputs f[1..3], tau[1..3] (free-joint.ts) */
+  free(name: string, options?: FreeJointOptions): FreeJoint {
+    return this.add(new FreeJoint(name, options));
   }
 
   bar(name: string, options: FixedTranslationOptions): FixedTranslation {

@@ -255,7 +255,7 @@ function chooseRest(path: Edge[], constraints: number, rest: Map<Joint, Set<numb
   const depthOf = (e: Edge) => Math.max(depth.get(e.a)!, depth.get(e.b)!);
   const marked = path.filter((e) => e.joint.marks.state === false && !rest.has(e.joint)).map((e) => ({ joint: e.joint, axes: allAxes(e.joint) }));
   const free = path
-    .filter((e) => e.joint.marks.state === undefined)
+    .filter((e) => e.joint.marks.state === undefined && e.joint.canBeRest)
     .sort((x, y) => depthOf(y) - depthOf(x) || y.order - x.order)
     .map((e) => e.joint);
   const wholes = free.filter((j) => !rest.has(j)).map((joint) => ({ joint, axes: allAxes(joint) }));

@@ -1,0 +1,142 @@
+// Quaternion ball joint (3 dof, no singular pose; the Cardan `Spherical` is
+// singular at q[2] = +-90 degrees). Its orientation is the unit quaternion
+// Q[1..4] = (w, x, y, z) of frame_b relative to frame_a, its velocity the
+// relative angular velocity w[1..3] resolved in frame_b, its accelerations
+// wd[1..3] = der(w), its inputs tau[1..3] torques about frame_b's axes: the
+// numbers of MuJoCo's ball joint (qpos, qvel, qacc, qfrc_applied). Four
+// position coordinates for three velocity coordinates: der(Q) = 1/2 Q (x)
+// (0, w) (quaternion.ts). As a tree joint it is the revolute's equations
+// (relaxing paper eqs. 27-29) about frame_b's three axes e_i = R_b x_i:
+//   R_b = R_a R(Q)             r_b = r_a      v_b = v_a      a_b = relax(a_a)
+//   w_b = w_a + R_b w
+//   z_b = relax(z_a) + R_b wd + w_a x w_b     (d/dt R_b w = R_b wd + w_b x R_b w)
+//   f_a + f_b = 0,  t_a + t_b = 0
+//   -e_i . t_b = tau_i - d w_i + residue(wd_i)
+// so that relaxing makes it a ball joint of the articulated-body algorithm
+// and tearing a 3 x 3 block of the mass matrix. A loop cannot determine a
+// quaternion's four coordinates from three constraints: it is a state joint
+// or a loop's cut (the three translations, as the spherical cut).
+import { type Expr, type Vec3, add, cross, dot, mul, mulMM, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
+import { ModelError } from '../../errors.ts';
+import { der } from '../../model/index.ts';
+import { WORLD_AXES, closeLoop, translation } from './cut.ts';
+import type { Geometry } from './geometry.ts';
+import { Joint } from './joint.ts';
+import { cutBalance, matrixEquation } from './kinematics.ts';
+import { columns, quaternionRate, rotationNumbers, rotationOf, unitQuaternion } from './quaternion.ts';
+import { relax3 } from './revolute.ts';
+import { type Pose, difference } from './start-pose.ts';
+
+export interface BallJointOptions {
+  /** start orientation [w, x, y, z] (normalised; default no rotation) */
+  Q?: readonly number[];
+  /** start relative angular velocity, frame_b coordinates (rad/s) */
+  w?: readonly number[];
+  /** torque inputs' start values about frame_b's axes (N m) */
+  tau?: readonly number[];
+  /** rotational damping on every axis (N m s/rad) */
+  d?: number;
+  /** true: this joint closes a kinematic loop (three translations) */
+  cut?: boolean;
+  /** true (the default as a tree joint): Q and w are states; false is refused (a loop cannot determine a quaternion) */
+  state?: boolean;
+  geometry?: Geometry;
+}
+
+/** the angular part of a ball or free joint: its variables and, as a tree joint, its equations */
+export interface Rotation {
+  Q: [Expr, Expr, Expr, Expr];
+  w: Vec3;
+  wd: Vec3;
+  tau: Vec3;
+}
+
+export class BallJoint extends Joint {
+  readonly dof = 3;
+  override readonly canBeRest = false;
+  /** Q, w, wd, tau: declared when the joint is elaborated as a tree joint */
+  rotation: Rotation | undefined;
+  private readonly options: BallJointOptions;
+  private readonly start: [number, number, number, number];
+
+  constructor(name: string, options: BallJointOptions = {}) {
+    super(name, options);
+    if (options.state === false) {
+      throw new ModelError(`joint ${name} is a quaternion ball joint marked state: false`, {
+        component: name,
+        hint: 'a loop cannot determine a quaternion (four coordinates from three constraints): make it the loop\'s cut ({ cut: true }), let another joint of the loop be determined, or use a Cardan spherical joint there',
+      });
+    }
+    this.options = options;
+    this.start = unitQuaternion(this, options.Q);
+  }
+
+  stateCoordinates(): never[] {
+    return [];
+  }
+
+  cutConstraints(): number {
+    return 3;
+  }
+
+  startCoordinates(): number[] {
+    return [...this.start];
+  }
+
+  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+    const n = Math.hypot(q[0], q[1], q[2], q[3]);
+    return { R: rotationNumbers(q.map((v) => v / n)), p: [0, 0, 0] };
+  }
+
+  cutResidual(a: Pose, b: Pose): number[] {
+    return difference(b.p, a.p);
+  }
+
+  override unitNorms(): readonly (readonly Expr[])[] {
+    return this.rotation ? [this.rotation.Q] : [];
+  }
+
+  protected treeEquations(): void {
+    const o = this.options, fa = this.frame_a, fb = this.frame_b;
+    const rot = (this.rotation = rotationVariables(this, this.start, o.w, o.tau));
+    const Rb = mulMM(fa.R, rotationOf(rot.Q));
+    matrixEquation(this, fb.R, Rb);
+    this.vectorEquation(fb.r, fa.r);
+    this.vectorEquation(fb.v, fa.v);
+    this.vectorEquation(fb.a, relax3(fa.a));
+    angularEquations(this, Rb, rot, o.d);
+    cutBalance(this, fa, fb, vec3(0, 0, 0));
+  }
+
+  protected cutEquations(): void {
+    closeLoop(this, this.frame_a, this.frame_b, WORLD_AXES.map((u) => translation(this.frame_a, this.frame_b, u, true)));
+  }
+}
+
+/** Q[1..4] and w[1..3] states with their start values, wd[1..3] = der(w), inputs tau[1..3] */
+export function rotationVariables(j: Joint, Q0: readonly number[], w0: readonly number[] = [], tau0: readonly number[] = []): Rotation {
+  const Q = Q0.map((v, i) => j.variable(`Q[${i + 1}]`, { start: v })) as [Expr, Expr, Expr, Expr];
+  const w = vec3(...([0, 1, 2].map((i) => j.variable(`w[${i + 1}]`, { start: w0[i] ?? 0 })) as [Expr, Expr, Expr]));
+  const wd = vec3(...([0, 1, 2].map((i) => j.variable(`wd[${i + 1}]`)) as [Expr, Expr, Expr]));
+  const tau = vec3(...([0, 1, 2].map((i) => j.input(`tau[${i + 1}]`, tau0[i] ?? 0)) as [Expr, Expr, Expr]));
+  const rate = quaternionRate(Q, w);
+  Q.forEach((q, i) => j.equation(der(q), rate[i]));
+  w.forEach((wi, i) => j.equation(der(wi), wd[i]));
+  return { Q, w, wd, tau };
+}
+
+// frame_b's angular velocity and acceleration through a rotation whose frame_b axes are the columns of Rb
+// (world-resolved), and the d'Alembert equation of each axis with its tearing hint
+export function angularEquations(j: Joint, Rb: ReturnType<typeof mulMM>, rot: Rotation, damping = 0): void {
+  const fa = j.frame_a, fb = j.frame_b, e = columns(Rb);
+  const wRel = vadd(vadd(vscale(rot.w[0], e[0]), vscale(rot.w[1], e[1])), vscale(rot.w[2], e[2]));
+  const zRel = vadd(vadd(vscale(rot.wd[0], e[0]), vscale(rot.wd[1], e[1])), vscale(rot.wd[2], e[2]));
+  j.vectorEquation(fb.w, vadd(fa.w, wRel));
+  // d/dt (R_b w) = R_b wd + w_b x (R_b w) = R_b wd + w_a x w_b: one cross product of known velocities
+  j.vectorEquation(fb.z, vadd(vadd(relax3(fa.z), zRel), cross(fa.w, fb.w)));
+  const d = damping ? j.parameter('d', damping) : undefined;
+  e.forEach((ei, i) => {
+    const drive = d ? add(rot.tau[i], mul(-1, d, rot.w[i])) : rot.tau[i];
+    j.equation(dot(ei, vneg(fb.t)), add(drive, residue(rot.wd[i])));
+  });
+}
