@@ -26,6 +26,8 @@ export interface LoadedModel {
 export interface OpenOptions {
   /** observe what the module reads while it is imported and built, for the compile cache */
   record?: boolean;
+  /** a URDF robot's root link on a free joint (--floating); a model module builds its own root */
+  floating?: boolean;
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
@@ -50,11 +52,15 @@ export async function openModel(file: string, sets: Record<string, number>, opti
   if (!existsSync(path)) {
     throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf' });
   }
-  if (extname(path).toLowerCase() === '.urdf') {
+  const urdf = extname(path).toLowerCase() === '.urdf';
+  if (options.floating && !urdf) {
+    throw new UsageError(`--floating is for URDF robots, and ${file} is a model module`, { hint: "a model module gives its root a free joint itself: m.free('base') between m.world.frame_b and the root body" });
+  }
+  if (urdf) {
     // the XML parser only for a URDF: a model module's run should not pay for loading it
     const { loadUrdf } = await import('../node/urdf-file.ts');
     return () => {
-      const { mechanism, warnings } = loadUrdf(path);
+      const { mechanism, warnings } = loadUrdf(path, { floating: options.floating });
       checkOverrides(mechanism, sets, {});
       // the URDF's own text is in the cache key; its meshes are drawn, not compiled
       return { model: mechanism, overrides: { ...sets }, warnings, reads: { files: {}, env: {} } };

@@ -47,7 +47,7 @@ export interface UrdfLink {
   visuals: UrdfVisual[];
 }
 
-export const JOINT_TYPES = ['revolute', 'continuous', 'prismatic', 'fixed'] as const;
+export const JOINT_TYPES = ['revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar'] as const;
 export type UrdfJointType = (typeof JOINT_TYPES)[number];
 
 export interface UrdfJoint {
@@ -260,9 +260,7 @@ function readJoint(r: UrdfReader, e: Element): UrdfJoint {
   const where = tag('joint', name);
   const type = r.attribute(e, 'type');
   if (!JOINT_TYPES.includes(type as UrdfJointType)) {
-    const known = type === 'floating' || type === 'planar';
-    r.fail(where, type === undefined ? 'has no type' : known ? `joint type "${type}" is not supported` : `unknown joint type "${type}"`,
-      `supported types: ${JOINT_TYPES.join(', ')}${known ? '; a floating base is not modelled yet' : ''}`);
+    r.fail(where, type === undefined ? 'has no type' : `unknown joint type "${type}"`, `supported types: ${JOINT_TYPES.join(', ')}`);
   }
   const link = (kind: 'parent' | 'child') => {
     const l = r.only(e, kind, where);
@@ -271,7 +269,7 @@ function readJoint(r: UrdfReader, e: Element): UrdfJoint {
     return name;
   };
   const axis = r.numbers(r.only(e, 'axis', where), 'xyz', 3, `${where} <axis>`, [1, 0, 0]) as Vec3;
-  if (type !== 'fixed' && !(Math.hypot(...axis) > 1e-12)) r.fail(`${where} <axis>`, `axis xyz="${axis.join(' ')}" has zero length`, 'give a non-zero direction in the child link frame, e.g. xyz="0 0 1"');
+  if (type !== 'fixed' && type !== 'floating' && !(Math.hypot(...axis) > 1e-12)) r.fail(`${where} <axis>`, `axis xyz="${axis.join(' ')}" has zero length`, 'give a non-zero direction in the child link frame, e.g. xyz="0 0 1"');
   const dynamics = r.only(e, 'dynamics', where);
   const [damping, friction] = ['damping', 'friction'].map((k) => r.numbers(dynamics, k, 1, `${where} <dynamics>`, [0])[0]);
   if (damping < 0) r.fail(`${where} <dynamics>`, `damping ${damping} is negative`, 'give a damping >= 0');

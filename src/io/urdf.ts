@@ -1,7 +1,11 @@
-// A URDF robot as a Mechanism: the root link fixed to the world, each joint
-// placed by its origin (a FixedTranslation, or a FixedRotation whose offset is
-// the origin's xyz), revolute and continuous joints as Revolute, prismatic as
-// Prismatic, fixed joints as the origin alone; each link with an inertial or
+// A URDF robot as a Mechanism: the root link fixed to the world (or, with
+// `floating`, on a FreeJoint named <root link>_free: the robot moves in the
+// world), each joint placed by its origin (a FixedTranslation, or a
+// FixedRotation whose offset is the origin's xyz), revolute and continuous
+// joints as Revolute, prismatic as Prismatic, floating as a FreeJoint, planar
+// as two Prismatic joints along the plane (<name>_x, <name>_y: the axis's
+// normals) and a Revolute about the axis (<name>_yaw), fixed joints as the
+// origin alone; each link with an inertial or
 // a visual becomes a Body at the link frame, its centre of mass and inertia
 // carried from the inertial frame into the link frame (I_link = R I R^T).
 // Joint damping becomes the joint's damper d, <limit lower upper> the joint's
@@ -31,6 +35,8 @@ export interface UrdfOptions {
    * URDF's package root)
    */
   meshFile?: (filename: string) => string | MeshNotRead | undefined;
+  /** the root link on a free joint named <root link>_free (MuJoCo's freejoint): the robot is not fixed to the world */
+  floating?: boolean;
 }
 
 /** a mesh the loader did not read, and why: the warning says "link L: mesh "F" <why>" */
@@ -170,14 +176,21 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
     });
     m.connect(frame, body.frame_a);
   };
-  const frames = new Map<string, Frame>([[robot.root, m.world.frame_b]]);
-  attach(links.get(robot.root)!, m.world.frame_b);
+  const rootFrame = options.floating ? freeRoot(m, names.take(`${robot.root}_free`, `the free joint of root link ${robot.root}`)) : m.world.frame_b;
+  const frames = new Map<string, Frame>([[robot.root, rootFrame]]);
+  attach(links.get(robot.root)!, rootFrame);
   for (const j of robot.joints) {
     const name = jointNames.get(j)!;
     warnings.push(...jointWarnings(j));
     const at = place(m, frames.get(j.parent)!, j.origin, names.take(`${name}_origin`, `the origin of joint ${j.name}`));
     let frame = at;
-    if (j.type !== 'fixed') {
+    if (j.type === 'floating') {
+      const joint = m.free(name);
+      m.connect(at, joint.frame_a);
+      frame = joint.frame_b;
+    } else if (j.type === 'planar') {
+      frame = planar(m, at, j, name, names);
+    } else if (j.type !== 'fixed') {
       const limits = j.type === 'continuous' ? undefined : j.limits;
       const options = { axis: j.axis, d: j.damping || undefined, limits, friction: j.friction || undefined };
       const joint = j.type === 'prismatic' ? m.prismatic(name, options) : m.revolute(name, options);
@@ -188,6 +201,39 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
     attach(links.get(j.child)!, frame);
   }
   return { mechanism: m, warnings };
+}
+
+/** the root link's free joint from the world: its frame_b */
+function freeRoot(m: Mechanism, name: string): Frame {
+  const joint = m.free(name);
+  m.connect(m.world.frame_b, joint.frame_a);
+  return joint.frame_b;
+}
+
+/**
+ * A planar joint (motion in the plane normal to its axis): slides along two
+ * normals of the axis, <name>_x and <name>_y, then a turn about the axis,
+ * <name>_yaw; damping on each
+ */
+function planar(m: Mechanism, at: Frame, j: UrdfJoint, name: string, names: Names): Frame {
+  const n = j.axis.map((v) => v / Math.hypot(...j.axis)) as Vec3;
+  const a: Vec3 = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const d = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+  const u = a.map((v, i) => v - d * n[i]), k = Math.hypot(...u);
+  const u1 = u.map((v) => v / k) as Vec3;
+  const u2: Vec3 = [n[1] * u1[2] - n[2] * u1[1], n[2] * u1[0] - n[0] * u1[2], n[0] * u1[1] - n[1] * u1[0]];
+  const damping = j.damping || undefined;
+  let frame = at;
+  for (const [suffix, joint] of [
+    ['x', (s: string) => m.prismatic(s, { axis: u1, d: damping })],
+    ['y', (s: string) => m.prismatic(s, { axis: u2, d: damping })],
+    ['yaw', (s: string) => m.revolute(s, { axis: n, d: damping })],
+  ] as const) {
+    const c = joint(names.take(`${name}_${suffix}`, `the ${suffix} coordinate of planar joint ${j.name}`));
+    m.connect(frame, c.frame_a);
+    frame = c.frame_b;
+  }
+  return frame;
 }
 
 function jointWarnings(j: UrdfJoint): string[] {
