@@ -12,6 +12,7 @@ import { type LoadedModel, loadController, openModel } from './load.ts';
 import { PlanUnavailable, cachedCompile, loadCompiler, lookUp } from './cached-compile.ts';
 import { formatReport, iterationLines } from './format.ts';
 import type { IterateOptions } from '../structure/plan-types.ts';
+import { expandStarts } from './start-values.ts';
 import { type Io, terminal } from './io.ts';
 import { progressBar } from './progress.ts';
 import { writeOutput } from '../node/output-file.ts';
@@ -301,7 +302,7 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   applyTimeouts(values);
   const sets = parseSets(values.set ?? []);
   const tear = [...(values.tear ?? []).map((s) => parseTear(s, false)), ...(values.untear ?? []).map((s) => parseTear(s, true))];
-  const start = parseSets(values.start ?? [], '--start', 'j1.q=0.5');
+  const start = parseSets(expandStarts(values.start ?? []), '--start', 'j1.q=0.5');
   const iterate = relaxIterate(values);
   // --relax-iterate implies --mode relaxed, whatever --mode says (as when torn was the default: torn ignores the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
