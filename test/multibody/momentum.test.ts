@@ -331,6 +331,10 @@ describe('momentum and com: names and cost', () => {
     expect(withSignals.signalNames()).toEqual(expect.arrayContaining(ours));
     expect(withoutMomentum.signalNames()).toEqual(expect.arrayContaining([...ours.filter((s) => s.startsWith('com.')), 'momentum.frame_a.r[1]']));
     expect(withoutMomentum.signalNames()).not.toContain('momentum.linear[1]');
+    // com.v sums the bodies itself then, rather than reading momentum.linear: the same numbers
+    const x = Float64Array.from([0.4, -1.3, 2.1, 0.7]);
+    for (const c of [withSignals, withoutMomentum]) c.derivatives(0, x, new Float64Array(x.length));
+    for (const name of ours.filter((s) => s.startsWith('com.'))) expect(withoutMomentum.signal(name), name).toBeCloseTo(withSignals.signal(name), 14);
     // (com.r[i] is there: the bar's own parameter r)
     expect(without.signalNames().filter((s) => ours.includes(s))).toEqual(['com.r[1]', 'com.r[2]', 'com.r[3]']);
     expect(without.signalNames()).toContain('com.frame_b.r[1]');

@@ -62,7 +62,7 @@ export class Mechanism extends Model {
     // momentum.* and com.* (momentum.ts); a component of the user's own named momentum or com keeps the name likewise
     const massive = all.filter((c): c is Body => c instanceof Body);
     if (!this.children.some((c) => c.localName === MOMENTUM)) this.momentum = this.add(new Momentum(MOMENTUM, massive));
-    if (!this.children.some((c) => c.localName === COM)) this.com = this.add(new CentreOfMass(COM, massive));
+    if (!this.children.some((c) => c.localName === COM)) this.com = this.add(new CentreOfMass(COM, massive, this.momentum));
   }
 
   /** the default limit springs and friction speeds sized again from the bodies' values after --set (reference-inertia.ts) */

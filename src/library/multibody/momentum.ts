@@ -57,7 +57,8 @@ export class CentreOfMass extends Component {
   /** total mass (kg) */
   readonly m: Expr;
 
-  constructor(name: string, bodies: readonly Body[]) {
+  /** momentum: the mechanism's, whose linear momentum com.v reuses (one sum over the bodies less), if it has one */
+  constructor(name: string, bodies: readonly Body[], momentum?: Momentum) {
     super(name);
     this.r = this.vector('r');
     this.v = this.vector('v');
@@ -71,7 +72,7 @@ export class CentreOfMass extends Component {
       return vec3(div(x, divisor), div(y, divisor), div(z, divisor));
     };
     this.vectorEquation(this.r, mean(motions.map((b) => vscale(b.m, b.rc))));
-    this.vectorEquation(this.v, mean(motions.map((b) => b.p)));
+    this.vectorEquation(this.v, mean(momentum ? [momentum.linear] : motions.map((b) => b.p)));
   }
 }
 
@@ -83,8 +84,9 @@ function sum(terms: readonly Vec3[]): Vec3 {
 
 /**
  * A body's mass, centre of mass, m v_c and I_w w from its frame_a and its
- * parameters, built as body.ts builds them (the same expressions, so the
- * generated code shares them with the energy and the body's equations).
+ * parameters, built as body.ts builds them: the same expressions, which the
+ * generated code computes once where they fall in one function with the
+ * energy's or the body's equations.
  */
 function motionOf(b: Body): BodyMotion {
   const param = parameterOf(b);
