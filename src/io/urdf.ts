@@ -13,6 +13,7 @@
 // the bodies beyond the joint); gravity is URDF's usual (0, 0, -9.80665). Reading
 // a .urdf file from disk is src/node/urdf-file.ts (this file runs in browsers).
 import { ENERGY, Mechanism } from '../library/multibody/mechanism.ts';
+import { COM, MOMENTUM } from '../library/multibody/momentum.ts';
 import { STANDARD_GRAVITY } from '../library/multibody/world.ts';
 import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
@@ -90,7 +91,7 @@ function rotateInertia(R: Mat, [xx, yy, zz, xy, xz, yz]: readonly number[]): [nu
 
 /** component names: letters, digits and underscores, unique in the mechanism */
 class Names {
-  private readonly used = new Set<string>(['world', ENERGY]);
+  private readonly used = new Set<string>(['world', ENERGY, MOMENTUM, COM]);
   constructor(private readonly warnings: string[]) {}
   take(wanted: string, what: string): string {
     let base = wanted.replace(/[^A-Za-z0-9_]/g, '_');
