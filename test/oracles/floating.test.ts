@@ -10,8 +10,11 @@
 //     rate of the external ones, energy conserved, 1/2 v^T H v = kinetic energy
 //   - the torque-free body against Landau-Lifshitz's closed form (Dzhanibekov flip)
 import { describe, expect, it } from 'vitest';
-import { type M3, type RneaTree, type V3, add, cross, identity, mulMM, mulMV, mulMtV, rotation, scale } from './rnea.ts';
-import { type OracleLink, type OracleTree, SPHERICAL_AXES, expand, forwardDynamics as jointTreeDynamics } from './joint-tree.ts';
+import { type RneaTree, type V3, add, cross, identity, mulMM, mulMV, mulMtV, rotation, scale } from './rnea.ts';
+import { expand, forwardDynamics as jointTreeDynamics } from './joint-tree.ts';
+import { attach, cardanEquivalent, cardanJacobian, fromCardanAccelerations, toCardan } from './floating-cardan.ts';
+import { type LoopSystem, constraintSystem, loopDynamics } from './loops.ts';
+import { solveDense } from './gauss.ts';
 import { aba as fixedAba, chainTree } from './aba.ts';
 import { directional } from './ridders.ts';
 import {
@@ -19,7 +22,7 @@ import {
   integrateQuaternion, inverseDynamics, kinematics, kineticEnergy, massMatrix, momentum, positionRate, potentialEnergy, rk4Step,
 } from './floating.ts';
 import { type Quat, quatAngle, quatFromAxisAngle, quatFromMatrix, quatMatrix, quatMul, quatNorm, quatRate } from './quaternion.ts';
-import { type Random, prng, randomBody, randomFloatingTree, randomQuat, randomState, relDiff } from './floating-random.ts';
+import { prng, randomBody, randomFloatingTree, randomQuat, randomState, relDiff } from './floating-random.ts';
 import { carlsonRF, ellipticF, ellipticK, jacobiElliptic, torqueFree } from './torque-free.ts';
 
 const ZERO: V3 = [0, 0, 0];
@@ -157,94 +160,102 @@ describe('floating.ts: ABA and CRBA, forward and inverse', () => {
   });
 });
 
-// ---- against joint-tree.ts: ball = Cardan spherical, free = three sliders + Cardan spherical ----------
+// ---- against joint-tree.ts and loops.ts through floating-cardan.ts ---------------------------------------
 
-/** w (frame_b) = J(a) da for R = Rx(a1) Ry(a2) Rz(a3); columns Rz^T Ry^T x, Rz^T y, z */
-function cardanJacobian(a: V3): M3 {
-  const Ryt = rotation([0, 1, 0], -a[1]), Rzt = rotation([0, 0, 1], -a[2]);
-  const c1 = mulMV(Rzt, mulMV(Ryt, [1, 0, 0])), c2 = mulMV(Rzt, [0, 1, 0]);
-  return [[c1[0], c2[0], 0], [c1[1], c2[1], 0], [c1[2], c2[2], 1]];
-}
-
-/** dJ/dt da (d/dt Rot(n, -a)^T u = -da n x Rot(n, -a) u for the fixed vectors n, u) */
-function cardanJdotTimes(a: V3, da: V3): V3 {
-  const Ryt = rotation([0, 1, 0], -a[1]), Rzt = rotation([0, 0, 1], -a[2]);
-  const c1 = mulMV(Rzt, mulMV(Ryt, [1, 0, 0])), c2 = mulMV(Rzt, [0, 1, 0]);
-  const dc1 = add(scale(-da[2], cross([0, 0, 1], c1)), mulMV(Rzt, scale(-da[1], cross([0, 1, 0], mulMV(Ryt, [1, 0, 0])))));
-  const dc2 = scale(-da[2], cross([0, 0, 1], c2));
-  return add(scale(da[0], dc1), scale(da[1], dc2));
-}
-
-const cardanQuat = (a: V3): Quat => quatMul(quatMul(quatFromAxisAngle([1, 0, 0], a[0]), quatFromAxisAngle([0, 1, 0], a[1])), quatFromAxisAngle([0, 0, 1], a[2]));
-
-interface CardanCase {
-  oracle: OracleTree;
-  /** the floating state and inputs, and the same motion in the joint tree's coordinates */
-  q: number[]; v: number[]; tau: number[];
-  qc: number[]; vc: number[]; tauc: number[];
-  /** (joint tree accelerations) => floating accelerations */
-  toFloating(ddc: readonly number[]): number[];
-}
-
-// (floating tree without fixed joints, rand) => the joint tree of one-axis chains and one motion in both coordinates
-function cardanCase(tree: FloatingTree, rand: Random): CardanCase {
-  const links: OracleLink[] = [], end: number[] = [];
-  const q: number[] = [], v: number[] = [], tau: number[] = [], qc: number[] = [], vc: number[] = [], tauc: number[] = [];
-  const convert: ((dd: readonly number[], at: number) => number[])[] = [];
-  const law = { c: 0, q0: 0, d: 0 };
-  const r = () => 2 * rand() - 1;
-  tree.links.forEach((l) => {
-    const parent = l.parent < 0 ? -1 : end[l.parent];
-    if (l.joint === 'ball' || l.joint === 'free') {
-      const free = l.joint === 'free';
-      if (free) ([[1, 0, 0], [0, 1, 0], [0, 0, 1]] as V3[]).forEach((axis, k) => links.push({ parent: k ? links.length - 1 : parent, E: k ? identity() : l.E, o: k ? ZERO : l.o, joint: 'prismatic', axes: [axis], law }));
-      links.push({ parent: free ? links.length - 1 : parent, E: free ? identity() : l.E, o: free ? ZERO : l.o, joint: 'spherical', axes: SPHERICAL_AXES, body: l.body, law });
-      const p: V3 = [r(), r(), r()], dp: V3 = [r(), r(), r()], f: V3 = [r(), r(), r()];
-      const a: V3 = [r(), r(), r()], da: V3 = [r(), r(), r()], t: V3 = [r(), r(), r()];
-      const J = cardanJacobian(a);
-      if (free) q.push(...p), v.push(...dp), tau.push(...f), qc.push(...p), vc.push(...dp), tauc.push(...f);
-      q.push(...cardanQuat(a)), v.push(...mulMV(J, da)), tau.push(...t);
-      qc.push(...a), vc.push(...da), tauc.push(...mulMtV(J, t));
-      const jd = cardanJdotTimes(a, da);
-      convert.push((dd, at) => [...(free ? dd.slice(at, at + 3) : []), ...add(mulMV(J, dd.slice(at + (free ? 3 : 0), at + (free ? 6 : 3)) as V3), jd)]);
-    } else {
-      links.push({ ...l, parent, joint: l.joint as OracleLink['joint'], axes: l.joint === 'spherical' ? SPHERICAL_AXES : [...l.axes!], law });
-      const n = l.joint === 'universal' ? 2 : l.joint === 'spherical' ? 3 : 1;
-      for (let k = 0; k < n; k++) {
-        const [x, y, z] = [r(), r(), r()];
-        q.push(x), v.push(y), tau.push(z), qc.push(x), vc.push(y), tauc.push(z);
-      }
-      convert.push((dd, at) => dd.slice(at, at + n));
-    }
-    end.push(links.length - 1);
-  });
-  return {
-    oracle: { links, gravity: tree.gravity }, q, v, tau, qc, vc, tauc,
-    // each link has as many joint-tree coordinates as floating velocities (free 6, ball 3)
-    toFloating: (dd) => {
-      let at = 0;
-      return convert.flatMap((f) => {
-        const out = f(dd, at);
-        at += out.length;
-        return out;
-      });
-    },
-  };
-}
-
-describe('floating.ts against joint-tree.ts (ball = Cardan spherical, free = three sliders and a Cardan spherical)', () => {
-  it('the same accelerations on 30 seeded random trees, to 1e-9', () => {
-    let worst = 0;
-    for (let seed = 101; seed <= 130; seed++) {
+describe('floating.ts against joint-tree.ts (ball = Cardan spherical, free = three sliders and a Cardan spherical, fixed = merged)', () => {
+  it('the same accelerations on 40 seeded random trees with every joint type, to 1e-9', () => {
+    let worst = 0, fixed = 0;
+    for (let seed = 101; seed <= 140; seed++) {
       const rand = prng(seed);
-      const tree = randomFloatingTree(rand, 1 + (seed % 9), { joints: ['revolute', 'prismatic', 'ball', 'universal', 'spherical', 'free'] });
-      const c = cardanCase(tree, rand);
-      const ref = jointTreeDynamics(expand(c.oracle), c.qc, c.vc, c.tauc);
+      const tree = randomFloatingTree(rand, 1 + (seed % 10));
+      const model = floatingModel(tree);
+      const { q, v, tau } = randomState(rand, model);
+      const ce = cardanEquivalent(tree);
+      const c = toCardan(tree, q, v, tau);
+      const ref = jointTreeDynamics(expand(ce.tree), c.q, c.v, c.tau);
       if (ref.singular) throw new Error(`seed ${seed}: the joint tree oracle calls it singular (${ref.why})`);
-      const dv = forwardDynamics(floatingModel(tree), c.q, c.v, c.tau);
-      worst = Math.max(worst, relDiff(dv, c.toFloating(ref.x)));
+      worst = Math.max(worst, relDiff(forwardDynamics(model, q, v, tau), fromCardanAccelerations(tree, c.q, c.v, ref.x)));
+      fixed += tree.links.filter((l) => l.joint === 'fixed').length;
     }
     expect(worst).toBeLessThan(1e-9);
+    expect(fixed).toBeGreaterThan(5);
+  });
+
+  it('the Cardan conversion: angles, rates and J^T tau carry the same rotation, angular velocity and power', () => {
+    const rand = prng(141);
+    const tree = randomFloatingTree(rand, 3, { joints: ['ball'] });
+    const model = floatingModel(tree);
+    const { q, v, tau } = randomState(rand, model);
+    const c = toCardan(tree, q, v, tau);
+    const R = mulMM(mulMM(rotation([1, 0, 0], c.q[3]), rotation([0, 1, 0], c.q[4])), rotation([0, 0, 1], c.q[5]));
+    expect(maxAbsDiff(R.flat(), quatMatrix(q.slice(3, 7) as Quat).flat())).toBeLessThan(1e-15);
+    expect(maxAbsDiff(mulMV(cardanJacobian(c.q.slice(3, 6) as V3), c.v.slice(3, 6) as V3), v.slice(3, 6))).toBeLessThan(1e-14);
+    expect(c.tau.reduce((s, x, i) => s + x * c.v[i], 0)).toBeCloseTo(tau.reduce((s, x, i) => s + x * v[i], 0), 13);
+  });
+});
+
+describe('a loop on a floating base (a cut between two legs) through floating-cardan.ts and loops.ts', () => {
+  // a free trunk with two legs of two revolutes each; their feet joined by a spherical cut, closed by construction
+  const rand = prng(151);
+  const leg = (parent: number, o: V3, axis: V3): FloatingLink => ({ parent, E: identity(), o, joint: 'revolute', axes: [axis], body: randomBody(rand) });
+  const tree: FloatingTree = {
+    gravity: ZERO,
+    links: [
+      { parent: -1, E: identity(), o: ZERO, joint: 'free', body: { m: 5, c: [0, 0, 0.05], I: [0.2, 0.3, 0.25, 0.01, 0, 0.02] } },
+      leg(0, [0.2, 0.1, 0], [0, 1, 0]), leg(1, [0, 0, -0.4], [1, 0, 0.3]),
+      leg(0, [-0.2, 0.1, 0], [0, 1, 0]), leg(3, [0, 0, -0.4], [1, 0.2, 0]),
+    ],
+  };
+  const model = floatingModel(tree);
+  const state = randomState(rand, model);
+  const { q } = state;
+  // foot a at (0, 0, -0.4) in link 2's frame_b; foot b where that point is, in link 4's frame_b: the cut is closed at q
+  const poseAt = (qq: readonly number[], l: number) => kinematics(model, qq, zeros(model.nv))[model.links[l].body];
+  const footA: V3 = [0, 0, -0.4];
+  const pA = add(poseAt(q, 2).p, mulMV(poseAt(q, 2).R, footA));
+  const footB = mulMtV(poseAt(q, 4).R, add(pA, scale(-1, poseAt(q, 4).p)));
+  const ce = cardanEquivalent(tree);
+  const sys: LoopSystem = { tree: ce.tree, cuts: [{ type: 'spherical', a: attach(ce, 2, identity(), footA), b: attach(ce, 4, identity(), footB), axes: [] }] };
+  // velocities the loop allows: the leg rates 7, 8, 9 (the same numbers in both coordinate sets) solved from G vc = 0
+  const c0 = toCardan(tree, q, state.v, state.tau);
+  const { G } = constraintSystem(sys, expand(sys.tree), c0.q, c0.v);
+  const rest = [7, 8, 9];
+  const others = c0.v.map((x, i) => (rest.includes(i) ? 0 : x));
+  const vr = solveDense(G.map((row) => rest.map((i) => row[i])), G.map((row) => -row.reduce((acc, g, i) => acc + g * others[i], 0)));
+  const v = state.v.map((x, i) => (rest.includes(i) ? vr[rest.indexOf(i)] : x));
+  // internal torques on the legs only
+  const tau = state.tau.map((x, i) => (i < 6 ? 0 : x));
+  const c = toCardan(tree, q, v, tau);
+  const sol = loopDynamics(sys, c.q, c.v, c.tau);
+  if (sol.singular) throw new Error(`the loop oracle calls it singular: ${sol.why}`);
+  const dv = fromCardanAccelerations(tree, c.q, c.v, sol.qdd);
+  const flow = [...positionRate(model, q, v), ...dv];
+  const split = (y: readonly number[]) => ({ q: y.slice(0, model.nq), v: y.slice(model.nq) });
+
+  it('the feet stay together: their relative velocity is 0 and so is its rate along the motion', () => {
+    const footVelocity = (y: readonly number[], l: number, o: V3) => {
+      const k = kinematics(model, split(y).q, split(y).v)[model.links[l].body];
+      return mulMV(k.R, add([k.v[3], k.v[4], k.v[5]], cross([k.v[0], k.v[1], k.v[2]], o)));
+    };
+    const gap = (y: readonly number[]) => add(footVelocity(y, 4, footB), scale(-1, footVelocity(y, 2, footA)));
+    expect(Math.max(...gap([...q, ...v]).map(Math.abs))).toBeLessThan(1e-14);
+    expect(Math.max(...directional(gap, [...q, ...v], flow, 1e-3).value.map(Math.abs))).toBeLessThan(1e-9);
+    // the test has teeth: the tree's own accelerations, without the cut, pull the feet apart
+    const loose = [...positionRate(model, q, v), ...forwardDynamics(model, q, v, tau)];
+    expect(Math.max(...directional(gap, [...q, ...v], loose, 1e-3).value.map(Math.abs))).toBeGreaterThan(1e-2);
+  });
+
+  it('no gravity, leg torques only: the cut\'s forces are internal, momentum does not change', () => {
+    const d = directional((y) => {
+      const m = momentum(model, split(y).q, split(y).v);
+      return [...m.linear, ...m.angular];
+    }, [...q, ...v], flow, 1e-3);
+    expect(Math.max(...d.value.map(Math.abs))).toBeLessThan(1e-9);
+  });
+
+  it('and do no work: the energy changes at the torques\' power tau . v', () => {
+    const d = directional((y) => [kineticEnergy(model, split(y).q, split(y).v)], [...q, ...v], flow, 1e-3);
+    expect(d.value[0]).toBeCloseTo(tau.reduce((acc, t, i) => acc + t * v[i], 0), 9);
   });
 });
 
@@ -352,37 +363,12 @@ describe('floating.ts: the physics of a free-floating tree', () => {
     for (let k = 0; k < 500; k++) ({ q, v } = rk4Step(model, q, v, 1e-3));
     expect(Math.abs(energy(q, v) - E0) / scaleE).toBeLessThan(1e-10);
   });
-
-  it('a body on a fixed joint is its parent with the two inertias added (parallel-axis theorem)', () => {
-    const rand = prng(64);
-    const tree = randomFloatingTree(rand, 4, { joints: ['revolute', 'ball'] });
-    const leaf: FloatingLink = { parent: 2, E: rotation([1, 2, 3].map((x) => x / Math.sqrt(14)) as V3, 0.8), o: [0.2, -0.1, 0.3], joint: 'fixed', body: randomBody(rand) };
-    const merged: FloatingTree = { ...tree, links: tree.links.map((l, i) => (i === 2 ? { ...l, body: combine(l.body!, leaf) } : l)) };
-    const withLeaf = floatingModel({ ...tree, links: [...tree.links, leaf] }), model = floatingModel(merged);
-    const { q, v, tau } = randomState(rand, model);
-    expect(relDiff(forwardDynamics(withLeaf, q, v, tau), forwardDynamics(model, q, v, tau))).toBeLessThan(1e-13);
-  });
 });
 
 /** a link's centre of mass in the world (frame_b's origin for a massless link) */
 function linkCentre(model: FloatingModel, q: readonly number[], l: number): V3 {
   const k = kinematics(model, q, zeros(model.nv))[model.links[l].body];
   return add(k.p, mulMV(k.R, model.tree.links[l].body?.c ?? ZERO));
-}
-
-/** the body of a link plus a body fixed to it at (E, o): mass, centre and inertia about it in the link's frame */
-function combine(a: NonNullable<FloatingLink['body']>, leaf: FloatingLink): NonNullable<FloatingLink['body']> {
-  const b = leaf.body!;
-  const cb = add(leaf.o, mulMV(leaf.E, b.c));
-  const m = a.m + b.m, c = scale(1 / m, add(scale(a.m, a.c), scale(b.m, cb)));
-  const full = (I: readonly number[]): M3 => [[I[0], I[3], I[4]], [I[3], I[1], I[5]], [I[4], I[5], I[2]]];
-  const Ib = mulMM(mulMM(leaf.E, full(b.I)), [[leaf.E[0][0], leaf.E[1][0], leaf.E[2][0]], [leaf.E[0][1], leaf.E[1][1], leaf.E[2][1]], [leaf.E[0][2], leaf.E[1][2], leaf.E[2][2]]]);
-  // Steiner: I_c = I_own + m (|d|^2 1 - d d^T), d from the common centre to the own centre
-  const steiner = (mass: number, d: V3): M3 => [0, 1, 2].map((i) => [0, 1, 2].map((j) => mass * ((i === j ? d[0] ** 2 + d[1] ** 2 + d[2] ** 2 : 0) - d[i] * d[j]))) as M3;
-  const Sa = steiner(a.m, add(a.c, scale(-1, c))), Sb = steiner(b.m, add(cb, scale(-1, c)));
-  const Ia = full(a.I);
-  const I = [0, 1, 2].map((i) => [0, 1, 2].map((j) => Ia[i][j] + Ib[i][j] + Sa[i][j] + Sb[i][j]));
-  return { m, c, I: [I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]] };
 }
 
 describe('the torque-free body (Dzhanibekov): the oracle\'s RK4 against the closed form', () => {
