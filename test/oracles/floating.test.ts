@@ -111,6 +111,20 @@ describe('the torque-free body in closed form', () => {
 });
 
 describe('floating.ts: ABA and CRBA, forward and inverse', () => {
+  it('the example of floating.ts\'s header runs as written: nq 12, nv 10, inverse after forward returns tau', () => {
+    const model = floatingModel({ gravity: [0, 0, -9.81], links: [
+      { parent: -1, E: identity(), o: [0, 0, 0], joint: 'free', body: { m: 10, c: [0, 0, 0], I: [1, 2, 3, 0, 0, 0] } },
+      { parent: 0, E: identity(), o: [0.3, 0, 0], joint: 'ball', body: { m: 1, c: [0, 0, -0.2], I: [0.01, 0.01, 0.002, 0, 0, 0] } },
+      { parent: 1, E: identity(), o: [0, 0, -0.4], joint: 'revolute', axes: [[0, 1, 0]], body: { m: 1, c: [0, 0, -0.2], I: [0.01, 0.01, 0.002, 0, 0, 0] } },
+    ] });
+    expect([model.nq, model.nv]).toEqual([12, 10]);
+    const q = [0.1, 0.2, 0.3, ...quatFromAxisAngle([1, 1, 0], 0.4), ...quatFromAxisAngle([0, 1, 1], -0.7), 0.5];
+    const v = [0.3, -0.1, 0.2, 0.5, -0.4, 0.3, 1, -0.5, 0.2, 0.8], tau = [1, 0, -2, 0.1, 0.2, -0.1, 0.3, -0.2, 0.1, 0.4];
+    const dv = forwardDynamics(model, q, v, tau);
+    expect(relDiff(dv, forwardDynamics(model, q, v, tau, undefined, 'crba'))).toBeLessThan(1e-13);
+    expect(relDiff(inverseDynamics(model, q, v, dv), tau)).toBeLessThan(1e-13);
+  });
+
   it('agree to 1e-12 on 40 seeded random floating trees (every joint type, 1-10 links, external forces)', () => {
     let worst = 0;
     for (let seed = 1; seed <= 40; seed++) {
