@@ -4,10 +4,10 @@
 // written from Featherstone, Rigid Body Dynamics Algorithms (2008), on plain
 // numbers, no Kron code. Two independent forward dynamics that must agree:
 //   aba   the articulated-body algorithm, Table 7.1, with multi-DoF joints
-//         (sec. 7.3: U_i = IA_i S_i, D_i = S_i^T U_i a matrix); a free joint is
-//         the 6-DoF joint of sec. 4.4, which makes this the floating-base ABA
-//         of sec. 9.3 (Table 9.6 solves the root's IA a = -pA directly; here the
-//         same solve is D^-1 with S invertible)
+//         (U_i = IA_i S_i, D_i = S_i^T U_i a matrix); a free joint is the 6-DoF
+//         joint of Table 4.1, which makes this the floating-base ABA of ch. 9
+//         (there the root's IA_0 a_0 = -pA_0 is solved directly; here the
+//         same solve is D^-1 of the free joint, whose S is invertible)
 //   crba  H(q) by the composite-rigid-body algorithm (Table 6.2) and the bias
 //         C(q, v) by the RNEA (Table 5.1) at dv = 0, then H dv = Q - C densely
 //
@@ -37,6 +37,12 @@
 //   const dv = forwardDynamics(model, q, v, tau);         // 'crba' as the 6th argument for the other algorithm
 //   const tau2 = inverseDynamics(model, q, v, dv);        // = tau
 //   const { linear, angular } = momentum(model, q, v);
+//
+// Beside it: floating-tree.ts (the description, joint models, kinematics),
+// floating-random.ts (seeded random trees and states), floating-cardan.ts (the
+// same tree for joint-tree.ts and loops.ts: loops on a floating base),
+// floating-mjcf.ts (the same tree for MuJoCo: floating.test.ts checks qacc),
+// torque-free.ts (the free rigid body in closed form, elliptic functions).
 import { type V3, add, cross, dot, mulMV, mulMtV, scale } from './rnea.ts';
 import { type BodyMotion, type ExternalForce, type FloatingModel, type ModelBody, kinematics, subspaceTimes, velocityProduct } from './floating-tree.ts';
 import { type Quat, quatNormalize, quatRate } from './quaternion.ts';
