@@ -24,7 +24,7 @@ import {
 } from './floating.ts';
 import { type Quat, quatAngle, quatFromAxisAngle, quatFromMatrix, quatMatrix, quatMul, quatNorm, quatRate } from './quaternion.ts';
 import { prng, randomBody, randomFloatingTree, randomQuat, randomState, relDiff } from './floating-random.ts';
-import { carlsonRF, ellipticF, ellipticK, jacobiElliptic, torqueFree } from './torque-free.ts';
+import { carlsonRF, ellipticF, ellipticK, jacobiElliptic, hermiteRoot, torqueFree } from './torque-free.ts';
 
 const ZERO: V3 = [0, 0, 0];
 const zeros = (n: number) => new Array<number>(n).fill(0);
@@ -482,15 +482,3 @@ describe('the torque-free body (Dzhanibekov): the oracle\'s RK4 against the clos
     expect(relDiff(centreOfMass(model, q).r, add(c0, scale(10, u)))).toBeLessThan(1e-11);
   });
 });
-
-/** the root in [0, 1] of the cubic Hermite interpolant through (0, y0), (1, y1) with slopes d0, d1 (per unit step) */
-function hermiteRoot(y0: number, y1: number, d0: number, d1: number): number {
-  const p = (s: number) => (2 * s ** 3 - 3 * s ** 2 + 1) * y0 + (s ** 3 - 2 * s ** 2 + s) * d0 + (-2 * s ** 3 + 3 * s ** 2) * y1 + (s ** 3 - s ** 2) * d1;
-  let a = 0, b = 1;
-  for (let i = 0; i < 60; i++) {
-    const m = (a + b) / 2;
-    if (Math.sign(p(m)) === Math.sign(p(a))) a = m;
-    else b = m;
-  }
-  return (a + b) / 2;
-}

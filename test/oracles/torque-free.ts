@@ -124,3 +124,15 @@ export function torqueFree(I: V3, w0: V3): TorqueFree {
   const best = fits[0].res <= fits[1].res ? fits[0] : fits[1];
   return { m, lambda, period: (4 * ellipticK(m)) / lambda, aboutI3, omega: best.at };
 }
+
+/** the root in [0, 1] of the cubic Hermite interpolant through (0, y0), (1, y1) with slopes d0, d1 (per unit step) */
+export function hermiteRoot(y0: number, y1: number, d0: number, d1: number): number {
+  const p = (s: number) => (2 * s ** 3 - 3 * s ** 2 + 1) * y0 + (s ** 3 - 2 * s ** 2 + s) * d0 + (-2 * s ** 3 + 3 * s ** 2) * y1 + (s ** 3 - s ** 2) * d1;
+  let a = 0, b = 1;
+  for (let i = 0; i < 60; i++) {
+    const m = (a + b) / 2;
+    if (Math.sign(p(m)) === Math.sign(p(a))) a = m;
+    else b = m;
+  }
+  return (a + b) / 2;
+}
