@@ -190,7 +190,7 @@ function step(frame: Frame, body: MjBody, value: ReferenceValue): [Frame, MjBody
         hint: 'connect the joint with frame_a towards the world',
       });
     }
-    if (c instanceof FreeJoint && body.name !== 'world') {
+    if (c instanceof FreeJoint && body.joint) {
       throw new ModelError(`free joint ${c.path} moves a body under joint ${body.name}; MuJoCo allows a free joint only in a body of the world`, {
         component: c.path,
         hint: 'benchmark the MuJoCo peer with the free joint at the root (urdfMechanism(robot, { floating: true }), m.free connected to the world)',
