@@ -21,6 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compile, type CompiledModel, type Mode } from '../src/index.ts';
+import { UsageError } from '../src/errors.ts';
 import { accelerationsAt, randomState, relativeDifference } from '../src/bench/agreement.ts';
 import { type Mjcf, mjcf, mjcfXml, referenceValues } from '../src/bench/mjcf.ts';
 import { kronAccelerations, mujocoState } from '../src/bench/mjcf-state.ts';
@@ -28,20 +29,45 @@ import { MujocoPeer } from '../src/bench/mujoco.ts';
 import { FLOATING_ROBOTS, floatingRobot } from '../src/bench/robots.ts';
 import { type Warmed, evalSubject, rng, timeRounds, warm } from '../src/bench/timing.ts';
 
-const { values } = parseArgs({
-  options: {
-    peers: { type: 'string', default: '../shared/peers/native' },
-    rounds: { type: 'string', default: '3' },
-    states: { type: 'string', default: '50' },
-    target: { type: 'string', default: 'js' },
-  },
-});
-const target = values.target as 'js' | 'wasm';
-const rounds = Number(values.rounds), states = Number(values.states);
+/** the flags, checked: a wrong one is a UsageError naming it (exit 2), not a NaN table */
+function flags() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        peers: { type: 'string', default: '../shared/peers/native' },
+        rounds: { type: 'string', default: '3' },
+        states: { type: 'string', default: '50' },
+        target: { type: 'string', default: 'js' },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message, { hint: 'npx tsx bench/floating.ts [--peers DIR] [--rounds 3] [--states 50] [--target js|wasm]' });
+  }
+  if (values.target !== 'js' && values.target !== 'wasm') throw new UsageError(`--target needs js or wasm, got ${values.target}`, { hint: 'wasm compiles Kron to WebAssembly; js is the default' });
+  const count = (flag: 'rounds' | 'states') => {
+    const n = Number(values[flag]);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} needs a positive integer, got ${values[flag]}`, { hint: `e.g. --${flag} ${flag === 'rounds' ? 3 : 50}` });
+    return n;
+  };
+  return { peers: values.peers, target: values.target as 'js' | 'wasm', rounds: count('rounds'), states: count('states') };
+}
+
+let values: ReturnType<typeof flags>;
+try {
+  values = flags();
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(e.describe());
+  process.exit(2);
+}
+const { target, rounds, states } = values;
 const program = join(values.peers, 'bench_mujoco_xml');
 const native = existsSync(program);
 const work = mkdtempSync(join(tmpdir(), 'kron-floating-'));
 const MODES: Mode[] = ['relaxed', 'torn'];
+/** the agreement test/multibody/floating-mujoco.test.ts asks for, relative */
+const AGREE = 1e-10;
 /** Pinocchio's ABA on these robots as published for an i7-10700K (issue 29), µs */
 const PINOCCHIO: Record<string, number> = { hyq: 1.2, atlas: 5.3 };
 
@@ -75,6 +101,11 @@ for (const r of robots) {
     for (let k = 0; k < states; k++) {
       for (const u of r.forms[mode].generated.layout.inputs) state.setInput(u, 20 * (2 * rand() - 1));
       w = Math.max(w, relativeDifference(accelerationsAt(state, r.doc, r.peer, randomState(state, rand))));
+    }
+    // timing models that disagree would compare different computations: say so and fail the run
+    if (!(w <= AGREE)) {
+      console.error(`${r.title}, ${mode}: Kron and MuJoCo ${r.peer.version} disagree by ${w} > ${AGREE} (relative); the timings below compare different dynamics`);
+      process.exitCode = 1;
     }
     return `${mode} ${w.toExponential(1)}`;
   });
