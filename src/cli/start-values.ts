@@ -8,7 +8,7 @@
 //   --start j.Q=axis:0,0,1,1.57   a turn of 1.57 rad about (0, 0, 1)
 // A scalar value is kept as it is (j1.q=0.5).
 import { UsageError } from '../errors.ts';
-import { rpyQuaternion } from '../io/urdf.ts';
+import { rpyQuaternion } from '../io/rpy.ts';
 import { number } from './model-commands.ts';
 
 const PREFIXES = ['rpy:', 'axis:'];

@@ -13,10 +13,14 @@
 // the bodies beyond the joint); gravity is URDF's usual (0, 0, -9.80665). Reading
 // a .urdf file from disk is src/node/urdf-file.ts (this file runs in browsers).
 import { ENERGY, Mechanism } from '../library/multibody/mechanism.ts';
+import { COM, MOMENTUM } from '../library/multibody/momentum.ts';
 import { STANDARD_GRAVITY } from '../library/multibody/world.ts';
 import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
 import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3 } from './urdf-parse.ts';
+import { type Mat, rpyMatrix, rpyQuaternion } from './rpy.ts';
+
+export { rpyMatrix, rpyQuaternion };
 
 export { parseUrdf, type UrdfRobot } from './urdf-parse.ts';
 
@@ -47,20 +51,6 @@ export interface MeshNotRead {
 const DEFAULT_COLOR = '#a0a4a8';
 const PLACEHOLDER_RADIUS = 0.05;
 
-type Mat = [Vec3, Vec3, Vec3];
-
-/** R = Rz(yaw) Ry(pitch) Rx(roll), entries within 1e-15 of 0 or ±1 made exact */
-export function rpyMatrix([r, p, y]: Vec3): Mat {
-  const [cr, sr, cp, sp, cy, sy] = [Math.cos(r), Math.sin(r), Math.cos(p), Math.sin(p), Math.cos(y), Math.sin(y)];
-  const R: Mat = [
-    [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-    [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-    [-sp, cp * sr, cp * cr],
-  ];
-  const snap = (v: number) => (Math.abs(v) < 1e-15 ? 0 : Math.abs(Math.abs(v) - 1) < 1e-15 ? Math.sign(v) : v);
-  return R.map((row) => row.map(snap)) as Mat;
-}
-
 /**
  * The rotation of roll-pitch-yaw angles as axis and angle (for FixedRotation).
  * A single non-zero angle keeps its axis and angle exactly; otherwise the
@@ -90,7 +80,7 @@ function rotateInertia(R: Mat, [xx, yy, zz, xy, xz, yz]: readonly number[]): [nu
 
 /** component names: letters, digits and underscores, unique in the mechanism */
 class Names {
-  private readonly used = new Set<string>(['world', ENERGY]);
+  private readonly used = new Set<string>(['world', ENERGY, MOMENTUM, COM]);
   constructor(private readonly warnings: string[]) {}
   take(wanted: string, what: string): string {
     let base = wanted.replace(/[^A-Za-z0-9_]/g, '_');
@@ -101,12 +91,6 @@ class Names {
     this.used.add(name);
     return name;
   }
-}
-
-/** q = qz(yaw) qy(pitch) qx(roll) as [x, y, z, w]: the rotation of rpyMatrix */
-export function rpyQuaternion([r, p, y]: Vec3): [number, number, number, number] {
-  const [cr, sr, cp, sp, cy, sy] = [Math.cos(r / 2), Math.sin(r / 2), Math.cos(p / 2), Math.sin(p / 2), Math.cos(y / 2), Math.sin(y / 2)];
-  return [sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy, cr * cp * cy + sr * sp * sy];
 }
 
 function geometryOf(link: UrdfLink, warnings: string[], meshFile: UrdfOptions['meshFile']): Geometry | undefined {

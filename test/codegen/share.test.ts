@@ -72,8 +72,9 @@ describe('shared code', () => {
     const calls = [...shared.generated.body.matchAll(/\b(s\d+)\(t, x, u, p, w, /g)].map((m) => m[1]);
     const most = Math.max(...[...new Set(calls)].map((s) => calls.filter((c) => c === s).length));
     expect(most).toBeGreaterThanOrEqual(n / 2 - 4); // the backward sweep: one function per two bodies (z and y axes)
-    // the relaxed path alone (the torn fallback of its pivot checks is the torn form's code)
-    expect(relaxedPath(shared).chars).toBeLessThan(0.4 * relaxedPath(unshared).chars);
+    // the relaxed path alone (the torn fallback of its pivot checks is the torn form's code); 0.42 of it,
+    // 0.35 without the outputs pass's sums over all bodies (momentum.*, com.*: one expression each, nothing repeated to share)
+    expect(relaxedPath(shared).chars).toBeLessThan(0.45 * relaxedPath(unshared).chars);
     expect(relaxedPath(shared).functions).toBeLessThan(0.6 * relaxedPath(unshared).functions);
     // and it still grows less than linearly: n = 128 needs far less than twice the code of n = 64
     const larger = compile(chain({ n: 2 * n }), { mode: 'relaxed' });

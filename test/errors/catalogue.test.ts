@@ -296,7 +296,7 @@ describe('error catalogue: controller modules (--controller)', () => {
     const r = await kron('compile', 'test/errors/fixtures/two-pd.ts');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(lines(
-      'StructuralError: structurally singular: 30 equations, 29 unknowns, at most 29 can be matched',
+      'StructuralError: structurally singular: 39 equations, 38 unknowns, at most 38 can be matched',
       '  variables: pd.e, pd_again.e, j1.tau',
       '  equations:',
       '    over-determined: pd: pd.e = pd.ref - j1.q',

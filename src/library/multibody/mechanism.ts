@@ -17,6 +17,7 @@ import { FixedTranslation, type FixedTranslationOptions } from './fixed-translat
 import { Energy } from './energy.ts';
 import { BallJoint, type BallJointOptions } from './ball-joint.ts';
 import { FreeJoint, type FreeJointOptions } from './free-joint.ts';
+import { COM, CentreOfMass, MOMENTUM, Momentum } from './momentum.ts';
 import { Joint, type JointOptions, OneDofJoint } from './joint.ts';
 import { type BodyValues, referenceInertias, setReferenceInertias } from './reference-inertia.ts';
 import { Prismatic } from './prismatic.ts';
@@ -41,6 +42,9 @@ export class Mechanism extends Model {
   topology: Topology | undefined;
   /** the energy signals energy.kinetic, .potential, .total, once elaborated (energy.ts) */
   energy: Energy | undefined;
+  /** momentum.linear, .angular and com.r, .v, .m, once elaborated (momentum.ts) */
+  momentum: Momentum | undefined;
+  com: CentreOfMass | undefined;
 
   constructor(title: string, options: MechanismOptions = {}) {
     super(title);
@@ -58,6 +62,10 @@ export class Mechanism extends Model {
       const springs = all.filter((c): c is OneDofJoint => c instanceof OneDofJoint).map((j) => j.potential);
       this.energy = this.add(new Energy(ENERGY, bodies, springs));
     }
+    // momentum.* and com.* (momentum.ts); a component of the user's own named momentum or com keeps the name likewise
+    const massive = all.filter((c): c is Body => c instanceof Body);
+    if (!this.children.some((c) => c.localName === MOMENTUM)) this.momentum = this.add(new Momentum(MOMENTUM, massive));
+    if (!this.children.some((c) => c.localName === COM)) this.com = this.add(new CentreOfMass(COM, massive, this.momentum));
   }
 
   /** the default limit springs and friction speeds sized again from the bodies' values after --set (reference-inertia.ts) */
