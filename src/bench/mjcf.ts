@@ -22,13 +22,18 @@
 // the MJCF inherits it, and the tests compare qacc with Kron's at random
 // states, and PUMA's MuJoCo kinematics with the Denavit-Hartenberg product.
 // Trees only: a kinematic loop or an unknown element is a ModelError.
+// A FreeJoint becomes MuJoCo's <freejoint/> and a quaternion BallJoint a
+// ball joint; their states map onto qpos and qvel as mjcf-state.ts says
+// (MuJoCo allows a free joint only in a body of the world: one under another
+// joint is a ModelError). At the reference configuration a quaternion is
+// (1, 0, 0, 0), the rotation of "all coordinates 0".
 // MuJoCo rejects moving bodies without mass or inertia (PUMA's link 1 has mass
 // 0, the tree's carriage is a point mass): boundmass and boundinertia raise
 // those to 1e-14, which changes qacc by about that much relative to the rest.
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { ModelError } from '../errors.ts';
 import type { Expr } from '../expr/index.ts';
-import { Body, FixedRotation, FixedTranslation, Frame, Prismatic, Revolute, World, type Mechanism } from '../library/multibody/index.ts';
+import { BallJoint, Body, FixedRotation, FixedTranslation, Frame, FreeJoint, Prismatic, Revolute, World, type Mechanism } from '../library/multibody/index.ts';
 import type { Component, Connector } from '../model/index.ts';
 
 /** a signal's value (by hierarchical name) at the reference configuration, all states 0 */
@@ -59,8 +64,9 @@ export interface MjcfBody {
 
 export interface MjcfJoint {
   name: string;
-  type: 'hinge' | 'slide';
-  /** in the body's coordinates, unit length */
+  /** hinge, slide: Revolute, Prismatic; ball: BallJoint; free: FreeJoint */
+  type: 'hinge' | 'slide' | 'ball' | 'free';
+  /** in the body's coordinates, unit length (z for ball and free joints, which have none) */
   axis: number[];
   stiffness: number;
   springref: number;
@@ -80,10 +86,13 @@ interface Pose {
   r: number[];
 }
 
+/** the joints the writer knows: each opens an MJCF body */
+type MjJoint = Revolute | Prismatic | BallJoint | FreeJoint;
+
 interface MjBody {
   name: string;
   pose: Pose;
-  joint?: Revolute | Prismatic;
+  joint?: MjJoint;
   /** the Kron Bodies rigidly attached, at the world pose of their frame_a */
   parts: { body: Body; pose: Pose }[];
   children: MjBody[];
@@ -96,9 +105,11 @@ export interface MassProperties {
   I: number[];
 }
 
-// (compiled model) => the values of its signals at x = 0 (every joint coordinate and speed 0)
+// (compiled model) => the values of its signals at x = 0 (every joint coordinate and speed 0, every quaternion (1, 0, 0, 0))
 export function referenceValues(c: CompiledModel): ReferenceValue {
   const x = new Float64Array(c.stateNames.length);
+  // a unit-norm group is a quaternion's w, x, y, z (Component.unitNorms): its identity is w = 1
+  for (const group of c.data.unitNorms ?? []) x[c.stateNames.indexOf(group[0])] = 1;
   c.derivatives(0, x, new Float64Array(x.length));
   const values = new Map<string, number>();
   return (name) => {
@@ -118,8 +129,14 @@ export function mjcf(mech: Mechanism, value: ReferenceValue): Mjcf {
   return { model: mech.title, xml: mjcfXml(mech.title, gravity, bodies), gravity, bodies, joints };
 }
 
-// (model name, gravity, bodies) => the MJCF document
-export function mjcfXml(model: string, gravity: readonly number[], bodies: readonly MjcfBody[]): string {
+/** a start state for MuJoCo programs that read one from the file (keyframe 0: bench_mujoco_xml --keyframe 0) */
+export interface Keyframe {
+  qpos: ArrayLike<number>;
+  qvel: ArrayLike<number>;
+}
+
+// (model name, gravity, bodies, optional keyframe) => the MJCF document
+export function mjcfXml(model: string, gravity: readonly number[], bodies: readonly MjcfBody[], key?: Keyframe): string {
   const { boundmass, boundinertia } = MJCF_SETTINGS.compiler;
   return [
     `<mujoco model="${escape(model)}">`,
@@ -130,6 +147,7 @@ export function mjcfXml(model: string, gravity: readonly number[], bodies: reado
     '  <worldbody>',
     ...bodies.flatMap((b) => bodyXml(b, '    ')),
     '  </worldbody>',
+    ...(key ? ['  <keyframe>', `    <key qpos="${Array.from(key.qpos, num).join(' ')}" qvel="${Array.from(key.qvel, num).join(' ')}"/>`, '  </keyframe>'] : []),
     '</mujoco>',
     '',
   ].join('\n');
@@ -165,11 +183,17 @@ function step(frame: Frame, body: MjBody, value: ReferenceValue): [Frame, MjBody
     return [];
   }
   if (c instanceof FixedTranslation || c instanceof FixedRotation) return [[frame === c.frame_a ? c.frame_b : c.frame_a, body]];
-  if (c instanceof Revolute || c instanceof Prismatic) {
+  if (c instanceof Revolute || c instanceof Prismatic || c instanceof BallJoint || c instanceof FreeJoint) {
     if (frame !== c.frame_a) {
       throw new ModelError(`joint ${c.path} is reached from the world through its frame_b; the MJCF writer needs frame_a on the world's side`, {
         component: c.path,
         hint: 'connect the joint with frame_a towards the world',
+      });
+    }
+    if (c instanceof FreeJoint && body.joint) {
+      throw new ModelError(`free joint ${c.path} moves a body under joint ${body.name}; MuJoCo allows a free joint only in a body of the world`, {
+        component: c.path,
+        hint: 'benchmark the MuJoCo peer with the free joint at the root (urdfMechanism(robot, { floating: true }), m.free connected to the world)',
       });
     }
     const child: MjBody = { name: c.path, pose: poseOf(frame, value), joint: c, parts: [], children: [] };
@@ -178,7 +202,7 @@ function step(frame: Frame, body: MjBody, value: ReferenceValue): [Frame, MjBody
   }
   throw new ModelError(`the MJCF writer does not know the element ${c.path} (${c.constructor.name})`, {
     component: c.path,
-    hint: 'it writes World, Body, Revolute, Prismatic, FixedTranslation and FixedRotation',
+    hint: 'it writes World, Body, Revolute, Prismatic, BallJoint, FreeJoint, FixedTranslation and FixedRotation',
   });
 }
 
@@ -216,16 +240,19 @@ function described(b: MjBody, parent: Pose, value: ReferenceValue): MjcfBody {
   return { name: b.name, pos, R, joint: jointOf(b.joint!, value), inertial, children: b.children.map((c) => described(c, b.pose, value)) };
 }
 
-/** hinge or slide along the joint's axis (frame_a = body coordinates at q = 0); spring and damper as Kron's drive */
-function jointOf(j: Revolute | Prismatic, value: ReferenceValue): MjcfJoint {
+/** hinge or slide along the joint's axis (frame_a = body coordinates at q = 0), spring and damper as Kron's drive; ball (its damper) or free */
+function jointOf(j: MjJoint, value: ReferenceValue): MjcfJoint {
   const p = j.path;
+  const param = (name: string) => (j.variables.some((v) => v.localName === name) ? value(`${p}.${name}`) : 0);
+  if (j instanceof BallJoint || j instanceof FreeJoint) {
+    return { name: p, type: j instanceof BallJoint ? 'ball' : 'free', axis: [0, 0, 1], stiffness: 0, springref: 0, damping: j instanceof BallJoint ? param('d') : 0 };
+  }
   if (j.hasLimitsOrFriction) {
     throw new ModelError(`joint ${p} has limits or friction, which the MJCF writer does not write`, {
       component: p,
       hint: "MuJoCo's joint ranges and frictionloss are constraints, not Kron's spring-damper and tanh: benchmark the mechanism without them (mechanisms/puma560.ts: limits=0)",
     });
   }
-  const param = (name: string) => (j.variables.some((v) => v.localName === name) ? value(`${p}.${name}`) : 0);
   return {
     name: p,
     type: j instanceof Revolute ? 'hinge' : 'slide',
@@ -239,14 +266,20 @@ function jointOf(j: Revolute | Prismatic, value: ReferenceValue): MjcfJoint {
 /** one MJCF body with its joint and inertial; xyaxes: the body's x and y axes, the first two columns of R */
 function bodyXml(b: MjcfBody, indent: string): string[] {
   const xyaxes = [b.R[0], b.R[3], b.R[6], b.R[1], b.R[4], b.R[7]];
-  const j = b.joint;
   return [
     `${indent}<body name="${escape(b.name)}" pos="${b.pos.map(num).join(' ')}" xyaxes="${xyaxes.map(num).join(' ')}">`,
-    `${indent}  <joint name="${escape(j.name)}" type="${j.type}" axis="${j.axis.map(num).join(' ')}" stiffness="${num(j.stiffness)}" springref="${num(j.springref)}" damping="${num(j.damping)}" armature="0" limited="false"/>`,
+    `${indent}  ${jointXml(b.joint)}`,
     ...(b.inertial ? [`${indent}  ${inertialXml(b.inertial)}`] : []),
     ...b.children.flatMap((c) => bodyXml(c, indent + '  ')),
     `${indent}</body>`,
   ];
+}
+
+function jointXml(j: MjcfJoint): string {
+  const name = `name="${escape(j.name)}"`;
+  if (j.type === 'free') return `<freejoint ${name}/>`;
+  if (j.type === 'ball') return `<joint ${name} type="ball" damping="${num(j.damping)}" armature="0" limited="false"/>`;
+  return `<joint ${name} type="${j.type}" axis="${j.axis.map(num).join(' ')}" stiffness="${num(j.stiffness)}" springref="${num(j.springref)}" damping="${num(j.damping)}" armature="0" limited="false"/>`;
 }
 
 /** a Kron Body's mass properties in the coordinates of the MJCF body (pose) it is part of */

@@ -69,9 +69,10 @@ export class MujocoPeer {
     return this.model.nv;
   }
 
-  // (q, qd in MJCF joint order) => qacc after mj_forward, a copy
-  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>): Float64Array {
+  // (qpos, qvel, optional qfrc_applied; mjcf-state.ts maps Kron's states and inputs onto them) => qacc after mj_forward, a copy
+  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>, qfrc?: ArrayLike<number>): Float64Array {
     this.setState(q, qd);
+    (this.data.qfrc_applied as Float64Array).set(qfrc ?? new Float64Array(this.model.nv));
     this.mj.mj_forward(this.model, this.data);
     return Float64Array.from(this.data.qacc as Float64Array);
   }
@@ -124,7 +125,7 @@ function addBody(mj: MainModule, spec: MjSpec, parent: MjsBody, b: MjcfBody): vo
   const j = b.joint;
   const joint = mj.mjs_addJoint(body, defaults)!;
   mj.mjs_setName(joint.element, j.name);
-  joint.type = j.type === 'hinge' ? mj.mjtJoint.mjJNT_HINGE : mj.mjtJoint.mjJNT_SLIDE;
+  joint.type = { hinge: mj.mjtJoint.mjJNT_HINGE, slide: mj.mjtJoint.mjJNT_SLIDE, ball: mj.mjtJoint.mjJNT_BALL, free: mj.mjtJoint.mjJNT_FREE }[j.type];
   joint.axis.set(j.axis);
   joint.stiffness[0] = j.stiffness;
   joint.springref = j.springref;

@@ -22,7 +22,8 @@ import type { Model } from '../model/index.ts';
 import { importModule } from '../node/import-module.ts';
 import { PACKAGE_ROOT } from '../node/package.ts';
 import { type BenchModel, DEFAULT_SIZES, MODELS } from './models.ts';
-import { mjcf, referenceValues } from './mjcf.ts';
+import { accelerationsAt, randomState } from './agreement.ts';
+import { type Mjcf, mjcf, referenceValues } from './mjcf.ts';
 import { MujocoPeer } from './mujoco.ts';
 import { type Subject, type Timing, type Warmed, cpuMicros, evalSubject, rng, timeRounds, warm } from './timing.ts';
 
@@ -197,7 +198,7 @@ async function mujocoSubject(model: BenchModel, mech: Model, c: CompiledModel, o
     const doc = mjcf(mech, referenceValues(c));
     peer = await MujocoPeer.load(doc);
     result.mujocoVersion ??= peer.version;
-    result.agreement.push({ model, n, maxRelDiff: agreement(c, peer, doc.joints, seed(model, n, 'mujoco')) });
+    result.agreement.push({ model, n, maxRelDiff: agreement(c, peer, doc, seed(model, n, 'mujoco')) });
     // the WebAssembly module is shared by all rows: hot after the first ones, it needs fewer calls than fresh generated code
     const w = warmed(peer.forwardSubject(seed(model, n, 'mujoco')), `${model} n=${n} mujoco`, o, result, 2000);
     return { row: { model, n, mode: 'mujoco', usPerEval: 0, usMin: 0 }, warmed: w, peer };
@@ -210,23 +211,11 @@ async function mujocoSubject(model: BenchModel, mech: Model, c: CompiledModel, o
   }
 }
 
-// (Kron model, MuJoCo peer, joint order) => max |qacc - der(qd)| / max(1, |der(qd)|) at a random state
-export function agreement(c: CompiledModel, peer: MujocoPeer, joints: readonly string[], seedValue: number): number {
-  const rand = rng(seedValue);
-  const q = joints.map(() => rand() * 2 - 1), qd = joints.map(() => rand() * 2 - 1);
-  const x = new Float64Array(c.stateNames.length), dx = new Float64Array(x.length);
-  const index = (name: string) => {
-    const i = c.stateNames.indexOf(name);
-    if (i < 0) throw new Error(`no state ${name}`);
-    return i;
-  };
-  joints.forEach((j, k) => ((x[index(`${j}.q`)] = q[k]), (x[index(`${j}.qd`)] = qd[k])));
-  c.derivatives(0, x, dx);
-  const qacc = peer.accelerations(q, qd);
-  return Math.max(...joints.map((j, k) => {
-    const kron = dx[index(`${j}.qd`)];
-    return Math.abs(qacc[k] - kron) / Math.max(1, Math.abs(kron));
-  }));
+// (Kron model, MuJoCo peer, written model) => max |qacc - Kron's| / max(1, |Kron's|) at a random state (agreement.ts)
+export function agreement(c: CompiledModel, peer: MujocoPeer, doc: Mjcf, seedValue: number): number {
+  const state = c.createState();
+  const { kron, mujoco } = accelerationsAt(state, doc, peer, randomState(state, rng(seedValue)));
+  return Math.max(...kron.map((k, i) => Math.abs(mujoco[i] - k) / Math.max(1, Math.abs(k))));
 }
 
 /** why this compile is skipped: over --max-torn-n, or predicted over the CPU budget from the last two compiles (power law) */

@@ -1,8 +1,9 @@
 // The MJCF writer (src/bench/mjcf.ts) against two oracles: MuJoCo's forward
-// dynamics of the written model equals Kron's der(qd) at random states (both
-// forms: a check of the MJCF and of Kron at once, by an independent engine),
-// and MuJoCo's kinematics of the PUMA 560 equals the Denavit-Hartenberg
-// product of Corke's table (independent of Kron's frames).
+// dynamics of the written model equals Kron's der(qd) (der(v), der(w) of free
+// and ball joints) at random states with random inputs (both forms: a check
+// of the MJCF, of the state mapping mjcf-state.ts and of Kron at once, by an
+// independent engine), and MuJoCo's kinematics of the PUMA 560 equals the
+// Denavit-Hartenberg product of Corke's table (independent of Kron's frames).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile, type Mode } from '../../src/compile.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
@@ -12,8 +13,10 @@ import { Component } from '../../src/model/index.ts';
 import chain from '../../mechanisms/chain.ts';
 import puma560, { links } from '../../mechanisms/puma560.ts';
 import tree from '../../mechanisms/tree.ts';
+import { accelerationsAt, randomState, relativeDifference } from '../../src/bench/agreement.ts';
 import { type Mjcf, combined, mjcf, referenceValues } from '../../src/bench/mjcf.ts';
-import { MujocoPeer, quaternion } from '../../src/bench/mujoco.ts';
+import { mujocoState } from '../../src/bench/mjcf-state.ts';
+import { MujocoPeer, mujoco, quaternion } from '../../src/bench/mujoco.ts';
 import { rng } from '../../src/bench/timing.ts';
 
 const peers: MujocoPeer[] = [];
@@ -24,17 +27,6 @@ async function written(mech: Mechanism, c: CompiledModel): Promise<{ doc: Mjcf; 
   const peer = await MujocoPeer.load(doc);
   peers.push(peer);
   return { doc, peer };
-}
-
-/** Kron's der(qd) in MJCF joint order at (q, qd) given in that order */
-function kronAccelerations(c: CompiledModel, joints: string[], q: number[], qd: number[]): number[] {
-  const x = new Float64Array(c.stateNames.length), dx = new Float64Array(x.length);
-  joints.forEach((j, k) => {
-    x[c.stateNames.indexOf(`${j}.q`)] = q[k];
-    x[c.stateNames.indexOf(`${j}.qd`)] = qd[k];
-  });
-  c.derivatives(0, x, dx);
-  return joints.map((j) => dx[c.stateNames.indexOf(`${j}.qd`)]);
 }
 
 /** one joint carrying two bodies, one of them behind a fixed rotation and an offset: their inertias are combined */
@@ -55,6 +47,32 @@ function twoBodies(): Mechanism {
   return m;
 }
 
+/**
+ * A floating body whose free joint's frame_a is turned and moved from the
+ * world's frame (so MuJoCo's world-resolved qpos and qvel differ from Kron's
+ * r, Q, v), a damped quaternion ball joint, a revolute beyond it
+ */
+function floating(): Mechanism {
+  const m = new Mechanism('floating', { gravity: [0, 0, -9.81] });
+  const tilt = m.rotation('tilt', { axis: [1, 1, 0], angle: 0.7, r: [0.3, -0.1, 0.2] });
+  const base = m.free('base');
+  const torso = m.body('torso', { m: 3, rcm: [0.05, 0.02, -0.1], I: [0.1, 0.2, 0.25, 0.01, -0.02, 0.005] });
+  const neck = m.bar('neck', { r: [0, 0, 0.3] });
+  const ball = m.ball('ball', { d: 0.3 });
+  const head = m.body('head', { m: 1, rcm: [0.02, 0, 0.1], I: [0.01, 0.012, 0.008, 0.001, 0, -0.002] });
+  const arm = m.revolute('arm', { axis: [0, 1, 0], d: 0.1 });
+  const hand = m.body('hand', { m: 0.4, rcm: [0.15, 0, 0], I: [0.001, 0.004, 0.004] });
+  m.connect(m.world.frame_b, tilt.frame_a);
+  m.connect(tilt.frame_b, base.frame_a);
+  m.connect(base.frame_b, torso.frame_a);
+  m.connect(base.frame_b, neck.frame_a);
+  m.connect(neck.frame_b, ball.frame_a);
+  m.connect(ball.frame_b, head.frame_a);
+  m.connect(ball.frame_b, arm.frame_a);
+  m.connect(arm.frame_b, hand.frame_a);
+  return m;
+}
+
 const cases: [string, () => Mechanism][] = [
   ['two bodies on one joint (combined inertia, full inertia tensor, oblique axes)', twoBodies],
   ['chain n=1', () => chain({ n: 1 })],
@@ -63,37 +81,37 @@ const cases: [string, () => Mechanism][] = [
   ['chain n=16', () => chain({ n: 16 })],
   ['puma560 (limits=0: MuJoCo has none)', () => puma560({ limits: 0 })],
   ['tree (prismatic with spring-damper, point mass, branches)', () => tree()],
+  ['floating body (free joint off the world frame, damped ball joint, revolute)', floating],
 ];
 
 describe('MJCF writer: MuJoCo mj_forward equals Kron der(qd)', () => {
   for (const [name, build] of cases) {
     for (const mode of ['relaxed', 'torn'] as Mode[]) {
-      it(`${name}, ${mode}: qacc at 5 random states to 1e-8`, async () => {
+      it(`${name}, ${mode}: qacc at 5 random states with random inputs to 1e-10`, async () => {
         const mech = build();
         const c = compile(mech, { mode });
         const { doc, peer } = await written(mech, c);
-        expect(peer.nv).toBe(c.stateNames.length / 2);
-        expect([...doc.joints].sort()).toEqual(c.stateNames.filter((s) => s.endsWith('.q')).map((s) => s.slice(0, -2)).sort());
+        const state = c.createState();
+        // every Kron state is one number of qpos or qvel, every input one of qfrc_applied
+        expect(peer.model.nq + peer.nv).toBe(c.stateNames.length);
+        expect(peer.nv).toBe(c.generated.layout.inputs.length);
         const rand = rng(42);
         for (let k = 0; k < 5; k++) {
-          const q = doc.joints.map(() => -Math.PI + 2 * Math.PI * rand());
-          const qd = doc.joints.map(() => -3 + 6 * rand());
-          const mj = peer.accelerations(q, qd);
-          const kron = kronAccelerations(c, doc.joints, q, qd);
-          const scale = Math.max(1, ...kron.map(Math.abs));
-          kron.forEach((a, i) => expect(Math.abs(mj[i] - a) / scale).toBeLessThan(1e-8));
+          for (const u of c.generated.layout.inputs) state.setInput(u, 2 * rand() - 1);
+          expect(relativeDifference(accelerationsAt(state, doc, peer, randomState(state, rand)))).toBeLessThan(1e-10);
         }
       });
     }
   }
 
   it('the MJCF text through MuJoCo\'s XML reader gives the same accelerations as the mjSpec build', async () => {
-    for (const mech of [tree(), twoBodies(), puma560({ limits: 0 }), chain({ n: 5 })]) {
+    for (const mech of [tree(), twoBodies(), puma560({ limits: 0 }), chain({ n: 5 }), floating()]) {
       const { doc, peer } = await written(mech, compile(mech, { mode: 'relaxed' }));
       const fromXml = await MujocoPeer.fromXml(doc.xml);
       peers.push(fromXml);
+      expect([fromXml.model.nq, fromXml.nv]).toEqual([peer.model.nq, peer.nv]);
       const rand = rng(11);
-      const q = doc.joints.map(() => -2 + 4 * rand()), qd = doc.joints.map(() => -2 + 4 * rand());
+      const q = Array.from({ length: peer.model.nq }, () => -2 + 4 * rand()), qd = Array.from({ length: peer.nv }, () => -2 + 4 * rand());
       const a = peer.accelerations(q, qd), b = fromXml.accelerations(q, qd);
       a.forEach((x, i) => expect(Math.abs(x - b[i])).toBeLessThan(1e-9 * Math.max(1, Math.abs(x))));
     }
@@ -105,6 +123,54 @@ describe('MJCF writer: MuJoCo mj_forward equals Kron der(qd)', () => {
     const [L, m, g, q] = [0.3, 1, 9.80665, 0.4];
     // about z through the joint: I_zz = m L^2 / 12 + m (L/2)^2 = m L^2 / 3; torque of gravity (-y) -m g (L/2) cos q
     expect(peer.accelerations([q], [0])[0]).toBeCloseTo((-m * g * (L / 2) * Math.cos(q)) / ((m * L * L) / 3), 10);
+  });
+});
+
+describe('free joint: Kron\'s r, Q, v, w as MuJoCo\'s qpos and qvel', () => {
+  it('MuJoCo places the free body where Kron does: xpos, xmat of the torso equal its frame_a r, R (frame_a of the joint turned and moved)', async () => {
+    const mech = floating();
+    const c = compile(mech, { mode: 'relaxed' });
+    const { doc, peer } = await written(mech, c);
+    const state = c.createState();
+    const rand = rng(3);
+    for (let k = 0; k < 5; k++) {
+      const x = randomState(state, rand);
+      state.derivatives(0, x, new Float64Array(x.length));
+      const { qpos, qvel } = mujocoState(doc, (n) => x[c.stateNames.indexOf(n)]);
+      peer.accelerations(qpos, qvel);
+      const b = peer.model.body('base').id as number;
+      const xpos = peer.data.xpos as Float64Array, xmat = peer.data.xmat as Float64Array;
+      for (let i = 0; i < 3; i++) {
+        expect(xpos[3 * b + i]).toBeCloseTo(state.signal(`torso.frame_a.r[${i + 1}]`), 13);
+        for (let j = 0; j < 3; j++) expect(xmat[9 * b + 3 * i + j]).toBeCloseTo(state.signal(`torso.frame_a.R[${i + 1}][${j + 1}]`), 13);
+      }
+    }
+  });
+
+  // qacc alone cannot tell: with the base's linear velocity in world coordinates no acceleration depends on it
+  // (Galilean invariance), so a wrong qvel[0:3] would pass the dynamics tests above; MuJoCo's own velocity of the body can
+  it('MuJoCo moves the free body as Kron does: mj_objectVelocity (world) equals the torso\'s frame_a v and w', async () => {
+    const mech = floating();
+    const c = compile(mech, { mode: 'relaxed' });
+    const { doc, peer } = await written(mech, c);
+    const mj = await mujoco();
+    const state = c.createState();
+    const rand = rng(8);
+    for (let k = 0; k < 5; k++) {
+      const x = randomState(state, rand);
+      state.derivatives(0, x, new Float64Array(x.length));
+      const { qpos, qvel } = mujocoState(doc, (n) => x[c.stateNames.indexOf(n)]);
+      peer.accelerations(qpos, qvel);
+      // [angular; linear] velocity of the body frame at its origin (XBODY; BODY would be its centre of mass), world coordinates
+      const buffer = new mj.DoubleBuffer(6);
+      mj.mj_objectVelocity(peer.model, peer.data, mj.mjtObj.mjOBJ_XBODY.value, peer.model.body('base').id as number, buffer, 0);
+      const res = Float64Array.from(buffer.GetView() as Float64Array);
+      buffer.delete();
+      for (let i = 0; i < 3; i++) {
+        expect(res[i]).toBeCloseTo(state.signal(`torso.frame_a.w[${i + 1}]`), 13);
+        expect(res[3 + i]).toBeCloseTo(state.signal(`torso.frame_a.v[${i + 1}]`), 13);
+      }
+    }
   });
 });
 
@@ -203,6 +269,19 @@ describe('MJCF writer: what it cannot write is a ModelError naming the element',
   it('a joint with limits or friction (MuJoCo would model them otherwise): the PUMA 560 with its qlim', () => {
     expect(() => mjcf(puma560({ limits: 1 }), () => 0)).toThrow(ModelError);
     expect(() => mjcf(puma560({ limits: 1 }), () => 0)).toThrow(/joint j1 has limits or friction, which the MJCF writer does not write/);
+  });
+
+  it('a free joint under another joint (MuJoCo allows free joints only in bodies of the world)', () => {
+    const m = new Mechanism('nested');
+    const j = m.revolute('j'), arm = m.body('arm', { m: 1, rcm: [0.1, 0, 0], I: [1, 1, 1] });
+    const base = m.free('base'), b = m.body('b', { m: 1, rcm: [0, 0, 0], I: [1, 1, 1] });
+    m.connect(m.world.frame_b, j.frame_a);
+    m.connect(j.frame_b, arm.frame_a);
+    m.connect(j.frame_b, base.frame_a);
+    m.connect(base.frame_b, b.frame_a);
+    const c = compile(m, { mode: 'relaxed' });
+    expect(() => mjcf(m, referenceValues(c))).toThrow(ModelError);
+    expect(() => mjcf(m, referenceValues(c))).toThrow(/free joint base moves a body under joint j; MuJoCo allows a free joint only in a body of the world/);
   });
 
   it('an element it does not know', () => {
