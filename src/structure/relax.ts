@@ -85,6 +85,23 @@ export interface KeptSystem {
 }
 
 /**
+ * The kept rows reordered so that row i is the residue equation naming z_i,
+ * when the matching paired them otherwise (it may match a free joint's six
+ * d'Alembert rows to its six accelerations in a cycle): each row holds only
+ * the z, so reordering them is the same system, and H is symmetric again
+ * (tearing paper eq. 1: M(q) qdd = h). Undefined when the rows are not the
+ * z's residue equations one to one, or already in their order.
+ */
+function pairedOrder(rows: readonly number[], eqs: readonly FlatEquation[], z: readonly Variable[]): number[] | undefined {
+  const index = new Map(z.map((v, i) => [v.id, i]));
+  const named = rows.map((r) => eqs[r].residues.map((e) => index.get(variableOf(e)?.id ?? -1)).filter((i) => i !== undefined));
+  if (named.every((n, i) => n.includes(i)) || !named.every((n) => n.length === 1)) return undefined;
+  const ordered: number[] = [];
+  named.forEach(([i], k) => (ordered[i] = rows[k]));
+  return z.every((_, i) => ordered[i] !== undefined) ? ordered : undefined;
+}
+
+/**
  * The torn form of a loop built by the relaxed elimination (relaxing paper,
  * eqs. 8-10) with the tearing variables z kept: every other unknown is
  * pivoted in relaxed BLT order, so the rows of the z are updated as the
@@ -107,9 +124,10 @@ export function keptSystem(prefix: string, eqs: readonly FlatEquation[], vars: r
     }
     return r;
   });
-  const H = rows.flatMap((r) => z.map((v) => elim.rows[r].coef.get(v.id) ?? ZERO));
-  const c = rows.map((r) => neg(elim.rows[r].b));
-  const paired = rows.every((r, i) => eqs[r].residues.some((e) => variableOf(e)?.id === z[i].id));
+  const ordered = pairedOrder(rows, eqs, z) ?? rows;
+  const H = ordered.flatMap((r) => z.map((v) => elim.rows[r].coef.get(v.id) ?? ZERO));
+  const c = ordered.map((r) => neg(elim.rows[r].b));
+  const paired = ordered !== rows || rows.every((r, i) => eqs[r].residues.some((e) => variableOf(e)?.id === z[i].id));
   // H formed with divisions by pivots that can vanish (a massless link): sensitivities divide by none of them
   if (elim.pivots > 0) throw new RelaxFailure(`relaxed elimination: forming H divides by ${elim.pivots} pivots that are not constants`, { hint: 'the loop is torn by sensitivities instead' });
   return { prelude: elim.pool.assigns, H, c, paired };

@@ -289,6 +289,18 @@ describe('a free-floating chain of 8 bodies without gravity, joint torques its o
   });
 });
 
+describe('the torn form of a floating tree: the floating-base CRBA', () => {
+  it('solves H z = c by Cholesky, H one symmetric block of 6 + n coordinates (the matching may pair a free joint\'s rows in a cycle; the planner orders them back)', () => {
+    for (const m of [limbs(3), opsChain(8)]) {
+      const c = compile(m, { mode: 'torn' });
+      const loops = c.report.blocks.filter((b) => b.tearing > 1);
+      expect(loops.map((b) => b.solver), m.name).toEqual(['cholesky']);
+      const dof = c.stateNames.filter((n) => /\.(v|w)\[\d\]$|\.qd$/.test(n)).length;
+      expect(loops[0].tearing, m.name).toBe(dof);
+    }
+  });
+});
+
 describe('a quaternion ball joint against the Cardan spherical joint', () => {
   // two links hanging under gravity, the first on a ball (Cardan) joint, the second on a revolute
   const twoLinks = (ball: boolean, q: V, qd: V) => {
