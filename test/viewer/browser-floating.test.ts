@@ -9,7 +9,7 @@
 // test-artifacts/viewer-floating/. Without /usr/bin/chromium the suite is
 // replaced by one test that says so loudly (CI=true: it fails), as
 // test/viewer/browser.test.ts does.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -34,7 +34,7 @@ interface ViewerState {
   posing: { available: boolean; posed: boolean; coordinates: Record<string, number>; angles: Record<string, number[]>; note: string };
 }
 
-const { errors, simulateRun, open, ...pages } = viewerPages('kron-viewer-floating-');
+const { dir, errors, simulateRun, open, ...pages } = viewerPages('kron-viewer-floating-');
 const state = (page: Page) => page.evaluate('window.kron.state()') as Promise<ViewerState>;
 
 async function shot(page: Page, name: string): Promise<PNG> {
@@ -141,6 +141,41 @@ afterAll(() => pages.close());
     // the angles shown give the recorded rotation again
     const [r, p, y] = back.posing.angles.j;
     expect(sameRotation(recorded, times(times(turn(2, y), turn(1, p)), turn(0, r)))).toBeLessThan(1e-12);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a floating URDF robot poses from its file by its root\'s free joint; live mode poses the tumbling box with its own model', async () => {
+    const urdf = join(dir, 'arm.urdf');
+    writeFileSync(urdf, `<robot name="arm">
+  <link name="torso"><inertial><mass value="4"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="0.3 0.3 0.3"/></geometry></visual></link>
+  <link name="upper"><inertial><origin xyz="0 0 -0.2"/><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><origin xyz="0 0 -0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></visual></link>
+  <joint name="shoulder" type="revolute"><parent link="torso"/><child link="upper"/><origin xyz="0.2 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+</robot>`);
+    const { file, run } = await simulateRun(urdf, 'arm-floating', 0.5, ['--floating']);
+    expect(run.scene!.joints.map((j) => [j.name, j.type])).toEqual([['torso_free', 'freejoint'], ['shoulder', 'revolute']]);
+    const page = await open(file);
+    await page.evaluate('window.kron.seek(0.5)');
+    await page.locator('#pose-panel summary').click();
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    expect(Object.keys((await state(page)).posing.coordinates)).toEqual(['torso_free.r[1]', 'torso_free.r[2]', 'torso_free.r[3]', 'shoulder.q', 'torso_free.Q[1]', 'torso_free.Q[2]', 'torso_free.Q[3]', 'torso_free.Q[4]']);
+    const torso = run.scene!.shapes.find((x) => x.name === 'torso')!.frame;
+    // the robot has fallen 0.5 s: lifted back to 1 m, turned a quarter about z, it is drawn there
+    expect(await page.evaluate("window.kron.pose({ 'torso_free.r[3]': 1 })")).toBe(true);
+    await page.locator('#pose-sliders input[data-orientation="torso_free"][data-rpy="yaw"]')
+      .evaluate((e: HTMLInputElement) => ((e.value = String(Math.PI / 2)), e.dispatchEvent(new Event('input'))));
+    const frame = ((await page.evaluate('window.kron.posedFrames()')) as number[][])[torso];
+    expect(frame[2]).toBeCloseTo(1, 6);
+    expect(sameRotation([frame[6], frame[3], frame[4], frame[5]], turn(2, Math.PI / 2))).toBeLessThan(1e-6);
+    await shot(page, 'urdf-floating-posed.png');
+    // live: the page's own compiled model poses the free joint
+    await page.evaluate("window.kron.live('tumbling', 'relaxed', 0.5)");
+    await page.evaluate('window.kron.pause()');
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    expect(await page.locator('#pose-sliders input').count()).toBe(6);
+    expect(await page.evaluate("window.kron.pose({ 'j.r[2]': 0.25 })")).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });

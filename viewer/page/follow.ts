@@ -2,7 +2,7 @@
 // frame moves, and the camera and its orbit target move by as much, so that
 // the view keeps its offset to the body while orbiting, panning and zooming
 // work as before (they change the offset). Which body: the one asked for,
-// the one selected, or the first body that moves over the run.
+// the one selected, or the first body whose origin moves over the run.
 import * as THREE from 'three';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { Poses, Scene } from '../../src/io/types.ts';
@@ -27,6 +27,7 @@ export function bodyFrame(scene: Scene, body: string): number | undefined {
 }
 
 // (scene, poses) => the first body whose frame's origin moves over the run, or undefined when none does
+// (a body turning about its own origin, a fixed robot's first link, does not: following it would not move the camera)
 export function firstMovingBody(scene: Scene, poses: Poses): string | undefined {
   const { frames, data } = poses;
   const samples = data.length / (frames * POSE_STRIDE);
