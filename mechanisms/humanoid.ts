@@ -6,7 +6,11 @@
 // the chest two arms (shoulder z, x, y; elbow; wrist z, x) and a neck (y, x)
 // to the head. 33 degrees of freedom, gravity along -y; every joint carries a
 // body (the small ones stand for the motors between the axes of a compound
-// joint), as in MuJoCo's humanoid models.
+// joint), as in MuJoCo's humanoid models. With floating: 1 the pelvis is on a
+// free joint `base` instead (issue 29: 6 + 31 degrees of freedom) and the
+// humanoid falls freely, as there is no contact yet:
+//   npx kron simulate mechanisms/humanoid.ts --set floating=1 --stop 2 --out fall.json
+//   npx kron view fall.json --track pelvis
 import { type Frame, Mechanism } from 'kron';
 
 export const parameters = {
@@ -22,6 +26,8 @@ export const parameters = {
   wHip: 0.1, wShoulder: 0.18,
   /** start values: the joint angles scale */
   q0: 0.2,
+  /** 1: the pelvis on a free joint `base` (states base.r, base.Q, base.v, base.w), not on the slide and two turns */
+  floating: 0,
 };
 
 type P = typeof parameters;
@@ -31,12 +37,10 @@ const X: Axis = [1, 0, 0], Y: Axis = [0, 1, 0], Z: Axis = [0, 0, 1];
 export default function build(p: Partial<P> = {}): Mechanism {
   const o = { ...parameters, ...p };
   const mech = new Mechanism('humanoid');
-  const slide = mech.prismatic('slide', { axis: [...Y], c: o.kS, d: o.dS });
-  mech.connect(mech.world.frame_b, slide.frame_a);
   let q = 0;
   // a start angle per joint, varied so that no two links line up by accident
   const next = () => o.q0 * Math.sin(1.7 * ++q);
-  const base = joints(mech, 'base', slide.frame_b, [Y, Z], o, next);
+  const base = o.floating ? floatingBase(mech) : slidingBase(mech, o, next);
   const pelvis = segment(mech, 'pelvis', base, o.mPelvis, [0, 0.1, 0], 0.1);
   for (const [side, s] of [['L', 1], ['R', -1]] as const) {
     const hip = mech.bar(`hip${side}`, { r: [0, 0, s * o.wHip] });
@@ -57,6 +61,20 @@ export default function build(p: Partial<P> = {}): Mechanism {
   const neck = segment(mech, 'neck', joints(mech, 'neck', chest, [Y, X], o, next), o.mMotor, [0, o.LNeck, 0]);
   segment(mech, 'head', neck, o.mHead, [0, o.LHead, 0], 0.1);
   return mech;
+}
+
+/** the pelvis's frame on a vertical spring-damper slide and two turns (about the vertical and the lateral axis) */
+function slidingBase(mech: Mechanism, o: P, next: () => number): Frame {
+  const slide = mech.prismatic('slide', { axis: [...Y], c: o.kS, d: o.dS });
+  mech.connect(mech.world.frame_b, slide.frame_a);
+  return joints(mech, 'base', slide.frame_b, [Y, Z], o, next);
+}
+
+/** the pelvis's frame on a free joint at the world's origin, at rest */
+function floatingBase(mech: Mechanism): Frame {
+  const free = mech.free('base');
+  mech.connect(mech.world.frame_b, free.frame_a);
+  return free.frame_b;
 }
 
 /**

@@ -139,6 +139,9 @@ export async function bundleViewer(models: readonly string[] = [], dir?: string)
       platform: 'browser',
       target: 'es2022',
       minify: true,
+      // class names stay: the scene names a joint type by its class (src/io/scene.ts, a free joint's
+      // 'freejoint' that posing and the pedestal look for), and errors name components' classes
+      keepNames: true,
       write: false,
       outdir: join(PAGE, 'out'),
       plugins: [packageEntries()],

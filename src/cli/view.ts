@@ -21,18 +21,20 @@ import type { PlaybackRun } from '../io/types.ts';
 import { rosPackagePath } from '../node/urdf-mesh.ts';
 import { PAGE, bundleModels, bundleViewer } from './bundle.ts';
 import { MESH_TYPES, readServed, runFiles } from './view-files.ts';
+import { checkTrackInModel, checkTrackInRun } from './view-track.ts';
 
 export const HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
 
-export const VIEW_USAGE = `usage: kron view [run.json | model.ts] [--port P]
+export const VIEW_USAGE = `usage: kron view [run.json | model.ts] [--port P] [--track body]
 
 Serves the three.js viewer on http://127.0.0.1:P (default ${DEFAULT_PORT}, or a free
 port when that one is taken) with the result of \`kron simulate … --out run.json\`
 loaded (and the mesh files its scene names, for a URDF robot's visuals). Given a
 model module instead (.ts, .mts, .js, .mjs; it imports from 'kron'),
 the page compiles and simulates that model live, in the browser; without a file, the
-page runs the mechanisms of mechanisms/ live. Ctrl-C stops it.
+page runs the mechanisms of mechanisms/ live. --track body: the camera follows that
+body (e.g. pelvis; the key t toggles following in the page). Ctrl-C stops it.
 `;
 
 /** what kron view takes as a model module rather than a result file */
@@ -57,9 +59,13 @@ export interface ServeOptions {
   orFreePort?: boolean;
   /** live mode's folder of model modules, read on every request of models.js (default: mechanisms/) */
   mechanisms?: string;
+  /** the body the camera follows (checked against the run's or the model's bodies: view-track.ts) */
+  track?: string;
 }
 
 type Route = { type: string; body: () => Promise<string | Buffer> };
+/** the body to follow, and the file as the user named it (for the error when it has no such body) */
+type Track = { body: string; file: string };
 
 /** a result file the viewer can play: checked once, read again on every request (re-simulate, reload) */
 function checkRun(file: string): string {
@@ -85,7 +91,7 @@ function checkModel(file: string): string {
   return path;
 }
 
-async function routes(run: string | undefined, model: string | undefined, dir: string | undefined, warnings: string[]): Promise<Map<string, Route>> {
+async function routes(run: string | undefined, model: string | undefined, dir: string | undefined, track: Track | undefined, warnings: string[]): Promise<Map<string, Route>> {
   const own = model ? [model] : [];
   const bundle = await bundleViewer(own, dir);
   const live = model ? basename(model, extname(model)) : undefined;
@@ -100,12 +106,15 @@ async function routes(run: string | undefined, model: string | undefined, dir: s
     // bundled on each request, so the page's reload lists files added since the start
     ['/models.js', { type: 'text/javascript; charset=utf-8', body: async () => (await bundleModels(own, dir)).js }],
   ]);
-  const files = run ? runFiles(JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun, rosPackagePath()) : undefined;
+  const served = run ? (JSON.parse(readFileSync(run, 'utf8')) as PlaybackRun) : undefined;
+  if (track && served) checkTrackInRun(track.body, served, track.file);
+  if (track && model) await checkTrackInModel(track.body, model, track.file);
+  const files = served ? runFiles(served, rosPackagePath()) : undefined;
   for (const [route, file] of files?.meshes ?? []) table.set(route, { type: MESH_TYPES[extname(route)], body: () => readServed(file) });
   if (files?.urdf) table.set('/model.urdf', { type: 'application/xml', body: () => readServed(files.urdf!) });
   warnings.push(...(files?.warnings ?? []));
   // names and routes only: nothing the page is told is a path of this machine
-  table.set('/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live, ...files?.config })));
+  table.set('/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live, ...files?.config, ...(track && { track: track.body }) })));
   if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
   return table;
 }
@@ -165,7 +174,7 @@ export async function serveViewer(options: ServeOptions = {}): Promise<ViewerSer
   const run = options.run === undefined ? undefined : checkRun(options.run);
   const model = options.model === undefined ? undefined : checkModel(options.model);
   const warnings: string[] = [];
-  const table = await routes(run, model, options.mechanisms === undefined ? undefined : resolve(options.mechanisms), warnings);
+  const table = await routes(run, model, options.mechanisms === undefined ? undefined : resolve(options.mechanisms), options.track === undefined ? undefined : { body: options.track, file: options.run ?? options.model ?? 'live mode' }, warnings);
   let port = 0;
   const server = createServer(handler(table, () => port));
   try {
@@ -192,9 +201,10 @@ function parsePort(text: string): number {
   return port;
 }
 
-// `kron view [run.json | model.ts] [--port P]`: returns once serving; the open server keeps the process alive
+// `kron view [run.json | model.ts] [--port P] [--track body]`: returns once serving; the open server keeps the process alive
 export async function view(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  const options = { port: { type: 'string' }, track: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
   if (values.help) {
     process.stdout.write(VIEW_USAGE);
     return;
@@ -207,8 +217,8 @@ export async function view(argv: string[]): Promise<void> {
   const isModel = file !== undefined && MODULE_EXTENSIONS.includes(extname(file).toLowerCase());
   const [run, model] = isModel ? [undefined, file] : [file, undefined];
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
-  const server = await serveViewer({ run, model, port, orFreePort: values.port === undefined });
-  const what = run ? `playing ${run}` : model ? `live mode: ${model}` : 'live mode';
+  const server = await serveViewer({ run, model, port, orFreePort: values.port === undefined, track: values.track });
+  const what = (run ? `playing ${run}` : model ? `live mode: ${model}` : 'live mode') + (values.track === undefined ? '' : `, following ${values.track}`);
   for (const w of server.warnings) process.stderr.write(`warning: ${w}\n`);
   process.stdout.write(`viewer: ${server.url}  (${what})\nCtrl-C stops it.\n`);
 }

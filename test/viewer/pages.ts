@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { main } from '../../src/cli/main.ts';
-import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
+import { type ServeOptions, type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
 import { launchChromium } from './chromium.ts';
 
@@ -23,16 +23,16 @@ export function viewerPages(prefix: string) {
     async launch(): Promise<void> {
       browser = await launchChromium();
     },
-    /** simulate a model (module or URDF) into a JSON run */
-    async simulateRun(model: string, name: string, stop: number): Promise<{ file: string; run: PlaybackRun }> {
+    /** simulate a model (module or URDF) into a JSON run (more: further options of kron simulate, e.g. --set floating=1) */
+    async simulateRun(model: string, name: string, stop: number, more: string[] = []): Promise<{ file: string; run: PlaybackRun }> {
       const file = join(dir, `${name}.json`);
-      const code = await main(['simulate', model, '--stop', String(stop), '--interval', '0.01', '--out', file]);
+      const code = await main(['simulate', model, '--stop', String(stop), '--interval', '0.01', '--out', file, ...more]);
       if (code !== 0) throw new Error(`kron simulate ${model} failed with exit code ${code}`);
       return { file, run: JSON.parse(readFileSync(file, 'utf8')) };
     },
-    /** a page of the viewer serving a run, paused once loaded (none: live mode only, nothing loaded) */
-    async open(file: string | undefined, viewport = { width: 1280, height: 800 }): Promise<Page> {
-      const server = await serveViewer({ run: file, port: 0 });
+    /** a page of the viewer serving a run, paused once loaded (none: live mode only, nothing loaded); serve: more of kron view's options (track) */
+    async open(file: string | undefined, viewport = { width: 1280, height: 800 }, serve: Omit<ServeOptions, 'run' | 'port'> = {}): Promise<Page> {
+      const server = await serveViewer({ ...serve, run: file, port: 0 });
       servers.push(server);
       const page = await browser!.newPage({ viewport });
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));

@@ -270,6 +270,44 @@ describe('kron view server', () => {
     }
   });
 
+  it('--track body: config.json names it; a body the run or the model module has not is a UsageError naming it and its bodies', async () => {
+    const scene = {
+      gravity: [0, 0, -9.8], frames: [{ name: 'f', members: ['f'] }], world: -1, links: [], joints: [],
+      shapes: ['base', 'arm.body'].map((name) => ({ name, kind: 'body', frame: 0, geometry: { shape: { type: 'sphere', radius: 0.1 }, color: '#888888' } })),
+    };
+    const file = join(dir, 'bodies.json');
+    writeFileSync(file, JSON.stringify({ model: 'm', time: [0], signals: {}, scene }));
+    // a body, or a component with a body inside (arm for arm.body)
+    for (const track of ['base', 'arm']) {
+      const tracked = await serveViewer({ run: file, port: 0, track });
+      expect(JSON.parse((await get(tracked.port, '/config.json')).body)).toEqual({ run: 'run.json', track });
+      await tracked.close();
+    }
+    const wrong = await serveViewer({ run: file, port: 0, track: 'bse' }).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(UsageError);
+    expect((wrong as UsageError).message).toBe(`--track bse: ${file} has no body bse`);
+    expect((wrong as UsageError).details.hint).toBe('follow one of its bodies: base, arm.body');
+    await expect(serveViewer({ run: runFile, port: 0, track: 'base' })).rejects.toThrow(/has no mechanism to follow \(a plot-only run\)/);
+    // a model module is built to check (here a pendulum whose body is b)
+    const model = join(dir, 'pendulum-b.ts');
+    writeFileSync(model, [
+      "import { Mechanism } from 'kron';",
+      'export default function build() {',
+      "  const m = new Mechanism('pendulum_b');",
+      "  const j = m.revolute('j', { axis: [0, 0, 1] });",
+      "  const b = m.body('b', { m: 1, rcm: [0.5, 0, 0] });",
+      '  m.connect(m.world.frame_b, j.frame_a);',
+      '  m.connect(j.frame_b, b.frame_a);',
+      '  return m;',
+      '}',
+    ].join('\n'));
+    const live = await serveViewer({ model, port: 0, track: 'b' });
+    expect(JSON.parse((await get(live.port, '/config.json')).body)).toEqual({ run: null, live: 'pendulum-b', track: 'b' });
+    await live.close();
+    await expect(serveViewer({ model, port: 0, track: 'c' })).rejects.toThrow(`--track c: ${model} has no body c`);
+    expect(await main(['view', model, '--port', '0', '--track', 'c'])).toBe(2);
+  });
+
   it('usage errors: a missing file, a file that is not a result, a port in use (unless a free one may be taken)', async () => {
     await expect(serveViewer({ run: join(dir, 'nope.json') })).rejects.toThrow(UsageError);
     const notRun = join(dir, 'not-run.json');

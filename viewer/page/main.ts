@@ -1,7 +1,8 @@
 // The viewer page: loads the served run (config.json says which), or runs a
 // mechanism live (the model of `kron view model.ts` at once); wires the
-// scene, the playback clock, the plot, the model tree, posing, the controls
-// and keys; exposes window.kron for tests and the console. A run without a
+// scene, the playback clock, the plot, the model tree, posing, the camera
+// following a body, the controls and keys; exposes window.kron for tests and
+// the console. A run without a
 // scene (a drive train) gets the plot-only layout.
 import './style.css';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
@@ -21,9 +22,11 @@ import { recordWebM, saveCSV, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
 import { compile } from '../../src/compile.ts';
 import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
+import { FreeJoint } from '../../src/library/multibody/free-joint.ts';
 import { PosePanel } from './pose-panel.ts';
 import { RealTimePanel } from './realtime-panel.ts';
 import { ParamsPanel } from './params-panel.ts';
+import { bodyFrame, bodyNames, firstMovingBody } from './follow.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
@@ -53,6 +56,10 @@ let modelsVersion = 0;
 /** mesh name (as the URDF writes it) -> the server's route for it; a mesh the server does not serve -> why */
 let meshRoutes = new Map<string, string>();
 let meshesUnserved = new Map<string, string>();
+/** the body the camera follows (kron view --track, key t), kept over runs that have it */
+let following: string | undefined;
+/** the body kron view --track named */
+let requestedTrack: string | undefined;
 const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
 const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
 const params = new ParamsPanel($('param-fields'), $('params-note'));
@@ -145,6 +152,39 @@ function showInfo(show: boolean): void {
   prepareInfo();
 }
 
+/** the pose set of the followed body in this run; a body it does not have is noted, and not followed */
+function trackedFrame(next: PlaybackRun): number | undefined {
+  if (following === undefined || !next.scene) return undefined;
+  const frame = bodyFrame(next.scene, following);
+  if (frame === undefined) {
+    const bodies = bodyNames(next.scene);
+    note(`no body ${following} to follow in ${next.model}: its bodies are ${bodies.slice(0, 12).join(', ')}${bodies.length > 12 ? ', …' : ''}`);
+    following = undefined;
+  }
+  return frame;
+}
+
+/** the camera follows this body (undefined: it stays where it is); false when the run has no such body */
+function track(body: string | undefined): boolean {
+  const frame = body === undefined || !run?.scene ? undefined : bodyFrame(run.scene, body);
+  following = frame === undefined ? undefined : body;
+  view.track(frame);
+  view.render();
+  return body === undefined || frame !== undefined;
+}
+
+/** key t: follow the selected body, or the one --track named, or the first that moves; or stop following */
+function toggleTracking(): void {
+  if (following !== undefined || !run?.scene || !run.poses) {
+    track(undefined);
+    return status('');
+  }
+  const selected = tree.selection;
+  const body = [selected, requestedTrack].find((b) => b !== undefined && bodyFrame(run!.scene!, b) !== undefined) ?? firstMovingBody(run.scene, run.poses);
+  if (body === undefined) status('no body moves in this run: nothing to follow (select one in the model tree)');
+  else if (track(body)) status(`the camera follows ${body} (t stops)`);
+}
+
 /** the model of a run for posing and replay: its own, or compiled here (memoised); undefined: the page cannot have it */
 function pageModel(next: PlaybackRun, compiled?: CompiledModel | (() => CompiledModel)): (() => CompiledModel) | undefined {
   if (compiled && typeof compiled !== 'function') return () => compiled;
@@ -183,6 +223,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   if (next.scene && next.poses) {
     const missing = new Set<string>();
     view.load(next.scene, next.poses, next.time, {
+      track: trackedFrame(next),
       meshUrl: (s) => meshRoutes.get(s.filename),
       missingMesh: (filename, why) => {
         if (!missing.has(filename)) note(`mesh ${filename}: ${meshesUnserved.get(filename) ?? why}; drawn as a placeholder sphere`);
@@ -211,7 +252,8 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
 
 async function loadServedRun(): Promise<void> {
   // live: the model module of `kron view model.ts`, run as soon as the page opens
-  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string>; unserved?: Record<string, string>; urdf?: string };
+  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string>; unserved?: Record<string, string>; urdf?: string; track?: string };
+  following = requestedTrack = config.track;
   // Maps: a mesh named "constructor" is a name, not Object.prototype's
   meshRoutes = new Map(Object.entries(config.meshes ?? {}));
   meshesUnserved = new Map(Object.entries(config.unserved ?? {}));
@@ -227,10 +269,20 @@ async function loadServedRun(): Promise<void> {
   if (!document.body.classList.contains('plot-only')) status('');
 }
 
-/** a URDF robot's text as the compiled model of its run (gravity as recorded; meshes do not matter for posing) */
+/**
+ * A URDF robot's text as the compiled model of its run (gravity as
+ * recorded; meshes do not matter for posing); floating (kron simulate
+ * --floating) when the run has the free joint that --floating gives the root.
+ */
 function compileUrdf(text: string, served: PlaybackRun): CompiledModel {
   const gravity = served.scene?.gravity;
-  return compile(urdfMechanism(parseUrdf(text, served.source?.urdf ?? 'robot.urdf'), gravity ? { gravity } : {}).mechanism, { mode: 'torn' });
+  const robot = parseUrdf(text, served.source?.urdf ?? 'robot.urdf');
+  const options = gravity ? { gravity } : {};
+  const floating = urdfMechanism(robot, { ...options, floating: true }).mechanism;
+  // the first free joint is the root's (urdfMechanism makes it before the URDF's joints)
+  const root = floating.children.find((c) => c instanceof FreeJoint)?.path;
+  const mechanism = served.scene?.joints.some((j) => j.name === root) ? floating : urdfMechanism(robot, options).mechanism;
+  return compile(mechanism, { mode: 'torn' });
 }
 
 /** compile and simulate in the page with the parameter fields' values (or these); yields a frame first so the status shows */
@@ -310,7 +362,7 @@ function wireControls(): void {
   });
 }
 
-const VIEW_KEYS = ['f', 'x', 'j', 'i', '?', 'h', 'Escape'];
+const VIEW_KEYS = ['f', 't', 'x', 'j', 'i', '?', 'h', 'Escape'];
 
 /** MuJoCo's keys: space play/pause, backspace reset, arrows step; ? or h help */
 function onKey(e: KeyboardEvent): void {
@@ -324,6 +376,7 @@ function onKey(e: KeyboardEvent): void {
     ArrowUp: () => setSpeed(player.speed * 2),
     ArrowDown: () => setSpeed(player.speed / 2),
     f: () => view.fit(),
+    t: toggleTracking,
     x: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
     j: () => view.setShowJointAxes((ui.axes.checked = !ui.axes.checked)),
     i: () => showInfo($('info').hidden),
@@ -368,6 +421,8 @@ const kron = {
   partBox: (path: string) => view.partOnScreen(path),
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
+  /** the camera follows this body (none: stops); false when the run has no body of that name */
+  track: (body?: string) => track(body),
   /** a live model module's parameter field (compile & run uses it) */
   setParameter: (name: string, value: number) => params.set(name, value),
   /** the live run (run live): start it (held still at `until` s), stop it, set an input */
@@ -388,6 +443,7 @@ const kron = {
     selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
     plotOnly: document.body.classList.contains('plot-only'), notes: [...ui.notes.children].map((li) => li.textContent ?? ''),
     selected: tree.selection, posing: posing.state(), info: info.state(), realtime: realtime.state(),
+    tracking: following === undefined ? undefined : { body: following, ...view.tracked() },
   }),
 };
 declare global {

@@ -4,12 +4,15 @@
 // follow it. The compiled model is the live run's, or, for a served run,
 // the model compiled here: a URDF robot from its file, or a mechanism of
 // mechanisms/ of the run's name, used only when it reproduces the run's
-// recorded pose (same parameters).
+// recorded pose (same parameters). A free or ball joint is posed by roll,
+// pitch and yaw sliders that write its unit quaternion Q (rotation.ts), a
+// free joint's position by x, y and z sliders of its r.
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { POSE_STRIDE, type PlaybackRun } from '../../src/io/types.ts';
 import { sampleBefore } from '../../src/io/poses.ts';
 import { compileLive, liveMechanisms } from './live.ts';
-import { Poser, poseFailure } from './pose.ts';
+import { Poser, poseFailure, type Orientation } from './pose.ts';
+import { type Quaternion, type Rpy, quaternionOfRpy, rpyOfQuaternion, unitOrUndefined } from './rotation.ts';
 
 /** a recorded pose and the page's agree to this (m): the run used the module's default parameters */
 const SAME_POSE = 1e-4;
@@ -24,9 +27,19 @@ function recordedStates(run: PlaybackRun, poser: Poser, k: number): Record<strin
 export interface PoseState {
   available: boolean;
   posed: boolean;
+  /** the joint coordinates posed or recorded, by state name (a free or ball joint's Q[1..4] among them) */
   coordinates: Record<string, number>;
+  /** each free or ball joint's roll, pitch, yaw as its sliders show them */
+  angles: Record<string, Rpy>;
   note: string;
 }
+
+const RPY = ['roll', 'pitch', 'yaw'] as const;
+/** roll and yaw turn all the way; pitch is ±π/2 (beyond it, the same orientation has other roll and yaw) */
+const RPY_RANGE = [Math.PI, Math.PI / 2, Math.PI];
+
+/** the orientation's quaternion in values (the identity when missing) */
+const quaternionIn = (values: Record<string, number>, o: Orientation) => o.states.map((n, k) => values[n] ?? +(k === 0)) as Quaternion;
 
 export class PosePanel {
   private run: PlaybackRun | undefined;
@@ -37,8 +50,13 @@ export class PosePanel {
   private tried = false;
   private posed = false;
   private values: Record<string, number> = {};
+  /** the recorded time shown, and whether it plays: the sliders start there */
+  private shown = { t: 0, playing: false };
   private sliders = new Map<string, HTMLInputElement>();
-  /** the last posed frames' positions, [x, y, z] per pose set (for tests: loops closed) */
+  /** each free or ball joint's roll, pitch, yaw: kept as dragged (near pitch ±π/2 another triple gives the same Q) */
+  private angles = new Map<string, Rpy>();
+  private angleSliders = new Map<string, HTMLInputElement[]>();
+  /** the last posed frames, [x, y, z, qx, qy, qz, qw] per pose set as Poses (for tests: loops closed, orientations) */
   lastPose: number[][] = [];
 
   constructor(
@@ -55,6 +73,8 @@ export class PosePanel {
     const [compiled, source] = typeof model === 'function' ? [undefined, model] : [model, undefined];
     Object.assign(this, { run, compiled, source, poser: undefined, tried: false, posed: false, values: {}, lastPose: [] });
     this.sliders.clear();
+    this.angles.clear();
+    this.angleSliders.clear();
     this.box.replaceChildren();
     this.note('');
     if (this.panel.open) this.prepare();
@@ -95,24 +115,48 @@ export class PosePanel {
       return false;
     }
     this.build();
-    this.note(this.poser.coordinates.length ? 'drag while paused; play returns to the recorded motion' : 'no joint coordinates to pose');
+    this.follow(this.shown.t, this.shown.playing);
+    this.note(this.poser.coordinates.length + this.poser.orientations.length ? 'drag while paused; play returns to the recorded motion' : 'no joint coordinates to pose');
     return true;
   }
 
   private build(): void {
-    const types = new Map((this.run!.scene!.joints).map((j) => [j.name, j.type]));
-    this.box.replaceChildren(...this.poser!.coordinates.map((c) => {
-      const label = document.createElement('label');
-      const angle = types.get(c.joint) !== 'prismatic';
-      const slider = Object.assign(document.createElement('input'), { type: 'range', step: 'any', min: angle ? String(-Math.PI) : '-1', max: angle ? String(Math.PI) : '1' });
+    const scalar = this.poser!.coordinates.map((c) => {
+      const angle = !c.length;
+      const slider = rangeInput(angle ? Math.PI : 1);
       slider.dataset.coordinate = c.name;
       slider.dataset.angle = String(angle);
-      const out = document.createElement('output');
       slider.addEventListener('input', () => this.poseTo({ [c.name]: Number(slider.value) }));
-      label.append(Object.assign(document.createElement('span'), { textContent: c.name, title: c.name }), slider, out);
       this.sliders.set(c.name, slider);
-      return label;
-    }));
+      return labelled(c.name, c.name, slider);
+    });
+    const angular = this.poser!.orientations.flatMap((o) => {
+      const sliders = RPY.map((_, k) => {
+        const slider = rangeInput(RPY_RANGE[k]);
+        Object.assign(slider.dataset, { orientation: o.joint, rpy: RPY[k] });
+        slider.addEventListener('input', () => this.poseAngles(o, k, Number(slider.value)));
+        return slider;
+      });
+      this.angleSliders.set(o.joint, sliders);
+      return sliders.map((slider, k) => labelled(`${o.joint} ${RPY[k]}`, `${o.joint}.Q by ${RPY[k]}: R = Rz(yaw) Ry(pitch) Rx(roll)`, slider));
+    });
+    this.box.replaceChildren(...scalar, ...angular);
+  }
+
+  /** one of a free or ball joint's roll, pitch, yaw moved: its Q from the three angles */
+  private poseAngles(o: Orientation, k: number, value: number): void {
+    const rpy = [...(this.angles.get(o.joint) ?? [0, 0, 0])] as Rpy;
+    rpy[k] = value;
+    const Q = quaternionOfRpy(rpy);
+    this.poseTo(Object.fromEntries(o.states.map((n, i) => [n, Q[i]])), { [o.joint]: rpy });
+  }
+
+  /** the angles of the orientations from their Q: all, or those these changes touch (the dragged ones as dragged) */
+  private anglesFromValues(changes?: Record<string, number>, dragged: Record<string, Rpy> = {}): void {
+    for (const o of this.poser?.orientations ?? []) {
+      if (dragged[o.joint]) this.angles.set(o.joint, dragged[o.joint]);
+      else if (!changes || o.states.some((n) => n in changes)) this.angles.set(o.joint, rpyOfQuaternion(quaternionIn(this.values, o)));
+    }
   }
 
   private showValues(): void {
@@ -126,38 +170,72 @@ export class PosePanel {
       slider.value = String(slider.dataset.angle === 'true' ? wrap(v) : v);
       (slider.nextElementSibling as HTMLOutputElement).value = v.toFixed(3);
     }
+    for (const [joint, sliders] of this.angleSliders) {
+      const rpy = this.angles.get(joint) ?? [0, 0, 0];
+      sliders.forEach((slider, k) => {
+        slider.value = String(rpy[k]);
+        (slider.nextElementSibling as HTMLOutputElement).value = rpy[k].toFixed(3);
+      });
+    }
   }
 
   /** the recorded motion is shown at time t: the sliders follow it, and they are live only while paused */
   follow(t: number, playing: boolean): void {
     this.posed = false;
+    this.shown = { t, playing };
     if (!this.run || !this.poser) return;
     this.values = { ...this.values, ...recordedStates(this.run, this.poser, sampleBefore(this.run.time, t)) };
-    for (const s of this.sliders.values()) s.disabled = playing;
+    this.anglesFromValues();
+    for (const s of [...this.sliders.values(), ...[...this.angleSliders.values()].flat()]) s.disabled = playing;
     this.showValues();
   }
 
-  /** pose the mechanism with these coordinates changed (the others as they are); false when posing is off or the loop does not close */
-  poseTo(changes: Record<string, number>): boolean {
+  /**
+   * pose the mechanism with these coordinates changed (the others as they
+   * are; a Q is normalised); false when posing is off, a Q has no length or
+   * the loop does not close. dragged: angles as the sliders show them.
+   */
+  poseTo(changes: Record<string, number>, dragged: Record<string, Rpy> = {}): boolean {
     if (!this.prepare()) return false;
     const next = { ...this.values, ...changes };
+    // this pose's success (posed stays true after a failure: the last pose is still shown)
+    let done = false;
     try {
       const pose = this.poser!.pose(next);
+      for (const o of this.poser!.orientations) {
+        const unit = unitOrUndefined(quaternionIn(next, o));
+        if (unit) o.states.forEach((n, i) => (next[n] = unit[i]));
+      }
       this.values = next;
+      this.anglesFromValues(changes, dragged);
       this.posed = true;
       this.lastPose = [];
-      for (let i = 0; i < pose.length; i += POSE_STRIDE) this.lastPose.push([pose[i], pose[i + 1], pose[i + 2]]);
+      for (let i = 0; i < pose.length; i += POSE_STRIDE) this.lastPose.push([...pose.subarray(i, i + POSE_STRIDE)]);
       this.onPose(pose);
+      done = true;
       this.note('drag while paused; play returns to the recorded motion');
     } catch (e) {
       this.note(`cannot pose there: ${poseFailure(e)}`);
     }
     this.showValues();
-    return this.posed;
+    return done;
   }
 
   state(): PoseState {
-    const coordinates = Object.fromEntries((this.poser?.coordinates ?? []).map((c) => [c.name, this.values[c.name]]));
-    return { available: !!this.poser, posed: this.posed, coordinates, note: this.noteEl.textContent ?? '' };
+    const names = [...(this.poser?.coordinates ?? []).map((c) => c.name), ...(this.poser?.orientations ?? []).flatMap((o) => o.states)];
+    const coordinates = Object.fromEntries(names.map((n) => [n, this.values[n]]));
+    return { available: !!this.poser, posed: this.posed, coordinates, angles: Object.fromEntries(this.angles), note: this.noteEl.textContent ?? '' };
   }
+}
+
+/** a slider from -half to half (a length's range follows its value: showValues) */
+function rangeInput(half: number): HTMLInputElement {
+  return Object.assign(document.createElement('input'), { type: 'range', step: 'any', min: String(-half), max: String(half) });
+}
+
+/** a row of the panel: the name, the slider, its value */
+function labelled(text: string, title: string, slider: HTMLInputElement): HTMLLabelElement {
+  const label = document.createElement('label');
+  label.append(Object.assign(document.createElement('span'), { textContent: text, title }), slider, document.createElement('output'));
+  return label;
 }

@@ -4,24 +4,40 @@
 // coordinates are the sliders' values runs the loop's Newton iteration
 // (codegen/newton.ts, warm-started from the last pose in this run state),
 // and the frames' R and r signals then hold the closed pose. Only state
-// joints are coordinates: the loop determines the others.
+// joints are coordinates: the loop determines the others. A free or ball
+// joint's orientation is its four states Q[1..4] (the panel poses them by
+// roll, pitch and yaw: rotation.ts), a free joint's position its r[1..3].
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { ModelState } from '../../src/codegen/state.ts';
-import { KronError } from '../../src/errors.ts';
+import { KronError, UsageError } from '../../src/errors.ts';
 import { packPoses, poseSignalNames } from '../../src/io/poses.ts';
 import type { Scene } from '../../src/io/types.ts';
+import { type Quaternion, unitOrUndefined } from './rotation.ts';
 
-/** a state that is a position coordinate: a joint's q (or q[k] of a joint with several) */
+/** a state that is a scalar position coordinate: a joint's q (or q[k] of a joint with several) */
 const COORDINATE = /\.q(\[\d+\])?$/;
+/** a free joint's position coordinates */
+const POSITION = /\.r\[[123]\]$/;
+/** the first of a free or ball joint's quaternion states */
+const QUATERNION = /\.Q\[1\]$/;
 
 export interface Coordinate {
   name: string;
-  /** the joint it belongs to: a prismatic joint's coordinate is a length, others are angles */
+  /** the joint it belongs to */
   joint: string;
+  /** a prismatic joint's q and a free joint's r are lengths (m), others angles (rad) */
+  length: boolean;
+}
+
+/** a free or ball joint's orientation: its states Q[1..4] = (w, x, y, z) */
+export interface Orientation {
+  joint: string;
+  states: [string, string, string, string];
 }
 
 export class Poser {
   readonly coordinates: Coordinate[];
+  readonly orientations: Orientation[];
   private readonly state: ModelState;
   private readonly x: Float64Array;
   private readonly dx: Float64Array;
@@ -32,7 +48,21 @@ export class Poser {
     this.x = this.state.x0();
     this.dx = new Float64Array(this.x.length);
     this.poseNames = poseSignalNames(scene.frames, (n) => compiled.hasSignal(n));
-    this.coordinates = compiled.stateNames.filter((n) => COORDINATE.test(n)).map((name) => ({ name, joint: name.replace(COORDINATE, '') }));
+    const types = new Map(scene.joints.map((j) => [j.name, j.type]));
+    const states = new Set(compiled.stateNames);
+    this.coordinates = compiled.stateNames.flatMap((name) => {
+      if (COORDINATE.test(name)) {
+        const joint = name.replace(COORDINATE, '');
+        return [{ name, joint, length: types.get(joint) === 'prismatic' }];
+      }
+      const joint = name.replace(POSITION, '');
+      return POSITION.test(name) && types.get(joint) === 'freejoint' ? [{ name, joint, length: true }] : [];
+    });
+    this.orientations = compiled.stateNames.filter((n) => QUATERNION.test(n)).flatMap((first) => {
+      const joint = first.replace(QUATERNION, '');
+      const Q = [1, 2, 3, 4].map((k) => `${joint}.Q[${k}]`) as Orientation['states'];
+      return Q.every((n) => states.has(n)) ? [{ joint, states: Q }] : [];
+    });
   }
 
   /** every state's name, in the compiled model's order */
@@ -47,10 +77,27 @@ export class Poser {
    * compiled model's typed error (the caller keeps the last pose).
    */
   pose(values: Readonly<Record<string, number>>, t = 0): Float32Array {
-    this.compiled.stateNames.forEach((n, i) => (this.x[i] = values[n] ?? this.x[i]));
+    const x = this.x.map((v, i) => values[this.compiled.stateNames[i]] ?? v);
+    this.normaliseOrientations(x);
+    this.x.set(x);
     this.state.derivatives(t, this.x, this.dx);
     const columns = this.poseNames.map((n) => [this.state.signal(n)]);
     return Float32Array.from(packPoses(columns, 1).data);
+  }
+
+  /** each Q in x made a unit quaternion (the model divides by |Q|); one of no length is a UsageError naming it */
+  private normaliseOrientations(x: Float64Array): void {
+    for (const { joint, states } of this.orientations) {
+      const at = states.map((n) => this.compiled.stateNames.indexOf(n));
+      const Q = at.map((i) => x[i]) as Quaternion;
+      const unit = unitOrUndefined(Q);
+      if (!unit) {
+        throw new UsageError(`${joint}.Q = (${Q.join(', ')}) is not an orientation: a quaternion of no length`, {
+          component: joint, variables: states, hint: 'give Q = (w, x, y, z) not all zero (it is normalised), or pose it by roll, pitch and yaw',
+        });
+      }
+      at.forEach((i, k) => (x[i] = unit[k]));
+    }
   }
 }
 

@@ -34,6 +34,9 @@ export class SignalReplay {
   /** a replay of the run through the compiled model, or why there is none */
   static of(compiled: CompiledModel, run: PlaybackRun): SignalReplay | string {
     const missing = compiled.stateNames.filter((n) => !run.signals[n]);
+    // signals the model here does not have: the run is of other parameters (kron simulate --set floating=1), not a subset of signals
+    const foreign = Object.keys(run.signals).find((n) => !n.includes('(') && !compiled.hasSignal(n));
+    if (missing.length && foreign) return `the run is not of the model compiled here with its default parameters: it has ${foreign}, the model has not (a run with other --set values?)`;
     if (missing.length) return `the run did not record the state ${missing[0]} (kron simulate records the states unless --signals says otherwise)`;
     const replay = new SignalReplay(compiled, run);
     return replay.mismatch() ?? replay;

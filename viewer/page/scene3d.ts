@@ -1,8 +1,9 @@
 // The three.js view of a run: one group per pose frame (moved every time
 // step), shapes attached to their frame, rods between frames, joint axes,
 // world frame and ground grid, and an orbit camera framed on the mechanism
-// (over the run when it loads, as it stands now on fit()). Parts are kept by
-// component name, so that the model tree can highlight one.
+// (over the run when it loads, as it stands now on fit()), which can follow a
+// body (follow.ts). Parts are kept by component name, so that the model tree
+// can highlight one.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { runBounds } from '../../src/io/bounds.ts';
@@ -10,6 +11,7 @@ import { posesAtInto } from '../../src/io/poses.ts';
 import { POSE_STRIDE, type Poses, type Scene, type SceneLink } from '../../src/io/types.ts';
 import type { Shape } from '../../src/library/multibody/geometry.ts';
 import { boxCorners, fitPoints, meshCorners, projectedBox, viewDirection } from './camera.ts';
+import { CameraFollow } from './follow.ts';
 import { type MeshUrl, Y, jointMarker, placeRod, setHighlight, shapeObject } from './shapes.ts';
 
 const BACKGROUND = '#eef1f4';
@@ -26,6 +28,27 @@ function attach<T extends THREE.Object3D>(parent: THREE.Object3D, child: T): T {
 function thicknesses(scene: Scene): number[] {
   const half = (s: Shape) => (s.type === 'box' ? Math.min(...s.size) / 2 : s.radius);
   return scene.shapes.map((x) => half(x.geometry.shape)).sort((a, b) => a - b);
+}
+
+/**
+ * Nothing is fixed to the world: everything at the world's frame is a free
+ * joint's frame_a (a floating robot, a tumbling box). Such a mechanism gets
+ * no pedestal, and its size is its own, not the run's reach (a robot that
+ * falls 20 m is not 20 m tall).
+ */
+function floats(scene: Scene): boolean {
+  if (scene.world < 0) return false;
+  const free = new Set(scene.joints.filter((j) => j.type === 'freejoint').map((j) => `${j.name}.frame_a`));
+  // the world's own frame, and free joints only
+  const { members } = scene.frames[scene.world];
+  return members.length > 1 && members.filter((m) => !free.has(m)).length === 1;
+}
+
+/** the mechanism's size: the diagonal of what it draws over the run, or at the start when it floats */
+function mechanismSize(scene: Scene, poses: Poses): number {
+  const start = floats(scene) ? { ...poses, data: poses.data.slice(0, poses.frames * POSE_STRIDE) } : poses;
+  const { min, max } = runBounds(scene, start);
+  return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) || 1;
 }
 
 /** the size of a joint marker: 2.5 times a typical part's thickness, within 1% to 5% of the mechanism's size */
@@ -46,6 +69,8 @@ export interface LoadOptions {
   meshUrl?: MeshUrl;
   /** a mesh file that could not be drawn: the page lists them */
   missingMesh?: (filename: string, why: string) => void;
+  /** the pose set the camera follows (the camera is then framed on the mechanism at the start, not over the run) */
+  track?: number;
 }
 
 export class SceneView {
@@ -53,6 +78,9 @@ export class SceneView {
   private readonly three = new THREE.Scene();
   private readonly camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
   private readonly controls: OrbitControls;
+  private readonly follow: CameraFollow;
+  /** the run's extent is being measured: frames move, the camera does not follow */
+  private measuring = false;
   private content = new THREE.Group();
   private mechanism = new THREE.Group();
   private frames: THREE.Group[] = [];
@@ -86,6 +114,7 @@ export class SceneView {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => (this.dirty = true));
     this.controls.addEventListener('start', () => (this.userMoved = true));
+    this.follow = new CameraFollow(this.camera, this.controls);
     this.resizes.observe(canvas.parentElement!);
     this.resize();
   }
@@ -122,14 +151,14 @@ export class SceneView {
     this.content = new THREE.Group();
     this.three.add(this.content);
     this.run = { scene, poses, time };
+    this.follow.stop();
+    this.follow.frame = options.track;
     this.ground = [];
     this.parts = new Map();
     this.selected = undefined;
     this.pose = new Float32Array(poses.frames * POSE_STRIDE);
     this.current = new Float32Array(poses.frames * POSE_STRIDE);
-    const bounds = runBounds(scene, poses);
-    const box = new THREE.Box3(new THREE.Vector3(...bounds.min), new THREE.Vector3(...bounds.max));
-    const size = box.getSize(new THREE.Vector3()).length() || 1;
+    const size = mechanismSize(scene, poses);
     const up = new THREE.Vector3(...scene.gravity).negate();
     if (up.lengthSq() < 1e-12) up.set(0, 1, 0);
     this.up = up.normalize();
@@ -178,13 +207,14 @@ export class SceneView {
     if (newRun) this.setTime(0);
     else this.setPose(now);
     // a root link with a shape of its own (a URDF base) stands by itself
-    if (scene.world >= 0 && !scene.shapes.some((s) => s.frame === scene.world)) {
+    if (scene.world >= 0 && !floats(scene) && !scene.shapes.some((s) => s.frame === scene.world)) {
       const thickness = thicknesses(scene).at(-1) || 0.005 * drawn.getSize(new THREE.Vector3()).length();
       this.ground.push(...this.pedestal(this.frames[scene.world].position, this.ground[0].position, thickness));
     }
     this.content.add(...this.ground);
     if (newRun) this.view = viewDirection(drawn, this.up);
-    if (newRun || !this.userMoved) this.aim(reached);
+    // a followed body is framed as it stands (over the run, a falling robot would be a speck)
+    if (newRun || !this.userMoved) this.aim(this.follow.frame === undefined ? reached : this.currentExtent());
   }
 
   private meshLoaded(): void {
@@ -244,7 +274,25 @@ export class SceneView {
     this.userMoved = false;
     this.controls.target.copy(fitPoints(this.camera, points, this.view, this.up));
     this.controls.update();
+    // a followed body keeps its place in the view framed on the mechanism
+    this.track(this.follow.frame, false);
     this.dirty = true;
+  }
+
+  /** the camera follows this pose set from now on (undefined: it stays), keeping its offset; centre: the body moves to the view's centre first */
+  track(frame: number | undefined, centre = true): void {
+    if (frame === undefined || !this.frames[frame]) this.follow.stop();
+    else this.follow.start(frame, this.frames[frame].position, centre);
+    this.dirty = true;
+  }
+
+  /** the followed pose set, its origin in the world and on screen (CSS pixels of the canvas); undefined when none */
+  tracked(): { frame: number; world: number[]; screen: { x: number; y: number } } | undefined {
+    const { frame } = this.follow;
+    if (frame === undefined) return undefined;
+    const p = this.frames[frame].position, q = p.clone().project(this.camera);
+    const { clientWidth: w, clientHeight: h } = this.canvas;
+    return { frame, world: p.toArray(), screen: { x: ((q.x + 1) / 2) * w, y: ((1 - q.y) / 2) * h } };
   }
 
   /** the corners of what the mechanism draws at samples spread over the run (it is left at the last) */
@@ -252,10 +300,12 @@ export class SceneView {
     const { time } = this.run!;
     const points: THREE.Vector3[] = [];
     const n = Math.min(EXTENT_SAMPLES, time.length);
+    this.measuring = true;
     for (let i = 0; i < n; i++) {
       this.setTime(time[Math.round((i * (time.length - 1)) / Math.max(1, n - 1))] ?? 0);
       for (const p of this.currentExtent()) points.push(p);
     }
+    this.measuring = false;
     return points;
   }
 
@@ -282,6 +332,7 @@ export class SceneView {
       g.quaternion.set(pose[o + 3], pose[o + 4], pose[o + 5], pose[o + 6]);
     });
     for (const { mesh, link } of this.rods) placeRod(mesh, this.frames[link.from].position, this.frames[link.to].position, link.radius);
+    if (this.follow.frame !== undefined && !this.measuring) this.follow.moved(this.frames[this.follow.frame].position);
     this.dirty = true;
   }
 
