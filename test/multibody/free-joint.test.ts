@@ -291,12 +291,12 @@ describe('a free-floating chain of 8 bodies without gravity, joint torques its o
 
 describe('the torn form of a floating tree: the floating-base CRBA', () => {
   it('solves H z = c by Cholesky, H one symmetric block of 6 + n coordinates (the matching may pair a free joint\'s rows in a cycle; the planner orders them back)', () => {
-    for (const m of [limbs(3), opsChain(8)]) {
+    for (const [name, m] of [['limbs', limbs(3)], ['chain', opsChain(8)]] as const) {
       const c = compile(m, { mode: 'torn' });
       const loops = c.report.blocks.filter((b) => b.tearing > 1);
-      expect(loops.map((b) => b.solver), m.name).toEqual(['cholesky']);
+      expect(loops.map((b) => b.solver), name).toEqual(['cholesky']);
       const dof = c.stateNames.filter((n) => /\.(v|w)\[\d\]$|\.qd$/.test(n)).length;
-      expect(loops[0].tearing, m.name).toBe(dof);
+      expect(loops[0].tearing, name).toBe(dof);
     }
   });
 });

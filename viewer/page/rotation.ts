@@ -1,10 +1,10 @@
 // Roll, pitch and yaw of a free or ball joint's quaternion, for the posing
 // sliders: R = Rz(yaw) Ry(pitch) Rx(roll), the convention of URDF and of
-// `--start j.Q=rpy:…` (src/io/urdf.ts), Q = (w, x, y, z) as the joints'
+// `--start j.Q=rpy:…` (src/io/rpy.ts), Q = (w, x, y, z) as the joints'
 // states (MuJoCo's order). Three angles are singular at pitch = ±π/2, where
 // roll and yaw turn about the same axis; the sliders only show angles there,
 // and the quaternion they write is always a unit one.
-import { rpyQuaternion } from '../../src/io/urdf.ts';
+import { rpyQuaternion } from '../../src/io/rpy.ts';
 
 export type Rpy = [number, number, number];
 export type Quaternion = [number, number, number, number];
