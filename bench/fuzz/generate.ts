@@ -198,13 +198,15 @@ function addLoop(rnd: Rnd, links: LinkSpec[], type: SpecCut, small = false, apar
     return { type, a: { link: a, bar: vector(rnd, -0.5, 0.5) }, b: { link: b }, axes: [n], ...law };
   }
   const c = CONSTRAINTS[type];
-  // branch joint types with more degrees of freedom than constraints, at most 4 more; as many besides the
-  // quaternion joints as constraints (a loop cannot determine a quaternion: the rest joints are among the others)
+  // branch joint types with more degrees of freedom than constraints; besides the quaternion joints at
+  // least as many as constraints (a loop cannot determine a quaternion: the rest joints are among the
+  // others) and at most 4 more (2 for small mechanisms)
   let joints: SpecJoint[];
   const dofs = (js: readonly SpecJoint[]) => js.reduce((s, j) => s + dofOf(j), 0);
+  const others = (js: readonly SpecJoint[]) => dofs(js.filter((j) => j !== 'ball' && j !== 'free'));
   do {
     joints = Array.from({ length: 2 + Math.floor(rnd() * (small ? 3 : 4)) }, () => draws.joint(rnd));
-  } while (dofs(joints) <= c || dofs(joints) > c + (small ? 2 : 4) || dofs(joints.filter((j) => j !== 'ball' && j !== 'free')) < c);
+  } while (dofs(joints) <= c || others(joints) < c || others(joints) > c + (small ? 2 : 4));
   const split = Math.max(1, Math.floor(rnd() * joints.length));
   const before = links.length;
   const a = addChain(rnd, links, draws.attach(rnd, links), joints.slice(0, split));
