@@ -396,11 +396,13 @@ const FLOATING: LoopDraws = {
 /**
  * The floating family: a free root (a body with an inertia) hanging from the
  * world, one time in seven a second one; below them either a tree (ball,
- * revolute, prismatic, universal and Cardan spherical joints, and one time in
- * twenty another free joint mid-tree) or one or two loops between branches
- * hanging from the roots' links, closed at a planar, spherical, ball,
- * universal or revolute cut (a branch from the world, one time in ten, puts
- * the free joint on the loop). Gravity is off one time in three.
+ * revolute, prismatic, universal and Cardan spherical joints, one time in
+ * twenty another free joint mid-tree, one link in ten from the world: a
+ * fixed base) or one or two loops between branches hanging from the roots'
+ * links, closed at a planar, spherical, ball, universal or revolute cut (a
+ * branch from the world, one time in ten, puts the free joint on the loop;
+ * the branches' other joints can close it: at least as many coordinates as
+ * the cut has constraints). Gravity is off one time in three.
  */
 function generateFloating(seed: number, small = false): MechanismSpec {
   const rnd = prng(seed);
@@ -411,7 +413,8 @@ function generateFloating(seed: number, small = false): MechanismSpec {
   let shape: string;
   if (u < 0.45) {
     const nb = 1 + Math.floor(rnd() * (small ? 3 : 6));
-    for (let i = 0; i < nb; i++) links.push(randomLink(rnd, Math.floor(rnd() * links.length), { joint: floatingJoint(rnd, true) }));
+    // one link in ten hangs from the world: ball joints (and the others) on a fixed base too
+    for (let i = 0; i < nb; i++) links.push(randomLink(rnd, rnd() < 0.1 ? -1 : Math.floor(rnd() * links.length), { joint: floatingJoint(rnd, true) }));
     shape = 'floating tree';
   } else {
     const cutType = (): SpecCut => pick(rnd, ['planar', 'spherical', 'ball', 'ball', 'universal', 'revolute'] as SpecCut[]);
