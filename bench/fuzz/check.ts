@@ -60,13 +60,16 @@
 // [RANK_LOW, RANK_HIGH], is too close to the threshold to say which side
 // Kron should fall on; there either a typed singular error or agreement
 // (with the widened tolerance) is accepted, and the case is counted as grey.
+// On a loop with ball or free joints the oracle's eigenvalue is one of Cardan
+// coordinates, Kron's are quaternion rates: the zone's bounds on it move
+// out by cond(J)^2 of the Cardan Jacobians (floating.ts cardanSpread).
 import { KronError, SimulationError, compile, type CompiledModel, type Mode } from '../../src/index.ts';
 import { expand, forwardDynamics } from '../../test/oracles/joint-tree.ts';
 import { assemble, columnRank, continueLoop } from '../../test/oracles/loop-assembly.ts';
 import { isDrivenCut, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { buildMechanism, isFloating, oracleCoordinates, oracleStart, oracleSystem } from './describe.ts';
-import { angularCoordinates, floatingLoopDynamics, floatingTreeDynamics } from './floating.ts';
+import { angularCoordinates, cardanSpread, floatingLoopDynamics, floatingTreeDynamics } from './floating.ts';
 import { generate, loopLinks } from './generate.ts';
 import { trajectoryCase } from './singular.ts';
 import { type MechanismSpec, features, positionSignals, velocitySignals } from './spec.ts';
@@ -182,15 +185,18 @@ function oracle(spec: MechanismSpec, q: number[], qd: number[], tau: number[], i
     const grey = r.minScaled >= GREY_LOW && r.minScaled <= GREY_HIGH;
     return r.singular ? { singular: true, why: r.why, grey } : { singular: false, qdd: r.x, widen: r.cond * 1e-15, slack: r.x.map(() => 0), grey };
   }
-  const r = isFloating(spec) ? floatingLoopDynamics(spec, sys, q, qd, tau) : loopDynamics(sys, q, qd, tau);
+  const r = isFloating(spec) ? floatingLoopDynamics(spec, sys, q, qd, tau) : { ...loopDynamics(sys, q, qd, tau), spread: 1 };
   if (r.phi > 1e-9 || r.Gqd > 1e-8 * (1 + Math.max(...qd.map(Math.abs)))) return { closed: false, detail: `|phi(q)| = ${r.phi.toExponential(2)}, |G qd| = ${r.Gqd.toExponential(2)}` };
-  if (r.singular) return { singular: true, why: r.why, grey: /rank/.test(r.why) ? r.rankG >= RANK_LOW : r.minScaled >= GREY_LOW };
+  if (r.singular) return { singular: true, why: r.why, grey: /rank/.test(r.why) ? r.rankG >= RANK_LOW : r.minScaled * r.spread >= GREY_LOW };
   return { singular: false, qdd: r.qdd, widen: r.cond * 1e-15 + r.err, slack: r.sensitivity.map((v) => SENSITIVITY_FACTOR * v), grey: nearSingular(r) };
 }
 
-/** a regular loop near the singularity tests' thresholds (the grey zone of the header) */
-function nearSingular(r: { rankG: number; minScaled: number }): boolean {
-  return r.rankG <= RANK_HIGH || r.minScaled <= GREY_HIGH;
+/**
+ * a regular loop near the singularity tests' thresholds (the grey zone of the header); spread: how far the
+ * oracle's coordinates may move the mass-scaled eigenvalue from Kron's (floating.ts cardanSpread)
+ */
+function nearSingular(r: { rankG: number; minScaled: number; spread: number }): boolean {
+  return r.rankG <= RANK_HIGH || r.minScaled / r.spread <= GREY_HIGH;
 }
 
 /** the oracle's system with the cut revolutes' drive inputs */
@@ -332,7 +338,7 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
     const r = loopDynamics(withCutDrives(spec, state.inputs), q, qd, tau);
     if (r.singular) return { ...base, cls: 'run-error', grey: false, note: `oracle: ${r.why}` };
     if (/Newton/.test(msg)) return fail('no-assembly', `both modes: ${msg}; the oracle closes the loop on the start's branch and finds it regular (cond ${r.cond.toExponential(2)})`);
-    return nearSingular(r) ? { ...base, cls: 'run-error', grey: true } : fail('kron-singular', `${msg}; oracle regular: G's sigma_min/sigma_max ${r.rankG.toExponential(2)}, reduced mass-scaled matrix's smallest eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);
+    return nearSingular({ ...r, spread: cardanSpread(spec, q) }) ? { ...base, cls: 'run-error', grey: true } : fail('kron-singular', `${msg}; oracle regular: G's sigma_min/sigma_max ${r.rankG.toExponential(2)}, reduced mass-scaled matrix's smallest eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);
   }
   const r = isFloating(spec) ? floatingTreeDynamics(spec, qx, vx, tx) : forwardDynamics(expand(oracleSystem(spec).tree), q, qd, tau);
   if (r.singular) return { ...base, cls: 'run-error', grey: r.minScaled >= GREY_LOW, note: `oracle: ${r.why}` };
