@@ -1,7 +1,11 @@
 // One fuzz case: (seed) => exactly one class, or a failure with one line of
 // detail. The mechanism is compiled torn and relaxed through the public API,
 // evaluated at one random state with random inputs, and compared with the
-// oracle (test/oracles: joint-tree.ts for trees, loops.ts for loops).
+// oracle (test/oracles: joint-tree.ts for trees, loops.ts for loops; with
+// free and ball joints floating.ts for trees and loops.ts on the Cardan
+// equivalent for loops, bench/fuzz/floating.ts). Coordinates are velocity
+// coordinates: a free joint's v, w and a ball joint's w count as six and
+// three, compared as der(v), der(w) with the oracle's dv.
 //
 // Classes:
 //   compile-error  both modes throw a typed KronError of the same class at compile
@@ -9,7 +13,7 @@
 //                  and the oracle agrees that the state is singular (or it is
 //                  in the grey zone, see below)
 //   agree          torn, relaxed and the oracle agree on every tree coordinate's
-//                  acceleration (state joints: der(qd); rest joints: qdd)
+//                  acceleration (state joints: der(qd), der(v), der(w); rest joints: qdd)
 // The singular family (singular.ts) is judged by a run instead: run-error,
 // agree, or the failure silent.
 // Failures: crash (an error that is not a KronError, an exception of the
@@ -56,15 +60,19 @@
 // [RANK_LOW, RANK_HIGH], is too close to the threshold to say which side
 // Kron should fall on; there either a typed singular error or agreement
 // (with the widened tolerance) is accepted, and the case is counted as grey.
+// On a loop with ball or free joints the oracle's eigenvalue is one of Cardan
+// coordinates, Kron's are quaternion rates: the zone's bounds on it move
+// out by cond(J)^2 of the Cardan Jacobians (floating.ts cardanSpread).
 import { KronError, SimulationError, compile, type CompiledModel, type Mode } from '../../src/index.ts';
 import { expand, forwardDynamics } from '../../test/oracles/joint-tree.ts';
 import { assemble, columnRank, continueLoop } from '../../test/oracles/loop-assembly.ts';
 import { isDrivenCut, loopDynamics } from '../../test/oracles/loops.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
-import { buildMechanism, oracleSystem } from './describe.ts';
+import { buildMechanism, isFloating, oracleCoordinates, oracleStart, oracleSystem } from './describe.ts';
+import { angularCoordinates, cardanSpread, floatingLoopDynamics, floatingTreeDynamics } from './floating.ts';
 import { generate, loopLinks } from './generate.ts';
 import { trajectoryCase } from './singular.ts';
-import { type MechanismSpec, coordinateNames, coordinateSignals, features } from './spec.ts';
+import { type MechanismSpec, features, positionSignals, velocitySignals } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
 export type FailureKind = 'crash' | 'silent' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
@@ -111,20 +119,27 @@ export interface State {
   inputs: Map<string, number>;
 }
 
-// (spec, compiled) => a random state near the start values (loops stay closable) and random inputs
+// (spec, compiled) => a random state near the start values (loops stay closable) and random inputs;
+// a free joint's r and every quaternion moved as an angle is, the quaternions then scaled back to |Q| = 1
 export function randomState(spec: MechanismSpec, c: CompiledModel): State {
   const rnd = prng(spec.seed * 7919 + 17);
   const onLoop = loopLinks(spec);
   const x = c.x0();
   c.stateNames.forEach((n, i) => {
     const link = Number(/^j(\d+)\./.exec(n)?.[1] ?? 0) - 1;
-    const isSpeed = /\.qd(\[|$)/.test(n);
+    const isSpeed = /\.qd(\[|$)/.test(n) || /\.[vw]\[/.test(n);
     if (isSpeed) x[i] = -2 + 4 * rnd();
     else x[i] += (onLoop.has(link) ? 0.05 : spec.links[link]?.joint === 'prismatic' ? 0.3 : 1) * (2 * rnd() - 1);
   });
+  spec.links.forEach((l, k) => {
+    if (l.joint !== 'ball' && l.joint !== 'free') return;
+    const at = [1, 2, 3, 4].map((j) => c.stateNames.indexOf(`j${k + 1}.Q[${j}]`));
+    const norm = Math.hypot(...at.map((j) => x[j]));
+    for (const j of at) x[j] /= norm;
+  });
   const inputs = new Map<string, number>();
-  for (const k of coordinateNames(spec)) inputs.set(coordinateSignals(k).tau, -5 + 10 * rnd());
-  spec.cuts.forEach((cut, i) => (isDrivenCut(cut.type) ? inputs.set(`c${i + 1}.tau`, -5 + 10 * rnd()) : undefined));
+  for (const k of velocitySignals(spec)) inputs.set(k.tau, -5 + 10 * rnd());
+  spec.cuts.forEach((cut, i) => (cut.type !== 'ball' && isDrivenCut(cut.type) ? inputs.set(`c${i + 1}.tau`, -5 + 10 * rnd()) : undefined));
   return { x, inputs };
 }
 
@@ -143,11 +158,14 @@ export function evaluate(spec: MechanismSpec, c: CompiledModel, s: State): Run {
   }
 }
 
-/** Kron's q, qd, qdd of every tree coordinate: states from x and dx, rest joints from the signals */
+/**
+ * Kron's positions q, and velocities qd, accelerations qdd and inputs tau of every velocity coordinate
+ * (spec.ts velocitySignals): states from x and dx, rest joints from the signals
+ */
 function kronCoordinates(spec: MechanismSpec, c: CompiledModel, s: State, dx: Float64Array) {
-  const names = coordinateNames(spec).map(coordinateSignals);
+  const names = velocitySignals(spec);
   const index = (n: string) => c.stateNames.indexOf(n);
-  const q = names.map((k) => (index(k.q) >= 0 ? s.x[index(k.q)] : c.signal(k.q)));
+  const q = positionSignals(spec).map((n) => (index(n) >= 0 ? s.x[index(n)] : c.signal(n)));
   const qd = names.map((k) => (index(k.qd) >= 0 ? s.x[index(k.qd)] : c.signal(k.qd)));
   const qdd = names.map((k) => (index(k.qd) >= 0 ? dx[index(k.qd)] : c.signal(k.qdd)));
   const tau = names.map((k) => s.inputs.get(k.tau) ?? 0);
@@ -163,19 +181,22 @@ type OracleAnswer =
 function oracle(spec: MechanismSpec, q: number[], qd: number[], tau: number[], inputs: Map<string, number>): OracleAnswer {
   const sys = withCutDrives(spec, inputs);
   if (spec.cuts.length === 0) {
-    const r = forwardDynamics(expand(sys.tree), q, qd, tau);
+    const r = isFloating(spec) ? floatingTreeDynamics(spec, q, qd, tau) : forwardDynamics(expand(sys.tree), q, qd, tau);
     const grey = r.minScaled >= GREY_LOW && r.minScaled <= GREY_HIGH;
     return r.singular ? { singular: true, why: r.why, grey } : { singular: false, qdd: r.x, widen: r.cond * 1e-15, slack: r.x.map(() => 0), grey };
   }
-  const r = loopDynamics(sys, q, qd, tau);
+  const r = isFloating(spec) ? floatingLoopDynamics(spec, sys, q, qd, tau) : { ...loopDynamics(sys, q, qd, tau), spread: 1 };
   if (r.phi > 1e-9 || r.Gqd > 1e-8 * (1 + Math.max(...qd.map(Math.abs)))) return { closed: false, detail: `|phi(q)| = ${r.phi.toExponential(2)}, |G qd| = ${r.Gqd.toExponential(2)}` };
-  if (r.singular) return { singular: true, why: r.why, grey: /rank/.test(r.why) ? r.rankG >= RANK_LOW : r.minScaled >= GREY_LOW };
+  if (r.singular) return { singular: true, why: r.why, grey: /rank/.test(r.why) ? r.rankG >= RANK_LOW : r.minScaled * r.spread >= GREY_LOW };
   return { singular: false, qdd: r.qdd, widen: r.cond * 1e-15 + r.err, slack: r.sensitivity.map((v) => SENSITIVITY_FACTOR * v), grey: nearSingular(r) };
 }
 
-/** a regular loop near the singularity tests' thresholds (the grey zone of the header) */
-function nearSingular(r: { rankG: number; minScaled: number }): boolean {
-  return r.rankG <= RANK_HIGH || r.minScaled <= GREY_HIGH;
+/**
+ * a regular loop near the singularity tests' thresholds (the grey zone of the header); spread: how far the
+ * oracle's coordinates may move the mass-scaled eigenvalue from Kron's (floating.ts cardanSpread)
+ */
+function nearSingular(r: { rankG: number; minScaled: number; spread: number }): boolean {
+  return r.rankG <= RANK_HIGH || r.minScaled / r.spread <= GREY_HIGH;
 }
 
 /** the oracle's system with the cut revolutes' drive inputs */
@@ -244,9 +265,9 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
   return { ...base, cls: 'agree', grey, branch: otherBranch(spec, torn, state, results[0]) };
 }
 
-/** the coordinates a loop determines (not states of the compiled model), as indices into the tree's coordinates */
+/** the coordinates a loop determines (not states of the compiled model), as indices into the velocity coordinates (= the oracle tree's) */
 function restIndices(spec: MechanismSpec, c: CompiledModel): number[] {
-  return coordinateNames(spec).map(coordinateSignals).map((k, i) => (c.stateNames.includes(k.q) ? -1 : i)).filter((i) => i >= 0);
+  return velocitySignals(spec).map((k, i) => (c.stateNames.includes(k.qd) ? -1 : i)).filter((i) => i >= 0);
 }
 
 const wrapAngle = (x: number) => Math.atan2(Math.sin(x), Math.cos(x));
@@ -261,12 +282,13 @@ const wrapAngle = (x: number) => Math.atan2(Math.sin(x), Math.cos(x));
  */
 function otherBranch(spec: MechanismSpec, torn: CompiledModel, state: State, k: Coordinates): string | undefined {
   if (!spec.cuts.length) return undefined;
-  const start = spec.links.flatMap((l) => l.q), rest = restIndices(spec, torn);
-  const angular = spec.links.flatMap((l) => Array.from({ length: l.q.length }, () => l.joint !== 'prismatic'));
-  const off = (a: readonly number[], i: number) => Math.abs(angular[i] ? wrapAngle(k.q[i] - a[i]) : k.q[i] - a[i]);
-  const moved = Math.max(0, ...rest.map((i) => Math.abs(k.q[i] - start[i])));
+  const start = oracleStart(spec), rest = restIndices(spec, torn);
+  const kq = oracleCoordinates(spec, k.q, k.qd, k.tau).q;
+  const angular = angularCoordinates(spec);
+  const off = (a: readonly number[], i: number) => Math.abs(angular[i] ? wrapAngle(kq[i] - a[i]) : kq[i] - a[i]);
+  const moved = Math.max(0, ...rest.map((i) => Math.abs(kq[i] - start[i])));
   if (!(moved > 0.5)) return undefined;
-  const target = start.map((v, i) => (rest.includes(i) ? v : k.q[i]));
+  const target = start.map((v, i) => (rest.includes(i) ? v : kq[i]));
   const along = continueLoop(withCutDrives(spec, state.inputs), start, target, rest);
   if (!along.closed) return `closed past a fold of the start's branch (rest coordinates moved up to ${moved.toPrecision(3)})`;
   const gap = Math.max(...rest.map((i) => off(along.q, i)));
@@ -277,21 +299,26 @@ function otherBranch(spec: MechanismSpec, torn: CompiledModel, state: State, k: 
 function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs: Run[], base: { seed: number; shape: string; features: string }, fail: (k: FailureKind, d: string) => CaseResult): CaseResult {
   const msg = runs.map((r, i) => `${MODES[i]}: ${describeError((r as { error: unknown }).error)}`).join(' | ');
   if (!runs.every((r) => !r.ok && r.error instanceof SimulationError)) return fail('crash', `typed errors that are not SimulationError at run time: ${msg}`);
-  // the oracle's view at the same state: for loops, close it itself from the start values
-  const names = coordinateNames(spec).map(coordinateSignals);
+  // the oracle's view at the same state: for loops, close it itself from the start values (the rest
+  // joints' positions guessed there); the oracle tree's coordinates (describe.ts oracleCoordinates)
+  const names = velocitySignals(spec);
   const index = (n: string) => torn.stateNames.indexOf(n);
-  const q0 = names.map((k) => (index(k.q) >= 0 ? state.x[index(k.q)] : NaN));
+  const specStart = spec.links.flatMap((l) => l.q);
+  const qx = positionSignals(spec).map((n, i) => (index(n) >= 0 ? state.x[index(n)] : specStart[i]));
+  // rest speeds from G qd = 0 are not needed for the singularity verdict of M / G: use the states' qd, rest 0
+  const vx = names.map((k) => (index(k.qd) >= 0 ? state.x[index(k.qd)] : 0));
+  const tx = names.map((k) => state.inputs.get(k.tau) ?? 0);
   const rest = restIndices(spec, torn);
-  const guess = q0.map((v, i) => (Number.isNaN(v) ? spec.links.flatMap((l) => l.q)[i] : v));
+  const { q: guess, v: qd, tau } = oracleCoordinates(spec, qx, vx, tx);
   let q = guess;
   if (spec.cuts.length) {
-    const sys = withCutDrives(spec, state.inputs), start = spec.links.flatMap((l) => l.q);
+    const sys = withCutDrives(spec, state.inputs), start = oracleStart(spec);
     // the rest joints matter where Kron failed to close the loop (Newton, or its Jacobian); a singular
     // velocity or acceleration system is judged by the oracle at the closed state below
     const closing = /Newton|Jacobian of the algebraic loop/.test(msg);
     const [restRank, allRank] = closing ? [columnRank(sys, start, rest), columnRank(sys, start, start.map((_, i) => i))] : [1, 1];
     if (restRank <= RANK_LOW && allRank > RANK_HIGH) {
-      return fail('rest-choice', `${msg}; the rest joints' constraint Jacobian at the assembled start has sigma_min/sigma_max ${restRank.toExponential(1)} (rest ${rest.map((i) => names[i].q).join(', ')}), the mechanism's ${allRank.toExponential(1)}`);
+      return fail('rest-choice', `${msg}; the rest joints' constraint Jacobian at the assembled start has sigma_min/sigma_max ${restRank.toExponential(1)} (rest ${rest.map((i) => names[i].q ?? names[i].qd).join(', ')}), the mechanism's ${allRank.toExponential(1)}`);
     }
     // the loop closed on the start's assembly branch: the one Kron's Newton, warm-started from the start, is after
     const along = continueLoop(sys, start, guess, rest);
@@ -307,16 +334,13 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
     }
     q = closed;
   }
-  // rest speeds from G qd = 0 are not needed for the singularity verdict of M / G: use the states' qd, rest 0
-  const qd = names.map((k) => (index(k.qd) >= 0 ? state.x[index(k.qd)] : 0));
-  const tau = names.map((k) => state.inputs.get(k.tau) ?? 0);
   if (spec.cuts.length) {
     const r = loopDynamics(withCutDrives(spec, state.inputs), q, qd, tau);
     if (r.singular) return { ...base, cls: 'run-error', grey: false, note: `oracle: ${r.why}` };
     if (/Newton/.test(msg)) return fail('no-assembly', `both modes: ${msg}; the oracle closes the loop on the start's branch and finds it regular (cond ${r.cond.toExponential(2)})`);
-    return nearSingular(r) ? { ...base, cls: 'run-error', grey: true } : fail('kron-singular', `${msg}; oracle regular: G's sigma_min/sigma_max ${r.rankG.toExponential(2)}, reduced mass-scaled matrix's smallest eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);
+    return nearSingular({ ...r, spread: cardanSpread(spec, q) }) ? { ...base, cls: 'run-error', grey: true } : fail('kron-singular', `${msg}; oracle regular: G's sigma_min/sigma_max ${r.rankG.toExponential(2)}, reduced mass-scaled matrix's smallest eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);
   }
-  const r = forwardDynamics(expand(oracleSystem(spec).tree), q, qd, tau);
+  const r = isFloating(spec) ? floatingTreeDynamics(spec, qx, vx, tx) : forwardDynamics(expand(oracleSystem(spec).tree), q, qd, tau);
   if (r.singular) return { ...base, cls: 'run-error', grey: r.minScaled >= GREY_LOW, note: `oracle: ${r.why}` };
   if (r.minScaled <= GREY_HIGH) return { ...base, cls: 'run-error', grey: true };
   return fail('kron-singular', `${msg}; oracle regular: scaled min eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);

@@ -13,6 +13,7 @@ import { assemble } from '../../test/oracles/loop-assembly.ts';
 import { loopDynamics } from '../../test/oracles/loops.ts';
 import { forwardDynamics } from '../../test/oracles/joint-tree.ts';
 import { evaluate, randomState, tryCompile, withCutDrives } from './check.ts';
+import { isFloating } from './describe.ts';
 import { FAMILIES, type Family, generate } from './generate.ts';
 import { coordinateNames, coordinateSignals } from './spec.ts';
 
@@ -22,6 +23,8 @@ const small = args.includes('--small');
 const family = args.includes('--family') ? args[args.indexOf('--family') + 1] : 'mixed';
 if (!(FAMILIES as readonly string[]).includes(family)) throw new Error(`--family needs one of ${FAMILIES.join(', ')}, got ${family}`);
 const spec = generate(seed, { small, family: family as Family });
+// the adjudicator reads one position per velocity (joint-tree.ts's coordinates): not a quaternion
+if (isFloating(spec)) throw new Error(`seed ${seed}: a mechanism with free or ball joints (the floating family) has no export for adjudicate.py yet`);
 const compiled = (['torn', 'relaxed'] as const).map((m) => ({ mode: m, o: tryCompile(spec, m) }));
 const first = compiled.find((c) => c.o.ok);
 if (!first || !first.o.ok) throw new Error(`seed ${seed}: neither mode compiles`);

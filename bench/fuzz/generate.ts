@@ -27,8 +27,8 @@ import { generateSingular } from './singular.ts';
 import { type M3, type V3, add, cross, dot, identity, mulMM, mulMtV, mulMV, normalize, rotation } from '../../test/oracles/rnea.ts';
 import { type JointType, expand, framePose, poses } from '../../test/oracles/joint-tree.ts';
 import { type CutType, isDrivenCut } from '../../test/oracles/loops.ts';
-import { fixedTransform, oracleSystem } from './describe.ts';
-import type { BodySpec, CutSpec, LinkSpec, MechanismSpec, RotationSpec } from './spec.ts';
+import { fixedTransform, oracleFrame, oracleStart, oracleSystem, velocityCount } from './describe.ts';
+import type { BodySpec, CutSpec, LinkSpec, MechanismSpec, RotationSpec, SpecCut, SpecJoint } from './spec.ts';
 
 type Rnd = () => number;
 const uniform = (rnd: Rnd, lo: number, hi: number) => lo + (hi - lo) * rnd();
@@ -64,9 +64,9 @@ function randomInertia(rnd: Rnd, m: number): BodySpec['I'] {
   return [I[0][0], I[1][1], I[2][2], (I[0][1] + I[1][0]) / 2, (I[0][2] + I[2][0]) / 2, (I[1][2] + I[2][1]) / 2];
 }
 
-/** a body, a point mass, or nothing (a massless link) */
-function randomBody(rnd: Rnd): BodySpec | undefined {
-  const u = rnd();
+/** a body, a point mass, or nothing (a massless link); solid: always a body with an inertia (a floating root) */
+function randomBody(rnd: Rnd, solid = false): BodySpec | undefined {
+  const u = solid ? 1 : rnd();
   if (u < 0.2) return undefined;
   const heavy = rnd() < 0.03 ? pick(rnd, [1e6, 1e12]) : 1;
   const m = heavy * uniform(rnd, 0.1, 3);
@@ -74,15 +74,15 @@ function randomBody(rnd: Rnd): BodySpec | undefined {
   return { m, rcm: vector(rnd, -0.3, 0.3), I: randomInertia(rnd, m) };
 }
 
-const dofOf = (j: JointType) => (j === 'spherical' ? 3 : j === 'universal' ? 2 : 1);
+const dofOf = velocityCount;
 
 function randomJoint(rnd: Rnd): JointType {
   const u = rnd();
   return u < 0.4 ? 'revolute' : u < 0.6 ? 'prismatic' : u < 0.8 ? 'spherical' : 'universal';
 }
 
-function randomAxes(rnd: Rnd, joint: JointType): V3[] {
-  if (joint === 'spherical') return [];
+function randomAxes(rnd: Rnd, joint: SpecJoint): V3[] {
+  if (joint === 'spherical' || joint === 'ball' || joint === 'free') return [];
   if (joint !== 'universal') return [axis(rnd)];
   if (rnd() < 0.5) return [[1, 0, 0], [0, 1, 0]];
   for (;;) {
@@ -91,15 +91,28 @@ function randomAxes(rnd: Rnd, joint: JointType): V3[] {
   }
 }
 
-/** start values; the spherical's middle angle away from +-90 deg (its Cardan singularity) */
-function randomQ(rnd: Rnd, joint: JointType): number[] {
+/** a unit quaternion uniform on the sphere S^3 (by rejection from the 4-ball) */
+function randomQuaternion(rnd: Rnd): number[] {
+  for (;;) {
+    const v = [uniform(rnd, -1, 1), uniform(rnd, -1, 1), uniform(rnd, -1, 1), uniform(rnd, -1, 1)];
+    const r = Math.hypot(...v);
+    if (r > 0.1 && r <= 1) return v.map((x) => x / r);
+  }
+}
+
+/** start values; the spherical's middle angle away from +-90 deg (its Cardan singularity); ball: Q; free: r, Q */
+function randomQ(rnd: Rnd, joint: SpecJoint): number[] {
+  if (joint === 'ball') return randomQuaternion(rnd);
+  if (joint === 'free') return [...vector(rnd, -0.5, 0.5), ...randomQuaternion(rnd)];
   if (joint === 'prismatic') return [uniform(rnd, -0.3, 0.3)];
   if (joint === 'spherical') return [uniform(rnd, -Math.PI, Math.PI), uniform(rnd, -1.2, 1.2), uniform(rnd, -Math.PI, Math.PI)];
   return Array.from({ length: dofOf(joint) }, () => uniform(rnd, -Math.PI, Math.PI));
 }
 
 interface LinkOptions {
-  joint?: JointType;
+  joint?: SpecJoint;
+  /** a body with an inertia, never massless nor a point mass (a floating root) */
+  solid?: boolean;
   axes?: V3[];
   /** no fixed rotation before the joint (planar loops) */
   noRotation?: boolean;
@@ -117,13 +130,16 @@ function randomLink(rnd: Rnd, parent: number, o: LinkOptions = {}): LinkSpec {
     q: randomQ(rnd, joint),
     c: spring ? uniform(rnd, 0.5, 5) : 0,
     q0: spring ? uniform(rnd, -1, 1) : 0,
-    d: rnd() < 0.2 ? uniform(rnd, 0.05, 1) : 0,
-    body: randomBody(rnd),
+    // the library's free joint has no damper
+    d: rnd() < 0.2 && joint !== 'free' ? uniform(rnd, 0.05, 1) : 0,
+    // a quaternion joint mostly carries a body with an inertia: a point mass or nothing on it is a
+    // singular mass matrix (a turn that moves no mass), which the other joints test often enough
+    body: randomBody(rnd, o.solid || ((joint === 'ball' || joint === 'free') && rnd() < 0.8)),
   };
 }
 
 /** a chain of links from `from` (a link index or -1); returns the index of its last link (or `from` if empty) */
-function addChain(rnd: Rnd, links: LinkSpec[], from: number, joints: readonly JointType[], o: LinkOptions = {}): number {
+function addChain(rnd: Rnd, links: LinkSpec[], from: number, joints: readonly SpecJoint[], o: LinkOptions = {}): number {
   let at = from;
   for (const joint of joints) {
     links.push(randomLink(rnd, at, { ...o, joint }));
@@ -132,7 +148,7 @@ function addChain(rnd: Rnd, links: LinkSpec[], from: number, joints: readonly Jo
   return at;
 }
 
-const CONSTRAINTS: Record<CutType, number> = { spherical: 3, universal: 4, revolute: 5, planar: 2, prismatic: 5, 'planar-prismatic': 2 };
+const CONSTRAINTS: Record<SpecCut, number> = { ball: 3, spherical: 3, universal: 4, revolute: 5, planar: 2, prismatic: 5, 'planar-prismatic': 2 };
 
 /** a direction normal to the unit vector p (a slider's guide in planes normal to p), times a length in [0.5, 2] */
 function inPlane(rnd: Rnd, p: V3): V3 {
@@ -147,20 +163,30 @@ function inPlane(rnd: Rnd, p: V3): V3 {
 /** where a loop hangs: the world or a link that already exists */
 const attachPoint = (rnd: Rnd, links: readonly LinkSpec[]) => (links.length === 0 || rnd() < 0.4 ? -1 : Math.floor(rnd() * links.length));
 
+/** a cut with a drive of its own (not a ball cut: it measures no coordinate) */
+const drivenCut = (t: SpecCut) => t !== 'ball' && isDrivenCut(t);
+
+/** what a family draws for a loop: its branches' joints and where they hang */
+interface LoopDraws {
+  joint: (rnd: Rnd) => SpecJoint;
+  attach: (rnd: Rnd, links: readonly LinkSpec[]) => number;
+}
+const MIXED: LoopDraws = { joint: randomJoint, attach: attachPoint };
+
 /**
  * (rnd, links, cut type) => the cut of a new loop whose two branches are added to links; side b is assembled later.
  * `apart`: branch b never hangs from branch a (which would take a's links out of the loop, leaving it
  * fewer degrees of freedom than drawn: the prismatic family; the mixed family keeps its draws)
  */
-function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false, apart = false): CutSpec {
-  const law = isDrivenCut(type)
+function addLoop(rnd: Rnd, links: LinkSpec[], type: SpecCut, small = false, apart = false, draws = MIXED): CutSpec {
+  const law = drivenCut(type)
     ? { c: rnd() < 0.2 ? uniform(rnd, 0.5, 5) : 0, q0: uniform(rnd, -1, 1), d: rnd() < 0.2 ? uniform(rnd, 0.05, 1) : 0 }
     : { c: 0, q0: 0, d: 0 };
   if (type === 'planar-prismatic') return addPlanarSliderLoop(rnd, links, law);
   if (type === 'planar') {
     // parallel revolutes, no fixed rotations, both branches from one frame: the loop moves in a plane
     const n = axis(rnd);
-    const root = attachPoint(rnd, links);
+    const root = draws.attach(rnd, links);
     const [kA, kB] = pick(rnd, [[3, 0], [1, 2], [2, 1], [2, 2]]);
     const sameAxis = () => {
       const k = (rnd() < 0.5 ? -1 : 1) * uniform(rnd, 0.5, 2); // either sense, any length: still parallel
@@ -172,16 +198,20 @@ function addLoop(rnd: Rnd, links: LinkSpec[], type: CutType, small = false, apar
     return { type, a: { link: a, bar: vector(rnd, -0.5, 0.5) }, b: { link: b }, axes: [n], ...law };
   }
   const c = CONSTRAINTS[type];
-  // branch joint types with more degrees of freedom than constraints, at most 4 more
-  let joints: JointType[];
+  // branch joint types with more degrees of freedom than constraints; besides the quaternion joints at
+  // least as many as constraints (a loop cannot determine a quaternion: the rest joints are among the
+  // others) and at most 4 more (2 for small mechanisms)
+  let joints: SpecJoint[];
+  const dofs = (js: readonly SpecJoint[]) => js.reduce((s, j) => s + dofOf(j), 0);
+  const others = (js: readonly SpecJoint[]) => dofs(js.filter((j) => j !== 'ball' && j !== 'free'));
   do {
-    joints = Array.from({ length: 2 + Math.floor(rnd() * (small ? 3 : 4)) }, () => randomJoint(rnd));
-  } while (joints.reduce((s, j) => s + dofOf(j), 0) <= c || joints.reduce((s, j) => s + dofOf(j), 0) > c + (small ? 2 : 4));
+    joints = Array.from({ length: 2 + Math.floor(rnd() * (small ? 3 : 4)) }, () => draws.joint(rnd));
+  } while (dofs(joints) <= c || others(joints) < c || others(joints) > c + (small ? 2 : 4));
   const split = Math.max(1, Math.floor(rnd() * joints.length));
   const before = links.length;
-  const a = addChain(rnd, links, attachPoint(rnd, links), joints.slice(0, split));
-  const b = addChain(rnd, links, attachPoint(rnd, apart ? links.slice(0, before) : links), joints.slice(split));
-  const axes = type === 'spherical' ? [] : type === 'universal' ? randomAxes(rnd, 'universal') : [axis(rnd)];
+  const a = addChain(rnd, links, draws.attach(rnd, links), joints.slice(0, split));
+  const b = addChain(rnd, links, draws.attach(rnd, apart ? links.slice(0, before) : links), joints.slice(split));
+  const axes = type === 'spherical' || type === 'ball' ? [] : type === 'universal' ? randomAxes(rnd, 'universal') : [axis(rnd)];
   const rotA = rnd() < 0.4 ? { axis: direction(rnd, 0.5, 2), angle: uniform(rnd, -Math.PI, Math.PI), r: [0, 0, 0] as V3 } : undefined;
   return { type, a: { link: a, bar: vector(rnd, -0.5, 0.5), rotation: rotA }, b: { link: b }, axes, ...law };
 }
@@ -243,18 +273,19 @@ export function axisAngle(R: M3): { axis: V3; angle: number } {
 // (spec with cut sides b open) => spec whose cuts close at the start values, in place
 export function assembleInPlace(rnd: Rnd, spec: MechanismSpec): void {
   const x = expand(oracleSystem({ ...spec, cuts: [] }).tree);
-  let all = poses(x.rnea, spec.links.flatMap((l) => l.q));
+  let all = poses(x.rnea, oracleStart(spec));
   for (const cut of spec.cuts) {
     const n = cut.axes.map(normalize);
     const sliding = cut.type === 'prismatic' || cut.type === 'planar-prismatic';
     // a prismatic cut: frame_b at a random slide s along the guide, turned as frame_a
-    const Rrel = cut.type === 'spherical' ? randomRotation(rnd)
+    const Rrel = cut.type === 'spherical' || cut.type === 'ball' ? randomRotation(rnd)
       : cut.type === 'universal' ? mulMM(rotation(n[0], uniform(rnd, -Math.PI, Math.PI)), rotation(n[1], uniform(rnd, -Math.PI, Math.PI)))
         : sliding ? identity() : rotation(n[0], uniform(rnd, -Math.PI, Math.PI));
     const s = sliding ? uniform(rnd, -0.3, 0.3) : 0;
     if (cut.type === 'planar-prismatic') all = turnPlanarLoop(spec, cut, x, all);
-    const A = framePose(x, all, { link: cut.a.link, ...fixedTransform(cut.a.bar, cut.a.rotation) });
-    const P = framePose(x, all, { link: cut.b.link, ...fixedTransform(undefined, undefined) });
+    const fa = fixedTransform(cut.a.bar, cut.a.rotation);
+    const A = framePose(x, all, oracleFrame(spec, cut.a.link, fa.E, fa.o));
+    const P = framePose(x, all, oracleFrame(spec, cut.b.link, identity(), [0, 0, 0]));
     const target = sliding ? add(A.r, mulMV(A.R, n[0].map((v) => v * s) as V3)) : A.r;
     cut.b.bar = mulMtV(P.R, [target[0] - P.r[0], target[1] - P.r[1], target[2] - P.r[2]]);
     if (cut.type === 'planar' || cut.type === 'planar-prismatic') continue; // R_a^T R_b is already a rotation about n, or none
@@ -292,7 +323,7 @@ function turnPlanarLoop(spec: MechanismSpec, cut: CutSpec, x: ReturnType<typeof 
 }
 
 /** the kinds of mechanism generated (header) */
-export const FAMILIES = ['mixed', 'prismatic', 'singular'] as const;
+export const FAMILIES = ['mixed', 'prismatic', 'singular', 'floating'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface GenerateOptions {
@@ -305,6 +336,7 @@ export interface GenerateOptions {
 // (seed) => a random mechanism that assembles at its start values
 export function generate(seed: number, options: GenerateOptions = {}): MechanismSpec {
   if (options.family === 'singular') return generateSingular(seed);
+  if (options.family === 'floating') return generateFloating(seed, options.small);
   const rnd = prng(seed);
   const links: LinkSpec[] = [];
   const cuts: CutSpec[] = [];
@@ -347,4 +379,51 @@ export function loopLinks(spec: MechanismSpec): Set<number> {
     for (const i of b) if (!a.includes(i)) out.add(i);
   }
   return out;
+}
+
+/** a joint of the floating family below a free root: quaternion balls most often, every other type, and (in trees) another free joint */
+function floatingJoint(rnd: Rnd, free: boolean): SpecJoint {
+  const u = rnd();
+  return u < 0.3 ? 'ball' : u < 0.5 ? 'revolute' : u < 0.65 ? 'prismatic' : u < 0.8 ? 'universal' : u < 0.95 || !free ? 'spherical' : 'free';
+}
+
+/** a loop's branch hangs from a link that exists (the free root or a link below it), one time in ten from the world */
+const FLOATING: LoopDraws = {
+  joint: (rnd) => floatingJoint(rnd, false),
+  attach: (rnd, links) => (rnd() < 0.1 ? -1 : Math.floor(rnd() * links.length)),
+};
+
+/**
+ * The floating family: a free root (a body with an inertia) hanging from the
+ * world, one time in seven a second one; below them either a tree (ball,
+ * revolute, prismatic, universal and Cardan spherical joints, one time in
+ * twenty another free joint mid-tree, one link in ten from the world: a
+ * fixed base) or one or two loops between branches hanging from the roots'
+ * links, closed at a planar, spherical, ball, universal or revolute cut (a
+ * branch from the world, one time in ten, puts the free joint on the loop;
+ * the branches' other joints can close it: at least as many coordinates as
+ * the cut has constraints). Gravity is off one time in three.
+ */
+function generateFloating(seed: number, small = false): MechanismSpec {
+  const rnd = prng(seed);
+  const links: LinkSpec[] = [randomLink(rnd, -1, { joint: 'free', solid: true })];
+  if (rnd() < 1 / 7) links.push(randomLink(rnd, -1, { joint: 'free', solid: true }));
+  const cuts: CutSpec[] = [];
+  const u = rnd();
+  let shape: string;
+  if (u < 0.45) {
+    const nb = 1 + Math.floor(rnd() * (small ? 3 : 6));
+    // one link in ten hangs from the world: ball joints (and the others) on a fixed base too
+    for (let i = 0; i < nb; i++) links.push(randomLink(rnd, rnd() < 0.1 ? -1 : Math.floor(rnd() * links.length), { joint: floatingJoint(rnd, true) }));
+    shape = 'floating tree';
+  } else {
+    const cutType = (): SpecCut => pick(rnd, ['planar', 'spherical', 'ball', 'ball', 'universal', 'revolute'] as SpecCut[]);
+    const types = [cutType(), ...(u < 0.85 ? [] : [cutType()])];
+    for (const t of types) cuts.push(addLoop(rnd, links, t, small, true, FLOATING));
+    shape = `floating ${types.length === 1 ? 'loop' : 'double'}:${types.join('+')}`;
+  }
+  const gravity: V3 = rnd() < 1 / 3 ? [0, 0, 0] : rnd() < 0.5 ? [0, 0, -9.80665] : direction(rnd, 1, 15);
+  const spec: MechanismSpec = { seed, shape, gravity, links, cuts };
+  assembleInPlace(rnd, spec);
+  return spec;
 }

@@ -26,7 +26,9 @@ const USAGE = `npm run fuzz -- [options]
   --family F         ${FAMILIES.join(' | ')} (default mixed): mixed: trees and loops of every cut type;
                      prismatic: loops closed at a prismatic joint (spatial and planar cuts);
                      singular: four-bars at and near a change point, Cardan joints near gimbal lock,
-                     judged by a run against one at a tenth of its step (singular.ts)
+                     judged by a run against one at a tenth of its step (singular.ts);
+                     floating: free roots with quaternion ball joints and every other type below,
+                     trees and loops (ball cuts too), against the floating-base oracle (floating.ts)
   --small            the small mechanisms of the test slices (test/fuzz)
   --target js|wasm   the code compiled (default js)
   --timeout S        seconds one case may take before its worker is stopped (default 600)

@@ -15,6 +15,11 @@ import type { JointType } from '../../test/oracles/joint-tree.ts';
 import type { CutType } from '../../test/oracles/loops.ts';
 import type { Trajectory } from './singular.ts';
 
+/** a link's joint: the oracle tree's types, and the quaternion joints (the floating family: floating.ts) */
+export type SpecJoint = JointType | 'ball' | 'free';
+/** a cut's type: the loop oracle's, and a quaternion ball joint as a cut (three translations, as the spherical) */
+export type SpecCut = CutType | 'ball';
+
 export interface RotationSpec {
   axis: V3;
   angle: number;
@@ -33,12 +38,12 @@ export interface LinkSpec {
   parent: number;
   bar?: V3;
   rotation?: RotationSpec;
-  joint: JointType;
-  /** revolute, prismatic: [axis]; universal: [axis 1, axis 2]; spherical: [] (x, y, z) */
+  joint: SpecJoint;
+  /** revolute, prismatic: [axis]; universal: [axis 1, axis 2]; spherical, ball, free: [] */
   axes: V3[];
-  /** start values, one per coordinate: the assembled position for loops */
+  /** start values, one per position coordinate (ball: Q = w, x, y, z; free: r[1..3], Q): the assembled position for loops */
   q: number[];
-  /** spring (revolute, prismatic only: the library has it only there) and damper, on every coordinate */
+  /** spring (revolute, prismatic only: the library has it only there) and damper, on every velocity coordinate (none on a free joint) */
   c: number;
   q0: number;
   d: number;
@@ -55,7 +60,7 @@ export interface SideSpec {
 }
 
 export interface CutSpec {
-  type: CutType;
+  type: SpecCut;
   a: SideSpec;
   b: SideSpec;
   /** revolute, planar, prismatic: [axis]; planar-prismatic: [guide, the planes' normal]; universal: [axis 1, axis 2]; spherical: [] */
@@ -77,18 +82,55 @@ export interface MechanismSpec {
   trajectory?: Trajectory;
 }
 
-/** names of a link's coordinates, e.g. j2.q or j3.q[1] .. j3.q[3] */
-export function coordinateNames(spec: MechanismSpec): string[] {
-  return spec.links.flatMap((l, i) => {
-    const n = l.joint === 'spherical' ? 3 : l.joint === 'universal' ? 2 : 1;
-    return n === 1 ? [`j${i + 1}`] : Array.from({ length: n }, (_, k) => `j${i + 1}|[${k + 1}]`);
-  });
+/** names of link i's coordinates, e.g. j2 or j3|[1] .. j3|[3] (joints with one position per velocity) */
+function linkCoordinates(l: LinkSpec, i: number): string[] {
+  const n = l.joint === 'spherical' ? 3 : l.joint === 'universal' ? 2 : 1;
+  return n === 1 ? [`j${i + 1}`] : Array.from({ length: n }, (_, k) => `j${i + 1}|[${k + 1}]`);
 }
 
-/** 'j3|[1]' => the signal names of q, qd, qdd and tau */
+/** names of the coordinates of a mechanism without ball and free joints (coordinateSignals reads them) */
+export function coordinateNames(spec: MechanismSpec): string[] {
+  return spec.links.flatMap(linkCoordinates);
+}
+
+/** 'j3|[1]' => the signal names of q, qd, qdd and tau (joints with one position per velocity) */
 export function coordinateSignals(c: string): { q: string; qd: string; qdd: string; tau: string } {
   const [joint, index = ''] = c.split('|');
   return { q: `${joint}.q${index}`, qd: `${joint}.qd${index}`, qdd: `${joint}.qdd${index}`, tau: `${joint}.tau${index}` };
+}
+
+export interface VelocitySignals {
+  qd: string;
+  qdd: string;
+  tau: string;
+  /** the position coordinate of the same number, if it has one (not on ball and free joints) */
+  q?: string;
+}
+
+/**
+ * the signals of every velocity coordinate of the tree, in link order: as
+ * coordinateSignals for the joints with one position per velocity; a ball
+ * joint's w[1..3] (der: wd, input tau), a free joint's v[1..3] (input f)
+ * then w[1..3] (input tau). The order of the oracles' v (floating-tree.ts).
+ */
+export function velocitySignals(spec: MechanismSpec): VelocitySignals[] {
+  return spec.links.flatMap((l, i): VelocitySignals[] => {
+    const j = `j${i + 1}`, three = [1, 2, 3];
+    const angular = three.map((k) => ({ qd: `${j}.w[${k}]`, qdd: `${j}.wd[${k}]`, tau: `${j}.tau[${k}]` }));
+    if (l.joint === 'ball') return angular;
+    if (l.joint === 'free') return [...three.map((k) => ({ qd: `${j}.v[${k}]`, qdd: `${j}.vd[${k}]`, tau: `${j}.f[${k}]` })), ...angular];
+    return linkCoordinates(l, i).map(coordinateSignals);
+  });
+}
+
+/** the signals of every position coordinate of the tree, in link order (ball: Q[1..4]; free: r[1..3], Q[1..4]) */
+export function positionSignals(spec: MechanismSpec): string[] {
+  return spec.links.flatMap((l, i) => {
+    const j = `j${i + 1}`, Q = [1, 2, 3, 4].map((k) => `${j}.Q[${k}]`);
+    if (l.joint === 'ball') return Q;
+    if (l.joint === 'free') return [...[1, 2, 3].map((k) => `${j}.r[${k}]`), ...Q];
+    return linkCoordinates(l, i).map((c) => coordinateSignals(c).q);
+  });
 }
 
 const v3 = (v: readonly number[]) => `[${v.map((x) => +x.toFixed(4)).join(', ')}]`;
@@ -117,7 +159,7 @@ export function describeSpec(spec: MechanismSpec): string {
 
 /** one line of what the mechanism contains, for the failure census: joints, massless links, point masses, heavy bodies, cuts */
 export function features(spec: MechanismSpec): string {
-  const letter = { revolute: 'R', prismatic: 'P', spherical: 'S', universal: 'U' } as const;
+  const letter = { revolute: 'R', prismatic: 'P', spherical: 'S', universal: 'U', ball: 'B', free: 'F' } as const;
   const joints = spec.links.map((l) => letter[l.joint]).join('');
   const massless = spec.links.filter((l) => !l.body).length;
   const points = spec.links.filter((l) => l.body && l.body.I.every((x) => x === 0));
