@@ -97,6 +97,9 @@ simulation options:
                      rk4 (default): fixed-step classical Runge-Kutta; adaptive:
                      Cash-Karp RK45 with error control, steps chosen between samples
   --rtol r, --atol a adaptive: per-state error within a + r |x| (default 1e-6, 1e-9)
+  --unsafe-step      rk4: run even where the step is beyond RK4's stability region for a
+                     mode of the model (checked at the start and every 500 steps; without
+                     it such a run stops with an error naming the mode and a step that works)
   --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
   --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,
                      CSV otherwise (default: CSV on stdout); written to a temporary file
@@ -158,6 +161,7 @@ export const SIMULATE_OPTIONS = {
   out: { type: 'string' },
   controller: { type: 'string' },
   'call-timeout': { type: 'string' },
+  'unsafe-step': { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
 const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } satisfies ParseArgsConfig['options'];
@@ -229,7 +233,7 @@ function parseTear(spec: string, remove: boolean): TearOverride {
 }
 
 /** simulate's options from the flags, checked before anything is compiled */
-export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals'>): SimulateOptions {
+export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'>): SimulateOptions {
   const integrator = values.integrator as Integrator;
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.join(' or ')}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
   const tolerance = (flag: 'rtol' | 'atol') => {
@@ -246,7 +250,9 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
     rtol: tolerance('rtol'),
     atol: tolerance('atol'),
     signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
+    ...(values['unsafe-step'] && { unsafeStep: true }),
   };
+  if (values['unsafe-step'] && integrator !== 'rk4') throw new UsageError('--unsafe-step applies to the rk4 integrator', { hint: 'the adaptive integrator controls its own steps: drop --unsafe-step' });
   checkSimulateOptions(options);
   return options;
 }
@@ -352,6 +358,7 @@ export async function runSimulate(args: string[], io: Io): Promise<void> {
 async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<void> {
   const { values, file } = parse(args, 'simulate', io);
   const options = simulateOptions(values);
+  if (options.unsafeStep) io.stderr.write('warning: --unsafe-step: RK4 runs even where its step is unstable for a mode of the model; the answer may be wrong without another word\n');
   applyTimeouts(values);
   if (values.controller !== undefined) {
     options.controller = await loadController(values.controller);

@@ -1,0 +1,176 @@
+// Is fixed-step RK4 stable for this model at this state? (Issue 30: a stiff
+// model run at a step beyond RK4's stability region oscillates boundedly and
+// plausibly, and must not exit 0 with that answer.)
+//
+// The eigenvalues of J = df/dx that matter are the extreme ones: a few
+// Arnoldi steps on Jacobian-vector products (forward differences of the
+// derivatives, one evaluation each) give their Ritz values (Saad, Numerical
+// Methods for Large Eigenvalue Problems, ch. 6; with m = n the whole
+// spectrum). A mode that decays (Re mu < 0) but whose RK4 amplification
+// |R(mu h)| exceeds 1, R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 (Hairer &
+// Wanner II, IV.2), grows in the numbers while it dies out in the model: the
+// run would be wrong. Its eigenvector (inverse iteration on the small
+// Hessenberg matrix, complex) names the variables that carry it.
+import { eigenvalues } from '../analysis/eigenvalues.ts';
+
+/** Krylov dimension: the extreme eigenvalues of a mechanism converge in far fewer */
+const KRYLOV = 20;
+/** |R(z)| above 1 by more than the Ritz values' own error */
+const MARGIN = 1e-6;
+
+export interface Instability {
+  /** the mode's eigenvalue (1/s) */
+  re: number;
+  im: number;
+  /** |R(mu h)| at the step asked */
+  amplification: number;
+  /** the largest step at which RK4 keeps the mode (|R| <= 1) */
+  stableStep: number;
+  /** indices of the states that carry the mode, largest share first */
+  states: number[];
+}
+
+/** RK4's amplification |R(z)| of a mode with z = mu h */
+export function rk4Amplification(re: number, im: number): number {
+  // R(z) = 1 + z (1 + z/2 (1 + z/3 (1 + z/4))) by Horner, in complex arithmetic
+  let pr = 1, pi = 0;
+  for (const k of [4, 3, 2, 1]) {
+    const nr = 1 + (pr * re - pi * im) / k, ni = (pr * im + pi * re) / k;
+    pr = nr;
+    pi = ni;
+  }
+  return Math.hypot(pr, pi);
+}
+
+/**
+ * The first decaying mode RK4 at step h amplifies, or undefined.
+ * f(dx, x): the derivatives at the run's time; x the state (not changed).
+ */
+export function rk4Instability(f: (dx: Float64Array, x: Float64Array) => void, x: Float64Array, h: number): Instability | undefined {
+  const n = x.length;
+  if (n === 0) return undefined;
+  const f0 = new Float64Array(n);
+  f(f0, x);
+  const m = Math.min(n, KRYLOV);
+  // Arnoldi with modified Gram-Schmidt: J V_m = V_m H_m + h_{m+1,m} v_{m+1} e_m^T
+  const V: Float64Array[] = [];
+  const H = Array.from({ length: m }, () => new Array<number>(m).fill(0));
+  let v: Float64Array = seededUnit(n);
+  const xs = new Float64Array(n), fx = new Float64Array(n);
+  const scale = Math.max(1, norm(x));
+  let size = m;
+  for (let j = 0; j < m; j++) {
+    V.push(v);
+    // J v by a forward difference, the step relative to the state's size
+    const e = 1e-7 * scale;
+    for (let i = 0; i < n; i++) xs[i] = x[i] + e * v[i];
+    f(fx, xs);
+    const w = new Float64Array(n);
+    for (let i = 0; i < n; i++) w[i] = (fx[i] - f0[i]) / e;
+    if (!w.every(Number.isFinite)) return undefined; // a state the model refuses: nothing to say about the step
+    for (let i = 0; i <= j; i++) {
+      H[i][j] = dot(w, V[i]);
+      for (let k = 0; k < n; k++) w[k] -= H[i][j] * V[i][k];
+    }
+    const wn = norm(w);
+    if (j + 1 < m) {
+      if (wn <= 1e-12 * Math.max(1, Math.abs(H[j][j]))) {
+        size = j + 1; // an invariant subspace: its eigenvalues are exact
+        break;
+      }
+      H[j + 1][j] = wn;
+      v = w.map((c) => c / wn);
+    }
+  }
+  const Hm = H.slice(0, size).map((row) => row.slice(0, size));
+  let worst: { re: number; im: number; amplification: number } | undefined;
+  for (const mu of eigenvalues(Hm)) {
+    if (!(mu.re < 0)) continue;
+    const amplification = rk4Amplification(mu.re * h, mu.im * h);
+    if (amplification > 1 + MARGIN && (!worst || amplification > worst.amplification)) worst = { ...mu, amplification };
+  }
+  if (!worst) return undefined;
+  const mode = eigenvector(Hm, worst.re, worst.im);
+  const weight = new Float64Array(n);
+  const [yr, yi] = [new Float64Array(n), new Float64Array(n)];
+  for (let k = 0; k < size; k++) {
+    for (let i = 0; i < n; i++) {
+      yr[i] += V[k][i] * mode.re[k];
+      yi[i] += V[k][i] * mode.im[k];
+    }
+  }
+  for (let i = 0; i < n; i++) weight[i] = Math.hypot(yr[i], yi[i]);
+  const largest = Math.max(...weight);
+  const states = [...weight.keys()].filter((i) => weight[i] >= 0.1 * largest).sort((a, b) => weight[b] - weight[a]);
+  return { re: worst.re, im: worst.im, amplification: worst.amplification, stableStep: stableStep(worst.re, worst.im, h), states };
+}
+
+/** the largest s h, s in (0, 1], with |R(mu s h)| <= 1 (bisection: the region is star-shaped about 0 along a ray of Re < 0) */
+function stableStep(re: number, im: number, h: number): number {
+  let lo = 0, hi = 1;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (rk4Amplification(re * mid * h, im * mid * h) <= 1) lo = mid;
+    else hi = mid;
+  }
+  return lo * h;
+}
+
+/** an eigenvector of the small matrix A for the eigenvalue (re, im): inverse iteration, complex Gaussian elimination */
+function eigenvector(A: readonly (readonly number[])[], re: number, im: number): { re: number[]; im: number[] } {
+  const n = A.length;
+  // (A - mu' I) with mu' a hair off mu, so that the solve is regular and its solution the eigenvector
+  const shift = { re: re + 1e-10 * Math.hypot(re, im, 1), im };
+  let xr = new Array<number>(n).fill(1), xi = new Array<number>(n).fill(0);
+  for (let iteration = 0; iteration < 3; iteration++) {
+    const Mr = A.map((row, i) => row.map((a, j) => a - (i === j ? shift.re : 0)));
+    const Mi = A.map((row, i) => row.map((_, j) => (i === j ? -shift.im : 0)));
+    const br = [...xr], bi = [...xi];
+    for (let c = 0; c < n; c++) {
+      let p = c;
+      for (let r = c + 1; r < n; r++) if (Math.hypot(Mr[r][c], Mi[r][c]) > Math.hypot(Mr[p][c], Mi[p][c])) p = r;
+      [Mr[c], Mr[p], Mi[c], Mi[p], br[c], br[p], bi[c], bi[p]] = [Mr[p], Mr[c], Mi[p], Mi[c], br[p], br[c], bi[p], bi[c]];
+      const dr = Mr[c][c], di = Mi[c][c], d2 = dr * dr + di * di || 1e-300;
+      for (let r = c + 1; r < n; r++) {
+        // factor = M[r][c] / M[c][c]
+        const fr = (Mr[r][c] * dr + Mi[r][c] * di) / d2, fi = (Mi[r][c] * dr - Mr[r][c] * di) / d2;
+        for (let k = c; k < n; k++) {
+          Mr[r][k] -= fr * Mr[c][k] - fi * Mi[c][k];
+          Mi[r][k] -= fr * Mi[c][k] + fi * Mr[c][k];
+        }
+        br[r] -= fr * br[c] - fi * bi[c];
+        bi[r] -= fr * bi[c] + fi * br[c];
+      }
+    }
+    const yr = new Array<number>(n).fill(0), yi = new Array<number>(n).fill(0);
+    for (let r = n - 1; r >= 0; r--) {
+      let sr = br[r], si = bi[r];
+      for (let k = r + 1; k < n; k++) {
+        sr -= Mr[r][k] * yr[k] - Mi[r][k] * yi[k];
+        si -= Mr[r][k] * yi[k] + Mi[r][k] * yr[k];
+      }
+      const dr = Mr[r][r], di = Mi[r][r], d2 = dr * dr + di * di || 1e-300;
+      yr[r] = (sr * dr + si * di) / d2;
+      yi[r] = (si * dr - sr * di) / d2;
+    }
+    const s = Math.hypot(...yr, ...yi) || 1;
+    xr = yr.map((v) => v / s);
+    xi = yi.map((v) => v / s);
+  }
+  return { re: xr, im: xi };
+}
+
+function seededUnit(n: number): Float64Array {
+  // a fixed, dense start vector: every mode has a share in it, and the same model gives the same verdict
+  const v = new Float64Array(n);
+  let s = 0x9e3779b9;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    v[i] = s / 4294967296 - 0.5;
+  }
+  const l = norm(v);
+  return v.map((c) => c / l);
+}
+
+const dot = (a: Float64Array, b: Float64Array) => a.reduce((s, c, i) => s + c * b[i], 0);
+const norm = (a: Float64Array) => Math.sqrt(dot(a, a));

@@ -1,0 +1,74 @@
+// No silent instability with fixed steps (issue 30): RK4 at a step beyond
+// its stability region for a decaying mode of the model stops with a typed
+// error naming the mode's variables and the step it needs, instead of
+// exiting 0 with a bounded, wrong oscillation. Oracles: RK4's amplification
+// R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 (Hairer & Wanner II, IV.2) and the
+// closed-form eigenvalues of a damped oscillator; the arm's answer from the
+// adaptive integrator and from RK4 at a step inside the region, which agree.
+import { describe, expect, it } from 'vitest';
+import { SimulationError, compile, simulate } from '../../src/api.ts';
+import arm from './fixtures/arm3.ts';
+import { rk4Amplification, rk4Instability } from '../../src/sim/stability.ts';
+
+describe('RK4\'s stability region', () => {
+  it('R(z) at the known boundary points: -2.785 on the real axis, 2.828i on the imaginary', () => {
+    expect(rk4Amplification(-2.78529356, 0)).toBeCloseTo(1, 6);
+    expect(rk4Amplification(-2.7, 0)).toBeLessThan(1);
+    expect(rk4Amplification(-2.9, 0)).toBeGreaterThan(1);
+    expect(rk4Amplification(0, 2 * Math.SQRT2)).toBeCloseTo(1, 12);
+    expect(rk4Amplification(-1e-3, 2.8)).toBeLessThan(1);
+  });
+
+  it('a damped oscillator x\'\' + 2 z w x\' + w^2 x = 0: flagged exactly when |R(mu h)| > 1 for its closed-form eigenvalues', () => {
+    for (const [w, zeta] of [[1000, 0.05], [1000, 2], [300, 0.7]]) {
+      const mu = zeta < 1 ? { re: -zeta * w, im: w * Math.sqrt(1 - zeta * zeta) } : { re: -w * (zeta + Math.sqrt(zeta * zeta - 1)), im: 0 };
+      const f = (dx: Float64Array, x: Float64Array) => {
+        dx[0] = x[1];
+        dx[1] = -w * w * x[0] - 2 * zeta * w * x[1];
+      };
+      for (const h of [1e-4, 1e-3, 2e-3, 5e-3, 1e-2]) {
+        const found = rk4Instability(f, new Float64Array([0.1, 0]), h);
+        const exact = rk4Amplification(mu.re * h, mu.im * h);
+        expect(found !== undefined, `w ${w} zeta ${zeta} h ${h}: |R| ${exact}`).toBe(exact > 1 + 1e-6);
+        if (found) {
+          expect(found.re).toBeCloseTo(mu.re, 3);
+          expect(Math.abs(found.im)).toBeCloseTo(mu.im, 3);
+          expect(rk4Amplification(found.re * found.stableStep, found.im * found.stableStep)).toBeLessThanOrEqual(1);
+          expect(rk4Amplification(found.re * found.stableStep * 1.001, found.im * found.stableStep * 1.001)).toBeGreaterThan(1);
+        }
+      }
+    }
+  });
+});
+
+describe('the 3-link PD arm of issue 30 (kp 200, kd 30; fixtures/arm3.ts)', () => {
+  const compiled = compile(arm());
+  const run = (options: object) => simulate(compiled, { stop: 3, step: 1e-3, interval: 0.5, signals: ['j1.q', 'pd1.tau'], ...options });
+
+  it('RK4 at h = 1e-3 stops at t = 0 with a SimulationError naming the fast mode\'s variables and a step that works', () => {
+    let error: unknown;
+    try {
+      run({});
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SimulationError);
+    const e = error as SimulationError;
+    expect(e.message).toMatch(/fixed-step RK4 at step 0\.001 is unstable for this model at time 0/);
+    expect(e.message).toMatch(/eigenvalue -3\d\d\d/);
+    expect(e.details.variables!.some((v) => /^j\d\.qd$/.test(v))).toBe(true);
+    expect(e.details.hint).toMatch(/--integrator adaptive/);
+    // the step it names works, and gives the adaptive integrator's answer
+    const step = Number(/--step ([\d.e-]+)/.exec(e.details.hint!)![1]);
+    expect(step).toBeLessThan(1e-3);
+    const [fixed, adaptive] = [run({ step, interval: 0.5 }), run({ integrator: 'adaptive', rtol: 1e-10, atol: 1e-12 })];
+    expect(fixed.get('j1.q').at(-1)).toBeCloseTo(0.39476, 5);
+    expect(fixed.get('pd1.tau').at(-1)).toBeCloseTo(21.05, 2);
+    expect(Math.abs(fixed.get('j1.q').at(-1)! - adaptive.get('j1.q').at(-1)!)).toBeLessThan(1e-9);
+  });
+
+  it('--unsafe-step runs it anyway, and the answer is the wrong one the check prevents', () => {
+    const r = run({ unsafeStep: true });
+    expect(Math.abs(r.get('pd1.tau').at(-1)! - 21.05)).toBeGreaterThan(1);
+  });
+});
