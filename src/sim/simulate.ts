@@ -171,6 +171,8 @@ interface Run<S extends string> {
   readonly names: readonly S[];
   readonly readers: readonly ((x: Float64Array) => number)[];
   readonly deriv: Derivatives;
+  /** the derivatives of a probe state set like the run's (inputs, parameters, workspace): the stability check's */
+  readonly prober: () => Derivatives;
   readonly samples: number;
   readonly before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] };
 }
@@ -185,14 +187,31 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     if (typeof f === 'number') state.setInput(name, f);
     return typeof f === 'function' ? ([name, f] as const) : undefined;
   }).filter((x) => x !== undefined);
-  const control = options.controller && controllerHook(state, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
-  const deriv: Derivatives = (dx, x, t) => {
-    for (const [name, f] of inputFns) state.setInput(name, f(t));
-    if (control) control(t, x);
-    state.derivatives(t, x, dx);
+  // the derivatives of a state with the run's input functions and controller
+  const derivativesOf = (s: ModelState): Derivatives => {
+    const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
+    return (dx, x, t) => {
+      for (const [name, f] of inputFns) s.setInput(name, f(t));
+      if (control) control(t, x);
+      s.derivatives(t, x, dx);
+    };
+  };
+  const deriv = derivativesOf(state);
+  // a second state for the stability check's probes, so that they touch neither the run's workspace
+  // (Newton's warm start, the closures' sign records) nor its statistics; made at the first check
+  let probe: { state: ModelState; deriv: Derivatives } | undefined;
+  const prober = (): Derivatives => {
+    if (!probe) {
+      const s = state.model.createState();
+      probe = { state: s, deriv: derivativesOf(s) };
+    }
+    probe.state.u.set(state.u);
+    probe.state.p.set(state.p);
+    for (let i = 0; i < state.w.length; i++) probe.state.w[i] = state.w[i];
+    return probe.deriv;
   };
   const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
-  return { state, names, readers, deriv, samples: sampleCount(options), before };
+  return { state, names, readers, deriv, prober, samples: sampleCount(options), before };
 }
 
 /**
@@ -241,7 +260,7 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
     const t0 = timeAt(s - 1, step); // from the step count, so that times do not drift
     integrator.t = t0;
     integrator.dt = Math.min(step, stop - t0);
-    if (!options.unsafeStep && (s - 1) % STABILITY_EVERY === 0) checkStable(state, deriv, integrator.y, t0, step);
+    if (!options.unsafeStep && (s - 1) % STABILITY_EVERY === 0) checkStable(state, run.prober(), integrator.y, t0, step);
     try {
       integrator.step();
     } catch (e) {
@@ -293,7 +312,7 @@ function reporter(onProgress: ((fraction: number) => void) | undefined): (fracti
  * names the first non-finite variable, in solve order, at the first stage
  * whose derivatives are not finite.
  */
-/** a SimulationError when RK4 at step h amplifies a decaying mode of the model at (t, x) (sim/stability.ts) */
+/** a SimulationError when RK4 at step h amplifies a decaying mode of the model at (t, x) (sim/stability.ts); deriv: a probe's */
 function checkStable(state: ModelState, deriv: Derivatives, x: Float64Array, t: number, h: number): void {
   let found: Instability | undefined;
   try {

@@ -182,15 +182,25 @@ describe('error catalogue: kinematic loops', () => {
     ));
   });
   it('assembly branch: a step too large for the loop to follow stops (exit 1)', async () => {
-    const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', '--set', 'w=30', '--step', '0.05', '--stop', '1');
+    // --unsafe-step: at h = 0.05 RK4's stability check would stop it first (see 'RK4 beyond its stability region')
+    const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', '--set', 'w=30', '--step', '0.05', '--stop', '1', '--unsafe-step');
     expect(r.code).toBe(1);
-    const [first, , hint] = r.stderr.split('\n');
+    const [first, , hint] = r.stderr.split('\n').filter((l) => !l.startsWith('warning: --unsafe-step'));
     expect(first).toBe('SimulationError: the kinematic loop cut at j3 (joints j2, j1, j4) left its assembly branch between time 0.025 and 0.05: the determinant of its constraint Jacobian changed sign, so the motion passed a singular position (a change point or dead point, where assembly branches meet) or the step was too large and Newton landed on the mirror assembly');
     expect(hint).toBe('  hint: reduce --step (or use --integrator adaptive); if the error stays at the same time, the loop is at a singular position: past a change point (a loop that folds flat, e.g. a four-bar with a + d = b + c) the motion may go on along either branch and the equations do not say which, so no step size passes it; a dead point of these state joints others may drive through (mark joints { state: true }); else start away from it, stop before it, or change the dimensions');
   });
 });
 
 describe('error catalogue: simulation', () => {
+  it('RK4 beyond its stability region (exit 1): the mode, its variables, the step it needs', async () => {
+    const r = await kron('simulate', 'test/sim/fixtures/arm3.ts', '--stop', '3');
+    expect(r.code).toBe(1);
+    const [first, variables, hint] = r.stderr.split('\n');
+    expect(first).toMatch(/^SimulationError: fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3171 1\/s \(j3\.qd, j2\.qd, j1\.qd\) decays in the model but grows 1\.75-fold per step in the numbers; RK4 keeps it below a step of 0\.000878$/);
+    expect(variables).toBe('  variables: j3.qd, j2.qd, j1.qd');
+    expect(hint).toBe('  hint: use --integrator adaptive (error-controlled), or a smaller step (--step 0.0005); --unsafe-step runs anyway, with an answer that is wrong');
+  });
+
   it('--step <= 0 (exit 2)', async () => {
     for (const step of ['0', '-1e-3']) {
       const r = await kron('simulate', 'mechanisms/drivetrain.ts', '--step', step);
