@@ -232,6 +232,11 @@ function parseTear(spec: string, remove: boolean): TearOverride {
   return { variable: variable || undefined, equation: equation ?? undefined, remove };
 }
 
+/** --unsafe-step is said aloud: the answer it lets through may be wrong */
+export function warnUnsafeStep(options: SimulateOptions, io: Io): void {
+  if (options.unsafeStep) io.stderr.write('warning: --unsafe-step: RK4 runs even where its step is unstable for a mode of the model; the answer may be wrong without another word\n');
+}
+
 /** simulate's options from the flags, checked before anything is compiled */
 export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'>): SimulateOptions {
   const integrator = values.integrator as Integrator;
@@ -358,7 +363,7 @@ export async function runSimulate(args: string[], io: Io): Promise<void> {
 async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<void> {
   const { values, file } = parse(args, 'simulate', io);
   const options = simulateOptions(values);
-  if (options.unsafeStep) io.stderr.write('warning: --unsafe-step: RK4 runs even where its step is unstable for a mode of the model; the answer may be wrong without another word\n');
+  warnUnsafeStep(options, io);
   applyTimeouts(values);
   if (values.controller !== undefined) {
     options.controller = await loadController(values.controller);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { COMPILE_OPTIONS, MODEL_FLAGS, SIMULATE_OPTIONS, applyTimeouts, checkMode, compileFrom, negativeValues, number, simulateOptions } from './model-commands.ts';
+import { COMPILE_OPTIONS, MODEL_FLAGS, SIMULATE_OPTIONS, applyTimeouts, checkMode, compileFrom, negativeValues, number, simulateOptions, warnUnsafeStep } from './model-commands.ts';
 import { loadMetric } from '../sweep/metric.ts';
 import { type Io, terminal } from './io.ts';
 import { sweepBar } from './progress.ts';
@@ -100,6 +100,7 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   const whole = (flag: string, text: string | undefined) => (text === undefined ? undefined : number(flag, text));
   const points = sweepPoints({ grid: values.grid, samples: whole('--samples', values.samples), dist: values.dist, seed: whole('--seed', values.seed), force: values.force });
   const { signals, ...simulate } = simulateOptions(values);
+  warnUnsafeStep(simulate, io);
   applyTimeouts(values);
   // imported here first: its errors (an exception, process.exit, an endless import) are the sweep's, said once, not every run's
   if (values.metric !== undefined) await loadMetric(values.metric);
