@@ -8,12 +8,12 @@
 // by block as they are computed, in constant memory, for runs of any length.
 import rk4 from 'ode-rk4';
 import type { SubstitutionStats } from '../codegen/substitution.ts';
-import { KronError, SimulationError, UsageError } from '../errors.ts';
+import { SimulationError, UsageError } from '../errors.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { ModelState, NonFiniteError } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
 import { AdaptiveStepper, StepFailure } from './adaptive.ts';
-import { type Instability, rk4Instability } from './stability.ts';
+import { STABILITY_EVERY, checkRk4Step, syncProbe } from './stability.ts';
 import { type Controller, controllerHook } from './controller.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 
@@ -64,8 +64,7 @@ export interface SimulateOptions<S extends string = string> {
   unsafeStep?: boolean;
 }
 
-/** RK4 steps between two stability checks (each costs at most 21 evaluations: ~1% of the run) */
-export const STABILITY_EVERY = 500;
+export { STABILITY_EVERY };
 
 export const DEFAULT_RTOL = 1e-6;
 export const DEFAULT_ATOL = 1e-9;
@@ -205,9 +204,7 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
       const s = state.model.createState();
       probe = { state: s, deriv: derivativesOf(s) };
     }
-    probe.state.u.set(state.u);
-    probe.state.p.set(state.p);
-    for (let i = 0; i < state.w.length; i++) probe.state.w[i] = state.w[i];
+    syncProbe(probe.state, state);
     return probe.deriv;
   };
   const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
@@ -260,7 +257,10 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
     const t0 = timeAt(s - 1, step); // from the step count, so that times do not drift
     integrator.t = t0;
     integrator.dt = Math.min(step, stop - t0);
-    if (!options.unsafeStep && (s - 1) % STABILITY_EVERY === 0) checkStable(state, run.prober(), integrator.y, t0, step);
+    if (!options.unsafeStep && (s - 1) % STABILITY_EVERY === 0) {
+      const probe = run.prober();
+      checkRk4Step(state.model.stateNames, (dx, y) => probe(dx, y, t0), integrator.y, t0, step);
+    }
     try {
       integrator.step();
     } catch (e) {
@@ -312,30 +312,6 @@ function reporter(onProgress: ((fraction: number) => void) | undefined): (fracti
  * names the first non-finite variable, in solve order, at the first stage
  * whose derivatives are not finite.
  */
-/** a SimulationError when RK4 at step h amplifies a decaying mode of the model at (t, x) (sim/stability.ts); deriv: a probe's */
-function checkStable(state: ModelState, deriv: Derivatives, x: Float64Array, t: number, h: number): void {
-  let found: Instability | undefined;
-  try {
-    found = rk4Instability((dx, y) => deriv(dx, y, t), Float64Array.from(x), h);
-  } catch (e) {
-    if (e instanceof KronError) return; // a state next to a singular one: the run's own checks speak for it
-    throw e;
-  }
-  if (!found) return;
-  const names = found.states.slice(0, 6).map((i) => state.model.stateNames[i]);
-  const mode = found.im === 0 ? `${found.re.toPrecision(4)}` : `${found.re.toPrecision(4)} ± ${Math.abs(found.im).toPrecision(4)}i`;
-  // a step of 1, 2 or 5 times a power of ten, 10% inside the region: it divides the usual sampling intervals
-  const decade = 10 ** Math.floor(Math.log10(0.9 * found.stableStep));
-  const suggested = Number(([5, 2, 1].find((k) => k * decade <= 0.9 * found.stableStep)! * decade).toPrecision(1));
-  throw new SimulationError(
-    `fixed-step RK4 at step ${h} is unstable for this model at time ${t}: the mode with eigenvalue ${mode} 1/s (${names.join(', ')}${found.states.length > 6 ? ', ...' : ''}) decays in the model but grows ${found.amplification.toPrecision(3)}-fold per step in the numbers; RK4 keeps it below a step of ${found.stableStep.toPrecision(3)}`,
-    {
-      variables: names,
-      hint: `use --integrator adaptive (error-controlled), or a smaller step (--step ${suggested}); --unsafe-step runs anyway, with an answer that is wrong`,
-    },
-  );
-}
-
 function nonFinite(state: ModelState, t: number, x: Float64Array, h: number, deriv: Derivatives): SimulationError {
   const n = x.length;
   const k = new Float64Array(n), stage = Float64Array.from(x);

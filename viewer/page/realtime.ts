@@ -9,6 +9,7 @@ import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { ModelState } from '../../src/codegen/state.ts';
 import { packPoses, poseSignalNames } from '../../src/io/poses.ts';
 import type { Scene } from '../../src/io/types.ts';
+import { STABILITY_EVERY, checkRk4Step, syncProbe } from '../../src/sim/stability.ts';
 
 /** simulate()'s default step for live runs (viewer/page/live.ts simulates with it too) */
 export const REALTIME_STEP = 1e-3;
@@ -25,6 +26,8 @@ export class RealTimeRun {
   private readonly dx: Float64Array;
   private readonly poseNames: string[];
   private steps = 0;
+  /** the stability check's probe state (src/sim/stability.ts), made at the first check */
+  private probe: ModelState | undefined;
 
   constructor(readonly compiled: CompiledModel, scene: Scene | undefined, inputs: Readonly<Record<string, number>> = {}, readonly step = REALTIME_STEP) {
     this.state = compiled.createState();
@@ -46,11 +49,20 @@ export class RealTimeRun {
     this.state.setInput(name, value);
   }
 
+  private checkStable(): void {
+    const probe = (this.probe ??= this.compiled.createState());
+    syncProbe(probe, this.state);
+    const t = this.time;
+    checkRk4Step(this.compiled.stateNames, (dx, y) => probe.derivatives(t, y, dx), this.x, t, this.step);
+  }
+
   /** integrate whole steps up to `until` (s of simulated time); returns the time reached */
   advanceTo(until: number): number {
     while (timeAt(this.steps + 1, this.step) <= until + 1e-12) {
       this.integrator.t = this.time;
       this.integrator.dt = this.step;
+      // as simulate(): a step beyond RK4's stability region for a mode of the model stops the live run
+      if (this.steps % STABILITY_EVERY === 0) this.checkStable();
       this.integrator.step();
       this.state.normalize(this.x); // unit quaternions back to norm 1
       this.steps++;
