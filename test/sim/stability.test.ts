@@ -6,7 +6,7 @@
 // closed-form eigenvalues of a damped oscillator; the arm's answer from the
 // adaptive integrator and from RK4 at a step inside the region, which agree.
 import { describe, expect, it } from 'vitest';
-import { SimulationError, compile, simulate } from '../../src/api.ts';
+import { Mechanism, SimulationError, compile, eigenvalues, linearize, simulate } from '../../src/api.ts';
 import arm from './fixtures/arm3.ts';
 import { rk4Amplification, rk4Instability } from '../../src/sim/stability.ts';
 
@@ -70,5 +70,46 @@ describe('the 3-link PD arm of issue 30 (kp 200, kd 30; fixtures/arm3.ts)', () =
   it('--unsafe-step runs it anyway, and the answer is the wrong one the check prevents', () => {
     const r = run({ unsafeStep: true });
     expect(Math.abs(r.get('pd1.tau').at(-1)! - 21.05)).toBeGreaterThan(1);
+  });
+});
+
+describe('fuzz: the check against the exact spectrum of kron linearize', () => {
+  // seeded random chains of 2-8 links on revolute joints with random springs and dampers (stiff and soft),
+  // under gravity; the oracle: every eigenvalue of A (exact symbolic linearization, analysis/linearize.ts)
+  // against RK4's amplification at random steps. Arnoldi sees the whole spectrum up to 20 states.
+  it('30 chains x 4 steps: flagged exactly when an exact decaying eigenvalue has |R(mu h)| > 1 (away from |R| = 1 by 1e-3)', () => {
+    let seed = 30;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    let flagged = 0, judged = 0;
+    for (let k = 0; k < 30; k++) {
+      const n = 2 + Math.floor(rnd() * 7);
+      const m = new Mechanism(`chain${k}`);
+      let at = m.world.frame_b;
+      for (let i = 0; i < n; i++) {
+        const j = m.revolute(`j${i + 1}`, { axis: [rnd() - 0.5, rnd() - 0.5, 1], q: rnd() - 0.5, qd: rnd() - 0.5, c: 10 ** (4 * rnd()), d: 10 ** (3 * rnd() - 1) });
+        const b = m.body(`b${i + 1}`, { m: 0.2 + rnd(), rcm: [0.1 + 0.2 * rnd(), 0, 0], I: [0.01, 0.01 + 0.01 * rnd(), 0.01 + 0.01 * rnd()] });
+        const bar = m.bar(`o${i + 1}`, { r: [0.3, 0, 0] });
+        m.connect(at, j.frame_a);
+        m.connect(j.frame_b, b.frame_a);
+        m.connect(j.frame_b, bar.frame_a);
+        at = bar.frame_b;
+      }
+      const compiled = compile(m);
+      const exact = eigenvalues(linearize(compiled).A);
+      const state = compiled.createState();
+      const x = state.x0();
+      for (let s = 0; s < 4; s++) {
+        const h = 10 ** (-4 + 2 * rnd());
+        const worst = Math.max(0, ...exact.filter((e) => e.re < 0).map((e) => rk4Amplification(e.re * h, e.im * h)));
+        if (Math.abs(worst - 1) < 1e-3) continue; // on the boundary: either verdict is right
+        judged++;
+        const found = rk4Instability((dx, y) => state.derivatives(0, y, dx), x, h);
+        expect(found !== undefined, `chain ${k} (${n} links) at h ${h}: exact max |R| ${worst}`).toBe(worst > 1);
+        if (found) flagged++;
+      }
+    }
+    // both verdicts occur, or the test would test nothing
+    expect(flagged).toBeGreaterThan(10);
+    expect(judged - flagged).toBeGreaterThan(10);
   });
 });
