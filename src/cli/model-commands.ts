@@ -98,7 +98,7 @@ simulation options:
                      Cash-Karp RK45 with error control, steps chosen between samples
   --rtol r, --atol a adaptive: per-state error within a + r |x| (default 1e-6, 1e-9)
   --unsafe-step      rk4: run even where the step is beyond RK4's stability region for a
-                     mode of the model (checked at the start and every 500 steps; without
+                     mode of the model (checked at the start and every 1000 steps; without
                      it such a run stops with an error naming the mode and a step that works)
   --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
   --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,

@@ -26,7 +26,7 @@ describe('the live run checks RK4\'s stability as simulate() does', () => {
     expect(live.time).toBe(0);
   });
 
-  it('a pendulum runs on, through the checks every 500 steps, to simulate()\'s states', () => {
+  it('a pendulum runs on, through the checks every 1000 steps, to simulate()\'s states', () => {
     const compiled = compile(pendulum());
     const live = new RealTimeRun(compiled, undefined);
     live.advanceTo(1.2);
