@@ -64,7 +64,6 @@ export interface SimulateOptions<S extends string = string> {
   unsafeStep?: boolean;
 }
 
-export { STABILITY_EVERY };
 
 export const DEFAULT_RTOL = 1e-6;
 export const DEFAULT_ATOL = 1e-9;

@@ -173,27 +173,36 @@ function stableStep(re: number, im: number, h: number): number {
 /** an eigenvector of the small matrix A for the eigenvalue (re, im): inverse iteration, complex Gaussian elimination */
 function eigenvector(A: readonly (readonly number[])[], re: number, im: number): { re: number[]; im: number[] } {
   const n = A.length;
-  // (A - mu' I) with mu' a hair off mu, so that the solve is regular and its solution the eigenvector
-  const shift = { re: re + 1e-10 * Math.hypot(re, im, 1), im };
+  // A - mu' I with mu' a hair off mu, so that the solve is regular and its solution the eigenvector;
+  // factored once (partial pivoting), then two solves of inverse iteration
+  const shift = re + 1e-10 * Math.hypot(re, im, 1);
+  const Mr = A.map((row, i) => row.map((a, j) => a - (i === j ? shift : 0)));
+  const Mi = A.map((row, i) => row.map((_, j) => (i === j ? -im : 0)));
+  const perm = [...A.keys()];
+  const Lr: number[][] = A.map(() => new Array<number>(n).fill(0)), Li: number[][] = A.map(() => new Array<number>(n).fill(0));
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.hypot(Mr[r][c], Mi[r][c]) > Math.hypot(Mr[p][c], Mi[p][c])) p = r;
+    [Mr[c], Mr[p], Mi[c], Mi[p], Lr[c], Lr[p], Li[c], Li[p], perm[c], perm[p]] = [Mr[p], Mr[c], Mi[p], Mi[c], Lr[p], Lr[c], Li[p], Li[c], perm[p], perm[c]];
+    const dr = Mr[c][c], di = Mi[c][c], d2 = dr * dr + di * di || 1e-300;
+    for (let r = c + 1; r < n; r++) {
+      // the factor M[r][c] / M[c][c], kept for the solves
+      const fr = (Mr[r][c] * dr + Mi[r][c] * di) / d2, fi = (Mi[r][c] * dr - Mr[r][c] * di) / d2;
+      Lr[r][c] = fr;
+      Li[r][c] = fi;
+      for (let k = c; k < n; k++) {
+        Mr[r][k] -= fr * Mr[c][k] - fi * Mi[c][k];
+        Mi[r][k] -= fr * Mi[c][k] + fi * Mr[c][k];
+      }
+    }
+  }
   let xr = new Array<number>(n).fill(1), xi = new Array<number>(n).fill(0);
-  for (let iteration = 0; iteration < 3; iteration++) {
-    const Mr = A.map((row, i) => row.map((a, j) => a - (i === j ? shift.re : 0)));
-    const Mi = A.map((row, i) => row.map((_, j) => (i === j ? -shift.im : 0)));
-    const br = [...xr], bi = [...xi];
-    for (let c = 0; c < n; c++) {
-      let p = c;
-      for (let r = c + 1; r < n; r++) if (Math.hypot(Mr[r][c], Mi[r][c]) > Math.hypot(Mr[p][c], Mi[p][c])) p = r;
-      [Mr[c], Mr[p], Mi[c], Mi[p], br[c], br[p], bi[c], bi[p]] = [Mr[p], Mr[c], Mi[p], Mi[c], br[p], br[c], bi[p], bi[c]];
-      const dr = Mr[c][c], di = Mi[c][c], d2 = dr * dr + di * di || 1e-300;
-      for (let r = c + 1; r < n; r++) {
-        // factor = M[r][c] / M[c][c]
-        const fr = (Mr[r][c] * dr + Mi[r][c] * di) / d2, fi = (Mi[r][c] * dr - Mr[r][c] * di) / d2;
-        for (let k = c; k < n; k++) {
-          Mr[r][k] -= fr * Mr[c][k] - fi * Mi[c][k];
-          Mi[r][k] -= fr * Mi[c][k] + fi * Mr[c][k];
-        }
-        br[r] -= fr * br[c] - fi * bi[c];
-        bi[r] -= fr * bi[c] + fi * br[c];
+  for (let iteration = 0; iteration < 2; iteration++) {
+    const br = perm.map((k) => xr[k]), bi = perm.map((k) => xi[k]);
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < r; c++) {
+        br[r] -= Lr[r][c] * br[c] - Li[r][c] * bi[c];
+        bi[r] -= Lr[r][c] * bi[c] + Li[r][c] * br[c];
       }
     }
     const yr = new Array<number>(n).fill(0), yi = new Array<number>(n).fill(0);

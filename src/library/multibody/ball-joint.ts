@@ -84,8 +84,7 @@ export class BallJoint extends Joint {
   }
 
   relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
-    const n = Math.hypot(q[0], q[1], q[2], q[3]);
-    return { R: rotationNumbers(q.map((v) => v / n)), p: [0, 0, 0] };
+    return { R: rotationNumbers(q), p: [0, 0, 0] };
   }
 
   cutResidual(a: Pose, b: Pose): number[] {

@@ -76,8 +76,7 @@ export class FreeJoint extends Joint {
   }
 
   relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
-    const Q = q.slice(3, 7), n = Math.hypot(...Q);
-    return { R: rotationNumbers(Q.map((v) => v / n)), p: q.slice(0, 3) };
+    return { R: rotationNumbers(q.slice(3, 7)), p: q.slice(0, 3) };
   }
 
   cutResidual(): number[] {

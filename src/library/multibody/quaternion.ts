@@ -38,8 +38,10 @@ export function quaternionRate([w, x, y, z]: Quaternion, [p, q, r]: Vec3): Quate
   ];
 }
 
-/** the rotation matrix of a unit quaternion, in numbers (start poses) */
-export function rotationNumbers([w, x, y, z]: readonly number[]): number[][] {
+/** R(Q / |Q|) in numbers (start poses), as rotationOf */
+export function rotationNumbers(Q: readonly number[]): number[][] {
+  const n = Math.hypot(Q[0], Q[1], Q[2], Q[3]);
+  const [w, x, y, z] = [Q[0] / n, Q[1] / n, Q[2] / n, Q[3] / n];
   return [
     [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
