@@ -1,24 +1,24 @@
-// Simulation over the compiled derivatives, sampled every `interval`:
-// fixed-step RK4 (the ode-rk4 package, the default) or adaptive Cash-Karp
-// RK45 (the ode45-cash-karp package) with relative and absolute tolerances.
+// Simulation over the compiled derivatives, sampled every `interval`, by
+// one of the steppers (sim/steppers): fixed-step RK4 (the default) or an
+// error-controlled integrator with relative and absolute tolerances.
 // A non-finite state stops the run with the time and the first non-finite
 // variable in solve order. Every run has a state of its own (createState()),
 // so runs of one compiled model do not disturb each other. simulate() keeps
 // every sample (up to MAX_RESULT_BYTES); simulateBlocks() hands them on block
 // by block as they are computed, in constant memory, for runs of any length.
-import rk4 from 'ode-rk4';
 import type { SubstitutionStats } from '../codegen/substitution.ts';
 import { SimulationError, UsageError } from '../errors.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
-import { ModelState, NonFiniteError } from '../codegen/state.ts';
+import { ModelState } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
-import { AdaptiveStepper, StepFailure } from './adaptive.ts';
-import { STABILITY_EVERY, checkRk4Step, syncProbe } from './stability.ts';
+import { checkRk4Step, syncProbe } from './stability.ts';
+import { INTEGRATORS, type Integrator, STEPPERS } from './steppers/index.ts';
+import { type StepperStats, StepFailure, type StepperSettings } from './steppers/stepper.ts';
+import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 
-export type Integrator = 'rk4' | 'adaptive';
-export const INTEGRATORS: readonly Integrator[] = ['rk4', 'adaptive'];
+export { INTEGRATORS, type Integrator };
 
 export interface SimulateOptions<S extends string = string> {
   /** end time (s), >= 0 */
@@ -69,9 +69,6 @@ export const DEFAULT_RTOL = 1e-6;
 export const DEFAULT_ATOL = 1e-9;
 export const DEFAULT_MAX_STEPS = 1e6;
 
-/** time after k steps of size h, without the rounding noise of k * h (0.009000000000000001) */
-const timeAt = (k: number, h: number) => Number((k * h).toPrecision(14));
-
 /** throws a UsageError for options simulate() cannot run with */
 export function checkSimulateOptions(options: SimulateOptions): void {
   const { stop, step, interval, integrator = 'rk4' } = options;
@@ -102,8 +99,14 @@ export interface SampleBlock<S extends string = string> {
   readonly length: number;
 }
 
-/** what a run reports besides its samples (compiled with relaxIterate or tornSubstitution) */
+/** which integrator ran and what it cost */
+export interface IntegrationStats extends StepperStats {
+  integrator: Integrator;
+}
+
+/** what a run reports besides its samples: its integration, and (compiled with relaxIterate or tornSubstitution) its iterations */
 export interface RunStats {
+  integration?: IntegrationStats;
   iterations?: IterationStats[];
   substitutions?: SubstitutionStats[];
 }
@@ -173,6 +176,8 @@ interface Run<S extends string> {
   readonly prober: () => Derivatives;
   readonly samples: number;
   readonly before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] };
+  /** the stepper's statistics, kept current while the run goes */
+  integration?: IntegrationStats;
 }
 
 function prepare<S extends string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): Run<S> {
@@ -232,44 +237,36 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
   const progress = reporter(options.onProgress);
   const x = state.x0();
   if (sample(0, x)) (since = 0), yield;
-  if (options.integrator === 'adaptive') {
-    const tolerances = { rtol: options.rtol ?? DEFAULT_RTOL, atol: options.atol ?? DEFAULT_ATOL };
-    const stepper = new AdaptiveStepper(x, deriv, step, stop, tolerances, options.maxSteps ?? DEFAULT_MAX_STEPS, (y) => state.normalize(y));
-    for (let s = every; s < steps + every; s += every) {
-      const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
-      let y: Float64Array;
-      try {
-        y = stepper.advance(t);
-      } catch (e) {
-        if (e instanceof StepFailure) throw nonFinite(state, e.t, e.x, e.h, deriv);
-        throw e;
-      }
-      if (sample(t, y)) (since = 0), yield;
-      progress(t / stop);
-    }
-    return;
-  }
-  const integrator = rk4(x, deriv, 0, step);
-  const previous = new Float64Array(x.length);
-  for (let s = 1; s <= steps; s++) {
-    previous.set(integrator.y);
-    const t0 = timeAt(s - 1, step); // from the step count, so that times do not drift
-    integrator.t = t0;
-    integrator.dt = Math.min(step, stop - t0);
-    if (!options.unsafeStep && (s - 1) % STABILITY_EVERY === 0) {
+  const integrator = options.integrator ?? 'rk4';
+  const settings: StepperSettings = {
+    step,
+    stop,
+    rtol: options.rtol ?? DEFAULT_RTOL,
+    atol: options.atol ?? DEFAULT_ATOL,
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    project: (y) => state.normalize(y),
+  };
+  // a fixed step beyond RK4's stability region for a mode of the model stops the run (sim/stability.ts)
+  if (integrator === 'rk4' && !options.unsafeStep) {
+    settings.guard = (t, y, h) => {
       const probe = run.prober();
-      checkRk4Step(state.model.stateNames, (dx, y) => probe(dx, y, t0), integrator.y, t0, step);
-    }
+      checkRk4Step(state.model.stateNames, (dx, z) => probe(dx, z, t), y, t, h);
+    };
+  }
+  const stepper = STEPPERS[integrator](x, deriv, 0, settings);
+  run.integration = { integrator, ...stepper.stats };
+  for (let s = every; s < steps + every; s += every) {
+    const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
     try {
-      integrator.step();
+      while (stepper.t < t) stepper.step(t);
     } catch (e) {
-      if (e instanceof NonFiniteError) throw nonFinite(state, t0, previous, integrator.dt, deriv);
+      if (e instanceof StepFailure) throw nonFinite(state, e.t, e.x, e.h, deriv);
       throw e;
+    } finally {
+      Object.assign(run.integration, stepper.stats);
     }
-    if (!integrator.y.every(Number.isFinite)) throw nonFinite(state, t0, previous, integrator.dt, deriv);
-    state.normalize(integrator.y);
-    if ((s % every === 0 || s === steps) && sample(s === steps ? stop : timeAt(s, step), integrator.y)) (since = 0), yield;
-    progress(s / steps);
+    if (sample(t, stepper.x)) (since = 0), yield;
+    progress(t / stop);
   }
 }
 
@@ -289,7 +286,7 @@ function recordsStateOnly(state: ModelState, names: readonly string[]): boolean 
 /** the run's sweeps per evaluation of each relaxing iteration and successive substitution (none: the fields stay absent) */
 function stats(run: Run<string>): RunStats {
   const { state, before } = run;
-  const out: RunStats = {};
+  const out: RunStats = run.integration ? { integration: { ...run.integration } } : {};
   if (before.iterations.length) out.iterations = statsSince(before.iterations, state.iterationStats());
   if (before.substitutions.length) {
     out.substitutions = statsSince(before.substitutions, state.substitutionStats()).map((s, i) => ({ ...s, fallbacks: s.fallbacks - before.substitutions[i].fallbacks }));

@@ -1,31 +1,27 @@
 // Real-time simulation in the page: the compiled model integrated as the
 // wall clock goes (the page's requestAnimationFrame gives the seconds), with
 // its inputs (a joint's tau...) set at once from sliders. The integration is
-// simulate()'s: ode-rk4 at a fixed step, times from the step count, so a run
-// with inputs that are constant from t = 0 reaches exactly the states
-// simulate() records with the same constant inputs.
-import rk4 from 'ode-rk4';
+// simulate()'s: the RK4 stepper at a fixed step, times from the step count,
+// so a run with inputs that are constant from t = 0 reaches exactly the
+// states simulate() records with the same constant inputs.
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { ModelState } from '../../src/codegen/state.ts';
 import { packPoses, poseSignalNames } from '../../src/io/poses.ts';
 import type { Scene } from '../../src/io/types.ts';
-import { STABILITY_EVERY, checkRk4Step, syncProbe } from '../../src/sim/stability.ts';
+import { checkRk4Step, syncProbe } from '../../src/sim/stability.ts';
+import { Rk4Stepper, timeAt } from '../../src/sim/steppers/rk4.ts';
+import { StepFailure } from '../../src/sim/steppers/stepper.ts';
 
 /** simulate()'s default step for live runs (viewer/page/live.ts simulates with it too) */
 export const REALTIME_STEP = 1e-3;
-
-const timeAt = (k: number, h: number) => Number((k * h).toPrecision(14));
 
 export class RealTimeRun {
   /** the model's inputs, in the compiled model's order */
   readonly inputs: readonly string[];
   private readonly state: ModelState;
-  private readonly integrator: ReturnType<typeof rk4>;
-  /** the state vector, integrated in place by ode-rk4 */
-  private readonly x: Float64Array;
+  private readonly stepper: Rk4Stepper;
   private readonly dx: Float64Array;
   private readonly poseNames: string[];
-  private steps = 0;
   /** the stability check's probe state (src/sim/stability.ts), made at the first check */
   private probe: ModelState | undefined;
 
@@ -33,15 +29,29 @@ export class RealTimeRun {
     this.state = compiled.createState();
     this.inputs = compiled.generated.layout.inputs;
     for (const [name, value] of Object.entries(inputs)) this.state.setInput(name, value);
-    const x = (this.x = this.state.x0());
+    const x = this.state.x0();
     this.dx = new Float64Array(x.length);
-    this.integrator = rk4(x, (dx: Float64Array, y: Float64Array, t: number) => this.state.derivatives(t, y, dx), 0, step);
+    this.stepper = new Rk4Stepper(x, (dx, y, t) => this.state.derivatives(t, y, dx), 0, {
+      step,
+      stop: Infinity,
+      rtol: 0,
+      atol: 0,
+      maxSteps: Infinity,
+      project: (y) => this.state.normalize(y), // unit quaternions back to norm 1
+      // as simulate(): a step beyond RK4's stability region for a mode of the model stops the live run
+      guard: (t, y, h) => this.checkStable(t, y, h),
+    });
     this.poseNames = scene ? poseSignalNames(scene.frames, (n) => compiled.hasSignal(n)) : [];
   }
 
   /** simulated time (s) */
   get time(): number {
-    return timeAt(this.steps, this.step);
+    return this.stepper.t;
+  }
+
+  /** the state vector (the stepper's, integrated in place) */
+  private get x(): Float64Array {
+    return this.stepper.x;
   }
 
   /** an input's value from now on (takes effect at the next step) */
@@ -49,24 +59,21 @@ export class RealTimeRun {
     this.state.setInput(name, value);
   }
 
-  private checkStable(): void {
+  private checkStable(t: number, x: Float64Array, h: number): void {
     const probe = (this.probe ??= this.compiled.createState());
     syncProbe(probe, this.state);
-    const t = this.time;
-    checkRk4Step(this.compiled.stateNames, (dx, y) => probe.derivatives(t, y, dx), this.x, t, this.step);
+    checkRk4Step(this.compiled.stateNames, (dx, y) => probe.derivatives(t, y, dx), x, t, h);
   }
 
   /** integrate whole steps up to `until` (s of simulated time); returns the time reached */
   advanceTo(until: number): number {
-    while (timeAt(this.steps + 1, this.step) <= until + 1e-12) {
-      this.integrator.t = this.time;
-      this.integrator.dt = this.step;
-      // as simulate(): a step beyond RK4's stability region for a mode of the model stops the live run
-      if (this.steps % STABILITY_EVERY === 0) this.checkStable();
-      this.integrator.step();
-      this.state.normalize(this.x); // unit quaternions back to norm 1
-      this.steps++;
-      if (!this.x.every(Number.isFinite)) throw new Error(`the live run diverged at t = ${this.time.toFixed(3)} s`);
+    while (timeAt(this.stepper.stats.steps + 1, this.step) <= until + 1e-12) {
+      try {
+        this.stepper.step(Infinity);
+      } catch (e) {
+        if (e instanceof StepFailure) throw new Error(`the live run diverged at t = ${e.t.toFixed(3)} s`, { cause: e });
+        throw e;
+      }
     }
     return this.time;
   }
