@@ -6,11 +6,11 @@ import type { CompiledModel } from '../codegen/compiled.ts';
 import type { ModelState } from '../codegen/state.ts';
 import { Frame } from '../library/multibody/index.ts';
 import type { Component, Model } from '../model/index.ts';
-import { type SimulateOptions, simulate } from '../sim/simulate.ts';
+import { type IntegrationStats, type SimulateOptions, simulate } from '../sim/simulate.ts';
 import { SimulationResult } from '../sim/result.ts';
 import { packPoses, poseSignalNames } from './poses.ts';
 import { describeScene } from './scene.ts';
-import type { PlaybackFields, Vec3Tuple } from './types.ts';
+import type { Integration, PlaybackFields, Vec3Tuple } from './types.ts';
 
 export interface PlaybackRecording {
   result: SimulationResult;
@@ -37,6 +37,13 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const result = new SimulationResult(run.time, names, run.columns.slice(0, names.length));
   const poses = packPoses(run.columns.slice(names.length), run.length);
   const { integrator = 'rk4', step, rtol, atol } = options;
-  const integration = { integrator, step, ...(integrator === 'adaptive' && { rtol, atol }) };
+  const integration = { integrator, step, ...(integrator !== 'rk4' && { rtol, atol }), ...statsOf(run.integration) };
   return { result, playback: { scene, poses, report: compiled.report, integration } };
+}
+
+/** the integrator's counts for the result file (what it cost), without its name (the file has it already) */
+function statsOf(stats: IntegrationStats | undefined): Partial<Integration> {
+  if (!stats) return {};
+  const { steps, rejected, evaluations, jacobians, decompositions } = stats;
+  return { steps, rejected, evaluations, ...(jacobians && { jacobians, decompositions }) };
 }

@@ -73,6 +73,13 @@ export interface Integration {
   step: number;
   rtol?: number;
   atol?: number;
+  /** what the run cost (absent in results written before they were recorded): accepted and rejected steps, evaluations of the derivatives */
+  steps?: number;
+  rejected?: number;
+  evaluations?: number;
+  /** implicit integrators: Jacobians formed and LU decompositions */
+  jacobians?: number;
+  decompositions?: number;
 }
 
 /** the fields a mechanism's JSON result adds to { model, time, signals } */

@@ -4,12 +4,15 @@
 import { UsageError } from '../errors.ts';
 import type { IterationStats } from '../codegen/relax-iterate.ts';
 import type { SubstitutionStats } from '../codegen/substitution.ts';
+import type { IntegrationStats } from './steppers/index.ts';
 
 export class SimulationResult<S extends string = string> {
   /** compiled with relaxIterate: per relaxing iteration, the evaluations of this run and their sweeps (mean, max) */
   iterations?: IterationStats[];
   /** compiled with tornSubstitution: per substituted loop, the evaluations of this run, their sweeps and Newton's fallbacks */
   substitutions?: SubstitutionStats[];
+  /** the integrator that ran and what it cost: accepted and rejected steps, evaluations of the derivatives, Jacobians, LUs */
+  integration?: IntegrationStats;
 
   constructor(
     readonly time: Float64Array,

@@ -12,13 +12,13 @@ import type { CompiledModel } from '../codegen/compiled.ts';
 import { ModelState } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
 import { checkRk4Step, syncProbe } from './stability.ts';
-import { INTEGRATORS, type Integrator, STEPPERS } from './steppers/index.ts';
-import { type StepperStats, StepFailure, type StepperSettings } from './steppers/stepper.ts';
+import { INTEGRATORS, type IntegrationStats, type Integrator, STEPPERS } from './steppers/index.ts';
+import { StepFailure, type StepperSettings } from './steppers/stepper.ts';
 import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 
-export { INTEGRATORS, type Integrator };
+export { INTEGRATORS, type IntegrationStats, type Integrator };
 
 export interface SimulateOptions<S extends string = string> {
   /** end time (s), >= 0 */
@@ -97,11 +97,6 @@ export interface SampleBlock<S extends string = string> {
   readonly time: Float64Array;
   readonly columns: readonly Float64Array[];
   readonly length: number;
-}
-
-/** which integrator ran and what it cost */
-export interface IntegrationStats extends StepperStats {
-  integrator: Integrator;
 }
 
 /** what a run reports besides its samples: its integration, and (compiled with relaxIterate or tornSubstitution) its iterations */

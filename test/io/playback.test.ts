@@ -19,7 +19,8 @@ describe('JSON results for the viewer', () => {
   it('a mechanism: signals as asked, plus scene, poses for every sample and frame, and the report', async () => {
     const run = await simulateTo('doublependulum', '--signals', 'j1.q,j2.qd', '--mode', 'relaxed');
     expect(Object.keys(run)).toEqual(['model', 'time', 'signals', 'scene', 'poses', 'report', 'integration']);
-    expect(run.integration).toEqual({ integrator: 'rk4', step: 1e-3 });
+    // a 0.1 s run is 100 RK4 steps of 1e-3, four evaluations of the derivatives each
+    expect(run.integration).toEqual({ integrator: 'rk4', step: 1e-3, steps: 100, rejected: 0, evaluations: 400 });
     expect(Object.keys(run.signals)).toEqual(['j1.q', 'j2.qd']);
     expect(run.time).toHaveLength(6);
     expect(run.scene!.frames).toHaveLength(4);

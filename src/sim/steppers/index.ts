@@ -3,7 +3,7 @@
 // and one entry here.
 import { CashKarpStepper } from './cash-karp.ts';
 import { Rk4Stepper } from './rk4.ts';
-import type { Stepper, StepperFactory } from './stepper.ts';
+import type { Stepper, StepperFactory, StepperStats } from './stepper.ts';
 
 export const STEPPERS = {
   /** fixed-step classical RK4 (ode-rk4) */
@@ -17,5 +17,10 @@ export const INTEGRATORS = Object.keys(STEPPERS) as Integrator[];
 
 /** integrators whose step size is fixed (the rest control their error) */
 export const FIXED_STEP: readonly Integrator[] = ['rk4'];
+
+/** which integrator ran a run and what it cost */
+export interface IntegrationStats extends StepperStats {
+  integrator: Integrator;
+}
 
 export type { Stepper };
