@@ -6,7 +6,7 @@
 // closed-form eigenvalues of a damped oscillator; the arm's answer from the
 // adaptive integrator and from RK4 at a step inside the region, which agree.
 import { describe, expect, it } from 'vitest';
-import { Mechanism, SimulationError, compile, eigenvalues, linearize, simulate } from '../../src/api.ts';
+import { Mechanism, Model, SimulationError, compile, der, eigenvalues, linearize, mul, simulate, sub } from '../../src/api.ts';
 import arm from './fixtures/arm3.ts';
 import { rk4Amplification, rk4Instability } from '../../src/sim/stability.ts';
 
@@ -70,6 +70,30 @@ describe('the 3-link PD arm of issue 30 (kp 200, kd 30; fixtures/arm3.ts)', () =
   it('--unsafe-step runs it anyway, and the answer is the wrong one the check prevents', () => {
     const r = run({ unsafeStep: true });
     expect(Math.abs(r.get('pd1.tau').at(-1)! - 21.05)).toBeGreaterThan(1);
+  });
+});
+
+describe('a model that becomes stiff between two checks', () => {
+  it('a run that blows up there stops with the mode that did it: the state grew tenfold, so it was checked again', () => {
+    // x'' = -k x - 0.1 x': k = 1 until t = 1.5, then 1e8 (eigenvalues -0.05 ± 1e4 i, beyond RK4's 2.83/h at h = 1e-3);
+    // the checks run at t = 0 and t = 1, so the blow-up comes between them
+    const m = new Model('stiffens');
+    const x = m.variable('x', { start: 1 }), v = m.variable('v', { start: 0 });
+    const k = m.input('k');
+    m.equation(der(x), v);
+    m.equation(der(v), sub(mul(-1, mul(k, x)), mul(0.1, v)));
+    let error: unknown;
+    try {
+      simulate(compile(m), { stop: 1.9, step: 1e-3, inputs: { k: (t) => (t < 1.5 ? 1 : 1e8) } });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SimulationError);
+    const e = error as SimulationError;
+    expect(e.message).toMatch(/fixed-step RK4 at step 0\.001 is unstable for this model at time 1\.[5-9]/);
+    // the mode's closed-form eigenvalues: -0.05 ± i sqrt(1e8 - 0.0025)
+    // (its eigenvector is v = ±1e4 i x: v names it)
+    expect(e.message).toMatch(/eigenvalue -0\.05000 ± 1\.000e\+4i 1\/s \(v\)/);
   });
 });
 

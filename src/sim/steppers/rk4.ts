@@ -4,11 +4,23 @@
 // (the stop time, an event) is followed by one back onto the grid. Dense
 // output is cubic Hermite from the step's end derivatives (the first stage,
 // and f at the end, evaluated only when asked for). The guard (the stability
-// check, sim/stability.ts) runs before the first step and every
-// STABILITY_EVERY steps.
+// check, sim/stability.ts) runs before the first step, every
+// STABILITY_EVERY steps, and where the state changes fast: when its largest
+// component has grown tenfold since the last check (an instability that
+// sets in between two checks is caught while the numbers are still finite).
 import rk4 from 'ode-rk4';
 import { STABILITY_EVERY } from '../stability.ts';
 import { type Derivatives, type Stepper, type StepperSettings, StepFailure, attempt, counted, emptyStats, hermite } from './stepper.ts';
+
+/** the state's growth since the last stability check that calls for another */
+const GROWTH = 10;
+
+/** max |x_i| */
+function size(x: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
+  return m;
+}
 
 /** time after k steps of size h, without the rounding noise of k * h (0.009000000000000001) */
 export const timeAt = (k: number, h: number) => Number((k * h).toPrecision(14));
@@ -33,6 +45,9 @@ export class Rk4Stepper implements Stepper {
   private readonly f0: Float64Array;
   private readonly f1: Float64Array;
   private f1At = NaN;
+  /** max |x_i| at the last guard check, and whether the state has outgrown it tenfold since */
+  private checkedSize = 0;
+  private grown = false;
 
   constructor(x0: Float64Array, f: Derivatives, t0: number, private readonly settings: StepperSettings) {
     this.h = settings.step;
@@ -57,7 +72,11 @@ export class Rk4Stepper implements Stepper {
     const cut = until < next;
     // on the grid, a step is h, or what is left to the stop time when that is less (by rounding, at the last step)
     const dt = Math.min(cut ? until - t0 : this.onGrid ? h : next - t0, this.settings.stop - t0);
-    if (this.settings.guard && this.stats.steps % STABILITY_EVERY === 0) this.settings.guard(t0, integrator.y, h);
+    if (this.settings.guard && (this.grown || this.stats.steps % STABILITY_EVERY === 0)) {
+      this.settings.guard(t0, integrator.y, h);
+      this.checkedSize = size(integrator.y);
+      this.grown = false;
+    }
     this.before.set(integrator.y);
     integrator.t = t0;
     integrator.dt = dt;
@@ -66,6 +85,7 @@ export class Rk4Stepper implements Stepper {
     this.f0.set((integrator as unknown as Rk4Internals)._k1);
     this.settings.project?.(integrator.y);
     this.stats.steps++;
+    if (this.settings.guard && size(integrator.y) > GROWTH * Math.max(1, this.checkedSize)) this.grown = true;
     this.tPrev = t0;
     if (cut) {
       this.t = until;
