@@ -6,11 +6,11 @@
 // computed equals the one simulate() records, since both come from the same
 // code at the same (t, x). The page's model must be the run's: the replay
 // is checked against the recorded motion before it is used.
-import rk4 from 'ode-rk4';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { ModelState } from '../../src/codegen/state.ts';
 import { poseSignalNames } from '../../src/io/poses.ts';
 import { POSE_STRIDE, type PlaybackRun } from '../../src/io/types.ts';
+import { Rk4Stepper } from '../../src/sim/steppers/rk4.ts';
 
 /** frame positions of the run and of the page's model agree to this (m) */
 const SAME_POSE = 1e-4;
@@ -78,9 +78,12 @@ export class SignalReplay {
     const t0 = run.time[k], dt = run.time[k + 1] - t0;
     const h = run.integration?.integrator === 'rk4' ? run.integration.step : Math.min(1e-3, dt / 10);
     const steps = Math.max(1, Math.round(dt / h));
-    // ode-rk4, as simulate() integrates: the same stages in the same order
+    // simulate()'s RK4 stepper: the same stages in the same order, on the same grid of times
     const start = Float64Array.from(compiled.stateNames, (s) => run.signals[s][k]);
-    const x = rk4(start, (dx: Float64Array, y: Float64Array, t: number) => this.state.derivatives(t, y, dx), t0, dt / steps).steps(steps).y;
+    const t1 = run.time[k + 1];
+    const stepper = new Rk4Stepper(start, (dx, y, t) => this.state.derivatives(t, y, dx), t0, { step: dt / steps, stop: t1, rtol: 0, atol: 0, maxSteps: Infinity });
+    while (stepper.t < t1) stepper.step(t1);
+    const x = stepper.x;
     const next = compiled.stateNames.map((s) => run.signals[s][k + 1]);
     const scale = Math.max(1, ...next.map(Math.abs));
     return Math.max(...next.map((v, i) => Math.abs(v - x[i]))) / scale;
