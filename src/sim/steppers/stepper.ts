@@ -92,16 +92,16 @@ export function counted(f: Derivatives, stats: StepperStats): Derivatives {
 }
 
 /**
- * Runs one step attempt: a NonFiniteError from the model, or any other non-SimulationError the
- * arithmetic raised, becomes a StepFailure from (t, before) with step h; the model's own
- * SimulationErrors (a singular position, Newton's failure) pass as they are.
+ * Runs one step attempt: a NonFiniteError from the model becomes a StepFailure from (t, before)
+ * with step h (simulate() names the variable); every other error passes as it is: the model's
+ * own (a singular position, Newton's failure), a controller's, a module's process.exit().
  */
 export function attempt(t: number, before: Float64Array, h: number, take: () => void): void {
   try {
     take();
   } catch (e) {
-    if (e instanceof SimulationError && !(e instanceof NonFiniteError)) throw e;
-    throw new StepFailure(t, Float64Array.from(before), h);
+    if (e instanceof NonFiniteError) throw new StepFailure(t, Float64Array.from(before), h);
+    throw e;
   }
 }
 
