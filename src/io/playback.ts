@@ -37,6 +37,6 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const result = new SimulationResult(run.time, names, run.columns.slice(0, names.length));
   const poses = packPoses(run.columns.slice(names.length), run.length);
   const { integrator = 'rk4', step, rtol, atol } = options;
-  const integration = { integrator, step, ...(integrator === 'adaptive' && { rtol, atol }) };
+  const integration = { integrator, step, ...(integrator !== 'rk4' && { rtol, atol }) };
   return { result, playback: { scene, poses, report: compiled.report, integration } };
 }
