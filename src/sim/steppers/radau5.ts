@@ -432,7 +432,7 @@ export class Radau5Stepper implements Stepper {
   private stepTooSmall(t: number, h: number, tries: number): SimulationError {
     const what = tries >= MAX_ATTEMPTS ? `${tries} attempts of the step failed, the last of ${h.toPrecision(3)} s` : `the step size fell to ${h.toPrecision(3)} s, below rounding`;
     return new SimulationError(`the radau integrator could not take a step from time ${t}: ${what}`, {
-      hint: "Newton's iteration or the error control cannot succeed here: the model is probably discontinuous or not differentiable at this time (a switch, a kink, a state leaving its domain), or the tolerances ask for more than double precision gives; check the model near this time, or loosen --rtol/--atol",
+      hint: "Newton's iteration or the error control cannot succeed here: the model is probably discontinuous or not differentiable at this time (a switch, a kink, a state leaving its domain), or its solution runs away to infinity (after a small state that --atol does not resolve went astray: tighten --atol below the smallest state that matters), or the tolerances ask for more than double precision gives; check the model near this time",
     });
   }
 
