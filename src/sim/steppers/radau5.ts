@@ -151,7 +151,8 @@ export class Radau5Stepper implements Stepper {
     for (let tries = 0; ; tries++) {
       if (tries >= MAX_ATTEMPTS || 0.1 * h <= Math.abs(t0) * EPS) throw this.stepTooSmall(t0, h, tries);
       if (this.needJacobian) this.formJacobian(t0);
-      if (this.hLu !== h && !this.factor(h)) {
+      // a step cut to a sample time repeats the last one but for rounding (k h - t): its LU serves
+      if (!(Math.abs(h - this.hLu) <= 1e-9 * h) && !this.factor(h)) {
         // a singular iteration matrix: RADAU5 halves h, five times at most
         if (++singular >= 5) throw this.singularMatrix(t0, h);
         ({ h, last, rejectedHere } = this.rejected(h * 0.5));
