@@ -55,7 +55,11 @@ const NIT = 7, THET = 0.001, SAFE = 0.9, FACL = 5, FACR = 1 / 8, QUOT1 = 1, QUOT
 /** attempts of one step (each cuts h by 2 or more) before the step is given up */
 const MAX_ATTEMPTS = 60;
 
-type Newton = { converged: true } | { converged: false; shrink: number; nonFinite?: boolean };
+/**
+ * Newton's outcome: converged, or h to be cut by shrink; nonFinite when f was not finite at a
+ * stage, failed with the model's own error (a loop that did not close at a stage value)
+ */
+type Newton = { converged: true } | { converged: false; shrink: number; nonFinite?: boolean; failed?: SimulationError };
 
 export class Radau5Stepper implements Stepper {
   readonly name = 'radau';
@@ -160,7 +164,9 @@ export class Radau5Stepper implements Stepper {
       }
       const newton = this.newton(t0, h);
       if (!newton.converged) {
-        if (newton.nonFinite && (tries + 1 >= MAX_ATTEMPTS || 0.05 * h <= Math.abs(t0) * EPS)) throw new StepFailure(t0, before, h);
+        const givingUp = tries + 1 >= MAX_ATTEMPTS || 0.05 * h <= Math.abs(t0) * EPS;
+        if (givingUp && newton.failed) throw newton.failed; // the model's error, at a stage of the smallest step
+        if (givingUp && newton.nonFinite) throw new StepFailure(t0, before, h);
         ({ h, last, rejectedHere } = this.rejected(h * newton.shrink));
         continue;
       }
@@ -218,7 +224,10 @@ export class Radau5Stepper implements Stepper {
           this.f(z, work, t0 + c * h);
         }
       } catch (e) {
+        // a stage value of a long step may lie where the model cannot be evaluated (a loop that does
+        // not close): a shorter step brings the stages closer to y; the error stands if none does
         if (e instanceof NonFiniteError) return { converged: false, shrink: 0.5, nonFinite: true };
+        if (e instanceof SimulationError) return { converged: false, shrink: 0.5, failed: e };
         throw e;
       }
       if (!(finite(z1) && finite(z2) && finite(z3))) return { converged: false, shrink: 0.5, nonFinite: true };

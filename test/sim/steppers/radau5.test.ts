@@ -107,6 +107,16 @@ describe('typed failures, never a hang or a NaN', () => {
     expect(e).toBeInstanceOf(SimulationError);
     expect(e.message).toMatch(/iteration matrix I - h γ ∂f\/∂x is singular at time 0 \(step .* five step sizes tried\)/);
   });
+  it("the model's own error at every stage (a loop that cannot close): retried with shorter steps, then thrown as it is", () => {
+    const closure = new SimulationError('loop L1 does not close at time 0.5', { hint: 'the model says why' });
+    const s = new Radau5Stepper(Float64Array.of(0), (dx, _y, t) => {
+      if (t > 0.5) throw closure;
+      dx[0] = 1;
+    }, 0, settings());
+    expect(thrown(() => run(s, 2))).toBe(closure);
+    expect(s.t).toBe(0.5);
+    expect(s.stats.rejected).toBeGreaterThan(10);
+  });
   it('derivatives that turn NaN: a StepFailure from the last good state (simulate() names the variable)', () => {
     const s = new Radau5Stepper(Float64Array.of(0), (dx, _y, t) => void (dx[0] = t > 0.5 ? NaN : 1), 0, settings());
     const e = thrown(() => run(s, 2)) as StepFailure;
