@@ -6,12 +6,19 @@
 // and mechanisms with lightly damped joints have eigenvalues near the
 // imaginary axis, where BDF 3-5 are unstable), it is one-step (restarts
 // after an event cost nothing, no history to rebuild), and its collocation
-// polynomial is a dense output of its own for the event locator.
+// polynomial is a dense output of its own for the event locator (of
+// order 3, the stage order: not what the error estimate controls, so its
+// error between long steps can exceed the tolerance).
+//
+// Statistics as RADAU5 counts them, but: rejected counts every failed
+// attempt (RADAU5's NSTEP - NACCPT: Newton's failures, the first step's
+// tenths), and evaluations include those of difference Jacobians (RADAU5's
+// NFCN leaves them out). Comments name the subsections of §IV.8.
 //
 // Glossary (RADAU5's names)
 //   y, y0        the state at the step's start and f(t, y) there
-//   Z1..Z3       stage increments Y_i - y at t + c_i h (IV.8.2a, z = Y - y0)
-//   F1..F3       W = T⁻¹ Z, the transformed increments (IV.8.14)
+//   Z1..Z3       stage increments Y_i - y at t + c_i h (§IV.8, 'Reformulation of the Nonlinear System')
+//   F1..F3       W = T⁻¹ Z, the transformed increments ('Simplified Newton Iterations')
 //   J            ∂f/∂x at (t, y), row-major n × n
 //   E1           (γ/h) I - J, real        (γ = u1, the real eigenvalue of A⁻¹)
 //   E2           ((α + iβ)/h) I - J, complex (α ± iβ the other two), solved in
@@ -30,18 +37,18 @@ import { SimulationError } from '../../errors.ts';
 import { type Derivatives, type Stepper, type StepperSettings, StepFailure, attempt, counted, emptyStats, tooManySteps } from './stepper.ts';
 
 const EPS = Number.EPSILON;
-// the nodes c1, c2, c3 = 1 of Radau IIA (Table IV.5.6)
+// the nodes c1, c2, c3 = 1 of Radau IIA of order 5 (§IV.5)
 const SQ6 = Math.sqrt(6);
 const C1 = (4 - SQ6) / 10, C2 = (4 + SQ6) / 10;
 const C1M1 = C1 - 1, C2M1 = C2 - 1, C1MC2 = C1 - C2;
-// the error estimate's (γ0 = 1/u1, e = (DD1, DD2, DD3)/h) weights (IV.8.19)
+// the error estimate's weights (γ0 = 1/u1, e = (DD1, DD2, DD3)/h; §IV.8 'Error Estimation')
 const DD1 = -(13 + 7 * SQ6) / 3, DD2 = (-13 + 7 * SQ6) / 3, DD3 = -1 / 3;
-// the eigenvalues of A⁻¹: u1 real, α ± iβ (IV.8.10)
+// the eigenvalues of A⁻¹: u1 real, α ± iβ ('Simplified Newton Iterations')
 const CBRT81 = Math.cbrt(81), CBRT9 = Math.cbrt(9);
 const U1 = 30 / (6 + CBRT81 - CBRT9);
 const ALPH0 = (12 - CBRT81 + CBRT9) / 60, BETA0 = ((CBRT81 + CBRT9) * Math.sqrt(3)) / 60;
 const ALPH = ALPH0 / (ALPH0 * ALPH0 + BETA0 * BETA0), BETA = BETA0 / (ALPH0 * ALPH0 + BETA0 * BETA0);
-// T with T⁻¹ A⁻¹ T = diag(u1, [[α, -β], [β, α]]) (IV.8.10), and T⁻¹; RADAU5's 20-digit values
+// T with T⁻¹ A⁻¹ T = diag(u1, [[α, -β], [β, α]]), and T⁻¹; RADAU5's 20-digit values
 // rounded to doubles (T32 = 1, T33 = 0)
 const T11 = 0.09123239487089295, T12 = -0.1412552950209542, T13 = -0.030029194105147424;
 const T21 = 0.241717932707107, T22 = 0.20412935229379994, T23 = 0.3829421127572619;
@@ -107,6 +114,8 @@ export class Radau5Stepper implements Stepper {
   private reject = false;
   private faccon = 1;
   private theta = THET;
+  /** Newton's iterations of the last attempt */
+  private iterations = 0;
   /** Gustafsson's controller: the last accepted step and its error */
   private accepted = 0;
   private hacc = 0;
@@ -121,7 +130,7 @@ export class Radau5Stepper implements Stepper {
     // method overestimates the local error, so rtol' = 0.1 rtol^(2/3) and atol' = rtol' atol / rtol
     this.rtol = 0.1 * settings.rtol ** (2 / 3);
     this.atol = (this.rtol * settings.atol) / settings.rtol;
-    // Newton stops at κ Tol (IV.8.17), RADAU5's FNEWT, on the transformed rtol
+    // Newton stops at κ Tol ('Stopping Criterion'), RADAU5's FNEWT, on the transformed rtol
     this.fnewt = Math.max((10 * EPS) / this.rtol, Math.min(0.03, Math.sqrt(this.rtol)));
     this.hmax = settings.stop > t0 ? settings.stop - t0 : Infinity;
     this.h = Math.min(settings.step > 10 * EPS ? settings.step : 1e-6, this.hmax);
@@ -171,11 +180,11 @@ export class Radau5Stepper implements Stepper {
         continue;
       }
       const err = this.estimate(t0, h);
-      // h_new = h / quot, quot = err^(1/4) / fac within [1/8, 5] (IV.8.21), fac lower when Newton needed many iterations
+      // h_new = h / quot, quot = err^(1/4) / fac within [1/8, 5] ('Step Size Selection'), fac lower when Newton needed many iterations
       const fac = Math.min(SAFE, (SAFE * (1 + 2 * NIT)) / (this.iterations + 2 * NIT));
       let quot = Math.max(FACR, Math.min(FACL, err ** 0.25 / fac));
       if (err < 1) {
-        // Gustafsson's predictive controller (IV.8.25): the last two accepted steps' errors
+        // Gustafsson's predictive controller ('Step Size Selection'): the last two accepted steps' errors
         if (this.accepted > 0) quot = Math.max(quot, Math.max(FACR, Math.min(FACL, ((this.hacc / h) * (err * err / this.erracc) ** 0.25) / SAFE)));
         this.hacc = h;
         this.erracc = Math.max(1e-2, err);
@@ -199,13 +208,10 @@ export class Radau5Stepper implements Stepper {
     return { h, last: false, rejectedHere: true };
   }
 
-  /** Newton's iterations of the last attempt */
-  private iterations = 0;
-
   /**
-   * The simplified Newton iteration for the stage increments Z (IV.8.5) in the transformed
-   * variables W = T⁻¹ Z (IV.8.11-8.13): per iteration one real and one complex system.
-   * Stops at η ‖ΔW‖ ≤ κ Tol (IV.8.17); gives up (with the factor to cut h by) when the
+   * The simplified Newton iteration for the stage increments Z in the transformed variables
+   * W = T⁻¹ Z (§IV.8 'Simplified Newton Iterations'): per iteration one real and one complex
+   * system. Stops at η ‖ΔW‖ ≤ κ Tol ('Stopping Criterion'); gives up (with the factor to cut h by) when the
    * contraction θ predicts no convergence within NIT iterations.
    */
   private newton(t0: number, h: number): Newton {
@@ -217,7 +223,7 @@ export class Radau5Stepper implements Stepper {
     let dynold = 0, thqold = 0;
     for (let newt = 0; ; ) {
       if (newt >= NIT) return { converged: false, shrink: 0.5 };
-      // f at the stages (IV.8.2a), into z1..z3
+      // f at the stages, into z1..z3
       try {
         for (const [z, c] of [[z1, C1], [z2, C2], [z3, 1]] as const) {
           for (let i = 0; i < n; i++) work[i] = y[i] + z[i];
@@ -249,7 +255,7 @@ export class Radau5Stepper implements Stepper {
       }
       dyno = Math.sqrt(dyno / (3 * n));
       if (!Number.isFinite(dyno)) return { converged: false, shrink: 0.5, nonFinite: true };
-      // the rate of convergence θ and the predicted error after NIT iterations (IV.8.16)
+      // the rate of convergence θ and the predicted error after NIT iterations ('Stopping Criterion')
       if (newt > 1 && newt < NIT) {
         const thq = dyno / dynold;
         this.theta = newt === 2 ? thq : Math.sqrt(thq * thqold);
@@ -273,7 +279,7 @@ export class Radau5Stepper implements Stepper {
     }
   }
 
-  /** Z from the last step's collocation polynomial extrapolated to this step's nodes, zero at the first (IV.8.15) */
+  /** Z from the last step's collocation polynomial extrapolated to this step's nodes, zero at the first ('Starting Values') */
   private startingValues(h: number): void {
     const { n, z1, z2, z3, f1, f2, f3, cont1, cont2, cont3 } = this;
     if (this.first || this.hSol === 0) {
@@ -293,9 +299,9 @@ export class Radau5Stepper implements Stepper {
   }
 
   /**
-   * The embedded error estimate filtered by (I - h γ0 J)⁻¹ (IV.8.19), RMS over the
+   * The embedded error estimate filtered by (I - h γ0 J)⁻¹ (§IV.8 'Error Estimation'), RMS over the
    * weights; at the first step and after a rejection, when that is ≥ 1, the second
-   * estimate with f evaluated at y + err (IV.8.20), which is bounded for stiff components.
+   * estimate with f evaluated at y + err, which stays bounded for stiff components.
    */
   private estimate(t0: number, h: number): number {
     const { n, x: y, y0, z1, z2, z3, f1, f2, cont, scal } = this;
