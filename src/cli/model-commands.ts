@@ -7,6 +7,7 @@ import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
 import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions } from '../sim/simulate.ts';
+import { FIXED_STEP } from '../sim/steppers/index.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
 import { PlanUnavailable, cachedCompile, loadCompiler, lookUp } from './cached-compile.ts';
@@ -91,12 +92,14 @@ ${MODEL_FLAGS}
 
 simulation options:
   --stop T           end time in s, >= 0 (default 1)
-  --step h           rk4: the step in s, > 0 (default 1e-3); adaptive: the first step tried
+  --step h           rk4: the step in s, > 0 (default 1e-3); adaptive, radau: the first step tried
   --interval dt      sampling interval in s, a multiple of --step (default: every step)
-  --integrator rk4|adaptive
+  --integrator rk4|adaptive|radau
                      rk4 (default): fixed-step classical Runge-Kutta; adaptive:
-                     Cash-Karp RK45 with error control, steps chosen between samples
-  --rtol r, --atol a adaptive: per-state error within a + r |x| (default 1e-6, 1e-9)
+                     Cash-Karp RK45 with error control, steps chosen between samples;
+                     radau: implicit Radau IIA of order 5 with error control (Hairer &
+                     Wanner's RADAU5), for stiff models (stiff springs, high gains)
+  --rtol r, --atol a adaptive, radau: per-state error within a + r |x| (default 1e-6, 1e-9)
   --unsafe-step      rk4: run even where the step is beyond RK4's stability region for a
                      mode of the model (checked at the start and every 1000 steps; without
                      it such a run stops with an error naming the mode and a step that works)
@@ -117,6 +120,7 @@ examples:
   kron simulate mechanisms/drivetrain.ts --set i=5 --signals 's2.w,der(s2.w)' --stop 0.01
   kron simulate mechanisms/puma560.ts --stop 2 --interval 0.01 --out /tmp/p.json
   kron simulate mechanisms/puma560.urdf --stop 2 --integrator adaptive --rtol 1e-8 --out /tmp/u.csv
+  kron simulate test/sim/fixtures/arm3.ts --stop 3 --integrator radau --signals j1.q,pd1.tau
   kron simulate mechanisms/pendulum.ts --gravity 0,0,-9.80665 --signals 'j1.q,j1.qd'
   kron simulate mechanisms/puma560.urdf --start j2.q=0.5 --stop 1 --interval 0.01
   kron simulate mechanisms/puma560-pd.ts --stop 5 --signals 'pd2.e,j2.tau'
@@ -240,11 +244,11 @@ export function warnUnsafeStep(options: SimulateOptions, io: Io): void {
 /** simulate's options from the flags, checked before anything is compiled */
 export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'>): SimulateOptions {
   const integrator = values.integrator as Integrator;
-  if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.join(' or ')}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
+  if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.slice(0, -1).join(', ')} or ${INTEGRATORS.at(-1)}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
   const tolerance = (flag: 'rtol' | 'atol') => {
     const text = values[flag];
     if (text === undefined) return undefined;
-    if (integrator !== 'adaptive') throw new UsageError(`--${flag} applies to the adaptive integrator`, { hint: `add --integrator adaptive` });
+    if (FIXED_STEP.includes(integrator)) throw new UsageError(`--${flag} applies to the error-controlled integrators (adaptive, radau)`, { hint: `add --integrator adaptive, or --integrator radau for a stiff model` });
     return number(`--${flag}`, text);
   };
   const options: SimulateOptions = {
@@ -257,7 +261,7 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
     signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
     ...(values['unsafe-step'] && { unsafeStep: true }),
   };
-  if (values['unsafe-step'] && integrator !== 'rk4') throw new UsageError('--unsafe-step applies to the rk4 integrator', { hint: 'the adaptive integrator controls its own steps: drop --unsafe-step' });
+  if (values['unsafe-step'] && integrator !== 'rk4') throw new UsageError('--unsafe-step applies to the rk4 integrator', { hint: `the ${integrator} integrator controls its own steps: drop --unsafe-step` });
   checkSimulateOptions(options);
   return options;
 }

@@ -67,9 +67,9 @@ export interface Poses {
   data: number[];
 }
 
-/** how a run was integrated (the viewer's info overlay shows it); adaptive: step is the first step tried */
+/** how a run was integrated (the viewer's info overlay shows it); adaptive and radau: step is the first step tried */
 export interface Integration {
-  integrator: 'rk4' | 'adaptive';
+  integrator: 'rk4' | 'adaptive' | 'radau';
   step: number;
   rtol?: number;
   atol?: number;

@@ -213,11 +213,12 @@ describe('error catalogue: simulation', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(lines('UsageError: stop time -1 must be a finite number >= 0', '  hint: e.g. --stop 2'));
   });
-  it('unknown --integrator, --rtol without the adaptive integrator, a tolerance <= 0 (exit 2)', async () => {
+  it('unknown --integrator, --rtol with the fixed-step rk4, a tolerance <= 0, --unsafe-step with radau (exit 2)', async () => {
     const cases = [
-      [['--integrator', 'euler'], 'UsageError: --integrator must be rk4 or adaptive, got "euler"', '  hint: e.g. --integrator adaptive --rtol 1e-8'],
-      [['--rtol', '1e-8'], 'UsageError: --rtol applies to the adaptive integrator', '  hint: add --integrator adaptive'],
+      [['--integrator', 'euler'], 'UsageError: --integrator must be rk4, adaptive or radau, got "euler"', '  hint: e.g. --integrator adaptive --rtol 1e-8'],
+      [['--rtol', '1e-8'], 'UsageError: --rtol applies to the error-controlled integrators (adaptive, radau)', '  hint: add --integrator adaptive, or --integrator radau for a stiff model'],
       [['--integrator', 'adaptive', '--atol', '0'], 'UsageError: atol 0 must be a finite number > 0', '  hint: e.g. --atol 1e-8'],
+      [['--integrator', 'radau', '--unsafe-step'], 'UsageError: --unsafe-step applies to the rk4 integrator', '  hint: the radau integrator controls its own steps: drop --unsafe-step'],
     ] as const;
     for (const [flags, message, hint] of cases) {
       const r = await kron('simulate', 'mechanisms/drivetrain.ts', ...flags);

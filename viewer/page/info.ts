@@ -41,7 +41,8 @@ export interface InfoState {
 function describeIntegration(i: Integration | undefined): string {
   if (!i) return 'not in this run';
   if (i.integrator === 'rk4') return `RK4, h = ${i.step} s`;
-  return `adaptive (Cash-Karp), first h = ${i.step} s${i.rtol !== undefined ? `, rtol ${i.rtol}` : ''}${i.atol !== undefined ? `, atol ${i.atol}` : ''}`;
+  const name = i.integrator === 'radau' ? 'radau (Radau IIA, implicit)' : 'adaptive (Cash-Karp)';
+  return `${name}, first h = ${i.step} s${i.rtol !== undefined ? `, rtol ${i.rtol}` : ''}${i.atol !== undefined ? `, atol ${i.atol}` : ''}`;
 }
 
 const fixed = (x: number) => (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(4) : x.toFixed(4));

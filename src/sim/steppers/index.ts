@@ -2,6 +2,7 @@
 // A new integrator is a Stepper (steppers/stepper.ts) in a file of its own
 // and one entry here.
 import { CashKarpStepper } from './cash-karp.ts';
+import { Radau5Stepper } from './radau5.ts';
 import { Rk4Stepper } from './rk4.ts';
 import type { Stepper, StepperFactory, StepperStats } from './stepper.ts';
 
@@ -10,6 +11,8 @@ export const STEPPERS = {
   rk4: (x0, f, t0, settings) => new Rk4Stepper(x0, f, t0, settings),
   /** error-controlled explicit Runge-Kutta 5(4), Cash-Karp (ode45-cash-karp) */
   adaptive: (x0, f, t0, settings) => new CashKarpStepper(x0, f, t0, settings),
+  /** error-controlled implicit Radau IIA of order 5 (Hairer & Wanner's RADAU5): for stiff models */
+  radau: (x0, f, t0, settings) => new Radau5Stepper(x0, f, t0, settings),
 } satisfies Record<string, StepperFactory>;
 
 export type Integrator = keyof typeof STEPPERS;
