@@ -4,12 +4,15 @@
 import { UsageError } from '../errors.ts';
 import type { IterationStats } from '../codegen/relax-iterate.ts';
 import type { SubstitutionStats } from '../codegen/substitution.ts';
+import type { EventCount } from './events.ts';
 
 export class SimulationResult<S extends string = string> {
   /** compiled with relaxIterate: per relaxing iteration, the evaluations of this run and their sweeps (mean, max) */
   iterations?: IterationStats[];
   /** compiled with tornSubstitution: per substituted loop, the evaluations of this run, their sweeps and Newton's fallbacks */
   substitutions?: SubstitutionStats[];
+  /** a model with events (Component.when): how often each happened in this run */
+  events?: EventCount[];
 
   constructor(
     readonly time: Float64Array,

@@ -1,0 +1,240 @@
+// Events at run time: after every accepted step the compiled model's
+// indicators (codegen/events.ts) are evaluated at the new state; an
+// indicator that changed sign in its declared direction is located within
+// the step on the stepper's dense output by the Illinois method (modified
+// regula falsi: Dowell & Jarratt 1971), the run is cut back to the crossing,
+// the event's actions are applied and integration starts afresh there with a
+// new stepper (so every integrator, present or future, restarts the same
+// way: RK4 realigns onto its grid, an error-controlled method starts from
+// its first step again and forgets the derivatives before the jump).
+//
+// Where the run resumes: an event that reinitialises states resumes at the
+// last time before the crossing (the indicator still on its old side), an
+// event that only sets modes at the first time after it. After an impact the
+// motion turns back: from the old side, a rebound that ends within the next
+// step (a bouncing ball's last, tiny bounces) is still a sign change at the
+// step's end; from the new side it would be none, and the ball would fall
+// through the floor. A mode switch lets the motion go on through the
+// crossing, and from the old side its indicator would cross again at once.
+//
+// The Zeno guard: events of one indicator that follow each other within
+// minEventInterval, zenoCount times in a row, stop the run with a
+// SimulationError (a bouncing ball's accumulating bounces, a chattering
+// switch), never a hang.
+import { SimulationError } from '../errors.ts';
+import type { ModelState } from '../codegen/state.ts';
+import type { EventInfo } from '../codegen/events.ts';
+import type { Derivatives, Stepper, StepperStats } from './steppers/stepper.ts';
+import { emptyStats } from './steppers/stepper.ts';
+
+/** the Zeno guard's defaults: 10 events of one indicator in a row, each within 1e-6 s of the one before */
+export const DEFAULT_MIN_EVENT_INTERVAL = 1e-6;
+export const DEFAULT_ZENO_COUNT = 10;
+
+/** a located crossing is bracketed to this time (s), relative to max(1, |t|) */
+export const EVENT_TIME_TOLERANCE = 1e-12;
+/** Illinois iterations before bisection alone is trusted (it halves a bracket per iteration: 60 reach any tolerance) */
+const MAX_ITERATIONS = 200;
+
+export interface EventSettings {
+  /** the Zeno guard: events of one indicator closer than this (s) ... */
+  minEventInterval?: number;
+  /** ... this many times in a row stop the run */
+  zenoCount?: number;
+}
+
+/** how often each event happened in a run */
+export interface EventCount {
+  name: string;
+  count: number;
+}
+
+/** a stepper on a given state and time: what an event restarts integration with */
+export type MakeStepper = (x0: Float64Array, t0: number) => Stepper;
+
+/** a stepper that stops at the events of a model that has them, and counts them */
+export type EventStepper = Stepper & { counts(): EventCount[] };
+
+// (state of a model with events, its derivatives, stepper factory, x0, settings) => a stepper that stops at the events and applies them
+export function withEvents(state: ModelState, deriv: Derivatives, make: MakeStepper, x0: Float64Array, settings: EventSettings = {}): EventStepper {
+  const events = state.model.data.events!;
+  return new Events(state, deriv, make, make(x0, 0), events.events, events.readsModel, settings);
+}
+
+/** which side of zero g is on for an event of this direction, from the value before the crossing */
+const crossed = (direction: EventInfo['direction'], before: number, after: number): boolean =>
+  (direction !== 'falling' && before < 0 && after >= 0) || (direction !== 'rising' && before > 0 && after <= 0);
+
+class Events implements EventStepper {
+  readonly name: string;
+  private inner: Stepper;
+  /** statistics of the steppers that events ended */
+  private readonly done = emptyStats();
+  private readonly n: number;
+  /** indicators at the current state, and at a trial time within the step */
+  private readonly g: Float64Array;
+  private readonly gTrial: Float64Array;
+  private readonly xTrial: Float64Array;
+  private readonly scratch: Float64Array;
+  private readonly count: Int32Array;
+  /** per indicator: times of its last three events (for the accumulation estimate), and events in a row within minEventInterval */
+  private readonly last: Float64Array[];
+  private readonly streak: Int32Array;
+  private readonly minInterval: number;
+  private readonly zenoCount: number;
+
+  constructor(
+    private readonly state: ModelState,
+    private readonly deriv: Derivatives,
+    private readonly make: MakeStepper,
+    first: Stepper,
+    private readonly events: readonly EventInfo[],
+    private readonly readsModel: boolean,
+    settings: EventSettings,
+  ) {
+    this.inner = first;
+    this.name = first.name;
+    this.n = events.length;
+    this.g = new Float64Array(this.n);
+    this.gTrial = new Float64Array(this.n);
+    this.xTrial = new Float64Array(first.x.length);
+    this.scratch = new Float64Array(first.x.length);
+    this.count = new Int32Array(this.n);
+    this.last = events.map(() => Float64Array.of(-Infinity, -Infinity, -Infinity));
+    this.streak = new Int32Array(this.n);
+    this.minInterval = settings.minEventInterval ?? DEFAULT_MIN_EVENT_INTERVAL;
+    this.zenoCount = settings.zenoCount ?? DEFAULT_ZENO_COUNT;
+    this.indicators(first.t, first.x, this.g);
+  }
+
+  get t(): number {
+    return this.inner.t;
+  }
+
+  get x(): Float64Array {
+    return this.inner.x;
+  }
+
+  get tPrev(): number {
+    return this.inner.tPrev;
+  }
+
+  get stats(): StepperStats {
+    const s = this.inner.stats, d = this.done;
+    return { steps: d.steps + s.steps, rejected: d.rejected + s.rejected, evaluations: d.evaluations + s.evaluations, jacobians: d.jacobians + s.jacobians, decompositions: d.decompositions + s.decompositions };
+  }
+
+  counts(): EventCount[] {
+    return this.events.map((e, k) => ({ name: e.name, count: this.count[k] }));
+  }
+
+  step(until: number): void {
+    this.inner.step(until);
+    const { g, gTrial, n } = this;
+    this.indicators(this.inner.t, this.inner.x, gTrial);
+    // the first crossing in the step: each crossing indicator's bracket, the earliest kept
+    let k = -1, a = Infinity, b = Infinity;
+    for (let i = 0; i < n; i++) {
+      if (!crossed(this.events[i].direction, g[i], gTrial[i])) continue;
+      const [ai, bi] = this.locate(i, g[i]);
+      if (bi < b) [k, a, b] = [i, ai, bi];
+    }
+    if (k < 0) {
+      g.set(gTrial);
+      return;
+    }
+    this.fire(k, this.events[k].reinit.length ? a : b);
+  }
+
+  interpolate(s: number, out: Float64Array): void {
+    this.inner.interpolate(s, out);
+  }
+
+  restart(x: Float64Array): void {
+    this.inner.restart(x);
+    this.indicators(this.inner.t, this.inner.x, this.g);
+  }
+
+  /** g at (t, x), the model evaluated first when an indicator reads an unknown */
+  private indicators(t: number, x: Float64Array, out: Float64Array): void {
+    if (this.readsModel) this.deriv(this.scratch, x, t);
+    this.state.indicators(t, x, out);
+  }
+
+  /** indicator i at time s of the last step (dense output) */
+  private at(i: number, s: number): number {
+    this.inner.interpolate(s, this.xTrial);
+    this.indicators(s, this.xTrial, this.gTrial);
+    return this.gTrial[i];
+  }
+
+  /**
+   * [a, b] around indicator i's crossing in the last step, b - a within the
+   * tolerance: g(a) on the side before it, g(b) on the side after it. The
+   * Illinois method: regula falsi whose retained end's value is halved when
+   * it is retained twice in a row, superlinear (order 1.44) where regula
+   * falsi stalls; bisection where an iterate leaves the bracket.
+   */
+  private locate(i: number, before: number): [number, number] {
+    const inner = this.inner;
+    let a = inner.tPrev, b = inner.t;
+    const tol = EVENT_TIME_TOLERANCE * Math.max(1, Math.abs(b));
+    // sides as signs: s(g) = -1 before the crossing, +1 after (a falling crossing: g's sign flipped)
+    const flip = before < 0 ? 1 : -1;
+    let ga = flip * before, gb = flip * this.at(i, b);
+    let retained = 0;
+    for (let it = 0; b - a > tol && it < MAX_ITERATIONS; it++) {
+      let c = b - (gb * (b - a)) / (gb - ga);
+      if (!(c > a && c < b)) c = 0.5 * (a + b);
+      const gc = flip * this.at(i, c);
+      if (gc >= 0) {
+        b = c;
+        gb = gc;
+        if (retained === -1) ga *= 0.5;
+        retained = -1;
+      } else {
+        a = c;
+        ga = gc;
+        if (retained === 1) gb *= 0.5;
+        retained = 1;
+      }
+    }
+    return [a, b];
+  }
+
+  /** event k at time te: the state there, the actions, the Zeno guard, a new stepper from there */
+  private fire(k: number, te: number): void {
+    const x = new Float64Array(this.xTrial.length);
+    this.inner.interpolate(te, x);
+    if (this.readsModel) this.deriv(this.scratch, x, te);
+    this.state.applyEvent(k, te, x);
+    this.count[k]++;
+    this.guard(k, te);
+    const s = this.inner.stats, d = this.done;
+    d.steps += s.steps;
+    d.rejected += s.rejected;
+    d.evaluations += s.evaluations;
+    d.jacobians += s.jacobians;
+    d.decompositions += s.decompositions;
+    this.inner = this.make(x, te);
+    this.indicators(te, this.inner.x, this.g);
+  }
+
+  /** the Zeno guard: a SimulationError when indicator k's events have come within minInterval zenoCount times in a row */
+  private guard(k: number, te: number): void {
+    const last = this.last[k];
+    this.streak[k] = te - last[2] < this.minInterval ? this.streak[k] + 1 : 0;
+    last.copyWithin(0, 1);
+    last[2] = te;
+    if (this.streak[k] < this.zenoCount) return;
+    const e = this.events[k];
+    // bounces shrinking by a ratio r accumulate at t + d r / (1 - r) (a geometric series)
+    const d1 = last[1] - last[0], d2 = last[2] - last[1], r = d2 / d1;
+    const limit = r > 0 && r < 1 ? `; the intervals shrink by a factor ${r.toPrecision(3)}, so they accumulate at about time ${(te + (d2 * r) / (1 - r)).toPrecision(6)} (a Zeno point: infinitely many events in finite time)` : '';
+    throw new SimulationError(`event ${e.name} happened ${this.zenoCount + 1} times in a row less than ${this.minInterval} s apart, the last at time ${te} (${this.count[k]} events of it in all)${limit}`, {
+      component: e.component,
+      variables: [...e.reinit, ...e.set],
+      hint: `a model that switches ever faster has no continuation past that point: give it a rest condition (a joint limit's restVelocity: below it an impact holds the joint at the limit), or stop before it; minEventInterval and zenoCount (kron: --min-event-interval, --zeno-count) set the guard`,
+    });
+  }
+}
