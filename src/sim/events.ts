@@ -52,8 +52,15 @@ export interface EventCount {
 /** a stepper on a given state and time: what an event restarts integration with */
 export type MakeStepper = (x0: Float64Array, t0: number) => Stepper;
 
+/** the last event: which (index in report.events), when, and the state just before its actions */
+export interface LastEvent {
+  readonly k: number;
+  readonly t: number;
+  readonly before: Float64Array;
+}
+
 /** a stepper that stops at the events of a model that has them, and counts them */
-export type EventStepper = Stepper & { counts(): EventCount[] };
+export type EventStepper = Stepper & { counts(): EventCount[]; readonly last: LastEvent | undefined };
 
 // (state of a model with events, its derivatives, stepper factory, x0, settings) => a stepper that stops at the events and applies them
 export function withEvents(state: ModelState, deriv: Derivatives, make: MakeStepper, x0: Float64Array, settings: EventSettings = {}): EventStepper {
@@ -61,7 +68,10 @@ export function withEvents(state: ModelState, deriv: Derivatives, make: MakeStep
   return new Events(state, deriv, make, make(x0, 0), events.events, events.readsModel, settings);
 }
 
-/** which side of zero g is on for an event of this direction, from the value before the crossing */
+/** a time span as people write it: 1e-6, not 0.000001 */
+const seconds = (s: number) => (s !== 0 && Math.abs(s) < 1e-3 ? s.toExponential() : String(s));
+
+/** whether an indicator went from `before` to `after` across zero in the event's direction (0 counts as the far side) */
 const crossed = (direction: EventInfo['direction'], before: number, after: number): boolean =>
   (direction !== 'falling' && before < 0 && after >= 0) || (direction !== 'rising' && before > 0 && after <= 0);
 
@@ -78,10 +88,11 @@ class Events implements EventStepper {
   private readonly scratch: Float64Array;
   private readonly count: Int32Array;
   /** per indicator: times of its last three events (for the accumulation estimate), and events in a row within minEventInterval */
-  private readonly last: Float64Array[];
+  private readonly times: Float64Array[];
   private readonly streak: Int32Array;
   private readonly minInterval: number;
   private readonly zenoCount: number;
+  last: LastEvent | undefined;
 
   constructor(
     private readonly state: ModelState,
@@ -100,7 +111,7 @@ class Events implements EventStepper {
     this.xTrial = new Float64Array(first.x.length);
     this.scratch = new Float64Array(first.x.length);
     this.count = new Int32Array(this.n);
-    this.last = events.map(() => Float64Array.of(-Infinity, -Infinity, -Infinity));
+    this.times = events.map(() => Float64Array.of(-Infinity, -Infinity, -Infinity));
     this.streak = new Int32Array(this.n);
     this.minInterval = settings.minEventInterval ?? DEFAULT_MIN_EVENT_INTERVAL;
     this.zenoCount = settings.zenoCount ?? DEFAULT_ZENO_COUNT;
@@ -206,6 +217,7 @@ class Events implements EventStepper {
   private fire(k: number, te: number): void {
     const x = new Float64Array(this.xTrial.length);
     this.inner.interpolate(te, x);
+    this.last = { k, t: te, before: Float64Array.from(x) };
     if (this.readsModel) this.deriv(this.scratch, x, te);
     this.state.applyEvent(k, te, x);
     this.count[k]++;
@@ -222,7 +234,7 @@ class Events implements EventStepper {
 
   /** the Zeno guard: a SimulationError when indicator k's events have come within minInterval zenoCount times in a row */
   private guard(k: number, te: number): void {
-    const last = this.last[k];
+    const last = this.times[k];
     this.streak[k] = te - last[2] < this.minInterval ? this.streak[k] + 1 : 0;
     last.copyWithin(0, 1);
     last[2] = te;
@@ -230,8 +242,8 @@ class Events implements EventStepper {
     const e = this.events[k];
     // bounces shrinking by a ratio r accumulate at t + d r / (1 - r) (a geometric series)
     const d1 = last[1] - last[0], d2 = last[2] - last[1], r = d2 / d1;
-    const limit = r > 0 && r < 1 ? `; the intervals shrink by a factor ${r.toPrecision(3)}, so they accumulate at about time ${(te + (d2 * r) / (1 - r)).toPrecision(6)} (a Zeno point: infinitely many events in finite time)` : '';
-    throw new SimulationError(`event ${e.name} happened ${this.zenoCount + 1} times in a row less than ${this.minInterval} s apart, the last at time ${te} (${this.count[k]} events of it in all)${limit}`, {
+    const limit = r > 0 && r < 1 ? `; the intervals shrink by a factor ${r.toPrecision(3)}, so they accumulate at about time ${(te + (d2 * r) / (1 - r)).toPrecision(8)} (a Zeno point: infinitely many events in finite time)` : '';
+    throw new SimulationError(`event ${e.name} happened ${this.zenoCount + 1} times in a row less than ${seconds(this.minInterval)} s apart, the last at time ${te} (${this.count[k]} events of it in all)${limit}`, {
       component: e.component,
       variables: [...e.reinit, ...e.set],
       hint: `a model that switches ever faster has no continuation past that point: give it a rest condition (a joint limit's restVelocity: below it an impact holds the joint at the limit), or stop before it; minEventInterval and zenoCount (kron: --min-event-interval, --zeno-count) set the guard`,
