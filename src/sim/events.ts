@@ -215,21 +215,43 @@ class Events implements EventStepper {
 
   /** event k at time te: the state there, the actions, the Zeno guard, a new stepper from there */
   private fire(k: number, te: number): void {
-    const x = new Float64Array(this.xTrial.length);
-    this.inner.interpolate(te, x);
+    const x = this.stateAt(te);
     this.last = { k, t: te, before: Float64Array.from(x) };
     if (this.readsModel) this.deriv(this.scratch, x, te);
     this.state.applyEvent(k, te, x);
     this.count[k]++;
     this.guard(k, te);
-    const s = this.inner.stats, d = this.done;
-    d.steps += s.steps;
-    d.rejected += s.rejected;
-    d.evaluations += s.evaluations;
-    d.jacobians += s.jacobians;
-    d.decompositions += s.decompositions;
+    this.retire(this.inner);
     this.inner = this.make(x, te);
     this.indicators(te, this.inner.x, this.g);
+  }
+
+  /**
+   * The state at te in the last step, integrated there by the method itself
+   * from the step's start: the dense output (cubic Hermite, third order)
+   * located te, but its state is less accurate than the method's own (a
+   * pendulum's impact speed by the adaptive method at rtol 1e-10: 5e-8 off
+   * interpolated, 1e-10 integrated).
+   */
+  private stateAt(te: number): Float64Array {
+    const inner = this.inner;
+    if (te === inner.t) return Float64Array.from(inner.x);
+    const start = new Float64Array(inner.x.length);
+    inner.interpolate(inner.tPrev, start);
+    const s = this.make(start, inner.tPrev);
+    while (s.t < te) s.step(te);
+    this.retire(s);
+    return Float64Array.from(s.x);
+  }
+
+  /** a stepper's statistics kept when it is replaced */
+  private retire(s: Stepper): void {
+    const a = s.stats, d = this.done;
+    d.steps += a.steps;
+    d.rejected += a.rejected;
+    d.evaluations += a.evaluations;
+    d.jacobians += a.jacobians;
+    d.decompositions += a.decompositions;
   }
 
   /** the Zeno guard: a SimulationError when indicator k's events have come within minInterval zenoCount times in a row */
