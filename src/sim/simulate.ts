@@ -265,7 +265,7 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
       checkRk4Step(state.model.stateNames, (dx, z) => probe(dx, z, t), y, t, h);
     };
   }
-  const make = (x0: Float64Array, t0: number) => STEPPERS[integrator](x0, deriv, t0, settings);
+  const make = (x0: Float64Array, t0: number, within = false) => STEPPERS[integrator](x0, deriv, t0, within ? { ...settings, guard: undefined } : settings);
   // a model with events: a stepper that stops at them (sim/events.ts)
   const stepper = state.model.data.events ? (run.events = withEvents(state, deriv, make, x, options)) : make(x, 0);
   run.integration = { integrator, ...stepper.stats };
