@@ -2,7 +2,9 @@
 // indicators (codegen/events.ts) are evaluated at the new state; an
 // indicator that changed sign in its declared direction is located within
 // the step on the stepper's dense output by the Illinois method (modified
-// regula falsi: Dowell & Jarratt 1971), the run is cut back to the crossing,
+// regula falsi: Dowell & Jarratt 1971) to EVENT_TIME_TOLERANCE, then moved
+// onto the method's own solution by a few secant steps (polish), the run is
+// cut back to the crossing,
 // the event's actions are applied and integration starts afresh there with a
 // new stepper (so every integrator, present or future, restarts the same
 // way: RK4 realigns onto its grid, an error-controlled method starts from
@@ -31,7 +33,12 @@ import { emptyStats } from './steppers/stepper.ts';
 export const DEFAULT_MIN_EVENT_INTERVAL = 1e-6;
 export const DEFAULT_ZENO_COUNT = 10;
 
-/** a located crossing is bracketed to this time (s), relative to max(1, |t|) */
+/**
+ * a located crossing is bracketed to this time (s), relative to max(1, |t|):
+ * a state error of |x'| 1e-12, below what the integrators reach, and still
+ * some 5000 times the spacing of doubles near t (2.2e-16 |t|), so the
+ * bracket can always shrink to it
+ */
 export const EVENT_TIME_TOLERANCE = 1e-12;
 /** Illinois iterations before bisection alone is trusted (it halves a bracket per iteration: 60 reach any tolerance) */
 const MAX_ITERATIONS = 200;

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { add, mul, sub } from '../../../src/expr/index.ts';
 import { Model, der } from '../../../src/model/index.ts';
 import { compile } from '../../../src/compile.ts';
+import { CompiledModel } from '../../../src/codegen/compiled.ts';
 import { simulate } from '../../../src/sim/simulate.ts';
 import { ModelError } from '../../../src/errors.ts';
 import { eventRun } from './run-events.ts';
@@ -66,9 +67,9 @@ describe('a mode switched by events (a thermostat)', () => {
     expect(Math.min(...result.get('T'))).toBeGreaterThan(20 - 1e-9);
   });
 
-  it('the inverse problem and the portable model: events travel as data', () => {
+  it('travels with the portable model as data (a worker, the compile cache): the same run', () => {
     const compiled = compile(thermostat());
-    const copy = new (compiled.constructor as typeof compiled.constructor & (new (d: unknown) => typeof compiled))(JSON.parse(JSON.stringify(compiled.portable())));
+    const copy = new CompiledModel(JSON.parse(JSON.stringify(compiled.portable())));
     const a = simulate(compiled, { stop: 10, step: 1e-3 }), b = simulate(copy, { stop: 10, step: 1e-3 });
     expect([...b.get('T')]).toEqual([...a.get('T')]);
   });
