@@ -16,7 +16,7 @@ import { INTEGRATORS, type Integrator, STEPPERS } from './steppers/index.ts';
 import { type StepperStats, StepFailure, type StepperSettings } from './steppers/stepper.ts';
 import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
-import { type EventCount, type EventStepper, withEvents } from './events.ts';
+import { type EventCount, type EventStepper, type MakeStepper, withEvents } from './events.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 
 export { INTEGRATORS, type Integrator };
@@ -265,9 +265,8 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
       checkRk4Step(state.model.stateNames, (dx, z) => probe(dx, z, t), y, t, h);
     };
   }
-  const make = (x0: Float64Array, t0: number, within = false) => STEPPERS[integrator](x0, deriv, t0, within ? { ...settings, guard: undefined } : settings);
   // a model with events: a stepper that stops at them (sim/events.ts)
-  const stepper = state.model.data.events ? (run.events = withEvents(state, deriv, make, x, options)) : make(x, 0);
+  const stepper = state.model.data.events ? (run.events = withEvents(state, deriv, restarts(integrator, deriv, settings), x, options)) : STEPPERS[integrator](x, deriv, 0, settings);
   run.integration = { integrator, ...stepper.stats };
   for (let s = every; s < steps + every; s += every) {
     const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
@@ -282,6 +281,11 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
     if (sample(t, stepper.x)) (since = 0), yield;
     progress(t / stop);
   }
+}
+
+/** the steppers an event restarts integration with (sim/events.ts); within a step already taken, without the stability check */
+function restarts(integrator: Integrator, deriv: Derivatives, settings: StepperSettings): MakeStepper {
+  return (x0, t0, within = false) => STEPPERS[integrator](x0, deriv, t0, within ? { ...settings, guard: undefined } : settings);
 }
 
 /**
