@@ -93,8 +93,9 @@ class Events implements EventStepper {
   /** statistics of the steppers that events ended */
   private readonly done = emptyStats();
   private readonly n: number;
-  /** indicators at the current state, and at a trial time within the step */
+  /** indicators at the current state, at the end of the step just taken, and at a trial time within it */
   private readonly g: Float64Array;
+  private readonly gEnd: Float64Array;
   private readonly gTrial: Float64Array;
   private readonly xTrial: Float64Array;
   private readonly scratch: Float64Array;
@@ -119,6 +120,7 @@ class Events implements EventStepper {
     this.name = first.name;
     this.n = events.length;
     this.g = new Float64Array(this.n);
+    this.gEnd = new Float64Array(this.n);
     this.gTrial = new Float64Array(this.n);
     this.xTrial = new Float64Array(first.x.length);
     this.scratch = new Float64Array(first.x.length);
@@ -153,17 +155,17 @@ class Events implements EventStepper {
 
   step(until: number): void {
     this.inner.step(until);
-    const { g, gTrial, n } = this;
-    this.indicators(this.inner.t, this.inner.x, gTrial);
+    const { g, gEnd, n } = this;
+    this.indicators(this.inner.t, this.inner.x, gEnd);
     // the first crossing in the step: each crossing indicator's bracket, the earliest kept
     let k = -1, a = Infinity, b = Infinity;
     for (let i = 0; i < n; i++) {
-      if (!crossed(this.events[i].direction, g[i], gTrial[i])) continue;
+      if (!crossed(this.events[i].direction, g[i], gEnd[i])) continue;
       const [ai, bi] = this.polish(i, g[i], ...this.locate(i, g[i]));
       if (bi < b) [k, a, b] = [i, ai, bi];
     }
     if (k < 0) {
-      g.set(gTrial);
+      g.set(gEnd);
       return;
     }
     this.fire(k, this.events[k].reinit.length ? a : b);

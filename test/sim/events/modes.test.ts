@@ -75,6 +75,24 @@ describe('a mode switched by events (a thermostat)', () => {
   });
 });
 
+describe('several indicators crossing in one step', () => {
+  it('fire in the order of their crossings, each at its time', () => {
+    // x' = 1 from 0: 'late' at x = 0.5 declared before 'early' at x = 0.4; one adaptive step spans both
+    const m = new Model('two');
+    const x = m.variable('x', { start: 0 });
+    const a = m.mode('a', 0), b = m.mode('b', 0);
+    m.equation(der(x), 1);
+    m.when('late', sub(x, 0.5), { direction: 'rising', set: [[a, 1]] });
+    m.when('early', sub(x, 0.4), { direction: 'rising', set: [[b, 1]] });
+    const compiled = compile(m);
+    const run = eventRun(compiled, 'adaptive', 2, { step: 1 });
+    run.runTo(2);
+    expect(run.records.map((r) => compiled.report.events![r.k].name)).toEqual(['early', 'late']);
+    expect(Math.abs(run.records[0].t - 0.4)).toBeLessThan(1e-12);
+    expect(Math.abs(run.records[1].t - 0.5)).toBeLessThan(1e-12);
+  });
+});
+
 describe('when() refuses what it cannot run, naming the event', () => {
   const cases: [string, (m: Model) => void, RegExp][] = [
     ['a set of a variable that is not a mode', (m) => m.when('e', m.variable('y'), { set: [[m.variable('z'), 1]] }), /event e: set takes a mode declared with mode\(\)/],
