@@ -10,6 +10,7 @@ import { type TearOverride, planModel } from './structure/plan.ts';
 import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
 import type { SubstitutionOptions } from './codegen/substitution.ts';
 import { generate } from './codegen/generate.ts';
+import { compileEvents } from './codegen/events.ts';
 import { CompiledModel } from './codegen/compiled.ts';
 import { type Target, compiledData } from './codegen/compiled-data.ts';
 import type { WatchedPose } from './codegen/pose-watch.ts';
@@ -192,7 +193,11 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
   const target = checkTarget(options.target);
-  const data = { ...compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target }), singularPoses: singularPoses(model), unitNorms: unitNorms(model) };
+  const base = compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target });
+  // events belong to forward runs: the inverse problem has no states to integrate past them
+  const events = problem === 'forward' ? compileEvents(components(model).flatMap((c) => c.events), new Map(base.sources)) : undefined;
+  if (events) report.events = events.events.map(({ name, component, direction }) => ({ name, component, direction }));
+  const data = { ...base, singularPoses: singularPoses(model), unitNorms: unitNorms(model), ...(events && { events }) };
   const compiled = new CompiledModel(data, { plan, reduced });
   if (target === 'wasm') checkWasm(compiled);
   return compiled;

@@ -48,6 +48,8 @@ export interface CompileReport {
   definedInputs?: string[];
   /** mechanisms: the joints' roles the builder chose (state, rest, cut) and the kinematic loops it cut */
   kinematics?: Topology;
+  /** the zero-crossing events the components declare (Component.when), in the order of ModelState.indicators(); only when there are any */
+  events?: { name: string; component: string; direction: 'rising' | 'falling' | 'both' }[];
   /** what the code computes: forward dynamics (the default) or inverse dynamics */
   problem?: Problem;
   /**

@@ -103,6 +103,10 @@ simulation options:
   --unsafe-step      rk4: run even where the step is beyond RK4's stability region for a
                      mode of the model (checked at the start and every 1000 steps; without
                      it such a run stops with an error naming the mode and a step that works)
+  --min-event-interval s, --zeno-count n
+                     models with events (when(), hard joint limits): events of one indicator
+                     closer than s seconds n times in a row stop the run with an error, a
+                     Zeno point (default 1e-6, 10); the run prints how often each event happened
   --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
   --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,
                      CSV otherwise (default: CSV on stdout); written to a temporary file
@@ -166,6 +170,8 @@ export const SIMULATE_OPTIONS = {
   controller: { type: 'string' },
   'call-timeout': { type: 'string' },
   'unsafe-step': { type: 'boolean', default: false },
+  'min-event-interval': { type: 'string' },
+  'zeno-count': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } satisfies ParseArgsConfig['options'];
@@ -242,7 +248,7 @@ export function warnUnsafeStep(options: SimulateOptions, io: Io): void {
 }
 
 /** simulate's options from the flags, checked before anything is compiled */
-export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'>): SimulateOptions {
+export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'> & Partial<Pick<Values, 'min-event-interval' | 'zeno-count'>>): SimulateOptions {
   const integrator = values.integrator as Integrator;
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.slice(0, -1).join(', ')} or ${INTEGRATORS.at(-1)}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
   const tolerance = (flag: 'rtol' | 'atol') => {
@@ -260,6 +266,8 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
     atol: tolerance('atol'),
     signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
     ...(values['unsafe-step'] && { unsafeStep: true }),
+    ...(values['min-event-interval'] !== undefined && { minEventInterval: number('--min-event-interval', values['min-event-interval']) }),
+    ...(values['zeno-count'] !== undefined && { zenoCount: number('--zeno-count', values['zeno-count']) }),
   };
   if (values['unsafe-step'] && integrator !== 'rk4') throw new UsageError('--unsafe-step applies to the rk4 integrator', { hint: `the ${integrator} integrator controls its own steps: drop --unsafe-step` });
   checkSimulateOptions(options);
@@ -387,4 +395,5 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   }
   if (values.out) io.stderr.write(`wrote ${written.samples} samples of ${written.signals} signals to ${values.out}\n`);
   for (const line of iterationLines(written.stats.iterations, written.stats.substitutions)) io.stderr.write(`${line}\n`);
+  if (written.stats.events) io.stderr.write(`events: ${written.stats.events.map((e) => `${e.name} ${e.count}`).join(', ')}\n`);
 }

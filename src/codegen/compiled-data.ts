@@ -10,6 +10,7 @@ import type { CompileReport, Problem } from '../report.ts';
 import type { Generated } from './generate.ts';
 import type { CoordinateNames } from './inverse.ts';
 import type { WatchedPose } from './pose-watch.ts';
+import type { EventData } from './events.ts';
 
 /** where a signal is read: sign * array[index] + offset (time: sign * t + offset; value: the constant offset) */
 export interface SignalSource {
@@ -70,6 +71,8 @@ export interface CompiledData {
   readonly singularPoses?: readonly WatchedPose[];
   /** groups of states of unit norm (a joint's quaternion), by name: the integrators normalise them after every step */
   readonly unitNorms?: readonly (readonly string[])[];
+  /** the components' zero-crossing events as code (events.ts); none when absent */
+  readonly events?: EventData;
 }
 
 const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });

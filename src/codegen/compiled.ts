@@ -20,6 +20,7 @@ import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import { type WasmTarget, wasmTarget } from './wasm.ts';
 import { shortTime } from './pose-watch.ts';
+import { type EventFunctions, eventFunctions } from './events.ts';
 
 export type { CompiledData, CompiledOptions, FailureTables, SignalSource, SolvedUnknown } from './compiled-data.ts';
 
@@ -85,6 +86,8 @@ export class CompiledModel {
   readonly wasm: WasmTarget | undefined;
   /** target 'wasm' asked for but not possible: why (compile() reports it) */
   readonly wasmUnavailable: string | undefined;
+  /** the components' events (Component.when): their indicators and actions as functions, undefined when there are none */
+  readonly events: EventFunctions | undefined;
 
   /**
    * From the data a compile derived (compiled-data.ts) and what it derived it
@@ -110,6 +113,7 @@ export class CompiledModel {
     this.wasm = typeof wasm === 'string' ? undefined : wasm;
     this.wasmUnavailable = typeof wasm === 'string' ? wasm : undefined;
     this.sources = new Map(data.sources);
+    this.events = data.events && eventFunctions(data.events);
     for (const [name, value] of Object.entries(options.start ?? {})) this.writeStart(name, value, this.defaults.x, this.defaults.w);
   }
 

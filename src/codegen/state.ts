@@ -196,6 +196,23 @@ export class ModelState {
   }
 
   /**
+   * The event indicators at (t, x) into g, in the order of model.data.events.
+   * When one reads an unknown (data.events.readsModel), the caller has
+   * evaluated the derivatives at (t, x) first, with its inputs and
+   * controller (sim/events.ts); the outputs pass follows here if needed.
+   */
+  indicators(t: number, x: Float64Array, g: Float64Array): void {
+    if (this.model.data.events!.readsModel) this.refresh();
+    this.model.events!.indicators(t, x, this.u, this.p, this.w, g);
+  }
+
+  /** event k's actions at (t, x), evaluated there as for indicators(): its states reinitialised in x, its modes set in u */
+  applyEvent(k: number, t: number, x: Float64Array): void {
+    if (this.model.data.events!.readsModel) this.refresh();
+    this.model.events!.apply(k, t, x, this.u, this.p, this.w);
+  }
+
+  /**
    * After non-finite values appeared at (t, x): the first unknown in solve
    * order that is not finite, with the expression that computed it.
    */

@@ -4,6 +4,7 @@
 import { type Ex, type Expr, ex, stripResidues, sub, vec3, type Vec3 } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 import { Variable, type VariableOptions } from './variable.ts';
+import { type EventDeclaration, type WhenActions, checkWhen } from './events.ts';
 
 /** a scalar, or a (nested) array of scalars: vectors and matrices */
 export type Quantity = Ex | readonly Quantity[];
@@ -58,6 +59,8 @@ export class Component {
   readonly equations: Equation[] = [];
   readonly connectors: Connector[] = [];
   readonly connections: [Connector, Connector][] = [];
+  /** zero-crossing events this component declares (when()) */
+  readonly events: EventDeclaration[] = [];
 
   constructor(readonly localName: string) {
     if (localName !== '' && !NAME.test(localName)) {
@@ -154,6 +157,27 @@ export class Component {
   /** a known quantity supplied from outside at every evaluation (default: its start value) */
   input(name: string, start = 0, options?: VariableOptions): Expr {
     return this.declare(name, 'input', { ...options, start }).e;
+  }
+
+  /**
+   * A mode: a discrete variable the equations may branch on (through step(),
+   * sign(), min/max), constant between events and changed only by a when()
+   * action's `set`. At run time it is held like an input (ModelState.u).
+   */
+  mode(name: string, start = 0, options?: VariableOptions): Expr {
+    return this.declare(name, 'input', { ...options, start, mode: true }).e;
+  }
+
+  /**
+   * An event (Modelica's `when`): when `indicator` (states, inputs, modes,
+   * parameters, unknowns, time) crosses zero in `direction`, the run stops
+   * at the crossing and applies the actions: `reinit` gives states new
+   * values, `set` gives modes new values. Every action's value is read
+   * before any is applied (each variable in them is Modelica's pre(v)).
+   */
+  when(name: string, indicator: Ex, actions: WhenActions): void {
+    checkWhen(this, name, actions);
+    this.events.push({ localName: name, indicator: ex(indicator), direction: actions.direction ?? 'both', reinit: (actions.reinit ?? []).map(([v, e]) => [v, ex(e)]), set: (actions.set ?? []).map(([v, e]) => [v, ex(e)]), origin: this });
   }
 
   /** lhs = rhs; residue(x) terms inside mark tearing hints (tearing paper) */

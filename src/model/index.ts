@@ -4,3 +4,4 @@ export * from './variable.ts';
 export * from './component.ts';
 export * from './flatten.ts';
 export * from './alias.ts';
+export * from './events.ts';

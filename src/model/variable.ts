@@ -27,6 +27,8 @@ export interface VariableOptions {
    * tearing paper's `tearq = residue(q)` with its dummy variable, without the dummy
    */
   tearing?: boolean;
+  /** a mode (Component.mode): a discrete input that only event actions change */
+  mode?: boolean;
 }
 
 export class Variable implements Sym {
@@ -37,6 +39,8 @@ export class Variable implements Sym {
   nominal: number;
   description: string | undefined;
   tearing: boolean;
+  /** a mode (Component.mode): held like an input, changed only by event actions */
+  readonly mode: boolean;
   /** the parameter's declared value (kind 'parameter'); compile() reads it and never writes it (overrides travel as data) */
   value: number | undefined;
   /** der(this), once this variable has been differentiated */
@@ -55,6 +59,7 @@ export class Variable implements Sym {
     this.nominal = options.nominal ?? 1;
     this.description = options.description;
     this.tearing = options.tearing ?? false;
+    this.mode = options.mode ?? false;
     this.e = freshSymbol(this); // made with the symbol: its node cannot exist yet
   }
 

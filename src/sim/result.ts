@@ -5,6 +5,7 @@ import { UsageError } from '../errors.ts';
 import type { IterationStats } from '../codegen/relax-iterate.ts';
 import type { SubstitutionStats } from '../codegen/substitution.ts';
 import type { IntegrationStats } from './steppers/index.ts';
+import type { EventCount } from './events.ts';
 
 export class SimulationResult<S extends string = string> {
   /** compiled with relaxIterate: per relaxing iteration, the evaluations of this run and their sweeps (mean, max) */
@@ -13,6 +14,8 @@ export class SimulationResult<S extends string = string> {
   substitutions?: SubstitutionStats[];
   /** the integrator that ran and what it cost: accepted and rejected steps, evaluations of the derivatives, Jacobians, LUs */
   integration?: IntegrationStats;
+  /** a model with events (Component.when): how often each happened in this run */
+  events?: EventCount[];
 
   constructor(
     readonly time: Float64Array,

@@ -16,6 +16,7 @@ import { INTEGRATORS, type IntegrationStats, type Integrator, STEPPERS } from '.
 import { StepFailure, type StepperSettings } from './steppers/stepper.ts';
 import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
+import { type EventCount, type EventStepper, type MakeStepper, withEvents } from './events.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 
 export { INTEGRATORS, type IntegrationStats, type Integrator };
@@ -62,6 +63,10 @@ export interface SimulateOptions<S extends string = string> {
    * such a run stops with a SimulationError naming the mode and the step it needs
    */
   unsafeStep?: boolean;
+  /** the Zeno guard (sim/events.ts): events of one indicator closer than this (s, default 1e-6) ... */
+  minEventInterval?: number;
+  /** ... this many times in a row (default 10) stop the run with a SimulationError */
+  zenoCount?: number;
 }
 
 
@@ -76,6 +81,9 @@ export function checkSimulateOptions(options: SimulateOptions): void {
   if (!(Number.isFinite(step) && step > 0)) throw new UsageError(`step ${step} must be a finite number > 0`, { hint: 'e.g. --step 1e-3' });
   if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) throw new UsageError(`interval ${interval} must be > 0`);
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`integrator "${integrator}" is not known`, { hint: `use ${INTEGRATORS.join(' or ')}` });
+  const { minEventInterval: gap, zenoCount: count } = options;
+  if (gap !== undefined && !(Number.isFinite(gap) && gap >= 0)) throw new UsageError(`minEventInterval ${gap} must be a finite number >= 0`, { hint: 'e.g. 1e-6 (s)' });
+  if (count !== undefined && !(Number.isInteger(count) && count >= 1)) throw new UsageError(`zenoCount ${count} must be an integer >= 1`, { hint: 'e.g. 10' });
   for (const k of ['rtol', 'atol'] as const) {
     const v = options[k];
     if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new UsageError(`${k} ${v} must be a finite number > 0`, { hint: `e.g. --${k} 1e-8` });
@@ -104,6 +112,8 @@ export interface RunStats {
   integration?: IntegrationStats;
   iterations?: IterationStats[];
   substitutions?: SubstitutionStats[];
+  /** a model with events (Component.when): how often each happened */
+  events?: EventCount[];
 }
 
 // (compiled model or a state of it, options) => sampled signals from t = 0 to stop;
@@ -173,6 +183,8 @@ interface Run<S extends string> {
   readonly before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] };
   /** the stepper's statistics, kept current while the run goes */
   integration?: IntegrationStats;
+  /** a model with events: the stepper that stops at them */
+  events?: EventStepper;
 }
 
 function prepare<S extends string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): Run<S> {
@@ -248,7 +260,8 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
       checkRk4Step(state.model.stateNames, (dx, z) => probe(dx, z, t), y, t, h);
     };
   }
-  const stepper = STEPPERS[integrator](x, deriv, 0, settings);
+  // a model with events: a stepper that stops at them (sim/events.ts)
+  const stepper = state.model.data.events ? (run.events = withEvents(state, deriv, restarts(integrator, deriv, settings), x, options)) : STEPPERS[integrator](x, deriv, 0, settings);
   run.integration = { integrator, ...stepper.stats };
   for (let s = every; s < steps + every; s += every) {
     const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
@@ -263,6 +276,11 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
     if (sample(t, stepper.x)) (since = 0), yield;
     progress(t / stop);
   }
+}
+
+/** the steppers an event restarts integration with (sim/events.ts); within a step already taken, without the stability check */
+function restarts(integrator: Integrator, deriv: Derivatives, settings: StepperSettings): MakeStepper {
+  return (x0, t0, within = false) => STEPPERS[integrator](x0, deriv, t0, within ? { ...settings, guard: undefined } : settings);
 }
 
 /**
@@ -282,6 +300,7 @@ function recordsStateOnly(state: ModelState, names: readonly string[]): boolean 
 function stats(run: Run<string>): RunStats {
   const { state, before } = run;
   const out: RunStats = run.integration ? { integration: { ...run.integration } } : {};
+  if (run.events) out.events = run.events.counts();
   if (before.iterations.length) out.iterations = statsSince(before.iterations, state.iterationStats());
   if (before.substitutions.length) {
     out.substitutions = statsSince(before.substitutions, state.substitutionStats()).map((s, i) => ({ ...s, fallbacks: s.fallbacks - before.substitutions[i].fallbacks }));

@@ -38,6 +38,18 @@ export interface JointOptions {
    * one-sided spring-damper pushes the coordinate back (limits.ts)
    */
   limits?: readonly [number, number];
+  /**
+   * 'spring' (default): the limits are the spring-dampers above. 'impact':
+   * hard limits (impact-limits.ts): reaching a limit outward is an event that
+   * reverses the speed, qd := -restitution * qd; an impact slower than
+   * restVelocity holds the joint at the limit instead (the spring-damper
+   * above then carries the contact) until it moves back inside
+   */
+  limitKind?: 'spring' | 'impact';
+  /** limitKind 'impact': the coefficient of restitution e in [0, 1] (default 0.5) */
+  restitution?: number;
+  /** limitKind 'impact': impacts slower than this (rad/s or m/s) stop at the limit (default 1e-3) */
+  restVelocity?: number;
   /** the limit spring's stiffness (N m/rad or N/m); default: the joint's reference inertia times 300^2 1/s^2 (limits.ts) */
   limitStiffness?: number;
   /** the limit damper (N m s/rad or N s/m), acting only beyond a limit; default: damping ratio 0.5 at the reference inertia */

@@ -32,7 +32,8 @@
 // a joint held by friction below its level creeps at v_eps atanh(tau / F).
 // With a larger step, or a stiffer limit, give limitStiffness, limitDamping
 // and frictionVelocity.
-import { type Expr, ZERO, add, max, mul, neg, pow, step, sub, tanh } from '../../expr/index.ts';
+import { type Expr, ONE, ZERO, add, max, mul, neg, pow, step, sub, tanh } from '../../expr/index.ts';
+import { checkImpactOptions, impactLimits } from './impact-limits.ts';
 import type { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import type { JointOptions } from './joint.ts';
@@ -76,8 +77,10 @@ export function limitFriction(c: Component, o: JointOptions, q: Expr, qd: Expr, 
     const k = c.parameter('limit_c', o.limitStiffness ?? defaults.stiffness);
     const d = c.parameter('limit_d', o.limitDamping ?? defaults.damping);
     const pu = max(0, sub(q, upper)), pl = max(0, sub(lower, q));
-    terms.push(mul(k, sub(pl, pu)), neg(mul(d, qd, add(step(sub(q, upper)), step(sub(lower, q))))));
-    potential = mul(0.5, k, add(pow(pu, 2), pow(pl, 2)));
+    // hard limits: the spring-damper only where an impact has stopped the joint (impact-limits.ts)
+    const [cu, cl] = o.limitKind === 'impact' ? impactLimits(c, o, q, qd, lower, upper) : [ONE, ONE];
+    terms.push(mul(k, sub(mul(cl, pl), mul(cu, pu))), neg(mul(d, qd, add(mul(cu, step(sub(q, upper))), mul(cl, step(sub(lower, q)))))));
+    potential = mul(0.5, k, add(mul(cu, pow(pu, 2)), mul(cl, pow(pl, 2))));
   }
   if (o.friction) {
     const F = c.parameter('friction', o.friction);
@@ -97,6 +100,7 @@ export function checkLimitOptions(name: string, o: JointOptions, hintSuffix = ''
     if (!Number.isFinite(lower) || !Number.isFinite(upper)) fail(`limits [${lower}, ${upper}] are not finite numbers`, 'give limits: [lower, upper] in rad (revolute) or m (prismatic)', 'limit_lower');
     if (lower > upper) fail(`lower limit ${lower} is above the upper limit ${upper}`, 'give limits: [lower, upper] with lower <= upper', 'limit_lower');
   }
+  checkImpactOptions(o, fail);
   const nonNegative: [keyof JointOptions, string, string][] = [
     ['limitStiffness', 'limit_c', 'a stiffness in N m/rad (N/m), 0 or more'],
     ['limitDamping', 'limit_d', 'a damping in N m s/rad (N s/m), 0 or more'],
