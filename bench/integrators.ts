@@ -8,6 +8,11 @@
 //  2. The stiff PUMA (mechanisms/puma560-stiff.ts, eigenvalues to -1e5 1/s):
 //     RK4 at the step its stability needs against the stiff solver, CPU time
 //     and agreement with a reference (the stiff solver at rtol 1e-10).
+//  3. The candidates for the default integrator on the mechanisms a user
+//     starts with: RK4 at 1e-3, adaptive and radau at rtol 1e-6 (atol 1e-9),
+//     a 2 s run sampled every 0.01 s; CPU time and the largest error of the
+//     states against a reference (radau at rtol 1e-11, atol 1e-14), or the
+//     error the run stops with.
 // Timing: process.cpuUsage() per run, every configuration once per round,
 // rounds interleaved, the fastest round kept.
 //   npm run bench:integrators [-- --rounds 3 --stop 10 --out results/integrators]
@@ -23,6 +28,9 @@ import { logLogSvg } from '../src/bench/plot.ts';
 import fourbar from '../mechanisms/fourbar.ts';
 import puma from '../mechanisms/puma560.ts';
 import pumaStiff from '../mechanisms/puma560-stiff.ts';
+import pendulum from '../mechanisms/pendulum.ts';
+import humanoid from '../mechanisms/humanoid.ts';
+import arm3 from '../test/sim/fixtures/arm3.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, stop: { type: 'string', default: '10' }, out: { type: 'string', default: 'results/integrators' } } });
 const rounds = Number(values.rounds), stop = Number(values.stop);
@@ -111,9 +119,7 @@ for (const [name, model] of [['four-bar', fourbar()], ['PUMA 560', puma()]] as c
 const stiff = compile(pumaStiff());
 const states = stiff.stateNames.filter((n) => n.endsWith('.q'));
 const stiffStop = Math.min(stop, 2);
-const reference = INTEGRATORS.includes('radau' as Integrator)
-  ? simulate(stiff, { stop: stiffStop, step: 1e-4, interval: 0.01, integrator: 'radau' as Integrator, rtol: 1e-10, atol: 1e-13, signals: states })
-  : simulate(stiff, { stop: stiffStop, step: 1e-5, interval: 0.01, signals: states });
+const reference = simulate(stiff, { stop: stiffStop, step: 1e-4, interval: 0.01, integrator: 'radau', rtol: 1e-10, atol: 1e-13, signals: states });
 const stiffRuns: { label: string; options: SimulateOptions }[] = [
   { label: 'rk4, h 2.5e-5 (what its stability needs: 2.785/1.005e5 = 2.77e-5)', options: { stop: stiffStop, step: 2.5e-5, interval: 0.01, signals: states } },
   ...INTEGRATORS.filter((k) => k !== 'rk4').flatMap((k) => [1e-4, 1e-6].map((rtol) => ({ label: `${k}, rtol ${rtol}`, options: { stop: stiffStop, step: 1e-3, interval: 0.01, integrator: k, rtol, atol: rtol * 1e-3, signals: states } }))),
@@ -137,9 +143,39 @@ for (let r = -1; r < rounds; r++) {
     }
   });
 }
-const stiffTable = [`### The stiff PUMA (puma560-stiff.ts), ${stiffStop} s: CPU time and agreement`, '', `max |q - q_ref| over the joints and samples; reference: ${INTEGRATORS.includes('radau' as Integrator) ? 'radau at rtol 1e-10' : 'rk4 at h 1e-5'}`, '', '| run | steps | f evaluations | CPU ms | max error (rad) |', '|---|---:|---:|---:|---:|', ...stiffRows];
+const stiffTable = [`### The stiff PUMA (puma560-stiff.ts), ${stiffStop} s: CPU time and agreement`, '', `max |q - q_ref| over the joints and samples; reference: radau at rtol 1e-10`, '', '| run | steps | f evaluations | CPU ms | max error (rad) |', '|---|---:|---:|---:|---:|', ...stiffRows];
 console.log(stiffTable.join('\n'));
 md.push(...stiffTable, '');
+
+// the default's candidates on the models a user starts with
+const candidate = (label: string, integrator: Integrator, rtol?: number) => ({ label, options: { integrator, step: 1e-3, ...(rtol && { rtol, atol: rtol * 1e-3 }) } });
+const candidates = [candidate('rk4, h 1e-3 (today\'s default)', 'rk4'), candidate('adaptive, rtol 1e-6', 'adaptive', 1e-6), candidate('radau, rtol 1e-6', 'radau', 1e-6)];
+const starters = [['pendulum', pendulum()], ['four-bar', fourbar()], ['PUMA 560', puma()], ['humanoid (floating, 27 dof)', humanoid({ floating: 1 })], ['3-link PD arm (issue 30)', arm3()], ['stiff PUMA', pumaStiff()]] as const;
+const defaultRows: string[] = [];
+for (const [name, model] of starters) {
+  const compiled = compile(model);
+  const base = { stop: 2, interval: 0.01, signals: compiled.stateNames };
+  const ref = simulate(compiled, { ...base, step: 1e-4, integrator: 'radau', rtol: 1e-11, atol: 1e-14 });
+  const cells = candidates.map(() => ({ ms: Infinity, text: '' }));
+  for (let r = -1; r < rounds; r++) {
+    candidates.forEach((c, i) => {
+      const t0 = cpuMicros();
+      try {
+        const run = simulate(compiled, { ...base, ...c.options });
+        const ms = (cpuMicros() - t0) / 1000;
+        if (r >= 0) cells[i].ms = Math.min(cells[i].ms, ms);
+        const err = Math.max(...compiled.stateNames.map((n) => Math.max(...run.get(n).map((v, k) => Math.abs(v - ref.get(n)[k]) / Math.max(1, Math.abs(ref.get(n)[k]))))));
+        cells[i].text = `${err.toExponential(1)} in ${cells[i].ms.toFixed(1)} ms (${run.integration?.steps} steps)`;
+      } catch (e) {
+        cells[i].text = `stops: ${(e as Error).constructor.name}`;
+      }
+    });
+  }
+  defaultRows.push(`| ${name} | ${cells.map((c) => c.text).join(' | ')} |`);
+}
+const defaultTable = ['### The default\'s candidates: largest relative error of the states (against radau at rtol 1e-11) and CPU time, 2 s runs', '', `| model | ${candidates.map((c) => c.label).join(' | ')} |`, `|---|${candidates.map(() => '---').join('|')}|`, ...defaultRows];
+console.log('\n' + defaultTable.join('\n'));
+md.push('', ...defaultTable, '');
 
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, 'integrators.md'), md.join('\n'));

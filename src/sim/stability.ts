@@ -75,7 +75,7 @@ export function checkRk4Step(names: readonly string[], f: (dx: Float64Array, x: 
     `fixed-step RK4 at step ${h} is unstable for this model at time ${t}: the mode with eigenvalue ${mode} 1/s (${named.join(', ')}${found.states.length > 6 ? ', ...' : ''}) decays in the model but grows ${found.amplification.toPrecision(3)}-fold per step in the numbers; RK4 keeps it below a step of ${found.stableStep.toPrecision(3)}`,
     {
       variables: named,
-      hint: `use --integrator adaptive (error-controlled), or a smaller step (--step ${suggested}); --unsafe-step runs anyway, with an answer that is wrong`,
+      hint: `use --integrator radau (stiff, error-controlled), or a smaller step (--step ${suggested}); --unsafe-step runs anyway, with an answer that is wrong`,
     },
   );
 }

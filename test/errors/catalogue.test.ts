@@ -198,7 +198,7 @@ describe('error catalogue: simulation', () => {
     const [first, variables, hint] = r.stderr.split('\n');
     expect(first).toMatch(/^SimulationError: fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3171 1\/s \(j3\.qd, j2\.qd, j1\.qd\) decays in the model but grows 1\.75-fold per step in the numbers; RK4 keeps it below a step of 0\.000878$/);
     expect(variables).toBe('  variables: j3.qd, j2.qd, j1.qd');
-    expect(hint).toBe('  hint: use --integrator adaptive (error-controlled), or a smaller step (--step 0.0005); --unsafe-step runs anyway, with an answer that is wrong');
+    expect(hint).toBe('  hint: use --integrator radau (stiff, error-controlled), or a smaller step (--step 0.0005); --unsafe-step runs anyway, with an answer that is wrong');
   });
 
   it('--step <= 0 (exit 2)', async () => {
