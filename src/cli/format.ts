@@ -2,6 +2,7 @@
 import type { CompileReport } from '../report.ts';
 import type { IterationStats } from '../codegen/relax-iterate.ts';
 import type { SubstitutionStats } from '../codegen/substitution.ts';
+import type { IntegrationStats } from '../sim/steppers/index.ts';
 
 export function formatReport(r: CompileReport): string {
   const lines = [
@@ -54,6 +55,12 @@ function cacheLine(c: CompileReport['cache']): string | undefined {
 }
 
 /** a simulation's sweeps per evaluation, one line per relaxing iteration and per substituted torn loop */
+/** --stats: what the integration of a run cost */
+export function integrationLine(s: IntegrationStats): string {
+  const implicit = s.jacobians || s.decompositions ? `, ${s.jacobians} Jacobians, ${s.decompositions} LU decompositions` : '';
+  return `integration: ${s.integrator}, ${s.steps} steps (${s.rejected} rejected), ${s.evaluations} evaluations of the derivatives${implicit}`;
+}
+
 export function iterationLines(stats: readonly IterationStats[] | undefined, substitutions: readonly SubstitutionStats[] = []): string[] {
   return [
     ...(stats ?? []).map((s) => `relaxing iteration of relaxed loop ${s.loop}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}`),

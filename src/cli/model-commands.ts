@@ -11,7 +11,7 @@ import { FIXED_STEP } from '../sim/steppers/index.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
 import { PlanUnavailable, cachedCompile, loadCompiler, lookUp } from './cached-compile.ts';
-import { formatReport, iterationLines } from './format.ts';
+import { formatReport, integrationLine, iterationLines } from './format.ts';
 import type { IterateOptions } from '../structure/plan-types.ts';
 import { expandStarts } from './start-values.ts';
 import { type Io, terminal } from './io.ts';
@@ -107,6 +107,8 @@ simulation options:
                      models with events (when(), hard joint limits): events of one indicator
                      closer than s seconds n times in a row stop the run with an error, a
                      Zeno point (default 1e-6, 10); the run prints how often each event happened
+  --stats            print what the integration cost on stderr: the integrator, its accepted and
+                     rejected steps, evaluations of the derivatives, Jacobians and LUs
   --signals a,b,...  columns to record (default: the states), e.g. 'j1.q,der(j1.qd)'
   --out file         write to file: JSON ({ model, time, signals }) if it ends in .json,
                      CSV otherwise (default: CSV on stdout); written to a temporary file
@@ -172,6 +174,7 @@ export const SIMULATE_OPTIONS = {
   'unsafe-step': { type: 'boolean', default: false },
   'min-event-interval': { type: 'string' },
   'zeno-count': { type: 'string' },
+  stats: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
 const OPTIONS = { ...COMPILE_OPTIONS, ...REPORT_OPTIONS, ...SIMULATE_OPTIONS } satisfies ParseArgsConfig['options'];
@@ -395,5 +398,6 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   }
   if (values.out) io.stderr.write(`wrote ${written.samples} samples of ${written.signals} signals to ${values.out}\n`);
   for (const line of iterationLines(written.stats.iterations, written.stats.substitutions)) io.stderr.write(`${line}\n`);
+  if (values.stats && written.stats.integration) io.stderr.write(`${integrationLine(written.stats.integration)}\n`);
   if (written.stats.events) io.stderr.write(`events: ${written.stats.events.map((e) => `${e.name} ${e.count}`).join(', ')}\n`);
 }

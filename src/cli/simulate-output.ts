@@ -52,10 +52,10 @@ export async function writeJSON(model: Model, compiled: CompiledModel, options: 
   // a URDF robot's run names its file: the viewer reads it to pose the robot
   const source = playback && extname(file).toLowerCase() === '.urdf' ? { source: { urdf: resolve(file) } } : {};
   const signals = Object.fromEntries(result.names.map((n, i) => [n, result.columns[i]]));
-  const { iterations, substitutions, events } = result;
+  const { iterations, substitutions, events, integration } = result;
   const data = { model: compiled.report.model, time: result.time, signals, iterations, substitutions, events, ...playback, ...source };
   await writePieces([...jsonChunks(data), '\n'], out, io);
-  return { samples: result.length, signals: result.names.length, stats: { iterations, substitutions, events } };
+  return { samples: result.length, signals: result.names.length, stats: { integration, iterations, substitutions, events } };
 }
 
 /**

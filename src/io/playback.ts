@@ -34,7 +34,7 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const names = options.signals ?? compiled.stateNames;
   const poseNames = poseSignalNames(scene.frames, (n) => state.hasSignal(n));
   const run = simulate(state, { ...rest, signals: [...names, ...poseNames] });
-  const result = new SimulationResult(run.time, names, run.columns.slice(0, names.length));
+  const result = Object.assign(new SimulationResult(run.time, names, run.columns.slice(0, names.length)), { integration: run.integration, events: run.events });
   const poses = packPoses(run.columns.slice(names.length), run.length);
   const { integrator = 'rk4', step, rtol, atol } = options;
   const integration = { integrator, step, ...(integrator !== 'rk4' && { rtol, atol }), ...statsOf(run.integration) };
