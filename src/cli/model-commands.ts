@@ -6,7 +6,7 @@ import { checkSeconds, setUserCodeLimits } from '../node/user-code.ts';
 import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
-import { type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions } from '../sim/simulate.ts';
+import { DEFAULT_ATOL, DEFAULT_RTOL, type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, integratorOf } from '../sim/simulate.ts';
 import { FIXED_STEP } from '../sim/steppers/index.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
@@ -92,14 +92,17 @@ ${MODEL_FLAGS}
 
 simulation options:
   --stop T           end time in s, >= 0 (default 1)
-  --step h           rk4: the step in s, > 0 (default 1e-3); adaptive, radau: the first step tried
+  --step h           auto, rk4: the step in s, > 0 (default 1e-3); adaptive, radau: the first step tried
   --interval dt      sampling interval in s, a multiple of --step (default: every step)
-  --integrator rk4|adaptive|radau
-                     rk4 (default): fixed-step classical Runge-Kutta; adaptive:
-                     Cash-Karp RK45 with error control, steps chosen between samples;
-                     radau: implicit Radau IIA of order 5 with error control (Hairer &
-                     Wanner's RADAU5), for stiff models (stiff springs, high gains)
-  --rtol r, --atol a adaptive, radau: per-state error within a + r |x| (default 1e-6, 1e-9)
+  --integrator auto|rk4|adaptive|radau
+                     auto (default): rk4 at --step while that step is stable for the model,
+                     radau from the first point where it is not (said on stderr); rk4:
+                     fixed-step classical Runge-Kutta, an unstable step stops the run;
+                     adaptive: Cash-Karp RK45 with error control, steps chosen between
+                     samples; radau: implicit Radau IIA of order 5 with error control
+                     (Hairer & Wanner's RADAU5), for stiff models (stiff springs, high gains)
+  --rtol r, --atol a adaptive, radau (and auto once it uses radau): per-state error within
+                     a + r |x| (default 1e-6, 1e-9)
   --unsafe-step      rk4: run even where the step is beyond RK4's stability region for a
                      mode of the model (checked at the start and every 1000 steps; without
                      it such a run stops with an error naming the mode and a step that works)
@@ -164,7 +167,7 @@ export const SIMULATE_OPTIONS = {
   stop: { type: 'string', default: '1' },
   step: { type: 'string', default: '1e-3' },
   interval: { type: 'string' },
-  integrator: { type: 'string', default: 'rk4' },
+  integrator: { type: 'string' },
   rtol: { type: 'string' },
   atol: { type: 'string' },
   signals: { type: 'string' },
@@ -245,6 +248,12 @@ function parseTear(spec: string, remove: boolean): TearOverride {
   return { variable: variable || undefined, equation: equation ?? undefined, remove };
 }
 
+/** the default integrator went on with radau: said aloud, with where, why and the tolerances */
+function switchNote(switched: { time: number; reason: string }, options: SimulateOptions): string {
+  const [rtol, atol] = [options.rtol ?? DEFAULT_RTOL, options.atol ?? DEFAULT_ATOL].map((v) => v.toExponential());
+  return `note: ${switched.reason}; from time ${switched.time} the run went on with radau, the stiff solver (rtol ${rtol}, atol ${atol}); --integrator radau uses it throughout, --integrator rk4 stops there instead`;
+}
+
 /** --unsafe-step is said aloud: the answer it lets through may be wrong */
 export function warnUnsafeStep(options: SimulateOptions, io: Io): void {
   if (options.unsafeStep) io.stderr.write('warning: --unsafe-step: RK4 runs even where its step is unstable for a mode of the model; the answer may be wrong without another word\n');
@@ -252,19 +261,21 @@ export function warnUnsafeStep(options: SimulateOptions, io: Io): void {
 
 /** simulate's options from the flags, checked before anything is compiled */
 export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'> & Partial<Pick<Values, 'min-event-interval' | 'zeno-count'>>): SimulateOptions {
-  const integrator = values.integrator as Integrator;
+  const named = values.integrator as Integrator | undefined;
+  // no --integrator: auto (rk4 with --unsafe-step)
+  const integrator = integratorOf({ integrator: named, unsafeStep: values['unsafe-step'] });
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.slice(0, -1).join(', ')} or ${INTEGRATORS.at(-1)}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
   const tolerance = (flag: 'rtol' | 'atol') => {
     const text = values[flag];
     if (text === undefined) return undefined;
-    if (FIXED_STEP.includes(integrator)) throw new UsageError(`--${flag} applies to the error-controlled integrators (adaptive, radau)`, { hint: `add --integrator adaptive, or --integrator radau for a stiff model` });
+    if (FIXED_STEP.includes(integrator)) throw new UsageError(`--${flag} applies to the error-controlled integrators (adaptive, radau; auto where it goes on with radau)`, { hint: `add --integrator adaptive, or --integrator radau for a stiff model` });
     return number(`--${flag}`, text);
   };
   const options: SimulateOptions = {
     stop: number('--stop', values.stop),
     step: number('--step', values.step),
     interval: values.interval === undefined ? undefined : number('--interval', values.interval),
-    integrator,
+    ...(named && { integrator }),
     rtol: tolerance('rtol'),
     atol: tolerance('atol'),
     signals: values.signals ? values.signals.split(',').map((s) => s.trim()) : undefined,
@@ -272,7 +283,7 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
     ...(values['min-event-interval'] !== undefined && { minEventInterval: number('--min-event-interval', values['min-event-interval']) }),
     ...(values['zeno-count'] !== undefined && { zenoCount: number('--zeno-count', values['zeno-count']) }),
   };
-  if (values['unsafe-step'] && integrator !== 'rk4') throw new UsageError('--unsafe-step applies to the rk4 integrator', { hint: `the ${integrator} integrator controls its own steps: drop --unsafe-step` });
+  if (values['unsafe-step'] && integrator !== 'rk4') throw new UsageError('--unsafe-step applies to the rk4 integrator', { hint: `the ${integrator} integrator ${integrator === 'auto' ? 'goes on with radau where RK4\'s step is unstable' : 'controls its own steps'}: drop --unsafe-step` });
   checkSimulateOptions(options);
   return options;
 }
@@ -398,6 +409,8 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   }
   if (values.out) io.stderr.write(`wrote ${written.samples} samples of ${written.signals} signals to ${values.out}\n`);
   for (const line of iterationLines(written.stats.iterations, written.stats.substitutions)) io.stderr.write(`${line}\n`);
-  if (values.stats && written.stats.integration) io.stderr.write(`${integrationLine(written.stats.integration)}\n`);
+  const integration = written.stats.integration;
+  if (integration?.switched) io.stderr.write(`${switchNote(integration.switched, options)}\n`);
+  if (values.stats && integration) io.stderr.write(`${integrationLine(integration)}\n`);
   if (written.stats.events) io.stderr.write(`events: ${written.stats.events.map((e) => `${e.name} ${e.count}`).join(', ')}\n`);
 }

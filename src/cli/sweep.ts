@@ -63,7 +63,7 @@ ${queueHelp(21)}
 ${MODEL_FLAGS}
 
 simulation options (as kron simulate): --stop T (default 1), --step h, --interval dt,
-  --integrator rk4|adaptive|radau, --rtol r, --atol a; --call-timeout s: the time one call of the
+  --integrator auto|rk4|adaptive|radau, --rtol r, --atol a; --call-timeout s: the time one call of the
   --metric may take, in seconds (default 10; KRON_CALL_TIMEOUT for kron worker)
 
 examples:

@@ -36,14 +36,16 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const run = simulate(state, { ...rest, signals: [...names, ...poseNames] });
   const result = Object.assign(new SimulationResult(run.time, names, run.columns.slice(0, names.length)), { integration: run.integration, events: run.events });
   const poses = packPoses(run.columns.slice(names.length), run.length);
-  const { integrator = 'rk4', step, rtol, atol } = options;
-  const integration = { integrator, step, ...(integrator !== 'rk4' && { rtol, atol }), ...statsOf(run.integration) };
+  const { step, rtol, atol } = options;
+  // the integrator that integrated: auto's rk4, or radau once it switched (then also where and why)
+  const integrator = run.integration!.integrator;
+  const integration: Integration = { integrator, step, ...(integrator !== 'rk4' && { rtol, atol }), ...statsOf(run.integration) };
   return { result, playback: { scene, poses, report: compiled.report, integration } };
 }
 
 /** the integrator's counts for the result file (what it cost), without its name (the file has it already) */
 function statsOf(stats: IntegrationStats | undefined): Partial<Integration> {
   if (!stats) return {};
-  const { steps, rejected, evaluations, jacobians, decompositions } = stats;
-  return { steps, rejected, evaluations, ...(jacobians && { jacobians, decompositions }) };
+  const { steps, rejected, evaluations, jacobians, decompositions, switched } = stats;
+  return { steps, rejected, evaluations, ...(jacobians && { jacobians, decompositions }), ...(switched && { switched }) };
 }

@@ -80,6 +80,8 @@ export interface Integration {
   /** implicit integrators: Jacobians formed and LU decompositions */
   jacobians?: number;
   decompositions?: number;
+  /** the default integrator (auto) went on with radau from this time, for this reason (RK4's step was unstable) */
+  switched?: { time: number; reason: string };
 }
 
 /** the fields a mechanism's JSON result adds to { model, time, signals } */

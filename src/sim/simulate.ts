@@ -12,7 +12,7 @@ import type { CompiledModel } from '../codegen/compiled.ts';
 import { ModelState } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
 import { checkRk4Step, syncProbe } from './stability.ts';
-import { INTEGRATORS, type IntegrationStats, type Integrator, STEPPERS } from './steppers/index.ts';
+import { DEFAULT_INTEGRATOR, INTEGRATORS, type IntegrationStats, type Integrator, STEPPERS } from './steppers/index.ts';
 import { StepFailure, type StepperSettings } from './steppers/stepper.ts';
 import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
@@ -24,11 +24,15 @@ export { INTEGRATORS, type IntegrationStats, type Integrator };
 export interface SimulateOptions<S extends string = string> {
   /** end time (s), >= 0 */
   stop: number;
-  /** rk4: the integration step (s), > 0; adaptive: the first step tried */
+  /** rk4 and auto: the integration step (s), > 0; adaptive and radau: the first step tried */
   step: number;
   /** sampling interval (s), a multiple of step; default: every step */
   interval?: number;
-  /** 'rk4' (fixed step, default) or 'adaptive' (steps chosen by error control between samples) */
+  /**
+   * 'auto' (the default): 'rk4' while its step is stable for the model, 'radau' from the first point where it is
+   * not (sim/steppers/auto.ts); 'rk4': fixed step, an unstable step stops the run; 'adaptive' (explicit, Cash-Karp)
+   * or 'radau' (implicit, for stiff models): steps chosen by error control between samples
+   */
   integrator?: Integrator;
   /** adaptive: relative tolerance per state (default 1e-6) */
   rtol?: number;
@@ -76,7 +80,9 @@ export const DEFAULT_MAX_STEPS = 1e6;
 
 /** throws a UsageError for options simulate() cannot run with */
 export function checkSimulateOptions(options: SimulateOptions): void {
-  const { stop, step, interval, integrator = 'rk4' } = options;
+  const { stop, step, interval } = options;
+  const integrator = integratorOf(options);
+  if (options.unsafeStep && integrator !== 'rk4') throw new UsageError(`unsafeStep applies to the rk4 integrator, not ${integrator}`, { hint: `the ${integrator} integrator ${integrator === 'auto' ? 'goes on with radau where RK4\'s step is unstable' : 'controls its own steps'}: drop unsafeStep, or ask for integrator 'rk4'` });
   if (!(Number.isFinite(stop) && stop >= 0)) throw new UsageError(`stop time ${stop} must be a finite number >= 0`, { hint: 'e.g. --stop 2' });
   if (!(Number.isFinite(step) && step > 0)) throw new UsageError(`step ${step} must be a finite number > 0`, { hint: 'e.g. --step 1e-3' });
   if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) throw new UsageError(`interval ${interval} must be > 0`);
@@ -244,7 +250,7 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
   const progress = reporter(options.onProgress);
   const x = state.x0();
   if (sample(0, x)) (since = 0), yield;
-  const integrator = options.integrator ?? 'rk4';
+  const integrator = integratorOf(options);
   const settings: StepperSettings = {
     step,
     stop,
@@ -253,8 +259,9 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     project: (y) => state.normalize(y),
   };
-  // a fixed step beyond RK4's stability region for a mode of the model stops the run (sim/stability.ts)
-  if (integrator === 'rk4' && !options.unsafeStep) {
+  // a fixed step beyond RK4's stability region for a mode of the model stops the run (sim/stability.ts), or (auto) goes on with radau
+  if (integrator === 'auto') settings.switched = {};
+  if ((integrator === 'rk4' && !options.unsafeStep) || integrator === 'auto') {
     settings.guard = (t, y, h) => {
       const probe = run.prober();
       checkRk4Step(state.model.stateNames, (dx, z) => probe(dx, z, t), y, t, h);
@@ -262,7 +269,8 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
   }
   // a model with events: a stepper that stops at them (sim/events.ts)
   const stepper = state.model.data.events ? (run.events = withEvents(state, deriv, restarts(integrator, deriv, settings), x, options)) : STEPPERS[integrator](x, deriv, 0, settings);
-  run.integration = { integrator, ...stepper.stats };
+  run.integration = { integrator: integrator === 'auto' ? 'rk4' : integrator, ...stepper.stats };
+  const { switched } = settings;
   for (let s = every; s < steps + every; s += every) {
     const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
     try {
@@ -272,10 +280,17 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
       throw e;
     } finally {
       Object.assign(run.integration, stepper.stats);
+      // auto: the integrator that integrates, and where it switched
+      if (switched) Object.assign(run.integration, switched.time === undefined ? { integrator: 'rk4' } : { integrator: 'radau', switched });
     }
     if (sample(t, stepper.x)) (since = 0), yield;
     progress(t / stop);
   }
+}
+
+/** the integrator a run uses: the one named, else auto (rk4 with --unsafe-step, which asks for RK4 whatever its step does) */
+export function integratorOf(options: Pick<SimulateOptions, 'integrator' | 'unsafeStep'>): Integrator {
+  return options.integrator ?? (options.unsafeStep ? 'rk4' : DEFAULT_INTEGRATOR);
 }
 
 /** the steppers an event restarts integration with (sim/events.ts); within a step already taken, without the stability check */

@@ -52,8 +52,11 @@ export function syncProbe(probe: ModelState, run: ModelState): void {
   for (let i = 0; i < run.w.length; i++) probe.w[i] = run.w[i];
 }
 
+/** RK4's step is beyond its stability region for a mode of the model: the integrator 'auto' goes on with radau */
+export class StiffModeError extends SimulationError {}
+
 /**
- * A SimulationError when RK4 at step h amplifies a decaying mode of the model at (t, x): names
+ * A SimulationError (StiffModeError) when RK4 at step h amplifies a decaying mode of the model at (t, x): names
  * the mode's variables (of `names`, the states), the largest stable step and one to use.
  * f: the derivatives at time t, on a probe state (syncProbe)
  */
@@ -71,7 +74,7 @@ export function checkRk4Step(names: readonly string[], f: (dx: Float64Array, x: 
   // a step of 1, 2 or 5 times a power of ten, 10% inside the region: it divides the usual sampling intervals
   const decade = 10 ** Math.floor(Math.log10(0.9 * found.stableStep));
   const suggested = Number(([5, 2, 1].find((k) => k * decade <= 0.9 * found.stableStep)! * decade).toPrecision(1));
-  throw new SimulationError(
+  throw new StiffModeError(
     `fixed-step RK4 at step ${h} is unstable for this model at time ${t}: the mode with eigenvalue ${mode} 1/s (${named.join(', ')}${found.states.length > 6 ? ', ...' : ''}) decays in the model but grows ${found.amplification.toPrecision(3)}-fold per step in the numbers; RK4 keeps it below a step of ${found.stableStep.toPrecision(3)}`,
     {
       variables: named,

@@ -193,7 +193,7 @@ describe('error catalogue: kinematic loops', () => {
 
 describe('error catalogue: simulation', () => {
   it('RK4 beyond its stability region (exit 1): the mode, its variables, the step it needs', async () => {
-    const r = await kron('simulate', 'test/sim/fixtures/arm3.ts', '--stop', '3');
+    const r = await kron('simulate', 'test/sim/fixtures/arm3.ts', '--stop', '3', '--integrator', 'rk4');
     expect(r.code).toBe(1);
     const [first, variables, hint] = r.stderr.split('\n');
     expect(first).toMatch(/^SimulationError: fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3171 1\/s \(j3\.qd, j2\.qd, j1\.qd\) decays in the model but grows 1\.75-fold per step in the numbers; RK4 keeps it below a step of 0\.000878$/);
@@ -213,10 +213,11 @@ describe('error catalogue: simulation', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(lines('UsageError: stop time -1 must be a finite number >= 0', '  hint: e.g. --stop 2'));
   });
-  it('unknown --integrator, --rtol with the fixed-step rk4, a tolerance <= 0, --unsafe-step with radau (exit 2)', async () => {
+  it('unknown --integrator, --rtol with the fixed-step rk4, a tolerance <= 0, --unsafe-step with radau or auto (exit 2)', async () => {
     const cases = [
-      [['--integrator', 'euler'], 'UsageError: --integrator must be rk4, adaptive or radau, got "euler"', '  hint: e.g. --integrator adaptive --rtol 1e-8'],
-      [['--rtol', '1e-8'], 'UsageError: --rtol applies to the error-controlled integrators (adaptive, radau)', '  hint: add --integrator adaptive, or --integrator radau for a stiff model'],
+      [['--integrator', 'euler'], 'UsageError: --integrator must be rk4, adaptive, radau or auto, got "euler"', '  hint: e.g. --integrator adaptive --rtol 1e-8'],
+      [['--integrator', 'rk4', '--rtol', '1e-8'], 'UsageError: --rtol applies to the error-controlled integrators (adaptive, radau; auto where it goes on with radau)', '  hint: add --integrator adaptive, or --integrator radau for a stiff model'],
+      [['--integrator', 'auto', '--unsafe-step'], 'UsageError: --unsafe-step applies to the rk4 integrator', '  hint: the auto integrator goes on with radau where RK4\'s step is unstable: drop --unsafe-step'],
       [['--integrator', 'adaptive', '--atol', '0'], 'UsageError: atol 0 must be a finite number > 0', '  hint: e.g. --atol 1e-8'],
       [['--integrator', 'radau', '--unsafe-step'], 'UsageError: --unsafe-step applies to the rk4 integrator', '  hint: the radau integrator controls its own steps: drop --unsafe-step'],
     ] as const;

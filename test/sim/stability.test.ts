@@ -48,7 +48,7 @@ describe('the 3-link PD arm of issue 30 (kp 200, kd 30; fixtures/arm3.ts)', () =
   it('RK4 at h = 1e-3 stops at t = 0 with a SimulationError naming the fast mode\'s variables and a step that works', () => {
     let error: unknown;
     try {
-      run({});
+      run({ integrator: 'rk4' });
     } catch (e) {
       error = e;
     }
@@ -61,10 +61,23 @@ describe('the 3-link PD arm of issue 30 (kp 200, kd 30; fixtures/arm3.ts)', () =
     // the step it names works, and gives the adaptive integrator's answer
     const step = Number(/--step ([\d.e-]+)/.exec(e.details.hint!)![1]);
     expect(step).toBeLessThan(1e-3);
-    const [fixed, adaptive] = [run({ step, interval: 0.5 }), run({ integrator: 'adaptive', rtol: 1e-10, atol: 1e-12 })];
+    const [fixed, adaptive] = [run({ integrator: 'rk4', step, interval: 0.5 }), run({ integrator: 'adaptive', rtol: 1e-10, atol: 1e-12 })];
     expect(fixed.get('j1.q').at(-1)).toBeCloseTo(0.39476, 5);
     expect(fixed.get('pd1.tau').at(-1)).toBeCloseTo(21.05, 2);
     expect(Math.abs(fixed.get('j1.q').at(-1)! - adaptive.get('j1.q').at(-1)!)).toBeLessThan(1e-9);
+  });
+
+  it('the default (auto) finds the same mode at t = 0, goes on with radau and gets the answer', () => {
+    const r = run({});
+    const checked = run({ integrator: 'adaptive', rtol: 1e-10, atol: 1e-12 });
+    expect(r.integration!.integrator).toBe('radau');
+    expect(r.integration!.switched!.time).toBe(0);
+    expect(r.integration!.switched!.reason).toMatch(/^fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3\d\d\d 1\/s/);
+    // radau at its default tolerances (rtol 1e-6) against Cash-Karp at rtol 1e-10
+    for (const name of ['j1.q', 'pd1.tau'] as const) {
+      r.get(name).forEach((v, k) => expect(Math.abs(v - checked.get(name)[k])).toBeLessThan(1e-4 * Math.max(1, Math.abs(v))));
+    }
+    expect(r.get('j1.q').at(-1)).toBeCloseTo(0.39476, 5);
   });
 
   it('--unsafe-step runs it anyway, and the answer is the wrong one the check prevents', () => {
@@ -84,7 +97,7 @@ describe('a model that becomes stiff between two checks', () => {
     m.equation(der(v), sub(mul(-1, mul(k, x)), mul(0.1, v)));
     let error: unknown;
     try {
-      simulate(compile(m), { stop: 1.9, step: 1e-3, inputs: { k: (t) => (t < 1.5 ? 1 : 1e8) } });
+      simulate(compile(m), { stop: 1.9, step: 1e-3, integrator: 'rk4', inputs: { k: (t) => (t < 1.5 ? 1 : 1e8) } });
     } catch (e) {
       error = e;
     }

@@ -14,7 +14,7 @@ describe('the live run checks RK4\'s stability as simulate() does', () => {
     const compiled = compile(arm());
     const expected = (() => {
       try {
-        simulate(compiled, { stop: 1, step: 1e-3 });
+        simulate(compiled, { stop: 1, step: 1e-3, integrator: 'rk4' });
       } catch (e) {
         return e as SimulationError;
       }

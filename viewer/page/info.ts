@@ -40,6 +40,7 @@ export interface InfoState {
 /** the integrator and its step as one line */
 function describeIntegration(i: Integration | undefined): string {
   if (!i) return 'not in this run';
+  if (i.switched) return `RK4, h = ${i.step} s, then radau (Radau IIA, implicit) from t = ${i.switched.time} s: RK4's step was unstable`;
   if (i.integrator === 'rk4') return `RK4, h = ${i.step} s`;
   const name = i.integrator === 'radau' ? 'radau (Radau IIA, implicit)' : 'adaptive (Cash-Karp)';
   return `${name}, first h = ${i.step} s${i.rtol !== undefined ? `, rtol ${i.rtol}` : ''}${i.atol !== undefined ? `, atol ${i.atol}` : ''}`;

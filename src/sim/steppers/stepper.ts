@@ -48,6 +48,8 @@ export interface StepperSettings {
    * STABILITY_EVERY steps from the first (sim/stability.ts): may throw to stop the run
    */
   guard?: (t: number, x: Float64Array, h: number) => void;
+  /** the integrator 'auto' (steppers/auto.ts): where the run went on with radau and why, once it has; shared by the run's steppers */
+  switched?: { time?: number; reason?: string };
 }
 
 export interface Stepper {
