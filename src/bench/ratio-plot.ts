@@ -55,10 +55,11 @@ export function ratioSvg(plot: RatioPlot): string {
     }
     y += GAP;
   }
-  for (const t of plot.targets) {
+  // labels of neighbouring targets on alternate sides of their lines, so that close ones do not overlap
+  plot.targets.forEach((t, i) => {
     out.push(`<line x1="${f(x(t.value))}" y1="${TOP - 6}" x2="${f(x(t.value))}" y2="${bottom}" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="5 4"/>`);
-    out.push(`<text x="${f(x(t.value) + 4)}" y="${TOP - 8}" fill="#c0392b">${text(t.label)}</text>`);
-  }
+    out.push(`<text x="${f(x(t.value) + (i % 2 ? 4 : -4))}" y="${TOP - 8}" text-anchor="${i % 2 ? 'start' : 'end'}" fill="#c0392b">${text(t.label)}</text>`);
+  });
   out.push(`<rect x="${LEFT}" y="${TOP}" width="${RIGHT - LEFT}" height="${bottom - TOP}" fill="none" stroke="#333"/>`);
   out.push(`<text x="${(LEFT + RIGHT) / 2}" y="${bottom + 38}" text-anchor="middle">${text(plot.xLabel)}</text>`);
   legendOf(plot).forEach((b, i) => {
