@@ -37,6 +37,10 @@ describe('timeAt: the RK4 grid without a string', () => {
     for (const h of [1e-3, 1e-4, 5e-4, 2.5e-4, 2e-3, 0.01, 0.05, 0.1, 1e-5, 1e-6, 1 / 3, 0.3, 1]) expect(mismatches(h, 200000), `h = ${h}`).toEqual([]);
   });
 
+  it('equals it for steps of 15 significant digits ending in 5, whose multiples fall next to a half in the 14th digit', () => {
+    for (const h of [1.00000000000005e-3, 1.23456789012345e-4, 3.33333333333335e-2, 7.77777777777775e-6, 0.100000000000005]) expect(mismatches(h, 100000), `h = ${h}`).toEqual([]);
+  });
+
   it('equals it for seeded random steps from 1e-9 to 10, and past the fast range', () => {
     const u = rng(30);
     for (let i = 0; i < 40; i++) {

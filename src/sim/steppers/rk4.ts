@@ -20,10 +20,11 @@ const POW10 = Array.from({ length: 23 }, (_, j) => Number(`1e${j}`));
  * a step: a tenth of a PUMA run). The same number by arithmetic: the 14 significant digits
  * are the integer m nearest to k h 10^j (j = 13 - the decimal exponent), and the double
  * nearest to m 10^-j is m / 10^j, one correctly rounded division of two exact doubles, as
- * parsing the digits rounds. k h 10^j carries a rounding error of its own, so where it lies
- * within 1e-3 of a half (m could be either neighbour), where m has not 14 digits (the
- * exponent misjudged next to a power of ten) and outside 1e-9 <= k h < 1e13 (10^j exact),
- * the string does it. test/sim/time-grid.test.ts compares both on millions of k and steps.
+ * parsing the digits rounds. k h 10^j is rounded once, by at most half its ulp, 2^-7 below
+ * 10^14 < 2^47: where it lies within 0.01 of a half (m could be either neighbour), where m
+ * has not 14 digits (the exponent misjudged next to a power of ten) and outside
+ * 1e-9 <= k h < 1e13 (10^j exact), the string does it. test/sim/time-grid.test.ts compares
+ * both on millions of k and steps.
  */
 export function timeAt(k: number, h: number): number {
   const r = k * h;
@@ -31,7 +32,7 @@ export function timeAt(k: number, h: number): number {
   if (j >= 0 && j <= 22) {
     const y = r * POW10[j];
     const m = Math.round(y);
-    if (Math.abs(y - m) < 0.499 && m >= 1e13 && m < 1e14) return m / POW10[j];
+    if (Math.abs(y - m) < 0.49 && m >= 1e13 && m < 1e14) return m / POW10[j];
   }
   return Number(r.toPrecision(14));
 }
