@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import rk4 from 'ode-rk4';
 import { compile } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
-import { UsageError } from '../errors.ts';
+import { KronError, SimulationError, UsageError } from '../errors.ts';
 import type { Mechanism } from '../library/multibody/index.ts';
 import { PACKAGE_ROOT } from '../node/package.ts';
 import { csvRows } from '../sim/result.ts';
@@ -167,7 +167,12 @@ function coldChild(robot: string, target: Target, what: 'run' | 'evals', file: s
   const self = fileURLToPath(import.meta.url);
   const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', what, '--robots', robot, '--targets', target, '--states', file], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
   const m = /^cold (\S+)$/m.exec(r.stdout);
-  if (r.status !== 0 || !m) throw new Error(`the cold ${what} of ${robot} (${target}) failed:\n${r.stderr}`);
+  if (r.status !== 0 || !m) {
+    throw new SimulationError(`the cold ${what} of ${robot} (${target}) in a fresh process failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`, {
+      component: robot,
+      hint: `run it alone to see all of it: npx tsx src/bench/run-overhead.ts --child ${what} --robots ${robot} --targets ${target} --states ${file}`,
+    });
+  }
   return Number(m[1]);
 }
 
@@ -191,7 +196,7 @@ function tables(rows: readonly Row[]): string {
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.title} | ${r.target} | ${r.states} | ${r.evaluations} | ${f(r.usPerEval, 2)} | ${f(r.evalMs)} | ${f(r.runMs)} | **${f(r.warmRatio, 2)}** | ${f(r.coldRunMs)} | **${f(r.coldRatio, 2)}** | ${f(r.coldEvalsMs)} |`),
     '',
-    'Where a warm run\'s time goes (ms, medians); beside it what `kron simulate` adds to format the samples as CSV:',
+    'Where a warm run\'s time goes (ms; each column a difference of two medians, so a few tenths either way, even below 0, are noise); beside it what `kron simulate` adds to format the samples as CSV:',
     '',
     '| robot | target | evaluations | RK4 arithmetic and normalize | stepper and run loop | recording the samples | stability check | = run, warm | CSV formatting |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -283,7 +288,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (e) {
-  if (!(e instanceof UsageError)) throw e;
+  if (!(e instanceof KronError)) throw e;
   console.error(e.describe());
-  process.exit(2);
+  process.exit(e instanceof UsageError ? 2 : 1);
 }
