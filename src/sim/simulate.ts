@@ -136,10 +136,11 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
   }
   const time = new Float64Array(samples);
   const columns = names.map(() => new Float64Array(samples));
+  const { readers } = run;
   let k = 0;
   for (const _ of integrate(run, options, (t, x) => {
     time[k] = t;
-    run.readers.forEach((r, i) => (columns[i][k] = r(x)));
+    for (let i = 0; i < readers.length; i++) columns[i][k] = readers[i](x);
     k++;
   }, Infinity));
   return Object.assign(new SimulationResult(time, names, columns), stats(run));
@@ -151,9 +152,10 @@ export function* simulateBlocks<S extends string = string>(compiled: CompiledMod
   checkSimulateOptions(options);
   const run = prepare(compiled, options);
   const block = { names: run.names, time: new Float64Array(size), columns: run.names.map(() => new Float64Array(size)), length: 0 };
+  const { readers } = run;
   const record = (t: number, x: Float64Array) => {
     block.time[block.length] = t;
-    run.readers.forEach((r, i) => (block.columns[i][block.length] = r(x)));
+    for (let i = 0; i < readers.length; i++) block.columns[i][block.length] = readers[i](x);
     block.length++;
   };
   for (const _ of integrate(run, options, record, size)) {
@@ -206,6 +208,8 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
   // the derivatives of a state with the run's input functions and controller
   const derivativesOf = (s: ModelState): Derivatives => {
     const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
+    // nothing to set before the compiled code: the call alone (it runs 4 times a step)
+    if (!control && inputFns.length === 0) return (dx, x, t) => s.derivatives(t, x, dx);
     return (dx, x, t) => {
       for (const [name, f] of inputFns) s.setInput(name, f(t));
       if (control) control(t, x);
