@@ -263,6 +263,8 @@ function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, 
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     project: (y) => state.normalize(y),
   };
+  // implicit methods evaluate their trial states on the probe state, synced from the run's last accepted evaluation each time
+  if (integrator === 'radau' || integrator === 'auto') settings.trial = (dx, y, t) => run.prober()(dx, y, t);
   // a fixed step beyond RK4's stability region for a mode of the model stops the run (sim/stability.ts), or (auto) goes on with radau
   if (integrator === 'auto') settings.switched = {};
   if ((integrator === 'rk4' && !options.unsafeStep) || integrator === 'auto') {

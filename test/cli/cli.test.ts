@@ -111,7 +111,7 @@ describe('kron --version, and a closed pipe', () => {
 describe('kron <command> --help', () => {
   it('prints that command\'s usage, options and examples, exit 0', () => {
     for (const [args, has] of [
-      [['simulate', '--help'], ['usage: kron simulate', '--integrator rk4|adaptive', '--rtol', 'examples:', 'kron simulate mechanisms/puma560.urdf']],
+      [['simulate', '--help'], ['usage: kron simulate', '--integrator auto|rk4|adaptive|radau', '--rtol', 'examples:', 'kron simulate mechanisms/puma560.urdf']],
       [['compile', 'mechanisms/drivetrain.ts', '-h'], ['usage: kron compile', '--json', '--tear v[:e]', 'examples:']],
       [['help', 'compile'], ['usage: kron compile']],
       [['--help'], ['commands:', 'compile', 'simulate', 'kron <command> --help']],

@@ -75,7 +75,10 @@ export class Radau5Stepper implements Stepper {
   tPrev: number;
   readonly x: Float64Array;
   private readonly n: number;
+  /** f at the states the run goes through: the start, every accepted step's end */
   private readonly f: Derivatives;
+  /** f at trial states (Newton's stages, Jacobian columns, the error estimate's): settings.trial, else f */
+  private readonly trial: Derivatives;
   /** the transformed tolerances (see constructor) and Newton's stopping tolerance κ Tol */
   private readonly rtol: number;
   private readonly atol: number;
@@ -126,6 +129,7 @@ export class Radau5Stepper implements Stepper {
     this.x = Float64Array.from(x0);
     this.t = this.tPrev = t0;
     this.f = counted(f, this.stats);
+    this.trial = settings.trial ? counted(settings.trial, this.stats) : this.f;
     // RADAU5 transforms the tolerances (its §"ITOL"): the order-3 error estimate of an order-5
     // method overestimates the local error, so rtol' = 0.1 rtol^(2/3) and atol' = rtol' atol / rtol
     this.rtol = 0.1 * settings.rtol ** (2 / 3);
@@ -227,7 +231,7 @@ export class Radau5Stepper implements Stepper {
       try {
         for (const [z, c] of [[z1, C1], [z2, C2], [z3, 1]] as const) {
           for (let i = 0; i < n; i++) work[i] = y[i] + z[i];
-          this.f(z, work, t0 + c * h);
+          this.trial(z, work, t0 + c * h);
         }
       } catch (e) {
         // a stage value of a long step may lie where the model cannot be evaluated (a loop that does
@@ -315,7 +319,7 @@ export class Radau5Stepper implements Stepper {
     if (err < 1 || !(this.first || this.reject)) return err;
     for (let i = 0; i < n; i++) cont[i] = y[i] + e[i];
     try {
-      this.f(f1, cont, t0);
+      this.trial(f1, cont, t0);
     } catch (x) {
       if (x instanceof NonFiniteError) return Infinity;
       throw x;
@@ -381,7 +385,7 @@ export class Radau5Stepper implements Stepper {
       const ysafe = work[j];
       const delta = Math.sqrt(EPS * Math.max(1e-5, Math.abs(ysafe)));
       work[j] = ysafe + delta;
-      this.f(cont, work, t);
+      this.trial(cont, work, t);
       for (let i = 0; i < n; i++) J[i * n + j] = (cont[i] - y0[i]) / delta;
       work[j] = ysafe;
     }

@@ -48,6 +48,15 @@ export interface StepperSettings {
    * STABILITY_EVERY steps from the first (sim/stability.ts): may throw to stop the run
    */
   guard?: (t: number, x: Float64Array, h: number) => void;
+  /**
+   * Implicit methods: f at trial states (Newton's stage values, the Jacobian's columns), each call
+   * starting from the model's evaluation at the last accepted state, which f alone evaluates.
+   * A trial far from it (a long first step) cannot then carry a kinematic loop onto its mirror
+   * assembly for good: the loop's Newton starts from the last accepted solution and its branch
+   * watch compares with it, so a stage that lands on another branch is an error, and the
+   * method shortens the step (simulate() gives it; without, trials are f).
+   */
+  trial?: Derivatives;
   /** the integrator 'auto' (steppers/auto.ts): where the run went on with radau and why, once it has; shared by the run's steppers */
   switched?: { time?: number; reason?: string };
 }
