@@ -222,13 +222,15 @@ class Producer {
   private async quiet(ms: number): Promise<void> {
     const pending = this.pending();
     const c = await this.queue.getJobCounts('active', 'waiting', 'prioritized', 'delayed', 'failed');
-    this.setup.log(
-      `no result for ${(ms / 1000).toFixed(1)} s: ${pending.length} of ${this.count} runs to go; the queue holds ${c.active} active, ${c.waiting + c.prioritized} waiting, ${c.delayed} delayed jobs: is a kron worker running on ${this.setup.shown} with the same key (key id ${this.setup.key.id})?`,
-    );
     const first = pending.slice(0, LOOKED_UP);
     // results stored but not listed as finished (the list lost), then jobs lost
     await this.collectResults(first);
     const states = await Promise.all(first.map((i) => this.queue.getJobState(jobId(this.hash, i))));
+    // said after every read: the counts and the lost jobs below are one look at the queue (jobs that go after
+    // the line is written are found by the next quiet report, not by this one half-way)
+    this.setup.log(
+      `no result for ${(ms / 1000).toFixed(1)} s: ${pending.length} of ${this.count} runs to go; the queue holds ${c.active} active, ${c.waiting + c.prioritized} waiting, ${c.delayed} delayed jobs: is a kron worker running on ${this.setup.shown} with the same key (key id ${this.setup.key.id})?`,
+    );
     const lost = first.filter((i, k) => !this.outcomes.has(i) && (states[k] === 'unknown' || states[k] === 'completed'));
     if (!lost.length) return;
     this.setup.log(`${lost.length} runs had no job in Redis (lost, or completed without a result): enqueued again`);
