@@ -83,7 +83,7 @@ export interface UrdfRobot {
  * which JavaScript's Number() would take), digit separators (1_000),
  * Infinity, NaN, or nothing at all (value="", which Number() takes as 0).
  */
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * The largest magnitude of any number read, in SI units. Real robots stay
