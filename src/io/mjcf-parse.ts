@@ -110,6 +110,14 @@ const IGNORED_IN_BODY = new Set(['site', 'camera', 'light', 'plugin']);
 /** elements that place bodies or add them in ways not read */
 const UNSUPPORTED_IN_BODY = new Set(['frame', 'replicate', 'attach', 'composite', 'flexcomp']);
 
+const SECTION: Record<string, string> = { tendon: 'tendon', equality: 'equality constraint', actuator: 'actuator' };
+
+/** "3 tendons (a, b, c) are" / "1 tendon (a) is": at most 8 names shown */
+export function listed(names: readonly string[], noun: string): string {
+  const shown = names.length > 8 ? [...names.slice(0, 8), `... ${names.length - 8} more`] : names;
+  return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown.join(', ')}) ${names.length === 1 ? 'is' : 'are'}`;
+}
+
 class Reader {
   readonly warnings: string[] = [];
   compiler: Compiler = { degree: true, eulerseq: 'xyz', autolimits: true, inertiafromgeom: 'auto', groups: [0, 5] };
@@ -192,7 +200,7 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
     if (c.tag === 'option') gravity = readOption(r, c);
     else if (c.tag === 'worldbody') worldbodies.push(c);
     else if (c.tag === 'tendon' || c.tag === 'equality' || c.tag === 'actuator') {
-      for (const t of c.children) r.warnings.push(`${where(t)}: ${c.tag === 'tendon' ? 'tendons are' : c.tag === 'equality' ? 'equality constraints are' : 'actuators are'} not modelled`);
+      if (c.children.length) r.warnings.push(`${where(c)}: ${listed(c.children.map((t) => t.attrs.name ?? `<${t.tag}> of line ${t.line}`), SECTION[c.tag])} not modelled`);
     } else if (c.tag !== 'compiler' && c.tag !== 'default' && !IGNORED_TOP.has(c.tag)) {
       r.warnings.push(`${where(c)}: not read`);
     }

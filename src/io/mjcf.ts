@@ -29,7 +29,7 @@ import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
 import type { Vec3 } from './urdf-parse.ts';
 import { Names } from './urdf.ts';
-import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, parseMjcf } from './mjcf-parse.ts';
+import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed, parseMjcf } from './mjcf-parse.ts';
 import { rotate, toAxisAngle } from './mjcf-frame.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
@@ -78,6 +78,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     const frame = build.body(b, parent);
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
+  for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
   return { mechanism: m, warnings };
 }
@@ -136,7 +137,7 @@ class Builder {
     const back = pos.map((v) => -v);
     if (j.type === 'ball') {
       this.unmodelled(j, name, ['stiffness', 'armature', 'frictionloss']);
-      if (j.range) this.warnings.push(`joint ${name} (${j.at}): a ball joint's range is not modelled`);
+      if (j.range) this.notModelled.set('ball range', [...(this.notModelled.get('ball range') ?? []), name]);
       const at = this.place(from, pos, [1, 0, 0, 0], `${name}_pos`);
       const joint = this.m.ball(name, { d: j.damping || undefined });
       this.m.connect(at, joint.frame_a);
@@ -164,8 +165,11 @@ class Builder {
     return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
   }
 
+  /** what a joint gives and the library's joint does not model: by attribute, joint names with their values */
+  readonly notModelled = new Map<string, string[]>();
+
   private unmodelled(j: MjcfJoint, name: string, keys: readonly ('damping' | 'stiffness' | 'armature' | 'frictionloss')[]): void {
-    for (const k of keys) if (j[k] !== 0) this.warnings.push(`joint ${name} (${j.at}): ${k} ${j[k]} is not modelled`);
+    for (const k of keys) if (j[k] !== 0) this.notModelled.set(k, [...(this.notModelled.get(k) ?? []), `${name} ${j[k]}`]);
   }
 }
 
