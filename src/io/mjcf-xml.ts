@@ -7,7 +7,7 @@
 // <include> and its line.
 import { XMLParser } from 'fast-xml-parser';
 import { ModelError } from '../errors.ts';
-import { parseXml } from './urdf-xml.ts';
+import { XML_LIMITS, parseXml } from './urdf-xml.ts';
 
 export interface XmlNode {
   tag: string;
@@ -47,6 +47,7 @@ export function readMjcfXml(text: string, source: string, readFile?: ReadFile): 
 }
 
 function parseFile(text: string, source: string): XmlNode[] {
+  tooDeep(text, source);
   const doc = parseXml(text, source, 'MJCF', { preserveOrder: true, captureMetaData: true, attributeNamePrefix: '' }) as RawNode[];
   // line starts, to turn the parser's character offsets into lines
   const starts = [0];
@@ -61,6 +62,27 @@ function parseFile(text: string, source: string): XmlNode[] {
     return lo + 1;
   };
   return convert(doc, source, lineOf);
+}
+
+/**
+ * The first element nested deeper than the XML reader reads, named with its
+ * line, before the reader refuses the file without saying where: a scan of
+ * the tags (comments, CDATA and declarations skipped), linear in the text.
+ */
+function tooDeep(text: string, source: string): void {
+  const { maxDepth } = XML_LIMITS;
+  const tags = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[?!][^>]*>|<(\/?)([^\s/>]+)[^>]*?(\/?)>/g;
+  let depth = 0;
+  for (let m = tags.exec(text); m; m = tags.exec(text)) {
+    if (m[2] === undefined) continue;
+    if (m[1]) depth--;
+    else if (!m[3] && ++depth > maxDepth) {
+      const line = text.slice(0, m.index).split('\n').length;
+      throw new ModelError(`MJCF ${source}:${line}: <${m[2]}${/name="([^"]*)"/.exec(m[0]) ? ` name="${/name="([^"]*)"/.exec(m[0])![1]}"` : ''}>: nested more than ${maxDepth} elements deep`, {
+        hint: `Kron reads MJCF nested at most ${maxDepth} elements deep (a chain of about ${maxDepth - 3} bodies)`,
+      });
+    }
+  }
 }
 
 type RawNode = Record<string, unknown>;
@@ -103,8 +125,8 @@ function expandIncludes(e: XmlNode, chain: string[], readFile: ReadFile | undefi
     }
     const roots = parseFile(text, file);
     if (roots.length !== 1 || roots[0].tag !== 'mujoco') fail(c, `"${file}" does not hold one <mujoco> element`, 'an included file is an MJCF file: <mujoco> ... </mujoco>');
+    expandIncludes(roots[0], [...chain, file], readFile);
     const inserted = roots[0].children;
-    for (const n of inserted) expandIncludes(n, [...chain, file], readFile);
     e.children.splice(i, 1, ...inserted);
     i += inserted.length - 1;
   }
