@@ -35,12 +35,6 @@ export function rotate(q: readonly number[], v: readonly number[]): Vec3 {
   return [x, y, z];
 }
 
-/** the rotation matrix of q, row-major rows */
-export function matrix(q: readonly number[]): [Vec3, Vec3, Vec3] {
-  return [rotate(q, [1, 0, 0]), rotate(q, [0, 1, 0]), rotate(q, [0, 0, 1])].reduce<[Vec3, Vec3, Vec3]>(
-    (R, column, j) => (column.forEach((v, i) => (R[i][j] = v)), R), [[0, 0, 0], [0, 0, 0], [0, 0, 0]]);
-}
-
 /** rotation by angle (rad) about a unit axis */
 export function axisAngle(axis: readonly number[], angle: number): Quat {
   const s = Math.sin(angle / 2);

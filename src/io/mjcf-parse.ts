@@ -12,7 +12,7 @@
 // textures, materials, visual, statistic, keyframes, contact exclusions) are
 // read and ignored.
 import { inertiaProblem, principalMoments } from '../library/multibody/body.ts';
-import { IDENTITY, type Quat, axisAngle, euler, multiply, rotate, unit, xyAxes, zAxis } from './mjcf-frame.ts';
+import { IDENTITY, type Quat, axisAngle, euler, unit, xyAxes, zAxis } from './mjcf-frame.ts';
 import { type MassProperties, type SolidType, combine, solidInertia, solidVolume } from './mjcf-inertia.ts';
 import { type ReadFile, type XmlNode, fail, readMjcfXml, where } from './mjcf-xml.ts';
 import { DECIMAL, MAX_MAGNITUDE, type Vec3 } from './urdf-parse.ts';
@@ -411,10 +411,4 @@ function readJoint(r: Reader, e: XmlNode, cls: string): MjcfJoint {
     ...(isLimited && range && { range: [range[0], range[1]] as [number, number] }),
     at: where(e),
   };
-}
-
-/** a body's pose as seen from its parent composed with a child pose: for tests and the viewer */
-export function compose(parent: { pos: readonly number[]; quat: readonly number[] }, child: { pos: readonly number[]; quat: readonly number[] }): { pos: Vec3; quat: Quat } {
-  const p = rotate(parent.quat, child.pos);
-  return { pos: [parent.pos[0] + p[0], parent.pos[1] + p[1], parent.pos[2] + p[2]], quat: multiply(parent.quat, child.quat) };
 }

@@ -27,9 +27,9 @@
 import { Mechanism } from '../library/multibody/mechanism.ts';
 import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
-import type { Vec3 } from './urdf-parse.ts';
+import { type Vec3, rgbaToCss } from './urdf-parse.ts';
 import { Names } from './urdf.ts';
-import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed, parseMjcf } from './mjcf-parse.ts';
+import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed } from './mjcf-parse.ts';
 import { rotate, toAxisAngle } from './mjcf-frame.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
@@ -177,7 +177,7 @@ class Builder {
 function geometryOf(geoms: readonly MjcfGeom[]): Geometry | undefined {
   const g = geoms.find((x) => ['sphere', 'capsule', 'cylinder', 'box', 'ellipsoid'].includes(x.type));
   if (!g) return undefined;
-  const color = g.rgba ? '#' + g.rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('') : DEFAULT_COLOR;
+  const color = g.rgba ? rgbaToCss(g.rgba) : DEFAULT_COLOR;
   const [w, x, y, z] = g.quat;
   const placed = { color, offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }) };
   const s = g.size;
@@ -188,9 +188,4 @@ function geometryOf(geoms: readonly MjcfGeom[]): Geometry | undefined {
     case 'cylinder': return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, color, offset: g.pos, axis: rotate(g.quat, [0, 0, 1]) };
     default: return { shape: { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] }, ...placed };
   }
-}
-
-// (MJCF text, file name, include reader, options) => mechanism and warnings: parseMjcf then mjcfMechanism
-export function loadMjcfText(text: string, source: string, readFile?: (path: string) => string | undefined, options: MjcfOptions = {}): MjcfModel {
-  return mjcfMechanism(parseMjcf(text, source, { readFile }), options);
 }

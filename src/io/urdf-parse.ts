@@ -159,7 +159,8 @@ const shorten = (text: string) => {
   return line.length > 40 ? `${line.slice(0, 40)}...` : line;
 };
 
-const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
+/** a colour's red, green, blue in 0..1 as CSS #rrggbb (alpha dropped) */
+export const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
 
 // (URDF text, file name for messages) => checked robot description
 export function parseUrdf(text: string, source = 'robot.urdf'): UrdfRobot {
