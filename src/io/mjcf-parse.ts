@@ -52,6 +52,7 @@ export interface MjcfGeom {
   size: number[];
   pos: Vec3;
   quat: Quat;
+  /** its rgba, else its material's */
   rgba?: number[];
   mesh?: string;
   /** may collide (contype or conaffinity non-zero) */
@@ -122,6 +123,8 @@ class Reader {
   readonly warnings: string[] = [];
   compiler: Compiler = { degree: true, eulerseq: 'xyz', autolimits: true, inertiafromgeom: 'auto', groups: [0, 5] };
   readonly classes = new Map<string, ClassDefaults>([['main', new Map()]]);
+  /** rgba of each <material> that gives one */
+  readonly materials = new Map<string, number[]>();
   private bodyCount = 0;
 
   /** the element's attributes over its class's */
@@ -196,6 +199,12 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   // compiler and defaults first: they apply to the whole file wherever they are written
   for (const c of root.children) if (c.tag === 'compiler') r.compiler = readCompiler(r, c);
   for (const c of root.children) if (c.tag === 'default') readDefaults(r, c, undefined);
+  // material colours, for the geoms that name them (the viewer's colours)
+  for (const c of root.children.filter((x) => x.tag === 'asset').flatMap((x) => x.children)) {
+    if (c.tag !== 'material' || c.attrs.name === undefined) continue;
+    const a = r.attrs(c, 'main');
+    if (a.rgba !== undefined) r.materials.set(c.attrs.name, r.numbers(c, a, 'rgba', 4));
+  }
   for (const c of root.children) {
     if (c.tag === 'option') gravity = readOption(r, c);
     else if (c.tag === 'worldbody') worldbodies.push(c);
@@ -353,7 +362,8 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
     const needed = type === 'sphere' ? 1 : type === 'capsule' || type === 'cylinder' ? 2 : 3;
     if (!size.slice(0, needed).every((s) => s > 0)) fail(e, `a ${type} needs ${needed} positive size${needed > 1 ? 's' : ''}, got size="${size.slice(0, needed).join(' ')}"`, 'give the half sizes in m');
   }
-  const rgba = a.rgba === undefined ? undefined : r.numbers(e, a, 'rgba', 4);
+  // the geom's own colour, else its material's
+  const rgba = a.rgba === undefined ? (a.material === undefined ? undefined : r.materials.get(a.material)) : r.numbers(e, a, 'rgba', 4);
   const collides = r.number(e, a, 'contype', 1) !== 0 || r.number(e, a, 'conaffinity', 1) !== 0;
   return {
     ...(a.name !== undefined && { name: a.name }), type, size, pos, quat, ...(rgba && { rgba }), ...(a.mesh !== undefined && { mesh: a.mesh }),
