@@ -3,7 +3,7 @@
 // names are read relative to the main file's folder, as MuJoCo reads them;
 // what each read saw is returned for the compile cache's key (reads.ts).
 import { resolve, basename, dirname } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { type MjcfModel, type MjcfOptions, mjcfMechanism, parseMjcf } from '../io/mjcf.ts';
 import { observedValue } from './compile-cache.ts';
 
@@ -13,9 +13,10 @@ export function loadMjcf(file: string, options: MjcfOptions = {}): MjcfModel & {
   const included: Record<string, string | null> = {};
   const readFile = (name: string) => {
     const path = resolve(folder, name);
-    const seen = observedValue(path, 'content');
+    // a folder or a device is no file to include: "not found", as a missing one
+    const seen = statSync(path, { throwIfNoEntry: false })?.isFile() ? observedValue(path, 'content') : null;
     included[path] = seen;
-    return seen?.startsWith('file:') ? readFileSync(path, 'utf8') : undefined;
+    return seen === null ? undefined : readFileSync(path, 'utf8');
   };
   return { ...mjcfMechanism(parseMjcf(readFileSync(file, 'utf8'), basename(file), { readFile }), options), included };
 }
