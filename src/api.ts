@@ -21,6 +21,8 @@ export * as control from './library/control/index.ts';
 
 // URDF robots from the text of a .urdf file (loadUrdf, which reads the file, is Node-only: src/index.ts)
 export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRobot } from './io/urdf.ts';
+// MJCF (MuJoCo) robots from the text of an .xml file (loadMjcf reads the file and its includes: src/index.ts)
+export { mjcfMechanism, parseMjcf, type MjcfModel, type MjcfOptions, type MjcfRobot } from './io/mjcf.ts';
 
 // compiling and simulating
 export { compile, type CompileOptions, type CompileReport, type Mode, type Problem } from './compile.ts';

@@ -1,10 +1,11 @@
 // The package in Node, `import { ... } from 'kron'`: everything of
 // src/api.ts (builder, libraries, compile, simulate, results, errors) and
-// the Node-only pieces: loadUrdf reads a .urdf file; sweeps run on worker threads or a Redis queue. Browsers (bundlers that
+// the Node-only pieces: loadUrdf reads a .urdf file, loadMjcf an MJCF .xml file; sweeps run on worker threads or a Redis queue. Browsers (bundlers that
 // honour the "browser" export condition, kron view) get src/api.ts alone;
 // `kron/browser` adds the viewer component (viewer/browser.ts).
 export * from './api.ts';
 export { loadUrdf } from './node/urdf-file.ts';
+export { loadMjcf } from './node/mjcf-file.ts';
 
 // sweeps: one model compiled once, run over grids or Monte Carlo samples on worker threads or through a Redis queue (worker_threads, BullMQ)
 export { sweep, sweepCompiled, sweepPoints, type SweepSpec, type SweepResult } from './sweep/sweep.ts';

@@ -3,7 +3,8 @@
 // defaults. `--set` keys that the module declares reach the builder; other
 // keys set model parameters by hierarchical name (e.g. s1.J=2). A .urdf file
 // is read as a robot description (src/io/urdf.ts); all its --set keys are
-// model parameters (e.g. link2.m=20).
+// model parameters (e.g. link2.m=20). A .xml file is read as an MJCF robot
+// (MuJoCo's format, src/io/mjcf.ts), likewise.
 import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { KronError, ModelError, UsageError } from '../errors.ts';
@@ -53,8 +54,20 @@ export async function openModel(file: string, sets: Record<string, number>, opti
     throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf' });
   }
   const urdf = extname(path).toLowerCase() === '.urdf';
+  const mjcf = extname(path).toLowerCase() === '.xml';
   if (options.floating && !urdf) {
-    throw new UsageError(`--floating is for URDF robots, and ${file} is a model module`, { hint: "a model module gives its root a free joint itself: m.free('base') between m.world.frame_b and the root body" });
+    throw new UsageError(`--floating is for URDF robots, and ${file} is ${mjcf ? 'an MJCF robot' : 'a model module'}`, {
+      hint: mjcf ? 'an MJCF robot floats when its root body has a <freejoint/>' : "a model module gives its root a free joint itself: m.free('base') between m.world.frame_b and the root body",
+    });
+  }
+  if (mjcf) {
+    const { loadMjcf } = await import('../node/mjcf-file.ts');
+    return () => {
+      const { mechanism, warnings, included } = loadMjcf(path);
+      checkOverrides(mechanism, sets, {});
+      // the MJCF's own text is in the cache key, its included files are reads
+      return { model: mechanism, overrides: { ...sets }, warnings, reads: { files: included, env: {} } };
+    };
   }
   if (urdf) {
     // the XML parser only for a URDF: a model module's run should not pay for loading it

@@ -24,6 +24,8 @@ export const MODEL_FLAGS = `model:
   <robot.urdf>       a URDF robot (root link fixed to the world; gravity 0,0,-9.80665;
                      meshes (STL, DAE, OBJ) found next to the file are drawn by the
                      viewer, others as placeholders)
+  <robot.xml>        an MJCF (MuJoCo) robot: states are MuJoCo's qpos/qvel per joint
+                     (j.q, j.qd; free j.r, j.Q, j.v, j.w); gravity from <option>
 
 compile options:
   --mode torn|relaxed|auto  torn: loops torn from the residue() hints (M(q) qdd = h);

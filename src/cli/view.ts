@@ -211,8 +211,8 @@ export async function view(argv: string[]): Promise<void> {
   }
   if (positionals.length > 1) throw new UsageError(`kron view takes one result file or model module, got ${positionals.join(' ')}`, { hint: VIEW_USAGE });
   const [file] = positionals;
-  if (file !== undefined && extname(file).toLowerCase() === '.urdf') {
-    throw new UsageError(`kron view plays results and model modules, not URDF files (${file})`, { hint: `kron simulate ${file} --out run.json && kron view run.json` });
+  if (file !== undefined && ['.urdf', '.xml'].includes(extname(file).toLowerCase())) {
+    throw new UsageError(`kron view plays results and model modules, not ${extname(file).toLowerCase() === '.xml' ? 'MJCF' : 'URDF'} files (${file})`, { hint: `kron simulate ${file} --out run.json && kron view run.json` });
   }
   const isModel = file !== undefined && MODULE_EXTENSIONS.includes(extname(file).toLowerCase());
   const [run, model] = isModel ? [undefined, file] : [file, undefined];

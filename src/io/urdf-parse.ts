@@ -83,7 +83,7 @@ export interface UrdfRobot {
  * which JavaScript's Number() would take), digit separators (1_000),
  * Infinity, NaN, or nothing at all (value="", which Number() takes as 0).
  */
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * The largest magnitude of any number read, in SI units. Real robots stay
@@ -159,7 +159,8 @@ const shorten = (text: string) => {
   return line.length > 40 ? `${line.slice(0, 40)}...` : line;
 };
 
-const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
+/** a colour's red, green, blue in 0..1 as CSS #rrggbb (alpha dropped) */
+export const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
 
 // (URDF text, file name for messages) => checked robot description
 export function parseUrdf(text: string, source = 'robot.urdf'): UrdfRobot {

@@ -1,8 +1,9 @@
-// XML text read into an element tree within limits, for the URDF reader:
-// every element an array, attributes prefixed with @_. What the XML reader
+// XML text read into an element tree within limits, for the URDF reader
+// (every element an array, attributes prefixed with @_) and the MJCF reader
+// (elements in file order, with their offsets: mjcf-xml.ts). What the XML reader
 // refuses (not well-formed, too large, too deep, DOCTYPE entities) is a
 // ModelError naming the file, never the parser's own exception.
-import { type EntityDecoderOptions, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { type EntityDecoderOptions, type X2jOptions, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ModelError } from '../errors.ts';
 
 export type Element = Record<string, unknown>;
@@ -20,28 +21,39 @@ export const XML_LIMITS = { maxChars: 10_000_000, maxDepth: 100 } as const;
 
 // (XML text, file name) => the document, every element as an array; or a ModelError
 export function readXml(text: string, source: string): Element {
+  return parseXml(text, source, 'URDF', {
+    attributeNamePrefix: '@_', isArray: (_t, _p, _l, isAttribute) => !isAttribute,
+  }) as Element;
+}
+
+/**
+ * (XML text, file name, format named in messages, the parser's layout
+ * options) => what the parser returns, within XML_LIMITS; or a ModelError
+ * naming the file. The MJCF reader asks for elements in file order with
+ * their offsets (preserveOrder, captureMetaData).
+ */
+export function parseXml(text: string, source: string, format: string, layout: Partial<X2jOptions>): unknown {
   const { maxChars, maxDepth } = XML_LIMITS;
   if (text.length > maxChars) {
-    throw new ModelError(`URDF ${source}: the file has ${text.length} characters, more than the ${maxChars} Kron reads`, {
-      hint: 'a URDF keeps meshes in separate files; check that this is the robot description',
+    throw new ModelError(`${format} ${source}: the file has ${text.length} characters, more than the ${maxChars} Kron reads`, {
+      hint: `a ${format} file keeps meshes in separate files; check that this is the robot description`,
     });
   }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
-    throw new ModelError(`URDF ${source}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`, {
+    throw new ModelError(`${format} ${source}: not well-formed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`, {
       hint: 'check the tags around that line',
     });
   }
   const parser = new XMLParser({
-    ignoreAttributes: false, attributeNamePrefix: '@_', parseAttributeValue: false, isArray: (_t, _p, _l, isAttribute) => !isAttribute,
-    maxNestedTags: maxDepth, entityDecoder: predefinedEntities(source),
+    ignoreAttributes: false, parseAttributeValue: false, ...layout, maxNestedTags: maxDepth, entityDecoder: predefinedEntities(source, format),
   });
   try {
-    return parser.parse(text) as Element;
+    return parser.parse(text);
   } catch (e) {
     // the parser refuses input with a plain Error; a TypeError and the like would be a bug, and surfaces
     if (!(e instanceof Error) || e.constructor !== Error) throw e;
-    throw new ModelError(`URDF ${source}: the XML reader refused it: ${e.message}`, {
+    throw new ModelError(`${format} ${source}: the XML reader refused it: ${e.message}`, {
       hint: `Kron reads XML nested at most ${maxDepth} elements deep, without DOCTYPE entities`,
     });
   }
@@ -50,13 +62,13 @@ export function readXml(text: string, source: string): Element {
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** decodes the five predefined XML entities and character references; a DOCTYPE that declares entities is a ModelError */
-function predefinedEntities(source: string): EntityDecoderOptions {
+function predefinedEntities(source: string, format: string): EntityDecoderOptions {
   const character = (code: number) => (code <= 0x10ffff ? String.fromCodePoint(code) : undefined);
   return {
     addInputEntities: (entities) => {
       const names = Object.keys(entities);
       if (names.length === 0) return;
-      throw new ModelError(`URDF ${source}: the DOCTYPE declares entities (${names.slice(0, 5).map((n) => `&${n};`).join(', ')}${names.length > 5 ? ', ...' : ''}), which Kron does not expand`, {
+      throw new ModelError(`${format} ${source}: the DOCTYPE declares entities (${names.slice(0, 5).map((n) => `&${n};`).join(', ')}${names.length > 5 ? ', ...' : ''}), which Kron does not expand`, {
         hint: 'write the values in place (xacro can generate them) and remove the DOCTYPE',
       });
     },

@@ -79,7 +79,7 @@ function rotateInertia(R: Mat, [xx, yy, zz, xy, xz, yz]: readonly number[]): [nu
 }
 
 /** component names: letters, digits and underscores, unique in the mechanism */
-class Names {
+export class Names {
   private readonly used = new Set<string>(['world', ENERGY, MOMENTUM, COM]);
   constructor(private readonly warnings: string[]) {}
   take(wanted: string, what: string): string {

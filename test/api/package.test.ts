@@ -33,9 +33,9 @@ describe("import from 'kron'", () => {
     expect(r.final('j.q')).toBeCloseTo(0.5 * (2 / 4) * 1, 12); // x = F t^2 / (2 m)
     expect(() => m.body('heavy', { m: -1 })).toThrow(ModelError);
   });
-  it('the browser entry (src/api.ts) is the same API without loadUrdf, which reads files, and the sweeps, which run on worker threads', async () => {
+  it('the browser entry (src/api.ts) is the same API without loadUrdf and loadMjcf, which read files, and the sweeps, which run on worker threads', async () => {
     const browser = await import('../../src/api.ts');
-    const nodeOnly = ['loadUrdf', 'sweep', 'sweepCompiled', 'sweepPoints', 'sweepCSV', 'parseGrid', 'parseDist', 'expandRuns', 'MAX_RUNS', 'SweepPoints', 'Random'];
+    const nodeOnly = ['loadUrdf', 'loadMjcf', 'sweep', 'sweepCompiled', 'sweepPoints', 'sweepCSV', 'parseGrid', 'parseDist', 'expandRuns', 'MAX_RUNS', 'SweepPoints', 'Random'];
     expect(Object.keys(browser).sort()).toEqual(Object.keys(kron).filter((k) => !nodeOnly.includes(k)).sort());
     expect(browser.compile).toBe(kron.compile); // one module graph: the same classes and functions
   });

@@ -1,0 +1,191 @@
+// An MJCF robot as a Mechanism, with MuJoCo's coordinates as its states.
+// Each body is placed in its parent's frame (pos, quat: a FixedRotation or a
+// bar), then moved by its joints in file order, each about its own point
+// (MuJoCo's mj_kinematics: the body turns about the joint's pos):
+//   hinge  bar(pos), rotation by -ref about the axis, Revolute, bar(-pos)
+//   slide  bar(-ref axis), Prismatic
+//   ball   bar(pos), BallJoint, bar(-pos)
+//   free   a FreeJoint from the world (MuJoCo allows it only in a body of the
+//          world, alone): its r, Q start at the body's pos, quat
+// so that every coordinate is the number MuJoCo's qpos holds: the file's
+// pose is q = ref for a hinge or slide (R(axis, -ref) R(axis, q) = R(axis,
+// q - ref)), Q = (1, 0, 0, 0) for a ball, the body's pose for a free joint;
+// qvel likewise (a ball's and a free joint's angular velocity in the body's
+// axes, a free joint's linear velocity in the world's: ball-joint.ts,
+// free-joint.ts). A body without joints is welded to its parent. The body's
+// mass properties (mjcf-parse.ts) become a Body at the body's frame.
+// Joint stiffness and springref are the joint's spring (c, q0), damping its
+// damper, range (when limited) its limits, frictionloss its friction
+// (limits.ts: a regularised Coulomb friction and spring-damper limits, where
+// MuJoCo uses constraints). Not modelled, each a warning: armature, a ball
+// joint's stiffness, range and friction loss, a free joint's damping.
+// Names (the contract of `kron compile robot.xml`): a joint's component is
+// its MJCF name with every character outside [A-Za-z0-9_] replaced by _ (a
+// leading _ before a digit), as for URDF; an unnamed free joint is
+// <body>_free, other unnamed joints <body>_joint<k>, k from 0 within the
+// body; an unnamed body is body<id> (MuJoCo's body number).
+import { Mechanism } from '../library/multibody/mechanism.ts';
+import type { Frame } from '../library/multibody/frame.ts';
+import type { Geometry } from '../library/multibody/geometry.ts';
+import { type Vec3, rgbaToCss } from './urdf-parse.ts';
+import { Names } from './urdf.ts';
+import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed } from './mjcf-parse.ts';
+import { rotate, toAxisAngle } from './mjcf-frame.ts';
+
+export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
+
+export interface MjcfModel {
+  mechanism: Mechanism;
+  /** what was read but not modelled: the parser's warnings, then the builder's */
+  warnings: string[];
+}
+
+export interface MjcfOptions {
+  /**
+   * false: joint limits and friction loss are left out, as MuJoCo's
+   * disableflags "constraint" leaves them out (for comparing the smooth
+   * dynamics); default true
+   */
+  limitsAndFriction?: boolean;
+}
+
+const DEFAULT_COLOR = '#a0a4a8';
+
+/** a body's name for components and messages */
+const bodyName = (b: MjcfBody) => b.name ?? `body${b.id}`;
+
+/** a joint's wanted name: its own, or the body's with _free / _joint<k> */
+function jointName(b: MjcfBody, j: MjcfJoint, k: number): string {
+  return j.name ?? (j.type === 'free' ? `${bodyName(b)}_free` : `${bodyName(b)}_joint${k}`);
+}
+
+// (checked robot description, options) => mechanism and warnings
+export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): MjcfModel {
+  const warnings = [...robot.warnings];
+  const names = new Names(warnings);
+  const m = new Mechanism(robot.name || 'robot', { gravity: robot.gravity });
+  // joints take their names first: they are the contract, bodies and frames yield
+  const all: MjcfBody[] = [];
+  const collect = (b: MjcfBody) => (all.push(b), b.children.forEach(collect));
+  robot.bodies.forEach(collect);
+  const jointNames = new Map<MjcfJoint, string>();
+  for (const b of all) b.joints.forEach((j, k) => jointNames.set(j, names.take(jointName(b, j, k), `joint ${jointName(b, j, k)}`)));
+  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true);
+  // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
+  const stack: [MjcfBody, Frame][] = robot.bodies.map((b) => [b, m.world.frame_b] as [MjcfBody, Frame]).reverse();
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [b, parent] = item;
+    const frame = build.body(b, parent);
+    for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
+  }
+  for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
+  if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
+  return { mechanism: m, warnings };
+}
+
+class Builder {
+  constructor(
+    private readonly m: Mechanism,
+    private readonly names: Names,
+    private readonly warnings: string[],
+    private readonly jointNames: Map<MjcfJoint, string>,
+    private readonly limitsAndFriction: boolean,
+  ) {}
+
+  /** the body placed under its parent's frame and moved by its joints; returns its frame */
+  body(b: MjcfBody, parent: Frame): Frame {
+    const name = bodyName(b);
+    const free = b.joints.find((j) => j.type === 'free');
+    let frame = free ? this.freeJoint(free, b) : this.place(parent, b.pos, b.quat, `${name}_pos`);
+    for (const j of b.joints) if (j !== free) frame = this.joint(frame, j);
+    const geometry = geometryOf(b.geoms);
+    if (b.inertial || geometry) {
+      const { mass, com, inertia } = b.inertial ?? { mass: 0, com: [0, 0, 0] as Vec3, inertia: [0, 0, 0, 0, 0, 0] as const };
+      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry && { geometry }) });
+      this.m.connect(frame, body.frame_a);
+    }
+    return frame;
+  }
+
+  /** frame_b of a FixedRotation (or bar) at pos, turned by quat; the frame itself when both are zero */
+  private place(from: Frame, pos: readonly number[], quat: readonly number[], wanted: string): Frame {
+    const rotation = toAxisAngle(quat);
+    if (rotation) {
+      const c = this.m.rotation(this.names.take(wanted, wanted), { ...rotation, r: [...pos] as Vec3 });
+      this.m.connect(from, c.frame_a);
+      return c.frame_b;
+    }
+    if (pos.some((v) => v !== 0)) {
+      const c = this.m.bar(this.names.take(wanted, wanted), { r: [...pos] as Vec3 });
+      this.m.connect(from, c.frame_a);
+      return c.frame_b;
+    }
+    return from;
+  }
+
+  private freeJoint(j: MjcfJoint, b: MjcfBody): Frame {
+    const name = this.jointNames.get(j)!;
+    this.unmodelled(j, name, ['damping', 'stiffness', 'armature', 'frictionloss']);
+    const joint = this.m.free(name, { r: b.pos, Q: b.quat });
+    this.m.connect(this.m.world.frame_b, joint.frame_a);
+    return joint.frame_b;
+  }
+
+  private joint(from: Frame, j: MjcfJoint): Frame {
+    const name = this.jointNames.get(j)!;
+    const { axis, pos } = j;
+    const back = pos.map((v) => -v);
+    if (j.type === 'ball') {
+      this.unmodelled(j, name, ['stiffness', 'armature', 'frictionloss']);
+      if (j.range) this.notModelled.set('ball range', [...(this.notModelled.get('ball range') ?? []), name]);
+      const at = this.place(from, pos, [1, 0, 0, 0], `${name}_pos`);
+      const joint = this.m.ball(name, { d: j.damping || undefined });
+      this.m.connect(at, joint.frame_a);
+      return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
+    }
+    this.unmodelled(j, name, ['armature']);
+    const options = {
+      axis, q: j.ref, c: j.stiffness || undefined, q0: j.stiffness ? j.springref : undefined, d: j.damping || undefined,
+      ...(this.limitsAndFriction && { limits: j.range, friction: j.frictionloss || undefined }),
+    };
+    if (j.type === 'slide') {
+      const at = this.place(from, axis.map((v) => -j.ref * v), [1, 0, 0, 0], `${name}_ref`);
+      const joint = this.m.prismatic(name, options);
+      this.m.connect(at, joint.frame_a);
+      return joint.frame_b;
+    }
+    let at = this.place(from, pos, [1, 0, 0, 0], `${name}_pos`);
+    if (j.ref !== 0) {
+      const c = this.m.rotation(this.names.take(`${name}_ref`, `${name}_ref`), { axis, angle: -j.ref });
+      this.m.connect(at, c.frame_a);
+      at = c.frame_b;
+    }
+    const joint = this.m.revolute(name, options);
+    this.m.connect(at, joint.frame_a);
+    return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
+  }
+
+  /** what a joint gives and the library's joint does not model: by attribute, joint names with their values */
+  readonly notModelled = new Map<string, string[]>();
+
+  private unmodelled(j: MjcfJoint, name: string, keys: readonly ('damping' | 'stiffness' | 'armature' | 'frictionloss')[]): void {
+    for (const k of keys) if (j[k] !== 0) this.notModelled.set(k, [...(this.notModelled.get(k) ?? []), `${name} ${j[k]}`]);
+  }
+}
+
+/** the body's first solid geom with its colour, for the viewer (one shape a body) */
+function geometryOf(geoms: readonly MjcfGeom[]): Geometry | undefined {
+  const g = geoms.find((x) => ['sphere', 'capsule', 'cylinder', 'box', 'ellipsoid'].includes(x.type));
+  if (!g) return undefined;
+  const color = g.rgba ? rgbaToCss(g.rgba) : DEFAULT_COLOR;
+  const [w, x, y, z] = g.quat;
+  const placed = { color, offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }) };
+  const s = g.size;
+  switch (g.type) {
+    case 'sphere': return { shape: { type: 'sphere', radius: s[0] }, ...placed };
+    // a capsule drawn as its cylinder (the viewer has no capsule), an ellipsoid as its box
+    case 'capsule':
+    case 'cylinder': return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, color, offset: g.pos, axis: rotate(g.quat, [0, 0, 1]) };
+    default: return { shape: { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] }, ...placed };
+  }
+}
