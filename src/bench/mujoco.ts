@@ -10,6 +10,7 @@
 // about 160; the tests check that both ways give the same dynamics.
 import type { MainModule, MjData, MjModel, MjSpec, MjsBody } from '@mujoco/mujoco';
 import { UsageError } from '../errors.ts';
+import { quaternionOfMatrix } from '../io/mjcf-frame.ts';
 import { type Mjcf, type MjcfBody, mjcfXml } from './mjcf.ts';
 import { type Subject, rng } from './timing.ts';
 
@@ -135,24 +136,5 @@ function addBody(mj: MainModule, spec: MjSpec, parent: MjsBody, b: MjcfBody): vo
   for (const c of b.children) addBody(mj, spec, body, c);
 }
 
-// (rotation, row-major 3x3) => unit quaternion w, x, y, z (Shepperd: from the largest of w, x, y, z)
-export function quaternion(R: readonly number[]): number[] {
-  const [a, b, c, d, e, f, g, h, i] = R;
-  const t = a + e + i;
-  let q: number[];
-  if (t >= a && t >= e && t >= i) {
-    const s = 2 * Math.sqrt(1 + t);
-    q = [s / 4, (h - f) / s, (c - g) / s, (d - b) / s];
-  } else if (a >= e && a >= i) {
-    const s = 2 * Math.sqrt(1 + a - e - i);
-    q = [(h - f) / s, s / 4, (b + d) / s, (c + g) / s];
-  } else if (e >= i) {
-    const s = 2 * Math.sqrt(1 + e - a - i);
-    q = [(c - g) / s, (b + d) / s, s / 4, (f + h) / s];
-  } else {
-    const s = 2 * Math.sqrt(1 + i - a - e);
-    q = [(d - b) / s, (c + g) / s, (f + h) / s, s / 4];
-  }
-  const norm = Math.hypot(...q);
-  return q.map((x) => x / norm);
-}
+/** (rotation, row-major 3x3) => unit quaternion w, x, y, z (the MJCF reader's: io/mjcf-frame.ts) */
+export const quaternion = quaternionOfMatrix;

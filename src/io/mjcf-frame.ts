@@ -81,11 +81,16 @@ export function zAxis(v: readonly number[]): Quat {
   return axisAngle(axis, Math.atan2(s, v[2]));
 }
 
-/** the unit quaternion of the rotation whose matrix has columns x, y, z (Shepperd: from the largest of w, x, y, z) */
+/** the unit quaternion of the rotation whose matrix has columns x, y, z */
 function fromColumns(x: readonly number[], y: readonly number[], z: readonly number[]): Quat {
-  const [a, d, g] = x, [b, e, h] = y, [c, f, i] = z;
+  return quaternionOfMatrix([x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2]]) as Quat;
+}
+
+/** (rotation, row-major 3x3) => unit quaternion w, x, y, z (Shepperd: from the largest of w, x, y, z) */
+export function quaternionOfMatrix(R: readonly number[]): number[] {
+  const [a, b, c, d, e, f, g, h, i] = R;
   const t = a + e + i;
-  let q: Quat;
+  let q: number[];
   if (t >= a && t >= e && t >= i) {
     const s = 2 * Math.sqrt(1 + t);
     q = [s / 4, (h - f) / s, (c - g) / s, (d - b) / s];
@@ -99,5 +104,6 @@ function fromColumns(x: readonly number[], y: readonly number[], z: readonly num
     const s = 2 * Math.sqrt(1 + i - a - e);
     q = [(d - b) / s, (c + g) / s, (f + h) / s, s / 4];
   }
-  return unit(q) as Quat;
+  const norm = Math.hypot(...q);
+  return q.map((v) => v / norm);
 }

@@ -27,7 +27,7 @@ import { SimulationError } from '../errors.ts';
 import type { ModelState } from '../codegen/state.ts';
 import type { EventInfo } from '../codegen/events.ts';
 import type { Derivatives, Stepper, StepperStats } from './steppers/stepper.ts';
-import { emptyStats } from './steppers/stepper.ts';
+import { WrappingStepper, emptyStats } from './steppers/stepper.ts';
 
 /** the Zeno guard's defaults: 10 events of one indicator in a row, each within 1e-6 s of the one before */
 export const DEFAULT_MIN_EVENT_INTERVAL = 1e-6;
@@ -87,9 +87,9 @@ const seconds = (s: number) => (s !== 0 && Math.abs(s) < 1e-3 ? s.toExponential(
 const crossed = (direction: EventInfo['direction'], before: number, after: number): boolean =>
   (direction !== 'falling' && before < 0 && after >= 0) || (direction !== 'rising' && before > 0 && after <= 0);
 
-class Events implements EventStepper {
+class Events extends WrappingStepper implements EventStepper {
   readonly name: string;
-  private inner: Stepper;
+  protected inner: Stepper;
   /** statistics of the steppers that events ended */
   private readonly done = emptyStats();
   private readonly n: number;
@@ -116,6 +116,7 @@ class Events implements EventStepper {
     private readonly readsModel: boolean,
     settings: EventSettings,
   ) {
+    super();
     this.inner = first;
     this.name = first.name;
     this.n = events.length;
@@ -132,19 +133,7 @@ class Events implements EventStepper {
     this.indicators(first.t, first.x, this.g);
   }
 
-  get t(): number {
-    return this.inner.t;
-  }
-
-  get x(): Float64Array {
-    return this.inner.x;
-  }
-
-  get tPrev(): number {
-    return this.inner.tPrev;
-  }
-
-  get stats(): StepperStats {
+  override get stats(): StepperStats {
     const s = this.inner.stats, d = this.done;
     return { steps: d.steps + s.steps, rejected: d.rejected + s.rejected, evaluations: d.evaluations + s.evaluations, jacobians: d.jacobians + s.jacobians, decompositions: d.decompositions + s.decompositions };
   }
@@ -171,11 +160,7 @@ class Events implements EventStepper {
     this.fire(k, this.events[k].reinit.length ? a : b);
   }
 
-  interpolate(s: number, out: Float64Array): void {
-    this.inner.interpolate(s, out);
-  }
-
-  restart(x: Float64Array): void {
+  override restart(x: Float64Array): void {
     this.inner.restart(x);
     this.indicators(this.inner.t, this.inner.x, this.g);
   }

@@ -3,20 +3,11 @@
 // give the very same double for every k and h, or runs would change.
 import { describe, expect, it } from 'vitest';
 import { timeAt } from '../../src/sim/steppers/rk4.ts';
+import { rng } from '../../src/bench/timing.ts';
 
 /** the definition: k h rounded to 14 significant digits, through its decimal string */
 const byString = (k: number, h: number) => Number((k * h).toPrecision(14));
 
-// (seed) => uniform on [0, 1), deterministic (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** the k in [0, n] whose times differ from the definition's */
 function mismatches(h: number, n: number): number[] {

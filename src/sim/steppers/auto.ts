@@ -10,35 +10,15 @@
 import { StiffModeError } from '../stability.ts';
 import { Radau5Stepper } from './radau5.ts';
 import { Rk4Stepper } from './rk4.ts';
-import type { Derivatives, Stepper, StepperSettings, StepperStats } from './stepper.ts';
+import { type Derivatives, type Stepper, type StepperSettings, type StepperStats, WrappingStepper } from './stepper.ts';
 
-export class AutoStepper implements Stepper {
+export class AutoStepper extends WrappingStepper {
   readonly name = 'auto';
-  private inner: Stepper;
+  protected inner: Stepper;
 
   constructor(x0: Float64Array, private readonly f: Derivatives, t0: number, private readonly settings: StepperSettings) {
+    super();
     this.inner = settings.switched?.time !== undefined ? new Radau5Stepper(x0, f, t0, settings) : new Rk4Stepper(x0, f, t0, settings);
-  }
-
-  /** which method is integrating now */
-  get method(): 'rk4' | 'radau' {
-    return this.inner instanceof Rk4Stepper ? 'rk4' : 'radau';
-  }
-
-  get t(): number {
-    return this.inner.t;
-  }
-
-  get x(): Float64Array {
-    return this.inner.x;
-  }
-
-  get tPrev(): number {
-    return this.inner.tPrev;
-  }
-
-  get stats(): StepperStats {
-    return this.inner.stats;
   }
 
   step(until: number): void {
@@ -54,13 +34,5 @@ export class AutoStepper implements Stepper {
       for (const k of Object.keys(rk4) as (keyof StepperStats)[]) this.inner.stats[k] += rk4[k];
       this.inner.step(until);
     }
-  }
-
-  interpolate(s: number, out: Float64Array): void {
-    this.inner.interpolate(s, out);
-  }
-
-  restart(x: Float64Array): void {
-    this.inner.restart(x);
   }
 }

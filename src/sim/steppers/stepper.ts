@@ -83,6 +83,41 @@ export interface Stepper {
   readonly stats: StepperStats;
 }
 
+/**
+ * A stepper that hands the work to another, which it may replace as it goes: auto (RK4, then radau),
+ * a model's events (a new stepper after each event). The position and dense output are the inner one's.
+ */
+export abstract class WrappingStepper implements Stepper {
+  abstract readonly name: string;
+  protected abstract inner: Stepper;
+
+  get t(): number {
+    return this.inner.t;
+  }
+
+  get x(): Float64Array {
+    return this.inner.x;
+  }
+
+  get tPrev(): number {
+    return this.inner.tPrev;
+  }
+
+  get stats(): StepperStats {
+    return this.inner.stats;
+  }
+
+  abstract step(until: number): void;
+
+  interpolate(s: number, out: Float64Array): void {
+    this.inner.interpolate(s, out);
+  }
+
+  restart(x: Float64Array): void {
+    this.inner.restart(x);
+  }
+}
+
 export type StepperFactory = (x0: Float64Array, f: Derivatives, t0: number, settings: StepperSettings) => Stepper;
 
 /** why a step was not taken: the state before it and the step size it tried (simulate() names the variable) */
