@@ -12,45 +12,14 @@
 // here; every body that has one has an <inertial>, so the dynamics do not
 // change).
 import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compile, type Mode } from '../../src/compile.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
-import { MujocoPeer, mujoco } from '../../src/bench/mujoco.ts';
 import { rng } from '../../src/bench/timing.ts';
+import { coordinateNames, freePeersAfterAll, jointsOf, smoothPeer, stateIndex } from './mjcf-peer.ts';
 
 const fixture = (f: string) => readFileSync(new URL(`fixtures/mjcf/${f}`, import.meta.url), 'utf8');
-const peers: MujocoPeer[] = [];
-afterAll(() => peers.forEach((p) => p.delete()));
-
-/** MuJoCo's model of the file with only the smooth dynamics: no contacts, constraints, actuation or armature */
-async function smoothPeer(xml: string): Promise<MujocoPeer> {
-  const mj = await mujoco();
-  const withoutMeshes = xml.replace(/<mesh [^>]*\/>/g, '').replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '');
-  const peer = await MujocoPeer.fromXml(withoutMeshes);
-  peers.push(peer);
-  const d = mj.mjtDisableBit;
-  peer.model.opt.disableflags = (d.mjDSBL_CONTACT.value | d.mjDSBL_CONSTRAINT.value | d.mjDSBL_ACTUATION.value) as number;
-  (peer.model.dof_armature as Float64Array).fill(0);
-  return peer;
-}
-
-/** Kron's states in MuJoCo's qpos and qvel order, from the parsed description (depth first, joints in file order) */
-function coordinateNames(names: { q: string[]; v: string[] }, joints: { name: string; type: string }[]) {
-  for (const { name, type } of joints) {
-    const i3 = [1, 2, 3];
-    if (type === 'free') {
-      names.q.push(...i3.map((i) => `${name}.r[${i}]`), ...[1, 2, 3, 4].map((i) => `${name}.Q[${i}]`));
-      names.v.push(...i3.map((i) => `${name}.v[${i}]`), ...i3.map((i) => `${name}.w[${i}]`));
-    } else if (type === 'ball') {
-      names.q.push(...[1, 2, 3, 4].map((i) => `${name}.Q[${i}]`));
-      names.v.push(...i3.map((i) => `${name}.w[${i}]`));
-    } else {
-      names.q.push(`${name}.q`);
-      names.v.push(`${name}.qd`);
-    }
-  }
-  return names;
-}
+freePeersAfterAll();
 
 const robots: [string, string, number][] = [
   // file, what it exercises, MuJoCo's nv
@@ -72,20 +41,9 @@ describe('MJCF import: Kron der(qd) equals MuJoCo qacc of the same file', () => 
         const c = compile(mechanism, { mode });
         const peer = await smoothPeer(xml);
         expect(peer.nv).toBe(nv);
-        const joints: { name: string; type: string }[] = [];
-        const walk = (b: (typeof robot.bodies)[number]) => {
-          // the naming contract: the MJCF name sanitised, else <body>_free or <body>_joint<k>
-          b.joints.forEach((j, k) => joints.push({ name: (j.name ?? (j.type === 'free' ? `${b.name}_free` : `${b.name}_joint${k}`)).replace(/[^A-Za-z0-9_]/g, '_'), type: j.type }));
-          b.children.forEach(walk);
-        };
-        robot.bodies.forEach(walk);
-        const names = coordinateNames({ q: [], v: [] }, joints);
+        const names = coordinateNames(jointsOf(robot));
         expect(names.q.length + names.v.length).toBe(c.stateNames.length);
-        const at = (n: string) => {
-          const i = c.stateNames.indexOf(n);
-          if (i < 0) throw new Error(`${n} is not a Kron state`);
-          return i;
-        };
+        const at = (n: string) => stateIndex(c, n);
         const state = c.createState();
         const rand = rng(7);
         let worst = 0;
