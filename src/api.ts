@@ -32,7 +32,7 @@ export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export type { IterateOptions } from './structure/plan-types.ts';
 export type { IterationStats } from './codegen/relax-iterate.ts';
-export { simulate, simulateBlocks, type SimulateOptions, type SampleBlock, type RunStats, type Integrator, DEFAULT_RTOL, DEFAULT_ATOL, MAX_RESULT_BYTES } from './sim/simulate.ts';
+export { simulate, simulateBlocks, type SimulateOptions, type SampleBlock, type RunStats, type Integrator, DEFAULT_STEP, DEFAULT_RTOL, DEFAULT_ATOL, MAX_RESULT_BYTES } from './sim/simulate.ts';
 export { SimulationResult } from './sim/result.ts';
 export type { Controller } from './sim/controller.ts';
 

@@ -5,6 +5,7 @@
 // open: the states are the state joints' coordinates and the joints the
 // loop determines follow through the constraint equations.
 import { UsageError, ModelError } from '../errors.ts';
+import { didYouMean } from '../suggest.ts';
 import { withLocalTable } from '../expr/index.ts';
 import type { Model } from '../model/index.ts';
 import { type CompileOptions, compile } from '../compile.ts';
@@ -127,13 +128,13 @@ function notAState(compiled: CompiledModel, name: string): ModelError {
   const known = compiled.hasSignal(name) ? `${name} is not a state or an input (the equations determine it)` : `no state or input named ${name}`;
   return new ModelError(`${known}: the operating point is given by the states and inputs`, {
     variables: [name],
-    hint: `states: ${list(compiled.stateNames)}; inputs: ${list(inputs)}${compiled.hasSignal(name) ? '; a first guess of an unknown goes to start (kron: --start)' : ''}`,
+    hint: `${compiled.hasSignal(name) ? '' : didYouMean(name, [...compiled.stateNames, ...inputs])}states: ${list(compiled.stateNames)}; inputs: ${list(inputs)}${compiled.hasSignal(name) ? '; a first guess of an unknown goes to start (kron: --start)' : ''}`,
   });
 }
 
 function inputIndex(compiled: CompiledModel, name: string): number {
   const k = compiled.generated.layout.inputs.indexOf(name);
-  if (k < 0) throw new ModelError(`no input named ${name}`, { variables: [name], hint: `inputs: ${list(compiled.generated.layout.inputs)}` });
+  if (k < 0) throw new ModelError(`no input named ${name}`, { variables: [name], hint: `${didYouMean(name, compiled.generated.layout.inputs)}inputs: ${list(compiled.generated.layout.inputs)}` });
   return k;
 }
 
@@ -141,7 +142,7 @@ function checkSignal(compiled: CompiledModel, name: string): void {
   if (!compiled.hasSignal(name)) {
     throw new ModelError(`no signal named ${name} to linearize as an output`, {
       variables: [name],
-      hint: `signals are variables by hierarchical name, e.g. ${list(compiled.signalNames().slice(0, 6))}; kron compile --json lists the unknowns`,
+      hint: `${didYouMean(name, compiled.signalNames())}signals are variables by hierarchical name, e.g. ${list(compiled.signalNames().slice(0, 6))}; kron compile --json lists the unknowns`,
     });
   }
 }

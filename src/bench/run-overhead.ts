@@ -46,7 +46,7 @@ const ROBOTS: Record<string, { title: string; build: () => Promise<Mechanism> }>
   puma560: { title: 'PUMA 560', build: async () => mechanismOf('puma560.ts') },
   humanoid: { title: 'humanoid.ts', build: async () => mechanismOf('humanoid.ts') },
 };
-const RUN: SimulateOptions = { stop: 2, step: 1e-3 };
+const RUN = { stop: 2, step: 1e-3 } satisfies SimulateOptions;
 /** runs of each subject before the rounds: V8 has optimised the generated code after ~3 runs of Atlas */
 const WARM_RUNS = 6;
 

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.ts';
 import { type Eigenvalue, type Linearization, type FrameJacobian, frameJacobian, linearize } from '../analysis/index.ts';
 import { COMPILE_OPTIONS, MODEL_FLAGS, checkMode, compileFrom, negativeValues, number, parseSets } from './model-commands.ts';
 import type { Io } from './io.ts';
+import { shipped } from '../node/package.ts';
 
 export const LINEARIZE_HELP = `usage: kron linearize <model.ts|robot.urdf> --at name=value,... [options]
 
@@ -52,7 +53,7 @@ const names = (text: string | undefined) => (text === undefined ? undefined : te
 export async function runLinearize(args: string[], io: Io): Promise<void> {
   const { values, positionals } = parseArgs({ args: negativeValues(args, OPTIONS), options: OPTIONS, allowPositionals: true, strict: true });
   const [file, ...extra] = positionals;
-  if (!file) throw new UsageError('kron linearize needs a model file', { hint: 'kron linearize mechanisms/pendulum.ts --at j1.q=0; kron linearize --help' });
+  if (!file) throw new UsageError('kron linearize needs a model file', { hint: shipped('kron linearize mechanisms/pendulum.ts --at j1.q=0; kron linearize --help') });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron linearize takes one model file; kron linearize --help' });
   checkMode(values.mode);
   const at = parseSets((values.at ?? []).flatMap((s) => s.split(',')).filter((s) => s.trim() !== ''), '--at', 'j1.q=0.1,j1.qd=0');

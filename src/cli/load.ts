@@ -13,6 +13,8 @@ import { importUserModule } from '../node/import-module.ts';
 import type { Reads } from '../node/reads.ts';
 import { armWatchdog, callMeter, userCall, userCodeLimits, userFrames } from '../node/user-code.ts';
 import type { Controller } from '../sim/controller.ts';
+import { didYouMean } from '../suggest.ts';
+import { shipped } from '../node/package.ts';
 
 export interface LoadedModel {
   model: Model;
@@ -51,7 +53,7 @@ const importReads = new Map<string, Reads>();
 export async function openModel(file: string, sets: Record<string, number>, options: OpenOptions = {}): Promise<() => LoadedModel> {
   const path = resolve(file);
   if (!existsSync(path)) {
-    throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf' });
+    throw new UsageError(`model file ${file} not found`, { hint: shipped('give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf') });
   }
   const urdf = extname(path).toLowerCase() === '.urdf';
   const mjcf = extname(path).toLowerCase() === '.xml';
@@ -133,7 +135,7 @@ function mergeReads(a: Reads, b: Reads): Reads {
 export async function loadController(file: string): Promise<Controller> {
   const path = resolve(file);
   if (!existsSync(path)) {
-    throw new UsageError(`controller file ${file} not found`, { hint: 'give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts' });
+    throw new UsageError(`controller file ${file} not found`, { hint: shipped('give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts') });
   }
   const mod = (await importUserModule('controller', file)) as { default?: unknown };
   if (typeof mod.default !== 'function') {
@@ -193,7 +195,6 @@ function checkOverrides(model: Model, overrides: Record<string, number>, declare
       });
     }
     const all = [...Object.keys(declared), ...known];
-    const near = closest(name, all);
     const component = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
     const siblings = known.filter((k) => component && k.startsWith(`${component}.`));
     const listed = siblings.length
@@ -201,7 +202,7 @@ function checkOverrides(model: Model, overrides: Record<string, number>, declare
       : `${Object.keys(declared).length ? `the module declares ${Object.keys(declared).join(', ')}; ` : ''}the model has ${known.slice(0, 12).join(', ')}${known.length > 12 ? `, ... (${known.length} in all)` : ''}`;
     throw new ModelError(`no parameter named ${name}`, {
       variables: [name],
-      hint: `${near ? `did you mean ${near}? ` : ''}${listed}`,
+      hint: `${didYouMean(name, all)}${listed}`,
     });
   }
 }
@@ -220,23 +221,4 @@ function parameterNames(root: Component): string[] {
   };
   visit(root);
   return out;
-}
-
-/** the name within edit distance 2 (ignoring case), if there is one */
-function closest(name: string, names: string[]): string | undefined {
-  const distance = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length];
-  };
-  let best: string | undefined, bestDistance = 3;
-  for (const n of names) {
-    const d = distance(name.toLowerCase(), n.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [n, d];
-  }
-  return best;
 }

@@ -3,7 +3,8 @@
 // Exit codes: 0 ok, 1 model error (the model or its run is wrong), 2 usage error.
 import { KronError, UsageError } from '../errors.ts';
 import { type Io, isParseArgsError, processIo } from './io.ts';
-import { VERSION } from '../node/package.ts';
+import { VERSION, shipped } from '../node/package.ts';
+import { didYouMean } from '../suggest.ts';
 
 export type { Io } from './io.ts';
 // for bin/kron.mjs: the process's guard of the user's code, and why it ended early
@@ -69,18 +70,18 @@ async function run(argv: string[], io: Io): Promise<Command | undefined> {
     return undefined;
   }
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
-    io.stdout.write(usage());
+    io.stdout.write(shipped(usage()));
     if (name === undefined) throw new UsageError('no command given', { hint: `commands: ${Object.keys(COMMANDS).join(', ')}` });
     return undefined;
   }
   const helpFor = name === 'help' ? args[0] : undefined;
   const command = Object.hasOwn(COMMANDS, helpFor ?? name) ? COMMANDS[helpFor ?? name] : undefined;
   if (!command) {
-    throw new UsageError(`unknown command "${helpFor ?? name}"`, { hint: `commands: ${Object.keys(COMMANDS).join(', ')}; kron --help lists them` });
+    throw new UsageError(`unknown command "${helpFor ?? name}"`, { hint: `${didYouMean(helpFor ?? name, Object.keys(COMMANDS))}commands: ${Object.keys(COMMANDS).join(', ')}; kron --help lists them` });
   }
   const loaded = await command.load();
   if (helpFor !== undefined || wantsHelp(args)) {
-    io.stdout.write(loaded.help);
+    io.stdout.write(shipped(loaded.help));
     return command;
   }
   await loaded.run(args, io);
@@ -100,10 +101,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     }
     if (isParseArgsError(e)) {
       const help = command ? `kron ${argv[0]} --help` : 'kron --help';
-      io.stderr.write(`UsageError: ${e.message.split(/\n|\. /)[0]}\n  hint: ${help} lists the options\n`);
+      io.stderr.write(`UsageError: ${e.message.split(/\n|\. /)[0]}\n  hint: ${await nearestFlag(e, command)}${help} lists the options\n`);
       return 2;
     }
     io.stderr.write(`internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
     return 1;
   }
+}
+
+/** "did you mean --stop? " for an unknown flag, from the flags the command's help lists; '' otherwise */
+async function nearestFlag(e: TypeError, command: Command | undefined): Promise<string> {
+  const unknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(--?[^']+)'/.exec(e.message)?.[1] : undefined;
+  if (!unknown || !command) return '';
+  const flags = new Set((await command.load()).help.match(/--[a-z][a-z0-9-]*/g));
+  return didYouMean(unknown, flags);
 }

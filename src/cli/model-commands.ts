@@ -6,7 +6,7 @@ import { checkSeconds, setUserCodeLimits } from '../node/user-code.ts';
 import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
-import { DEFAULT_ATOL, DEFAULT_RTOL, type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, integratorOf } from '../sim/simulate.ts';
+import { DEFAULT_ATOL, DEFAULT_RTOL, DEFAULT_STEP, type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, integratorOf } from '../sim/simulate.ts';
 import { FIXED_STEP } from '../sim/steppers/index.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
@@ -18,6 +18,7 @@ import { type Io, terminal } from './io.ts';
 import { progressBar } from './progress.ts';
 import { writeOutput } from '../node/output-file.ts';
 import { writeCSV, writeJSON } from './simulate-output.ts';
+import { shipped } from '../node/package.ts';
 
 export const MODEL_FLAGS = `model:
   <model.ts>         a model module (export default function build(p): Model), or
@@ -167,7 +168,7 @@ const REPORT_OPTIONS = {
 
 export const SIMULATE_OPTIONS = {
   stop: { type: 'string', default: '1' },
-  step: { type: 'string', default: '1e-3' },
+  step: { type: 'string', default: String(DEFAULT_STEP) },
   interval: { type: 'string' },
   integrator: { type: 'string' },
   rtol: { type: 'string' },
@@ -194,7 +195,7 @@ function parse(args: string[], command: 'compile' | 'simulate', io: Io) {
   const ignored = [...new Set(tokens.filter((t) => t.kind === 'option' && !own.has(t.name)).map((t) => `--${(t as { name: string }).name}`))];
   for (const flag of ignored) io.stderr.write(`warning: ${flag} has no effect on kron ${command}\n`);
   const [file, ...extra] = positionals;
-  if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: `kron ${command} mechanisms/drivetrain.ts; kron ${command} --help` });
+  if (!file) throw new UsageError(`kron ${command} needs a model file`, { hint: shipped(`kron ${command} mechanisms/drivetrain.ts; kron ${command} --help`) });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: `kron ${command} takes one model file; kron ${command} --help` });
   checkMode(values.mode);
   return { values, file };

@@ -21,6 +21,7 @@ import type { RunSettings } from '../sweep/run.ts';
 import { writeOutput } from '../node/output-file.ts';
 import { onInterrupt } from './interrupt.ts';
 import { PRODUCER_FLAGS, queueHelp, queueConfig } from './queue-flags.ts';
+import { shipped } from '../node/package.ts';
 
 export const SWEEP_HELP = `usage: kron sweep <model.ts|robot.urdf> (--grid name=spec ... | --samples N --dist name=dist ...) [options]
 
@@ -93,7 +94,7 @@ const SWEEP_OPTIONS = {
 export async function runSweep(args: string[], io: Io): Promise<void> {
   const { values, positionals } = parseArgs({ args: negativeValues(args, SWEEP_OPTIONS), options: SWEEP_OPTIONS, allowPositionals: true, strict: true });
   const [file, ...extra] = positionals;
-  if (!file) throw new UsageError('kron sweep needs a model file', { hint: "kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1'; kron sweep --help" });
+  if (!file) throw new UsageError('kron sweep needs a model file', { hint: shipped("kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1'; kron sweep --help") });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron sweep takes one model file; kron sweep --help' });
   checkMode(values.mode);
   const queue = queueConfig(values, values.queue, io);

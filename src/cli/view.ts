@@ -22,6 +22,7 @@ import { rosPackagePath } from '../node/urdf-mesh.ts';
 import { PAGE, bundleModels, bundleViewer } from './bundle.ts';
 import { MESH_TYPES, readServed, runFiles } from './view-files.ts';
 import { checkTrackInModel, checkTrackInRun } from './view-track.ts';
+import { shipped } from '../node/package.ts';
 
 export const HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
@@ -87,7 +88,7 @@ function checkRun(file: string): string {
 /** a model module for the page to bundle: it must exist (the bundler says what else is wrong with it) */
 function checkModel(file: string): string {
   const path = resolve(file);
-  if (!existsSync(path)) throw new UsageError(`model file ${file} not found`, { hint: 'give the path of a model module, e.g. mechanisms/pendulum.ts' });
+  if (!existsSync(path)) throw new UsageError(`model file ${file} not found`, { hint: shipped('give the path of a model module, e.g. mechanisms/pendulum.ts') });
   return path;
 }
 

@@ -5,6 +5,7 @@
 // The methods derivatives(), signal(), setInput()... act on one default
 // state, for callers that run one simulation at a time.
 import { ModelError, SimulationError, UsageError } from '../errors.ts';
+import { didYouMean } from '../suggest.ts';
 import type { ReducedModel } from '../model/index.ts';
 import { FALLBACK_BLOCKS, type SolvePlan } from '../structure/plan-types.ts';
 import type { Generated } from './generate.ts';
@@ -267,7 +268,7 @@ export class CompiledModel {
   /** where the signal `name` is read from */
   signalSource(name: string): SignalSource {
     const s = this.sources.get(name);
-    if (!s) throw new SimulationError(`no signal named ${name}`, { hint: 'see signalNames() or `kron compile --json` for the names' });
+    if (!s) throw new SimulationError(`no signal named ${name}`, { variables: [name], hint: `${didYouMean(name, this.sources.keys())}see signalNames() or \`kron compile --json\` for the names` });
     return s;
   }
 
@@ -278,7 +279,7 @@ export class CompiledModel {
    */
   parameterIndex(name: string, value: number): number | undefined {
     if (!this.data.parameters.includes(name)) {
-      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `parameters of this model: ${shortList(this.data.parameters)}` });
+      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `${didYouMean(name, this.data.parameters)}parameters of this model: ${shortList(this.data.parameters)}` });
     }
     const s = this.sources.get(name)!;
     if (s.from === 'p') return s.index;
@@ -309,7 +310,7 @@ export class CompiledModel {
     if (s?.from === 'value') throw new ModelError(`${name} is fixed at ${s.offset} by the equations and has no start value`, { variables: [name], hint: `states: ${shortList(this.stateNames)}` });
     throw new ModelError(`no state named ${name} to give a start value`, {
       variables: [name],
-      hint: `states: ${shortList(this.stateNames)} (unknowns such as tearing variables take a first guess too)`,
+      hint: `${didYouMean(name, this.stateNames)}states: ${shortList(this.stateNames)} (unknowns such as tearing variables take a first guess too)`,
     });
   }
 

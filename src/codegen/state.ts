@@ -6,6 +6,7 @@
 // calls outside the arrays it is given.
 import { type SubstitutionStats, substitutionStats } from './substitution.ts';
 import { ModelError, SimulationError } from '../errors.ts';
+import { didYouMean } from '../suggest.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import { type IterationStats, iterationStats } from './relax-iterate.ts';
@@ -126,7 +127,7 @@ export class ModelState {
       const inputs = `inputs: ${this.model.generated.layout.inputs.join(', ') || '(none)'}`;
       // a joint's tau that a controller in the model defines is an unknown now, not an input
       const defined = this.model.hasSignal(name) ? `${name} is computed by the model's equations (an equation defines it, e.g. a controller in the model); ` : '';
-      throw new SimulationError(`no input named ${name}`, { variables: [name], hint: `${defined}${inputs}` });
+      throw new SimulationError(`no input named ${name}`, { variables: [name], hint: `${defined || didYouMean(name, this.model.generated.layout.inputs)}${inputs}` });
     }
     this.u[i] = value;
   }

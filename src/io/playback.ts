@@ -6,7 +6,7 @@ import type { CompiledModel } from '../codegen/compiled.ts';
 import type { ModelState } from '../codegen/state.ts';
 import { Frame } from '../library/multibody/index.ts';
 import type { Component, Model } from '../model/index.ts';
-import { type IntegrationStats, type SimulateOptions, simulate } from '../sim/simulate.ts';
+import { DEFAULT_STEP, type IntegrationStats, type SimulateOptions, simulate } from '../sim/simulate.ts';
 import { SimulationResult } from '../sim/result.ts';
 import { packPoses, poseSignalNames } from './poses.ts';
 import { describeScene } from './scene.ts';
@@ -36,7 +36,7 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const run = simulate(state, { ...rest, signals: [...names, ...poseNames] });
   const result = Object.assign(new SimulationResult(run.time, names, run.columns.slice(0, names.length)), { integration: run.integration, events: run.events });
   const poses = packPoses(run.columns.slice(names.length), run.length);
-  const { step, rtol, atol } = options;
+  const { step = DEFAULT_STEP, rtol, atol } = options;
   // the integrator that integrated: auto's rk4, or radau once it switched (then also where and why)
   const integrator = run.integration!.integrator;
   const integration: Integration = { integrator, step, ...(integrator !== 'rk4' && { rtol, atol }), ...statsOf(run.integration) };

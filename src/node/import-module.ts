@@ -7,6 +7,7 @@ import { extname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.ts';
 import { type ModuleRole, userImport } from './user-code.ts';
+import { shipped } from './package.ts';
 
 const TYPESCRIPT = ['.ts', '.mts', '.cts'];
 
@@ -38,7 +39,7 @@ const EXAMPLES: Record<ModuleRole, string> = {
  */
 export async function importUserModule(role: ModuleRole, file: string): Promise<unknown> {
   const path = resolve(file);
-  if (!existsSync(path)) throw new UsageError(`${role} module ${file} not found`, { hint: `give the path of a ${role} module, e.g. ${EXAMPLES[role]}` });
+  if (!existsSync(path)) throw new UsageError(`${role} module ${file} not found`, { hint: shipped(`give the path of a ${role} module, e.g. ${EXAMPLES[role]}`) });
   try {
     return await userImport(role, file, () => importModule(path));
   } catch (e) {

@@ -24,8 +24,8 @@ export { INTEGRATORS, type IntegrationStats, type Integrator };
 export interface SimulateOptions<S extends string = string> {
   /** end time (s), >= 0 */
   stop: number;
-  /** rk4 and auto: the integration step (s), > 0; adaptive and radau: the first step tried */
-  step: number;
+  /** rk4 and auto: the integration step (s), > 0; adaptive and radau: the first step tried; default DEFAULT_STEP (1e-3 s, as the CLI's --step) */
+  step?: number;
   /** sampling interval (s), a multiple of step; default: every step */
   interval?: number;
   /**
@@ -74,13 +74,15 @@ export interface SimulateOptions<S extends string = string> {
 }
 
 
+/** the step simulate() and `kron simulate` take when none is given (s) */
+export const DEFAULT_STEP = 1e-3;
 export const DEFAULT_RTOL = 1e-6;
 export const DEFAULT_ATOL = 1e-9;
 export const DEFAULT_MAX_STEPS = 1e6;
 
 /** throws a UsageError for options simulate() cannot run with */
 export function checkSimulateOptions(options: SimulateOptions): void {
-  const { stop, step, interval } = options;
+  const { stop, step = DEFAULT_STEP, interval } = options;
   const integrator = integratorOf(options);
   if (options.unsafeStep && integrator !== 'rk4') throw new UsageError(`unsafeStep applies to the rk4 integrator, not ${integrator}`, { hint: `the ${integrator} integrator ${integrator === 'auto' ? 'goes on with radau where RK4\'s step is unstable' : 'controls its own steps'}: drop unsafeStep, or ask for integrator 'rk4'` });
   if (!(Number.isFinite(stop) && stop >= 0)) throw new UsageError(`stop time ${stop} must be a finite number >= 0`, { hint: 'e.g. --stop 2' });
@@ -124,7 +126,8 @@ export interface RunStats {
 
 // (compiled model or a state of it, options) => sampled signals from t = 0 to stop;
 // a compiled model runs on a fresh state, a given state is used (and changed) as it is
-export function simulate<S extends string = string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): SimulationResult<S> {
+export function simulate<S extends string = string>(compiled: CompiledModel | ModelState, given: SimulateOptions<S>): SimulationResult<S> {
+  const options = withDefaults(given);
   checkSimulateOptions(options);
   const run = prepare(compiled, options);
   const { names, samples } = run;
@@ -148,7 +151,8 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
 
 // (compiled model or a state of it, options, samples per block) => the run's samples block by block, as they are computed,
 // in constant memory; returns the run's iteration statistics
-export function* simulateBlocks<S extends string = string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>, size = 1024): Generator<SampleBlock<S>, RunStats, void> {
+export function* simulateBlocks<S extends string = string>(compiled: CompiledModel | ModelState, given: SimulateOptions<S>, size = 1024): Generator<SampleBlock<S>, RunStats, void> {
+  const options = withDefaults(given);
   checkSimulateOptions(options);
   const run = prepare(compiled, options);
   const block = { names: run.names, time: new Float64Array(size), columns: run.names.map(() => new Float64Array(size)), length: 0 };
@@ -166,14 +170,18 @@ export function* simulateBlocks<S extends string = string>(compiled: CompiledMod
   return stats(run);
 }
 
+/** the options with the step filled in: what every function below simulate() reads */
+type Settled<S extends string> = SimulateOptions<S> & { step: number };
+const withDefaults = <S extends string>(options: SimulateOptions<S>): Settled<S> => ({ ...options, step: options.step ?? DEFAULT_STEP });
+
 /** samples a run of these options records: the start, every interval, and the stop time */
 export function sampleCount(options: Pick<SimulateOptions, 'stop' | 'step' | 'interval'>): number {
-  const { steps, every } = grid(options);
+  const { steps, every } = grid({ ...options, step: options.step ?? DEFAULT_STEP });
   return Math.floor(steps / every) + 1 + (steps % every ? 1 : 0);
 }
 
 /** steps of the RK4 grid and steps per sample */
-function grid({ stop, step, interval }: Pick<SimulateOptions, 'stop' | 'step' | 'interval'>) {
+function grid({ stop, step, interval }: Pick<Settled<string>, 'stop' | 'step' | 'interval'>) {
   return { steps: Math.max(0, Math.ceil(stop / step - 1e-9)), every: Math.max(1, Math.round((interval ?? step) / step)) };
 }
 
@@ -237,7 +245,7 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
  * model evaluated at (t, x) first when a recorded signal needs it; yields
  * after every `per` samples (simulateBlocks hands a block on then).
  */
-function* integrate<S extends string>(run: Run<S>, options: SimulateOptions<S>, record: (t: number, x: Float64Array) => void, per: number): Generator<void> {
+function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: (t: number, x: Float64Array) => void, per: number): Generator<void> {
   const { state, deriv } = run;
   const { stop, step } = options;
   const { steps, every } = grid(options);

@@ -149,7 +149,7 @@ describe('values a state refuses, with a typed error naming the variable', () =>
       expect.unreachable();
     } catch (e) {
       expect((e as ModelError).message).toBe('no state named j2.q to give a start value');
-      expect((e as ModelError).details.hint).toMatch(/^states: j1\.q, j1\.qd /);
+      expect((e as ModelError).details.hint).toMatch(/^did you mean j1\.q\? states: j1\.q, j1\.qd /);
     }
     expect(() => state.setStart('link.m', 1)).toThrow(/no state named link\.m/);
     expect(() => state.setStart('j1.q', Infinity)).toThrow(/start value of j1\.q set to Infinity/);

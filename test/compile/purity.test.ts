@@ -75,7 +75,7 @@ describe('compile() leaves the model as it was', () => {
     }
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).message).toBe('no state named j1.qq to give a start value');
-    expect((error as ModelError).details).toMatchObject({ variables: ['j1.qq'], hint: expect.stringMatching(/^states: j1\.q, j1\.qd/) });
+    expect((error as ModelError).details).toMatchObject({ variables: ['j1.qq'], hint: expect.stringMatching(/^did you mean j1\.qd\? states: j1\.q, j1\.qd/) });
     expect(compile(m, { start: { 'j1.q': 2 } }).x0()[0]).toBe(2);
     expect(compile(m).x0()[0]).toBe(P.q0);
   });
