@@ -14,6 +14,7 @@
 //   the command line starts (guardProcess): it ends the process;
 // - the process ending before the command finished (a top-level await that
 //   never settles made Node exit with 13 and no message): explained.
+import { readFileSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
@@ -317,6 +318,8 @@ export function explainEarlyExit(code: number): number {
 function userError(p: Phase, e: unknown): unknown {
   if (e instanceof KronError) return e;
   if (e instanceof Error && 'code' in e && typeof e.code === 'string' && /^ERR_(REQUIRE|MODULE_NOT_FOUND|UNKNOWN_FILE_EXTENSION)/.test(e.code)) return e; // the loader's: import-module.ts says them
+  const syntax = syntaxError(p, e);
+  if (syntax) return syntax;
   const thrown = e instanceof Error ? `${e.name}: ${e.message}` : `${typeof e === 'string' ? JSON.stringify(e) : String(e)} (not an Error)`;
   const frames = e instanceof Error ? userFrames(e.stack ?? '') : [];
   // an import or build: the top of their stack, as Node prints it; a call (a row of a sweep): one line
@@ -325,6 +328,37 @@ function userError(p: Phase, e: unknown): unknown {
     component: p.file,
     hint: `the error is the module's own${frames[0] ? `, thrown at ${frames[0]}` : ''}`,
   });
+}
+
+/**
+ * A module TypeScript cannot read (tsx's esbuild refused it): the file,
+ * line and column with the line and a caret, as a compiler prints them,
+ * instead of esbuild's TransformError. The error reaches here from tsx's
+ * loader thread as a message only ("Transform failed with 1 error:\n
+ * /a/b.ts:3:29: ERROR: Expected ")" but found ";""), so that is read.
+ */
+function syntaxError(p: Phase, e: unknown): ModelError | undefined {
+  if (!(e instanceof Error) || e.name !== 'TransformError') return undefined;
+  const m = /^Transform failed with (\d+) errors?:\n(.+?):(\d+):(\d+): ERROR: (.*)$/m.exec(e.message);
+  if (!m) return undefined;
+  const [, count, file, line, column, text] = m;
+  const near = relative(process.cwd(), file);
+  const source = readLine(file, Number(line));
+  const more = Number(count) > 1 ? ` (and ${Number(count) - 1} more)` : '';
+  const shown = source === undefined ? '' : `\n    ${source}\n    ${' '.repeat(Number(column))}^`;
+  return new ModelError(`${what(p)} has a syntax error at ${near.startsWith('..') ? file : near}:${line}:${Number(column) + 1}: ${text}${more}${shown}`, {
+    component: p.file,
+    hint: 'correct the code there (npx tsc --noEmit checks the whole module and its types)',
+  });
+}
+
+/** line n (from 1) of a file, or undefined */
+function readLine(file: string, n: number): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').split(/\r?\n/)[n - 1];
+  } catch {
+    return undefined;
+  }
 }
 
 const CALL = Symbol.for('kron.userCall');

@@ -8,7 +8,7 @@
 // and controller calls are enforced by a watchdog thread of the command-line
 // process only, so those cases run `node bin/kron.mjs`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,25 @@ describe('an exception of the module: its message and its frames, not Kron\'s', 
     const [first, second] = r.stderr.split('\n');
     expect(first).toBe(`ModelError: model module ${fixture('top-throws.ts')} threw an error while it was imported: Error: no arm length in the table`);
     expect(second).toMatch(new RegExp(`^    at ${frame('top-throws.ts', 5)}$`));
+  });
+
+  it('a syntax error: file, line and column with the line and a caret, no esbuild stack (exit 1)', async () => {
+    // written at run time: a broken fixture in the repository would break tsc and eslint
+    const folder = mkdtempSync(join(tmpdir(), 'kron-syntax-'));
+    writeFileSync(join(folder, 'package.json'), '{ "type": "module" }');
+    const file = join(folder, 'broken.ts');
+    writeFileSync(file, 'export default function build() {\n  const m = new Mechanism("arm";\n  return m;\n}\n');
+    // as a process: there tsx compiles the module (under vitest, vite does)
+    const r = kronProcess('compile', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe([
+      `ModelError: model module ${file} has a syntax error at ${file}:2:32: Expected ")" but found ";"`,
+      '      const m = new Mechanism("arm";',
+      `    ${' '.repeat(31)}^`,
+      `  component: ${file}`,
+      '  hint: correct the code there (npx tsc --noEmit checks the whole module and its types)',
+      '',
+    ].join('\n'));
   });
 
   it('a KronError of the builder (a negative mass) passes as it is', async () => {
