@@ -1,12 +1,14 @@
 // npm run build (and prepare, so npm pack and git installs build too):
 // src/ and the viewer to dist/ as ES modules with declarations (tsc,
 // tsconfig.build.json), then what tsc does not carry: the viewer page's
-// HTML and CSS, which `kron view` bundles from dist/viewer/page.
+// HTML and CSS, which `kron view` bundles from dist/viewer/page; and the page
+// bundled once (dist/viewer/bundle), which an installed `kron view` serves as
+// it is, so that three.js and uPlot are not needed at run time.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -30,3 +32,9 @@ function rewriteDeclarations(dir) {
   }
 }
 rewriteDeclarations(dist);
+
+// the page as `kron view` would bundle it from dist/viewer/page, bundled now by that same code
+const { PAGE_FILES, PREBUILT, bundlePage } = await import(pathToFileURL(join(dist, 'src/cli/bundle.js')).href);
+const page = await bundlePage();
+mkdirSync(PREBUILT, { recursive: true });
+for (const [key, file] of Object.entries(PAGE_FILES)) writeFileSync(join(PREBUILT, file), page[key]);

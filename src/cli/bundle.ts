@@ -9,7 +9,7 @@
 // viewer/page/live.ts from src/api.ts): the page and the models then share one
 // engine (instanceof Model holds across them) and Node-only code (node:fs,
 // the CLI, reading URDF files) stays out of the page.
-import { readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildFailure, type Plugin, build } from 'esbuild';
@@ -131,6 +131,34 @@ export async function bundleViewer(models: readonly string[] = [], dir?: string)
   const t0 = performance.now();
   const list = modelList(models, dir);
   await bundleModels(models, dir);
+  const page = readPrebuilt() ?? (await bundlePage());
+  return { ...page, ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
+}
+
+/**
+ * Where `npm run build` leaves the page bundled (dist/viewer/bundle): an
+ * installed Kron serves it as it is, so three.js and uPlot, which only the
+ * page uses, are not needed at run time (they are devDependencies, and
+ * optional peers for web apps of 'kron/browser'). From the sources (.ts, the
+ * repository) the page is bundled at every start, as it is edited.
+ */
+export const PREBUILT = resolve(dirname(here), '../../viewer/bundle');
+export const PAGE_FILES = { js: 'app.js', css: 'app.css', worker: 'worker.js' } as const;
+
+function readPrebuilt(): PageBundle | undefined {
+  if (ext !== '.js' || !existsSync(join(PREBUILT, PAGE_FILES.js))) return undefined;
+  const read = (f: string) => readFileSync(join(PREBUILT, f), 'utf8');
+  return { js: read(PAGE_FILES.js), css: read(PAGE_FILES.css), worker: read(PAGE_FILES.worker) };
+}
+
+export interface PageBundle {
+  js: string;
+  css: string;
+  worker: string;
+}
+
+// () => the viewer page's script, style and compile worker, bundled now from viewer/page
+export async function bundlePage(): Promise<PageBundle> {
   try {
     const out = await build({
       entryPoints: { app: join(PAGE, `main${ext}`), worker: join(PAGE, `compile-worker${ext}`) },
@@ -148,7 +176,7 @@ export async function bundleViewer(models: readonly string[] = [], dir?: string)
       logLevel: 'silent',
     });
     const file = (suffix: string) => out.outputFiles.find((f) => f.path.endsWith(suffix))?.text ?? '';
-    return { js: file('/app.js'), css: file('.css'), worker: file('/worker.js'), ms: Math.round(performance.now() - t0), models: list.map((m) => m.name) };
+    return { js: file('/app.js'), css: file('.css'), worker: file('/worker.js') };
   } catch (e) {
     throw bundleError(e);
   }

@@ -10,6 +10,7 @@ import { UsageError } from '../errors.ts';
 import type { Io } from './io.ts';
 import { number } from './model-commands.ts';
 import { QUEUE_FLAGS, queueHelp, queueConfig } from './queue-flags.ts';
+import { withQueuePackages } from '../sweep/optional.ts';
 import { checkWorkers, defaultWorkers } from '../sweep/pool.ts';
 
 export const WORKER_HELP = `usage: kron worker --queue redis://host:port [options]
@@ -82,7 +83,7 @@ export async function runWorker(args: string[], io: Io, signals: Signals = proce
   if (detailDir !== undefined) makeFolder(detailDir);
   const config = queueConfig(values, values.queue, io)!;
   const workers = checkWorkers(values.workers === undefined ? defaultWorkers() : number('--workers', values.workers));
-  const { startWorker } = await import('../sweep/worker.ts'); // BullMQ and ioredis only for this command
+  const { startWorker } = await withQueuePackages(() => import('../sweep/worker.ts'), 'kron worker'); // BullMQ and ioredis only for this command
   const worker = await startWorker(config, {
     workers,
     metricDir,

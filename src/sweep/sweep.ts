@@ -13,6 +13,7 @@ import { SweepPool, checkWorkers, defaultWorkers } from './pool.ts';
 import { metricHash } from './metric.ts';
 import { inOrder } from './order.ts';
 import type { QueueTarget } from './queue-config.ts';
+import { withQueuePackages } from './optional.ts';
 import type { RunOutcome, RunSettings } from './run.ts';
 import { type PointsSpec, SweepPoints, expandRuns } from './runs.ts';
 import { type Distribution, type GridAxis, parseDist, parseGrid } from './spec.ts';
@@ -74,7 +75,7 @@ export async function* sweepCompiled(compiled: CompiledModel, runs: SweepPoints 
   const { count } = points;
   const withValues = (o: RunOutcome, values: readonly number[]): SweepResult => ({ ...o, values: Object.fromEntries(points.names.map((n, k) => [n, values[k]])) });
   if (spec.queue !== undefined) {
-    const { runQueued } = await import('./queue.ts'); // BullMQ and ioredis only when a queue is used
+    const { runQueued } = await withQueuePackages(() => import('./queue.ts'), 'a queued sweep (--queue)'); // BullMQ and ioredis only when a queue is used
     const tasks = Array.from({ length: count }, (_, i) => prepareTask(compiled, points, kinds, i));
     let done = 0;
     for await (const o of runQueued(spec.queue, compiled, tasks, settings, () => spec.onProgress?.(++done, count))) yield withValues(o, points.at(o.index));

@@ -9,6 +9,10 @@
 //   4. tsc --strict --noEmit (module nodenext) of a consumer .ts file against the shipped types
 //   5. kron view model.ts: the page, its models and its worker, 'kron' resolved without Node-only code
 //   6. a web app's bundle (esbuild, platform browser) of 'kron' and 'kron/browser': the browser condition
+//      (after installing the optional peers three and uplot, as such an app does)
+// and what a compile-and-simulate user does not get: three.js, uPlot and the
+// Redis queue's packages are optional peers (the page is shipped bundled), and
+// a queued sweep without them says what to install.
 // Slow (a build and two installs): generous timeouts.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,6 +121,17 @@ describe('npm pack, installed into a fresh folder', () => {
     // the user's folder names kron alone: tsx is only kron's own dependency
     const user = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(user.dependencies)).toEqual(['kron']);
+    // the page bundled at build time: kron view serves it without three.js and uPlot
+    for (const f of ['dist/viewer/bundle/app.js', 'dist/viewer/bundle/worker.js', 'dist/viewer/bundle/app.css']) expect(listing, f).toContain(f);
+  });
+
+  it('0. the optional peers are not installed; a queued sweep says what to install (exit 2)', () => {
+    for (const p of ['three', 'uplot', 'bullmq', 'ioredis']) expect(existsSync(join(app, 'node_modules', p)), p).toBe(false);
+    writeFileSync(join(app, 'queue.key'), 'ab'.repeat(32), { mode: 0o600 });
+    const r = npx('kron', 'sweep', 'model.ts', '--grid', 'j1.q=0,1', '--stop', '0.01', '--queue', 'redis://127.0.0.1:1', '--key-file', 'queue.key', '--out', 'q.csv');
+    expect(r.status, r.output).toBe(2);
+    expect(r.stderr).toContain('needs the package bullmq, which is not installed');
+    expect(r.stderr).toContain('npm install bullmq ioredis');
   });
 
   it('1. npx kron --help and --version; built-in commands run without tsx', () => {
@@ -216,6 +231,9 @@ describe('npm pack, installed into a fresh folder', () => {
   }, 120_000);
 
   it('6. a web app bundling \'kron\' and \'kron/browser\' for the browser gets no Node-only code', () => {
+    // the viewer component's optional peers, as the app installs them
+    const peers = run('npm', ['install', `three@${pkg.devDependencies.three}`, `uplot@${pkg.devDependencies.uplot}`, ...OFFLINE_FRIENDLY], app);
+    expect(peers.status, peers.output).toBe(0);
     // esbuild as any bundler would run it, from the app's folder (kron's own dependency, hoisted)
     const bundle = `import { build } from 'esbuild';
 await build({
@@ -230,5 +248,5 @@ await build({
     expect(js.length).toBeGreaterThan(100_000);
     expect(js).toContain('WebGLRenderer'); // the viewer component came along
     expect(js).not.toMatch(/node:(fs|path|module|child_process)|readFileSync/);
-  }, 120_000);
+  }, 300_000);
 });
