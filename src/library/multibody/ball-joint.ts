@@ -26,6 +26,7 @@ import { cutBalance, matrixEquation } from './kinematics.ts';
 import { columns, quaternionRate, rotationNumbers, rotationOf, unitQuaternion } from './quaternion.ts';
 import { relax3 } from './revolute.ts';
 import { type Pose, difference } from './start-pose.ts';
+import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
 
 export interface BallJointOptions {
   /** start orientation [w, x, y, z] (normalised; default no rotation) */
@@ -42,6 +43,8 @@ export interface BallJointOptions {
   state?: boolean;
   geometry?: Geometry;
 }
+
+const BALL_OPTIONS = { Q: NUMBERS, w: NUMBERS, tau: NUMBERS, d: NUMBER, cut: BOOLEAN, state: BOOLEAN, geometry: OBJECT } satisfies Record<keyof BallJointOptions, OptionKind>;
 
 /** the angular part of a ball or free joint: its variables and, as a tree joint, its equations */
 export interface Rotation {
@@ -60,6 +63,7 @@ export class BallJoint extends Joint {
   private readonly start: [number, number, number, number];
 
   constructor(name: string, options: BallJointOptions = {}) {
+    checkOptions(`joint ${name}`, options, BALL_OPTIONS);
     super(name, options);
     if (options.state === false) {
       throw new ModelError(`joint ${name} is a quaternion ball joint marked state: false`, {

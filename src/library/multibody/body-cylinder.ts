@@ -8,6 +8,7 @@ import { ModelError } from '../../errors.ts';
 import { Body } from './body.ts';
 import { FixedTranslation } from './fixed-translation.ts';
 import type { Frame } from './frame.ts';
+import { NUMBER, NUMBERS, TEXT, type OptionKind, checkOptions } from '../options.ts';
 
 export interface BodyCylinderOptions {
   /** from frame_a to frame_b, frame_a coordinates (m) */
@@ -23,6 +24,8 @@ export interface BodyCylinderOptions {
 
 export const STEEL = 7700;
 
+const BODYCYLINDER_OPTIONS = { r: NUMBERS, diameter: NUMBER, density: NUMBER, color: TEXT, gravity: NUMBERS } satisfies Record<keyof BodyCylinderOptions, OptionKind>;
+
 export class BodyCylinder extends Component {
   readonly frame_a: Frame;
   readonly frame_b: Frame;
@@ -31,6 +34,7 @@ export class BodyCylinder extends Component {
 
   constructor(name: string, options: BodyCylinderOptions) {
     super(name);
+    checkOptions(`body cylinder ${name}`, options, BODYCYLINDER_OPTIONS);
     const r = options.r, L = Math.hypot(...r), R = (options.diameter ?? 0.05) / 2;
     const density = options.density ?? STEEL;
     if (!(L > 0) || !(R > 0) || !(density > 0)) {

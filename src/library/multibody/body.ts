@@ -13,6 +13,7 @@ import { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
+import { NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
 
 export interface BodyOptions {
   /** mass (kg), >= 0 */
@@ -25,6 +26,8 @@ export interface BodyOptions {
   gravity?: Vec3Like;
   geometry?: Geometry;
 }
+
+const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECT } satisfies Record<keyof BodyOptions, OptionKind>;
 
 export class Body extends Component {
   readonly frame_a: Frame;
@@ -39,6 +42,7 @@ export class Body extends Component {
 
   constructor(name: string, options: BodyOptions) {
     super(name);
+    checkOptions(`body ${name}`, options, BODY_OPTIONS);
     checkInertia(name, options);
     this.frame_a = this.add(new Frame('frame_a'));
     this.geometry = options.geometry;

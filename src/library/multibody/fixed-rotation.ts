@@ -5,6 +5,7 @@ import { Component } from '../../model/index.ts';
 import { Frame } from './frame.ts';
 import { matrixEquation, rigidOffset } from './kinematics.ts';
 import { unitAxis } from './axis.ts';
+import { NUMBER, NUMBERS, type OptionKind, checkOptions } from '../options.ts';
 
 export interface FixedRotationOptions {
   /** rotation axis in frame_a coordinates (normalised) */
@@ -25,6 +26,8 @@ function snapped(R: Mat3): Mat3 {
   return mat3([R[0].map(snap) as never, R[1].map(snap) as never, R[2].map(snap) as never]);
 }
 
+const FIXEDROTATION_OPTIONS = { axis: NUMBERS, angle: NUMBER, r: NUMBERS } satisfies Record<keyof FixedRotationOptions, OptionKind>;
+
 export class FixedRotation extends Component {
   readonly frame_a: Frame;
   readonly frame_b: Frame;
@@ -35,6 +38,7 @@ export class FixedRotation extends Component {
 
   constructor(name: string, options: FixedRotationOptions) {
     super(name);
+    checkOptions(`fixed rotation ${name}`, options, FIXEDROTATION_OPTIONS);
     this.frame_a = this.add(new Frame('frame_a'));
     this.frame_b = this.add(new Frame('frame_b'));
     const n = unitAxis(this, options.axis);

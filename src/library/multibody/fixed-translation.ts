@@ -6,12 +6,15 @@ import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
 import { matrixEquation, rigidOffset } from './kinematics.ts';
 import { centripetal } from './world-inertia.ts';
+import { NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
 
 export interface FixedTranslationOptions {
   /** offset from frame_a to frame_b in frame_a coordinates (m) */
   r: Vec3Like;
   geometry?: Geometry;
 }
+
+const FIXEDTRANSLATION_OPTIONS = { r: NUMBERS, geometry: OBJECT } satisfies Record<keyof FixedTranslationOptions, OptionKind>;
 
 export class FixedTranslation extends Component {
   readonly frame_a: Frame;
@@ -21,6 +24,7 @@ export class FixedTranslation extends Component {
 
   constructor(name: string, options: FixedTranslationOptions) {
     super(name);
+    checkOptions(`bar ${name}`, options, FIXEDTRANSLATION_OPTIONS);
     this.frame_a = this.add(new Frame('frame_a'));
     this.frame_b = this.add(new Frame('frame_b'));
     this.r = options.r.map(Number);

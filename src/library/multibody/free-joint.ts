@@ -26,6 +26,7 @@ import { Joint } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { columns, rotationNumbers, rotationOf, unitQuaternion } from './quaternion.ts';
 import { relax3 } from './revolute.ts';
+import { NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
 
 export interface FreeJointOptions {
   /** start position of frame_b's origin in frame_a coordinates (m) */
@@ -42,6 +43,8 @@ export interface FreeJointOptions {
   geometry?: Geometry;
 }
 
+const FREE_OPTIONS = { r: NUMBERS, Q: NUMBERS, v: NUMBERS, w: NUMBERS, f: NUMBERS, tau: NUMBERS, geometry: OBJECT } satisfies Record<keyof FreeJointOptions, OptionKind>;
+
 export class FreeJoint extends Joint {
   readonly dof = 6;
   override readonly canBeRest = false;
@@ -52,6 +55,7 @@ export class FreeJoint extends Joint {
   private readonly start: [number, number, number, number];
 
   constructor(name: string, options: FreeJointOptions = {}) {
+    checkOptions(`joint ${name}`, options, FREE_OPTIONS);
     super(name, options);
     for (const [key, v] of [['r', options.r], ['v', options.v], ['w', options.w], ['f', options.f], ['tau', options.tau]] as const) {
       if (v !== undefined && !(v.length === 3 && v.every(Number.isFinite))) {

@@ -16,6 +16,7 @@ import { Component, der, variableOf } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
+import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions, oneOf } from '../options.ts';
 import type { Pose } from './start-pose.ts';
 import { type LimitFriction, checkLimitOptions, limitDefaults, limitFriction } from './limits.ts';
 
@@ -71,6 +72,13 @@ export interface JointOptions {
   state?: boolean;
   geometry?: Geometry;
 }
+
+/** what each option of a revolute or prismatic joint must be (options.ts) */
+export const JOINT_OPTIONS = {
+  axis: NUMBERS, q: NUMBER, qd: NUMBER, tau: NUMBER, c: NUMBER, q0: NUMBER, d: NUMBER,
+  limits: NUMBERS, limitKind: oneOf('spring', 'impact'), restitution: NUMBER, restVelocity: NUMBER, limitStiffness: NUMBER, limitDamping: NUMBER,
+  friction: NUMBER, frictionVelocity: NUMBER, cut: oneOf(true, false, 'planar'), state: BOOLEAN, geometry: OBJECT,
+} satisfies Record<keyof JointOptions, OptionKind>;
 
 export abstract class Joint extends Component {
   readonly frame_a: Frame;
@@ -212,6 +220,7 @@ export abstract class OneDofJoint extends Joint {
   private limitModel: LimitFriction | undefined;
 
   constructor(name: string, options: JointOptions) {
+    checkOptions(`joint ${name}`, options, JOINT_OPTIONS);
     super(name, options);
     checkLimitOptions(name, options);
     this.options = options;

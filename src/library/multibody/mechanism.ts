@@ -27,6 +27,7 @@ import { Spherical } from './spherical.ts';
 import { type Topology, assignJointRoles } from './topology.ts';
 import { Universal, type UniversalOptions } from './universal.ts';
 import { STANDARD_GRAVITY, World } from './world.ts';
+import { NUMBERS, type OptionKind, checkOptions } from '../options.ts';
 
 /** the name of the energy component (its signals energy.kinetic, energy.potential, energy.total) */
 export const ENERGY = 'energy';
@@ -35,6 +36,8 @@ export interface MechanismOptions {
   /** world-resolved gravity (m/s^2); default (0, -9.80665, 0) */
   gravity?: readonly [number, number, number];
 }
+
+const MECHANISM_OPTIONS = { gravity: NUMBERS } satisfies Record<keyof MechanismOptions, OptionKind>;
 
 export class Mechanism extends Model {
   readonly world: World;
@@ -48,6 +51,7 @@ export class Mechanism extends Model {
 
   constructor(title: string, options: MechanismOptions = {}) {
     super(title);
+    checkOptions(`mechanism ${title}`, options, MECHANISM_OPTIONS);
     this.world = this.add(new World('world', options.gravity ?? [0, -STANDARD_GRAVITY, 0]));
   }
 

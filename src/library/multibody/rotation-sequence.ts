@@ -15,6 +15,7 @@ import { type Coordinate, Joint, type JointOptions, coordinate, coordinateRole }
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { relax3 } from './revolute.ts';
 import { multiply, rotationMatrix } from './start-pose.ts';
+import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, oneOf } from '../options.ts';
 
 /** limits and friction are for one-degree-of-freedom joints (revolute, prismatic) */
 export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd' | 'limits' | 'limitStiffness' | 'limitDamping' | 'friction' | 'frictionVelocity'> {
@@ -24,6 +25,12 @@ export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd'
   /** damping on every axis */
   d?: number;
 }
+
+/** what each option of a spherical joint must be (options.ts) */
+export const MULTI_AXIS_OPTIONS = {
+  q: NUMBERS, qd: NUMBERS, d: NUMBER, limitKind: oneOf('spring', 'impact'), restitution: NUMBER, restVelocity: NUMBER,
+  cut: oneOf(true, false, 'planar'), state: BOOLEAN, geometry: OBJECT,
+} satisfies Record<keyof MultiAxisOptions, OptionKind>;
 
 export abstract class RotationSequence extends Joint {
   readonly axes: readonly Vec3[];

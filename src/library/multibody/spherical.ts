@@ -4,12 +4,14 @@
 // revolutes about x, y, z of frame_a (Cardan angles q[1..3]), which are
 // singular where q[2] = ±90°: prefer it as the cut joint of a loop.
 import { WORLD_AXES, closeLoop, translation } from './cut.ts';
-import { type MultiAxisOptions, RotationSequence } from './rotation-sequence.ts';
+import { MULTI_AXIS_OPTIONS, type MultiAxisOptions, RotationSequence } from './rotation-sequence.ts';
+import { checkOptions } from '../options.ts';
 import { type Pose, difference } from './start-pose.ts';
 import type { SingularPose } from '../../model/index.ts';
 
 export class Spherical extends RotationSequence {
   constructor(name: string, options: MultiAxisOptions = {}) {
+    checkOptions(`joint ${name}`, options, MULTI_AXIS_OPTIONS);
     super(name, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], options);
   }
 

@@ -4,15 +4,19 @@
 // between axis 1 (fixed in frame_a) and axis 2 (fixed in frame_b) held.
 import { type Vec3Like, mulMV } from '../../expr/index.ts';
 import { WORLD_AXES, closeLoop, orientation, translation } from './cut.ts';
-import { type MultiAxisOptions, RotationSequence } from './rotation-sequence.ts';
+import { MULTI_AXIS_OPTIONS, type MultiAxisOptions, RotationSequence } from './rotation-sequence.ts';
+import { NUMBERS, type OptionKind, checkOptions } from '../options.ts';
 import { type Pose, apply, difference, dot3 } from './start-pose.ts';
 
 export interface UniversalOptions extends MultiAxisOptions {
   axes?: readonly [Vec3Like, Vec3Like];
 }
 
+const UNIVERSAL_OPTIONS = { ...MULTI_AXIS_OPTIONS, axes: NUMBERS } satisfies Record<keyof UniversalOptions, OptionKind>;
+
 export class Universal extends RotationSequence {
   constructor(name: string, options: UniversalOptions = {}) {
+    checkOptions(`joint ${name}`, options, UNIVERSAL_OPTIONS);
     super(name, options.axes ?? [[1, 0, 0], [0, 1, 0]], options);
   }
 
