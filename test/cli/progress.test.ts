@@ -2,6 +2,7 @@
 // never on a stream that is not a terminal.
 import type { WriteStream } from 'node:tty';
 import { describe, expect, it } from 'vitest';
+import { spyOnOutput } from './output-spy.ts';
 import { progressBar } from '../../src/cli/progress.ts';
 
 function fakeTerminal() {
@@ -22,9 +23,16 @@ describe('progressBar', () => {
     expect(terminal.text).toMatch(/simulating \[.*\] 42%/);
     bar.stop();
   });
-  it('draws nothing without a terminal', () => {
-    const bar = progressBar(undefined, 0);
-    bar.update(0.5);
-    bar.stop(); // nothing to throw on, nothing to write to
+  it('draws nothing without a terminal: not a byte to stdout or stderr', () => {
+    const writes = spyOnOutput();
+    try {
+      const bar = progressBar(undefined, 0, () => 5000);
+      bar.update(0.5);
+      bar.stop();
+    } finally {
+      writes.restore();
+    }
+    expect(writes.calls).toEqual([]);
   });
 });
+

@@ -1,6 +1,7 @@
 // test/viewer/browser.test.ts and browser-scene.test.ts on a machine without Chromium (KRON_CHROMIUM at
 // a path that does not exist), run by a nested vitest: outside CI it passes
-// and says loudly that the browser tests did not run and how to enable them;
+// with those tests counted as skipped, and says loudly that they did not run
+// and how to enable them;
 // with CI=true the same missing browser fails it.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,19 +11,23 @@ const root = new URL('../../', import.meta.url).pathname;
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 
 function runBrowserTests(ci: boolean) {
-  const env = { ...process.env, KRON_CHROMIUM: '/nonexistent/chromium', CI: ci ? 'true' : '' };
+  // without vitest's colours, for the tally
+  const env = { ...process.env, KRON_CHROMIUM: '/nonexistent/chromium', CI: ci ? 'true' : '', NO_COLOR: '1', FORCE_COLOR: '0' };
   const r = spawnSync(process.execPath, [vitest, 'run', 'test/viewer/browser.test.ts', 'test/viewer/browser-scene.test.ts', '--reporter=default'], { cwd: root, env, encoding: 'utf8' });
   return { status: r.status, output: r.stdout + r.stderr };
 }
 
 describe('the browser tests without Chromium', () => {
-  it('pass outside CI, printing that they did not run, why and how to enable them', () => {
+  it('are skipped outside CI, printing that they did not run, why and how to enable them', () => {
     const r = runBrowserTests(false);
     expect(r.status, r.output).toBe(0);
     expect(r.output).toContain('DID NOT RUN');
     expect(r.output).toContain('!!   - viewer in Chromium (mechanisms/fourbar.ts)'); // which suites, by name
     expect(r.output).toContain('!!   - viewer component (mountViewer of kron/browser)');
-    expect(r.output).toContain('test/viewer/browser-scene.test.ts DID NOT RUN');
+    expect(r.output).toContain('test/viewer/browser-scene.test.ts DID NOT RUN (skipped)');
+    // vitest's tally: skipped, none passed
+    expect(r.output).toMatch(/Tests\s+\d+ skipped/);
+    expect(r.output).not.toMatch(/Tests\s+\d+ passed/);
     expect(r.output).toContain('/nonexistent/chromium is missing');
     expect(r.output).toContain('apt-get install -y chromium');
     expect(r.output).not.toMatch(/failed/);
