@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { KronError, ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
-import { importUserModule } from '../node/import-module.ts';
+import { importUserModule, prepareLoader } from '../node/import-module.ts';
 import type { Reads } from '../node/reads.ts';
 import { armWatchdog, callMeter, userCall, userCodeLimits, userFrames } from '../node/user-code.ts';
 import type { Controller } from '../sim/controller.ts';
@@ -83,6 +83,7 @@ export async function openModel(file: string, sets: Record<string, number>, opti
   }
   // the first import of a module is always observed: a later one with `record` runs none of its top-level code
   const first = !importReads.has(path);
+  await prepareLoader(path); // Kron's loader is not the module's doing: in place before the reads are observed
   const { observeReads } = first || options.record ? await import('../node/reads.ts') : { observeReads: undefined };
   const watching = first ? observeReads?.() : undefined;
   let mod: { default?: unknown; parameters?: Record<string, number> };

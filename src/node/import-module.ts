@@ -15,13 +15,23 @@ const TYPESCRIPT = ['.ts', '.mts', '.cts'];
 const fromSources = import.meta.url.endsWith('.ts');
 let registered = false;
 
+/**
+ * The TypeScript loader a module at `path` needs, in place. Called before
+ * the compile cache starts observing the import (load.ts): tsx connects to a
+ * parent's IPC socket when it is first imported (net.createConnection), and
+ * observed, that read as the model module going to the network, and nothing
+ * was ever cached for an installed Kron.
+ */
+export async function prepareLoader(path: string): Promise<void> {
+  if (fromSources || registered || !TYPESCRIPT.includes(extname(path).toLowerCase())) return;
+  const { register } = await import('tsx/esm/api');
+  register();
+  registered = true;
+}
+
 // (absolute path) => the module's namespace
 export async function importModule(path: string): Promise<unknown> {
-  if (!fromSources && !registered && TYPESCRIPT.includes(extname(path).toLowerCase())) {
-    const { register } = await import('tsx/esm/api');
-    register();
-    registered = true;
-  }
+  await prepareLoader(path);
   return import(pathToFileURL(path).href);
 }
 

@@ -158,6 +158,8 @@ describe('npm pack, installed into a fresh folder', () => {
   it('2. npx kron simulate model.ts (a model module importing from \'kron\'): qdd at t = 0 is the closed form', () => {
     const r = npx('kron', 'simulate', 'model.ts', '--stop', '0.01', '--signals', 'j1.q,der(j1.qd)');
     expect(r.status, r.output).toBe(0);
+    // not a word on stderr: tsx's IPC connection, made as it loaded, once read as the model going to the network
+    expect(r.stderr).toBe('');
     const [header, first] = r.stdout.trim().split('\n');
     expect(header).toBe('time,j1.q,der(j1.qd)');
     const [t, q, qdd] = first.split(',').map(Number);
@@ -167,6 +169,9 @@ describe('npm pack, installed into a fresh folder', () => {
     const other = npx('kron', 'simulate', 'model.ts', '--stop', '0', '--set', 'q0=-1.2', '--signals', 'der(j1.qd)');
     expect(other.status, other.output).toBe(0);
     expect(Number(other.stdout.trim().split('\n')[1].split(',')[1])).toBeCloseTo(closedForm(-1.2), 12);
+    // the second run of the module is served from the compile cache
+    const again = npx('kron', 'compile', 'model.ts');
+    expect(again.stdout).toMatch(/from the compile cache/);
   }, 120_000);
 
   it('3. a plain .mjs script imports compile and simulate: torn and relaxed print the closed-form acceleration', () => {
@@ -229,6 +234,66 @@ describe('npm pack, installed into a fresh folder', () => {
       server.kill();
     }
   }, 120_000);
+
+  it('7. docs/guide/getting-started.md, as a new user follows it: every file and command on the page', async () => {
+    const guide = readFileSync(join(root, 'docs/guide/getting-started.md'), 'utf8');
+    const blocks = [...guide.matchAll(/```(\w+)(?: ([^\n]*))?\n([\s\S]*?)```/g)].map(([, lang, info = '', body]) => ({ lang, info, body }));
+    const folder = join(work, 'guide');
+    mkdirSync(folder);
+    // step 1 (setup) is what beforeAll did: this folder shares the installed app's node_modules
+    renameSync(join(app, 'node_modules'), join(folder, 'node_modules'));
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'my-arm', private: true, type: 'module' }));
+    const outputs: string[] = [];
+    try {
+      expect(blocks.filter((b) => b.info === 'setup')).toHaveLength(1);
+      for (const { lang, info, body } of blocks) {
+        if (info.startsWith('file=')) writeFileSync(join(folder, info.slice(5)), body);
+        else if (lang === 'sh' && info === 'server') {
+          // a server runs until Ctrl-C: it must print its URL and serve the run
+          const [command, ...args] = body.trim().split(/\s+/);
+          expect(command).toBe('npx');
+          const server = spawn(join(folder, 'node_modules/.bin', args[0]), args.slice(1).concat('--port', '0'), { cwd: folder, env: cleanEnv() });
+          try {
+            const url = await new Promise<string>((ok, fail) => {
+              let out = '';
+              const timer = setTimeout(() => fail(new Error(`no URL after 60 s: ${out}`)), 60_000);
+              server.stdout!.on('data', (d) => ((out += d), /http:\/\/127\.0\.0\.1:\d+\//.test(out) && (clearTimeout(timer), ok(/http:\/\/127\.0\.0\.1:\d+\//.exec(out)![0]))));
+              server.on('exit', (code) => fail(new Error(`${body.trim()} exited with ${code}: ${out}`)));
+            });
+            expect((await fetch(`${url}config.json`)).status).toBe(200);
+          } finally {
+            server.kill();
+          }
+        } else if (lang === 'sh' && info === '') {
+          for (const line of body.trim().split('\n').filter((l) => l.trim() && !l.startsWith('#'))) {
+            const r = run('sh', ['-c', line], folder);
+            expect(r.status, r.output).toBe(0);
+            // no warning: only the note of a file written
+            expect(r.stderr.split('\n').filter((l) => l && !/^wrote \d+ samples of \d+ signals to /.test(l)), line).toEqual([]);
+            outputs.push(r.stdout);
+          }
+        }
+      }
+    } finally {
+      renameSync(join(folder, 'node_modules'), join(app, 'node_modules'));
+    }
+    // what the page says the runs show, against the closed form of the arm's rest:
+    // kp (0.5 - q) = m g (0.5 m) cos q, solved by Newton here
+    const rest = (kp: number) => {
+      let q = 0.5;
+      for (let k = 0; k < 50; k++) q -= (kp * (0.5 - q) - 2 * 9.80665 * 0.5 * Math.cos(q)) / (-kp + 2 * 9.80665 * 0.5 * Math.sin(q));
+      return q;
+    };
+    const finalQ = (csv: string) => Number(csv.trim().split('\n').at(-1)!.split(',')[1]);
+    const runs = outputs.filter((o) => o.startsWith('time,shoulder.q'));
+    expect(runs).toHaveLength(2);
+    expect(Math.abs(finalQ(runs[0]) - rest(200))).toBeLessThan(1e-6);
+    expect(/q ≈ (\d\.\d+) rad/.exec(guide)?.[1]).toBe(rest(200).toFixed(4)); // the number the page quotes
+    expect(Math.abs(finalQ(runs[1]) - rest(800))).toBeLessThan(1e-6);
+    const printed = outputs.find((o) => o.startsWith('q at 2 s:'))!;
+    expect(printed).toContain(`q at 2 s: ${rest(400).toFixed(4)} rad`);
+    expect(printed).toContain(`torque at 2 s: ${(2 * 9.80665 * 0.5 * Math.cos(rest(400))).toFixed(3)} N m`);
+  }, 600_000);
 
   it('6. a web app bundling \'kron\' and \'kron/browser\' for the browser gets no Node-only code', () => {
     // the viewer component's optional peers, as the app installs them
