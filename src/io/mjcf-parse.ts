@@ -57,6 +57,8 @@ export interface MjcfGeom {
   mesh?: string;
   /** may collide (contype or conaffinity non-zero) */
   collides: boolean;
+  /** its visualisation group: MuJoCo's viewer shows 0, 1 and 2 (menagerie files put collision geoms in 3) */
+  group: number;
   /** kg/m^3, and the mass (kg) when the file gives one: inertia from geoms */
   density: number;
   mass?: number;
@@ -367,7 +369,7 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
   const collides = r.number(e, a, 'contype', 1) !== 0 || r.number(e, a, 'conaffinity', 1) !== 0;
   return {
     ...(a.name !== undefined && { name: a.name }), type, size, pos, quat, ...(rgba && { rgba }), ...(a.mesh !== undefined && { mesh: a.mesh }),
-    collides, density, ...(massGiven !== undefined && { mass: massGiven }),
+    collides, group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }),
   };
 }
 

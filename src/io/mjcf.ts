@@ -13,7 +13,9 @@
 // qvel likewise (a ball's and a free joint's angular velocity in the body's
 // axes, a free joint's linear velocity in the world's: ball-joint.ts,
 // free-joint.ts). A body without joints is welded to its parent. The body's
-// mass properties (mjcf-parse.ts) become a Body at the body's frame.
+// mass properties (mjcf-parse.ts) become a Body at the body's frame, its
+// geoms that MuJoCo's viewer shows its shapes (geometriesOf); the world's
+// plane the floor the viewer draws.
 // Joint stiffness and springref are the joint's spring (c, q0), damping its
 // damper, range (when limited) its limits, frictionloss its friction
 // (limits.ts: a regularised Coulomb friction and spring-damper limits, where
@@ -26,7 +28,7 @@
 // body; an unnamed body is body<id> (MuJoCo's body number).
 import { Mechanism } from '../library/multibody/mechanism.ts';
 import type { Frame } from '../library/multibody/frame.ts';
-import type { Geometry } from '../library/multibody/geometry.ts';
+import type { Floor, Geometry } from '../library/multibody/geometry.ts';
 import { type Vec3, rgbaToCss } from './urdf-parse.ts';
 import { Names } from './urdf.ts';
 import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed } from './mjcf-parse.ts';
@@ -71,6 +73,8 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   const jointNames = new Map<MjcfJoint, string>();
   for (const b of all) b.joints.forEach((j, k) => jointNames.set(j, names.take(jointName(b, j, k), `joint ${jointName(b, j, k)}`)));
   const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true);
+  const floor = floorOf(robot.worldGeoms);
+  if (floor) m.world.floor = floor;
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
   const stack: [MjcfBody, Frame][] = robot.bodies.map((b) => [b, m.world.frame_b] as [MjcfBody, Frame]).reverse();
   for (let item = stack.pop(); item; item = stack.pop()) {
@@ -79,6 +83,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
+  if (build.meshes.standIns) warnings.push(`${build.meshes.standIns} mesh geoms are not drawn (mesh files are not read): their bodies' collision geoms stand in`);
   if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
   return { mechanism: m, warnings };
 }
@@ -98,10 +103,10 @@ class Builder {
     const free = b.joints.find((j) => j.type === 'free');
     let frame = free ? this.freeJoint(free, b) : this.place(parent, b.pos, b.quat, `${name}_pos`);
     for (const j of b.joints) if (j !== free) frame = this.joint(frame, j);
-    const geometry = geometryOf(b.geoms);
-    if (b.inertial || geometry) {
+    const geometry = geometriesOf(b.geoms, this.meshes);
+    if (b.inertial || geometry.length) {
       const { mass, com, inertia } = b.inertial ?? { mass: 0, com: [0, 0, 0] as Vec3, inertia: [0, 0, 0, 0, 0, 0] as const };
-      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry && { geometry }) });
+      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry.length && { geometry }) });
       this.m.connect(frame, body.frame_a);
     }
     return frame;
@@ -165,6 +170,9 @@ class Builder {
     return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
   }
 
+  /** mesh geoms drawn by stand-ins, for one note */
+  readonly meshes = { standIns: 0 };
+
   /** what a joint gives and the library's joint does not model: by attribute, joint names with their values */
   readonly notModelled = new Map<string, string[]>();
 
@@ -173,19 +181,48 @@ class Builder {
   }
 }
 
-/** the body's first solid geom with its colour, for the viewer (one shape a body) */
-function geometryOf(geoms: readonly MjcfGeom[]): Geometry | undefined {
-  const g = geoms.find((x) => ['sphere', 'capsule', 'cylinder', 'box', 'ellipsoid'].includes(x.type));
-  if (!g) return undefined;
+/** MuJoCo's viewer shows geom groups 0, 1 and 2 by default: menagerie files put collision geoms in 3 */
+const SHOWN_GROUPS = 3;
+const SOLID: readonly string[] = ['sphere', 'capsule', 'cylinder', 'box', 'ellipsoid'];
+
+/**
+ * What the viewer draws of a body: its geoms of the groups MuJoCo shows
+ * (not transparent ones, rgba alpha 0), each a primitive with its colour. A
+ * mesh geom is not drawn here (its file is not read): when a body's shown
+ * geoms are meshes, its other solids (its collision geoms) stand in, so that
+ * the robot is seen; `meshes` counts them for one note.
+ */
+export function geometriesOf(geoms: readonly MjcfGeom[], meshes: { standIns: number }): Geometry[] {
+  const shown = geoms.filter((g) => g.group < SHOWN_GROUPS && !(g.rgba && g.rgba[3] === 0));
+  const drawn = shown.filter((g) => SOLID.includes(g.type));
+  if (shown.some((g) => g.type === 'mesh')) {
+    const standIns = geoms.filter((g) => g.group >= SHOWN_GROUPS && SOLID.includes(g.type));
+    meshes.standIns += shown.filter((g) => g.type === 'mesh').length;
+    drawn.push(...standIns);
+  }
+  return drawn.map(geometryOf);
+}
+
+/** one solid geom with its colour, in the body's frame */
+function geometryOf(g: MjcfGeom): Geometry {
   const color = g.rgba ? rgbaToCss(g.rgba) : DEFAULT_COLOR;
   const [w, x, y, z] = g.quat;
   const placed = { color, offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }) };
   const s = g.size;
+  // a capsule's and a cylinder's axis is the geom's z, as the viewer's own axis
+  const along = { color, offset: g.pos, axis: rotate(g.quat, [0, 0, 1]) };
   switch (g.type) {
     case 'sphere': return { shape: { type: 'sphere', radius: s[0] }, ...placed };
-    // a capsule drawn as its cylinder (the viewer has no capsule), an ellipsoid as its box
-    case 'capsule':
-    case 'cylinder': return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, color, offset: g.pos, axis: rotate(g.quat, [0, 0, 1]) };
+    case 'capsule': return { shape: { type: 'capsule', radius: s[0], length: 2 * s[1] }, ...along };
+    case 'cylinder': return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, ...along };
+    case 'ellipsoid': return { shape: { type: 'ellipsoid', radii: [s[0], s[1], s[2]] }, ...placed };
     default: return { shape: { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] }, ...placed };
   }
+}
+
+/** the world's first plane geom as the floor the viewer draws */
+function floorOf(geoms: readonly MjcfGeom[]): Floor | undefined {
+  const plane = geoms.find((g) => g.type === 'plane' && g.group < SHOWN_GROUPS);
+  if (!plane) return undefined;
+  return { point: plane.pos, normal: rotate(plane.quat, [0, 0, 1]) as Vec3, color: plane.rgba ? rgbaToCss(plane.rgba) : DEFAULT_COLOR };
 }

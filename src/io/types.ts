@@ -2,7 +2,7 @@
 // viewer can draw the mechanism at any sampled time: the static scene (what
 // to draw, attached to which frame) and the sampled frame poses.
 // Plain JSON data; `kron simulate --out run.json` writes it for mechanisms.
-import type { Geometry } from '../library/multibody/geometry.ts';
+import type { Floor, Geometry } from '../library/multibody/geometry.ts';
 import type { CompileReport } from '../report.ts';
 
 export type Vec3Tuple = [number, number, number];
@@ -52,6 +52,8 @@ export interface Scene {
   shapes: SceneShape[];
   links: SceneLink[];
   joints: SceneJoint[];
+  /** the world's floor (an MJCF plane): the viewer's ground there; absent: a grid just below the mechanism */
+  floor?: Floor;
   /** every parameter's value by hierarchical name (the viewer's model tree shows a component's); absent in older runs */
   parameters?: Record<string, number>;
 }

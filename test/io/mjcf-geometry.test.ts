@@ -1,0 +1,66 @@
+// What the viewer draws of an MJCF robot, each against the file by hand:
+// every geom of the groups MuJoCo's viewer shows (0, 1, 2), capsules as
+// capsules (MuJoCo's size: radius, half length), ellipsoids by their three
+// semi-axes, a transparent geom (alpha 0) not at all, collision geoms
+// (group 3) only in place of a body's meshes (whose files are not read), and
+// the world's plane as the floor, at its place with its normal and colour.
+import { describe, expect, it } from 'vitest';
+import { parseMjcf } from '../../src/io/mjcf-parse.ts';
+import { mjcfMechanism } from '../../src/io/mjcf.ts';
+import { describeScene } from '../../src/io/scene.ts';
+import type { Body } from '../../src/library/multibody/body.ts';
+import type { Geometry } from '../../src/library/multibody/geometry.ts';
+
+const load = (xml: string) => mjcfMechanism(parseMjcf(xml, 't.xml'));
+const shapesOf = (m: ReturnType<typeof load>['mechanism'], body: string) => (m.children.find((c) => c.localName === body) as Body).shapes;
+const s2 = Math.SQRT1_2;
+
+describe('MJCF geoms drawn by the viewer', () => {
+  it('every shown geom of a body, capsules as capsules, ellipsoids by their semi-axes; group 3 and alpha 0 not drawn', () => {
+    const { mechanism } = load(`<mujoco><worldbody><body name="a"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+      <geom type="capsule" size="0.05 0.2" rgba="1 0 0 1"/>
+      <geom type="ellipsoid" size="0.1 0.2 0.3" pos="1 0 0" group="2"/>
+      <geom type="cylinder" fromto="0 0 0 0 0.4 0" size="0.03"/>
+      <geom type="box" size="0.1 0.1 0.1" group="3"/>
+      <geom type="sphere" size="0.1" rgba="0 0 1 0"/>
+    </body></worldbody></mujoco>`);
+    const shapes = shapesOf(mechanism, 'a');
+    expect(shapes.map((g) => g.shape)).toEqual([
+      { type: 'capsule', radius: 0.05, length: 0.4 },
+      { type: 'ellipsoid', radii: [0.1, 0.2, 0.3] },
+      { type: 'cylinder', radius: 0.03, length: 0.4 },
+    ]);
+    expect(shapes[0]).toMatchObject({ color: '#ff0000', offset: [0, 0, 0] });
+    expect(shapes[1].offset).toEqual([1, 0, 0]);
+    // fromto along y: the cylinder's axis is y, centred halfway
+    const c = shapes[2] as Geometry;
+    c.axis!.forEach((v, i) => expect(v).toBeCloseTo([0, 1, 0][i], 14));
+    c.offset!.forEach((v, i) => expect(v).toBeCloseTo([0, 0.2, 0][i], 14));
+  });
+
+  it("a body whose shown geoms are meshes: its collision solids stand in, with one note for the file", () => {
+    const { mechanism, warnings } = load(`<mujoco><asset><mesh file="a.obj"/><mesh file="b.obj"/></asset>
+      <default><default class="visual"><geom type="mesh" group="2" contype="0" conaffinity="0"/></default>
+        <default class="collision"><geom group="3"/></default></default>
+      <worldbody><body name="a"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+        <geom class="visual" mesh="a"/><geom class="collision" type="box" size="0.1 0.2 0.3"/>
+        <body name="b" pos="0 0 1"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><joint axis="0 1 0"/>
+          <geom class="visual" mesh="b"/><geom class="collision" size="0.05"/></body>
+      </body></worldbody></mujoco>`);
+    expect(shapesOf(mechanism, 'a').map((g) => g.shape)).toEqual([{ type: 'box', size: [0.2, 0.4, 0.6] }]);
+    expect(shapesOf(mechanism, 'b').map((g) => g.shape)).toEqual([{ type: 'sphere', radius: 0.05 }]);
+    expect(warnings.filter((w) => w.includes('mesh'))).toEqual(["2 mesh geoms are not drawn (mesh files are not read): their bodies' collision geoms stand in"]);
+  });
+
+  it("the world's plane is the floor, in the scene the viewer reads: its point, normal and colour", () => {
+    const { mechanism } = load(`<mujoco><asset><material name="grid" rgba="0.2 0.4 0.6 1"/></asset><worldbody>
+      <geom type="plane" size="0 0 0.05" pos="0 0 -0.5" quat="${s2} ${s2} 0 0" material="grid"/>
+      <body name="a"><freejoint/><geom size="0.1"/></body></worldbody></mujoco>`);
+    const scene = describeScene(mechanism, () => 0, [0, 0, -9.81]);
+    expect(scene.floor!.point).toEqual([0, 0, -0.5]);
+    expect(scene.floor!.color).toBe('#336699');
+    // a quarter turn about x takes the plane's normal z to -y
+    scene.floor!.normal.forEach((v, i) => expect(v).toBeCloseTo([0, -1, 0][i], 14));
+    expect(scene.shapes.filter((s) => s.name === 'a').map((s) => s.geometry.shape.type)).toEqual(['sphere']);
+  });
+});
