@@ -189,16 +189,18 @@ const SOLID: readonly string[] = ['sphere', 'capsule', 'cylinder', 'box', 'ellip
  * What the viewer draws of a body: its geoms of the groups MuJoCo shows
  * (not transparent ones, rgba alpha 0), each a primitive with its colour. A
  * mesh geom is not drawn here (its file is not read): when a body's shown
- * geoms are meshes, its other solids (its collision geoms) stand in, so that
- * the robot is seen; `meshes` counts them for one note.
+ * geoms are meshes, its other solids (its collision geoms) stand in, in the
+ * first mesh's colour unless they have their own, so that the robot is seen
+ * much as it looks; `meshes` counts them for one note.
  */
 export function geometriesOf(geoms: readonly MjcfGeom[], meshes: { standIns: number }): Geometry[] {
   const shown = geoms.filter((g) => g.group < SHOWN_GROUPS && !(g.rgba && g.rgba[3] === 0));
   const drawn = shown.filter((g) => SOLID.includes(g.type));
-  if (shown.some((g) => g.type === 'mesh')) {
+  const mesh = shown.find((g) => g.type === 'mesh');
+  if (mesh) {
     const standIns = geoms.filter((g) => g.group >= SHOWN_GROUPS && SOLID.includes(g.type));
     meshes.standIns += shown.filter((g) => g.type === 'mesh').length;
-    drawn.push(...standIns);
+    drawn.push(...standIns.map((g) => (g.rgba || !mesh.rgba ? g : { ...g, rgba: mesh.rgba })));
   }
   return drawn.map(geometryOf);
 }

@@ -38,16 +38,16 @@ describe('MJCF geoms drawn by the viewer', () => {
     c.offset!.forEach((v, i) => expect(v).toBeCloseTo([0, 0.2, 0][i], 14));
   });
 
-  it("a body whose shown geoms are meshes: its collision solids stand in, with one note for the file", () => {
-    const { mechanism, warnings } = load(`<mujoco><asset><mesh file="a.obj"/><mesh file="b.obj"/></asset>
+  it("a body whose shown geoms are meshes: its collision solids stand in, in the mesh's colour, with one note for the file", () => {
+    const { mechanism, warnings } = load(`<mujoco><asset><mesh file="a.obj"/><mesh file="b.obj"/><material name="dark" rgba="0 0 0 1"/></asset>
       <default><default class="visual"><geom type="mesh" group="2" contype="0" conaffinity="0"/></default>
         <default class="collision"><geom group="3"/></default></default>
       <worldbody><body name="a"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
-        <geom class="visual" mesh="a"/><geom class="collision" type="box" size="0.1 0.2 0.3"/>
+        <geom class="visual" mesh="a" material="dark"/><geom class="collision" type="box" size="0.1 0.2 0.3"/>
         <body name="b" pos="0 0 1"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><joint axis="0 1 0"/>
           <geom class="visual" mesh="b"/><geom class="collision" size="0.05"/></body>
       </body></worldbody></mujoco>`);
-    expect(shapesOf(mechanism, 'a').map((g) => g.shape)).toEqual([{ type: 'box', size: [0.2, 0.4, 0.6] }]);
+    expect(shapesOf(mechanism, 'a').map((g) => [g.shape, g.color])).toEqual([[{ type: 'box', size: [0.2, 0.4, 0.6] }, '#000000']]);
     expect(shapesOf(mechanism, 'b').map((g) => g.shape)).toEqual([{ type: 'sphere', radius: 0.05 }]);
     expect(warnings.filter((w) => w.includes('mesh'))).toEqual(["2 mesh geoms are not drawn (mesh files are not read): their bodies' collision geoms stand in"]);
   });
