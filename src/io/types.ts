@@ -100,8 +100,12 @@ export interface PlaybackRun extends Partial<PlaybackFields> {
   model: string;
   time: number[];
   signals: Record<string, number[]>;
-  /** where the model came from, for the viewer's posing: the URDF file of a URDF robot (kron simulate robot.urdf) */
-  source?: { urdf: string };
+  /**
+   * where the model came from: the URDF file of a URDF robot (kron simulate
+   * robot.urdf), for the viewer's posing and meshes; the MJCF file of an MJCF
+   * robot (kron simulate robot.xml), for its meshes
+   */
+  source?: { urdf?: string; mjcf?: string };
 }
 
 export const POSE_STRIDE = 7;

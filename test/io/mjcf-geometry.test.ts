@@ -3,8 +3,14 @@
 // capsules (MuJoCo's size: radius, half length), ellipsoids by their three
 // semi-axes, a transparent geom (alpha 0) not at all, collision geoms
 // (group 3) only in place of a body's meshes (whose files are not read), and
-// the world's plane as the floor, at its place with its normal and colour.
+// the world's plane as the floor, at its place with its normal and colour;
+// a mesh geom as its file when the file is there (meshdir, scale), inside the
+// MJCF file's folder only.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findMjcfMesh, loadMjcf } from '../../src/node/mjcf-file.ts';
 import { parseMjcf } from '../../src/io/mjcf-parse.ts';
 import { mjcfMechanism } from '../../src/io/mjcf.ts';
 import { describeScene } from '../../src/io/scene.ts';
@@ -62,5 +68,31 @@ describe('MJCF geoms drawn by the viewer', () => {
     // a quarter turn about x takes the plane's normal z to -y
     scene.floor!.normal.forEach((v, i) => expect(v).toBeCloseTo([0, -1, 0][i], 14));
     expect(scene.shapes.filter((s) => s.name === 'a').map((s) => s.geometry.shape.type)).toEqual(['sphere']);
+  });
+});
+
+describe('MJCF mesh files for the viewer', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kron-mjcf-mesh-'));
+  mkdirSync(join(dir, 'robot', 'assets'), { recursive: true });
+  writeFileSync(join(dir, 'robot', 'assets', 'cube.obj'), 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+  writeFileSync(join(dir, 'outside.obj'), 'v 0 0 0\n');
+  const xml = join(dir, 'robot', 'r.xml');
+  writeFileSync(xml, `<mujoco><compiler meshdir="assets"/>
+    <asset><mesh file="cube.obj" scale="2 2 3"/><mesh name="gone" file="gone.stl"/><material name="red" rgba="1 0 0 1"/></asset>
+    <worldbody><body name="a"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="cube" material="red" pos="0 0 1"/></body>
+      <body name="b"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="gone"/><geom size="0.1" group="3"/></body></worldbody></mujoco>`);
+
+  it("a mesh geom is its file under meshdir, with the mesh's scale; a missing one's body has its collision solids", () => {
+    const { mechanism, warnings } = loadMjcf(xml);
+    expect(shapesOf(mechanism, 'a')).toEqual([{ shape: { type: 'mesh', filename: 'assets/cube.obj', file: join(dir, 'robot', 'assets', 'cube.obj'), radius: 0.05, scale: [2, 2, 3] }, color: '#ff0000', offset: [0, 0, 1] }]);
+    expect(shapesOf(mechanism, 'b').map((g) => g.shape)).toEqual([{ type: 'sphere', radius: 0.1 }]);
+    expect(warnings).toContain("1 mesh geom is not drawn (their files are not found): their bodies' collision geoms stand in");
+  });
+
+  it('a mesh is found inside the MJCF file\'s folder only, and only as STL or OBJ', () => {
+    expect(findMjcfMesh(xml, 'assets/cube.obj')).toEqual({ file: join(dir, 'robot', 'assets', 'cube.obj') });
+    expect(findMjcfMesh(xml, '../outside.obj')).toMatchObject({ reason: "outside the MJCF file's folder, not served" });
+    expect(findMjcfMesh(xml, 'assets/gone.stl')).toMatchObject({ reason: 'not found next to the MJCF file' });
+    expect(findMjcfMesh(xml, 'assets/cube.msh')).toMatchObject({ reason: 'not an STL or OBJ file' });
   });
 });

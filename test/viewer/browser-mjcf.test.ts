@@ -7,9 +7,11 @@
 // "black"). The oracle is the file: each body's pixels, where the viewer
 // projects it, have its material's colour (shaded, so the colour's hue: the
 // ratios of its channels), and that colour is not drawn away from the robot.
+// A mesh geom whose OBJ file is there (under <compiler meshdir>, scaled) is
+// drawn from the file, served by kron view from the MJCF file's folder.
 // Screenshots go to test-artifacts/viewer-mjcf/. Without /usr/bin/chromium
 // the suite is replaced by one test that says so loudly (CI=true: it fails).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -24,7 +26,7 @@ const FIXTURES = 'test/io/fixtures/mjcf';
 const SUITE = 'viewer of MJCF robots in Chromium (every shown geom in its colour, the floor)';
 const notRun = notRunner('test/viewer/browser-mjcf.test.ts');
 
-const { errors, simulateRun, open, ...pages } = viewerPages('kron-viewer-mjcf-');
+const { dir, errors, simulateRun, open, ...pages } = viewerPages('kron-viewer-mjcf-');
 let humanoid: { file: string; run: PlaybackRun };
 let go2: { file: string; run: PlaybackRun };
 
@@ -55,6 +57,14 @@ function colourCount(png: PNG, test: (r: number, g: number, b: number) => boolea
 const tan = (r: number, g: number, b: number) => r > 60 && Math.abs(g / r - 0.75) < 0.12 && Math.abs(b / r - 0.5) < 0.17;
 /** menagerie's "black": dark, whatever the light */
 const black = (r: number, g: number, b: number) => Math.max(r, g, b) < 45;
+
+/** a unit cube (corners at 0 and 1) as an OBJ file: 8 vertices, 6 quadrilateral faces */
+const CUBE = [
+  ...[[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]].map((v) => `v ${v.join(' ')}`),
+  ...[[1, 4, 3, 2], [5, 6, 7, 8], [1, 2, 6, 5], [2, 3, 7, 6], [3, 4, 8, 7], [4, 1, 5, 8]].map((f) => `f ${f.join(' ')}`),
+].join('\n');
+/** the mesh's material: rgba 0.1 0.3 0.95 */
+const blue = (r: number, g: number, b: number) => b > 120 && r < 90 && b > g + 40;
 
 beforeAll(async () => {
   if (!RUN) return;
@@ -102,6 +112,28 @@ afterAll(() => pages.close());
       const box = (await page.evaluate(`window.kron.partBox(${JSON.stringify(body)})`)) as Box;
       expect(box.width * box.height, body).toBeGreaterThan(25);
     }
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('a mesh geom whose OBJ file is under meshdir is drawn from the file, scaled, in its material; kron view serves it', async () => {
+    mkdirSync(join(dir, 'arm', 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'arm', 'assets', 'cube.obj'), CUBE);
+    writeFileSync(join(dir, 'arm', 'arm.xml'), `<mujoco model="arm"><compiler meshdir="assets"/>
+      <asset><mesh file="cube.obj" scale="0.3 0.3 0.3"/><material name="blue" rgba="0.1 0.3 0.95 1"/></asset>
+      <worldbody><body name="link" pos="0 0 0.5"><joint axis="0 1 0"/><inertial pos="0 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>
+        <geom type="mesh" mesh="cube" material="blue" pos="-0.15 -0.15 -0.15"/><geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.02" rgba="0.8 0.1 0.1 1"/></body>
+      </worldbody></mujoco>`);
+    const { file, run } = await simulateRun(join(dir, 'arm', 'arm.xml'), 'arm', 0.1);
+    expect(run.source?.mjcf).toBe(join(dir, 'arm', 'arm.xml'));
+    expect(run.scene!.shapes.map((s) => s.geometry.shape.type)).toEqual(['mesh', 'capsule']);
+    const page = await open(file);
+    await page.waitForTimeout(500); // the OBJ arrives
+    const png = await shot(page, 'mesh.png');
+    const box = (await page.evaluate("window.kron.partBox('link')")) as Box;
+    const cube = colourCount(png, blue, box);
+    expect(cube.inside).toBeGreaterThan(1000);
+    expect(cube.total - cube.inside).toBeLessThan(0.01 * cube.total);
+    expect(((await page.evaluate('window.kron.state()')) as { notes: string[] }).notes).toEqual([]);
     expect(errors).toEqual([]);
   }, 60_000);
 });
