@@ -45,7 +45,8 @@ export function runFiles(run: PlaybackRun, packagePath: readonly string[]): RunF
     // without the URDF there is no root to confine a mesh to: the run's recorded paths are not followed
     const found = urdf ? findMesh(urdf, name, packagePath)
       : mjcf ? findMjcfMesh(mjcf, name)
-      : { why: 'has no URDF or MJCF file to be found from', reason: "the run's robot file is not here" };
+      : run.source?.mjcf !== undefined ? { why: 'has no MJCF file to be found from', reason: "the run's MJCF file is not here" }
+      : { why: 'has no URDF to be found from', reason: "the run's URDF is not here" };
     if (!('file' in found)) {
       unserved[name] = found.reason;
       if (urdf || mjcf) warnings.push(`link${by.length > 1 ? 's' : ''} ${by.join(', ')}: mesh "${name}" ${found.why}, drawn as a placeholder sphere`);

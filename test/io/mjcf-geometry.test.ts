@@ -10,6 +10,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runFiles } from '../../src/cli/view-files.ts';
+import type { PlaybackRun } from '../../src/io/types.ts';
 import { findMjcfMesh, loadMjcf } from '../../src/node/mjcf-file.ts';
 import { parseMjcf } from '../../src/io/mjcf-parse.ts';
 import { mjcfMechanism } from '../../src/io/mjcf.ts';
@@ -94,5 +96,20 @@ describe('MJCF mesh files for the viewer', () => {
     expect(findMjcfMesh(xml, '../outside.obj')).toMatchObject({ reason: "outside the MJCF file's folder, not served" });
     expect(findMjcfMesh(xml, 'assets/gone.stl')).toMatchObject({ reason: 'not found next to the MJCF file' });
     expect(findMjcfMesh(xml, 'assets/cube.msh')).toMatchObject({ reason: 'not an STL or OBJ file' });
+  });
+
+  it("kron view serves an MJCF run's meshes found again from its MJCF file, none outside its folder, none when it is gone", () => {
+    const mesh = (filename: string) => ({ name: 'a', kind: 'body' as const, frame: 0, geometry: { shape: { type: 'mesh' as const, filename, radius: 0.05 }, color: '#888888' } });
+    const run = (mjcf: string): PlaybackRun => ({
+      model: 'm', time: [0], signals: {}, source: { mjcf },
+      scene: { gravity: [0, 0, -9.81], frames: [], world: -1, shapes: [mesh('assets/cube.obj'), mesh('../outside.obj')], links: [], joints: [] },
+    });
+    const here = runFiles(run(xml), []);
+    expect(here.config).toEqual({ meshes: { 'assets/cube.obj': 'mesh/0.obj' }, unserved: { '../outside.obj': "outside the MJCF file's folder, not served" } });
+    expect([...here.meshes]).toEqual([['/mesh/0.obj', join(dir, 'robot', 'assets', 'cube.obj')]]);
+    const gone = runFiles(run(join(dir, 'gone.xml')), []);
+    expect(gone.meshes.size).toBe(0);
+    expect(gone.config.unserved).toEqual({ 'assets/cube.obj': "the run's MJCF file is not here", '../outside.obj': "the run's MJCF file is not here" });
+    expect(gone.warnings).toEqual([`the run's MJCF file ${join(dir, 'gone.xml')} is not here: the robot is drawn without its meshes`]);
   });
 });
