@@ -97,7 +97,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
-  const n = build.meshes.standIns;
+  const n = build.meshes.missing;
   if (n) warnings.push(`${n} mesh geom${n === 1 ? ' is' : 's are'} not drawn (${options.meshFile ? 'their files are not found' : 'mesh files are not read'}): their bodies' collision geoms stand in`);
   if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
   return { mechanism: m, warnings };
@@ -186,8 +186,8 @@ class Builder {
     return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
   }
 
-  /** mesh geoms drawn by stand-ins, for one note */
-  readonly meshes = { standIns: 0 };
+  /** shown mesh geoms whose files are not there (collision solids stand in), for one note */
+  readonly meshes = { missing: 0 };
 
   /** what a joint gives and the library's joint does not model: by attribute, joint names with their values */
   readonly notModelled = new Map<string, string[]>();
@@ -210,7 +210,7 @@ const SOLID: readonly string[] = ['sphere', 'capsule', 'cylinder', 'box', 'ellip
  * the robot is seen much as it looks; `meshes` counts such meshes for one
  * note.
  */
-export function geometriesOf(geoms: readonly MjcfGeom[], meshes: { standIns: number }, meshShape: (g: MjcfGeom) => Shape | undefined = () => undefined): Geometry[] {
+function geometriesOf(geoms: readonly MjcfGeom[], meshes: { missing: number }, meshShape: (g: MjcfGeom) => Shape | undefined = () => undefined): Geometry[] {
   const shown = geoms.filter((g) => g.group < SHOWN_GROUPS && !(g.rgba && g.rgba[3] === 0));
   const drawn: Geometry[] = [];
   let missing: MjcfGeom | undefined;
@@ -218,8 +218,12 @@ export function geometriesOf(geoms: readonly MjcfGeom[], meshes: { standIns: num
     if (SOLID.includes(g.type)) drawn.push(geometryOf(g));
     if (g.type !== 'mesh') continue;
     const shape = meshShape(g);
-    if (shape) drawn.push({ shape, ...placed(g) });
-    else (missing ??= g), meshes.standIns++;
+    if (shape) {
+      drawn.push({ shape, ...placed(g) });
+    } else {
+      missing ??= g;
+      meshes.missing++;
+    }
   }
   if (missing) {
     const standIns = geoms.filter((g) => g.group >= SHOWN_GROUPS && SOLID.includes(g.type));

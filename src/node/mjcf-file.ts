@@ -8,13 +8,17 @@ import { resolve, basename, dirname, extname } from 'node:path';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { type MjcfModel, type MjcfOptions, mjcfMechanism, parseMjcf } from '../io/mjcf.ts';
 import { observedValue } from './compile-cache.ts';
-import { type MeshLookup, inside, realFile } from './urdf-mesh.ts';
+// values only: the declarations of urdf-mesh.ts name NodeJS types, which a package consumer need not have
+import { inside, realFile } from './urdf-mesh.ts';
+
+/** a mesh found (its real path), or why not: for the warning (why) and, without paths of this machine, for the page (reason) */
+export type MjcfMeshLookup = { file: string } | { why: string; reason: string };
 
 /** the mesh formats the viewer draws for an MJCF robot (MuJoCo reads these two, and .msh) */
 const MJCF_MESHES = ['.stl', '.obj'];
 
 // (MJCF file, mesh file as the MJCF names it) => its real path when it is an STL or OBJ file inside the MJCF's folder; else why not
-export function findMjcfMesh(mjcf: string, filename: string): MeshLookup {
+export function findMjcfMesh(mjcf: string, filename: string): MjcfMeshLookup {
   if (filename.includes('\0')) return { why: 'contains a NUL character', reason: 'not a file name' };
   if (!MJCF_MESHES.includes(extname(filename).toLowerCase())) return { why: 'is not an STL or OBJ file (the formats the viewer draws)', reason: 'not an STL or OBJ file' };
   const folder = realpathSync(dirname(resolve(mjcf)));
