@@ -107,6 +107,21 @@ export class MujocoPeer {
   }
 }
 
+/**
+ * the MJCF text MuJoCo's from_xml_string can read here: each <include file>
+ * replaced by the included file's elements (it has no file system to read
+ * them from), and mesh assets and mesh geoms taken out (their binary files
+ * are not here; a body with a mesh must have an <inertial> for the dynamics
+ * to stay the same)
+ */
+export function mujocoReadable(xml: string, readFile: (name: string) => string | undefined = () => undefined): string {
+  const inlined = xml.replace(/<include\s+file="([^"]*)"\s*\/>/g, (all, name: string) => {
+    const text = readFile(name);
+    return text === undefined ? all : text.replace(/^[\s\S]*?<mujoco[^>]*>|<\/mujoco>\s*$/g, '');
+  });
+  return inlined.replace(/<mesh [^>]*\/>/g, '').replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '');
+}
+
 /** adds b and its subtree under parent, as the XML of src/bench/mjcf.ts would */
 function addBody(mj: MainModule, spec: MjSpec, parent: MjsBody, b: MjcfBody): void {
   const defaults = mj.mjs_getSpecDefault(spec)!;

@@ -50,7 +50,8 @@ export async function writeJSON(model: Model, compiled: CompiledModel, options: 
   const { simulatePlayback } = await import('../io/playback.ts');
   const { result, playback } = simulatePlayback(model, compiled, options);
   // a URDF robot's run names its file: the viewer reads it to pose the robot
-  const source = playback && extname(file).toLowerCase() === '.urdf' ? { source: { urdf: resolve(file) } } : {};
+  const kind = { '.urdf': 'urdf', '.xml': 'mjcf' }[extname(file).toLowerCase()];
+  const source = playback && kind ? { source: { [kind]: resolve(file) } } : {};
   const signals = Object.fromEntries(result.names.map((n, i) => [n, result.columns[i]]));
   const { iterations, substitutions, events, integration } = result;
   const data = { model: compiled.report.model, time: result.time, signals, iterations, substitutions, events, ...playback, ...source };

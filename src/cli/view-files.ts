@@ -1,7 +1,8 @@
 // The files of a run that `kron view` serves beside it: a URDF robot's file
 // (the page poses the robot from it) and the meshes its scene names, each
 // found again from the URDF under the URDF's package root
-// (src/node/urdf-mesh.ts), never taken from the run's recorded paths: a run
+// (src/node/urdf-mesh.ts), or from an MJCF file inside its folder
+// (src/node/mjcf-file.ts), never taken from the run's recorded paths: a run
 // file may come from elsewhere too. The result is an allow-list fixed at
 // start (route -> real path); the page learns the routes by mesh name, and
 // nothing it is told carries a path of this machine.
@@ -9,6 +10,7 @@ import { constants, realpathSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { PlaybackRun } from '../io/types.ts';
+import { findMjcfMesh } from '../node/mjcf-file.ts';
 import { findMesh, realFile } from '../node/urdf-mesh.ts';
 
 export const MESH_TYPES: Record<string, string> = { '.stl': 'model/stl', '.dae': 'model/vnd.collada+xml', '.obj': 'model/obj' };
@@ -34,15 +36,20 @@ export function runFiles(run: PlaybackRun, packagePath: readonly string[]): RunF
   const urdf = real && extname(real).toLowerCase() === '.urdf' ? real : undefined;
   const warnings: string[] = [];
   if (recorded !== undefined && !urdf) warnings.push(`the run's URDF ${recorded} is not here: the robot is drawn without its meshes and cannot be posed`);
+  const mjcf = run.source?.mjcf === undefined ? undefined : realFile(run.source.mjcf);
+  if (run.source?.mjcf !== undefined && !mjcf) warnings.push(`the run's MJCF file ${run.source.mjcf} is not here: the robot is drawn without its meshes`);
   const meshes = new Map<string, string>();
   const routeOf = new Map<string, string>();
   const served: Record<string, string> = {}, unserved: Record<string, string> = {};
   for (const [name, by] of links) {
     // without the URDF there is no root to confine a mesh to: the run's recorded paths are not followed
-    const found = urdf ? findMesh(urdf, name, packagePath) : { why: 'has no URDF to be found from', reason: "the run's URDF is not here" };
+    const found = urdf ? findMesh(urdf, name, packagePath)
+      : mjcf ? findMjcfMesh(mjcf, name)
+      : run.source?.mjcf !== undefined ? { why: 'has no MJCF file to be found from', reason: "the run's MJCF file is not here" }
+      : { why: 'has no URDF to be found from', reason: "the run's URDF is not here" };
     if (!('file' in found)) {
       unserved[name] = found.reason;
-      if (urdf) warnings.push(`link${by.length > 1 ? 's' : ''} ${by.join(', ')}: mesh "${name}" ${found.why}, drawn as a placeholder sphere`);
+      if (urdf || mjcf) warnings.push(`link${by.length > 1 ? 's' : ''} ${by.join(', ')}: mesh "${name}" ${found.why}, drawn as a placeholder sphere`);
       continue;
     }
     let route = routeOf.get(found.file);

@@ -15,6 +15,9 @@ export function shapeRadius(shape: Shape): number {
     case 'sphere': return shape.radius;
     case 'cylinder': return Math.hypot(shape.length / 2, shape.radius);
     case 'box': return Math.hypot(...shape.size) / 2;
+    case 'capsule': return shape.length / 2 + shape.radius;
+    case 'ellipsoid': return Math.max(...shape.radii);
+    case 'plane': return Math.hypot(...shape.size) / 2;
     // its size is known once the file loads, in the page: the placeholder's until then
     case 'mesh': return shape.radius;
   }

@@ -57,6 +57,8 @@ export interface MjcfGeom {
   mesh?: string;
   /** may collide (contype or conaffinity non-zero) */
   collides: boolean;
+  /** its visualisation group: MuJoCo's viewer shows 0, 1 and 2 (menagerie files put collision geoms in 3) */
+  group: number;
   /** kg/m^3, and the mass (kg) when the file gives one: inertia from geoms */
   density: number;
   mass?: number;
@@ -85,6 +87,13 @@ export interface MjcfRobot {
   worldGeoms: MjcfGeom[];
   /** what affects the dynamics but is not read, each naming the element */
   warnings: string[];
+  /** the <mesh> assets by name: the file (<compiler meshdir> or assetdir before it, relative to the main file's folder) and scale */
+  meshes: Record<string, MjcfMesh>;
+}
+
+export interface MjcfMesh {
+  file: string;
+  scale?: Vec3;
 }
 
 export interface MjcfParseOptions {
@@ -99,6 +108,8 @@ interface Compiler {
   inertiafromgeom: 'auto' | 'true' | 'false';
   /** geoms of groups outside [lo, hi] are not counted in inertia from geoms */
   groups: [number, number];
+  /** the folder of mesh files (meshdir, else assetdir), relative to the main file's; '' when none */
+  meshdir: string;
 }
 
 /** the attributes of a class, by element kind (joint, geom, ...) */
@@ -121,7 +132,7 @@ export function listed(names: readonly string[], noun: string): string {
 
 class Reader {
   readonly warnings: string[] = [];
-  compiler: Compiler = { degree: true, eulerseq: 'xyz', autolimits: true, inertiafromgeom: 'auto', groups: [0, 5] };
+  compiler: Compiler = { degree: true, eulerseq: 'xyz', autolimits: true, inertiafromgeom: 'auto', groups: [0, 5], meshdir: '' };
   readonly classes = new Map<string, ClassDefaults>([['main', new Map()]]);
   /** rgba of each <material> that gives one */
   readonly materials = new Map<string, number[]>();
@@ -199,8 +210,10 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   // compiler and defaults first: they apply to the whole file wherever they are written
   for (const c of root.children) if (c.tag === 'compiler') r.compiler = readCompiler(r, c);
   for (const c of root.children) if (c.tag === 'default') readDefaults(r, c, undefined);
-  // material colours, for the geoms that name them (the viewer's colours)
+  // material colours and mesh files, for the geoms that name them (the viewer's colours and shapes)
+  const meshes: Record<string, MjcfMesh> = {};
   for (const c of root.children.filter((x) => x.tag === 'asset').flatMap((x) => x.children)) {
+    if (c.tag === 'mesh' && c.attrs.file !== undefined) meshes[c.attrs.name ?? meshName(c.attrs.file)] = readMesh(r, c);
     if (c.tag !== 'material' || c.attrs.name === undefined) continue;
     const a = r.attrs(c, 'main');
     if (a.rgba !== undefined) r.materials.set(c.attrs.name, r.numbers(c, a, 'rgba', 4));
@@ -223,7 +236,18 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
       else bodyChild(r, c);
     }
   }
-  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, warnings: r.warnings };
+  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, warnings: r.warnings, meshes };
+}
+
+/** a mesh's name when it gives none: its file's name without folder and extension, as MuJoCo names it */
+const meshName = (file: string) => file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+
+/** a <mesh> asset: its file under the compiler's meshdir (an absolute file name stays), its scale */
+function readMesh(r: Reader, e: XmlNode): MjcfMesh {
+  const a = r.attrs(e, 'main');
+  const dir = r.compiler.meshdir;
+  const file = a.file.startsWith('/') || dir === '' ? a.file : `${dir.replace(/\/+$/, '')}/${a.file}`;
+  return { file, ...(a.scale !== undefined && { scale: r.numbers(e, a, 'scale', 3) as Vec3 }) };
 }
 
 function readCompiler(r: Reader, c: XmlNode): Compiler {
@@ -243,6 +267,7 @@ function readCompiler(r: Reader, c: XmlNode): Compiler {
     autolimits: choice('autolimits', ['true', 'false'], 'true') === 'true',
     inertiafromgeom: choice('inertiafromgeom', ['auto', 'true', 'false'], 'auto'),
     groups: [groups[0], groups[1]],
+    meshdir: a.meshdir ?? a.assetdir ?? '',
   };
 }
 
@@ -367,7 +392,7 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
   const collides = r.number(e, a, 'contype', 1) !== 0 || r.number(e, a, 'conaffinity', 1) !== 0;
   return {
     ...(a.name !== undefined && { name: a.name }), type, size, pos, quat, ...(rgba && { rgba }), ...(a.mesh !== undefined && { mesh: a.mesh }),
-    collides, density, ...(massGiven !== undefined && { mass: massGiven }),
+    collides, group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }),
   };
 }
 

@@ -13,7 +13,9 @@
 // qvel likewise (a ball's and a free joint's angular velocity in the body's
 // axes, a free joint's linear velocity in the world's: ball-joint.ts,
 // free-joint.ts). A body without joints is welded to its parent. The body's
-// mass properties (mjcf-parse.ts) become a Body at the body's frame.
+// mass properties (mjcf-parse.ts) become a Body at the body's frame, its
+// geoms that MuJoCo's viewer shows its shapes (geometriesOf); the world's
+// plane the floor the viewer draws.
 // Joint stiffness and springref are the joint's spring (c, q0), damping its
 // damper, range (when limited) its limits, frictionloss its friction
 // (limits.ts: a regularised Coulomb friction and spring-damper limits, where
@@ -26,7 +28,7 @@
 // body; an unnamed body is body<id> (MuJoCo's body number).
 import { Mechanism } from '../library/multibody/mechanism.ts';
 import type { Frame } from '../library/multibody/frame.ts';
-import type { Geometry } from '../library/multibody/geometry.ts';
+import type { Floor, Geometry, Shape } from '../library/multibody/geometry.ts';
 import { type Vec3, rgbaToCss } from './urdf-parse.ts';
 import { Names } from './urdf.ts';
 import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed } from './mjcf-parse.ts';
@@ -47,9 +49,18 @@ export interface MjcfOptions {
    * dynamics); default true
    */
   limitsAndFriction?: boolean;
+  /**
+   * where a mesh file is on this machine (its real path), by the file name
+   * the MJCF gives (meshdir/file, relative to the main file's folder);
+   * undefined: not found. Without it (or when not found) a body's meshes are
+   * not drawn and its collision solids stand in (geometriesOf)
+   */
+  meshFile?: (file: string) => string | undefined;
 }
 
 const DEFAULT_COLOR = '#a0a4a8';
+/** a mesh's size before its file loads in the page (the placeholder sphere's radius, m) */
+const MESH_RADIUS = 0.05;
 
 /** a body's name for components and messages */
 const bodyName = (b: MjcfBody) => b.name ?? `body${b.id}`;
@@ -70,7 +81,14 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   robot.bodies.forEach(collect);
   const jointNames = new Map<MjcfJoint, string>();
   for (const b of all) b.joints.forEach((j, k) => jointNames.set(j, names.take(jointName(b, j, k), `joint ${jointName(b, j, k)}`)));
-  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true);
+  const meshShape = (g: MjcfGeom): Shape | undefined => {
+    const mesh = g.mesh === undefined ? undefined : robot.meshes[g.mesh];
+    const file = mesh && options.meshFile?.(mesh.file);
+    return mesh && file ? { type: 'mesh', filename: mesh.file, file, radius: MESH_RADIUS, ...(mesh.scale && { scale: mesh.scale }) } : undefined;
+  };
+  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, meshShape);
+  const floor = floorOf(robot.worldGeoms);
+  if (floor) m.world.floor = floor;
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
   const stack: [MjcfBody, Frame][] = robot.bodies.map((b) => [b, m.world.frame_b] as [MjcfBody, Frame]).reverse();
   for (let item = stack.pop(); item; item = stack.pop()) {
@@ -79,6 +97,8 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
+  const n = build.meshes.missing;
+  if (n) warnings.push(`${n} mesh geom${n === 1 ? ' is' : 's are'} not drawn (${options.meshFile ? 'their files are not found' : 'mesh files are not read'}): their bodies' collision geoms stand in`);
   if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
   return { mechanism: m, warnings };
 }
@@ -90,6 +110,7 @@ class Builder {
     private readonly warnings: string[],
     private readonly jointNames: Map<MjcfJoint, string>,
     private readonly limitsAndFriction: boolean,
+    private readonly meshShape: (g: MjcfGeom) => Shape | undefined,
   ) {}
 
   /** the body placed under its parent's frame and moved by its joints; returns its frame */
@@ -98,10 +119,10 @@ class Builder {
     const free = b.joints.find((j) => j.type === 'free');
     let frame = free ? this.freeJoint(free, b) : this.place(parent, b.pos, b.quat, `${name}_pos`);
     for (const j of b.joints) if (j !== free) frame = this.joint(frame, j);
-    const geometry = geometryOf(b.geoms);
-    if (b.inertial || geometry) {
+    const geometry = geometriesOf(b.geoms, this.meshes, this.meshShape);
+    if (b.inertial || geometry.length) {
       const { mass, com, inertia } = b.inertial ?? { mass: 0, com: [0, 0, 0] as Vec3, inertia: [0, 0, 0, 0, 0, 0] as const };
-      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry && { geometry }) });
+      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry.length && { geometry }) });
       this.m.connect(frame, body.frame_a);
     }
     return frame;
@@ -165,6 +186,9 @@ class Builder {
     return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
   }
 
+  /** shown mesh geoms whose files are not there (collision solids stand in), for one note */
+  readonly meshes = { missing: 0 };
+
   /** what a joint gives and the library's joint does not model: by attribute, joint names with their values */
   readonly notModelled = new Map<string, string[]>();
 
@@ -173,19 +197,65 @@ class Builder {
   }
 }
 
-/** the body's first solid geom with its colour, for the viewer (one shape a body) */
-function geometryOf(geoms: readonly MjcfGeom[]): Geometry | undefined {
-  const g = geoms.find((x) => ['sphere', 'capsule', 'cylinder', 'box', 'ellipsoid'].includes(x.type));
-  if (!g) return undefined;
-  const color = g.rgba ? rgbaToCss(g.rgba) : DEFAULT_COLOR;
-  const [w, x, y, z] = g.quat;
-  const placed = { color, offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }) };
-  const s = g.size;
-  switch (g.type) {
-    case 'sphere': return { shape: { type: 'sphere', radius: s[0] }, ...placed };
-    // a capsule drawn as its cylinder (the viewer has no capsule), an ellipsoid as its box
-    case 'capsule':
-    case 'cylinder': return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, color, offset: g.pos, axis: rotate(g.quat, [0, 0, 1]) };
-    default: return { shape: { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] }, ...placed };
+/** MuJoCo's viewer shows geom groups 0, 1 and 2 by default: menagerie files put collision geoms in 3 */
+const SHOWN_GROUPS = 3;
+const SOLID: readonly string[] = ['sphere', 'capsule', 'cylinder', 'box', 'ellipsoid'];
+
+/**
+ * What the viewer draws of a body: its geoms of the groups MuJoCo shows
+ * (not transparent ones, rgba alpha 0), each a primitive or its mesh file
+ * (meshShape: undefined when the file is not there) with its colour. When a
+ * shown mesh's file is not there, the body's other solids (its collision
+ * geoms) stand in, in that mesh's colour unless they have their own, so that
+ * the robot is seen much as it looks; `meshes` counts such meshes for one
+ * note.
+ */
+function geometriesOf(geoms: readonly MjcfGeom[], meshes: { missing: number }, meshShape: (g: MjcfGeom) => Shape | undefined = () => undefined): Geometry[] {
+  const shown = geoms.filter((g) => g.group < SHOWN_GROUPS && !(g.rgba && g.rgba[3] === 0));
+  const drawn: Geometry[] = [];
+  let missing: MjcfGeom | undefined;
+  for (const g of shown) {
+    if (SOLID.includes(g.type)) drawn.push(geometryOf(g));
+    if (g.type !== 'mesh') continue;
+    const shape = meshShape(g);
+    if (shape) {
+      drawn.push({ shape, ...placed(g) });
+    } else {
+      missing ??= g;
+      meshes.missing++;
+    }
   }
+  if (missing) {
+    const standIns = geoms.filter((g) => g.group >= SHOWN_GROUPS && SOLID.includes(g.type));
+    drawn.push(...standIns.map((g) => geometryOf(g.rgba || !missing.rgba ? g : { ...g, rgba: missing.rgba })));
+  }
+  return drawn;
+}
+
+/** a geom's colour and placement in the body's frame */
+function placed(g: MjcfGeom): Omit<Geometry, 'shape'> {
+  const [w, x, y, z] = g.quat;
+  return { color: g.rgba ? rgbaToCss(g.rgba) : DEFAULT_COLOR, offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }) };
+}
+
+/** one solid geom with its colour, in the body's frame */
+function geometryOf(g: MjcfGeom): Geometry {
+  const at = placed(g);
+  const s = g.size;
+  // a capsule's and a cylinder's axis is the geom's z, as the viewer's own axis
+  const along = { color: at.color, offset: g.pos, axis: rotate(g.quat, [0, 0, 1]) };
+  switch (g.type) {
+    case 'sphere': return { shape: { type: 'sphere', radius: s[0] }, ...at };
+    case 'capsule': return { shape: { type: 'capsule', radius: s[0], length: 2 * s[1] }, ...along };
+    case 'cylinder': return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, ...along };
+    case 'ellipsoid': return { shape: { type: 'ellipsoid', radii: [s[0], s[1], s[2]] }, ...at };
+    default: return { shape: { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] }, ...at };
+  }
+}
+
+/** the world's first plane geom as the floor the viewer draws */
+function floorOf(geoms: readonly MjcfGeom[]): Floor | undefined {
+  const plane = geoms.find((g) => g.type === 'plane' && g.group < SHOWN_GROUPS);
+  if (!plane) return undefined;
+  return { point: plane.pos, normal: rotate(plane.quat, [0, 0, 1]) as Vec3, color: plane.rgba ? rgbaToCss(plane.rgba) : DEFAULT_COLOR };
 }

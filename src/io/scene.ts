@@ -110,9 +110,9 @@ export function describeScene(model: Model, value: ParameterValue, gravity: Vec3
   let bodies = 0;
   for (const c of components) {
     if (c instanceof Body) {
-      const geometry = c.geometry ?? defaultBodyGeometry(c, value, PALETTE[bodies % PALETTE.length]);
+      const drawn = c.shapes.length ? c.shapes : [defaultBodyGeometry(c, value, PALETTE[bodies % PALETTE.length])];
       bodies++;
-      shapes.push({ name: c.path, kind: 'body', frame: index.get(c.frame_a)!, geometry });
+      for (const geometry of drawn) shapes.push({ name: c.path, kind: 'body', frame: index.get(c.frame_a)!, geometry });
     } else if (c instanceof FixedTranslation) {
       if (c.geometry) shapes.push({ name: c.path, kind: 'bar', frame: index.get(c.frame_a)!, geometry: c.geometry });
       else link(c, c.frame_a, c.frame_b);
@@ -127,5 +127,5 @@ export function describeScene(model: Model, value: ParameterValue, gravity: Vec3
     }
   }
   const parameters = Object.fromEntries(components.flatMap((c) => c.variables.filter((v) => v.kind === 'parameter').map((v) => [v.name, value(v.name)])));
-  return { gravity, frames, world: world ? index.get(world.frame_b)! : -1, shapes, links, joints, parameters };
+  return { gravity, frames, world: world ? index.get(world.frame_b)! : -1, shapes, links, joints, ...(world?.floor && { floor: world.floor }), parameters };
 }

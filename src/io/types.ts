@@ -2,7 +2,7 @@
 // viewer can draw the mechanism at any sampled time: the static scene (what
 // to draw, attached to which frame) and the sampled frame poses.
 // Plain JSON data; `kron simulate --out run.json` writes it for mechanisms.
-import type { Geometry } from '../library/multibody/geometry.ts';
+import type { Floor, Geometry } from '../library/multibody/geometry.ts';
 import type { CompileReport } from '../report.ts';
 
 export type Vec3Tuple = [number, number, number];
@@ -52,6 +52,8 @@ export interface Scene {
   shapes: SceneShape[];
   links: SceneLink[];
   joints: SceneJoint[];
+  /** the world's floor (an MJCF plane): the viewer's ground there; absent: a grid just below the mechanism */
+  floor?: Floor;
   /** every parameter's value by hierarchical name (the viewer's model tree shows a component's); absent in older runs */
   parameters?: Record<string, number>;
 }
@@ -98,8 +100,12 @@ export interface PlaybackRun extends Partial<PlaybackFields> {
   model: string;
   time: number[];
   signals: Record<string, number[]>;
-  /** where the model came from, for the viewer's posing: the URDF file of a URDF robot (kron simulate robot.urdf) */
-  source?: { urdf: string };
+  /**
+   * where the model came from: the URDF file of a URDF robot (kron simulate
+   * robot.urdf), for the viewer's posing and meshes; the MJCF file of an MJCF
+   * robot (kron simulate robot.xml), for its meshes
+   */
+  source?: { urdf?: string; mjcf?: string };
 }
 
 export const POSE_STRIDE = 7;

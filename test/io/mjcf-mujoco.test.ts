@@ -28,6 +28,9 @@ const robots: [string, string, number][] = [
     + 'hinge and slide ref and springref, joint pos, a ball joint, a free body with two joints in its child, unnamed joints, gravity', 14],
   ['humanoid.xml', "MuJoCo's humanoid: inertia from capsule and sphere geoms (fromto, zaxis), several joints per body, joint pos, springs, a free root", 27],
   ['iiwa14.xml', "menagerie's KUKA iiwa 14: <inertial> everywhere, unnormalised quats, nested classes, radians", 7],
+  ['ur5e.xml', "menagerie's UR5e: a jointless base welded to the world at a quat, joints from a default axis, nested classes", 6],
+  ['go2.xml', "menagerie's Unitree Go2: a floating quadruped, freejoint under childclass, inertial quats, damping", 18],
+  ['h1.xml', "menagerie's Unitree H1: a floating humanoid, a free pelvis with three chains, shoulder frames at quats", 25],
 ];
 
 describe('MJCF import: Kron der(qd) equals MuJoCo qacc of the same file', () => {

@@ -144,12 +144,12 @@ describe('component names (the contract)', () => {
 });
 
 describe('colours for the viewer', () => {
-  it("a geom's rgba, else its material's (the material's class defaults apply); the body draws its first solid geom", () => {
+  it("a geom's rgba, else its material's (the material's class defaults apply); the body draws each of its solid geoms", () => {
     const r = parseMjcf(`<mujoco><default><default class="m"><material rgba="0 1 0 1"/></default></default>
       <asset><material name="red" rgba="1 0 0 1"/><material name="green" class="m"/></asset>
       <worldbody><body name="a"><geom size="0.1" material="red"/><geom size="0.1" material="green"/><geom size="0.1" material="red" rgba="0 0 1 1"/></body></worldbody></mujoco>`, 't.xml');
     expect(r.bodies[0].geoms.map((g) => g.rgba)).toEqual([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]]);
-    const body = mjcfMechanism(r).mechanism.children.find((c) => c.localName === 'a') as unknown as { geometry: { color: string } };
-    expect(body.geometry.color).toBe('#ff0000');
+    const body = mjcfMechanism(r).mechanism.children.find((c) => c.localName === 'a') as unknown as { shapes: { color: string }[] };
+    expect(body.shapes.map((g) => g.color)).toEqual(['#ff0000', '#00ff00', '#0000ff']);
   });
 });

@@ -7,7 +7,7 @@
 import { afterAll } from 'vitest';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { MjcfRobot } from '../../src/io/mjcf.ts';
-import { MujocoPeer, mujoco } from '../../src/bench/mujoco.ts';
+import { MujocoPeer, mujoco, mujocoReadable } from '../../src/bench/mujoco.ts';
 
 const peers: MujocoPeer[] = [];
 /** call once at the top of a test file: the peers it made are freed after it */
@@ -30,8 +30,7 @@ export interface SmoothOptions {
  */
 export async function smoothPeer(xml: string, options: SmoothOptions = {}): Promise<MujocoPeer> {
   const mj = await mujoco();
-  const withoutMeshes = xml.replace(/<mesh [^>]*\/>/g, '').replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '');
-  const peer = await MujocoPeer.fromXml(withoutMeshes);
+  const peer = await MujocoPeer.fromXml(mujocoReadable(xml));
   peers.push(peer);
   const d = mj.mjtDisableBit;
   const flags = d.mjDSBL_CONTACT.value | d.mjDSBL_CONSTRAINT.value | (options.actuation ? 0 : d.mjDSBL_ACTUATION.value);

@@ -9,7 +9,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { runBounds } from '../../src/io/bounds.ts';
 import { posesAtInto } from '../../src/io/poses.ts';
 import { POSE_STRIDE, type Poses, type Scene, type SceneLink } from '../../src/io/types.ts';
-import type { Shape } from '../../src/library/multibody/geometry.ts';
+import type { Floor, Shape } from '../../src/library/multibody/geometry.ts';
 import { boxCorners, fitPoints, meshCorners, projectedBox, viewDirection } from './camera.ts';
 import { CameraFollow } from './follow.ts';
 import { type MeshUrl, Y, jointMarker, placeRod, setHighlight, shapeObject } from './shapes.ts';
@@ -26,8 +26,9 @@ function attach<T extends THREE.Object3D>(parent: THREE.Object3D, child: T): T {
 
 /** half the smallest dimension of each shape: how thick the mechanism's parts are */
 function thicknesses(scene: Scene): number[] {
-  const half = (s: Shape) => (s.type === 'box' ? Math.min(...s.size) / 2 : s.radius);
-  return scene.shapes.map((x) => half(x.geometry.shape)).sort((a, b) => a - b);
+  const half = (s: Shape) => (s.type === 'box' ? Math.min(...s.size) / 2 : s.type === 'ellipsoid' ? Math.min(...s.radii) : s.type === 'plane' ? 0 : s.radius);
+  // a floor is no part of the mechanism
+  return scene.shapes.filter((x) => x.geometry.shape.type !== 'plane').map((x) => half(x.geometry.shape)).sort((a, b) => a - b);
 }
 
 /**
@@ -203,7 +204,7 @@ export class SceneView {
     const reached = this.extentOverRun();
     const drawn = new THREE.Box3().setFromPoints(reached);
     for (const o of this.ground) this.content.remove(o);
-    this.ground = [this.grid(drawn, this.up)];
+    this.ground = scene.floor ? this.floor(drawn, scene.floor) : [this.grid(drawn, this.up)];
     if (newRun) this.setTime(0);
     else this.setPose(now);
     // a root link with a shape of its own (a URDF base) stands by itself
@@ -228,7 +229,7 @@ export class SceneView {
   }
 
   /** the ground: a grid normal to gravity, just below everything drawn */
-  private grid(box: THREE.Box3, up: THREE.Vector3): THREE.Object3D {
+  private grid(box: THREE.Box3, up: THREE.Vector3): THREE.GridHelper {
     const corners = boxCorners(box);
     const low = Math.min(...corners.map((c) => c.dot(up)));
     const centre = box.getCenter(new THREE.Vector3());
@@ -239,6 +240,23 @@ export class SceneView {
     grid.quaternion.setFromUnitVectors(Y, up);
     grid.position.copy(centre).addScaledVector(up, low - centre.dot(up) - 1e-3 * extent);
     return grid;
+  }
+
+  /**
+   * The model's own floor (an MJCF plane): the grid laid on it, over a plane
+   * of its colour, as large as the grid; a mechanism falling through it (no
+   * contacts) is seen below it.
+   */
+  private floor(box: THREE.Box3, floor: Floor): THREE.Object3D[] {
+    const normal = new THREE.Vector3(...floor.normal).normalize();
+    const grid = this.grid(box, normal);
+    grid.position.copy(box.getCenter(new THREE.Vector3()).projectOnPlane(normal)).addScaledVector(normal, new THREE.Vector3(...floor.point).dot(normal));
+    grid.geometry.computeBoundingBox();
+    const size = grid.geometry.boundingBox!.max.x - grid.geometry.boundingBox!.min.x;
+    const plane = new THREE.Mesh(new THREE.PlaneGeometry(size, size), new THREE.MeshStandardMaterial({ color: floor.color, roughness: 0.9, side: THREE.DoubleSide, transparent: true, opacity: 0.6 }));
+    plane.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), normal);
+    plane.position.copy(grid.position).addScaledVector(normal, -1e-3 * size);
+    return [grid, plane];
   }
 
   /**

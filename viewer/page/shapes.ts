@@ -71,14 +71,20 @@ export function shapeObject(g: Geometry, on: ShapeCallbacks): THREE.Object3D {
   const s = g.shape;
   const group = new THREE.Group();
   group.position.set(...(g.offset ?? [0, 0, 0]));
-  // cylinders: three's axis is y; ours is geometry.axis (default x, the length direction of links)
-  if (s.type === 'cylinder') group.quaternion.setFromUnitVectors(Y, new THREE.Vector3(...(g.axis ?? [1, 0, 0])).normalize());
+  // cylinders and capsules: three's axis is y; ours is geometry.axis (default x, the length direction of links)
+  if (s.type === 'cylinder' || s.type === 'capsule') group.quaternion.setFromUnitVectors(Y, new THREE.Vector3(...(g.axis ?? [1, 0, 0])).normalize());
   if (g.orientation) group.quaternion.premultiply(new THREE.Quaternion(...g.orientation));
   const geometry =
     s.type === 'box' ? new THREE.BoxGeometry(...s.size)
     : s.type === 'cylinder' ? new THREE.CylinderGeometry(s.radius, s.radius, s.length, 32)
-    : new THREE.SphereGeometry(s.radius, 32, 16);
+    : s.type === 'capsule' ? new THREE.CapsuleGeometry(s.radius, s.length, 8, 32)
+    : s.type === 'plane' ? new THREE.PlaneGeometry(...s.size)
+    // an ellipsoid is a unit sphere scaled below; a mesh's placeholder a sphere of its size
+    : new THREE.SphereGeometry(s.type === 'ellipsoid' ? 1 : s.radius, 32, 16);
   const mesh = new THREE.Mesh(geometry, material(g.color));
+  if (s.type === 'ellipsoid') mesh.scale.set(...s.radii);
+  // a floor is seen from below too when the camera dips under it
+  if (s.type === 'plane') (mesh.material as THREE.MeshStandardMaterial).side = THREE.DoubleSide;
   group.add(mesh);
   if (s.type === 'mesh') {
     const url = on.meshUrl(s);

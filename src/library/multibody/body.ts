@@ -24,14 +24,18 @@ export interface BodyOptions {
   I?: readonly [number, number, number, number?, number?, number?];
   /** gravity, world-resolved (the Mechanism builder passes the world's) */
   gravity?: Vec3Like;
-  geometry?: Geometry;
+  /** what it looks like: one shape, or several (an MJCF body's geoms), each in frame_a coordinates */
+  geometry?: Geometry | readonly Geometry[];
 }
 
 const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECT } satisfies Record<keyof BodyOptions, OptionKind>;
 
 export class Body extends Component {
   readonly frame_a: Frame;
+  /** the first of its shapes (the one a URDF link has) */
   readonly geometry: Geometry | undefined;
+  /** all its shapes, drawn together */
+  readonly shapes: readonly Geometry[];
   /** the declared values (before any --set override): mass, centre of mass and inertia in frame_a coordinates */
   readonly mass: number;
   readonly rcm: readonly [number, number, number];
@@ -45,7 +49,8 @@ export class Body extends Component {
     checkOptions(`body ${name}`, options, BODY_OPTIONS);
     checkInertia(name, options);
     this.frame_a = this.add(new Frame('frame_a'));
-    this.geometry = options.geometry;
+    this.shapes = options.geometry === undefined ? [] : Array.isArray(options.geometry) ? options.geometry : [options.geometry as Geometry];
+    this.geometry = this.shapes[0];
     const m = this.parameter('m', options.m);
     const rcm = (this.rcm = options.rcm ?? [0, 0, 0]);
     this.mass = options.m;

@@ -5,6 +5,7 @@ import type { Vec3 } from '../../expr/index.ts';
 import { vec3 } from '../../expr/index.ts';
 import { Component } from '../../model/index.ts';
 import { Frame } from './frame.ts';
+import type { Floor } from './geometry.ts';
 import { matrixEquation } from './kinematics.ts';
 
 export const STANDARD_GRAVITY = 9.80665;
@@ -12,6 +13,8 @@ export const STANDARD_GRAVITY = 9.80665;
 export class World extends Component {
   readonly frame_b: Frame;
   readonly g: Vec3;
+  /** the ground the viewer draws (an MJCF floor plane); none: a grid just below the mechanism */
+  floor?: Floor;
 
   constructor(name = 'world', gravity: readonly [number, number, number] = [0, -STANDARD_GRAVITY, 0]) {
     super(name);
