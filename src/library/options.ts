@@ -32,6 +32,13 @@ export const NUMBERS: OptionKind = {
 /** an object of the library's own (a geometry) */
 export const OBJECT: OptionKind = { is: (v) => isObject(v) && !Array.isArray(v), what: 'an object', example: '{ ... }' };
 
+/** one object of the library's own, or a list of them (a body's geometries) */
+export const OBJECTS: OptionKind = {
+  is: (v) => OBJECT.is(v) || (Array.isArray(v) && v.every((x) => OBJECT.is(x))),
+  what: 'an object or an array of objects',
+  example: '{ ... }',
+};
+
 /** one of the given values */
 export function oneOf(...values: readonly unknown[]): OptionKind {
   const shown = values.map((v) => JSON.stringify(v).replaceAll('"', "'"));

@@ -13,7 +13,7 @@ import { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
-import { NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
+import { NUMBER, NUMBERS, OBJECTS, type OptionKind, checkOptions } from '../options.ts';
 
 export interface BodyOptions {
   /** mass (kg), >= 0 */
@@ -28,7 +28,7 @@ export interface BodyOptions {
   geometry?: Geometry | readonly Geometry[];
 }
 
-const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECT } satisfies Record<keyof BodyOptions, OptionKind>;
+const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECTS } satisfies Record<keyof BodyOptions, OptionKind>;
 
 export class Body extends Component {
   readonly frame_a: Frame;
