@@ -17,8 +17,6 @@ export interface ConstraintRows {
   J: number[][];
   /** Jdot qvel per row */
   Jdv: number[];
-  /** the position residual per connect: anchor on body2 minus anchor on body1 (m) */
-  gaps: number[];
 }
 
 const CONNECT = 0, WELD = 1, EQ_DATA = 11;
@@ -45,11 +43,24 @@ function worldPoint(d: MjData, body: number, local: ArrayLike<number>): number[]
   return [0, 1, 2].map((i) => x[3 * body + i] + R[9 * body + 3 * i] * local[0] + R[9 * body + 3 * i + 1] * local[1] + R[9 * body + 3 * i + 2] * local[2]);
 }
 
+/** every connect's anchor gap (m) at the state of the last mj_forward or mj_step */
+export function connectGaps(m: MjModel, d: MjData): number[] {
+  const type = m.eq_type as Int32Array, b1 = m.eq_obj1id as Int32Array, b2 = m.eq_obj2id as Int32Array, data = m.eq_data as Float64Array;
+  const gaps: number[] = [];
+  for (let e = 0; e < m.neq; e++) {
+    if (type[e] !== CONNECT) continue;
+    const p1 = worldPoint(d, b1[e], data.slice(EQ_DATA * e, EQ_DATA * e + 3));
+    const p2 = worldPoint(d, b2[e], data.slice(EQ_DATA * e + 3, EQ_DATA * e + 6));
+    gaps.push(Math.hypot(p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]));
+  }
+  return gaps;
+}
+
 /** the equality constraints' rows at the state of the last mj_forward */
 export function constraintRows(mj: MainModule, m: MjModel, d: MjData): ConstraintRows {
   const type = m.eq_type as Int32Array, b1 = m.eq_obj1id as Int32Array, b2 = m.eq_obj2id as Int32Array, data = m.eq_data as Float64Array;
   const qvel = Array.from(d.qvel as Float64Array);
-  const out: ConstraintRows = { J: [], Jdv: [], gaps: [] };
+  const out: ConstraintRows = { J: [], Jdv: [] };
   const diff = (a: number[][], b: number[][]) => a.map((row, i) => row.map((v, k) => v - b[i][k]));
   const push = (rows: number[][], dots: number[][]) => {
     out.J.push(...rows);
@@ -59,7 +70,6 @@ export function constraintRows(mj: MainModule, m: MjModel, d: MjData): Constrain
     if (type[e] === CONNECT) {
       const p1 = worldPoint(d, b1[e], data.slice(EQ_DATA * e, EQ_DATA * e + 3));
       const p2 = worldPoint(d, b2[e], data.slice(EQ_DATA * e + 3, EQ_DATA * e + 6));
-      out.gaps.push(Math.hypot(p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]));
       const [j1, j2] = [jacobians(mj, m, d, p1, b1[e], false), jacobians(mj, m, d, p2, b2[e], false)];
       const [k1, k2] = [jacobians(mj, m, d, p1, b1[e], true), jacobians(mj, m, d, p2, b2[e], true)];
       push(diff(j2.p, j1.p), diff(k2.p, k1.p));
