@@ -1,5 +1,5 @@
 // MJCF's <equality> constraints read into checked data (mjcf-loops.ts closes
-// them in the mechanism):
+// them in the mechanism, exactly):
 //   connect  body1, body2 (default: the world), anchor (body1's frame): the
 //            point anchor of body1 stays where that point of body2 was at
 //            the file's pose (MuJoCo's qpos0)
@@ -42,6 +42,8 @@ export interface MjcfWeld {
 
 export interface MjcfJointEquality {
   type: 'joint';
+  /** the element, for errors the builder finds (a ball joint, a joint coupled twice) */
+  node: XmlNode;
   name?: string;
   joint1: string;
   /** undefined: joint1 is held at ref1 + polycoef[0] */
@@ -93,7 +95,7 @@ export function readEqualities(r: EqualityReader, sections: readonly XmlNode[], 
       const joint2 = jointOf(e, a, 'joint2', known, false);
       const polycoef = r.numbers(e, a, 'polycoef', 5, [0, 1, 0, 0, 0], 1);
       if (joint2 === joint1) fail(e, `couples joint ${joint1} to itself`, 'name two different joints in joint1 and joint2');
-      out.push({ type: 'joint', ...name, joint1, ...(joint2 !== undefined && { joint2 }), polycoef, at: where(e) });
+      out.push({ type: 'joint', node: e, ...name, joint1, ...(joint2 !== undefined && { joint2 }), polycoef, at: where(e) });
       continue;
     }
     const body1 = bodyOf(e, a, 'body1', known, true)!;

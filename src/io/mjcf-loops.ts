@@ -10,20 +10,26 @@
 //            implied (topology.ts closeInPlane): not a singular Jacobian.
 //   weld     a Weld cut (weld.ts) between body1's frame moved by relpose (or
 //            by body2's pose relative to body1 at the file's pose) and body2's
-//   joint    not modelled yet: a warning
+//   joint    a Coupling (coupling.ts) of the two hinge or slide joints:
+//            joint1 - ref1 = P(joint2 - ref2), MuJoCo's qpos0 being ref;
+//            joint1 becomes a joint the coupling determines (not a state)
 // A connect always closes at the file's pose (its second anchor is taken
 // there). A weld whose relpose differs from the file's pose is not closed
 // there: a warning gives how far; the compiled model's loop Newton assembles
-// it at the first evaluation, moving the loop's rest coordinates.
+// it at the first evaluation, moving the loop's rest coordinates; so is a
+// joint equality whose polycoef[0] is not 0.
 // Loops through a quaternion ball joint (Cassie's achilles rods) keep the
 // ball as a state joint: the builder makes hinges of the loop its rest
 // joints (topology.ts: a loop cannot determine a quaternion).
 import type { Mechanism } from '../library/multibody/mechanism.ts';
 import type { Frame } from '../library/multibody/frame.ts';
 import { Weld } from '../library/multibody/weld.ts';
+import { Coupling } from '../library/multibody/coupling.ts';
+import { OneDofJoint } from '../library/multibody/joint.ts';
+import { fail } from './mjcf-xml.ts';
 import { IDENTITY, type Quat, multiply, rotate, toAxisAngle } from './mjcf-frame.ts';
-import type { MjcfConnect, MjcfWeld } from './mjcf-equality.ts';
-import type { MjcfBody, MjcfRobot } from './mjcf-parse.ts';
+import type { MjcfConnect, MjcfJointEquality, MjcfWeld } from './mjcf-equality.ts';
+import type { MjcfBody, MjcfJoint, MjcfRobot } from './mjcf-parse.ts';
 import type { Vec3 } from './urdf-parse.ts';
 import type { Names } from './urdf.ts';
 
@@ -51,16 +57,42 @@ export function filePoses(robot: MjcfRobot): Map<MjcfBody, { pos: Vec3; quat: Qu
   return out;
 }
 
-// (mechanism with its bodies, the robot's equalities, each body's frame and file pose) => cut joints added; warnings
-export function closeEqualities(m: Mechanism, robot: MjcfRobot, bodies: ReadonlyMap<string, Placed>, names: Names, warnings: string[]): void {
+/** a named MJCF joint and its component's name */
+export interface NamedJoint {
+  joint: MjcfJoint;
+  component: string;
+}
+
+// (mechanism with its bodies and joints, the robot's equalities, each body's frame and file pose, each joint by MJCF name) => cut joints and couplings added; warnings
+export function closeEqualities(m: Mechanism, robot: MjcfRobot, bodies: ReadonlyMap<string, Placed>, joints: ReadonlyMap<string, NamedJoint>, names: Names, warnings: string[]): void {
   const world: Placed = { frame: m.world.frame_b, pos: [0, 0, 0], quat: IDENTITY };
   // the parser checked the names: a body missing here has no name the equality can refer to
   const body = (name: string | undefined) => (name === undefined || name === 'world' ? world : bodies.get(name)!);
+  const coupled = new Set<string>();
   for (const e of robot.equalities) {
     if (e.type === 'connect') connect(m, e, body(e.body1), body(e.body2), names);
     else if (e.type === 'weld') weld(m, e, body(e.body1), body(e.body2), names, warnings);
-    else warnings.push(`${e.at}: joint equality (coupled joints) is not modelled yet`);
+    else {
+      couple(m, e, joints, names, coupled);
+      if (e.polycoef[0] !== 0) warnings.push(`${e.at}: not closed at the file's pose (joint1 is ${Math.abs(e.polycoef[0])} from ref + polycoef[0]): the compiled model's Newton assembles it at the first evaluation`);
+    }
   }
+}
+
+/** a Coupling: joint1 - ref1 = P(joint2 - ref2) */
+function couple(m: Mechanism, e: MjcfJointEquality, joints: ReadonlyMap<string, NamedJoint>, names: Names, coupled: Set<string>): void {
+  const component = (mjcf: string) => {
+    const { joint, component } = joints.get(mjcf)!;
+    if (joint.type !== 'hinge' && joint.type !== 'slide') fail(e.node, `joint ${mjcf} is a ${joint.type} joint`, 'a joint equality couples hinge and slide joints, as in MuJoCo');
+    const c = m.children.find((k) => k.localName === component);
+    if (!(c instanceof OneDofJoint)) fail(e.node, `joint ${mjcf} has no one-coordinate component`, 'report this: the importer made it');
+    return { c, ref: joint.ref };
+  };
+  if (coupled.has(e.joint1)) fail(e.node, `joint1="${e.joint1}" is already determined by an earlier joint equality`, 'a joint can follow one other joint: remove one of the equalities');
+  coupled.add(e.joint1);
+  const j1 = component(e.joint1), j2 = e.joint2 === undefined ? undefined : component(e.joint2);
+  const name = names.take(e.name ?? `${e.joint1}_${e.joint2 ?? 'fixed'}_coupling`, `joint equality ${e.at}`);
+  m.add(new Coupling(name, j1.c, j2?.c, { y0: j1.ref, x0: j2?.ref ?? 0, coefficients: e.polycoef }));
 }
 
 /** a point cut: frame_a at the anchor on body1, frame_b at the same point of body2 at the file's pose */

@@ -81,7 +81,8 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     if (b.name !== undefined) placed.set(b.name, { frame, ...poses.get(b)! });
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
-  closeEqualities(m, robot, placed, names, warnings);
+  const named = new Map([...jointNames].filter(([j]) => j.name !== undefined).map(([joint, component]) => [joint.name!, { joint, component }]));
+  closeEqualities(m, robot, placed, named, names, warnings);
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
   return { mechanism: m, warnings };

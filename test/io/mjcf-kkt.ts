@@ -7,7 +7,8 @@
 // with constraints disabled; J, Jdot from mj_jac and mj_jacDot at the
 // constraint points: a connect's anchor on body1 and body2 (3 rows), a
 // weld's body2 origin as a point of body1 and of body2, and both bodies'
-// rotations (6 rows). Rows implied by the others (a connect closing a planar
+// rotations (6 rows); a joint equality y - y0 = P(x - x0) the row
+// e_y - P'(u) e_x. Rows implied by the others (a connect closing a planar
 // loop: its out-of-plane row) are dropped by Gram-Schmidt on the rows, so
 // the system is not singular.
 import type { MainModule, MjData, MjModel } from '@mujoco/mujoco';
@@ -19,7 +20,7 @@ export interface ConstraintRows {
   Jdv: number[];
 }
 
-const CONNECT = 0, WELD = 1, EQ_DATA = 11;
+const CONNECT = 0, WELD = 1, JOINT = 2, EQ_DATA = 11;
 
 /** a body's point (world) and its linear and angular Jacobians, or their time derivatives */
 function jacobians(mj: MainModule, m: MjModel, d: MjData, point: number[], body: number, dot: boolean): { p: number[][]; r: number[][] } {
@@ -78,6 +79,19 @@ export function constraintRows(mj: MainModule, m: MjModel, d: MjData): Constrain
       const [j1, j2] = [jacobians(mj, m, d, p, b1[e], false), jacobians(mj, m, d, p, b2[e], false)];
       const [k1, k2] = [jacobians(mj, m, d, p, b1[e], true), jacobians(mj, m, d, p, b2[e], true)];
       push([...diff(j2.p, j1.p), ...diff(j2.r, j1.r)], [...diff(k2.p, k1.p), ...diff(k2.r, k1.r)]);
+    } else if (type[e] === JOINT) {
+      // y - y0 = P(x - x0): the row e_y - P'(u) e_x, and Jdot qvel = -P''(u) xd^2
+      const c = data.slice(EQ_DATA * e, EQ_DATA * e + 5), dofs = m.jnt_dofadr as Int32Array, adr = m.jnt_qposadr as Int32Array;
+      const row = new Array<number>(m.nv).fill(0);
+      row[dofs[b1[e]]] = 1;
+      let ddP = 0;
+      if (b2[e] >= 0) {
+        const u = (d.qpos as Float64Array)[adr[b2[e]]] - (m.qpos0 as Float64Array)[adr[b2[e]]];
+        row[dofs[b2[e]]] = -(c[1] + 2 * c[2] * u + 3 * c[3] * u ** 2 + 4 * c[4] * u ** 3);
+        ddP = (2 * c[2] + 6 * c[3] * u + 12 * c[4] * u ** 2) * qvel[dofs[b2[e]]] ** 2;
+      }
+      out.J.push(row);
+      out.Jdv.push(-ddP);
     } else {
       throw new Error(`equality ${e} is of type ${type[e]}, which the oracle does not build`);
     }

@@ -151,7 +151,20 @@ const WELDED = FOURBAR.replace('model="fourbar"', 'model="welded"')
       </body>`)
   .replace('<connect name="pin" body1="coupler" body2="rocker" anchor="0.5 0 0.3"/>', '<weld name="glue" body1="link" body2="rocker"/>');
 
+/** two pendulums on parallel hinges, joint a following joint b by a polynomial (MuJoCo's joint equality) */
+const pendulums = (polycoef: string) => `<mujoco model="coupled">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="A"><joint name="a" axis="0 1 0" ref="0.2"/><inertial pos="0 0 -0.5" mass="2" diaginertia="1e-3 1e-3 1e-3"/></body>
+    <body name="B" pos="1 0 0"><joint name="b" axis="0 1 0" ref="-0.1" damping="0.3"/><inertial pos="0 0 -0.3" mass="1" diaginertia="1e-3 2e-3 1e-3"/></body>
+  </worldbody>
+  <equality>
+    <joint joint1="a" joint2="b" polycoef="${polycoef}"/>
+  </equality>
+</mujoco>`;
+
 const cases: Case[] = [
+  { file: 'coupled.xml', xml: pendulums('0 0.5 0.3 -0.2 0.1'), what: 'two pendulums coupled by a joint equality with a polynomial of degree 4' },
   { file: 'fourbar.xml', xml: FOURBAR, what: 'a planar four-bar closed by a connect (3 rows, 2 independent: the planar point cut)' },
   { file: 'spatial.xml', xml: SPATIAL, what: 'a spatial loop (hinges about z, x, y, x) closed by a connect' },
   { file: 'welded.xml', xml: WELDED, what: 'a planar loop closed by a weld (6 rows, 3 independent: the planar weld)' },
@@ -167,6 +180,29 @@ describe('MJCF loops: Kron accelerations equal the exact KKT solution of MuJoCo\
       });
     }
   }
+});
+
+describe('MJCF joint equality', () => {
+  it('two pendulums coupled 1:1 swing as one: (I_a + I_b) qdd = -(m_a l_a + m_b l_b) g sin q, both forms', () => {
+    const xml = pendulums('0 1 0 0 0').replace(' ref="0.2"', '').replace(' ref="-0.1" damping="0.3"', '');
+    for (const mode of ['relaxed', 'torn'] as Mode[]) {
+      const c = compile(mjcfMechanism(parseMjcf(xml, 'gear.xml')).mechanism, { mode });
+      expect(c.stateNames).toEqual(['b.q', 'b.qd']);
+      for (const q of [0.3, -1.2, 2.5]) {
+        const x = Float64Array.from([q, 0.7]), dx = new Float64Array(2);
+        c.derivatives(0, x, dx);
+        const exact = (-(2 * 0.5 + 1 * 0.3) * 9.81 * Math.sin(q)) / (2 * 0.25 + 1e-3 + 1 * 0.09 + 2e-3);
+        expect(dx[1]).toBeCloseTo(exact, 12);
+        expect(c.signal('a.q')).toBeCloseTo(q, 14);
+      }
+    }
+  });
+
+  it('a joint equality on a ball joint, or a joint coupled twice: ModelErrors naming the element', () => {
+    const xml = (eq: string) => pendulums('0 1').replace('<body name="B" pos="1 0 0">', '<body name="B" pos="1 0 0"><body name="C"><joint name="c" type="ball"/><inertial pos="0 0 -0.1" mass="1" diaginertia="1e-3 1e-3 1e-3"/></body>').replace('</equality>', `${eq}\n  </equality>`);
+    expect(() => mjcfMechanism(parseMjcf(xml('<joint joint1="c" joint2="b"/>'), 'ball.xml'))).toThrow(/ball\.xml:9: <joint>: joint c is a ball joint/);
+    expect(() => mjcfMechanism(parseMjcf(xml('<joint joint1="a"/>'), 'twice.xml'))).toThrow(/twice\.xml:9: <joint>: joint1="a" is already determined/);
+  });
 });
 
 describe('MJCF connect: the cut', () => {

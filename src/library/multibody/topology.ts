@@ -18,6 +18,7 @@
 // the revolute's (2 in-plane translations) or the prismatic's (1 in-plane
 // translation and the turn about p); closing it with a spherical, universal,
 // full revolute or full prismatic cut over-constrains it, which is an error.
+// A Coupling (coupling.ts) determines its joint1: a rest joint of no loop.
 // A point cut (a ball joint marked { cut: 'point' }, MJCF's connect) and a
 // weld are told what the loop is: in a planar loop they keep their in-plane
 // constraints (2 and 3), the rest being implied (closeInPlane).
@@ -32,6 +33,7 @@ import { type LoopPlane, loopPlane, notPlanar } from './planar-loop.ts';
 import { type Pose, addsFullRank, apply, difference, dot3, loopColumns, startPoses } from './start-pose.ts';
 import { BallJoint } from './ball-joint.ts';
 import { Weld } from './weld.ts';
+import { Coupling } from './coupling.ts';
 
 export interface KinematicLoop {
   /** the joint that closes the loop */
@@ -80,6 +82,8 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const loops: KinematicLoop[] = [];
   const earlier: { cut: Joint; rest: RestUnit[] }[] = [];
   const rest = new Map<Joint, Set<number>>();
+  // a coupling's joint1 is determined by it (coupling.ts): no loop chooses it, and it is not a state
+  for (const c of components) if (c instanceof Coupling) rest.set(c.joint1, new Set([0]));
   const fixedRotationAt = new Set(components.filter((c) => c instanceof FixedRotation).map((c) => vertex((c as FixedRotation).frame_a)));
   const poses = startPoses(components, worldFrame, spanningJoints);
   for (const cut of edges.filter((e) => !inTree.has(e))) {
