@@ -117,6 +117,27 @@ const FOURBAR = `<mujoco model="fourbar">
   </equality>
 </mujoco>`;
 
+/** a planar loop closed to the world: a connect without body2 (its plane is fixed in the world) */
+const GROUNDED = `<mujoco model="grounded">
+  <worldbody>
+    <body name="crank">
+      <joint name="j1" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02"/>
+      <body name="coupler" pos="0.2 0 0">
+        <joint name="j2" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.5 0 0.3" size="0.02"/>
+        <body name="rocker" pos="0.5 0 0.3">
+          <joint name="j3" axis="0 1 0" stiffness="3"/>
+          <geom type="capsule" fromto="0 0 0 0.1 0 -0.3" size="0.02"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <equality>
+    <connect body1="rocker" anchor="0.1 0 -0.3"/>
+  </equality>
+</mujoco>`;
+
 /** a spatial loop: a crank about z, a coupler on two hinges (x, y), a rocker about x, closed by a connect */
 const SPATIAL = `<mujoco model="spatial">
   <compiler angle="radian"/>
@@ -166,6 +187,7 @@ const pendulums = (polycoef: string) => `<mujoco model="coupled">
 const cases: Case[] = [
   { file: 'coupled.xml', xml: pendulums('0 0.5 0.3 -0.2 0.1'), what: 'two pendulums coupled by a joint equality with a polynomial of degree 4' },
   { file: 'fourbar.xml', xml: FOURBAR, what: 'a planar four-bar closed by a connect (3 rows, 2 independent: the planar point cut)' },
+  { file: 'grounded.xml', xml: GROUNDED, what: 'a planar loop closed to the world by a connect without body2' },
   { file: 'spatial.xml', xml: SPATIAL, what: 'a spatial loop (hinges about z, x, y, x) closed by a connect' },
   { file: 'welded.xml', xml: WELDED, what: 'a planar loop closed by a weld (6 rows, 3 independent: the planar weld)' },
   { file: 'cassie.xml', xml: fixture('cassie.xml'), what: "Agility's Cassie (menagerie): four connects, two planar (plantar rods), two through quaternion ball joints (achilles rods), a free pelvis", keepBalls: true },
