@@ -161,6 +161,15 @@ const SPATIAL = `<mujoco model="spatial">
   </equality>
 </mujoco>`;
 
+/** a spatial loop closed by a weld: seven hinges about skew axes, the last body welded to the world where it starts (1 degree of freedom) */
+const SPATIAL_WELD = (() => {
+  const axes = ['0 0 1', '1 0 0', '0 1 0', '1 1 0', '0 1 1', '1 0 1', '1 -1 1'];
+  const pos = ['0 0 0', '0.3 0 0', '0 0.3 0', '0 0 0.3', '0.2 -0.1 0', '0 0.2 -0.1', '-0.1 0 0.2'];
+  const open = axes.map((a, i) => `<body name="l${i + 1}" pos="${pos[i]}"><joint name="h${i + 1}" axis="${a}"/><geom type="capsule" fromto="0 0 0 0.1 0.05 0" size="0.02"/>`).join('\n');
+  return `<mujoco model="spatialweld"><compiler angle="radian"/><worldbody>\n${open}\n${axes.map(() => '</body>').join('')}\n</worldbody>
+  <equality><weld body1="l7"/></equality></mujoco>`;
+})();
+
 /** a planar loop closed by a weld: the fourth link welded to the rocker */
 const WELDED = FOURBAR.replace('model="fourbar"', 'model="welded"')
   .replace(`        <geom type="capsule" fromto="0 0 0 0.5 0 0.3" size="0.02"/>
@@ -189,6 +198,7 @@ const cases: Case[] = [
   { file: 'fourbar.xml', xml: FOURBAR, what: 'a planar four-bar closed by a connect (3 rows, 2 independent: the planar point cut)' },
   { file: 'grounded.xml', xml: GROUNDED, what: 'a planar loop closed to the world by a connect without body2' },
   { file: 'spatial.xml', xml: SPATIAL, what: 'a spatial loop (hinges about z, x, y, x) closed by a connect' },
+  { file: 'spatialweld.xml', xml: SPATIAL_WELD, what: 'a spatial loop of seven hinges closed to the world by a weld (6 rows)' },
   { file: 'welded.xml', xml: WELDED, what: 'a planar loop closed by a weld (6 rows, 3 independent: the planar weld)' },
   { file: 'cassie.xml', xml: fixture('cassie.xml'), what: "Agility's Cassie (menagerie): four connects, two planar (plantar rods), two through quaternion ball joints (achilles rods), a free pelvis", keepBalls: true },
 ];
@@ -344,8 +354,8 @@ describe('MJCF equality: hostile', () => {
     expect((error as SimulationError).message).toMatch(/kinematic loop cut at far \(joints jb, ja, jc\) does not close at time 0/);
   });
 
-  it('a planar connect whose anchors are apart out of the plane cannot close: a ModelError naming the cut', () => {
-    // the anchor on b is 0.2 m off the plane; the connect's second anchor is taken at the file's pose, so it closes there: a weld relpose does not
+  it("a weld holding a planar loop's link 0.2 m out of its plane cannot close: a ModelError naming the cut", () => {
+    // (a connect always closes at the file's pose, where its second anchor is taken; a weld's relpose need not)
     const { mechanism } = mjcfMechanism(parseMjcf(model('<weld name="tilted" body1="b" body2="c" relpose="0.05 0.2 -0.05 1 0 0 0"/>'), 'tilt.xml'));
     expect(() => compile(mechanism)).toThrow(/planar kinematic loop .* cannot close at tilted: its frames are 0\.2\d* m apart along the planes' normal/);
   });
