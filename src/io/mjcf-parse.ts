@@ -15,10 +15,12 @@ import { inertiaProblem, principalMoments } from '../library/multibody/body.ts';
 import { IDENTITY, type Quat, axisAngle, euler, unit, xyAxes, zAxis } from './mjcf-frame.ts';
 import { type MassProperties, type SolidType, combine, solidInertia, solidVolume } from './mjcf-inertia.ts';
 import { type ReadFile, type XmlNode, fail, readMjcfXml, where } from './mjcf-xml.ts';
+import { type MjcfEquality, readEqualities } from './mjcf-equality.ts';
 import { DECIMAL, MAX_MAGNITUDE, type Vec3 } from './urdf-parse.ts';
 
 export type { MassProperties } from './mjcf-inertia.ts';
 export type { Quat } from './mjcf-frame.ts';
+export type { MjcfEquality } from './mjcf-equality.ts';
 
 export type MjcfJointType = 'hinge' | 'slide' | 'ball' | 'free';
 
@@ -85,6 +87,8 @@ export interface MjcfRobot {
   bodies: MjcfBody[];
   /** geoms of the world body itself (floors and the like): drawn, fixed */
   worldGeoms: MjcfGeom[];
+  /** <equality> constraints (mjcf-equality.ts), closed exactly by mjcfMechanism */
+  equalities: MjcfEquality[];
   /** what affects the dynamics but is not read, each naming the element */
   warnings: string[];
   /** the <mesh> assets by name: the file (<compiler meshdir> or assetdir before it, relative to the main file's folder) and scale */
@@ -122,7 +126,7 @@ const IGNORED_IN_BODY = new Set(['site', 'camera', 'light', 'plugin']);
 /** elements that place bodies or add them in ways not read */
 const UNSUPPORTED_IN_BODY = new Set(['frame', 'replicate', 'attach', 'composite', 'flexcomp']);
 
-const SECTION: Record<string, string> = { tendon: 'tendon', equality: 'equality constraint', actuator: 'actuator' };
+const SECTION: Record<string, string> = { tendon: 'tendon', actuator: 'actuator' };
 
 /** "3 tendons (a, b, c) are" / "1 tendon (a) is": at most 8 names shown */
 export function listed(names: readonly string[], noun: string): string {
@@ -207,6 +211,7 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   const r = new Reader();
   let gravity: Vec3 = [0, 0, -9.81];
   const worldbodies: XmlNode[] = [];
+  const equalities: XmlNode[] = [];
   // compiler and defaults first: they apply to the whole file wherever they are written
   for (const c of root.children) if (c.tag === 'compiler') r.compiler = readCompiler(r, c);
   for (const c of root.children) if (c.tag === 'default') readDefaults(r, c, undefined);
@@ -221,7 +226,8 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   for (const c of root.children) {
     if (c.tag === 'option') gravity = readOption(r, c);
     else if (c.tag === 'worldbody') worldbodies.push(c);
-    else if (c.tag === 'tendon' || c.tag === 'equality' || c.tag === 'actuator') {
+    else if (c.tag === 'equality') equalities.push(c);
+    else if (c.tag === 'tendon' || c.tag === 'actuator') {
       if (c.children.length) r.warnings.push(`${where(c)}: ${listed(c.children.map((t) => t.attrs.name ?? `<${t.tag}> of line ${t.line}`), SECTION[c.tag])} not modelled`);
     } else if (c.tag !== 'compiler' && c.tag !== 'default' && !IGNORED_TOP.has(c.tag)) {
       r.warnings.push(`${where(c)}: not read`);
@@ -236,7 +242,20 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
       else bodyChild(r, c);
     }
   }
-  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, warnings: r.warnings, meshes };
+  const equality = readEqualities(r, equalities, namesIn(bodies));
+  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, equalities: equality, warnings: r.warnings, meshes };
+}
+
+/** the names of the bodies and joints, for the equalities that refer to them */
+function namesIn(bodies: readonly MjcfBody[]): { bodies: Set<string>; joints: Set<string> } {
+  const names = { bodies: new Set<string>(), joints: new Set<string>() };
+  const stack = [...bodies];
+  for (let b = stack.pop(); b; b = stack.pop()) {
+    if (b.name !== undefined) names.bodies.add(b.name);
+    for (const j of b.joints) if (j.name !== undefined) names.joints.add(j.name);
+    stack.push(...b.children);
+  }
+  return names;
 }
 
 /** a mesh's name when it gives none: its file's name without folder and extension, as MuJoCo names it */

@@ -33,6 +33,7 @@ import { type Vec3, rgbaToCss } from './urdf-parse.ts';
 import { Names } from './urdf.ts';
 import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed } from './mjcf-parse.ts';
 import { rotate, toAxisAngle } from './mjcf-frame.ts';
+import { type Placed, closeEqualities, filePoses } from './mjcf-loops.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
 
@@ -91,11 +92,15 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   if (floor) m.world.floor = floor;
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
   const stack: [MjcfBody, Frame][] = robot.bodies.map((b) => [b, m.world.frame_b] as [MjcfBody, Frame]).reverse();
+  const poses = filePoses(robot), placed = new Map<string, Placed>();
   for (let item = stack.pop(); item; item = stack.pop()) {
     const [b, parent] = item;
     const frame = build.body(b, parent);
+    if (b.name !== undefined) placed.set(b.name, { frame, ...poses.get(b)! });
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
+  const named = new Map([...jointNames].filter(([j]) => j.name !== undefined).map(([joint, component]) => [joint.name!, { joint, component }]));
+  closeEqualities(m, robot, placed, named, names, warnings);
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   const n = build.meshes.missing;
   if (n) warnings.push(`${n} mesh geom${n === 1 ? ' is' : 's are'} not drawn (${options.meshFile ? 'their files are not found' : 'mesh files are not read'}): their bodies' collision geoms stand in`);

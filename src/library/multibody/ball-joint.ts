@@ -15,18 +15,22 @@
 // so that relaxing makes it a ball joint of the articulated-body algorithm
 // and tearing a 3 x 3 block of the mass matrix. A loop cannot determine a
 // quaternion's four coordinates from three constraints: it is a state joint
-// or a loop's cut (the three translations, as the spherical cut).
+// or a loop's cut (the three translations, as the spherical cut). Marked
+// { cut: 'point' } it is a point-to-point cut (MJCF's connect): the three
+// translations in a spatial loop, and in a planar loop the two in its
+// planes (the builder sets planarCut: cut.ts inPlane), where the third is
+// implied and would make the loop's position Jacobian singular.
 import { type Expr, type Vec3, add, cross, dot, mul, mulMM, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
 import { ModelError } from '../../errors.ts';
 import { der } from '../../model/index.ts';
-import { WORLD_AXES, closeLoop, translation } from './cut.ts';
+import { WORLD_AXES, closeLoop, inPlane, planeDirections, translation } from './cut.ts';
 import type { Geometry } from './geometry.ts';
 import { Joint } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { columns, quaternionRate, rotationNumbers, rotationOf, unitQuaternion } from './quaternion.ts';
 import { relax3 } from './revolute.ts';
-import { type Pose, difference } from './start-pose.ts';
-import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
+import { type Pose, apply, difference, dot3 } from './start-pose.ts';
+import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions, oneOf } from '../options.ts';
 
 export interface BallJointOptions {
   /** start orientation [w, x, y, z] (normalised; default no rotation) */
@@ -37,14 +41,14 @@ export interface BallJointOptions {
   tau?: readonly number[];
   /** rotational damping on every axis (N m s/rad) */
   d?: number;
-  /** true: this joint closes a kinematic loop (three translations) */
-  cut?: boolean;
+  /** true: this joint closes a kinematic loop (three translations); 'point': also, but two in a planar loop (header) */
+  cut?: boolean | 'point';
   /** true (the default as a tree joint): Q and w are states; false is refused (a loop cannot determine a quaternion) */
   state?: boolean;
   geometry?: Geometry;
 }
 
-const BALL_OPTIONS = { Q: NUMBERS, w: NUMBERS, tau: NUMBERS, d: NUMBER, cut: BOOLEAN, state: BOOLEAN, geometry: OBJECT } satisfies Record<keyof BallJointOptions, OptionKind>;
+const BALL_OPTIONS = { Q: NUMBERS, w: NUMBERS, tau: NUMBERS, d: NUMBER, cut: oneOf(true, false, 'point'), state: BOOLEAN, geometry: OBJECT } satisfies Record<keyof BallJointOptions, OptionKind>;
 
 /** the angular part of a ball or free joint: its variables and, as a tree joint, its equations */
 export interface Rotation {
@@ -59,12 +63,17 @@ export class BallJoint extends Joint {
   override readonly canBeRest = false;
   /** Q, w, wd, tau: declared when the joint is elaborated as a tree joint */
   rotation: Rotation | undefined;
+  /** a point cut: in a planar loop only the translations in its planes (header) */
+  readonly pointCut: boolean;
+  /** a planar point cut: the planes' normal in frame_a coordinates, and whether the plane is fixed in the world (set by the builder) */
+  plane: { normal: readonly number[]; inWorld: boolean } | undefined;
   private readonly options: BallJointOptions;
   private readonly start: [number, number, number, number];
 
   constructor(name: string, options: BallJointOptions = {}) {
     checkOptions(`joint ${name}`, options, BALL_OPTIONS);
-    super(name, options);
+    super(name, { ...options, cut: !!options.cut });
+    this.pointCut = options.cut === 'point';
     if (options.state === false) {
       throw new ModelError(`joint ${name} is a quaternion ball joint marked state: false`, {
         component: name,
@@ -79,8 +88,8 @@ export class BallJoint extends Joint {
     return [];
   }
 
-  cutConstraints(): number {
-    return 3;
+  cutConstraints(planar: boolean): number {
+    return planar ? 2 : 3;
   }
 
   startCoordinates(): number[] {
@@ -92,7 +101,9 @@ export class BallJoint extends Joint {
   }
 
   cutResidual(a: Pose, b: Pose): number[] {
-    return difference(b.p, a.p);
+    const d = difference(b.p, a.p);
+    if (!this.planarCut || !this.plane) return d;
+    return planeDirections(this.plane.normal).map((u) => dot3(apply(a.R, u), d));
   }
 
   override unitNorms(): readonly (readonly Expr[])[] {
@@ -112,7 +123,8 @@ export class BallJoint extends Joint {
   }
 
   protected cutEquations(): void {
-    closeLoop(this, this.frame_a, this.frame_b, WORLD_AXES.map((u) => translation(this.frame_a, this.frame_b, u, true)));
+    const fa = this.frame_a, fb = this.frame_b;
+    closeLoop(this, fa, fb, this.planarCut && this.plane ? inPlane(fa, fb, this.plane.normal, this.plane.inWorld) : WORLD_AXES.map((u) => translation(fa, fb, u, true)));
   }
 }
 

@@ -19,7 +19,7 @@
 // The constraint force of a translation acts along u, the constraint torque
 // of an orientation constraint along u x e: each is the gradient of its
 // constraint, so the constraint forces do no work (eq. 2a's G^T fc).
-import { type Expr, type Vec3, ZERO, add, cross, dot, mul, residue, sub, vadd, vec3, vscale, vsub } from '../../expr/index.ts';
+import { type Expr, type Vec3, ZERO, add, cross, dot, mul, mulMV, residue, sub, vadd, vec3, vscale, vsub } from '../../expr/index.ts';
 import type { Component } from '../../model/index.ts';
 import type { Frame } from './frame.ts';
 import { cutBalance } from './kinematics.ts';
@@ -92,3 +92,32 @@ export function closeLoop(c: Component, fa: Frame, fb: Frame, constraints: reado
 
 /** the three world directions: a spherical joint's translations */
 export const WORLD_AXES: readonly Vec3[] = [vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1)];
+
+/**
+ * The two unit directions normal to the unit vector p and to each other (numbers).
+ */
+export function planeDirections(p: readonly number[]): [number[], number[]] {
+  const a = Math.abs(p[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const d = a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
+  const u = [a[0] - d * p[0], a[1] - d * p[1], a[2] - d * p[2]];
+  const k = Math.hypot(u[0], u[1], u[2]);
+  const u1 = [u[0] / k, u[1] / k, u[2] / k];
+  return [u1, [p[1] * u1[2] - p[2] * u1[1], p[2] * u1[0] - p[0] * u1[2], p[0] * u1[1] - p[1] * u1[0]]];
+}
+
+/**
+ * A point cut's constraints in a planar loop: the translations along the two
+ * directions normal to p (frame_a coordinates), the plane's normal. The
+ * translation along p is implied: every joint of the loop moves its frames
+ * in the planes normal to p, so it keeps the value it has at the start
+ * (checked there: topology.ts), and a third constraint would make the torn
+ * position Jacobian singular. The directions are fixed in the world when the
+ * plane is (relaxing then pivots on constant coefficients), else they turn
+ * with frame_a.
+ */
+export function inPlane(fa: Frame, fb: Frame, p: readonly number[], inWorld: boolean): Constraint[] {
+  return planeDirections(p).map((u) => {
+    const local = vec3(u[0], u[1], u[2]);
+    return translation(fa, fb, inWorld ? local : mulMV(fa.R, local), inWorld);
+  });
+}

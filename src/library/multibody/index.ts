@@ -14,6 +14,8 @@ export { Spherical } from './spherical.ts';
 export { Universal, type UniversalOptions } from './universal.ts';
 export { BallJoint, type BallJointOptions } from './ball-joint.ts';
 export { FreeJoint, type FreeJointOptions } from './free-joint.ts';
+export { Weld, type WeldOptions } from './weld.ts';
+export { Coupling, type CouplingOptions } from './coupling.ts';
 export { BodyCylinder, type BodyCylinderOptions, STEEL } from './body-cylinder.ts';
 export { assignJointRoles, type KinematicLoop, type Topology } from './topology.ts';
 export { Mechanism, type MechanismOptions } from './mechanism.ts';

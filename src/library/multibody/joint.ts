@@ -234,9 +234,12 @@ export abstract class OneDofJoint extends Joint {
     return (this.limitModel ??= limitFriction(this, this.options, this.q, this.qd, this.referenceInertia));
   }
 
-  /** generalized force acting on the coordinate: drive, spring-damper, limits and friction */
+  /** generalized forces of constraints on the coordinate (a coupling's: coupling.ts), added to the drive */
+  readonly constraintForces: Expr[] = [];
+
+  /** generalized force acting on the coordinate: drive, spring-damper, limits and friction, constraint forces */
   get drive(): Expr {
-    return add(this.spring.drive, this.limitsAndFriction().force);
+    return add(this.spring.drive, this.limitsAndFriction().force, ...this.constraintForces);
   }
 
   /** potential energy of the joint's spring and of its limit springs */

@@ -18,7 +18,7 @@ import { type Vec3, add, atan2, axisRotation, cross, dot, mulMM, mulMV, relax, r
 import { unitAxis } from './axis.ts';
 import { OneDofJoint, type JointOptions } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
-import { WORLD_AXES, closeLoop, orientation, translation } from './cut.ts';
+import { WORLD_AXES, closeLoop, orientation, planeDirections, translation } from './cut.ts';
 import { type Pose, apply, difference, dot3, rotationMatrix } from './start-pose.ts';
 
 export const relax3 = (v: Vec3): Vec3 => vec3(relax(v[0]), relax(v[1]), relax(v[2]));
@@ -88,12 +88,6 @@ export class Revolute extends OneDofJoint {
 
 /** two unit vectors normal to the unit vector n and to each other (numbers, so they fold) */
 export function normals(n: Vec3): [Vec3, Vec3] {
-  const v = n.map((x) => x.value) as [number, number, number];
-  const a = Math.abs(v[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  const d = a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
-  const u = [a[0] - d * v[0], a[1] - d * v[1], a[2] - d * v[2]];
-  const k = Math.hypot(u[0], u[1], u[2]);
-  const u1 = [u[0] / k, u[1] / k, u[2] / k];
-  const u2 = [v[1] * u1[2] - v[2] * u1[1], v[2] * u1[0] - v[0] * u1[2], v[0] * u1[1] - v[1] * u1[0]];
+  const [u1, u2] = planeDirections(n.map((x) => x.value));
   return [vec3(u1[0], u1[1], u1[2]), vec3(u2[0], u2[1], u2[2])];
 }

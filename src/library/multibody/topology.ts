@@ -18,6 +18,10 @@
 // the revolute's (2 in-plane translations) or the prismatic's (1 in-plane
 // translation and the turn about p); closing it with a spherical, universal,
 // full revolute or full prismatic cut over-constrains it, which is an error.
+// A Coupling (coupling.ts) determines its joint1: a rest joint of no loop.
+// A point cut (a ball joint marked { cut: 'point' }, MJCF's connect) and a
+// weld are told what the loop is: in a planar loop they keep their in-plane
+// constraints (2 and 3), the rest being implied (closeInPlane).
 import { ModelError } from '../../errors.ts';
 import type { Component } from '../../model/index.ts';
 import { FixedRotation } from './fixed-rotation.ts';
@@ -25,8 +29,11 @@ import { Frame } from './frame.ts';
 import { Joint } from './joint.ts';
 import { Prismatic } from './prismatic.ts';
 import { Revolute } from './revolute.ts';
-import { loopPlane, notPlanar } from './planar-loop.ts';
-import { addsFullRank, loopColumns, startPoses } from './start-pose.ts';
+import { type LoopPlane, loopPlane, notPlanar } from './planar-loop.ts';
+import { type Pose, addsFullRank, apply, difference, dot3, loopColumns, startPoses } from './start-pose.ts';
+import { BallJoint } from './ball-joint.ts';
+import { Weld } from './weld.ts';
+import { Coupling } from './coupling.ts';
 
 export interface KinematicLoop {
   /** the joint that closes the loop */
@@ -75,6 +82,8 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const loops: KinematicLoop[] = [];
   const earlier: { cut: Joint; rest: RestUnit[] }[] = [];
   const rest = new Map<Joint, Set<number>>();
+  // a coupling's joint1 is determined by it (coupling.ts): no loop chooses it, and it is not a state
+  for (const c of components) if (c instanceof Coupling) rest.set(c.joint1, new Set([0]));
   const fixedRotationAt = new Set(components.filter((c) => c instanceof FixedRotation).map((c) => vertex((c as FixedRotation).frame_a)));
   const poses = startPoses(components, worldFrame, spanningJoints);
   for (const cut of edges.filter((e) => !inTree.has(e))) {
@@ -90,6 +99,7 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
     cut.joint.role = 'cut';
     const loopNames = [cut.joint, ...path.map((e) => e.joint)].map((j) => j.path).join(', ');
     if (planar && chosenBy === 'builder' && withCut[0] === cut.joint) cut.joint.planarCut = true;
+    if (planar && impliesOutOfPlane(cut.joint)) closeInPlane(cut.joint, plane, poses, vertices.includes(root) && !rotated, loopNames);
     // the plane's directions fixed in the world only where no fixed rotation turns the loop's frames
     if (planar && cut.joint instanceof Revolute) cut.joint.planeInWorld = vertices.includes(root) && !rotated;
     if (cut.joint instanceof Prismatic && cut.joint.planarCut) cut.joint.planeNormal = plane?.normalIn(cut.joint) ?? notPlanar(cut.joint, loopNames);
@@ -135,6 +145,33 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
   const names = (role: string) => joints.filter((j) => j.role === role).map((j) => j.path);
   const restCoordinates = joints.flatMap((j) => (j.role === 'rest' ? [j.path] : coordinateNames({ joint: j, axes: [...(j.restAxes ?? [])].sort((x, y) => x - y) })));
   return { loops, stateJoints: names('state'), restJoints: names('rest'), restCoordinates, cutJoints: names('cut') };
+}
+
+/** a cut that keeps only its in-plane constraints in a planar loop: a point cut (MJCF connect) or a weld */
+const impliesOutOfPlane = (j: Joint): j is BallJoint | Weld => j instanceof Weld || (j instanceof BallJoint && j.pointCut);
+
+/**
+ * A point cut or weld in a planar loop keeps the constraints in the loop's
+ * planes (cut.ts inPlane, weld.ts): the others hold at every position if
+ * they hold at the start, since every joint of the loop moves in the planes;
+ * where they do not, the loop cannot close: a ModelError.
+ */
+function closeInPlane(cut: BallJoint | Weld, plane: LoopPlane, poses: ReadonlyMap<Frame, Pose> | undefined, inWorld: boolean, loopNames: string): void {
+  const normal = plane.normalIn(cut);
+  cut.planarCut = true;
+  cut.plane = { normal, inWorld };
+  const a = poses?.get(cut.frame_a), b = poses?.get(cut.frame_b);
+  if (!a || !b) return;
+  const p = apply(a.R, normal), d = difference(b.p, a.p);
+  const off = Math.abs(dot3(p, d));
+  // a weld's frame_b must not be tilted out of the planes either
+  const tilt = cut instanceof Weld ? Math.hypot(...difference(apply(b.R, normal), p)) : 0;
+  if (off > 1e-9 * Math.max(1, Math.hypot(...d)) || tilt > 1e-9) {
+    throw new ModelError(`the planar kinematic loop (${loopNames}) cannot close at ${cut.path}: its frames are ${off > 1e-9 ? `${off.toPrecision(3)} m apart along the planes' normal` : `tilted ${tilt.toPrecision(3)} rad out of the planes`}, which no joint of the loop can change`, {
+      component: cut.path,
+      hint: 'a planar loop moves in parallel planes: place the two frames of the cut in the same plane (or make the loop spatial)',
+    });
+  }
 }
 
 /** union-find over frames: connections and rigid components join them */
