@@ -3,7 +3,8 @@
 //   (contype_a & conaffinity_b) || (contype_b & conaffinity_a)
 // and never when they sit on one body, or on a parent and its child: a joint
 // holds those together, and their meshes usually overlap at the joint
-// (MuJoCo's parent filter, URDF's adjacent-link convention).
+// (MuJoCo's parent filter, URDF's adjacent-link convention) — unless the
+// parent is the world, as in MuJoCo: a free body must land on the ground.
 
 /** MuJoCo's defaults: every geometry collides with every other */
 export const DEFAULT_CONTYPE = 1;

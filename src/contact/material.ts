@@ -23,7 +23,7 @@ export type ContactLaw = 'linear' | 'hunt-crossley';
 export interface ContactMaterial {
   /** normal stiffness (N/m for the linear law, N/m^n for Hunt-Crossley) */
   stiffness?: number;
-  /** normal damping: N s/m (linear law, fn = k d + c d'), or s/m (Hunt-Crossley, fn = k d^n (1 + c d')) */
+  /** normal damping: N s/m (linear law, fn = k d + c d'), or N s/m^(n+1) (Hunt-Crossley, fn = d^n (k + c d')) */
   damping?: number;
   /** MuJoCo's solref instead of stiffness and damping: time constant (s) ... */
   timeConstant?: number;

@@ -18,6 +18,8 @@ import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
 import { type EventCount, type EventStepper, type MakeStepper, withEvents } from './events.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
+import { ContactRun } from '../contact/run.ts';
+import type { ContactScene } from '../contact/scene.ts';
 
 export { INTEGRATORS, type IntegrationStats, type Integrator };
 
@@ -59,6 +61,13 @@ export interface SimulateOptions<S extends string = string> {
   controller?: Controller;
   /** how errors name the controller (default: its function name, else "controller") */
   controllerName?: string;
+  /**
+   * Contact (src/contact): the scene of a mechanism with collision geometry
+   * (ContactScene.of(mechanism)); at every evaluation, after the controller,
+   * its forces are written into the bodies' contact inputs (contact/run.ts).
+   * Without it a body's contact inputs keep their values (0: no contact).
+   */
+  contact?: ContactScene;
   /** called with the fraction done, at most every 1% */
   onProgress?: (fraction: number) => void;
   /**
@@ -208,11 +217,13 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
   // the derivatives of a state with the run's input functions and controller
   const derivativesOf = (s: ModelState): Derivatives => {
     const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
+    const touch = options.contact && new ContactRun(options.contact, s);
     // nothing to set before the compiled code: the call alone (it runs 4 times a step)
-    if (!control && inputFns.length === 0) return (dx, x, t) => s.derivatives(t, x, dx);
+    if (!control && !touch && inputFns.length === 0) return (dx, x, t) => s.derivatives(t, x, dx);
     return (dx, x, t) => {
       for (const [name, f] of inputFns) s.setInput(name, f(t));
       if (control) control(t, x);
+      if (touch) touch.apply(t, x);
       s.derivatives(t, x, dx);
     };
   };

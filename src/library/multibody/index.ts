@@ -16,5 +16,5 @@ export { BallJoint, type BallJointOptions } from './ball-joint.ts';
 export { FreeJoint, type FreeJointOptions } from './free-joint.ts';
 export { BodyCylinder, type BodyCylinderOptions, STEEL } from './body-cylinder.ts';
 export { assignJointRoles, type KinematicLoop, type Topology } from './topology.ts';
-export { Mechanism, type MechanismOptions } from './mechanism.ts';
+export { Mechanism, type MechanismOptions, type GroundOptions } from './mechanism.ts';
 export type { Geometry, Shape } from './geometry.ts';
