@@ -55,6 +55,11 @@ export class ContactRun {
   private readonly pairIndex: Map<number, number>;
   private readonly scratch: Float64Array;
   private readonly wrench: Float64Array;
+  /** per contact: A's and B's point velocities, B's relative to A's, the force (reused) */
+  private readonly vA = new Float64Array(3);
+  private readonly vB = new Float64Array(3);
+  private readonly vRel = new Float64Array(3);
+  private readonly f = new Float64Array(3);
   /** narrow-phase pair tests in the last apply() (what the broad phase let through) */
   narrowTests = 0;
 
@@ -126,7 +131,7 @@ export class ContactRun {
     const c = this.contacts, { scene } = this;
     this.wrench.fill(0);
     if (this.forces.length < 3 * c.count) this.forces = new Float64Array(3 * c.dist.length), this.normalForces = new Float64Array(c.dist.length);
-    const vA = new Float64Array(3), vB = new Float64Array(3), v = new Float64Array(3), f = new Float64Array(3);
+    const { vA, vB, vRel: v, f } = this;
     for (let k = 0; k < c.count; k++) {
       const [i, j] = scene.pairs[c.pair[k]];
       const bA = scene.geometries[i].body, bB = scene.geometries[j].body;

@@ -21,7 +21,8 @@ function candidate(out: ContactList, pose: ArrayLike<number>, a: number, qx: num
 export function planeCapsule(out: ContactList, pose: ArrayLike<number>, a: number, b: number, radius: number, length: number, margin: number, pair: number): void {
   const nx = pose[a + 2], ny = pose[a + 5], nz = pose[a + 8];
   const h = length / 2;
-  for (const s of h > 0 ? [-1, 1] : [0]) {
+  // a sphere's one centre, a capsule's two
+  for (let s = h > 0 ? -1 : 1; s <= 1; s += 2) {
     const cx = pose[b + 9] + s * h * pose[b + 2], cy = pose[b + 10] + s * h * pose[b + 5], cz = pose[b + 11] + s * h * pose[b + 8];
     candidate(out, pose, a, cx - radius * nx, cy - radius * ny, cz - radius * nz, margin, pair);
   }
