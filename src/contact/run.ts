@@ -20,6 +20,11 @@
 // controller's are (sim/controller.ts), and every stepper, the stability
 // check and the stiff solver's difference Jacobian see the contact forces.
 //
+// Contact changes the model's stiffness where contacts make, break or begin
+// to stick: `regime` hashes which pairs push and which stick, and RK4's
+// stability check runs again when it changes (sim/simulate.ts, recheck),
+// with the stick stiffness of the sticking contacts (sim/stick-step.ts).
+//
 // The price is the first evaluation: twice the derivatives' cost per
 // evaluation. A kinematics-only pass (the steps the frames need, as
 // structure/needed.ts splits off the outputs) would make it a fraction.
@@ -37,12 +42,15 @@ import type { ContactScene } from './scene.ts';
 /** per body, stride 18: R (9, row-major), r (3), v (3), w (3) of frame_a, world-resolved */
 const BODY_STRIDE = 18;
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1], ZERO = [0, 0, 0];
+/** slip below STICK_SLIP v_s counts as sticking: the law's tangential stiffness is within 1/1000 of mu fn / v_s there */
+const STICK_SLIP = 10;
 
 export class ContactRun {
-  /** the contacts of the last apply(), and the force on geometry B of each (stride 3) and its normal part */
+  /** the contacts of the last apply(), and the force on geometry B of each (stride 3), its normal part, and whether it sticks */
   readonly contacts = new ContactList();
   forces = new Float64Array(48);
   normalForces = new Float64Array(16);
+  sticks = new Uint8Array(16);
   private readonly frames: ((x: Float64Array) => number)[];
   private readonly inputs: Int32Array;
   private readonly body: Float64Array;
@@ -60,8 +68,18 @@ export class ContactRun {
   private readonly vB = new Float64Array(3);
   private readonly vRel = new Float64Array(3);
   private readonly f = new Float64Array(3);
+  /** per pair, the slip velocity at its last contact (stride 3) */
+  private readonly lastSlip: Float64Array;
+  /** readers of each body's frame_a.a[1..3], z[1..3] (stride 6), made when first asked for */
+  private accelerations: ((x: Float64Array) => number)[] | undefined;
   /** narrow-phase pair tests in the last apply() (what the broad phase let through) */
   narrowTests = 0;
+  /**
+   * A hash of the last apply()'s contact regime: which pairs push, and which of those stick (slip
+   * below STICK_SLIP v_s, where the friction's stiffness mu fn / v_s is far above its sliding value).
+   * The stiffness changes with it: RK4's stability is checked again when it changes (sim/simulate.ts).
+   */
+  regime = 0;
 
   constructor(readonly scene: ContactScene, readonly state: ModelState) {
     const names = (b: string) => [
@@ -85,6 +103,7 @@ export class ContactRun {
     this.pairIndex = new Map(scene.pairs.map(([i, j], k) => [pairKey(i, j), k]));
     this.scratch = new Float64Array(state.model.stateNames.length);
     this.wrench = new Float64Array(6 * scene.bodies.length);
+    this.lastSlip = new Float64Array(3 * scene.pairs.length);
     // the world's geometries do not move: their poses once
     scene.geometries.forEach((g, i) => g.body < 0 && composePose(this.poses, POSE_STRIDE * i, IDENTITY, ZERO, g.R, g.offset));
   }
@@ -130,8 +149,9 @@ export class ContactRun {
   private forcesToWrenches(): void {
     const c = this.contacts, { scene } = this;
     this.wrench.fill(0);
-    if (this.forces.length < 3 * c.count) this.forces = new Float64Array(3 * c.dist.length), this.normalForces = new Float64Array(c.dist.length);
+    if (this.forces.length < 3 * c.count) this.forces = new Float64Array(3 * c.dist.length), this.normalForces = new Float64Array(c.dist.length), this.sticks = new Uint8Array(c.dist.length);
     const { vA, vB, vRel: v, f } = this;
+    let regime = 0;
     for (let k = 0; k < c.count; k++) {
       const [i, j] = scene.pairs[c.pair[k]];
       const bA = scene.geometries[i].body, bB = scene.geometries[j].body;
@@ -140,8 +160,66 @@ export class ContactRun {
       for (let q = 0; q < 3; q++) v[q] = vB[q] - vA[q];
       this.normalForces[k] = contactForce(f, scene.materials[c.pair[k]], c.dist[k], n, v, scene.slipSpeed);
       this.forces.set(f, 3 * k);
+      this.sticks[k] = 0;
+      if (this.normalForces[k] > 0) {
+        this.sticks[k] = this.sticking(c.pair[k], n, v) ? 1 : 0;
+        regime = Math.imul(regime ^ (2 * c.pair[k] + this.sticks[k] + 1), 0x9e3779b1);
+      }
       this.addWrench(bB, p, f, 1), this.addWrench(bA, p, f, -1);
     }
+    this.regime = regime;
+  }
+
+  /**
+   * The tangential effective mass m_t of contact k of the last apply() at (t, x) along the unit
+   * direction e: 1 / (e . da), da the change of the contact point's relative acceleration under a
+   * unit force pair +e on B, -e on A (the Delassus operator's diagonal, by two evaluations: the
+   * accelerations are linear in the forces). The inputs are restored after.
+   */
+  tangentialMass(k: number, t: number, x: Float64Array, e: ArrayLike<number>): number {
+    const c = this.contacts, [i, j] = this.scene.pairs[c.pair[k]];
+    const bodies = [this.scene.geometries[i].body, this.scene.geometries[j].body];
+    const p = c.point.subarray(3 * k, 3 * k + 3);
+    const accel = () => {
+      this.state.derivatives(t, x, this.scratch);
+      return bodies.map((b) => (b < 0 ? 0 : this.pointAcceleration(b, p, e)));
+    };
+    const before = accel();
+    const saved = Float64Array.from(this.state.u);
+    bodies.forEach((b, side) => {
+      if (b < 0) return;
+      const sign = side === 1 ? 1 : -1, at = 6 * b, o = BODY_STRIDE * b, u = this.state.u, ix = this.inputs;
+      const dx = p[0] - this.body[o + 9], dy = p[1] - this.body[o + 10], dz = p[2] - this.body[o + 11];
+      const w = [e[0], e[1], e[2], dy * e[2] - dz * e[1], dz * e[0] - dx * e[2], dx * e[1] - dy * e[0]];
+      for (let q = 0; q < 6; q++) u[ix[at + q]] += sign * w[q];
+    });
+    const after = accel();
+    this.state.u.set(saved);
+    this.state.derivatives(t, x, this.scratch);
+    return 1 / (after[1] - before[1] - (after[0] - before[0]));
+  }
+
+  /** e . (a + z x (p - r)) of body b's frame_a (the part of its point's acceleration that forces change) */
+  private pointAcceleration(b: number, p: ArrayLike<number>, e: ArrayLike<number>): number {
+    const read = (this.accelerations ??= this.scene.bodies.flatMap((n) => ['a', 'z'].flatMap((q) => [1, 2, 3].map((i) => this.state.reader(`${n}.frame_a.${q}[${i}]`)))));
+    const x = new Float64Array(0), at = 6 * b, o = BODY_STRIDE * b;
+    const a = [0, 1, 2].map((i) => read[at + i](x)), z = [0, 1, 2].map((i) => read[at + 3 + i](x));
+    const dx = p[0] - this.body[o + 9], dy = p[1] - this.body[o + 10], dz = p[2] - this.body[o + 11];
+    const ap = [a[0] + z[1] * dz - z[2] * dy, a[1] + z[2] * dx - z[0] * dz, a[2] + z[0] * dy - z[1] * dx];
+    return ap[0] * e[0] + ap[1] * e[1] + ap[2] * e[2];
+  }
+
+  /**
+   * Does the pair's contact stick: its slip below STICK_SLIP v_s, or reversed since the pair's last
+   * evaluation (a fixed step too large for the friction's stiffness makes it chatter about zero at
+   * slips far above v_s, where the law looks soft; the reversal gives it away)
+   */
+  private sticking(pair: number, n: ArrayLike<number>, v: ArrayLike<number>): boolean {
+    const vn = n[0] * v[0] + n[1] * v[1] + n[2] * v[2], last = this.lastSlip, at = 3 * pair;
+    const tx = v[0] - vn * n[0], ty = v[1] - vn * n[1], tz = v[2] - vn * n[2];
+    const reversed = tx * last[at] + ty * last[at + 1] + tz * last[at + 2] < 0;
+    last[at] = tx, last[at + 1] = ty, last[at + 2] = tz;
+    return reversed || Math.hypot(tx, ty, tz) < STICK_SLIP * this.scene.slipSpeed;
   }
 
   /** the velocity of body b's material point at p: v + w x (p - r); the world's: 0 */
