@@ -49,6 +49,8 @@ export class Body extends Component {
   /** kinetic energy 1/2 m |v_cm|^2 + 1/2 w . (I_w w) and potential energy -m g . r_cm (J) */
   readonly kineticEnergy: Expr;
   readonly potentialEnergy: Expr;
+  /** with collision geometry: the contact wrench's power on the body, F . v_a + T . w_a (W) */
+  readonly contactPower: Expr | undefined;
 
   constructor(name: string, options: BodyOptions) {
     super(name);
@@ -80,6 +82,7 @@ export class Body extends Component {
       const F = input('contact_f'), T = input('contact_t');
       this.vectorEquation(fa.f, vsub(vscale(m, vsub(acm, g)), F));
       this.vectorEquation(fa.t, vsub(vadd(inertial, cross(rc, vadd(fa.f, F))), T));
+      this.contactPower = add(dot(F, fa.v), dot(T, fa.w));
     }
     // energies: v_cm = v_a + w_a x rc; w . (I_w w) = (R_a^T w) . I (R_a^T w)
     const vcm = vadd(fa.v, cross(fa.w, rc)), wb = mulMTV(fa.R, fa.w);
