@@ -25,6 +25,11 @@ export { urdfMechanism, parseUrdf, type UrdfModel, type UrdfOptions, type UrdfRo
 export { mjcfMechanism, parseMjcf, type MjcfModel, type MjcfOptions, type MjcfRobot } from './io/mjcf.ts';
 
 // compiling and simulating
+// contact (first layers): collision geometry on bodies, the scene a run is given (simulate's contact option)
+export { ContactScene, type ContactOptions } from './contact/scene.ts';
+export type { Collider } from './contact/collider.ts';
+export type { CollisionShape } from './contact/shapes.ts';
+export type { ContactMaterial, ContactLaw } from './contact/material.ts';
 export { compile, type CompileOptions, type CompileReport, type Mode, type Problem } from './compile.ts';
 export type { CompiledModel, StateValues, PortableModel } from './codegen/compiled.ts';
 export type { CoordinateNames, InverseDynamics } from './codegen/inverse.ts';

@@ -125,6 +125,10 @@ simulation options:
                      time and the states by name, and sets inputs by name
   --call-timeout s   the time one call of the controller may take, in seconds (default 10;
                      also KRON_CALL_TIMEOUT)
+  --contact          contact between the mechanism's collision geometry (bodies' collision,
+                     Mechanism.ground): compliant normal force and regularised friction,
+                     written into each body's contact_f[1..3], contact_t[1..3] inputs at every
+                     evaluation (off by default: without it those inputs stay 0)
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:
@@ -137,6 +141,7 @@ examples:
   kron simulate mechanisms/puma560.urdf --start j2.q=0.5 --stop 1 --interval 0.01
   kron simulate mechanisms/puma560-pd.ts --stop 5 --signals 'pd2.e,j2.tau'
   kron simulate mechanisms/puma560.ts --controller mechanisms/controllers/puma560-pd.ts --stop 5
+  kron simulate mechanisms/sphere-on-plane.ts --contact --stop 0.5 --step 1e-5 --integrator rk4 --interval 0.1 --signals 'j.v[1],j.w[3]'
 `;
 
 /** options of both commands: compile + simulate share the model and compile options */
@@ -177,6 +182,7 @@ export const SIMULATE_OPTIONS = {
   out: { type: 'string' },
   controller: { type: 'string' },
   'call-timeout': { type: 'string' },
+  contact: { type: 'boolean', default: false },
   'unsafe-step': { type: 'boolean', default: false },
   'min-event-interval': { type: 'string' },
   'zeno-count': { type: 'string' },
@@ -378,6 +384,15 @@ export async function runCompile(args: string[], io: Io): Promise<void> {
   io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
 }
 
+/** --contact: the scene of a mechanism's collision geometry (src/contact); a model that is no mechanism is a usage error */
+async function contactScene(model: Model, file: string, io: Io): Promise<SimulateOptions['contact']> {
+  const [{ Mechanism }, { ContactScene }] = await Promise.all([import('../library/multibody/mechanism.ts'), import('../contact/scene.ts')]);
+  if (!(model instanceof Mechanism)) throw new UsageError(`--contact applies to mechanisms (models built with Mechanism); ${file} is not one`, { hint: 'give bodies collision geometry (BodyOptions.collision) and a ground (Mechanism.ground) in a mechanism' });
+  const scene = ContactScene.of(model);
+  if (scene.geometries.length === 0) io.stderr.write(`warning: --contact: ${file} has no collision geometry (BodyOptions.collision, Mechanism.ground), so no contact acts\n`);
+  return scene;
+}
+
 export async function runSimulate(args: string[], io: Io): Promise<void> {
   try {
     await simulateCommand(args, io, false);
@@ -399,8 +414,9 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
     options.controllerName = values.controller;
   }
   const json = values.out?.endsWith('.json');
-  const loaded = await compileFrom(file, values, io, 'forward', { eager: eager || json === true, warn: !eager });
+  const loaded = await compileFrom(file, values, io, 'forward', { eager: eager || json === true || values.contact, warn: !eager });
   const { compiled } = loaded;
+  if (values.contact) options.contact = await contactScene(loaded.model, file, io);
   const bar = progressBar(terminal(io));
   let written;
   try {

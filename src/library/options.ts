@@ -39,6 +39,9 @@ export const OBJECTS: OptionKind = {
   example: '{ ... }',
 };
 
+/** an array of objects (a body's colliders) */
+export const LIST: OptionKind = { is: (v) => Array.isArray(v) && v.every((x) => OBJECT.is(x)), what: 'an array of objects', example: '[{ ... }]' };
+
 /** one of the given values */
 export function oneOf(...values: readonly unknown[]): OptionKind {
   const shown = values.map((v) => JSON.stringify(v).replaceAll('"', "'"));

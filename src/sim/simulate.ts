@@ -18,6 +18,9 @@ import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
 import { type EventCount, type EventStepper, type MakeStepper, withEvents } from './events.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
+import { ContactRun } from '../contact/run.ts';
+import type { ContactScene } from '../contact/scene.ts';
+import { checkStickStep } from './stick-step.ts';
 
 export { INTEGRATORS, type IntegrationStats, type Integrator };
 
@@ -59,6 +62,13 @@ export interface SimulateOptions<S extends string = string> {
   controller?: Controller;
   /** how errors name the controller (default: its function name, else "controller") */
   controllerName?: string;
+  /**
+   * Contact (src/contact): the scene of a mechanism with collision geometry
+   * (ContactScene.of(mechanism)); at every evaluation, after the controller,
+   * its forces are written into the bodies' contact inputs (contact/run.ts).
+   * Without it a body's contact inputs keep their values (0: no contact).
+   */
+  contact?: ContactScene;
   /** called with the fraction done, at most every 1% */
   onProgress?: (fraction: number) => void;
   /**
@@ -195,12 +205,16 @@ interface Run<S extends string> {
   readonly deriv: Derivatives;
   /** the derivatives of a probe state set like the run's (inputs, parameters, workspace): the stability check's */
   readonly prober: () => Derivatives;
+  /** contact: the probe state's contact, once the probe is made */
+  readonly probeContact: () => ContactRun | undefined;
   readonly samples: number;
   readonly before: { iterations: readonly IterationStats[]; substitutions: readonly SubstitutionStats[] };
   /** the stepper's statistics, kept current while the run goes */
   integration?: IntegrationStats;
   /** a model with events: the stepper that stops at them */
   events?: EventStepper;
+  /** contact: the run's contact (the last evaluation's contacts and regime) */
+  contact?: ContactRun;
 }
 
 function prepare<S extends string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): Run<S> {
@@ -214,30 +228,35 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     return typeof f === 'function' ? ([name, f] as const) : undefined;
   }).filter((x) => x !== undefined);
   // the derivatives of a state with the run's input functions and controller
-  const derivativesOf = (s: ModelState): Derivatives => {
+  const derivativesOf = (s: ModelState, made?: (c: ContactRun) => void): Derivatives => {
     const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
+    const touch = options.contact && new ContactRun(options.contact, s);
+    if (touch) made?.(touch);
     // nothing to set before the compiled code: the call alone (it runs 4 times a step)
-    if (!control && inputFns.length === 0) return (dx, x, t) => s.derivatives(t, x, dx);
+    if (!control && !touch && inputFns.length === 0) return (dx, x, t) => s.derivatives(t, x, dx);
     return (dx, x, t) => {
       for (const [name, f] of inputFns) s.setInput(name, f(t));
       if (control) control(t, x);
+      if (touch) touch.apply(t, x);
       s.derivatives(t, x, dx);
     };
   };
-  const deriv = derivativesOf(state);
+  let contact: ContactRun | undefined;
+  const deriv = derivativesOf(state, (c) => (contact = c));
   // a second state for the stability check's probes, so that they touch neither the run's workspace
   // (Newton's warm start, the closures' sign records) nor its statistics; made at the first check
   let probe: { state: ModelState; deriv: Derivatives } | undefined;
+  let probeContact: ContactRun | undefined;
   const prober = (): Derivatives => {
     if (!probe) {
       const s = state.model.createState();
-      probe = { state: s, deriv: derivativesOf(s) };
+      probe = { state: s, deriv: derivativesOf(s, (c) => (probeContact = c)) };
     }
     syncProbe(probe.state, state);
     return probe.deriv;
   };
   const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
-  return { state, names, readers, deriv, prober, samples: sampleCount(options), before };
+  return { state, names, readers, deriv, prober, probeContact: () => probeContact, samples: sampleCount(options), before, contact };
 }
 
 /**
@@ -275,10 +294,21 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
   if (integrator === 'radau' || integrator === 'auto') settings.trial = (dx, y, t) => run.prober()(dx, y, t);
   // a fixed step beyond RK4's stability region for a mode of the model stops the run (sim/stability.ts), or (auto) goes on with radau
   if (integrator === 'auto') settings.switched = {};
+  // contact: its stiffness changes where contacts make, break or stick, so RK4's stability is checked there again
+  const { contact } = run;
+  if (contact) {
+    let regime = contact.regime;
+    settings.recheck = () => regime !== contact.regime && ((regime = contact.regime), true);
+  }
   if ((integrator === 'rk4' && !options.unsafeStep) || integrator === 'auto') {
     settings.guard = (t, y, h) => {
       const probe = run.prober();
       checkRk4Step(state.model.stateNames, (dx, z) => probe(dx, z, t), y, t, h);
+      // contacts that stick: their friction's stiffness, which the Jacobian at y may not show (sim/stick-step.ts)
+      if (run.contact) {
+        probe(new Float64Array(y.length), y, t);
+        checkStickStep(run.contact, run.probeContact()!, t, y, h);
+      }
     };
   }
   // a model with events: a stepper that stops at them (sim/events.ts)

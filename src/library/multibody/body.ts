@@ -6,6 +6,14 @@
 //   t_a  = I_w z_a + w_a x (I_w w_a) + rc x f_a,     I_w = R_a I R_a^T
 // (I_w and w x (w x rc) as world-inertia.ts writes them, for fewer operations).
 // f_a, t_a: force and torque acting on the body at frame_a.
+// A body with collision geometry (options.collision) has an external wrench
+// as inputs, world-resolved: contact_f[1..3] (N, acting at frame_a's origin)
+// and contact_t[1..3] (N m, about frame_a's origin), which the run-time
+// contact (src/contact/run.ts) fills at every evaluation; then
+//   f_a  = m (a_cm - g) - F
+//   t_a  = I_w z_a + w_a x (I_w w_a) + rc x (f_a + F) - T
+// (F, T moved to the left of Newton-Euler). A body without collision
+// geometry has neither inputs nor terms: its equations are as before.
 import { symmetricEigen3 } from './jacobi.ts';
 import { type Expr, type Vec3Like, add, cross, dot, mat3, mul, mulMTV, mulMV, vadd, vec3, vex, vscale, vsub } from '../../expr/index.ts';
 import { centripetal, worldInertia } from './world-inertia.ts';
@@ -13,7 +21,8 @@ import { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Frame } from './frame.ts';
 import type { Geometry } from './geometry.ts';
-import { NUMBER, NUMBERS, OBJECTS, type OptionKind, checkOptions } from '../options.ts';
+import { LIST, NUMBER, NUMBERS, OBJECTS, type OptionKind, checkOptions } from '../options.ts';
+import { type Collider, checkColliders } from '../../contact/collider.ts';
 
 export interface BodyOptions {
   /** mass (kg), >= 0 */
@@ -26,9 +35,11 @@ export interface BodyOptions {
   gravity?: Vec3Like;
   /** what it looks like: one shape, or several (an MJCF body's geoms), each in frame_a coordinates */
   geometry?: Geometry | readonly Geometry[];
+  /** collision geometry (src/contact/collider.ts): the body gets contact wrench inputs contact_f[1..3], contact_t[1..3] */
+  collision?: readonly Collider[];
 }
 
-const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECTS } satisfies Record<keyof BodyOptions, OptionKind>;
+const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECTS, collision: LIST } satisfies Record<keyof BodyOptions, OptionKind>;
 
 export class Body extends Component {
   readonly frame_a: Frame;
@@ -36,6 +47,8 @@ export class Body extends Component {
   readonly geometry: Geometry | undefined;
   /** all its shapes, drawn together */
   readonly shapes: readonly Geometry[];
+  /** its collision geometry (empty: none, and no contact inputs) */
+  readonly collision: readonly Collider[];
   /** the declared values (before any --set override): mass, centre of mass and inertia in frame_a coordinates */
   readonly mass: number;
   readonly rcm: readonly [number, number, number];
@@ -43,6 +56,8 @@ export class Body extends Component {
   /** kinetic energy 1/2 m |v_cm|^2 + 1/2 w . (I_w w) and potential energy -m g . r_cm (J) */
   readonly kineticEnergy: Expr;
   readonly potentialEnergy: Expr;
+  /** with collision geometry: the contact wrench's power on the body, F . v_a + T . w_a (W) */
+  readonly contactPower: Expr | undefined;
 
   constructor(name: string, options: BodyOptions) {
     super(name);
@@ -51,6 +66,8 @@ export class Body extends Component {
     this.frame_a = this.add(new Frame('frame_a'));
     this.shapes = options.geometry === undefined ? [] : Array.isArray(options.geometry) ? options.geometry : [options.geometry as Geometry];
     this.geometry = this.shapes[0];
+    this.collision = options.collision ?? [];
+    checkColliders(this.collision, name);
     const m = this.parameter('m', options.m);
     const rcm = (this.rcm = options.rcm ?? [0, 0, 0]);
     this.mass = options.m;
@@ -65,8 +82,17 @@ export class Body extends Component {
     const rc = mulMV(fa.R, c);
     const acm = vadd(vadd(fa.a, cross(fa.z, rc)), centripetal(fa.w, fa.R, c, rcm));
     const { Iw, gyroscopic } = worldInertia(fa.R, I, this.inertia);
-    this.vectorEquation(fa.f, vscale(m, vsub(acm, g)));
-    this.vectorEquation(fa.t, vadd(vadd(mulMV(Iw, fa.z), gyroscopic(fa.w)), cross(rc, fa.f)));
+    const inertial = vadd(mulMV(Iw, fa.z), gyroscopic(fa.w));
+    if (this.collision.length === 0) {
+      this.vectorEquation(fa.f, vscale(m, vsub(acm, g)));
+      this.vectorEquation(fa.t, vadd(inertial, cross(rc, fa.f)));
+    } else {
+      const input = (n: string) => vec3(...([1, 2, 3].map((i) => this.input(`${n}[${i}]`, 0)) as [Expr, Expr, Expr]));
+      const F = input('contact_f'), T = input('contact_t');
+      this.vectorEquation(fa.f, vsub(vscale(m, vsub(acm, g)), F));
+      this.vectorEquation(fa.t, vsub(vadd(inertial, cross(rc, vadd(fa.f, F))), T));
+      this.contactPower = add(dot(F, fa.v), dot(T, fa.w));
+    }
     // energies: v_cm = v_a + w_a x rc; w . (I_w w) = (R_a^T w) . I (R_a^T w)
     const vcm = vadd(fa.v, cross(fa.w, rc)), wb = mulMTV(fa.R, fa.w);
     this.kineticEnergy = mul(0.5, add(mul(m, dot(vcm, vcm)), dot(wb, mulMV(I, wb))));

@@ -6,14 +6,22 @@
 //   total     = kinetic + potential
 // No state derivative reads them, so they are computed in the outputs pass
 // only (structure/needed.ts), never in derivatives().
+// A mechanism with collision geometry also has the state contact_work, the
+// work the contact wrenches have done on the bodies (J, src/contact):
+//   der(contact_work) = sum over bodies F . v_a + T . w_a
+// so total - contact_work is constant in a run without other inputs or
+// dissipation: what the contacts' springs hold and their dampers and
+// friction took (contact_work <= 0 once the contacts have let go).
 import { type Expr, add } from '../../expr/index.ts';
-import { Component } from '../../model/index.ts';
+import { Component, der } from '../../model/index.ts';
 import type { Body } from './body.ts';
 
 export class Energy extends Component {
   readonly kinetic: Expr;
   readonly potential: Expr;
   readonly total: Expr;
+  /** with collision geometry: the contact wrenches' work on the bodies (a state, J) */
+  readonly contactWork: Expr | undefined;
 
   constructor(name: string, bodies: readonly Body[], springs: readonly Expr[]) {
     super(name);
@@ -23,5 +31,10 @@ export class Energy extends Component {
     this.equation(this.kinetic, add(...bodies.map((b) => b.kineticEnergy)));
     this.equation(this.potential, add(...bodies.map((b) => b.potentialEnergy), ...springs));
     this.equation(this.total, add(this.kinetic, this.potential));
+    const power = bodies.flatMap((b) => (b.contactPower ? [b.contactPower] : []));
+    if (power.length) {
+      this.contactWork = this.variable('contact_work', { start: 0 });
+      this.equation(der(this.contactWork), add(...power));
+    }
   }
 }

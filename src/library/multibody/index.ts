@@ -18,5 +18,5 @@ export { Weld, type WeldOptions } from './weld.ts';
 export { Coupling, type CouplingOptions } from './coupling.ts';
 export { BodyCylinder, type BodyCylinderOptions, STEEL } from './body-cylinder.ts';
 export { assignJointRoles, type KinematicLoop, type Topology } from './topology.ts';
-export { Mechanism, type MechanismOptions } from './mechanism.ts';
+export { Mechanism, type MechanismOptions, type GroundOptions } from './mechanism.ts';
 export type { Geometry, Shape } from './geometry.ts';

@@ -28,9 +28,18 @@ import { type Topology, assignJointRoles } from './topology.ts';
 import { Universal, type UniversalOptions } from './universal.ts';
 import { STANDARD_GRAVITY, World } from './world.ts';
 import { NUMBERS, type OptionKind, checkOptions } from '../options.ts';
+import { type Collider, checkColliders, zOnto } from '../../contact/collider.ts';
 
 /** the name of the energy component (its signals energy.kinetic, energy.potential, energy.total) */
 export const ENERGY = 'energy';
+
+/** a ground plane (Mechanism.ground): a collider's name, parameters and filter, and where the plane is */
+export interface GroundOptions extends Omit<Collider, 'shape' | 'offset' | 'orientation'> {
+  /** the outward normal, world-resolved (default: against gravity) */
+  normal?: readonly [number, number, number];
+  /** a point of the plane (default the origin) */
+  point?: readonly [number, number, number];
+}
 
 export interface MechanismOptions {
   /** world-resolved gravity (m/s^2); default (0, -9.80665, 0) */
@@ -48,11 +57,17 @@ export class Mechanism extends Model {
   /** momentum.linear, .angular and com.r, .v, .m, once elaborated (momentum.ts) */
   momentum: Momentum | undefined;
   com: CentreOfMass | undefined;
+  /** collision geometry fixed in the world (ground planes, Mechanism.ground) */
+  readonly worldCollision: Collider[] = [];
+
+  /** the declared gravity, world-resolved (m/s^2; before any --set of world.g) */
+  readonly gravity: readonly [number, number, number];
 
   constructor(title: string, options: MechanismOptions = {}) {
     super(title);
     checkOptions(`mechanism ${title}`, options, MECHANISM_OPTIONS);
-    this.world = this.add(new World('world', options.gravity ?? [0, -STANDARD_GRAVITY, 0]));
+    this.gravity = options.gravity ?? [0, -STANDARD_GRAVITY, 0];
+    this.world = this.add(new World('world', this.gravity));
   }
 
   override elaborate(): void {
@@ -105,6 +120,24 @@ export class Mechanism extends Model {
     return components(this).flatMap((c) => (c instanceof Joint ? c.stateCoordinates() : [])).map((k) => ({
       q: variableOf(k.q)!, qd: variableOf(k.qd)!, qdd: variableOf(k.qdd)!, tau: variableOf(k.tau)!,
     }));
+  }
+
+  /**
+   * A ground plane for contact: the half-space below `point` (default the
+   * origin) with outward `normal` (default against gravity), fixed in the
+   * world. Contact acts only in runs given a ContactScene (src/contact).
+   */
+  ground(options: GroundOptions = {}): Collider {
+    const g = this.gravity;
+    const normal = options.normal ?? (g.some((v) => v !== 0) ? (g.map((v) => -v) as [number, number, number]) : [0, 0, 1]);
+    const { normal: _, point, ...rest } = options;
+    const collider: Collider = { name: 'ground', ...rest, shape: { type: 'plane' }, offset: point ?? [0, 0, 0], orientation: zOnto(normal) };
+    if (!(normal.length === 3 && normal.every(Number.isFinite) && Math.hypot(...normal) > 0)) {
+      throw new UsageError(`ground: normal [${normal.join(', ')}] is not a direction`, { component: 'world', hint: 'give normal: [x, y, z], not zero' });
+    }
+    checkColliders([collider], 'world');
+    this.worldCollision.push(collider);
+    return collider;
   }
 
   body(name: string, options: BodyOptions): Body {

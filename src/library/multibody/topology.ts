@@ -175,7 +175,7 @@ function closeInPlane(cut: BallJoint | Weld, plane: LoopPlane, poses: ReadonlyMa
 }
 
 /** union-find over frames: connections and rigid components join them */
-function rigidGroups(components: readonly Component[], frames: Frame[]) {
+export function rigidGroups(components: readonly Component[], frames: Frame[]) {
   const index = new Map<Frame, number>(frames.map((f, i) => [f, i]));
   const parent = frames.map((_, i) => i);
   const find = (i: number): number => {

@@ -7,7 +7,9 @@
 // check, sim/stability.ts) runs before the first step, every
 // STABILITY_EVERY steps, and where the state changes fast: when its largest
 // component has grown tenfold since the last check (an instability that
-// sets in between two checks is caught while the numbers are still finite).
+// sets in between two checks is caught while the numbers are still finite),
+// and where the model says its stiffness may have changed (settings.recheck:
+// a contact made, broken or sticking).
 // A step is on the hot path of every fixed-step run: it allocates nothing
 // and copies only the state before it (bench:run).
 import rk4 from 'ode-rk4';
@@ -104,7 +106,7 @@ export class Rk4Stepper implements Stepper {
     const cut = until < next;
     // on the grid, a step is h, or what is left to the stop time when that is less (by rounding, at the last step)
     const dt = Math.min(cut ? until - t0 : this.onGrid ? h : next - t0, this.settings.stop - t0);
-    if (this.settings.guard && (this.grown || this.stats.steps % STABILITY_EVERY === 0)) {
+    if (this.settings.guard && (this.grown || this.stats.steps % STABILITY_EVERY === 0 || this.settings.recheck?.())) {
       this.settings.guard(t0, integrator.y, h);
       this.checkedSize = size(integrator.y);
       this.grown = false;

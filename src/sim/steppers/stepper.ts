@@ -49,6 +49,11 @@ export interface StepperSettings {
    */
   guard?: (t: number, x: Float64Array, h: number) => void;
   /**
+   * true when the model's stiffness may have changed since it was last asked (a contact made or
+   * broken, or one that began to stick: contact/run.ts): the guard runs again before the next step
+   */
+  recheck?: () => boolean;
+  /**
    * Implicit methods: f at trial states (Newton's stage values, the Jacobian's columns), each call
    * starting from the model's evaluation at the last accepted state, which f alone evaluates.
    * A trial far from it (a long first step) cannot then carry a kinematic loop onto its mirror

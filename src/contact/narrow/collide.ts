@@ -1,0 +1,56 @@
+// The narrow phase's dispatch: one pair of geometries => its contacts, by the
+// closed form for the pair's two shape types. Pairs are tested in the order
+// plane < sphere < capsule < box < cylinder and reported as asked: a pair
+// asked as (box, plane) is tested as (plane, box) and its normals flipped.
+// Pairs without a closed form yet (box-box, capsule-box, cylinder against
+// anything but a plane) are refused when the scene is set up (narrowPhaseFor),
+// never at run time.
+import type { CollisionShape, ShapeType } from '../shapes.ts';
+import { ContactList } from './contact-list.ts';
+import { planeBox, planeCapsule, planeCylinder } from './plane.ts';
+import { capsuleCapsule } from './round.ts';
+import { sphereBox } from './sphere-box.ts';
+
+const RANK: Record<ShapeType, number> = { plane: 0, sphere: 1, capsule: 2, box: 3, cylinder: 4 };
+
+const radiusOf = (s: CollisionShape) => (s.type === 'sphere' || s.type === 'capsule' ? s.radius : 0);
+const lengthOf = (s: CollisionShape) => (s.type === 'capsule' ? s.length : 0);
+
+/** does the narrow phase have a closed form for this pair of shape types (in either order) */
+export function narrowPhaseFor(a: ShapeType, b: ShapeType): boolean {
+  const [lo, hi] = RANK[a] <= RANK[b] ? [a, b] : [b, a];
+  if (lo === 'plane') return hi !== 'plane';
+  if (hi === 'sphere' || hi === 'capsule') return true;
+  return hi === 'box' && lo === 'sphere';
+}
+
+// (contacts, poses (stride 12), A's pose index and shape, B's, margin, pair index) => contacts of the pair with distance < margin appended
+export function collide(out: ContactList, pose: ArrayLike<number>, a: number, A: CollisionShape, b: number, B: CollisionShape, margin: number, pair: number): void {
+  if (RANK[A.type] > RANK[B.type]) {
+    const from = out.count;
+    collideOrdered(out, pose, b, B, a, A, margin, pair);
+    out.flipFrom(from);
+    return;
+  }
+  collideOrdered(out, pose, a, A, b, B, margin, pair);
+}
+
+function collideOrdered(out: ContactList, pose: ArrayLike<number>, a: number, A: CollisionShape, b: number, B: CollisionShape, margin: number, pair: number): void {
+  if (A.type === 'plane') {
+    if (B.type === 'sphere' || B.type === 'capsule') return planeCapsule(out, pose, a, b, B.radius, lengthOf(B), margin, pair);
+    if (B.type === 'box') return planeBox(out, pose, a, b, B, margin, pair);
+    if (B.type === 'cylinder') return planeCylinder(out, pose, a, b, B, margin, pair);
+    return;
+  }
+  if ((A.type === 'sphere' || A.type === 'capsule') && (B.type === 'sphere' || B.type === 'capsule')) {
+    return capsuleCapsule(out, pose, a, radiusOf(A), lengthOf(A), b, radiusOf(B), lengthOf(B), margin, pair);
+  }
+  if (A.type === 'sphere' && B.type === 'box') return sphereBox(out, pose, a, A.radius, b, B, margin, pair);
+}
+
+/** the signed distance of two geometries (the smallest of their candidate points; negative: penetration), for tests and tools */
+export function signedDistance(pose: ArrayLike<number>, a: number, A: CollisionShape, b: number, B: CollisionShape): number {
+  const out = new ContactList(8);
+  collide(out, pose, a, A, b, B, Infinity, 0);
+  return out.minFrom(0);
+}

@@ -1,0 +1,244 @@
+// Contact in a run: how contact forces enter the compiled model.
+//
+// The design. Every body with collision geometry has an external wrench as
+// inputs (library/multibody/body.ts: contact_f[1..3], contact_t[1..3],
+// world-resolved, at and about frame_a's origin). The compiled code, torn or
+// relaxed, treats them like any input: nothing is recompiled when contacts
+// make or break, and both solve forms see the same forces. Before each
+// evaluation of the derivatives at (t, x) the integrator calls apply(t, x):
+//   1. the model is evaluated once at (t, x) for the bodies' frames (R, r,
+//      v, w): positions and velocities depend on x alone, never on inputs
+//      (forces act on accelerations), so what the contact inputs hold then
+//      does not matter;
+//   2. the geometries' world poses, the broad phase (sweep and prune over
+//      the bounded geometries; every plane against every bounded geometry),
+//      the filter of the scene (scene.ts), the narrow phase;
+//   3. the force law at every contact (law.ts), summed per body into its
+//      wrench about frame_a's origin, written into the inputs;
+// then the integrator evaluates the derivatives with those inputs. So
+// derivatives with contact remain a pure function of (t, x), as a
+// controller's are (sim/controller.ts), and every stepper, the stability
+// check and the stiff solver's difference Jacobian see the contact forces.
+//
+// Contact changes the model's stiffness where contacts make, break or begin
+// to stick: `regime` hashes which pairs push and which stick, and RK4's
+// stability check runs again when it changes (sim/simulate.ts, recheck),
+// with the stick stiffness of the sticking contacts (sim/stick-step.ts).
+//
+// The price is the first evaluation: twice the derivatives' cost per
+// evaluation. A kinematics-only pass (the steps the frames need, as
+// structure/needed.ts splits off the outputs) would make it a fraction.
+import { SimulationError } from '../errors.ts';
+import type { ModelState } from '../codegen/state.ts';
+import { SweepAndPrune } from './broad-phase.ts';
+import { boundsOf } from './bounds.ts';
+import { pairKey } from './filter.ts';
+import { contactForce } from './law.ts';
+import { ContactList } from './narrow/contact-list.ts';
+import { collide } from './narrow/collide.ts';
+import { POSE_STRIDE, composePose } from './pose.ts';
+import type { ContactScene } from './scene.ts';
+
+/** per body, stride 18: R (9, row-major), r (3), v (3), w (3) of frame_a, world-resolved */
+const BODY_STRIDE = 18;
+const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1], ZERO = [0, 0, 0];
+/** slip below STICK_SLIP v_s counts as sticking: the law's tangential stiffness is within 1/1000 of mu fn / v_s there */
+const STICK_SLIP = 10;
+
+export class ContactRun {
+  /** the contacts of the last apply(), and the force on geometry B of each (stride 3), its normal part, and whether it sticks */
+  readonly contacts = new ContactList();
+  forces = new Float64Array(48);
+  normalForces = new Float64Array(16);
+  sticks = new Uint8Array(16);
+  private readonly frames: ((x: Float64Array) => number)[];
+  private readonly inputs: Int32Array;
+  private readonly body: Float64Array;
+  private readonly poses: Float64Array;
+  private readonly bounds: Float64Array;
+  /** the bounded geometries (sweep and prune's indices into them) and the planes */
+  private readonly bounded: number[];
+  private readonly planes: number[];
+  private readonly sap: SweepAndPrune;
+  private readonly pairIndex: Map<number, number>;
+  private readonly scratch: Float64Array;
+  private readonly wrench: Float64Array;
+  /** per contact: A's and B's point velocities, B's relative to A's, the force (reused) */
+  private readonly vA = new Float64Array(3);
+  private readonly vB = new Float64Array(3);
+  private readonly vRel = new Float64Array(3);
+  private readonly f = new Float64Array(3);
+  /** per pair, the slip velocity at its last contact (stride 3) */
+  private readonly lastSlip: Float64Array;
+  /** readers of each body's frame_a.a[1..3], z[1..3] (stride 6), made when first asked for */
+  private accelerations: ((x: Float64Array) => number)[] | undefined;
+  /** narrow-phase pair tests in the last apply() (what the broad phase let through) */
+  narrowTests = 0;
+  /**
+   * A hash of the last apply()'s contact regime: which pairs push, and which of those stick (slip
+   * below STICK_SLIP v_s, where the friction's stiffness mu fn / v_s is far above its sliding value).
+   * The stiffness changes with it: RK4's stability is checked again when it changes (sim/simulate.ts).
+   */
+  regime = 0;
+
+  constructor(readonly scene: ContactScene, readonly state: ModelState) {
+    const names = (b: string) => [
+      ...[1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b}.frame_a.R[${i}][${j}]`)),
+      ...['r', 'v', 'w'].flatMap((q) => [1, 2, 3].map((i) => `${b}.frame_a.${q}[${i}]`)),
+    ];
+    this.frames = scene.bodies.flatMap((b) => names(b).map((n) => state.reader(n)));
+    const layout = state.model.generated.layout.inputs;
+    this.inputs = Int32Array.from(scene.bodies.flatMap((b) => ['f', 't'].flatMap((q) => [1, 2, 3].map((i) => {
+      const k = layout.indexOf(`${b}.contact_${q}[${i}]`);
+      if (k < 0) throw new SimulationError(`body ${b} has collision geometry, but its contact input ${b}.contact_${q}[${i}] is not an input of the compiled model`, { component: b, hint: 'compile the mechanism the contact scene was made from, as it is (an equation of the model may define the input)' });
+      return k;
+    }))));
+    const n = scene.geometries.length;
+    this.body = new Float64Array(BODY_STRIDE * scene.bodies.length);
+    this.poses = new Float64Array(POSE_STRIDE * n);
+    this.bounded = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? -1 : i)).filter((i) => i >= 0);
+    this.planes = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? i : -1)).filter((i) => i >= 0);
+    this.bounds = new Float64Array(6 * this.bounded.length);
+    this.sap = new SweepAndPrune(this.bounded.length);
+    this.pairIndex = new Map(scene.pairs.map(([i, j], k) => [pairKey(i, j), k]));
+    this.scratch = new Float64Array(state.model.stateNames.length);
+    this.wrench = new Float64Array(6 * scene.bodies.length);
+    this.lastSlip = new Float64Array(3 * scene.pairs.length);
+    // the world's geometries do not move: their poses once
+    scene.geometries.forEach((g, i) => g.body < 0 && composePose(this.poses, POSE_STRIDE * i, IDENTITY, ZERO, g.R, g.offset));
+  }
+
+  // (t, x) => the contact wrenches at (t, x) in the state's inputs (the model evaluated at (t, x) on the way)
+  apply(t: number, x: Float64Array): void {
+    this.state.derivatives(t, x, this.scratch);
+    this.readFrames(x);
+    this.detect();
+    this.forcesToWrenches();
+    for (let k = 0; k < this.inputs.length; k++) this.state.u[this.inputs[k]] = this.wrench[k];
+  }
+
+  private readFrames(x: Float64Array): void {
+    for (let k = 0; k < this.frames.length; k++) this.body[k] = this.frames[k](x);
+    const { geometries } = this.scene;
+    for (let i = 0; i < geometries.length; i++) {
+      const g = geometries[i];
+      if (g.body < 0) continue;
+      const b = BODY_STRIDE * g.body;
+      composePose(this.poses, POSE_STRIDE * i, this.body.subarray(b, b + 9), this.body.subarray(b + 9, b + 12), g.R, g.offset);
+    }
+  }
+
+  private detect(): void {
+    const { geometries } = this.scene, out = this.contacts;
+    out.clear();
+    this.narrowTests = 0;
+    this.bounded.forEach((g, k) => boundsOf(this.bounds, 6 * k, geometries[g].shape, this.poses, POSE_STRIDE * g, 0));
+    this.sap.find(this.bounds);
+    for (let k = 0; k < this.sap.pairCount; k++) this.test(this.bounded[this.sap.pairs[2 * k]], this.bounded[this.sap.pairs[2 * k + 1]]);
+    for (const p of this.planes) for (const g of this.bounded) this.test(Math.min(p, g), Math.max(p, g));
+  }
+
+  private test(i: number, j: number): void {
+    const pair = this.pairIndex.get(pairKey(i, j));
+    if (pair === undefined) return;
+    this.narrowTests++;
+    const { geometries } = this.scene;
+    collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, 0, pair);
+  }
+
+  private forcesToWrenches(): void {
+    const c = this.contacts, { scene } = this;
+    this.wrench.fill(0);
+    if (this.forces.length < 3 * c.count) this.forces = new Float64Array(3 * c.dist.length), this.normalForces = new Float64Array(c.dist.length), this.sticks = new Uint8Array(c.dist.length);
+    const { vA, vB, vRel: v, f } = this;
+    let regime = 0;
+    for (let k = 0; k < c.count; k++) {
+      const [i, j] = scene.pairs[c.pair[k]];
+      const bA = scene.geometries[i].body, bB = scene.geometries[j].body;
+      const p = c.point.subarray(3 * k, 3 * k + 3), n = c.normal.subarray(3 * k, 3 * k + 3);
+      this.pointVelocity(vA, bA, p), this.pointVelocity(vB, bB, p);
+      for (let q = 0; q < 3; q++) v[q] = vB[q] - vA[q];
+      this.normalForces[k] = contactForce(f, scene.materials[c.pair[k]], c.dist[k], n, v, scene.slipSpeed);
+      this.forces.set(f, 3 * k);
+      this.sticks[k] = 0;
+      if (this.normalForces[k] > 0) {
+        this.sticks[k] = this.sticking(c.pair[k], n, v) ? 1 : 0;
+        regime = Math.imul(regime ^ (2 * c.pair[k] + this.sticks[k] + 1), 0x9e3779b1);
+      }
+      this.addWrench(bB, p, f, 1), this.addWrench(bA, p, f, -1);
+    }
+    this.regime = regime;
+  }
+
+  /**
+   * The tangential effective mass m_t of contact k of the last apply() at (t, x) along the unit
+   * direction e: 1 / (e . da), da the change of the contact point's relative acceleration under a
+   * unit force pair +e on B, -e on A (the Delassus operator's diagonal, by two evaluations: the
+   * accelerations are linear in the forces). The inputs are restored after.
+   */
+  tangentialMass(k: number, t: number, x: Float64Array, e: ArrayLike<number>): number {
+    const c = this.contacts, [i, j] = this.scene.pairs[c.pair[k]];
+    const bodies = [this.scene.geometries[i].body, this.scene.geometries[j].body];
+    const p = c.point.subarray(3 * k, 3 * k + 3);
+    const accel = () => {
+      this.state.derivatives(t, x, this.scratch);
+      return bodies.map((b) => (b < 0 ? 0 : this.pointAcceleration(b, p, e)));
+    };
+    const before = accel();
+    const saved = Float64Array.from(this.state.u);
+    bodies.forEach((b, side) => {
+      if (b < 0) return;
+      const sign = side === 1 ? 1 : -1, at = 6 * b, o = BODY_STRIDE * b, u = this.state.u, ix = this.inputs;
+      const dx = p[0] - this.body[o + 9], dy = p[1] - this.body[o + 10], dz = p[2] - this.body[o + 11];
+      const w = [e[0], e[1], e[2], dy * e[2] - dz * e[1], dz * e[0] - dx * e[2], dx * e[1] - dy * e[0]];
+      for (let q = 0; q < 6; q++) u[ix[at + q]] += sign * w[q];
+    });
+    const after = accel();
+    this.state.u.set(saved);
+    this.state.derivatives(t, x, this.scratch);
+    return 1 / (after[1] - before[1] - (after[0] - before[0]));
+  }
+
+  /** e . (a + z x (p - r)) of body b's frame_a (the part of its point's acceleration that forces change) */
+  private pointAcceleration(b: number, p: ArrayLike<number>, e: ArrayLike<number>): number {
+    const read = (this.accelerations ??= this.scene.bodies.flatMap((n) => ['a', 'z'].flatMap((q) => [1, 2, 3].map((i) => this.state.reader(`${n}.frame_a.${q}[${i}]`)))));
+    const x = new Float64Array(0), at = 6 * b, o = BODY_STRIDE * b;
+    const a = [0, 1, 2].map((i) => read[at + i](x)), z = [0, 1, 2].map((i) => read[at + 3 + i](x));
+    const dx = p[0] - this.body[o + 9], dy = p[1] - this.body[o + 10], dz = p[2] - this.body[o + 11];
+    const ap = [a[0] + z[1] * dz - z[2] * dy, a[1] + z[2] * dx - z[0] * dz, a[2] + z[0] * dy - z[1] * dx];
+    return ap[0] * e[0] + ap[1] * e[1] + ap[2] * e[2];
+  }
+
+  /**
+   * Does the pair's contact stick: its slip below STICK_SLIP v_s, or reversed since the pair's last
+   * evaluation (a fixed step too large for the friction's stiffness makes it chatter about zero at
+   * slips far above v_s, where the law looks soft; the reversal gives it away)
+   */
+  private sticking(pair: number, n: ArrayLike<number>, v: ArrayLike<number>): boolean {
+    const vn = n[0] * v[0] + n[1] * v[1] + n[2] * v[2], last = this.lastSlip, at = 3 * pair;
+    const tx = v[0] - vn * n[0], ty = v[1] - vn * n[1], tz = v[2] - vn * n[2];
+    const reversed = tx * last[at] + ty * last[at + 1] + tz * last[at + 2] < 0;
+    last[at] = tx, last[at + 1] = ty, last[at + 2] = tz;
+    return reversed || Math.hypot(tx, ty, tz) < STICK_SLIP * this.scene.slipSpeed;
+  }
+
+  /** the velocity of body b's material point at p: v + w x (p - r); the world's: 0 */
+  private pointVelocity(out: Float64Array, b: number, p: ArrayLike<number>): void {
+    if (b < 0) return void out.fill(0);
+    const s = this.body, o = BODY_STRIDE * b;
+    const dx = p[0] - s[o + 9], dy = p[1] - s[o + 10], dz = p[2] - s[o + 11];
+    out[0] = s[o + 12] + s[o + 16] * dz - s[o + 17] * dy;
+    out[1] = s[o + 13] + s[o + 17] * dx - s[o + 15] * dz;
+    out[2] = s[o + 14] + s[o + 15] * dy - s[o + 16] * dx;
+  }
+
+  /** sign * f at p added to body b's wrench about its frame_a origin: F += f, T += (p - r) x f */
+  private addWrench(b: number, p: ArrayLike<number>, f: ArrayLike<number>, sign: number): void {
+    if (b < 0) return;
+    const s = this.body, o = BODY_STRIDE * b, w = this.wrench, a = 6 * b;
+    const dx = p[0] - s[o + 9], dy = p[1] - s[o + 10], dz = p[2] - s[o + 11];
+    const fx = sign * f[0], fy = sign * f[1], fz = sign * f[2];
+    w[a] += fx, w[a + 1] += fy, w[a + 2] += fz;
+    w[a + 3] += dy * fz - dz * fy, w[a + 4] += dz * fx - dx * fz, w[a + 5] += dx * fy - dy * fx;
+  }
+}

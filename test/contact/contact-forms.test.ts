@@ -1,0 +1,108 @@
+// Contact through the compiled model: torn and relaxed forms agree at random
+// states with contacts active (the same contact inputs, the same derivatives
+// to 1e-10); two spheres colliding in zero gravity conserve momentum and
+// leave with the elastic closed form; a body without collision geometry has
+// no contact inputs (existing models unchanged).
+import { describe, expect, it } from 'vitest';
+import { ContactScene, Mechanism, compile, simulate } from 'kron';
+import { ContactRun } from '../../src/contact/run.ts';
+import { rng } from '../structure/helpers.ts';
+
+// a free box with a capsule arm on a revolute joint, and a free ball, over the ground (gravity -y)
+function scene(): Mechanism {
+  const m = new Mechanism('contact-forms');
+  const base = m.free('base', { r: [0, 0.1, 0] });
+  const box = m.body('box', { m: 3, rcm: [0.02, 0, 0.01], I: [0.05, 0.08, 0.06, 0.001, 0, 0.002], collision: [{ shape: { type: 'box', size: [0.4, 0.2, 0.3] }, material: { stiffness: 2e4, damping: 40, friction: 0.8 } }] });
+  const hinge = m.revolute('hinge', { axis: [0, 0, 1], q: 0.3 });
+  const arm = m.body('arm', { m: 0.5, rcm: [0.25, 0, 0], I: [0.001, 0.01, 0.01], collision: [{ shape: { type: 'capsule', radius: 0.04, length: 0.5 }, offset: [0.25, 0, 0], orientation: [0, Math.SQRT1_2, 0, Math.SQRT1_2], material: { stiffness: 1e4, damping: 20, friction: 0.5 } }] });
+  const shoulder = m.bar('shoulder', { r: [0.2, 0, 0] });
+  const free = m.free('fly', { r: [0.1, 0.3, 0] });
+  const ball = m.body('ball', { m: 1, I: [0.004, 0.004, 0.004], collision: [{ shape: { type: 'sphere', radius: 0.1 }, material: { stiffness: 5e4, damping: 30, friction: 0.6, law: 'linear' } }] });
+  m.ground({ material: { stiffness: 1e5, damping: 100, friction: 0.9 } });
+  m.connect(m.world.frame_b, base.frame_a), m.connect(base.frame_b, box.frame_a);
+  m.connect(box.frame_a, shoulder.frame_a), m.connect(shoulder.frame_b, hinge.frame_a), m.connect(hinge.frame_b, arm.frame_a);
+  m.connect(m.world.frame_b, free.frame_a), m.connect(free.frame_b, ball.frame_a);
+  return m;
+}
+
+describe('contact in both solve forms', () => {
+  it('torn and relaxed: the same derivatives at random states with contacts, to 1e-10', () => {
+    const forms = (['torn', 'relaxed'] as const).map((mode) => {
+      const mech = scene();
+      const compiled = compile(mech, { mode });
+      const state = compiled.createState();
+      return { compiled, state, run: new ContactRun(ContactScene.of(mech), state) };
+    });
+    const names = forms[0].compiled.stateNames;
+    expect([...forms[1].compiled.stateNames].sort()).toEqual([...names].sort());
+    const r = rng(32);
+    let contacts = 0;
+    const pairsWithContact = new Set<number>();
+    for (let trial = 0; trial < 40; trial++) {
+      const values: Record<string, number> = {};
+      const unit = () => {
+        const q = [1, 0.3 * (r() - 0.5), 0.3 * (r() - 0.5), 0.3 * (r() - 0.5)], n = Math.hypot(...q);
+        return q.map((v) => v / n);
+      };
+      for (const j of ['base', 'fly']) {
+        unit().forEach((v, i) => (values[`${j}.Q[${i + 1}]`] = v));
+        for (let i = 1; i <= 3; i++) values[`${j}.v[${i}]`] = r() - 0.5, values[`${j}.w[${i}]`] = 2 * (r() - 0.5);
+      }
+      // the box and the ball low enough to touch the ground, the ball near the box, the arm turned anywhere
+      values['base.r[1]'] = 0, values['base.r[2]'] = 0.05 + 0.1 * r(), values['base.r[3]'] = 0;
+      values['fly.r[1]'] = 0.25 + 0.2 * (r() - 0.5), values['fly.r[2]'] = 0.05 + 0.3 * r(), values['fly.r[3]'] = 0.2 * (r() - 0.5);
+      values['hinge.q'] = -1.5 + 3 * r(), values['hinge.qd'] = r() - 0.5;
+      const results = forms.map(({ compiled, state, run }) => {
+        const x = new Float64Array(compiled.stateNames.length);
+        compiled.stateNames.forEach((n, i) => (x[i] = values[n]));
+        const dx = new Float64Array(x.length);
+        run.apply(0, x);
+        state.derivatives(0, x, dx);
+        const byName = Object.fromEntries(compiled.stateNames.map((n, i) => [n, dx[i]]));
+        return { byName, count: run.contacts.count, pairs: [...run.contacts.pair.subarray(0, run.contacts.count)], u: [...state.u] };
+      });
+      expect(results[1].count).toBe(results[0].count);
+      contacts += results[0].count;
+      results[0].pairs.forEach((p) => pairsWithContact.add(p));
+      for (const n of names) {
+        const [a, b] = [results[0].byName[n], results[1].byName[n]];
+        expect(Math.abs(a - b), `${n} at trial ${trial}`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(a)));
+      }
+    }
+    expect(contacts).toBeGreaterThan(40);
+    // box-ground, arm-ground, ball-ground and ball-box or ball-arm all met
+    expect(pairsWithContact.size).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('two spheres colliding in zero gravity (elastic law, no friction)', () => {
+  it('conserve momentum to 1e-10 and leave with the closed form of an elastic collision', () => {
+    const [m1, m2, v1, v2] = [1, 3, 1.5, -0.5];
+    const m = new Mechanism('spheres', { gravity: [0, 0, 0] });
+    const material = { stiffness: 1e5, friction: 0 };
+    const a = m.free('a', { r: [-0.5, 0, 0], v: [v1, 0, 0] }), b = m.free('b', { r: [0.5, 0, 0], v: [v2, 0, 0] });
+    const A = m.body('A', { m: m1, I: [0.01, 0.01, 0.01], collision: [{ shape: { type: 'sphere', radius: 0.2 }, material }] });
+    const B = m.body('B', { m: m2, I: [0.03, 0.03, 0.03], collision: [{ shape: { type: 'sphere', radius: 0.2 }, material }] });
+    m.connect(m.world.frame_b, a.frame_a), m.connect(a.frame_b, A.frame_a), m.connect(m.world.frame_b, b.frame_a), m.connect(b.frame_b, B.frame_a);
+    const res = simulate(compile(m), { stop: 0.6, step: 1e-5, interval: 0.01, integrator: 'rk4', contact: ContactScene.of(m), signals: ['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'] });
+    const [a1, a2, b1, b2] = (['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'] as const).map((n) => res.get(n));
+    for (let k = 0; k < a1.length; k++) {
+      expect(Math.abs(m1 * a1[k] + m2 * b1[k] - (m1 * v1 + m2 * v2))).toBeLessThan(1e-10);
+      expect(Math.abs(m1 * a2[k] + m2 * b2[k])).toBeLessThan(1e-10);
+    }
+    // head-on and elastic (no damping): the closed form of a 1-D elastic collision
+    const e = a1.length - 1;
+    expect(Math.abs(a1[e] - ((m1 - m2) * v1 + 2 * m2 * v2) / (m1 + m2))).toBeLessThan(1e-6);
+    expect(Math.abs(b1[e] - ((m2 - m1) * v2 + 2 * m1 * v1) / (m1 + m2))).toBeLessThan(1e-6);
+  });
+});
+
+describe('existing models', () => {
+  it('a body without collision geometry has no contact inputs', () => {
+    const m = new Mechanism('plain');
+    const j = m.free('j');
+    const body = m.body('b', { m: 1, I: [1, 1, 1] });
+    m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, body.frame_a);
+    expect(compile(m).generated.layout.inputs.filter((n) => n.includes('contact'))).toEqual([]);
+  });
+});
