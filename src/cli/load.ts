@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { KronError, ModelError, UsageError } from '../errors.ts';
 import { type Component, Model, elaborate } from '../model/index.ts';
+import { closest } from '../io/closest.ts';
 import { importUserModule } from '../node/import-module.ts';
 import type { Reads } from '../node/reads.ts';
 import { armWatchdog, callMeter, userCall, userCodeLimits, userFrames } from '../node/user-code.ts';
@@ -220,23 +221,4 @@ function parameterNames(root: Component): string[] {
   };
   visit(root);
   return out;
-}
-
-/** the name within edit distance 2 (ignoring case), if there is one */
-function closest(name: string, names: string[]): string | undefined {
-  const distance = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length];
-  };
-  let best: string | undefined, bestDistance = 3;
-  for (const n of names) {
-    const d = distance(name.toLowerCase(), n.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [n, d];
-  }
-  return best;
 }

@@ -9,15 +9,23 @@
 // <compiler angle> (degrees unless it says radian), as MuJoCo does; joint
 // values (ref, springref, range) are kept in qpos units (rad, m).
 // Elements that do not affect the dynamics (lights, cameras, sites, sensors,
-// textures, materials, visual, statistic, keyframes, contact exclusions) are
-// read and ignored.
+// textures, materials, visual, statistic, contact exclusions) are read and
+// ignored. Fixed tendons, actuators and keyframes are read by their own files
+// (mjcf-tendons.ts, mjcf-actuators.ts, mjcf-keyframe.ts).
 import { inertiaProblem, principalMoments } from '../library/multibody/body.ts';
 import { IDENTITY, type Quat, axisAngle, euler, unit, xyAxes, zAxis } from './mjcf-frame.ts';
 import { type MassProperties, type SolidType, combine, solidInertia, solidVolume } from './mjcf-inertia.ts';
 import { type ReadFile, type XmlNode, fail, readMjcfXml, where } from './mjcf-xml.ts';
 import { DECIMAL, MAX_MAGNITUDE, type Vec3 } from './urdf-parse.ts';
 
+import { type MjcfActuator, readActuators } from './mjcf-actuators.ts';
+import { type MjcfTendon, readTendons } from './mjcf-tendons.ts';
+import { type MjcfKey, readKeyframes } from './mjcf-keyframe.ts';
+
 export type { MassProperties } from './mjcf-inertia.ts';
+export type { MjcfActuator } from './mjcf-actuators.ts';
+export type { MjcfTendon } from './mjcf-tendons.ts';
+export type { MjcfKey } from './mjcf-keyframe.ts';
 export type { Quat } from './mjcf-frame.ts';
 
 export type MjcfJointType = 'hinge' | 'slide' | 'ball' | 'free';
@@ -83,6 +91,10 @@ export interface MjcfRobot {
   bodies: MjcfBody[];
   /** geoms of the world body itself (floors and the like): drawn, fixed */
   worldGeoms: MjcfGeom[];
+  /** fixed tendons (mjcf-tendons.ts), actuators (mjcf-actuators.ts), keyframes (mjcf-keyframe.ts), in file order */
+  tendons: MjcfTendon[];
+  actuators: MjcfActuator[];
+  keyframes: MjcfKey[];
   /** what affects the dynamics but is not read, each naming the element */
   warnings: string[];
 }
@@ -105,13 +117,13 @@ interface Compiler {
 type ClassDefaults = Map<string, Record<string, string>>;
 
 /** elements below <mujoco> that do not affect the dynamics, or are read elsewhere */
-const IGNORED_TOP = new Set(['visual', 'statistic', 'asset', 'sensor', 'keyframe', 'custom', 'extension', 'size', 'contact']);
+const IGNORED_TOP = new Set(['visual', 'statistic', 'asset', 'sensor', 'custom', 'extension', 'size', 'contact']);
 /** elements in a body that do not affect the dynamics */
 const IGNORED_IN_BODY = new Set(['site', 'camera', 'light', 'plugin']);
 /** elements that place bodies or add them in ways not read */
 const UNSUPPORTED_IN_BODY = new Set(['frame', 'replicate', 'attach', 'composite', 'flexcomp']);
 
-const SECTION: Record<string, string> = { tendon: 'tendon', equality: 'equality constraint', actuator: 'actuator' };
+const SECTION: Record<string, string> = { equality: 'equality constraint' };
 
 /** "3 tendons (a, b, c) are" / "1 tendon (a) is": at most 8 names shown */
 export function listed(names: readonly string[], noun: string): string {
@@ -119,7 +131,7 @@ export function listed(names: readonly string[], noun: string): string {
   return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown.join(', ')}) ${names.length === 1 ? 'is' : 'are'}`;
 }
 
-class Reader {
+export class Reader {
   readonly warnings: string[] = [];
   compiler: Compiler = { degree: true, eulerseq: 'xyz', autolimits: true, inertiafromgeom: 'auto', groups: [0, 5] };
   readonly classes = new Map<string, ClassDefaults>([['main', new Map()]]);
@@ -196,6 +208,7 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   const r = new Reader();
   let gravity: Vec3 = [0, 0, -9.81];
   const worldbodies: XmlNode[] = [];
+  const tendons: MjcfTendon[] = [], actuators: MjcfActuator[] = [], keyframes: MjcfKey[] = [];
   // compiler and defaults first: they apply to the whole file wherever they are written
   for (const c of root.children) if (c.tag === 'compiler') r.compiler = readCompiler(r, c);
   for (const c of root.children) if (c.tag === 'default') readDefaults(r, c, undefined);
@@ -208,7 +221,10 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   for (const c of root.children) {
     if (c.tag === 'option') gravity = readOption(r, c);
     else if (c.tag === 'worldbody') worldbodies.push(c);
-    else if (c.tag === 'tendon' || c.tag === 'equality' || c.tag === 'actuator') {
+    else if (c.tag === 'tendon') tendons.push(...readTendons(r, c));
+    else if (c.tag === 'actuator') actuators.push(...readActuators(r, c));
+    else if (c.tag === 'keyframe') keyframes.push(...readKeyframes(r, c));
+    else if (c.tag === 'equality') {
       if (c.children.length) r.warnings.push(`${where(c)}: ${listed(c.children.map((t) => t.attrs.name ?? `<${t.tag}> of line ${t.line}`), SECTION[c.tag])} not modelled`);
     } else if (c.tag !== 'compiler' && c.tag !== 'default' && !IGNORED_TOP.has(c.tag)) {
       r.warnings.push(`${where(c)}: not read`);
@@ -223,7 +239,7 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
       else bodyChild(r, c);
     }
   }
-  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, warnings: r.warnings };
+  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, tendons, actuators, keyframes, warnings: r.warnings };
 }
 
 function readCompiler(r: Reader, c: XmlNode): Compiler {

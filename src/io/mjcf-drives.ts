@@ -1,0 +1,111 @@
+// An MJCF robot's fixed tendons and actuators added to its mechanism, once
+// its joints are built (mjcf.ts):
+//   tendon    a FixedTendon (library/multibody/tendon.ts) over the joints'
+//             coordinates: spring (stiffness, springlength), damper, and
+//             range as limits (the joints' spring-damper law, limits.ts,
+//             where MuJoCo uses a constraint: a warning says so)
+//   actuator  an Actuator (library/multibody/actuator.ts) on the
+//             transmission's length gear q (joint) or gear L (tendon), its
+//             force applied as gear * force to the joint, gear coef_i *
+//             force to each joint of the tendon (OneDofJoint.applyForce)
+// Names (the contract, with mjcf.ts'): an actuator's control is the input
+// <actuator name>.ctrl, the name sanitised as a joint's; an unnamed actuator
+// is <joint or tendon>_actuator<k>, k from 0 among the actuators on that
+// joint or tendon. When that name is a joint's component (MJCF files often
+// name an actuator after its joint) the input is that joint's <name>.ctrl
+// and the actuator's component <name>_actuator. A tendon's component is its
+// sanitised name, an unnamed one tendon<k> (k its number), and yields to
+// joints and actuators.
+import { mul } from '../expr/index.ts';
+import { ModelError } from '../errors.ts';
+import { Actuator } from '../library/multibody/actuator.ts';
+import type { Joint } from '../library/multibody/joint.ts';
+import { OneDofJoint } from '../library/multibody/joint.ts';
+import type { Mechanism } from '../library/multibody/mechanism.ts';
+import { FixedTendon } from '../library/multibody/tendon.ts';
+import type { MjcfActuator, MjcfRobot, MjcfTendon } from './mjcf-parse.ts';
+import type { Names } from './urdf.ts';
+
+export interface DriveNames {
+  /** by actuator: its component's name, and the joint component that holds its ctrl when the name is that joint's */
+  actuators: Map<MjcfActuator, { component: string; ctrlOn?: string }>;
+  tendons: Map<MjcfTendon, string>;
+}
+
+// (robot, the names taken so far, the joints' component names) => the actuators' and tendons' names, taken before the bodies'
+export function driveNames(robot: MjcfRobot, names: Names, jointComponents: ReadonlySet<string>): DriveNames {
+  const actuators = new Map<MjcfActuator, { component: string; ctrlOn?: string }>();
+  const onTarget = new Map<string, number>();
+  for (const a of robot.actuators) {
+    const target = a.joint ?? a.tendon ?? '';
+    const k = onTarget.get(target) ?? 0;
+    onTarget.set(target, k + 1);
+    const wanted = a.name ?? `${target}_actuator${k}`;
+    const sanitised = names.sanitise(wanted);
+    actuators.set(a, jointComponents.has(sanitised)
+      ? { component: names.take(`${sanitised}_actuator`, `actuator ${wanted}`), ctrlOn: sanitised }
+      : { component: names.take(wanted, `actuator ${wanted}`) });
+  }
+  const tendons = new Map(robot.tendons.map((t, k) => [t, names.take(t.name ?? `tendon${k}`, `tendon ${t.name ?? `tendon${k}`}`)]));
+  return { actuators, tendons };
+}
+
+export interface DriveContext {
+  m: Mechanism;
+  /** the built joints by MJCF name */
+  joints: ReadonlyMap<string, Joint>;
+  /** the hinge and slide joints' ref (qpos0) by MJCF name */
+  refs: ReadonlyMap<string, number>;
+  names: DriveNames;
+  /** the keyframe's ctrl, by actuator number */
+  ctrl?: readonly number[];
+  limits: boolean;
+  warnings: string[];
+}
+
+// (robot, what was built) => tendons and actuators added to the mechanism, warnings for what is left out
+export function addDrives(robot: MjcfRobot, c: DriveContext): void {
+  const tendons = new Map<string, { tendon: FixedTendon; joints: { joint: OneDofJoint; coef: number }[] }>();
+  const limited: string[] = [];
+  for (const t of robot.tendons) {
+    const joints = t.joints.map((x) => ({ joint: scalarJoint(c, x.joint, x.at, 'a fixed tendon couples hinge and slide joints'), coef: x.coef }));
+    // MuJoCo's default rest length: the length at qpos0, where every joint is at its ref
+    const restLength = t.springlength ?? t.joints.reduce((s, x) => s + x.coef * (c.refs.get(x.joint) ?? 0), 0);
+    const name = c.names.tendons.get(t)!;
+    const tendon = c.m.add(new FixedTendon(name, {
+      joints, stiffness: t.stiffness || undefined, restLength, damping: t.damping || undefined, ...(c.limits && t.range && { limits: t.range }),
+    }));
+    if (c.limits && t.range) limited.push(name);
+    if (t.name !== undefined) tendons.set(t.name, { tendon, joints });
+  }
+  if (limited.length) c.warnings.push(`tendon ranges are limit springs (limits.ts), where MuJoCo uses constraints: ${limited.join(', ')}`);
+  for (const a of robot.actuators) {
+    const { component, ctrlOn } = c.names.actuators.get(a)!;
+    const owner = ctrlOn === undefined ? undefined : c.m.children.find((x) => x.localName === ctrlOn);
+    const ctrl = c.ctrl?.[a.index];
+    const common = { gain: a.gain, bias: a.bias, ctrlRange: a.ctrlrange, forceRange: a.forcerange, ...(ctrl !== undefined && { ctrl }), ...(owner && { ctrlOwner: owner }) };
+    if (a.tendon !== undefined) {
+      const t = tendons.get(a.tendon);
+      if (!t) throw new ModelError(`MJCF ${a.at}: tendon "${a.tendon}" is not a fixed tendon of the file`, { hint: `fixed tendons: ${[...tendons.keys()].join(', ') || 'none'}` });
+      const actuator = c.m.add(new Actuator(component, { ...common, length: mul(a.gear, t.tendon.L), velocity: mul(a.gear, t.tendon.Ld) }));
+      for (const { joint, coef } of t.joints) joint.applyForce(mul(a.gear * coef, actuator.force));
+      continue;
+    }
+    const joint = c.joints.get(a.joint!);
+    if (!joint) throw new ModelError(`MJCF ${a.at}: joint "${a.joint}" is not a joint of the file`, { hint: `the actuator's joint must be one of: ${[...c.joints.keys()].slice(0, 12).join(', ')}` });
+    if (!(joint instanceof OneDofJoint)) {
+      c.warnings.push(`${a.at}: drives the ${joint.dof}-dof joint ${joint.localName}: not modelled (left out)`);
+      continue;
+    }
+    const actuator = c.m.add(new Actuator(component, { ...common, length: mul(a.gear, joint.q), velocity: mul(a.gear, joint.qd) }));
+    joint.applyForce(mul(a.gear, actuator.force));
+  }
+}
+
+/** a hinge or slide joint by MJCF name, else a model error naming the element */
+function scalarJoint(c: DriveContext, name: string, at: string, why: string): OneDofJoint {
+  const j = c.joints.get(name);
+  if (!j) throw new ModelError(`MJCF ${at}: joint "${name}" is not a joint of the file`, { hint: `joints: ${[...c.joints.keys()].slice(0, 12).join(', ')}` });
+  if (!(j instanceof OneDofJoint)) throw new ModelError(`MJCF ${at}: joint "${name}" has ${j.dof} degrees of freedom`, { hint: why });
+  return j;
+}
