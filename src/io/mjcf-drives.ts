@@ -54,8 +54,6 @@ export interface DriveContext {
   m: Mechanism;
   /** the built joints by MJCF name */
   joints: ReadonlyMap<string, Joint>;
-  /** the hinge and slide joints' ref (qpos0) by MJCF name */
-  refs: ReadonlyMap<string, number>;
   names: DriveNames;
   /** the keyframe's ctrl, by actuator number */
   ctrl?: readonly number[];
@@ -69,11 +67,9 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
   const limited: string[] = [];
   for (const t of robot.tendons) {
     const joints = t.joints.map((x) => ({ joint: scalarJoint(c, x.joint, x.at, 'a fixed tendon couples hinge and slide joints'), coef: x.coef }));
-    // MuJoCo's default rest length: the length at qpos0, where every joint is at its ref
-    const restLength = t.springlength ?? t.joints.reduce((s, x) => s + x.coef * (c.refs.get(x.joint) ?? 0), 0);
     const name = c.names.tendons.get(t)!;
     const tendon = c.m.add(new FixedTendon(name, {
-      joints, stiffness: t.stiffness || undefined, restLength, damping: t.damping || undefined, ...(c.limits && t.range && { limits: t.range }),
+      joints, stiffness: t.stiffness || undefined, restLength: t.springlength, damping: t.damping || undefined, ...(c.limits && t.range && { limits: t.range }),
     }));
     if (c.limits && t.range) limited.push(name);
     if (t.name !== undefined) tendons.set(t.name, { tendon, joints });

@@ -2,8 +2,9 @@
 // linear combination of joint coordinates, L = sum coef_i q_i (hinge and
 // slide joints, MuJoCo's rule), with a spring-damper along it,
 //   F = -stiffness (L - springlength) - damping dL/dt
-// (springlength negative, MuJoCo's default: the length at qpos0, sum coef_i
-// ref_i), and its range (when limited) as limits on L. Spatial tendons
+// (springlength -1, MuJoCo's default, rests at L = 0: MuJoCo 3.14's compiler
+// gives a fixed tendon tendon_lengthspring 0 then, whatever the joints' ref),
+// and its range (when limited) as limits on L. Spatial tendons
 // (<spatial>, routed through sites and wrapped around geoms) are a warning
 // naming them, as are a tendon's frictionloss, armature and a springlength
 // deadband (two different values).
@@ -16,8 +17,7 @@ export interface MjcfTendon {
   /** the joints by MJCF name, with their coefficients */
   joints: { joint: string; coef: number; at: string }[];
   stiffness: number;
-  /** undefined: the length at qpos0 */
-  springlength?: number;
+  springlength: number;
   damping: number;
   /** [lower, upper] of the length when the tendon is limited */
   range?: [number, number];
@@ -60,7 +60,7 @@ export function readTendons(r: Reader, section: XmlNode): MjcfTendon[] {
     if (isLimited && range && range[0] > range[1]) fail(e, `range lower ${range[0]} is above upper ${range[1]}`, 'give range="lower upper"');
     out.push({
       ...(a.name !== undefined && { name: a.name }),
-      joints, stiffness: nonNegative('stiffness'), ...(s0 >= 0 && { springlength: s0 }), damping: nonNegative('damping'),
+      joints, stiffness: nonNegative('stiffness'), springlength: s0 === -1 ? 0 : s0, damping: nonNegative('damping'),
       ...(isLimited && range && { range: [range[0], range[1]] as [number, number] }),
       at: where(e),
     });

@@ -87,8 +87,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     const frame = build.body(b, parent);
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
-  const refs = new Map(all.flatMap((b) => b.joints).filter((j) => j.name !== undefined).map((j) => [j.name!, j.ref]));
-  addDrives(robot, { m, joints: build.built, refs, names: drives, ctrl: key?.ctrl, limits: options.limitsAndFriction ?? true, warnings });
+  addDrives(robot, { m, joints: build.built, names: drives, ctrl: key?.ctrl, limits: options.limitsAndFriction ?? true, warnings });
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
   return { mechanism: m, warnings };

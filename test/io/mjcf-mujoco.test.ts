@@ -5,9 +5,10 @@
 // state mapping is the importer's contract: hinge j.q = qpos, j.qd = qvel;
 // free j.r, j.Q = qpos, j.v, j.w = qvel (the free joint hangs from the world).
 // Both sides leave out what the importer does not model: on MuJoCo's side
-// contacts, constraints (joint limits, friction loss, tendon limits) and
-// actuation are disabled and the armature is set to 0; on Kron's side
-// limitsAndFriction is false. Springs, dampers and gravity stay on in both.
+// contacts and constraints (joint limits, friction loss, tendon limits) are
+// disabled; on Kron's side limitsAndFriction is false. Springs, dampers,
+// armature, tendons, actuators (at ctrl = 0: the iiwa's position servos
+// pull toward 0) and gravity stay on in both.
 // Mesh assets are taken out of the text MuJoCo reads (their files are not
 // here; every body that has one has an <inertial>, so the dynamics do not
 // change).

@@ -1,0 +1,84 @@
+// MJCF armature, actuators and fixed tendons against MuJoCo itself: the same
+// file (fixtures/mjcf/actuators.xml: armature on hinge, slide and ball
+// joints; a motor, a position servo from a default class, a velocity servo,
+// an affine general actuator, a motor on a tendon, a damper; two fixed
+// tendons with springs and dampers) read by MuJoCo's compiler (WebAssembly,
+// same process) with armature and actuation on, and by parseMjcf +
+// mjcfMechanism. At random states and random controls, some outside their
+// ctrlrange and some forces beyond their forcerange, MuJoCo's qacc equals
+// Kron's der(qd), both forms, to 1e-10 relative. Constraints (joint and
+// tendon limits) are off on both sides, contacts on MuJoCo's.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compile, type Mode } from '../../src/compile.ts';
+import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
+import { rng } from '../../src/bench/timing.ts';
+import { coordinateNames, freePeersAfterAll, jointsOf, smoothPeer, stateIndex } from './mjcf-peer.ts';
+
+const xml = readFileSync(new URL('fixtures/mjcf/actuators.xml', import.meta.url), 'utf8');
+freePeersAfterAll();
+
+/** the inputs of the file's actuators in MuJoCo's order (the naming contract: mjcf-drives.ts) */
+const CTRL = ['yaw_motor.ctrl', 'shoulder.ctrl', 'elbow_actuator0.ctrl', 'slide_servo.ctrl', 'pull.ctrl', 'elbow_actuator1.ctrl', 'yaw_actuator1.ctrl'];
+/** the actuator components, whose force is clamped when it reaches its forcerange */
+const FORCE = { shoulder_actuator: 3, elbow_actuator0: 5, slide_servo: 6 };
+
+describe('MJCF actuators, armature and fixed tendons: Kron der(qd) equals MuJoCo qacc', () => {
+  it('reads each actuator with its law, clamps and number, the tendons, and names the inputs by the contract', () => {
+    const robot = parseMjcf(xml, 'actuators.xml');
+    expect(robot.actuators.map((a) => [a.index, a.kind, a.joint ?? a.tendon, a.gear, a.gain, a.bias, a.ctrlrange, a.forcerange])).toEqual([
+      [0, 'motor', 'yaw', 3, [1, 0, 0], [0, 0, 0], [-1, 1], undefined],
+      [1, 'position', 'shoulder', 1, [50, 0, 0], [0, -50, -2], undefined, [-3, 3]],
+      [2, 'velocity', 'elbow', 1, [4, 0, 0], [0, 0, -4], [-2, 2], [-5, 5]],
+      [3, 'general', 'slide', 1, [2, 0.5, 0.1], [0.3, -4, -1], [-1, 2], [-6, 6]],
+      [4, 'motor', 'coupling', 2, [1, 0, 0], [0, 0, 0], [-1, 1], undefined],
+      [5, 'damper', 'elbow', 1, [0, 0, -0.5], [0, 0, 0], [0, 1], undefined],
+      [6, 'general', 'yaw', 0.5, [1.5, 0, 0], [0, 0, 0], undefined, undefined],
+    ]);
+    expect(robot.tendons.map((t) => [t.name, t.joints.map((j) => [j.joint, j.coef]), t.stiffness, t.springlength, t.damping, t.range])).toEqual([
+      ['coupling', [['shoulder', 1], ['elbow', -0.5]], 5, 0.1, 0.3, [-1, 1]],
+      ['at-rest', [['yaw', 2], ['slide', 1]], 3, 0, 0.2, undefined],
+    ]);
+    const { mechanism, warnings } = mjcfMechanism(robot);
+    expect(warnings).toEqual(['actuator yaw-motor is the component yaw_motor', 'actuator slide servo is the component slide_servo', 'tendon at-rest is the component at_rest',
+      'tendon ranges are limit springs (limits.ts), where MuJoCo uses constraints: coupling']);
+    const c = compile(mechanism);
+    expect(c.generated.layout.inputs).toEqual(expect.arrayContaining(CTRL));
+    expect(c.signalNames()).toContain('at_rest.F');
+  });
+
+  for (const mode of ['relaxed', 'torn'] as Mode[]) {
+    it(`25 random states and controls, clamps engaged; ${mode}: to 1e-10`, async () => {
+      const robot = parseMjcf(xml, 'actuators.xml');
+      const c = compile(mjcfMechanism(robot, { limitsAndFriction: false }).mechanism, { mode });
+      const peer = await smoothPeer(xml);
+      expect([peer.nv, peer.model.nu]).toEqual([7, 7]);
+      const names = coordinateNames(jointsOf(robot));
+      const at = (n: string) => stateIndex(c, n);
+      const state = c.createState();
+      const rand = rng(31);
+      let worst = 0, ctrlClamped = 0, forceClamped = 0;
+      for (let k = 0; k < 25; k++) {
+        const x = Float64Array.from(c.stateNames, (n) => (2 * rand() - 1) * (n.endsWith('.q') ? Math.PI : 2));
+        state.normalize(x);
+        // controls in [-3, 3]: the ranges are [-1, 1] to [-2, 2], so many are clamped
+        const ctrl = CTRL.map(() => 6 * rand() - 3);
+        CTRL.forEach((n, i) => state.setInput(n, ctrl[i]));
+        const dx = new Float64Array(x.length);
+        state.derivatives(0, x, dx);
+        const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]), undefined, ctrl);
+        const kron = names.v.map((n) => dx[at(n)]);
+        const scale = Math.max(...kron.map(Math.abs));
+        worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / scale);
+        // MuJoCo's actuator forces after its clamps equal Kron's <actuator>.force signals
+        const mjForce = Float64Array.from(peer.data.actuator_force as Float64Array);
+        expect(state.signal('shoulder_actuator.force')).toBeCloseTo(mjForce[1], 10);
+        forceClamped += Object.entries(FORCE).filter(([a, limit]) => Math.abs(Math.abs(state.signal(`${a}.force`)) - limit) < 1e-12).length;
+        ctrlClamped += ctrl.filter((u) => Math.abs(u) > 2).length;
+      }
+      expect(worst, `largest relative difference, ${mode}`).toBeLessThan(1e-10);
+      expect(forceClamped).toBeGreaterThan(5);
+      expect(ctrlClamped).toBeGreaterThan(5);
+    });
+  }
+});
