@@ -14,6 +14,8 @@ export { Spherical } from './spherical.ts';
 export { Universal, type UniversalOptions } from './universal.ts';
 export { BallJoint, type BallJointOptions } from './ball-joint.ts';
 export { FreeJoint, type FreeJointOptions } from './free-joint.ts';
+export { Actuator, type ActuatorOptions } from './actuator.ts';
+export { FixedTendon, type FixedTendonOptions } from './tendon.ts';
 export { BodyCylinder, type BodyCylinderOptions, STEEL } from './body-cylinder.ts';
 export { assignJointRoles, type KinematicLoop, type Topology } from './topology.ts';
 export { Mechanism, type MechanismOptions } from './mechanism.ts';
