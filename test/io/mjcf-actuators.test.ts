@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile, type Mode } from '../../src/compile.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
+import { ModelError } from '../../src/errors.ts';
 import { rng } from '../../src/bench/timing.ts';
 import { coordinateNames, freePeersAfterAll, jointsOf, smoothPeer, stateIndex } from './mjcf-peer.ts';
 
@@ -81,4 +82,44 @@ describe('MJCF actuators, armature and fixed tendons: Kron der(qd) equals MuJoCo
       expect(ctrlClamped).toBeGreaterThan(5);
     });
   }
+});
+
+describe('MJCF actuators and tendons Kron does not model: warnings naming them; what cannot be read: model errors at the line', () => {
+  const robot = (actuators: string, tendons = '') => parseMjcf(`<mujoco>
+  <worldbody>
+    <body name="a"><joint name="hinge"/><geom size="0.1"/>
+      <body name="b" pos="0 0 -0.3"><joint name="ball" type="ball"/><geom size="0.1"/><site name="s"/></body>
+    </body>
+  </worldbody>
+  <tendon>${tendons}</tendon>
+  <actuator>${actuators}</actuator>
+</mujoco>`, 'w.xml');
+  // the geoms' warning (contacts) is every file's: left out here
+  const warnings = (actuators: string, tendons = '') => mjcfMechanism(robot(actuators, tendons)).warnings.filter((w) => !w.startsWith('geoms are drawn'));
+
+  it('warns, naming the element and line, and leaves out what it does not model', () => {
+    expect(warnings('<muscle joint="hinge"/><intvelocity joint="hinge"/><cylinder joint="hinge"/><adhesion body="a"/>')).toEqual([
+      'w.xml:8: <muscle>: muscle actuators are not modelled (left out)', 'w.xml:8: <intvelocity>: intvelocity actuators are not modelled (left out)',
+      'w.xml:8: <cylinder>: cylinder actuators are not modelled (left out)', 'w.xml:8: <adhesion>: adhesion actuators are not modelled (left out)',
+    ]);
+    expect(warnings('<motor name="m" site="s"/>')).toEqual(['w.xml:8: <motor name="m">: its site transmission is not modelled (left out)']);
+    expect(warnings('<position joint="hinge" kp="10" dampratio="1"/>')).toEqual(['w.xml:8: <position>: dampratio (kv from the inertia at qpos0) is not modelled (left out)']);
+    expect(warnings('<general joint="hinge" dyntype="filter" dynprm="0.1"/>')).toEqual(['w.xml:8: <general>: dyntype filter (activation dynamics) is not modelled: the force follows ctrl at once']);
+    expect(warnings('<general joint="hinge" gaintype="muscle"/>')).toEqual(['w.xml:8: <general>: gaintype muscle is not modelled (left out)']);
+    expect(warnings('<motor name="m" joint="ball"/>')).toEqual(['w.xml:8: <motor name="m">: drives the 3-dof joint ball: not modelled (left out)']);
+    expect(warnings('', '<spatial name="cable"><site site="s"/></spatial><fixed frictionloss="1"><joint joint="hinge"/></fixed>')).toEqual([
+      'w.xml:7: <spatial name="cable">: spatial tendons are not modelled (left out)', 'w.xml:7: <fixed>: frictionloss is not modelled',
+    ]);
+  });
+
+  it('refuses, naming the element and line: an unknown joint or tendon, no transmission, an empty ctrlrange, a negative kv, a tendon over a ball joint', () => {
+    const refused = (actuators: string, tendons = '') => () => mjcfMechanism(robot(actuators, tendons));
+    expect(refused('<motor name="m" joint="elbow"/>')).toThrow(/MJCF w.xml:8: <motor name="m">: joint "elbow" is not a joint of the file/);
+    expect(refused('<motor tendon="t"/>')).toThrow(/MJCF w.xml:8: <motor>: tendon "t" is not a fixed tendon of the file/);
+    expect(refused('<motor/>')).toThrow(/MJCF w.xml:8: <motor>: has no transmission/);
+    expect(refused('<motor joint="hinge" ctrlrange="1 1"/>')).toThrow(/MJCF w.xml:8: <motor>: ctrlrange lower 1 is not below upper 1/);
+    expect(refused('<velocity joint="hinge" kv="-2"/>')).toThrow(/MJCF w.xml:8: <velocity>: kv -2 is negative/);
+    expect(refused('', '<fixed><joint joint="ball"/></fixed>')).toThrow(/MJCF w.xml:7: <joint>: joint "ball" has 3 degrees of freedom/);
+    for (const f of [refused('<motor/>'), refused('', '<fixed><joint joint="ball"/></fixed>')]) expect(f).toThrow(ModelError);
+  });
 });
