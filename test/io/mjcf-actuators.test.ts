@@ -84,6 +84,40 @@ describe('MJCF actuators, armature and fixed tendons: Kron der(qd) equals MuJoCo
   }
 });
 
+describe("the fixtures' own actuators at random controls: Kron der(qd) equals MuJoCo qacc", () => {
+  // the humanoid's 21 motors are named after their joints: their inputs are the joints' <name>.ctrl
+  const files: [string, string][] = [['humanoid.xml', 'ctrllimited motors from a default class, on the joints they are named after; fixed tendons'], ['iiwa14.xml', "menagerie's position servos as <general> with affine bias and ctrlrange"]];
+  for (const [file, what] of files) {
+    for (const mode of ['relaxed', 'torn'] as Mode[]) {
+      it(`${file}: ${what}; ${mode}, 25 states to 1e-10`, async () => {
+        const text = readFileSync(new URL(`fixtures/mjcf/${file}`, import.meta.url), 'utf8');
+        const robot = parseMjcf(text, file);
+        const c = compile(mjcfMechanism(robot, { limitsAndFriction: false }).mechanism, { mode });
+        const peer = await smoothPeer(text);
+        const inputs = robot.actuators.map((a) => `${a.name!.replace(/[^A-Za-z0-9_]/g, '_')}.ctrl`);
+        expect(inputs.length).toBe(peer.model.nu);
+        const names = coordinateNames(jointsOf(robot));
+        const at = (n: string) => stateIndex(c, n);
+        const state = c.createState();
+        const rand = rng(5);
+        let worst = 0;
+        for (let k = 0; k < 25; k++) {
+          const x = Float64Array.from(c.stateNames, (n) => (2 * rand() - 1) * (n.endsWith('.q') ? Math.PI : 2));
+          state.normalize(x);
+          const ctrl = inputs.map(() => 6 * rand() - 3);
+          inputs.forEach((n, i) => state.setInput(n, ctrl[i]));
+          const dx = new Float64Array(x.length);
+          state.derivatives(0, x, dx);
+          const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]), undefined, ctrl);
+          const kron = names.v.map((n) => dx[at(n)]);
+          worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / Math.max(...kron.map(Math.abs)));
+        }
+        expect(worst, `largest relative difference in ${file}, ${mode}`).toBeLessThan(1e-10);
+      });
+    }
+  }
+});
+
 describe('MJCF actuators and tendons Kron does not model: warnings naming them; what cannot be read: model errors at the line', () => {
   const robot = (actuators: string, tendons = '') => parseMjcf(`<mujoco>
   <worldbody>
