@@ -16,11 +16,11 @@
 // mass properties (mjcf-parse.ts) become a Body at the body's frame.
 // Joint stiffness and springref are the joint's spring (c, q0), damping its
 // damper, armature its armature (joint.ts: MuJoCo's dof_armature, on each
-// of a ball joint's three axes), range (when limited) its limits,
+// axis of a ball or free joint), range (when limited) its limits,
 // frictionloss its friction (limits.ts: a regularised Coulomb friction and
 // spring-damper limits, where MuJoCo uses constraints). Not modelled, each a
 // warning: a ball joint's stiffness, range and friction loss, a free joint's
-// damping and armature.
+// damping.
 // Names (the contract of `kron compile robot.xml`): a joint's component is
 // its MJCF name with every character outside [A-Za-z0-9_] replaced by _ (a
 // leading _ before a digit), as for URDF; an unnamed free joint is
@@ -144,10 +144,10 @@ class Builder {
 
   private freeJoint(j: MjcfJoint, b: MjcfBody): Frame {
     const name = this.jointNames.get(j)!;
-    this.unmodelled(j, name, ['damping', 'stiffness', 'armature', 'frictionloss']);
+    this.unmodelled(j, name, ['damping', 'stiffness', 'frictionloss']);
     const key = this.start?.get(j);
     const pose = key?.qpos.length ? { r: key.qpos.slice(0, 3), Q: key.qpos.slice(3, 7) } : { r: b.pos, Q: b.quat };
-    const joint = this.record(j, this.m.free(name, { ...pose, ...(key && { v: key.qvel.slice(0, 3), w: key.qvel.slice(3, 6) }) }));
+    const joint = this.record(j, this.m.free(name, { ...pose, armature: j.armature || undefined, ...(key && { v: key.qvel.slice(0, 3), w: key.qvel.slice(3, 6) }) }));
     this.m.connect(this.m.world.frame_b, joint.frame_a);
     return joint.frame_b;
   }

@@ -26,7 +26,7 @@ const robots: [string, string, number][] = [
   // file, what it exercises, MuJoCo's nv
   ['features.xml', 'one of each feature: an <include>d nested default class, childclass, eulerseq, euler, axisangle, xyaxes, zaxis, '
     + 'fullinertia, inertial quat, geom inertia (box, cylinder fromto, ellipsoid, sphere with mass, capsule with density), a welded body, '
-    + 'hinge and slide ref and springref, joint pos, a ball joint, a free body with two joints in its child, unnamed joints, gravity', 14],
+    + 'hinge and slide ref and springref, joint pos, a ball joint, a free body with two joints in its child, unnamed joints, armature on a free joint, a hinge and a slide, gravity', 14],
   ['humanoid.xml', "MuJoCo's humanoid: inertia from capsule and sphere geoms (fromto, zaxis), several joints per body, joint pos, springs, a free root", 27],
   ['iiwa14.xml', "menagerie's KUKA iiwa 14: <inertial> everywhere, unnormalised quats, nested classes, radians", 7],
 ];
