@@ -7,7 +7,8 @@
 // and the generalized force gear * force on the joint (gear coef_i on each
 // joint of a tendon). The shortcuts are <general> with fixed parameters:
 //   motor     gain 1, no bias
-//   position  gain kp, bias (0, -kp, -kv)
+//   position  gain kp, bias (0, -kp, -kv); with dampratio, kv = dampratio
+//             2 sqrt(kp m), m the inertia at qpos0 the actuator sees (mjcf-m0.ts)
 //   velocity  gain kv, bias (0, 0, -kv)
 //   damper    gain (0, 0, -kv) (affine), no bias
 // Defaults: an actuator element takes its class's attributes of its own tag,
@@ -38,6 +39,8 @@ export interface MjcfActuator {
   /** gain and bias coefficients of (1, L, V) */
   gain: [number, number, number];
   bias: [number, number, number];
+  /** a position servo's damping ratio: bias[2] = -kv follows from the inertia at qpos0 (mjcf-m0.ts, mjcf-drives.ts) */
+  dampratio?: number;
   ctrlrange?: [number, number];
   forcerange?: [number, number];
   at: string;
@@ -108,7 +111,7 @@ function actuatorAttrs(r: Reader, e: XmlNode): Record<string, string> {
 }
 
 /** the gain and bias coefficients of the element, or what is not modelled */
-function gainBias(r: Reader, e: XmlNode, a: Record<string, string>): Pick<MjcfActuator, 'gain' | 'bias'> | string {
+function gainBias(r: Reader, e: XmlNode, a: Record<string, string>): Pick<MjcfActuator, 'gain' | 'bias' | 'dampratio'> | string {
   const n = (k: string, fallback: number) => r.number(e, a, k, fallback);
   const nonNegative = (k: string, fallback: number) => {
     const v = n(k, fallback);
@@ -118,9 +121,10 @@ function gainBias(r: Reader, e: XmlNode, a: Record<string, string>): Pick<MjcfAc
   switch (e.tag) {
     case 'motor': return { gain: [1, 0, 0], bias: [0, 0, 0] };
     case 'position': {
-      if (a.dampratio !== undefined) return 'dampratio (kv from the inertia at qpos0)';
-      const kp = nonNegative('kp', 1), kv = nonNegative('kv', 0);
-      return { gain: [kp, 0, 0], bias: [0, -kp, -kv] };
+      const kp = nonNegative('kp', 1);
+      if (a.dampratio === undefined) return { gain: [kp, 0, 0], bias: [0, -kp, -nonNegative('kv', 0)] };
+      if (a.kv !== undefined) fail(e, 'gives both kv and dampratio', 'give one of them (MuJoCo refuses both)');
+      return { gain: [kp, 0, 0], bias: [0, -kp, 0], dampratio: nonNegative('dampratio', 0) };
     }
     case 'velocity': {
       const kv = nonNegative('kv', 1);

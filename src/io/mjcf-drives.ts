@@ -5,7 +5,8 @@
 //             range as limits (the joints' spring-damper law, limits.ts,
 //             where MuJoCo uses a constraint: a warning says so)
 //   actuator  an Actuator (library/multibody/actuator.ts) on the
-//             transmission's length gear q (joint) or gear L (tendon), its
+//             transmission's length gear q (joint) or gear L (tendon) (a
+//             position servo's dampratio made its kv: mjcf-m0.ts), its
 //             force applied as gear * force to the joint, gear coef_i *
 //             force to each joint of the tendon (OneDofJoint.applyForce)
 // Names (the contract, with mjcf.ts'): an actuator's control is the input
@@ -25,6 +26,8 @@ import type { Mechanism } from '../library/multibody/mechanism.ts';
 import { FixedTendon } from '../library/multibody/tendon.ts';
 import type { MjcfActuator, MjcfRobot, MjcfTendon } from './mjcf-parse.ts';
 import type { Names } from './urdf.ts';
+import { massDiagonalAtQpos0 } from './mjcf-m0.ts';
+import { jointsInOrder } from './mjcf-keyframe.ts';
 
 export interface DriveNames {
   /** by actuator: its component's name, and the joint component that holds its ctrl when the name is that joint's */
@@ -65,6 +68,11 @@ export interface DriveContext {
 export function addDrives(robot: MjcfRobot, c: DriveContext): void {
   const tendons = new Map<string, { tendon: FixedTendon; joints: { joint: OneDofJoint; coef: number }[] }>();
   const limited: string[] = [];
+  const m0 = robot.actuators.some((a) => a.dampratio !== undefined) ? massDiagonalAtQpos0(robot) : undefined;
+  const byName = new Map(jointsInOrder(robot).filter((j) => j.name !== undefined).map((j) => [j.name!, j]));
+  /** the inertia an actuator sees at qpos0: sum M0_i / moment_i^2 over the joints it moves (MuJoCo's rule for dampratio, checked against its compiler) */
+  const seen = (moments: readonly { joint: string; moment: number }[]) =>
+    moments.reduce((s, { joint, moment }) => s + (moment === 0 ? 0 : (m0!.get(byName.get(joint)!) ?? 0) / (moment * moment)), 0);
   for (const t of robot.tendons) {
     const joints = t.joints.map((x) => ({ joint: scalarJoint(c, x.joint, x.at, 'a fixed tendon couples hinge and slide joints'), coef: x.coef }));
     const name = c.names.tendons.get(t)!;
@@ -79,7 +87,13 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
     const { component, ctrlOn } = c.names.actuators.get(a)!;
     const owner = ctrlOn === undefined ? undefined : c.m.children.find((x) => x.localName === ctrlOn);
     const ctrl = c.ctrl?.[a.index];
-    const common = { gain: a.gain, bias: a.bias, ctrlRange: a.ctrlrange, forceRange: a.forcerange, ...(ctrl !== undefined && { ctrl }), ...(owner && { ctrlOwner: owner }) };
+    const moments = a.tendon !== undefined
+      ? robot.tendons.find((t) => t.name === a.tendon)?.joints.map((x) => ({ joint: x.joint, moment: a.gear * x.coef })) ?? []
+      : [{ joint: a.joint!, moment: a.gear }];
+    // kv from the damping ratio: kv = dampratio 2 sqrt(kp m)
+    const bias: [number, number, number] = a.dampratio === undefined || !moments.length || !moments.every((x) => byName.has(x.joint))
+      ? a.bias : [a.bias[0], a.bias[1], -a.dampratio * 2 * Math.sqrt(a.gain[0] * seen(moments))];
+    const common = { gain: a.gain, bias, ctrlRange: a.ctrlrange, forceRange: a.forcerange, ...(ctrl !== undefined && { ctrl }), ...(owner && { ctrlOwner: owner }) };
     if (a.tendon !== undefined) {
       const t = tendons.get(a.tendon);
       if (!t) throw new ModelError(`MJCF ${a.at}: tendon "${a.tendon}" is not a fixed tendon of the file`, { hint: `fixed tendons: ${[...tendons.keys()].join(', ') || 'none'}` });

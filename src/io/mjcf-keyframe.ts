@@ -41,6 +41,14 @@ export function readKeyframes(r: Reader, section: XmlNode): MjcfKey[] {
   return out;
 }
 
+/** the robot's joints in MuJoCo's order: depth first, in file order within a body */
+export function jointsInOrder(robot: MjcfRobot): MjcfJoint[] {
+  const out: MjcfJoint[] = [];
+  const walk = (b: MjcfBody) => (out.push(...b.joints), b.children.forEach(walk));
+  robot.bodies.forEach(walk);
+  return out;
+}
+
 /** a joint's slice of qpos and qvel */
 export interface JointStart {
   qpos: number[];
@@ -64,9 +72,7 @@ export function keyStart(robot: MjcfRobot, wanted: string): { joints: Map<MjcfJo
     });
   }
   const key = keys[i];
-  const joints: MjcfJoint[] = [];
-  const walk = (b: MjcfBody) => (joints.push(...b.joints), b.children.forEach(walk));
-  robot.bodies.forEach(walk);
+  const joints = jointsInOrder(robot);
   const [nq, nv] = joints.reduce(([q, v], j) => [q + WIDTH[j.type][0], v + WIDTH[j.type][1]], [0, 0]);
   const check = (what: string, v: number[] | undefined, n: number) => {
     if (v && v.length !== n) throw new ModelError(`MJCF ${key.at}: ${what} has ${v.length} numbers, the model's ${what} ${n}`, { hint: `give ${n} numbers, in MuJoCo's order (joints depth first, in file order)` });

@@ -118,6 +118,61 @@ describe("the fixtures' own actuators at random controls: Kron der(qd) equals Mu
   }
 });
 
+describe("a position servo's dampratio: kv from the inertia at qpos0, as MuJoCo's compiler makes it", () => {
+  // turned bodies, joint anchors away from the body frames, armature, a slide, a ball joint in the subtree, a gear and a tendon
+  const xml = `<mujoco><compiler angle="radian"/>
+  <worldbody>
+    <body name="a" pos="0.1 0 1" quat="0.9 0.1 0.3 0.2"><joint name="h1" axis="0 1 0.3" pos="0.05 0 0.02" armature="0.1" ref="0.4"/>
+      <inertial pos="0.2 0.01 0" quat="1 0.2 0 0.1" mass="2" diaginertia="0.05 0.08 0.1"/>
+      <body name="b" pos="0.5 0 0" euler="0.3 0 0.2"><joint name="s" type="slide" axis="1 0.2 0" armature="0.3"/>
+        <inertial pos="0.1 0 0" mass="0.7" diaginertia="0.01 0.02 0.02"/>
+        <body name="c" pos="0.2 0.1 0"><joint name="ball" type="ball"/>
+          <inertial pos="0 0 -0.2" mass="0.4" diaginertia="0.004 0.005 0.003"/>
+          <body name="d" pos="0 0 -0.3" quat="0 1 0 0"><joint name="h2" axis="1 0 0" pos="0 0.1 0"/>
+            <inertial pos="0.1 0 0" mass="0.3" diaginertia="0.002 0.003 0.003"/>
+          </body>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <tendon><fixed name="t"><joint joint="h1" coef="0.5"/><joint joint="h2" coef="-1"/></fixed></tendon>
+  <actuator>
+    <position name="p1" joint="h1" kp="30" dampratio="0.7" gear="2"/>
+    <position name="p2" joint="s" kp="80" dampratio="1"/>
+    <position name="p3" joint="h2" kp="5" dampratio="0.5"/>
+    <position name="p4" tendon="t" kp="12" dampratio="1.2" gear="1.5"/>
+  </actuator>
+</mujoco>`;
+  for (const mode of ['relaxed', 'torn'] as Mode[]) {
+    it(`qacc at 25 random states and controls agrees to 1e-10 (${mode}); kv agrees with MuJoCo's actuator_biasprm to 1e-12`, async () => {
+      const robot = parseMjcf(xml, 'dampratio.xml');
+      const { mechanism, warnings } = mjcfMechanism(robot, { limitsAndFriction: false });
+      expect(warnings).toEqual([]);
+      const c = compile(mechanism, { mode, foldParameters: false });
+      const peer = await smoothPeer(xml);
+      const kv = Array.from(peer.model.actuator_biasprm as Float64Array).filter((_, i) => i % 10 === 2);
+      ['p1', 'p2', 'p3', 'p4'].forEach((a, i) => expect(Math.abs(c.signal(`${a}.bias[3]`) / kv[i] - 1), a).toBeLessThan(1e-12));
+      const names = coordinateNames(jointsOf(robot));
+      const at = (n: string) => stateIndex(c, n);
+      const state = c.createState();
+      const rand = rng(3);
+      let worst = 0;
+      for (let k = 0; k < 25; k++) {
+        const x = Float64Array.from(c.stateNames, (n) => (2 * rand() - 1) * (n.endsWith('.q') ? Math.PI : 2));
+        state.normalize(x);
+        const ctrl = [0, 1, 2, 3].map(() => 2 * rand() - 1);
+        ['p1', 'p2', 'p3', 'p4'].forEach((a, i) => state.setInput(`${a}.ctrl`, ctrl[i]));
+        const dx = new Float64Array(x.length);
+        state.derivatives(0, x, dx);
+        const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]), undefined, ctrl);
+        const kron = names.v.map((n) => dx[at(n)]);
+        worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / Math.max(...kron.map(Math.abs)));
+      }
+      expect(worst).toBeLessThan(1e-10);
+    });
+  }
+});
+
 describe('MJCF actuators and tendons Kron does not model: warnings naming them; what cannot be read: model errors at the line', () => {
   const robot = (actuators: string, tendons = '') => parseMjcf(`<mujoco>
   <worldbody>
@@ -137,7 +192,6 @@ describe('MJCF actuators and tendons Kron does not model: warnings naming them; 
       'w.xml:8: <cylinder>: cylinder actuators are not modelled (left out)', 'w.xml:8: <adhesion>: adhesion actuators are not modelled (left out)',
     ]);
     expect(warnings('<motor name="m" site="s"/>')).toEqual(['w.xml:8: <motor name="m">: its site transmission is not modelled (left out)']);
-    expect(warnings('<position joint="hinge" kp="10" dampratio="1"/>')).toEqual(['w.xml:8: <position>: dampratio (kv from the inertia at qpos0) is not modelled (left out)']);
     expect(warnings('<general joint="hinge" dyntype="filter" dynprm="0.1"/>')).toEqual(['w.xml:8: <general>: dyntype filter (activation dynamics) is not modelled: the force follows ctrl at once']);
     expect(warnings('<general joint="hinge" gaintype="muscle"/>')).toEqual(['w.xml:8: <general>: gaintype muscle is not modelled (left out)']);
     expect(warnings('<motor name="m" joint="ball"/>')).toEqual(['w.xml:8: <motor name="m">: drives the 3-dof joint ball: not modelled (left out)']);
