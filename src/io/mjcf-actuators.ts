@@ -90,8 +90,8 @@ export function readActuators(r: Reader, section: XmlNode): MjcfActuator[] {
       ...(t === 'tendon' ? { tendon: a.tendon } : { joint: a[t] }),
       gear: r.numbers(e, a, 'gear', 6, [1, 0, 0, 0, 0, 0], 1)[0],
       ...law,
-      ...range(r, e, a, 'ctrl'),
-      ...range(r, e, a, 'force'),
+      ...limitedRange(r, e, a, 'ctrl'),
+      ...limitedRange(r, e, a, 'force'),
       at: where(e),
     });
   }
@@ -145,8 +145,8 @@ function gainBias(r: Reader, e: XmlNode, a: Record<string, string>): Pick<MjcfAc
   }
 }
 
-/** ctrlrange or forcerange when limited: limited="true", or "auto" with a range and autolimits (MuJoCo's rule) */
-function range(r: Reader, e: XmlNode, a: Record<string, string>, what: 'ctrl' | 'force'): Partial<MjcfActuator> {
+/** ctrlrange, forcerange (an actuator's) or actuatorfrcrange (a joint's) when limited: limited="true", or "auto" with a range and autolimits (MuJoCo's rule) */
+export function limitedRange(r: Reader, e: XmlNode, a: Record<string, string>, what: 'ctrl' | 'force' | 'actuatorfrc'): Record<string, [number, number]> {
   const key = `${what}range`, flag = `${what}limited`;
   const given = a[key] === undefined ? undefined : r.numbers(e, a, key, 2);
   const limited = a[flag] ?? 'auto';

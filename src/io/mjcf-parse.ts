@@ -18,7 +18,7 @@ import { type MassProperties, type SolidType, combine, solidInertia, solidVolume
 import { type ReadFile, type XmlNode, fail, readMjcfXml, where } from './mjcf-xml.ts';
 import { DECIMAL, MAX_MAGNITUDE, type Vec3 } from './urdf-parse.ts';
 
-import { type MjcfActuator, readActuators } from './mjcf-actuators.ts';
+import { type MjcfActuator, limitedRange, readActuators } from './mjcf-actuators.ts';
 import { type MjcfTendon, readTendons } from './mjcf-tendons.ts';
 import { type MjcfKey, readKeyframes } from './mjcf-keyframe.ts';
 
@@ -45,6 +45,8 @@ export interface MjcfJoint {
   damping: number;
   armature: number;
   frictionloss: number;
+  /** [lower, upper] the sum of the actuators' forces on the joint is clamped to (MuJoCo 3's actuatorfrcrange), when limited */
+  actuatorfrcrange?: [number, number];
   /** [lower, upper] (rad or m) when the joint is limited */
   range?: [number, number];
   /** where it is in the file, for messages */
@@ -434,6 +436,7 @@ function readJoint(r: Reader, e: XmlNode, cls: string): MjcfJoint {
     type, pos: r.numbers(e, a, 'pos', 3, [0, 0, 0]) as Vec3, axis: (axis ?? [0, 0, 1]) as Vec3,
     ref: value('ref'), springref: value('springref'),
     stiffness: nonNegative('stiffness'), damping: nonNegative('damping'), armature: nonNegative('armature'), frictionloss: nonNegative('frictionloss'),
+    ...limitedRange(r, e, a, 'actuatorfrc'),
     ...(isLimited && range && { range: [range[0], range[1]] as [number, number] }),
     at: where(e),
   };

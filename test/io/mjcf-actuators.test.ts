@@ -118,17 +118,18 @@ describe("the fixtures' own actuators at random controls: Kron der(qd) equals Mu
   }
 });
 
-describe("a position servo's dampratio: kv from the inertia at qpos0, as MuJoCo's compiler makes it", () => {
-  // turned bodies, joint anchors away from the body frames, armature, a slide, a ball joint in the subtree, a gear and a tendon
+describe("a position servo's dampratio (kv from the inertia at qpos0, as MuJoCo's compiler makes it) and a joint's actuatorfrcrange", () => {
+  // turned bodies, joint anchors away from the body frames, armature, a slide, a ball joint in the subtree, a gear and a tendon;
+  // h1's and h2's actuator forces (their servos' and the tendon servo's) clamped to their joints' actuatorfrcrange
   const xml = `<mujoco><compiler angle="radian"/>
   <worldbody>
-    <body name="a" pos="0.1 0 1" quat="0.9 0.1 0.3 0.2"><joint name="h1" axis="0 1 0.3" pos="0.05 0 0.02" armature="0.1" ref="0.4"/>
+    <body name="a" pos="0.1 0 1" quat="0.9 0.1 0.3 0.2"><joint name="h1" axis="0 1 0.3" pos="0.05 0 0.02" armature="0.1" ref="0.4" actuatorfrcrange="-2 2"/>
       <inertial pos="0.2 0.01 0" quat="1 0.2 0 0.1" mass="2" diaginertia="0.05 0.08 0.1"/>
       <body name="b" pos="0.5 0 0" euler="0.3 0 0.2"><joint name="s" type="slide" axis="1 0.2 0" armature="0.3"/>
         <inertial pos="0.1 0 0" mass="0.7" diaginertia="0.01 0.02 0.02"/>
         <body name="c" pos="0.2 0.1 0"><joint name="ball" type="ball"/>
           <inertial pos="0 0 -0.2" mass="0.4" diaginertia="0.004 0.005 0.003"/>
-          <body name="d" pos="0 0 -0.3" quat="0 1 0 0"><joint name="h2" axis="1 0 0" pos="0 0.1 0"/>
+          <body name="d" pos="0 0 -0.3" quat="0 1 0 0"><joint name="h2" axis="1 0 0" pos="0 0.1 0" actuatorfrclimited="true" actuatorfrcrange="-0.5 0.5"/>
             <inertial pos="0.1 0 0" mass="0.3" diaginertia="0.002 0.003 0.003"/>
           </body>
         </body>
@@ -156,7 +157,7 @@ describe("a position servo's dampratio: kv from the inertia at qpos0, as MuJoCo'
       const at = (n: string) => stateIndex(c, n);
       const state = c.createState();
       const rand = rng(3);
-      let worst = 0;
+      let worst = 0, clamped = 0;
       for (let k = 0; k < 25; k++) {
         const x = Float64Array.from(c.stateNames, (n) => (2 * rand() - 1) * (n.endsWith('.q') ? Math.PI : 2));
         state.normalize(x);
@@ -167,8 +168,12 @@ describe("a position servo's dampratio: kv from the inertia at qpos0, as MuJoCo'
         const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]), undefined, ctrl);
         const kron = names.v.map((n) => dx[at(n)]);
         worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / Math.max(...kron.map(Math.abs)));
+        // MuJoCo's qfrc_actuator on h1 (dof 0) and h2 (dof 5) at their clamps
+        const q = peer.data.qfrc_actuator as Float64Array;
+        clamped += Number(Math.abs(q[0]) === 2) + Number(Math.abs(q[5]) === 0.5);
       }
       expect(worst).toBeLessThan(1e-10);
+      expect(clamped).toBeGreaterThan(5);
     });
   }
 });
