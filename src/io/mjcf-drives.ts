@@ -13,11 +13,11 @@
 // Names (the contract, with mjcf.ts'): an actuator's control is the input
 // <actuator name>.ctrl, the name sanitised as a joint's; an unnamed actuator
 // is <joint or tendon>_actuator<k>, k from 0 among the actuators on that
-// joint or tendon. When that name is a joint's component (MJCF files often
-// name an actuator after its joint) the input is that joint's <name>.ctrl
-// and the actuator's component <name>_actuator. A tendon's component is its
-// sanitised name, an unnamed one tendon<k> (k its number), and yields to
-// joints and actuators.
+// joint or tendon. When that name is already a joint's or body's component
+// (MJCF files often name an actuator after its joint or body) the input is
+// that component's <name>.ctrl and the actuator's component
+// <name>_actuator. A tendon's component is its sanitised name, an unnamed
+// one tendon<k> (k its number); both yield to joints, bodies and actuators.
 import { type Expr, add, max, min, mul } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 import { Actuator } from '../library/multibody/actuator.ts';
@@ -25,40 +25,17 @@ import type { Joint } from '../library/multibody/joint.ts';
 import { OneDofJoint } from '../library/multibody/joint.ts';
 import type { Mechanism } from '../library/multibody/mechanism.ts';
 import { FixedTendon } from '../library/multibody/tendon.ts';
-import type { MjcfActuator, MjcfJoint, MjcfRobot, MjcfTendon } from './mjcf-parse.ts';
+import type { MjcfActuator, MjcfJoint, MjcfRobot } from './mjcf-parse.ts';
 import type { Names } from './urdf.ts';
 import { massDiagonalAtQpos0 } from './mjcf-m0.ts';
 import { jointsInOrder } from './mjcf-keyframe.ts';
-
-export interface DriveNames {
-  /** by actuator: its component's name, and the joint component that holds its ctrl when the name is that joint's */
-  actuators: Map<MjcfActuator, { component: string; ctrlOn?: string }>;
-  tendons: Map<MjcfTendon, string>;
-}
-
-// (robot, the names taken so far, the joints' component names) => the actuators' and tendons' names, taken before the bodies'
-export function driveNames(robot: MjcfRobot, names: Names, jointComponents: ReadonlySet<string>): DriveNames {
-  const actuators = new Map<MjcfActuator, { component: string; ctrlOn?: string }>();
-  const onTarget = new Map<string, number>();
-  for (const a of robot.actuators) {
-    const target = a.joint ?? a.tendon ?? '';
-    const k = onTarget.get(target) ?? 0;
-    onTarget.set(target, k + 1);
-    const wanted = a.name ?? `${target}_actuator${k}`;
-    const sanitised = names.sanitise(wanted);
-    actuators.set(a, jointComponents.has(sanitised)
-      ? { component: names.take(`${sanitised}_actuator`, `actuator ${wanted}`), ctrlOn: sanitised }
-      : { component: names.take(wanted, `actuator ${wanted}`) });
-  }
-  const tendons = new Map(robot.tendons.map((t, k) => [t, names.take(t.name ?? `tendon${k}`, `tendon ${t.name ?? `tendon${k}`}`)]));
-  return { actuators, tendons };
-}
 
 export interface DriveContext {
   m: Mechanism;
   /** the built joints by MJCF name */
   joints: ReadonlyMap<string, Joint>;
-  names: DriveNames;
+  /** the names taken so far (joints', bodies', frames'): actuators and tendons take theirs after them */
+  names: Names;
   /** the keyframe's ctrl, by actuator number */
   ctrl?: readonly number[];
   limits: boolean;
@@ -72,9 +49,15 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
   const forces = new Map<OneDofJoint, Expr[]>();
   const push = (j: OneDofJoint, f: Expr) => forces.set(j, [...(forces.get(j) ?? []), f]);
   const kv = dampingFromRatio(robot);
+  const onTarget = new Map<string, number>();
   for (const a of robot.actuators) {
-    const { component, ctrlOn } = c.names.actuators.get(a)!;
-    const owner = ctrlOn === undefined ? undefined : c.m.children.find((x) => x.localName === ctrlOn);
+    const target = a.joint ?? a.tendon!;
+    const k = onTarget.get(target) ?? 0;
+    onTarget.set(target, k + 1);
+    const wanted = a.name ?? `${target}_actuator${k}`, sanitised = c.names.sanitise(wanted);
+    // a name a joint or body already has: that component holds the input <name>.ctrl
+    const owner = c.m.children.find((x) => x.localName === sanitised);
+    const component = c.names.take(owner ? `${sanitised}_actuator` : wanted, `actuator ${wanted}`);
     const ctrl = c.ctrl?.[a.index];
     const bias: [number, number, number] = [a.bias[0], a.bias[1], kv(a) ?? a.bias[2]];
     const common = { gain: a.gain, bias, ctrlRange: a.ctrlrange, forceRange: a.forcerange, ...(ctrl !== undefined && { ctrl }), ...(owner && { ctrlOwner: owner }) };
@@ -105,9 +88,9 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
 function addTendons(robot: MjcfRobot, c: DriveContext): Map<string, { tendon: FixedTendon; joints: { joint: OneDofJoint; coef: number }[] }> {
   const tendons = new Map<string, { tendon: FixedTendon; joints: { joint: OneDofJoint; coef: number }[] }>();
   const limited: string[] = [];
-  for (const t of robot.tendons) {
+  for (const [k, t] of robot.tendons.entries()) {
     const joints = t.joints.map((x) => ({ joint: scalarJoint(c, x.joint, x.at, 'a fixed tendon couples hinge and slide joints'), coef: x.coef }));
-    const name = c.names.tendons.get(t)!;
+    const name = c.names.take(t.name ?? `tendon${k}`, `tendon ${t.name ?? `tendon${k}`}`);
     const tendon = c.m.add(new FixedTendon(name, {
       joints, stiffness: t.stiffness || undefined, restLength: t.springlength, damping: t.damping || undefined, ...(c.limits && t.range && { limits: t.range }),
     }));

@@ -33,7 +33,7 @@ import { type Vec3, rgbaToCss } from './urdf-parse.ts';
 import { Names } from './urdf.ts';
 import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed } from './mjcf-parse.ts';
 import { rotate, toAxisAngle } from './mjcf-frame.ts';
-import { addDrives, driveNames } from './mjcf-drives.ts';
+import { addDrives } from './mjcf-drives.ts';
 import { type JointStart, keyStart } from './mjcf-keyframe.ts';
 import type { Joint } from '../library/multibody/joint.ts';
 
@@ -77,7 +77,6 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   robot.bodies.forEach(collect);
   const jointNames = new Map<MjcfJoint, string>();
   for (const b of all) b.joints.forEach((j, k) => jointNames.set(j, names.take(jointName(b, j, k), `joint ${jointName(b, j, k)}`)));
-  const drives = driveNames(robot, names, new Set(jointNames.values()));
   const key = options.keyframe === undefined ? undefined : keyStart(robot, options.keyframe);
   const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, key?.joints);
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
@@ -87,7 +86,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     const frame = build.body(b, parent);
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
-  addDrives(robot, { m, joints: build.built, names: drives, ctrl: key?.ctrl, limits: options.limitsAndFriction ?? true, warnings });
+  addDrives(robot, { m, joints: build.built, names, ctrl: key?.ctrl, limits: options.limitsAndFriction ?? true, warnings });
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
   return { mechanism: m, warnings };

@@ -41,8 +41,8 @@ describe('MJCF actuators, armature and fixed tendons: Kron der(qd) equals MuJoCo
       ['at-rest', [['yaw', 2], ['slide', 1]], 3, 0, 0.2, undefined],
     ]);
     const { mechanism, warnings } = mjcfMechanism(robot);
-    expect(warnings).toEqual(['actuator yaw-motor is the component yaw_motor', 'actuator slide servo is the component slide_servo', 'tendon at-rest is the component at_rest',
-      'tendon ranges are limit springs (limits.ts), where MuJoCo uses constraints: coupling']);
+    expect(warnings).toEqual(['tendon at-rest is the component at_rest', 'tendon ranges are limit springs (limits.ts), where MuJoCo uses constraints: coupling',
+      'actuator yaw-motor is the component yaw_motor', 'actuator slide servo is the component slide_servo']);
     const c = compile(mechanism);
     expect(c.generated.layout.inputs).toEqual(expect.arrayContaining(CTRL));
     expect(c.signalNames()).toContain('at_rest.F');
@@ -203,6 +203,17 @@ describe('MJCF actuators and tendons Kron does not model: warnings naming them; 
     expect(warnings('', '<spatial name="cable"><site site="s"/></spatial><fixed frictionloss="1"><joint joint="hinge"/></fixed>')).toEqual([
       'w.xml:7: <spatial name="cable">: spatial tendons are not modelled (left out)', 'w.xml:7: <fixed>: frictionloss is not modelled',
     ]);
+  });
+
+  it('an actuator named after a body: its input is on the body component, <name>.ctrl; the body keeps its name', () => {
+    const { mechanism, warnings } = mjcfMechanism(robot('<motor name="a" joint="hinge" gear="2"/>'));
+    expect(warnings.filter((w) => !w.startsWith('geoms are drawn'))).toEqual([]); // the documented rule, not a rename: no warning
+    const c = compile(mechanism);
+    expect(c.generated.layout.inputs).toContain('a.ctrl');
+    c.setInput('a.ctrl', 0.7);
+    c.derivatives(0, c.x0(), new Float64Array(c.stateNames.length));
+    expect(c.signal('a_actuator.force')).toBe(0.7);
+    expect(c.signal('a.m')).toBeGreaterThan(0); // the body a, with its mass from its geom
   });
 
   it('refuses, naming the element and line: an unknown joint or tendon, no transmission, an empty ctrlrange, a negative kv, a tendon over a ball joint', () => {
