@@ -13,11 +13,11 @@
 // Names (the contract, with mjcf.ts'): an actuator's control is the input
 // <actuator name>.ctrl, the name sanitised as a joint's; an unnamed actuator
 // is <joint or tendon>_actuator<k>, k from 0 among the actuators on that
-// joint or tendon. When that name is already a joint's or body's component
-// (MJCF files often name an actuator after its joint or body) the input is
-// that component's <name>.ctrl and the actuator's component
-// <name>_actuator. A tendon's component is its sanitised name, an unnamed
-// one tendon<k> (k its number); both yield to joints, bodies and actuators.
+// joint or tendon. When that name is already a joint's, body's or tendon's
+// component (MJCF files often name an actuator after its joint, body or
+// tendon) the input is that component's <name>.ctrl and the actuator's
+// component <name>_actuator. A tendon's component is its sanitised name, an
+// unnamed one tendon<k> (k its number), yielding to joints and bodies.
 import { type Expr, add, max, min, mul } from '../expr/index.ts';
 import { ModelError } from '../errors.ts';
 import { Actuator } from '../library/multibody/actuator.ts';
@@ -55,8 +55,8 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
     const k = onTarget.get(target) ?? 0;
     onTarget.set(target, k + 1);
     const wanted = a.name ?? `${target}_actuator${k}`, sanitised = c.names.sanitise(wanted);
-    // a name a joint or body already has: that component holds the input <name>.ctrl
-    const owner = c.m.children.find((x) => x.localName === sanitised);
+    // a name a joint, body or tendon already has: that component holds the input <name>.ctrl (not another actuator: it has its own)
+    const owner = c.m.children.find((x) => x.localName === sanitised && !(x instanceof Actuator));
     const component = c.names.take(owner ? `${sanitised}_actuator` : wanted, `actuator ${wanted}`);
     const ctrl = c.ctrl?.[a.index];
     const bias: [number, number, number] = [a.bias[0], a.bias[1], kv(a) ?? a.bias[2]];
