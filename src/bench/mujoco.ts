@@ -70,10 +70,11 @@ export class MujocoPeer {
     return this.model.nv;
   }
 
-  // (qpos, qvel, optional qfrc_applied; mjcf-state.ts maps Kron's states and inputs onto them) => qacc after mj_forward, a copy
-  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>, qfrc?: ArrayLike<number>): Float64Array {
+  // (qpos, qvel, optional qfrc_applied and ctrl; mjcf-state.ts maps Kron's states and inputs onto them) => qacc after mj_forward, a copy
+  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>, qfrc?: ArrayLike<number>, ctrl?: ArrayLike<number>): Float64Array {
     this.setState(q, qd);
     (this.data.qfrc_applied as Float64Array).set(qfrc ?? new Float64Array(this.model.nv));
+    (this.data.ctrl as Float64Array).set(ctrl ?? new Float64Array(this.model.nu));
     this.mj.mj_forward(this.model, this.data);
     return Float64Array.from(this.data.qacc as Float64Array);
   }

@@ -31,6 +31,8 @@ export interface OpenOptions {
   record?: boolean;
   /** a URDF robot's root link on a free joint (--floating); a model module builds its own root */
   floating?: boolean;
+  /** an MJCF robot's start state from its <keyframe> key of this name (--keyframe) */
+  keyframe?: string;
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
@@ -62,10 +64,15 @@ export async function openModel(file: string, sets: Record<string, number>, opti
       hint: mjcf ? 'an MJCF robot floats when its root body has a <freejoint/>' : "a model module gives its root a free joint itself: m.free('base') between m.world.frame_b and the root body",
     });
   }
+  if (options.keyframe !== undefined && !mjcf) {
+    throw new UsageError(`--keyframe is for MJCF robots, and ${file} is ${urdf ? 'a URDF robot' : 'a model module'}`, {
+      hint: 'give start values with --start name=value (e.g. --start j1.q=0.5)',
+    });
+  }
   if (mjcf) {
     const { loadMjcf } = await import('../node/mjcf-file.ts');
     return () => {
-      const { mechanism, warnings, included } = loadMjcf(path);
+      const { mechanism, warnings, included } = loadMjcf(path, { keyframe: options.keyframe });
       checkOverrides(mechanism, sets, {});
       // the MJCF's own text is in the cache key, its included files are reads
       return { model: mechanism, overrides: { ...sets }, warnings, reads: { files: included, env: {} } };

@@ -42,6 +42,8 @@ compile options:
                      modules, 0,0,-9.80665 for URDF)
   --floating         a URDF robot's root link on a free joint <root link>_free (states
                      r, Q, v, w as MuJoCo's freejoint): the robot moves in the world
+  --keyframe name    an MJCF robot starts from its <keyframe> key of that name (an
+                     unnamed key by its number): qpos, qvel and the actuators' ctrl
   --keep-parameters  keep parameters symbolic in the generated code (default: folded)
   --tear v[:e]       "variable tear" (tearing paper): add tearing variable v with the
                      residue equation matched to variable e (default e = v); "v:" adds
@@ -155,6 +157,7 @@ export const COMPILE_OPTIONS = {
   'no-cache': { type: 'boolean', default: false },
   gravity: { type: 'string' },
   floating: { type: 'boolean', default: false },
+  keyframe: { type: 'string' },
   emit: { type: 'string' },
   'relax-iterate': { type: 'boolean', default: false },
   'torn-substitution': { type: 'boolean', default: false },
@@ -313,7 +316,7 @@ export function applyTimeouts(values: { 'import-timeout'?: string; 'call-timeout
 
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
 export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'> &
-  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating'>>;
+  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
 function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
@@ -353,12 +356,12 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   // --relax-iterate implies --mode relaxed, whatever --mode says (as when torn was the default: torn ignores the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
   const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'], target: values.target as 'js' | 'wasm' };
-  const floating = values.floating ?? false;
-  // the key's fields as before when not floating: entries stored before --floating existed stay found
-  const cache = lookUp(file, { sets, gravity: values.gravity ?? null, ...(floating && { floating }), options }, !values['no-cache'] && !keepParameters);
+  const floating = values.floating ?? false, keyframe = values.keyframe;
+  // the key's fields as before when not floating and without a keyframe: entries stored before those flags existed stay found
+  const cache = lookUp(file, { sets, gravity: values.gravity ?? null, ...(floating && { floating }), ...(keyframe !== undefined && { keyframe }), options }, !values['no-cache'] && !keepParameters);
   // said once: the entry compiled now replaces it
   if (cache.broken) io.stderr.write(`warning: compile cache: ${cache.broken}; compiled again, and the entry replaced\n`);
-  const open = !cache.compiled || eager ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating }) : undefined;
+  const open = !cache.compiled || eager ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe }) : undefined;
   // the compiler and the multibody library with the model only (a model module imports them anyway)
   const compiler = open ? await loadCompiler() : undefined;
   const library = open ? await import('../library/multibody/mechanism.ts') : undefined;

@@ -9,8 +9,9 @@
 // <compiler angle> (degrees unless it says radian), as MuJoCo does; joint
 // values (ref, springref, range) are kept in qpos units (rad, m).
 // Elements that do not affect the dynamics (lights, cameras, sites, sensors,
-// textures, materials, visual, statistic, keyframes, contact exclusions) are
-// read and ignored.
+// textures, materials, visual, statistic, contact exclusions) are read and
+// ignored. Fixed tendons, actuators and keyframes are read by their own files
+// (mjcf-tendons.ts, mjcf-actuators.ts, mjcf-keyframe.ts).
 import { inertiaProblem, principalMoments } from '../library/multibody/body.ts';
 import { IDENTITY, type Quat, axisAngle, euler, unit, xyAxes, zAxis } from './mjcf-frame.ts';
 import { type MassProperties, type SolidType, combine, solidInertia, solidVolume } from './mjcf-inertia.ts';
@@ -18,7 +19,14 @@ import { type ReadFile, type XmlNode, fail, readMjcfXml, where } from './mjcf-xm
 import { type MjcfEquality, readEqualities } from './mjcf-equality.ts';
 import { DECIMAL, MAX_MAGNITUDE, type Vec3 } from './urdf-parse.ts';
 
+import { type MjcfActuator, limitedRange, readActuators } from './mjcf-actuators.ts';
+import { type MjcfTendon, readTendons } from './mjcf-tendons.ts';
+import { type MjcfKey, readKeyframes } from './mjcf-keyframe.ts';
+
 export type { MassProperties } from './mjcf-inertia.ts';
+export type { MjcfActuator } from './mjcf-actuators.ts';
+export type { MjcfTendon } from './mjcf-tendons.ts';
+export type { MjcfKey } from './mjcf-keyframe.ts';
 export type { Quat } from './mjcf-frame.ts';
 export type { MjcfEquality } from './mjcf-equality.ts';
 
@@ -39,6 +47,8 @@ export interface MjcfJoint {
   damping: number;
   armature: number;
   frictionloss: number;
+  /** [lower, upper] the sum of the actuators' forces on the joint is clamped to (MuJoCo 3's actuatorfrcrange), when limited */
+  actuatorfrcrange?: [number, number];
   /** [lower, upper] (rad or m) when the joint is limited */
   range?: [number, number];
   /** where it is in the file, for messages */
@@ -89,6 +99,10 @@ export interface MjcfRobot {
   worldGeoms: MjcfGeom[];
   /** <equality> constraints (mjcf-equality.ts), closed exactly by mjcfMechanism */
   equalities: MjcfEquality[];
+  /** fixed tendons (mjcf-tendons.ts), actuators (mjcf-actuators.ts), keyframes (mjcf-keyframe.ts), in file order */
+  tendons: MjcfTendon[];
+  actuators: MjcfActuator[];
+  keyframes: MjcfKey[];
   /** what affects the dynamics but is not read, each naming the element */
   warnings: string[];
   /** the <mesh> assets by name: the file (<compiler meshdir> or assetdir before it, relative to the main file's folder) and scale */
@@ -120,13 +134,12 @@ interface Compiler {
 type ClassDefaults = Map<string, Record<string, string>>;
 
 /** elements below <mujoco> that do not affect the dynamics, or are read elsewhere */
-const IGNORED_TOP = new Set(['visual', 'statistic', 'asset', 'sensor', 'keyframe', 'custom', 'extension', 'size', 'contact']);
+const IGNORED_TOP = new Set(['visual', 'statistic', 'asset', 'sensor', 'custom', 'extension', 'size', 'contact']);
 /** elements in a body that do not affect the dynamics */
 const IGNORED_IN_BODY = new Set(['site', 'camera', 'light', 'plugin']);
 /** elements that place bodies or add them in ways not read */
 const UNSUPPORTED_IN_BODY = new Set(['frame', 'replicate', 'attach', 'composite', 'flexcomp']);
 
-const SECTION: Record<string, string> = { tendon: 'tendon', actuator: 'actuator' };
 
 /** "3 tendons (a, b, c) are" / "1 tendon (a) is": at most 8 names shown */
 export function listed(names: readonly string[], noun: string): string {
@@ -134,7 +147,7 @@ export function listed(names: readonly string[], noun: string): string {
   return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown.join(', ')}) ${names.length === 1 ? 'is' : 'are'}`;
 }
 
-class Reader {
+export class Reader {
   readonly warnings: string[] = [];
   compiler: Compiler = { degree: true, eulerseq: 'xyz', autolimits: true, inertiafromgeom: 'auto', groups: [0, 5], meshdir: '' };
   readonly classes = new Map<string, ClassDefaults>([['main', new Map()]]);
@@ -212,6 +225,7 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   let gravity: Vec3 = [0, 0, -9.81];
   const worldbodies: XmlNode[] = [];
   const equalities: XmlNode[] = [];
+  const tendons: MjcfTendon[] = [], actuators: MjcfActuator[] = [], keyframes: MjcfKey[] = [];
   // compiler and defaults first: they apply to the whole file wherever they are written
   for (const c of root.children) if (c.tag === 'compiler') r.compiler = readCompiler(r, c);
   for (const c of root.children) if (c.tag === 'default') readDefaults(r, c, undefined);
@@ -227,9 +241,10 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
     if (c.tag === 'option') gravity = readOption(r, c);
     else if (c.tag === 'worldbody') worldbodies.push(c);
     else if (c.tag === 'equality') equalities.push(c);
-    else if (c.tag === 'tendon' || c.tag === 'actuator') {
-      if (c.children.length) r.warnings.push(`${where(c)}: ${listed(c.children.map((t) => t.attrs.name ?? `<${t.tag}> of line ${t.line}`), SECTION[c.tag])} not modelled`);
-    } else if (c.tag !== 'compiler' && c.tag !== 'default' && !IGNORED_TOP.has(c.tag)) {
+    else if (c.tag === 'tendon') tendons.push(...readTendons(r, c));
+    else if (c.tag === 'actuator') actuators.push(...readActuators(r, c));
+    else if (c.tag === 'keyframe') keyframes.push(...readKeyframes(r, c));
+    else if (c.tag !== 'compiler' && c.tag !== 'default' && !IGNORED_TOP.has(c.tag)) {
       r.warnings.push(`${where(c)}: not read`);
     }
   }
@@ -243,7 +258,7 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
     }
   }
   const equality = readEqualities(r, equalities, namesIn(bodies));
-  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, equalities: equality, warnings: r.warnings, meshes };
+  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, equalities: equality, tendons, actuators, keyframes, warnings: r.warnings, meshes };
 }
 
 /** the names of the bodies and joints, for the equalities that refer to them */
@@ -462,6 +477,7 @@ function readJoint(r: Reader, e: XmlNode, cls: string): MjcfJoint {
     type, pos: r.numbers(e, a, 'pos', 3, [0, 0, 0]) as Vec3, axis: (axis ?? [0, 0, 1]) as Vec3,
     ref: value('ref'), springref: value('springref'),
     stiffness: nonNegative('stiffness'), damping: nonNegative('damping'), armature: nonNegative('armature'), frictionloss: nonNegative('frictionloss'),
+    ...limitedRange(r, e, a, 'actuatorfrc'),
     ...(isLimited && range && { range: [range[0], range[1]] as [number, number] }),
     at: where(e),
   };

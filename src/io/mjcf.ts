@@ -17,10 +17,12 @@
 // geoms that MuJoCo's viewer shows its shapes (geometriesOf); the world's
 // plane the floor the viewer draws.
 // Joint stiffness and springref are the joint's spring (c, q0), damping its
-// damper, range (when limited) its limits, frictionloss its friction
-// (limits.ts: a regularised Coulomb friction and spring-damper limits, where
-// MuJoCo uses constraints). Not modelled, each a warning: armature, a ball
-// joint's stiffness, range and friction loss, a free joint's damping.
+// damper, armature its armature (joint.ts: MuJoCo's dof_armature, on each
+// axis of a ball or free joint), range (when limited) its limits,
+// frictionloss its friction (limits.ts: a regularised Coulomb friction and
+// spring-damper limits, where MuJoCo uses constraints). Not modelled, each a
+// warning: a ball joint's stiffness, range and friction loss, a free joint's
+// damping.
 // Names (the contract of `kron compile robot.xml`): a joint's component is
 // its MJCF name with every character outside [A-Za-z0-9_] replaced by _ (a
 // leading _ before a digit), as for URDF; an unnamed free joint is
@@ -34,6 +36,9 @@ import { Names } from './urdf.ts';
 import { type MjcfBody, type MjcfGeom, type MjcfJoint, type MjcfRobot, listed } from './mjcf-parse.ts';
 import { rotate, toAxisAngle } from './mjcf-frame.ts';
 import { type Placed, closeEqualities, filePoses } from './mjcf-loops.ts';
+import { addDrives } from './mjcf-drives.ts';
+import { type JointStart, keyStart } from './mjcf-keyframe.ts';
+import type { Joint } from '../library/multibody/joint.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
 
@@ -57,6 +62,8 @@ export interface MjcfOptions {
    * not drawn and its collision solids stand in (geometriesOf)
    */
   meshFile?: (file: string) => string | undefined;
+  /** start from this <keyframe> key (its name, or its number when unnamed): qpos, qvel and ctrl (mjcf-keyframe.ts) */
+  keyframe?: string;
 }
 
 const DEFAULT_COLOR = '#a0a4a8';
@@ -87,7 +94,8 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     const file = mesh && options.meshFile?.(mesh.file);
     return mesh && file ? { type: 'mesh', filename: mesh.file, file, radius: MESH_RADIUS, ...(mesh.scale && { scale: mesh.scale }) } : undefined;
   };
-  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, meshShape);
+  const key = options.keyframe === undefined ? undefined : keyStart(robot, options.keyframe);
+  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, meshShape, key?.joints);
   const floor = floorOf(robot.worldGeoms);
   if (floor) m.world.floor = floor;
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
@@ -101,6 +109,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   }
   const named = new Map([...jointNames].filter(([j]) => j.name !== undefined).map(([joint, component]) => [joint.name!, { joint, component }]));
   closeEqualities(m, robot, placed, named, names, warnings);
+  addDrives(robot, { m, joints: build.built, names, ctrl: key?.ctrl, limits: options.limitsAndFriction ?? true, warnings });
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   const n = build.meshes.missing;
   if (n) warnings.push(`${n} mesh geom${n === 1 ? ' is' : 's are'} not drawn (${options.meshFile ? 'their files are not found' : 'mesh files are not read'}): their bodies' collision geoms stand in`);
@@ -116,7 +125,16 @@ class Builder {
     private readonly jointNames: Map<MjcfJoint, string>,
     private readonly limitsAndFriction: boolean,
     private readonly meshShape: (g: MjcfGeom) => Shape | undefined,
+    private readonly start: Map<MjcfJoint, JointStart> | undefined,
   ) {}
+
+  /** the joints built, by MJCF name (what tendons and actuators name) */
+  readonly built = new Map<string, Joint>();
+
+  private record<J extends Joint>(j: MjcfJoint, joint: J): J {
+    if (j.name !== undefined) this.built.set(j.name, joint);
+    return joint;
+  }
 
   /** the body placed under its parent's frame and moved by its joints; returns its frame */
   body(b: MjcfBody, parent: Frame): Frame {
@@ -151,8 +169,10 @@ class Builder {
 
   private freeJoint(j: MjcfJoint, b: MjcfBody): Frame {
     const name = this.jointNames.get(j)!;
-    this.unmodelled(j, name, ['damping', 'stiffness', 'armature', 'frictionloss']);
-    const joint = this.m.free(name, { r: b.pos, Q: b.quat });
+    this.unmodelled(j, name, ['damping', 'stiffness', 'frictionloss']);
+    const key = this.start?.get(j);
+    const pose = key?.qpos.length ? { r: key.qpos.slice(0, 3), Q: key.qpos.slice(3, 7) } : { r: b.pos, Q: b.quat };
+    const joint = this.record(j, this.m.free(name, { ...pose, armature: j.armature || undefined, ...(key && { v: key.qvel.slice(0, 3), w: key.qvel.slice(3, 6) }) }));
     this.m.connect(this.m.world.frame_b, joint.frame_a);
     return joint.frame_b;
   }
@@ -162,21 +182,22 @@ class Builder {
     const { axis, pos } = j;
     const back = pos.map((v) => -v);
     if (j.type === 'ball') {
-      this.unmodelled(j, name, ['stiffness', 'armature', 'frictionloss']);
+      this.unmodelled(j, name, ['stiffness', 'frictionloss']);
       if (j.range) this.notModelled.set('ball range', [...(this.notModelled.get('ball range') ?? []), name]);
       const at = this.place(from, pos, [1, 0, 0, 0], `${name}_pos`);
-      const joint = this.m.ball(name, { d: j.damping || undefined });
+      const key = this.start?.get(j);
+      const joint = this.record(j, this.m.ball(name, { d: j.damping || undefined, armature: j.armature || undefined, ...(key && { Q: key.qpos, w: key.qvel }) }));
       this.m.connect(at, joint.frame_a);
       return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
     }
-    this.unmodelled(j, name, ['armature']);
+    const key = this.start?.get(j);
     const options = {
-      axis, q: j.ref, c: j.stiffness || undefined, q0: j.stiffness ? j.springref : undefined, d: j.damping || undefined,
+      axis, q: key?.qpos[0] ?? j.ref, qd: key?.qvel[0], c: j.stiffness || undefined, q0: j.stiffness ? j.springref : undefined, d: j.damping || undefined, armature: j.armature || undefined,
       ...(this.limitsAndFriction && { limits: j.range, friction: j.frictionloss || undefined }),
     };
     if (j.type === 'slide') {
       const at = this.place(from, axis.map((v) => -j.ref * v), [1, 0, 0, 0], `${name}_ref`);
-      const joint = this.m.prismatic(name, options);
+      const joint = this.record(j, this.m.prismatic(name, options));
       this.m.connect(at, joint.frame_a);
       return joint.frame_b;
     }
@@ -186,7 +207,7 @@ class Builder {
       this.m.connect(at, c.frame_a);
       at = c.frame_b;
     }
-    const joint = this.m.revolute(name, options);
+    const joint = this.record(j, this.m.revolute(name, options));
     this.m.connect(at, joint.frame_a);
     return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
   }

@@ -82,9 +82,14 @@ function rotateInertia(R: Mat, [xx, yy, zz, xy, xz, yz]: readonly number[]): [nu
 export class Names {
   private readonly used = new Set<string>(['world', ENERGY, MOMENTUM, COM]);
   constructor(private readonly warnings: string[]) {}
+  /** the name with every character outside [A-Za-z0-9_] replaced by _, a leading _ before a digit */
+  sanitise(wanted: string): string {
+    const base = wanted.replace(/[^A-Za-z0-9_]/g, '_');
+    return /^[A-Za-z_]/.test(base) ? base : `_${base}`;
+  }
+
   take(wanted: string, what: string): string {
-    let base = wanted.replace(/[^A-Za-z0-9_]/g, '_');
-    if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
+    const base = this.sanitise(wanted);
     let name = base;
     for (let k = 2; this.used.has(name); k++) name = `${base}_${k}`;
     if (name !== wanted) this.warnings.push(`${what} is the component ${name}`);

@@ -5,9 +5,10 @@
 // state mapping is the importer's contract: hinge j.q = qpos, j.qd = qvel;
 // free j.r, j.Q = qpos, j.v, j.w = qvel (the free joint hangs from the world).
 // Both sides leave out what the importer does not model: on MuJoCo's side
-// contacts, constraints (joint limits, friction loss, tendon limits) and
-// actuation are disabled and the armature is set to 0; on Kron's side
-// limitsAndFriction is false. Springs, dampers and gravity stay on in both.
+// contacts and constraints (joint limits, friction loss, tendon limits) are
+// disabled; on Kron's side limitsAndFriction is false. Springs, dampers,
+// armature, tendons, actuators (at ctrl = 0: the iiwa's position servos
+// pull toward 0) and gravity stay on in both.
 // Mesh assets are taken out of the text MuJoCo reads (their files are not
 // here; every body that has one has an <inertial>, so the dynamics do not
 // change).
@@ -25,7 +26,7 @@ const robots: [string, string, number][] = [
   // file, what it exercises, MuJoCo's nv
   ['features.xml', 'one of each feature: an <include>d nested default class, childclass, eulerseq, euler, axisangle, xyaxes, zaxis, '
     + 'fullinertia, inertial quat, geom inertia (box, cylinder fromto, ellipsoid, sphere with mass, capsule with density), a welded body, '
-    + 'hinge and slide ref and springref, joint pos, a ball joint, a free body with two joints in its child, unnamed joints, gravity', 14],
+    + 'hinge and slide ref and springref, joint pos, a ball joint, a free body with two joints in its child, unnamed joints, armature on a free joint, a hinge and a slide, gravity', 14],
   ['humanoid.xml', "MuJoCo's humanoid: inertia from capsule and sphere geoms (fromto, zaxis), several joints per body, joint pos, springs, a free root", 27],
   ['iiwa14.xml', "menagerie's KUKA iiwa 14: <inertial> everywhere, unnormalised quats, nested classes, radians", 7],
   ['ur5e.xml', "menagerie's UR5e: a jointless base welded to the world at a quat, joints from a default axis, nested classes", 6],

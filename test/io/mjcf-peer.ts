@@ -16,26 +16,28 @@ export function freePeersAfterAll(): void {
 }
 
 export interface SmoothOptions {
-  /** keep the joints' armature (default: set to 0) */
+  /** keep the joints' armature (default true: Kron models it; false sets it to 0) */
   armature?: boolean;
-  /** keep actuation (default: disabled) */
+  /** keep actuation (default true: Kron models actuators, at data.ctrl = 0 unless set; false disables it) */
   actuation?: boolean;
 }
 
 /**
  * MuJoCo's model of the file with only the smooth dynamics: no contacts, no
- * constraints (joint limits, friction loss, tendon limits, equality), and by
- * default no actuation or armature. Mesh assets are taken out of the text
- * (their files are not here; every body that has one must have an <inertial>).
+ * constraints (joint limits, friction loss, tendon limits, equality).
+ * Armature and actuation stay (Kron models both: its actuators' ctrl inputs
+ * start at 0 as MuJoCo's data.ctrl does). Mesh assets are taken out of the
+ * text (their files are not here; every body that has one must have an
+ * <inertial>).
  */
 export async function smoothPeer(xml: string, options: SmoothOptions = {}): Promise<MujocoPeer> {
   const mj = await mujoco();
   const peer = await MujocoPeer.fromXml(mujocoReadable(xml));
   peers.push(peer);
   const d = mj.mjtDisableBit;
-  const flags = d.mjDSBL_CONTACT.value | d.mjDSBL_CONSTRAINT.value | (options.actuation ? 0 : d.mjDSBL_ACTUATION.value);
+  const flags = d.mjDSBL_CONTACT.value | d.mjDSBL_CONSTRAINT.value | (options.actuation ?? true ? 0 : d.mjDSBL_ACTUATION.value);
   peer.model.opt.disableflags = flags as number;
-  if (!options.armature) (peer.model.dof_armature as Float64Array).fill(0);
+  if (options.armature === false) (peer.model.dof_armature as Float64Array).fill(0);
   return peer;
 }
 

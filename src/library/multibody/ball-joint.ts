@@ -20,7 +20,7 @@
 // translations in a spatial loop, and in a planar loop the two in its
 // planes (the builder sets planarCut: cut.ts inPlane), where the third is
 // implied and would make the loop's position Jacobian singular.
-import { type Expr, type Vec3, add, cross, dot, mul, mulMM, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
+import { type Expr, type Vec3, ZERO, add, cross, dot, mul, mulMM, pow, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
 import { ModelError } from '../../errors.ts';
 import { der } from '../../model/index.ts';
 import { WORLD_AXES, closeLoop, inPlane, planeDirections, translation } from './cut.ts';
@@ -41,6 +41,8 @@ export interface BallJointOptions {
   tau?: readonly number[];
   /** rotational damping on every axis (N m s/rad) */
   d?: number;
+  /** rotor inertia on every axis (kg m^2, MuJoCo's armature): -armature wd_i joins each axis's torque */
+  armature?: number;
   /** true: this joint closes a kinematic loop (three translations); 'point': also, but two in a planar loop (header) */
   cut?: boolean | 'point';
   /** true (the default as a tree joint): Q and w are states; false is refused (a loop cannot determine a quaternion) */
@@ -48,7 +50,7 @@ export interface BallJointOptions {
   geometry?: Geometry;
 }
 
-const BALL_OPTIONS = { Q: NUMBERS, w: NUMBERS, tau: NUMBERS, d: NUMBER, cut: oneOf(true, false, 'point'), state: BOOLEAN, geometry: OBJECT } satisfies Record<keyof BallJointOptions, OptionKind>;
+const BALL_OPTIONS = { Q: NUMBERS, w: NUMBERS, tau: NUMBERS, d: NUMBER, armature: NUMBER, cut: oneOf(true, false, 'point'), state: BOOLEAN, geometry: OBJECT } satisfies Record<keyof BallJointOptions, OptionKind>;
 
 /** the angular part of a ball or free joint: its variables and, as a tree joint, its equations */
 export interface Rotation {
@@ -88,6 +90,12 @@ export class BallJoint extends Joint {
     return [];
   }
 
+  /** the armature's kinetic energy 1/2 armature |w|^2 (energy.ts); 0 before elaboration or without one */
+  get storedEnergy(): { kinetic: Expr; potential: Expr } {
+    const a = this.options.armature, w = this.rotation?.w;
+    return { kinetic: a && w ? mul(0.5, a, add(...w.map((x) => pow(x, 2)))) : ZERO, potential: ZERO };
+  }
+
   cutConstraints(planar: boolean): number {
     return planar ? 2 : 3;
   }
@@ -118,7 +126,7 @@ export class BallJoint extends Joint {
     this.vectorEquation(fb.r, fa.r);
     this.vectorEquation(fb.v, fa.v);
     this.vectorEquation(fb.a, relax3(fa.a));
-    angularEquations(this, Rb, rot, o.d);
+    angularEquations(this, Rb, rot, o.d, o.armature);
     cutBalance(this, fa, fb, vec3(0, 0, 0));
   }
 
@@ -142,7 +150,7 @@ export function rotationVariables(j: Joint, Q0: readonly number[], w0: readonly 
 
 // frame_b's angular velocity and acceleration through a rotation whose frame_b axes are the columns of Rb
 // (world-resolved), and the d'Alembert equation of each axis with its tearing hint
-export function angularEquations(j: Joint, Rb: ReturnType<typeof mulMM>, rot: Rotation, damping = 0): void {
+export function angularEquations(j: Joint, Rb: ReturnType<typeof mulMM>, rot: Rotation, damping = 0, armature = 0): void {
   const fa = j.frame_a, fb = j.frame_b, e = columns(Rb);
   const wRel = vadd(vadd(vscale(rot.w[0], e[0]), vscale(rot.w[1], e[1])), vscale(rot.w[2], e[2]));
   const zRel = vadd(vadd(vscale(rot.wd[0], e[0]), vscale(rot.wd[1], e[1])), vscale(rot.wd[2], e[2]));
@@ -150,8 +158,9 @@ export function angularEquations(j: Joint, Rb: ReturnType<typeof mulMM>, rot: Ro
   // d/dt (R_b w) = R_b wd + w_b x (R_b w) = R_b wd + w_a x w_b: one cross product of known velocities
   j.vectorEquation(fb.z, vadd(vadd(relax3(fa.z), zRel), cross(fa.w, fb.w)));
   const d = damping ? j.parameter('d', damping) : undefined;
+  const a = armature ? j.parameter('armature', armature) : undefined;
   e.forEach((ei, i) => {
-    const drive = d ? add(rot.tau[i], mul(-1, d, rot.w[i])) : rot.tau[i];
+    const drive = add(rot.tau[i], d ? mul(-1, d, rot.w[i]) : ZERO, a ? mul(-1, a, rot.wd[i]) : ZERO);
     j.equation(dot(ei, vneg(fb.t)), add(drive, residue(rot.wd[i])));
   });
 }

@@ -1,8 +1,10 @@
 // The energy signals of a mechanism (J): energy.kinetic, energy.potential and
 // energy.total, for plots and checks (`kron simulate ... --signals energy.total`).
 //   kinetic   = sum over bodies 1/2 m |v_cm|^2 + 1/2 w . (I_w w)
+//             + sum over joints 1/2 armature qd^2 (rotors, joint.ts)
 //   potential = sum over bodies -m g . r_cm (any gravity direction)
 //             + sum over joints 1/2 c (q - q0)^2 + the limit springs (limits.ts)
+//             + what other components store (StoresEnergy: tendons' springs)
 //   total     = kinetic + potential
 // No state derivative reads them, so they are computed in the outputs pass
 // only (structure/needed.ts), never in derivatives().
@@ -16,6 +18,14 @@ import { type Expr, add } from '../../expr/index.ts';
 import { Component, der } from '../../model/index.ts';
 import type { Body } from './body.ts';
 
+/** a component that stores energy besides the bodies: a joint's spring or rotor (armature), a tendon's spring */
+export interface StoresEnergy {
+  /** read after the component is elaborated */
+  readonly storedEnergy: { kinetic: Expr; potential: Expr };
+}
+
+export const storesEnergy = (c: Component): c is Component & StoresEnergy => 'storedEnergy' in c;
+
 export class Energy extends Component {
   readonly kinetic: Expr;
   readonly potential: Expr;
@@ -23,12 +33,12 @@ export class Energy extends Component {
   /** with collision geometry: the contact wrenches' work on the bodies (a state, J) */
   readonly contactWork: Expr | undefined;
 
-  constructor(name: string, bodies: readonly Body[], springs: readonly Expr[]) {
+  constructor(name: string, bodies: readonly Body[], springs: readonly Expr[], rotors: readonly Expr[]) {
     super(name);
     this.kinetic = this.variable('kinetic');
     this.potential = this.variable('potential');
     this.total = this.variable('total');
-    this.equation(this.kinetic, add(...bodies.map((b) => b.kineticEnergy)));
+    this.equation(this.kinetic, add(...bodies.map((b) => b.kineticEnergy), ...rotors));
     this.equation(this.potential, add(...bodies.map((b) => b.potentialEnergy), ...springs));
     this.equation(this.total, add(this.kinetic, this.potential));
     const power = bodies.flatMap((b) => (b.contactPower ? [b.contactPower] : []));

@@ -17,7 +17,7 @@
 // and tearing the 6 x 6 base block of the mass matrix. It is always a state
 // joint: no loop determines it, and it cannot close one (it constrains
 // nothing).
-import { type Expr, type Vec3, add, cross, dot, mulMM, mulMV, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
+import { type Expr, type Vec3, ZERO, add, cross, dot, mul, mulMM, mulMV, pow, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
 import { ModelError } from '../../errors.ts';
 import { der } from '../../model/index.ts';
 import { type Rotation, angularEquations, rotationVariables } from './ball-joint.ts';
@@ -26,7 +26,7 @@ import { Joint } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { columns, rotationNumbers, rotationOf, unitQuaternion } from './quaternion.ts';
 import { relax3 } from './revolute.ts';
-import { NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
+import { NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
 
 export interface FreeJointOptions {
   /** start position of frame_b's origin in frame_a coordinates (m) */
@@ -40,10 +40,12 @@ export interface FreeJointOptions {
   /** start values of the force inputs (N, frame_a axes) and torque inputs (N m, frame_b axes) */
   f?: readonly number[];
   tau?: readonly number[];
+  /** rotor inertia on each of the six coordinates (MuJoCo's armature of a free joint): -armature vd_i, -armature wd_i join their forces */
+  armature?: number;
   geometry?: Geometry;
 }
 
-const FREE_OPTIONS = { r: NUMBERS, Q: NUMBERS, v: NUMBERS, w: NUMBERS, f: NUMBERS, tau: NUMBERS, geometry: OBJECT } satisfies Record<keyof FreeJointOptions, OptionKind>;
+const FREE_OPTIONS = { r: NUMBERS, Q: NUMBERS, v: NUMBERS, w: NUMBERS, f: NUMBERS, tau: NUMBERS, geometry: OBJECT, armature: NUMBER } satisfies Record<keyof FreeJointOptions, OptionKind>;
 
 export class FreeJoint extends Joint {
   readonly dof = 6;
@@ -68,6 +70,12 @@ export class FreeJoint extends Joint {
 
   stateCoordinates(): never[] {
     return [];
+  }
+
+  /** the armature's kinetic energy 1/2 armature (|v|^2 + |w|^2) (energy.ts); 0 before elaboration or without one */
+  get storedEnergy(): { kinetic: Expr; potential: Expr } {
+    const a = this.options.armature, v = this.translation?.v, w = this.rotation?.w;
+    return { kinetic: a && v && w ? mul(0.5, a, add(...[...v, ...w].map((x) => pow(x, 2)))) : ZERO, potential: ZERO };
   }
 
   /** a free joint constrains nothing: it cannot close a loop */
@@ -107,10 +115,11 @@ export class FreeJoint extends Joint {
     this.vectorEquation(fb.v, vadd(vadd(fa.v, cross(fa.w, p)), vRel));
     const coriolis = vadd(cross(fa.w, cross(fa.w, p)), vscale(2, cross(fa.w, vRel)));
     this.vectorEquation(fb.a, vadd(vadd(relax3(fa.a), cross(relax3(fa.z), p)), vadd(coriolis, aRel)));
-    angularEquations(this, Rb, rot);
+    angularEquations(this, Rb, rot, 0, o.armature);
     cutBalance(this, fa, fb, p);
     // the translations' d'Alembert equations, along frame_a's axes
-    columns(fa.R).forEach((e, i) => this.equation(dot(e, vneg(fb.f)), add(f[i], residue(vd[i]))));
+    const a = o.armature ? this.parameter('armature_v', o.armature) : undefined;
+    columns(fa.R).forEach((e, i) => this.equation(dot(e, vneg(fb.f)), add(f[i], a ? mul(-1, a, vd[i]) : ZERO, residue(vd[i]))));
   }
 
   protected cutEquations(): void {

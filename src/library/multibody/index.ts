@@ -16,6 +16,8 @@ export { BallJoint, type BallJointOptions } from './ball-joint.ts';
 export { FreeJoint, type FreeJointOptions } from './free-joint.ts';
 export { Weld, type WeldOptions } from './weld.ts';
 export { Coupling, type CouplingOptions } from './coupling.ts';
+export { Actuator, type ActuatorOptions } from './actuator.ts';
+export { FixedTendon, type FixedTendonOptions } from './tendon.ts';
 export { BodyCylinder, type BodyCylinderOptions, STEEL } from './body-cylinder.ts';
 export { assignJointRoles, type KinematicLoop, type Topology } from './topology.ts';
 export { Mechanism, type MechanismOptions, type GroundOptions } from './mechanism.ts';

@@ -35,6 +35,12 @@ export interface JointOptions {
   q0?: number;
   d?: number;
   /**
+   * rotor inertia reflected onto the coordinate (kg m^2, or kg; MuJoCo's
+   * armature): the generalized force gains -armature qdd, so the mass matrix
+   * gains it on the diagonal, and the kinetic energy 1/2 armature qd^2
+   */
+  armature?: number;
+  /**
    * joint limits [lower, upper] (rad or m, lower <= upper): beyond them a
    * one-sided spring-damper pushes the coordinate back (limits.ts)
    */
@@ -77,7 +83,7 @@ export interface JointOptions {
 export const JOINT_OPTIONS = {
   axis: NUMBERS, q: NUMBER, qd: NUMBER, tau: NUMBER, c: NUMBER, q0: NUMBER, d: NUMBER,
   limits: NUMBERS, limitKind: oneOf('spring', 'impact'), restitution: NUMBER, restVelocity: NUMBER, limitStiffness: NUMBER, limitDamping: NUMBER,
-  friction: NUMBER, frictionVelocity: NUMBER, cut: oneOf(true, false, 'planar'), state: BOOLEAN, geometry: OBJECT,
+  friction: NUMBER, frictionVelocity: NUMBER, cut: oneOf(true, false, 'planar'), state: BOOLEAN, geometry: OBJECT, armature: NUMBER,
 } satisfies Record<keyof JointOptions, OptionKind>;
 
 export abstract class Joint extends Component {
@@ -101,6 +107,11 @@ export abstract class Joint extends Component {
   /** a loop may determine its coordinates (topology.ts); not a quaternion's four from three constraints */
   readonly canBeRest: boolean = true;
   private elaborated = false;
+
+  /** its equations have been made (elaborate() ran) */
+  get elaboratedOnce(): boolean {
+    return this.elaborated;
+  }
 
   constructor(name: string, options: Pick<JointOptions, 'cut' | 'state' | 'geometry'>) {
     super(name);
@@ -166,11 +177,16 @@ export interface Coordinate {
   drive: Expr;
   /** the spring's potential energy 1/2 c (q - q0)^2 (0 without a spring) */
   potential: Expr;
+  /** the armature's kinetic energy 1/2 armature qd^2 (0 without one) */
+  kinetic: Expr;
 }
 
 /**
- * Variables <prefix>q, qd, qdd and input tau with a linear spring-damper:
- * tau_total = tau - c (q - q0) - d qd.
+ * Variables <prefix>q, qd, qdd and input tau with a linear spring-damper and
+ * the armature: tau_total = tau - c (q - q0) - d qd - armature qdd. The
+ * armature term sits in the d'Alembert equation beside residue(qdd), so the
+ * torn form's M gains it on the diagonal and the relaxed elimination's pivot
+ * D = S^T I^A S + armature (relaxing paper eq. 29 with a rotor on the axis).
  */
 export function coordinate(c: Component, options: JointOptions, suffix = ''): Coordinate {
   const q = c.variable(`q${suffix}`, { start: options.q ?? 0 });
@@ -185,7 +201,13 @@ export function coordinate(c: Component, options: JointOptions, suffix = ''): Co
     potential = mul(0.5, k, pow(dq, 2));
   }
   if (options.d) terms.push(mul(-1, c.parameter(`d${suffix}`, options.d), qd));
-  return { q, qd, qdd, tau, drive: add(...terms), potential };
+  let kinetic: Expr = ZERO;
+  if (options.armature) {
+    const a = c.parameter(`armature${suffix}`, options.armature);
+    terms.push(mul(-1, a, qdd));
+    kinetic = mul(0.5, a, pow(qd, 2));
+  }
+  return { q, qd, qdd, tau, drive: add(...terms), potential, kinetic };
 }
 
 /** state joint: der(q) = qd, der(qd) = qdd; otherwise q, qd become tearing variables of the loops */
@@ -213,10 +235,16 @@ export abstract class OneDofJoint extends Joint {
    * (limits.ts); 1 when not set
    */
   referenceInertia: number | undefined;
+  /** a limited tendon sizes its limit's defaults from this joint's reference inertia (tendon.ts): the builder sets it */
+  inLimitedTendon = false;
   /** referenceInertia was set by the builder from the bodies (not by the user): it follows their --set values (limitDefaultsFor) */
   sizedByBuilder = false;
   private readonly options: JointOptions;
   private readonly spring: { drive: Expr; potential: Expr };
+  /** the armature's kinetic energy 1/2 armature qd^2 (energy.kinetic) */
+  readonly kinetic: Expr;
+  /** generalized forces from outside the joint (actuators, tendons), added to its drive */
+  private readonly applied: Expr[] = [];
   private limitModel: LimitFriction | undefined;
 
   constructor(name: string, options: JointOptions) {
@@ -227,6 +255,22 @@ export abstract class OneDofJoint extends Joint {
     const k = coordinate(this, options);
     ({ q: this.q, qd: this.qd, qdd: this.qdd, tau: this.tau } = k);
     this.spring = { drive: k.drive, potential: k.potential };
+    this.kinetic = k.kinetic;
+  }
+
+  /**
+   * Adds a generalized force on the coordinate from another component (an
+   * actuator, a tendon): it joins the drive in the d'Alembert equation, the
+   * input tau stays the user's. Before the joint is elaborated only.
+   */
+  applyForce(force: Expr): void {
+    if (this.elaboratedOnce) {
+      throw new ModelError(`joint ${this.path}: a force was applied after the joint's equations were made`, {
+        component: this.path,
+        hint: 'apply actuator and tendon forces while building the mechanism, before compiling it',
+      });
+    }
+    this.applied.push(force);
   }
 
   /** the joint's limits and friction, their parameters declared on first use (after the builder set referenceInertia) */
@@ -239,12 +283,17 @@ export abstract class OneDofJoint extends Joint {
 
   /** generalized force acting on the coordinate: drive, spring-damper, limits and friction, constraint forces */
   get drive(): Expr {
-    return add(this.spring.drive, this.limitsAndFriction().force, ...this.constraintForces);
+    return add(this.spring.drive, this.limitsAndFriction().force, ...this.constraintForces, ...this.applied);
   }
 
   /** potential energy of the joint's spring and of its limit springs */
   get potential(): Expr {
     return add(this.spring.potential, this.limitsAndFriction().potential);
+  }
+
+  /** what energy.ts sums besides the bodies: the springs' potential, the armature's kinetic energy */
+  get storedEnergy(): { kinetic: Expr; potential: Expr } {
+    return { kinetic: this.kinetic, potential: this.potential };
   }
 
   /** limits and friction set with --set (j1.limit_lower=2, j1.friction=-1) are checked like the options */

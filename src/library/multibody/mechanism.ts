@@ -14,7 +14,7 @@ import { Body, type BodyOptions } from './body.ts';
 import { BodyCylinder, type BodyCylinderOptions } from './body-cylinder.ts';
 import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
 import { FixedTranslation, type FixedTranslationOptions } from './fixed-translation.ts';
-import { Energy } from './energy.ts';
+import { Energy, storesEnergy } from './energy.ts';
 import { BallJoint, type BallJointOptions } from './ball-joint.ts';
 import { FreeJoint, type FreeJointOptions } from './free-joint.ts';
 import { COM, CentreOfMass, MOMENTUM, Momentum } from './momentum.ts';
@@ -78,8 +78,11 @@ export class Mechanism extends Model {
     // energy.kinetic, energy.potential, energy.total; a component of the user's own named energy keeps the name
     if (!this.children.some((c) => c.localName === ENERGY)) {
       const bodies = all.filter((c): c is Body => c instanceof Body);
-      const springs = all.filter((c): c is OneDofJoint => c instanceof OneDofJoint).map((j) => j.potential);
-      this.energy = this.add(new Energy(ENERGY, bodies, springs));
+      // elaborated first: a ball joint's rotor energy is made of the variables its elaboration declares
+      const stores = all.filter(storesEnergy);
+      stores.forEach((c) => c.elaborate());
+      const stored = stores.map((c) => c.storedEnergy);
+      this.energy = this.add(new Energy(ENERGY, bodies, stored.map((e) => e.potential), stored.map((e) => e.kinetic)));
     }
     // momentum.* and com.* (momentum.ts); a component of the user's own named momentum or com keeps the name likewise
     const massive = all.filter((c): c is Body => c instanceof Body);

@@ -29,7 +29,7 @@ export interface BodyValues {
 // (all components, the world's frame) => referenceInertia set on every joint with limits or friction that has none,
 // from the declared body values (mutates the joints, like the builder's roles; sizedByBuilder marks them)
 export function setReferenceInertias(components: readonly Component[], world: Frame): void {
-  const joints = components.filter((c): c is OneDofJoint => c instanceof OneDofJoint && c.hasLimitsOrFriction && c.referenceInertia === undefined);
+  const joints = components.filter((c): c is OneDofJoint => c instanceof OneDofJoint && (c.hasLimitsOrFriction || c.inLimitedTendon) && c.referenceInertia === undefined);
   for (const [j, I] of referenceInertias(components, world, joints, (b) => b)) {
     j.referenceInertia = I;
     j.sizedByBuilder = true;

@@ -18,7 +18,7 @@ import { multiply, rotationMatrix } from './start-pose.ts';
 import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, oneOf } from '../options.ts';
 
 /** limits and friction are for one-degree-of-freedom joints (revolute, prismatic) */
-export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd' | 'limits' | 'limitStiffness' | 'limitDamping' | 'friction' | 'frictionVelocity'> {
+export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd' | 'armature' | 'limits' | 'limitStiffness' | 'limitDamping' | 'friction' | 'frictionVelocity'> {
   /** start values (guesses unless the joint is a state joint), one per axis */
   q?: readonly number[];
   qd?: readonly number[];
