@@ -38,7 +38,7 @@ describe('component options are checked when the component is built', () => {
     expect(hint).toBe('the options of body: m, rcm, I, gravity, geometry, collision');
     expect(refusal(() => m.revolute('j1', loose({ axsi: [0, 0, 1] })))[1]).toMatch(/^did you mean axis\? the options of joint: axis, q, qd, tau,/);
     // nothing near: the list alone
-    expect(refusal(() => m.ball('b', loose({ Q: [1, 0, 0, 0], dampnig: 1 })))[1]).toBe('the options of joint: Q, w, tau, d, cut, state, geometry');
+    expect(refusal(() => m.ball('b', loose({ Q: [1, 0, 0, 0], dampnig: 1 })))[1]).toBe('the options of joint: Q, w, tau, d, armature, cut, state, geometry');
   });
 
   it('a value not among the allowed ones; options that are not an object', () => {
