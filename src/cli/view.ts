@@ -26,8 +26,10 @@ import { shipped } from '../node/package.ts';
 
 export const HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
+/** how long kron view robot.urdf|xml simulates the robot before it plays the run (s) */
+export const ROBOT_STOP = 5;
 
-export const VIEW_USAGE = `usage: kron view [run.json | model.ts] [--port P] [--track body]
+export const VIEW_USAGE = `usage: kron view [run.json | model.ts | robot.urdf | robot.xml] [--port P] [--track body]
 
 Serves the three.js viewer on http://127.0.0.1:P (default ${DEFAULT_PORT}, or a free
 port when that one is taken) with the result of \`kron simulate … --out run.json\`
@@ -35,7 +37,10 @@ loaded (and the mesh files its scene names, for a URDF robot's visuals). Given a
 model module instead (.ts, .mts, .js, .mjs; it imports from 'kron'),
 the page compiles and simulates that model live, in the browser; without a file, the
 page runs the mechanisms of mechanisms/ live. --track body: the camera follows that
-body (e.g. pelvis; the key t toggles following in the page). Ctrl-C stops it.
+body (e.g. pelvis; the key t toggles following in the page). Given a URDF or MJCF
+robot, it is simulated first (as kron simulate robot --stop S --out run.json, into a
+temporary folder; --stop S, default ${ROBOT_STOP} s; --keyframe name for MJCF) and the run
+is played. Ctrl-C stops it.
 `;
 
 /** what kron view takes as a model module rather than a result file */
@@ -203,18 +208,28 @@ function parsePort(text: string): number {
 }
 
 // `kron view [run.json | model.ts] [--port P] [--track body]`: returns once serving; the open server keeps the process alive
+/** a URDF or MJCF robot simulated as kron simulate would, into a temporary run.json (its meshes found from the robot's file) */
+async function simulateRobot(file: string, stop = String(ROBOT_STOP), keyframe?: string): Promise<string> {
+  const [{ runSimulate }, { processIo }, { mkdtempSync }, { tmpdir }] = await Promise.all([import('./model-commands.ts'), import('./io.ts'), import('node:fs'), import('node:os')]);
+  const out = join(mkdtempSync(join(tmpdir(), 'kron-view-')), 'run.json');
+  await runSimulate([file, '--stop', stop, '--interval', '0.01', '--out', out, ...(keyframe === undefined ? [] : ['--keyframe', keyframe])], processIo());
+  return out;
+}
+
 export async function view(argv: string[]): Promise<void> {
-  const options = { port: { type: 'string' }, track: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+  const options = { port: { type: 'string' }, track: { type: 'string' }, stop: { type: 'string' }, keyframe: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
   if (values.help) {
     process.stdout.write(VIEW_USAGE);
     return;
   }
   if (positionals.length > 1) throw new UsageError(`kron view takes one result file or model module, got ${positionals.join(' ')}`, { hint: VIEW_USAGE });
-  const [file] = positionals;
-  if (file !== undefined && ['.urdf', '.xml'].includes(extname(file).toLowerCase())) {
-    throw new UsageError(`kron view plays results and model modules, not ${extname(file).toLowerCase() === '.xml' ? 'MJCF' : 'URDF'} files (${file})`, { hint: `kron simulate ${file} --out run.json && kron view run.json` });
+  let [file] = positionals;
+  const robot = file !== undefined && ['.urdf', '.xml'].includes(extname(file).toLowerCase());
+  if (!robot && (values.stop !== undefined || values.keyframe !== undefined)) {
+    throw new UsageError(`--${values.stop !== undefined ? 'stop' : 'keyframe'} is for a URDF or MJCF robot, which kron view simulates first`, { hint: 'a model module runs live in the page (its stop time is in the page); a run plays as it was simulated' });
   }
+  if (robot) file = await simulateRobot(file!, values.stop, values.keyframe);
   const isModel = file !== undefined && MODULE_EXTENSIONS.includes(extname(file).toLowerCase());
   const [run, model] = isModel ? [undefined, file] : [file, undefined];
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
