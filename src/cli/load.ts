@@ -33,6 +33,8 @@ export interface OpenOptions {
   floating?: boolean;
   /** an MJCF robot's start state from its <keyframe> key of this name (--keyframe) */
   keyframe?: string;
+  /** an MJCF robot's geoms that may collide as collision geometry, its planes as grounds (--contact) */
+  contact?: boolean;
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
@@ -72,7 +74,7 @@ export async function openModel(file: string, sets: Record<string, number>, opti
   if (mjcf) {
     const { loadMjcf } = await import('../node/mjcf-file.ts');
     return () => {
-      const { mechanism, warnings, included } = loadMjcf(path, { keyframe: options.keyframe });
+      const { mechanism, warnings, included } = loadMjcf(path, { keyframe: options.keyframe, contact: options.contact });
       checkOverrides(mechanism, sets, {});
       // the MJCF's own text is in the cache key, its included files are reads
       return { model: mechanism, overrides: { ...sets }, warnings, reads: { files: included, env: {} } };

@@ -316,7 +316,7 @@ export function applyTimeouts(values: { 'import-timeout'?: string; 'call-timeout
 
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
 export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'> &
-  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe'>>;
+  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe' | 'contact'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
 function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
@@ -356,12 +356,12 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   // --relax-iterate implies --mode relaxed, whatever --mode says (as when torn was the default: torn ignores the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
   const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'], target: values.target as 'js' | 'wasm' };
-  const floating = values.floating ?? false, keyframe = values.keyframe;
+  const floating = values.floating ?? false, keyframe = values.keyframe, contact = values.contact ?? false;
   // the key's fields as before when not floating and without a keyframe: entries stored before those flags existed stay found
-  const cache = lookUp(file, { sets, gravity: values.gravity ?? null, ...(floating && { floating }), ...(keyframe !== undefined && { keyframe }), options }, !values['no-cache'] && !keepParameters);
+  const cache = lookUp(file, { sets, gravity: values.gravity ?? null, ...(floating && { floating }), ...(keyframe !== undefined && { keyframe }), ...(contact && { contact }), options }, !values['no-cache'] && !keepParameters);
   // said once: the entry compiled now replaces it
   if (cache.broken) io.stderr.write(`warning: compile cache: ${cache.broken}; compiled again, and the entry replaced\n`);
-  const open = !cache.compiled || eager ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe }) : undefined;
+  const open = !cache.compiled || eager ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe, contact }) : undefined;
   // the compiler and the multibody library with the model only (a model module imports them anyway)
   const compiler = open ? await loadCompiler() : undefined;
   const library = open ? await import('../library/multibody/mechanism.ts') : undefined;

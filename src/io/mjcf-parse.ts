@@ -69,6 +69,13 @@ export interface MjcfGeom {
   mesh?: string;
   /** may collide (contype or conaffinity non-zero) */
   collides: boolean;
+  /** MuJoCo's collision bitmasks (default 1, 1) */
+  contype: number;
+  conaffinity: number;
+  /** MuJoCo's sliding friction (the first of friction's three numbers; default 1) */
+  friction: number;
+  /** MuJoCo's solref (time constant s, damping ratio) when the geom or its class gives it (positive numbers) */
+  solref?: [number, number];
   /** its visualisation group: MuJoCo's viewer shows 0, 1 and 2 (menagerie files put collision geoms in 3) */
   group: number;
   /** kg/m^3, and the mass (kg) when the file gives one: inertia from geoms */
@@ -423,10 +430,14 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
   }
   // the geom's own colour, else its material's
   const rgba = a.rgba === undefined ? (a.material === undefined ? undefined : r.materials.get(a.material)) : r.numbers(e, a, 'rgba', 4);
-  const collides = r.number(e, a, 'contype', 1) !== 0 || r.number(e, a, 'conaffinity', 1) !== 0;
+  const contype = r.number(e, a, 'contype', 1), conaffinity = r.number(e, a, 'conaffinity', 1);
+  const collides = contype !== 0 || conaffinity !== 0;
+  const friction = r.numbers(e, a, 'friction', 3, [1, 0.005, 0.0001], 1)[0];
+  const solref = a.solref === undefined ? undefined : r.numbers(e, a, 'solref', 2);
   return {
     ...(a.name !== undefined && { name: a.name }), type, size, pos, quat, ...(rgba && { rgba }), ...(a.mesh !== undefined && { mesh: a.mesh }),
-    collides, group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }),
+    collides, contype, conaffinity, friction, ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
+    group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }),
   };
 }
 

@@ -39,6 +39,7 @@ import { type Placed, closeEqualities, filePoses } from './mjcf-loops.ts';
 import { addDrives } from './mjcf-drives.ts';
 import { type JointStart, keyStart } from './mjcf-keyframe.ts';
 import type { Joint } from '../library/multibody/joint.ts';
+import { addGrounds, collidersOf, planesOf } from './mjcf-collision.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
 
@@ -64,6 +65,12 @@ export interface MjcfOptions {
   meshFile?: (file: string) => string | undefined;
   /** start from this <keyframe> key (its name, or its number when unnamed): qpos, qvel and ctrl (mjcf-keyframe.ts) */
   keyframe?: string;
+  /**
+   * true: the geoms that may collide become the bodies' collision geometry and
+   * the world's planes grounds (mjcf-collision.ts), for contact (kron simulate
+   * --contact); default false: drawn only
+   */
+  contact?: boolean;
 }
 
 const DEFAULT_COLOR = '#a0a4a8';
@@ -95,7 +102,8 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     return mesh && file ? { type: 'mesh', filename: mesh.file, file, radius: MESH_RADIUS, ...(mesh.scale && { scale: mesh.scale }) } : undefined;
   };
   const key = options.keyframe === undefined ? undefined : keyStart(robot, options.keyframe);
-  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, meshShape, key?.joints);
+  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, meshShape, key?.joints, options.contact ?? false, planesOf(robot.worldGeoms));
+  if (options.contact) addGrounds(m, build.planes);
   const floor = floorOf(robot.worldGeoms);
   if (floor) m.world.floor = floor;
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
@@ -113,11 +121,16 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   const n = build.meshes.missing;
   if (n) warnings.push(`${n} mesh geom${n === 1 ? ' is' : 's are'} not drawn (${options.meshFile ? 'their files are not found' : 'mesh files are not read'}): their bodies' collision geoms stand in`);
-  if ([...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled');
+  if (!options.contact && [...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled (kron simulate --contact collides them)');
+  const { left } = build;
+  if (left.count) warnings.push(`${left.count} geom${left.count === 1 ? '' : 's'} that may collide (${[...left.types].join(', ')}) ${left.count === 1 ? 'has' : 'have'} no contact shape yet: not collided`);
   return { mechanism: m, warnings };
 }
 
 class Builder {
+  /** geoms that may collide but have no contact shape yet (contact option): counted for one warning */
+  readonly left = { count: 0, types: new Set<string>() };
+
   constructor(
     private readonly m: Mechanism,
     private readonly names: Names,
@@ -126,6 +139,9 @@ class Builder {
     private readonly limitsAndFriction: boolean,
     private readonly meshShape: (g: MjcfGeom) => Shape | undefined,
     private readonly start: Map<MjcfJoint, JointStart> | undefined,
+    private readonly contact: boolean,
+    /** the world's planes that may collide (contact): what the robot's geoms touch */
+    readonly planes: readonly MjcfGeom[],
   ) {}
 
   /** the joints built, by MJCF name (what tendons and actuators name) */
@@ -143,9 +159,10 @@ class Builder {
     let frame = free ? this.freeJoint(free, b) : this.place(parent, b.pos, b.quat, `${name}_pos`);
     for (const j of b.joints) if (j !== free) frame = this.joint(frame, j);
     const geometry = geometriesOf(b.geoms, this.meshes, this.meshShape);
-    if (b.inertial || geometry.length) {
+    const collision = this.contact ? collidersOf(b.geoms, this.planes, this.left) : [];
+    if (b.inertial || geometry.length || collision.length) {
       const { mass, com, inertia } = b.inertial ?? { mass: 0, com: [0, 0, 0] as Vec3, inertia: [0, 0, 0, 0, 0, 0] as const };
-      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry.length && { geometry }) });
+      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry.length && { geometry }), ...(collision.length && { collision }) });
       this.m.connect(frame, body.frame_a);
     }
     return frame;

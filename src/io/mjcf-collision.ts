@@ -1,0 +1,80 @@
+// An MJCF robot's collision geometry (mjcfMechanism's contact option): every
+// geom that may collide (contype or conaffinity non-zero) and that the
+// contact layer has a shape for becomes a Collider of its body (src/contact),
+// the world's planes a ground. MuJoCo's parameters map onto the contact
+// layer's as MuJoCo mixes a pair's: the larger sliding friction (the first of
+// friction's numbers, default 1) and the mean of the two solrefs (time
+// constant and damping ratio, default 0.02 s and 1; MuJoCo's solmix weighs
+// them equally by default), both put on the robot's geom, the plane carrying
+// none (material.ts then takes the one side's as they are; with several
+// planes, those of the first the geom may touch).
+// MuJoCo's contacts are soft constraints solved per step; Kron's are compliant
+// forces with that time constant: close, not the same (README, "Contact").
+// A geom the contact layer has no shape for (a mesh, an ellipsoid, a height
+// field) is a warning, counted.
+// For now the robot touches the world's planes and not itself: the contact
+// layer has no box-box or mesh pairs yet, and a robot's links overlap at its
+// joints where MuJoCo's filters let them. So the bits are re-encoded: a geom
+// that MuJoCo's rule lets touch a plane of the file (contype of one &
+// conaffinity of the other, either way) gets contype 1 and conaffinity 0, a
+// plane contype 0 and conaffinity 1; robot pairs then never touch.
+import type { Collider } from '../contact/collider.ts';
+import type { CollisionShape } from '../contact/shapes.ts';
+import type { Mechanism } from '../library/multibody/mechanism.ts';
+import { rotate } from './mjcf-frame.ts';
+import type { MjcfGeom } from './mjcf-parse.ts';
+
+/** the contact shape of a geom, in MuJoCo's half sizes; undefined: none yet */
+function shapeOf(g: MjcfGeom): CollisionShape | undefined {
+  const s = g.size;
+  switch (g.type) {
+    case 'sphere': return { type: 'sphere', radius: s[0] };
+    case 'capsule': return { type: 'capsule', radius: s[0], length: 2 * s[1] };
+    case 'cylinder': return { type: 'cylinder', radius: s[0], length: 2 * s[1] };
+    case 'box': return { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] };
+    default: return undefined;
+  }
+}
+
+/** MuJoCo's rule: the two geoms may touch */
+const touch = (a: MjcfGeom, b: MjcfGeom) => (a.contype & b.conaffinity) !== 0 || (b.contype & a.conaffinity) !== 0;
+
+/** MuJoCo's default solref */
+const SOLREF: readonly [number, number] = [0.02, 1];
+
+/** a geom's contact parameters against the plane p, mixed as MuJoCo mixes them, and the filter bits re-encoded (header) */
+function colliderOf(g: MjcfGeom, shape: CollisionShape, p: MjcfGeom): Collider {
+  const [w, x, y, z] = g.quat;
+  const [a, b] = [g.solref ?? SOLREF, p.solref ?? SOLREF];
+  return {
+    shape, ...(g.name !== undefined && { name: g.name }), offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }),
+    contype: 1, conaffinity: 0,
+    material: { friction: Math.max(g.friction, p.friction), timeConstant: (a[0] + b[0]) / 2, dampingRatio: (a[1] + b[1]) / 2 },
+  };
+}
+
+/** the planes of the world body that may collide */
+export const planesOf = (world: readonly MjcfGeom[]) => world.filter((g) => g.collides && g.type === 'plane');
+
+// (a body's geoms, the world's planes, the count of those left out so far) => its colliders: the geoms that may touch a plane
+export function collidersOf(geoms: readonly MjcfGeom[], planes: readonly MjcfGeom[], left: { count: number; types: Set<string> }): Collider[] {
+  const out: Collider[] = [];
+  for (const g of geoms) {
+    const plane = g.collides ? planes.find((p) => touch(g, p)) : undefined;
+    if (!plane) continue;
+    const shape = shapeOf(g);
+    if (shape) out.push(colliderOf(g, shape, plane));
+    else (left.count++, left.types.add(g.type));
+  }
+  return out;
+}
+
+// (mechanism, the world's planes) => each added as a ground (its normal: the geom's z axis)
+export function addGrounds(m: Mechanism, planes: readonly MjcfGeom[]): void {
+  for (const g of planes) {
+    m.ground({
+      normal: rotate(g.quat, [0, 0, 1]), point: g.pos, ...(g.name !== undefined && { name: g.name }),
+      contype: 0, conaffinity: 1,
+    });
+  }
+}
