@@ -66,7 +66,7 @@ describe('kron linearize', () => {
   it('errors: an unknown state (exit 1), a bad --at and a missing model file (exit 2)', async () => {
     const bad = await kron('linearize', 'mechanisms/pendulum.ts', '--at', 'j9.q=0');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('ModelError: no state or input named j9.q: the operating point is given by the states and inputs\n  variables: j9.q\n  hint: states: j1.q, j1.qd; inputs: j1.tau\n');
+    expect(bad.stderr).toBe('ModelError: no state or input named j9.q: the operating point is given by the states and inputs\n  variables: j9.q\n  hint: did you mean j1.q? states: j1.q, j1.qd; inputs: j1.tau\n');
     const format = await kron('linearize', 'mechanisms/pendulum.ts', '--at', 'j1.q');
     expect(format.code).toBe(2);
     expect(format.stderr).toBe('UsageError: --at expects name=value, got "j1.q"\n  hint: e.g. --at j1.q=0.1,j1.qd=0\n');
