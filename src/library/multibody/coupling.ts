@@ -8,7 +8,7 @@
 //   residue(0) = yd - P'(u) xd
 //   residue(lambda) = ydd - P''(u) xd^2 - P'(u) xdd
 // and its constraint force is the gradient of g: lambda on joint1's
-// coordinate, -P'(u) lambda on joint2's (OneDofJoint.constraintForces), so
+// coordinate, -P'(u) lambda on joint2's (OneDofJoint.applyForce), so
 // it does no work. The builder makes joint1 a joint the coupling determines
 // (topology.ts): its q, qd are the tearing variables of the position and
 // velocity levels, as a loop's rest joints' are.
@@ -50,7 +50,7 @@ export class Coupling extends Component {
     this.equation(sub(sub(joint1.q, this.parameter('y0', options.y0 ?? 0)), P), residue(ZERO));
     this.equation(sub(joint1.qd, mul(dP, xd)), residue(ZERO));
     this.equation(sub(sub(joint1.qdd, mul(ddP, pow(xd, 2))), mul(dP, xdd)), residue(this.lambda));
-    joint1.constraintForces.push(this.lambda);
-    joint2?.constraintForces.push(mul(-1, dP, this.lambda));
+    joint1.applyForce(this.lambda);
+    joint2?.applyForce(mul(-1, dP, this.lambda));
   }
 }

@@ -243,7 +243,7 @@ export abstract class OneDofJoint extends Joint {
   private readonly spring: { drive: Expr; potential: Expr };
   /** the armature's kinetic energy 1/2 armature qd^2 (energy.kinetic) */
   readonly kinetic: Expr;
-  /** generalized forces from outside the joint (actuators, tendons), added to its drive */
+  /** generalized forces from outside the joint (actuators, tendons, couplings), added to its drive */
   private readonly applied: Expr[] = [];
   private limitModel: LimitFriction | undefined;
 
@@ -260,14 +260,15 @@ export abstract class OneDofJoint extends Joint {
 
   /**
    * Adds a generalized force on the coordinate from another component (an
-   * actuator, a tendon): it joins the drive in the d'Alembert equation, the
-   * input tau stays the user's. Before the joint is elaborated only.
+   * actuator, a tendon, a coupling's constraint force): it joins the drive in
+   * the d'Alembert equation, the input tau stays the user's. Before the joint
+   * is elaborated only.
    */
   applyForce(force: Expr): void {
     if (this.elaboratedOnce) {
       throw new ModelError(`joint ${this.path}: a force was applied after the joint's equations were made`, {
         component: this.path,
-        hint: 'apply actuator and tendon forces while building the mechanism, before compiling it',
+        hint: 'apply actuator, tendon and coupling forces while building the mechanism, before compiling it',
       });
     }
     this.applied.push(force);
@@ -278,12 +279,9 @@ export abstract class OneDofJoint extends Joint {
     return (this.limitModel ??= limitFriction(this, this.options, this.q, this.qd, this.referenceInertia));
   }
 
-  /** generalized forces of constraints on the coordinate (a coupling's: coupling.ts), added to the drive */
-  readonly constraintForces: Expr[] = [];
-
-  /** generalized force acting on the coordinate: drive, spring-damper, limits and friction, constraint forces */
+  /** generalized force acting on the coordinate: drive, spring-damper, limits and friction, and the forces applied to it */
   get drive(): Expr {
-    return add(this.spring.drive, this.limitsAndFriction().force, ...this.constraintForces, ...this.applied);
+    return add(this.spring.drive, this.limitsAndFriction().force, ...this.applied);
   }
 
   /** potential energy of the joint's spring and of its limit springs */
