@@ -14,6 +14,8 @@ import type { PoseFrame, Scene, SceneJoint, SceneLink, SceneShape, Vec3Tuple } f
 const DENSITY = 7800;
 const MIN_RADIUS = 0.015;
 export const LINK_RADIUS = 0.012;
+/** a centre of mass nearer frame_a than this many rod radii needs no rod to it */
+const ROD_MIN = 2;
 const LINK_COLOR = '#8395a7';
 /** bodies without a shape alternate two tones, as the links of an industrial arm do: one machine, its links told apart */
 const PALETTE = ['#e67e22', '#d5d8dc'];
@@ -68,16 +70,29 @@ const constant = (e: Expr, what: string): number => {
 /**
  * A body without a shape: its equivalent inertia box (inertia-box.ts) at the
  * centre of mass, along its principal axes, so that its size and direction
- * show; a point mass (no inertia) as a small steel sphere of its mass.
+ * show; a point mass (no inertia) as a small steel sphere of its mass. A
+ * centre of mass away from frame_a (where the body's joint is) gets a rod
+ * from frame_a to it: alone, the box floated beside its joint and looked
+ * detached.
  */
-function defaultBodyGeometry(body: Body, value: ParameterValue, color: string): Geometry {
+function defaultBodyGeometry(body: Body, value: ParameterValue, color: string): Geometry[] {
   const m = value(`${body.path}.m`);
   const rcm = [1, 2, 3].map((i) => value(`${body.path}.r_cm[${i}]`)) as Vec3Tuple;
   const I = [1, 2, 3].map((i) => [1, 2, 3].map((j) => value(`${body.path}.I[${Math.min(i, j)}][${Math.max(i, j)}]`)));
   const box = inertiaBox(m, I);
-  if (box) return { shape: { type: 'box', size: box.size }, color, offset: rcm, orientation: box.orientation };
   const radius = Math.max(MIN_RADIUS, Math.cbrt((3 * m) / (4 * Math.PI * DENSITY)));
-  return { shape: { type: 'sphere', radius }, color, offset: rcm };
+  const mass: Geometry = box
+    ? { shape: { type: 'box', size: box.size }, color, offset: rcm, orientation: box.orientation }
+    : { shape: { type: 'sphere', radius }, color, offset: rcm };
+  const length = Math.hypot(...rcm);
+  if (length <= ROD_MIN * LINK_RADIUS) return [mass];
+  const rod: Geometry = {
+    shape: { type: 'cylinder', radius: LINK_RADIUS, length },
+    color: LINK_COLOR,
+    offset: rcm.map((x) => x / 2) as Vec3Tuple,
+    axis: rcm.map((x) => x / length) as Vec3Tuple,
+  };
+  return [rod, mass];
 }
 
 function jointType(j: Joint): string {
@@ -110,7 +125,7 @@ export function describeScene(model: Model, value: ParameterValue, gravity: Vec3
   let bodies = 0;
   for (const c of components) {
     if (c instanceof Body) {
-      const drawn = c.shapes.length ? c.shapes : [defaultBodyGeometry(c, value, PALETTE[bodies % PALETTE.length])];
+      const drawn = c.shapes.length ? c.shapes : defaultBodyGeometry(c, value, PALETTE[bodies % PALETTE.length]);
       bodies++;
       for (const geometry of drawn) shapes.push({ name: c.path, kind: 'body', frame: index.get(c.frame_a)!, geometry });
     } else if (c instanceof FixedTranslation) {

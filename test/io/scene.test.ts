@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import doublependulum from '../../mechanisms/doublependulum.ts';
 import chain from '../../mechanisms/chain.ts';
 import puma560, { links as pumaLinks } from '../../mechanisms/puma560.ts';
-import { describeScene } from '../../src/io/scene.ts';
+import { LINK_RADIUS, describeScene } from '../../src/io/scene.ts';
 import { inertiaBox } from '../../src/io/inertia-box.ts';
 import { Model, type Variable } from '../../src/model/index.ts';
 import type { Component } from '../../src/model/index.ts';
@@ -57,7 +57,8 @@ describe('describeScene', () => {
 
   it('bodies without geometry become their equivalent inertia box at the centre of mass; a massless one a small sphere', () => {
     const s = scene(puma560());
-    const bodies = s.shapes.filter((x) => x.kind === 'body');
+    const drawn = s.shapes.filter((x) => x.kind === 'body');
+    const bodies = drawn.filter((x) => x.geometry.shape.type !== 'cylinder');
     expect(bodies).toHaveLength(6);
     bodies.forEach((b, i) => {
       const { m, r, I } = pumaLinks[i];
@@ -66,6 +67,18 @@ describe('describeScene', () => {
       const box = inertiaBox(m, [[I[0], 0, 0], [0, I[1], 0], [0, 0, I[2]]])!;
       expect(b.geometry.shape).toEqual({ type: 'box', size: box.size });
       expect(b.geometry.orientation).toEqual(box.orientation);
+    });
+    // a centre of mass away from frame_a hangs on a rod from frame_a (the joint) to it: the box does not float beside its joint
+    const rods = drawn.filter((x) => x.geometry.shape.type === 'cylinder');
+    const away = pumaLinks.filter(({ r }) => Math.hypot(...r) > 2 * LINK_RADIUS);
+    expect(away.length).toBeGreaterThan(2);
+    expect(rods).toHaveLength(away.length);
+    rods.forEach((rod, k) => {
+      const r = away[k].r, length = Math.hypot(...r);
+      const { shape, offset, axis } = rod.geometry;
+      expect(shape).toEqual({ type: 'cylinder', radius: LINK_RADIUS, length });
+      // its two ends: frame_a's origin and the centre of mass
+      [-1, 1].forEach((end, e) => offset!.forEach((o, i) => expect(o + (end * axis![i] * length) / 2).toBeCloseTo(e ? r[i] : 0, 14)));
     });
     // link 2 (the upper arm): its box is longest along x, the arm's direction in frame 2
     const size = bodies[1].geometry.shape.type === 'box' ? bodies[1].geometry.shape.size : [];

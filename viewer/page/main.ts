@@ -26,6 +26,7 @@ import { FreeJoint } from '../../src/library/multibody/free-joint.ts';
 import { PosePanel } from './pose-panel.ts';
 import { RealTimePanel } from './realtime-panel.ts';
 import { ParamsPanel } from './params-panel.ts';
+import { NotesBox } from './notes.ts';
 import { bodyFrame, bodyNames, firstMovingBody } from './follow.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -36,7 +37,7 @@ const ui = {
   frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'),
   record: $<HTMLButtonElement>('record'), help: $('help'), signalList: $('signal-list'),
   liveMechanism: $<HTMLSelectElement>('live-mechanism'), liveMode: $<HTMLSelectElement>('live-mode'), liveStop: $<HTMLInputElement>('live-stop'),
-  notes: $('notes'), picker: $<HTMLDetailsElement>('signal-picker'), variablesNote: $('variables-note'),
+  picker: $<HTMLDetailsElement>('signal-picker'), variablesNote: $('variables-note'),
   wrap: $<HTMLInputElement>('wrap-angles'),
 };
 
@@ -44,6 +45,7 @@ const view = new SceneView($<HTMLCanvasElement>('scene'));
 const plot = new PlotStack($('plot'), (t) => seek(t));
 const variables = new VariableBrowser(ui.signalList, $('variable-groups'), $<HTMLInputElement>('signal-search'), (name, on) => togglePlotted(name, on));
 const info = new InfoOverlay($('info'));
+const notes = new NotesBox($('notes-box'), $('notes'));
 let player = new Player([]);
 let run: PlaybackRun | undefined;
 /** the run's signals: recorded, and every variable once the page has the model */
@@ -82,9 +84,8 @@ function status(text: string, error = false): void {
 
 /** a note on the view (a mesh drawn as a placeholder...); none: the notes go */
 function note(text?: string): void {
-  if (text === undefined) ui.notes.replaceChildren();
-  else ui.notes.append(Object.assign(document.createElement('li'), { textContent: text }));
-  ui.notes.hidden = !ui.notes.children.length;
+  if (text === undefined) notes.clear();
+  else notes.add(text);
 }
 
 /** show the playback time everywhere; the recorded motion replaces a pose */
@@ -196,6 +197,8 @@ function pageModel(next: PlaybackRun, compiled?: CompiledModel | (() => Compiled
 /** the live selector shows what is loaded: its mechanism, or the run's name as an entry of its own (also a URDF robot named like a mechanism) */
 function showLoaded(model: string, fromUrdf: boolean): void {
   ui.liveMechanism.querySelector('option.loaded')?.remove();
+  // the parameters panel shows the loaded model's, not the selector's first
+  params.show(fromUrdf ? '' : model);
   if (!fromUrdf && [...ui.liveMechanism.options].some((o) => o.value === model)) ui.liveMechanism.value = model;
   else {
     const own = new Option(`${model} (loaded run)`, '', true, true);
@@ -317,7 +320,8 @@ async function refreshMechanisms(): Promise<void> {
   // the selector keeps showing what is loaded
   if (loaded) ui.liveMechanism.prepend(loaded);
   else if (chosen && liveMechanisms().includes(chosen)) ui.liveMechanism.value = chosen;
-  if (ui.liveMechanism.value) params.show(ui.liveMechanism.value);
+  // a loaded run keeps its parameters shown (showLoaded)
+  if (!loaded && ui.liveMechanism.value) params.show(ui.liveMechanism.value);
 }
 
 function toggleRecording(): void {
@@ -419,6 +423,7 @@ const kron = {
   fit: () => (view.fit(), view.render()),
   select: (path: string | undefined) => tree.select(path),
   partBox: (path: string) => view.partOnScreen(path),
+  pointOnScreen: (frame: number, local: readonly number[]) => view.pointOnScreen(frame, local),
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
   /** the camera follows this body (none: stops); false when the run has no body of that name */
@@ -441,7 +446,7 @@ const kron = {
     samples: run?.time.length ?? 0, frames: run?.poses?.frames ?? 0,
     plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
     selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
-    plotOnly: document.body.classList.contains('plot-only'), notes: [...ui.notes.children].map((li) => li.textContent ?? ''),
+    plotOnly: document.body.classList.contains('plot-only'), notes: notes.texts(),
     selected: tree.selection, posing: posing.state(), info: info.state(), realtime: realtime.state(),
     tracking: following === undefined ? undefined : { body: following, ...view.tracked() },
   }),

@@ -15,13 +15,16 @@ export class ParamsPanel {
   show(name: string): void {
     if (name === this.name && this.fields.size) return;
     this.name = name;
-    this.defaults = numbers(mechanismModule(name)?.parameters ?? {});
+    const module = name ? mechanismModule(name) : undefined;
+    this.defaults = numbers(module?.parameters ?? {});
     this.fields.clear();
     this.list.replaceChildren();
     const names = Object.keys(this.defaults);
-    this.noteEl.textContent = names.length
-      ? `${name}'s parameters: compile & run builds the model with these values`
-      : `${name || 'this model'} exports no parameters (export const parameters = { ... } in its module)`;
+    this.noteEl.textContent = !module
+      ? `${name || 'the loaded run'} is not a model module of this page: choose one in live to set its parameters`
+      : names.length
+        ? `${name}'s parameters: compile & run builds the model with these values`
+        : `${name} exports no parameters (export const parameters = { ... } in its module)`;
     for (const p of names) {
       const field = Object.assign(document.createElement('input'), { type: 'number', step: 'any', value: String(this.defaults[p]) });
       field.dataset.parameter = p;

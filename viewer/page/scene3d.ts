@@ -313,6 +313,16 @@ export class SceneView {
     return { frame, world: p.toArray(), screen: { x: ((q.x + 1) / 2) * w, y: ((1 - q.y) / 2) * h } };
   }
 
+  /** a point given in a pose set's coordinates, on screen now (CSS pixels of the canvas; for tests); undefined: no such pose set */
+  pointOnScreen(frame: number, local: readonly number[]): { x: number; y: number } | undefined {
+    const f = this.frames[frame];
+    if (!f) return undefined;
+    f.updateMatrixWorld();
+    const q = f.localToWorld(new THREE.Vector3(...local)).project(this.camera);
+    const { clientWidth: w, clientHeight: h } = this.canvas;
+    return { x: ((q.x + 1) / 2) * w, y: ((1 - q.y) / 2) * h };
+  }
+
   /** the corners of what the mechanism draws at samples spread over the run (it is left at the last) */
   private extentOverRun(): THREE.Vector3[] {
     const { time } = this.run!;
