@@ -9,6 +9,7 @@ import { type EventDeclaration, type WhenActions, checkWhen } from './events.ts'
 /** a scalar, or a (nested) array of scalars: vectors and matrices */
 export type Quantity = Ex | readonly Quantity[];
 
+/** the quantities of a connector, by name: what a connection equates and what it sums */
 export interface ConnectorSpec {
   /** potential-like quantities, equal at a connection (w, a; R, r, v, ...) */
   across?: Record<string, Quantity>;
@@ -16,26 +17,36 @@ export interface ConnectorSpec {
   through?: Record<string, Quantity>;
 }
 
+/** a point where components connect (a multibody frame, an electrical pin, a rotational flange) */
 export class Connector {
   constructor(
+    /** the component it belongs to */
     readonly owner: Component,
+    /** its name within the owner ('' when it is the owner itself, e.g. a Frame) */
     readonly localName: string,
+    /** quantities equal at a connection (positions, velocities, potentials) */
     readonly across: Readonly<Record<string, Quantity>>,
+    /** quantities summing to zero at a connection (forces, torques, currents) */
     readonly through: Readonly<Record<string, Quantity>>,
   ) {}
+  /** its full hierarchical name, e.g. `j1.frame_a` */
   get name(): string {
     if (!this.localName) return this.owner.path; // a connector that is its component (e.g. a Frame)
     return this.owner.path ? `${this.owner.path}.${this.localName}` : this.localName;
   }
 }
 
+/** one equation lhs = rhs as a component declares it */
 export interface Equation {
+  /** the left-hand side */
   lhs: Expr;
+  /** the right-hand side */
   rhs: Expr;
   /** lhs - rhs with residue() terms removed */
   residual: Expr;
   /** arguments of the residue() terms: the tearing hints this equation carries */
   residues: Expr[];
+  /** the component that declared it (errors name it) */
   origin: Component;
 }
 
@@ -46,23 +57,39 @@ const cutOf = (c: Connectable): Connector => (c instanceof Connector ? c : c.cut
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*$/;
 
+/** a quantity's scalars in order (a vector's components, a matrix row by row) */
 export function flattenQuantity(q: Quantity): Expr[] {
   if (Array.isArray(q)) return (q as readonly Quantity[]).flatMap(flattenQuantity);
   return [ex(q as Ex)];
 }
 
+/**
+ * A part of a model: local variables, equations and connectors, and
+ * children. Library classes (bodies, joints, resistors, ...) extend it; a
+ * model is a tree of components whose connections flattening turns into
+ * equations.
+ */
 export class Component {
+  /** the component it was added to (undefined: not added yet, or the model) */
   parent: Component | undefined;
+  /** its sub-components, in the order they were added */
   readonly children: Component[] = [];
   private readonly childNames = new Set<string>();
+  /** the variables it declares (states, unknowns, parameters, inputs) */
   readonly variables: Variable[] = [];
+  /** the equations it declares */
   readonly equations: Equation[] = [];
+  /** its connectors */
   readonly connectors: Connector[] = [];
+  /** the connections made inside it (pairs of connectors) */
   readonly connections: [Connector, Connector][] = [];
   /** zero-crossing events this component declares (when()) */
   readonly events: EventDeclaration[] = [];
 
-  constructor(readonly localName: string) {
+  constructor(
+    /** its name within its parent (letters, digits, underscores) */
+    readonly localName: string,
+  ) {
     if (localName !== '' && !NAME.test(localName)) {
       throw new ModelError(`invalid component name "${localName}"`, {
         hint: 'use letters, digits and underscores, starting with a letter',
@@ -70,6 +97,7 @@ export class Component {
     }
   }
 
+  /** its full hierarchical name, e.g. `arm.j1`: the prefix of its signals (`arm.j1.q`) */
   get path(): string {
     const p = this.parent?.path;
     return p ? `${p}.${this.localName}` : this.localName;
@@ -240,12 +268,16 @@ export interface SingularPose {
   readonly rates: readonly Expr[];
   /** what passing it means, after the component's name: "<component> <what>" */
   readonly what: string;
+  /** how to avoid it */
   readonly hint: string;
 }
 
 /** the root of a model; its children are named without a prefix */
 export class Model extends Component {
-  constructor(readonly title: string) {
+  constructor(
+    /** the model's name (compile reports and results carry it) */
+    readonly title: string,
+  ) {
     super('');
   }
 
@@ -280,8 +312,12 @@ export class Model extends Component {
 
 /** one generalized coordinate: q, qd states with der(q) = qd, der(qd) = qdd; tau its generalized force */
 export interface GeneralizedCoordinate {
+  /** position (a state) */
   readonly q: Variable;
+  /** speed (a state, der(q) = qd) */
   readonly qd: Variable;
+  /** acceleration (der(qd) = qdd) */
   readonly qdd: Variable;
+  /** generalized force */
   readonly tau: Variable;
 }

@@ -86,9 +86,13 @@ export const JOINT_OPTIONS = {
   friction: NUMBER, frictionVelocity: NUMBER, cut: oneOf(true, false, 'planar'), state: BOOLEAN, geometry: OBJECT, armature: NUMBER,
 } satisfies Record<keyof JointOptions, OptionKind>;
 
+/** a joint between two frames: its coordinates relate frame_b's pose to frame_a's */
 export abstract class Joint extends Component {
+  /** the frame it hangs from (its parent side) */
   readonly frame_a: Frame;
+  /** the frame it moves (its child side) */
   readonly frame_b: Frame;
+  /** how the viewer draws it (undefined: its default marker) */
   readonly geometry: Geometry | undefined;
   /** degrees of freedom as a tree joint */
   abstract readonly dof: number;
@@ -103,7 +107,12 @@ export abstract class Joint extends Component {
   /** a planar cut (revolute, prismatic): only the constraints in the loop's planes */
   planarCut: boolean;
   /** the user's marks, which the builder honours */
-  readonly marks: { cut: boolean; state: boolean | undefined };
+  readonly marks: {
+    /** the user asked for it to be a loop's cut joint */
+    cut: boolean;
+    /** the user asked for its coordinates to be states (true), or for a loop to determine them (false) */
+    state: boolean | undefined;
+  };
   /** a loop may determine its coordinates (topology.ts); not a quaternion's four from three constraints */
   readonly canBeRest: boolean = true;
   private elaborated = false;
@@ -139,7 +148,12 @@ export abstract class Joint extends Component {
   abstract startCoordinates(): number[];
 
   /** frame_b relative to frame_a at coordinates q: rotation R (frame_b to frame_a coordinates) and offset p (frame_a coordinates) */
-  abstract relativePose(q: readonly number[]): { R: number[][]; p: number[] };
+  abstract relativePose(q: readonly number[]): {
+    /** rotation, frame_b to frame_a coordinates */
+    R: number[][];
+    /** frame_b's origin in frame_a coordinates */
+    p: number[];
+  };
 
   /** as a cut joint, its position constraints' residuals at the poses of its frames, in numbers (cut.ts has them as equations) */
   abstract cutResidual(a: Pose, b: Pose): number[];
@@ -224,9 +238,13 @@ export function coordinateRole(c: Component, k: Coordinate, state: boolean): voi
 /** a joint with one coordinate q along or about its axis */
 export abstract class OneDofJoint extends Joint {
   readonly dof = 1;
+  /** the coordinate: an angle (rad) about the axis, or a distance (m) along it */
   readonly q: Expr;
+  /** its speed */
   readonly qd: Expr;
+  /** its acceleration */
   readonly qdd: Expr;
+  /** the drive: a torque (N m) or force (N) input, the signal `<joint>.tau` */
   readonly tau: Expr;
   /**
    * the inertia (kg m^2, or kg for a prismatic joint) the default limit
@@ -290,7 +308,12 @@ export abstract class OneDofJoint extends Joint {
   }
 
   /** what energy.ts sums besides the bodies: the springs' potential, the armature's kinetic energy */
-  get storedEnergy(): { kinetic: Expr; potential: Expr } {
+  get storedEnergy(): {
+    /** the armature's kinetic energy */
+    kinetic: Expr;
+    /** the springs' potential energy */
+    potential: Expr;
+  } {
     return { kinetic: this.kinetic, potential: this.potential };
   }
 
