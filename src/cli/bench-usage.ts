@@ -21,7 +21,7 @@ does when it grows): Kron is timed again, in the same rounds as MuJoCo's mj_forw
                   left out of the fits and ratios (the code may not be optimised yet)
 --rounds          interleaved timing rounds (default 15)
 --no-mujoco       leave out the MuJoCo peer (and the rows after a detach)
---target          the code Kron's forms run: js (default) or wasm (README, WebAssembly target)
+--target          the code Kron's forms run: js (default) or wasm (docs/performance/benchmarks.md, WebAssembly target)
 --json            print the rows as JSON: { model, n, mode, usPerEval, usMin, compileMs, compileCpuMs,
                   ops[, warmupCapped][, afterDetach] }
 `;

@@ -33,7 +33,7 @@ compile options:
                      relaxed: relax() marks honoured too, loops eliminated in relaxed BLT order;
                      auto (default): the one with fewer operations per evaluation kept (both
                      compiled unless the torn form's solves alone cost more than the relaxed form)
-  --no-cache         compile even if the compile cache holds this model (see README, Compile cache)
+  --no-cache         compile even if the compile cache holds this model (docs/guide/command-line.md, Compile cache)
   --set name=value   a parameter the model module declares (e.g. n=16), or a model
                      parameter by hierarchical name (e.g. s1.J=2, link2.m=20); repeatable
   --start name=value the start value of a state by hierarchical name (e.g. j1.q=0.5,
@@ -52,7 +52,7 @@ compile options:
   --target js|wasm   js (default): the generated JavaScript; wasm: its straight-line
                      functions as WebAssembly, the rest (solves, Newton) JavaScript, on one
                      memory; the same values bit for bit (checked), 0.7-0.85x the time of the
-                     relaxed form, slower for the torn form (README, WebAssembly target)
+                     relaxed form, slower for the torn form (docs/performance/benchmarks.md, WebAssembly target)
   --torn-substitution  torn nonlinear loops (not kinematic closures) try successive
                      substitution before Newton (tearing paper); stderr of simulate
                      gives sweeps per evaluation and Newton's fallbacks

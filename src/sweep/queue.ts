@@ -279,7 +279,7 @@ class Producer {
   private async warnWithoutPersistence(): Promise<void> {
     const info = await this.redis.info('persistence').catch(() => '');
     if (/^aof_enabled:0/m.test(info)) {
-      this.setup.log(`warning: Redis at ${this.setup.shown} keeps no append-only file (appendonly no): a restart loses the queue; this producer enqueues again what is lost while it runs (README: Deploying the queue safely)`);
+      this.setup.log(`warning: Redis at ${this.setup.shown} keeps no append-only file (appendonly no): a restart loses the queue; this producer enqueues again what is lost while it runs (docs/guide/sweeps.md: Deploying the queue safely)`);
     }
   }
 }

@@ -131,7 +131,7 @@ function connectionError(queue: QueueSetup, message: string): UsageError {
   const hint = /WRONGPASS|NOAUTH|invalid username-password/i.test(message)
     ? `give the ACL user in the URL (rediss://user@host) and its password in ${PASSWORD_ENV} (or the URL)`
     : /NOPERM/.test(message)
-      ? 'the ACL user lacks a permission: see the README, "Deploying the queue safely", for the ACL rule'
+      ? 'the ACL user lacks a permission: see docs/guide/sweeps.md, "Deploying the queue safely", for the ACL rule'
       : /certificate|self.signed|SSL|TLS|EPROTO|ECONNRESET/i.test(message)
         ? tls
           ? 'check --tls-ca (the authority that signed the server certificate), --tls-servername, and --tls-cert/--tls-key if the server asks for a client certificate'

@@ -83,7 +83,7 @@ export function queueKey(keyFile: string | undefined, env: NodeJS.ProcessEnv = p
   const secret = env[KEY_ENV];
   if (secret === undefined || secret === '') {
     throw new UsageError(`a queued sweep needs a signing key: the Redis record carries code that workers run, so they run only what the key signed`, {
-      hint: `${KEY_HINT}; see the README, "Deploying the queue safely"`,
+      hint: `${KEY_HINT}; see docs/guide/sweeps.md, "Deploying the queue safely"`,
     });
   }
   return new QueueKey(secret, `the environment variable ${KEY_ENV}`);

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url).pathname;
 
-/** the first ```ts block after the heading "## API" */
+/** the first ```ts block after the heading "## A first model" */
 function apiExample(readme: string): string {
-  const section = readme.slice(readme.indexOf('\n## API\n'));
+  const section = readme.slice(readme.indexOf('\n## A first model\n'));
   const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README.md has no ```ts block under ## API');
+  if (!match) throw new Error('README.md has no ```ts block under ## A first model');
   return match[1];
 }
 

@@ -1,4 +1,4 @@
-// The README's contact example, extracted from README.md and run as a user
+// The contact example of docs/guide/contact.md, extracted and run as a user
 // runs it (node --import tsx, 'kron' by name): the sphere ends rolling at
 // 5 v0 / 7 (the closed form of a solid sphere launched sliding).
 import { spawnSync } from 'node:child_process';
@@ -8,10 +8,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url).pathname;
 
-describe('README contact example', () => {
+describe('docs/guide/contact.md: the contact example', () => {
   it('runs as written and rolls at 5 v0 / 7', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('\n## Contact (first layers)\n')))![1];
+    const code = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(root, 'docs/guide/contact.md'), 'utf8'))![1];
     const dir = join(root, 'test-artifacts');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'readme-contact-example.ts');

@@ -1,4 +1,4 @@
-// The README's inverse-dynamics example, extracted from README.md and run as
+// The inverse-dynamics example of docs/guide/analysis.md, extracted and run as
 // a user runs it (node --import tsx, 'kron' mapped to src/ by tsconfig.json),
 // checked against the closed-form M and h of the planar double pendulum.
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ const root = new URL('../../', import.meta.url).pathname;
 function example(readme: string): string {
   const section = readme.slice(readme.indexOf('\n## Inverse dynamics\n'));
   const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README.md has no ```ts block under ## Inverse dynamics');
+  if (!match) throw new Error('docs/guide/analysis.md has no ```ts block under ## Inverse dynamics');
   return match[1];
 }
 
@@ -33,9 +33,9 @@ function doublePendulum(q: number[], qd: number[]) {
   return { M: [M11, M12, M12, M22], h: [h1, h2] };
 }
 
-describe('README inverse dynamics example', () => {
+describe('docs/guide/analysis.md: the inverse dynamics example', () => {
   it('runs as written and prints tau = M qdd + h, M and h of the closed form', () => {
-    const code = example(readFileSync(join(root, 'README.md'), 'utf8'));
+    const code = example(readFileSync(join(root, 'docs/guide/analysis.md'), 'utf8'));
     expect(code).toMatch(/from 'kron'/);
     const dir = join(root, 'test-artifacts');
     mkdirSync(dir, { recursive: true });

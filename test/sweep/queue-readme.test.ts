@@ -1,4 +1,4 @@
-// The README's queue commands, run as written (Sweeps, and "Deploying the
+// The queue commands of docs/guide/sweeps.md, run as written (Sweeps, and "Deploying the
 // queue safely"), with free ports, temporary folders, 127.0.0.1 for the
 // example host and a certificate authority made here with openssl. The
 // oracle is the same sweep run locally: its CSV, and its detail files, must
@@ -14,8 +14,7 @@ import { type Kron, exited, freePort, killAll, kron, redisAvailable, redisMissin
 
 if (skipQueue) console.warn('test/sweep/queue-readme.test.ts SKIPPED: redis-server is not installed (apt-get install redis-server); with CI=true this is a failure');
 
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('\n## Sweeps\n'), readme.indexOf('\n## Benchmarks\n'));
+const section = readFileSync(join(root, 'docs/guide/sweeps.md'), 'utf8');
 const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], lines: m[2].trim().split('\n') }));
 /** the one line of a block of that language that contains `what` */
 const line = (lang: string, what: string) => {

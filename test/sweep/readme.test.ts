@@ -1,4 +1,4 @@
-// The README's "## Sweeps" section, run as written: its local kron sweep
+// docs/guide/sweeps.md, run as written: its local kron sweep
 // commands (the queued ones need a Redis server: queue.test.ts runs them
 // the same way) and its API example. Outputs go to test-artifacts/.
 import { spawnSync } from 'node:child_process';
@@ -7,14 +7,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url).pathname;
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('\n## Sweeps\n'), readme.indexOf('\n## Benchmarks\n'));
+const section = readFileSync(join(root, 'docs/guide/sweeps.md'), 'utf8');
 const artifacts = join(root, 'test-artifacts');
 
 /** a shell line's words, with its '…' quotes */
 const words = (line: string) => [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
 
-describe('README: Sweeps', () => {
+describe('docs/guide/sweeps.md', () => {
   it('the local kron sweep commands run and write the CSV they name', () => {
     const sh = /```sh\n([\s\S]*?)```/.exec(section)![1];
     const commands = sh.split('\n').filter((l) => l.startsWith('npx kron sweep') && !l.includes('--queue'));
