@@ -13,8 +13,16 @@ export interface ErrorDetails {
   hint?: string;
 }
 
+/**
+ * Every error Kron throws on purpose: a message, and details that name the
+ * component, variables and equations at fault and a hint to fix it. The
+ * subclasses say whose fault it is (the model, its structure, tearing, the
+ * simulation, the user's call, an output file).
+ */
 export class KronError extends Error {
+  /** the class's name, e.g. 'ModelError' (the CLI prints it before the message) */
   override name = 'KronError';
+  /** what is at fault and how to fix it */
   readonly details: ErrorDetails;
   constructor(message: string, details: ErrorDetails = {}) {
     super(message);
@@ -40,35 +48,42 @@ function more(items: readonly string[], n: number): string[] {
 
 /** the model itself is wrong: bad component parameters, bad connections */
 export class ModelError extends KronError {
+  /** the class's name, as the CLI prints it */
   override name = 'ModelError';
 }
 
 /** equations and unknowns do not match structurally */
 export class StructuralError extends KronError {
+  /** the class's name, as the CLI prints it */
   override name = 'StructuralError';
 }
 
 /** tearing hints are incomplete or inconsistent */
 export class TearingError extends KronError {
+  /** the class's name, as the CLI prints it */
   override name = 'TearingError';
 }
 
 /** a failure at run time: Newton did not converge, a value became NaN */
 export class SimulationError extends KronError {
+  /** the class's name, as the CLI prints it */
   override name = 'SimulationError';
 }
 
 /** the command line or API was called wrongly */
 export class UsageError extends KronError {
+  /** the class's name, as the CLI prints it */
   override name = 'UsageError';
 }
 
 /** an output could not be written (a full disk, a quota, no permission): names the file; the previous file is kept */
 export class OutputError extends KronError {
+  /** the class's name, as the CLI prints it */
   override name = 'OutputError';
 }
 
 /** a queued sweep's Redis is gone, or a message in it was refused (kron sweep --queue, kron worker) */
 export class QueueError extends KronError {
+  /** the class's name, as the CLI prints it */
   override name = 'QueueError';
 }

@@ -20,27 +20,33 @@ export type Problem = 'forward' | 'inverse';
 
 /** `kron compile --json`: a contract; fields are only ever added */
 export interface CompileReport {
+  /** the model's name */
   model: string;
+  /** the solve form of the code: 'torn' (M qdd = h, O(n^3)) or 'relaxed' (articulated-body, O(f)) */
   mode: Mode;
   /** scalar equations after flattening */
   equations: number;
   /** unknowns the solver determines (after alias elimination) */
   unknowns: number;
+  /** state variables (the integrator's x) */
   states: number;
   /** algebraic loops of size > 1 */
   blocks: BlockReport[];
   /** operations per evaluation of the state derivatives (Newton loops: one iteration) */
   ops: OpCounts;
+  /** CPU time of the compile, ms */
   compileMs: number;
   /** operations of the outputs pass (signals the derivatives do not need), run only when sampling */
   outputOps: OpCounts;
   /** equations left after alias elimination, i.e. those that are sorted */
   sortedEquations: number;
+  /** equations a = ±b (+ c) removed by alias elimination */
   aliasesEliminated: number;
   /** scalar non-linear equations solved by Newton on their own */
   nonlinearScalars: number;
   /** generated functions */
   functions: number;
+  /** what the compiler noticed and did about it (a fallback, a heuristic tear, a singular pivot guarded) */
   diagnostics: string[];
   /** --mode relaxed: the loops eliminated in relaxed BLT order (relaxing paper section 4) */
   relaxedLoops: RelaxedLoopReport[];

@@ -43,14 +43,19 @@ export interface SceneJoint {
   axis?: Vec3Tuple;
 }
 
+/** what the viewer draws of a mechanism: frames grouped into pose sets, shapes on them, rods, joint axes */
 export interface Scene {
   /** the world's gravity: the viewer puts the ground grid normal to it */
   gravity: Vec3Tuple;
+  /** the pose sets: connected frames coincide and share one pose (Poses has one per set) */
   frames: PoseFrame[];
   /** index of the world frame in frames (-1: no world) */
   world: number;
+  /** bodies', bars' and joints' shapes, each on a pose set */
   shapes: SceneShape[];
+  /** rods between two pose sets (bars and rotations without a shape) */
   links: SceneLink[];
+  /** joints, drawn as what they are on their axes */
   joints: SceneJoint[];
   /** the world's floor (an MJCF plane): the viewer's ground there; absent: a grid just below the mechanism */
   floor?: Floor;
@@ -97,8 +102,11 @@ export interface PlaybackFields {
 
 /** a result file as the viewer reads it */
 export interface PlaybackRun extends Partial<PlaybackFields> {
+  /** the model's name */
   model: string;
+  /** the sample times, s */
   time: number[];
+  /** the recorded signals' samples by name */
   signals: Record<string, number[]>;
   /**
    * where the model came from: the URDF file of a URDF robot (kron simulate

@@ -7,6 +7,7 @@ import type { SubstitutionStats } from '../codegen/substitution.ts';
 import type { IntegrationStats } from './steppers/index.ts';
 import type { EventCount } from './events.ts';
 
+/** a run's samples: simulate() returns one; `get(name)` a signal's column, `toCSV()`/`toJSON()` what `kron simulate --out` writes */
 export class SimulationResult<S extends string = string> {
   /** compiled with relaxIterate: per relaxing iteration, the evaluations of this run and their sweeps (mean, max) */
   iterations?: IterationStats[];
@@ -18,11 +19,15 @@ export class SimulationResult<S extends string = string> {
   events?: EventCount[];
 
   constructor(
+    /** the sample times, s */
     readonly time: Float64Array,
+    /** the recorded signals' names, in column order */
     readonly names: readonly S[],
+    /** one column of samples per name */
     readonly columns: readonly Float64Array[],
   ) {}
 
+  /** the number of samples */
   get length(): number {
     return this.time.length;
   }
@@ -47,6 +52,7 @@ export class SimulationResult<S extends string = string> {
     return { time: [...this.time], signals, ...(this.iterations && { iterations: this.iterations }), ...(this.substitutions && { substitutions: this.substitutions }) };
   }
 
+  /** the samples as CSV: a header `time,<signal>,...`, one row per sample */
   toCSV(): string {
     return [...this.csvChunks()].join('');
   }

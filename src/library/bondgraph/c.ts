@@ -6,6 +6,7 @@ import { Component, type Connector, der } from '../../model/index.ts';
 import { port } from './port.ts';
 
 export class C extends Component {
+  /** its port (effort e, flow f) */
   readonly p: Connector;
 
   constructor(name: string, options: { C: number; e?: number }) {

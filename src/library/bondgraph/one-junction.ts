@@ -8,6 +8,7 @@ import { Component, type Connector } from '../../model/index.ts';
 import { port } from './port.ts';
 
 export class OneJunction extends Component {
+  /** its ports, in the order they were made */
   readonly ports: Connector[];
 
   constructor(name: string, signs: readonly (1 | -1)[]) {

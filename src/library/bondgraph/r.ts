@@ -4,6 +4,7 @@ import { Component, type Connector } from '../../model/index.ts';
 import { port } from './port.ts';
 
 export class R extends Component {
+  /** its port (effort e, flow f) */
   readonly p: Connector;
 
   constructor(name: string, options: { R: number }) {

@@ -7,6 +7,7 @@ import { Component, type Connector } from '../../model/index.ts';
 import { port } from './port.ts';
 
 export class ResSf extends Component {
+  /** its port (effort e, flow f) */
   readonly p: Connector;
 
   constructor(name: string) {

@@ -7,6 +7,7 @@ import { Component, type Connector } from '../../model/index.ts';
 import { port } from './port.ts';
 
 export class ZeroJunction extends Component {
+  /** its ports, in the order they were made */
   readonly ports: Connector[];
 
   constructor(name: string, n: number) {

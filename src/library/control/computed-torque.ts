@@ -14,6 +14,7 @@ import { ModelError } from '../../errors.ts';
 import { Component, TIME, time, variableOf, variablesIn } from '../../model/index.ts';
 import type { Actuated } from './pd.ts';
 
+/** the gains and reference of a computed-torque controller */
 export interface ComputedTorqueOptions {
   /** stiffness of the error dynamics (1/s^2), >= 0 */
   kp: number;
@@ -30,6 +31,7 @@ export interface ComputedTorqueOptions {
 export class ComputedTorque extends Component {
   /** the reference and tracking error q_ref - q, as signals <name>.ref, <name>.e */
   readonly ref: Expr;
+  /** the tracking error: reference minus q */
   readonly e: Expr;
 
   constructor(name: string, joint: Actuated & { readonly qdd: Expr }, options: ComputedTorqueOptions) {

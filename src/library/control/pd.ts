@@ -13,11 +13,15 @@ import { Component, TIME, time, variableOf, variablesIn } from '../../model/inde
 
 /** what a PD acts on: a coordinate, its speed and its drive input (a OneDofJoint is one) */
 export interface Actuated {
+  /** the coordinate */
   readonly q: Expr;
+  /** its speed */
   readonly qd: Expr;
+  /** its drive input */
   readonly tau: Expr;
 }
 
+/** the gains and reference of a PD controller */
 export interface PDOptions {
   /** proportional gain (N m / rad, or N / m), >= 0 */
   kp: number;
@@ -31,10 +35,13 @@ export interface PDOptions {
   feedForward?: Ex;
 }
 
+/** a PD law on one joint: its drive becomes tau = kp (q_ref - q) + kd (qd_ref - qd) + feed-forward */
 export class PD extends Component {
   /** the reference, tracking error q_ref - q and the commanded drive, as signals <name>.ref, <name>.e, <name>.tau */
   readonly ref: Expr;
+  /** the tracking error: reference minus q */
   readonly e: Expr;
+  /** the torque it commands */
   readonly tau: Expr;
 
   constructor(name: string, joint: Actuated, options: PDOptions) {

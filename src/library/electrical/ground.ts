@@ -3,6 +3,7 @@ import { Component, type Connector } from '../../model/index.ts';
 import { pin } from './pin.ts';
 
 export class Ground extends Component {
+  /** its pin, at potential 0 */
   readonly p: Connector;
 
   constructor(name: string) {

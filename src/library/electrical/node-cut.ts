@@ -8,6 +8,7 @@ import { Component, type Connector } from '../../model/index.ts';
 import { pin } from './pin.ts';
 
 export class NodeCut extends Component {
+  /** the node it cuts */
   readonly A: Connector;
 
   constructor(name: string) {

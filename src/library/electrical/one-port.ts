@@ -6,10 +6,15 @@ import { type Expr, sub } from '../../expr/index.ts';
 import { Component, type Connector } from '../../model/index.ts';
 import { pin } from './pin.ts';
 
+/** a two-pin element: current i enters at p and leaves at n */
 export class OnePort extends Component {
+  /** the positive pin (vp, i) */
   readonly p: Connector;
+  /** the negative pin (vn, -i) */
   readonly n: Connector;
+  /** the positive pin's potential */
   readonly vp: Expr;
+  /** the negative pin's potential */
   readonly vn: Expr;
   /** current from p to n through the element */
   readonly i: Expr;

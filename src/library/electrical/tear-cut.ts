@@ -10,8 +10,11 @@ import { Component, type Connector } from '../../model/index.ts';
 import { pin } from './pin.ts';
 
 export class TearCut extends Component {
+  /** one side of the cut */
   readonly A: Connector;
+  /** the other side of the cut */
   readonly B: Connector;
+  /** the residue's side: the torn variable's equation */
   readonly Res: Connector;
 
   constructor(name: string) {

@@ -5,13 +5,16 @@ import { mul, sub } from '../../expr/index.ts';
 import { Component, type Connector } from '../../model/index.ts';
 import { flange } from './flange.ts';
 
+/** the parameters of a rotational damper */
 export interface DamperOptions {
   /** damping (N m s / rad) */
   d: number;
 }
 
 export class Damper extends Component {
+  /** the left flange (phi, tau) */
   readonly l: Connector;
+  /** the right flange (phi, tau) */
   readonly r: Connector;
 
   constructor(name: string, options: DamperOptions) {

@@ -6,13 +6,16 @@ import { mul, relax } from '../../expr/index.ts';
 import { Component, type Connector } from '../../model/index.ts';
 import { flange } from './flange.ts';
 
+/** the parameters of a gear */
 export interface GearOptions {
   /** gear ratio wl / wr (default 1) */
   i?: number;
 }
 
 export class Gear extends Component {
+  /** the left flange (phi, tau) */
   readonly l: Connector;
+  /** the right flange (phi, tau) */
   readonly r: Connector;
 
   constructor(name: string, options: GearOptions = {}) {

@@ -9,6 +9,7 @@ import { add, mul, residue, sub } from '../../expr/index.ts';
 import { Component, type Connector, der } from '../../model/index.ts';
 import { flange } from './flange.ts';
 
+/** the parameters of a shaft (its state-space form) */
 export interface ShaftSOptions {
   /** moment of inertia (kg m^2) */
   J: number;
@@ -17,7 +18,9 @@ export interface ShaftSOptions {
 }
 
 export class ShaftS extends Component {
+  /** the left flange (phi, tau) */
   readonly l: Connector;
+  /** the right flange (phi, tau) */
   readonly r: Connector;
 
   constructor(name: string, options: ShaftSOptions) {

@@ -7,6 +7,7 @@ import { mul, relax, sub } from '../../expr/index.ts';
 import { Component, type Connector } from '../../model/index.ts';
 import { flange } from './flange.ts';
 
+/** the parameters of a shaft */
 export interface ShaftOptions {
   /** moment of inertia (kg m^2) */
   J: number;
@@ -15,7 +16,9 @@ export interface ShaftOptions {
 }
 
 export class Shaft extends Component {
+  /** the left flange (phi, tau) */
   readonly l: Connector;
+  /** the right flange (phi, tau) */
   readonly r: Connector;
 
   constructor(name: string, options: ShaftOptions) {

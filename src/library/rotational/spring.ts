@@ -8,6 +8,7 @@ import { mul, sub } from '../../expr/index.ts';
 import { Component, type Connector, der } from '../../model/index.ts';
 import { flange } from './flange.ts';
 
+/** the parameters of a rotational spring */
 export interface SpringOptions {
   /** stiffness (N m / rad) */
   c: number;
@@ -16,7 +17,9 @@ export interface SpringOptions {
 }
 
 export class Spring extends Component {
+  /** the left flange (phi, tau) */
   readonly l: Connector;
+  /** the right flange (phi, tau) */
   readonly r: Connector;
 
   constructor(name: string, options: SpringOptions) {

@@ -5,6 +5,7 @@ import { mul } from '../../expr/index.ts';
 import { Component, type Connector } from '../../model/index.ts';
 import { flange } from './flange.ts';
 
+/** the parameters of a torque source */
 export interface TorqueSourceOptions {
   /** the torque (N m); the start value when it is an input */
   tau?: number;
@@ -13,6 +14,7 @@ export interface TorqueSourceOptions {
 }
 
 export class TorqueSource extends Component {
+  /** the flange it drives (phi, tau) */
   readonly flange: Connector;
 
   constructor(name: string, options: TorqueSourceOptions = {}) {
