@@ -8,6 +8,7 @@ import type { PlaybackRun } from '../../src/io/types.ts';
 import { Player } from './player.ts';
 import { SceneView } from './scene3d.ts';
 
+/** how a mounted viewer starts */
 export interface ViewerOptions {
   /** start playing at once (default true) */
   autoplay?: boolean;
@@ -15,28 +16,37 @@ export interface ViewerOptions {
   loop?: boolean;
   /** playback speed, 0.1 to 10 (default 1: real time) */
   speed?: number;
-  /** draw every frame's axes (default false) and the joint axes (default true) */
+  /** draw every frame's axes (default false) */
   showFrames?: boolean;
+  /** draw the joint axes (default true) */
   showJointAxes?: boolean;
   /** called with the playback time after it changed */
   onTime?: (time: number) => void;
 }
 
+/** a mounted viewer: its canvas, its clock, and what drives it */
 export interface ViewerHandle {
+  /** the canvas it draws on (inside the container) */
   readonly canvas: HTMLCanvasElement;
   /** the run's last sample time, s */
   readonly duration: number;
+  /** the playback time now, s */
   readonly time: number;
+  /** whether the clock runs */
   readonly playing: boolean;
+  /** run the clock */
   play(): void;
+  /** stop the clock where it is */
   pause(): void;
+  /** show the run at this time (s) */
   seek(time: number): void;
+  /** playback speed, 0.1 to 10 (1: real time) */
   setSpeed(speed: number): void;
   /** stop the clock, release WebGL and remove the canvas */
   dispose(): void;
 }
 
-// (element, run of simulatePlayback or kron simulate --out run.json) => a playing view of it
+/** (element, run of simulatePlayback or kron simulate --out run.json) => a playing view of it */
 export function mountViewer(container: HTMLElement, run: PlaybackRun, options: ViewerOptions = {}): ViewerHandle {
   const { scene, poses } = run;
   if (!scene || !poses) {

@@ -41,7 +41,9 @@ export interface BodyOptions {
 
 const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECTS, collision: LIST } satisfies Record<keyof BodyOptions, OptionKind>;
 
+/** a rigid body (Newton-Euler at its centre of mass), attached at frame_a */
 export class Body extends Component {
+  /** the frame it is attached at (its joint's frame_b) */
   readonly frame_a: Frame;
   /** the first of its shapes (the one a URDF link has) */
   readonly geometry: Geometry | undefined;
@@ -51,10 +53,13 @@ export class Body extends Component {
   readonly collision: readonly Collider[];
   /** the declared values (before any --set override): mass, centre of mass and inertia in frame_a coordinates */
   readonly mass: number;
+  /** the declared centre of mass, frame_a coordinates (m) */
   readonly rcm: readonly [number, number, number];
+  /** the declared inertia about the centre of mass, frame_a axes (kg m^2) */
   readonly inertia: readonly (readonly [number, number, number])[];
   /** kinetic energy 1/2 m |v_cm|^2 + 1/2 w . (I_w w) and potential energy -m g . r_cm (J) */
   readonly kineticEnergy: Expr;
+  /** its potential energy in gravity, -m g . r_cm (J) */
   readonly potentialEnergy: Expr;
   /** with collision geometry: the contact wrench's power on the body, F . v_a + T . w_a (W) */
   readonly contactPower: Expr | undefined;

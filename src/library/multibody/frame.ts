@@ -11,14 +11,23 @@
 import { type Expr, type Mat3, type Vec3, mat3 } from '../../expr/index.ts';
 import { Component, type Connector } from '../../model/index.ts';
 
+/** a coordinate system's kinematics and the force and torque cut at it, all world-resolved (signals `<frame>.r[1]`, ...) */
 export class Frame extends Component {
+  /** orientation: maps frame coordinates to world coordinates (3x3) */
   readonly R: Mat3;
+  /** origin position, m */
   readonly r: Vec3;
+  /** angular velocity, rad/s */
   readonly w: Vec3;
+  /** velocity of the origin, m/s */
   readonly v: Vec3;
+  /** angular acceleration, rad/s^2 */
   readonly z: Vec3;
+  /** acceleration of the origin, m/s^2 */
   readonly a: Vec3;
+  /** force on the component at this frame, N (sums to zero at a connection) */
   readonly f: Vec3;
+  /** torque on the component at this frame, N m (sums to zero at a connection) */
   readonly t: Vec3;
   /** the cut: connect frames with model.connect(frameA, frameB) */
   readonly cut: Connector;

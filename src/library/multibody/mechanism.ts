@@ -48,7 +48,15 @@ export interface MechanismOptions {
 
 const MECHANISM_OPTIONS = { gravity: NUMBERS } satisfies Record<keyof MechanismOptions, OptionKind>;
 
+/**
+ * The builder of a multibody model: a world, then bodies, joints and bars
+ * made by name and connected frame to frame (`m.connect(j1.frame_b,
+ * link.frame_a)`). At compile time it finds the spanning tree and the
+ * kinematic loops, chooses state and cut joints, and adds the energy and
+ * momentum signals.
+ */
 export class Mechanism extends Model {
+  /** the inertial frame (frame_b) and gravity */
   readonly world: World;
   /** the spanning tree and loops, once elaborated (at compile time) */
   topology: Topology | undefined;
@@ -56,6 +64,7 @@ export class Mechanism extends Model {
   energy: Energy | undefined;
   /** momentum.linear, .angular and com.r, .v, .m, once elaborated (momentum.ts) */
   momentum: Momentum | undefined;
+  /** the centre of mass signals com.r, .v, .m, once elaborated (momentum.ts) */
   com: CentreOfMass | undefined;
   /** collision geometry fixed in the world (ground planes, Mechanism.ground) */
   readonly worldCollision: Collider[] = [];
@@ -143,6 +152,7 @@ export class Mechanism extends Model {
     return collider;
   }
 
+  /** a rigid body at frame_a: mass m, centre of mass rcm, inertia I about it (body.ts) */
   body(name: string, options: BodyOptions): Body {
     return this.add(new Body(name, { gravity: this.world.g, ...options }));
   }
@@ -152,18 +162,22 @@ export class Mechanism extends Model {
     return this.add(new BodyCylinder(name, { gravity: this.world.g, ...options }));
   }
 
+  /** a revolute joint about `axis` (1 dof): q, qd, input tau (revolute.ts) */
   revolute(name: string, options?: JointOptions): Revolute {
     return this.add(new Revolute(name, options));
   }
 
+  /** a prismatic joint along `axis` (1 dof): q, qd, input tau, a force (prismatic.ts) */
   prismatic(name: string, options?: JointOptions): Prismatic {
     return this.add(new Prismatic(name, options));
   }
 
+  /** a spherical joint as three revolute axes (Cardan angles; singular at gimbal lock: the ball joint is not) (spherical.ts) */
   spherical(name: string, options?: MultiAxisOptions): Spherical {
     return this.add(new Spherical(name, options));
   }
 
+  /** a universal joint: two revolute axes (universal.ts) */
   universal(name: string, options?: UniversalOptions): Universal {
     return this.add(new Universal(name, options));
   }
@@ -178,10 +192,12 @@ export class Mechanism extends Model {
     return this.add(new FreeJoint(name, options));
   }
 
+  /** a massless rigid bar: frame_b at r from frame_a, in frame_a coordinates (fixed-translation.ts) */
   bar(name: string, options: FixedTranslationOptions): FixedTranslation {
     return this.add(new FixedTranslation(name, options));
   }
 
+  /** a fixed rotation (and offset) from frame_a to frame_b (fixed-rotation.ts) */
   rotation(name: string, options: FixedRotationOptions): FixedRotation {
     return this.add(new FixedRotation(name, options));
   }

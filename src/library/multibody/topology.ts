@@ -51,12 +51,17 @@ export interface KinematicLoop {
   restCoordinates: string[];
 }
 
+/** the spanning tree the builder chose: joints by role, and the kinematic loops it cut (the compile report's kinematics) */
 export interface Topology {
+  /** the kinematic loops, each closed by a cut joint */
   loops: KinematicLoop[];
+  /** joints whose coordinates are states */
   stateJoints: string[];
+  /** joints a loop determines (their coordinates follow the states) */
   restJoints: string[];
   /** every coordinate a loop determines, as in KinematicLoop.restCoordinates */
   restCoordinates: string[];
+  /** joints cut open to make the tree: their constraints close the loops */
   cutJoints: string[];
 }
 
