@@ -1,25 +1,64 @@
 // What a component looks like, for the viewer: plain data, no equations.
+/** a shape the viewer draws (m); each is centred on Geometry.offset */
 export type Shape =
-  | { type: 'box'; size: [number, number, number] }
-  | { type: 'cylinder'; radius: number; length: number }
-  | { type: 'sphere'; radius: number }
-  /** a cylinder of `length` (along `axis`, as a cylinder) with half-spheres of its radius on both ends */
-  | { type: 'capsule'; radius: number; length: number }
-  /** an ellipsoid of these semi-axes along its x, y, z */
-  | { type: 'ellipsoid'; radii: [number, number, number] }
-  /** a flat rectangle of these sides in its x-y plane, seen from both faces (an MJCF floor) */
-  | { type: 'plane'; size: [number, number] }
-  /**
-   * a mesh file (STL, DAE or OBJ) as a URDF names it; `file` is where it was
-   * found on the machine that wrote the run (absent: not found, drawn as a
-   * sphere of `radius`, the size the viewer assumes before the file loads)
-   */
-  | { type: 'mesh'; filename: string; file?: string; scale?: [number, number, number]; radius: number };
+  | {
+      /** a box */
+      type: 'box';
+      /** its side lengths along x, y, z */
+      size: [number, number, number];
+    }
+  | {
+      /** a solid cylinder along `axis` (Geometry.axis) */
+      type: 'cylinder';
+      /** its radius */
+      radius: number;
+      /** its length along the axis */
+      length: number;
+    }
+  | {
+      /** a sphere */
+      type: 'sphere';
+      /** its radius */
+      radius: number;
+    }
+  | {
+      /** a cylinder of `length` (along `axis`, as a cylinder) with half-spheres of its radius on both ends */
+      type: 'capsule';
+      /** the radius of the cylinder and of its end caps */
+      radius: number;
+      /** the cylinder's length, end caps not included */
+      length: number;
+    }
+  | {
+      /** an ellipsoid */
+      type: 'ellipsoid';
+      /** its semi-axes along its x, y, z */
+      radii: [number, number, number];
+    }
+  | {
+      /** a flat rectangle in its x-y plane, seen from both faces (an MJCF floor) */
+      type: 'plane';
+      /** its sides along x and y */
+      size: [number, number];
+    }
+  | {
+      /** a mesh file (STL, DAE or OBJ) */
+      type: 'mesh';
+      /** its name as the URDF or MJCF file gives it */
+      filename: string;
+      /** where it was found on the machine that wrote the run (absent: not found, drawn as a sphere of `radius`) */
+      file?: string;
+      /** scale factors along x, y, z */
+      scale?: [number, number, number];
+      /** the size the viewer assumes before the file loads: its placeholder sphere's radius */
+      radius: number;
+    };
 
 /** the ground a mechanism stands on (an MJCF file's floor plane), drawn fixed in the world */
 export interface Floor {
-  /** a point of it and its normal, world coordinates */
+  /** a point of it, world coordinates */
   point: [number, number, number];
+  /** its normal, world coordinates */
   normal: [number, number, number];
   /** CSS colour */
   color: string;
