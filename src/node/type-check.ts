@@ -66,10 +66,10 @@ function options(ts: typeof TS, types: ReturnType<typeof kronTypes>): TS.Compile
   };
 }
 
-// (model module) => the type errors of it and of the user's files it imports, in file and line order
-export async function typeCheck(file: string): Promise<TypeDiagnostic[]> {
+// (model module, or several checked together) => the type errors of them and of the user's files they import, in file and line order
+export async function typeCheck(file: string | readonly string[]): Promise<TypeDiagnostic[]> {
   const ts = await loadTypeScript();
-  const path = resolve(file);
+  const paths = (typeof file === 'string' ? [file] : file).map((f) => resolve(f));
   const types = kronTypes();
   const compilerOptions = options(ts, types);
   // the user's files: not Kron's own, not a package's
@@ -82,7 +82,7 @@ export async function typeCheck(file: string): Promise<TypeDiagnostic[]> {
     if (source) kept.set(name, source);
     return source;
   };
-  const program = (previous = ts.createProgram([path], compilerOptions, host, previous));
+  const program = (previous = ts.createProgram(paths, compilerOptions, host, previous));
   const users = program.getSourceFiles().filter((s) => !s.isDeclarationFile && isUsers(s.fileName));
   const syntax = users.flatMap((s) => program.getSyntacticDiagnostics(s)).map((d) => describe(ts, d, true));
   // types only of files that parse: the checker's errors in a file that does not are the parser's again
