@@ -2,10 +2,11 @@
 // listed by its name and the summary on its first line, and one copied into
 // a folder of the user's to run and change there. A file of the user's is
 // never overwritten without --force.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { writeOutput } from '../node/output-file.ts';
 import { PACKAGE_ROOT } from '../node/package.ts';
 import { didYouMean } from '../suggest.ts';
 import type { Io } from './io.ts';
@@ -67,8 +68,8 @@ export function runExamples(args: string[], io: Io): void {
   if (existsSync(target) && !values.force) {
     throw new UsageError(`${target} exists already`, { hint: `kron examples ${example.name} ${dir === '.' ? '' : `${dir} `}--force overwrites it; or give another folder: kron examples ${example.name} <dir>` });
   }
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(example.file, target);
+  // whole or not at all, the folder made; a disk full or a folder that cannot be written is an OutputError naming the file
+  writeOutput(target, readFileSync(example.file, 'utf8'));
   const run = dir === '.' ? `npx tsx ${example.name}.ts` : `cd ${dir} && npx tsx ${example.name}.ts`;
   io.stdout.write(`copied ${example.name}.ts to ${target}\nrun it: ${run}\n`);
 }

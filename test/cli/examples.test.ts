@@ -72,6 +72,13 @@ describe('kron examples', () => {
     expect(extra.stderr).toContain('unexpected arguments: b');
   });
 
+  it('a folder that cannot be made is an OutputError naming the file (exit 1), not a stack', async () => {
+    writeFileSync(join(work, 'a-file'), '');
+    const r = await kron('examples', 'pendulum', join(work, 'a-file', 'sub'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`OutputError: cannot write ${join(work, 'a-file', 'sub', 'pendulum.ts')}: a part of its path is a file, not a folder (ENOTDIR)\n  hint: check the path\n`);
+  });
+
   it('is a command of kron --help, with help of its own', async () => {
     expect((await kron('--help')).stdout).toMatch(/\n {2}examples +list the example programs/);
     expect((await kron('examples', '--help')).stdout).toContain('usage: kron examples');
