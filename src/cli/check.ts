@@ -39,10 +39,8 @@ export async function runCheck(args: string[], io: Io): Promise<void> {
   if (!file) throw new UsageError('kron check needs a model file', { hint: shipped('kron check mechanisms/pendulum.ts; kron check --help') });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron check takes one model file; kron check --help' });
   const typed = TYPED.includes(extname(file).toLowerCase());
-  if (typed) {
-    // a missing file is the loader's error below, said as kron compile says it
-    if (existsSync(file)) await checkTypes(file, io);
-  }
+  // a missing file is the loader's error below, said as kron compile says it
+  if (typed && existsSync(file)) await checkTypes(file, io);
   const loaded = await compileFrom(file, values, io, 'forward', { eager: true, cacheNotes: false });
   // built even when the compile came from the cache (reading the model builds it): the build's own errors are the module's
   void loaded.model;

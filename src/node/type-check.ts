@@ -95,7 +95,7 @@ export async function typeCheck(file: string | readonly string[]): Promise<TypeD
 /** "Object literal may only specify known properties, and 'x' does not exist in type 'T'" */
 const UNKNOWN_PROPERTY = 2353;
 
-/** that message, and the properties the type has, with the nearest first when one is near (TypeScript suggests one only sometimes) */
+/** that message, then the nearest property when one is near (TypeScript suggests one only sometimes) and all the type has */
 function withKnown(ts: typeof TS, program: TS.Program, d: TS.Diagnostic): string {
   const message = ts.flattenDiagnosticMessageText(d.messageText, '\n  ');
   const literal = d.file && d.start !== undefined ? enclosingLiteral(ts, d.file, d.start) : undefined;
