@@ -33,6 +33,8 @@ export const COMMANDS: Record<string, Command> = {
   sweep: { summary: 'run a model compiled once over a grid or Monte Carlo samples, on every core or through a Redis queue; one CSV row per run', load: () => import('./sweep.ts').then((m) => ({ help: m.SWEEP_HELP, run: m.runSweep })) },
   worker: { summary: 'consume the runs of queued sweeps (kron sweep --queue) from Redis, on every core', load: () => import('./worker.ts').then((m) => ({ help: m.WORKER_HELP, run: (args, io) => m.runWorker(args, io) })) },
   view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result, or a model module run live', load: () => import('./view.ts').then((m) => ({ help: m.VIEW_USAGE, run: (args) => m.view(args) })) },
+  check: { summary: "check a model module before running it: its types against Kron's (file:line:col), then its build and compile", load: () => import('./check.ts').then((m) => ({ help: m.CHECK_HELP, run: m.runCheck })) },
+  examples: { summary: 'list the example programs, or copy one into a folder to run and change', load: () => import('./examples.ts').then((m) => ({ help: m.EXAMPLES_HELP, run: m.runExamples })) },
   // the benchmark pulls in MuJoCo, a devDependency: its help is in a module of its own
   bench: { summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)', load: () => import('./bench-usage.ts').then((m) => ({ help: m.BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) })) },
 };
@@ -56,6 +58,7 @@ examples:
   kron simulate mechanisms/fourbar.ts --stop 5 --out /tmp/f.json && kron view /tmp/f.json
   kron view mechanisms/pendulum.ts
   kron linearize mechanisms/pendulum.ts --at j1.q=0,j1.qd=0
+  kron examples pendulum && npx tsx pendulum.ts
 
 exit codes: 0 ok, 1 model error, 2 usage error
 `;

@@ -8,6 +8,9 @@
 //   3. a plain .mjs script importing compile/simulate, its acceleration against the closed form
 //   4. tsc --strict --noEmit (module nodenext) of a consumer .ts file against the shipped types
 //   5. kron view model.ts: the page, its models and its worker, 'kron' resolved without Node-only code
+//   8. kron examples: the list, one copied into the folder and run there with npx tsx;
+//      kron check before typescript is installed says to install it
+//   9. kron check once it is: a model module's types against the shipped declarations
 //   6. a web app's bundle (esbuild, platform browser) of 'kron' and 'kron/browser': the browser condition
 //      (after installing the optional peers three and uplot, as such an app does)
 // and what a compile-and-simulate user does not get: three.js, uPlot and the
@@ -19,6 +22,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ellipticK } from '../oracles/torque-free.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
@@ -114,7 +118,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('npm pack, installed into a fresh folder', () => {
   it('ships dist/, bin, mechanisms and the LICENSE, and no TypeScript sources or bench/', () => {
     const listing = run('tar', ['-tzf', tarball], work).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/api.js', 'dist/viewer/browser.js', 'dist/viewer/page/index.html', 'bin/kron.mjs', 'mechanisms/pendulum.ts', 'mechanisms/puma560.urdf', 'LICENSE', 'README.md']) {
+    for (const f of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/check.js', 'dist/src/api.js', 'dist/viewer/browser.js', 'dist/viewer/page/index.html', 'bin/kron.mjs', 'mechanisms/pendulum.ts', 'mechanisms/puma560.urdf', 'examples/pendulum.ts', 'examples/urdf-pd.ts', 'LICENSE', 'README.md']) {
       expect(listing, f).toContain(f);
     }
     expect(listing.filter((f) => f.startsWith('src/') || f.startsWith('bench/') || f.startsWith('test/'))).toEqual([]);
@@ -184,6 +188,26 @@ describe('npm pack, installed into a fresh folder', () => {
     for (const v of Object.values(printed)) expect(Math.abs(v - want)).toBeLessThan(1e-12 * Math.abs(want));
   }, 120_000);
 
+  it('8. kron examples lists the examples; one copied into the folder runs with npx tsx and measures the exact period', () => {
+    const list = npx('kron', 'examples');
+    expect(list.status, list.output).toBe(0);
+    expect(list.stdout).toMatch(/^fourbar +a crank-rocker four-bar linkage/);
+    expect(list.stdout).toMatch(/\nurdf-pd +a two-link arm read from URDF text/);
+    const copied = npx('kron', 'examples', 'pendulum');
+    expect(copied.status, copied.output).toBe(0);
+    expect(readFileSync(join(app, 'pendulum.ts'), 'utf8')).toBe(readFileSync(join(root, 'examples/pendulum.ts'), 'utf8'));
+    const r = npx('tsx', 'pendulum.ts');
+    expect(r.status, r.output).toBe(0);
+    // the rod of 1 kg and 1 m, pivot inertia m L^2 / 3, 0.1 rad either side: 4 sqrt(Ip / (m g d)) K(sin^2(0.05))
+    const exact = 4 * Math.sqrt(1 / 3 / (9.80665 * 0.5)) * ellipticK(Math.sin(0.05) ** 2);
+    expect(Number(/measured period +(\d\.\d+) s/.exec(r.stdout)?.[1])).toBeCloseTo(exact, 6);
+    // TypeScript is an optional peer, not installed yet (test 4 installs it): kron check says what to install
+    const check = npx('kron', 'check', 'model.ts');
+    expect(check.status, check.output).toBe(2);
+    expect(check.stderr).toContain('UsageError: kron check needs the package typescript, which is not installed');
+    expect(check.stderr).toContain('npm install --save-dev typescript');
+  }, 120_000);
+
   it('4. tsc --strict --noEmit (module nodenext) of a consumer of \'kron\' and \'kron/browser\' against the shipped types', () => {
     const typescript = `typescript@${pkg.devDependencies.typescript.replace(/^[\^~]/, '')}`;
     const installed = run('npm', ['install', '--save-dev', typescript, ...OFFLINE_FRIENDLY], app);
@@ -201,6 +225,21 @@ describe('npm pack, installed into a fresh folder', () => {
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/consumer\.ts.*TS2322/);
   }, 300_000);
+
+  it('9. kron check type-checks a model module against the shipped declarations, then builds and compiles it', () => {
+    // typescript is installed now (test 4)
+    const good = npx('kron', 'check', 'model.ts');
+    expect(good.status, good.output).toBe(0);
+    expect(good.stdout).toMatch(/^model\.ts: types ok, built and compiled: \d+ equations, 2 states/);
+    const text = MODEL.replace('q: q.q0', "q: 'zero'");
+    writeFileSync(join(app, 'bad.ts'), text);
+    const bad = npx('kron', 'check', 'bad.ts');
+    expect(bad.status, bad.output).toBe(1);
+    // the line and column of the string, from the text
+    const before = text.slice(0, text.indexOf("q: 'zero'")).split('\n');
+    expect(bad.stderr).toContain(`bad.ts:${before.length}:${before.at(-1)!.length + 1} Type 'string' is not assignable to type 'number'. (TS2322)`);
+    expect(bad.stderr).toContain('ModelError: model module bad.ts does not type-check: 1 error, above');
+  }, 120_000);
 
   it('5. kron view model.ts serves the page with a bundle in which \'kron\' is the browser entry', async () => {
     // the installed bin itself (what npx runs), so that killing the child stops the server
