@@ -173,6 +173,8 @@ describe.skipIf(skipQueue)('a queued sweep under faults', () => {
     await queue.drain();
     await until('the lost jobs', () => p.stderrText().includes('had no job in Redis'), 20_000);
     expect(p.stderrText()).toMatch(/^no result for \d\.\d s: 8 of 8 runs to go; the queue holds 0 active, 0 waiting, 0 delayed jobs: .*\n8 runs had no job in Redis \(lost, or completed without a result\): enqueued again$/m);
+    // the producer says so, then adds the jobs: under load the count catches up a moment after the line
+    await until('the lost runs enqueued again', async () => (await queue.getJobCounts('waiting')).waiting === 8, 20_000);
     expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 8 });
     await queue.close();
     redis.kill('SIGKILL');

@@ -37,9 +37,9 @@ export function kron(args: string[], env: NodeJS.ProcessEnv = {}): Kron {
 
 export const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
 
-export async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void> {
+export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
-  while (!ok()) {
+  while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
