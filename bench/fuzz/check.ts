@@ -15,7 +15,8 @@
 //   agree          torn, relaxed and the oracle agree on every tree coordinate's
 //                  acceleration (state joints: der(qd), der(v), der(w); rest joints: qdd)
 // The singular family (singular.ts) is judged by a run instead: run-error,
-// agree, or the failure silent.
+// agree, or the failure silent. So is the contact family (contact.ts): agree,
+// or the failures nan, tunnel, energy, disagree, run-failed.
 // Failures: crash (an error that is not a KronError, an exception of the
 // fuzzer's own generator or oracle, or a worker that died on the case:
 // main.ts, worker.ts), timeout (no answer within main.ts' --timeout), nan (a non-finite
@@ -72,10 +73,11 @@ import { buildMechanism, isFloating, oracleCoordinates, oracleStart, oracleSyste
 import { angularCoordinates, cardanSpread, floatingLoopDynamics, floatingTreeDynamics } from './floating.ts';
 import { generate, loopLinks } from './generate.ts';
 import { trajectoryCase } from './singular.ts';
+import { contactCase } from './contact.ts';
 import { type MechanismSpec, features, positionSignals, velocitySignals } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
-export type FailureKind = 'crash' | 'silent' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice';
+export type FailureKind = 'crash' | 'silent' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice' | 'tunnel' | 'energy' | 'run-failed';
 
 export interface CaseResult {
   seed: number;
@@ -211,6 +213,7 @@ const maxAbs = (x: readonly number[]) => x.reduce((m, v) => Math.max(m, Math.abs
 // (seed) => the case's class or failure
 export function runCase(seed: number, spec: MechanismSpec = generate(seed)): CaseResult {
   if (spec.trajectory) return trajectoryCase(seed, spec, spec.trajectory, buildMechanism);
+  if (spec.contact) return contactCase(seed, spec.contact);
   const base = { seed, shape: spec.shape, features: features(spec) };
   const fail = (kind: FailureKind, detail: string): CaseResult => ({ ...base, failure: { kind, detail } });
   const compiled = MODES.map((m) => tryCompile(spec, m));

@@ -22,6 +22,7 @@
 // constraints; a second branch that hangs from a link of the first leaves
 // fewer in the loop (fuzz seed 9000246 --small: 3 for a revolute cut's 5),
 // which the builder refuses as over-constrained, a compile-error.
+import { generateContact } from './contact-generate.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 import { generateSingular } from './singular.ts';
 import { type M3, type V3, add, cross, dot, identity, mulMM, mulMtV, mulMV, normalize, rotation } from '../../test/oracles/rnea.ts';
@@ -323,7 +324,7 @@ function turnPlanarLoop(spec: MechanismSpec, cut: CutSpec, x: ReturnType<typeof 
 }
 
 /** the kinds of mechanism generated (header) */
-export const FAMILIES = ['mixed', 'prismatic', 'singular', 'floating'] as const;
+export const FAMILIES = ['mixed', 'prismatic', 'singular', 'floating', 'contact'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface GenerateOptions {
@@ -337,6 +338,7 @@ export interface GenerateOptions {
 export function generate(seed: number, options: GenerateOptions = {}): MechanismSpec {
   if (options.family === 'singular') return generateSingular(seed);
   if (options.family === 'floating') return generateFloating(seed, options.small);
+  if (options.family === 'contact') return { seed, shape: 'contact tree', gravity: [0, -9.81, 0], links: [], cuts: [], contact: generateContact(seed) };
   const rnd = prng(seed);
   const links: LinkSpec[] = [];
   const cuts: CutSpec[] = [];

@@ -28,7 +28,9 @@ const USAGE = `npm run fuzz -- [options]
                      singular: four-bars at and near a change point, Cardan joints near gimbal lock,
                      judged by a run against one at a tenth of its step (singular.ts);
                      floating: free roots with quaternion ball joints and every other type below,
-                     trees and loops (ball cuts too), against the floating-base oracle (floating.ts)
+                     trees and loops (ball cuts too), against the floating-base oracle (floating.ts);
+                     contact: random trees with collision geometry dropped on a plane, judged by
+                     their run (contact.ts): no NaN, no tunnelling, no energy rise, torn = relaxed
   --small            the small mechanisms of the test slices (test/fuzz)
   --target js|wasm   the code compiled (default js)
   --timeout S        seconds one case may take before its worker is stopped (default 600)

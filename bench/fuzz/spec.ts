@@ -14,6 +14,7 @@ import type { V3 } from '../../test/oracles/rnea.ts';
 import type { JointType } from '../../test/oracles/joint-tree.ts';
 import type { CutType } from '../../test/oracles/loops.ts';
 import type { Trajectory } from './singular.ts';
+import type { ContactTree } from './contact-generate.ts';
 
 /** a link's joint: the oracle tree's types, and the quaternion joints (the floating family: floating.ts) */
 export type SpecJoint = JointType | 'ball' | 'free';
@@ -80,6 +81,8 @@ export interface MechanismSpec {
   cuts: CutSpec[];
   /** the singular family (singular.ts): judged by this run, not at one state */
   trajectory?: Trajectory;
+  /** the contact family (contact-generate.ts): a tree dropped on the ground, judged by its run (contact.ts); links and cuts empty */
+  contact?: ContactTree;
 }
 
 /** names of link i's coordinates, e.g. j2 or j3|[1] .. j3|[3] (joints with one position per velocity) */

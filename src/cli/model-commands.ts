@@ -130,7 +130,9 @@ simulation options:
   --contact          contact between the mechanism's collision geometry (bodies' collision,
                      Mechanism.ground): compliant normal force and regularised friction,
                      written into each body's contact_f[1..3], contact_t[1..3] inputs at every
-                     evaluation (off by default: without it those inputs stay 0)
+                     evaluation (off by default: without it those inputs stay 0); per-pair
+                     signals by --signals: contact.<geomA>__<geomB>.fn, .ft[1..2], .p[1..3],
+                     .f[1..3] (0 while apart), contact.<pair>.* or contact.* for all pairs
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:

@@ -25,6 +25,21 @@
 // stability check runs again when it changes (sim/simulate.ts, recheck),
 // with the stick stiffness of the sticking contacts (sim/stick-step.ts).
 //
+// Per-pair signals (signals.ts: contact.<pair>.fn, .ft[1..2], .p[1..3],
+// .f[1..3]). Contacts come and go, and a pair's number of contact points
+// with them, so they cannot be compiled signals (a fixed layout of inputs
+// or outputs would need a bound on the contacts and a recompilation to
+// change it). They are the run's: one record per pair that may touch
+// (the scene's pairs, fixed when the scene is made), summed over the pair's
+// contacts after the forces, and read by simulate's samplers like any
+// signal. Per pair rather than per contact point, because a pair's points
+// have no identity from one evaluation to the next (a box's corners on a
+// plane come in the order of the narrow phase, and clipping makes new
+// ones); the sum, the centre of pressure and the tangential force along a
+// basis of the mean normal are continuous where the points are not. Only a
+// run that asks records them (recordPairs()): other runs do the same work
+// as before, bit for bit.
+//
 // The price is the first evaluation: twice the derivatives' cost per
 // evaluation. A kinematics-only pass (the steps the frames need, as
 // structure/needed.ts splits off the outputs) would make it a fraction.
@@ -34,6 +49,7 @@ import { SweepAndPrune } from './broad-phase.ts';
 import { boundsOf } from './bounds.ts';
 import { pairKey } from './filter.ts';
 import { contactForce } from './law.ts';
+import { PAIR_STRIDE, fillPairRecords } from './signals.ts';
 import { ContactList } from './narrow/contact-list.ts';
 import { collide } from './narrow/collide.ts';
 import { POSE_STRIDE, composePose } from './pose.ts';
@@ -72,6 +88,9 @@ export class ContactRun {
   private readonly lastSlip: Float64Array;
   /** readers of each body's frame_a.a[1..3], z[1..3] (stride 6), made when first asked for */
   private accelerations: ((x: Float64Array) => number)[] | undefined;
+  /** per pair, its signals at the last apply() (signals.ts, stride PAIR_STRIDE), once recordPairs() asked for them */
+  pairRecords: Float64Array | undefined;
+  private pairNormals: Float64Array | undefined;
   /** narrow-phase pair tests in the last apply() (what the broad phase let through) */
   narrowTests = 0;
   /**
@@ -106,6 +125,12 @@ export class ContactRun {
     this.lastSlip = new Float64Array(3 * scene.pairs.length);
     // the world's geometries do not move: their poses once
     scene.geometries.forEach((g, i) => g.body < 0 && composePose(this.poses, POSE_STRIDE * i, IDENTITY, ZERO, g.R, g.offset));
+  }
+
+  /** from the next apply() on, fill pairRecords (the per-pair signals); returns them */
+  recordPairs(): Float64Array {
+    this.pairNormals ??= new Float64Array(3 * this.scene.pairs.length);
+    return (this.pairRecords ??= new Float64Array(PAIR_STRIDE * this.scene.pairs.length));
   }
 
   // (t, x) => the contact wrenches at (t, x) in the state's inputs (the model evaluated at (t, x) on the way)
@@ -168,6 +193,7 @@ export class ContactRun {
       this.addWrench(bB, p, f, 1), this.addWrench(bA, p, f, -1);
     }
     this.regime = regime;
+    if (this.pairRecords) fillPairRecords(this.pairRecords, this.pairNormals!, c, this.forces, this.normalForces);
   }
 
   /**

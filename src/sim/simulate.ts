@@ -19,6 +19,7 @@ import { type Controller, controllerHook } from './controller.ts';
 import { type EventCount, type EventStepper, type MakeStepper, withEvents } from './events.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 import { ContactRun } from '../contact/run.ts';
+import { expandContactSignals, isContactSignal, pairSignalIndex } from '../contact/signals.ts';
 import type { ContactScene } from '../contact/scene.ts';
 import { checkStickStep } from './stick-step.ts';
 
@@ -215,14 +216,23 @@ interface Run<S extends string> {
   events?: EventStepper;
   /** contact: the run's contact (the last evaluation's contacts and regime) */
   contact?: ContactRun;
+  /** a recorded signal is the run's, not the model's (per-pair contact signals): every sample evaluates at (t, x) */
+  readonly evaluates: boolean;
 }
 
 function prepare<S extends string>(compiled: CompiledModel | ModelState, options: SimulateOptions<S>): Run<S> {
   const state = compiled instanceof ModelState ? compiled : compiled.createState();
   for (const [name, value] of Object.entries(options.parameters ?? {})) state.setParameter(name, value);
   for (const [name, value] of Object.entries(options.start ?? {})) state.setStart(name, value);
-  const names = options.signals ?? (state.model.stateNames as readonly string[] as readonly S[]);
-  const readers = names.map((n) => state.reader(n));
+  const asked = options.signals ?? (state.model.stateNames as readonly string[] as readonly S[]);
+  // per-pair contact signals (contact/signals.ts): contact.* spelt out; read from the run's contact, made below
+  const perPair = (n: string) => options.contact !== undefined && isContactSignal(n) && !state.model.hasSignal(n);
+  const names = (options.contact && asked.some(perPair) ? expandContactSignals(asked, options.contact) : asked) as readonly S[];
+  if (!options.contact) {
+    const n = asked.find((a) => isContactSignal(a) && !state.model.hasSignal(a));
+    if (n) throw new UsageError(`signal ${n} is a contact signal, and this run has no contact`, { variables: [n], hint: 'give the run its contact scene (simulate(compiled, { contact: ContactScene.of(mechanism) }); kron simulate --contact)' });
+  }
+  const readers: ((x: Float64Array) => number)[] = names.map((n) => (perPair(n) ? () => 0 : state.reader(n)));
   const inputFns = Object.entries(options.inputs ?? {}).map(([name, f]) => {
     if (typeof f === 'number') state.setInput(name, f);
     return typeof f === 'function' ? ([name, f] as const) : undefined;
@@ -243,6 +253,15 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
   };
   let contact: ContactRun | undefined;
   const deriv = derivativesOf(state, (c) => (contact = c));
+  const pairSignals = names.filter(perPair);
+  if (contact && pairSignals.length) {
+    const records = contact.recordPairs();
+    names.forEach((n, i) => {
+      if (!perPair(n)) return;
+      const at = pairSignalIndex(options.contact!, n);
+      readers[i] = () => records[at];
+    });
+  }
   // a second state for the stability check's probes, so that they touch neither the run's workspace
   // (Newton's warm start, the closures' sign records) nor its statistics; made at the first check
   let probe: { state: ModelState; deriv: Derivatives } | undefined;
@@ -256,7 +275,7 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     return probe.deriv;
   };
   const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
-  return { state, names, readers, deriv, prober, probeContact: () => probeContact, samples: sampleCount(options), before, contact };
+  return { state, names, readers, deriv, prober, probeContact: () => probeContact, samples: sampleCount(options), before, contact, evaluates: pairSignals.length > 0 };
 }
 
 /**
@@ -269,7 +288,7 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
   const { stop, step } = options;
   const { steps, every } = grid(options);
   const scratch = new Float64Array(state.model.stateNames.length);
-  const fromState = recordsStateOnly(state, run.names);
+  const fromState = !run.evaluates && recordsStateOnly(state, run.names);
   let since = 0;
   // the algebraic signals at (t, x) need one more evaluation (RK4's last stage ran at
   // another state); states, parameters and constants are read as they are

@@ -11,6 +11,7 @@
 // contacts the run saw stick, with their stick stiffness.
 import { StiffModeError } from './stability.ts';
 import type { ContactRun } from '../contact/run.ts';
+import { tangentBasis } from '../contact/signals.ts';
 
 /** RK4's stability limit on the negative real axis, |R(-2.785)| = 1 */
 const RK4_REAL = 2.785;
@@ -27,7 +28,7 @@ export function checkStickStep(run: ContactRun, probe: ContactRun, t: number, x:
     const mu = scene.materials[c.pair[k]].mu;
     if (mu === 0) continue;
     // along each of two tangents: the stiffer one limits the step
-    for (const e of tangents(c.normal.subarray(3 * k, 3 * k + 3))) {
+    for (const e of tangentBasis(c.normal.subarray(3 * k, 3 * k + 3))) {
       const mt = probe.tangentialMass(k, t, x, e);
       const lambda = (mu * fn) / (scene.slipSpeed * mt);
       if (!(h * lambda > RK4_REAL)) continue;
@@ -39,12 +40,4 @@ export function checkStickStep(run: ContactRun, probe: ContactRun, t: number, x:
       );
     }
   }
-}
-
-/** two unit vectors across the unit normal n */
-function tangents(n: ArrayLike<number>): [number, number, number][] {
-  const a: [number, number, number] = Math.abs(n[0]) < 0.9 ? [0, -n[2], n[1]] : [n[2], 0, -n[0]];
-  const l = Math.hypot(...a);
-  const t1: [number, number, number] = [a[0] / l, a[1] / l, a[2] / l];
-  return [t1, [n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2], n[0] * t1[1] - n[1] * t1[0]]];
 }

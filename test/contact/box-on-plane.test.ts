@@ -2,7 +2,8 @@
 // are equal by symmetry; on an incline steeper than its friction angle it
 // slides with a = g (sin th - mu cos th); below it, the regularised law
 // lets it creep at the closed-form speed v = v_s r / sqrt(1 - r^2),
-// r = tan th / mu (law.ts: mu fn v / sqrt(v^2 + v_s^2) = m g sin th).
+// r = tan th / mu (law.ts: mu fn v / sqrt(v^2 + v_s^2) = m g sin th), below
+// 1e-6 m/s (the bound for a box at rest) with v_s = 1e-6.
 import { describe, expect, it } from 'vitest';
 import { ContactScene, Mechanism, compile, simulate } from 'kron';
 import { ContactRun } from '../../src/contact/run.ts';
@@ -60,5 +61,14 @@ describe('a box on a plane', () => {
     const v = along(res, down);
     const r = Math.tan(th) / mu;
     expect(Math.abs(v[v.length - 1] / ((vs * r) / Math.sqrt(1 - r * r)) - 1)).toBeLessThan(1e-3);
+  });
+
+  it('below it, at rest: creep below 1e-6 m/s with v_s = 1e-6 (the regularised law, no stick switch; radau takes the stiff friction)', () => {
+    const th = 0.2, mu = 0.5, vs = 1e-6;
+    const { mech, down, scene } = boxOn(th, mu, 0, vs);
+    const res = simulate(compile(mech), { stop: 1, step: 1e-4, interval: 0.25, contact: scene, signals: ['j.v[1]', 'j.v[2]'] });
+    const v = along(res, down), r = Math.tan(th) / mu, creep = (vs * r) / Math.sqrt(1 - r * r);
+    for (const vi of v.slice(1)) expect(Math.abs(vi)).toBeLessThan(1e-6);
+    expect(Math.abs(v[v.length - 1] / creep - 1)).toBeLessThan(1e-3);
   });
 });

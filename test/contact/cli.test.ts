@@ -19,6 +19,18 @@ describe('kron simulate --contact', () => {
     expect(Number(off.stdout.trim().split('\n').at(-1)!.split(',')[1])).toBeLessThan(0);
   });
 
+  it('--signals contact.*: the pair\'s signals as columns; the sphere rolling on the plane carries its weight', () => {
+    const r = kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--stop', '0.3', '--step', '1e-5', '--integrator', 'rk4', '--interval', '0.3', '--signals', 'contact.*', '--no-cache');
+    expect(r.status).toBe(0);
+    const [head, , last] = r.stdout.trim().split('\n');
+    const pair = 'contact.world.ground__ball.collision1';
+    expect(head.split(',')).toEqual(['time', ...['fn', 'ft[1]', 'ft[2]', 'p[1]', 'p[2]', 'p[3]', 'f[1]', 'f[2]', 'f[3]'].map((s) => `${pair}.${s}`)]);
+    expect(Math.abs(Number(last.split(',')[1]) / 9.81 - 1)).toBeLessThan(1e-9);
+    const bad = kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--stop', '0.01', '--signals', 'contact.world.ground__ball.fn', '--no-cache');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('UsageError: contact signal contact.world.ground__ball.fn: no pair world.ground__ball');
+  });
+
   it('a model that is not a mechanism: usage error, exit 2', () => {
     const r = kron('simulate', 'mechanisms/drivetrain.ts', '--contact', '--stop', '0.01', '--no-cache');
     expect(r.status).toBe(2);

@@ -1,12 +1,14 @@
 // Contact through the compiled model: torn and relaxed forms agree at random
 // states with contacts active (the same contact inputs, the same derivatives
 // to 1e-10); two spheres colliding in zero gravity conserve momentum and
-// leave with the elastic closed form; a body without collision geometry has
+// leave with the closed form of the law's restitution (elastic, and damped
+// with the effective mass m1 m2 / (m1 + m2)); a body without collision geometry has
 // no contact inputs (existing models unchanged).
 import { describe, expect, it } from 'vitest';
 import { ContactScene, Mechanism, compile, simulate } from 'kron';
 import { ContactRun } from '../../src/contact/run.ts';
 import { rng } from '../structure/helpers.ts';
+import { linearRestitution } from './closed-forms.ts';
 
 // a free box with a capsule arm on a revolute joint, and a free ball, over the ground (gravity -y)
 function scene(): Mechanism {
@@ -75,25 +77,37 @@ describe('contact in both solve forms', () => {
   });
 });
 
-describe('two spheres colliding in zero gravity (elastic law, no friction)', () => {
-  it('conserve momentum to 1e-10 and leave with the closed form of an elastic collision', () => {
+describe('two spheres colliding in zero gravity (no friction)', () => {
+  // (damping c of the pair, integrator options) => the outgoing velocities, checked: momentum to 1e-10 throughout
+  function collide(c: number, integration: Record<string, unknown>) {
     const [m1, m2, v1, v2] = [1, 3, 1.5, -0.5];
     const m = new Mechanism('spheres', { gravity: [0, 0, 0] });
-    const material = { stiffness: 1e5, friction: 0 };
     const a = m.free('a', { r: [-0.5, 0, 0], v: [v1, 0, 0] }), b = m.free('b', { r: [0.5, 0, 0], v: [v2, 0, 0] });
-    const A = m.body('A', { m: m1, I: [0.01, 0.01, 0.01], collision: [{ shape: { type: 'sphere', radius: 0.2 }, material }] });
-    const B = m.body('B', { m: m2, I: [0.03, 0.03, 0.03], collision: [{ shape: { type: 'sphere', radius: 0.2 }, material }] });
+    // the parameters on A alone are the pair's (material.ts)
+    const A = m.body('A', { m: m1, I: [0.01, 0.01, 0.01], collision: [{ shape: { type: 'sphere', radius: 0.2 }, material: { stiffness: 1e5, damping: c, friction: 0 } }] });
+    const B = m.body('B', { m: m2, I: [0.03, 0.03, 0.03], collision: [{ shape: { type: 'sphere', radius: 0.2 } }] });
     m.connect(m.world.frame_b, a.frame_a), m.connect(a.frame_b, A.frame_a), m.connect(m.world.frame_b, b.frame_a), m.connect(b.frame_b, B.frame_a);
-    const res = simulate(compile(m), { stop: 0.6, step: 1e-5, interval: 0.01, integrator: 'rk4', contact: ContactScene.of(m), signals: ['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'] });
+    const res = simulate(compile(m), { stop: 0.6, interval: 0.01, ...integration, contact: ContactScene.of(m), signals: ['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'] });
     const [a1, a2, b1, b2] = (['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'] as const).map((n) => res.get(n));
     for (let k = 0; k < a1.length; k++) {
       expect(Math.abs(m1 * a1[k] + m2 * b1[k] - (m1 * v1 + m2 * v2))).toBeLessThan(1e-10);
       expect(Math.abs(m1 * a2[k] + m2 * b2[k])).toBeLessThan(1e-10);
     }
-    // head-on and elastic (no damping): the closed form of a 1-D elastic collision
-    const e = a1.length - 1;
-    expect(Math.abs(a1[e] - ((m1 - m2) * v1 + 2 * m2 * v2) / (m1 + m2))).toBeLessThan(1e-6);
-    expect(Math.abs(b1[e] - ((m2 - m1) * v2 + 2 * m1 * v1) / (m1 + m2))).toBeLessThan(1e-6);
+    // a 1-D collision of restitution e: v1' = v1 - (1 + e) m2 (v1 - v2) / (m1 + m2), v2' = v2 + (1 + e) m1 (v1 - v2) / (m1 + m2)
+    const e = c === 0 ? 1 : linearRestitution((m1 * m2) / (m1 + m2), 1e5, c);
+    return { out: [a1[a1.length - 1], b1[b1.length - 1]], closed: [v1 - ((1 + e) * m2 * (v1 - v2)) / (m1 + m2), v2 + ((1 + e) * m1 * (v1 - v2)) / (m1 + m2)], e };
+  }
+
+  it('elastic (no damping): momentum to 1e-10, the elastic closed form to 1e-6', () => {
+    const { out, closed } = collide(0, { step: 1e-5, integrator: 'rk4' });
+    out.forEach((v, i) => expect(Math.abs(v - closed[i])).toBeLessThan(1e-6));
+  });
+
+  it('damped: momentum to 1e-10, the outgoing velocities by the law\'s restitution (effective mass m1 m2 / (m1 + m2)) to 1e-6', () => {
+    // error-controlled steps: the damper's force jumps by c v at the touch (restitution.test.ts)
+    const { out, closed, e } = collide(60, { step: 1e-6, integrator: 'adaptive', rtol: 1e-11, atol: 1e-13 });
+    expect(e).toBeLessThan(0.9);
+    out.forEach((v, i) => expect(Math.abs(v - closed[i])).toBeLessThan(1e-6));
   });
 });
 

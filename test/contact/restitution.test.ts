@@ -11,14 +11,13 @@
 // is (1 - e^2) m v0^2 / 2, and energy.total - energy.contact_work is kept.
 import { describe, expect, it } from 'vitest';
 import { ContactScene, Mechanism, compile, simulate } from 'kron';
+import { linearRestitution } from './closed-forms.ts';
 
 describe('restitution of the linear law', () => {
   for (const zeta of [0.05, 0.3]) {
     it(`damping ratio ${zeta}: leaves at e v0, e by the closed form, to 1e-6`, () => {
       const m = 2, k = 1e5, v0 = 1, r = 0.1;
-      const w0 = Math.sqrt(k / m), c = 2 * zeta * m * w0, b = c / (2 * m), w = Math.sqrt(w0 * w0 - b * b);
-      const te = (Math.PI - Math.atan((2 * b * w) / (w * w - b * b))) / w;
-      const e = Math.exp(-b * te) * Math.abs(Math.cos(w * te) - (b / w) * Math.sin(w * te));
+      const c = 2 * zeta * Math.sqrt(k * m), e = linearRestitution(m, k, c);
       const mech = new Mechanism('throw', { gravity: [0, 0, 0] });
       const j = mech.free('j', { r: [0, r + 0.01, 0], v: [0, -v0, 0] });
       const ball = mech.body('ball', { m, I: [0.01, 0.01, 0.01], collision: [{ shape: { type: 'sphere', radius: r }, material: { stiffness: k, damping: c, friction: 0 } }] });

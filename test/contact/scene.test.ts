@@ -33,13 +33,13 @@ describe('contact scene', () => {
 
   it('a pair without a narrow phase is a ModelError naming both geometries', () => {
     const m = new Mechanism('boxes');
-    for (const name of ['p', 'q']) {
+    for (const [name, shape] of [['p', { type: 'box', size: [1, 1, 1] }], ['q', { type: 'cylinder', radius: 0.5, length: 1 }]] as const) {
       const f = m.free(`${name}j`);
-      const b = m.body(name, { m: 1, I: [1, 1, 1], collision: [{ shape: { type: 'box', size: [1, 1, 1] } }] });
+      const b = m.body(name, { m: 1, I: [1, 1, 1], collision: [{ shape }] });
       m.connect(m.world.frame_b, f.frame_a), m.connect(f.frame_b, b.frame_a);
     }
     expect(() => ContactScene.of(m)).toThrow(ModelError);
-    expect(() => ContactScene.of(m)).toThrow(/contact between p.collision1 \(box\) and q.collision1 \(box\) is not built yet/);
+    expect(() => ContactScene.of(m)).toThrow(/contact between p.collision1 \(box\) and q.collision1 \(cylinder\) is not built yet/);
   });
 
   it('bad geometry, parameters or options are typed errors naming the body', () => {

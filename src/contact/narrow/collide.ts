@@ -2,14 +2,16 @@
 // closed form for the pair's two shape types. Pairs are tested in the order
 // plane < sphere < capsule < box < cylinder and reported as asked: a pair
 // asked as (box, plane) is tested as (plane, box) and its normals flipped.
-// Pairs without a closed form yet (box-box, capsule-box, cylinder against
-// anything but a plane) are refused when the scene is set up (narrowPhaseFor),
-// never at run time.
+// Pairs without a closed form yet (box-cylinder, cylinder-cylinder) are
+// refused when the scene is set up (narrowPhaseFor), never at run time.
 import type { CollisionShape, ShapeType } from '../shapes.ts';
 import { ContactList } from './contact-list.ts';
 import { planeBox, planeCapsule, planeCylinder } from './plane.ts';
 import { capsuleCapsule } from './round.ts';
+import { boxBox } from './box-box.ts';
+import { capsuleConvex } from './capsule-convex.ts';
 import { sphereBox } from './sphere-box.ts';
+import { sphereCylinder } from './sphere-cylinder.ts';
 
 const RANK: Record<ShapeType, number> = { plane: 0, sphere: 1, capsule: 2, box: 3, cylinder: 4 };
 
@@ -21,7 +23,8 @@ export function narrowPhaseFor(a: ShapeType, b: ShapeType): boolean {
   const [lo, hi] = RANK[a] <= RANK[b] ? [a, b] : [b, a];
   if (lo === 'plane') return hi !== 'plane';
   if (hi === 'sphere' || hi === 'capsule') return true;
-  return hi === 'box' && lo === 'sphere';
+  // sphere and capsule against box and cylinder, box against box; not yet: box-cylinder, cylinder-cylinder
+  return lo === 'sphere' || lo === 'capsule' || (lo === 'box' && hi === 'box');
 }
 
 // (contacts, poses (stride 12), A's pose index and shape, B's, margin, pair index) => contacts of the pair with distance < margin appended
@@ -46,6 +49,9 @@ function collideOrdered(out: ContactList, pose: ArrayLike<number>, a: number, A:
     return capsuleCapsule(out, pose, a, radiusOf(A), lengthOf(A), b, radiusOf(B), lengthOf(B), margin, pair);
   }
   if (A.type === 'sphere' && B.type === 'box') return sphereBox(out, pose, a, A.radius, b, B, margin, pair);
+  if (A.type === 'sphere' && B.type === 'cylinder') return sphereCylinder(out, pose, a, A.radius, b, B, margin, pair);
+  if (A.type === 'capsule' && (B.type === 'box' || B.type === 'cylinder')) return capsuleConvex(out, pose, a, A.radius, A.length, b, B, margin, pair);
+  if (A.type === 'box' && B.type === 'box') return boxBox(out, pose, a, A, b, B, margin, pair);
 }
 
 /** the signed distance of two geometries (the smallest of their candidate points; negative: penetration), for tests and tools */

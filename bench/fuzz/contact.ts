@@ -1,0 +1,115 @@
+// One case of the contact family (contact-generate.ts): a random tree
+// dropped on the ground, run for 1 s by the default integrator (RK4 where
+// its step of 1e-3 s is stable, radau from where the stability check says it
+// is not: the stability-checked step), sampled every 5 ms, and judged by
+//   nan     the run stops with a non-finite value, or a sample is not finite
+//   tunnel  a geometry deeper in the ground than DEPTH_FACTOR times the
+//           larger of the static penetration M g / k and the dynamic one of
+//           the whole energy E put into one contact's spring: sqrt(2 E / k)
+//           for the linear law, ((n + 1) E / k)^(1 / (n + 1)) for
+//           Hunt-Crossley (M the tree's mass, k the least stiffness, E the
+//           energy above the ground at the start)
+//   energy  energy.total above its start by more than ENERGY_TOL of E (the
+//           contacts' springs store energy, their dampers and friction and
+//           the joints' dampers take it: it may not grow without input), or
+//           energy.total - contact_work above its start by more than
+//           WORK_TOL of E: contact_work is a state, integrated through each
+//           impact at the run's step, and a fixed step meets the force's
+//           onset to O(h) (restitution.test.ts), so its bound is looser.
+//           Seeds 1..100: energy.total at most 1.8e-12 E above its start,
+//           total - work 5.7e-3 E (seed 39, a Hunt-Crossley landing), the deepest 0.22 of the bound
+//   disagree the torn and relaxed forms' derivatives at sampled states with
+//           contacts (up to 4, with the same contact forces written into
+//           each, ContactRun) differ by more than 1e-10 relative
+//   run-failed any other typed error (compile, scene or run)
+// and `agree` otherwise; the note says how deep the deepest contact went,
+// relative to the bound, and the largest energy rise.
+import { ContactScene, KronError, compile, simulate, type CompiledModel } from '../../src/index.ts';
+import { ContactRun } from '../../src/contact/run.ts';
+import type { CaseResult } from './check.ts';
+import { type ContactTree, buildContact, contactFeatures } from './contact-generate.ts';
+
+const DEPTH_FACTOR = 3;
+const ENERGY_TOL = 1e-3;
+const WORK_TOL = 2e-2;
+const AGREE = 1e-10;
+const G = 9.81;
+
+const describeError = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message.split('\n')[0].slice(0, 200)}` : String(e));
+
+export function contactCase(seed: number, tree: ContactTree): CaseResult {
+  const base = { seed, shape: `contact tree of ${tree.links.length + 1}`, features: contactFeatures(tree) };
+  const fail = (kind: NonNullable<CaseResult['failure']>['kind'], detail: string): CaseResult => ({ ...base, failure: { kind, detail } });
+  let forms: { compiled: CompiledModel; scene: ContactScene }[];
+  try {
+    forms = (['torn', 'relaxed'] as const).map((mode) => {
+      const mech = buildContact(tree, seed);
+      return { compiled: compile(mech, { mode }), scene: ContactScene.of(mech, { slipSpeed: tree.slipSpeed }) };
+    });
+  } catch (e) {
+    return e instanceof KronError ? fail('run-failed', `compile: ${describeError(e)}`) : fail('crash', `compile: ${describeError(e)}`);
+  }
+  const [{ compiled, scene }] = forms;
+  // the generator's promise: nothing touches at the start (else the start's overlap is energy put in)
+  const start = new ContactRun(scene, compiled.createState());
+  start.apply(0, compiled.x0());
+  if (start.normalForces.subarray(0, start.contacts.count).some((f) => f > 0)) {
+    const [i, j] = scene.pairs[start.contacts.pair[0]];
+    return fail('crash', `generator: ${scene.geometries[i].name} and ${scene.geometries[j].name} overlap at the start`);
+  }
+  const names = [...compiled.stateNames, 'energy.total', 'energy.contact_work'];
+  let res: ReturnType<typeof simulate>;
+  try {
+    res = simulate(compiled, { stop: tree.stop, interval: 0.005, contact: scene, signals: names });
+  } catch (e) {
+    if (!(e instanceof KronError)) return fail('crash', `run: ${describeError(e)}`);
+    return fail(/non-finite/.test(e.message) ? 'nan' : 'run-failed', describeError(e));
+  }
+  const columns = names.map((n) => res.get(n));
+  for (const [i, c] of columns.entries()) if (!c.every(Number.isFinite)) return fail('nan', `${names[i]} is not finite at time ${res.time[c.findIndex((v) => !Number.isFinite(v))]} with no error`);
+  const energy = columns[names.length - 2], work = columns[names.length - 1];
+  // the bounds: the energy above the ground at the start (potential m g y_cm is 0 on the ground), the least stiffness
+  const M = tree.root.m + tree.links.reduce((s, l) => s + l.m, 0);
+  const E = energy[0] + 0.01 * M * G;
+  const k = Math.min(...scene.materials.map((m) => m.k)), n = scene.materials[0].n;
+  const dynamic = tree.law === 'linear' ? Math.sqrt((2 * E) / k) : (((n + 1) * E) / k) ** (1 / (n + 1));
+  const depthBound = DEPTH_FACTOR * Math.max((M * G) / k, dynamic);
+  let rise = -Infinity, kept = -Infinity, deepest = 0;
+  for (let s = 0; s < res.length; s++) rise = Math.max(rise, energy[s] - energy[0]), kept = Math.max(kept, energy[s] - work[s] - energy[0]);
+  if (rise > ENERGY_TOL * E) return fail('energy', `energy.total rose by ${rise.toPrecision(3)} J (${(rise / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`);
+  if (kept > WORK_TOL * E) return fail('energy', `energy.total - contact_work rose by ${kept.toPrecision(3)} J (${(kept / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`);
+  // the depth of every sample, and up to 4 samples with contacts pushing for the two forms
+  const probe = new ContactRun(scene, compiled.createState());
+  const withContact: number[] = [];
+  for (let s = 0; s < res.length; s++) {
+    const x = Float64Array.from(compiled.stateNames, (_, i) => columns[i][s]);
+    probe.apply(res.time[s], x);
+    const c = probe.contacts;
+    let pushes = false;
+    for (let q = 0; q < c.count; q++) {
+      const [a] = scene.pairs[c.pair[q]];
+      if (scene.geometries[a].shape.type === 'plane') deepest = Math.max(deepest, -c.dist[q]);
+      pushes ||= probe.normalForces[q] > 0;
+    }
+    if (pushes) withContact.push(s);
+  }
+  if (deepest > depthBound) return fail('tunnel', `a geometry went ${deepest.toPrecision(3)} m into the ground, beyond ${depthBound.toPrecision(3)} m (${DEPTH_FACTOR} x max(M g / k, the energy's ${dynamic.toPrecision(3)} m))`);
+  if (withContact.length === 0) return fail('run-failed', 'the tree never touched the ground in the run');
+  const picks = [0, 1, 2, 3].map((i) => withContact[Math.floor((i * (withContact.length - 1)) / 3)]);
+  for (const s of new Set(picks)) {
+    const values = new Map(compiled.stateNames.map((name, i) => [name, columns[i][s]]));
+    const dx = forms.map(({ compiled: c, scene: sc }) => {
+      const state = c.createState();
+      const x = Float64Array.from(c.stateNames, (name) => values.get(name)!);
+      const out = new Float64Array(x.length);
+      new ContactRun(sc, state).apply(res.time[s], x);
+      state.derivatives(res.time[s], x, out);
+      return new Map(c.stateNames.map((name, i) => [name, out[i]]));
+    });
+    for (const [name, a] of dx[0]) {
+      const b = dx[1].get(name)!;
+      if (!(Math.abs(a - b) <= AGREE * Math.max(1, Math.abs(a)))) return fail('disagree', `der(${name}) at time ${res.time[s]} with contacts: torn ${a}, relaxed ${b}`);
+    }
+  }
+  return { ...base, cls: 'agree', note: `deepest ${(deepest / depthBound).toPrecision(2)} of the bound, energy rise ${(Math.max(rise, 0) / E).toExponential(1)} of E (with the work ${(Math.max(kept, 0) / E).toExponential(1)}), ${new Set(picks).size} states compared` };
+}
