@@ -55,11 +55,17 @@ export class MujocoPeer {
     }
   }
 
-  // (MJCF text) => a model with its data, through MuJoCo's XML reader
-  static async fromXml(xml: string): Promise<MujocoPeer> {
+  // (MJCF text, files it reads by name: mesh files) => a model with its data, through MuJoCo's XML reader and its virtual file system
+  static async fromXml(xml: string, files: Record<string, Uint8Array> = {}): Promise<MujocoPeer> {
     const mj = await mujoco();
-    const model = mj.MjModel.from_xml_string(xml);
-    return new MujocoPeer(mj, model, new mj.MjData(model));
+    const vfs = new mj.MjVFS();
+    try {
+      for (const [name, bytes] of Object.entries(files)) vfs.addBuffer(name, bytes);
+      const model = mj.MjModel.from_xml_string(xml, vfs);
+      return new MujocoPeer(mj, model, new mj.MjData(model));
+    } finally {
+      vfs.delete();
+    }
   }
 
   get version(): string {
