@@ -76,9 +76,10 @@ export class MujocoPeer {
     return this.model.nv;
   }
 
-  // (qpos, qvel, optional qfrc_applied and ctrl; mjcf-state.ts maps Kron's states and inputs onto them) => qacc after mj_forward, a copy
-  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>, qfrc?: ArrayLike<number>, ctrl?: ArrayLike<number>): Float64Array {
+  // (qpos, qvel, optional qfrc_applied, ctrl and act; mjcf-state.ts maps Kron's states and inputs onto them) => qacc after mj_forward, a copy (act_dot: data.act_dot)
+  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>, qfrc?: ArrayLike<number>, ctrl?: ArrayLike<number>, act?: ArrayLike<number>): Float64Array {
     this.setState(q, qd);
+    (this.data.act as Float64Array).set(act ?? new Float64Array(this.model.na));
     (this.data.qfrc_applied as Float64Array).set(qfrc ?? new Float64Array(this.model.nv));
     (this.data.ctrl as Float64Array).set(ctrl ?? new Float64Array(this.model.nu));
     this.mj.mj_forward(this.model, this.data);
