@@ -39,7 +39,7 @@ export function readMeshFile(bytes: Uint8Array, src: MeshSource): TriangleMesh {
   const ext = /\.([^./\\]*)$/.exec(src.file)?.[1].toLowerCase();
   if (ext === 'obj') return readObj(new TextDecoder().decode(bytes), src);
   if (ext === 'stl') return readStl(bytes, src);
-  return meshFail(src, `is not an OBJ or STL file (.${ext ?? ''})`, 'Kron computes the mass of OBJ and STL meshes; give the body an <inertial>');
+  return meshFail(src, `the file is not an OBJ or STL file (.${ext ?? ''})`, 'Kron computes the mass of OBJ and STL meshes; give the body an <inertial>');
 }
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -111,7 +111,7 @@ function readStl(bytes: Uint8Array, src: MeshSource): TriangleMesh {
   }
   const text = new TextDecoder().decode(bytes);
   if (!/^\s*solid\b/.test(text)) {
-    meshFail(src, `is neither a binary STL (${bytes.length} bytes, not 84 + 50 per face${count >= 0 ? ` for the ${count} faces its header gives` : ''}) nor an ASCII STL (starting "solid")`, 'the file may be cut short: export it again');
+    meshFail(src, `the file is neither a binary STL (${bytes.length} bytes, not 84 + 50 per face${count >= 0 ? ` for the ${count} faces its header gives` : ''}) nor an ASCII STL (starting "solid")`, 'the file may be cut short: export it again');
   }
   const lines = text.split(/\r?\n/);
   let inFacet = 0, facetLine = 0;

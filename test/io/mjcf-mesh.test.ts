@@ -264,7 +264,7 @@ describe('MJCF mesh geoms: what cannot give a mass is a ModelError naming the me
     refused(body('name="m" file="a.obj"', { 'a.obj': 'v 0 0 0\nv 1 0\n' }), /mesh "m" \(a\.obj:2\): "1 0" is not three decimal coordinates/, /x y z/);
     refused(body('name="m" file="a.obj"', { 'a.obj': TET.replace('f 2 3 4', 'f 2 3 9') }), /mesh "m" \(a\.obj:7\): face vertex "9" is not one of the 4 vertices/, /count from 1/);
     refused(body('name="m" file="a.obj"', { 'a.obj': 'v 0 0 0\nv nan 0 0\n' }), /a\.obj:2\): "nan 0 0" is not three/, /x y z/);
-    refused(body('name="m" file="c.stl"', { 'c.stl': binaryStl(OCTA_V, OCTA_F).slice(0, 300) }), /mesh "m" \(c\.stl\): is neither a binary STL \(300 bytes/, /cut short/);
+    refused(body('name="m" file="c.stl"', { 'c.stl': binaryStl(OCTA_V, OCTA_F).slice(0, 300) }), /mesh "m" \(c\.stl\): the file is neither a binary STL \(300 bytes/, /cut short/);
     refused(body('name="m" file="c.stl"', { 'c.stl': asciiStl(OCTA_V, OCTA_F).replace(/ {6}vertex 0 0 0\.25\n/, '') }), /mesh "m" \(c\.stl:\d+\): the facet has 2 vertices/, /three vertex lines/);
   });
 
