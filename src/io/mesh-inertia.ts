@@ -26,8 +26,9 @@
 //           but computes a number for an open one, which means little
 //   shell   the mass on the surface: area instead of volume, and a
 //           triangle's second moments A/12 (...) in place of V/20 (...)
-//   convex  the convex hull's: not built here (the caller warns); the mesh's
-//           own triangles stand in, signed (equal for a convex mesh)
+//   convex  signed, over the triangles of the vertices' convex hull
+//           (convex-hull.ts; MuJoCo's is qhull's: the same solid, so the
+//           same integrals)
 // MuJoCo then turns the tensor to its principal axes with a Jacobi iteration
 // (user_util.cc, mjuu_eig3) that stops once a rotation's cosine is within
 // 1e-12 of 1, dropping what is left off the diagonal: its axes differ from
@@ -40,6 +41,7 @@ import { principalMoments } from '../library/multibody/body.ts';
 import type { Vec3 } from './urdf-parse.ts';
 import { type Quat, rotate } from './mjcf-frame.ts';
 import { type MeshSource, type TriangleMesh, meshFail } from './mesh-file.ts';
+import { convexHull } from './convex-hull.ts';
 
 export type MeshInertiaRule = 'legacy' | 'exact' | 'convex' | 'shell';
 
@@ -84,8 +86,7 @@ export function meshMass(mesh: TriangleMesh, t: MeshTransform, rule: MeshInertia
   const vertex = (k: number) => mesh.vertices.slice(3 * k, 3 * k + 3);
   const nv = mesh.vertices.length / 3;
   if (nv < 4) meshFail(src, `has ${nv} vertices`, 'a mesh with volume has at least 4 vertices');
-  if (mesh.faces.length === 0) meshFail(src, 'has no faces', 'give the file triangles (OBJ f lines, STL facets)');
-  if (rule === 'exact') {
+  if (rule === 'exact' && mesh.faces.length) {
     orientationCheck(mesh, src);
     closedCheck(mesh, src);
   }
@@ -97,6 +98,11 @@ export function meshMass(mesh: TriangleMesh, t: MeshTransform, rule: MeshInertia
     const r = t.refquat[0] === 1 && t.refquat[1] === 0 && t.refquat[2] === 0 && t.refquat[3] === 0 ? p : rotate(inverse, p);
     return r.map((x, i) => x * t.scale[i]);
   });
+  if (rule === 'convex' || faces.length === 0) {
+    // the hull of the moved vertices (a mesh without faces is its hull, as in MuJoCo): outward whatever the scale's sign (MuJoCo builds it with qhull)
+    const hull = convexHull(moved.flat()) ?? meshFail(src, 'its vertices span no volume: it has no convex hull', 'a flat mesh has no volume: use <mesh inertia="shell">, or give the body an <inertial>');
+    faces.splice(0, faces.length, ...hull);
+  }
   const tri = (i: number, at = moved) => triangle(at[faces[i]], at[faces[i + 1]], at[faces[i + 2]]);
   // the faces' centroid, the apex of the pyramids
   const f: Vec3 = [0, 0, 0];

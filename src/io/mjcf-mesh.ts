@@ -98,7 +98,6 @@ export class MeshMasses {
     const src: MeshSource = { mesh: name, file: mesh.file ?? mesh.at };
     const triangles = this.triangles(mesh, src, geom);
     if (triangles.ignoredObjects) this.warnings.push(`MJCF mesh "${name}" (${src.file}): ${triangles.ignoredObjects} object${triangles.ignoredObjects === 1 ? '' : 's'} after the first not counted in its mass, as MuJoCo reads only an OBJ file's first object`);
-    if (mesh.inertia === 'convex') this.warnings.push(`${mesh.at}: inertia="convex" is computed over the mesh's own triangles (the convex hull is not built): the same for a convex mesh`);
     const transform = { scale: mesh.scale ?? [1, 1, 1] as Vec3, refpos: mesh.refpos ?? [0, 0, 0] as Vec3, refquat: mesh.refquat ?? [1, 0, 0, 0] as Quat };
     return meshMass(triangles, transform, mesh.inertia, src);
   }
@@ -107,8 +106,8 @@ export class MeshMasses {
   private triangles(mesh: MjcfMesh, src: MeshSource, geom: XmlNode): TriangleMesh {
     if (mesh.file === undefined) {
       if (!mesh.vertex) throw new ModelError(`${mesh.at}: has neither a file nor vertices`, { hint: 'give file="part.stl" or vertex="..." face="..."' });
-      if (!mesh.face) throw new ModelError(`${mesh.at}: vertices without faces make a convex hull, which Kron does not build`, { hint: 'give face="..." (three vertex numbers per triangle), or give the body an <inertial>' });
-      return { vertices: mesh.vertex, faces: mesh.face, ignoredObjects: 0 };
+      // vertices without faces: their convex hull (mesh-inertia.ts), as MuJoCo makes it
+      return { vertices: mesh.vertex, faces: mesh.face ?? [], ignoredObjects: 0 };
     }
     const needed = `${where(geom)} needs its mass (its body has no <inertial>)`;
     let content: string | Uint8Array | undefined;

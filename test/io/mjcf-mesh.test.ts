@@ -162,6 +162,22 @@ describe('MJCF mesh geoms: mass properties as MuJoCo computes them', () => {
     expect(legacy.kron).toBeGreaterThan(6.1);
   });
 
+  it('convex: the hull of a non-convex mesh, and of <mesh vertex> without faces (an interior point left out), as MuJoCo (qhull) computes them', async () => {
+    const xml = `<mujoco><asset><mesh name="ell" file="ell.obj" inertia="convex"/>
+      <mesh name="cloud" vertex="0 0 0  0.3 0 0  0 0.2 0  0.05 0.1 0.4  0.05 0.05 0.05  0.2 0.1 0.1"/></asset>
+      <worldbody><body><joint/><geom type="mesh" mesh="ell"/></body><body><joint/><geom type="mesh" mesh="cloud" pos="0.1 0 0" euler="0 30 0"/></body></worldbody></mujoco>`;
+    const robot = parseMjcf(xml, 'convex.xml', { readFile });
+    const peer = await smoothPeer(xml, { files: FILES });
+    // the L's hull: the L and the triangle (1, 1), (2, 1), (1, 3) (0.1 m units) cut off its corner, 0.15 m high
+    expect(robot.bodies[0].inertial!.mass).toBeCloseTo(1000 * 0.15 * (0.04 + 0.01), 5);
+    for (const b of robot.bodies) {
+      const mj = mujocoBody(peer, b.id), k = b.inertial!;
+      expect(Math.abs(k.mass - mj.mass) / mj.mass).toBeLessThan(1e-10);
+      expect(relative(k.com, mj.com)).toBeLessThan(1e-10);
+      expect(relative(principalMoments(k.inertia), principalMoments(mj.inertia as Sym))).toBeLessThan(1e-10);
+    }
+  });
+
   it('an ASCII STL gives the mass of the same binary STL exactly (MuJoCo reads binary only)', () => {
     const body = (file: string) => parseMjcf(`<mujoco><asset><mesh name="m" file="${file}"/></asset><worldbody><body><joint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>`, 'x.xml', { readFile }).bodies[0].inertial;
     expect(body('octa_ascii.stl')).toEqual(body('octa.stl'));
