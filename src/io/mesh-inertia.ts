@@ -69,7 +69,7 @@ interface Triangle {
   center: Vec3;
 }
 
-/** a triangle's area, unit normal (d - a) x (c - a) and centre; area 0 below MINVAL (MuJoCo's `triangle`) */
+/** a triangle's area, unit normal along (b - a) x (c - a) and centre; area 0 below MINVAL (MuJoCo's `triangle`) */
 function triangle(a: readonly number[], b: readonly number[], c: readonly number[]): Triangle {
   const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
   const n: Vec3 = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
