@@ -55,11 +55,17 @@ export class MujocoPeer {
     }
   }
 
-  // (MJCF text) => a model with its data, through MuJoCo's XML reader
-  static async fromXml(xml: string): Promise<MujocoPeer> {
+  // (MJCF text, files it reads by name: mesh files) => a model with its data, through MuJoCo's XML reader and its virtual file system
+  static async fromXml(xml: string, files: Record<string, Uint8Array> = {}): Promise<MujocoPeer> {
     const mj = await mujoco();
-    const model = mj.MjModel.from_xml_string(xml);
-    return new MujocoPeer(mj, model, new mj.MjData(model));
+    const vfs = new mj.MjVFS();
+    try {
+      for (const [name, bytes] of Object.entries(files)) vfs.addBuffer(name, bytes);
+      const model = mj.MjModel.from_xml_string(xml, vfs);
+      return new MujocoPeer(mj, model, new mj.MjData(model));
+    } finally {
+      vfs.delete();
+    }
   }
 
   get version(): string {
@@ -70,9 +76,10 @@ export class MujocoPeer {
     return this.model.nv;
   }
 
-  // (qpos, qvel, optional qfrc_applied and ctrl; mjcf-state.ts maps Kron's states and inputs onto them) => qacc after mj_forward, a copy
-  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>, qfrc?: ArrayLike<number>, ctrl?: ArrayLike<number>): Float64Array {
+  // (qpos, qvel, optional qfrc_applied, ctrl and act; mjcf-state.ts maps Kron's states and inputs onto them) => qacc after mj_forward, a copy (act_dot: data.act_dot)
+  accelerations(q: ArrayLike<number>, qd: ArrayLike<number>, qfrc?: ArrayLike<number>, ctrl?: ArrayLike<number>, act?: ArrayLike<number>): Float64Array {
     this.setState(q, qd);
+    (this.data.act as Float64Array).set(act ?? new Float64Array(this.model.na));
     (this.data.qfrc_applied as Float64Array).set(qfrc ?? new Float64Array(this.model.nv));
     (this.data.ctrl as Float64Array).set(ctrl ?? new Float64Array(this.model.nu));
     this.mj.mj_forward(this.model, this.data);

@@ -14,10 +14,12 @@
 // Defaults: an actuator element takes its class's attributes of its own tag,
 // and the transmission and range attributes (gear, ctrlrange, forcerange,
 // ctrllimited, forcelimited) of any actuator tag of the class, since MuJoCo
-// keeps one actuator default per class. Activation dynamics (dyntype filter,
-// filterexact, integrator, muscle) are left out with a warning: the force
-// then follows ctrl at once (the same as MuJoCo's at act = ctrl, and at
-// ctrl = act = 0). What is not read, each a warning naming it and skipped:
+// keeps one actuator default per class. Activation dynamics: dyntype
+// integrator, filter and filterexact (dynprm[0] the time constant; the two
+// filters are the same ODE, MuJoCo integrates one exactly) and a position
+// servo's timeconst (filterexact), with actlimited/actrange, make the force
+// follow a state act (library/multibody/actuator.ts). What is not read, each
+// a warning naming it and skipped: dyntype muscle and user, actearly,
 // the muscle, cylinder, adhesion and intvelocity shortcuts, gain or bias
 // types other than fixed/affine/none, and transmissions other than a joint
 // or a tendon (site, body, slider-crank).
@@ -43,6 +45,8 @@ export interface MjcfActuator {
   dampratio?: number;
   ctrlrange?: [number, number];
   forcerange?: [number, number];
+  /** activation dynamics: the force follows the state act (dyntype integrator, filter or filterexact; a position servo's timeconst) */
+  dyn?: { type: 'integrator' | 'filter'; tau: number; actrange?: [number, number] };
   at: string;
 }
 
@@ -82,8 +86,11 @@ export function readActuators(r: Reader, section: XmlNode): MjcfActuator[] {
       r.warnings.push(`${where(e)}: ${law} is not modelled (left out)`);
       continue;
     }
-    const dyntype = a.dyntype ?? 'none';
-    if (e.tag === 'general' && dyntype !== 'none') r.warnings.push(`${where(e)}: dyntype ${dyntype} (activation dynamics) is not modelled: the force follows ctrl at once`);
+    const dyn = dynamics(r, e, a);
+    if (typeof dyn === 'string') {
+      r.warnings.push(`${where(e)}: ${dyn} is not modelled (left out)`);
+      continue;
+    }
     out.push({
       ...(a.name !== undefined && { name: a.name }),
       index, kind: e.tag,
@@ -92,6 +99,7 @@ export function readActuators(r: Reader, section: XmlNode): MjcfActuator[] {
       ...law,
       ...limitedRange(r, e, a, 'ctrl'),
       ...limitedRange(r, e, a, 'force'),
+      ...(dyn && { dyn }),
       at: where(e),
     });
   }
@@ -145,8 +153,21 @@ function gainBias(r: Reader, e: XmlNode, a: Record<string, string>): Pick<MjcfAc
   }
 }
 
+/** the activation dynamics of a <general> (dyntype, dynprm) or a <position> (timeconst), with actrange; undefined: none; a string: what is not modelled */
+function dynamics(r: Reader, e: XmlNode, a: Record<string, string>): MjcfActuator['dyn'] | string | undefined {
+  const timeconst = e.tag === 'position' ? r.number(e, a, 'timeconst', 0) : 0;
+  if (timeconst < 0) fail(e, `timeconst ${timeconst} is negative`, 'give a time constant in s, 0 (none) or more');
+  const dyntype = e.tag === 'general' ? (a.dyntype ?? 'none') : timeconst > 0 ? 'filterexact' : 'none';
+  if (dyntype === 'none') return undefined;
+  if (!['integrator', 'filter', 'filterexact'].includes(dyntype)) return `dyntype ${dyntype} (activation dynamics)`;
+  if (a.actearly === 'true') return 'actearly (the force from the next step\'s activation)';
+  const tau = e.tag === 'position' ? timeconst : r.numbers(e, a, 'dynprm', 10, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], 1)[0];
+  const range = limitedRange(r, e, a, 'act').actrange;
+  return { type: dyntype === 'integrator' ? 'integrator' : 'filter', tau, ...(range && { actrange: range }) };
+}
+
 /** ctrlrange, forcerange (an actuator's) or actuatorfrcrange (a joint's) when limited: limited="true", or "auto" with a range and autolimits (MuJoCo's rule) */
-export function limitedRange(r: Reader, e: XmlNode, a: Record<string, string>, what: 'ctrl' | 'force' | 'actuatorfrc'): Record<string, [number, number]> {
+export function limitedRange(r: Reader, e: XmlNode, a: Record<string, string>, what: 'ctrl' | 'force' | 'actuatorfrc' | 'act'): Record<string, [number, number]> {
   const key = `${what}range`, flag = `${what}limited`;
   const given = a[key] === undefined ? undefined : r.numbers(e, a, key, 2);
   const limited = a[flag] ?? 'auto';

@@ -9,7 +9,8 @@
 //             position servo's dampratio made its kv: mjcf-m0.ts), its
 //             force applied as gear * force to the joint, gear coef_i *
 //             force to each joint of the tendon (OneDofJoint.applyForce),
-//             their sum on a joint clamped to its actuatorfrcrange
+//             their sum on a joint clamped to its actuatorfrcrange; with
+//             activation dynamics its state <ctrl's component>.act
 // Names (the contract, with mjcf.ts'): an actuator's control is the input
 // <actuator name>.ctrl, the name sanitised as a joint's; an unnamed actuator
 // is <joint or tendon>_actuator<k>, k from 0 among the actuators on that
@@ -60,7 +61,8 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
     const component = c.names.take(owner ? `${sanitised}_actuator` : wanted, `actuator ${wanted}`);
     const ctrl = c.ctrl?.[a.index];
     const bias: [number, number, number] = [a.bias[0], a.bias[1], kv(a) ?? a.bias[2]];
-    const common = { gain: a.gain, bias, ctrlRange: a.ctrlrange, forceRange: a.forcerange, ...(ctrl !== undefined && { ctrl }), ...(owner && { ctrlOwner: owner }) };
+    const activation = a.dyn && { type: a.dyn.type, tau: a.dyn.tau, ...(a.dyn.actrange && { range: a.dyn.actrange }) };
+    const common = { gain: a.gain, bias, ctrlRange: a.ctrlrange, forceRange: a.forcerange, ...(ctrl !== undefined && { ctrl }), ...(owner && { ctrlOwner: owner }), ...(activation && { activation }) };
     if (a.tendon !== undefined) {
       const t = tendons.get(a.tendon);
       if (!t) throw new ModelError(`MJCF ${a.at}: tendon "${a.tendon}" is not a fixed tendon of the file`, { hint: `fixed tendons: ${[...tendons.keys()].join(', ') || 'none'}` });

@@ -92,12 +92,14 @@ function couple(m: Mechanism, e: MjcfJointEquality, joints: ReadonlyMap<string, 
   coupled.add(e.joint1);
   const j1 = component(e.joint1), j2 = e.joint2 === undefined ? undefined : component(e.joint2);
   const name = names.take(e.name ?? `${e.joint1}_${e.joint2 ?? 'fixed'}_coupling`, `joint equality ${e.at}`);
+  m.sources.set(name, `MJCF ${e.at}`);
   m.add(new Coupling(name, j1.c, j2?.c, { y0: j1.ref, x0: j2?.ref ?? 0, coefficients: e.polycoef }));
 }
 
 /** a point cut: frame_a at the anchor on body1, frame_b at the same point of body2 at the file's pose */
 function connect(m: Mechanism, e: MjcfConnect, b1: Placed, b2: Placed, names: Names): void {
   const name = names.take(e.name ?? `${e.body1}_${e.body2 ?? 'world'}_connect`, `connect ${e.at}`);
+  m.sources.set(name, `MJCF ${e.at}`);
   const point = add(b1.pos, rotate(b1.quat, e.anchor));
   const anchor2 = rotate(conjugate(b2.quat), sub(point, b2.pos));
   const cut = m.ball(name, { cut: 'point' });
@@ -108,6 +110,7 @@ function connect(m: Mechanism, e: MjcfConnect, b1: Placed, b2: Placed, names: Na
 /** a Weld cut: frame_a at body2's place relative to body1 (relpose, or as at the file's pose), frame_b body2's frame */
 function weld(m: Mechanism, e: MjcfWeld, b1: Placed, b2: Placed, names: Names, warnings: string[]): void {
   const name = names.take(e.name ?? `${e.body1}_${e.body2 ?? 'world'}_weld`, `weld ${e.at}`);
+  m.sources.set(name, `MJCF ${e.at}`);
   const relative = { pos: rotate(conjugate(b1.quat), sub(b2.pos, b1.pos)), quat: multiply(conjugate(b1.quat), b2.quat) };
   const wanted = e.relpose ?? relative;
   const cut = m.add(new Weld(name));

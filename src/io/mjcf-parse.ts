@@ -22,6 +22,7 @@ import { DECIMAL, MAX_MAGNITUDE, type Vec3 } from './urdf-parse.ts';
 import { type MjcfActuator, limitedRange, readActuators } from './mjcf-actuators.ts';
 import { type MjcfTendon, readTendons } from './mjcf-tendons.ts';
 import { type MjcfKey, readKeyframes } from './mjcf-keyframe.ts';
+import { MeshMasses, type MjcfMesh, meshName, readMesh } from './mjcf-mesh.ts';
 
 export type { MassProperties } from './mjcf-inertia.ts';
 export type { MjcfActuator } from './mjcf-actuators.ts';
@@ -29,6 +30,7 @@ export type { MjcfTendon } from './mjcf-tendons.ts';
 export type { MjcfKey } from './mjcf-keyframe.ts';
 export type { Quat } from './mjcf-frame.ts';
 export type { MjcfEquality } from './mjcf-equality.ts';
+export type { MjcfMesh } from './mjcf-mesh.ts';
 
 export type MjcfJointType = 'hinge' | 'slide' | 'ball' | 'free';
 
@@ -78,9 +80,11 @@ export interface MjcfGeom {
   solref?: [number, number];
   /** its visualisation group: MuJoCo's viewer shows 0, 1 and 2 (menagerie files put collision geoms in 3) */
   group: number;
-  /** kg/m^3, and the mass (kg) when the file gives one: inertia from geoms */
+  /** kg/m^3 (kg/m^2 for a shell), and the mass (kg) when the file gives one: inertia from geoms */
   density: number;
   mass?: number;
+  /** shellinertia="true": the mass on the surface (primitives; a mesh's is its <mesh inertia="shell">) */
+  shell?: boolean;
 }
 
 export interface MjcfBody {
@@ -112,17 +116,18 @@ export interface MjcfRobot {
   keyframes: MjcfKey[];
   /** what affects the dynamics but is not read, each naming the element */
   warnings: string[];
-  /** the <mesh> assets by name: the file (<compiler meshdir> or assetdir before it, relative to the main file's folder) and scale */
+  /** the <mesh> assets by name: the file (<compiler meshdir> or assetdir before it, relative to the main file's folder), scale, inertia rule (mjcf-mesh.ts) */
   meshes: Record<string, MjcfMesh>;
 }
 
-export interface MjcfMesh {
-  file: string;
-  scale?: Vec3;
-}
-
 export interface MjcfParseOptions {
-  /** the text of an included file by the name <include file> gives (relative to the main file); undefined when there is none */
+  /**
+   * the content of an included file or a mesh file by the name <include
+   * file> or <compiler meshdir>/<mesh file> gives (relative to the main
+   * file); undefined when there is none. Bytes (a Uint8Array) for a binary
+   * STL; text is read as UTF-8. Mesh files are read only for the mass of a
+   * body without <inertial> (mjcf-mesh.ts)
+   */
   readFile?: ReadFile;
 }
 
@@ -161,6 +166,8 @@ export class Reader {
   /** rgba of each <material> that gives one */
   readonly materials = new Map<string, number[]>();
   private bodyCount = 0;
+  /** the mass of mesh geoms, once the assets are read */
+  meshMasses = new MeshMasses({}, undefined, this.warnings);
 
   /** the element's attributes over its class's */
   attrs(e: XmlNode, childclass: string): Record<string, string> {
@@ -239,11 +246,13 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   // material colours and mesh files, for the geoms that name them (the viewer's colours and shapes)
   const meshes: Record<string, MjcfMesh> = {};
   for (const c of root.children.filter((x) => x.tag === 'asset').flatMap((x) => x.children)) {
-    if (c.tag === 'mesh' && c.attrs.file !== undefined) meshes[c.attrs.name ?? meshName(c.attrs.file)] = readMesh(r, c);
+    const named = c.attrs.name ?? (c.attrs.file === undefined ? undefined : meshName(c.attrs.file));
+    if (c.tag === 'mesh' && named !== undefined) meshes[named] = readMesh(r, c);
     if (c.tag !== 'material' || c.attrs.name === undefined) continue;
     const a = r.attrs(c, 'main');
     if (a.rgba !== undefined) r.materials.set(c.attrs.name, r.numbers(c, a, 'rgba', 4));
   }
+  r.meshMasses = new MeshMasses(meshes, options.readFile, r.warnings);
   for (const c of root.children) {
     if (c.tag === 'option') gravity = readOption(r, c);
     else if (c.tag === 'worldbody') worldbodies.push(c);
@@ -278,17 +287,6 @@ function namesIn(bodies: readonly MjcfBody[]): { bodies: Set<string>; joints: Se
     stack.push(...b.children);
   }
   return names;
-}
-
-/** a mesh's name when it gives none: its file's name without folder and extension, as MuJoCo names it */
-const meshName = (file: string) => file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
-
-/** a <mesh> asset: its file under the compiler's meshdir (an absolute file name stays), its scale */
-function readMesh(r: Reader, e: XmlNode): MjcfMesh {
-  const a = r.attrs(e, 'main');
-  const dir = r.compiler.meshdir;
-  const file = a.file.startsWith('/') || dir === '' ? a.file : `${dir.replace(/\/+$/, '')}/${a.file}`;
-  return { file, ...(a.scale !== undefined && { scale: r.numbers(e, a, 'scale', 3) as Vec3 }) };
 }
 
 function readCompiler(r: Reader, c: XmlNode): Compiler {
@@ -433,29 +431,37 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
   const contype = r.number(e, a, 'contype', 1), conaffinity = r.number(e, a, 'conaffinity', 1);
   const collides = contype !== 0 || conaffinity !== 0;
   const friction = r.numbers(e, a, 'friction', 3, [1, 0.005, 0.0001], 1)[0];
+  const shell = a.shellinertia ?? 'false';
+  if (shell !== 'true' && shell !== 'false') fail(e, `shellinertia="${shell}" is not true or false`, 'give shellinertia="true" for a hollow geom');
   const solref = a.solref === undefined ? undefined : r.numbers(e, a, 'solref', 2);
   return {
     ...(a.name !== undefined && { name: a.name }), type, size, pos, quat, ...(rgba && { rgba }), ...(a.mesh !== undefined && { mesh: a.mesh }),
     collides, contype, conaffinity, friction, ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
-    group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }),
+    group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }), ...(shell === 'true' && { shell: true }),
   };
 }
 
-/** MuJoCo's inertia from geoms: solids of groups in inertiagrouprange; a mesh without its file is a warning */
+/** MuJoCo's inertia from geoms: solids and meshes of groups in inertiagrouprange; an sdf's mass is a warning */
 function geomInertia(r: Reader, e: XmlNode, geoms: readonly MjcfGeom[], groups: readonly number[]): MassProperties | undefined {
   const [lo, hi] = r.compiler.groups;
+  const nodes = e.children.filter((c) => c.tag === 'geom');
   const parts = [];
   for (const [i, g] of geoms.entries()) {
     if (groups[i] < lo || groups[i] > hi) continue;
     const { density, mass: massGiven } = g;
-    if (g.type === 'mesh' || g.type === 'sdf') {
-      if (massGiven !== 0 && density !== 0) r.warnings.push(`${where(e)}: the mass of mesh geom ${g.name ?? g.mesh ?? ''} is not computed (give the body an <inertial>)`);
+    if (g.type === 'mesh') {
+      const part = r.meshMasses.part(g, nodes[i]);
+      if (part) parts.push(part);
+      continue;
+    }
+    if (g.type === 'sdf') {
+      if (massGiven !== 0 && density !== 0) r.warnings.push(`${where(e)}: the mass of sdf geom ${g.name ?? g.mesh ?? ''} is not computed (give the body an <inertial>)`);
       continue;
     }
     if (!SOLIDS.includes(g.type)) continue;
     const type = g.type as SolidType;
-    const mass = massGiven ?? density * solidVolume(type, g.size);
-    parts.push({ mass, pos: g.pos, quat: g.quat, moments: solidInertia(type, g.size, mass) });
+    const mass = massGiven ?? density * solidVolume(type, g.size, g.shell);
+    parts.push({ mass, pos: g.pos, quat: g.quat, moments: solidInertia(type, g.size, mass, g.shell) });
   }
   const total = combine(parts);
   return total.mass > 0 ? total : undefined;

@@ -18,8 +18,8 @@ export interface XmlNode {
   line: number;
 }
 
-/** reads an included file by the name its <include file> gives; undefined: there is no such file */
-export type ReadFile = (path: string) => string | undefined;
+/** reads an included file (or a mesh file) by the name the MJCF gives; undefined: there is no such file. Bytes are read as UTF-8 text where text is meant */
+export type ReadFile = (path: string) => string | Uint8Array | undefined;
 
 /** where an element is, for messages: `robot.xml:12: <joint name="knee">` */
 export function where(e: XmlNode): string {
@@ -119,7 +119,8 @@ function expandIncludes(e: XmlNode, chain: string[], readFile: ReadFile | undefi
     if (!file) fail(c, 'has no file attribute', 'give <include file="other.xml"/>');
     if (chain.includes(file)) fail(c, `includes "${file}", which is already being included: ${[...chain, file].join(' -> ')}`, 'an include loop never ends: remove one of the <include>s');
     if (chain.length > MAX_INCLUDE_DEPTH) fail(c, `includes nest more than ${MAX_INCLUDE_DEPTH} files deep`, 'flatten the includes');
-    const text = readFile?.(file);
+    const read = readFile?.(file);
+    const text = read instanceof Uint8Array ? new TextDecoder().decode(read) : read;
     if (text === undefined) {
       fail(c, `the included file "${file}" is not found`, readFile ? 'the path is relative to the main MJCF file: check the name' : 'pass options.readFile to parseMjcf to read included files');
     }

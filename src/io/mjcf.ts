@@ -98,8 +98,8 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   for (const b of all) b.joints.forEach((j, k) => jointNames.set(j, names.take(jointName(b, j, k), `joint ${jointName(b, j, k)}`)));
   const meshShape = (g: MjcfGeom): Shape | undefined => {
     const mesh = g.mesh === undefined ? undefined : robot.meshes[g.mesh];
-    const file = mesh && options.meshFile?.(mesh.file);
-    return mesh && file ? { type: 'mesh', filename: mesh.file, file, radius: MESH_RADIUS, ...(mesh.scale && { scale: mesh.scale }) } : undefined;
+    const file = mesh?.file === undefined ? undefined : options.meshFile?.(mesh.file);
+    return mesh?.file !== undefined && file ? { type: 'mesh', filename: mesh.file, file, radius: MESH_RADIUS, ...(mesh.scale && { scale: mesh.scale }) } : undefined;
   };
   const key = options.keyframe === undefined ? undefined : keyStart(robot, options.keyframe);
   const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, meshShape, key?.joints, options.contact ?? false, planesOf(robot.worldGeoms));

@@ -2,8 +2,9 @@
 // apart so that the browser entry never imports node:fs. <include file>
 // names are read relative to the main file's folder, as MuJoCo reads them;
 // what each read saw is returned for the compile cache's key (reads.ts).
-// Mesh files (<compiler meshdir>/<mesh file>) are looked for the same way,
-// for the viewer: an STL or OBJ file inside the main file's folder.
+// Mesh files (<compiler meshdir>/<mesh file>) are read the same way for the
+// mass of a body without <inertial> (mjcf-mesh.ts), and looked for the same
+// way for the viewer: an STL or OBJ file inside the main file's folder.
 import { resolve, basename, dirname, extname } from 'node:path';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { type MjcfModel, type MjcfOptions, mjcfMechanism, parseMjcf } from '../io/mjcf.ts';
@@ -37,7 +38,8 @@ export function loadMjcf(file: string, options: MjcfOptions = {}): MjcfModel & {
     // a folder or a device is no file to include: "not found", as a missing one
     const seen = statSync(path, { throwIfNoEntry: false })?.isFile() ? observedValue(path, 'content') : null;
     included[path] = seen;
-    return seen === null ? undefined : readFileSync(path, 'utf8');
+    // bytes: a binary STL must not pass through UTF-8; includes are decoded where they are read
+    return seen === null ? undefined : readFileSync(path);
   };
   const meshFile = (name: string) => {
     const found = findMjcfMesh(file, name);

@@ -14,6 +14,7 @@ import { compile, type Mode } from '../../src/compile.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
 import { ModelError } from '../../src/errors.ts';
 import { rng } from '../../src/bench/timing.ts';
+import { simulate } from '../../src/sim/simulate.ts';
 import { coordinateNames, freePeersAfterAll, jointsOf, smoothPeer, stateIndex } from './mjcf-peer.ts';
 
 const xml = readFileSync(new URL('fixtures/mjcf/actuators.xml', import.meta.url), 'utf8');
@@ -197,7 +198,9 @@ describe('MJCF actuators and tendons Kron does not model: warnings naming them; 
       'w.xml:8: <cylinder>: cylinder actuators are not modelled (left out)', 'w.xml:8: <adhesion>: adhesion actuators are not modelled (left out)',
     ]);
     expect(warnings('<motor name="m" site="s"/>')).toEqual(['w.xml:8: <motor name="m">: its site transmission is not modelled (left out)']);
-    expect(warnings('<general joint="hinge" dyntype="filter" dynprm="0.1"/>')).toEqual(['w.xml:8: <general>: dyntype filter (activation dynamics) is not modelled: the force follows ctrl at once']);
+    expect(warnings('<general joint="hinge" dyntype="muscle"/><general joint="hinge" dyntype="filter" actearly="true"/>')).toEqual([
+      'w.xml:8: <general>: dyntype muscle (activation dynamics) is not modelled (left out)', "w.xml:8: <general>: actearly (the force from the next step's activation) is not modelled (left out)",
+    ]);
     expect(warnings('<general joint="hinge" gaintype="muscle"/>')).toEqual(['w.xml:8: <general>: gaintype muscle is not modelled (left out)']);
     expect(warnings('<motor name="m" joint="ball"/>')).toEqual(['w.xml:8: <motor name="m">: drives the 3-dof joint ball: not modelled (left out)']);
     expect(warnings('', '<spatial name="cable"><site site="s"/></spatial><fixed frictionloss="1"><joint joint="hinge"/></fixed>')).toEqual([
@@ -225,5 +228,69 @@ describe('MJCF actuators and tendons Kron does not model: warnings naming them; 
     expect(refused('<velocity joint="hinge" kv="-2"/>')).toThrow(/MJCF w.xml:8: <velocity>: kv -2 is negative/);
     expect(refused('', '<fixed><joint joint="ball"/></fixed>')).toThrow(/MJCF w.xml:7: <joint>: joint "ball" has 3 degrees of freedom/);
     for (const f of [refused('<motor/>'), refused('', '<fixed><joint joint="ball"/></fixed>')]) expect(f).toThrow(ModelError);
+  });
+});
+
+describe('MJCF activation dynamics: the state <actuator>.act against MuJoCo act_dot and qacc', () => {
+  const ACT = `<mujoco model="act">
+  <worldbody>
+    <body name="upper" pos="0 0 1">
+      <joint name="shoulder" axis="0 1 0" damping="0.1"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>
+      <body name="lower" pos="0.3 0 0">
+        <joint name="elbow" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.25 0 0" size="0.025"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <general name="integ" joint="shoulder" dyntype="integrator" actlimited="true" actrange="-1.5 1.5" gainprm="2" ctrlrange="-1 1"/>
+    <general name="filt" joint="elbow" dyntype="filter" dynprm="0.05" gainprm="3" biastype="affine" biasprm="0 -1 -0.2"/>
+    <motor name="plain" joint="shoulder"/>
+    <position name="servo" joint="elbow" kp="20" kv="1" timeconst="0.1"/>
+  </actuator>
+</mujoco>`;
+  const CTRLS = ['integ.ctrl', 'filt.ctrl', 'plain.ctrl', 'servo.ctrl'];
+  const ACTS = ['integ.act', 'filt.act', 'servo.act'];
+
+  for (const mode of ['relaxed', 'torn'] as Mode[]) {
+    it(`integrator (actrange), filter (dynprm), position timeconst: der(act) = act_dot and der(qd) = qacc at 25 states, ${mode}, to 1e-10`, async () => {
+      const robot = parseMjcf(ACT, 'act.xml');
+      expect(robot.actuators.map((a) => a.dyn)).toEqual([{ type: 'integrator', tau: 1, actrange: [-1.5, 1.5] }, { type: 'filter', tau: 0.05 }, undefined, { type: 'filter', tau: 0.1 }]);
+      const c = compile(mjcfMechanism(robot, { limitsAndFriction: false }).mechanism, { mode });
+      const peer = await smoothPeer(ACT);
+      expect([peer.model.nu, peer.model.na]).toEqual([4, 3]);
+      const names = coordinateNames(jointsOf(robot));
+      const at = (n: string) => stateIndex(c, n);
+      const state = c.createState();
+      const rand = rng(5);
+      let worst = 0;
+      for (let k = 0; k < 25; k++) {
+        // act inside its range (MuJoCo keeps it there), controls beyond the ctrlrange too
+        const x = Float64Array.from(c.stateNames, (n) => (2 * rand() - 1) * (n.endsWith('.q') ? Math.PI : 1.4));
+        const ctrl = CTRLS.map(() => 4 * rand() - 2);
+        CTRLS.forEach((n, i) => state.setInput(n, ctrl[i]));
+        const dx = new Float64Array(x.length);
+        state.derivatives(0, x, dx);
+        const act = ACTS.map((n) => x[at(n)]);
+        const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]), undefined, ctrl, act);
+        const actDot = Float64Array.from(peer.data.act_dot as Float64Array);
+        const kron = [...names.v.map((n) => dx[at(n)]), ...ACTS.map((n) => dx[at(n)])], mj = [...qacc, ...actDot];
+        worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - mj[i]))) / Math.max(...mj.map(Math.abs)));
+      }
+      expect(worst).toBeLessThan(1e-10);
+    });
+  }
+
+  it('an integrator held at its actrange: act stops at the bound (within one solver step) and the force is gain x bound exactly', () => {
+    const c = compile(mjcfMechanism(parseMjcf(ACT, 'act.xml'), { limitsAndFriction: false }).mechanism);
+    const r = simulate(c, { stop: 3, interval: 0.5, inputs: { 'integ.ctrl': 1 }, signals: ['integ.act', 'integ.force'] });
+    const act = Array.from(r.get('integ.act'));
+    // der(act) = ctrl = 1 from 0: the bound 1.5 is reached at t = 1.5 s and held; the projection stops act
+    // within the step that crosses it (5e-4 here), and the force is made of act clamped to the range, as MuJoCo's act is
+    expect(act[1]).toBeCloseTo(0.5, 6);
+    expect(Math.max(...act.slice(3).map((a) => Math.abs(a - 1.5)))).toBeLessThan(1e-3);
+    expect(act.at(-1)).toBe(act[4]);
+    expect(r.final('integ.force')).toBe(3);
   });
 });

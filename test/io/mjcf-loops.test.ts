@@ -357,7 +357,23 @@ describe('MJCF equality: hostile', () => {
   it("a weld holding a planar loop's link 0.2 m out of its plane cannot close: a ModelError naming the cut", () => {
     // (a connect always closes at the file's pose, where its second anchor is taken; a weld's relpose need not)
     const { mechanism } = mjcfMechanism(parseMjcf(model('<weld name="tilted" body1="b" body2="c" relpose="0.05 0.2 -0.05 1 0 0 0"/>'), 'tilt.xml'));
-    expect(() => compile(mechanism)).toThrow(/planar kinematic loop .* cannot close at tilted: its frames are 0\.2\d* m apart along the planes' normal/);
+    expect(() => compile(mechanism)).toThrow(/planar kinematic loop .* cannot close at tilted: its frames are 0\.2\d* m apart along the planes' normal.* \(tilted is MJCF tilt\.xml:9: <weld name="tilted">\)/);
+  });
+
+  it('a loop its joints cannot close: the ModelError names the cut and its <equality> element with file and line', () => {
+    // a weld of b to its parent a leaves jb alone to meet 6 constraints; a connect of b to the world, 3 with ja and jb in a plane
+    for (const [equality, cut, element] of [['<weld body1="a" body2="b"/>', 'a_b_weld', '<weld>'], ['<connect name="pin" body1="b" body2="world" anchor="0.1 0 0"/>', 'pin', '<connect name="pin">']]) {
+      const { mechanism } = mjcfMechanism(parseMjcf(model(equality), 'over.xml'));
+      let error: unknown;
+      try {
+        compile(mechanism);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ModelError);
+      expect((error as ModelError).details.component).toBe(cut);
+      expect((error as ModelError).message).toContain(`(${cut} is MJCF over.xml:9: ${element})`);
+    }
   });
 
   it('an inactive equality is skipped with a warning; solref and solimp are read and ignored', () => {

@@ -16,8 +16,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile, type Mode } from '../../src/compile.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
-import { rng } from '../../src/bench/timing.ts';
-import { coordinateNames, freePeersAfterAll, jointsOf, smoothPeer, stateIndex } from './mjcf-peer.ts';
+import { freePeersAfterAll, smoothPeer, worstQaccDifference } from './mjcf-peer.ts';
 
 const fixture = (f: string) => readFileSync(new URL(`fixtures/mjcf/${f}`, import.meta.url), 'utf8');
 freePeersAfterAll();
@@ -48,23 +47,7 @@ describe('MJCF import: Kron der(qd) equals MuJoCo qacc of the same file', () => 
         const c = compile(mechanism, { mode });
         const peer = await smoothPeer(xml);
         expect(peer.nv).toBe(nv);
-        const names = coordinateNames(jointsOf(robot));
-        expect(names.q.length + names.v.length).toBe(c.stateNames.length);
-        const at = (n: string) => stateIndex(c, n);
-        const state = c.createState();
-        const rand = rng(7);
-        let worst = 0;
-        for (let k = 0; k < 25; k++) {
-          const x = Float64Array.from(c.stateNames, (n) => (2 * rand() - 1) * (n.endsWith('.q') ? Math.PI : 1));
-          state.normalize(x);
-          const dx = new Float64Array(x.length);
-          state.derivatives(0, x, dx);
-          const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]));
-          const kron = names.v.map((n) => dx[at(n)]);
-          const scale = Math.max(...kron.map(Math.abs));
-          const diff = Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / scale;
-          worst = Math.max(worst, diff);
-        }
+        const worst = worstQaccDifference(c, robot, peer);
         expect(worst, `largest relative difference in ${file}, ${mode}`).toBeLessThan(1e-10);
       });
     }

@@ -8,6 +8,7 @@ import { afterAll } from 'vitest';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { MjcfRobot } from '../../src/io/mjcf.ts';
 import { MujocoPeer, mujoco, mujocoReadable } from '../../src/bench/mujoco.ts';
+import { rng } from '../../src/bench/timing.ts';
 
 const peers: MujocoPeer[] = [];
 /** call once at the top of a test file: the peers it made are freed after it */
@@ -20,6 +21,8 @@ export interface SmoothOptions {
   armature?: boolean;
   /** keep actuation (default true: Kron models actuators, at data.ctrl = 0 unless set; false disables it) */
   actuation?: boolean;
+  /** files MuJoCo reads by name (mesh files): given, mesh assets stay in the text */
+  files?: Record<string, Uint8Array>;
 }
 
 /**
@@ -28,11 +31,11 @@ export interface SmoothOptions {
  * Armature and actuation stay (Kron models both: its actuators' ctrl inputs
  * start at 0 as MuJoCo's data.ctrl does). Mesh assets are taken out of the
  * text (their files are not here; every body that has one must have an
- * <inertial>).
+ * <inertial>) unless options.files gives their files.
  */
 export async function smoothPeer(xml: string, options: SmoothOptions = {}): Promise<MujocoPeer> {
   const mj = await mujoco();
-  const peer = await MujocoPeer.fromXml(mujocoReadable(xml));
+  const peer = options.files ? await MujocoPeer.fromXml(xml, options.files) : await MujocoPeer.fromXml(mujocoReadable(xml));
   peers.push(peer);
   const d = mj.mjtDisableBit;
   const flags = d.mjDSBL_CONTACT.value | d.mjDSBL_CONSTRAINT.value | (options.actuation ?? true ? 0 : d.mjDSBL_ACTUATION.value);
@@ -76,4 +79,30 @@ export function stateIndex(c: CompiledModel, name: string): number {
   const i = c.stateNames.indexOf(name);
   if (i < 0) throw new Error(`${name} is not a Kron state`);
   return i;
+}
+
+/**
+ * the largest difference between Kron's der(qd) (der(v), der(w)) and
+ * MuJoCo's qacc over random states (hinge and slide angles in [-pi, pi),
+ * the rest in [-1, 1), quaternions normalised), relative to the largest
+ * acceleration of each state
+ */
+export function worstQaccDifference(c: CompiledModel, robot: MjcfRobot, peer: MujocoPeer, states = 25, seed = 7): number {
+  const names = coordinateNames(jointsOf(robot));
+  if (names.q.length + names.v.length !== c.stateNames.length) throw new Error(`Kron has ${c.stateNames.length} states, MuJoCo's qpos and qvel ${names.q.length + names.v.length}`);
+  const at = (n: string) => stateIndex(c, n);
+  const state = c.createState();
+  const rand = rng(seed);
+  let worst = 0;
+  for (let k = 0; k < states; k++) {
+    const x = Float64Array.from(c.stateNames, (n) => (2 * rand() - 1) * (n.endsWith('.q') ? Math.PI : 1));
+    state.normalize(x);
+    const dx = new Float64Array(x.length);
+    state.derivatives(0, x, dx);
+    const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]));
+    const kron = names.v.map((n) => dx[at(n)]);
+    const scale = Math.max(...kron.map(Math.abs));
+    worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / scale);
+  }
+  return worst;
 }

@@ -7,9 +7,19 @@
 // transmission (a joint's gear q and gear qd, a tendon's length), given by
 // whoever connects it. The force is the signal <name>.force; the connector
 // applies moment * force to each joint it drives (OneDofJoint.applyForce).
-import { type Expr, ZERO, add, max, min, mul } from '../../expr/index.ts';
+// With activation dynamics (MuJoCo's dyntype, engine_forward.c
+// mj_fwdActuation) the force follows a state act in place of u:
+//   integrator  der(act) = u
+//   filter      der(act) = (u - act) / tau     (filterexact: the same ODE)
+//   range       der(act) projected to 0 where it would leave [lower, upper],
+//               and the force made of act clamped to it: MuJoCo clamps act
+//               after each step (mj_nextActivation), the continuous
+//               equivalent of which is the projection (act stops within the
+//               solver step that crosses the bound)
+// act is a state of the component that holds ctrl (<owner>.act).
+import { type Expr, ZERO, add, div, max, min, mul, step, sub } from '../../expr/index.ts';
 import { ModelError } from '../../errors.ts';
-import { Component } from '../../model/index.ts';
+import { Component, der } from '../../model/index.ts';
 
 export interface ActuatorOptions {
   /** the transmission's length L and velocity V */
@@ -29,6 +39,17 @@ export interface ActuatorOptions {
    * <joint>.ctrl (mjcf-actuators.ts)
    */
   ctrlOwner?: Component;
+  /** activation dynamics: the force follows the state act (start value act) */
+  activation?: ActivationOptions;
+}
+
+export interface ActivationOptions {
+  type: 'integrator' | 'filter';
+  /** the filter's time constant (s) */
+  tau?: number;
+  /** [lower, upper] act stays in */
+  range?: readonly [number, number];
+  act?: number;
 }
 
 export class Actuator extends Component {
@@ -48,9 +69,27 @@ export class Actuator extends Component {
     const affine = (prefix: string, c: readonly number[]): Expr =>
       add(...c.map((v, i) => (v === 0 ? ZERO : mul(this.parameter(`${prefix}[${i + 1}]`, v), [1, L, V][i]))));
     const u = this.clamp(this.ctrl, 'ctrl', options.ctrlRange);
-    const raw = add(mul(affine('gain', options.gain), u), affine('bias', options.bias ?? [0, 0, 0]));
+    const input = options.activation ? this.activation(options.ctrlOwner ?? this, u, options.activation) : u;
+    const raw = add(mul(affine('gain', options.gain), input), affine('bias', options.bias ?? [0, 0, 0]));
     this.force = this.variable('force');
     this.equation(this.force, this.clamp(raw, 'force', options.forceRange));
+  }
+
+  /** the state act and its dynamics; returns what the force is made of (act, clamped to its range) */
+  private activation(owner: Component, u: Expr, a: ActivationOptions): Expr {
+    if (a.type === 'filter' && !((a.tau ?? 0) >= 0 && Number.isFinite(a.tau ?? 0))) {
+      throw new ModelError(`actuator ${this.localName}: the filter's time constant ${a.tau} is not a number >= 0`, { component: this.localName, hint: 'give tau in s (MuJoCo\'s dynprm[0])' });
+    }
+    const act = owner.variable('act', { start: a.act ?? 0 });
+    // MuJoCo's tau = max(mjMINVAL, dynprm[0])
+    const rate = a.type === 'integrator' ? u : div(sub(u, act), this.parameter('tau', Math.max(1e-15, a.tau ?? 0)));
+    if (!a.range) {
+      this.equation(der(act), rate);
+      return act;
+    }
+    const [lo, hi] = [this.parameter('act_lower', a.range[0]), this.parameter('act_upper', a.range[1])];
+    this.equation(der(act), sub(rate, add(mul(step(sub(act, hi)), max(rate, 0)), mul(step(sub(lo, act)), min(rate, 0)))));
+    return max(lo, min(hi, act));
   }
 
   private clamp(x: Expr, what: string, range: readonly [number, number] | undefined): Expr {

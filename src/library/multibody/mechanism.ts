@@ -9,7 +9,7 @@
 // tree, cuts every kinematic loop and chooses the state joints
 // (topology.ts); the compile report lists what it chose.
 import { type GeneralizedCoordinate, Model, components, elaborate, variableOf } from '../../model/index.ts';
-import { UsageError } from '../../errors.ts';
+import { KronError, UsageError } from '../../errors.ts';
 import { Body, type BodyOptions } from './body.ts';
 import { BodyCylinder, type BodyCylinderOptions } from './body-cylinder.ts';
 import { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
@@ -72,6 +72,13 @@ export class Mechanism extends Model {
   /** the declared gravity, world-resolved (m/s^2; before any --set of world.g) */
   readonly gravity: readonly [number, number, number];
 
+  /**
+   * where a component comes from in the file the mechanism was read from
+   * (an MJCF <equality> element and its line), by component name: an error
+   * naming the component names that too
+   */
+  readonly sources = new Map<string, string>();
+
   constructor(title: string, options: MechanismOptions = {}) {
     super(title);
     checkOptions(`mechanism ${title}`, options, MECHANISM_OPTIONS);
@@ -82,7 +89,7 @@ export class Mechanism extends Model {
   override elaborate(): void {
     if (this.topology) return;
     const all = components(this);
-    this.topology = assignJointRoles(all, this.world.frame_b);
+    this.topology = this.naming(() => assignJointRoles(all, this.world.frame_b));
     setReferenceInertias(all, this.world.frame_b);
     // energy.kinetic, energy.potential, energy.total; a component of the user's own named energy keeps the name
     if (!this.children.some((c) => c.localName === ENERGY)) {
@@ -97,6 +104,18 @@ export class Mechanism extends Model {
     const massive = all.filter((c): c is Body => c instanceof Body);
     if (!this.children.some((c) => c.localName === MOMENTUM)) this.momentum = this.add(new Momentum(MOMENTUM, massive));
     if (!this.children.some((c) => c.localName === COM)) this.com = this.add(new CentreOfMass(COM, massive, this.momentum));
+  }
+
+  /** f(), an error naming a component of `sources` rethrown (same class, details) with the source appended */
+  private naming<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      const source = e instanceof KronError && e.details.component !== undefined ? this.sources.get(e.details.component) : undefined;
+      if (!source || !(e instanceof KronError)) throw e;
+      const Class = e.constructor as new (message: string, details: KronError['details']) => KronError;
+      throw new Class(`${e.message} (${e.details.component} is ${source})`, e.details);
+    }
   }
 
   /** the default limit springs and friction speeds sized again from the bodies' values after --set (reference-inertia.ts) */
