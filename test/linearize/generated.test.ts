@@ -1,0 +1,70 @@
+// linearize() by generated tangent code (src/analysis/linearize-generated.ts)
+// against the symbolic path (implicit.ts: the implicit function theorem on
+// the flat equations, which never runs the generated code): A, B, C, D to
+// 1e-10 of their largest entry, on models compiled torn (planned again
+// relaxed for the tangents) and relaxed, with chosen inputs and outputs.
+import { describe, expect, it } from 'vitest';
+import doublependulum from '../../mechanisms/doublependulum.ts';
+import fourbar from '../../mechanisms/fourbar.ts';
+import puma from '../../mechanisms/puma560.ts';
+import rcladder from '../../mechanisms/rcladder.ts';
+import { compile } from '../../src/compile.ts';
+import { linearize } from '../../src/analysis/index.ts';
+import { UsageError } from '../../src/errors.ts';
+import { iiwa } from '../dynamics/trees.ts';
+import { relativeDifference } from './helpers.ts';
+
+type Build = () => Parameters<typeof compile>[0];
+const point = (states: readonly string[]) => Object.fromEntries(states.map((s, i) => [s, 0.4 * Math.sin(1.3 * i + 0.5)]));
+
+function agree(build: Build, mode: 'torn' | 'relaxed', pick: { inputs?: (all: string[]) => string[]; outputs?: (signals: string[]) => string[] } = {}) {
+  const compiled = compile(build(), { mode });
+  const at = point(compiled.stateNames);
+  const inputs = pick.inputs?.(compiled.generated.layout.inputs);
+  const outputs = pick.outputs?.(compiled.signalNames());
+  const s = linearize(compiled, { at, inputs, outputs, method: 'symbolic' });
+  const g = linearize(compiled, { at, inputs, outputs, method: 'generated' });
+  expect(s.method).toBe('symbolic');
+  expect(g.method).toBe('generated');
+  for (const m of ['A', 'B', 'C', 'D'] as const) expect(relativeDifference(g[m], s[m]), `${m} (${mode})`).toBeLessThanOrEqual(1e-10);
+  expect(g.y).toEqual(s.y);
+  expect(g.dx).toEqual(s.dx);
+  return { s, g };
+}
+
+describe('generated A, B, C, D against the symbolic linearization (1e-10)', () => {
+  for (const mode of ['torn', 'relaxed'] as const) {
+    it(`PUMA 560, ${mode}: every input; outputs a frame position and a joint force`, () => {
+      const { g } = agree(() => puma(), mode, { outputs: (all) => [all.find((n) => /^j6\.frame_b\.r_0\[1\]$/.test(n)) ?? all.find((n) => n.includes('frame_b.r'))!, 'j2.tau'] });
+      expect(g.C).toHaveLength(2);
+    });
+  }
+  it('KUKA iiwa 14 from MJCF (7 dof, servos as inputs), relaxed', () => {
+    agree(iiwa, 'relaxed');
+  });
+  it('double pendulum, torn: one chosen input, outputs a state and an unknown', () => {
+    agree(() => doublependulum(), 'torn', { inputs: () => ['j2.tau'], outputs: () => ['j1.q', 'der(j2.qd)'] });
+  });
+  it('an RC ladder (no mechanism: states are capacitor voltages)', () => {
+    agree(() => rcladder(), 'relaxed');
+  });
+});
+
+describe('when the generated code is used', () => {
+  it('unset: the first call with a compiled model is symbolic, the next ones generated', () => {
+    const compiled = compile(puma(), { mode: 'relaxed' });
+    const at = point(compiled.stateNames);
+    expect(linearize(compiled, { at }).method).toBe('symbolic');
+    expect(linearize(compiled, { at }).method).toBe('generated');
+    // other outputs are other code: symbolic first again
+    expect(linearize(compiled, { at, outputs: ['j1.q'] }).method).toBe('symbolic');
+  });
+  it('a kinematic loop (four-bar) stays symbolic; generated on request is a UsageError saying why', () => {
+    const compiled = compile(fourbar(), { mode: 'relaxed' });
+    linearize(compiled);
+    expect(linearize(compiled).method).toBe('symbolic');
+    const call = () => linearize(compiled, { method: 'generated' });
+    expect(call).toThrow(UsageError);
+    expect(call).toThrow(/by generated code is not possible: its relaxed form keeps a loop solved at run time/);
+  });
+});
