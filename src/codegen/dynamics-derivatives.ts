@@ -8,12 +8,13 @@
 // ID' the generated O(n) tangent at (q, qd, qdd). qdd itself is
 // M^-1 (tau - h), h = ID(q, qd, 0) from the model's own inverse code.
 //
-// Glossary: n coordinates; matrices n x n row-major; L the Cholesky factor of M.
+// Glossary: n coordinates; matrices n x n row-major; L the factor of M = L^T L
+// (dense-cholesky.ts: a tree's M factors without fill-in).
 import { SimulationError } from '../errors.ts';
 import type { InverseDynamics } from './inverse.ts';
 import type { InverseTangents } from './inverse-tangents.ts';
 import type { DerivedCode } from './derived.ts';
-import { choleskyFactor, choleskySolveColumns } from './dense-cholesky.ts';
+import { ltlFactor, ltlSolveColumns } from './dense-cholesky.ts';
 
 /** qdd = FD(q, qd, tau) and its Jacobians (n x n, row-major) */
 export interface ForwardDerivatives {
@@ -62,27 +63,32 @@ export class DynamicsDerivatives {
     code.run(t, x, u, this.dynamics.state.p);
   }
 
-  /** output k of the code last run, checked finite */
-  private read(code: DerivedCode, k: number, what: () => string): number {
-    const v = code.w[code.slots[k]];
-    if (!Number.isFinite(v)) throw notFinite(this.dynamics, what(), v);
-    return v;
+  /** outputs from .. from + out.length of the code last run into out, checked finite (`what` names entry k) */
+  private read(code: DerivedCode, from: number, out: Float64Array, what: (k: number) => string): Float64Array {
+    const { w, slots } = code;
+    for (let k = 0; k < out.length; k++) out[k] = w[slots[from + k]];
+    for (let k = 0; k < out.length; k++) if (!Number.isFinite(out[k])) throw notFinite(this.dynamics, what(k), out[k]);
+    return out;
   }
 
   /** M(q) into out (n x n, row-major), from its generated lower triangle */
   massMatrix(q: ArrayLike<number>, out: Float64Array, t = 0): Float64Array {
-    const { n } = this, code = this.code.mass;
+    const { n } = this, code = this.code.mass, w = code.w, slots = code.slots;
     this.run(code, t, q, undefined, undefined);
     for (let i = 0, k = 0; i < n; i++) {
-      for (let j = 0; j <= i; j++, k++) out[i * n + j] = out[j * n + i] = this.read(code, k, () => `M[${i}][${j}]`);
+      for (let j = 0; j <= i; j++, k++) {
+        const v = w[slots[k]];
+        if (!Number.isFinite(v)) throw notFinite(this.dynamics, `M[${i}][${j}]`, v);
+        out[i * n + j] = out[j * n + i] = v;
+      }
     }
     return out;
   }
 
-  /** the Cholesky factor of M(q) into L; a typed error when M is not positive definite */
+  /** the factor L^T L of M(q) into L; a typed error when M is not positive definite */
   private factor(q: ArrayLike<number>, t: number, M: Float64Array): Float64Array {
     this.massMatrix(q, M, t);
-    const f = choleskyFactor(this.n, M, this.L);
+    const f = ltlFactor(this.n, M, this.L);
     if (typeof f === 'number') {
       const c = this.dynamics.model.coordinates[f];
       throw new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${f}, coordinate ${c.q})`, {
@@ -97,7 +103,7 @@ export class DynamicsDerivatives {
   private accelerations(t: number, q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, qdd: Float64Array): Float64Array {
     this.dynamics.bias(q, qd, this.h, t);
     for (let i = 0; i < this.n; i++) qdd[i] = tau[i] - this.h[i];
-    return choleskySolveColumns(this.n, this.L, qdd, 1);
+    return ltlSolveColumns(this.n, this.L, qdd, 1);
   }
 
   /** qdd = FD(q, qd, tau) and dqdd/d(q, qd, tau) */
@@ -108,22 +114,23 @@ export class DynamicsDerivatives {
     const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
     const id = this.inverse(q, qd, qdd, t, M);
     // -M^-1 dID/dq and -M^-1 dID/dqd; M^-1 from the identity
-    const dq = choleskySolveColumns(n, L, id.dtau_dq.map((v) => -v), n);
-    const dqd = choleskySolveColumns(n, L, id.dtau_dqd.map((v) => -v), n);
+    for (const J of [id.dtau_dq, id.dtau_dqd]) for (let k = 0; k < J.length; k++) J[k] = -J[k];
+    const dq = ltlSolveColumns(n, L, id.dtau_dq, n);
+    const dqd = ltlSolveColumns(n, L, id.dtau_dqd, n);
     const eye = new Float64Array(n * n);
     for (let i = 0; i < n; i++) eye[i * n + i] = 1;
-    return { qdd, dqdd_dq: dq, dqdd_dqd: dqd, dqdd_dtau: choleskySolveColumns(n, L, eye, n) };
+    return { qdd, dqdd_dq: dq, dqdd_dqd: dqd, dqdd_dtau: ltlSolveColumns(n, L, eye, n) };
   }
 
   /** tau = ID(q, qd, qdd), dID/dq and dID/dqd (one generated function), and M */
   inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array): InverseDerivatives {
     const { n } = this, code = this.code.jacobian;
     this.run(code, t, q, qd, qdd);
-    const tau = new Float64Array(n), dq = new Float64Array(n * n), dqd = new Float64Array(n * n);
     const names = this.dynamics.model.coordinates;
-    for (let i = 0; i < n; i++) tau[i] = this.read(code, i, () => names[i].tau);
-    for (let k = 0; k < n * n; k++) dq[k] = this.read(code, n + k, () => `d(${names[(k / n) | 0].tau})/d(${names[k % n].q})`);
-    for (let k = 0; k < n * n; k++) dqd[k] = this.read(code, n + n * n + k, () => `d(${names[(k / n) | 0].tau})/d(${names[k % n].qd})`);
+    const by = (what: 'q' | 'qd') => (k: number) => `d(${names[(k / n) | 0].tau})/d(${names[k % n][what]})`;
+    const tau = this.read(code, 0, new Float64Array(n), (i) => names[i].tau);
+    const dq = this.read(code, n, new Float64Array(n * n), by('q'));
+    const dqd = this.read(code, n + n * n, new Float64Array(n * n), by('qd'));
     return { tau, dtau_dq: dq, dtau_dqd: dqd, dtau_dqdd: M ?? this.massMatrix(q, new Float64Array(n * n), t) };
   }
 
@@ -132,9 +139,8 @@ export class DynamicsDerivatives {
     const { n } = this, code = this.code.jvp;
     this.run(code, t, q, qd, qdd, [dq, dqd, dqdd]);
     const names = this.dynamics.model.coordinates;
-    const tau = new Float64Array(n), dtau = new Float64Array(n);
-    for (let i = 0; i < n; i++) tau[i] = this.read(code, i, () => names[i].tau);
-    for (let i = 0; i < n; i++) dtau[i] = this.read(code, n + i, () => `the tangent of ${names[i].tau}`);
+    const tau = this.read(code, 0, new Float64Array(n), (i) => names[i].tau);
+    const dtau = this.read(code, n, new Float64Array(n), (i) => `the tangent of ${names[i].tau}`);
     return { tau, dtau };
   }
 
@@ -145,7 +151,7 @@ export class DynamicsDerivatives {
     const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
     const { dtau: dID } = this.inverseTangent(q, qd, qdd, dq, dqd, new Float64Array(n), t);
     const dqdd = Float64Array.from(dID, (v, i) => dtau[i] - v);
-    return { qdd, dqdd: choleskySolveColumns(n, this.L, dqdd, 1) };
+    return { qdd, dqdd: ltlSolveColumns(n, this.L, dqdd, 1) };
   }
 }
 
