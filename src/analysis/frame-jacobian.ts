@@ -6,12 +6,17 @@
 //   linear  column i = d r / d q_i
 //   angular column i = vee(dR/dq_i R^T)   (R maps frame to world coordinates,
 //           so R' = [w]x R, frame.ts)
-import { ModelError } from '../errors.ts';
+// Where the model's relaxed plan is straight-line code, the rows dr/dq and
+// dR/dq come from generated tangents of it instead (linearize-generated.ts),
+// made on the second call with a compiled model and frame.
+import { ModelError, UsageError } from '../errors.ts';
 import { withLocalTable } from '../expr/index.ts';
 import type { Model } from '../model/index.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type PointOptions, operatingPoint } from './linearize.ts';
-import { type Sensitivities, sensitivities } from './implicit.ts';
+import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
+import { generatedRows } from './linearize-generated.ts';
+import type { ModelState } from '../codegen/state.ts';
 
 export interface FrameJacobian {
   model: string;
@@ -25,22 +30,43 @@ export interface FrameJacobian {
   /** the frame's origin and orientation (frame to world) at the point */
   r: number[];
   R: number[][];
+  /** how J was computed: generated tangent code or symbolically (FrameJacobianOptions.method) */
+  method: 'generated' | 'symbolic';
 }
 
 /** the coordinates' speeds must be states exactly: der(q) = qd */
 const EXACT = 1e-12;
 
+export interface FrameJacobianOptions extends PointOptions {
+  /** as LinearizeOptions.method: unset, generated code from the second call with a compiled model and frame on */
+  method?: 'generated' | 'symbolic';
+}
+
 // (model or compiled model, frame name, point) => the frame's geometric Jacobian at the point
-export function frameJacobian(model: Model | CompiledModel, frame: string, options: PointOptions = {}): FrameJacobian {
+export function frameJacobian(model: Model | CompiledModel, frame: string, options: FrameJacobianOptions = {}): FrameJacobian {
   return withLocalTable(() => {
     const { compiled, point } = operatingPoint(model, options);
     checkFrame(compiled, frame);
-    const s = sensitivities(compiled, point, []);
-    const pairs = coordinatePairs(s);
-    const r = [1, 2, 3].map((k) => s.value(`${frame}.r[${k}]`));
-    const R = [1, 2, 3].map((a) => [1, 2, 3].map((b) => s.value(`${frame}.R[${a}][${b}]`)));
-    const dr = [1, 2, 3].map((k) => s.row(`${frame}.r[${k}]`));
-    const dR = [1, 2, 3].map((a) => [1, 2, 3].map((b) => s.row(`${frame}.R[${a}][${b}]`)));
+    const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
+    const solved = solvePoint(compiled, point);
+    const values = names.map((y) => solved.state.signal(y));
+    const fast = options.method === 'symbolic' ? 'the symbolic method was asked for' : generated(compiled, solved.state, point, names, values, options.method === 'generated');
+    if (typeof fast === 'string' && options.method === 'generated') {
+      throw new UsageError(`the frame Jacobian of ${frame} by generated code is not possible: ${fast}`, { hint: "leave method unset (or 'symbolic'): the symbolic Jacobian closes loops" });
+    }
+    let rows: (y: string) => ArrayLike<number>, pairs: { q: number; qd: number }[];
+    if (typeof fast === 'string') {
+      const s = sensitivities(compiled, point, [], solved);
+      pairs = coordinatePairs(s);
+      rows = (y) => s.row(y);
+    } else {
+      ({ pairs } = fast);
+      rows = (y) => fast.rows[names.indexOf(y)];
+    }
+    const r = values.slice(0, 3);
+    const R = [0, 1, 2].map((a) => values.slice(3 + 3 * a, 6 + 3 * a));
+    const dr = [1, 2, 3].map((k) => rows(`${frame}.r[${k}]`));
+    const dR = [1, 2, 3].map((a) => [1, 2, 3].map((b) => rows(`${frame}.R[${a}][${b}]`)));
     const J: number[][] = Array.from({ length: 6 }, () => []);
     for (const { q } of pairs) {
       // W = dR/dq R^T, skew-symmetric; its axial vector is the angular velocity per unit speed
@@ -54,8 +80,32 @@ export function frameJacobian(model: Model | CompiledModel, frame: string, optio
       coordinates: pairs.map((p) => compiled.stateNames[p.q]),
       speeds: pairs.map((p) => compiled.stateNames[p.qd]),
       J, r, R,
+      method: typeof fast === 'string' ? 'symbolic' : 'generated',
     };
   });
+}
+
+/**
+ * The rows of the frame's r and R by the states from generated code
+ * (linearize-generated.ts), with the coordinates read off the signal
+ * sources (der(q) an alias of the state qd); or why not
+ */
+function generated(compiled: CompiledModel, state: ModelState, point: OperatingPoint, names: readonly string[], values: readonly number[], eager: boolean): { rows: number[][]; pairs: { q: number; qd: number }[] } | string {
+  // der(q) = qd: an alias of the state qd, or an assignment of it
+  const states = compiled.plan.states, index = new Map(states.map((v, i) => [v.id, i]));
+  const assigned = new Map<number, number>();
+  for (const step of compiled.plan.steps) {
+    if (step.kind !== 'assign') continue;
+    for (const a of step.assigns) if (a.expr.op === 'sym' && index.has(a.expr.sym!.id)) assigned.set(a.target.id, index.get(a.expr.sym!.id)!);
+  }
+  const pairs = states.flatMap((v, q) => {
+    const s = compiled.signalSource(`der(${v.name})`);
+    const qd = s.from === 'x' && s.sign === 1 && s.offset === 0 ? s.index : v.derivative && assigned.get(v.derivative.id);
+    return qd === undefined ? [] : [{ q, qd }];
+  });
+  if (pairs.length === 0) return 'no state q with der(q) = qd';
+  const rows = generatedRows(compiled, state, point.x, point.t, [], names, names, values, eager);
+  return typeof rows === 'string' ? rows : { rows, pairs };
 }
 
 function checkFrame(compiled: CompiledModel, frame: string): void {

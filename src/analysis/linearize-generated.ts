@@ -35,9 +35,11 @@ export interface GeneratedLinearization {
 
 interface Code {
   code: DerivedCode;
-  n: number;
-  m: number;
-  outputs: number;
+  /** directions: states, then chosen inputs */
+  D: number;
+  /** signals whose values the code computes too, checked against the compiled model's */
+  checked: number;
+  rows: number;
 }
 
 const made = new WeakMap<CompiledModel, Map<string, Code | string | 'asked once'>>();
@@ -54,30 +56,31 @@ function straightPlan(compiled: CompiledModel): SolvePlan | string {
 }
 
 /**
- * The generated tangent code for these inputs and outputs, made on the
- * second call with them (or the first, `eager`): making it costs more than
- * one symbolic linearization (PUMA: ~0.5 s against ~0.1 s), and pays from
- * the next call on. Undefined: not made yet; a string: why there is none.
+ * The generated tangent code of these rows (signals, by name) along every
+ * state and the chosen inputs, with the values of `checked` signals, made on
+ * the second call with them (or the first, `eager`): making it costs more
+ * than one symbolic linearization (PUMA: ~0.5 s against ~0.1 s), and pays
+ * from the next call on. Undefined: not made yet; a string: why there is none.
  */
-function codeFor(compiled: CompiledModel, inputs: readonly number[], outputs: readonly string[], eager: boolean): Code | string | undefined {
+function codeFor(compiled: CompiledModel, inputs: readonly number[], rows: readonly string[], checked: readonly string[], eager: boolean): Code | string | undefined {
   let byKey = made.get(compiled);
   if (!byKey) made.set(compiled, (byKey = new Map()));
-  const key = `${inputs.join(',')}|${outputs.join('\n')}`;
+  const key = `${inputs.join(',')}|${rows.join(' ')}|${checked.join(' ')}`;
   const code = byKey.get(key);
   if (code !== undefined && code !== 'asked once') return code;
   if (code === undefined && !eager) {
     byKey.set(key, 'asked once');
     return undefined;
   }
-  const c = makeCode(compiled, inputs, outputs);
+  const c = makeCode(compiled, inputs, rows, checked);
   byKey.set(key, c);
   return c;
 }
 
-function makeCode(compiled: CompiledModel, inputs: readonly number[], outputs: readonly string[]): Code | string {
+function makeCode(compiled: CompiledModel, inputs: readonly number[], rowNames: readonly string[], checked: readonly string[]): Code | string {
   const plan = straightPlan(compiled);
   if (typeof plan === 'string') return plan;
-  const n = plan.states.length, m = inputs.length, D = n + m;
+  const n = plan.states.length, D = n + inputs.length;
   const seeds = new Map<number, Expr[]>();
   const unit = (d: number) => Array.from({ length: D }, (_, k) => (k === d ? ONE : ZERO));
   plan.states.forEach((v, j) => seeds.set(v.id, unit(j)));
@@ -93,37 +96,53 @@ function makeCode(compiled: CompiledModel, inputs: readonly number[], outputs: r
     const v = at(s);
     return v ? add(mul(s.sign, v.e), s.offset) : num(s.from === 'value' ? s.offset : 0);
   };
-  const rows = (s: SignalSource) => {
+  const row = (s: SignalSource) => {
     const v = at(s);
-    const d = v && (seeds.get(v.id) ?? t.tangent(v.id));
+    const d = v && t.tangent(v.id);
     return Array.from({ length: D }, (_, k) => (d ? mul(s.sign, d[k]) : ZERO));
   };
-  const signals = [...plan.states.map((v) => compiled.signalSource(`der(${v.name})`)), ...outputs.map((y) => compiled.signalSource(y))];
-  const exprs = [...signals.slice(0, n).map(value), ...signals.flatMap(rows)];
-  const code = derivedCode(plan, [], t.assigns, exprs, `${compiled.report.model}.linearize`, compiled.fail);
-  return { code, n, m, outputs: outputs.length };
+  const source = (name: string) => compiled.signalSource(name);
+  const exprs = [...checked.map((y) => value(source(y))), ...rowNames.flatMap((y) => row(source(y)))];
+  const code = derivedCode(plan, [], t.assigns, exprs, `${compiled.report.model}.tangents`, compiled.fail);
+  return { code, D, checked: checked.length, rows: rowNames.length };
+}
+
+/**
+ * The rows' derivatives by (states, chosen inputs) at the point, each row
+ * n + m numbers, from generated code; or why not. `expected` are the
+ * compiled model's values of the checked signals: the generated code must
+ * compute the same (else a relaxed pivot was not trusted there).
+ */
+export function generatedRows(compiled: CompiledModel, state: ModelState, x: Float64Array, t: number, inputs: readonly number[], rows: readonly string[], checked: readonly string[], expected: ArrayLike<number>, eager: boolean): number[][] | string {
+  const c = codeFor(compiled, inputs, rows, checked, eager);
+  if (c === undefined) return 'the first call with this compiled model, inputs and outputs is symbolic (generating costs more than one)';
+  if (typeof c === 'string') return c;
+  const { code, D } = c;
+  code.run(t, x, state.u, state.p);
+  const out = (k: number) => code.w[code.slots[k]];
+  for (let i = 0; i < c.checked; i++) {
+    const v = out(i), want = expected[i];
+    if (!(Math.abs(v - want) <= 1e-9 * (1 + Math.abs(want)))) return `its relaxed code computes ${checked[i]} = ${v} here, the compiled model ${want}`;
+  }
+  const result: number[][] = [];
+  for (let r = 0; r < c.rows; r++) {
+    const full = Array.from({ length: D }, (_, k) => out(c.checked + r * D + k));
+    if (!full.every(Number.isFinite)) return `its generated derivatives of ${rows[r]} are not finite`;
+    result.push(full);
+  }
+  return result;
 }
 
 // (compiled model, its state solved at the point, x' there, chosen inputs, outputs) => A, B, C, D; or why not
 export function generatedLinearization(compiled: CompiledModel, state: ModelState, x: Float64Array, t: number, dx: Float64Array, inputs: readonly number[], outputs: readonly string[], eager: boolean): GeneratedLinearization | string {
-  const c = codeFor(compiled, inputs, outputs, eager);
-  if (c === undefined) return 'the first linearization of this compiled model with these inputs and outputs is symbolic (generating costs more than one)';
-  if (typeof c === 'string') return c;
-  const { code, n, m } = c, D = n + m;
-  code.run(t, x, state.u, state.p);
-  const out = (k: number) => code.w[code.slots[k]];
-  // the generated code's x' must be the compiled model's: else a relaxed pivot was not trusted there
-  for (let i = 0; i < n; i++) {
-    const v = out(i);
-    if (!(Math.abs(v - dx[i]) <= 1e-9 * (1 + Math.abs(dx[i])))) return `its relaxed code computes der(${compiled.stateNames[i]}) = ${v} here, the compiled model ${dx[i]}`;
-  }
-  const row = (r: number) => Array.from({ length: D }, (_, k) => out(n + r * D + k));
-  const A: number[][] = [], B: number[][] = [], C: number[][] = [], Dm: number[][] = [];
-  for (let r = 0; r < n + c.outputs; r++) {
-    const full = row(r);
-    if (!full.every(Number.isFinite)) return `its generated derivatives are not finite in row ${r}`;
-    (r < n ? A : C).push(full.slice(0, n));
-    (r < n ? B : Dm).push(full.slice(n));
-  }
-  return { A, B, C, D: Dm };
+  const n = x.length;
+  const derivatives = compiled.stateNames.map((s) => `der(${s})`);
+  const rows = generatedRows(compiled, state, x, t, inputs, [...derivatives, ...outputs], derivatives, dx, eager);
+  if (typeof rows === 'string') return rows;
+  return {
+    A: rows.slice(0, n).map((r) => r.slice(0, n)),
+    B: rows.slice(0, n).map((r) => r.slice(n)),
+    C: rows.slice(n).map((r) => r.slice(0, n)),
+    D: rows.slice(n).map((r) => r.slice(n)),
+  };
 }

@@ -9,7 +9,7 @@ import fourbar from '../../mechanisms/fourbar.ts';
 import puma from '../../mechanisms/puma560.ts';
 import rcladder from '../../mechanisms/rcladder.ts';
 import { compile } from '../../src/compile.ts';
-import { linearize } from '../../src/analysis/index.ts';
+import { frameJacobian, linearize } from '../../src/analysis/index.ts';
 import { UsageError } from '../../src/errors.ts';
 import { iiwa } from '../dynamics/trees.ts';
 import { relativeDifference } from './helpers.ts';
@@ -66,5 +66,27 @@ describe('when the generated code is used', () => {
     const call = () => linearize(compiled, { method: 'generated' });
     expect(call).toThrow(UsageError);
     expect(call).toThrow(/by generated code is not possible: its relaxed form keeps a loop solved at run time/);
+  });
+});
+
+describe('frame Jacobians by generated code against the symbolic ones (1e-12)', () => {
+  const frames = (c: ReturnType<typeof compile>) => c.signalNames().filter((n) => n.endsWith('.R[1][1]')).map((n) => n.slice(0, -'.R[1][1]'.length));
+  for (const [name, build, mode] of [['PUMA 560', () => puma(), 'torn'], ['KUKA iiwa 14', iiwa, 'relaxed']] as const) {
+    it(`${name} (${mode}): the last frame, same J, r, R; the first call symbolic, the second generated`, () => {
+      const compiled = compile(build(), { mode });
+      const frame = frames(compiled).at(-1)!;
+      const at = point(compiled.stateNames);
+      const s = frameJacobian(compiled, frame, { at });
+      const g = frameJacobian(compiled, frame, { at });
+      expect([s.method, g.method]).toEqual(['symbolic', 'generated']);
+      expect(g.coordinates).toEqual(s.coordinates);
+      expect(g.speeds).toEqual(s.speeds);
+      expect(relativeDifference(g.J, s.J)).toBeLessThanOrEqual(1e-12);
+      expect(g.r).toEqual(s.r);
+      expect(g.R).toEqual(s.R);
+    });
+  }
+  it('the four-bar: generated on request is a UsageError saying why', () => {
+    expect(() => frameJacobian(compile(fourbar()), 'b3.bar.frame_b', { method: 'generated' })).toThrow(/frame Jacobian of b3.bar.frame_b by generated code is not possible: its relaxed form keeps a loop/);
   });
 });
