@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { compile } from '../src/compile.ts';
 import type { CompiledModel } from '../src/codegen/compiled.ts';
 import type { Mechanism } from '../src/library/multibody/index.ts';
-import { linearize } from '../src/analysis/index.ts';
+import { frameJacobianFunction, linearize } from '../src/analysis/index.ts';
 import { mjcfMechanism, parseMjcf } from '../src/io/mjcf.ts';
 import { mjcf, referenceValues } from '../src/bench/mjcf.ts';
 import { mujocoReadable } from '../src/bench/mujoco.ts';
@@ -72,6 +72,9 @@ function kron(row: Row, rounds: number) {
   const run = inv.inverseDynamics();
   const at: Record<string, number> = Object.fromEntries(fwd.stateNames.map((s, i) => [s, 0.3 * Math.sin(i + 1)]));
   const M = new Float64Array(n * n), tau = new Float64Array(n);
+  // the last frame of the model: the end effector of an arm
+  const frame = fwd.signalNames().filter((s) => s.endsWith('.R[1][1]')).at(-1)!.slice(0, -'.R[1][1]'.length);
+  let jacobian: ReturnType<typeof frameJacobianFunction> | undefined;
   // the generated code is made here, outside the timings (its cost is reported below)
   const made = (f: () => unknown) => {
     const t0 = performance.now();
@@ -83,6 +86,7 @@ function kron(row: Row, rounds: number) {
     derivatives: made(() => run.forwardDerivatives(new Float64Array(n), new Float64Array(n), new Float64Array(n))),
     tangent: made(() => run.inverseTangent(...Array.from({ length: 6 }, () => new Float64Array(n)) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array])),
     linearize: made(() => linearize(fwd, { at, method: 'generated' })),
+    frameJacobian: made(() => (jacobian = frameJacobianFunction(fwd, frame))),
   };
   const subjects: [string, Subject][] = [
     [`forward call (${fwd.report.mode})`, evalSubject(fwd, 1)],
@@ -93,6 +97,7 @@ function kron(row: Row, rounds: number) {
     ['dtau/d(q, qd, qdd), generated', subject(n, 6, (q, qd, r) => run.inverseDerivatives(q, qd, r))],
     ['ID tangent along one direction', subject(n, 7, (q, qd, r) => run.inverseTangent(q, qd, r, qd, r, q))],
     ['linearize (A, B), generated', subject(n, 8, () => linearize(fwd, { at }))],
+    [`frame Jacobian of ${frame}, generated function of q`, subject(n, 9, (q) => jacobian!.jacobian(q))],
   ];
   const warmed = subjects.map(([, s]) => warm(s, { minCalls: 2000, maxMs: 8000 }));
   const timings = timeRounds(warmed, rounds);
@@ -141,14 +146,14 @@ for (const key of values.rows!.split(',')) {
   console.log(`\n${row.name}: n = ${k.n}, forward compiled ${k.mode}`);
   console.log('| call | Kron µs (median) | × Kron forward | MuJoCo C µs |');
   console.log('|---|---:|---:|---:|');
-  const peer: Record<string, string> = { forward: 'forward', 'mass matrix, generated': 'fullM', 'dqdd/d(q, qd, tau), generated': 'fd' };
+  const peer: Record<string, string> = { forward: 'forward', 'mass matrix, generated': 'fullM', 'dqdd/d(q, qd, tau), generated': 'fd', 'frame Jacobian': 'jac' };
   for (const t of k.timings as (Timing & { label: string })[]) {
     const p = Object.entries(peer).find(([l]) => t.label.startsWith(l))?.[1];
-    const mj = typeof native === 'string' || !p ? '' : `${us(native.us[p])}${p === 'fd' ? ' (mjd_transitionFD)' : ''}`;
+    const mj = typeof native === 'string' || !p ? '' : `${us(native.us[p])}${p === 'fd' ? ' (mjd_transitionFD)' : p === 'jac' ? ' (mj_jacBody of the last body)' : ''}`;
     console.log(`| ${t.label} | ${us(t.us)} | ${(t.us / forward).toFixed(1)} | ${mj} |`);
   }
   if (typeof native === 'string') console.log(`MuJoCo C: ${native}`);
-  else console.log(`MuJoCo C ${native.version}: mj_jacBody ${us(native.us.jac)} µs`);
+  else console.log(`MuJoCo C ${native.version}`);
   const c = k.compile;
   const size = (r?: { ms: number; chars: number; ops: { mul: number; add: number } }) => (r ? `${r.ms} ms, ${(r.chars / 1000).toFixed(0)} kB, ${r.ops.mul + r.ops.add} ops` : 'none');
   console.log(`code: forward ${c.forwardMs} ms, ${(c.forwardChars / 1000).toFixed(0)} kB, ${c.forwardOps.mul + c.forwardOps.add} ops; mass ${size(c.mass)}; jacobian ${size(c.jacobian)}; tangent ${size(c.tangent)}; first calls (ms) ${JSON.stringify(c.firstCallMs)}`);

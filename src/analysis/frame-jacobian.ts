@@ -15,7 +15,7 @@ import type { Model } from '../model/index.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type PointOptions, operatingPoint } from './linearize.ts';
 import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
-import { generatedRows } from './linearize-generated.ts';
+import { codeFor, generatedRows } from './linearize-generated.ts';
 import type { ModelState } from '../codegen/state.ts';
 
 export interface FrameJacobian {
@@ -91,6 +91,53 @@ export function frameJacobian(model: Model | CompiledModel, frame: string, optio
  * sources (der(q) an alias of the state qd); or why not
  */
 function generated(compiled: CompiledModel, state: ModelState, point: OperatingPoint, names: readonly string[], values: readonly number[], eager: boolean): { rows: number[][]; pairs: { q: number; qd: number }[] } | string {
+  const pairs = coordinates(compiled);
+  if (pairs.length === 0) return 'no state q with der(q) = qd';
+  const rows = generatedRows(compiled, state, point.x, point.t, [], names, names, values, eager);
+  return typeof rows === 'string' ? rows : { rows, pairs };
+}
+
+/**
+ * A frame's Jacobian as a generated function of the coordinates alone, for
+ * many calls (a controller, an optimiser): `jacobian(q, J?)` writes J, 6 x n
+ * row-major (rows v_x, v_y, v_z, w_x, w_y, w_z; columns `coordinates`), from
+ * the position-level tangent code only: no point is solved, nothing is
+ * checked or allocated per call. The model's relaxed plan must be
+ * straight-line code (a tree); parameters and inputs keep the compiled
+ * model's default values.
+ */
+export function frameJacobianFunction(compiled: CompiledModel, frame: string): { coordinates: string[]; jacobian: (q: ArrayLike<number>, J?: Float64Array) => Float64Array } {
+  checkFrame(compiled, frame);
+  const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
+  const pairs = coordinates(compiled);
+  const c = withLocalTable(() => codeFor(compiled, [], names, names, true)!);
+  if (pairs.length === 0 || typeof c === 'string') {
+    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${typeof c === 'string' ? c : 'no state q with der(q) = qd'}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
+  }
+  const { code, D } = c, n = pairs.length, w = code.w, slots = code.slots;
+  const x = compiled.x0(), u = Float64Array.from(compiled.defaults.u), p = Float64Array.from(compiled.defaults.p);
+  const value = (k: number) => w[slots[k]];
+  const row = (r: number, q: number) => w[slots[12 + r * D + q]];
+  const jacobian = (q: ArrayLike<number>, J: Float64Array = new Float64Array(6 * n)): Float64Array => {
+    if (q.length !== n || J.length !== 6 * n) throw new UsageError(`the Jacobian of ${frame} takes ${n} coordinates (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and a J of ${6 * n}, got ${q.length} and ${J.length}`);
+    for (let i = 0; i < n; i++) x[pairs[i].q] = q[i];
+    code.run(0, x, u, p);
+    for (let i = 0; i < n; i++) {
+      const c = pairs[i].q;
+      for (let k = 0; k < 3; k++) J[k * n + i] = row(k, c);
+      // W = dR/dq R^T, skew-symmetric (frameJacobian): rows 3 + 3a + b are dR[a][b]
+      const W = (a: number, b: number) => row(3 + 3 * a, c) * value(3 + 3 * b) + row(4 + 3 * a, c) * value(4 + 3 * b) + row(5 + 3 * a, c) * value(5 + 3 * b);
+      J[3 * n + i] = (W(2, 1) - W(1, 2)) / 2;
+      J[4 * n + i] = (W(0, 2) - W(2, 0)) / 2;
+      J[5 * n + i] = (W(1, 0) - W(0, 1)) / 2;
+    }
+    return J;
+  };
+  return { coordinates: pairs.map((c) => compiled.stateNames[c.q]), jacobian };
+}
+
+/** the states q with der(q) = qd, another state (an alias of it, or an assignment of it in the plan), by their indices in x */
+function coordinates(compiled: CompiledModel): { q: number; qd: number }[] {
   // der(q) = qd: an alias of the state qd, or an assignment of it
   const states = compiled.plan.states, index = new Map(states.map((v, i) => [v.id, i]));
   const assigned = new Map<number, number>();
@@ -98,14 +145,11 @@ function generated(compiled: CompiledModel, state: ModelState, point: OperatingP
     if (step.kind !== 'assign') continue;
     for (const a of step.assigns) if (a.expr.op === 'sym' && index.has(a.expr.sym!.id)) assigned.set(a.target.id, index.get(a.expr.sym!.id)!);
   }
-  const pairs = states.flatMap((v, q) => {
+  return states.flatMap((v, q) => {
     const s = compiled.signalSource(`der(${v.name})`);
     const qd = s.from === 'x' && s.sign === 1 && s.offset === 0 ? s.index : v.derivative && assigned.get(v.derivative.id);
     return qd === undefined ? [] : [{ q, qd }];
   });
-  if (pairs.length === 0) return 'no state q with der(q) = qd';
-  const rows = generatedRows(compiled, state, point.x, point.t, [], names, names, values, eager);
-  return typeof rows === 'string' ? rows : { rows, pairs };
 }
 
 function checkFrame(compiled: CompiledModel, frame: string): void {

@@ -33,7 +33,7 @@ export interface GeneratedLinearization {
   D: number[][];
 }
 
-interface Code {
+export interface Code {
   code: DerivedCode;
   /** directions: states, then chosen inputs */
   D: number;
@@ -62,7 +62,7 @@ function straightPlan(compiled: CompiledModel): SolvePlan | string {
  * than one symbolic linearization (PUMA: ~0.5 s against ~0.1 s), and pays
  * from the next call on. Undefined: not made yet; a string: why there is none.
  */
-function codeFor(compiled: CompiledModel, inputs: readonly number[], rows: readonly string[], checked: readonly string[], eager: boolean): Code | string | undefined {
+export function codeFor(compiled: CompiledModel, inputs: readonly number[], rows: readonly string[], checked: readonly string[], eager: boolean): Code | string | undefined {
   let byKey = made.get(compiled);
   if (!byKey) made.set(compiled, (byKey = new Map()));
   const key = `${inputs.join(',')}|${rows.join(' ')}|${checked.join(' ')}`;

@@ -9,7 +9,7 @@ import fourbar from '../../mechanisms/fourbar.ts';
 import puma from '../../mechanisms/puma560.ts';
 import rcladder from '../../mechanisms/rcladder.ts';
 import { compile } from '../../src/compile.ts';
-import { frameJacobian, linearize } from '../../src/analysis/index.ts';
+import { frameJacobian, frameJacobianFunction, linearize } from '../../src/analysis/index.ts';
 import { UsageError } from '../../src/errors.ts';
 import { iiwa } from '../dynamics/trees.ts';
 import { relativeDifference } from './helpers.ts';
@@ -88,5 +88,26 @@ describe('frame Jacobians by generated code against the symbolic ones (1e-12)', 
   }
   it('the four-bar: generated on request is a UsageError saying why', () => {
     expect(() => frameJacobian(compile(fourbar()), 'b3.bar.frame_b', { method: 'generated' })).toThrow(/frame Jacobian of b3.bar.frame_b by generated code is not possible: its relaxed form keeps a loop/);
+  });
+});
+
+describe('a frame Jacobian as a generated function of q (frameJacobianFunction)', () => {
+  it('the iiwa 14 link 7 and the PUMA link 6 at three points: the symbolic J (1e-12)', () => {
+    for (const [build, frame] of [[iiwa, 'link7.frame_a'], [() => puma(), 'link6.frame_a']] as const) {
+      const compiled = compile(build());
+      const f = frameJacobianFunction(compiled, frame);
+      const n = f.coordinates.length;
+      for (let s = 0; s < 3; s++) {
+        const q = f.coordinates.map((_, i) => Math.sin(1.7 * i + s));
+        const J = f.jacobian(q);
+        const want = frameJacobian(compiled, frame, { at: Object.fromEntries(f.coordinates.map((c, i) => [c, q[i]])), method: 'symbolic' });
+        expect(want.coordinates).toEqual(f.coordinates);
+        expect(relativeDifference(Array.from({ length: 6 }, (_, k) => [...J.subarray(k * n, (k + 1) * n)]), want.J)).toBeLessThanOrEqual(1e-12);
+      }
+    }
+  });
+  it('a loop cannot: a UsageError saying why; a wrong length: a UsageError naming the coordinates', () => {
+    expect(() => frameJacobianFunction(compile(fourbar()), 'b3.bar.frame_b')).toThrow(/as a function of q cannot be generated: its relaxed form keeps a loop/);
+    expect(() => frameJacobianFunction(compile(puma()), 'link6.frame_a').jacobian([0, 0])).toThrow(/takes 6 coordinates \(j1.q, j2.q/);
   });
 });
