@@ -11,7 +11,7 @@
 import { type Expr, withLocalTable } from '../expr/index.ts';
 import { Variable } from '../model/index.ts';
 import type { Assign, SolvePlan } from '../structure/plan-types.ts';
-import { type Generated, generate } from './generate.ts';
+import { generate } from './generate.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import type { Derivatives } from './compiled.ts';
 import type { OpCounts } from './ops.ts';
@@ -57,4 +57,3 @@ export function derivedCode(plan: SolvePlan, extraInputs: readonly Variable[], l
   return { run: (t, x, u, p) => fn(t, x, dx, u, p, w), w, slots, report };
 }
 
-export type { Generated };
