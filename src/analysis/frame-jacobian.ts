@@ -114,22 +114,33 @@ export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
   if (pairs.length === 0 || typeof c === 'string') {
     throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${typeof c === 'string' ? c : 'no state q with der(q) = qd'}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
   }
-  const { code, D } = c, n = pairs.length, w = code.w, slots = code.slots;
+  const { code, D } = c, n = pairs.length, w = code.w;
   const x = compiled.x0(), u = Float64Array.from(compiled.defaults.u), p = Float64Array.from(compiled.defaults.p);
-  const value = (k: number) => w[slots[k]];
-  const row = (r: number, q: number) => w[slots[12 + r * D + q]];
+  const at = Int32Array.from(pairs, (c) => c.q);
+  // workspace slots: R[a][b] at 3a + b, and coordinate i's rows dr[k] at 12 i + k, dR[a][b] at 12 i + 3 + 3a + b
+  const R = Int32Array.from({ length: 9 }, (_, k) => code.slots[3 + k]);
+  const d = Int32Array.from({ length: 12 * n }, (_, k) => code.slots[12 + (k % 12) * D + at[Math.floor(k / 12)]]);
   const jacobian = (q: ArrayLike<number>, J: Float64Array = new Float64Array(6 * n)): Float64Array => {
     if (q.length !== n || J.length !== 6 * n) throw new UsageError(`the Jacobian of ${frame} takes ${n} coordinates (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and a J of ${6 * n}, got ${q.length} and ${J.length}`);
-    for (let i = 0; i < n; i++) x[pairs[i].q] = q[i];
+    for (let i = 0; i < n; i++) x[at[i]] = q[i];
     code.run(0, x, u, p);
-    for (let i = 0; i < n; i++) {
-      const c = pairs[i].q;
-      for (let k = 0; k < 3; k++) J[k * n + i] = row(k, c);
-      // W = dR/dq R^T, skew-symmetric (frameJacobian): rows 3 + 3a + b are dR[a][b]
-      const W = (a: number, b: number) => row(3 + 3 * a, c) * value(3 + 3 * b) + row(4 + 3 * a, c) * value(4 + 3 * b) + row(5 + 3 * a, c) * value(5 + 3 * b);
-      J[3 * n + i] = (W(2, 1) - W(1, 2)) / 2;
-      J[4 * n + i] = (W(0, 2) - W(2, 0)) / 2;
-      J[5 * n + i] = (W(1, 0) - W(0, 1)) / 2;
+    for (let i = 0, o = 0; i < n; i++, o += 12) {
+      for (let k = 0; k < 3; k++) J[k * n + i] = w[d[o + k]];
+      // W = dR/dq R^T, skew-symmetric (frameJacobian), its axial vector: W(a, b) = sum_c dR[a][c] R[b][c]
+      let W21 = 0, W12 = 0, W02 = 0, W20 = 0, W10 = 0, W01 = 0;
+      for (let k = 0; k < 3; k++) {
+        const d0 = w[d[o + 3 + k]], d1 = w[d[o + 6 + k]], d2 = w[d[o + 9 + k]];
+        const r0 = w[R[k]], r1 = w[R[3 + k]], r2 = w[R[6 + k]];
+        W21 += d2 * r1;
+        W12 += d1 * r2;
+        W02 += d0 * r2;
+        W20 += d2 * r0;
+        W10 += d1 * r0;
+        W01 += d0 * r1;
+      }
+      J[3 * n + i] = (W21 - W12) / 2;
+      J[4 * n + i] = (W02 - W20) / 2;
+      J[5 * n + i] = (W10 - W01) / 2;
     }
     return J;
   };
