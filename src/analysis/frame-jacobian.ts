@@ -45,10 +45,10 @@ export interface FrameJacobianOptions extends PointOptions {
 // (model or compiled model, frame name, point) => the frame's geometric Jacobian at the point
 export function frameJacobian(model: Model | CompiledModel, frame: string, options: FrameJacobianOptions = {}): FrameJacobian {
   return withLocalTable(() => {
-    const { compiled, point } = operatingPoint(model, options);
+    const { compiled, point, state } = operatingPoint(model, options);
     checkFrame(compiled, frame);
     const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
-    const solved = solvePoint(compiled, point);
+    const solved = solvePoint(compiled, point, state);
     const values = names.map((y) => solved.state.signal(y));
     const fast = options.method === 'symbolic' ? 'the symbolic method was asked for' : generated(compiled, solved.state, point, names, values, options.method === 'generated');
     if (typeof fast === 'string' && options.method === 'generated') {

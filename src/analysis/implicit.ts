@@ -95,9 +95,8 @@ export function sensitivities(compiled: CompiledModel, point: OperatingPoint, in
   return { compiled, point, dx, inputs, S, value: (name) => state.signal(name), row };
 }
 
-/** the compiled model's evaluation at the point: every unknown in the state's workspace, a failure as a typed error */
-export function solvePoint(compiled: CompiledModel, point: OperatingPoint): { state: ModelState; dx: Float64Array } {
-  const state = compiled.createState({ start: point.guesses, parameters: point.parameters });
+/** the compiled model's evaluation at the point: every unknown in the state's workspace (a new state with the point's first guesses and parameters, or the one operatingPoint made), a failure as a typed error */
+export function solvePoint(compiled: CompiledModel, point: OperatingPoint, state: ModelState = compiled.createState({ start: point.guesses, parameters: point.parameters })): { state: ModelState; dx: Float64Array } {
   state.u.set(point.u);
   const dx = new Float64Array(point.x.length);
   try {

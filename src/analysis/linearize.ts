@@ -12,6 +12,7 @@ import { type CompileOptions, compile } from '../compile.ts';
 import { CompiledModel } from '../codegen/compiled.ts';
 import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
 import { generatedLinearization } from './linearize-generated.ts';
+import type { ModelState } from '../codegen/state.ts';
 import { type Eigenvalue, eigenvalues } from './eigenvalues.ts';
 
 /** what to compile (a model) and where to linearize */
@@ -68,12 +69,12 @@ export interface Linearization {
 // (model or compiled model, options) => A, B, C, D at the operating point
 export function linearize(model: Model | CompiledModel, options: LinearizeOptions = {}): Linearization {
   return withLocalTable(() => {
-    const { compiled, point, compileMs } = operatingPoint(model, options);
+    const { compiled, point, compileMs, state } = operatingPoint(model, options);
     const t0 = performance.now();
     const inputs = (options.inputs ?? compiled.generated.layout.inputs).map((name) => inputIndex(compiled, name));
     const outputs = [...(options.outputs ?? [])];
     for (const name of outputs) checkSignal(compiled, name);
-    const solved = solvePoint(compiled, point);
+    const solved = solvePoint(compiled, point, state);
     const fast = options.method === 'symbolic' ? 'the symbolic method was asked for' : generatedLinearization(compiled, solved.state, point.x, point.t, solved.dx, inputs, outputs, options.method === 'generated');
     if (typeof fast === 'string' && options.method === 'generated') {
       throw new UsageError(`linearize of ${compiled.report.model} by generated code is not possible: ${fast}`, { hint: "leave method unset (or 'symbolic'): the symbolic linearization handles loops" });
@@ -117,7 +118,7 @@ function derivativeRow(s: Sensitivities, state: string): Float64Array {
 }
 
 /** the compiled model and the point (t, x, u), from a model or a compiled one; names checked */
-export function operatingPoint(model: Model | CompiledModel, options: PointOptions): { compiled: CompiledModel; point: OperatingPoint; compileMs: number } {
+export function operatingPoint(model: Model | CompiledModel, options: PointOptions): { compiled: CompiledModel; point: OperatingPoint; compileMs: number; state: ModelState } {
   const t0 = performance.now();
   let compiled: CompiledModel;
   if (model instanceof CompiledModel) {
@@ -145,7 +146,7 @@ export function operatingPoint(model: Model | CompiledModel, options: PointOptio
     else if (source?.from === 'u') u[source.index] = (value - source.offset) / source.sign;
     else throw notAState(compiled, name);
   }
-  return { compiled, point: { x, u, t, guesses, parameters }, compileMs };
+  return { compiled, point: { x, u, t, guesses, parameters }, compileMs, state };
 }
 
 function notAState(compiled: CompiledModel, name: string): ModelError {
