@@ -17,7 +17,7 @@ import { UsageError } from '../errors.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import type { ModelState } from './state.ts';
 import { coordinateSlots } from './coordinate-slots.ts';
-import { inverseTangents } from './inverse-tangents.ts';
+import type { InverseTangents } from './inverse-tangents.ts';
 import { DynamicsDerivatives, type ForwardDerivatives, type InverseDerivatives } from './dynamics-derivatives.ts';
 
 /** the names of one generalized coordinate: position, speed, acceleration, force */
@@ -26,6 +26,17 @@ export interface CoordinateNames {
   readonly qd: string;
   readonly qdd: string;
   readonly tau: string;
+}
+
+/**
+ * What makes a tree's tangent code (inverse-tangents.ts, which loads the
+ * code generator): registered by the compiler (compile.ts), so that a model
+ * run from the compile cache does not load generate.ts at start-up. A model
+ * compiled in this process always has it.
+ */
+let tangentCode: ((model: CompiledModel) => InverseTangents | string) | undefined;
+export function registerTangentCode(make: (model: CompiledModel) => InverseTangents | string): void {
+  tangentCode = make;
 }
 
 /** a run of inverse dynamics: its own state (inputs, workspace, Newton warm starts of loops) */
@@ -151,7 +162,7 @@ export class InverseDynamics {
   /** the generated derivatives of this model, or why there are none */
   derivatives(): DynamicsDerivatives | string {
     if (this.made === undefined) {
-      const code = inverseTangents(this.model);
+      const code = tangentCode ? tangentCode(this.model) : 'the code generator is not loaded (a model run from the compile cache or from its portable form)';
       this.made = typeof code === 'string' ? code : new DynamicsDerivatives(this, code);
     }
     return this.made;
@@ -160,6 +171,7 @@ export class InverseDynamics {
   private tree(what: string): DynamicsDerivatives {
     const d = this.derivatives();
     if (typeof d !== 'string') return d;
+    if (!tangentCode) throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, { hint: "compile the model in this process (compile(model, { problem: 'inverse' }))" });
     throw new UsageError(`${what} of ${this.model.report.model}: ${d}; exact derivatives are generated for trees only so far`, {
       hint: 'linearize() differentiates a model with kinematic loops (kron linearize); massMatrix() and bias() work on it',
     });
