@@ -33,6 +33,7 @@ export type { ContactMaterial, ContactLaw } from './contact/material.ts';
 export { compile, type CompileOptions, type CompileReport, type Mode, type Problem } from './compile.ts';
 export type { CompiledModel, StateValues, PortableModel } from './codegen/compiled.ts';
 export type { CoordinateNames, InverseDynamics } from './codegen/inverse.ts';
+export type { ForwardDerivatives, InverseDerivatives } from './codegen/dynamics-derivatives.ts';
 export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export type { IterateOptions } from './structure/plan-types.ts';

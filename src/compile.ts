@@ -12,6 +12,8 @@ import type { SubstitutionOptions } from './codegen/substitution.ts';
 import { generate } from './codegen/generate.ts';
 import { compileEvents } from './codegen/events.ts';
 import { CompiledModel } from './codegen/compiled.ts';
+import { registerTangentCode } from './codegen/inverse.ts';
+import { inverseTangents } from './codegen/inverse-tangents.ts';
 import { type Target, compiledData } from './codegen/compiled-data.ts';
 import type { WatchedPose } from './codegen/pose-watch.ts';
 import type { AutoModeReport, CompileReport, Mode, Problem } from './report.ts';
@@ -23,6 +25,9 @@ import type { IterateOptions } from './structure/plan-types.ts';
 import { checkIterate, iterateOptions } from './structure/iterate-plan.ts';
 
 export type { AutoModeReport, CompileReport, Mode, Problem };
+
+// a tree's mass matrix and derivatives are generated code, made on first use (codegen/inverse-tangents.ts)
+registerTangentCode(inverseTangents);
 
 export interface CompileOptions {
   /**

@@ -6,12 +6,17 @@
 //   linear  column i = d r / d q_i
 //   angular column i = vee(dR/dq_i R^T)   (R maps frame to world coordinates,
 //           so R' = [w]x R, frame.ts)
-import { ModelError } from '../errors.ts';
+// Where the model's relaxed plan is straight-line code, the rows dr/dq and
+// dR/dq come from generated tangents of it instead (linearize-generated.ts),
+// made on the second call with a compiled model and frame.
+import { ModelError, UsageError } from '../errors.ts';
 import { withLocalTable } from '../expr/index.ts';
 import type { Model } from '../model/index.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type PointOptions, operatingPoint } from './linearize.ts';
-import { type Sensitivities, sensitivities } from './implicit.ts';
+import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
+import { codeFor, generatedRows } from './linearize-generated.ts';
+import type { ModelState } from '../codegen/state.ts';
 
 export interface FrameJacobian {
   model: string;
@@ -25,22 +30,43 @@ export interface FrameJacobian {
   /** the frame's origin and orientation (frame to world) at the point */
   r: number[];
   R: number[][];
+  /** how J was computed: generated tangent code or symbolically (FrameJacobianOptions.method) */
+  method: 'generated' | 'symbolic';
 }
 
 /** the coordinates' speeds must be states exactly: der(q) = qd */
 const EXACT = 1e-12;
 
+export interface FrameJacobianOptions extends PointOptions {
+  /** as LinearizeOptions.method: unset, generated code from the second call with a compiled model and frame on */
+  method?: 'generated' | 'symbolic';
+}
+
 // (model or compiled model, frame name, point) => the frame's geometric Jacobian at the point
-export function frameJacobian(model: Model | CompiledModel, frame: string, options: PointOptions = {}): FrameJacobian {
+export function frameJacobian(model: Model | CompiledModel, frame: string, options: FrameJacobianOptions = {}): FrameJacobian {
   return withLocalTable(() => {
-    const { compiled, point } = operatingPoint(model, options);
+    const { compiled, point, state } = operatingPoint(model, options);
     checkFrame(compiled, frame);
-    const s = sensitivities(compiled, point, []);
-    const pairs = coordinatePairs(s);
-    const r = [1, 2, 3].map((k) => s.value(`${frame}.r[${k}]`));
-    const R = [1, 2, 3].map((a) => [1, 2, 3].map((b) => s.value(`${frame}.R[${a}][${b}]`)));
-    const dr = [1, 2, 3].map((k) => s.row(`${frame}.r[${k}]`));
-    const dR = [1, 2, 3].map((a) => [1, 2, 3].map((b) => s.row(`${frame}.R[${a}][${b}]`)));
+    const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
+    const solved = solvePoint(compiled, point, state);
+    const values = names.map((y) => solved.state.signal(y));
+    const fast = options.method === 'symbolic' ? 'the symbolic method was asked for' : generated(compiled, solved.state, point, names, values, options.method === 'generated');
+    if (typeof fast === 'string' && options.method === 'generated') {
+      throw new UsageError(`the frame Jacobian of ${frame} by generated code is not possible: ${fast}`, { hint: "leave method unset (or 'symbolic'): the symbolic Jacobian closes loops" });
+    }
+    let rows: (y: string) => ArrayLike<number>, pairs: { q: number; qd: number }[];
+    if (typeof fast === 'string') {
+      const s = sensitivities(compiled, point, [], solved);
+      pairs = coordinatePairs(s);
+      rows = (y) => s.row(y);
+    } else {
+      ({ pairs } = fast);
+      rows = (y) => fast.rows[names.indexOf(y)];
+    }
+    const r = values.slice(0, 3);
+    const R = [0, 1, 2].map((a) => values.slice(3 + 3 * a, 6 + 3 * a));
+    const dr = [1, 2, 3].map((k) => rows(`${frame}.r[${k}]`));
+    const dR = [1, 2, 3].map((a) => [1, 2, 3].map((b) => rows(`${frame}.R[${a}][${b}]`)));
     const J: number[][] = Array.from({ length: 6 }, () => []);
     for (const { q } of pairs) {
       // W = dR/dq R^T, skew-symmetric; its axial vector is the angular velocity per unit speed
@@ -54,7 +80,86 @@ export function frameJacobian(model: Model | CompiledModel, frame: string, optio
       coordinates: pairs.map((p) => compiled.stateNames[p.q]),
       speeds: pairs.map((p) => compiled.stateNames[p.qd]),
       J, r, R,
+      method: typeof fast === 'string' ? 'symbolic' : 'generated',
     };
+  });
+}
+
+/**
+ * The rows of the frame's r and R by the states from generated code
+ * (linearize-generated.ts), with the coordinates read off the signal
+ * sources (der(q) an alias of the state qd); or why not
+ */
+function generated(compiled: CompiledModel, state: ModelState, point: OperatingPoint, names: readonly string[], values: readonly number[], eager: boolean): { rows: number[][]; pairs: { q: number; qd: number }[] } | string {
+  const pairs = coordinates(compiled);
+  if (pairs.length === 0) return 'no state q with der(q) = qd';
+  const rows = generatedRows(compiled, state, point.x, point.t, [], names, names, values, eager);
+  return typeof rows === 'string' ? rows : { rows, pairs };
+}
+
+/**
+ * A frame's Jacobian as a generated function of the coordinates alone, for
+ * many calls (a controller, an optimiser): `jacobian(q, J?)` writes J, 6 x n
+ * row-major (rows v_x, v_y, v_z, w_x, w_y, w_z; columns `coordinates`), from
+ * the position-level tangent code only: no point is solved, nothing is
+ * checked or allocated per call. The model's relaxed plan must be
+ * straight-line code (a tree); parameters and inputs keep the compiled
+ * model's default values.
+ */
+export function frameJacobianFunction(compiled: CompiledModel, frame: string): { coordinates: string[]; jacobian: (q: ArrayLike<number>, J?: Float64Array) => Float64Array } {
+  checkFrame(compiled, frame);
+  const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
+  const pairs = coordinates(compiled);
+  const c = withLocalTable(() => codeFor(compiled, [], names, names, true)!);
+  if (pairs.length === 0 || typeof c === 'string') {
+    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${typeof c === 'string' ? c : 'no state q with der(q) = qd'}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
+  }
+  const { code, D } = c, n = pairs.length, w = code.w;
+  const x = compiled.x0(), u = Float64Array.from(compiled.defaults.u), p = Float64Array.from(compiled.defaults.p);
+  const at = Int32Array.from(pairs, (c) => c.q);
+  // workspace slots: R[a][b] at 3a + b, and coordinate i's rows dr[k] at 12 i + k, dR[a][b] at 12 i + 3 + 3a + b
+  const R = Int32Array.from({ length: 9 }, (_, k) => code.slots[3 + k]);
+  const d = Int32Array.from({ length: 12 * n }, (_, k) => code.slots[12 + (k % 12) * D + at[Math.floor(k / 12)]]);
+  const jacobian = (q: ArrayLike<number>, J: Float64Array = new Float64Array(6 * n)): Float64Array => {
+    if (q.length !== n || J.length !== 6 * n) throw new UsageError(`the Jacobian of ${frame} takes ${n} coordinates (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and a J of ${6 * n}, got ${q.length} and ${J.length}`);
+    for (let i = 0; i < n; i++) x[at[i]] = q[i];
+    code.run(0, x, u, p);
+    for (let i = 0, o = 0; i < n; i++, o += 12) {
+      for (let k = 0; k < 3; k++) J[k * n + i] = w[d[o + k]];
+      // W = dR/dq R^T, skew-symmetric (frameJacobian), its axial vector: W(a, b) = sum_c dR[a][c] R[b][c]
+      let W21 = 0, W12 = 0, W02 = 0, W20 = 0, W10 = 0, W01 = 0;
+      for (let k = 0; k < 3; k++) {
+        const d0 = w[d[o + 3 + k]], d1 = w[d[o + 6 + k]], d2 = w[d[o + 9 + k]];
+        const r0 = w[R[k]], r1 = w[R[3 + k]], r2 = w[R[6 + k]];
+        W21 += d2 * r1;
+        W12 += d1 * r2;
+        W02 += d0 * r2;
+        W20 += d2 * r0;
+        W10 += d1 * r0;
+        W01 += d0 * r1;
+      }
+      J[3 * n + i] = (W21 - W12) / 2;
+      J[4 * n + i] = (W02 - W20) / 2;
+      J[5 * n + i] = (W10 - W01) / 2;
+    }
+    return J;
+  };
+  return { coordinates: pairs.map((c) => compiled.stateNames[c.q]), jacobian };
+}
+
+/** the states q with der(q) = qd, another state (an alias of it, or an assignment of it in the plan), by their indices in x */
+function coordinates(compiled: CompiledModel): { q: number; qd: number }[] {
+  // der(q) = qd: an alias of the state qd, or an assignment of it
+  const states = compiled.plan.states, index = new Map(states.map((v, i) => [v.id, i]));
+  const assigned = new Map<number, number>();
+  for (const step of compiled.plan.steps) {
+    if (step.kind !== 'assign') continue;
+    for (const a of step.assigns) if (a.expr.op === 'sym' && index.has(a.expr.sym!.id)) assigned.set(a.target.id, index.get(a.expr.sym!.id)!);
+  }
+  return states.flatMap((v, q) => {
+    const s = compiled.signalSource(`der(${v.name})`);
+    const qd = s.from === 'x' && s.sign === 1 && s.offset === 0 ? s.index : v.derivative && assigned.get(v.derivative.id);
+    return qd === undefined ? [] : [{ q, qd }];
   });
 }
 

@@ -16,6 +16,7 @@ import { type Expr, type Sym, FUNCTIONS, diff, fold, show, symsOf } from '../exp
 import { KronError, ModelError, SimulationError } from '../errors.ts';
 import { TIME, type Variable, describeEquation } from '../model/index.ts';
 import type { CompiledModel, SignalSource } from '../codegen/compiled.ts';
+import type { ModelState } from '../codegen/state.ts';
 import { type SparseRows, blockSolve } from './block-solve.ts';
 
 export interface OperatingPoint {
@@ -49,10 +50,10 @@ export interface Sensitivities {
 const CONSISTENT = 1e-8;
 
 // (compiled model, point, inputs to differentiate by) => dz/dx and dz/du of every unknown at the point
-export function sensitivities(compiled: CompiledModel, point: OperatingPoint, inputs: readonly number[]): Sensitivities {
+export function sensitivities(compiled: CompiledModel, point: OperatingPoint, inputs: readonly number[], solved = solvePoint(compiled, point)): Sensitivities {
   const { plan, reduced } = compiled;
   const n = plan.states.length, m = inputs.length, N = plan.unknowns.length, cols = n + m;
-  const { state, dx } = solvePoint(compiled, point);
+  const { state, dx } = solved;
   const values = new Map<number, number>();
   plan.states.forEach((v, i) => values.set(v.id, point.x[i]));
   plan.inputs.forEach((v, i) => values.set(v.id, point.u[i]));
@@ -94,9 +95,8 @@ export function sensitivities(compiled: CompiledModel, point: OperatingPoint, in
   return { compiled, point, dx, inputs, S, value: (name) => state.signal(name), row };
 }
 
-/** the compiled model's evaluation at the point: every unknown in the state's workspace, a failure as a typed error */
-function solvePoint(compiled: CompiledModel, point: OperatingPoint) {
-  const state = compiled.createState({ start: point.guesses, parameters: point.parameters });
+/** the compiled model's evaluation at the point: every unknown in the state's workspace (a new state with the point's first guesses and parameters, or the one operatingPoint made), a failure as a typed error */
+export function solvePoint(compiled: CompiledModel, point: OperatingPoint, state: ModelState = compiled.createState({ start: point.guesses, parameters: point.parameters })): { state: ModelState; dx: Float64Array } {
   state.u.set(point.u);
   const dx = new Float64Array(point.x.length);
   try {

@@ -10,7 +10,9 @@ import { withLocalTable } from '../expr/index.ts';
 import type { Model } from '../model/index.ts';
 import { type CompileOptions, compile } from '../compile.ts';
 import { CompiledModel } from '../codegen/compiled.ts';
-import { type OperatingPoint, type Sensitivities, sensitivities } from './implicit.ts';
+import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
+import { generatedLinearization } from './linearize-generated.ts';
+import type { ModelState } from '../codegen/state.ts';
 import { type Eigenvalue, eigenvalues } from './eigenvalues.ts';
 
 /** what to compile (a model) and where to linearize */
@@ -28,6 +30,15 @@ export interface LinearizeOptions extends PointOptions {
   inputs?: readonly string[];
   /** output signals y, by name (any signal: frame positions, joint coordinates, forces...) */
   outputs?: readonly string[];
+  /**
+   * 'generated': tangents of the model's straight-line code, generated on
+   * the first call for a compiled model and kept (linearize-generated.ts);
+   * 'symbolic': the implicit function theorem on the flat equations
+   * (implicit.ts). Unset: symbolic on the first call, generated from the
+   * second call with the same compiled model, inputs and outputs on, where
+   * the model allows it (no loop solved at run time); else symbolic.
+   */
+  method?: 'generated' | 'symbolic';
 }
 
 export interface Linearization {
@@ -46,6 +57,8 @@ export interface Linearization {
   B: number[][];
   C: number[][];
   D: number[][];
+  /** how A, B, C, D were computed: by generated tangent code or symbolically (LinearizeOptions.method) */
+  method: 'generated' | 'symbolic';
   /** eigenvalues of A, complex pairs adjacent, by real part descending (eigenvalues.ts) */
   eigenvalues: Eigenvalue[];
   /** milliseconds: compile, and the linearization itself */
@@ -56,16 +69,28 @@ export interface Linearization {
 // (model or compiled model, options) => A, B, C, D at the operating point
 export function linearize(model: Model | CompiledModel, options: LinearizeOptions = {}): Linearization {
   return withLocalTable(() => {
-    const { compiled, point, compileMs } = operatingPoint(model, options);
+    const { compiled, point, compileMs, state } = operatingPoint(model, options);
     const t0 = performance.now();
     const inputs = (options.inputs ?? compiled.generated.layout.inputs).map((name) => inputIndex(compiled, name));
     const outputs = [...(options.outputs ?? [])];
     for (const name of outputs) checkSignal(compiled, name);
-    const s = sensitivities(compiled, point, inputs);
-    const n = point.x.length;
-    const split = (row: Float64Array) => [[...row.subarray(0, n)], [...row.subarray(n)]];
-    const [A, B] = transposeSplit(compiled.stateNames.map((x) => split(derivativeRow(s, x))));
-    const [C, D] = transposeSplit(outputs.map((y) => split(s.row(y))));
+    const solved = solvePoint(compiled, point, state);
+    const fast = options.method === 'symbolic' ? 'the symbolic method was asked for' : generatedLinearization(compiled, solved.state, point.x, point.t, solved.dx, inputs, outputs, options.method === 'generated');
+    if (typeof fast === 'string' && options.method === 'generated') {
+      throw new UsageError(`linearize of ${compiled.report.model} by generated code is not possible: ${fast}`, { hint: "leave method unset (or 'symbolic'): the symbolic linearization handles loops" });
+    }
+    let A: number[][], B: number[][], C: number[][], D: number[][], y: number[];
+    if (typeof fast === 'string') {
+      const s = sensitivities(compiled, point, inputs, solved);
+      const n = point.x.length;
+      const split = (row: Float64Array) => [[...row.subarray(0, n)], [...row.subarray(n)]];
+      [A, B] = transposeSplit(compiled.stateNames.map((x) => split(derivativeRow(s, x))));
+      [C, D] = transposeSplit(outputs.map((y) => split(s.row(y))));
+      y = outputs.map((name) => s.value(name));
+    } else {
+      ({ A, B, C, D } = fast);
+      y = outputs.map((name) => solved.state.signal(name));
+    }
     return {
       model: compiled.report.model,
       time: point.t,
@@ -74,9 +99,10 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
       outputs,
       x: [...point.x],
       u: inputs.map((k) => point.u[k]),
-      y: outputs.map((y) => s.value(y)),
-      dx: [...s.dx],
+      y,
+      dx: [...solved.dx],
       A, B, C, D,
+      method: typeof fast === 'string' ? 'symbolic' : 'generated',
       eigenvalues: eigenvalues(A),
       compileMs,
       linearizeMs: Math.round((performance.now() - t0) * 100) / 100,
@@ -92,7 +118,7 @@ function derivativeRow(s: Sensitivities, state: string): Float64Array {
 }
 
 /** the compiled model and the point (t, x, u), from a model or a compiled one; names checked */
-export function operatingPoint(model: Model | CompiledModel, options: PointOptions): { compiled: CompiledModel; point: OperatingPoint; compileMs: number } {
+export function operatingPoint(model: Model | CompiledModel, options: PointOptions): { compiled: CompiledModel; point: OperatingPoint; compileMs: number; state: ModelState } {
   const t0 = performance.now();
   let compiled: CompiledModel;
   if (model instanceof CompiledModel) {
@@ -120,7 +146,7 @@ export function operatingPoint(model: Model | CompiledModel, options: PointOptio
     else if (source?.from === 'u') u[source.index] = (value - source.offset) / source.sign;
     else throw notAState(compiled, name);
   }
-  return { compiled, point: { x, u, t, guesses, parameters }, compileMs };
+  return { compiled, point: { x, u, t, guesses, parameters }, compileMs, state };
 }
 
 function notAState(compiled: CompiledModel, name: string): ModelError {

@@ -17,6 +17,7 @@ import { Component } from '../model/index.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 import { iterationFailure } from './relax-iterate.ts';
 import { type CoordinateNames, InverseDynamics } from './inverse.ts';
+import type { ForwardDerivatives, InverseDerivatives } from './dynamics-derivatives.ts';
 import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
 import { type WasmTarget, wasmTarget } from './wasm.ts';
@@ -218,9 +219,23 @@ export class CompiledModel {
     return (this.defaultInverse ??= new InverseDynamics(this, this.state)).evaluate(t, q, qd, qdd, tau);
   }
 
-  /** M(q) of M(q) qdd + h(q, qd) = tau (n x n, row-major), from n + 1 inverse-dynamics evaluations; problem 'inverse' */
+  /** M(q) of M(q) qdd + h(q, qd) = tau (n x n, row-major): generated code for a tree, n + 1 inverse-dynamics evaluations with a loop; problem 'inverse' */
   massMatrix(q: ArrayLike<number>, out?: Float64Array): Float64Array {
-    return (this.defaultInverse ??= new InverseDynamics(this, this.state)).massMatrix(q, out);
+    return this.inverseRun.massMatrix(q, out);
+  }
+
+  /** qdd = FD(q, qd, tau) and its exact Jacobians by q, qd, tau (generated on first use; a tree); problem 'inverse' */
+  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>): ForwardDerivatives {
+    return this.inverseRun.forwardDerivatives(q, qd, tau);
+  }
+
+  /** tau = ID(q, qd, qdd) and its exact Jacobians by q, qd, qdd (generated on first use; a tree); problem 'inverse' */
+  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>): InverseDerivatives {
+    return this.inverseRun.inverseDerivatives(q, qd, qdd);
+  }
+
+  private get inverseRun(): InverseDynamics {
+    return (this.defaultInverse ??= new InverseDynamics(this, this.state));
   }
 
   /** h(q, qd) of M(q) qdd + h(q, qd) = tau: gravity, velocity terms, springs and dampers; problem 'inverse' */

@@ -16,6 +16,9 @@
 import { UsageError } from '../errors.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import type { ModelState } from './state.ts';
+import { coordinateSlots } from './coordinate-slots.ts';
+import type { InverseTangents } from './inverse-tangents.ts';
+import { DynamicsDerivatives, type ForwardDerivatives, type InverseDerivatives } from './dynamics-derivatives.ts';
 
 /** the names of one generalized coordinate: position, speed, acceleration, force */
 export interface CoordinateNames {
@@ -23,6 +26,17 @@ export interface CoordinateNames {
   readonly qd: string;
   readonly qdd: string;
   readonly tau: string;
+}
+
+/**
+ * What makes a tree's tangent code (inverse-tangents.ts, which loads the
+ * code generator): registered by the compiler (compile.ts), so that a model
+ * run from the compile cache does not load generate.ts at start-up. A model
+ * compiled in this process always has it.
+ */
+let tangentCode: ((model: CompiledModel) => InverseTangents | string) | undefined;
+export function registerTangentCode(make: (model: CompiledModel) => InverseTangents | string): void {
+  tangentCode = make;
 }
 
 /** a run of inverse dynamics: its own state (inputs, workspace, Newton warm starts of loops) */
@@ -49,18 +63,12 @@ export class InverseDynamics {
         hint: "compile(model, { problem: 'inverse' }) (kron compile --inverse)",
       });
     }
-    const k = model.coordinates;
-    this.n = k.length;
-    const source = (name: string) => model.signalSource(name);
-    const index = (name: string, from: SignalSource['from']) => {
-      const s = source(name);
-      if (s.from !== from || s.sign !== 1 || s.offset !== 0) throw new Error(`inverse: ${name} is not ${from}[i] (${JSON.stringify(s)})`);
-      return s.index;
-    };
-    this.qAt = Int32Array.from(k, (c) => index(c.q, 'x'));
-    this.qdAt = Int32Array.from(k, (c) => index(c.qd, 'x'));
-    this.qddAt = Int32Array.from(k, (c) => index(c.qdd, 'u'));
-    this.tauFrom = k.map((c) => source(c.tau));
+    const slots = coordinateSlots(model);
+    this.n = slots.qAt.length;
+    this.qAt = slots.qAt;
+    this.qdAt = slots.qdAt;
+    this.qddAt = slots.qddAt;
+    this.tauFrom = slots.tauFrom;
     this.x = model.x0();
     this.dx = new Float64Array(this.x.length);
     this.zeros = new Float64Array(this.n);
@@ -94,10 +102,22 @@ export class InverseDynamics {
     return this.evaluate(t, q, qd, this.zeros, out);
   }
 
-  /** M(q) of M qdd + h = tau, n x n row-major in out: column j = ID(q, 0, e_j) - ID(q, 0, 0) */
+  /**
+   * M(q) of M qdd + h = tau, n x n row-major in out: for a tree from
+   * generated code (the tangents of ID along qdd, made on first use,
+   * inverse-tangents.ts); with a kinematic loop from n + 1 evaluations
+   * (massMatrixByColumns)
+   */
   massMatrix(q: ArrayLike<number>, out: Float64Array = new Float64Array(this.n * this.n), t = 0): Float64Array {
+    this.check(q, out, n2(this.n), 'the mass matrix');
+    const d = this.derivatives();
+    return typeof d === 'string' ? this.massMatrixByColumns(q, out, t) : d.massMatrix(q, out, t);
+  }
+
+  /** M(q), n x n row-major in out, column j = ID(q, 0, e_j) - ID(q, 0, 0): n + 1 evaluations of the model's own code */
+  massMatrixByColumns(q: ArrayLike<number>, out: Float64Array = new Float64Array(this.n * this.n), t = 0): Float64Array {
     const n = this.n;
-    if (out.length !== n * n) throw new UsageError(`the mass matrix has ${n * n} entries, got an array of ${out.length}`);
+    this.check(q, out, n2(n), 'the mass matrix');
     this.evaluate(t, q, this.zeros, this.zeros, this.base);
     const col = new Float64Array(n);
     for (let j = 0; j < n; j++) {
@@ -109,4 +129,61 @@ export class InverseDynamics {
     this.unit.fill(0);
     return out;
   }
+
+  /**
+   * qdd = FD(q, qd, tau) and its exact Jacobians dqdd/dq, dqdd/dqd,
+   * dqdd/dtau (n x n row-major), from generated tangents of the inverse
+   * dynamics (dynamics-derivatives.ts); a tree only
+   */
+  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
+    this.check(q, qd, this.n, 'qd', tau);
+    return this.tree('forwardDerivatives').forward(q, qd, tau, t);
+  }
+
+  /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M; a tree only */
+  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0): InverseDerivatives {
+    this.check(q, qd, this.n, 'qd', qdd);
+    return this.tree('inverseDerivatives').inverse(q, qd, qdd, t);
+  }
+
+  /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd), in O(n); a tree only */
+  inverseTangent(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dqdd: ArrayLike<number>, t = 0): { tau: Float64Array; dtau: Float64Array } {
+    for (const [what, a] of [['qd', qd], ['qdd', qdd], ['dq', dq], ['dqd', dqd], ['dqdd', dqdd]] as const) this.check(q, a, this.n, what);
+    return this.tree('inverseTangent').inverseTangent(q, qd, qdd, dq, dqd, dqdd, t);
+  }
+
+  /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): an O(n) tangent and a solve with M; a tree only */
+  forwardTangent(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dtau: ArrayLike<number>, t = 0): { qdd: Float64Array; dqdd: Float64Array } {
+    for (const [what, a] of [['qd', qd], ['tau', tau], ['dq', dq], ['dqd', dqd], ['dtau', dtau]] as const) this.check(q, a, this.n, what);
+    return this.tree('forwardTangent').forwardTangent(q, qd, tau, dq, dqd, dtau, t);
+  }
+
+  private made: DynamicsDerivatives | string | undefined;
+  /** the generated derivatives of this model, or why there are none */
+  derivatives(): DynamicsDerivatives | string {
+    if (this.made === undefined) {
+      const code = tangentCode ? tangentCode(this.model) : 'the code generator is not loaded (a model run from the compile cache or from its portable form)';
+      this.made = typeof code === 'string' ? code : new DynamicsDerivatives(this, code);
+    }
+    return this.made;
+  }
+
+  private tree(what: string): DynamicsDerivatives {
+    const d = this.derivatives();
+    if (typeof d !== 'string') return d;
+    if (!tangentCode) throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, { hint: "compile the model in this process (compile(model, { problem: 'inverse' }))" });
+    throw new UsageError(`${what} of ${this.model.report.model}: ${d}; exact derivatives are generated for trees only so far`, {
+      hint: 'linearize() differentiates a model with kinematic loops (kron linearize); massMatrix() and bias() work on it',
+    });
+  }
+
+  /** q has n entries, and so has `a` (named `what`, or an output of `size`); else a UsageError */
+  private check(q: ArrayLike<number>, a: ArrayLike<number>, size: number, what: string, b?: ArrayLike<number>): void {
+    const n = this.n, names = () => this.model.coordinates.map((c) => c.q).join(', ');
+    if (q.length !== n) throw new UsageError(`${this.model.report.model} has ${n} coordinates (${names()}), got q of ${q.length}`);
+    if (a.length !== size) throw new UsageError(size === n ? `${what} takes ${n} entries (${names()}), got ${a.length}` : `${what} has ${size} entries, got an array of ${a.length}`);
+    if (b && b.length !== n) throw new UsageError(`${this.model.report.model} has ${n} coordinates (${names()}), got ${b.length} values`);
+  }
 }
+
+const n2 = (n: number) => n * n;

@@ -3,8 +3,8 @@
 import type { Expr, Sym } from './node.ts';
 import { ExprError, localMemo } from './node.ts';
 import { ONE, ZERO, add, call, cos, div, mul, neg, num, pow, sin, sqrt, step, sub } from './build.ts';
-import { foldWeak } from './fold.ts';
-import { dependsOn } from './analysis.ts';
+import { fold, foldWeak } from './fold.ts';
+import { dependsOn, symsOf } from './analysis.ts';
 
 /** differentiation by one variable: its memo, and the fold's two functions made once, not per call */
 interface ByVariable {
@@ -21,7 +21,7 @@ const fresh = () => new WeakMap<Sym, ByVariable>();
 function byVariable(v: Sym): ByVariable {
   return {
     memo: new WeakMap(),
-    rule: (n, d) => derivative(n, d, v),
+    rule: (n, d) => derivative(n, d, (s) => (s.id === v.id ? ONE : ZERO)),
     // a subexpression free of v differentiates to ZERO exactly (every rule below folds to it): not visited
     free: (n) => (dependsOn(n, v.id) ? undefined : ZERO),
   };
@@ -35,11 +35,19 @@ export function diff(e: Expr, v: Sym): Expr {
   return foldWeak(e, by.memo, by.rule, by.free);
 }
 
-function derivative(n: Expr, d: Expr[], v: Sym): Expr {
+// (e, the tangent of each symbol) => the directional derivative of e: sum over its symbols s of de/ds times
+// s's tangent, by the chain rule node by node (forward mode), so that e's nesting is kept: a product
+// (a + b)(c + d) differentiates to (a' + b')(c + d) + (a + b)(c' + d'), not one partial per symbol.
+// `moves` says which symbols have a tangent (the others are constants): a subexpression of none is zero.
+export function along(e: Expr, tangent: (s: Sym) => Expr, moves: (id: number) => boolean): Expr {
+  return fold(e, new Map<number, Expr>(), (n, d) => derivative(n, d, tangent), (n) => (symsOf(n).some(moves) ? undefined : ZERO));
+}
+
+function derivative(n: Expr, d: Expr[], tangent: (s: Sym) => Expr): Expr {
   const a = n.args;
   switch (n.op) {
     case 'const': return ZERO;
-    case 'sym': return n.sym!.id === v.id ? ONE : ZERO;
+    case 'sym': return tangent(n.sym!);
     case 'add': return add(...d);
     case 'mul': return add(...d.map((di, i) => (di === ZERO ? ZERO : mul(di, ...a.filter((_, j) => j !== i)))));
     case 'div': // (u/w)' = u'/w - u w'/w^2

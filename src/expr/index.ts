@@ -3,7 +3,7 @@
 export * from './node.ts';
 export * from './build.ts';
 export * from './analysis.ts';
-export { diff } from './diff.ts';
+export { along, diff } from './diff.ts';
 export { fold } from './fold.ts';
 export { show } from './print.ts';
 export { FUNCTIONS } from './functions.ts';

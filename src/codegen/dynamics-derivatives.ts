@@ -1,0 +1,163 @@
+// Exact derivatives of a tree's dynamics from the generated tangents of its
+// inverse dynamics (inverse-tangents.ts), by Carpentier & Mansard (RSS 2018,
+// "Analytical derivatives of rigid body dynamics algorithms", eq. 7): with
+// ID(q, qd, qdd) = tau and M = dID/dqdd, at qdd = FD(q, qd, tau)
+//   dqdd/dq = -M^-1 dID/dq,   dqdd/dqd = -M^-1 dID/dqd,   dqdd/dtau = M^-1,
+// and along one direction (dq, dqd, dtau)
+//   dqdd = M^-1 (dtau - ID'(dq, dqd, 0)),
+// ID' the generated O(n) tangent at (q, qd, qdd). qdd itself is
+// M^-1 (tau - h), h = ID(q, qd, 0) from the model's own inverse code.
+//
+// Glossary: n coordinates; matrices n x n row-major; L the factor of M = L^T L
+// (dense-cholesky.ts: a tree's M factors without fill-in).
+import { SimulationError } from '../errors.ts';
+import type { InverseDynamics } from './inverse.ts';
+import type { InverseTangents } from './inverse-tangents.ts';
+import type { DerivedCode } from './derived.ts';
+import { ltlFactor, ltlSolveColumns } from './dense-cholesky.ts';
+
+/** qdd = FD(q, qd, tau) and its Jacobians (n x n, row-major) */
+export interface ForwardDerivatives {
+  qdd: Float64Array;
+  dqdd_dq: Float64Array;
+  dqdd_dqd: Float64Array;
+  dqdd_dtau: Float64Array;
+}
+
+/** tau = ID(q, qd, qdd) and its Jacobians (n x n, row-major); dtau_dqdd is M */
+export interface InverseDerivatives {
+  tau: Float64Array;
+  dtau_dq: Float64Array;
+  dtau_dqd: Float64Array;
+  dtau_dqdd: Float64Array;
+}
+
+export class DynamicsDerivatives {
+  readonly n: number;
+  private readonly x: Float64Array;
+  private readonly u: Float64Array;
+  private readonly L: Float64Array;
+  private readonly h: Float64Array;
+
+  constructor(
+    readonly dynamics: InverseDynamics,
+    readonly code: InverseTangents,
+  ) {
+    this.n = code.n;
+    this.x = dynamics.model.x0();
+    this.u = new Float64Array(dynamics.state.u.length + 3 * this.n);
+    this.L = new Float64Array(this.n * this.n);
+    this.h = new Float64Array(this.n);
+  }
+
+  /** the point (q, qd, qdd) and a direction (dq, dqd, dqdd: the jvp code's extra inputs) written, then `code` run */
+  private run(code: DerivedCode, t: number, q: ArrayLike<number>, qd: ArrayLike<number> | undefined, qdd: ArrayLike<number> | undefined, direction?: ArrayLike<number>[]): void {
+    const { x, u, n } = this, s = this.code.slots, m = this.dynamics.state.u.length;
+    u.set(this.dynamics.state.u);
+    for (let i = 0; i < n; i++) {
+      x[s.qAt[i]] = q[i];
+      x[s.qdAt[i]] = qd ? qd[i] : 0;
+      u[s.qddAt[i]] = qdd ? qdd[i] : 0;
+    }
+    if (direction) direction.forEach((d, k) => { for (let i = 0; i < n; i++) u[m + k * n + i] = d[i]; });
+    code.run(t, x, u, this.dynamics.state.p);
+  }
+
+  /** outputs from .. from + out.length of the code last run into out, checked finite (`what` names entry k) */
+  private read(code: DerivedCode, from: number, out: Float64Array, what: (k: number) => string): Float64Array {
+    const { w, slots } = code;
+    for (let k = 0; k < out.length; k++) out[k] = w[slots[from + k]];
+    for (let k = 0; k < out.length; k++) if (!Number.isFinite(out[k])) throw notFinite(this.dynamics, what(k), out[k]);
+    return out;
+  }
+
+  /** M(q) into out (n x n, row-major), from its generated lower triangle */
+  massMatrix(q: ArrayLike<number>, out: Float64Array, t = 0): Float64Array {
+    const { n } = this, code = this.code.mass, w = code.w, slots = code.slots;
+    this.run(code, t, q, undefined, undefined);
+    for (let i = 0, k = 0; i < n; i++) {
+      for (let j = 0; j <= i; j++, k++) {
+        const v = w[slots[k]];
+        if (!Number.isFinite(v)) throw notFinite(this.dynamics, `M[${i}][${j}]`, v);
+        out[i * n + j] = out[j * n + i] = v;
+      }
+    }
+    return out;
+  }
+
+  /** the factor L^T L of M(q) into L; a typed error when M is not positive definite */
+  private factor(q: ArrayLike<number>, t: number, M: Float64Array): Float64Array {
+    this.massMatrix(q, M, t);
+    const f = ltlFactor(this.n, M, this.L);
+    if (typeof f === 'number') {
+      const c = this.dynamics.model.coordinates[f];
+      throw new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${f}, coordinate ${c.q})`, {
+        variables: [c.q],
+        hint: 'a coordinate that moves no mass (a massless end link, a zero inertia about its axis) has no acceleration to differentiate: give its link mass or inertia',
+      });
+    }
+    return f;
+  }
+
+  /** qdd = M^-1 (tau - h) with L factored; into qdd */
+  private accelerations(t: number, q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, qdd: Float64Array): Float64Array {
+    this.dynamics.bias(q, qd, this.h, t);
+    for (let i = 0; i < this.n; i++) qdd[i] = tau[i] - this.h[i];
+    return ltlSolveColumns(this.n, this.L, qdd, 1);
+  }
+
+  /** qdd = FD(q, qd, tau) and dqdd/d(q, qd, tau) */
+  forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
+    const { n } = this;
+    const M = new Float64Array(n * n);
+    const L = this.factor(q, t, M);
+    const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
+    const id = this.inverse(q, qd, qdd, t, M);
+    // -M^-1 dID/dq and -M^-1 dID/dqd; M^-1 from the identity
+    for (const J of [id.dtau_dq, id.dtau_dqd]) for (let k = 0; k < J.length; k++) J[k] = -J[k];
+    const dq = ltlSolveColumns(n, L, id.dtau_dq, n);
+    const dqd = ltlSolveColumns(n, L, id.dtau_dqd, n);
+    const eye = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) eye[i * n + i] = 1;
+    return { qdd, dqdd_dq: dq, dqdd_dqd: dqd, dqdd_dtau: ltlSolveColumns(n, L, eye, n) };
+  }
+
+  /** tau = ID(q, qd, qdd), dID/dq and dID/dqd (one generated function), and M */
+  inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array): InverseDerivatives {
+    const { n } = this, code = this.code.jacobian;
+    this.run(code, t, q, qd, qdd);
+    const names = this.dynamics.model.coordinates;
+    const by = (what: 'q' | 'qd') => (k: number) => `d(${names[(k / n) | 0].tau})/d(${names[k % n][what]})`;
+    const tau = this.read(code, 0, new Float64Array(n), (i) => names[i].tau);
+    const dq = this.read(code, n, new Float64Array(n * n), by('q'));
+    const dqd = this.read(code, n + n * n, new Float64Array(n * n), by('qd'));
+    return { tau, dtau_dq: dq, dtau_dqd: dqd, dtau_dqdd: M ?? this.massMatrix(q, new Float64Array(n * n), t) };
+  }
+
+  /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd): O(n) */
+  inverseTangent(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dqdd: ArrayLike<number>, t = 0): { tau: Float64Array; dtau: Float64Array } {
+    const { n } = this, code = this.code.jvp;
+    this.run(code, t, q, qd, qdd, [dq, dqd, dqdd]);
+    const names = this.dynamics.model.coordinates;
+    const tau = this.read(code, 0, new Float64Array(n), (i) => names[i].tau);
+    const dtau = this.read(code, n, new Float64Array(n), (i) => `the tangent of ${names[i].tau}`);
+    return { tau, dtau };
+  }
+
+  /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): the O(n) tangent of ID and one solve with M */
+  forwardTangent(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dtau: ArrayLike<number>, t = 0): { qdd: Float64Array; dqdd: Float64Array } {
+    const { n } = this;
+    this.factor(q, t, new Float64Array(n * n));
+    const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
+    const { dtau: dID } = this.inverseTangent(q, qd, qdd, dq, dqd, new Float64Array(n), t);
+    const dqdd = Float64Array.from(dID, (v, i) => dtau[i] - v);
+    return { qdd, dqdd: ltlSolveColumns(n, this.L, dqdd, 1) };
+  }
+}
+
+function notFinite(inverse: InverseDynamics, what: string, v: number): SimulationError {
+  return new SimulationError(`the derivatives of ${inverse.model.report.model}'s dynamics are not finite: ${what} is ${v}`, {
+    variables: [what],
+    hint: 'a coordinate at a singular position of its joint (a division by zero in its equations), or q, qd, qdd not finite: check the point',
+  });
+}

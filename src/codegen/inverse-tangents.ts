@@ -1,0 +1,137 @@
+// Generated tangents of a tree's inverse dynamics tau = ID(q, qd, qdd): the
+// inverse problem of a tree is straight-line code (the sorted Newton-Euler
+// equations), and its tangents (tangent.ts) give, as generated functions,
+//   mass      M = dID/dqdd, its lower triangle (n directions qdd_j; ID is
+//             linear in qdd, so the columns depend on q only). Entry (i, j),
+//             i >= j, is tau_i's tangent along qdd_j: with parents numbered
+//             before children only joint j's subtree moves, so the work is
+//             O(sum of subtree sizes), the composite-rigid-body count;
+//   jacobian  tau, dID/dq and dID/dqd (2n unit directions);
+//   jvp       tau and its tangent along one direction (dq, dqd, dqdd) given
+//             at run time as extra inputs: O(n), one Newton-Euler pass and
+//             its tangent.
+// Each is generated on its first use and kept with the compiled model
+// (a WeakMap: it goes with the model). A model whose inverse problem is not
+// straight-line (a kinematic loop: a torn block) has none: why is said.
+//
+// Glossary: n coordinates, D directions; seeds as tangent.ts.
+import { type Expr, type Sym, ONE, ZERO, add, mul, num } from '../expr/index.ts';
+import { Variable } from '../model/index.ts';
+import type { Assign, SolvePlan } from '../structure/plan-types.ts';
+import type { CompiledModel } from './compiled.ts';
+import { type CoordinateSlots, coordinateSlots } from './coordinate-slots.ts';
+import { type DerivedCode, derivedCode } from './derived.ts';
+import { tangents } from './tangent.ts';
+
+/** coordinate j's q, qd or qdd moves by one along direction d (a number), or along direction 0 by a symbol's value */
+type Seed = ['q' | 'qd' | 'qdd', number, number | Expr];
+
+export class InverseTangents {
+  readonly n: number;
+  readonly slots: CoordinateSlots;
+  private readonly plan: SolvePlan;
+  private readonly list: readonly Assign[];
+  private readonly symbols = new Map<number, Sym>();
+  private made: { mass?: DerivedCode; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
+
+  constructor(readonly model: CompiledModel, plan: SolvePlan, list: readonly Assign[]) {
+    this.plan = plan;
+    this.list = list;
+    this.slots = coordinateSlots(model);
+    this.n = this.slots.qAt.length;
+    for (const v of [...plan.states, ...plan.inputs, ...plan.parameters, ...plan.unknowns]) this.symbols.set(v.id, v);
+    for (const a of list) this.symbols.set(a.target.id, a.target);
+  }
+
+  /** M's lower triangle, row by row: entry (i, j), j <= i, at i (i + 1) / 2 + j */
+  get mass(): DerivedCode {
+    return (this.made.mass ??= this.derive('mass', this.n, (j) => [['qdd', j, j]], (tau, dtau) => {
+      const out: Expr[] = [];
+      for (let i = 0; i < this.n; i++) for (let j = 0; j <= i; j++) out.push(dtau(i, j));
+      return out;
+    }));
+  }
+
+  /** tau, then dID/dq and dID/dqd row-major (n x n each) */
+  get jacobian(): DerivedCode {
+    const n = this.n;
+    return (this.made.jacobian ??= this.derive('jacobian', 2 * n, (j) => [['q', j, j], ['qd', j, n + j]], (tau, dtau) => {
+      const out = Array.from({ length: n }, (_, i) => tau(i));
+      for (const from of [0, n]) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out.push(dtau(i, from + j));
+      return out;
+    }));
+  }
+
+  /** tau and its tangent along (dq, dqd, dqdd), the 3n extra inputs after the model's */
+  get jvp(): DerivedCode {
+    return (this.made.jvp ??= this.directional());
+  }
+
+  private directional(): DerivedCode {
+    const n = this.n;
+    const [dq, dqd, dqdd] = (['dq', 'dqd', 'dqdd'] as const).map((what) => Array.from({ length: n }, (_, j) => new Variable(undefined, `${what}[${j}]`, 'input')));
+    const seed = (j: number): Seed[] => [['q', j, dq[j].e], ['qd', j, dqd[j].e], ['qdd', j, dqdd[j].e]];
+    const taus = (f: (i: number) => Expr) => Array.from({ length: n }, (_, i) => f(i));
+    return this.derive('jvp', 1, seed, (tau, dtau) => [...taus(tau), ...taus((i) => dtau(i, 0))], [...dq, ...dqd, ...dqdd]);
+  }
+
+  /**
+   * The code of `outputs`, from the tangents in D directions seeded by
+   * `seed(j)`: coordinate j's q, qd or qdd moves along direction d by one
+   * (a number d) or by a given symbol's value
+   */
+  private derive(
+    name: string,
+    D: number,
+    seed: (j: number) => Seed[],
+    outputs: (tau: (i: number) => Expr, dtau: (i: number, d: number) => Expr) => Expr[],
+    extra: Variable[] = [],
+  ): DerivedCode {
+    const { plan, slots } = this;
+    const seeds = new Map<number, Expr[]>();
+    for (let j = 0; j < this.n; j++) {
+      for (const [what, , d] of seed(j)) {
+        const v = what === 'q' ? plan.states[slots.qAt[j]] : what === 'qd' ? plan.states[slots.qdAt[j]] : plan.inputs[slots.qddAt[j]];
+        const dirs = seeds.get(v.id) ?? new Array<Expr>(D).fill(ZERO);
+        if (typeof d === 'number') dirs[d] = ONE;
+        else dirs[0] = d;
+        seeds.set(v.id, dirs);
+      }
+    }
+    const t = tangents(this.list, seeds, D, (id) => this.symbols.get(id)!);
+    // tau_i is sign * (an unknown, or an input) + offset, or a constant (tauFrom, compiled-data.ts)
+    const source = (i: number) => {
+      const s = slots.tauFrom[i];
+      return { s, v: s.from === 'w' ? plan.unknowns[s.index] : s.from === 'u' ? plan.inputs[s.index] : undefined };
+    };
+    const tau = (i: number) => {
+      const { s, v } = source(i);
+      return v ? add(mul(s.sign, v.e), s.offset) : num(s.offset);
+    };
+    const dtau = (i: number, d: number) => {
+      const { s, v } = source(i);
+      const dv = v && t.tangent(v.id);
+      return dv ? mul(s.sign, dv[d]) : ZERO;
+    };
+    return derivedCode(plan, extra, t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
+  }
+}
+
+const cache = new WeakMap<CompiledModel, InverseTangents | string>();
+
+/**
+ * The tangent code of a model compiled for the inverse problem, made once;
+ * a string saying why there is none (the inverse problem has a loop)
+ */
+export function inverseTangents(model: CompiledModel): InverseTangents | string {
+  let made = cache.get(model);
+  if (made === undefined) {
+    const plan = model.plan;
+    const loop = plan.steps.find((s) => s.kind !== 'assign' || s.checked);
+    made = loop
+      ? `its inverse problem is not straight-line code: ${loop.kind === 'assign' ? 'a relaxed loop' : `block ${loop.block} (${plan.blocks[loop.block]?.tearVariables.join(', ') ?? 'a loop'})`} is solved at run time (a kinematic loop)`
+      : new InverseTangents(model, plan, plan.steps.flatMap((s) => (s.kind === 'assign' ? s.assigns : [])));
+    cache.set(model, made);
+  }
+  return made;
+}

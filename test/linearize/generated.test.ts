@@ -1,0 +1,113 @@
+// linearize() by generated tangent code (src/analysis/linearize-generated.ts)
+// against the symbolic path (implicit.ts: the implicit function theorem on
+// the flat equations, which never runs the generated code): A, B, C, D to
+// 1e-10 of their largest entry, on models compiled torn (planned again
+// relaxed for the tangents) and relaxed, with chosen inputs and outputs.
+import { describe, expect, it } from 'vitest';
+import doublependulum from '../../mechanisms/doublependulum.ts';
+import fourbar from '../../mechanisms/fourbar.ts';
+import puma from '../../mechanisms/puma560.ts';
+import rcladder from '../../mechanisms/rcladder.ts';
+import { compile } from '../../src/compile.ts';
+import { frameJacobian, frameJacobianFunction, linearize } from '../../src/analysis/index.ts';
+import { UsageError } from '../../src/errors.ts';
+import { iiwa } from '../dynamics/trees.ts';
+import { relativeDifference } from './helpers.ts';
+
+type Build = () => Parameters<typeof compile>[0];
+const point = (states: readonly string[]) => Object.fromEntries(states.map((s, i) => [s, 0.4 * Math.sin(1.3 * i + 0.5)]));
+
+function agree(build: Build, mode: 'torn' | 'relaxed', pick: { inputs?: (all: string[]) => string[]; outputs?: (signals: string[]) => string[] } = {}) {
+  const compiled = compile(build(), { mode });
+  const at = point(compiled.stateNames);
+  const inputs = pick.inputs?.(compiled.generated.layout.inputs);
+  const outputs = pick.outputs?.(compiled.signalNames());
+  const s = linearize(compiled, { at, inputs, outputs, method: 'symbolic' });
+  const g = linearize(compiled, { at, inputs, outputs, method: 'generated' });
+  expect(s.method).toBe('symbolic');
+  expect(g.method).toBe('generated');
+  for (const m of ['A', 'B', 'C', 'D'] as const) expect(relativeDifference(g[m], s[m]), `${m} (${mode})`).toBeLessThanOrEqual(1e-10);
+  expect(g.y).toEqual(s.y);
+  expect(g.dx).toEqual(s.dx);
+  return { s, g };
+}
+
+describe('generated A, B, C, D against the symbolic linearization (1e-10)', () => {
+  for (const mode of ['torn', 'relaxed'] as const) {
+    it(`PUMA 560, ${mode}: every input; outputs a frame position and a joint force`, () => {
+      const { g } = agree(() => puma(), mode, { outputs: (all) => [all.find((n) => /^j6\.frame_b\.r_0\[1\]$/.test(n)) ?? all.find((n) => n.includes('frame_b.r'))!, 'j2.tau'] });
+      expect(g.C).toHaveLength(2);
+    });
+  }
+  it('KUKA iiwa 14 from MJCF (7 dof, servos as inputs), relaxed', () => {
+    agree(iiwa, 'relaxed');
+  });
+  it('double pendulum, torn: one chosen input, outputs a state and an unknown', () => {
+    agree(() => doublependulum(), 'torn', { inputs: () => ['j2.tau'], outputs: () => ['j1.q', 'der(j2.qd)'] });
+  });
+  it('an RC ladder (no mechanism: states are capacitor voltages)', () => {
+    agree(() => rcladder(), 'relaxed');
+  });
+});
+
+describe('when the generated code is used', () => {
+  it('unset: the first call with a compiled model is symbolic, the next ones generated', () => {
+    const compiled = compile(puma(), { mode: 'relaxed' });
+    const at = point(compiled.stateNames);
+    expect(linearize(compiled, { at }).method).toBe('symbolic');
+    expect(linearize(compiled, { at }).method).toBe('generated');
+    // other outputs are other code: symbolic first again
+    expect(linearize(compiled, { at, outputs: ['j1.q'] }).method).toBe('symbolic');
+  });
+  it('a kinematic loop (four-bar) stays symbolic; generated on request is a UsageError saying why', () => {
+    const compiled = compile(fourbar(), { mode: 'relaxed' });
+    linearize(compiled);
+    expect(linearize(compiled).method).toBe('symbolic');
+    const call = () => linearize(compiled, { method: 'generated' });
+    expect(call).toThrow(UsageError);
+    expect(call).toThrow(/by generated code is not possible: its relaxed form keeps a loop solved at run time/);
+  });
+});
+
+describe('frame Jacobians by generated code against the symbolic ones (1e-12)', () => {
+  const frames = (c: ReturnType<typeof compile>) => c.signalNames().filter((n) => n.endsWith('.R[1][1]')).map((n) => n.slice(0, -'.R[1][1]'.length));
+  for (const [name, build, mode] of [['PUMA 560', () => puma(), 'torn'], ['KUKA iiwa 14', iiwa, 'relaxed']] as const) {
+    it(`${name} (${mode}): the last frame, same J, r, R; the first call symbolic, the second generated`, () => {
+      const compiled = compile(build(), { mode });
+      const frame = frames(compiled).at(-1)!;
+      const at = point(compiled.stateNames);
+      const s = frameJacobian(compiled, frame, { at });
+      const g = frameJacobian(compiled, frame, { at });
+      expect([s.method, g.method]).toEqual(['symbolic', 'generated']);
+      expect(g.coordinates).toEqual(s.coordinates);
+      expect(g.speeds).toEqual(s.speeds);
+      expect(relativeDifference(g.J, s.J)).toBeLessThanOrEqual(1e-12);
+      expect(g.r).toEqual(s.r);
+      expect(g.R).toEqual(s.R);
+    });
+  }
+  it('the four-bar: generated on request is a UsageError saying why', () => {
+    expect(() => frameJacobian(compile(fourbar()), 'b3.bar.frame_b', { method: 'generated' })).toThrow(/frame Jacobian of b3.bar.frame_b by generated code is not possible: its relaxed form keeps a loop/);
+  });
+});
+
+describe('a frame Jacobian as a generated function of q (frameJacobianFunction)', () => {
+  it('the iiwa 14 link 7 and the PUMA link 6 at three points: the symbolic J (1e-12)', () => {
+    for (const [build, frame] of [[iiwa, 'link7.frame_a'], [() => puma(), 'link6.frame_a']] as const) {
+      const compiled = compile(build());
+      const f = frameJacobianFunction(compiled, frame);
+      const n = f.coordinates.length;
+      for (let s = 0; s < 3; s++) {
+        const q = f.coordinates.map((_, i) => Math.sin(1.7 * i + s));
+        const J = f.jacobian(q);
+        const want = frameJacobian(compiled, frame, { at: Object.fromEntries(f.coordinates.map((c, i) => [c, q[i]])), method: 'symbolic' });
+        expect(want.coordinates).toEqual(f.coordinates);
+        expect(relativeDifference(Array.from({ length: 6 }, (_, k) => [...J.subarray(k * n, (k + 1) * n)]), want.J)).toBeLessThanOrEqual(1e-12);
+      }
+    }
+  });
+  it('a loop cannot: a UsageError saying why; a wrong length: a UsageError naming the coordinates', () => {
+    expect(() => frameJacobianFunction(compile(fourbar()), 'b3.bar.frame_b')).toThrow(/as a function of q cannot be generated: its relaxed form keeps a loop/);
+    expect(() => frameJacobianFunction(compile(puma()), 'link6.frame_a').jacobian([0, 0])).toThrow(/takes 6 coordinates \(j1.q, j2.q/);
+  });
+});
