@@ -7,6 +7,7 @@ import { ModelError, StructuralError, UsageError } from './errors.ts';
 import { type TableSnapshot, isConst, tableSnapshot, withLocalTable } from './expr/index.ts';
 import { type FlatModel, type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, type Variable, components, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
+import { type Sorted, sortEquations } from './structure/sort.ts';
 import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
 import type { SubstitutionOptions } from './codegen/substitution.ts';
 import { generate } from './codegen/generate.ts';
@@ -100,7 +101,9 @@ function compileShared(model: Model, options: CompileOptions, shared?: { front?:
  * then (expr/node.ts, tableSnapshot), and the second starts from both, so
  * that it makes no node the first made and every later one as it would have
  * made it (the generated code is byte for byte the same). Flattening and
- * alias elimination were a sixth of the humanoid's auto compile.
+ * alias elimination were a sixth of the humanoid's auto compile. Its
+ * sorting (matching and BLT) is the same for both forms and makes no node:
+ * the second form plans from the first's.
  */
 interface Front {
   coordinates: GeneralizedCoordinate[];
@@ -108,6 +111,8 @@ interface Front {
   reduced: ReducedModel;
   outputs: Variable[];
   table: TableSnapshot;
+  /** the reduced model sorted, by the first form's planning (structure/sort.ts) */
+  sorted?: Sorted;
 }
 
 /**
@@ -190,7 +195,8 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   if (shared && !shared.front) shared.front = { coordinates, flat, reduced, outputs, table: tableSnapshot() };
   let plan;
   try {
-    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed', outputs, iterate: iterateOptions(options.relaxIterate) });
+    const sorted = shared?.front ? (shared.front.sorted ??= sortEquations(reduced)) : undefined;
+    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed', outputs, iterate: iterateOptions(options.relaxIterate), sorted });
   } catch (e) {
     if (e instanceof StructuralError && problem === 'inverse') throw inverseCause(e, coordinates);
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;
