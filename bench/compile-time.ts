@@ -1,75 +1,161 @@
-// bench/compile-time: CPU time and peak memory of compiling the chain
-// (mechanisms/chain.ts), each size in a process of its own so that the peak
-// RSS is that compile's and nothing warms up the next: what `kron compile`
-// pays, split into the process start (node, tsx, importing the compiler),
-// building the model, and compile() itself. CPU time (process.cpuUsage), not
-// wall time: the machines this runs on are shared.
-// Run: npx tsx bench/compile-time.ts [--sizes 64,256,1024] [--mode relaxed] [--rounds 1] [--json]
-//   (npm run bench:compile). Rounds run the sizes in turn, not one size
-//   repeatedly, so that a burst of load on the machine spreads over all.
-import { execFileSync } from 'node:child_process';
+// bench/compile-time: CPU time and peak memory of compiling the PUMA, the
+// humanoid, the relaxed chain (mechanisms/chain.ts) and the RC grid of the
+// relaxing iteration (mechanisms/rcgrid.ts), each case in a process of its
+// own so that the peak RSS is that compile's and nothing warms up the cold
+// compile: what `kron compile` pays, split into the process start (node,
+// tsx, importing the compiler), building the model, compile() cold, and
+// compile() again in the same process (warm: the compiler's own functions
+// already optimised by V8). And, with --cli, the whole process of
+// `kron compile <file> --no-cache` (user + system CPU and peak RSS from
+// /usr/bin/time). CPU time (process.cpuUsage), not wall time: the machines
+// this runs on are shared.
+// Run: npx tsx bench/compile-time.ts [--cases puma,humanoid,chain:64,rcgrid:100]
+//        [--sizes 64,256,1024] [--mode relaxed] [--rounds 1] [--cli] [--json]
+//        [--out bench/results/compile-time.json]   (npm run bench:compile)
+//   --sizes n,... is --cases chain:n,...; a case's mode is auto (puma, humanoid),
+//   relaxed (chain) or the relaxing iteration (rcgrid) unless --mode says.
+//   Rounds run the cases in turn, not one case repeatedly, so that a burst of
+//   load on the machine spreads over all.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { CompileOptions } from '../src/compile.ts';
 
 interface Sample {
-  n: number;
+  case: string;
+  n?: number;
+  mode: string;
   /** the process up to the model's build: node, tsx, the compiler's modules */
   startCpu: number;
   buildCpu: number;
+  /** compile() the first time in the process */
   compileCpu: number;
-  /** the whole process: start, build and compile */
+  /** compile() again in the same process */
+  warmCpu: number;
+  /** the whole process: start, build and the first compile */
   processCpu: number;
-  /** the process's peak resident set, MB */
+  /** the process's peak resident set, MB (after both compiles) */
   peakRssMB: number;
-  /** expression nodes made by compile() (expr/node.ts) */
+  /** expression nodes made by the first compile() (expr/node.ts) */
   nodes: number;
 }
 
+interface CliSample {
+  case: string;
+  file: string;
+  /** user + system CPU of the whole `kron compile --no-cache` process, s */
+  cpu: number;
+  peakRssMB: number;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
 const cpu = (c: NodeJS.CpuUsage = process.cpuUsage()) => (c.user + c.system) / 1e6;
 
-/** one compile in this process, printed as JSON */
-async function child(n: number, mode: string): Promise<void> {
+/** a case by name: its model file, builder parameters and compile options */
+function caseOf(name: string, mode?: string): { file: string; n?: number; params: Record<string, number>; options: CompileOptions; mode: string } {
+  const [kind, size] = name.split(':');
+  const n = size === undefined ? undefined : Number(size);
+  const modeOptions = (fallback: CompileOptions): CompileOptions => (mode === undefined ? fallback : mode === 'iterate' ? { relaxIterate: true } : { mode: mode as 'relaxed' });
+  const label = (o: CompileOptions) => (o.relaxIterate ? 'iterate' : (o.mode ?? 'auto'));
+  const make = (file: string, fallback: CompileOptions, params: Record<string, number> = {}) => {
+    const options = modeOptions(fallback);
+    return { file, n, params, options, mode: label(options) };
+  };
+  switch (kind) {
+    case 'puma': return make('mechanisms/puma560.ts', {});
+    case 'humanoid': return make('mechanisms/humanoid.ts', {});
+    case 'chain': return make('mechanisms/chain.ts', { mode: 'relaxed' }, { n: n ?? 64 });
+    case 'rcgrid': return make('mechanisms/rcgrid.ts', { relaxIterate: true }, { n: n ?? 100 });
+    default: throw new Error(`case ${name} is not known: puma, humanoid, chain:<n>, rcgrid:<n>`);
+  }
+}
+
+/** one case in this process: built, compiled cold and warm, printed as JSON */
+async function child(name: string, mode: string | undefined): Promise<void> {
+  const c = caseOf(name, mode);
   const { compile } = await import('../src/compile.ts');
   const { exprCount } = await import('../src/expr/index.ts');
-  const build = (await import('../mechanisms/chain.ts')).default;
+  const build = (await import(`${root}${c.file}`)).default as (p: Record<string, number>) => Parameters<typeof compile>[0];
   const t0 = cpu();
-  const model = build({ n });
+  const model = build(c.params);
   const t1 = cpu(), made = exprCount();
-  compile(model, { mode: mode as 'relaxed' });
-  const t2 = cpu();
-  const sample: Sample = { n, startCpu: t0, buildCpu: t1 - t0, compileCpu: t2 - t1, processCpu: t2, peakRssMB: process.resourceUsage().maxRSS / 1024, nodes: exprCount() - made };
+  compile(model, c.options);
+  const t2 = cpu(), nodes = exprCount() - made;
+  compile(model, c.options);
+  const t3 = cpu();
+  const sample: Sample = { case: name, ...(c.n !== undefined && { n: c.n }), mode: c.mode, startCpu: t0, buildCpu: t1 - t0, compileCpu: t2 - t1, warmCpu: t3 - t2, processCpu: t2, peakRssMB: process.resourceUsage().maxRSS / 1024, nodes };
   console.log(JSON.stringify(sample));
 }
 
-function parent(sizes: number[], mode: string, rounds: number, json: boolean): void {
+/** `kron compile <file> --no-cache` as a user runs it: the whole process's CPU and peak RSS */
+function cli(name: string): CliSample {
+  const c = caseOf(name);
+  const params = Object.entries(c.params).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+  if (c.options.relaxIterate) params.push('--relax-iterate');
+  else if (c.options.mode) params.push('--mode', c.options.mode);
+  const run = spawnSync('/usr/bin/time', ['-f', 'KRON-TIME %U %S %M', process.execPath, 'bin/kron.mjs', 'compile', c.file, '--no-cache', ...params], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 24 });
+  const line = run.stderr.split('\n').find((l) => l.startsWith('KRON-TIME'));
+  if (run.status !== 0 || !line) throw new Error(`kron compile ${c.file} failed: ${run.stderr}`);
+  const [user, system, kb] = line.split(' ').slice(1).map(Number);
+  return { case: name, file: c.file, cpu: user + system, peakRssMB: kb / 1024 };
+}
+
+function parent(cases: string[], mode: string | undefined, rounds: number, withCli: boolean, json: boolean, out: string | undefined): void {
   const self = fileURLToPath(import.meta.url);
-  const samples: Sample[] = [];
+  const samples: Sample[] = [], cliSamples: CliSample[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const n of sizes) {
-      const out = execFileSync(process.execPath, ['--import', 'tsx', self, '--child', String(n), '--mode', mode], { encoding: 'utf8', maxBuffer: 1 << 24 });
-      samples.push(JSON.parse(out.trim().split('\n').pop()!) as Sample);
+    for (const name of cases) {
+      const args = ['--import', 'tsx', self, '--child', name, ...(mode ? ['--mode', mode] : [])];
+      const text = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+      samples.push(JSON.parse(text.trim().split('\n').pop()!) as Sample);
+      if (withCli) cliSamples.push(cli(name));
     }
   }
+  const result = { date: new Date().toISOString(), commit: gitHead(), samples, cli: cliSamples };
+  if (out) {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  }
   if (json) {
-    console.log(JSON.stringify({ mode, samples }, null, 2));
+    console.log(JSON.stringify(result, null, 2));
     return;
   }
   const f = (x: number) => x.toFixed(2).padStart(8);
-  console.log(`chain, mode ${mode}: CPU seconds, peak RSS MB (one process per row)`);
-  console.log('       n    start    build  compile  process  peakRSS    nodes  nodes/body');
+  console.log('compile(): CPU seconds, peak RSS MB (one process per row)');
+  console.log('case          mode        start    build  compile     warm  process  peakRSS    nodes');
   for (const s of samples) {
-    console.log(`${String(s.n).padStart(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)} ${(s.nodes / s.n).toFixed(0).padStart(11)}`);
+    console.log(`${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)}`);
+  }
+  if (cliSamples.length) {
+    console.log('\nkron compile <file> --no-cache: the whole process, CPU seconds (user + system), peak RSS MB');
+    for (const s of cliSamples) console.log(`${s.case.padEnd(13)} ${f(s.cpu)} ${s.peakRssMB.toFixed(0).padStart(8)}`);
+  }
+}
+
+function gitHead(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return undefined; // not a git checkout: the result is still worth writing
   }
 }
 
 const { values } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '64,256,1024' },
-    mode: { type: 'string', default: 'relaxed' },
+    cases: { type: 'string', default: 'puma,humanoid,chain:64,chain:256,chain:1024,rcgrid:100' },
+    sizes: { type: 'string' },
+    mode: { type: 'string' },
     rounds: { type: 'string', default: '1' },
+    cli: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    out: { type: 'string' },
     child: { type: 'string' },
   },
 });
-if (values.child !== undefined) await child(Number(values.child), values.mode);
-else parent(values.sizes.split(',').map(Number), values.mode, Number(values.rounds), values.json);
+if (values.child !== undefined) await child(values.child, values.mode);
+else {
+  const cases = values.sizes ? values.sizes.split(',').map((n) => `chain:${n}`) : values.cases.split(',');
+  parent(cases, values.mode, Number(values.rounds), values.cli, values.json, values.out);
+}

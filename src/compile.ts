@@ -4,9 +4,10 @@
 // the model, and the expressions a compile makes are released with it
 // (expr/node.ts, withLocalTable).
 import { ModelError, StructuralError, UsageError } from './errors.ts';
-import { isConst, withLocalTable } from './expr/index.ts';
-import { type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, components, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
+import { type TableSnapshot, isConst, tableSnapshot, withLocalTable } from './expr/index.ts';
+import { type FlatModel, type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, type Variable, components, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
+import { type Sorted, sortEquations } from './structure/sort.ts';
 import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
 import type { SubstitutionOptions } from './codegen/substitution.ts';
 import { generate } from './codegen/generate.ts';
@@ -78,6 +79,11 @@ export interface CompileOptions {
 
 // (model, options) => compiled model and its report
 export function compile(model: Model, options: CompileOptions = {}): CompiledModel {
+  return compileShared(model, options);
+}
+
+/** compile(), with mode auto's two forms sharing their front (Front): the holder `shared` is filled by the first */
+function compileShared(model: Model, options: CompileOptions, shared?: { front?: Front }): CompiledModel {
   const t0 = performance.now();
   const iterate = checkIterate(options);
   // the default is 'auto' (proven equal on every model: test/compile/auto-proof.test.ts); the relaxing iteration is relaxed's
@@ -89,9 +95,29 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
   if (problem !== 'forward' && problem !== 'inverse') throw new UsageError(`problem "${problem}" is not known`, { hint: "use problem: 'forward' or 'inverse' (kron compile --inverse)" });
   // what the model declares once it is complete belongs to the model, not to this compile's table
   elaborate(model);
-  const compiled = withLocalTable(() => compileElaborated(model, mode, problem, { ...options, relaxIterate: iterate }));
+  const compiled = withLocalTable(() => compileElaborated(model, mode, problem, { ...options, relaxIterate: iterate }, shared), shared?.front?.table);
   compiled.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return compiled;
+}
+
+/**
+ * The flattened model without its aliases, what both forms of mode 'auto'
+ * compile from: the first compile leaves it here with its table as it was
+ * then (expr/node.ts, tableSnapshot), and the second starts from both, so
+ * that it makes no node the first made and every later one as it would have
+ * made it (the generated code is byte for byte the same). Flattening and
+ * alias elimination were a sixth of the humanoid's auto compile. Its
+ * sorting (matching and BLT) is the same for both forms and makes no node:
+ * the second form plans from the first's.
+ */
+interface Front {
+  coordinates: GeneralizedCoordinate[];
+  flat: FlatModel;
+  reduced: ReducedModel;
+  outputs: Variable[];
+  table: TableSnapshot;
+  /** the reduced model sorted, by the first form's planning (structure/sort.ts) */
+  sorted?: Sorted;
 }
 
 /**
@@ -105,9 +131,10 @@ export function compile(model: Model, options: CompileOptions = {}): CompiledMod
  * other; when both fail, the torn form's error is the one raised.
  */
 function compileAuto(model: Model, options: CompileOptions, t0: number): CompiledModel {
+  const shared: { front?: Front } = {};
   const attempt = (mode: Mode): CompiledModel | Error => {
     try {
-      return compile(model, { ...options, mode });
+      return compileShared(model, { ...options, mode }, shared);
     } catch (e) {
       if (e instanceof Error) return e;
       throw e;
@@ -158,15 +185,23 @@ export function tornSolveBound(plan: SolvePlan): number | undefined {
   return bound > 0 ? bound : undefined;
 }
 
-function compileElaborated(model: Model, mode: Mode, problem: Problem, options: CompileOptions): CompiledModel {
+/** the model flattened, its aliases eliminated, and the outputs of the problem */
+function front(model: Model, problem: Problem, options: CompileOptions): Omit<Front, 'table'> {
   const coordinates = problem === 'inverse' ? inverseCoordinates(model) : [];
   const flat = flatten(model, { foldParameters: options.foldParameters, parameters: options.parameters, kinds: inverseKinds(coordinates) });
   const reduced = withoutKnownResidues(eliminateAliases(flat), coordinates);
   // the forces are what the inverse problem is for: computed with the derivatives, whatever their alias
   const outputs = coordinates.map((k) => reduced.aliases.get(k.tau.id)?.of ?? k.tau).filter((v) => !reduced.aliases.has(v.id));
+  return { coordinates, flat, reduced, outputs };
+}
+
+function compileElaborated(model: Model, mode: Mode, problem: Problem, options: CompileOptions, shared?: { front?: Front }): CompiledModel {
+  const { coordinates, flat, reduced, outputs } = shared?.front ?? front(model, problem, options);
+  if (shared && !shared.front) shared.front = { coordinates, flat, reduced, outputs, table: tableSnapshot() };
   let plan;
   try {
-    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed', outputs, iterate: iterateOptions(options.relaxIterate) });
+    const sorted = shared?.front ? (shared.front.sorted ??= sortEquations(reduced)) : undefined;
+    plan = planModel(reduced, { tear: options.tear, relaxed: mode === 'relaxed', outputs, iterate: iterateOptions(options.relaxIterate), sorted });
   } catch (e) {
     if (e instanceof StructuralError && problem === 'inverse') throw inverseCause(e, coordinates);
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;

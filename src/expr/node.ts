@@ -121,6 +121,17 @@ class OpenTable {
     slots[2 * i + 1] = h;
   }
   /** twice the slots, the filled ones placed again */
+  get size(): number {
+    return this.nodes.length;
+  }
+  /** a table holding the same nodes, filed alike, that grows on its own */
+  copy(): OpenTable {
+    const t = new OpenTable();
+    t.nodes = this.nodes.slice();
+    t.slots = this.slots.slice();
+    t.shift = this.shift;
+    return t;
+  }
   private rehash(count: number): void {
     const old = this.slots;
     this.slots = new Int32Array(2 * count);
@@ -144,14 +155,36 @@ export function exprCount(): number {
 }
 
 // (f) => f(), with the nodes it makes interned in a table of its own, released when f returns
-export function withLocalTable<T>(f: () => T): T {
+export function withLocalTable<T>(f: () => T, from?: TableSnapshot): T {
   if (local) return f(); // nested: the outer table serves
-  local = { table: new OpenTable(), memos: new Map() };
+  local = { table: from ? snapshots.get(from)!.copy() : new OpenTable(), memos: new Map() };
   try {
     return f();
   } finally {
     local = undefined;
   }
+}
+
+/**
+ * The running compile's nodes as they are now, for another compile to start
+ * from (withLocalTable's `from`): mode 'auto' compiles both forms from one
+ * flattened model (compile.ts). The second compile then finds every node the
+ * first had made by then, and only those, with the same relative ids: what
+ * it makes after is what it would make had it flattened the model itself.
+ * The memos are not taken: what they held is found again in the table.
+ */
+export interface TableSnapshot {
+  /** the number of nodes it holds */
+  readonly size: number;
+}
+const snapshots = new WeakMap<TableSnapshot, OpenTable>();
+
+export function tableSnapshot(): TableSnapshot {
+  if (!local) throw new ExprError('tableSnapshot() outside a compile: there is no table of its own to copy');
+  const table = local.table.copy();
+  const snapshot = { size: table.size };
+  snapshots.set(snapshot, table);
+  return snapshot;
 }
 
 /** the memo to use in place of `shared`: inside withLocalTable a fresh one of the same kind, released with the table */

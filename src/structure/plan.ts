@@ -34,6 +34,11 @@ export interface PlanOptions {
   outputs?: readonly Variable[];
   /** relaxed loops with a remainder solve it by Gauss-Seidel sweeps (relaxing paper section 4, after eq. 11) */
   iterate?: IterateOptions;
+  /**
+   * the model sorted already (sortEquations(model)): mode auto plans both forms
+   * from one sorting, which neither form changes and which makes no node
+   */
+  sorted?: Sorted;
 }
 
 interface Block {
@@ -44,7 +49,7 @@ interface Block {
 
 // (reduced model, options) => solve plan: sorted blocks, each explicit, torn linear or torn Newton
 export function planModel(model: ReducedModel, options: PlanOptions = {}): SolvePlan {
-  const sorted = sortEquations(model);
+  const sorted = options.sorted ?? sortEquations(model);
   const hinted = hintedVariables(sorted.equations, sorted.unknowns);
   const used = new Set<TearOverride>();
   const steps: Step[] = [];

@@ -56,6 +56,18 @@ describe("mode 'auto'", () => {
     expect(auto.report.ops).toEqual(relaxed.report.ops);
   });
 
+  // the torn form starts from the relaxed form's flattened model and its nodes (compile.ts, Front): its
+  // code must be what a compile of the torn form alone prints, since node ids fix the order of sums
+  for (const [name, options] of [['forward', {}], ['inverse', { problem: 'inverse' }], ['parameters kept', { foldParameters: false }]] as const) {
+    it(`the PUMA, ${name}: the module kept is byte for byte its form compiled alone, and the torn form counts what it counts alone`, () => {
+      const auto = compile(puma560({}), options), alone = compile(puma560({}), { ...options, mode: auto.report.mode });
+      const torn = compile(puma560({}), { ...options, mode: 'torn' });
+      expect(auto.source()).toBe(alone.source());
+      expect({ ...auto.report, auto: undefined, compileMs: 0 }).toEqual({ ...alone.report, compileMs: 0 });
+      expect(auto.report.auto!.torn).toEqual({ cost: cost(torn), ops: torn.report.ops });
+    });
+  }
+
   it('a model neither form compiles: the torn form\'s error', () => {
     const m = new Model('singular');
     // y appears in no equation but x's, which it has to determine along with z: two unknowns, one equation

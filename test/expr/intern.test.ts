@@ -3,7 +3,7 @@
 // nodes, its derivatives) is never handed to another. That memory is
 // returned is measured in test/compile/memory.test.ts.
 import { describe, expect, it } from 'vitest';
-import { type Expr, add, cos, diff, mul, num, sin, symsOf, withLocalTable } from '../../src/expr/index.ts';
+import { type Expr, ExprError, add, cos, diff, mul, num, sin, symsOf, tableSnapshot, withLocalTable } from '../../src/expr/index.ts';
 import { Model } from '../../src/model/index.ts';
 
 const m = new Model('t');
@@ -40,6 +40,29 @@ describe('withLocalTable: the intern table of one compile', () => {
       expect(diff(e, X)).not.toBe(first);
     });
     expect(diff(e, X)).toBe(add(mul(cos(x), x), sin(x)));
+  });
+
+  it('started from a snapshot (mode auto\'s second form): the nodes made before it, not those made after', () => {
+    let early: Expr | undefined, late: Expr | undefined;
+    const snapshot = withLocalTable(() => {
+      early = add(sin(x), 11.5);
+      const s = tableSnapshot();
+      late = add(sin(x), 12.5);
+      return s;
+    });
+    const again = withLocalTable(() => {
+      expect(add(11.5, sin(x))).toBe(early);
+      const made = add(sin(x), 12.5);
+      expect(made).not.toBe(late); // made anew, with an id of its own
+      expect(made.id).toBeGreaterThan(late!.id);
+      return made;
+    }, snapshot);
+    // each start copies the snapshot: what one compile added is not in the next
+    withLocalTable(() => {
+      expect(add(11.5, sin(x))).toBe(early);
+      expect(add(sin(x), 12.5)).not.toBe(again);
+    }, snapshot);
+    expect(() => tableSnapshot()).toThrow(ExprError);
   });
 
   it('ends with its function, also when that throws', () => {
