@@ -62,7 +62,7 @@ describe('kron examples', () => {
     const name = await kron('examples', 'pendulm', join(work, 'none'));
     expect(name.code).toBe(2);
     expect(name.stderr).toContain('UsageError: no example named "pendulm"');
-    expect(name.stderr).toContain('hint: did you mean pendulum? examples: fourbar, inverse-dynamics,');
+    expect(name.stderr).toContain('hint: did you mean pendulum? examples: fourbar, ilqr, inverse-dynamics,');
     expect(existsSync(join(work, 'none'))).toBe(false);
     const flag = await kron('examples', 'pendulum', '--forse');
     expect(flag.code).toBe(2);

@@ -37,7 +37,7 @@ async function run<T>(name: string): Promise<{ module: T; output: string }> {
 describe('examples/', () => {
   it('every example is tested here, and each opens with a one-line summary that names it', () => {
     const files = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.ts')).sort();
-    expect(files).toEqual(['fourbar.ts', 'inverse-dynamics.ts', 'linearization.ts', 'pendulum.ts', 'sweep.ts', 'urdf-pd.ts', 'viewer.ts']);
+    expect(files).toEqual(['fourbar.ts', 'ilqr.ts', 'inverse-dynamics.ts', 'linearization.ts', 'pendulum.ts', 'sweep.ts', 'urdf-pd.ts', 'viewer.ts']);
     for (const f of files) expect(readFileSync(join(root, 'examples', f), 'utf8')).toMatch(new RegExp(`^// ${f.slice(0, -3)}: \\S.*\\n//\\n`));
   });
 
@@ -124,6 +124,40 @@ describe('examples/', () => {
     // B: the torque's angular acceleration 1 / Ip
     expect(ex.down.B[1][0]).toBeCloseTo(1 / (Izz + m * d * d), 12);
     expect(output).toContain(`+ ${w.toFixed(9)}i`);
+  });
+
+  it('ilqr: swings the double pendulum up (cost falling every iteration), on Jacobians that central differences of the closed form confirm', async () => {
+    const { module: ex, output } = await run<typeof import('../../examples/ilqr.ts')>('ilqr');
+    const { costs, xs, us } = ex.result;
+    for (let i = 1; i < costs.length; i++) expect(costs[i]).toBeLessThan(costs[i - 1]);
+    expect(costs.at(-1)! / costs[0]).toBeLessThan(1e-5);
+    // it got there: upright and at rest, within a milliradian
+    xs[ex.N].forEach((x, i) => expect(Math.abs(x - ex.goal[i]), `x[${i}]`).toBeLessThan(1e-3));
+    // the closed-form double pendulum (test/oracles/pendulum.ts) driven by the optimised torques lands there too
+    const p = { ...ex.rods };
+    let x = ex.start.slice();
+    for (const u of us) {
+      const qdd = doublePendulumAcceleration(p, x[0], x[1], x[2], x[3], u[0], u[1]);
+      x = [x[0] + ex.dt * x[2], x[1] + ex.dt * x[3], x[2] + ex.dt * qdd[0], x[3] + ex.dt * qdd[1]];
+    }
+    x.forEach((v, i) => expect(Math.abs(v - xs[ex.N][i])).toBeLessThan(1e-9));
+    // the gradients iLQR used: A and B of Kron's exact derivatives against central differences of the closed-form step
+    const oracleStep = (y: number[], u: number[]) => {
+      const qdd = doublePendulumAcceleration(p, y[0], y[1], y[2], y[3], u[0], u[1]);
+      return [y[0] + ex.dt * y[2], y[1] + ex.dt * y[3], y[2] + ex.dt * qdd[0], y[3] + ex.dt * qdd[1]];
+    };
+    const h = 1e-5;
+    for (const k of [0, 37, 100, 163, 199]) {
+      const { A, B } = ex.step(xs[k], us[k], true) as { A: number[]; B: number[] };
+      for (const [J, cols, at] of [[A, 4, 'x'], [B, 2, 'u']] as const) {
+        for (let j = 0; j < cols; j++) {
+          const shift = (s: number) => (at === 'x' ? oracleStep(xs[k].map((v, i) => v + (i === j ? s : 0)), us[k]) : oracleStep(xs[k], us[k].map((v, i) => v + (i === j ? s : 0))));
+          const [plus, minus] = [shift(h), shift(-h)];
+          for (let i = 0; i < 4; i++) expect(Math.abs(J[i * cols + j] - (plus[i] - minus[i]) / (2 * h)), `d${at}: k ${k}, ${i}, ${j}`).toBeLessThan(1e-8);
+        }
+      }
+    }
+    expect(output).toMatch(/^iLQR: \d+ iterations/);
   });
 
   it('sweep: each length\'s period is the exact one, and 2 pi sqrt(L/g) (1 + 2 r^2 / 5 L^2)^(1/2) to first order', async () => {
