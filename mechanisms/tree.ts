@@ -24,7 +24,8 @@ export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   const o = { ...parameters, ...p };
   const mech = new Mechanism('tree');
   const slide = mech.prismatic('slide', { axis: [0, 1, 0], q: o.y0, c: o.kS, d: o.dS });
-  const carriage = mech.body('carriage', { m: o.mC });
+  // the carriage only slides: a point mass on purpose
+  const carriage = mech.body('carriage', { m: o.mC, I: [0, 0, 0] });
   const yaw = mech.revolute('yaw', { axis: [0, 1, 0], q: o.yaw0 });
   const box = (m: number, a: number, b: number, c: number) => [m * (b * b + c * c) / 12, m * (a * a + c * c) / 12, m * (a * a + b * b) / 12] as const;
   const torso = mech.body('torso', { m: o.mT, rcm: [0, o.hT / 2, 0], I: box(o.mT, o.dT, o.hT, 2 * o.wT) });

@@ -222,7 +222,8 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     aliasesEliminated: reduced.aliases.size,
     nonlinearScalars: plan.blocks.filter((b) => b.size === 1).length,
     functions: generated.functions,
-    diagnostics: [...plan.diagnostics],
+    // what the components noticed of how they were built (a body without inertia), then the solver's own
+    diagnostics: [...components(model).flatMap((c) => c.notes()), ...plan.diagnostics],
     relaxedLoops: [...plan.relaxedLoops],
     problem,
   };

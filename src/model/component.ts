@@ -240,6 +240,15 @@ export class Component {
    */
   checkParameters(_value: (localName: string) => number): void {}
 
+  /**
+   * What the component noticed about how it was built that is allowed but
+   * may not be meant (a body given no inertia is a point mass): the compile
+   * report's diagnostics, printed as warnings by the CLI. None by default.
+   */
+  notes(): string[] {
+    return [];
+  }
+
   /** connect two connectors (or components that are a connector, such as frames) */
   connect(from: Connectable, to: Connectable): void {
     const a = cutOf(from), b = cutOf(to);

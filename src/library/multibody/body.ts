@@ -63,6 +63,8 @@ export class Body extends Component {
   readonly potentialEnergy: Expr;
   /** with collision geometry: the contact wrench's power on the body, F . v_a + T . w_a (W) */
   readonly contactPower: Expr | undefined;
+  /** whether the options gave I (a body without it is a point mass, and says so in notes()) */
+  private readonly inertiaGiven: boolean;
 
   constructor(name: string, options: BodyOptions) {
     super(name);
@@ -79,6 +81,7 @@ export class Body extends Component {
     const c = vec3(...(rcm.map((x, i) => this.parameter(`r_cm[${i + 1}]`, x)) as [never, never, never]));
     const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = options.I ?? [0, 0, 0];
     this.inertia = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+    this.inertiaGiven = options.I !== undefined;
     const p = (i: number, j: number, v: number) => this.parameter(`I[${i}][${j}]`, v);
     const [Ixy, Ixz, Iyz] = [p(1, 2, xy), p(1, 3, xz), p(2, 3, yz)];
     const I = mat3([[p(1, 1, xx), Ixy, Ixz], [Ixy, p(2, 2, yy), Iyz], [Ixz, Iyz, p(3, 3, zz)]]);
@@ -102,6 +105,12 @@ export class Body extends Component {
     const vcm = vadd(fa.v, cross(fa.w, rc)), wb = mulMTV(fa.R, fa.w);
     this.kineticEnergy = mul(0.5, add(mul(m, dot(vcm, vcm)), dot(wb, mulMV(I, wb))));
     this.potentialEnergy = mul(-1, m, dot(g, vadd(fa.r, rc)));
+  }
+
+  /** a body given a mass but no I is a point mass: allowed (a ball, a carriage), but a rigid body missing its inertia looks the same */
+  override notes(): string[] {
+    if (this.inertiaGiven || this.mass === 0) return [];
+    return [`body ${this.path} has a mass but no inertia I: it is a point mass at its centre of mass (give I: [Ixx, Iyy, Izz] about the centre of mass, or I: [0, 0, 0] for a point mass on purpose)`];
   }
 
   /** mass and inertia set with --set (e.g. link.m=-1) are checked like those given to the constructor */
