@@ -40,13 +40,15 @@ function magenta(png: PNG, box: { x0: number; x1: number; y0: number; y1: number
   return found;
 }
 
-let sphere: string, fourbar: string;
+let sphere: string, sliding: string, fourbar: string;
 
 beforeAll(async () => {
   if (!RUN) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   // at rest: launched with no speed, started at its static penetration m g / k; RK4 at a step it is stable at
   sphere = (await simulateRun('mechanisms/sphere-on-plane.ts', 'sphere-rest', 0.2, ['--contact', '--set', 'v0=0', '--step', '1e-5', '--integrator', 'rk4'])).file;
+  // launched at v0 = 2 m/s: it slides until t = 2 v0 / (7 mu g) = 0.194 s
+  sliding = (await simulateRun('mechanisms/sphere-on-plane.ts', 'sphere-sliding', 0.1, ['--contact', '--step', '1e-5', '--integrator', 'rk4'])).file;
   fourbar = (await simulateRun('mechanisms/fourbar.ts', 'fourbar', 0.1)).file;
   await pages.launch();
 }, 60_000);
@@ -93,8 +95,24 @@ afterAll(() => pages.close());
     await page.waitForTimeout(100);
     const again = PNG.sync.read(await page.locator('#scene').screenshot());
     expect(magenta(again, around).length).toBe(on.length);
+    // the scale in the info overlay: the largest force and its arrow's length
+    expect(await page.locator('#info').textContent()).toContain(`contact arrows9.81 N per ${(shown.scale * 9.81).toPrecision(3)} m`);
     expect(await page.locator('#contacts-label').getAttribute('title')).toMatch(/^contact forces \(c\): .*9\.81 N, the largest of the run, draws/);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the sliding sphere: the arrow leans back against the motion by Coulomb\'s mu = 0.3 (|ft| / fn)', async () => {
+    const page = await open(sliding);
+    await page.evaluate('window.kron.seek(0.05)');
+    const [arrow] = (await contacts(page)).arrows;
+    const [dx, dy, dz] = arrow.to.map((x, i) => x - arrow.from[i]);
+    // moving along +x: friction on the ball along -x, mu times the normal force (+y); the regularised
+    // law (src/contact/law.ts) gives mu / sqrt(1 + (v_s / slip)^2), 2.3e-9 relative below mu at
+    // v_s = 1e-4 m/s and the slip at 0.05 s, v - w r = (2 - mu g t) - 5/2 mu g t = 1.48 m/s
+    expect(dx / dy).toBeCloseTo(-0.3, 7);
+    expect(dz).toBeCloseTo(0, 9);
+    await page.locator('#scene').screenshot({ path: join(ARTIFACTS, 'sphere-sliding-arrow.png') });
     await page.close();
   });
 

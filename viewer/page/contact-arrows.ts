@@ -99,6 +99,11 @@ export class ContactArrows {
     this.group.visible = on && this.pairs.length > 0;
   }
 
+  /** the scale, for the info overlay: '' when the run recorded no contact forces */
+  scaleText(): string {
+    return this.pairs.length && this.largest > 0 ? `${this.largest.toPrecision(3)} N per ${(this.largest * this.scale).toPrecision(3)} m` : '';
+  }
+
   /** the scale in words, for the checkbox's title */
   describe(): string {
     if (!this.pairs.length) return 'contact forces (c): this run recorded none (kron simulate --contact --out run.json records them)';

@@ -248,7 +248,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   plot.show(signals, chosen);
   ui.variablesNote.textContent = '';
   showEveryVariable();
-  info.show(signals, next.integration, live);
+  info.show(signals, next.integration, live, mechanism ? view.contacts!.scaleText() : '');
   prepareInfo();
   update();
   view.render(true);
