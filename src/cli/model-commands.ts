@@ -132,7 +132,9 @@ simulation options:
                      written into each body's contact_f[1..3], contact_t[1..3] inputs at every
                      evaluation (off by default: without it those inputs stay 0); per-pair
                      signals by --signals: contact.<geomA>__<geomB>.fn, .ft[1..2], .p[1..3],
-                     .f[1..3] (0 while apart), contact.<pair>.* or contact.* for all pairs
+                     .f[1..3] (0 while apart), contact.<pair>.* or contact.* for all pairs;
+                     a JSON --out records contact.* (the viewer's force arrows) with the
+                     states unless --signals is given (then only the signals it names)
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:

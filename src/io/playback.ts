@@ -1,7 +1,9 @@
 // (model, compiled model, simulate options) => the simulation result plus,
 // for a model with frames, the playback fields (scene, poses, compile
 // report) a JSON result carries for the viewer. The pose signals are
-// recorded in the same run and kept out of the result's signals.
+// recorded in the same run and kept out of the result's signals. A run with
+// contact and no signals asked for also records every pair's contact
+// signals (contact.*): the viewer draws its force arrows from p and f.
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { ModelState } from '../codegen/state.ts';
 import { Frame } from '../library/multibody/index.ts';
@@ -31,7 +33,8 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const { parameters, start, ...rest } = options;
   const state = compiled.createState({ parameters, start });
   const scene = describeScene(model, (n) => state.signal(n), gravityOf(state));
-  const names = options.signals ?? compiled.stateNames;
+  // the states by default; with contact (and no --signals) the pairs' forces too, so that the viewer can draw them
+  const names = options.signals ?? (options.contact ? [...compiled.stateNames, 'contact.*'] : compiled.stateNames);
   const poseNames = poseSignalNames(scene.frames, (n) => state.hasSignal(n));
   const run = simulate(state, { ...rest, signals: [...names, ...poseNames] });
   // the run's own names: patterns such as contact.* come back spelt out (contact/signals.ts)

@@ -54,14 +54,16 @@ export class InfoOverlay {
   private live: LiveCost | undefined;
   private energyNote = '';
   private integration = '';
+  /** the contact arrows' scale (contact-arrows.ts); '' when the run has none */
+  private contacts = '';
   private rtf = 0;
   private last: InfoState | undefined;
 
   constructor(private readonly element: HTMLElement) {}
 
   /** a new run; its energy is computed later (prepareEnergy: it may compile the model) */
-  show(signals: RunSignals, integration: Integration | undefined, live?: LiveCost): void {
-    Object.assign(this, { signals, energy: undefined, energyNote: 'energy: computing…', integration: describeIntegration(integration), rtf: 0, live });
+  show(signals: RunSignals, integration: Integration | undefined, live?: LiveCost, contacts = ''): void {
+    Object.assign(this, { signals, energy: undefined, energyNote: 'energy: computing…', integration: describeIntegration(integration), rtf: 0, live, contacts });
   }
 
   /** the energy columns: recorded, or replayed when the page has the model; else a note says why not */
@@ -107,6 +109,7 @@ export class InfoOverlay {
       ['real time', playing ? `${this.rtf.toFixed(2)}x` : 'paused'],
       ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J`]] as [string, string][]) : []),
       ['integrator', this.integration],
+      ...(this.contacts ? ([['contact arrows', this.contacts]] as [string, string][]) : []),
       ...(this.live ? ([['compile', `${this.live.compileMs} ms`], ['derivatives', `${this.live.evaluationUs.toFixed(1)} µs`]] as [string, string][]) : []),
     ];
     const table = document.createElement('table');

@@ -34,7 +34,7 @@ const ui = {
   model: $('model-name'), status: $('status'), report: $('report'),
   play: $<HTMLButtonElement>('play'), timeline: $<HTMLInputElement>('timeline'), clock: $('clock'),
   speed: $<HTMLInputElement>('speed'), speedValue: $('speed-value'), loop: $<HTMLInputElement>('loop'),
-  frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'),
+  frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'), contacts: $<HTMLInputElement>('show-contacts'),
   record: $<HTMLButtonElement>('record'), help: $('help'), signalList: $('signal-list'),
   liveMechanism: $<HTMLSelectElement>('live-mechanism'), liveMode: $<HTMLSelectElement>('live-mode'), liveStop: $<HTMLInputElement>('live-stop'),
   picker: $<HTMLDetailsElement>('signal-picker'), variablesNote: $('variables-note'),
@@ -227,12 +227,14 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
     const missing = new Set<string>();
     view.load(next.scene, next.poses, next.time, {
       track: trackedFrame(next),
+      signals: next.signals,
       meshUrl: (s) => meshRoutes.get(s.filename),
       missingMesh: (filename, why) => {
         if (!missing.has(filename)) note(`mesh ${filename}: ${meshesUnserved.get(filename) ?? why}; drawn as a placeholder sphere`);
         missing.add(filename);
       },
     });
+    $('contacts-label').title = view.contacts!.describe();
   }
   const model = pageModel(next, compiled);
   posing.show(next, model);
@@ -246,7 +248,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   plot.show(signals, chosen);
   ui.variablesNote.textContent = '';
   showEveryVariable();
-  info.show(signals, next.integration, live);
+  info.show(signals, next.integration, live, mechanism ? view.contacts!.scaleText() : '');
   prepareInfo();
   update();
   view.render(true);
@@ -358,6 +360,7 @@ function wireControls(): void {
   ui.loop.addEventListener('change', () => (player.loop = ui.loop.checked));
   ui.frames.addEventListener('change', () => view.setShowFrames(ui.frames.checked));
   ui.axes.addEventListener('change', () => view.setShowJointAxes(ui.axes.checked));
+  ui.contacts.addEventListener('change', () => view.setShowContacts(ui.contacts.checked));
   on('live-reload', () => void refreshMechanisms().then(() => status(`live: ${liveMechanisms().length} mechanisms`)).catch((e) => status(e instanceof Error ? e.message : String(e), true)));
   ui.liveMechanism.addEventListener('change', () => params.show(ui.liveMechanism.value));
   $('live').addEventListener('submit', (e) => {
@@ -366,7 +369,7 @@ function wireControls(): void {
   });
 }
 
-const VIEW_KEYS = ['f', 't', 'x', 'j', 'i', '?', 'h', 'Escape'];
+const VIEW_KEYS = ['f', 't', 'x', 'j', 'c', 'i', '?', 'h', 'Escape'];
 
 /** MuJoCo's keys: space play/pause, backspace reset, arrows step; ? or h help */
 function onKey(e: KeyboardEvent): void {
@@ -383,6 +386,7 @@ function onKey(e: KeyboardEvent): void {
     t: toggleTracking,
     x: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
     j: () => view.setShowJointAxes((ui.axes.checked = !ui.axes.checked)),
+    c: () => view.setShowContacts((ui.contacts.checked = !ui.contacts.checked)),
     i: () => showInfo($('info').hidden),
     '?': () => (ui.help.hidden = !ui.help.hidden),
     h: () => (ui.help.hidden = !ui.help.hidden),
@@ -424,6 +428,7 @@ const kron = {
   select: (path: string | undefined) => tree.select(path),
   partBox: (path: string) => view.partOnScreen(path),
   pointOnScreen: (frame: number, local: readonly number[]) => view.pointOnScreen(frame, local),
+  worldOnScreen: (world: readonly number[]) => view.worldOnScreen(world),
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
   /** the camera follows this body (none: stops); false when the run has no body of that name */
@@ -449,6 +454,7 @@ const kron = {
     plotOnly: document.body.classList.contains('plot-only'), notes: notes.texts(),
     selected: tree.selection, posing: posing.state(), info: info.state(), realtime: realtime.state(),
     tracking: following === undefined ? undefined : { body: following, ...view.tracked() },
+    contacts: view.contacts?.state(),
   }),
 };
 declare global {

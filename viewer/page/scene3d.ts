@@ -2,7 +2,7 @@
 // step), shapes attached to their frame, rods between frames, joint axes,
 // world frame and ground grid, and an orbit camera framed on the mechanism
 // (over the run when it loads, as it stands now on fit()), which can follow a
-// body (follow.ts). Parts are kept by component name, so that the model tree
+// body (follow.ts), and the contact forces the run recorded (contact-arrows.ts). Parts are kept by component name, so that the model tree
 // can highlight one.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
@@ -10,6 +10,7 @@ import { runBounds } from '../../src/io/bounds.ts';
 import { posesAtInto } from '../../src/io/poses.ts';
 import { POSE_STRIDE, type Poses, type Scene, type SceneLink } from '../../src/io/types.ts';
 import type { Floor, Shape } from '../../src/library/multibody/geometry.ts';
+import { ContactArrows } from './contact-arrows.ts';
 import { boxCorners, fitPoints, meshCorners, projectedBox, viewDirection } from './camera.ts';
 import { CameraFollow } from './follow.ts';
 import { type MeshUrl, Y, jointMarker, placeRod, setHighlight, shapeObject } from './shapes.ts';
@@ -72,6 +73,8 @@ export interface LoadOptions {
   missingMesh?: (filename: string, why: string) => void;
   /** the pose set the camera follows (the camera is then framed on the mechanism at the start, not over the run) */
   track?: number;
+  /** the run's signals: the contact forces among them are drawn as arrows */
+  signals?: Record<string, ArrayLike<number>>;
 }
 
 export class SceneView {
@@ -105,6 +108,9 @@ export class SceneView {
   private readonly resizes = new ResizeObserver(() => this.resize());
   showFrames = false;
   showJointAxes = true;
+  showContacts = true;
+  /** the run's contact force arrows (none recorded: an empty set) */
+  contacts: ContactArrows | undefined;
 
   constructor(readonly canvas: HTMLCanvasElement) {
     // preserveDrawingBuffer: the PNG button and tests read the canvas after rendering
@@ -186,7 +192,9 @@ export class SceneView {
       return marker;
     });
     const worldFrame = new THREE.AxesHelper(size * 0.15);
-    this.content.add(mechanism, worldFrame, ...this.lights(this.up));
+    this.contacts = new ContactArrows(options.signals ?? {}, time, size);
+    this.contacts.setVisible(this.showContacts);
+    this.content.add(mechanism, worldFrame, this.contacts.group, ...this.lights(this.up));
     this.setShowFrames(this.showFrames);
     this.setShowJointAxes(this.showJointAxes);
     this.placeGround(true);
@@ -308,9 +316,8 @@ export class SceneView {
   tracked(): { frame: number; world: number[]; screen: { x: number; y: number } } | undefined {
     const { frame } = this.follow;
     if (frame === undefined) return undefined;
-    const p = this.frames[frame].position, q = p.clone().project(this.camera);
-    const { clientWidth: w, clientHeight: h } = this.canvas;
-    return { frame, world: p.toArray(), screen: { x: ((q.x + 1) / 2) * w, y: ((1 - q.y) / 2) * h } };
+    const world = this.frames[frame].position.toArray();
+    return { frame, world, screen: this.worldOnScreen(world) };
   }
 
   /** a point given in a pose set's coordinates, on screen now (CSS pixels of the canvas; for tests); undefined: no such pose set */
@@ -318,7 +325,12 @@ export class SceneView {
     const f = this.frames[frame];
     if (!f) return undefined;
     f.updateMatrixWorld();
-    const q = f.localToWorld(new THREE.Vector3(...local)).project(this.camera);
+    return this.worldOnScreen(f.localToWorld(new THREE.Vector3(...local)).toArray());
+  }
+
+  /** a point given in world coordinates, on screen now (CSS pixels of the canvas; for tests) */
+  worldOnScreen(world: readonly number[]): { x: number; y: number } {
+    const q = new THREE.Vector3(...world).project(this.camera);
     const { clientWidth: w, clientHeight: h } = this.canvas;
     return { x: ((q.x + 1) / 2) * w, y: ((1 - q.y) / 2) * h };
   }
@@ -349,6 +361,7 @@ export class SceneView {
     if (!this.run) return;
     const { poses, time } = this.run;
     this.setPose(posesAtInto(this.pose, poses, time, t));
+    this.contacts?.setTime(t);
   }
 
   /** move every frame to the given poses (POSE_STRIDE numbers per frame): a recorded time, or a posed mechanism */
@@ -381,6 +394,12 @@ export class SceneView {
   setShowFrames(on: boolean): void {
     this.showFrames = on;
     for (const a of this.frameAxes) a.visible = on;
+    this.dirty = true;
+  }
+
+  setShowContacts(on: boolean): void {
+    this.showContacts = on;
+    this.contacts?.setVisible(on);
     this.dirty = true;
   }
 
