@@ -2,6 +2,7 @@
 // variable) and carries a hint to fix it; the CLI prints message + hint and
 // exits 1 for model errors, 2 for usage errors.
 
+/** what a typed error names: the component, equations and variables at fault, and a hint */
 export interface ErrorDetails {
   /** hierarchical component name, e.g. "s1" or "robot.j2" */
   component?: string;

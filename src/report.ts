@@ -4,6 +4,7 @@ import type { BlockReport, RelaxedLoopReport } from './structure/plan-types.ts';
 import type { OpCounts } from './structure/costs.ts';
 import type { Topology } from './library/multibody/topology.ts';
 
+/** the solve form: torn (M qdd = h, O(n^3)) or relaxed (articulated-body recursion, O(f)) */
 export type Mode = 'torn' | 'relaxed';
 
 /** mode 'auto': the forms compiled, each with its weighted operation count or why it failed */

@@ -5,6 +5,7 @@
 import { type Expr, type FnName, type Sym, ExprError, constant, intern, internRange, isConst } from './node.ts';
 import { FUNCTIONS } from './functions.ts';
 
+/** an expression or a number (a constant): what the constructors take */
 export type Ex = Expr | number;
 
 export function num(c: number): Expr {
@@ -113,6 +114,7 @@ class ByBase {
 }
 const spare: ByBase[] = [];
 
+/** the sum of the terms, simplified and interned */
 export function add(...xs: Ex[]): Expr {
   // the constants first and in order, as xs.map(ex) made them; xs (a rest array: ours) is then the stack
   for (let i = 0; i < xs.length; i++) if (typeof xs[i] === 'number') xs[i] = num(xs[i] as number);
@@ -162,14 +164,17 @@ function scaled(k: number, b: Expr): Expr {
   return node;
 }
 
+/** a - b */
 export function sub(a: Ex, b: Ex): Expr {
   return add(a, neg(b));
 }
 
+/** -a */
 export function neg(a: Ex): Expr {
   return mul(-1, a);
 }
 
+/** the product of the factors, simplified and interned */
 export function mul(...xs: Ex[]): Expr {
   let c = 1;
   const powers = ByBase.take();
@@ -200,6 +205,7 @@ function factorInto(powers: ByBase, p: Expr, c: number): number {
   return c;
 }
 
+/** a / b (a times b to the power -1) */
 export function div(a: Ex, b: Ex): Expr {
   const n = ex(a), d = ex(b);
   if (isConst(d)) {
@@ -239,17 +245,29 @@ export function call(fn: FnName, ...xs: Ex[]): Expr {
   return intern('fn', args, 0, fn);
 }
 
+/** sin x */
 export const sin = (x: Ex) => call('sin', x);
+/** cos x */
 export const cos = (x: Ex) => call('cos', x);
+/** tan x */
 export const tan = (x: Ex) => call('tan', x);
+/** arcsin x */
 export const asin = (x: Ex) => call('asin', x);
+/** arccos x */
 export const acos = (x: Ex) => call('acos', x);
+/** arctan x */
 export const atan = (x: Ex) => call('atan', x);
+/** the angle of the point (x, y), in (-pi, pi] */
 export const atan2 = (y: Ex, x: Ex) => call('atan2', y, x);
+/** the square root of x */
 export const sqrt = (x: Ex) => call('sqrt', x);
+/** e to the x */
 export const exp = (x: Ex) => call('exp', x);
+/** the natural logarithm of x */
 export const log = (x: Ex) => call('log', x);
+/** |x| */
 export const abs = (x: Ex) => call('abs', x);
+/** -1, 0 or 1: the sign of x */
 export const sign = (x: Ex) => call('sign', x);
 export const tanh = (x: Ex) => call('tanh', x);
 export const max = (x: Ex, y: Ex) => call('max', x, y);

@@ -28,13 +28,19 @@ export type FnName =
   | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan' | 'atan2'
   | 'sqrt' | 'exp' | 'log' | 'abs' | 'sign' | 'sinh' | 'cosh' | 'tanh' | 'max' | 'min';
 
+/** a node of the expression graph: interned, so equal expressions are one node (compare ids) */
 export interface Expr {
+  /** unique per distinct expression: the intern table's index */
   readonly id: number;
+  /** the node's operation: a constant, a symbol, a sum, product, power or function of args, or a relax/residue marker */
   readonly op: Op;
+  /** the operands (terms of add, factors of mul, base of pow, arguments of fn) */
   readonly args: readonly Expr[];
   /** constant value for 'const', integer exponent for 'pow', 0 otherwise */
   readonly value: number;
+  /** the function of an 'fn' node */
   readonly fn?: FnName;
+  /** the variable or parameter of a 'sym' node */
   readonly sym?: Sym;
 }
 

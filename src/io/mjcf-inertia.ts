@@ -13,8 +13,11 @@
 // 1e-6 m apart, as MuJoCo does). Mesh geoms: mesh-inertia.ts.
 import type { Vec3 } from './urdf-parse.ts';
 import { rotate } from './mjcf-frame.ts';
+import type { MjcfGeom, Reader } from './mjcf-parse.ts';
+import { type XmlNode, where } from './mjcf-xml.ts';
 
 export type SolidType = 'sphere' | 'capsule' | 'cylinder' | 'ellipsoid' | 'box';
+const SOLID_TYPES: readonly string[] = ['sphere', 'capsule', 'cylinder', 'ellipsoid', 'box'] satisfies SolidType[];
 
 /** mass (kg), centre of mass and inertia about it [xx, yy, zz, xy, xz, yz] in the body's frame */
 export interface MassProperties {
@@ -142,4 +145,30 @@ export function combine(parts: readonly SolidPart[]): MassProperties {
     }
   }
   return { mass, com, inertia: [I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]] };
+}
+
+/** MuJoCo's inertia from geoms: solids and meshes of groups in inertiagrouprange; an sdf's mass is a warning */
+export function geomInertia(r: Reader, e: XmlNode, geoms: readonly MjcfGeom[], groups: readonly number[]): MassProperties | undefined {
+  const [lo, hi] = r.compiler.groups;
+  const nodes = e.children.filter((c) => c.tag === 'geom');
+  const parts = [];
+  for (const [i, g] of geoms.entries()) {
+    if (groups[i] < lo || groups[i] > hi) continue;
+    const { density, mass: massGiven } = g;
+    if (g.type === 'mesh') {
+      const part = r.meshMasses.part(g, nodes[i]);
+      if (part) parts.push(part);
+      continue;
+    }
+    if (g.type === 'sdf') {
+      if (massGiven !== 0 && density !== 0) r.warnings.push(`${where(e)}: the mass of sdf geom ${g.name ?? g.mesh ?? ''} is not computed (give the body an <inertial>)`);
+      continue;
+    }
+    if (!SOLID_TYPES.includes(g.type)) continue;
+    const type = g.type as SolidType;
+    const mass = massGiven ?? density * solidVolume(type, g.size, g.shell);
+    parts.push({ mass, pos: g.pos, quat: g.quat, moments: solidInertia(type, g.size, mass, g.shell) });
+  }
+  const total = combine(parts);
+  return total.mass > 0 ? total : undefined;
 }

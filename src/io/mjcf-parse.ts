@@ -14,7 +14,7 @@
 // (mjcf-tendons.ts, mjcf-actuators.ts, mjcf-keyframe.ts).
 import { inertiaProblem, principalMoments } from '../library/multibody/body.ts';
 import { IDENTITY, type Quat, axisAngle, euler, unit, xyAxes, zAxis } from './mjcf-frame.ts';
-import { type MassProperties, type SolidType, combine, solidInertia, solidVolume } from './mjcf-inertia.ts';
+import { type MassProperties, type SolidType, combine, geomInertia } from './mjcf-inertia.ts';
 import { type ReadFile, type XmlNode, fail, readMjcfXml, where } from './mjcf-xml.ts';
 import { type MjcfEquality, readEqualities } from './mjcf-equality.ts';
 import { DECIMAL, MAX_MAGNITUDE, type Vec3 } from './urdf-parse.ts';
@@ -101,8 +101,11 @@ export interface MjcfBody {
   at: string;
 }
 
+/** an MJCF file read and checked, defaults applied: its body tree, before any mechanism is built */
 export interface MjcfRobot {
+  /** the model's name (<mujoco model>) */
   name: string;
+  /** <option gravity>, world-resolved */
   gravity: Vec3;
   /** the bodies under the world */
   bodies: MjcfBody[];
@@ -112,7 +115,9 @@ export interface MjcfRobot {
   equalities: MjcfEquality[];
   /** fixed tendons (mjcf-tendons.ts), actuators (mjcf-actuators.ts), keyframes (mjcf-keyframe.ts), in file order */
   tendons: MjcfTendon[];
+  /** the actuators (mjcf-actuators.ts), in file order */
   actuators: MjcfActuator[];
+  /** the keyframes (mjcf-keyframe.ts), in file order */
   keyframes: MjcfKey[];
   /** what affects the dynamics but is not read, each naming the element */
   warnings: string[];
@@ -232,7 +237,7 @@ export class Reader {
   }
 }
 
-// (MJCF text, file name for messages, include reader) => checked robot description
+/** (MJCF text, file name for messages, include reader) => checked robot description */
 export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParseOptions = {}): MjcfRobot {
   const root = readMjcfXml(text, source, options.readFile);
   const r = new Reader();
@@ -439,32 +444,6 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
     collides, contype, conaffinity, friction, ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
     group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }), ...(shell === 'true' && { shell: true }),
   };
-}
-
-/** MuJoCo's inertia from geoms: solids and meshes of groups in inertiagrouprange; an sdf's mass is a warning */
-function geomInertia(r: Reader, e: XmlNode, geoms: readonly MjcfGeom[], groups: readonly number[]): MassProperties | undefined {
-  const [lo, hi] = r.compiler.groups;
-  const nodes = e.children.filter((c) => c.tag === 'geom');
-  const parts = [];
-  for (const [i, g] of geoms.entries()) {
-    if (groups[i] < lo || groups[i] > hi) continue;
-    const { density, mass: massGiven } = g;
-    if (g.type === 'mesh') {
-      const part = r.meshMasses.part(g, nodes[i]);
-      if (part) parts.push(part);
-      continue;
-    }
-    if (g.type === 'sdf') {
-      if (massGiven !== 0 && density !== 0) r.warnings.push(`${where(e)}: the mass of sdf geom ${g.name ?? g.mesh ?? ''} is not computed (give the body an <inertial>)`);
-      continue;
-    }
-    if (!SOLIDS.includes(g.type)) continue;
-    const type = g.type as SolidType;
-    const mass = massGiven ?? density * solidVolume(type, g.size, g.shell);
-    parts.push({ mass, pos: g.pos, quat: g.quat, moments: solidInertia(type, g.size, mass, g.shell) });
-  }
-  const total = combine(parts);
-  return total.mass > 0 ? total : undefined;
 }
 
 const JOINT_TYPES: readonly string[] = ['hinge', 'slide', 'ball', 'free'];

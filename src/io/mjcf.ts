@@ -43,12 +43,15 @@ import { addGrounds, collidersOf, planesOf } from './mjcf-collision.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
 
+/** an MJCF robot as a mechanism */
 export interface MjcfModel {
+  /** the mechanism built */
   mechanism: Mechanism;
   /** what was read but not modelled: the parser's warnings, then the builder's */
   warnings: string[];
 }
 
+/** how mjcfMechanism builds the mechanism */
 export interface MjcfOptions {
   /**
    * false: joint limits and friction loss are left out, as MuJoCo's
@@ -85,7 +88,7 @@ function jointName(b: MjcfBody, j: MjcfJoint, k: number): string {
   return j.name ?? (j.type === 'free' ? `${bodyName(b)}_free` : `${bodyName(b)}_joint${k}`);
 }
 
-// (checked robot description, options) => mechanism and warnings
+/** (checked robot description, options) => mechanism and warnings */
 export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): MjcfModel {
   const warnings = [...robot.warnings];
   const names = new Names(warnings);

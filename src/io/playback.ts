@@ -14,6 +14,7 @@ import { packPoses, poseSignalNames } from './poses.ts';
 import { describeScene } from './scene.ts';
 import type { Integration, PlaybackFields, Vec3Tuple } from './types.ts';
 
+/** a run and, for a mechanism, what the viewer needs to draw it */
 export interface PlaybackRecording {
   result: SimulationResult;
   /** undefined for models without frames (nothing to draw) */
@@ -27,6 +28,7 @@ function gravityOf(state: ModelState): Vec3Tuple {
   return g.every((n) => state.hasSignal(n)) ? (g.map((n) => state.signal(n)) as Vec3Tuple) : [0, -9.80665, 0];
 }
 
+/** simulate() and, for a mechanism, every frame's pose at every sample (the viewer's JSON run) */
 export function simulatePlayback(model: Model, compiled: CompiledModel, options: SimulateOptions): PlaybackRecording {
   if (!hasFrames(model)) return { result: simulate(compiled, options), playback: undefined };
   // the scene (body sizes, gravity) from the parameter values of this run

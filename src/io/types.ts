@@ -69,8 +69,11 @@ export interface Scene {
  * qx qy qz qw (the unit quaternion of the world-resolved orientation R).
  */
 export interface Poses {
+  /** the seven numbers stored per frame and sample */
   layout: 'x y z qx qy qz qw';
+  /** the number of frames posed per sample */
   frames: number;
+  /** 7 numbers per frame per sample, sample-major */
   data: number[];
 }
 
@@ -93,8 +96,11 @@ export interface Integration {
 
 /** the fields a mechanism's JSON result adds to { model, time, signals } */
 export interface PlaybackFields {
+  /** what to draw: the frames, shapes and their colours */
   scene: Scene;
+  /** every frame's world pose at every sample */
   poses: Poses;
+  /** the compile report of the model that ran */
   report: CompileReport;
   /** absent in results written before the viewer showed it */
   integration?: Integration;

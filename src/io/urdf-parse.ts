@@ -68,11 +68,15 @@ export interface UrdfJoint {
   mimic: boolean;
 }
 
+/** a URDF file read and checked: its links and joints, before any mechanism is built */
 export interface UrdfRobot {
+  /** the robot's name */
   name: string;
+  /** its links */
   links: UrdfLink[];
   /** in the order of the tree from the root: every joint's parent comes before it */
   joints: UrdfJoint[];
+  /** the link no joint moves: the tree's root */
   root: string;
 }
 
@@ -162,7 +166,7 @@ const shorten = (text: string) => {
 /** a colour's red, green, blue in 0..1 as CSS #rrggbb (alpha dropped) */
 export const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
 
-// (URDF text, file name for messages) => checked robot description
+/** (URDF text, file name for messages) => checked robot description */
 export function parseUrdf(text: string, source = 'robot.urdf'): UrdfRobot {
   const r = new UrdfReader(source);
   const doc = readXml(text, source);

@@ -24,12 +24,15 @@ export { rpyMatrix, rpyQuaternion };
 
 export { parseUrdf, type UrdfRobot } from './urdf-parse.ts';
 
+/** a URDF robot as a mechanism */
 export interface UrdfModel {
+  /** the mechanism built */
   mechanism: Mechanism;
   /** what was read but not modelled, or drawn as a placeholder */
   warnings: string[];
 }
 
+/** how urdfMechanism builds the mechanism */
 export interface UrdfOptions {
   /** world-resolved gravity; default (0, 0, -9.80665) */
   gravity?: readonly [number, number, number];
@@ -146,7 +149,7 @@ function place(m: Mechanism, from: Frame, origin: UrdfPose, name: string): Frame
   return from;
 }
 
-// (checked robot description, options) => mechanism and warnings
+/** (checked robot description, options) => mechanism and warnings */
 export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): UrdfModel {
   const warnings: string[] = [];
   const names = new Names(warnings);

@@ -87,6 +87,7 @@ export function variablesIn(e: Expr): Map<number, Variable> {
 
 /** the independent variable t */
 export const TIME = new Variable(undefined, 'time', 'time');
+/** the time t as an expression, for equations that depend on it */
 export const time: Expr = TIME.e;
 
 /** der(x): the derivative of a variable; x becomes a state */

@@ -29,7 +29,7 @@ export function findMjcfMesh(mjcf: string, filename: string): MjcfMeshLookup {
   return { file: real };
 }
 
-// (path of an MJCF .xml file, options) => mechanism, warnings, and the included files with what was read of them
+/** (path of an MJCF .xml file, options) => mechanism, warnings, and the included files with what was read of them */
 export function loadMjcf(file: string, options: MjcfOptions = {}): MjcfModel & { included: Record<string, string | null> } {
   const folder = dirname(resolve(file));
   const included: Record<string, string | null> = {};

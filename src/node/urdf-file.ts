@@ -11,7 +11,7 @@ export interface UrdfFileOptions extends UrdfOptions {
   packagePath?: readonly string[];
 }
 
-// (path of a .urdf file, options) => mechanism and warnings; meshes found under the URDF's package root
+/** (path of a .urdf file, options) => mechanism and warnings; meshes found under the URDF's package root */
 export function loadUrdf(file: string, options: UrdfFileOptions = {}): UrdfModel {
   const { packagePath = rosPackagePath(), ...rest } = options;
   const meshFile = (name: string) => {

@@ -25,6 +25,7 @@ import { checkStickStep } from './stick-step.ts';
 
 export { INTEGRATORS, type IntegrationStats, type Integrator };
 
+/** what simulate() runs: the time span, step, integrator, signals, start values, inputs, controller and contact */
 export interface SimulateOptions<S extends string = string> {
   /** end time (s), >= 0 */
   stop: number;
@@ -87,7 +88,9 @@ export interface SimulateOptions<S extends string = string> {
 
 /** the step simulate() and `kron simulate` take when none is given (s) */
 export const DEFAULT_STEP = 1e-3;
+/** the relative tolerance of the adaptive and radau integrators when none is given */
 export const DEFAULT_RTOL = 1e-6;
+/** the absolute tolerance of the adaptive and radau integrators when none is given */
 export const DEFAULT_ATOL = 1e-9;
 export const DEFAULT_MAX_STEPS = 1e6;
 
@@ -119,24 +122,32 @@ export const MAX_RESULT_BYTES = 2 ** 30;
 
 /** one block of consecutive samples; its arrays are reused for the next block: read them before asking for it */
 export interface SampleBlock<S extends string = string> {
+  /** the signals, in the order of columns */
   readonly names: readonly S[];
   /** the block's times: time[0 .. length - 1] (the arrays are longer in the last block) */
   readonly time: Float64Array;
+  /** columns[k][i]: signal names[k] at time[i] */
   readonly columns: readonly Float64Array[];
+  /** the number of samples in this block */
   readonly length: number;
 }
 
 /** what a run reports besides its samples: its integration, and (compiled with relaxIterate or tornSubstitution) its iterations */
 export interface RunStats {
+  /** the integrator's steps, evaluations and rejections */
   integration?: IntegrationStats;
+  /** compiled with relaxIterate: each iterated block's sweeps */
   iterations?: IterationStats[];
+  /** compiled with tornSubstitution: each substituted block's iterations */
   substitutions?: SubstitutionStats[];
   /** a model with events (Component.when): how often each happened */
   events?: EventCount[];
 }
 
-// (compiled model or a state of it, options) => sampled signals from t = 0 to stop;
-// a compiled model runs on a fresh state, a given state is used (and changed) as it is
+/**
+ * (compiled model or a state of it, options) => sampled signals from t = 0 to stop;
+ * a compiled model runs on a fresh state, a given state is used (and changed) as it is
+ */
 export function simulate<S extends string = string>(compiled: CompiledModel | ModelState, given: SimulateOptions<S>): SimulationResult<S> {
   const options = withDefaults(given);
   checkSimulateOptions(options);
@@ -160,8 +171,10 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
   return Object.assign(new SimulationResult(time, names, columns), stats(run));
 }
 
-// (compiled model or a state of it, options, samples per block) => the run's samples block by block, as they are computed,
-// in constant memory; returns the run's iteration statistics
+/**
+ * (compiled model or a state of it, options, samples per block) => the run's samples block by block, as they are computed,
+ * in constant memory; returns the run's iteration statistics
+ */
 export function* simulateBlocks<S extends string = string>(compiled: CompiledModel | ModelState, given: SimulateOptions<S>, size = 1024): Generator<SampleBlock<S>, RunStats, void> {
   const options = withDefaults(given);
   checkSimulateOptions(options);

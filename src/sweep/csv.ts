@@ -10,7 +10,7 @@ import type { SweepResult } from './sweep.ts';
 
 const cell = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
-// (swept names, results) => CSV text
+/** (swept names, results) => CSV text */
 export function sweepCSV(names: readonly string[], results: readonly SweepResult[]): string {
   const metrics = metricColumns(results);
   return sweepHeader(names, metrics) + results.map((r) => sweepRow(names, metrics, r)).join('');

@@ -19,6 +19,7 @@ import { importUserModule } from '../node/import-module.ts';
 import { userCall, userCodeLimits } from '../node/user-code.ts';
 import type { SimulationResult } from '../sim/result.ts';
 
+/** a user metric: one number, or named numbers, from a run's result */
 export type MetricFunction = (result: SimulationResult) => number | Record<string, number>;
 
 const USAGE = { hint: 'give the path of a module whose default export is (result) => number | { name: number }' };

@@ -19,6 +19,7 @@ export interface QueueConfig {
   readonly url: string;
   /** a file with the signing key (default: the environment variable KRON_QUEUE_KEY) */
   readonly keyFile?: string;
+  /** TLS files for a rediss:// URL */
   readonly tls?: TlsFiles;
   /** the producer: seconds Redis may stay unreachable before the sweep fails, and without a result before it says so (default 60) */
   readonly timeout?: number;
@@ -26,4 +27,5 @@ export interface QueueConfig {
   readonly log?: (line: string) => void;
 }
 
+/** a queue: its URL, or a URL with options */
 export type QueueTarget = string | QueueConfig;

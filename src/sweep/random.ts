@@ -5,6 +5,7 @@
 // splitmix32; uniform doubles with 53 random bits; normal deviates by the
 // Box-Muller transform, both of a pair used.
 
+/** a seeded generator of uniform and normal deviates (xoshiro128**): one seed, the same samples everywhere */
 export class Random {
   private readonly s = new Uint32Array(4);
   /** the second deviate of the last Box-Muller pair */

@@ -15,6 +15,7 @@ import { type MetricFunction, loadMetric } from './metric.ts';
 
 /** what every run of a sweep shares: how to simulate and what to keep */
 export interface RunSettings {
+  /** the simulation every run makes: stop, step, interval, integrator, tolerances */
   readonly simulate: Pick<SimulateOptions, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol'>;
   /** the signals whose final value, min and max are kept (default: the states) */
   readonly signals?: readonly string[];
@@ -28,6 +29,7 @@ export interface RunSettings {
 
 /** one run to do: its index and values, already split into parameters and start values */
 export interface RunTask {
+  /** the run's index in the sweep (grid order, or the sample's number) */
   readonly index: number;
   readonly parameters: Readonly<Record<string, number>>;
   readonly start: Readonly<Record<string, number>>;
@@ -35,7 +37,9 @@ export interface RunTask {
 
 /** what one run gave */
 export interface RunOutcome {
+  /** the run's index in the sweep (grid order, or the sample's number) */
   readonly index: number;
+  /** whether the run finished or failed */
   readonly status: 'ok' | 'error';
   /** the error's name and message, for status 'error' */
   readonly error?: string;

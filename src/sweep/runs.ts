@@ -80,7 +80,7 @@ function checkNames(names: readonly string[], flag: string): void {
   if (names.length === 0) throw new UsageError(`a sweep needs at least one ${flag}`, { hint: "e.g. --grid 'j1.q=-1,0,1', or --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
 }
 
-// (grid axes | samples, distributions, seed) => the runs, each one's values made when asked for
+/** (grid axes | samples, distributions, seed) => the runs, each one's values made when asked for */
 export function expandRuns(spec: PointsSpec): SweepPoints {
   let points: SweepPoints;
   if ('grid' in spec) {

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.ts';
 /** one axis of a grid: a parameter or start value and the values it takes */
 export interface GridAxis {
   readonly name: string;
+  /** the values, in run order */
   readonly values: readonly number[];
 }
 
@@ -54,7 +55,9 @@ export interface Distribution {
   readonly name: string;
   /** normal(a = mean, b = standard deviation) or uniform(a = low, b = high) */
   readonly kind: 'normal' | 'uniform';
+  /** the mean (normal) or the lower bound (uniform) */
   readonly a: number;
+  /** the standard deviation (normal) or the upper bound (uniform) */
   readonly b: number;
 }
 
@@ -74,7 +77,7 @@ function nameValue(flag: string, spec: string, hint: string): [string, string] {
   return [spec.slice(0, i).trim(), spec.slice(i + 1).trim()];
 }
 
-// 'link.m=1:5:9' => 9 points from 1 to 5, both ends included; 'j1.q=-1,0,1' => those values
+/** 'link.m=1:5:9' => 9 points from 1 to 5, both ends included; 'j1.q=-1,0,1' => those values */
 export function parseGrid(spec: string): GridAxis {
   const [name, text] = nameValue('--grid', spec, GRID_HINT);
   if (text.includes(':')) {
@@ -87,7 +90,7 @@ export function parseGrid(spec: string): GridAxis {
   return { name, values: text.split(',').map((p) => finite('--grid', spec, p, GRID_HINT)) };
 }
 
-// 'link.m=normal(2,0.1)' | 'link.m=uniform(1,3)' => the distribution
+/** 'link.m=normal(2,0.1)' | 'link.m=uniform(1,3)' => the distribution */
 export function parseDist(spec: string): Distribution {
   const [name, text] = nameValue('--dist', spec, DIST_HINT);
   const m = /^(normal|uniform)\(([^,()]*),([^,()]*)\)$/.exec(text.replace(/\s+/g, ''));

@@ -24,6 +24,7 @@ export interface SweepSpec extends RunSettings {
   readonly grid?: readonly (GridAxis | string)[];
   /** Monte Carlo: this many runs, each with values drawn from `dist` */
   readonly samples?: number;
+  /** the distributions the samples are drawn from ('link2.m~normal(1,0.1)' or objects) */
   readonly dist?: readonly (Distribution | string)[];
   /** the seed of the draws (default 1) */
   readonly seed?: number;
@@ -43,6 +44,7 @@ export interface SweepSpec extends RunSettings {
 
 /** a run's result: its index, the swept values, ok or the error, the metrics */
 export interface SweepResult extends RunOutcome {
+  /** the swept parameters' and start values' values in this run */
   readonly values: Readonly<Record<string, number>>;
 }
 
@@ -57,7 +59,7 @@ export function sweepPoints(spec: Pick<SweepSpec, 'grid' | 'samples' | 'dist' | 
   return expandRuns(points);
 }
 
-// (model, spec) => every run's result, in run order; the model is compiled once, here
+/** (model, spec) => every run's result, in run order; the model is compiled once, here */
 export async function* sweep(model: Model, spec: SweepSpec): AsyncGenerator<SweepResult> {
   const points = sweepPoints(spec);
   const kinds = sweptKinds(model, points.names);
@@ -66,7 +68,7 @@ export async function* sweep(model: Model, spec: SweepSpec): AsyncGenerator<Swee
   yield* sweepCompiled(compiled, points, kinds, spec);
 }
 
-// (model compiled once, runs, which names are parameters, settings) => every run's result, in run order
+/** (model compiled once, runs, which names are parameters, settings) => every run's result, in run order */
 export async function* sweepCompiled(compiled: CompiledModel, runs: SweepPoints | Pick<SweepPoints, 'names' | 'values'>, kinds: readonly SweptKind[], spec: SweepSpec): AsyncGenerator<SweepResult> {
   checkSimulateOptions(spec.simulate);
   const points = SweepPoints.of(runs);

@@ -17,14 +17,17 @@
 // Causality: sources and integral storages first, then the first unassigned R
 // is made resistive, propagating after each step (SCAP, [10] of the paper).
 
+/** a bond graph element's kind: sources, storages, resistor and junctions */
 export type SketchKind = 'Se' | 'Sf' | 'C' | 'I' | 'R' | '0' | '1';
 
+/** a bond graph's elements and bonds, for the causality and tearing analysis (no equations) */
 export interface BondGraphSketch {
   readonly elements: readonly { readonly name: string; readonly kind: SketchKind }[];
   /** bonds between elements by name; orientation does not matter for causality */
   readonly bonds: readonly (readonly [string, string])[];
 }
 
+/** the algebraic loop matrix: which resistive ports a causal path links */
 export interface LoopMatrix {
   /** resistive ports (R elements) in declaration order: row/column k is ports[k] */
   readonly ports: readonly string[];
@@ -51,7 +54,7 @@ function index(g: BondGraphSketch): { ends: [number, number][]; incident: number
   return { ends, incident };
 }
 
-// (sketch) => effortFrom per bond, by the sequential causality assignment procedure
+/** (sketch) => effortFrom per bond, by the sequential causality assignment procedure */
 export function assignCausality(g: BondGraphSketch): Int32Array {
   const { ends, incident } = index(g);
   const effortFrom = new Int32Array(ends.length).fill(UNSET);
@@ -97,7 +100,7 @@ export function assignCausality(g: BondGraphSketch): Int32Array {
   return effortFrom;
 }
 
-// (sketch) => algebraic loop matrix over the R ports (Table 1 for fig. 1)
+/** (sketch) => algebraic loop matrix over the R ports (Table 1 for fig. 1) */
 export function algebraicLoopMatrix(g: BondGraphSketch): LoopMatrix {
   const { incident } = index(g);
   const effortFrom = assignCausality(g);
@@ -130,7 +133,7 @@ export function algebraicLoopMatrix(g: BondGraphSketch): LoopMatrix {
   return { ports: rs.map(([e]) => e.name), entries };
 }
 
-// (loop matrix entries) => row indices chosen, in order: most entries first, first on ties
+/** (loop matrix entries) => row indices chosen, in order: most entries first, first on ties */
 export function selectTearPorts(entries: readonly (readonly boolean[])[]): number[] {
   const n = entries.length;
   const removed = new Uint8Array(n);
@@ -149,7 +152,7 @@ export function selectTearPorts(entries: readonly (readonly boolean[])[]): numbe
   }
 }
 
-// (sketch) => names of the R ports at which residual sinks break every algebraic loop
+/** (sketch) => names of the R ports at which residual sinks break every algebraic loop */
 export function tearPorts(g: BondGraphSketch): string[] {
   const m = algebraicLoopMatrix(g);
   return selectTearPorts(m.entries).map((i) => m.ports[i]);

@@ -21,15 +21,19 @@ import { type Expr, ZERO, add, div, max, min, mul, step, sub } from '../../expr/
 import { ModelError } from '../../errors.ts';
 import { Component, der } from '../../model/index.ts';
 
+/** a general actuator (MuJoCo's): transmission, gain, bias, ranges and activation */
 export interface ActuatorOptions {
   /** the transmission's length L and velocity V */
   length: Expr;
+  /** the transmission's velocity V */
   velocity: Expr;
   /** coefficients of (1, L, V) in the gain and in the bias */
   gain: readonly [number, number, number];
+  /** the bias's coefficients of (1, L, V) */
   bias?: readonly [number, number, number];
   /** [lower, upper] the control is clamped to, and the force */
   ctrlRange?: readonly [number, number];
+  /** [lower, upper] the force is clamped to */
   forceRange?: readonly [number, number];
   /** the start value of the input ctrl */
   ctrl?: number;
@@ -53,7 +57,9 @@ export interface ActivationOptions {
 }
 
 export class Actuator extends Component {
+  /** the control input <name>.ctrl */
   readonly ctrl: Expr;
+  /** the actuator force: gain * ctrl (or act) + bias, clamped */
   readonly force: Expr;
 
   constructor(name: string, options: ActuatorOptions) {

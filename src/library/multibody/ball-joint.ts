@@ -32,6 +32,7 @@ import { relax3 } from './revolute.ts';
 import { type Pose, apply, difference, dot3 } from './start-pose.ts';
 import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions, oneOf } from '../options.ts';
 
+/** a ball joint's start orientation and speed, inputs, damping and role */
 export interface BallJointOptions {
   /** start orientation [w, x, y, z] (normalised; default no rotation) */
   Q?: readonly number[];
@@ -47,6 +48,7 @@ export interface BallJointOptions {
   cut?: boolean | 'point';
   /** true (the default as a tree joint): Q and w are states; false is refused (a loop cannot determine a quaternion) */
   state?: boolean;
+  /** how the viewer draws the joint */
   geometry?: Geometry;
 }
 

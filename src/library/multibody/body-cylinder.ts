@@ -10,6 +10,7 @@ import { FixedTranslation } from './fixed-translation.ts';
 import type { Frame } from './frame.ts';
 import { NUMBER, NUMBERS, TEXT, type OptionKind, checkOptions } from '../options.ts';
 
+/** a cylindrical link: its end point, radius, density and colour */
 export interface BodyCylinderOptions {
   /** from frame_a to frame_b, frame_a coordinates (m) */
   r: readonly [number, number, number];
@@ -17,19 +18,25 @@ export interface BodyCylinderOptions {
   diameter?: number;
   /** density (kg/m^3); default steel, 7700 */
   density?: number;
+  /** the viewer's colour (CSS) */
   color?: string;
   /** world-resolved gravity (the Mechanism builder passes the world's) */
   gravity?: Vec3Like;
 }
 
+/** the density of steel, kg/m^3 (the default) */
 export const STEEL = 7700;
 
 const BODYCYLINDER_OPTIONS = { r: NUMBERS, diameter: NUMBER, density: NUMBER, color: TEXT, gravity: NUMBERS } satisfies Record<keyof BodyCylinderOptions, OptionKind>;
 
 export class BodyCylinder extends Component {
+  /** the link's first end */
   readonly frame_a: Frame;
+  /** the link's second end */
   readonly frame_b: Frame;
+  /** the link's mass and inertia, from its cylinder */
   readonly body: Body;
+  /** the rigid bar from frame_a to frame_b */
   readonly bar: FixedTranslation;
 
   constructor(name: string, options: BodyCylinderOptions) {

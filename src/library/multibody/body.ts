@@ -24,6 +24,7 @@ import type { Geometry } from './geometry.ts';
 import { LIST, NUMBER, NUMBERS, OBJECTS, type OptionKind, checkOptions } from '../options.ts';
 import { type Collider, checkColliders } from '../../contact/collider.ts';
 
+/** a body's mass properties, drawing and collision geometry */
 export interface BodyOptions {
   /** mass (kg), >= 0 */
   m: number;

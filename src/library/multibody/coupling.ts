@@ -17,6 +17,7 @@ import { Component } from '../../model/index.ts';
 import { ModelError } from '../../errors.ts';
 import type { OneDofJoint } from './joint.ts';
 
+/** a coupling's polynomial P and its zero points: joint1's y - y0 = P(joint2's x - x0) */
 export interface CouplingOptions {
   /** joint1's coordinate where P(u) = 0 (default 0) */
   y0?: number;

@@ -7,6 +7,7 @@ import { matrixEquation, rigidOffset } from './kinematics.ts';
 import { unitAxis } from './axis.ts';
 import { NUMBER, NUMBERS, type OptionKind, checkOptions } from '../options.ts';
 
+/** a rigid offset and rotation between two frames */
 export interface FixedRotationOptions {
   /** rotation axis in frame_a coordinates (normalised) */
   axis: Vec3Like;
@@ -29,11 +30,15 @@ function snapped(R: Mat3): Mat3 {
 const FIXEDROTATION_OPTIONS = { axis: NUMBERS, angle: NUMBER, r: NUMBERS } satisfies Record<keyof FixedRotationOptions, OptionKind>;
 
 export class FixedRotation extends Component {
+  /** the first frame */
   readonly frame_a: Frame;
+  /** frame_a moved by r, then rotated by angle about the axis */
   readonly frame_b: Frame;
   /** the unit axis, angle and offset as given, for the builder's start pose (start-pose.ts) */
   readonly axis: readonly number[];
+  /** the rotation angle (rad) */
   readonly angle: number;
+  /** frame_b's origin in frame_a coordinates (m) */
   readonly r: readonly number[];
 
   constructor(name: string, options: FixedRotationOptions) {

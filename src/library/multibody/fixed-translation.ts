@@ -8,18 +8,24 @@ import { matrixEquation, rigidOffset } from './kinematics.ts';
 import { centripetal } from './world-inertia.ts';
 import { NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
 
+/** a rigid bar's offset and its drawing */
 export interface FixedTranslationOptions {
   /** offset from frame_a to frame_b in frame_a coordinates (m) */
   r: Vec3Like;
+  /** how the viewer draws it (default a rod along r) */
   geometry?: Geometry;
 }
 
 const FIXEDTRANSLATION_OPTIONS = { r: NUMBERS, geometry: OBJECT } satisfies Record<keyof FixedTranslationOptions, OptionKind>;
 
 export class FixedTranslation extends Component {
+  /** the bar's first end */
   readonly frame_a: Frame;
+  /** the bar's second end: frame_a moved by r, not rotated */
   readonly frame_b: Frame;
+  /** frame_b's origin in frame_a coordinates (m) */
   readonly r: readonly number[];
+  /** how the viewer draws it */
   readonly geometry: Geometry | undefined;
 
   constructor(name: string, options: FixedTranslationOptions) {

@@ -28,6 +28,7 @@ import { columns, rotationNumbers, rotationOf, unitQuaternion } from './quaterni
 import { relax3 } from './revolute.ts';
 import { NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions } from '../options.ts';
 
+/** a free joint's start pose and velocity, and its inputs */
 export interface FreeJointOptions {
   /** start position of frame_b's origin in frame_a coordinates (m) */
   r?: readonly number[];
@@ -39,9 +40,11 @@ export interface FreeJointOptions {
   w?: readonly number[];
   /** start values of the force inputs (N, frame_a axes) and torque inputs (N m, frame_b axes) */
   f?: readonly number[];
+  /** start values of the torque inputs (N m, frame_b axes) */
   tau?: readonly number[];
   /** rotor inertia on each of the six coordinates (MuJoCo's armature of a free joint): -armature vd_i, -armature wd_i join their forces */
   armature?: number;
+  /** how the viewer draws the joint */
   geometry?: Geometry;
 }
 
@@ -52,6 +55,7 @@ export class FreeJoint extends Joint {
   override readonly canBeRest = false;
   /** r, v, vd, f and the rotation's Q, w, wd, tau: declared when the joint is elaborated */
   translation: { r: Vec3; v: Vec3; vd: Vec3; f: Vec3 } | undefined;
+  /** Q, w, wd, tau: declared when the joint is elaborated */
   rotation: Rotation | undefined;
   private readonly options: FreeJointOptions;
   private readonly start: [number, number, number, number];

@@ -64,7 +64,9 @@ export interface Floor {
   color: string;
 }
 
+/** how the viewer draws a part: a shape and its colour */
 export interface Geometry {
+  /** the shape, in the part's frame */
   shape: Shape;
   /** CSS colour, e.g. "#c0392b" */
   color: string;

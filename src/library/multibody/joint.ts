@@ -20,19 +20,24 @@ import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, checkOptions, oneOf 
 import type { Pose } from './start-pose.ts';
 import { type LimitFriction, checkLimitOptions, limitDefaults, limitFriction } from './limits.ts';
 
+/** a joint's role: its coordinates are states, fixed at rest (no motion), or it cuts a loop */
 export type JointRole = 'state' | 'rest' | 'cut';
 
+/** the options of a one-degree-of-freedom joint (revolute, prismatic) */
 export interface JointOptions {
   /** axis in frame_a coordinates (normalised; default z) */
   axis?: Vec3Like;
   /** start values of the coordinate and its speed (a guess for a joint whose coordinates are not states) */
   q?: number;
+  /** start value of the coordinate's speed */
   qd?: number;
   /** drive torque (revolute) or force (prismatic): the start value of the input <joint>.tau */
   tau?: number;
   /** spring stiffness, rest position and damping on the coordinate */
   c?: number;
+  /** the spring's rest position */
   q0?: number;
+  /** damping on the coordinate */
   d?: number;
   /**
    * rotor inertia reflected onto the coordinate (kg m^2, or kg; MuJoCo's
@@ -76,6 +81,7 @@ export interface JointOptions {
   cut?: boolean | 'planar';
   /** true: q, qd are states; false: they are determined by a loop. Default: the builder decides. */
   state?: boolean;
+  /** how the viewer draws the joint */
   geometry?: Geometry;
 }
 

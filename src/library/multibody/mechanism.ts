@@ -41,6 +41,7 @@ export interface GroundOptions extends Omit<Collider, 'shape' | 'offset' | 'orie
   point?: readonly [number, number, number];
 }
 
+/** a mechanism's gravity */
 export interface MechanismOptions {
   /** world-resolved gravity (m/s^2); default (0, -9.80665, 0) */
   gravity?: readonly [number, number, number];

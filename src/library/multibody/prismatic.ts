@@ -28,6 +28,7 @@ import { normals, relax3 } from './revolute.ts';
 import { type Pose, apply, difference, dot3 } from './start-pose.ts';
 
 export class Prismatic extends OneDofJoint {
+  /** the sliding axis, frame_a coordinates, unit length */
   readonly axis: Vec3;
   /**
    * the normal of a planar loop's planes in frame_a coordinates (unit, normal

@@ -21,6 +21,7 @@ import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, oneOf } from '../opt
 export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd' | 'armature' | 'limits' | 'limitStiffness' | 'limitDamping' | 'friction' | 'frictionVelocity'> {
   /** start values (guesses unless the joint is a state joint), one per axis */
   q?: readonly number[];
+  /** start speeds, one per axis */
   qd?: readonly number[];
   /** damping on every axis */
   d?: number;
@@ -33,6 +34,7 @@ export const MULTI_AXIS_OPTIONS = {
 } satisfies Record<keyof MultiAxisOptions, OptionKind>;
 
 export abstract class RotationSequence extends Joint {
+  /** the rotation axes, in the order the rotations apply */
   readonly axes: readonly Vec3[];
   readonly dof: number;
   /** the coordinates, once the joint is a tree joint (after elaboration) */

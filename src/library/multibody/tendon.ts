@@ -17,20 +17,26 @@ import { Component } from '../../model/index.ts';
 import { OneDofJoint } from './joint.ts';
 import { type LimitFriction, checkLimitOptions, limitFriction } from './limits.ts';
 
+/** a fixed tendon: a linear combination of joint coordinates, with a spring, damper and limits */
 export interface FixedTendonOptions {
   /** the joints and their coefficients */
   joints: readonly { joint: OneDofJoint; coef: number }[];
+  /** the spring's stiffness on L */
   stiffness?: number;
   /** the spring's rest length L0 (default 0) */
   restLength?: number;
+  /** damping on the rate Ld */
   damping?: number;
   /** limits [lower, upper] on L (limits.ts' spring-damper law) */
   limits?: readonly [number, number];
 }
 
 export class FixedTendon extends Component {
+  /** the tendon's length: sum of coef q over its joints */
   readonly L: Expr;
+  /** its rate: sum of coef qd */
   readonly Ld: Expr;
+  /** its force, applied to each joint as coef F */
   readonly F: Expr;
   private readonly options: FixedTendonOptions;
   private spring: Expr = ZERO;

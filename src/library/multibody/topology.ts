@@ -35,6 +35,7 @@ import { BallJoint } from './ball-joint.ts';
 import { Weld } from './weld.ts';
 import { Coupling } from './coupling.ts';
 
+/** a kinematic loop the builder found, and the joint that cuts it */
 export interface KinematicLoop {
   /** the joint that closes the loop */
   cut: string;
@@ -42,6 +43,7 @@ export interface KinematicLoop {
   chosenBy: 'user' | 'builder';
   /** constraints the cut joint imposes (the size of the position and velocity loops it closes) */
   constraints: number;
+  /** all the loop's joints turn about parallel axes (or slide across them): a planar loop */
   planar: boolean;
   /** the spanning-tree joints of the loop, from the cut's frame_a side to its frame_b side */
   joints: string[];
@@ -72,7 +74,7 @@ interface Edge {
   order: number;
 }
 
-// (all components, the world's frame) => roles assigned to every joint, and the loops found
+/** (all components, the world's frame) => roles assigned to every joint, and the loops found */
 export function assignJointRoles(components: readonly Component[], worldFrame: Frame): Topology {
   const frames = components.filter((c): c is Frame => c instanceof Frame);
   const groups = rigidGroups(components, frames);

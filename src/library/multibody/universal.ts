@@ -9,6 +9,7 @@ import { NUMBERS, type OptionKind, checkOptions } from '../options.ts';
 import { type Pose, apply, difference, dot3 } from './start-pose.ts';
 
 export interface UniversalOptions extends MultiAxisOptions {
+  /** the two axes (default x and y) */
   axes?: readonly [Vec3Like, Vec3Like];
 }
 

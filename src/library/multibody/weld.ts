@@ -15,7 +15,9 @@ import type { Geometry } from './geometry.ts';
 import { Joint } from './joint.ts';
 import { type Pose, apply, difference, dot3 } from './start-pose.ts';
 
+/** a weld's drawing */
 export interface WeldOptions {
+  /** how the viewer draws the joint */
   geometry?: Geometry;
 }
 

@@ -8,10 +8,13 @@ import { Frame } from './frame.ts';
 import type { Floor } from './geometry.ts';
 import { matrixEquation } from './kinematics.ts';
 
+/** standard gravity, m/s^2 */
 export const STANDARD_GRAVITY = 9.80665;
 
 export class World extends Component {
+  /** the world frame: the inertial frame every mechanism hangs from */
   readonly frame_b: Frame;
+  /** gravity, world-resolved (m/s^2) */
   readonly g: Vec3;
   /** the ground the viewer draws (an MJCF floor plane); none: a grid just below the mechanism */
   floor?: Floor;

@@ -18,6 +18,7 @@ export const STEPPERS = {
   auto: (x0, f, t0, settings) => new AutoStepper(x0, f, t0, settings),
 } satisfies Record<string, StepperFactory>;
 
+/** an integrator's name: rk4, adaptive, radau or auto */
 export type Integrator = keyof typeof STEPPERS;
 export const INTEGRATORS = Object.keys(STEPPERS) as Integrator[];
 
