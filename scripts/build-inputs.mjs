@@ -1,6 +1,6 @@
 // What dist/ is built from (scripts/build.mjs), as one hash: the paths and
 // contents of src/, viewer/ and the build's configuration and lockfile. The
-// build records it in node_modules/.cache/kron/build-inputs; a test that
+// build records it in node_modules/.cache/kron-build/inputs; a test that
 // packs the package (test/package/pack.test.ts) builds again only when the
 // recorded hash is not today's, so `npm ci && npm test` builds once, and an
 // edit to a source since the last build is never packed stale.
@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-export const STAMP = join(root, 'node_modules/.cache/kron/build-inputs');
+export const STAMP = join(root, 'node_modules/.cache/kron-build/inputs');
 const INPUTS = ['src', 'viewer', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
 
 // (a path) => every file under it, sorted
