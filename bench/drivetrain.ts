@@ -1,10 +1,12 @@
 // bench/drivetrain: the long drive train (mechanisms/longdrivetrain.ts) compiled
-// torn and relaxed, as a Markdown table. Run: npx tsx bench/drivetrain.ts
+// torn and relaxed, as a Markdown table, and bench/results/drivetrain.json
+// (bench/results.ts; docs/performance/benchmarks.md shows it through
+// npm run docs:bench). Run: npm run bench:drivetrain
 //
 // Glossary
 //   n           shafts; rigid = 0: n/2 parts (Shaft - Gear - ShaftS) between spring|damper
 //               couplings, rigid = 1: one rigid chain of n shafts and n - 1 gears
-//   compile     wall time of compile() (flatten, aliases, sorting, tearing/relaxing, codegen)
+//   compile     CPU time of compile() (flatten, aliases, sorting, tearing/relaxing, codegen)
 //   ops         report.ops: mul / add / div / fn per evaluation of the derivatives, parameters
 //               folded (the default, as `kron compile` does)
 //   µs/eval     one derivatives() call: after a warm-up (>= 20000 calls and 300 ms, at most 3 s:
@@ -14,7 +16,8 @@
 //               'shafts first': all shafts, then all couplings (shaftsFirst = 1), the same model
 
 import { compile, type Mode } from '../src/compile.ts';
-import { BATCHES, BATCH_MS, microsPerEval, sink } from '../src/bench/timing.ts';
+import { BATCHES, BATCH_MS, cpuMicros, microsPerEval, sink } from '../src/bench/timing.ts';
+import { writeBenchResult } from './results.ts';
 import build from '../mechanisms/longdrivetrain.ts';
 
 const SIZES = [50, 100, 200, 400];
@@ -31,9 +34,9 @@ interface Row {
 }
 
 function measure(n: number, rigid: number, mode: Mode, shaftsFirst = 0): Row {
-  const t0 = performance.now();
+  const t0 = cpuMicros();
   const c = compile(build({ n, rigid, shaftsFirst }), { mode });
-  const compileMs = performance.now() - t0;
+  const compileMs = (cpuMicros() - t0) / 1000;
   const { mul, add, div, fn } = c.report.ops;
   return {
     n, rigid, mode, order: shaftsFirst ? 'shafts first' : 'train', compileMs,
@@ -41,10 +44,14 @@ function measure(n: number, rigid: number, mode: Mode, shaftsFirst = 0): Row {
   };
 }
 
-const line = (r: Row) =>
-  `| ${r.rigid} | ${r.n} | ${r.mode} | ${r.order} | ${r.compileMs.toFixed(0)} | ${r.ops} | ${r.total} | ${r.us.toFixed(2)} |`;
+const COLUMNS = [
+  { label: 'rigid', align: 'right' }, { label: 'n', align: 'right' }, { label: 'mode' }, { label: 'order' }, { label: 'compile ms CPU', align: 'right' },
+  { label: 'ops mul / add / div / fn' }, { label: 'ops total', align: 'right' }, { label: 'µs/eval', align: 'right' },
+] as const;
+const cells = (r: Row) => [String(r.rigid), String(r.n), r.mode, r.order, r.compileMs.toFixed(0), r.ops, String(r.total), r.us.toFixed(2)];
+const line = (r: Row) => `| ${cells(r).join(' | ')} |`;
 
-const started = performance.now();
+const started = cpuMicros();
 const rows: Row[] = [];
 for (const rigid of [0, 1]) for (const n of SIZES) for (const mode of ['torn', 'relaxed'] as const) rows.push(measure(n, rigid, mode));
 // the declaration-order dependence of relaxed mode (test/papers/relaxing-drivetrain.test.ts)
@@ -55,9 +62,10 @@ console.log([
   '',
   `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; parameters folded (the default); µs/eval: median of ${BATCHES} batches of ~${BATCH_MS} ms.`,
   '',
-  '| rigid | n | mode | order | compile ms | ops mul / add / div / fn | ops total | µs/eval |',
-  '|---:|---:|---|---|---:|---|---:|---:|',
+  `| ${COLUMNS.map((c) => c.label).join(' | ')} |`,
+  `|${COLUMNS.map((c) => ('align' in c ? '---:' : '---')).join('|')}|`,
   ...rows.map(line),
   '',
-  `total bench time ${((performance.now() - started) / 1000).toFixed(1)} s${sink === 42 ? '' : ''}`,
+  `total bench time ${((cpuMicros() - started) / 1e6).toFixed(1)} s CPU${sink === 42 ? '' : ''}`,
 ].join('\n'));
+console.log(`wrote ${writeBenchResult({ name: 'drivetrain', command: 'npm run bench:drivetrain', columns: [...COLUMNS], rows: rows.map(cells), raw: rows })}`);

@@ -1,6 +1,8 @@
 // bench/structure: timings of the structural passes on synthetic sparse square
-// systems, to show that every stage grows (near) linearly with the size.
-// Run: npx tsx bench/structure.ts
+// systems, to show that every stage grows (near) linearly with the size: a
+// Markdown table, and bench/results/structure.json (bench/results.ts;
+// docs/performance/benchmarks.md shows it through npm run docs:bench).
+// Run: npm run bench:structure
 //
 // Glossary
 //   segment     a run of equations tied into one cycle, so it becomes exactly one BLT block;
@@ -11,6 +13,7 @@
 //   layout      'local': ids in generation order (equations of one segment adjacent, as a flattened
 //               model numbers them); 'shuffled': eq and var ids randomly permuted, which defeats the
 //               CPU caches (the data of 1e6 equations is ~50 MB) and shows the cost of memory latency
+//   ms          CPU time of the process (single-threaded work: what the stage took, whatever the load)
 //   stages      build = bipartiteFromLists, match = maximumMatching, blt = bltBlocks,
 //               tear = subgraph + tearHeuristic for every block larger than one equation
 
@@ -18,7 +21,8 @@ import { bipartiteFromLists, subgraph } from '../src/structure/graph.ts';
 import { maximumMatching } from '../src/structure/matching.ts';
 import { bltBlocks } from '../src/structure/blt.ts';
 import { tearHeuristic } from '../src/structure/tearing.ts';
-import { rng } from '../src/bench/timing.ts';
+import { cpuMicros, rng } from '../src/bench/timing.ts';
+import { writeBenchResult } from './results.ts';
 
 // (rand, n) => random permutation of 0..n-1
 function permutation(rand: () => number, n: number): Int32Array {
@@ -75,10 +79,10 @@ interface Row {
 // (n, layout) => timings of every stage on one synthetic system
 function run(n: number, layout: 'local' | 'shuffled'): Row {
   const { lists, loops } = synthetic(n, 12345 + n, layout === 'shuffled');
-  let t = performance.now();
+  let t = cpuMicros();
   const lap = () => {
-    const now = performance.now();
-    const ms = now - t;
+    const now = cpuMicros();
+    const ms = (now - t) / 1000;
     t = now;
     return ms;
   };
@@ -105,31 +109,39 @@ function run(n: number, layout: 'local' | 'shuffled'): Row {
   return { layout, n, build, match, blt: bltMs, tear, loops, maxBlock, tears };
 }
 
-// (row) => one Markdown table line
-function line(r: Row): string {
+const COLUMNS = [
+  { label: 'ids' }, { label: 'n', align: 'right' }, { label: 'build ms', align: 'right' }, { label: 'match ms', align: 'right' }, { label: 'BLT ms', align: 'right' },
+  { label: 'tear ms', align: 'right' }, { label: 'total ms', align: 'right' }, { label: 'ms per 10^4 eqs', align: 'right' }, { label: 'loops', align: 'right' },
+  { label: 'max block', align: 'right' }, { label: 'tear vars', align: 'right' },
+] as const;
+
+// (row) => its table cells
+function cells(r: Row): string[] {
   const total = r.build + r.match + r.blt + r.tear;
-  const cells = [r.n.toExponential(0), r.build, r.match, r.blt, r.tear, total, (total * 1e4) / r.n]
-    .map((x) => (typeof x === 'number' ? x.toFixed(1) : x));
-  return `| ${r.layout} | ${cells.join(' | ')} | ${r.loops} | ${r.maxBlock} | ${r.tears} |`;
+  const times = [r.build, r.match, r.blt, r.tear, total, (total * 1e4) / r.n].map((x) => x.toFixed(1));
+  return [r.layout, `10^${Math.round(Math.log10(r.n))}`, ...times, String(r.loops), String(r.maxBlock), String(r.tears)];
 }
 
 function main(): void {
   run(2000, 'shuffled'); // warm up the JIT
-  console.log('| ids | n | build ms | match ms | blt ms | tear ms | total ms | ms per 1e4 eqs | loops | max block | tear vars |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`| ${COLUMNS.map((c) => c.label).join(' | ')} |`);
+  console.log(`|${COLUMNS.map((c) => ('align' in c ? '---:' : '---')).join('|')}|`);
+  const rows: Row[] = [];
   for (const layout of ['local', 'shuffled'] as const) {
     let last = 0;
     for (const n of [1e4, 1e5, 1e6]) {
       const estimate = last * 20; // 10x the size, with margin for cache effects
       if (n === 1e6 && estimate > 60_000) {
-        console.log(`| ${layout} | 1e+6 | skipped: estimated ${(estimate / 1000).toFixed(0)} s > 60 s |`);
+        console.log(`| ${layout} | 10^6 | skipped: estimated ${(estimate / 1000).toFixed(0)} s > 60 s |`);
         break;
       }
-      const started = performance.now();
-      console.log(line(run(n, layout)));
-      last = performance.now() - started;
+      const started = cpuMicros();
+      rows.push(run(n, layout));
+      console.log(`| ${cells(rows.at(-1)!).join(' | ')} |`);
+      last = (cpuMicros() - started) / 1000;
     }
   }
+  console.log(`wrote ${writeBenchResult({ name: 'structure', command: 'npm run bench:structure', columns: [...COLUMNS], rows: rows.map(cells), raw: rows })}`);
 }
 
 main();

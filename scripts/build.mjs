@@ -7,14 +7,17 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { STAMP, buildInputsHash } from './build-inputs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 
 // a clean tree: files of deleted sources must not linger in the package
 rmSync(dist, { recursive: true, force: true });
+rmSync(STAMP, { force: true });
+const inputs = buildInputsHash(); // before building: an edit during the build makes the stamp stale, not wrong
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
@@ -38,3 +41,6 @@ const { PAGE_FILES, PREBUILT, bundlePage } = await import(pathToFileURL(join(dis
 const page = await bundlePage();
 mkdirSync(PREBUILT, { recursive: true });
 for (const [key, file] of Object.entries(PAGE_FILES)) writeFileSync(join(PREBUILT, file), page[key]);
+// what this dist/ was built from (scripts/build-inputs.mjs)
+mkdirSync(dirname(STAMP), { recursive: true });
+writeFileSync(STAMP, inputs);

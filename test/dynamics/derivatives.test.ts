@@ -17,11 +17,14 @@ const TOL = 1e-8;
 const all = [...trees.filter((t) => !t.name.startsWith('chain')), ...cases.slice(4, 10).map((c) => ({ name: c.name, build: c.mechanism }))];
 const vector = (n: number, rnd: () => number, s: number) => Float64Array.from({ length: n }, () => s * (2 * rnd() - 1));
 const mulMV = (A: Float64Array, v: ArrayLike<number>) => Float64Array.from(v, (_, i) => Array.from(v).reduce((s, x, j) => s + A[i * v.length + j] * x, 0));
+/** each model's inverse problem compiled once for both suites below (they only evaluate it) */
+const inverses = new Map<string, ReturnType<typeof compile>>();
+const inverseOf = (t: (typeof all)[number]) => inverses.get(t.name) ?? inverses.set(t.name, compile(t.build(), { problem: 'inverse' })).get(t.name)!;
 
 describe('dqdd/d(q, qd, tau) against fourth-order differences of the forward code, torn and relaxed (1e-8)', () => {
   for (const t of all) {
     it(t.name, () => {
-      const inv = compile(t.build(), { problem: 'inverse' });
+      const inv = inverseOf(t);
       const n = inv.coordinates.length, rnd = prng(91 + n);
       const q = vector(n, rnd, 1.5), qd = vector(n, rnd, 1), tau = vector(n, rnd, 5);
       const d = inv.forwardDerivatives(q, qd, tau);
@@ -39,7 +42,7 @@ describe('dqdd/d(q, qd, tau) against fourth-order differences of the forward cod
 describe('dtau/d(q, qd, qdd) against fourth-order differences of the inverse code (1e-8), and the O(n) tangents', () => {
   for (const t of all) {
     it(t.name, () => {
-      const inv = compile(t.build(), { problem: 'inverse' });
+      const inv = inverseOf(t);
       const n = inv.coordinates.length, rnd = prng(17 + n);
       const q = vector(n, rnd, 1.5), qd = vector(n, rnd, 1), qdd = vector(n, rnd, 3);
       const id = (a: ArrayLike<number>, b: ArrayLike<number>, c: ArrayLike<number>) => Float64Array.from(inv.inverse(0, a, b, c));

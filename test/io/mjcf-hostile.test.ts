@@ -47,13 +47,11 @@ describe('hostile MJCF: typed errors naming the element and line', () => {
     expect(refusal(body('<joint name="j" axis="0 0 0"/><geom size="1"/>')).message).toBe('MJCF robot.xml:4: <joint name="j">: axis="0 0 0" has zero length');
   });
 
-  it('10^4 nested bodies: refused at the first too deep, by line and name, in little CPU time', () => {
+  // what the refusal costs in CPU time is a measurement, not a test: npm run bench:refusals
+  it('10^4 nested bodies: refused at the first too deep, by line and name', () => {
     const n = 10_000;
     const text = `<mujoco><worldbody>${Array.from({ length: n }, (_, i) => `<body name="b${i}"><joint/>\n`).join('')}${'</body>'.repeat(n)}</worldbody></mujoco>`;
-    const start = process.cpuUsage();
     expect(refusal(text).message).toBe('MJCF robot.xml:99: <body name="b98">: nested more than 100 elements deep');
-    const { user, system } = process.cpuUsage(start);
-    expect((user + system) / 1e6).toBeLessThan(2);
   });
 
   it('numbers that are not numbers, a geom without size, a free joint below another body', () => {

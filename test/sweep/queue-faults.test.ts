@@ -14,7 +14,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueueKey } from '../../src/sweep/signing.ts';
-import { type Kron, KEY, exited, freePort, killAll, kron, lines, redisAvailable, redisMissing, rows, skipQueue, startRedis, until } from './queue-harness.ts';
+import { BACKSTOP, type Kron, KEY, exited, freePort, killAll, kron, lines, redisAvailable, redisMissing, rows, skipQueue, startRedis, until } from './queue-harness.ts';
 
 if (skipQueue) console.warn('test/sweep/queue-faults.test.ts SKIPPED: redis-server is not installed (apt-get install redis-server); with CI=true this is a failure');
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
   attacker.on('error', () => {});
   queue = new Queue('kron-sweep', { connection: { port, host: '127.0.0.1', retryStrategy: () => 200 } });
   queue.on('error', () => {});
-}, 20_000);
+}, BACKSTOP);
 
 afterAll(async () => {
   killAll();
@@ -89,7 +89,7 @@ describe.skipIf(skipQueue)('a queued sweep under faults', () => {
     expect(await exited(p2), p2.stderrText()).toBe(0);
     expect(p2.csv()).toBe(reference);
     expect(p2.stderrText()).toMatch(/: 8 runs, 8 done, 0 enqueued\n/);
-  }, 60_000);
+  }, BACKSTOP);
 
   it('refuses a forged sweep record and forged jobs: none of their code runs; the same command again gives the local CSV', async () => {
     const reference = await local(FORGED_RECORD, 'forged-record');
@@ -119,7 +119,7 @@ describe.skipIf(skipQueue)('a queued sweep under faults', () => {
     expect(await exited(p2), p2.stderrText()).toBe(0);
     expect(p2.csv()).toBe(reference);
     expect(said).not.toContain('PWNED');
-  }, 60_000);
+  }, BACKSTOP);
 
   it('Redis killed and started again empty mid-sweep: the producer re-enqueues what it lacks; the local CSV', async () => {
     const reference = await local(RESTART, 'restart');
@@ -137,7 +137,7 @@ describe.skipIf(skipQueue)('a queued sweep under faults', () => {
     expect(said).toMatch(new RegExp(`^Redis at ${url} answers again after \\d+\\.\\d s$`, 'm'));
     expect(said).toMatch(new RegExp(`^the sweep record kron:sweep:${p.hash()} is gone from Redis \\(restarted without persistence, flushed, or evicted\\): writing it again and enqueueing the \\d+ runs not yet collected again$`, 'm'));
     expect(w.stderrText()).toMatch(new RegExp(`^Redis at ${url} answers again after`, 'm'));
-  }, 60_000);
+  }, BACKSTOP);
 
   it('SIGTERM mid-run: the runs in hand finish (exit 0); with --grace 0 they go back to the queue for another worker', async () => {
     const reference = await local(STOPPED, 'stopped');
@@ -162,7 +162,7 @@ describe.skipIf(skipQueue)('a queued sweep under faults', () => {
     expect(p.csv()).toBe(reference);
     for (const i of abandoned![1].split(', ').map(Number)) expect(lines(w3.stderrText(), 'ok')).toContain(i);
     w = w3;
-  }, 60_000);
+  }, BACKSTOP);
 
   it('jobs lost, then Redis gone: the producer says what the queue holds, enqueues the lost runs again, says every reconnection attempt and fails after --queue-timeout; an idle worker stops at the first SIGTERM', async () => {
     await queue.pause(); // no run is taken: the producer waits and says so
@@ -187,5 +187,5 @@ describe.skipIf(skipQueue)('a queued sweep under faults', () => {
     w.kill('SIGTERM');
     expect(await exited(w)).toBe(0);
     expect(w.stderrText()).toMatch(/kron worker: stopping: no run in hand\nkron worker: stopped after \d+ runs\n$/);
-  }, 60_000);
+  }, BACKSTOP);
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Kron, exited, freePort, killAll, kron, redisAvailable, redisMissing, root, skipQueue, startRedis, until } from './queue-harness.ts';
+import { BACKSTOP, type Kron, exited, freePort, killAll, kron, redisAvailable, redisMissing, root, skipQueue, startRedis, until } from './queue-harness.ts';
 
 if (skipQueue) console.warn('test/sweep/queue-readme.test.ts SKIPPED: redis-server is not installed (apt-get install redis-server); with CI=true this is a failure');
 
@@ -59,7 +59,7 @@ describe.skipIf(skipQueue)('README: the queue', () => {
     expect(readFileSync(join(dir, 'mc-queued.csv'), 'utf8')).toBe(readFileSync(join(dir, 'mc-local.csv'), 'utf8'));
     worker.kill('SIGTERM');
     expect(await exited(worker)).toBe(0);
-  }, 90_000);
+  }, BACKSTOP);
 
   it('deployed safely: TLS, the ACL user of users.acl, persistence; the metric from --metric-dir, details under --detail-dir', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-readme-deploy-'));
@@ -114,5 +114,5 @@ describe.skipIf(skipQueue)('README: the queue', () => {
     const untrusted = kron(sweepArgs.filter((w, i) => w !== '--tls-ca' && sweepArgs[i - 1] !== '--tls-ca'), env);
     expect(await exited(untrusted)).toBe(2);
     expect(untrusted.stderrText()).toMatch(/no Redis answers there \(self-signed certificate in certificate chain\)\n {2}hint: check --tls-ca/);
-  }, 90_000);
+  }, BACKSTOP);
 });

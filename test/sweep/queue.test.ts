@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exited, freePort, killAll, kron, lines, redisAvailable, redisMissing, skipQueue, startRedis, until } from './queue-harness.ts';
+import { BACKSTOP, exited, freePort, killAll, kron, lines, redisAvailable, redisMissing, skipQueue, startRedis, until } from './queue-harness.ts';
 
 if (skipQueue) console.warn('test/sweep/queue.test.ts SKIPPED: redis-server is not installed (apt-get install redis-server); with CI=true this is a failure');
 
@@ -79,5 +79,5 @@ describe.skipIf(skipQueue)('a queued sweep survives a worker killed mid-run', ()
     expect(await exited(b)).toBe(0);
     expect(b.stderrText()).toMatch(/kron worker: stopping: no run in hand\nkron worker: stopped after \d+ runs\n$/);
     redis.kill('SIGTERM');
-  });
+  }, BACKSTOP);
 });

@@ -224,11 +224,18 @@ afterAll(async () => {
 
   it('the record button saves a WebM video of the view', async () => {
     await kron('play()');
+    // recorded for 20 drawn frames, not for a span of wall time: a loaded machine draws few
+    // frames in 600 ms, and the video came out empty. The download follows the stop; it waits
+    // as long as the test may (no guess of its own)
     const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 10_000 }),
+      page.waitForEvent('download', { timeout: 0 }),
       (async () => {
         await page.locator('#record').click();
-        await page.waitForTimeout(600);
+        await page.evaluate(() => new Promise<void>((done) => {
+          let frames = 0;
+          const tick = () => (++frames >= 20 ? done() : requestAnimationFrame(tick));
+          requestAnimationFrame(tick);
+        }));
         await page.locator('#record').click();
       })(),
     ]);

@@ -1,0 +1,5 @@
+// the types of scripts/build-inputs.mjs (a JavaScript module: the build runs it before tsx exists)
+export declare const root: string;
+export declare const STAMP: string;
+export declare function buildInputsHash(): string;
+export declare function distIsCurrent(): boolean;
