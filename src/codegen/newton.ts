@@ -14,6 +14,7 @@ import { type SubstitutionOptions, type SubstitutionSlots, substitutionSlots, su
 // with `substitution` (not for a kinematic loop's closure): successive substitution first (substitution.ts)
 export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOptions, register?: (slots: SubstitutionSlots) => void): string {
   const k = s.z.length, b = s.block, r = `r${b}`, J = `J${b}`;
+  mod.uses('doubles', 'newtonBlock', 'newtonSolve');
   mod.parts.push(`const ${r} = doubles(${k}), ${J} = doubles(${k * k});`);
   const y = mod.assigns(s.y, 'y');
   const residual = mod.fillArrays([[r, s.residuals]]);
