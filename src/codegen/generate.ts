@@ -2,7 +2,7 @@
 // `derivatives(t, x, dx, u, p, w)` computes every unknown into the workspace w
 // and the state derivatives into dx. Code is split into many small functions
 // (at most `chunk` statements and MAX_FUNCTION_CHARS each) over the one
-// workspace (a plain array of doubles, runtime.ts doubles()), so V8 optimises every one of them; within a function
+// workspace (a plain array of doubles, runtime/dense.ts doubles()), so V8 optimises every one of them; within a function
 // values live in local constants, and only what other functions read goes
 // through the workspace. Nothing is allocated per call. Assignment lists are
 // cut where their statements repeat, and functions equal up to shifted indices

@@ -8,7 +8,7 @@
 // At compile time the pattern is ordered by minimum degree (which finds the
 // leaves-first order of a tree and a small fill for any other pattern), and
 // each pivot's later neighbours are listed in elimination order; the run-time
-// solve (runtime.ts sparseCholeskySolve) walks those lists.
+// solve (runtime/cholesky.ts sparseCholeskySolve) walks those lists.
 import { type Expr, isConst } from '../expr/index.ts';
 import { type OpCounts, choleskyOps, noOps } from '../structure/costs.ts';
 import type { Part } from './program.ts';
@@ -106,7 +106,7 @@ export function densePattern(k: number): Pick<SparseCholesky, 'order' | 'start' 
 const PIECE_CHARS = 10000;
 
 /**
- * runtime.ts sparseCholeskySolve(k, A, b, order, start, rows, d) unrolled for
+ * runtime/cholesky.ts sparseCholeskySolve(k, A, b, order, start, rows, d) unrolled for
  * one pattern, the same operations in the same order (the same result to the
  * bit): `function name(A, b, d)`, calling pieces `name_i(A, b, d, small)`
  * that return the smallest pivot ratio so far, or the failure code (<= 0).
