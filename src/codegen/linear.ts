@@ -8,10 +8,11 @@ import type { Variable } from '../model/index.ts';
 import type { Columns, LinearStep } from '../structure/plan-types.ts';
 import type { Scope } from './emitter.ts';
 import type { Module } from './generate.ts';
-import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
+import { type OpCounts, addOps } from './ops.ts';
 import { singularBelow } from './runtime.ts';
-import { type SparseCholesky, densePattern, sparseCholesky, unrolledCholesky } from './sparse-cholesky.ts';
-import { oneTriangle } from './one-triangle.ts';
+import { densePattern, unrolledCholesky } from './sparse-cholesky.ts';
+import type { SparseCholesky } from '../structure/sparse-pattern.ts';
+import { formOf } from '../structure/solve-form.ts';
 
 const ARGS = 't, x, u, p, w';
 
@@ -44,11 +45,11 @@ export function linear(mod: Module, s: LinearStep): string[] {
     const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
     return [...prelude, ...minors, mod.line('if (', regular, ') {'), ...mod.assigns(z, 'z').map((l) => `  ${l}`), mod.line('} else ', byLu, ';'), ...mod.assigns(s.y)];
   }
-  // branch-induced sparsity: the structural zeros of H are never written (they stay 0) nor read
-  const sparse = s.solver === 'cholesky' ? sparseCholesky(k, s.H) : undefined;
+  // the planner's choice (solve-form.ts): branch-induced sparsity, whose structural zeros of H are never
+  // written (they stay 0) nor read; for H symmetric by value one triangle for Cholesky, both (with the
+  // rest of the prelude) only for LU
+  const { sparse, triangle: tri } = formOf(s);
   const entries = sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H;
-  // symmetric by value: one triangle for Cholesky; both, with the rest of the prelude, only for LU
-  const tri = s.symmetricByValue && s.solver === 'cholesky' ? oneTriangle(k, entries, s.c, s.prelude, sparse?.order) : undefined;
   const prelude = mod.assigns(tri ? tri.first : s.prelude, 'g');
   const fill = [...prelude, ...mod.fillArrays([[H, tri ? tri.H : entries], [c, s.c]])];
   const refill = tri ? mod.uncounted(() => [...prelude, ...mod.assigns(tri.rest, 'g'), ...mod.fillArrays([[H, entries], [c, s.c]])]) : fill;
@@ -75,7 +76,7 @@ export function linear(mod: Module, s: LinearStep): string[] {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
     }
   });
-  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : sparse ? sparse.ops : s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
+  addOps(mod.ops, formOf(s).solveOps);
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
 }
 
@@ -181,7 +182,7 @@ export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
   addOps(mod.ops, yOps);
   addOps(mod.ops, scaleOps(dOps, k - 1));
-  addOps(mod.ops, s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
+  addOps(mod.ops, formOf(s).solveOps);
   return [...prelude, `${solve}(${ARGS});`, ...y];
 }
 

@@ -6,7 +6,8 @@
 // a torn loop with a sparse H solves right through Cholesky, through its LU
 // fallback and back (the fallback leaves its factors in the structural zeros).
 import { describe, expect, it } from 'vitest';
-import { densePattern, factorPattern, unrolledCholesky } from '../../src/codegen/sparse-cholesky.ts';
+import { densePattern, unrolledCholesky } from '../../src/codegen/sparse-cholesky.ts';
+import { factorPattern } from '../../src/structure/sparse-pattern.ts';
 import { choleskySolve, runtimeSource, sparseCholeskySolve } from '../../src/codegen/runtime.ts';
 import { Model, add, compile, der, mul, residue, sub, type Expr } from '../../src/index.ts';
 import humanoid from '../../mechanisms/humanoid.ts';
