@@ -4,7 +4,7 @@
 // the model, and the expressions a compile makes are released with it
 // (expr/node.ts, withLocalTable).
 import { ModelError, StructuralError, UsageError } from './errors.ts';
-import { type TableSnapshot, isConst, tableSnapshot, withLocalTable } from './expr/index.ts';
+import { type TableSnapshot, tableSnapshot, withLocalTable } from './expr/index.ts';
 import { type FlatModel, type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, type Variable, components, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import { type Sorted, sortEquations } from './structure/sort.ts';
@@ -18,10 +18,8 @@ import { inverseTangents } from './codegen/inverse-tangents.ts';
 import { type Target, compiledData } from './codegen/compiled-data.ts';
 import type { WatchedPose } from './codegen/pose-watch.ts';
 import type { AutoModeReport, CompileReport, Mode, Problem } from './report.ts';
-import { choleskyOps, modeCost, refinedLuOps } from './structure/costs.ts';
-import { sparseCholesky } from './codegen/sparse-cholesky.ts';
-import { oneTriangle } from './codegen/one-triangle.ts';
-import { expressionOps } from './structure/cramer.ts';
+import { modeCost } from './structure/costs.ts';
+import { tornSolveBound } from './structure/solve-form.ts';
 import type { IterateOptions } from './structure/plan-types.ts';
 import { checkIterate, iterateOptions } from './structure/iterate-plan.ts';
 
@@ -141,7 +139,7 @@ function compileAuto(model: Model, options: CompileOptions, t0: number): Compile
     }
   };
   const relaxed = attempt('relaxed');
-  const bound = relaxed instanceof Error ? undefined : tornSolveBound(relaxed.plan);
+  const bound = relaxed instanceof Error ? undefined : tornSolveBound(relaxed.plan.steps);
   const torn = bound !== undefined && !(relaxed instanceof Error) && bound > modeCost(relaxed.report.ops) ? { atLeast: bound } : attempt('torn');
   if (torn instanceof Error && relaxed instanceof Error) throw torn;
   const entry = (c: CompiledModel | Error) => (c instanceof Error ? { error: c.message } : { cost: modeCost(c.report.ops), ops: c.report.ops });
@@ -150,39 +148,6 @@ function compileAuto(model: Model, options: CompileOptions, t0: number): Compile
   kept.report.auto = auto;
   kept.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return kept;
-}
-
-/**
- * A lower bound of the torn form's weighted operations, read from a relaxed
- * plan: the run-time solves of its checked loops' torn fallbacks, which the
- * torn form solves the same way (k > 4: Cramer's rule never applies; the
- * sparse pattern of a symbolic H as codegen finds it), and the forming of
- * their symbolic H and c. A fallback formed by
- * columns (k > 32) leaves H's pattern unknown, and the torn form forms H
- * symbolically up to k = 64 (solve-form.ts), sparse on a branched tree: there
- * the dense solve counts at half its cost (a tree's sparse solve is far
- * below that; a chain's is the dense one). Undefined when nothing bounds it.
- */
-export function tornSolveBound(plan: SolvePlan): number | undefined {
-  let bound = 0;
-  for (const s of plan.steps) {
-    const f = s.kind === 'assign' ? s.checked?.fallback : undefined;
-    if (f?.kind !== 'linear' || f.z.length <= 4) continue;
-    const k = f.z.length;
-    const dense = modeCost(f.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
-    if (f.columns) {
-      bound += k > 64 ? dense : dense / 2;
-      continue;
-    }
-    const sparse = f.solver === 'cholesky' ? sparseCholesky(k, f.H) : undefined;
-    bound += sparse ? modeCost(sparse.ops) : dense;
-    // and forming what codegen forms of H and c (generate.ts linear: one triangle when symmetric by value), its
-    // shared subexpressions once, at 0.8 of the count: a margin for what the generated code's counting differs in
-    const tri = f.symmetricByValue && f.solver === 'cholesky' ? oneTriangle(k, sparse ? f.H.map((e) => (isConst(e, 0) ? undefined : e)) : f.H, f.c, f.prelude, sparse?.order) : undefined;
-    const formed = tri ? [...tri.first.map((a) => a.expr), ...tri.H.filter((e) => e !== undefined), ...f.c] : [...f.prelude.map((a) => a.expr), ...f.H, ...f.c];
-    bound += 0.8 * modeCost(expressionOps(formed));
-  }
-  return bound > 0 ? bound : undefined;
 }
 
 /** the model flattened, its aliases eliminated, and the outputs of the problem */

@@ -48,7 +48,7 @@ export type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Flo
  * similar length away from singular positions).
  */
 const NEAR_DEAD_POINT_RCOND = 1e-2;
-/** extra: for a kinematic loop that does not close, the condition of its last closed position (runtime-loops.ts, newtonStuck); for one that passed a singular position, the time of its last solve before it (newtonClosed); for a relaxing iteration, its last changes (relax-iterate.ts) */
+/** extra: for a kinematic loop that does not close, the condition of its last closed position (runtime/newton.ts, newtonStuck); for one that passed a singular position, the time of its last solve before it (newtonClosed); for a relaxing iteration, its last changes (relax-iterate.ts) */
 type Fail = (kind: string, block: number, t: number, residual: number, extra?: number | ArrayLike<number> | null) => never;
 
 /** values a state starts from, by name */

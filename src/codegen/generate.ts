@@ -2,7 +2,7 @@
 // `derivatives(t, x, dx, u, p, w)` computes every unknown into the workspace w
 // and the state derivatives into dx. Code is split into many small functions
 // (at most `chunk` statements and MAX_FUNCTION_CHARS each) over the one
-// workspace (a plain array of doubles, runtime.ts doubles()), so V8 optimises every one of them; within a function
+// workspace (a plain array of doubles, runtime/dense.ts doubles()), so V8 optimises every one of them; within a function
 // values live in local constants, and only what other functions read goes
 // through the workspace. Nothing is allocated per call. Assignment lists are
 // cut where their statements repeat, and functions equal up to shifted indices
@@ -24,6 +24,7 @@ import { Scope, localName } from './emitter.ts';
 import { IdTable } from './id-table.ts';
 import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
 import { ARGS, type Line, type Part, type Piece, type Program, printModule } from './program.ts';
+import type { RuntimeName } from './runtime.ts';
 import { newton } from './newton.ts';
 import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
@@ -184,6 +185,8 @@ export class Module {
   /** assignScope's target id -> what reads of it print, one function at a time */
   private readonly locals = new IdTable<Value>(true);
   readonly ops = noOps();
+  /** the run-time helpers the module's code calls (runtime/source.ts), recorded where a call is written */
+  readonly runtime = new Set<RuntimeName>();
   private fn = 0;
   constructor(
     readonly slots: Slots,
@@ -210,9 +213,15 @@ export class Module {
     const scope = new Scope(this.slots.ref, '  ', { next: 0 });
     fill(scope);
     addOps(this.ops, scope.ops);
+    if (scope.solves.length) this.uses('choleskySolve');
     this.parts.push({ k: 'lines', name, lines: scope.lines.map((l) => this.structured(l, scope.solves)) });
     this.sites.set(`${name}(${ARGS});`, [{ call: name }, ';']); // the call its callers write
     return name;
+  }
+
+  /** the code being written calls these run-time helpers */
+  uses(...names: RuntimeName[]): void {
+    for (const n of names) this.runtime.add(n);
   }
 
   /** a line of text around a call of module function fn (within a condition, say); returns the line */
@@ -223,6 +232,7 @@ export class Module {
 
   /** `const a = doubles(n), ...;`: arrays of n doubles (or of another initialiser, as written), declared as data */
   arrays(arrays: [string, number | string][]): void {
+    if (arrays.some(([, n]) => typeof n === 'number')) this.uses('doubles');
     this.parts.push({ k: 'arrays', arrays });
   }
 
@@ -336,7 +346,10 @@ export class Module {
       if (stored) scope.store(this.slots.element(a.target), v);
       // |p| > PIVOT_EPS * (largest |pivot| of the loop so far); NaN and exact zeros fail too
       // (a test, not arithmetic of the model: not in the op counts; the report counts the checks)
-      if (checked) scope.pivot(v, check.scale, check.flag);
+      if (checked) {
+        scope.pivot(v, check.scale, check.flag);
+        this.uses('pivotOk');
+      }
     });
     return scope;
   }
@@ -430,6 +443,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     tail: [...copy, ...finite],
     outputs: outputCalls.map((l) => mod.structured(l)),
     shared: Object.fromEntries(shared.calls),
+    runtime: [...mod.runtime],
   };
   const body = printModule(program, {
     straight: (name) => {

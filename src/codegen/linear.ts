@@ -8,10 +8,11 @@ import type { Variable } from '../model/index.ts';
 import type { Columns, LinearStep } from '../structure/plan-types.ts';
 import type { Scope } from './emitter.ts';
 import type { Module } from './generate.ts';
-import { type OpCounts, addOps, choleskyOps, noOps, refinedLuOps } from './ops.ts';
+import { type OpCounts, addOps } from './ops.ts';
 import { singularBelow } from './runtime.ts';
-import { type SparseCholesky, densePattern, sparseCholesky, unrolledCholesky } from './sparse-cholesky.ts';
-import { oneTriangle } from './one-triangle.ts';
+import { densePattern, unrolledCholesky } from './sparse-cholesky.ts';
+import type { SparseCholesky } from '../structure/sparse-pattern.ts';
+import { formOf } from '../structure/solve-form.ts';
 
 const ARGS = 't, x, u, p, w';
 
@@ -44,11 +45,11 @@ export function linear(mod: Module, s: LinearStep): string[] {
     const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
     return [...prelude, ...minors, mod.line('if (', regular, ') {'), ...mod.assigns(z, 'z').map((l) => `  ${l}`), mod.line('} else ', byLu, ';'), ...mod.assigns(s.y)];
   }
-  // branch-induced sparsity: the structural zeros of H are never written (they stay 0) nor read
-  const sparse = s.solver === 'cholesky' ? sparseCholesky(k, s.H) : undefined;
+  // the planner's choice (solve-form.ts): branch-induced sparsity, whose structural zeros of H are never
+  // written (they stay 0) nor read; for H symmetric by value one triangle for Cholesky, both (with the
+  // rest of the prelude) only for LU
+  const { sparse, triangle: tri } = formOf(s);
   const entries = sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H;
-  // symmetric by value: one triangle for Cholesky; both, with the rest of the prelude, only for LU
-  const tri = s.symmetricByValue && s.solver === 'cholesky' ? oneTriangle(k, entries, s.c, s.prelude, sparse?.order) : undefined;
   const prelude = mod.assigns(tri ? tri.first : s.prelude, 'g');
   const fill = [...prelude, ...mod.fillArrays([[H, tri ? tri.H : entries], [c, s.c]])];
   const refill = tri ? mod.uncounted(() => [...prelude, ...mod.assigns(tri.rest, 'g'), ...mod.fillArrays([[H, entries], [c, s.c]])]) : fill;
@@ -67,15 +68,15 @@ export function linear(mod: Module, s: LinearStep): string[] {
     }
     if (s.solver === 'cholesky') {
       const unrolled = unrolledCholesky(`cholesky${s.block}`, k, densePattern(k));
-      if (unrolled) mod.parts.push(unrolled, `const D${s.block} = doubles(${k});`);
+      if (unrolled) mod.parts.push(unrolled, `const D${s.block} = doubles(${k});`), mod.uses('choleskyTiny', 'doubles');
       const factor = unrolled && `cholesky${s.block}(${H}, ${c}, D${s.block})`;
-      choleskyOrLu(sc, k, H, c, symmetry, refill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false), factor);
+      choleskyOrLu(mod, sc, k, H, c, symmetry, refill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false), factor);
       for (const l of zWrites(mod, s.z, c)) sc.line(l);
     } else {
       for (const l of luLines(mod, s, H, c)) sc.line(l);
     }
   });
-  addOps(mod.ops, s.solver === 'division' ? { ...noOps(), div: 1 } : sparse ? sparse.ops : s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
+  addOps(mod.ops, formOf(s).solveOps);
   return [`${solve}(${ARGS});`, ...mod.assigns(s.y)];
 }
 
@@ -87,10 +88,12 @@ export function linear(mod: Module, s: LinearStep): string[] {
  */
 function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, symmetry: Symmetry, fill: readonly string[], lu: readonly string[]): void {
   const k = s.z.length, b = s.block, H = `H${b}`, c = `c${b}`, [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
+  mod.uses('doubles');
   mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
   if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
   const unrolled = unrolledCholesky(`cholesky${b}`, k, p);
   if (unrolled) mod.parts.push(unrolled);
+  mod.uses(unrolled ? 'choleskyTiny' : 'sparseCholeskySolve');
   const factor = unrolled ? `cholesky${b}(${H}, ${c}, ${D})` : `sparseCholeskySolve(${k}, ${H}, ${c}, ${O}, ${S}, ${R}, ${D})`;
   const fail = `fail('singular', ${b}, t, 0)`;
   if (symmetry === 'structural') {
@@ -98,11 +101,13 @@ function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseChol
     sc.line(`if (definite < 0) ${fail};`);
     sc.line('if (definite === 0) {');
   } else {
+    if (symmetry === 'numeric') mod.uses('sparseNearSymmetric');
     sc.line(`const definite = ${symmetry === 'numeric' ? `sparseNearSymmetric(${k}, ${H}, ${O}, ${S}, ${R}) ? ${factor} : 0` : factor};`);
     sc.line('if (definite <= 0) {');
   }
   sc.line(`  ${H}.fill(0);`);
   fill.forEach((l) => sc.line(`  ${l}`));
+  if (symmetry !== 'structural') mod.uses('isSymmetric');
   if (symmetry !== 'structural') sc.line(`  if (definite < 0 && isSymmetric(${k}, ${H})) ${fail};`);
   lu.forEach((l) => sc.line(`  ${l}`));
   sc.line('}');
@@ -118,7 +123,9 @@ function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseChol
  * joints: symmetric entries) or a regular but ill-conditioned H (a chain with
  * one 1e12 kg link: its entries carry noise, and LU's equilibration solves it).
  */
-function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = sc.solve(k, H, c)): void {
+function choleskyOrLu(mod: Module, sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = sc.solve(k, H, c)): void {
+  if (symmetry === 'numeric') mod.uses('nearSymmetric');
+  if (symmetry !== 'structural') mod.uses('isSymmetric');
   if (symmetry === 'structural') {
     sc.line(`const definite = ${factor};`);
     sc.line(`if (definite < 0) ${fail};`);
@@ -135,6 +142,7 @@ function choleskyOrLu(sc: Scope, k: number, H: string, c: string, symmetry: Symm
 
 /** LU on the filled H and c, singular an error; then z is written */
 function luLines(mod: Module, s: LinearStep, H: string, c: string, write = true): string[] {
+  mod.uses('luSolve');
   return [`if (!(luSolve(${s.z.length}, ${H}, ${c}, true) > 0)) fail('singular', ${s.block}, t, 0);`, ...(write ? zWrites(mod, s.z, c) : [])];
 }
 
@@ -144,7 +152,7 @@ function luLines(mod: Module, s: LinearStep, H: string, c: string, write = true)
  * the sequence and the residues along dz = e_j (its coefficients computed once,
  * in the prelude) gives column j. O(k) code for the O(k^2) work that a
  * symbolic H spells out entry by entry: the two pieces as functions, the
- * columns formed by the run-time columnsForm (runtime-loops.ts), solved as
+ * columns formed by the run-time columnsForm (runtime/columns.ts), solved as
  * linear() solves a numerically symmetric H.
  */
 export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
@@ -161,19 +169,20 @@ export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
   const dy = [...mod.assigns(cols.dy, 'e'), ...mod.fillArrays([[d, cols.dh]])];
   const dOps = since(beforeD, mod.ops);
   const along = mod.function('direction', (sc) => dy.forEach((l) => sc.line(l)));
+  mod.uses('columnsBlock', 'columnsForm', 'luSolve');
   mod.parts.push(`const ${loop} = columnsBlock(${k}, ${ints(zSlots)}, ${ints(dzSlots)}, ${H}, ${c}, ${r}, ${d}, ${residual}, ${along});`);
   const fail = `fail('singular', ${b}, t, 0)`;
   const fill = [`columnsForm(${loop}, t, x, u, p, w);`];
   const solve = mod.function('columns', (sc) => {
     fill.forEach((l) => sc.line(l));
-    if (s.solver === 'cholesky') choleskyOrLu(sc, k, H, c, 'numeric', fill, fail, [`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`]);
+    if (s.solver === 'cholesky') choleskyOrLu(mod, sc, k, H, c, 'numeric', fill, fail, [`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`]);
     else sc.line(`if (!(luSolve(${k}, ${H}, ${c}, true) > 0)) ${fail};`);
     zSlots.forEach((z, j) => sc.line(`w[${z}] = ${c}[${j}];`));
   });
   // counted once each as emitted: the sequence runs twice (at z = 0, then at the solution), the direction k times
   addOps(mod.ops, yOps);
   addOps(mod.ops, scaleOps(dOps, k - 1));
-  addOps(mod.ops, s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k));
+  addOps(mod.ops, formOf(s).solveOps);
   return [...prelude, `${solve}(${ARGS});`, ...y];
 }
 

@@ -6,7 +6,7 @@
 // Cardan joint passing 90 degrees at h = 1e-3: +45%; one passing within
 // cos q[2] = 0.013 of it at h = 5e-3: +37%). At every evaluation:
 // - the cosine is watched as a kinematic loop's determinant is
-//   (runtime-loops.ts, signWatch): a sign that changes between two
+//   (runtime/newton.ts, signWatch): a sign that changes between two
 //   evaluations, or whose linear trend in time does, is a pose passed or
 //   come near within one step;
 // - within |cos| < NEAR_POSE the fast states must move at most RESOLVED

@@ -19,7 +19,7 @@
 // Glossary: part an item of the module after the runtime (a declaration, a
 // function); line one line of a function's body; piece text or a reference
 // within a line.
-import { RUNTIME_SOURCE } from './runtime.ts';
+import { type RuntimeName, runtimeSource } from './runtime.ts';
 
 export const ARGS = 't, x, u, p, w';
 
@@ -49,6 +49,8 @@ export interface Program {
   outputs: Line[];
   /** a function replaced by a shared one (share.ts) -> that function and the offsets its call passes */
   shared: Record<string, { fn: string; offsets: number[] }>;
+  /** the run-time helpers the module calls (runtime/source.ts): printed first, with what they need */
+  runtime: RuntimeName[];
 }
 
 /** how a variant of the module prints what the description leaves open */
@@ -119,5 +121,5 @@ export function printModule(p: Program, hooks: Hooks): string {
   const main = `function derivatives(t, x, dx, u, p, w) {\n${lines(p.derivatives)}\n${p.tail.join('\n')}\n}`;
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(${ARGS}) {\n${lines(p.outputs)}\n}`;
   const exposed = `derivatives.functions = { ${functionNames(p).join(', ')} };`;
-  return ['"use strict";', RUNTIME_SOURCE, ...p.parts.map((q) => printPart(q, p, hooks)), main, outputs, 'derivatives.outputs = outputs;', exposed, 'return derivatives;'].join('\n');
+  return ['"use strict";', runtimeSource(p.runtime), ...p.parts.map((q) => printPart(q, p, hooks)), main, outputs, 'derivatives.outputs = outputs;', exposed, 'return derivatives;'].join('\n');
 }

@@ -20,7 +20,7 @@ export class NonFiniteError extends SimulationError {}
 
 export class ModelState {
   /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
-  /** a plain array of doubles, not a Float64Array (runtime.ts, doubles()) */
+  /** a plain array of doubles, not a Float64Array (runtime/dense.ts, doubles()) */
   readonly w: Workspace;
   readonly u: Float64Array;
   readonly p: Float64Array;

@@ -13,7 +13,7 @@
 // evaluation to Newton from the same guess, and the fallbacks are counted.
 //
 // Kinematic loop closures keep Newton: their dead-point and assembly-branch
-// tests are built on Newton's first step (runtime-loops.ts, newtonClosed).
+// tests are built on Newton's first step (runtime/newton.ts, newtonClosed).
 import { type NewtonStep, Temp } from '../structure/plan-types.ts';
 import type { Module } from './generate.ts';
 
@@ -52,7 +52,7 @@ export function substitutionStats(s: SubstitutionSlots, w: ArrayLike<number>): S
 /**
  * The sweep's step as a function of the module: z_i -= r_i / J_ii for each
  * i in turn, false (the rest left) at a J_ii that vanishes. Returns its name;
- * the sweeps run in runtime-loops.ts (substituteSweeps).
+ * the sweeps run in runtime/newton.ts (substituteSweeps).
  */
 export function substitutionStep(mod: Module, s: NewtonStep, r: string, J: string): string {
   const k = s.z.length, zSlots = s.z.map((v) => mod.slots.slot(v));

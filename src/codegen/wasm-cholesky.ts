@@ -1,4 +1,4 @@
-// The dense Cholesky solve of the WebAssembly target: runtime.ts's
+// The dense Cholesky solve of the WebAssembly target: runtime/cholesky.ts's
 // choleskySolve(n, A, b) as a WebAssembly function over the module's memory,
 // operation for operation, so that its results are those of the JavaScript
 // bit for bit. Its dot products keep the four partial sums of rowDot as two
@@ -12,7 +12,7 @@
 //
 // (n, a, b, tiny) => rcond | 0 | -1, as choleskySolve: a and b are byte
 // addresses of A (n x n, row-major, lower triangle read) and b; tiny is
-// runtime.ts's choleskyTiny(n), as choleskySolve takes it.
+// runtime/cholesky.ts's choleskyTiny(n), as choleskySolve takes it.
 
 import { f64, uleb } from './wasm-binary.ts';
 

@@ -368,7 +368,7 @@ class ModuleWriter {
 
   pivotOk(): number {
     if (this.pivot === undefined) {
-      // (p, s) => |p| > w[s] ? (w[s] = |p|, 1) : |p| > 1e-9 w[s]; s a byte address; as runtime.ts's pivotOk
+      // (p, s) => |p| > w[s] ? (w[s] = |p|, 1) : |p| > 1e-9 w[s]; s a byte address; as runtime/pivot.ts's pivotOk
       const body = [
         OP.localGet, 0, OP.f64Abs, OP.localSet, 2,
         OP.localGet, 2, OP.localGet, 1, OP.f64Load, 3, 0, OP.f64Gt,

@@ -257,6 +257,8 @@ export class Elimination {
       tearVariables: zs.map(this.name),
       residueEquations: hr.map((r) => describeEquation(this.eqs[r])),
       tearingFrom: hinted_?.ok ? 'hints' : 'heuristic',
+      form: 'relaxed',
+      why: 'relaxed: the loop eliminated in relaxed BLT order, its pivots that are not constants checked at run time',
     };
   }
 }

@@ -6,6 +6,9 @@
 //   z  tearing variables; h residue equations; H z = c the torn linear system
 import { type Expr, type Sym, freshSymbol, newSymId } from '../expr/index.ts';
 import type { Variable } from '../model/index.ts';
+import type { OpCounts } from './costs.ts';
+import type { OneTriangle } from './one-triangle.ts';
+import type { SparseCholesky } from './sparse-pattern.ts';
 
 /** a compiler temporary: coefficients of H and c, Jacobian entries */
 export class Temp implements Sym {
@@ -98,6 +101,8 @@ export interface LinearStep {
   readonly y: readonly Assign[];
   /** how H z = c is solved (solve-form.ts) */
   readonly solver: Solver;
+  /** the planner's whole choice for this step, set by its last stage (solve-form.ts, chooseSolvers); codegen prints it */
+  readonly form?: SolveForm;
   /** solver 'cramer': z by Cramer's rule, and the Hadamard ratio |det H| / prod of row 1-norms that checks it */
   readonly cramer?: { readonly assigns: readonly Assign[]; readonly z: readonly Expr[]; readonly hadamard: Expr };
   /**
@@ -207,6 +212,29 @@ export function stepExprs(s: Step): Expr[] {
 /** the run-time solve of a torn linear block */
 export type Solver = 'division' | 'lu' | 'cholesky' | 'cramer';
 
+/** how a block is solved, in full: a torn linear block's solver with Cholesky's sparse variant, Newton, or relaxed */
+export type SolveFormKind = 'division' | 'cramer' | 'lu' | 'cholesky' | 'sparse-cholesky' | 'newton' | 'relaxed';
+
+/**
+ * The one record of how a torn linear step is solved (solve-form.ts,
+ * chooseSolvers, the last stage of planning): what codegen prints and the
+ * report says, and what mode auto bounds the torn form's cost by
+ * (tornSolveBound) instead of working it out again.
+ */
+export interface SolveForm {
+  readonly kind: SolveFormKind;
+  /** why this form: the comparison that chose it */
+  readonly why: string;
+  /** kind 'sparse-cholesky': H's pattern ordered for the factorisation (sparse-pattern.ts) */
+  readonly sparse?: SparseCholesky;
+  /** a Cholesky solve of H symmetric by value: the one triangle formed on the common path (one-triangle.ts) */
+  readonly triangle?: OneTriangle;
+  /** operations of the run-time solve per evaluation (costs.ts; Cramer's rule: its shared subdeterminants and check) */
+  readonly solveOps: OpCounts;
+  /** a symbolic H: operations forming what the common path forms of H and c (the triangle and its prelude), shared subexpressions once */
+  readonly formOps?: OpCounts;
+}
+
 export interface BlockReport {
   /** equations in the loop before tearing */
   size: number;
@@ -228,6 +256,10 @@ export interface BlockReport {
    * the derivative of the causal sequence along each z_j)
    */
   formedBy?: 'elimination' | 'sensitivities' | 'columns';
+  /** how the block is solved, in full (SolveForm): also 'sparse-cholesky' where solver says 'cholesky', 'relaxed' where it says 'elimination' */
+  form?: SolveFormKind;
+  /** why that form (SolveForm.why) */
+  why?: string;
   /** a nonlinear block: 'newton', or 'substitution' (compile option tornSubstitution) with Newton finishing what it does not converge in */
   iteration?: 'newton' | 'substitution';
 }

@@ -217,6 +217,8 @@ function planLoop(
     residueEquations: [...torn.residueEqs].map((i) => describeEquation(eqs[i])),
     tearingFrom: fromHints ? 'hints' : 'heuristic',
     ...(formedBy && k > 1 && { formedBy }),
+    // a linear step's form is recorded by the last stage of planning (solve-form.ts, chooseSolvers)
+    ...(step.kind === 'newton' && { form: 'newton' as const, why: 'nonlinear in its tearing variables: Newton at run time' }),
   };
   return { step, report };
 }

@@ -1,7 +1,7 @@
-// The run-time drivers of torn loops (codegen/runtime-loops.ts), called
-// directly through the compiled runtime with hand-written pieces: Newton on
-// small systems with closed-form roots (a circle and a line, a two-link arm's
-// inverse kinematics), Levenberg-Marquardt reached from a singular Jacobian,
+// The run-time drivers of torn loops (codegen/runtime/newton.ts,
+// runtime/columns.ts), called directly as TypeScript functions with
+// hand-written pieces: Newton on small systems with closed-form roots (a
+// circle and a line, a two-link arm's inverse kinematics), Levenberg-Marquardt reached from a singular Jacobian,
 // the failures reported through fail with their kind and arguments (no root,
 // a dead point, a branch jump), successive substitution against the root it
 // must reach and its statistics, and H formed by columns against the matrix

@@ -6,8 +6,9 @@
 // a torn loop with a sparse H solves right through Cholesky, through its LU
 // fallback and back (the fallback leaves its factors in the structural zeros).
 import { describe, expect, it } from 'vitest';
-import { densePattern, factorPattern, unrolledCholesky } from '../../src/codegen/sparse-cholesky.ts';
-import { RUNTIME_SOURCE, choleskySolve, sparseCholeskySolve } from '../../src/codegen/runtime.ts';
+import { densePattern, unrolledCholesky } from '../../src/codegen/sparse-cholesky.ts';
+import { factorPattern } from '../../src/structure/sparse-pattern.ts';
+import { choleskySolve, runtimeSource, sparseCholeskySolve } from '../../src/codegen/runtime.ts';
 import { Model, add, compile, der, mul, residue, sub, type Expr } from '../../src/index.ts';
 import humanoid from '../../mechanisms/humanoid.ts';
 import { solveDense } from '../oracles/gauss.ts';
@@ -89,7 +90,7 @@ describe('sparseCholeskySolve', () => {
     const unrolled = (k: number, p: Parameters<typeof unrolledCholesky>[2]) => {
       const code = unrolledCholesky('chol', k, p)!.s;
       for (const piece of code.split('\nfunction ')) expect(piece.length).toBeLessThan(12000);
-      return new Function(`${RUNTIME_SOURCE}\n${code}\nreturn chol;`)() as Unrolled;
+      return new Function(`${runtimeSource(['choleskyTiny'])}\n${code}\nreturn chol;`)() as Unrolled;
     };
     for (let trial = 0; trial < 40; trial++) {
       const dense = trial % 4 === 0;

@@ -1,4 +1,4 @@
-// Loops closed by the third attempt of Newton (src/codegen/runtime-loops.ts, newtonSolve):
+// Loops closed by the third attempt of Newton (src/codegen/runtime/newton.ts, newtonSolve):
 // fuzz seed 274, a spatial revolute loop at a random state, where damped
 // Newton and full Newton steps both stall from the warm start (and the
 // engine before Levenberg-Marquardt stopped with "did not converge"). The

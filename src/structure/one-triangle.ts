@@ -6,7 +6,7 @@
 // fails and LU needs all of H. On a chain of 16 this leaves 4546 of the
 // 5595 multiplications that formed both triangles and c.
 import { type Expr, symsOf } from '../expr/index.ts';
-import type { Assign } from '../structure/plan-types.ts';
+import type { Assign } from './plan-types.ts';
 
 export interface OneTriangle {
   /** H with the entries Cholesky does not read left undefined */

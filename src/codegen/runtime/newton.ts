@@ -1,14 +1,16 @@
-// The run-time drivers of torn loops, part of the runtime source (runtime.ts,
-// RUNTIME_SOURCE): Newton's method on a nonlinear loop (tearing paper: Newton
-// on the tearing variables) with successive substitution before it, and H of
-// a linear loop formed by columns. The generated code emits only each
-// block's straight-line pieces (the causal sequence and residues into r, the
-// Jacobian into J, the derivative along one direction into d), as functions
-// of (t, x, u, p, w), and a record of the block (newtonBlock, columnsBlock)
-// that a driver is called with (newton.ts, substitution.ts, linear.ts).
+// The run-time driver of torn nonlinear loops: Newton's method (tearing
+// paper: Newton on the tearing variables) with successive substitution
+// before it, and for a kinematic loop's closure the dead-point and
+// assembly-branch tests. The generated code emits only each block's
+// straight-line pieces (the causal sequence and residues into r, the
+// Jacobian into J), as functions of (t, x, u, p, w), and a record of the
+// block (newtonBlock) that newtonSolve is called with (codegen's newton.ts,
+// substitution.ts).
 //
 // Glossary: k tearing variables, z their workspace slots, r residuals, J the
 // Jacobian dr/dz (row-major k x k), dz the last step, w the workspace.
+import { doubles, luSolve } from './dense.ts';
+import type { Piece, Report, Step, Workspace } from './types.ts';
 
 /**
  * A loop closure whose constraint Jacobian at the solved position has an
@@ -19,7 +21,7 @@
  * started 3e-15 rad from its change point has rcond 1.7e-6 and jumps from 4
  * to 715 rad/s in one 1 ms step). Integration there is meaningless: an error.
  */
-const DEAD_POINT_RCOND = 1e-5;
+export const DEAD_POINT_RCOND = 1e-5;
 /**
  * Newton's solution off its first step (the linear prediction) by more than
  * this multiple of it: another branch. Measured on the planar four-bar: along
@@ -28,12 +30,34 @@ const DEAD_POINT_RCOND = 1e-5;
  * reaches 0.12 to 0.71, and at 0.05 (1.5 rad a step) Newton lands 10 rad
  * away where 2.3 were predicted (ratio 4.4).
  */
-const BRANCH_JUMP = 2;
+export const BRANCH_JUMP = 2;
 
 /** accepted Newton iterates whose largest merit a new one must stay below (newtonSolve) */
-const MERIT_MEMORY = 5;
+export const MERIT_MEMORY = 5;
 
-export const LOOPS_SOURCE = String.raw`
+/** a torn nonlinear loop as newtonSolve reads it (newtonBlock) */
+export interface NewtonBlock {
+  readonly k: number;
+  readonly block: number;
+  readonly z: ArrayLike<number>;
+  readonly r: Workspace;
+  readonly J: Workspace;
+  readonly residual: Piece;
+  readonly jacobian: Piece;
+  readonly fail: Report;
+  readonly record: ArrayLike<number>;
+  readonly maxSweeps: number;
+  readonly stats: ArrayLike<number>;
+  readonly step: Step | null;
+  readonly dz: number[];
+  readonly entry: number[];
+  readonly merits: number[];
+  readonly A: number[];
+  readonly g: number[];
+  readonly z0: number[];
+  readonly firstStep: number[];
+  readonly cond: number[];
+}
 // A torn nonlinear loop as newtonSolve reads it: k tearing variables in the
 // workspace slots z, the arrays r (k) and J (k x k) that residual() and
 // jacobian() fill (each a function of (t, x, u, p, w): the causal sequence
@@ -43,11 +67,11 @@ export const LOOPS_SOURCE = String.raw`
 // sweep limit (else 0), the slots of its statistics (evaluations, sweeps,
 // max, fallbacks) and its step (substituteSweeps); scratch space for the
 // rest. One shape for every block.
-function newtonBlock(k, block, z, r, J, residual, jacobian, fail, record, maxSweeps, stats, step) {
+export function newtonBlock(k: number, block: number, z: ArrayLike<number>, r: Workspace, J: Workspace, residual: Piece, jacobian: Piece, fail: Report, record: ArrayLike<number>, maxSweeps: number, stats: ArrayLike<number>, step: Step | null): NewtonBlock {
   const closure = record.length ? k : 0;
   return {
     k, block, z, r, J, residual, jacobian, fail, record, maxSweeps, stats, step,
-    dz: doubles(k), entry: doubles(k), merits: doubles(${MERIT_MEMORY}), A: doubles(k * k), g: doubles(k),
+    dz: doubles(k), entry: doubles(k), merits: doubles(MERIT_MEMORY), A: doubles(k * k), g: doubles(k),
     // the last solution and Newton's first step from it (newtonClosed)
     z0: doubles(closure), firstStep: doubles(closure), cond: doubles(2),
   };
@@ -58,14 +82,14 @@ function newtonBlock(k, block, z, r, J, residual, jacobian, fail, record, maxSwe
 // (substituteSweeps). Damped, non-monotone (Grippo, Lampariello and Lucidi): a step
 // whose sum of squared residuals (the merit the Newton direction descends;
 // the max norm need not fall) is not below the largest of the last
-// ${MERIT_MEMORY} accepted is halved. A monotone test stalls far from a solution
+// MERIT_MEMORY accepted is halved. A monotone test stalls far from a solution
 // where full steps converge (fuzz seed 25, a spatial loop assembled from a
 // guess 0.8 off). When the damped iteration fails, it starts again from the
 // same guess with full steps, which may cross a region where the merit rises
 // (a gimbal of a ball joint) that the damped one cannot leave; then
 // Levenberg-Marquardt (levenbergMarquardtStep). Phase 0 damped Newton, 1
 // full steps, 2 Levenberg-Marquardt.
-function newtonSolve(b, t, x, u, p, w) {
+export function newtonSolve(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): void {
   const k = b.k, z = b.z, r = b.r, J = b.J, dz = b.dz, entry = b.entry, merits = b.merits, closure = b.record.length > 0, f = b.firstStep;
   // the entry guess, for a closure also the last solution and no first step yet (newtonClosed)
   if (closure) for (let i = 0; i < k; i++) { b.z0[i] = w[z[i]]; f[i] = 0; entry[i] = w[z[i]]; }
@@ -125,16 +149,16 @@ function newtonSolve(b, t, x, u, p, w) {
     small = phase < 2 && step <= 1e-14 * (1 + size);
     lambda = 1;
     if (phase < 2) {
-      merits[accepted++ % ${MERIT_MEMORY}] = merit;
+      merits[accepted++ % MERIT_MEMORY] = merit;
       last = 0;
-      for (let i = 0; i < ${MERIT_MEMORY}; i++) last = Math.max(last, merits[i]);
+      for (let i = 0; i < MERIT_MEMORY; i++) last = Math.max(last, merits[i]);
     }
   }
 }
 
 // The converged test of a kinematic loop's position level. The constraint
 // Jacobian J at the solution must not be singular (a dead point: unscaled
-// rcond below ${DEAD_POINT_RCOND}). As time advances, Newton must stay on its
+// rcond below DEAD_POINT_RCOND). As time advances, Newton must stay on its
 // assembly branch, which three tests watch, in this order:
 // - det J must keep its sign from one solve to the next. It vanishes at
 //   every singular position of the loop with these state joints (dead
@@ -142,7 +166,7 @@ function newtonSolve(b, t, x, u, p, w) {
 //   solves passed one, or Newton landed on the mirror assembly next to it.
 // - warm-started from the last solution, Newton's first step is the
 //   linear prediction of the change; a solution that differs from that
-//   prediction by more than ${BRANCH_JUMP} times it (plus 1e-6) means the step
+//   prediction by more than BRANCH_JUMP times it (plus 1e-6) means the step
 //   was too large for the linearisation, which is how Newton lands on a far
 //   assembly of the loop.
 // - det J, extrapolated linearly in time from the last two solves, must not
@@ -155,25 +179,25 @@ function newtonSolve(b, t, x, u, p, w) {
 //   predicts the change within 5% (signWatch).
 // The record (b.record: slots of w) is signWatch's, of det J over its
 // largest entry to the power k (closureCondition).
-function newtonClosed(b, t, x, u, p, w) {
+function newtonClosed(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): void {
   const k = b.k, z = b.z, z0 = b.z0, f = b.firstStep, R = b.record, cond = b.cond;
   b.jacobian(t, x, u, p, w);
   closureCondition(k, b.J, cond);
   const rcond = cond[0], since = w[R[0]], recorded = w[R[1]] !== 0;
-  if (!(rcond >= ${DEAD_POINT_RCOND})) b.fail('deadpoint', b.block, t, rcond);
+  if (!(rcond >= DEAD_POINT_RCOND)) b.fail('deadpoint', b.block, t, rcond);
   const verdict = signWatch(w, R, t, cond[1]);
   if (verdict === 1) b.fail('changepoint', b.block, t, rcond, since);
   let off = 0, predicted = 0, size = 0;
   for (let i = 0; i < k; i++) {
     off = Math.max(off, Math.abs(w[z[i]] - z0[i] - f[i])); predicted = Math.max(predicted, Math.abs(f[i])); size = Math.max(size, Math.abs(w[z[i]]));
   }
-  if (recorded && advancedFrom(since, t) && off > ${BRANCH_JUMP} * predicted + 1e-6 * (1 + size)) b.fail('branch', b.block, t, off);
+  if (recorded && advancedFrom(since, t) && off > BRANCH_JUMP * predicted + 1e-6 * (1 + size)) b.fail('branch', b.block, t, off);
   if (verdict === 2) b.fail('turnback', b.block, t, rcond, since);
 }
 
 // Times that differ by rounding alone (an RK4 step's end t + h and the next
 // step's start) are one time: has time advanced from t1 to t?
-function advancedFrom(t1, t) {
+function advancedFrom(t1: number, t: number): boolean {
   return t - t1 > 1e-10 * Math.abs(t);
 }
 
@@ -199,12 +223,12 @@ function advancedFrom(t1, t) {
 // compared; an earlier time after t0 (Cash-Karp's stage at 7/8 of a step,
 // after the one at its end) takes t1's place. The extrapolation reaches at
 // most 8 times the span it is taken from.
-function signWatch(w, R, t, value) {
+export function signWatch(w: Workspace, R: ArrayLike<number>, t: number, value: number): 0 | 1 | 2 {
   const t1 = w[R[0]], t0 = w[R[2]], d0 = w[R[3]], m1 = w[R[5]], size = Math.abs(value);
   let d1 = w[R[1]];
   if (t < t1 && !(t > t0) && d1 !== 0) { w[R[4]] = t; d1 = 0; }
   const advanced = advancedFrom(t1, t);
-  let verdict = 0;
+  let verdict: 0 | 1 | 2 = 0;
   if (d1 !== 0 && (value > 0) !== (d1 > 0) && (advanced || t < t1 || t1 > w[R[4]])) verdict = 1;
   else if (advanced && d1 !== 0 && d0 !== 0 && t - t1 <= 8 * (t1 - t0) && (d1 + (d1 - d0) * (t - t1) / (t1 - t0) > 0) !== (d1 > 0)) verdict = 2;
   else if (advanced && d1 !== 0 && d0 !== 0 && size > m1 && Math.abs(d0) - m1 > m1) verdict = 2;
@@ -222,7 +246,7 @@ function signWatch(w, R, t, value) {
 // a linkage), 0 when J is singular; into out[1] det J over its largest entry
 // to the power k, smooth in the position and zero where the loop is
 // singular (newtonClosed).
-function closureCondition(k, J, out) {
+function closureCondition(k: number, J: Workspace, out: Workspace): void {
   let large = 0;
   for (let i = 0; i < k * k; i++) large = Math.max(large, Math.abs(J[i]));
   out[0] = 0; out[1] = 0;
@@ -254,7 +278,7 @@ function closureCondition(k, J, out) {
 // small one means the motion ran into a dead point of the chosen state joints
 // (an RSSR crank at its extreme angle), past which the loop does not close at
 // all, and the error says so (compiled.ts).
-function newtonStuck(b, t, x, u, p, w) {
+function newtonStuck(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): number {
   for (let i = 0; i < b.k; i++) w[b.z[i]] = b.entry[i];
   b.residual(t, x, u, p, w);
   b.jacobian(t, x, u, p, w);
@@ -270,7 +294,7 @@ function newtonStuck(b, t, x, u, p, w) {
 // where Newton does not (fuzz seed 1286: an RRPUU loop assembled from random
 // angles, which the oracle's minimum-norm Newton closes). False when the
 // damped normal equations are singular too.
-function levenbergMarquardtStep(b, mu) {
+function levenbergMarquardtStep(b: NewtonBlock, mu: number): boolean {
   const k = b.k, J = b.J, r = b.r, A = b.A, g = b.g;
   for (let a = 0; a < k; a++) {
     let ga = 0;
@@ -298,7 +322,7 @@ function levenbergMarquardtStep(b, mu) {
 // a J_ii vanishes. True when the residuals vanish; a sweep that does not
 // lower the largest residual, a vanishing diagonal or the sweep limit
 // restores the entry guess for Newton, and the fallback is counted.
-function substituteSweeps(b, t, x, u, p, w) {
+function substituteSweeps(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): boolean {
   const k = b.k, z = b.z, r = b.r, s = b.stats; // s: evaluations, sweeps, max, fallbacks
   w[s[0]] += 1;
   let sweep = 0, converged = false;
@@ -310,7 +334,7 @@ function substituteSweeps(b, t, x, u, p, w) {
     if (!(norm < previous) || sweep === b.maxSweeps) break;
     previous = norm;
     b.jacobian(t, x, u, p, w);
-    if (!b.step(t, x, u, p, w)) break;
+    if (!b.step!(t, x, u, p, w)) break; // a block with maxSweeps > 0 has its step (codegen's newton.ts)
   }
   w[s[1]] += sweep;
   if (sweep > w[s[2]]) w[s[2]] = sweep;
@@ -320,28 +344,3 @@ function substituteSweeps(b, t, x, u, p, w) {
   return false;
 }
 
-// A linear loop whose H columnsForm forms: k tearing variables in the
-// workspace slots z, the slots dz of their directions, H (k x k) and c, r
-// that residual() fills (the causal sequence and the residues), d that
-// direction() fills (their derivatives along dz).
-function columnsBlock(k, z, dz, H, c, r, d, residual, direction) {
-  return { k, z, dz, H, c, r, d, residual, direction };
-}
-
-// H z = c formed at run time by columns (Walker and Orin's method 1): the
-// causal sequence and the residues at z = 0 give c = -r(0); the derivative
-// of the sequence and the residues along dz = e_j gives column j
-function columnsForm(b, t, x, u, p, w) {
-  const k = b.k, z = b.z, dz = b.dz, H = b.H, c = b.c, r = b.r, d = b.d;
-  for (let i = 0; i < k; i++) w[z[i]] = 0;
-  b.residual(t, x, u, p, w);
-  for (let i = 0; i < k; i++) c[i] = -r[i];
-  for (let j = 0; j < k; j++) w[dz[j]] = 0;
-  for (let j = 0; j < k; j++) {
-    w[dz[j]] = 1;
-    b.direction(t, x, u, p, w);
-    for (let i = 0; i < k; i++) H[i * k + j] = d[i];
-    w[dz[j]] = 0;
-  }
-}
-`;
