@@ -45,7 +45,13 @@ export function readResult(name: string, page: string): BenchResult {
 }
 
 /** the result files, by name */
-export const resultNames = (): string[] => (existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort() : []);
+/** a result of bench/results.ts (name, columns, rows), not the JSON of a bench that writes its own form (src/bench/run-overhead.ts) */
+const isBenchResult = (file: string): boolean => {
+  const r = JSON.parse(readFileSync(join(RESULTS, file), 'utf8')) as Partial<BenchResult>;
+  return typeof r.name === 'string' && Array.isArray(r.columns) && Array.isArray(r.rows);
+};
+export const resultNames = (): string[] =>
+  existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => f.endsWith('.json') && isBenchResult(f)).map((f) => f.slice(0, -'.json'.length)).sort() : [];
 
 // (a page's text) => the same page with every generated block rendered again from its JSON
 export function regenerate(text: string, page: string): string {
