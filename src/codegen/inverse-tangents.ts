@@ -11,17 +11,22 @@
 //             at run time as extra inputs: O(n), one Newton-Euler pass and
 //             its tangent.
 // Each is generated on its first use and kept with the compiled model
-// (a WeakMap: it goes with the model). A model whose inverse problem is not
-// straight-line (a kinematic loop: a torn block) has none: why is said.
+// (a WeakMap: it goes with the model). With a kinematic loop the inverse
+// problem has torn blocks (the positions closed by Newton, a linear block
+// for velocities and one for accelerations and cut forces): their tangents
+// are implicit (plan-tangents.ts), with each block's z and J^-1 extra inputs
+// filled at run time (torn-point.ts, `loops`). A relaxing iteration or a
+// block formed by columns has none: why is said.
 //
 // Glossary: n coordinates, D directions; seeds as tangent.ts.
-import { type Expr, type Sym, ONE, ZERO, add, mul, num } from '../expr/index.ts';
+import { type Expr, ONE, ZERO, add, mul, num } from '../expr/index.ts';
 import { Variable } from '../model/index.ts';
-import type { Assign, SolvePlan } from '../structure/plan-types.ts';
+import type { SolvePlan } from '../structure/plan-types.ts';
 import type { CompiledModel } from './compiled.ts';
 import { type CoordinateSlots, coordinateSlots } from './coordinate-slots.ts';
 import { type DerivedCode, derivedCode } from './derived.ts';
-import { tangents } from './tangent.ts';
+import { type PlanTangents, planTangents } from './plan-tangents.ts';
+import { TornPoint, zGiven } from './torn-point.ts';
 
 /** coordinate j's q, qd or qdd moves by one along direction d (a number), or along direction 0 by a symbol's value */
 type Seed = ['q' | 'qd' | 'qdd', number, number | Expr];
@@ -29,18 +34,25 @@ type Seed = ['q' | 'qd' | 'qdd', number, number | Expr];
 export class InverseTangents {
   readonly n: number;
   readonly slots: CoordinateSlots;
+  /** the loops' z and J^-1, filled at a solved point; its extra inputs come first after the model's */
+  readonly loops: TornPoint;
+  /** how many extra inputs the loops take (none for a tree) */
+  readonly loopInputs: number;
   private readonly plan: SolvePlan;
-  private readonly list: readonly Assign[];
-  private readonly symbols = new Map<number, Sym>();
   private made: { mass?: DerivedCode; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
 
-  constructor(readonly model: CompiledModel, plan: SolvePlan, list: readonly Assign[]) {
+  /** `probe`: the plan's tangents in no direction, which say where its blocks' extra inputs go */
+  constructor(readonly model: CompiledModel, plan: SolvePlan, probe: PlanTangents) {
     this.plan = plan;
-    this.list = list;
     this.slots = coordinateSlots(model);
     this.n = this.slots.qAt.length;
-    for (const v of [...plan.states, ...plan.inputs, ...plan.parameters, ...plan.unknowns]) this.symbols.set(v.id, v);
-    for (const a of list) this.symbols.set(a.target.id, a.target);
+    this.loops = new TornPoint(model, plan, probe, plan.inputs.length);
+    this.loopInputs = probe.extra.length;
+  }
+
+  /** the plan's tangents from these seeds, or why there are none */
+  tangentsOf(seeds: ReadonlyMap<number, readonly Expr[]>, D: number): PlanTangents | string {
+    return planTangents(this.plan, this.plan.steps, seeds, D);
   }
 
   /** M's lower triangle, row by row: entry (i, j), j <= i, at i (i + 1) / 2 + j */
@@ -98,7 +110,8 @@ export class InverseTangents {
         seeds.set(v.id, dirs);
       }
     }
-    const t = tangents(this.list, seeds, D, (id) => this.symbols.get(id)!);
+    const t = this.tangentsOf(seeds, D);
+    if (typeof t === 'string') throw new Error(t); // the constructor's probe said it works
     // tau_i is sign * (an unknown, or an input) + offset, or a constant (tauFrom, compiled-data.ts)
     const source = (i: number) => {
       const s = slots.tauFrom[i];
@@ -113,7 +126,7 @@ export class InverseTangents {
       const dv = v && t.tangent(v.id);
       return dv ? mul(s.sign, dv[d]) : ZERO;
     };
-    return derivedCode(plan, extra, t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
+    return derivedCode(zGiven(plan, t), [...t.extra, ...extra], t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
   }
 }
 
@@ -127,10 +140,8 @@ export function inverseTangents(model: CompiledModel): InverseTangents | string 
   let made = cache.get(model);
   if (made === undefined) {
     const plan = model.plan;
-    const loop = plan.steps.find((s) => s.kind !== 'assign' || s.checked);
-    made = loop
-      ? `its inverse problem is not straight-line code: ${loop.kind === 'assign' ? 'a relaxed loop' : `block ${loop.block} (${plan.blocks[loop.block]?.tearVariables.join(', ') ?? 'a loop'})`} is solved at run time (a kinematic loop)`
-      : new InverseTangents(model, plan, plan.steps.flatMap((s) => (s.kind === 'assign' ? s.assigns : [])));
+    const probe = planTangents(plan, plan.steps, new Map(), 0);
+    made = typeof probe === 'string' ? `its inverse problem has no implicit tangents: ${probe}` : new InverseTangents(model, plan, probe);
     cache.set(model, made);
   }
   return made;

@@ -103,10 +103,10 @@ export class InverseDynamics {
   }
 
   /**
-   * M(q) of M qdd + h = tau, n x n row-major in out: for a tree from
-   * generated code (the tangents of ID along qdd, made on first use,
-   * inverse-tangents.ts); with a kinematic loop from n + 1 evaluations
-   * (massMatrixByColumns)
+   * M(q) of M qdd + h = tau, n x n row-major in out: from generated code
+   * (the tangents of ID along qdd, made on first use, inverse-tangents.ts;
+   * through a kinematic loop's blocks implicitly); where there is none, from
+   * n + 1 evaluations (massMatrixByColumns)
    */
   massMatrix(q: ArrayLike<number>, out: Float64Array = new Float64Array(this.n * this.n), t = 0): Float64Array {
     this.check(q, out, n2(this.n), 'the mass matrix');
@@ -133,26 +133,27 @@ export class InverseDynamics {
   /**
    * qdd = FD(q, qd, tau) and its exact Jacobians dqdd/dq, dqdd/dqd,
    * dqdd/dtau (n x n row-major), from generated tangents of the inverse
-   * dynamics (dynamics-derivatives.ts); a tree only
+   * dynamics (dynamics-derivatives.ts); through kinematic loops too (the
+   * state joints' coordinates are the independent ones)
    */
   forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
     this.check(q, qd, this.n, 'qd', tau);
     return this.tree('forwardDerivatives').forward(q, qd, tau, t);
   }
 
-  /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M; a tree only */
+  /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M */
   inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0): InverseDerivatives {
     this.check(q, qd, this.n, 'qd', qdd);
     return this.tree('inverseDerivatives').inverse(q, qd, qdd, t);
   }
 
-  /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd), in O(n); a tree only */
+  /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd), in O(n) */
   inverseTangent(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dqdd: ArrayLike<number>, t = 0): { tau: Float64Array; dtau: Float64Array } {
     for (const [what, a] of [['qd', qd], ['qdd', qdd], ['dq', dq], ['dqd', dqd], ['dqdd', dqdd]] as const) this.check(q, a, this.n, what);
     return this.tree('inverseTangent').inverseTangent(q, qd, qdd, dq, dqd, dqdd, t);
   }
 
-  /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): an O(n) tangent and a solve with M; a tree only */
+  /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): an O(n) tangent and a solve with M */
   forwardTangent(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dtau: ArrayLike<number>, t = 0): { qdd: Float64Array; dqdd: Float64Array } {
     for (const [what, a] of [['qd', qd], ['tau', tau], ['dq', dq], ['dqd', dqd], ['dtau', dtau]] as const) this.check(q, a, this.n, what);
     return this.tree('forwardTangent').forwardTangent(q, qd, tau, dq, dqd, dtau, t);
@@ -172,8 +173,8 @@ export class InverseDynamics {
     const d = this.derivatives();
     if (typeof d !== 'string') return d;
     if (!tangentCode) throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, { hint: "compile the model in this process (compile(model, { problem: 'inverse' }))" });
-    throw new UsageError(`${what} of ${this.model.report.model}: ${d}; exact derivatives are generated for trees only so far`, {
-      hint: 'linearize() differentiates a model with kinematic loops (kron linearize); massMatrix() and bias() work on it',
+    throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, {
+      hint: "linearize() differentiates it symbolically (kron linearize); massMatrix() and bias() work on it; a loop compiled with { mode: 'torn' } has implicit tangents",
     });
   }
 
