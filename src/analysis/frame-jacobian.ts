@@ -111,8 +111,10 @@ export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
   const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
   const pairs = coordinates(compiled);
   const c = withLocalTable(() => codeFor(compiled, [], names, names, true)!);
-  if (pairs.length === 0 || typeof c === 'string') {
-    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${typeof c === 'string' ? c : 'no state q with der(q) = qd'}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
+  // a loop's tangent code needs the point solved (its blocks' z and J^-1): not a function of q alone
+  const why = typeof c === 'string' ? c : c.loops ? 'its relaxed form keeps a loop solved at run time' : pairs.length === 0 ? 'no state q with der(q) = qd' : undefined;
+  if (why !== undefined || typeof c === 'string') {
+    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${why}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
   }
   const { code, D } = c, n = pairs.length, w = code.w;
   const x = compiled.x0(), u = Float64Array.from(compiled.defaults.u), p = Float64Array.from(compiled.defaults.p);

@@ -26,7 +26,7 @@ import type { CompiledModel } from './compiled.ts';
 import { type CoordinateSlots, coordinateSlots } from './coordinate-slots.ts';
 import { type DerivedCode, derivedCode } from './derived.ts';
 import { type PlanTangents, planTangents } from './plan-tangents.ts';
-import { TornPoint, zGiven } from './torn-point.ts';
+import { TornPoint } from './torn-point.ts';
 
 /** coordinate j's q, qd or qdd moves by one along direction d (a number), or along direction 0 by a symbol's value */
 type Seed = ['q' | 'qd' | 'qdd', number, number | Expr];
@@ -126,7 +126,7 @@ export class InverseTangents {
       const dv = v && t.tangent(v.id);
       return dv ? mul(s.sign, dv[d]) : ZERO;
     };
-    return derivedCode(zGiven(plan, t), [...t.extra, ...extra], t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
+    return derivedCode(plan, [...t.extra, ...extra], t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
   }
 }
 

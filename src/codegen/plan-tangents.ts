@@ -24,8 +24,10 @@
 // the point, read from its workspace: its Newton warm start keeps the
 // assembly branch) and J^-1, a k x k numeric inverse per block (J's entries
 // are computed by a second generated function, `primal` below, and inverted
-// by torn-point.ts). Both enter the tangent code as extra inputs, so that
-// code stays straight-line and its zeros fold as in a tree.
+// by torn-point.ts). Both enter the tangent code as extra inputs (each z
+// copied from its input, z = z~, so that z keeps its own slot: a state's
+// derivative can be a tearing variable), so that code stays straight-line
+// and its zeros fold as in a tree.
 //
 // Glossary: D directions; s the symbols before a block; z its tearing
 // variables (k of them); r' the residues' tangents with z held; J dh/dz.
@@ -52,7 +54,7 @@ export interface PlanTangents {
   readonly blocks: readonly TornBlock[];
   /** every primal assignment with the blocks' z given: what computes the J of each block */
   readonly primal: readonly Assign[];
-  /** the blocks' z then their inverses' entries: the extra inputs both codes take, in this order */
+  /** the blocks' z~ (the values of z) then their inverses' entries: the extra inputs both codes take, in this order */
   readonly extra: readonly Variable[];
 }
 
@@ -66,7 +68,7 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     return list;
   };
   let map: ReadonlyMap<number, readonly Expr[]> = seeds;
-  const out: Assign[] = [], primal: Assign[] = [], blocks: TornBlock[] = [];
+  const out: Assign[] = [], primal: Assign[] = [], blocks: TornBlock[] = [], given: Variable[] = [];
   for (const s of steps) {
     if (s.kind === 'assign') {
       const t = tangents(known(s.assigns), map, D, symbol);
@@ -78,6 +80,12 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     if (s.kind === 'iterate') return `block ${s.block} is solved by a relaxing iteration, which has no implicit tangent here`;
     if (s.kind === 'linear' && s.columns) return `block ${s.block} (${s.z.map((v) => v.name).join(', ')}) is formed by columns at run time (too large to form symbolically)`;
     const k = s.z.length;
+    // z = z~, its value given
+    const zGiven = s.z.map((z) => new Variable(undefined, `${z.name}~`, 'input'));
+    given.push(...zGiven);
+    const copies = s.z.map((z, i) => ({ target: z, expr: zGiven[i].e }));
+    out.push(...copies);
+    primal.push(...copies);
     // the residues with z held: r' in every direction
     const residues = s.kind === 'newton' ? s.residuals : s.H.length === k * k ? rows(k, (i) => add(...s.z.map((z, j) => mul(s.H[i * k + j], z.e)), mul(-1, s.c[i]))) : undefined;
     if (!residues) return `block ${s.block} has no symbolic H`;
@@ -102,7 +110,7 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     map = after.map;
     blocks.push({ block: s.block, z: s.z, J: s.kind === 'newton' ? s.jacobian : s.H, inverse });
   }
-  return { assigns: out, tangent: (id) => map.get(id), blocks, primal, extra: [...blocks.flatMap((b) => b.z), ...blocks.flatMap((b) => b.inverse)] };
+  return { assigns: out, tangent: (id) => map.get(id), blocks, primal, extra: [...given, ...blocks.flatMap((b) => b.inverse)] };
 }
 
 const rows = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));

@@ -6,7 +6,7 @@
 // loop's dead point or change point: the model's own typed error says so.
 //
 // Glossary: u the derived codes' inputs: the model's m inputs, then the
-// blocks' z, then the entries of each J^-1 (plan-tangents.ts `extra`);
+// blocks' z (z~), then the entries of each J^-1 (plan-tangents.ts `extra`);
 // w the model's workspace, unknown i at w[i].
 import { isSingular, luFactor, luSolve } from '../analysis/dense-lu.ts';
 import type { Expr } from '../expr/index.ts';
@@ -14,12 +14,6 @@ import type { SolvePlan } from '../structure/plan-types.ts';
 import type { CompiledModel } from './compiled.ts';
 import { type DerivedCode, derivedCode } from './derived.ts';
 import type { PlanTangents } from './plan-tangents.ts';
-
-/** the plan a derived code of these tangents is printed from: the blocks' z are its inputs, not unknowns */
-export function zGiven(plan: SolvePlan, pt: PlanTangents): SolvePlan {
-  const given = new Set(pt.blocks.flatMap((b) => b.z.map((z) => z.id)));
-  return given.size ? { ...plan, unknowns: plan.unknowns.filter((v) => !given.has(v.id)) } : plan;
-}
 
 export class TornPoint {
   /** each block's z: its unknown's index in the model's workspace */
@@ -45,8 +39,8 @@ export class TornPoint {
 
   /** the J of every block, row-major one after the other, as a function of the point and z */
   get code(): DerivedCode {
-    const zs = this.pt.blocks.flatMap((b) => b.z);
-    return (this.made ??= derivedCode(zGiven(this.plan, this.pt), zs, this.pt.primal, this.pt.blocks.flatMap((b): readonly Expr[] => b.J), `${this.model.report.model}.loops`, this.model.fail));
+    const given = this.pt.extra.slice(0, this.zFrom.length);
+    return (this.made ??= derivedCode(this.plan, given, this.pt.primal, this.pt.blocks.flatMap((b): readonly Expr[] => b.J), `${this.model.report.model}.loops`, this.model.fail));
   }
 
   /** after the model's own evaluation at (t, x, u) left its workspace in w: z and every J^-1 into u from m */
