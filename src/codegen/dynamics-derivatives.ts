@@ -32,6 +32,8 @@ export interface ForwardDerivatives {
   dqdd_dq: Float64Array;
   dqdd_dqd: Float64Array;
   dqdd_dtau: Float64Array;
+  /** dqdd/dp, n x P, when parameters were asked for (DerivativeOptions) */
+  dqdd_dp?: Float64Array;
 }
 
 /** tau = ID(q, qd, qdd) and its Jacobians (n x n, row-major); dtau_dqdd is M */
@@ -40,6 +42,8 @@ export interface InverseDerivatives {
   dtau_dq: Float64Array;
   dtau_dqd: Float64Array;
   dtau_dqdd: Float64Array;
+  /** dtau/dp, n x P, when parameters were asked for (DerivativeOptions) */
+  dtau_dp?: Float64Array;
 }
 
 export class DynamicsDerivatives {
@@ -171,6 +175,26 @@ export class DynamicsDerivatives {
     const dq = this.read(code, n, new Float64Array(n * n), by('q'));
     const dqd = this.read(code, n + n * n, new Float64Array(n * n), by('qd'));
     return { tau, dtau_dq: dq, dtau_dqd: dqd, dtau_dqdd: M ?? this.massMatrix(q, new Float64Array(n * n), t) };
+  }
+
+  /** tau = ID(q, qd, qdd) and dID/dp (n x P, row-major) for the symbolic parameters at these indices of the plan's */
+  inverseByParameters(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, indices: readonly number[], t = 0): { tau: Float64Array; dtau_dp: Float64Array } {
+    const { n } = this, code = this.code.parameters(indices), P = indices.length;
+    this.run(code, t, q, qd, qdd);
+    const names = this.dynamics.model.coordinates, p = this.dynamics.model.generated.layout.parameters;
+    const tau = this.same(this.read(code, 0, new Float64Array(n), (i) => names[i].tau));
+    const dtau_dp = this.read(code, n, new Float64Array(n * P), (k) => `d(${names[(k / P) | 0].tau})/d(${p[indices[k % P]]})`);
+    return { tau, dtau_dp };
+  }
+
+  /** qdd = FD(q, qd, tau) and dqdd/dp = -M^-1 dID/dp at that qdd (eq. 7 with p in place of q; n x P, row-major) */
+  forwardByParameters(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, indices: readonly number[], t = 0): { qdd: Float64Array; dqdd_dp: Float64Array } {
+    const { n } = this;
+    this.factor(q, t, new Float64Array(n * n));
+    const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
+    const { dtau_dp } = this.inverseByParameters(q, qd, qdd, indices, t);
+    for (let k = 0; k < dtau_dp.length; k++) dtau_dp[k] = -dtau_dp[k];
+    return { qdd, dqdd_dp: ltlSolveColumns(n, this.L, dtau_dp, indices.length) };
   }
 
   /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd): O(n) */

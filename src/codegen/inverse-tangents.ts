@@ -9,7 +9,9 @@
 //   jacobian  tau, dID/dq and dID/dqd (2n unit directions);
 //   jvp       tau and its tangent along one direction (dq, dqd, dqdd) given
 //             at run time as extra inputs: O(n), one Newton-Euler pass and
-//             its tangent.
+//             its tangent;
+//   parameters(k) tau and dID/dp for chosen parameters left symbolic
+//             (foldParameters: false): one direction per parameter.
 // Each is generated on its first use and kept with the compiled model
 // (a WeakMap: it goes with the model). With a kinematic loop the inverse
 // problem has torn blocks (the positions closed by Newton, a linear block
@@ -40,6 +42,7 @@ export class InverseTangents {
   readonly loopInputs: number;
   private readonly plan: SolvePlan;
   private made: { mass?: DerivedCode; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
+  private readonly byParameters = new Map<string, DerivedCode>();
 
   /** `probe`: the plan's tangents in no direction, which say where its blocks' extra inputs go */
   constructor(readonly model: CompiledModel, plan: SolvePlan, probe: PlanTangents) {
@@ -79,6 +82,19 @@ export class InverseTangents {
     return (this.made.jvp ??= this.directional());
   }
 
+  /** tau, then dID/dp row-major (n x P), p the parameters at these indices of the plan's (symbolic) parameters */
+  parameters(indices: readonly number[]): DerivedCode {
+    const key = indices.join(',');
+    let code = this.byParameters.get(key);
+    if (!code) {
+      const P = indices.length, n = this.n;
+      const more = (seeds: Map<number, Expr[]>) => indices.forEach((k, d) => seeds.set(this.plan.parameters[k].id, Array.from({ length: P }, (_, e) => (e === d ? ONE : ZERO))));
+      code = this.derive(`parameters(${key})`, P, () => [], (tau, dtau) => [...Array.from({ length: n }, (_, i) => tau(i)), ...Array.from({ length: n * P }, (_, ij) => dtau((ij / P) | 0, ij % P))], [], more);
+      this.byParameters.set(key, code);
+    }
+    return code;
+  }
+
   private directional(): DerivedCode {
     const n = this.n;
     const [dq, dqd, dqdd] = (['dq', 'dqd', 'dqdd'] as const).map((what) => Array.from({ length: n }, (_, j) => new Variable(undefined, `${what}[${j}]`, 'input')));
@@ -98,9 +114,11 @@ export class InverseTangents {
     seed: (j: number) => Seed[],
     outputs: (tau: (i: number) => Expr, dtau: (i: number, d: number) => Expr) => Expr[],
     extra: Variable[] = [],
+    more?: (seeds: Map<number, Expr[]>) => void,
   ): DerivedCode {
     const { plan, slots } = this;
     const seeds = new Map<number, Expr[]>();
+    more?.(seeds);
     for (let j = 0; j < this.n; j++) {
       for (const [what, , d] of seed(j)) {
         const v = what === 'q' ? plan.states[slots.qAt[j]] : what === 'qd' ? plan.states[slots.qdAt[j]] : plan.inputs[slots.qddAt[j]];

@@ -13,12 +13,21 @@
 //
 // Glossary: n coordinates; q, qd, qdd, tau arrays of n in the order of
 // compiled.coordinates; x the state vector, u the inputs, w the workspace.
-import { UsageError } from '../errors.ts';
+import { ModelError, UsageError } from '../errors.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import type { ModelState } from './state.ts';
 import { coordinateSlots } from './coordinate-slots.ts';
 import type { InverseTangents } from './inverse-tangents.ts';
 import { DynamicsDerivatives, type ForwardDerivatives, type InverseDerivatives } from './dynamics-derivatives.ts';
+
+/** what the derivatives are taken by, besides the coordinates */
+export interface DerivativeOptions {
+  /**
+   * parameters left symbolic (compiled with foldParameters: false), by
+   * name: adds dqdd_dp (forward) or dtau_dp (inverse), n x P row-major
+   */
+  readonly parameters?: readonly string[];
+}
 
 /** the names of one generalized coordinate: position, speed, acceleration, force */
 export interface CoordinateNames {
@@ -136,15 +145,37 @@ export class InverseDynamics {
    * dynamics (dynamics-derivatives.ts); through kinematic loops too (the
    * state joints' coordinates are the independent ones)
    */
-  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
+  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): ForwardDerivatives {
     this.check(q, qd, this.n, 'qd', tau);
-    return this.tree('forwardDerivatives').forward(q, qd, tau, t);
+    const d = this.tree('forwardDerivatives'), f = d.forward(q, qd, tau, t);
+    if (!options.parameters) return f;
+    return { ...f, dqdd_dp: d.forwardByParameters(q, qd, tau, this.parameterIndices(options.parameters), t).dqdd_dp };
   }
 
   /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M */
-  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0): InverseDerivatives {
+  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): InverseDerivatives {
     this.check(q, qd, this.n, 'qd', qdd);
-    return this.tree('inverseDerivatives').inverse(q, qd, qdd, t);
+    const d = this.tree('inverseDerivatives'), b = d.inverse(q, qd, qdd, t);
+    if (!options.parameters) return b;
+    return { ...b, dtau_dp: d.inverseByParameters(q, qd, qdd, this.parameterIndices(options.parameters), t).dtau_dp };
+  }
+
+  /** the parameters' indices among the compiled code's symbolic ones; a typed error for a folded or unknown name */
+  private parameterIndices(names: readonly string[]): number[] {
+    const symbolic = this.model.generated.layout.parameters;
+    return names.map((name) => {
+      const k = symbolic.indexOf(name);
+      if (k >= 0) return k;
+      if (this.model.hasSignal(name)) {
+        throw new UsageError(`${name} is folded into ${this.model.report.model}'s code: no derivative by it`, {
+          hint: "compile with { problem: 'inverse', foldParameters: false } (kron compile --keep-parameters) to differentiate by parameters",
+        });
+      }
+      throw new ModelError(`${this.model.report.model} has no parameter named ${name}`, {
+        variables: [name],
+        hint: symbolic.length ? `symbolic parameters: ${symbolic.slice(0, 8).join(', ')}${symbolic.length > 8 ? ', ...' : ''}` : "compile with foldParameters: false to keep parameters symbolic",
+      });
+    });
   }
 
   /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd), in O(n) */
