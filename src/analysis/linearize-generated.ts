@@ -51,7 +51,7 @@ export interface Code {
 const made = new WeakMap<CompiledModel, Map<string, Code | string | 'asked once'>>();
 
 /** the model's relaxed plan as straight-line code, states and inputs in the compiled order; else its compiled plan (torn blocks: a loop) */
-function straightPlan(compiled: CompiledModel): SolvePlan {
+export function straightPlan(compiled: CompiledModel): SolvePlan {
   const straight = (p: SolvePlan) => p.steps.every((s) => s.kind === 'assign');
   if (straight(compiled.plan)) return compiled.plan;
   const plan = withLocalTable(() => planModel(compiled.reduced, { relaxed: true, outputs: compiled.plan.outputs }));

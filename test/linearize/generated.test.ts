@@ -133,3 +133,32 @@ describe('a frame Jacobian as a generated function of q (frameJacobianFunction)'
     expect(() => frameJacobianFunction(compile(puma()), 'link6.frame_a').jacobian([0, 0])).toThrow(/takes 6 coordinates \(j1.q, j2.q/);
   });
 });
+
+describe("J' qd of a frame as generated code of (q, qd) (frameJacobianFunction's jdotqd)", () => {
+  // along a curved path q(t) = q0 + t v + t^2 a / 2: d/dt (J(q(t)) qd(t)) = J' qd + J qdd, so J' qd = that derivative - J a,
+  // the derivative by fourth-order central differences of the generated J (step 1e-3)
+  for (const [name, build, frame] of [['PUMA 560', () => puma(), 'link6.frame_a'], ['KUKA iiwa 14', iiwa, 'link7.frame_a']] as const) {
+    it(`${name}, ${frame}: against differences of J(q(t)) qd(t) along a path, three points (1e-8)`, () => {
+      const f = frameJacobianFunction(compile(build()), frame);
+      const n = f.coordinates.length;
+      for (let k = 0; k < 3; k++) {
+        const q0 = Array.from({ length: n }, (_, i) => 0.7 * Math.sin(1.7 * i + k)), v = Array.from({ length: n }, (_, i) => Math.cos(0.9 * i + 2 * k)), a = Array.from({ length: n }, (_, i) => 0.5 * Math.sin(2.3 * i - k));
+        const Jv = (t: number) => {
+          const J = f.jacobian(q0.map((q, i) => q + t * v[i] + (t * t * a[i]) / 2));
+          return Array.from({ length: 6 }, (_, r) => v.reduce((s, vi, i) => s + J[r * n + i] * (vi + t * a[i]), 0));
+        };
+        const h = 1e-3, [p2, p1, m1, m2] = [Jv(2 * h), Jv(h), Jv(-h), Jv(-2 * h)];
+        const J0 = f.jacobian(q0);
+        const want = Array.from({ length: 6 }, (_, r) => (-p2[r] + 8 * p1[r] - 8 * m1[r] + m2[r]) / (12 * h) - a.reduce((s, ai, i) => s + J0[r * n + i] * ai, 0));
+        const got = f.jdotqd(q0, v);
+        const scale = Math.max(1, ...want.map(Math.abs));
+        expect(Math.max(...want.map((w, r) => Math.abs(got[r] - w))) / scale, `point ${k}`).toBeLessThanOrEqual(1e-8);
+        expect(Math.max(...got.map(Math.abs))).toBeGreaterThan(1e-3);
+      }
+    });
+  }
+  it("wrong lengths: a UsageError naming the count", () => {
+    expect(() => frameJacobianFunction(compile(puma()), 'link6.frame_a').jdotqd([0], [0])).toThrow(/J' qd of link6.frame_a takes 6 coordinates/);
+  });
+});
+
