@@ -8,7 +8,6 @@
 // Glossary: u the derived codes' inputs: the model's m inputs, then the
 // blocks' z (z~), then the entries of each J^-1 (plan-tangents.ts `extra`);
 // w the model's workspace, unknown i at w[i].
-import { isSingular, luFactor, luSolve } from '../analysis/dense-lu.ts';
 import type { Expr } from '../expr/index.ts';
 import type { SolvePlan } from '../structure/plan-types.ts';
 import type { CompiledModel } from './compiled.ts';
@@ -19,7 +18,9 @@ export class TornPoint {
   /** each block's z: its unknown's index in the model's workspace */
   private readonly zFrom: Int32Array;
   private made?: DerivedCode;
-  private readonly e: Float64Array;
+  /** one block's J, then the matrix its inverse is formed in (k x k each, the largest block's size) */
+  private readonly A: Float64Array;
+  private readonly X: Float64Array;
 
   constructor(
     private readonly model: CompiledModel,
@@ -34,7 +35,9 @@ export class TornPoint {
       if (i === undefined) throw new Error(`tangents: ${z.name} is not an unknown of ${model.report.model}'s compiled code`);
       return i;
     });
-    this.e = new Float64Array(Math.max(0, ...pt.blocks.map((b) => b.z.length)));
+    const k = Math.max(0, ...pt.blocks.map((b) => b.z.length));
+    this.A = new Float64Array(k * k);
+    this.X = new Float64Array(k * k);
   }
 
   /** the J of every block, row-major one after the other, as a function of the point and z */
@@ -51,19 +54,50 @@ export class TornPoint {
     const code = this.code;
     code.run(t, x, u, p);
     let from = 0, to = m + zFrom.length;
+    const { A, X } = this;
     for (const b of pt.blocks) {
       const k = b.z.length;
-      const J = Float64Array.from({ length: k * k }, (_, ij) => code.w[code.slots[from + ij]]);
+      for (let ij = 0; ij < k * k; ij++) A[ij] = code.w[code.slots[from + ij]];
       from += k * k;
-      const f = J.every(Number.isFinite) ? luFactor(k, J) : undefined;
-      if (!f || isSingular(f)) return this.model.fail('deadpoint', b.block, t, 0);
-      for (let j = 0; j < k; j++) {
-        this.e.fill(0);
-        this.e[j] = 1;
-        const col = luSolve(f, this.e.subarray(0, k));
-        for (let i = 0; i < k; i++) u[to + i * k + j] = col[i];
-      }
+      if (!invert(k, A, X)) return this.model.fail('deadpoint', b.block, t, 0);
+      for (let ij = 0; ij < k * k; ij++) u[to + ij] = X[ij];
       to += k * k;
     }
   }
+}
+
+/** a pivot of the row-equilibrated matrix below this is zero to working precision (LAPACK's dgeequ scaling) */
+const SINGULAR = 64 * Number.EPSILON;
+
+/**
+ * A^-1 into X (k x k row-major) by Gauss-Jordan with partial pivoting; A is
+ * destroyed. Rows are scaled to a largest entry of 1 first (D A X = D gives
+ * X = A^-1). False when A is singular to working precision or not finite.
+ */
+export function invert(k: number, A: Float64Array, X: Float64Array): boolean {
+  for (let i = 0; i < k; i++) {
+    let m = 0;
+    for (let j = 0; j < k; j++) m = Math.max(m, Math.abs(A[i * k + j]));
+    if (!(m > 0) || !Number.isFinite(m)) return false;
+    for (let j = 0; j < k; j++) (A[i * k + j] /= m), (X[i * k + j] = i === j ? 1 / m : 0);
+  }
+  for (let c = 0; c < k; c++) {
+    let p = c;
+    for (let i = c + 1; i < k; i++) if (Math.abs(A[i * k + c]) > Math.abs(A[p * k + c])) p = i;
+    if (!(Math.abs(A[p * k + c]) > SINGULAR)) return false;
+    if (p !== c) {
+      for (let j = 0; j < k; j++) {
+        [A[c * k + j], A[p * k + j]] = [A[p * k + j], A[c * k + j]];
+        [X[c * k + j], X[p * k + j]] = [X[p * k + j], X[c * k + j]];
+      }
+    }
+    const d = 1 / A[c * k + c];
+    for (let j = 0; j < k; j++) (A[c * k + j] *= d), (X[c * k + j] *= d);
+    for (let i = 0; i < k; i++) {
+      const f = A[i * k + c];
+      if (i === c || f === 0) continue;
+      for (let j = 0; j < k; j++) (A[i * k + j] -= f * A[c * k + j]), (X[i * k + j] -= f * X[c * k + j]);
+    }
+  }
+  return true;
 }
