@@ -79,7 +79,11 @@ export class DynamicsDerivatives {
    */
   private run(code: DerivedCode, t: number, q: ArrayLike<number>, qd: ArrayLike<number> | undefined, qdd: ArrayLike<number> | undefined, direction?: ArrayLike<number>[]): void {
     const { x, u, n, dir } = this, s = this.code.slots, state = this.dynamics.state;
-    if (this.code.loopInputs > 0) this.dynamics.evaluate(t, q, qd ?? this.zeros, qdd ?? this.zeros, this.tau);
+    if (this.code.loopInputs > 0) {
+      const fallbacks = state.fallbackEvaluations();
+      this.dynamics.evaluate(t, q, qd ?? this.zeros, qdd ?? this.zeros, this.tau);
+      if (state.fallbackEvaluations() !== fallbacks) throw this.fellBack();
+    }
     u.set(state.u);
     for (let i = 0; i < n; i++) {
       x[s.qAt[i]] = q[i];
@@ -89,6 +93,14 @@ export class DynamicsDerivatives {
     if (this.code.loopInputs > 0) this.code.loops.fill(t, x, u, state.p, state.w);
     if (direction) direction.forEach((d, k) => { for (let i = 0; i < n; i++) u[dir + k * n + i] = d[i]; });
     code.run(t, x, u, state.p);
+  }
+
+  /** a relaxed loop's pivot was not trusted at the point: its derivatives would be the relaxed code's, inaccurate there */
+  private fellBack(): SimulationError {
+    return new SimulationError(`the derivatives of ${this.dynamics.model.report.model}'s dynamics: a relaxed loop's pivot is near zero at this point (its torn fallback solved it)`, {
+      variables: this.dynamics.model.coordinates.map((c) => c.q),
+      hint: 'compile the model with { mode: "torn" } for derivatives at this point',
+    });
   }
 
   /** with a loop: the tangent code's tau is the model's own (else a relaxed pivot fell back there and the code's primal differs) */
