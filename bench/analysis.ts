@@ -7,7 +7,11 @@
 // mjd_transitionFD on an MJCF of the same model (the Menagerie file for the
 // iiwa; src/bench/mjcf.ts writes the PUMA's and the humanoid's). What the
 // generated analysis code costs to make, and its size, beside the forward
-// code's, close the table. A table on stdout, JSON in bench/results/.
+// code's, close the table. A table on stdout, JSON in bench/results/. The
+// loop rows (four-bar, six-bar: derivatives through the loop's blocks,
+// plan-tangents.ts) have no MJCF for MuJoCo and no frame-Jacobian function
+// (a loop's J needs its point solved); their points stay near the
+// assembled start so that each loop's Newton keeps its branch.
 //
 //   npm run bench:analysis
 //   npm run bench:analysis -- --rows iiwa,puma --rounds 9 --mujoco /path/to/bench_mujoco_xml
@@ -26,6 +30,8 @@ import { mujocoReadable } from '../src/bench/mujoco.ts';
 import { type Subject, type Timing, evalSubject, rng, timeRounds, warm } from '../src/bench/timing.ts';
 import puma560 from '../mechanisms/puma560.ts';
 import humanoid from '../mechanisms/humanoid.ts';
+import fourbar from '../mechanisms/fourbar.ts';
+import sixbar from '../mechanisms/sixbar.ts';
 
 const root = new URL('../', import.meta.url).pathname;
 const { values } = parseArgs({
@@ -39,8 +45,10 @@ const { values } = parseArgs({
 interface Row {
   name: string;
   build: () => Mechanism;
-  /** the MJCF MuJoCo C reads: the model's own file, or written from the mechanism */
-  xml: (forward: CompiledModel) => string;
+  /** the MJCF MuJoCo C reads: the model's own file, or written from the mechanism; none for a loop */
+  xml?: (forward: CompiledModel) => string;
+  /** a kinematic loop: points within this of the start values (else q in [-1, 1)) */
+  near?: number;
 }
 
 const iiwaText = () => readFileSync(join(root, 'test/io/fixtures/mjcf/iiwa14.xml'), 'utf8');
@@ -50,17 +58,32 @@ const ROWS: Record<string, Row> = {
   iiwa: { name: 'KUKA iiwa 14 (7 dof, MJCF)', build: () => mjcfMechanism(parseMjcf(iiwaText(), 'iiwa14.xml'), { limitsAndFriction: false }).mechanism, xml: () => mujocoReadable(iiwaText()).replace('implicitfast', 'Euler') },
   puma: { name: 'PUMA 560 (6 dof)', build: () => puma560(), xml: written(() => puma560()) },
   humanoid: { name: 'humanoid (33 dof tree)', build: () => humanoid(), xml: written(() => humanoid()) },
+  fourbar: { name: 'four-bar (a spatial loop, 1 dof)', build: () => fourbar(), near: 0.1 },
+  sixbar: { name: 'six-bar (two loops, 1 dof)', build: () => sixbar(), near: 0.1 },
 };
 
-/** a subject calling f at a fresh pseudo-random point (q in [-1, 1), qd, tau, qdd in [-1, 1)) */
-function subject(n: number, seed: number, f: (q: Float64Array, qd: Float64Array, r: Float64Array) => unknown): Subject {
+/** a subject calling f at a fresh pseudo-random point (q in [-1, 1), or within `near` of q0; qd, tau, qdd in [-1, 1)) */
+function subject(n: number, seed: number, f: (q: Float64Array, qd: Float64Array, r: Float64Array) => unknown, q0?: Float64Array, near = 1): Subject {
   const rand = rng(seed);
   const q = new Float64Array(n), qd = new Float64Array(n), r = new Float64Array(n);
   return {
     call: () => void f(q, qd, r),
     fresh: () => {
       for (const a of [q, qd, r]) for (let i = 0; i < n; i++) a[i] = 2 * rand() - 1;
+      if (q0) for (let i = 0; i < n; i++) q[i] = q0[i] + near * q[i];
       return q[0];
+    },
+  };
+}
+
+/** the forward call at states within `near` of x0 (a loop's Newton keeps its branch) */
+function evalNear(c: CompiledModel, seed: number, x0: Float64Array, near: number): Subject {
+  const rand = rng(seed), state = c.createState(), x = Float64Array.from(x0), dx = new Float64Array(x.length);
+  return {
+    call: () => state.derivatives(0, x, dx),
+    fresh: () => {
+      for (let i = 0; i < x.length; i++) x[i] = x0[i] + near * (rand() * 2 - 1);
+      return dx[0];
     },
   };
 }
@@ -70,7 +93,11 @@ function kron(row: Row, rounds: number) {
   const inv = compile(row.build(), { problem: 'inverse' });
   const n = inv.coordinates.length;
   const run = inv.inverseDynamics();
-  const at: Record<string, number> = Object.fromEntries(fwd.stateNames.map((s, i) => [s, 0.3 * Math.sin(i + 1)]));
+  const x0 = fwd.x0(), near = row.near;
+  const at: Record<string, number> = Object.fromEntries(fwd.stateNames.map((s, i) => [s, near ? x0[i] + near * Math.sin(i + 1) : 0.3 * Math.sin(i + 1)]));
+  // a loop's points near its start; a tree's anywhere
+  const q0 = near ? Float64Array.from(inv.coordinates, (k) => x0[fwd.stateNames.indexOf(k.q)]) : undefined;
+  const point = (seed: number, f: (q: Float64Array, qd: Float64Array, r: Float64Array) => unknown) => subject(n, seed, f, q0, near);
   const M = new Float64Array(n * n), tau = new Float64Array(n);
   // the last frame of the model: the end effector of an arm
   const frame = fwd.signalNames().filter((s) => s.endsWith('.R[1][1]')).at(-1)!.slice(0, -'.R[1][1]'.length);
@@ -81,23 +108,30 @@ function kron(row: Row, rounds: number) {
     f();
     return Math.round(performance.now() - t0);
   };
+  const q1 = q0 ?? new Float64Array(n), zero = new Float64Array(n);
   const firstCall = {
-    massMatrix: made(() => run.massMatrix(new Float64Array(n), M)),
-    derivatives: made(() => run.forwardDerivatives(new Float64Array(n), new Float64Array(n), new Float64Array(n))),
-    tangent: made(() => run.inverseTangent(...Array.from({ length: 6 }, () => new Float64Array(n)) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array])),
+    massMatrix: made(() => run.massMatrix(q1, M)),
+    derivatives: made(() => run.forwardDerivatives(q1, zero, zero)),
+    tangent: made(() => run.inverseTangent(q1, zero, zero, zero, zero, zero)),
     linearize: made(() => linearize(fwd, { at, method: 'generated' })),
-    frameJacobian: made(() => (jacobian = frameJacobianFunction(fwd, frame))),
+    frameJacobian: near ? 0 : made(() => (jacobian = frameJacobianFunction(fwd, frame))),
+    jdotqd: near ? 0 : made(() => jacobian!.jdotqd(q1, zero)),
   };
   const subjects: [string, Subject][] = [
-    [`forward call (${fwd.report.mode})`, evalSubject(fwd, 1)],
-    ['inverse call', subject(n, 2, (q, qd, r) => run.evaluate(0, q, qd, r, tau))],
-    ['mass matrix, generated', subject(n, 3, (q) => run.massMatrix(q, M))],
-    ['mass matrix, n + 1 inverse calls', subject(n, 4, (q) => run.massMatrixByColumns(q, M))],
-    ['dqdd/d(q, qd, tau), generated', subject(n, 5, (q, qd, r) => run.forwardDerivatives(q, qd, r))],
-    ['dtau/d(q, qd, qdd), generated', subject(n, 6, (q, qd, r) => run.inverseDerivatives(q, qd, r))],
-    ['ID tangent along one direction', subject(n, 7, (q, qd, r) => run.inverseTangent(q, qd, r, qd, r, q))],
-    ['linearize (A, B), generated', subject(n, 8, () => linearize(fwd, { at }))],
-    [`frame Jacobian of ${frame}, generated function of q`, subject(n, 9, (q) => jacobian!.jacobian(q))],
+    [`forward call (${fwd.report.mode})`, near ? evalNear(fwd, 1, x0, near) : evalSubject(fwd, 1)],
+    ['inverse call', point(2, (q, qd, r) => run.evaluate(0, q, qd, r, tau))],
+    ['mass matrix, generated', point(3, (q) => run.massMatrix(q, M))],
+    ['mass matrix, n + 1 inverse calls', point(4, (q) => run.massMatrixByColumns(q, M))],
+    ['dqdd/d(q, qd, tau), generated', point(5, (q, qd, r) => run.forwardDerivatives(q, qd, r))],
+    ['dtau/d(q, qd, qdd), generated', point(6, (q, qd, r) => run.inverseDerivatives(q, qd, r))],
+    ['ID tangent along one direction', point(7, (q, qd, r) => run.inverseTangent(q, qd, r, qd, r, q))],
+    ['linearize (A, B), generated', point(8, () => linearize(fwd, { at }))],
+    ...(near
+      ? []
+      : ([
+          [`frame Jacobian of ${frame}, generated function of q`, subject(n, 9, (q) => jacobian!.jacobian(q))],
+          [`J' qd of ${frame}, generated function of (q, qd)`, subject(n, 10, (q, qd) => jacobian!.jdotqd(q, qd))],
+        ] as [string, Subject][])),
   ];
   const warmed = subjects.map(([, s]) => warm(s, { minCalls: 2000, maxMs: 8000 }));
   const timings = timeRounds(warmed, rounds);
@@ -141,7 +175,7 @@ for (const key of values.rows!.split(',')) {
   const row = ROWS[key];
   if (!row) throw new Error(`--rows: ${Object.keys(ROWS).join(', ')}; got ${key}`);
   const k = kron(row, rounds);
-  const native = mujocoC(row.xml(k.fwd), rounds);
+  const native = row.xml ? mujocoC(row.xml(k.fwd), rounds) : 'no MJCF (a kinematic loop)';
   const forward = k.timings[0].us;
   console.log(`\n${row.name}: n = ${k.n}, forward compiled ${k.mode}`);
   console.log('| call | Kron µs (median) | × Kron forward | MuJoCo C µs |');

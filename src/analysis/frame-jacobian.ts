@@ -9,13 +9,15 @@
 // Where the model's relaxed plan is straight-line code, the rows dr/dq and
 // dR/dq come from generated tangents of it instead (linearize-generated.ts),
 // made on the second call with a compiled model and frame.
-import { ModelError, UsageError } from '../errors.ts';
+import { ModelError, SimulationError, UsageError } from '../errors.ts';
 import { withLocalTable } from '../expr/index.ts';
 import type { Model } from '../model/index.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type PointOptions, operatingPoint } from './linearize.ts';
 import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
-import { codeFor, generatedRows } from './linearize-generated.ts';
+import { codeFor, generatedRows, straightPlan } from './linearize-generated.ts';
+import { frameBiasCode } from './frame-bias.ts';
+import type { DerivedCode } from '../codegen/derived.ts';
 import type { ModelState } from '../codegen/state.ts';
 
 export interface FrameJacobian {
@@ -104,15 +106,22 @@ function generated(compiled: CompiledModel, state: ModelState, point: OperatingP
  * the position-level tangent code only: no point is solved, nothing is
  * checked or allocated per call. The model's relaxed plan must be
  * straight-line code (a tree); parameters and inputs keep the compiled
- * model's default values.
+ * model's default values. `jdotqd(q, qd, out?)` writes J' qd (6: [a; alpha]
+ * at qdd = 0, frame-bias.ts), its code made on its first call.
  */
-export function frameJacobianFunction(compiled: CompiledModel, frame: string): { coordinates: string[]; jacobian: (q: ArrayLike<number>, J?: Float64Array) => Float64Array } {
+export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
+  coordinates: string[];
+  jacobian: (q: ArrayLike<number>, J?: Float64Array) => Float64Array;
+  jdotqd: (q: ArrayLike<number>, qd: ArrayLike<number>, out?: Float64Array) => Float64Array;
+} {
   checkFrame(compiled, frame);
   const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
   const pairs = coordinates(compiled);
   const c = withLocalTable(() => codeFor(compiled, [], names, names, true)!);
-  if (pairs.length === 0 || typeof c === 'string') {
-    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${typeof c === 'string' ? c : 'no state q with der(q) = qd'}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
+  // a loop's tangent code needs the point solved (its blocks' z and J^-1): not a function of q alone
+  const why = typeof c === 'string' ? c : c.loops ? 'its relaxed form keeps a loop solved at run time' : pairs.length === 0 ? 'no state q with der(q) = qd' : undefined;
+  if (why !== undefined || typeof c === 'string') {
+    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${why}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
   }
   const { code, D } = c, n = pairs.length, w = code.w;
   const x = compiled.x0(), u = Float64Array.from(compiled.defaults.u), p = Float64Array.from(compiled.defaults.p);
@@ -144,7 +153,25 @@ export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
     }
     return J;
   };
-  return { coordinates: pairs.map((c) => compiled.stateNames[c.q]), jacobian };
+  let bias: DerivedCode | undefined;
+  const speedAt = Int32Array.from(pairs, (c) => c.qd);
+  const jdotqd = (q: ArrayLike<number>, qd: ArrayLike<number>, out: Float64Array = new Float64Array(6)): Float64Array => {
+    if (q.length !== n || qd.length !== n || out.length !== 6) throw new UsageError(`J' qd of ${frame} takes ${n} coordinates and ${n} speeds (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and an out of 6, got ${q.length}, ${qd.length} and ${out.length}`);
+    const b = (bias ??= withLocalTable(() => frameBiasCode(compiled, straightPlan(compiled), frame, pairs)));
+    for (let i = 0; i < n; i++) (x[at[i]] = q[i]), (x[speedAt[i]] = qd[i]);
+    b.run(0, x, u, p);
+    // outputs: R[a][b] at 3a + b, r''[k] at 9 + k, R''[a][b] at 12 + 3a + b
+    const v = (k: number) => b.w[b.slots[k]];
+    for (let k = 0; k < 3; k++) out[k] = v(9 + k);
+    // alpha = vee(R'' R^T): W(a, c) = sum_k R''[a][k] R[c][k]
+    const W = (a: number, c: number) => v(12 + 3 * a) * v(3 * c) + v(13 + 3 * a) * v(3 * c + 1) + v(14 + 3 * a) * v(3 * c + 2);
+    out[3] = (W(2, 1) - W(1, 2)) / 2;
+    out[4] = (W(0, 2) - W(2, 0)) / 2;
+    out[5] = (W(1, 0) - W(0, 1)) / 2;
+    for (let k = 0; k < 6; k++) if (!Number.isFinite(out[k])) throw new SimulationError(`J' qd of ${frame} is not finite at this q, qd`, { hint: 'q or qd not finite, or a joint at a singular position' });
+    return out;
+  };
+  return { coordinates: pairs.map((c) => compiled.stateNames[c.q]), jacobian, jdotqd };
 }
 
 /** the states q with der(q) = qd, another state (an alias of it, or an assignment of it in the plan), by their indices in x */

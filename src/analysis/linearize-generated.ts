@@ -6,8 +6,11 @@
 // one evaluation: microseconds where the symbolic path (implicit.ts) takes
 // milliseconds. A model compiled torn is planned again relaxed for this (the
 // same reduced equations, relax() hints honoured); a model whose relaxed
-// plan still has a torn loop (a kinematic loop) has no such code and
-// linearize() takes the symbolic path, as it does when the generated code
+// plan still has a torn loop (a kinematic loop) is differentiated through
+// its compiled plan's blocks implicitly (codegen/plan-tangents.ts: each
+// block's z and J^-1 from the point the compiled model solved,
+// torn-point.ts). linearize() takes the symbolic path where there is no
+// such code (a relaxing iteration), and when the generated code
 // does not reproduce the compiled model's own x' at the point (a relaxed
 // pivot near zero: the compiled code then ran its torn fallback). The code
 // is made on the second linearization of a compiled model with the same
@@ -20,7 +23,8 @@ import { type Expr, ONE, ZERO, add, mul, num, withLocalTable } from '../expr/ind
 import type { Sym } from '../expr/index.ts';
 import type { CompiledModel, SignalSource } from '../codegen/compiled.ts';
 import { type DerivedCode, derivedCode } from '../codegen/derived.ts';
-import { tangents } from '../codegen/tangent.ts';
+import { planTangents } from '../codegen/plan-tangents.ts';
+import { TornPoint } from '../codegen/torn-point.ts';
 import { planModel } from '../structure/plan.ts';
 import type { SolvePlan } from '../structure/plan-types.ts';
 import type { ModelState } from '../codegen/state.ts';
@@ -40,18 +44,19 @@ export interface Code {
   /** signals whose values the code computes too, checked against the compiled model's */
   checked: number;
   rows: number;
+  /** a kinematic loop's blocks: their z and J^-1, extra inputs after the model's */
+  loops?: { point: TornPoint; u: Float64Array };
 }
 
 const made = new WeakMap<CompiledModel, Map<string, Code | string | 'asked once'>>();
 
-/** the model's relaxed plan as straight-line code, states and inputs in the compiled order; or why there is none */
-function straightPlan(compiled: CompiledModel): SolvePlan | string {
+/** the model's relaxed plan as straight-line code, states and inputs in the compiled order; else its compiled plan (torn blocks: a loop) */
+export function straightPlan(compiled: CompiledModel): SolvePlan {
   const straight = (p: SolvePlan) => p.steps.every((s) => s.kind === 'assign');
   if (straight(compiled.plan)) return compiled.plan;
   const plan = withLocalTable(() => planModel(compiled.reduced, { relaxed: true, outputs: compiled.plan.outputs }));
-  if (!straight(plan)) return 'its relaxed form keeps a loop solved at run time';
   const same = (a: readonly Sym[], b: readonly Sym[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-  if (!same(plan.states, compiled.plan.states) || !same(plan.inputs, compiled.plan.inputs) || !same(plan.parameters, compiled.plan.parameters)) return 'its relaxed plan orders states or inputs differently';
+  if (!straight(plan) || !same(plan.states, compiled.plan.states) || !same(plan.inputs, compiled.plan.inputs) || !same(plan.parameters, compiled.plan.parameters)) return compiled.plan;
   return plan;
 }
 
@@ -79,16 +84,13 @@ export function codeFor(compiled: CompiledModel, inputs: readonly number[], rows
 
 function makeCode(compiled: CompiledModel, inputs: readonly number[], rowNames: readonly string[], checked: readonly string[]): Code | string {
   const plan = straightPlan(compiled);
-  if (typeof plan === 'string') return plan;
   const n = plan.states.length, D = n + inputs.length;
   const seeds = new Map<number, Expr[]>();
   const unit = (d: number) => Array.from({ length: D }, (_, k) => (k === d ? ONE : ZERO));
   plan.states.forEach((v, j) => seeds.set(v.id, unit(j)));
   inputs.forEach((k, i) => seeds.set(plan.inputs[k].id, unit(n + i)));
-  const symbols = new Map<number, Sym>([...plan.states, ...plan.inputs, ...plan.parameters, ...plan.unknowns].map((v) => [v.id, v]));
-  const list = plan.steps.flatMap((s) => (s.kind === 'assign' ? s.assigns : []));
-  for (const a of list) symbols.set(a.target.id, a.target);
-  const t = tangents(list, seeds, D, (id) => symbols.get(id)!);
+  const t = planTangents(plan, plan.steps, seeds, D);
+  if (typeof t === 'string') return `its compiled plan has no implicit tangents: ${t}`;
   // a signal is sign * (state, input or unknown) + offset (compiled-data.ts): its value and its tangents
   const unknowns = compiled.plan.unknowns;
   const at = (s: SignalSource) => (s.from === 'x' ? plan.states[s.index] : s.from === 'u' ? plan.inputs[s.index] : s.from === 'w' && s.index < unknowns.length ? unknowns[s.index] : undefined);
@@ -103,8 +105,9 @@ function makeCode(compiled: CompiledModel, inputs: readonly number[], rowNames: 
   };
   const source = (name: string) => compiled.signalSource(name);
   const exprs = [...checked.map((y) => value(source(y))), ...rowNames.flatMap((y) => row(source(y)))];
-  const code = derivedCode(plan, [], t.assigns, exprs, `${compiled.report.model}.tangents`, compiled.fail);
-  return { code, D, checked: checked.length, rows: rowNames.length };
+  const code = derivedCode(plan, t.extra, t.assigns, exprs, `${compiled.report.model}.tangents`, compiled.fail);
+  const loops = t.blocks.length ? { point: new TornPoint(compiled, plan, t, plan.inputs.length), u: new Float64Array(plan.inputs.length + t.extra.length) } : undefined;
+  return { code, D, checked: checked.length, rows: rowNames.length, ...(loops && { loops }) };
 }
 
 /**
@@ -117,8 +120,12 @@ export function generatedRows(compiled: CompiledModel, state: ModelState, x: Flo
   const c = codeFor(compiled, inputs, rows, checked, eager);
   if (c === undefined) return 'the first call with this compiled model, inputs and outputs is symbolic (generating costs more than one)';
   if (typeof c === 'string') return c;
-  const { code, D } = c;
-  code.run(t, x, state.u, state.p);
+  const { code, D, loops } = c;
+  if (loops) {
+    loops.u.set(state.u);
+    loops.point.fill(t, x, loops.u, state.p, state.w);
+  }
+  code.run(t, x, loops ? loops.u : state.u, state.p);
   const out = (k: number) => code.w[code.slots[k]];
   for (let i = 0; i < c.checked; i++) {
     const v = out(i), want = expected[i];

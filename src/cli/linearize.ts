@@ -15,7 +15,8 @@ Compiles the model and linearizes it at an operating point:
 x are the states, u the inputs (joint torques tau, ...), y the --outputs.
 Kinematic loops stay closed: the state joints' coordinates are the states and
 the joints the loop determines follow through its constraints. Exact: symbolic
-derivatives of the equations and the implicit function theorem.
+derivatives of the equations and the implicit function theorem, or generated
+tangent code (loops through their blocks' implicit tangents), --method.
 
 ${MODEL_FLAGS}
 
@@ -28,12 +29,17 @@ linearization options:
   --outputs a,b,...  output signals y, the rows of C and D, e.g. 'b1.frame_b.r[1],j4.q'
   --frame f          also the frame's geometric Jacobian [v; w] = J qd (6 x n, world
                      coordinates, columns the state coordinates); repeatable
+  --method m         generated: generated tangent code (made on this call, then kept;
+                     pays from the second linearization of a compiled model);
+                     symbolic: the flat equations differentiated symbolically;
+                     default: symbolic on the first call, as a one-off is cheapest
   --json             print the result as JSON ({ model, time, states, inputs, outputs, x,
                      u, y, dx, A, B, C, D, eigenvalues, compileMs, linearizeMs, frames })
 
 examples:
   kron linearize mechanisms/pendulum.ts --at j1.q=-1.5707963267948966,j1.qd=0
   kron linearize mechanisms/fourbar.ts --at j1.q=0.3,j1.qd=0 --outputs j4.q --json
+  kron linearize mechanisms/fourbar.ts --at j1.q=0.3,j1.qd=0 --outputs j4.q --method generated
   kron linearize mechanisms/doublependulum.ts --at j1.q=0.4,j2.q=-0.3 --frame j2.frame_b
   kron linearize mechanisms/puma560.urdf --at j2.q=0.5 --inputs j1.tau,j2.tau
 `;
@@ -45,6 +51,7 @@ const OPTIONS = {
   inputs: { type: 'string' },
   outputs: { type: 'string' },
   frame: { type: 'string', multiple: true },
+  method: { type: 'string' },
   json: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -58,10 +65,12 @@ export async function runLinearize(args: string[], io: Io): Promise<void> {
   checkMode(values.mode);
   const at = parseSets((values.at ?? []).flatMap((s) => s.split(',')).filter((s) => s.trim() !== ''), '--at', 'j1.q=0.1,j1.qd=0');
   const time = values.time === undefined ? undefined : number('--time', values.time);
+  const method = values.method;
+  if (method !== undefined && method !== 'generated' && method !== 'symbolic') throw new UsageError(`--method ${method}: not a method`, { hint: '--method generated or --method symbolic (default: symbolic on the first call)' });
   const { compiled } = await compileFrom(file, values, io);
-  const result = linearize(compiled, { at, time, inputs: names(values.inputs), outputs: names(values.outputs) });
+  const result = linearize(compiled, { at, time, inputs: names(values.inputs), outputs: names(values.outputs), method });
   result.compileMs = compiled.report.compileMs;
-  const frames = (values.frame ?? []).map((f) => frameJacobian(compiled, f, { at, time }));
+  const frames = (values.frame ?? []).map((f) => frameJacobian(compiled, f, { at, time, method }));
   io.stdout.write(values.json ? JSON.stringify({ ...result, frames }, null, 2) + '\n' : formatLinearization(result, frames));
 }
 
@@ -69,7 +78,7 @@ export async function runLinearize(args: string[], io: Io): Promise<void> {
 export function formatLinearization(l: Linearization, frames: readonly FrameJacobian[] = []): string {
   const point = (ns: string[], v: number[]) => ns.map((n, i) => `${n} = ${fmt(v[i])}`).join(', ') || '(none)';
   const lines = [
-    `linearization of ${l.model} at t = ${l.time} (compile ${l.compileMs} ms, linearize ${l.linearizeMs} ms)`,
+    `linearization of ${l.model} at t = ${l.time} (compile ${l.compileMs} ms, linearize ${l.linearizeMs} ms${l.method === 'generated' ? ', generated code' : ''})`,
     `  states x: ${point(l.states, l.x)}`,
     `  inputs u: ${point(l.inputs, l.u)}`,
     `  x' = f(x, u) there: ${l.dx.map(fmt).join(', ') || '(none)'}`,

@@ -16,7 +16,7 @@ import { show } from '../expr/index.ts';
 import { Component } from '../model/index.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 import { iterationFailure } from './relax-iterate.ts';
-import { type CoordinateNames, InverseDynamics } from './inverse.ts';
+import { type CoordinateNames, type DerivativeOptions, InverseDynamics } from './inverse.ts';
 import type { ForwardDerivatives, InverseDerivatives } from './dynamics-derivatives.ts';
 import type { Problem } from '../report.ts';
 import { type Workspace, doubles } from './runtime.ts';
@@ -224,14 +224,14 @@ export class CompiledModel {
     return this.inverseRun.massMatrix(q, out);
   }
 
-  /** qdd = FD(q, qd, tau) and its exact Jacobians by q, qd, tau (generated on first use; a tree); problem 'inverse' */
-  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>): ForwardDerivatives {
-    return this.inverseRun.forwardDerivatives(q, qd, tau);
+  /** qdd = FD(q, qd, tau) and its exact Jacobians by q, qd, tau, and by chosen symbolic parameters (generated on first use; loops included); problem 'inverse' */
+  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, options?: DerivativeOptions): ForwardDerivatives {
+    return this.inverseRun.forwardDerivatives(q, qd, tau, 0, options);
   }
 
-  /** tau = ID(q, qd, qdd) and its exact Jacobians by q, qd, qdd (generated on first use; a tree); problem 'inverse' */
-  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>): InverseDerivatives {
-    return this.inverseRun.inverseDerivatives(q, qd, qdd);
+  /** tau = ID(q, qd, qdd) and its exact Jacobians by q, qd, qdd, and by chosen symbolic parameters (generated on first use; loops included); problem 'inverse' */
+  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, options?: DerivativeOptions): InverseDerivatives {
+    return this.inverseRun.inverseDerivatives(q, qd, qdd, 0, options);
   }
 
   private get inverseRun(): InverseDynamics {

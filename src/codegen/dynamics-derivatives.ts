@@ -8,6 +8,16 @@
 // ID' the generated O(n) tangent at (q, qd, qdd). qdd itself is
 // M^-1 (tau - h), h = ID(q, qd, 0) from the model's own inverse code.
 //
+// With a kinematic loop the same identities hold for the loop's reduced
+// equations in the state joints' coordinates (the independent ones): the
+// forward code closes the loop and ID(q, qd, FD(q, qd, tau)) = tau still,
+// so differentiating that identity gives eq. 7 again, M the reduced mass
+// matrix (symmetric positive definite for ideal joints). The inverse code's
+// tangents go through the loop's blocks implicitly (plan-tangents.ts): at
+// each point the model's own inverse code runs first, and its solved
+// tearing variables and the blocks' J^-1 enter the generated code
+// (torn-point.ts).
+//
 // Glossary: n coordinates; matrices n x n row-major; L the factor of M = L^T L
 // (dense-cholesky.ts: a tree's M factors without fill-in).
 import { SimulationError } from '../errors.ts';
@@ -22,6 +32,8 @@ export interface ForwardDerivatives {
   dqdd_dq: Float64Array;
   dqdd_dqd: Float64Array;
   dqdd_dtau: Float64Array;
+  /** dqdd/dp, n x P, when parameters were asked for (DerivativeOptions) */
+  dqdd_dp?: Float64Array;
 }
 
 /** tau = ID(q, qd, qdd) and its Jacobians (n x n, row-major); dtau_dqdd is M */
@@ -30,6 +42,8 @@ export interface InverseDerivatives {
   dtau_dq: Float64Array;
   dtau_dqd: Float64Array;
   dtau_dqdd: Float64Array;
+  /** dtau/dp, n x P, when parameters were asked for (DerivativeOptions) */
+  dtau_dp?: Float64Array;
 }
 
 export class DynamicsDerivatives {
@@ -38,6 +52,11 @@ export class DynamicsDerivatives {
   private readonly u: Float64Array;
   private readonly L: Float64Array;
   private readonly h: Float64Array;
+  /** ID at the point, by the model's own code: what a loop's tangent code must reproduce */
+  private readonly tau: Float64Array;
+  private readonly zeros: Float64Array;
+  /** u[dir]: the first entry of a direction given at run time */
+  private readonly dir: number;
 
   constructor(
     readonly dynamics: InverseDynamics,
@@ -45,22 +64,58 @@ export class DynamicsDerivatives {
   ) {
     this.n = code.n;
     this.x = dynamics.model.x0();
-    this.u = new Float64Array(dynamics.state.u.length + 3 * this.n);
+    this.dir = dynamics.state.u.length + code.loopInputs;
+    this.u = new Float64Array(this.dir + 3 * this.n);
     this.L = new Float64Array(this.n * this.n);
     this.h = new Float64Array(this.n);
+    this.tau = new Float64Array(this.n);
+    this.zeros = new Float64Array(this.n);
   }
 
-  /** the point (q, qd, qdd) and a direction (dq, dqd, dqdd: the jvp code's extra inputs) written, then `code` run */
+  /**
+   * the point (q, qd, qdd) and a direction (dq, dqd, dqdd: the jvp code's
+   * extra inputs) written, then `code` run; with a loop the model's own
+   * inverse code solves the point first (its z and J^-1 are inputs too)
+   */
   private run(code: DerivedCode, t: number, q: ArrayLike<number>, qd: ArrayLike<number> | undefined, qdd: ArrayLike<number> | undefined, direction?: ArrayLike<number>[]): void {
-    const { x, u, n } = this, s = this.code.slots, m = this.dynamics.state.u.length;
-    u.set(this.dynamics.state.u);
+    const { x, u, n, dir } = this, s = this.code.slots, state = this.dynamics.state;
+    if (this.code.loopInputs > 0) {
+      const fallbacks = state.fallbackEvaluations();
+      this.dynamics.evaluate(t, q, qd ?? this.zeros, qdd ?? this.zeros, this.tau);
+      if (state.fallbackEvaluations() !== fallbacks) throw this.fellBack();
+    }
+    u.set(state.u);
     for (let i = 0; i < n; i++) {
       x[s.qAt[i]] = q[i];
       x[s.qdAt[i]] = qd ? qd[i] : 0;
       u[s.qddAt[i]] = qdd ? qdd[i] : 0;
     }
-    if (direction) direction.forEach((d, k) => { for (let i = 0; i < n; i++) u[m + k * n + i] = d[i]; });
-    code.run(t, x, u, this.dynamics.state.p);
+    if (this.code.loopInputs > 0) this.code.loops.fill(t, x, u, state.p, state.w);
+    if (direction) direction.forEach((d, k) => { for (let i = 0; i < n; i++) u[dir + k * n + i] = d[i]; });
+    code.run(t, x, u, state.p);
+  }
+
+  /** a relaxed loop's pivot was not trusted at the point: its derivatives would be the relaxed code's, inaccurate there */
+  private fellBack(): SimulationError {
+    return new SimulationError(`the derivatives of ${this.dynamics.model.report.model}'s dynamics: a relaxed loop's pivot is near zero at this point (its torn fallback solved it)`, {
+      variables: this.dynamics.model.coordinates.map((c) => c.q),
+      hint: 'compile the model with { mode: "torn" } for derivatives at this point',
+    });
+  }
+
+  /** with a loop: the tangent code's tau is the model's own (else a relaxed pivot fell back there and the code's primal differs) */
+  private same(tau: Float64Array): Float64Array {
+    if (this.code.loopInputs === 0) return tau;
+    for (let i = 0; i < this.n; i++) {
+      if (!(Math.abs(tau[i] - this.tau[i]) <= 1e-9 * (1 + Math.abs(this.tau[i])))) {
+        const name = this.dynamics.model.coordinates[i].tau;
+        throw new SimulationError(`the derivatives of ${this.dynamics.model.report.model}'s dynamics: their code computes ${name} = ${tau[i]} here, the compiled model ${this.tau[i]}`, {
+          variables: [name],
+          hint: 'the relaxed loop is near a singular pivot here (its torn fallback ran): compile the model with { mode: "torn" } for derivatives at this point',
+        });
+      }
+    }
+    return tau;
   }
 
   /** outputs from .. from + out.length of the code last run into out, checked finite (`what` names entry k) */
@@ -128,10 +183,30 @@ export class DynamicsDerivatives {
     this.run(code, t, q, qd, qdd);
     const names = this.dynamics.model.coordinates;
     const by = (what: 'q' | 'qd') => (k: number) => `d(${names[(k / n) | 0].tau})/d(${names[k % n][what]})`;
-    const tau = this.read(code, 0, new Float64Array(n), (i) => names[i].tau);
+    const tau = this.same(this.read(code, 0, new Float64Array(n), (i) => names[i].tau));
     const dq = this.read(code, n, new Float64Array(n * n), by('q'));
     const dqd = this.read(code, n + n * n, new Float64Array(n * n), by('qd'));
     return { tau, dtau_dq: dq, dtau_dqd: dqd, dtau_dqdd: M ?? this.massMatrix(q, new Float64Array(n * n), t) };
+  }
+
+  /** tau = ID(q, qd, qdd) and dID/dp (n x P, row-major) for the symbolic parameters at these indices of the plan's */
+  inverseByParameters(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, indices: readonly number[], t = 0): { tau: Float64Array; dtau_dp: Float64Array } {
+    const { n } = this, code = this.code.parameters(indices), P = indices.length;
+    this.run(code, t, q, qd, qdd);
+    const names = this.dynamics.model.coordinates, p = this.dynamics.model.generated.layout.parameters;
+    const tau = this.same(this.read(code, 0, new Float64Array(n), (i) => names[i].tau));
+    const dtau_dp = this.read(code, n, new Float64Array(n * P), (k) => `d(${names[(k / P) | 0].tau})/d(${p[indices[k % P]]})`);
+    return { tau, dtau_dp };
+  }
+
+  /** qdd = FD(q, qd, tau) and dqdd/dp = -M^-1 dID/dp at that qdd (eq. 7 with p in place of q; n x P, row-major) */
+  forwardByParameters(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, indices: readonly number[], t = 0): { qdd: Float64Array; dqdd_dp: Float64Array } {
+    const { n } = this;
+    this.factor(q, t, new Float64Array(n * n));
+    const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
+    const { dtau_dp } = this.inverseByParameters(q, qd, qdd, indices, t);
+    for (let k = 0; k < dtau_dp.length; k++) dtau_dp[k] = -dtau_dp[k];
+    return { qdd, dqdd_dp: ltlSolveColumns(n, this.L, dtau_dp, indices.length) };
   }
 
   /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd): O(n) */
@@ -139,7 +214,7 @@ export class DynamicsDerivatives {
     const { n } = this, code = this.code.jvp;
     this.run(code, t, q, qd, qdd, [dq, dqd, dqdd]);
     const names = this.dynamics.model.coordinates;
-    const tau = this.read(code, 0, new Float64Array(n), (i) => names[i].tau);
+    const tau = this.same(this.read(code, 0, new Float64Array(n), (i) => names[i].tau));
     const dtau = this.read(code, n, new Float64Array(n), (i) => `the tangent of ${names[i].tau}`);
     return { tau, dtau };
   }

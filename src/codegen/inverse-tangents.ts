@@ -9,19 +9,26 @@
 //   jacobian  tau, dID/dq and dID/dqd (2n unit directions);
 //   jvp       tau and its tangent along one direction (dq, dqd, dqdd) given
 //             at run time as extra inputs: O(n), one Newton-Euler pass and
-//             its tangent.
+//             its tangent;
+//   parameters(k) tau and dID/dp for chosen parameters left symbolic
+//             (foldParameters: false): one direction per parameter.
 // Each is generated on its first use and kept with the compiled model
-// (a WeakMap: it goes with the model). A model whose inverse problem is not
-// straight-line (a kinematic loop: a torn block) has none: why is said.
+// (a WeakMap: it goes with the model). With a kinematic loop the inverse
+// problem has torn blocks (the positions closed by Newton, a linear block
+// for velocities and one for accelerations and cut forces): their tangents
+// are implicit (plan-tangents.ts), with each block's z and J^-1 extra inputs
+// filled at run time (torn-point.ts, `loops`). A relaxing iteration or a
+// block formed by columns has none: why is said.
 //
 // Glossary: n coordinates, D directions; seeds as tangent.ts.
-import { type Expr, type Sym, ONE, ZERO, add, mul, num } from '../expr/index.ts';
+import { type Expr, ONE, ZERO, add, mul, num } from '../expr/index.ts';
 import { Variable } from '../model/index.ts';
-import type { Assign, SolvePlan } from '../structure/plan-types.ts';
+import type { SolvePlan } from '../structure/plan-types.ts';
 import type { CompiledModel } from './compiled.ts';
 import { type CoordinateSlots, coordinateSlots } from './coordinate-slots.ts';
 import { type DerivedCode, derivedCode } from './derived.ts';
-import { tangents } from './tangent.ts';
+import { type PlanTangents, planTangents } from './plan-tangents.ts';
+import { TornPoint } from './torn-point.ts';
 
 /** coordinate j's q, qd or qdd moves by one along direction d (a number), or along direction 0 by a symbol's value */
 type Seed = ['q' | 'qd' | 'qdd', number, number | Expr];
@@ -29,18 +36,26 @@ type Seed = ['q' | 'qd' | 'qdd', number, number | Expr];
 export class InverseTangents {
   readonly n: number;
   readonly slots: CoordinateSlots;
+  /** the loops' z and J^-1, filled at a solved point; its extra inputs come first after the model's */
+  readonly loops: TornPoint;
+  /** how many extra inputs the loops take (none for a tree) */
+  readonly loopInputs: number;
   private readonly plan: SolvePlan;
-  private readonly list: readonly Assign[];
-  private readonly symbols = new Map<number, Sym>();
   private made: { mass?: DerivedCode; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
+  private readonly byParameters = new Map<string, DerivedCode>();
 
-  constructor(readonly model: CompiledModel, plan: SolvePlan, list: readonly Assign[]) {
+  /** `probe`: the plan's tangents in no direction, which say where its blocks' extra inputs go */
+  constructor(readonly model: CompiledModel, plan: SolvePlan, probe: PlanTangents) {
     this.plan = plan;
-    this.list = list;
     this.slots = coordinateSlots(model);
     this.n = this.slots.qAt.length;
-    for (const v of [...plan.states, ...plan.inputs, ...plan.parameters, ...plan.unknowns]) this.symbols.set(v.id, v);
-    for (const a of list) this.symbols.set(a.target.id, a.target);
+    this.loops = new TornPoint(model, plan, probe, plan.inputs.length);
+    this.loopInputs = probe.extra.length;
+  }
+
+  /** the plan's tangents from these seeds, or why there are none */
+  tangentsOf(seeds: ReadonlyMap<number, readonly Expr[]>, D: number): PlanTangents | string {
+    return planTangents(this.plan, this.plan.steps, seeds, D);
   }
 
   /** M's lower triangle, row by row: entry (i, j), j <= i, at i (i + 1) / 2 + j */
@@ -67,6 +82,19 @@ export class InverseTangents {
     return (this.made.jvp ??= this.directional());
   }
 
+  /** tau, then dID/dp row-major (n x P), p the parameters at these indices of the plan's (symbolic) parameters */
+  parameters(indices: readonly number[]): DerivedCode {
+    const key = indices.join(',');
+    let code = this.byParameters.get(key);
+    if (!code) {
+      const P = indices.length, n = this.n;
+      const more = (seeds: Map<number, Expr[]>) => indices.forEach((k, d) => seeds.set(this.plan.parameters[k].id, Array.from({ length: P }, (_, e) => (e === d ? ONE : ZERO))));
+      code = this.derive(`parameters(${key})`, P, () => [], (tau, dtau) => [...Array.from({ length: n }, (_, i) => tau(i)), ...Array.from({ length: n * P }, (_, ij) => dtau((ij / P) | 0, ij % P))], [], more);
+      this.byParameters.set(key, code);
+    }
+    return code;
+  }
+
   private directional(): DerivedCode {
     const n = this.n;
     const [dq, dqd, dqdd] = (['dq', 'dqd', 'dqdd'] as const).map((what) => Array.from({ length: n }, (_, j) => new Variable(undefined, `${what}[${j}]`, 'input')));
@@ -86,9 +114,11 @@ export class InverseTangents {
     seed: (j: number) => Seed[],
     outputs: (tau: (i: number) => Expr, dtau: (i: number, d: number) => Expr) => Expr[],
     extra: Variable[] = [],
+    more?: (seeds: Map<number, Expr[]>) => void,
   ): DerivedCode {
     const { plan, slots } = this;
     const seeds = new Map<number, Expr[]>();
+    more?.(seeds);
     for (let j = 0; j < this.n; j++) {
       for (const [what, , d] of seed(j)) {
         const v = what === 'q' ? plan.states[slots.qAt[j]] : what === 'qd' ? plan.states[slots.qdAt[j]] : plan.inputs[slots.qddAt[j]];
@@ -98,7 +128,8 @@ export class InverseTangents {
         seeds.set(v.id, dirs);
       }
     }
-    const t = tangents(this.list, seeds, D, (id) => this.symbols.get(id)!);
+    const t = this.tangentsOf(seeds, D);
+    if (typeof t === 'string') throw new Error(t); // the constructor's probe said it works
     // tau_i is sign * (an unknown, or an input) + offset, or a constant (tauFrom, compiled-data.ts)
     const source = (i: number) => {
       const s = slots.tauFrom[i];
@@ -113,7 +144,7 @@ export class InverseTangents {
       const dv = v && t.tangent(v.id);
       return dv ? mul(s.sign, dv[d]) : ZERO;
     };
-    return derivedCode(plan, extra, t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
+    return derivedCode(plan, [...t.extra, ...extra], t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
   }
 }
 
@@ -127,10 +158,8 @@ export function inverseTangents(model: CompiledModel): InverseTangents | string 
   let made = cache.get(model);
   if (made === undefined) {
     const plan = model.plan;
-    const loop = plan.steps.find((s) => s.kind !== 'assign' || s.checked);
-    made = loop
-      ? `its inverse problem is not straight-line code: ${loop.kind === 'assign' ? 'a relaxed loop' : `block ${loop.block} (${plan.blocks[loop.block]?.tearVariables.join(', ') ?? 'a loop'})`} is solved at run time (a kinematic loop)`
-      : new InverseTangents(model, plan, plan.steps.flatMap((s) => (s.kind === 'assign' ? s.assigns : [])));
+    const probe = planTangents(plan, plan.steps, new Map(), 0);
+    made = typeof probe === 'string' ? `its inverse problem has no implicit tangents: ${probe}` : new InverseTangents(model, plan, probe);
     cache.set(model, made);
   }
   return made;

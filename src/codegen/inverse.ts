@@ -13,12 +13,21 @@
 //
 // Glossary: n coordinates; q, qd, qdd, tau arrays of n in the order of
 // compiled.coordinates; x the state vector, u the inputs, w the workspace.
-import { UsageError } from '../errors.ts';
+import { ModelError, UsageError } from '../errors.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import type { ModelState } from './state.ts';
 import { coordinateSlots } from './coordinate-slots.ts';
 import type { InverseTangents } from './inverse-tangents.ts';
 import { DynamicsDerivatives, type ForwardDerivatives, type InverseDerivatives } from './dynamics-derivatives.ts';
+
+/** what the derivatives are taken by, besides the coordinates */
+export interface DerivativeOptions {
+  /**
+   * parameters left symbolic (compiled with foldParameters: false), by
+   * name: adds dqdd_dp (forward) or dtau_dp (inverse), n x P row-major
+   */
+  readonly parameters?: readonly string[];
+}
 
 /** the names of one generalized coordinate: position, speed, acceleration, force */
 export interface CoordinateNames {
@@ -103,10 +112,10 @@ export class InverseDynamics {
   }
 
   /**
-   * M(q) of M qdd + h = tau, n x n row-major in out: for a tree from
-   * generated code (the tangents of ID along qdd, made on first use,
-   * inverse-tangents.ts); with a kinematic loop from n + 1 evaluations
-   * (massMatrixByColumns)
+   * M(q) of M qdd + h = tau, n x n row-major in out: from generated code
+   * (the tangents of ID along qdd, made on first use, inverse-tangents.ts;
+   * through a kinematic loop's blocks implicitly); where there is none, from
+   * n + 1 evaluations (massMatrixByColumns)
    */
   massMatrix(q: ArrayLike<number>, out: Float64Array = new Float64Array(this.n * this.n), t = 0): Float64Array {
     this.check(q, out, n2(this.n), 'the mass matrix');
@@ -133,26 +142,49 @@ export class InverseDynamics {
   /**
    * qdd = FD(q, qd, tau) and its exact Jacobians dqdd/dq, dqdd/dqd,
    * dqdd/dtau (n x n row-major), from generated tangents of the inverse
-   * dynamics (dynamics-derivatives.ts); a tree only
+   * dynamics (dynamics-derivatives.ts); through kinematic loops too (the
+   * state joints' coordinates are the independent ones)
    */
-  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
+  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): ForwardDerivatives {
     this.check(q, qd, this.n, 'qd', tau);
-    return this.tree('forwardDerivatives').forward(q, qd, tau, t);
+    const d = this.tree('forwardDerivatives'), f = d.forward(q, qd, tau, t);
+    if (!options.parameters) return f;
+    return { ...f, dqdd_dp: d.forwardByParameters(q, qd, tau, this.parameterIndices(options.parameters), t).dqdd_dp };
   }
 
-  /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M; a tree only */
-  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0): InverseDerivatives {
+  /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M */
+  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): InverseDerivatives {
     this.check(q, qd, this.n, 'qd', qdd);
-    return this.tree('inverseDerivatives').inverse(q, qd, qdd, t);
+    const d = this.tree('inverseDerivatives'), b = d.inverse(q, qd, qdd, t);
+    if (!options.parameters) return b;
+    return { ...b, dtau_dp: d.inverseByParameters(q, qd, qdd, this.parameterIndices(options.parameters), t).dtau_dp };
   }
 
-  /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd), in O(n); a tree only */
+  /** the parameters' indices among the compiled code's symbolic ones; a typed error for a folded or unknown name */
+  private parameterIndices(names: readonly string[]): number[] {
+    const symbolic = this.model.generated.layout.parameters;
+    return names.map((name) => {
+      const k = symbolic.indexOf(name);
+      if (k >= 0) return k;
+      if (this.model.hasSignal(name)) {
+        throw new UsageError(`${name} is folded into ${this.model.report.model}'s code: no derivative by it`, {
+          hint: "compile with { problem: 'inverse', foldParameters: false } (kron compile --keep-parameters) to differentiate by parameters",
+        });
+      }
+      throw new ModelError(`${this.model.report.model} has no parameter named ${name}`, {
+        variables: [name],
+        hint: symbolic.length ? `symbolic parameters: ${symbolic.slice(0, 8).join(', ')}${symbolic.length > 8 ? ', ...' : ''}` : "compile with foldParameters: false to keep parameters symbolic",
+      });
+    });
+  }
+
+  /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd), in O(n) */
   inverseTangent(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dqdd: ArrayLike<number>, t = 0): { tau: Float64Array; dtau: Float64Array } {
     for (const [what, a] of [['qd', qd], ['qdd', qdd], ['dq', dq], ['dqd', dqd], ['dqdd', dqdd]] as const) this.check(q, a, this.n, what);
     return this.tree('inverseTangent').inverseTangent(q, qd, qdd, dq, dqd, dqdd, t);
   }
 
-  /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): an O(n) tangent and a solve with M; a tree only */
+  /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): an O(n) tangent and a solve with M */
   forwardTangent(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dtau: ArrayLike<number>, t = 0): { qdd: Float64Array; dqdd: Float64Array } {
     for (const [what, a] of [['qd', qd], ['tau', tau], ['dq', dq], ['dqd', dqd], ['dtau', dtau]] as const) this.check(q, a, this.n, what);
     return this.tree('forwardTangent').forwardTangent(q, qd, tau, dq, dqd, dtau, t);
@@ -172,8 +204,8 @@ export class InverseDynamics {
     const d = this.derivatives();
     if (typeof d !== 'string') return d;
     if (!tangentCode) throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, { hint: "compile the model in this process (compile(model, { problem: 'inverse' }))" });
-    throw new UsageError(`${what} of ${this.model.report.model}: ${d}; exact derivatives are generated for trees only so far`, {
-      hint: 'linearize() differentiates a model with kinematic loops (kron linearize); massMatrix() and bias() work on it',
+    throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, {
+      hint: "linearize() differentiates it symbolically (kron linearize); massMatrix() and bias() work on it; a loop compiled with { mode: 'torn' } has implicit tangents",
     });
   }
 

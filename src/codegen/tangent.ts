@@ -30,6 +30,8 @@ export interface Tangents {
   readonly assigns: readonly Assign[];
   /** the tangent of a symbol per direction; undefined when it is zero in every direction */
   tangent(id: number): readonly Expr[] | undefined;
+  /** every symbol's tangents after the list: the seeds of a list that follows (plan-tangents.ts) */
+  readonly map: ReadonlyMap<number, readonly Expr[]>;
 }
 
 /** no assignment needed to reuse it: a number or one symbol */
@@ -90,7 +92,7 @@ export function tangents(list: readonly Assign[], seeds: ReadonlyMap<number, rea
     });
     if (any) tangent.set(a.target.id, all);
   }
-  return { assigns: out, tangent: (id) => tangent.get(id) };
+  return { assigns: out, tangent: (id) => tangent.get(id), map: tangent };
 }
 
 // (assignments in order, what must be computed) => the assignments those need, in order

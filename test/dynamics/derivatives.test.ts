@@ -7,8 +7,6 @@
 // directional derivatives against the Jacobians times the direction.
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.ts';
-import fourbar from '../../mechanisms/fourbar.ts';
-import { UsageError } from '../../src/errors.ts';
 import { cases, prng } from './cases.ts';
 import { trees } from './trees.ts';
 import { forwardDynamics, jacobian, relative } from './differences.ts';
@@ -67,13 +65,7 @@ describe('dtau/d(q, qd, qdd) against fourth-order differences of the inverse cod
   }
 });
 
-describe('what has no generated derivatives yet says so', () => {
-  it('the four-bar (a kinematic loop): a UsageError naming the loop, with a hint', () => {
-    const inv = compile(fourbar(), { problem: 'inverse' });
-    const call = () => inv.forwardDerivatives([0.3], [0], [0]);
-    expect(call).toThrow(UsageError);
-    expect(call).toThrow(/forwardDerivatives of fourbar.*not straight-line code.*trees only/);
-  });
+describe('wrong calls say so', () => {
   it('wrong lengths: a UsageError naming the coordinates', () => {
     const inv = compile(trees[0].build(), { problem: 'inverse' });
     expect(() => inv.forwardDerivatives([0, 0], [0], [0])).toThrow(/has 6 coordinates \(j1.q, j2.q/);

@@ -34,11 +34,11 @@ describe('generated M(q) against n + 1 inverse-dynamics evaluations (1e-12 of th
       }
     });
   }
-  it('a kinematic loop (four-bar) keeps the n + 1 evaluations, and says why it has no generated code', () => {
+  it('a kinematic loop (four-bar): generated through the loop (implicit tangents), equal to the n + 1 evaluations', () => {
     const inv = new InverseDynamics(compile(fourbar(), { problem: 'inverse' }));
-    expect(inv.derivatives()).toMatch(/not straight-line code/);
+    expect(typeof inv.derivatives()).toBe('object');
     const q = [0.4];
-    expect(inv.massMatrix(q)[0]).toBe(inv.massMatrixByColumns(q)[0]);
+    expect(Math.abs(inv.massMatrix(q)[0] - inv.massMatrixByColumns(q)[0])).toBeLessThanOrEqual(1e-12 * inv.massMatrixByColumns(q)[0]);
   });
 });
 

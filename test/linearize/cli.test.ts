@@ -58,6 +58,20 @@ describe('kron linearize', () => {
     expect(l.y[0]).toBeCloseTo(s, 10);
     expect(l.C[0][0]).toBeCloseTo((-0.2 * Math.sin(phi) - 0.04 * Math.cos(phi)) / (2 * (1.2 + s)), 10);
   });
+  it('--method generated: the four-bar through its loop by generated code, the same ds/dphi and A as the symbolic path; a bad method is exit 2', async () => {
+    const at = ['--at', 'j1.q=0.3,j1.qd=0', '--outputs', 'j4.q', '--json'];
+    const [g, s] = await Promise.all(['generated', 'symbolic'].map((m) => kron('linearize', 'mechanisms/fourbar.ts', ...at, '--method', m)));
+    const [lg, ls] = [JSON.parse(g.stdout), JSON.parse(s.stdout)];
+    expect([lg.method, ls.method]).toEqual(['generated', 'symbolic']);
+    const phi = 0.3, slide = Math.sqrt(0.8 + 0.2 * Math.cos(phi) - 0.04 * Math.sin(phi)) - 1.2;
+    expect(lg.C[0][0]).toBeCloseTo((-0.2 * Math.sin(phi) - 0.04 * Math.cos(phi)) / (2 * (1.2 + slide)), 12);
+    expect(lg.A[1][0]).toBeCloseTo(ls.A[1][0], 10);
+    const text = await kron('linearize', 'mechanisms/fourbar.ts', '--at', 'j1.q=0.3', '--method', 'generated');
+    expect(text.stdout.split('\n')[0]).toMatch(/linearize [\d.]+ ms, generated code\)$/);
+    const bad = await kron('linearize', 'mechanisms/fourbar.ts', '--method', 'fast');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/UsageError: --method fast: not a method/);
+  });
   it('a model without states (the resistor ladder) says so', async () => {
     const r = await kron('linearize', 'mechanisms/resistorladder.ts');
     expect(r.code).toBe(0);

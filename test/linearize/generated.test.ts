@@ -6,11 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import doublependulum from '../../mechanisms/doublependulum.ts';
 import fourbar from '../../mechanisms/fourbar.ts';
+import fourbarPlanar from '../../mechanisms/fourbar-planar.ts';
+import sixbar from '../../mechanisms/sixbar.ts';
+import slidercrank from '../../mechanisms/slidercrank.ts';
 import puma from '../../mechanisms/puma560.ts';
 import rcladder from '../../mechanisms/rcladder.ts';
 import { compile } from '../../src/compile.ts';
 import { frameJacobian, frameJacobianFunction, linearize } from '../../src/analysis/index.ts';
-import { UsageError } from '../../src/errors.ts';
 import { iiwa } from '../dynamics/trees.ts';
 import { relativeDifference } from './helpers.ts';
 
@@ -50,6 +52,25 @@ describe('generated A, B, C, D against the symbolic linearization (1e-10)', () =
   });
 });
 
+describe('kinematic loops: generated through the blocks implicitly, against the symbolic linearization (1e-10)', () => {
+  // the point: the state joints near their start (the loop's Newton stays on its assembly branch)
+  const near = (c: ReturnType<typeof compile>) => Object.fromEntries(c.stateNames.map((s, i) => [s, c.x0()[i] + 0.05 * Math.cos(i)]));
+  const loops = [['four-bar', fourbar, ['j4.q']], ['planar four-bar', fourbarPlanar, ['j2.q', 'j4.q']], ['six-bar', sixbar, ['jB.q', 'jF.q']], ['slider-crank', slidercrank, ['j2.q', 'j3.q']]] as const;
+  for (const [name, build, outputs] of loops) {
+    for (const mode of ['torn', 'relaxed'] as const) {
+      it(`${name}, ${mode}: A, B and the loop's joints as outputs`, () => {
+        const compiled = compile(build(), { mode });
+        const at = near(compiled);
+        const s = linearize(compiled, { at, outputs: [...outputs], method: 'symbolic' });
+        const g = linearize(compiled, { at, outputs: [...outputs], method: 'generated' });
+        expect(g.method).toBe('generated');
+        for (const m of ['A', 'B', 'C', 'D'] as const) expect(relativeDifference(g[m], s[m]), m).toBeLessThanOrEqual(1e-10);
+        expect(g.C.flat().some((v) => v !== 0)).toBe(true);
+      });
+    }
+  }
+});
+
 describe('when the generated code is used', () => {
   it('unset: the first call with a compiled model is symbolic, the next ones generated', () => {
     const compiled = compile(puma(), { mode: 'relaxed' });
@@ -59,13 +80,10 @@ describe('when the generated code is used', () => {
     // other outputs are other code: symbolic first again
     expect(linearize(compiled, { at, outputs: ['j1.q'] }).method).toBe('symbolic');
   });
-  it('a kinematic loop (four-bar) stays symbolic; generated on request is a UsageError saying why', () => {
+  it('a kinematic loop (four-bar) too: symbolic first, then generated', () => {
     const compiled = compile(fourbar(), { mode: 'relaxed' });
-    linearize(compiled);
     expect(linearize(compiled).method).toBe('symbolic');
-    const call = () => linearize(compiled, { method: 'generated' });
-    expect(call).toThrow(UsageError);
-    expect(call).toThrow(/by generated code is not possible: its relaxed form keeps a loop solved at run time/);
+    expect(linearize(compiled).method).toBe('generated');
   });
 });
 
@@ -86,8 +104,12 @@ describe('frame Jacobians by generated code against the symbolic ones (1e-12)', 
       expect(g.R).toEqual(s.R);
     });
   }
-  it('the four-bar: generated on request is a UsageError saying why', () => {
-    expect(() => frameJacobian(compile(fourbar()), 'b3.bar.frame_b', { method: 'generated' })).toThrow(/frame Jacobian of b3.bar.frame_b by generated code is not possible: its relaxed form keeps a loop/);
+  it('the four-bar: the coupler frame generated through the loop, the symbolic J (1e-12)', () => {
+    const compiled = compile(fourbar());
+    const at = { 'j1.q': 0.4, 'j1.qd': 0.2 };
+    const s = frameJacobian(compiled, 'b3.bar.frame_b', { at, method: 'symbolic' }), g = frameJacobian(compiled, 'b3.bar.frame_b', { at, method: 'generated' });
+    expect(relativeDifference(g.J, s.J)).toBeLessThanOrEqual(1e-12);
+    expect(g.J.flat().some((v) => v !== 0)).toBe(true);
   });
 });
 
@@ -111,3 +133,32 @@ describe('a frame Jacobian as a generated function of q (frameJacobianFunction)'
     expect(() => frameJacobianFunction(compile(puma()), 'link6.frame_a').jacobian([0, 0])).toThrow(/takes 6 coordinates \(j1.q, j2.q/);
   });
 });
+
+describe("J' qd of a frame as generated code of (q, qd) (frameJacobianFunction's jdotqd)", () => {
+  // along a curved path q(t) = q0 + t v + t^2 a / 2: d/dt (J(q(t)) qd(t)) = J' qd + J qdd, so J' qd = that derivative - J a,
+  // the derivative by fourth-order central differences of the generated J (step 1e-3)
+  for (const [name, build, frame] of [['PUMA 560', () => puma(), 'link6.frame_a'], ['KUKA iiwa 14', iiwa, 'link7.frame_a']] as const) {
+    it(`${name}, ${frame}: against differences of J(q(t)) qd(t) along a path, three points (1e-8)`, () => {
+      const f = frameJacobianFunction(compile(build()), frame);
+      const n = f.coordinates.length;
+      for (let k = 0; k < 3; k++) {
+        const q0 = Array.from({ length: n }, (_, i) => 0.7 * Math.sin(1.7 * i + k)), v = Array.from({ length: n }, (_, i) => Math.cos(0.9 * i + 2 * k)), a = Array.from({ length: n }, (_, i) => 0.5 * Math.sin(2.3 * i - k));
+        const Jv = (t: number) => {
+          const J = f.jacobian(q0.map((q, i) => q + t * v[i] + (t * t * a[i]) / 2));
+          return Array.from({ length: 6 }, (_, r) => v.reduce((s, vi, i) => s + J[r * n + i] * (vi + t * a[i]), 0));
+        };
+        const h = 1e-3, [p2, p1, m1, m2] = [Jv(2 * h), Jv(h), Jv(-h), Jv(-2 * h)];
+        const J0 = f.jacobian(q0);
+        const want = Array.from({ length: 6 }, (_, r) => (-p2[r] + 8 * p1[r] - 8 * m1[r] + m2[r]) / (12 * h) - a.reduce((s, ai, i) => s + J0[r * n + i] * ai, 0));
+        const got = f.jdotqd(q0, v);
+        const scale = Math.max(1, ...want.map(Math.abs));
+        expect(Math.max(...want.map((w, r) => Math.abs(got[r] - w))) / scale, `point ${k}`).toBeLessThanOrEqual(1e-8);
+        expect(Math.max(...got.map(Math.abs))).toBeGreaterThan(1e-3);
+      }
+    });
+  }
+  it("wrong lengths: a UsageError naming the count", () => {
+    expect(() => frameJacobianFunction(compile(puma()), 'link6.frame_a').jdotqd([0], [0])).toThrow(/J' qd of link6.frame_a takes 6 coordinates/);
+  });
+});
+
