@@ -28,6 +28,7 @@ export type { AutoModeReport, CompileReport, Mode, Problem };
 // a tree's mass matrix and derivatives are generated code, made on first use (codegen/inverse-tangents.ts)
 registerTangentCode(inverseTangents);
 
+/** how compile() works: the solve form (mode), tearing overrides, parameters kept symbolic, the target, the problem */
 export interface CompileOptions {
   /**
    * 'torn' (residue hints, M(q) qdd = h), 'relaxed' (relax hints as well, O(f)),
@@ -75,7 +76,7 @@ export interface CompileOptions {
   target?: Target;
 }
 
-// (model, options) => compiled model and its report
+/** (model, options) => compiled model and its report */
 export function compile(model: Model, options: CompileOptions = {}): CompiledModel {
   return compileShared(model, options);
 }

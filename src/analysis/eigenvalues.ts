@@ -13,12 +13,15 @@
 //   t   the exceptional shifts applied so far
 import { KronError } from '../errors.ts';
 
+/** a complex eigenvalue re + i im */
 export interface Eigenvalue {
+  /** real part */
   re: number;
+  /** imaginary part */
   im: number;
 }
 
-// (A) => its eigenvalues, complex pairs adjacent, sorted by real part descending, then imaginary part
+/** (A) => its eigenvalues, complex pairs adjacent, sorted by real part descending, then imaginary part */
 export function eigenvalues(A: readonly (readonly number[])[]): Eigenvalue[] {
   const a = A.map((row) => [...row]);
   balance(a);

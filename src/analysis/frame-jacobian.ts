@@ -20,8 +20,11 @@ import { frameBiasCode } from './frame-bias.ts';
 import type { DerivedCode } from '../codegen/derived.ts';
 import type { ModelState } from '../codegen/state.ts';
 
+/** a frame's geometric Jacobian: its linear and angular velocity in the world per coordinate speed */
 export interface FrameJacobian {
+  /** the model's name */
   model: string;
+  /** the frame, e.g. "link7.frame_a" */
   frame: string;
   /** the state coordinates: the columns of J */
   coordinates: string[];
@@ -31,6 +34,7 @@ export interface FrameJacobian {
   J: number[][];
   /** the frame's origin and orientation (frame to world) at the point */
   r: number[];
+  /** the frame's orientation at the point (frame to world) */
   R: number[][];
   /** how J was computed: generated tangent code or symbolically (FrameJacobianOptions.method) */
   method: 'generated' | 'symbolic';
@@ -44,7 +48,7 @@ export interface FrameJacobianOptions extends PointOptions {
   method?: 'generated' | 'symbolic';
 }
 
-// (model or compiled model, frame name, point) => the frame's geometric Jacobian at the point
+/** (model or compiled model, frame name, point) => the frame's geometric Jacobian at the point */
 export function frameJacobian(model: Model | CompiledModel, frame: string, options: FrameJacobianOptions = {}): FrameJacobian {
   return withLocalTable(() => {
     const { compiled, point, state } = operatingPoint(model, options);

@@ -41,21 +41,33 @@ export interface LinearizeOptions extends PointOptions {
   method?: 'generated' | 'symbolic';
 }
 
+/** x' = A x + B u, y = C x + D u about an operating point, with its eigenvalues */
 export interface Linearization {
+  /** the model's name */
   model: string;
+  /** the time of the operating point */
   time: number;
   /** state names: the columns of A and C, the rows of A and B */
   states: string[];
+  /** input names: the columns of B and D */
   inputs: string[];
+  /** output names: the rows of C and D */
   outputs: string[];
   /** the operating point: states, inputs, outputs, and x' = f(x, u) there (zero at an equilibrium) */
   x: number[];
+  /** the inputs' values at the point */
   u: number[];
+  /** the outputs' values at the point */
   y: number[];
+  /** x' = f(x, u) at the point */
   dx: number[];
+  /** dx'/dx, states x states */
   A: number[][];
+  /** dx'/du, states x inputs */
   B: number[][];
+  /** dy/dx, outputs x states */
   C: number[][];
+  /** dy/du, outputs x inputs */
   D: number[][];
   /** how A, B, C, D were computed: by generated tangent code or symbolically (LinearizeOptions.method) */
   method: 'generated' | 'symbolic';
@@ -63,10 +75,11 @@ export interface Linearization {
   eigenvalues: Eigenvalue[];
   /** milliseconds: compile, and the linearization itself */
   compileMs: number;
+  /** milliseconds the linearization itself took */
   linearizeMs: number;
 }
 
-// (model or compiled model, options) => A, B, C, D at the operating point
+/** (model or compiled model, options) => A, B, C, D at the operating point */
 export function linearize(model: Model | CompiledModel, options: LinearizeOptions = {}): Linearization {
   return withLocalTable(() => {
     const { compiled, point, compileMs, state } = operatingPoint(model, options);

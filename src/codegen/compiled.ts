@@ -65,7 +65,9 @@ export interface Origin {
   readonly reduced: ReducedModel;
 }
 
+/** a model compiled to code: its derivatives, signals, inputs and parameters, the compile report, and a default state to run it */
 export class CompiledModel {
+  /** the states, in the order of the state vector x */
   readonly stateNames: readonly string[];
   /** the generated code, shared by every state: it keeps nothing between calls outside the arrays it is given */
   readonly fn: Derivatives;
@@ -81,6 +83,7 @@ export class CompiledModel {
   readonly problem: Problem;
   /** problem 'inverse': the generalized coordinates (the state joints' q, qd, qdd, tau), the order of inverse()'s arrays */
   readonly coordinates: readonly CoordinateNames[];
+  /** the generated functions and the layout of x, u, p and the workspace */
   readonly generated: Generated;
   /** the compile report (kron compile --json) */
   readonly report: CompileReport;
@@ -185,14 +188,17 @@ export class CompiledModel {
     return (this.defaultState ??= new ModelState(this));
   }
 
+  /** the default state's workspace (unknowns and temporaries) */
   get w(): Workspace {
     return this.state.w;
   }
 
+  /** the default state's inputs, in the order of generated.layout.inputs */
   get u(): Float64Array {
     return this.state.u;
   }
 
+  /** the default state's parameters (those kept symbolic) */
   get p(): Float64Array {
     return this.state.p;
   }
@@ -253,14 +259,17 @@ export class CompiledModel {
     return this.state.fallbackEvaluations();
   }
 
+  /** sets an input of the default state (a ModelError names an unknown input, with "did you mean") */
   setInput(name: string, value: number): void {
     this.state.setInput(name, value);
   }
 
+  /** every signal the model can report (states, unknowns, inputs, parameters), time excepted */
   signalNames(): string[] {
     return [...this.sources.keys()].filter((n) => n !== 'time');
   }
 
+  /** whether the model has a signal of that name */
   hasSignal(name: string): boolean {
     return this.sources.has(name);
   }

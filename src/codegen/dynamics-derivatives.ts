@@ -28,9 +28,13 @@ import { ltlFactor, ltlSolveColumns } from './dense-cholesky.ts';
 
 /** qdd = FD(q, qd, tau) and its Jacobians (n x n, row-major) */
 export interface ForwardDerivatives {
+  /** qdd = FD(q, qd, tau) at the point */
   qdd: Float64Array;
+  /** dqdd/dq, n x n row-major */
   dqdd_dq: Float64Array;
+  /** dqdd/dqd, n x n row-major */
   dqdd_dqd: Float64Array;
+  /** dqdd/dtau = M^-1, n x n row-major */
   dqdd_dtau: Float64Array;
   /** dqdd/dp, n x P, when parameters were asked for (DerivativeOptions) */
   dqdd_dp?: Float64Array;
@@ -38,9 +42,13 @@ export interface ForwardDerivatives {
 
 /** tau = ID(q, qd, qdd) and its Jacobians (n x n, row-major); dtau_dqdd is M */
 export interface InverseDerivatives {
+  /** tau = ID(q, qd, qdd) at the point */
   tau: Float64Array;
+  /** dtau/dq, n x n row-major */
   dtau_dq: Float64Array;
+  /** dtau/dqd, n x n row-major */
   dtau_dqd: Float64Array;
+  /** dtau/dqdd = M, n x n row-major */
   dtau_dqdd: Float64Array;
   /** dtau/dp, n x P, when parameters were asked for (DerivativeOptions) */
   dtau_dp?: Float64Array;

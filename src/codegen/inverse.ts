@@ -31,9 +31,13 @@ export interface DerivativeOptions {
 
 /** the names of one generalized coordinate: position, speed, acceleration, force */
 export interface CoordinateNames {
+  /** the coordinate, e.g. "j1.q" or "ball.Q[2]" */
   readonly q: string;
+  /** its speed */
   readonly qd: string;
+  /** its acceleration */
   readonly qdd: string;
+  /** its generalized force (the joint's input) */
   readonly tau: string;
 }
 

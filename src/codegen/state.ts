@@ -18,11 +18,14 @@ export type SignalReader = (x: Float64Array) => number;
 /** derivatives() computed NaN or an infinity (simulate() names the step it happened in) */
 export class NonFiniteError extends SimulationError {}
 
+/** one state of a compiled model: its own workspace, inputs and parameters, so several runs can share the code */
 export class ModelState {
   /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
   /** a plain array of doubles, not a Float64Array (runtime/dense.ts, doubles()) */
   readonly w: Workspace;
+  /** inputs, in the order of generated.layout.inputs */
   readonly u: Float64Array;
+  /** parameters kept symbolic, in the order of generated.layout.parameters */
   readonly p: Float64Array;
   private readonly start: Float64Array;
   private readonly fn: CompiledModel['fn'];
@@ -121,6 +124,7 @@ export class ModelState {
     this.fn.outputs(this.lastT, this.lastX, this.u, this.p, this.w);
   }
 
+  /** sets an input (a ModelError names an unknown input, with "did you mean") */
   setInput(name: string, value: number): void {
     const i = this.model.generated.layout.inputs.indexOf(name);
     if (i < 0) {
@@ -163,10 +167,12 @@ export class ModelState {
     this.model.writeStart(name, value, this.start, this.w);
   }
 
+  /** every signal the model can report */
   signalNames(): string[] {
     return this.model.signalNames();
   }
 
+  /** whether the model has a signal of that name */
   hasSignal(name: string): boolean {
     return this.model.hasSignal(name);
   }
