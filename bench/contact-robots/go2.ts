@@ -54,24 +54,41 @@ export interface Go2 {
 }
 
 // (options) => the Go2 scene in Kron, with its PD controller and the foot law of the header
-export function go2Kron(options: { slipSpeed?: number } = {}): Go2 {
+export function go2Kron(options: { mode?: 'torn' | 'relaxed' } = {}): Go2 {
   const robot = parseMjcf(read('go2-scene.xml'), 'go2-scene.xml', { readFile: read });
   const { mechanism } = mjcfMechanism(robot, { contact: true, keyframe: 'home' });
   const bodies = mechanism.children.filter((c): c is Body => c instanceof Body);
   const mass = bodies.reduce((m, b) => m + b.mass, 0);
   const damping = 2 * Math.sqrt((FOOT_STIFFNESS * mass) / 4);
   for (const b of bodies) for (const c of b.collision) c.material = { stiffness: FOOT_STIFFNESS, damping, friction: c.material?.friction ?? 1 };
-  const compiled = compile(mechanism);
+  const compiled = compile(mechanism, options.mode && { mode: options.mode });
   const names = LEGS.flatMap((l) => JOINTS.map((j, k) => ({ ctrl: `${l}_${j}.ctrl`, q: `${l}_${j}_joint.q`, qd: `${l}_${j}_joint.qd`, ref: HOME[k] })));
   const controller: Controller = function go2Pd(_t, s, u) {
     for (const n of names) u[n.ctrl] = KP * (n.ref - s[n.q]) - KD * s[n.qd];
   };
   return {
     mechanism, compiled, controller, mass,
-    contact: ContactScene.of(mechanism, options),
+    contact: ContactScene.of(mechanism),
     normalForces: compiled.signalNames().filter((n) => n.endsWith('.contact_f[3]')),
     start: { 'base_free.r[3]': START_HEIGHT },
   };
+}
+
+/**
+ * The scene as one MJCF file MuJoCo C can step alone (bench_mujoco_xml has no
+ * controller): the file with its include inlined and meshes out
+ * (mujocoReadable), each motor a <general> servo whose force is the PD law
+ * of go2Mujoco's advance() with ctrl = q_home (gain kp, bias -kp q - kd qd,
+ * the force clamped to the motor's ctrlrange as the motor clamps its ctrl),
+ * and the home key's base START_HEIGHT high.
+ */
+export function go2PdXml(): string {
+  const text = mujocoReadable(read('go2-scene.xml'), read);
+  const limit = (cls: string) => (cls === 'knee' ? 45.43 : 23.7);
+  return text
+    .replace(/<motor class="(\w+)" name="(\w+)" joint="(\w+)"\/>/g, (_all, cls: string, name: string, joint: string) =>
+      `<general class="${cls}" name="${name}" joint="${joint}" gainprm="${KP}" biastype="affine" biasprm="0 -${KP} -${KD}" forcerange="-${limit(cls)} ${limit(cls)}"/>`)
+    .replace('qpos="0 0 0.27 ', `qpos="0 0 ${START_HEIGHT} `);
 }
 
 /** MuJoCo stepping the same file: base position, the floor's total normal force, its foot depths */
