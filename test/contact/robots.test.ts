@@ -7,10 +7,15 @@
 // law, whose soft-constraint contact is not Kron's law (the header of go2.ts
 // says what is matched and how): base height within 1 mm, and MuJoCo's rest
 // foot depth the one Kron's foot stiffness was derived from.
-// bench/contact-robots.ts runs the full 10 s.
+// MuJoCo's humanoid falling from the file's pose (bench/contact-robots/humanoid.ts):
+// it falls as MuJoCo's does (torso height within 1.5 cm through the first
+// second, against MuJoCo stepping the same file), lands forward and comes
+// to rest, the floor then carrying its weight to 1e-3.
+// bench/contact-robots.ts runs the full 10 s and 5 s.
 import { afterAll, describe, expect, it } from 'vitest';
 import { simulate } from '../../src/index.ts';
 import { FOOT_STIFFNESS, G, type MujocoGo2, go2Kron, go2Mujoco } from '../../bench/contact-robots/go2.ts';
+import { humanoidKron, humanoidMujoco } from '../../bench/contact-robots/humanoid.ts';
 
 const base = ['base_free.r[1]', 'base_free.r[2]', 'base_free.r[3]'];
 let mujoco: MujocoGo2 | undefined;
@@ -53,4 +58,28 @@ describe('Go2 standing on the floor under PD', () => {
     expect(Math.abs(mean / (weight / 4 / FOOT_STIFFNESS) - 1)).toBeLessThan(1e-2);
     expect(Math.abs(mujoco.normalForce() / weight - 1)).toBeLessThan(1e-3);
   }, 60_000);
+});
+
+describe("MuJoCo's humanoid falling on its plane", () => {
+  it('falls as MuJoCo\'s does, lands forward and comes to rest on its weight', async () => {
+    const h = humanoidKron();
+    const torso = ['root.r[1]', 'root.r[3]', 'root.v[1]', 'root.v[2]', 'root.v[3]'];
+    const r = simulate(h.compiled, { stop: 2.5, interval: 0.25, signals: [...torso, ...h.normalForces], contact: h.contact });
+    const m = await humanoidMujoco();
+    const time = r.get('time');
+    const mujocoHeight: number[] = [];
+    for (const t of time) {
+      while (m.time() < t - 1e-9) m.advance();
+      mujocoHeight.push(m.base()[2]);
+    }
+    m.peer.delete();
+    time.forEach((t, i) => t <= 1 + 1e-9 && expect(Math.abs(r.get('root.r[3]')[i] - mujocoHeight[i]), `t = ${t}`).toBeLessThan(0.015));
+    // down on the floor, forward as MuJoCo's (torso 0.26 m high, 0.9 m ahead), and still
+    expect(r.final('root.r[3]')).toBeLessThan(0.3);
+    expect(mujocoHeight.at(-1)!).toBeLessThan(0.3);
+    expect(r.final('root.r[1]')).toBeGreaterThan(0.5);
+    expect(Math.hypot(r.final('root.v[1]'), r.final('root.v[2]'), r.final('root.v[3]'))).toBeLessThan(1e-3);
+    const normal = h.normalForces.reduce((s, n) => s + r.final(n), 0);
+    expect(Math.abs(normal / (h.mass * G) - 1)).toBeLessThan(1e-3);
+  }, 120_000);
 });
