@@ -72,6 +72,12 @@ export class ContactRun {
   private readonly frames: ((x: Float64Array) => number)[];
   private readonly inputs: Int32Array;
   private readonly body: Float64Array;
+  /** views of each body's R and r in `body`, made once: readFrames allocates nothing per evaluation */
+  private readonly bodyR: Float64Array[];
+  private readonly bodyOrigin: Float64Array[];
+  /** the contact point and normal being worked on (copied: views per contact would allocate at every evaluation) */
+  private readonly p = new Float64Array(3);
+  private readonly n = new Float64Array(3);
   private readonly poses: Float64Array;
   private readonly bounds: Float64Array;
   /** the bounded geometries (sweep and prune's indices into them) and the planes */
@@ -116,6 +122,8 @@ export class ContactRun {
     }))));
     const n = scene.geometries.length;
     this.body = new Float64Array(BODY_STRIDE * scene.bodies.length);
+    this.bodyR = scene.bodies.map((_, b) => this.body.subarray(BODY_STRIDE * b, BODY_STRIDE * b + 9));
+    this.bodyOrigin = scene.bodies.map((_, b) => this.body.subarray(BODY_STRIDE * b + 9, BODY_STRIDE * b + 12));
     this.poses = new Float64Array(POSE_STRIDE * n);
     this.bounded = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? -1 : i)).filter((i) => i >= 0);
     this.planes = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? i : -1)).filter((i) => i >= 0);
@@ -150,8 +158,7 @@ export class ContactRun {
     for (let i = 0; i < geometries.length; i++) {
       const g = geometries[i];
       if (g.body < 0) continue;
-      const b = BODY_STRIDE * g.body;
-      composePose(this.poses, POSE_STRIDE * i, this.body.subarray(b, b + 9), this.body.subarray(b + 9, b + 12), g.R, g.offset);
+      composePose(this.poses, POSE_STRIDE * i, this.bodyR[g.body], this.bodyOrigin[g.body], g.R, g.offset);
     }
   }
 
@@ -198,7 +205,8 @@ export class ContactRun {
     for (let k = 0; k < c.count; k++) {
       const [i, j] = scene.pairs[c.pair[k]];
       const bA = scene.geometries[i].body, bB = scene.geometries[j].body;
-      const p = c.point.subarray(3 * k, 3 * k + 3), n = c.normal.subarray(3 * k, 3 * k + 3);
+      const { p, n } = this;
+      for (let q = 0; q < 3; q++) (p[q] = c.point[3 * k + q]), (n[q] = c.normal[3 * k + q]);
       this.pointVelocity(vA, bA, p), this.pointVelocity(vB, bB, p);
       for (let q = 0; q < 3; q++) v[q] = vB[q] - vA[q];
       this.normalForces[k] = contactForce(f, scene.materials[c.pair[k]], c.dist[k], n, v, scene.slipSpeed);
