@@ -28,33 +28,38 @@ export function planeCapsule(out: ContactList, pose: ArrayLike<number>, a: numbe
   }
 }
 
-// (plane pose at a, box pose at b) => its eight corners
+// (plane pose at a, box pose at b) => its eight corners (no allocation: called at every evaluation)
 export function planeBox(out: ContactList, pose: ArrayLike<number>, a: number, b: number, box: Shape<'box'>, margin: number, pair: number): void {
-  const [hx, hy, hz] = [box.size[0] / 2, box.size[1] / 2, box.size[2] / 2];
+  const hx = box.size[0] / 2, hy = box.size[1] / 2, hz = box.size[2] / 2;
   for (let k = 0; k < 8; k++) {
     const sx = k & 1 ? hx : -hx, sy = k & 2 ? hy : -hy, sz = k & 4 ? hz : -hz;
-    const q = (i: number) => pose[b + 9 + i] + pose[b + 3 * i] * sx + pose[b + 3 * i + 1] * sy + pose[b + 3 * i + 2] * sz;
-    candidate(out, pose, a, q(0), q(1), q(2), margin, pair);
+    const qx = pose[b + 9] + pose[b] * sx + pose[b + 1] * sy + pose[b + 2] * sz;
+    const qy = pose[b + 10] + pose[b + 3] * sx + pose[b + 4] * sy + pose[b + 5] * sz;
+    const qz = pose[b + 11] + pose[b + 6] * sx + pose[b + 7] * sy + pose[b + 8] * sz;
+    candidate(out, pose, a, qx, qy, qz, margin, pair);
   }
 }
 
+/** the rim points' directions in (u, v): the deepest (-u), the two halfway (+-v), the highest (+u) */
+const RIM = [-1, 0, 0, 1, 0, -1, 1, 0];
+
 // (plane pose at a, cylinder pose at b) => four points on each rim: the deepest, the highest and the two halfway, so that a
-// cylinder standing on an end rests on four points and one tilted onto its rim on the deepest
+// cylinder standing on an end rests on four points and one tilted onto its rim on the deepest (no allocation)
 export function planeCylinder(out: ContactList, pose: ArrayLike<number>, a: number, b: number, cyl: Shape<'cylinder'>, margin: number, pair: number): void {
-  const n = [pose[a + 2], pose[a + 5], pose[a + 8]];
-  const ax = [pose[b + 2], pose[b + 5], pose[b + 8]];
-  const na = n[0] * ax[0] + n[1] * ax[1] + n[2] * ax[2];
+  const nx = pose[a + 2], ny = pose[a + 5], nz = pose[a + 8];
+  const ax = pose[b + 2], ay = pose[b + 5], az = pose[b + 8];
+  const na = nx * ax + ny * ay + nz * az;
   // u: the rim's direction away from the plane (n's part across the axis); any direction across the axis when the ends lie flat
-  let u = [n[0] - na * ax[0], n[1] - na * ax[1], n[2] - na * ax[2]];
-  let norm = Math.hypot(u[0], u[1], u[2]);
-  if (norm < 1e-12) u = [pose[b], pose[b + 3], pose[b + 6]], norm = 1;
-  u = u.map((x) => x / norm);
-  const v = [ax[1] * u[2] - ax[2] * u[1], ax[2] * u[0] - ax[0] * u[2], ax[0] * u[1] - ax[1] * u[0]];
+  let ux = nx - na * ax, uy = ny - na * ay, uz = nz - na * az;
+  let norm = Math.hypot(ux, uy, uz);
+  if (norm < 1e-12) (ux = pose[b]), (uy = pose[b + 3]), (uz = pose[b + 6]), (norm = 1);
+  (ux /= norm), (uy /= norm), (uz /= norm);
+  const vx = ay * uz - az * uy, vy = az * ux - ax * uz, vz = ax * uy - ay * ux;
   const h = cyl.length / 2, r = cyl.radius;
-  for (const s of [-1, 1]) {
-    for (const [cu, cv] of [[-1, 0], [0, 1], [0, -1], [1, 0]]) {
-      const q = (i: number) => pose[b + 9 + i] + s * h * ax[i] + r * (cu * u[i] + cv * v[i]);
-      candidate(out, pose, a, q(0), q(1), q(2), margin, pair);
+  for (let s = -1; s <= 1; s += 2) {
+    for (let k = 0; k < 8; k += 2) {
+      const cu = r * RIM[k], cv = r * RIM[k + 1];
+      candidate(out, pose, a, pose[b + 9] + s * h * ax + cu * ux + cv * vx, pose[b + 10] + s * h * ay + cu * uy + cv * vy, pose[b + 11] + s * h * az + cu * uz + cv * vz, margin, pair);
     }
   }
 }

@@ -1,0 +1,97 @@
+// MuJoCo's own benchmark humanoid (test/io/fixtures/mjcf/humanoid.xml, model/
+// humanoid/humanoid.xml of google-deepmind/mujoco) falling on its plane from
+// the file's pose, no control, in Kron and in MuJoCo (WebAssembly, same
+// process): the scene of test/contact/robots.test.ts and bench/contact-robots.ts.
+// The contact laws, made as close as the two allow: MuJoCo's contact is a
+// soft constraint whose reference acceleration is -b v - k' r (k' = 1 /
+// tc^2 at damping ratio 1, tc the pair's mean solref time constant) applied
+// with impedance d (solimp's dmax once deeper than its width, .99 for this
+// file's geoms, 3 mm). At rest, (1 - d) of gravity's pull is left over, so the
+// rest depth is (1 - d) g / (d k'): a spring of m d / (1 - d) / tc^2 (m the
+// contact body's mass, as the importer's mapping) holds the same depth.
+// Kron's geoms get that linear law, critically damped, and the importer's
+// friction (the larger of geom and plane). The importer's own mapping
+// (k = m / tc^2, d left out) is 99 times softer: the feet sink 4 cm and the
+// humanoid sits down where MuJoCo's falls over.
+// Not modelled: the limbs touching each other (the importer collides the
+// robot with its planes, not itself) and MuJoCo's tendon limits as
+// constraints (limit springs here).
+import { readFileSync } from 'node:fs';
+import { compile } from '../../src/index.ts';
+import type { CompiledModel } from '../../src/codegen/compiled.ts';
+import { ContactScene } from '../../src/contact/scene.ts';
+import { Body } from '../../src/library/multibody/body.ts';
+import type { Mechanism } from '../../src/library/multibody/mechanism.ts';
+import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
+import { MujocoPeer, mujoco, mujocoReadable } from '../../src/bench/mujoco.ts';
+import { FIXTURES } from './go2.ts';
+
+const read = (f: string) => readFileSync(FIXTURES + f, 'utf8');
+
+/** solimp's dmax of the file's geoms (class body: solimp=".9 .99 .003") */
+export const IMPEDANCE = 0.99;
+
+export interface Humanoid {
+  mechanism: Mechanism;
+  compiled: CompiledModel;
+  contact: ContactScene;
+  mass: number;
+  /** each body's contact_f[3]: their sum is the plane's total normal force */
+  normalForces: string[];
+}
+
+// () => the humanoid in Kron with the contact law of the header
+export function humanoidKron(options: { mode?: 'torn' | 'relaxed' } = {}): Humanoid {
+  const robot = parseMjcf(read('humanoid.xml'), 'humanoid.xml', { readFile: read });
+  const { mechanism } = mjcfMechanism(robot, { contact: true });
+  const bodies = mechanism.children.filter((c): c is Body => c instanceof Body);
+  const gain = IMPEDANCE / (1 - IMPEDANCE);
+  for (const b of bodies) {
+    for (const c of b.collision) {
+      const tc = c.material?.timeConstant ?? 0.02;
+      c.material = { stiffness: (b.mass * gain) / tc ** 2, damping: (2 * b.mass * Math.sqrt(gain)) / tc, friction: c.material?.friction ?? 1 };
+    }
+  }
+  const compiled = compile(mechanism, options.mode && { mode: options.mode });
+  return {
+    mechanism, compiled, contact: ContactScene.of(mechanism),
+    mass: bodies.reduce((m, b) => m + b.mass, 0),
+    normalForces: compiled.signalNames().filter((n) => n.endsWith('.contact_f[3]')),
+  };
+}
+
+export interface MujocoHumanoid {
+  peer: MujocoPeer;
+  step: number;
+  mass: number;
+  advance(): void;
+  time(): number;
+  /** the torso's position (the free joint's qpos) */
+  base(): [number, number, number];
+  /** the sum of the normal forces of the contacts with the floor (geom 0), N */
+  floorForce(): number;
+  /** contacts between two of the robot's geoms (MuJoCo's self-collision, which Kron leaves out) */
+  selfContacts(): number;
+}
+
+// () => MuJoCo's humanoid at the file's pose, its own time step (0.005 s)
+export async function humanoidMujoco(): Promise<MujocoHumanoid> {
+  const mj = await mujoco();
+  const peer = await MujocoPeer.fromXml(mujocoReadable(read('humanoid.xml')));
+  const { model, data } = peer;
+  const f6 = new mj.DoubleBuffer(6);
+  const contacts = () => Array.from({ length: data.ncon }, (_, i) => (data.contact as unknown as { get(i: number): { geom1: number; geom2: number } }).get(i));
+  return {
+    peer, step: model.opt.timestep, mass: (model.body_mass as Float64Array).reduce((a, b) => a + b, 0),
+    advance: () => mj.mj_step(model, data),
+    time: () => data.time,
+    base: () => { const q = data.qpos as Float64Array; return [q[0], q[1], q[2]]; },
+    floorForce() {
+      mj.mj_forward(model, data);
+      let fn = 0;
+      contacts().forEach((c, i) => { if (c.geom1 === 0 || c.geom2 === 0) mj.mj_contactForce(model, data, i, f6), (fn += (f6.GetView() as Float64Array)[0]); });
+      return fn;
+    },
+    selfContacts: () => contacts().filter((c) => c.geom1 !== 0 && c.geom2 !== 0).length,
+  };
+}
