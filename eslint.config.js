@@ -21,11 +21,15 @@ const LAYERS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'results/', 'test-artifacts/', 'bench/results/', 'test/codegen/golden/'] },
+  { ignores: ['node_modules/', 'dist/', 'results/', 'test-artifacts/', 'bench/results/', 'test/codegen/golden/', 'docs/reference/api/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { console: 'readonly', process: 'readonly', URL: 'readonly', performance: 'readonly' } },
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', performance: 'readonly' },
+    },
     rules: {
       // the code writes paired side effects as comma sequences on purpose: if (d > far) (far = d), (best = k);
       '@typescript-eslint/no-unused-expressions': 'off',

@@ -6,7 +6,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { compile, type Mode } from '../src/compile.ts';
 import { rng } from '../src/bench/timing.ts';
 
-interface Dump { body: string; states: number; workspace: number; u: number[]; p: number[]; x0: number[] }
+interface Dump {
+  body: string;
+  states: number;
+  workspace: number;
+  u: number[];
+  p: number[];
+  x0: number[];
+}
 type Fn = (t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Float64Array) => void;
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -20,14 +27,25 @@ if (cmd === 'dump') {
   const [fa, fb, roundsArg = '15'] = rest;
   const load = (f: string) => {
     const d = JSON.parse(readFileSync(f, 'utf8')) as Dump;
-    const fn = new Function('fail', d.body)(() => { throw new Error('fail'); }) as Fn;
-    return { fn, x: Float64Array.from(d.x0), dx: new Float64Array(d.states), u: Float64Array.from(d.u), p: Float64Array.from(d.p), w: new Float64Array(d.workspace) };
+    const fn = new Function('fail', d.body)(() => {
+      throw new Error('fail');
+    }) as Fn;
+    return {
+      fn,
+      x: Float64Array.from(d.x0),
+      dx: new Float64Array(d.states),
+      u: Float64Array.from(d.u),
+      p: Float64Array.from(d.p),
+      w: new Float64Array(d.workspace),
+    };
   };
   const runs = [load(fa), load(fb)];
   const rand = rng(7);
   let sink = 0;
   // one loop per code (its own call site: a shared one would favour whichever V8 saw first)
-  const loops = runs.map(() => new Function('r', 'calls', 'for (let k = 0; k < calls; k++) r.fn(0, r.x, r.dx, r.u, r.p, r.w);') as (r: unknown, calls: number) => void);
+  const loops = runs.map(
+    () => new Function('r', 'calls', 'for (let k = 0; k < calls; k++) r.fn(0, r.x, r.dx, r.u, r.p, r.w);') as (r: unknown, calls: number) => void,
+  );
   const batch = (r: (typeof runs)[0], calls: number) => {
     r.x.forEach((_, i) => (r.x[i] = rand() * 2 - 1));
     const t0 = performance.now();

@@ -55,7 +55,11 @@ const iiwaText = () => readFileSync(join(root, 'test/io/fixtures/mjcf/iiwa14.xml
 const written = (build: () => Mechanism) => (c: CompiledModel) => mjcf(build(), referenceValues(c)).xml;
 const ROWS: Record<string, Row> = {
   // Debian's MuJoCo C (2.2) predates the implicitfast integrator: Euler, which no timing here uses
-  iiwa: { name: 'KUKA iiwa 14 (7 dof, MJCF)', build: () => mjcfMechanism(parseMjcf(iiwaText(), 'iiwa14.xml'), { limitsAndFriction: false }).mechanism, xml: () => mujocoReadable(iiwaText()).replace('implicitfast', 'Euler') },
+  iiwa: {
+    name: 'KUKA iiwa 14 (7 dof, MJCF)',
+    build: () => mjcfMechanism(parseMjcf(iiwaText(), 'iiwa14.xml'), { limitsAndFriction: false }).mechanism,
+    xml: () => mujocoReadable(iiwaText()).replace('implicitfast', 'Euler'),
+  },
   puma: { name: 'PUMA 560 (6 dof)', build: () => puma560(), xml: written(() => puma560()) },
   humanoid: { name: 'humanoid (33 dof tree)', build: () => humanoid(), xml: written(() => humanoid()) },
   fourbar: { name: 'four-bar (a spatial loop, 1 dof)', build: () => fourbar(), near: 0.1 },
@@ -65,7 +69,9 @@ const ROWS: Record<string, Row> = {
 /** a subject calling f at a fresh pseudo-random point (q in [-1, 1), or within `near` of q0; qd, tau, qdd in [-1, 1)) */
 function subject(n: number, seed: number, f: (q: Float64Array, qd: Float64Array, r: Float64Array) => unknown, q0?: Float64Array, near = 1): Subject {
   const rand = rng(seed);
-  const q = new Float64Array(n), qd = new Float64Array(n), r = new Float64Array(n);
+  const q = new Float64Array(n),
+    qd = new Float64Array(n),
+    r = new Float64Array(n);
   return {
     call: () => void f(q, qd, r),
     fresh: () => {
@@ -78,7 +84,10 @@ function subject(n: number, seed: number, f: (q: Float64Array, qd: Float64Array,
 
 /** the forward call at states within `near` of x0 (a loop's Newton keeps its branch) */
 function evalNear(c: CompiledModel, seed: number, x0: Float64Array, near: number): Subject {
-  const rand = rng(seed), state = c.createState(), x = Float64Array.from(x0), dx = new Float64Array(x.length);
+  const rand = rng(seed),
+    state = c.createState(),
+    x = Float64Array.from(x0),
+    dx = new Float64Array(x.length);
   return {
     call: () => state.derivatives(0, x, dx),
     fresh: () => {
@@ -93,14 +102,20 @@ function kron(row: Row, rounds: number) {
   const inv = compile(row.build(), { problem: 'inverse' });
   const n = inv.coordinates.length;
   const run = inv.inverseDynamics();
-  const x0 = fwd.x0(), near = row.near;
+  const x0 = fwd.x0(),
+    near = row.near;
   const at: Record<string, number> = Object.fromEntries(fwd.stateNames.map((s, i) => [s, near ? x0[i] + near * Math.sin(i + 1) : 0.3 * Math.sin(i + 1)]));
   // a loop's points near its start; a tree's anywhere
   const q0 = near ? Float64Array.from(inv.coordinates, (k) => x0[fwd.stateNames.indexOf(k.q)]) : undefined;
   const point = (seed: number, f: (q: Float64Array, qd: Float64Array, r: Float64Array) => unknown) => subject(n, seed, f, q0, near);
-  const M = new Float64Array(n * n), tau = new Float64Array(n);
+  const M = new Float64Array(n * n),
+    tau = new Float64Array(n);
   // the last frame of the model: the end effector of an arm
-  const frame = fwd.signalNames().filter((s) => s.endsWith('.R[1][1]')).at(-1)!.slice(0, -'.R[1][1]'.length);
+  const frame = fwd
+    .signalNames()
+    .filter((s) => s.endsWith('.R[1][1]'))
+    .at(-1)!
+    .slice(0, -'.R[1][1]'.length);
   let jacobian: ReturnType<typeof frameJacobianFunction> | undefined;
   // the generated code is made here, outside the timings (its cost is reported below)
   const made = (f: () => unknown) => {
@@ -108,7 +123,8 @@ function kron(row: Row, rounds: number) {
     f();
     return Math.round(performance.now() - t0);
   };
-  const q1 = q0 ?? new Float64Array(n), zero = new Float64Array(n);
+  const q1 = q0 ?? new Float64Array(n),
+    zero = new Float64Array(n);
   const firstCall = {
     massMatrix: made(() => run.massMatrix(q1, M)),
     derivatives: made(() => run.forwardDerivatives(q1, zero, zero)),
@@ -180,17 +196,26 @@ for (const key of values.rows!.split(',')) {
   console.log(`\n${row.name}: n = ${k.n}, forward compiled ${k.mode}`);
   console.log('| call | Kron µs (median) | × Kron forward | MuJoCo C µs |');
   console.log('|---|---:|---:|---:|');
-  const peer: Record<string, string> = { forward: 'forward', 'mass matrix, generated': 'fullM', 'dqdd/d(q, qd, tau), generated': 'fd', 'frame Jacobian': 'jac' };
+  const peer: Record<string, string> = {
+    forward: 'forward',
+    'mass matrix, generated': 'fullM',
+    'dqdd/d(q, qd, tau), generated': 'fd',
+    'frame Jacobian': 'jac',
+  };
   for (const t of k.timings as (Timing & { label: string })[]) {
     const p = Object.entries(peer).find(([l]) => t.label.startsWith(l))?.[1];
-    const mj = typeof native === 'string' || !p ? '' : `${us(native.us[p])}${p === 'fd' ? ' (mjd_transitionFD)' : p === 'jac' ? ' (mj_jacBody of the last body)' : ''}`;
+    const mj =
+      typeof native === 'string' || !p ? '' : `${us(native.us[p])}${p === 'fd' ? ' (mjd_transitionFD)' : p === 'jac' ? ' (mj_jacBody of the last body)' : ''}`;
     console.log(`| ${t.label} | ${us(t.us)} | ${(t.us / forward).toFixed(1)} | ${mj} |`);
   }
   if (typeof native === 'string') console.log(`MuJoCo C: ${native}`);
   else console.log(`MuJoCo C ${native.version}`);
   const c = k.compile;
-  const size = (r?: { ms: number; chars: number; ops: { mul: number; add: number } }) => (r ? `${r.ms} ms, ${(r.chars / 1000).toFixed(0)} kB, ${r.ops.mul + r.ops.add} ops` : 'none');
-  console.log(`code: forward ${c.forwardMs} ms, ${(c.forwardChars / 1000).toFixed(0)} kB, ${c.forwardOps.mul + c.forwardOps.add} ops; mass ${size(c.mass)}; jacobian ${size(c.jacobian)}; tangent ${size(c.tangent)}; first calls (ms) ${JSON.stringify(c.firstCallMs)}`);
+  const size = (r?: { ms: number; chars: number; ops: { mul: number; add: number } }) =>
+    r ? `${r.ms} ms, ${(r.chars / 1000).toFixed(0)} kB, ${r.ops.mul + r.ops.add} ops` : 'none';
+  console.log(
+    `code: forward ${c.forwardMs} ms, ${(c.forwardChars / 1000).toFixed(0)} kB, ${c.forwardOps.mul + c.forwardOps.add} ops; mass ${size(c.mass)}; jacobian ${size(c.jacobian)}; tangent ${size(c.tangent)}; first calls (ms) ${JSON.stringify(c.firstCallMs)}`,
+  );
   results.push({ row: key, name: row.name, n: k.n, mode: k.mode, timings: k.timings, compile: c, mujocoC: native });
 }
 mkdirSync(join(root, 'bench/results'), { recursive: true });

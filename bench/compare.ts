@@ -23,7 +23,11 @@ interface Tree {
 
 const { values } = parseArgs({
   allowPositionals: true,
-  options: { rows: { type: 'string', default: 'chain:8,chain:64,chain:256,puma560' }, modes: { type: 'string', default: 'relaxed,torn' }, rounds: { type: 'string', default: '15' } },
+  options: {
+    rows: { type: 'string', default: 'chain:8,chain:64,chain:256,puma560' },
+    modes: { type: 'string', default: 'relaxed,torn' },
+    rounds: { type: 'string', default: '15' },
+  },
   args: process.argv.slice(3),
 });
 const beforeRoot = process.argv[2];
@@ -41,7 +45,12 @@ async function load(label: string, root: string): Promise<Tree> {
  */
 function ownCopy(root: string, model: string): string {
   const file = resolve(root, `bench/.compare-${model}.ts`); // outside mechanisms/, which the viewer bundles and the package ships
-  writeFileSync(file, readFileSync(resolve(root, `mechanisms/${model}.ts`), 'utf8').replaceAll("from 'kron'", "from '../src/index.ts'").replaceAll("from './", "from '../mechanisms/"));
+  writeFileSync(
+    file,
+    readFileSync(resolve(root, `mechanisms/${model}.ts`), 'utf8')
+      .replaceAll("from 'kron'", "from '../src/index.ts'")
+      .replaceAll("from './", "from '../mechanisms/"),
+  );
   return file;
 }
 
@@ -83,10 +92,12 @@ console.log('| --- | --- | ---: | ---: | --- |');
 for (const row of values.rows!.split(',')) {
   const [model, n] = row.split(':');
   for (const mode of values.modes!.split(',')) {
-    const subjects = await Promise.all(trees.map(async (t) => {
-      const build = (await import(pathToFileURL(ownCopy(t.root, model)).href)).default;
-      return subject(t, build, n ? { n: Number(n) } : {}, mode);
-    }));
+    const subjects = await Promise.all(
+      trees.map(async (t) => {
+        const build = (await import(pathToFileURL(ownCopy(t.root, model)).href)).default;
+        return subject(t, build, n ? { n: Number(n) } : {}, mode);
+      }),
+    );
     // warm-up: 20000 calls and at least a second each, so that V8 has tiered every function up
     const perCall = subjects.map((s) => {
       const t0 = performance.now();
@@ -106,6 +117,8 @@ for (const row of values.rows!.split(',')) {
     }
     const ratios = times[1].map((t, r) => t / times[0][r]);
     const [q1, q3] = quartiles(ratios);
-    console.log(`| ${row} | ${mode} | ${median(times[0]).toFixed(3)} | ${median(times[1]).toFixed(3)} | ${median(ratios).toFixed(3)} (${q1.toFixed(3)}–${q3.toFixed(3)}) |`);
+    console.log(
+      `| ${row} | ${mode} | ${median(times[0]).toFixed(3)} | ${median(times[1]).toFixed(3)} | ${median(ratios).toFixed(3)} (${q1.toFixed(3)}–${q3.toFixed(3)}) |`,
+    );
   }
 }

@@ -57,18 +57,24 @@ const cpu = (c: NodeJS.CpuUsage = process.cpuUsage()) => (c.user + c.system) / 1
 function caseOf(name: string, mode?: string): { file: string; n?: number; params: Record<string, number>; options: CompileOptions; mode: string } {
   const [kind, size] = name.split(':');
   const n = size === undefined ? undefined : Number(size);
-  const modeOptions = (fallback: CompileOptions): CompileOptions => (mode === undefined ? fallback : mode === 'iterate' ? { relaxIterate: true } : { mode: mode as 'relaxed' });
+  const modeOptions = (fallback: CompileOptions): CompileOptions =>
+    mode === undefined ? fallback : mode === 'iterate' ? { relaxIterate: true } : { mode: mode as 'relaxed' };
   const label = (o: CompileOptions) => (o.relaxIterate ? 'iterate' : (o.mode ?? 'auto'));
   const make = (file: string, fallback: CompileOptions, params: Record<string, number> = {}) => {
     const options = modeOptions(fallback);
     return { file, n, params, options, mode: label(options) };
   };
   switch (kind) {
-    case 'puma': return make('mechanisms/puma560.ts', {});
-    case 'humanoid': return make('mechanisms/humanoid.ts', {});
-    case 'chain': return make('mechanisms/chain.ts', { mode: 'relaxed' }, { n: n ?? 64 });
-    case 'rcgrid': return make('mechanisms/rcgrid.ts', { relaxIterate: true }, { n: n ?? 100 });
-    default: throw new Error(`case ${name} is not known: puma, humanoid, chain:<n>, rcgrid:<n>`);
+    case 'puma':
+      return make('mechanisms/puma560.ts', {});
+    case 'humanoid':
+      return make('mechanisms/humanoid.ts', {});
+    case 'chain':
+      return make('mechanisms/chain.ts', { mode: 'relaxed' }, { n: n ?? 64 });
+    case 'rcgrid':
+      return make('mechanisms/rcgrid.ts', { relaxIterate: true }, { n: n ?? 100 });
+    default:
+      throw new Error(`case ${name} is not known: puma, humanoid, chain:<n>, rcgrid:<n>`);
   }
 }
 
@@ -80,12 +86,25 @@ async function child(name: string, mode: string | undefined): Promise<void> {
   const build = (await import(`${root}${c.file}`)).default as (p: Record<string, number>) => Parameters<typeof compile>[0];
   const t0 = cpu();
   const model = build(c.params);
-  const t1 = cpu(), made = exprCount();
+  const t1 = cpu(),
+    made = exprCount();
   compile(model, c.options);
-  const t2 = cpu(), nodes = exprCount() - made;
+  const t2 = cpu(),
+    nodes = exprCount() - made;
   compile(model, c.options);
   const t3 = cpu();
-  const sample: Sample = { case: name, ...(c.n !== undefined && { n: c.n }), mode: c.mode, startCpu: t0, buildCpu: t1 - t0, compileCpu: t2 - t1, warmCpu: t3 - t2, processCpu: t2, peakRssMB: process.resourceUsage().maxRSS / 1024, nodes };
+  const sample: Sample = {
+    case: name,
+    ...(c.n !== undefined && { n: c.n }),
+    mode: c.mode,
+    startCpu: t0,
+    buildCpu: t1 - t0,
+    compileCpu: t2 - t1,
+    warmCpu: t3 - t2,
+    processCpu: t2,
+    peakRssMB: process.resourceUsage().maxRSS / 1024,
+    nodes,
+  };
   console.log(JSON.stringify(sample));
 }
 
@@ -95,7 +114,12 @@ function cli(name: string): CliSample {
   const params = Object.entries(c.params).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
   if (c.options.relaxIterate) params.push('--relax-iterate');
   else if (c.options.mode) params.push('--mode', c.options.mode);
-  const run = spawnSync('/usr/bin/time', ['-f', 'KRON-TIME %U %S %M', process.execPath, 'bin/kron.mjs', 'compile', c.file, '--no-cache', ...params], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 24 });
+  const run = spawnSync('/usr/bin/time', ['-f', 'KRON-TIME %U %S %M', process.execPath, 'bin/kron.mjs', 'compile', c.file, '--no-cache', ...params], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 1 << 24,
+  });
   const line = run.stderr.split('\n').find((l) => l.startsWith('KRON-TIME'));
   if (run.status !== 0 || !line) throw new Error(`kron compile ${c.file} failed: ${run.stderr}`);
   const [user, system, kb] = line.split(' ').slice(1).map(Number);
@@ -104,7 +128,8 @@ function cli(name: string): CliSample {
 
 function parent(cases: string[], mode: string | undefined, rounds: number, withCli: boolean, json: boolean, out: string | undefined): void {
   const self = fileURLToPath(import.meta.url);
-  const samples: Sample[] = [], cliSamples: CliSample[] = [];
+  const samples: Sample[] = [],
+    cliSamples: CliSample[] = [];
   for (let r = 0; r < rounds; r++) {
     for (const name of cases) {
       const args = ['--import', 'tsx', self, '--child', name, ...(mode ? ['--mode', mode] : [])];
@@ -126,7 +151,9 @@ function parent(cases: string[], mode: string | undefined, rounds: number, withC
   console.log('compile(): CPU seconds, peak RSS MB (one process per row)');
   console.log('case          mode        start    build  compile     warm  process  peakRSS    nodes');
   for (const s of samples) {
-    console.log(`${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)}`);
+    console.log(
+      `${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)}`,
+    );
   }
   if (cliSamples.length) {
     console.log('\nkron compile <file> --no-cache: the whole process, CPU seconds (user + system), peak RSS MB');

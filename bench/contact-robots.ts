@@ -27,7 +27,8 @@ const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2'
 const rounds = Number(values.rounds);
 if (!(Number.isInteger(rounds) && rounds > 0)) throw new UsageError(`--rounds ${values.rounds} is not a whole number > 0`, { hint: 'e.g. --rounds 2' });
 
-const GO2_STOP = 10, HUMANOID_STOP = 5;
+const GO2_STOP = 10,
+  HUMANOID_STOP = 5;
 const cpuSeconds = (f: () => void): number => {
   const t = process.cpuUsage();
   f();
@@ -43,12 +44,17 @@ const baseOf = (s: Scene) => ('controller' in s ? 'base_free' : 'root');
 function kronRun(s: Scene, stop: number, interval: number, rtol?: number) {
   const b = baseOf(s);
   const r = simulate(s.compiled, {
-    stop, interval, signals: [`${b}.r[1]`, `${b}.r[2]`, `${b}.r[3]`, ...s.normalForces], contact: s.contact,
-    ...('controller' in s && { controller: s.controller, start: s.start }), ...(rtol && { rtol, atol: rtol }),
+    stop,
+    interval,
+    signals: [`${b}.r[1]`, `${b}.r[2]`, `${b}.r[3]`, ...s.normalForces],
+    contact: s.contact,
+    ...('controller' in s && { controller: s.controller, start: s.start }),
+    ...(rtol && { rtol, atol: rtol }),
   });
   const time = Array.from(r.get('time'));
   return {
-    time, integration: r.integration,
+    time,
+    integration: r.integration,
     base: time.map((_, i) => [1, 2, 3].map((k) => r.get(`${b}.r[${k}]`)[i])),
     normal: time.map((_, i) => s.normalForces.reduce((f, n) => f + r.get(n)[i], 0)),
   };
@@ -62,7 +68,7 @@ async function mujocoRun(which: 'go2' | 'humanoid', stop: number, interval: numb
   const out = { time: [] as number[], base: [] as number[][], normal: [] as number[], self: [] as number[], mass: m.mass };
   for (let i = 0; i * interval <= stop + 1e-9; i++) {
     if (i) for (let k = 0; k < per; k++) m.advance();
-    out.time.push(m.time()), out.base.push(m.base());
+    (out.time.push(m.time()), out.base.push(m.base()));
     out.normal.push('normalForce' in m ? m.normalForce() : m.floorForce());
     out.self.push('selfContacts' in m ? m.selfContacts() : 0);
   }
@@ -73,52 +79,71 @@ async function mujocoRun(which: 'go2' | 'humanoid', stop: number, interval: numb
 // ---- 1. Go2 standing, 2. the humanoid falling: side by side
 const go2 = go2Kron();
 const weightGo2 = go2.mass * G;
-const kGo2 = kronRun(go2, GO2_STOP, 0.1), mGo2 = await mujocoRun('go2', GO2_STOP, 0.1);
+const kGo2 = kronRun(go2, GO2_STOP, 0.1),
+  mGo2 = await mujocoRun('go2', GO2_STOP, 0.1);
 const at = (time: number[], t: number) => time.findIndex((s) => Math.abs(s - t) < 1e-9);
-const drift = (base: number[][], time: number[], from: number, to: number) => Math.hypot(...[0, 1, 2].map((k) => base[at(time, to)][k] - base[at(time, from)][k]));
-const settled = (normal: number[], time: number[], from: number, w: number) => Math.max(...normal.filter((_, i) => time[i] >= from - 1e-9).map((f) => Math.abs(f / w - 1)));
+const drift = (base: number[][], time: number[], from: number, to: number) =>
+  Math.hypot(...[0, 1, 2].map((k) => base[at(time, to)][k] - base[at(time, from)][k]));
+const settled = (normal: number[], time: number[], from: number, w: number) =>
+  Math.max(...normal.filter((_, i) => time[i] >= from - 1e-9).map((f) => Math.abs(f / w - 1)));
 console.log(`Go2 standing under PD (kp ${'100'}, kd 2), ${GO2_STOP} s; mass ${fmt(go2.mass)} kg, weight ${fmt(weightGo2, 4)} N`);
 console.log('t (s)  | Kron z (m)  MuJoCo z (m)  diff (mm) | Kron sum fn / W - 1   MuJoCo');
 for (const t of [0.2, 0.5, 1, 2, 5, 10]) {
-  const i = at(kGo2.time, t), j = at(mGo2.time, t);
-  console.log(`${t.toFixed(1).padStart(6)} | ${fmt(kGo2.base[i][2])}  ${fmt(mGo2.base[j][2])}  ${((kGo2.base[i][2] - mGo2.base[j][2]) * 1e3).toFixed(3).padStart(8)} | ${e(kGo2.normal[i] / weightGo2 - 1).padStart(10)}  ${e(mGo2.normal[j] / weightGo2 - 1).padStart(10)}`);
+  const i = at(kGo2.time, t),
+    j = at(mGo2.time, t);
+  console.log(
+    `${t.toFixed(1).padStart(6)} | ${fmt(kGo2.base[i][2])}  ${fmt(mGo2.base[j][2])}  ${((kGo2.base[i][2] - mGo2.base[j][2]) * 1e3).toFixed(3).padStart(8)} | ${e(kGo2.normal[i] / weightGo2 - 1).padStart(10)}  ${e(mGo2.normal[j] / weightGo2 - 1).padStart(10)}`,
+  );
 }
 const go2Summary = {
-  mass: go2.mass, integration: kGo2.integration,
+  mass: go2.mass,
+  integration: kGo2.integration,
   settledForce: { kron: settled(kGo2.normal, kGo2.time, 1, weightGo2), mujoco: settled(mGo2.normal, mGo2.time, 1, weightGo2) },
   drift1to10: { kron: drift(kGo2.base, kGo2.time, 1, 10), mujoco: drift(mGo2.base, mGo2.time, 1, 10) },
   heightAt10: { kron: kGo2.base.at(-1)![2], mujoco: mGo2.base.at(-1)![2] },
   nonFinite: kGo2.base.flat().some((x) => !Number.isFinite(x)),
 };
-console.log(`settled (t >= 1 s): max |sum fn / W - 1| Kron ${e(go2Summary.settledForce.kron)}, MuJoCo ${e(go2Summary.settledForce.mujoco)}; base moved from 1 s to 10 s: Kron ${e(go2Summary.drift1to10.kron)} m, MuJoCo ${e(go2Summary.drift1to10.mujoco)} m`);
+console.log(
+  `settled (t >= 1 s): max |sum fn / W - 1| Kron ${e(go2Summary.settledForce.kron)}, MuJoCo ${e(go2Summary.settledForce.mujoco)}; base moved from 1 s to 10 s: Kron ${e(go2Summary.drift1to10.kron)} m, MuJoCo ${e(go2Summary.drift1to10.mujoco)} m`,
+);
 console.log(`Kron: ${kGo2.integration?.integrator} ${JSON.stringify(kGo2.integration)}\n`);
 
 const humanoid = humanoidKron();
 const weightH = humanoid.mass * G;
-const kH = kronRun(humanoid, HUMANOID_STOP, 0.25), mH = await mujocoRun('humanoid', HUMANOID_STOP, 0.25);
+const kH = kronRun(humanoid, HUMANOID_STOP, 0.25),
+  mH = await mujocoRun('humanoid', HUMANOID_STOP, 0.25);
 console.log(`MuJoCo's humanoid falling on its plane, ${HUMANOID_STOP} s; mass ${fmt(humanoid.mass)} kg (MuJoCo ${fmt(mH.mass)}), weight ${fmt(weightH, 3)} N`);
 console.log('t (s)  | Kron torso z  MuJoCo z  | Kron x    MuJoCo x | Kron fn / W  MuJoCo (floor)  MuJoCo self-contacts');
 for (let i = 0; i < kH.time.length; i++) {
-  console.log(`${kH.time[i].toFixed(2).padStart(6)} | ${fmt(kH.base[i][2], 4).padStart(11)}  ${fmt(mH.base[i][2], 4)}  | ${fmt(kH.base[i][0], 4).padStart(7)}  ${fmt(mH.base[i][0], 4).padStart(7)} | ${fmt(kH.normal[i] / weightH, 4).padStart(10)}  ${fmt(mH.normal[i] / weightH, 4).padStart(10)}  ${mH.self[i]}`);
+  console.log(
+    `${kH.time[i].toFixed(2).padStart(6)} | ${fmt(kH.base[i][2], 4).padStart(11)}  ${fmt(mH.base[i][2], 4)}  | ${fmt(kH.base[i][0], 4).padStart(7)}  ${fmt(mH.base[i][0], 4).padStart(7)} | ${fmt(kH.normal[i] / weightH, 4).padStart(10)}  ${fmt(mH.normal[i] / weightH, 4).padStart(10)}  ${mH.self[i]}`,
+  );
 }
 const humanoidSummary = {
-  mass: humanoid.mass, integration: kH.integration,
+  mass: humanoid.mass,
+  integration: kH.integration,
   restForce: { kron: kH.normal.at(-1)! / weightH - 1, mujoco: mH.normal.at(-1)! / weightH - 1 },
   restHeight: { kron: kH.base.at(-1)![2], mujoco: mH.base.at(-1)![2] },
   lastSecondMoved: { kron: drift(kH.base, kH.time, HUMANOID_STOP - 1, HUMANOID_STOP), mujoco: drift(mH.base, mH.time, HUMANOID_STOP - 1, HUMANOID_STOP) },
 };
-console.log(`at rest: sum fn / W - 1 Kron ${e(humanoidSummary.restForce.kron)}, MuJoCo ${e(humanoidSummary.restForce.mujoco)}; torso moved in the last second: Kron ${e(humanoidSummary.lastSecondMoved.kron)} m, MuJoCo ${e(humanoidSummary.lastSecondMoved.mujoco)} m\n`);
+console.log(
+  `at rest: sum fn / W - 1 Kron ${e(humanoidSummary.restForce.kron)}, MuJoCo ${e(humanoidSummary.restForce.mujoco)}; torso moved in the last second: Kron ${e(humanoidSummary.lastSecondMoved.kron)} m, MuJoCo ${e(humanoidSummary.lastSecondMoved.mujoco)} m\n`,
+);
 
 // ---- 3. accuracy: each side against itself refined
 // the largest difference of the base position over the samples
 const worst = (a: number[][], b: number[][]) => Math.max(...a.map((p, i) => Math.hypot(...p.map((x, k) => x - b[i][k]))));
-const kGo2Ref = kronRun(go2, GO2_STOP, 0.1, 1e-9), mGo2Ref = await mujocoRun('go2', GO2_STOP, 0.1, 10);
-const kHRef = kronRun(humanoid, 1, 0.25, 1e-9), mHRef = await mujocoRun('humanoid', 1, 0.25, 10);
+const kGo2Ref = kronRun(go2, GO2_STOP, 0.1, 1e-9),
+  mGo2Ref = await mujocoRun('go2', GO2_STOP, 0.1, 10);
+const kHRef = kronRun(humanoid, 1, 0.25, 1e-9),
+  mHRef = await mujocoRun('humanoid', 1, 0.25, 10);
 const accuracy = {
   go2: { kron: worst(kGo2.base, kGo2Ref.base), mujoco: worst(mGo2.base, mGo2Ref.base) },
   humanoidFirstSecond: { kron: worst(kH.base.slice(0, 5), kHRef.base), mujoco: worst(mH.base.slice(0, 5), mHRef.base) },
 };
-console.log(`accuracy, the base's largest distance from its own refined run (Kron rtol 1e-9, MuJoCo step / 10): Go2 over ${GO2_STOP} s Kron ${e(accuracy.go2.kron)} m, MuJoCo ${e(accuracy.go2.mujoco)} m; humanoid over its first second Kron ${e(accuracy.humanoidFirstSecond.kron)} m, MuJoCo ${e(accuracy.humanoidFirstSecond.mujoco)} m\n`);
+console.log(
+  `accuracy, the base's largest distance from its own refined run (Kron rtol 1e-9, MuJoCo step / 10): Go2 over ${GO2_STOP} s Kron ${e(accuracy.go2.kron)} m, MuJoCo ${e(accuracy.go2.mujoco)} m; humanoid over its first second Kron ${e(accuracy.humanoidFirstSecond.kron)} m, MuJoCo ${e(accuracy.humanoidFirstSecond.mujoco)} m\n`,
+);
 
 // ---- 4. CPU time per simulated second
 const dir = mkdtempSync(join(tmpdir(), 'kron-contact-'));
@@ -127,21 +152,41 @@ writeFileSync(go2File, go2PdXml());
 // (file, its step, the simulated seconds, its keyframe) => MuJoCo C's CPU seconds per simulated second (the fastest of 3 trials of the whole run)
 function mujocoC(file: string, step: number, stop: number, keyframe?: number): number | undefined {
   if (!existsSync(values['mujoco-c'])) return undefined;
-  const args = [file, '--contacts', 'on', '--what', 'step', '--steps', String(Math.round(stop / step)), '-r', '3', ...(keyframe !== undefined ? ['--keyframe', String(keyframe)] : [])];
+  const args = [
+    file,
+    '--contacts',
+    'on',
+    '--what',
+    'step',
+    '--steps',
+    String(Math.round(stop / step)),
+    '-r',
+    '3',
+    ...(keyframe !== undefined ? ['--keyframe', String(keyframe)] : []),
+  ];
   const out = execFileSync(values['mujoco-c'], args, { encoding: 'utf8' });
   const ns = Number(/^step ([\d.]+)/m.exec(out)?.[1]);
   return (ns * 1e-9) / step;
 }
 const subjects: { scene: string; who: string; stop: number; run: () => Promise<void> | void }[] = [];
 for (const mode of ['torn', 'relaxed'] as const) {
-  const g = go2Kron({ mode }), h = humanoidKron({ mode });
+  const g = go2Kron({ mode }),
+    h = humanoidKron({ mode });
   subjects.push({ scene: 'go2', who: `Kron ${mode}`, stop: GO2_STOP, run: () => void kronRun(g, GO2_STOP, GO2_STOP) });
   subjects.push({ scene: 'humanoid', who: `Kron ${mode}`, stop: HUMANOID_STOP, run: () => void kronRun(h, HUMANOID_STOP, HUMANOID_STOP) });
 }
 const wasm = { go2: await go2Mujoco(), humanoid: await humanoidMujoco() };
 for (const [scene, m] of Object.entries(wasm)) {
   const stop = scene === 'go2' ? GO2_STOP : HUMANOID_STOP;
-  subjects.push({ scene, who: 'MuJoCo WebAssembly', stop, run: () => { const n = Math.round(stop / m.step); for (let k = 0; k < n; k++) m.advance(); } });
+  subjects.push({
+    scene,
+    who: 'MuJoCo WebAssembly',
+    stop,
+    run: () => {
+      const n = Math.round(stop / m.step);
+      for (let k = 0; k < n; k++) m.advance();
+    },
+  });
 }
 const best = new Map<string, number>();
 for (let r = 0; r < rounds; r++) {
@@ -150,7 +195,10 @@ for (let r = 0; r < rounds; r++) {
     const seconds = cpuSeconds(() => void s.run()) / s.stop;
     best.set(key, Math.min(best.get(key) ?? Infinity, seconds));
   }
-  for (const [scene, file, step, stop, key] of [['go2', go2File, wasm.go2.step, GO2_STOP, 0], ['humanoid', FIXTURES + 'humanoid.xml', wasm.humanoid.step, HUMANOID_STOP, undefined]] as const) {
+  for (const [scene, file, step, stop, key] of [
+    ['go2', go2File, wasm.go2.step, GO2_STOP, 0],
+    ['humanoid', FIXTURES + 'humanoid.xml', wasm.humanoid.step, HUMANOID_STOP, undefined],
+  ] as const) {
     const c = mujocoC(file, step, stop, key);
     if (c !== undefined) best.set(`${scene}|MuJoCo C`, Math.min(best.get(`${scene}|MuJoCo C`) ?? Infinity, c));
   }
@@ -161,9 +209,14 @@ console.log('CPU time per simulated second (fastest of', rounds, 'rounds)');
 console.log('scene     | subject              | CPU s per s   | x MuJoCo C');
 for (const c of cpu) {
   const ref = best.get(`${c.scene}|MuJoCo C`);
-  console.log(`${c.scene.padEnd(9)} | ${c.who.padEnd(20)} | ${c.cpuPerSimulatedSecond.toFixed(4).padStart(12)}  | ${ref ? (c.cpuPerSimulatedSecond / ref).toFixed(2) : '-'}`);
+  console.log(
+    `${c.scene.padEnd(9)} | ${c.who.padEnd(20)} | ${c.cpuPerSimulatedSecond.toFixed(4).padStart(12)}  | ${ref ? (c.cpuPerSimulatedSecond / ref).toFixed(2) : '-'}`,
+  );
 }
 const results = new URL('results/', import.meta.url).pathname;
 mkdirSync(results, { recursive: true });
-writeFileSync(results + 'contact-robots.json', JSON.stringify({ date: new Date().toISOString(), rounds, go2: go2Summary, humanoid: humanoidSummary, accuracy, cpu }, null, 2) + '\n');
+writeFileSync(
+  results + 'contact-robots.json',
+  JSON.stringify({ date: new Date().toISOString(), rounds, go2: go2Summary, humanoid: humanoidSummary, accuracy, cpu }, null, 2) + '\n',
+);
 console.log(`\nwritten: bench/results/contact-robots.json`);

@@ -46,7 +46,8 @@ const total = (o: OpCounts) => o.mul + o.add + o.div + o.fn;
 const triple = (o: OpCounts) => `${o.mul}/${o.add}/${o.div}`;
 
 function breakEven(cr: OpCounts, lu: OpCounts): string {
-  const saved = lu.div - cr.div, extra = cr.mul + cr.add - lu.mul - lu.add;
+  const saved = lu.div - cr.div,
+    extra = cr.mul + cr.add - lu.mul - lu.add;
   if (extra <= 0) return 'always';
   return saved > 0 ? (extra / saved).toFixed(1) : 'never';
 }
@@ -71,7 +72,8 @@ for (const [name, pattern, symmetric] of PATTERNS) {
       times.push(performance.now() - t0);
     }
     const cr = expressionOps([...r.assigns.map((a) => a.expr), ...r.z]);
-    const lu = luOps(k), ch = choleskyOps(k);
+    const lu = luOps(k),
+      ch = choleskyOps(k);
     lines.push(
       `| ${name} | ${k} | ${triple(cr)} | ${total(cr)} | ${r.assigns.length} | ${triple(lu)} | ${total(lu)} | ` +
         `${triple(ch)}/${ch.fn} | ${total(ch)} | ${breakEven(cr, lu)} | ${median(times).toFixed(2)} |`,

@@ -39,14 +39,26 @@ function measure(n: number, rigid: number, mode: Mode, shaftsFirst = 0): Row {
   const compileMs = (cpuMicros() - t0) / 1000;
   const { mul, add, div, fn } = c.report.ops;
   return {
-    n, rigid, mode, order: shaftsFirst ? 'shafts first' : 'train', compileMs,
-    ops: `${mul} / ${add} / ${div} / ${fn}`, total: mul + add + div + fn, us: microsPerEval(c, n * 4 + rigid * 2 + (mode === 'torn' ? 0 : 1)),
+    n,
+    rigid,
+    mode,
+    order: shaftsFirst ? 'shafts first' : 'train',
+    compileMs,
+    ops: `${mul} / ${add} / ${div} / ${fn}`,
+    total: mul + add + div + fn,
+    us: microsPerEval(c, n * 4 + rigid * 2 + (mode === 'torn' ? 0 : 1)),
   };
 }
 
 const COLUMNS = [
-  { label: 'rigid', align: 'right' }, { label: 'n', align: 'right' }, { label: 'mode' }, { label: 'order' }, { label: 'compile ms CPU', align: 'right' },
-  { label: 'ops mul / add / div / fn' }, { label: 'ops total', align: 'right' }, { label: 'µs/eval', align: 'right' },
+  { label: 'rigid', align: 'right' },
+  { label: 'n', align: 'right' },
+  { label: 'mode' },
+  { label: 'order' },
+  { label: 'compile ms CPU', align: 'right' },
+  { label: 'ops mul / add / div / fn' },
+  { label: 'ops total', align: 'right' },
+  { label: 'µs/eval', align: 'right' },
 ] as const;
 const cells = (r: Row) => [String(r.rigid), String(r.n), r.mode, r.order, r.compileMs.toFixed(0), r.ops, String(r.total), r.us.toFixed(2)];
 const line = (r: Row) => `| ${cells(r).join(' | ')} |`;
@@ -57,15 +69,17 @@ for (const rigid of [0, 1]) for (const n of SIZES) for (const mode of ['torn', '
 // the declaration-order dependence of relaxed mode (test/papers/relaxing-drivetrain.test.ts)
 for (const rigid of [0, 1]) for (const n of SIZES) rows.push(measure(n, rigid, 'relaxed', 1));
 
-console.log([
-  '# Long drive train: torn vs relaxed',
-  '',
-  `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; parameters folded (the default); µs/eval: median of ${BATCHES} batches of ~${BATCH_MS} ms.`,
-  '',
-  `| ${COLUMNS.map((c) => c.label).join(' | ')} |`,
-  `|${COLUMNS.map((c) => ('align' in c ? '---:' : '---')).join('|')}|`,
-  ...rows.map(line),
-  '',
-  `total bench time ${((cpuMicros() - started) / 1e6).toFixed(1)} s CPU${sink === 42 ? '' : ''}`,
-].join('\n'));
+console.log(
+  [
+    '# Long drive train: torn vs relaxed',
+    '',
+    `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; parameters folded (the default); µs/eval: median of ${BATCHES} batches of ~${BATCH_MS} ms.`,
+    '',
+    `| ${COLUMNS.map((c) => c.label).join(' | ')} |`,
+    `|${COLUMNS.map((c) => ('align' in c ? '---:' : '---')).join('|')}|`,
+    ...rows.map(line),
+    '',
+    `total bench time ${((cpuMicros() - started) / 1e6).toFixed(1)} s CPU${sink === 42 ? '' : ''}`,
+  ].join('\n'),
+);
 console.log(`wrote ${writeBenchResult({ name: 'drivetrain', command: 'npm run bench:drivetrain', columns: [...COLUMNS], rows: rows.map(cells), raw: rows })}`);

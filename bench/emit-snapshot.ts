@@ -12,10 +12,16 @@ import { compile, type CompileOptions } from '../src/compile.ts';
 const [out, ...only] = process.argv.slice(2);
 if (!out) throw new Error('usage: npx tsx bench/emit-snapshot.ts <out-dir> [model ...]');
 mkdirSync(out, { recursive: true });
-const models = only.length ? only : [
-  ...readdirSync('mechanisms').filter((f) => f.endsWith('.ts') || f.endsWith('.urdf')).map((f) => join('mechanisms', f)),
-  ...readdirSync('bench/robots').filter((f) => f.endsWith('.urdf')).map((f) => join('bench/robots', f)),
-];
+const models = only.length
+  ? only
+  : [
+      ...readdirSync('mechanisms')
+        .filter((f) => f.endsWith('.ts') || f.endsWith('.urdf'))
+        .map((f) => join('mechanisms', f)),
+      ...readdirSync('bench/robots')
+        .filter((f) => f.endsWith('.urdf'))
+        .map((f) => join('bench/robots', f)),
+    ];
 const variants: [string, CompileOptions][] = [
   ['auto', {}],
   ['torn', { mode: 'torn' }],

@@ -44,10 +44,12 @@ function flags() {
   } catch (e) {
     throw new UsageError((e as Error).message, { hint: 'npx tsx bench/floating.ts [--peers DIR] [--rounds 3] [--states 50] [--target js|wasm]' });
   }
-  if (values.target !== 'js' && values.target !== 'wasm') throw new UsageError(`--target needs js or wasm, got ${values.target}`, { hint: 'wasm compiles Kron to WebAssembly; js is the default' });
+  if (values.target !== 'js' && values.target !== 'wasm')
+    throw new UsageError(`--target needs js or wasm, got ${values.target}`, { hint: 'wasm compiles Kron to WebAssembly; js is the default' });
   const count = (flag: 'rounds' | 'states') => {
     const n = Number(values[flag]);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} needs a positive integer, got ${values[flag]}`, { hint: `e.g. --${flag} ${flag === 'rounds' ? 3 : 50}` });
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(`--${flag} needs a positive integer, got ${values[flag]}`, { hint: `e.g. --${flag} ${flag === 'rounds' ? 3 : 50}` });
     return n;
   };
   return { peers: values.peers, target: values.target as 'js' | 'wasm', rounds: count('rounds'), states: count('states') };
@@ -91,12 +93,17 @@ for (const { name, title, joints } of FLOATING_ROBOTS) {
 }
 const version = robots[0].peer.version;
 
-console.log(`# ${cpus()[0].model}, ${cpus().length} cores, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; Kron target ${target}; MuJoCo WebAssembly ${version}`);
+console.log(
+  `# ${cpus()[0].model}, ${cpus().length} cores, Node ${process.version}, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}; Kron target ${target}; MuJoCo WebAssembly ${version}`,
+);
 
 // agreement with MuJoCo (WebAssembly) at random states, with random forces on every joint and the base
 for (const r of robots) {
   const worst = MODES.map((mode) => {
-    const state = r.forms[mode].createState(), rand = rng(r.dof);
+    const state = r.forms[mode].createState(),
+      rand = rng(r.dof);
     let w = 0;
     for (let k = 0; k < states; k++) {
       for (const u of r.forms[mode].generated.layout.inputs) state.setInput(u, 20 * (2 * rand() - 1));
@@ -104,19 +111,24 @@ for (const r of robots) {
     }
     // timing models that disagree would compare different computations: say so and fail the run
     if (!(w <= AGREE)) {
-      console.error(`${r.title}, ${mode}: Kron and MuJoCo ${r.peer.version} disagree by ${w} > ${AGREE} (relative); the timings below compare different dynamics`);
+      console.error(
+        `${r.title}, ${mode}: Kron and MuJoCo ${r.peer.version} disagree by ${w} > ${AGREE} (relative); the timings below compare different dynamics`,
+      );
       process.exitCode = 1;
     }
     return `${mode} ${w.toExponential(1)}`;
   });
-  console.log(`# ${r.title}: Kron's base and joint accelerations against MuJoCo ${version}'s qacc at ${states} random states, largest |difference| / max |acceleration|: ${worst.join(', ')}`);
+  console.log(
+    `# ${r.title}: Kron's base and joint accelerations against MuJoCo ${version}'s qacc at ${states} random states, largest |difference| / max |acceleration|: ${worst.join(', ')}`,
+  );
 }
 
 // the C program's state: a keyframe in the file, Kron's accelerations compared with its --dump
 let nativeVersion = '';
 if (native) {
   for (const r of robots) {
-    const state = r.forms.relaxed.createState(), c = r.forms.relaxed;
+    const state = r.forms.relaxed.createState(),
+      c = r.forms.relaxed;
     const x = randomState(state, rng(7 * r.dof));
     const dx = new Float64Array(x.length);
     state.derivatives(0, x, dx);
@@ -130,14 +142,22 @@ if (native) {
     console.log(`# ${r.title}: against MuJoCo C ${nativeVersion} (${program} --keyframe 0 --dump): ${diff.toExponential(1)}`);
   }
 } else {
-  console.log(`# MuJoCo C column left out: ${program} is not built (see ../shared/peers/native/README.md: apt-get install libmujoco-dev; cc -O2 -o bench_mujoco_xml bench_mujoco_xml.c -lmujoco -lm), or give --peers`);
+  console.log(
+    `# MuJoCo C column left out: ${program} is not built (see ../shared/peers/native/README.md: apt-get install libmujoco-dev; cc -O2 -o bench_mujoco_xml bench_mujoco_xml.c -lmujoco -lm), or give --peers`,
+  );
 }
 
 /** bench_mujoco_xml's mj_forward, µs per call: min of 3 trials of 0.3 s of thread CPU time */
-const nativeForward = (r: Robot) => Number(/^forward ([\d.]+)/m.exec(execFileSync(program, [r.xml, '--keyframe', '0', '--what', 'forward', '-t', '0.3', '-r', '3'], { encoding: 'utf8' }))![1]) / 1000;
+const nativeForward = (r: Robot) =>
+  Number(/^forward ([\d.]+)/m.exec(execFileSync(program, [r.xml, '--keyframe', '0', '--what', 'forward', '-t', '0.3', '-r', '3'], { encoding: 'utf8' }))![1]) /
+  1000;
 
-const subjects: Warmed[] = robots.flatMap((r) => [...MODES.map((mode) => warm(evalSubject(r.forms[mode], r.dof))), warm(r.peer.forwardSubject(r.dof), { minCalls: 2000 })]);
-const fastest = subjects.map(() => Infinity), median = subjects.map(() => Infinity);
+const subjects: Warmed[] = robots.flatMap((r) => [
+  ...MODES.map((mode) => warm(evalSubject(r.forms[mode], r.dof))),
+  warm(r.peer.forwardSubject(r.dof), { minCalls: 2000 }),
+]);
+const fastest = subjects.map(() => Infinity),
+  median = subjects.map(() => Infinity);
 const cForward = robots.map(() => Infinity);
 for (let round = 0; round < rounds; round++) {
   if (native) robots.forEach((r, i) => (cForward[i] = Math.min(cForward[i], nativeForward(r))));
@@ -147,13 +167,19 @@ for (let round = 0; round < rounds; round++) {
 
 const fmt = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
 const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? (a / b).toFixed(2) : '–');
-console.log(`\nµs per forward-dynamics evaluation, fastest batch (median batch in parentheses), best of ${rounds} rounds; MuJoCo C ${nativeVersion || '(not built)'}: fastest of 3 trials of 0.3 s`);
-console.log('| robot | dof | ops relaxed (mul / add) | Kron relaxed | Kron torn | MuJoCo WebAssembly | MuJoCo C | relaxed / MuJoCo C | torn / MuJoCo C | relaxed / WebAssembly | Pinocchio ABA, published (i7-10700K) |');
+console.log(
+  `\nµs per forward-dynamics evaluation, fastest batch (median batch in parentheses), best of ${rounds} rounds; MuJoCo C ${nativeVersion || '(not built)'}: fastest of 3 trials of 0.3 s`,
+);
+console.log(
+  '| robot | dof | ops relaxed (mul / add) | Kron relaxed | Kron torn | MuJoCo WebAssembly | MuJoCo C | relaxed / MuJoCo C | torn / MuJoCo C | relaxed / WebAssembly | Pinocchio ABA, published (i7-10700K) |',
+);
 console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 robots.forEach((r, k) => {
   const [relaxed, torn, wasm] = [0, 1, 2].map((i) => 3 * k + i);
   const ops = r.forms.relaxed.report.ops;
   const cell = (i: number) => `${fmt(fastest[i])} (${fmt(median[i])})`;
-  console.log(`| ${r.title} | ${r.dof - 6} + 6 | ${ops.mul} / ${ops.add} | ${cell(relaxed)} | ${cell(torn)} | ${cell(wasm)} | ${fmt(cForward[k])} | ${ratio(fastest[relaxed], cForward[k])} | ${ratio(fastest[torn], cForward[k])} | ${ratio(fastest[relaxed], fastest[wasm])} | ${PINOCCHIO[r.name]} |`);
+  console.log(
+    `| ${r.title} | ${r.dof - 6} + 6 | ${ops.mul} / ${ops.add} | ${cell(relaxed)} | ${cell(torn)} | ${cell(wasm)} | ${fmt(cForward[k])} | ${ratio(fastest[relaxed], cForward[k])} | ${ratio(fastest[torn], cForward[k])} | ${ratio(fastest[relaxed], fastest[wasm])} | ${PINOCCHIO[r.name]} |`,
+  );
 });
 robots.forEach((r) => r.peer.delete());

@@ -21,7 +21,9 @@ const { values } = parseArgs({
 });
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench:heap)');
-const compiles = Number(values.compiles), n = Number(values.n), mode = values.mode as Mode;
+const compiles = Number(values.compiles),
+  n = Number(values.n),
+  mode = values.mode as Mode;
 
 /**
  * MB in use after full collections (two: weak entries go in the collection

@@ -32,8 +32,11 @@ import pendulum from '../mechanisms/pendulum.ts';
 import humanoid from '../mechanisms/humanoid.ts';
 import arm3 from '../test/sim/fixtures/arm3.ts';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, stop: { type: 'string', default: '10' }, out: { type: 'string', default: 'results/integrators' } } });
-const rounds = Number(values.rounds), stop = Number(values.stop);
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '3' }, stop: { type: 'string', default: '10' }, out: { type: 'string', default: 'results/integrators' } },
+});
+const rounds = Number(values.rounds),
+  stop = Number(values.stop);
 
 interface Config {
   integrator: Integrator;
@@ -48,9 +51,10 @@ const LADDERS: Record<string, number[]> = {
   radau: [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10],
 };
 
-const optionsOf = (c: Config, signals: string[], interval: number): SimulateOptions => c.integrator === 'rk4'
-  ? { stop, step: c.knob, interval: Math.max(interval, c.knob), integrator: 'rk4', signals, unsafeStep: true }
-  : { stop, step: 1e-3, interval, integrator: c.integrator, rtol: c.knob, atol: c.knob * 1e-3, signals };
+const optionsOf = (c: Config, signals: string[], interval: number): SimulateOptions =>
+  c.integrator === 'rk4'
+    ? { stop, step: c.knob, interval: Math.max(interval, c.knob), integrator: 'rk4', signals, unsafeStep: true }
+    : { stop, step: 1e-3, interval, integrator: c.integrator, rtol: c.knob, atol: c.knob * 1e-3, signals };
 
 interface Measured extends Config {
   cpuMs: number;
@@ -84,12 +88,24 @@ function measure(compiled: CompiledModel, configs: Config[]): Measured[] {
 const knobLabel = (m: Config) => (m.integrator === 'rk4' ? `h ${m.knob}` : `rtol ${m.knob}`);
 
 function driftTable(name: string, rows: Measured[]): string[] {
-  const lines = [`### ${name}: energy drift max |E(t) - E(0)| (J) over ${stop} s`, '', '| integrator | setting | steps | f evaluations | CPU ms | drift (J) |', '|---|---|---:|---:|---:|---:|'];
-  for (const m of rows) lines.push(`| ${m.integrator} | ${knobLabel(m)} | ${m.steps} | ${m.evaluations} | ${m.cpuMs.toFixed(1)} | ${m.drift.toExponential(2)} |`);
+  const lines = [
+    `### ${name}: energy drift max |E(t) - E(0)| (J) over ${stop} s`,
+    '',
+    '| integrator | setting | steps | f evaluations | CPU ms | drift (J) |',
+    '|---|---|---:|---:|---:|---:|',
+  ];
+  for (const m of rows)
+    lines.push(`| ${m.integrator} | ${knobLabel(m)} | ${m.steps} | ${m.evaluations} | ${m.cpuMs.toFixed(1)} | ${m.drift.toExponential(2)} |`);
   // at equal CPU time: the smallest drift each integrator reaches within each budget
   const budgets = [...new Set(rows.filter((m) => m.integrator === 'rk4').map((m) => m.cpuMs))].sort((a, b) => a - b);
   const kinds = [...new Set(rows.map((m) => m.integrator))];
-  lines.push('', `At equal CPU time (the smallest drift within each budget, the budgets being RK4's runs):`, '', `| CPU budget ms | ${kinds.join(' | ')} |`, `|---:|${kinds.map(() => '---:').join('|')}|`);
+  lines.push(
+    '',
+    `At equal CPU time (the smallest drift within each budget, the budgets being RK4's runs):`,
+    '',
+    `| CPU budget ms | ${kinds.join(' | ')} |`,
+    `|---:|${kinds.map(() => '---:').join('|')}|`,
+  );
   for (const b of budgets) {
     const cells = kinds.map((k) => {
       const within = rows.filter((m) => m.integrator === k && m.cpuMs <= b * 1.05);
@@ -104,7 +120,10 @@ const md: string[] = [`# Integrators side by side`, '', `${JSON.stringify(machin
 const configs = INTEGRATORS.flatMap((integrator) => (LADDERS[integrator] ?? []).map((knob) => ({ integrator, knob })));
 const series = [];
 const colors: Record<string, string> = { rk4: '#d62728', adaptive: '#1f77b4', radau: '#2ca02c' };
-for (const [name, model] of [['four-bar', fourbar()], ['PUMA 560', puma()]] as const) {
+for (const [name, model] of [
+  ['four-bar', fourbar()],
+  ['PUMA 560', puma()],
+] as const) {
   const compiled = compile(model);
   const rows = measure(compiled, configs);
   md.push(...driftTable(name, rows), '');
@@ -122,7 +141,12 @@ const stiffStop = Math.min(stop, 2);
 const reference = simulate(stiff, { stop: stiffStop, step: 1e-4, interval: 0.01, integrator: 'radau', rtol: 1e-10, atol: 1e-13, signals: states });
 const stiffRuns: { label: string; options: SimulateOptions }[] = [
   { label: 'rk4, h 2.5e-5 (what its stability needs: 2.785/1.005e5 = 2.77e-5)', options: { stop: stiffStop, step: 2.5e-5, interval: 0.01, signals: states } },
-  ...INTEGRATORS.filter((k) => k !== 'rk4').flatMap((k) => [1e-4, 1e-6].map((rtol) => ({ label: `${k}, rtol ${rtol}`, options: { stop: stiffStop, step: 1e-3, interval: 0.01, integrator: k, rtol, atol: rtol * 1e-3, signals: states } }))),
+  ...INTEGRATORS.filter((k) => k !== 'rk4').flatMap((k) =>
+    [1e-4, 1e-6].map((rtol) => ({
+      label: `${k}, rtol ${rtol}`,
+      options: { stop: stiffStop, step: 1e-3, interval: 0.01, integrator: k, rtol, atol: rtol * 1e-3, signals: states },
+    })),
+  ),
 ];
 const stiffBest = stiffRuns.map(() => Infinity);
 const stiffRows: string[] = [];
@@ -143,14 +167,37 @@ for (let r = -1; r < rounds; r++) {
     }
   });
 }
-const stiffTable = [`### The stiff PUMA (puma560-stiff.ts), ${stiffStop} s: CPU time and agreement`, '', `max |q - q_ref| over the joints and samples; reference: radau at rtol 1e-10`, '', '| run | steps | f evaluations | CPU ms | max error (rad) |', '|---|---:|---:|---:|---:|', ...stiffRows];
+const stiffTable = [
+  `### The stiff PUMA (puma560-stiff.ts), ${stiffStop} s: CPU time and agreement`,
+  '',
+  `max |q - q_ref| over the joints and samples; reference: radau at rtol 1e-10`,
+  '',
+  '| run | steps | f evaluations | CPU ms | max error (rad) |',
+  '|---|---:|---:|---:|---:|',
+  ...stiffRows,
+];
 console.log(stiffTable.join('\n'));
 md.push(...stiffTable, '');
 
 // the default's candidates on the models a user starts with
-const candidate = (label: string, integrator: Integrator, rtol?: number) => ({ label, options: { integrator, step: 1e-3, ...(rtol && { rtol, atol: rtol * 1e-3 }) } });
-const candidates = [candidate('auto (the default)', 'auto', 1e-6), candidate('rk4, h 1e-3', 'rk4'), candidate('adaptive, rtol 1e-6', 'adaptive', 1e-6), candidate('radau, rtol 1e-6', 'radau', 1e-6)];
-const starters = [['pendulum', pendulum()], ['four-bar', fourbar()], ['PUMA 560', puma()], ['humanoid.ts (32 dof, pelvis on a sprung slide)', humanoid()], ['3-link PD arm (issue 30)', arm3()], ['stiff PUMA', pumaStiff()]] as const;
+const candidate = (label: string, integrator: Integrator, rtol?: number) => ({
+  label,
+  options: { integrator, step: 1e-3, ...(rtol && { rtol, atol: rtol * 1e-3 }) },
+});
+const candidates = [
+  candidate('auto (the default)', 'auto', 1e-6),
+  candidate('rk4, h 1e-3', 'rk4'),
+  candidate('adaptive, rtol 1e-6', 'adaptive', 1e-6),
+  candidate('radau, rtol 1e-6', 'radau', 1e-6),
+];
+const starters = [
+  ['pendulum', pendulum()],
+  ['four-bar', fourbar()],
+  ['PUMA 560', puma()],
+  ['humanoid.ts (32 dof, pelvis on a sprung slide)', humanoid()],
+  ['3-link PD arm (issue 30)', arm3()],
+  ['stiff PUMA', pumaStiff()],
+] as const;
 const defaultRows: string[] = [];
 for (const [name, model] of starters) {
   const compiled = compile(model);
@@ -164,7 +211,9 @@ for (const [name, model] of starters) {
         const run = simulate(compiled, { ...base, ...c.options });
         const ms = (cpuMicros() - t0) / 1000;
         if (r >= 0) cells[i].ms = Math.min(cells[i].ms, ms);
-        const err = Math.max(...compiled.stateNames.map((n) => Math.max(...run.get(n).map((v, k) => Math.abs(v - ref.get(n)[k]) / Math.max(1, Math.abs(ref.get(n)[k]))))));
+        const err = Math.max(
+          ...compiled.stateNames.map((n) => Math.max(...run.get(n).map((v, k) => Math.abs(v - ref.get(n)[k]) / Math.max(1, Math.abs(ref.get(n)[k]))))),
+        );
         const switched = run.integration?.switched ? `, radau from t = ${run.integration.switched.time}` : '';
         cells[i].text = `${err.toExponential(1)} in ${cells[i].ms.toFixed(1)} ms (${run.integration?.steps} steps${switched})`;
       } catch (e) {
@@ -174,11 +223,26 @@ for (const [name, model] of starters) {
   }
   defaultRows.push(`| ${name} | ${cells.map((c) => c.text).join(' | ')} |`);
 }
-const defaultTable = ['### The default\'s candidates: largest relative error of the states (against radau at rtol 1e-11) and CPU time, 2 s runs', '', `| model | ${candidates.map((c) => c.label).join(' | ')} |`, `|---|${candidates.map(() => '---').join('|')}|`, ...defaultRows];
+const defaultTable = [
+  "### The default's candidates: largest relative error of the states (against radau at rtol 1e-11) and CPU time, 2 s runs",
+  '',
+  `| model | ${candidates.map((c) => c.label).join(' | ')} |`,
+  `|---|${candidates.map(() => '---').join('|')}|`,
+  ...defaultRows,
+];
 console.log('\n' + defaultTable.join('\n'));
 md.push('', ...defaultTable, '');
 
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, 'integrators.md'), md.join('\n'));
-writeFileSync(join(values.out, 'integrators.svg'), logLogSvg({ title: 'Energy drift against CPU time', subtitle: `${stop} s runs; ${machine().cpu}`, xLabel: 'CPU time per run (ms)', yLabel: 'max |E(t) - E(0)| (J)', series }));
+writeFileSync(
+  join(values.out, 'integrators.svg'),
+  logLogSvg({
+    title: 'Energy drift against CPU time',
+    subtitle: `${stop} s runs; ${machine().cpu}`,
+    xLabel: 'CPU time per run (ms)',
+    yLabel: 'max |E(t) - E(0)| (J)',
+    series,
+  }),
+);
 console.log(`\nwrote ${join(values.out, 'integrators.md')} and integrators.svg`);

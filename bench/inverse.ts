@@ -57,7 +57,7 @@ function uniform(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a * 1664525 + 1013904223) >>> 0;
-    return (a / 2 ** 31) - 1;
+    return a / 2 ** 31 - 1;
   };
 }
 

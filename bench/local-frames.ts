@@ -24,7 +24,9 @@ import build, { parameters } from '../mechanisms/chain.ts';
 /** Rrel maps frame_b coordinates to frame_a's; the axis n is the same in both */
 class LocalRevolute extends Revolute {
   protected override kinematics(): void {
-    const n = this.axis, fa = this.frame_a, fb = this.frame_b;
+    const n = this.axis,
+      fa = this.frame_a,
+      fb = this.frame_b;
     const Rrel = axisRotation(n, this.q);
     matrixEquation(this, fb.R, mulMM(fa.R, Rrel));
     this.vectorEquation(fb.r, fa.r);
@@ -43,9 +45,14 @@ class LocalBody extends Component {
   readonly frame_a = this.add(new Frame('frame_a'));
   constructor(name: string, o: { m: number; rcm: readonly number[]; I: readonly number[]; g: Vec3 }) {
     super(name);
-    const m = this.parameter('m', o.m), fa = this.frame_a;
+    const m = this.parameter('m', o.m),
+      fa = this.frame_a;
     const c = vec3(...(o.rcm.map((x, i) => this.parameter(`r_cm[${i + 1}]`, x)) as [never, never, never]));
-    const I = mat3([[this.parameter('I[1][1]', o.I[0]), 0, 0], [0, this.parameter('I[2][2]', o.I[1]), 0], [0, 0, this.parameter('I[3][3]', o.I[2])]]);
+    const I = mat3([
+      [this.parameter('I[1][1]', o.I[0]), 0, 0],
+      [0, this.parameter('I[2][2]', o.I[1]), 0],
+      [0, 0, this.parameter('I[3][3]', o.I[2])],
+    ]);
     const acm = vadd(vadd(fa.a, cross(fa.z, c)), cross(fa.w, cross(fa.w, c)));
     this.vectorEquation(fa.f, vscale(m, vsub(acm, mulMTV(fa.R, o.g))));
     this.vectorEquation(fa.t, vadd(vadd(mulMV(I, fa.z), cross(fa.w, mulMV(I, fa.w))), cross(c, fa.f)));
@@ -59,7 +66,8 @@ class LocalBar extends Component {
   constructor(name: string, offset: readonly number[]) {
     super(name);
     const r = vec3(...(offset.map((x, i) => this.parameter(`r[${i + 1}]`, x)) as [never, never, never]));
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     matrixEquation(this, fb.R, fa.R);
     this.vectorEquation(fb.r, vadd(fa.r, mulMV(fa.R, r)));
     this.vectorEquation(fb.w, fa.w);
@@ -78,7 +86,7 @@ function localChain(n: number): Model {
   const world = model.add(new World('world'));
   let parent = world.frame_b;
   for (let k = 1; k <= n; k++) {
-    const j = model.add(new LocalRevolute(`j${k}`, { axis: k % 2 ? [0, 0, 1] : [0, 1, 0], q: q0 * (k % 3 - 1) }));
+    const j = model.add(new LocalRevolute(`j${k}`, { axis: k % 2 ? [0, 0, 1] : [0, 1, 0], q: q0 * ((k % 3) - 1) }));
     const body = model.add(new LocalBody(`b${k}`, { m, rcm: [L / 2, 0, 0], I: [m * 1e-4, (m * L * L) / 12, (m * L * L) / 12], g: world.g }));
     const bar = model.add(new LocalBar(`bar${k}`, [L, 0, 0]));
     model.connect(parent, j.frame_a);
@@ -101,10 +109,12 @@ for (const n of [16, 32, 64]) {
   const x = new Float64Array(world.stateNames.length).map(() => -2 + 4 * rand());
   const xl = new Float64Array(local.stateNames.length);
   local.stateNames.forEach((name, i) => (xl[i] = x[world.stateNames.indexOf(name)]));
-  const dx = new Float64Array(x.length), dxl = new Float64Array(xl.length);
+  const dx = new Float64Array(x.length),
+    dxl = new Float64Array(xl.length);
   world.derivatives(0, x, dx);
   local.derivatives(0, xl, dxl);
-  let diff = 0, largest = 0;
+  let diff = 0,
+    largest = 0;
   local.stateNames.forEach((name, i) => {
     diff = Math.max(diff, Math.abs(dxl[i] - dx[world.stateNames.indexOf(name)]));
     largest = Math.max(largest, Math.abs(dxl[i]));

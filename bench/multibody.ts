@@ -21,15 +21,19 @@ for (const n of sizes) {
     const { mul, add, div, fn } = c.report.ops;
     const total = mul + add + div + fn;
     const us = microsPerEval(c, n * 2 + (mode === 'torn' ? 0 : 1));
-    rows.push(`| ${n} | ${mode} | ${c.report.equations} | ${ms.toFixed(0)} | ${mul} / ${add} / ${div} / ${fn} | ${(total / n).toFixed(0)} | ${us.toFixed(2)} |`);
+    rows.push(
+      `| ${n} | ${mode} | ${c.report.equations} | ${ms.toFixed(0)} | ${mul} / ${add} / ${div} / ${fn} | ${(total / n).toFixed(0)} | ${us.toFixed(2)} |`,
+    );
   }
 }
-console.log([
-  '# Spatial chain: torn vs relaxed',
-  '',
-  `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; µs/eval: median of ${BATCHES} batches of ~${BATCH_MS} ms.`,
-  '',
-  '| n | mode | equations | compile ms | ops mul / add / div / fn | ops/body | µs/eval |',
-  '|---:|---|---:|---:|---|---:|---:|',
-  ...rows,
-].join('\n'));
+console.log(
+  [
+    '# Spatial chain: torn vs relaxed',
+    '',
+    `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; µs/eval: median of ${BATCHES} batches of ~${BATCH_MS} ms.`,
+    '',
+    '| n | mode | equations | compile ms | ops mul / add / div / fn | ops/body | µs/eval |',
+    '|---:|---|---:|---:|---|---:|---:|',
+    ...rows,
+  ].join('\n'),
+);

@@ -16,15 +16,26 @@ import { parseArgs } from 'node:util';
 import { compile, Mechanism, type CompiledModel, type Mode } from '../src/index.ts';
 import { type Subject, type Warmed, timeRounds, warm } from '../src/bench/timing.ts';
 
-const { values } = parseArgs({ options: { peers: { type: 'string', default: '../shared/peers/native' }, n: { type: 'string', default: '8,16,64,128,256' }, rounds: { type: 'string', default: '3' }, check: { type: 'boolean', default: false }, target: { type: 'string', default: 'js' } } });
+const { values } = parseArgs({
+  options: {
+    peers: { type: 'string', default: '../shared/peers/native' },
+    n: { type: 'string', default: '8,16,64,128,256' },
+    rounds: { type: 'string', default: '3' },
+    check: { type: 'boolean', default: false },
+    target: { type: 'string', default: 'js' },
+  },
+});
 const target = values.target as 'js' | 'wasm';
 const sizes = values.n.split(',').map(Number);
 const rounds = Number(values.rounds);
 const ENGINES = ['bullet', 'mujoco', 'simbody'] as const;
 type Engine = (typeof ENGINES)[number];
 
-const L = 0.5, W = 0.05, G = 9.81;
-const q0 = (i: number) => 0.3 * Math.sin(1.3 * i + 0.7), qd0 = (i: number) => 0.5 * Math.cos(0.9 * i + 0.2);
+const L = 0.5,
+  W = 0.05,
+  G = 9.81;
+const q0 = (i: number) => 0.3 * Math.sin(1.3 * i + 0.7),
+  qd0 = (i: number) => 0.5 * Math.cos(0.9 * i + 0.2);
 const gravity = { 'world.g[1]': 0, 'world.g[2]': 0, 'world.g[3]': -G };
 
 /** common.h's chain: joint i on body i - 1's far end, axis z for even i, y for odd */
@@ -69,27 +80,46 @@ function puma(): Mechanism {
   return mech;
 }
 
-const models = [...sizes.map((n) => ({ name: `n=${n}`, dump: `chain${n}`, build: () => chain(n), dof: n })), { name: 'puma560', dump: 'puma560', build: puma, dof: 6 }];
+const models = [
+  ...sizes.map((n) => ({ name: `n=${n}`, dump: `chain${n}`, build: () => chain(n), dof: n })),
+  { name: 'puma560', dump: 'puma560', build: puma, dof: 6 },
+];
 
 // (engine, extra arguments) => the program's stdout
-const peer = (engine: Engine, ...args: string[]) => execFileSync(join(values.peers, `bench_${engine}`), ['-n', sizes.join(','), ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const peer = (engine: Engine, ...args: string[]) =>
+  execFileSync(join(values.peers, `bench_${engine}`), ['-n', sizes.join(','), ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
 
 /** Kron's qdd at the state the model starts in */
 function accelerations(c: CompiledModel, dof: number): number[] {
-  const x = c.x0(), dx = new Float64Array(x.length);
+  const x = c.x0(),
+    dx = new Float64Array(x.length);
   c.derivatives(0, x, dx);
   return Array.from({ length: dof }, (_, i) => dx[c.stateNames.indexOf(`j${i}.qd`)]);
 }
 
 if (!ENGINES.every((e) => existsSync(join(values.peers, `bench_${e}`)))) {
-  console.error(`the native peers are not built in ${values.peers}: see its README (apt-get install libsimbody-dev libmujoco-dev libbullet-dev; ./build.sh), or give --peers`);
+  console.error(
+    `the native peers are not built in ${values.peers}: see its README (apt-get install libsimbody-dev libmujoco-dev libbullet-dev; ./build.sh), or give --peers`,
+  );
   process.exit(2);
 }
-const compiled = models.map((m) => ({ ...m, forms: Object.fromEntries((['relaxed', 'torn'] as Mode[]).map((mode) => [mode, compile(m.build(), { mode, parameters: gravity, target })])) as Record<Mode, CompiledModel> }));
+const compiled = models.map((m) => ({
+  ...m,
+  forms: Object.fromEntries((['relaxed', 'torn'] as Mode[]).map((mode) => [mode, compile(m.build(), { mode, parameters: gravity, target })])) as Record<
+    Mode,
+    CompiledModel
+  >,
+}));
 
 // agreement with every peer's accelerations
 for (const e of ENGINES) {
-  const dumps = new Map(peer(e, '--dump').split('\n').filter((l) => l.startsWith('ACC ')).map((l) => l.split(' ').slice(1)).map(([name, ...v]) => [name, v.map(Number)]));
+  const dumps = new Map(
+    peer(e, '--dump')
+      .split('\n')
+      .filter((l) => l.startsWith('ACC '))
+      .map((l) => l.split(' ').slice(1))
+      .map(([name, ...v]) => [name, v.map(Number)]),
+  );
   const worst = compiled.map((m) => {
     const theirs = dumps.get(m.dump)!;
     let w = 0;
@@ -103,17 +133,27 @@ for (const e of ENGINES) {
 if (values.check) process.exit(0);
 
 /** the peers' µs per call by model: the first column of each program's table */
-const parse = (text: string) => new Map(text.split('\n').filter((l) => !l.startsWith('#') && /^\S+\s+\d/.test(l)).map((l) => l.trim().split(/\s+/)).map(([name, us]) => [name.replace(/u$/, ''), Number(us)]));
+const parse = (text: string) =>
+  new Map(
+    text
+      .split('\n')
+      .filter((l) => !l.startsWith('#') && /^\S+\s+\d/.test(l))
+      .map((l) => l.trim().split(/\s+/))
+      .map(([name, us]) => [name.replace(/u$/, ''), Number(us)]),
+  );
 
 function kronSubjects(minCalls?: number): Warmed[] {
-  return compiled.flatMap((m) => (['relaxed', 'torn'] as Mode[]).map((mode) => {
-    const state = m.forms[mode].createState();
-    const x = m.forms[mode].x0(), dx = new Float64Array(x.length);
-    let k = 0;
-    // common.h's nudge: one coordinate moved by +-1e-7 each call, the state never drifting
-    const subject: Subject = { call: () => state.derivatives(0, x, dx), fresh: () => ((x[k++ % x.length] += (k & 1 ? 1e-7 : -1e-7)), dx[0]) };
-    return warm(subject, { minCalls, maxMs: 20000 });
-  }));
+  return compiled.flatMap((m) =>
+    (['relaxed', 'torn'] as Mode[]).map((mode) => {
+      const state = m.forms[mode].createState();
+      const x = m.forms[mode].x0(),
+        dx = new Float64Array(x.length);
+      let k = 0;
+      // common.h's nudge: one coordinate moved by +-1e-7 each call, the state never drifting
+      const subject: Subject = { call: () => state.derivatives(0, x, dx), fresh: () => ((x[k++ % x.length] += k & 1 ? 1e-7 : -1e-7), dx[0]) };
+      return warm(subject, { minCalls, maxMs: 20000 });
+    }),
+  );
 }
 
 const native: Record<Engine, Map<string, number>[]> = { bullet: [], mujoco: [], simbody: [] };
@@ -132,13 +172,19 @@ for (let r = 0; r < rounds; r++) kron.after.push(timeRounds(after, 15).map((t) =
 
 const min = (xs: number[]) => Math.min(...xs);
 const fmt = (v: number) => (v < 10 ? v.toFixed(3) : v.toFixed(1));
-console.log(`\nµs per forward-dynamics call (Kron's target: ${target}), min over ${rounds} rounds; natives: thread CPU time, min of 3 trials of 0.3 s; Kron: process CPU time, min over 15 interleaved batches`);
-console.log('| model | Bullet ABA | MuJoCo C | Simbody | Kron relaxed | relaxed, detached | Kron torn | torn, detached | relaxed / Bullet | torn / MuJoCo | detached / before (relaxed) |');
+console.log(
+  `\nµs per forward-dynamics call (Kron's target: ${target}), min over ${rounds} rounds; natives: thread CPU time, min of 3 trials of 0.3 s; Kron: process CPU time, min over 15 interleaved batches`,
+);
+console.log(
+  '| model | Bullet ABA | MuJoCo C | Simbody | Kron relaxed | relaxed, detached | Kron torn | torn, detached | relaxed / Bullet | torn / MuJoCo | detached / before (relaxed) |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 compiled.forEach((m, k) => {
   const peerUs = (e: Engine) => min(native[e].map((t) => t.get(m.name) ?? NaN));
   const [rb, tb] = [2 * k, 2 * k + 1].map((i) => min(kron.before.map((round) => round[i])));
   const [ra, ta] = [2 * k, 2 * k + 1].map((i) => min(kron.after.map((round) => round[i])));
   const [b, j, s] = ENGINES.map(peerUs);
-  console.log(`| ${m.name} | ${fmt(b)} | ${fmt(j)} | ${fmt(s)} | ${fmt(rb)} | ${fmt(ra)} | ${fmt(tb)} | ${fmt(ta)} | ${(rb / b).toFixed(2)} | ${(tb / j).toFixed(2)} | ${(ra / rb).toFixed(2)} |`);
+  console.log(
+    `| ${m.name} | ${fmt(b)} | ${fmt(j)} | ${fmt(s)} | ${fmt(rb)} | ${fmt(ra)} | ${fmt(tb)} | ${fmt(ta)} | ${(rb / b).toFixed(2)} | ${(tb / j).toFixed(2)} | ${(ra / rb).toFixed(2)} |`,
+  );
 });

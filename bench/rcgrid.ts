@@ -45,7 +45,9 @@ const compiled = withLocalTable(() => {
 const total = stages.filter(([s]) => !s.startsWith('sort')).reduce((a, [, ms]) => a + ms, 0);
 console.log(`rcgrid n = ${n} (${n * n} nodes), ${method}${method === 'iterate' ? `, omega ${omega}` : ''}`);
 console.log(`  compile ${total} ms: ${stages.map(([s, ms]) => `${s} ${ms}`).join(', ')}`);
-console.log(`  equations ${compiled.reduced.flat.equations.length} flat, ${compiled.plan.sortedEquations} sorted; ops per evaluation ${JSON.stringify(compiled.generated.ops)}; code ${mb(compiled.generated.body.length)} MB`);
+console.log(
+  `  equations ${compiled.reduced.flat.equations.length} flat, ${compiled.plan.sortedEquations} sorted; ops per evaluation ${JSON.stringify(compiled.generated.ops)}; code ${mb(compiled.generated.body.length)} MB`,
+);
 console.log(`  relaxed loops ${JSON.stringify(compiled.plan.relaxedLoops)}`);
 globalThis.gc?.();
 console.log(`  heap after compile ${mb(process.memoryUsage().heapUsed)} MB, rss ${mb(process.memoryUsage().rss)} MB`);
@@ -64,7 +66,9 @@ const run = (k: number) => {
 };
 run(Math.max(1, steps >> 2));
 const { ms, stats, evaluations } = run(steps);
-console.log(`  ${ms.toFixed(3)} ms per evaluation over ${evaluations}${stats ? `, sweeps per evaluation mean ${stats.meanSweeps.toFixed(1)}, max ${stats.maxSweeps}` : ''}`);
+console.log(
+  `  ${ms.toFixed(3)} ms per evaluation over ${evaluations}${stats ? `, sweeps per evaluation mean ${stats.meanSweeps.toFixed(1)}, max ${stats.maxSweeps}` : ''}`,
+);
 
 // an independent check of the numbers: the nodal equations (Kirchhoff's current law with the
 // default R = Rc = 1) evaluated on the potentials the compiled code computes at a state
@@ -77,7 +81,13 @@ for (let r = 0; r < n; r++) {
   for (let c = 0; c < n; c++) {
     if (r === 0 && c === 0) continue; // held by the source
     let sum = check.signal(`C_${r}_${c}.u`) - v(r, c);
-    for (const [rr, cc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) if (rr >= 0 && cc >= 0 && rr < n && cc < n) sum += v(rr, cc) - v(r, c);
+    for (const [rr, cc] of [
+      [r - 1, c],
+      [r + 1, c],
+      [r, c - 1],
+      [r, c + 1],
+    ])
+      if (rr >= 0 && cc >= 0 && rr < n && cc < n) sum += v(rr, cc) - v(r, c);
     residual = Math.max(residual, Math.abs(sum));
   }
 }

@@ -63,7 +63,13 @@ for (const integrator of ['rk4', 'adaptive'] as const) {
     evaluations = 0;
     return refusedWith(() => simulate(zeno, { stop: 3, step: 1e-3, integrator, controller: () => void evaluations++ }));
   });
-  rows.push({ input: `Zeno ball, ${integrator}`, size: 'stop 3 s, step 1 ms', work: `${evaluations} evaluations`, ms, refusal: last.slice(0, last.indexOf(' (')) });
+  rows.push({
+    input: `Zeno ball, ${integrator}`,
+    size: 'stop 3 s, step 1 ms',
+    work: `${evaluations} evaluations`,
+    ms,
+    refusal: last.slice(0, last.indexOf(' (')),
+  });
 }
 
 const COLUMNS = [{ label: 'input' }, { label: 'size' }, { label: 'work' }, { label: 'ms CPU', align: 'right' }, { label: 'refused with' }] as const;

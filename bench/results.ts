@@ -45,7 +45,15 @@ export function machineNow(): BenchResult['machine'] {
 
 // (a finished run's table) => the path of bench/results/<name>.json, written
 export function writeBenchResult(r: Omit<BenchResult, 'date' | 'machine'>, dir = RESULTS_DIR.pathname): string {
-  const result: BenchResult = { name: r.name, command: r.command, date: new Date().toISOString(), machine: machineNow(), columns: r.columns, rows: r.rows, raw: r.raw };
+  const result: BenchResult = {
+    name: r.name,
+    command: r.command,
+    date: new Date().toISOString(),
+    machine: machineNow(),
+    columns: r.columns,
+    rows: r.rows,
+    raw: r.raw,
+  };
   for (const row of result.rows) {
     if (row.length !== result.columns.length) throw new Error(`bench result ${r.name}: a row of ${row.length} cells for ${result.columns.length} columns`);
   }

@@ -27,6 +27,8 @@ for (const n of sizes) {
     const total = mul + add + div + fn;
     const dof = c.stateNames.length / 2;
     const us = time ? ` ${microsPerEval(c, n * 2 + (mode === 'torn' ? 0 : 1)).toFixed(2)} |` : '';
-    console.log(`| ${dof} | ${mode} | ${ms.toFixed(0)} | ${mul} / ${add} / ${div} / ${fn} | ${total} | ${(total / dof).toFixed(0)} | ${c.report.functions} |${us}`);
+    console.log(
+      `| ${dof} | ${mode} | ${ms.toFixed(0)} | ${mul} / ${add} / ${div} / ${fn} | ${total} | ${(total / dof).toFixed(0)} | ${c.report.functions} |${us}`,
+    );
   }
 }

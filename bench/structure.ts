@@ -44,7 +44,7 @@ function synthetic(n: number, seed: number, shuffled: boolean): { lists: number[
   const eqAt = shuffled ? permutation(rand, n) : identity;
   const lists: number[][] = new Array(n);
   let loops = 0;
-  for (let a = 0; a < n; ) {
+  for (let a = 0; a < n;) {
     const size = Math.min(n - a, rand() < 0.5 ? 1 : Math.floor(2 ** (1 + rand() * 11)));
     if (size > 1) loops++;
     for (let i = a; i < a + size; i++) {
@@ -99,7 +99,11 @@ function run(n: number, layout: 'local' | 'shuffled'): Row {
   for (let b = 0; b + 1 < blt.blockStart.length; b++) {
     const eqs = blt.order.subarray(blt.blockStart[b], blt.blockStart[b + 1]);
     if (eqs.length < 2) continue;
-    const s = subgraph(g, eqs, eqs.map((e) => m.eqToVar[e]));
+    const s = subgraph(
+      g,
+      eqs,
+      eqs.map((e) => m.eqToVar[e]),
+    );
     tears += tearHeuristic(s.graph, (le, lv) => solvable(s.eqs[le], s.vars[lv])).tearVars.length;
     blocks++;
     maxBlock = Math.max(maxBlock, eqs.length);
@@ -110,9 +114,17 @@ function run(n: number, layout: 'local' | 'shuffled'): Row {
 }
 
 const COLUMNS = [
-  { label: 'ids' }, { label: 'n', align: 'right' }, { label: 'build ms', align: 'right' }, { label: 'match ms', align: 'right' }, { label: 'BLT ms', align: 'right' },
-  { label: 'tear ms', align: 'right' }, { label: 'total ms', align: 'right' }, { label: 'ms per 10^4 eqs', align: 'right' }, { label: 'loops', align: 'right' },
-  { label: 'max block', align: 'right' }, { label: 'tear vars', align: 'right' },
+  { label: 'ids' },
+  { label: 'n', align: 'right' },
+  { label: 'build ms', align: 'right' },
+  { label: 'match ms', align: 'right' },
+  { label: 'BLT ms', align: 'right' },
+  { label: 'tear ms', align: 'right' },
+  { label: 'total ms', align: 'right' },
+  { label: 'ms per 10^4 eqs', align: 'right' },
+  { label: 'loops', align: 'right' },
+  { label: 'max block', align: 'right' },
+  { label: 'tear vars', align: 'right' },
 ] as const;
 
 // (row) => its table cells

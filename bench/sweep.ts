@@ -18,8 +18,16 @@ import { CompiledModel } from '../src/codegen/compiled.ts';
 import { sweptKinds } from '../src/sweep/tasks.ts';
 import build from '../mechanisms/puma560.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1000' }, stop: { type: 'string', default: '5' }, only: { type: 'string', default: 'local1,local2,queue,compile' } } });
-const runs = Number(values.runs), stop = Number(values.stop), only = values.only.split(',');
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '1000' },
+    stop: { type: 'string', default: '5' },
+    only: { type: 'string', default: 'local1,local2,queue,compile' },
+  },
+});
+const runs = Number(values.runs),
+  stop = Number(values.stop),
+  only = values.only.split(',');
 const root = new URL('..', import.meta.url).pathname;
 const dist = ['link2.m=normal(17.4,0.5)', 'link3.m=normal(4.8,0.2)', 'j2.q=uniform(-0.5,0.5)'];
 const points = sweepPoints({ samples: runs, dist, seed: 1 });
@@ -41,9 +49,11 @@ const childCpu = (pid: number) => {
 
 async function timed(name: string, spec: SweepSpec, extraCpu: () => number = () => 0) {
   const [w0, c0, e0] = [performance.now(), cpu(), extraCpu()];
-  let ok = 0, failed = 0;
+  let ok = 0,
+    failed = 0;
   for await (const r of sweepCompiled(compiled, points, kinds, spec)) r.status === 'ok' ? ok++ : failed++;
-  const wall = (performance.now() - w0) / 1000, cpuSeconds = cpu() - c0 + (extraCpu() - e0);
+  const wall = (performance.now() - w0) / 1000,
+    cpuSeconds = cpu() - c0 + (extraCpu() - e0);
   const line = { wall: round(wall), cpu: round(cpuSeconds), runsPerSecond: round(runs / wall), ok, failed };
   summary[name] = line;
   console.log(`${name}: ${runs} runs in ${line.wall} s wall, ${line.cpu} s CPU, ${line.runsPerSecond} runs/s (${ok} ok, ${failed} failed)`);
@@ -69,12 +79,16 @@ if (only.includes('local1')) await timed('pool, 1 worker', { ...base, workers: 1
 if (only.includes('local2')) await timed('pool, 2 workers', { ...base, workers: 2 });
 if (only.includes('queue')) {
   const port = await freePort();
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await started(redis, 'Ready to accept connections', 'stdout');
   const url = `redis://127.0.0.1:${port}`;
   // the key producer and workers share (the workers inherit it): a queue runs only what it signed
   process.env.KRON_QUEUE_KEY ??= randomBytes(32).toString('hex');
-  const workers = [0, 1].map(() => spawn(process.execPath, [join(root, 'bin/kron.mjs'), 'worker', '--queue', url, '--workers', '1'], { stdio: ['ignore', 'inherit', 'pipe'] }));
+  const workers = [0, 1].map(() =>
+    spawn(process.execPath, [join(root, 'bin/kron.mjs'), 'worker', '--queue', url, '--workers', '1'], { stdio: ['ignore', 'inherit', 'pipe'] }),
+  );
   await Promise.all(workers.map((w) => started(w, 'kron worker:', 'stderr')));
   const workerCpu = () => workers.reduce((s, w) => s + childCpu(w.pid!), 0);
   await timed('Redis, 2 kron worker processes of 1 thread', { ...base, queue: url }, workerCpu);
@@ -85,7 +99,8 @@ if (only.includes('queue')) {
 if (only.includes('compile')) {
   // the same 20 runs, on one thread, twice: compiled once (a fresh state per run), and compiled anew for each run
   // with its values folded in, as 20 `kron simulate --set` would (each new code also starts cold in V8)
-  const n = Math.min(20, runs), options = { stop, step: 1e-3, signals: ['j2.q', 'j3.q'] };
+  const n = Math.min(20, runs),
+    options = { stop, step: 1e-3, signals: ['j2.q', 'j3.q'] };
   const values = (i: number) => Object.fromEntries(points.names.map((name, k) => [name, points.values[i][k]]));
   const split = (i: number) => {
     const v = values(i);
@@ -108,7 +123,16 @@ if (only.includes('compile')) {
   t = performance.now();
   for (let i = 0; i < 5; i++) new CompiledModel(portable);
   const instantiateMs = (performance.now() - t) / 5;
-  summary.compile = { runs: n, compileOnceMsPerRun: round(onceMs), compilePerRunMsPerRun: round(perRunMs), compileMs: round(compileMs), savedPerRunMs: round(perRunMs - onceMs), instantiateMs: round(instantiateMs) };
-  console.log(`compile once: ${round(onceMs)} ms a run; compile per run: ${round(perRunMs)} ms a run (of which compile ${round(compileMs)} ms): ${round(perRunMs - onceMs)} ms saved per run (${n} runs on one thread); rebuilding the code from its portable form, once per thread: ${round(instantiateMs)} ms`);
+  summary.compile = {
+    runs: n,
+    compileOnceMsPerRun: round(onceMs),
+    compilePerRunMsPerRun: round(perRunMs),
+    compileMs: round(compileMs),
+    savedPerRunMs: round(perRunMs - onceMs),
+    instantiateMs: round(instantiateMs),
+  };
+  console.log(
+    `compile once: ${round(onceMs)} ms a run; compile per run: ${round(perRunMs)} ms a run (of which compile ${round(compileMs)} ms): ${round(perRunMs - onceMs)} ms saved per run (${n} runs on one thread); rebuilding the code from its portable form, once per thread: ${round(instantiateMs)} ms`,
+  );
 }
 console.log(JSON.stringify(summary));

@@ -17,10 +17,16 @@ const stop = at >= 0 ? Number(args.splice(at, 2)[1]) : 0.3;
 const [out, ...only] = args;
 if (!out) throw new Error('usage: npx tsx bench/trajectory-snapshot.ts <out-dir> [--stop s] [model ...]');
 mkdirSync(out, { recursive: true });
-const models = only.length ? only : [
-  ...readdirSync('mechanisms').filter((f) => f.endsWith('.ts') || f.endsWith('.urdf')).map((f) => join('mechanisms', f)),
-  ...readdirSync('bench/robots').filter((f) => f.endsWith('.urdf')).map((f) => join('bench/robots', f)),
-];
+const models = only.length
+  ? only
+  : [
+      ...readdirSync('mechanisms')
+        .filter((f) => f.endsWith('.ts') || f.endsWith('.urdf'))
+        .map((f) => join('mechanisms', f)),
+      ...readdirSync('bench/robots')
+        .filter((f) => f.endsWith('.urdf'))
+        .map((f) => join('bench/robots', f)),
+    ];
 const variants: [string, CompileOptions][] = [
   ['torn', { mode: 'torn' }],
   ['relaxed', { mode: 'relaxed' }],

@@ -17,7 +17,14 @@ import { parseArgs } from 'node:util';
 import { Mechanism, compile } from '../src/index.ts';
 import { mjcf, referenceValues } from '../src/bench/mjcf.ts';
 
-const { values } = parseArgs({ options: { model: { type: 'string', default: 'mechanisms/puma560.ts' }, stop: { type: 'string', default: '10' }, step: { type: 'string', default: '0.001' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    model: { type: 'string', default: 'mechanisms/puma560.ts' },
+    stop: { type: 'string', default: '10' },
+    step: { type: 'string', default: '0.001' },
+    rounds: { type: 'string', default: '5' },
+  },
+});
 const root = new URL('..', import.meta.url).pathname;
 const main = join(root, 'dist/src/cli/main.js');
 if (!existsSync(main)) throw new Error('bench/whole-run.ts runs the built package: npm run build first');
@@ -34,13 +41,20 @@ const [stop, step, rounds] = [values.stop, values.step, Number(values.rounds)];
 
 // the package's CLI in a process that reports its own CPU time (all threads) at exit
 const runner = join(work, 'kron.mjs');
-writeFileSync(runner, `import { main } from ${JSON.stringify(main)};
+writeFileSync(
+  runner,
+  `import { main } from ${JSON.stringify(main)};
 process.on('exit', () => { const c = process.cpuUsage(); process.stderr.write('cpu ' + (c.user + c.system) + '\\n'); });
 process.exitCode = await main(process.argv.slice(2));
-`);
+`,
+);
 const kronCsv = join(work, 'kron.csv');
 function kron(): number {
-  const r = spawnSync(process.execPath, [runner, 'simulate', model, '--stop', stop, '--step', step, '--out', kronCsv], { cwd: project, encoding: 'utf8', env: { ...process.env, KRON_CACHE_DIR: join(work, 'cache') } });
+  const r = spawnSync(process.execPath, [runner, 'simulate', model, '--stop', stop, '--step', step, '--out', kronCsv], {
+    cwd: project,
+    encoding: 'utf8',
+    env: { ...process.env, KRON_CACHE_DIR: join(work, 'cache') },
+  });
   if (r.status !== 0) throw new Error(`kron simulate failed:\n${r.stderr}`);
   return Number(/cpu (\d+)/.exec(r.stderr)![1]) / 1e6;
 }
@@ -49,7 +63,11 @@ function mujocoProgram(): string | undefined {
   const binary = join(work, 'run_mujoco');
   try {
     const flags = spawnSync('pkg-config', ['--cflags', '--libs', 'mujoco'], { encoding: 'utf8' });
-    execFileSync('g++', ['-O2', '-o', binary, join(root, 'bench/whole-run/run_mujoco.cpp'), ...(flags.status === 0 ? flags.stdout.trim().split(/\s+/) : ['-lmujoco'])], { stdio: 'pipe' });
+    execFileSync(
+      'g++',
+      ['-O2', '-o', binary, join(root, 'bench/whole-run/run_mujoco.cpp'), ...(flags.status === 0 ? flags.stdout.trim().split(/\s+/) : ['-lmujoco'])],
+      { stdio: 'pipe' },
+    );
     return binary;
   } catch (e) {
     console.log(`# MuJoCo C column left out: run_mujoco did not build (${String((e as { stderr?: Buffer }).stderr ?? e).split('\n')[0]})`);
@@ -87,11 +105,16 @@ if (mujoco) {
     const line = lines.slice(1).find((l) => Math.abs(Number(l.split(',')[0]) - t) < 1e-9)!;
     return new Map(line.split(',').map((v, i) => [header[i], Number(v)]));
   };
-  const k = row(kronCsv, 0.1), m = row(mujocoCsv, 0.1);
+  const k = row(kronCsv, 0.1),
+    m = row(mujocoCsv, 0.1);
   const joints = mjcf(mech as Mechanism, referenceValues(compile(mech as Mechanism))).joints;
   let worst = 0;
   joints.forEach((j, i) => {
-    for (const [kn, mn] of [[`${j}.q`, `q${i}`], [`${j}.qd`, `qd${i}`]]) worst = Math.max(worst, Math.abs(k.get(kn)! - m.get(mn)!) / Math.max(1, Math.abs(m.get(mn)!)));
+    for (const [kn, mn] of [
+      [`${j}.q`, `q${i}`],
+      [`${j}.qd`, `qd${i}`],
+    ])
+      worst = Math.max(worst, Math.abs(k.get(kn)! - m.get(mn)!) / Math.max(1, Math.abs(m.get(mn)!)));
   });
   console.log(`# the same run: q and qd at t = 0.1 s agree to ${worst.toExponential(1)} (relative)`);
   if (!(worst < 1e-6)) throw new Error('Kron and MuJoCo do not run the same model: no comparison');

@@ -44,11 +44,14 @@ const [q1, q2, q4] = [result.get('j1.q'), result.get('j2.q'), result.get('j4.q')
 
 /** the distance between the coupler's end C and the rocker's end, from the joint angles: zero when the loop is closed */
 export function loopResidual(t1: number, t2: number, t4: number): number {
-  const cx = a * Math.cos(t1) + b * Math.cos(t1 + t2), cy = a * Math.sin(t1) + b * Math.sin(t1 + t2);
+  const cx = a * Math.cos(t1) + b * Math.cos(t1 + t2),
+    cy = a * Math.sin(t1) + b * Math.sin(t1 + t2);
   return Math.hypot(cx - (d + c * Math.cos(t4)), cy - c * Math.sin(t4));
 }
 
-let residual = 0, low = Infinity, high = -Infinity;
+let residual = 0,
+  low = Infinity,
+  high = -Infinity;
 for (let k = 0; k < result.length; k++) {
   residual = Math.max(residual, loopResidual(q1[k], q2[k], q4[k]));
   [low, high] = [Math.min(low, q4[k]), Math.max(high, q4[k])];

@@ -33,20 +33,26 @@ m.connect(j2.frame_b, link2.frame_a);
 const inv = compile(m, { problem: 'inverse' }); // coordinates j1, j2
 
 /** the problem: 2 s in steps of 10 ms, from hanging (q1 = -pi/2) to upright (q1 = pi/2), both at rest */
-export const dt = 0.01, N = 200;
-export const start = [-Math.PI / 2, 0, 0, 0], goal = [Math.PI / 2, 0, 0, 0];
+export const dt = 0.01,
+  N = 200;
+export const start = [-Math.PI / 2, 0, 0, 0],
+  goal = [Math.PI / 2, 0, 0, 0];
 /** cost: r/2 |u|^2 dt per step, and at the end 1/2 sum wf_i (x_i - goal_i)^2 */
-export const r = 1e-2, wf = [1000, 1000, 100, 100];
+export const r = 1e-2,
+  wf = [1000, 1000, 100, 100];
 
-const n = 4, nu = 2;
+const n = 4,
+  nu = 2;
 
 /** x_{k+1} and, when asked, A = dx_{k+1}/dx_k and B = dx_{k+1}/du_k (row-major), from Kron's exact derivatives */
 export function step(x: readonly number[], u: readonly number[], jacobians = false): { next: number[]; A?: number[]; B?: number[] } {
-  const q = x.slice(0, 2), qd = x.slice(2, 4);
+  const q = x.slice(0, 2),
+    qd = x.slice(2, 4);
   const d = inv.forwardDerivatives(q, qd, u);
   const next = [q[0] + dt * qd[0], q[1] + dt * qd[1], qd[0] + dt * d.qdd[0], qd[1] + dt * d.qdd[1]];
   if (!jacobians) return { next };
-  const A = new Array<number>(n * n).fill(0), B = new Array<number>(n * nu).fill(0);
+  const A = new Array<number>(n * n).fill(0),
+    B = new Array<number>(n * nu).fill(0);
   for (let i = 0; i < n; i++) A[i * n + i] = 1;
   for (let i = 0; i < 2; i++) {
     A[i * n + 2 + i] = dt; // q' = qd
@@ -88,14 +94,17 @@ function backward(xs: number[][], us: number[][], mu: number): { K: number[][]; 
   let Vx = xs[N].map((x, i) => wf[i] * (x - goal[i]));
   let Vxx = new Array<number>(n * n).fill(0);
   for (let i = 0; i < n; i++) Vxx[i * n + i] = wf[i];
-  const K: number[][] = [], kff: number[][] = [];
+  const K: number[][] = [],
+    kff: number[][] = [];
   let expected = 0;
   for (let k = N - 1; k >= 0; k--) {
     const { A, B } = step(xs[k], us[k], true) as { A: number[]; B: number[] };
     const Qx = tmul(A, Vx, n, n, 1);
     const Qu = tmul(B, Vx, n, nu, 1).map((v, i) => v + r * dt * us[k][i]);
-    const VA = mul(Vxx, A, n, n, n), VB = mul(Vxx, B, n, n, nu);
-    const Qxx = tmul(A, VA, n, n, n), Qux = tmul(B, VA, n, nu, n);
+    const VA = mul(Vxx, A, n, n, n),
+      VB = mul(Vxx, B, n, n, nu);
+    const Qxx = tmul(A, VA, n, n, n),
+      Qux = tmul(B, VA, n, nu, n);
     const Quu = tmul(B, VB, n, nu, nu).map((v, i) => v + (i % (nu + 1) === 0 ? r * dt + mu : 0));
     const det = Quu[0] * Quu[3] - Quu[1] * Quu[2];
     if (!(Quu[0] > 0 && det > 0)) return undefined;
@@ -103,10 +112,12 @@ function backward(xs: number[][], us: number[][], mu: number): { K: number[][]; 
     const kk = mul(inv2, Qu, nu, nu, 1).map((v) => -v);
     const KK = mul(inv2, Qux, nu, nu, n).map((v) => -v);
     // V' = Q + K^T Quu k + K^T Qu + Qux^T k,   V'' = Qxx + K^T Quu K + K^T Qux + Qux^T K
-    const QuuK = mul(Quu, KK, nu, nu, n), Quuk = mul(Quu, kk, nu, nu, 1);
+    const QuuK = mul(Quu, KK, nu, nu, n),
+      Quuk = mul(Quu, kk, nu, nu, 1);
     Vx = Qx.map((v, i) => v + [0, 1].reduce((s, j) => s + KK[j * n + i] * (Quuk[j] + Qu[j]) + Qux[j * n + i] * kk[j], 0));
     Vxx = Qxx.map((v, ij) => {
-      const i = Math.floor(ij / n), j = ij % n;
+      const i = Math.floor(ij / n),
+        j = ij % n;
       return v + [0, 1].reduce((s, a) => s + KK[a * n + i] * QuuK[a * n + j] + KK[a * n + i] * Qux[a * n + j] + Qux[a * n + i] * KK[a * n + j], 0);
     });
     Vxx = Vxx.map((v, ij) => 0.5 * (v + Vxx[(ij % n) * n + Math.floor(ij / n)]));
@@ -118,8 +129,14 @@ function backward(xs: number[][], us: number[][], mu: number): { K: number[][]; 
 }
 
 /** the controls u_k + alpha kff_k + K_k (x_k - xs_k) rolled out; undefined when the motion runs away (a step too long to trust) */
-function forwardPass(xs: number[][], us: number[][], pass: { K: number[][]; kff: number[][] }, alpha: number): { us: number[][]; xs: number[][]; cost: number } | undefined {
-  const x = [start.slice()], next: number[][] = [];
+function forwardPass(
+  xs: number[][],
+  us: number[][],
+  pass: { K: number[][]; kff: number[][] },
+  alpha: number,
+): { us: number[][]; xs: number[][]; cost: number } | undefined {
+  const x = [start.slice()],
+    next: number[][] = [];
   for (let k = 0; k < N; k++) {
     const dx = x[k].map((v, i) => v - xs[k][i]);
     const u = [0, 1].map((j) => us[k][j] + alpha * pass.kff[k][j] + pass.K[k].slice(j * n, j * n + n).reduce((s, v, i) => s + v * dx[i], 0));
@@ -169,5 +186,7 @@ const end = result.xs[N];
 console.log(`iLQR: ${result.costs.length - 1} iterations, ${((used.user + used.system) / 1e6).toFixed(2)} s CPU`);
 const last = result.costs.length - 1;
 result.costs.forEach((c, i) => (i < 5 || i % 10 === 0 || i === last) && console.log(`  iteration ${String(i).padStart(3)}  cost ${c.toExponential(6)}`));
-console.log(`end state q = [${end.slice(0, 2).map((v) => v.toFixed(5))}], qd = [${end.slice(2).map((v) => v.toFixed(5))}]; goal q = [${goal.slice(0, 2).map((v) => v.toFixed(5))}], at rest`);
+console.log(
+  `end state q = [${end.slice(0, 2).map((v) => v.toFixed(5))}], qd = [${end.slice(2).map((v) => v.toFixed(5))}]; goal q = [${goal.slice(0, 2).map((v) => v.toFixed(5))}], at rest`,
+);
 console.log(`largest torque ${Math.max(...result.us.flat().map(Math.abs)).toFixed(3)} N m`);

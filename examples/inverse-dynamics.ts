@@ -27,7 +27,9 @@ m.connect(elbow.frame_b, j2.frame_a);
 m.connect(j2.frame_b, link2.frame_a);
 
 /** the state and the acceleration asked for */
-export const q = [0.3, -0.7], qd = [1.2, -0.4], qdd = [2, -1];
+export const q = [0.3, -0.7],
+  qd = [1.2, -0.4],
+  qdd = [2, -1];
 
 const inv = compile(m, { problem: 'inverse' });
 export const tau = [...inv.inverse(0, q, qd, qdd)];
@@ -40,8 +42,10 @@ console.log(`M qdd + h - tau = [${split.map((v) => v.toExponential(1))}]`);
 
 // forward dynamics with those torques as the joints' drives: the acceleration comes back
 const forward = simulate(compile(m), {
-  stop: 0, start: { 'j1.q': q[0], 'j2.q': q[1], 'j1.qd': qd[0], 'j2.qd': qd[1] },
-  inputs: { 'j1.tau': tau[0], 'j2.tau': tau[1] }, signals: ['der(j1.qd)', 'der(j2.qd)'],
+  stop: 0,
+  start: { 'j1.q': q[0], 'j2.q': q[1], 'j1.qd': qd[0], 'j2.qd': qd[1] },
+  inputs: { 'j1.tau': tau[0], 'j2.tau': tau[1] },
+  signals: ['der(j1.qd)', 'der(j2.qd)'],
 });
 export const back = [forward.final('der(j1.qd)'), forward.final('der(j2.qd)')];
 console.log(`forward dynamics with them: qdd = [${back.map((v) => v.toFixed(12))}]`);

@@ -31,7 +31,8 @@ const result = simulate(compile(m), { stop: 4, interval: 1e-3, integrator: 'adap
 function crossings(time: ArrayLike<number>, q: ArrayLike<number>): number[] {
   const out: number[] = [];
   for (let k = 1; k < time.length; k++) {
-    const a = q[k - 1] - down, b = q[k] - down;
+    const a = q[k - 1] - down,
+      b = q[k] - down;
     if (a > 0 && b <= 0) out.push(time[k - 1] + (a / (a - b)) * (time[k] - time[k - 1]));
   }
   return out;

@@ -32,7 +32,8 @@ const compiled = compile(m, { foldParameters: false });
 function period(time: ArrayLike<number>, q: ArrayLike<number>): number {
   const passes: number[] = [];
   for (let k = 1; k < time.length; k++) {
-    const a = q[k - 1] - down, b = q[k] - down;
+    const a = q[k - 1] - down,
+      b = q[k] - down;
     if (a > 0 && b <= 0) passes.push(time[k - 1] + (a / (a - b)) * (time[k] - time[k - 1]));
   }
   return (passes.at(-1)! - passes[0]) / (passes.length - 1);
@@ -41,7 +42,15 @@ function period(time: ArrayLike<number>, q: ArrayLike<number>): number {
 export const rows = lengths.map((L) => {
   const T0 = 2 * Math.PI * Math.sqrt((ball.m * L ** 2 + I) / (ball.m * ball.g * L));
   // a little over two periods, whatever the length
-  const run = simulate(compiled, { stop: 2.3 * T0, interval: 1e-3, integrator: 'adaptive', rtol: 1e-10, atol: 1e-12, parameters: { 'ball.r_cm[1]': L }, signals: ['j1.q'] });
+  const run = simulate(compiled, {
+    stop: 2.3 * T0,
+    interval: 1e-3,
+    integrator: 'adaptive',
+    rtol: 1e-10,
+    atol: 1e-12,
+    parameters: { 'ball.r_cm[1]': L },
+    signals: ['j1.q'],
+  });
   return { L, period: period(run.time, run.get('j1.q')), T0 };
 });
 

@@ -50,6 +50,9 @@ const result = simulate(compile(mechanism), { stop: 3, interval: 0.5, signals: [
 export const final = { shoulder: result.final('shoulder.q'), elbow: result.final('elbow.q') };
 
 console.log('time  shoulder.q  elbow.q');
-for (let k = 0; k < result.length; k++) console.log(`${result.time[k].toFixed(1)}   ${result.get('shoulder.q')[k].toFixed(5)}     ${result.get('elbow.q')[k].toFixed(5)}`);
-console.log(`error against the target at 3 s: shoulder ${(final.shoulder - target.shoulder).toFixed(5)} rad, elbow ${(final.elbow - target.elbow).toFixed(5)} rad`);
+for (let k = 0; k < result.length; k++)
+  console.log(`${result.time[k].toFixed(1)}   ${result.get('shoulder.q')[k].toFixed(5)}     ${result.get('elbow.q')[k].toFixed(5)}`);
+console.log(
+  `error against the target at 3 s: shoulder ${(final.shoulder - target.shoulder).toFixed(5)} rad, elbow ${(final.elbow - target.elbow).toFixed(5)} rad`,
+);
 console.log(`torques holding the arm: ${result.final('pd_shoulder.tau').toFixed(3)} N m, ${result.final('pd_elbow.tau').toFixed(3)} N m`);

@@ -14,12 +14,18 @@ import { writeFileSync } from 'node:fs';
 import { Mechanism, compile, simulatePlayback } from 'kron';
 
 const out = process.argv[2] ?? 'double-pendulum.json';
-export const L1 = 0.5, L2 = 0.4;
+export const L1 = 0.5,
+  L2 = 0.4;
 
 const m = new Mechanism('double-pendulum'); // gravity along -y
 const j1 = m.revolute('j1', { axis: [0, 0, 1], q: 0.4 });
 // the rods are drawn as cylinders along x, from the joint to the next one
-const rod = (L: number, color: string) => ({ shape: { type: 'cylinder' as const, radius: 0.02, length: L }, color, offset: [L / 2, 0, 0] as [number, number, number], axis: [1, 0, 0] as [number, number, number] });
+const rod = (L: number, color: string) => ({
+  shape: { type: 'cylinder' as const, radius: 0.02, length: L },
+  color,
+  offset: [L / 2, 0, 0] as [number, number, number],
+  axis: [1, 0, 0] as [number, number, number],
+});
 const link1 = m.body('link1', { m: 1, rcm: [L1 / 2, 0, 0], I: [0.0002, 0.02, 0.02], geometry: rod(L1, '#2e86de') });
 const elbow = m.bar('elbow', { r: [L1, 0, 0] });
 const j2 = m.revolute('j2', { axis: [0, 0, 1], q: -0.3 });

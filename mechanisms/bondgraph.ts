@@ -14,7 +14,8 @@ export const parameters = { variant: 0, E: 10, R1: 1, R2: 2, R3: 3, R4: 4, R5: 5
 export default function build(p: Partial<typeof parameters> = {}): Model {
   const q = { ...parameters, ...p };
   if (![0, 1, 2].includes(q.variant)) throw new RangeError(`variant must be 0..2, got ${q.variant}`);
-  const flowSinks = q.variant === 1, effortSinks = q.variant === 2;
+  const flowSinks = q.variant === 1,
+    effortSinks = q.variant === 2;
   const m = new Model('bondgraph');
   const se = m.add(new Se('Se', { E: q.E }));
   const r = [q.R1, q.R2, q.R3, q.R4, q.R5].map((v, k) => m.add(new R(`R${k + 1}`, { R: v })));

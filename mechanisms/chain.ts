@@ -10,7 +10,7 @@ export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   const mech = new Mechanism('chain');
   let parent = mech.world.frame_b;
   for (let k = 1; k <= n; k++) {
-    const j = mech.revolute(`j${k}`, { axis: k % 2 ? [0, 0, 1] : [0, 1, 0], q: q0 * (k % 3 - 1) });
+    const j = mech.revolute(`j${k}`, { axis: k % 2 ? [0, 0, 1] : [0, 1, 0], q: q0 * ((k % 3) - 1) });
     const body = mech.body(`b${k}`, {
       m,
       rcm: [L / 2, 0, 0],

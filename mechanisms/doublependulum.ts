@@ -6,9 +6,18 @@
 import { Mechanism } from 'kron';
 
 export const parameters = {
-  m1: 1, L1: 0.5, lc1: 0.25, I1: 1 * 0.5 ** 2 / 12,
-  m2: 0.8, L2: 0.4, lc2: 0.2, I2: 0.8 * 0.4 ** 2 / 12,
-  q1: 0.4, q2: -0.3, qd1: 0, qd2: 0,
+  m1: 1,
+  L1: 0.5,
+  lc1: 0.25,
+  I1: (1 * 0.5 ** 2) / 12,
+  m2: 0.8,
+  L2: 0.4,
+  lc2: 0.2,
+  I2: (0.8 * 0.4 ** 2) / 12,
+  q1: 0.4,
+  q2: -0.3,
+  qd1: 0,
+  qd2: 0,
 };
 
 export default function build(p: Partial<typeof parameters> = {}): Mechanism {
@@ -33,5 +42,10 @@ function rod(I: number): [number, number, number] {
 }
 
 function look(L: number, color: string) {
-  return { shape: { type: 'cylinder' as const, radius: 0.02, length: L }, color, offset: [L / 2, 0, 0] as [number, number, number], axis: [1, 0, 0] as [number, number, number] };
+  return {
+    shape: { type: 'cylinder' as const, radius: 0.02, length: L },
+    color,
+    offset: [L / 2, 0, 0] as [number, number, number],
+    axis: [1, 0, 0] as [number, number, number],
+  };
 }

@@ -15,7 +15,10 @@
 import { Mechanism } from 'kron';
 
 export const parameters = {
-  a: 0.2, b: 0.6, c: 0.5, d: 0.6,
+  a: 0.2,
+  b: 0.6,
+  c: 0.5,
+  d: 0.6,
   /** start crank angle (rad) and speed (rad/s) */
   theta2: Math.PI / 3,
   w: 4,

@@ -40,7 +40,12 @@ export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   const guide = m.rotation('guide', { axis: [0, 0, 1], angle: o.tilt });
   const j4 = m.prismatic('j4', { axis: [1, 0, 0], q: o.s0 });
   const b2 = m.bodyCylinder('b2', { r: [0, 0.2, 0], color: '#2980b9', ...look });
-  const j3 = m.universal('j3', { axes: [[0, 1, 0], [0, 0, 1]] });
+  const j3 = m.universal('j3', {
+    axes: [
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+  });
   const b3 = m.bodyCylinder('b3', { r: [-1, 0.3, 0.1], color: '#27ae60', ...look });
   m.connect(m.world.frame_b, j1.frame_a);
   m.connect(j1.frame_b, b1.frame_a);

@@ -15,15 +15,34 @@ import { type Frame, Mechanism } from 'kron';
 
 export const parameters = {
   /** pelvis slide: stiffness and damping (without them the whole tree falls freely) */
-  kS: 5000, dS: 100,
+  kS: 5000,
+  dS: 100,
   /** segment masses (kg) */
-  mPelvis: 10, mChest: 20, mHead: 5, mThigh: 7, mShank: 3.5, mFoot: 1, mUpperArm: 2, mForearm: 1.2, mHand: 0.5,
+  mPelvis: 10,
+  mChest: 20,
+  mHead: 5,
+  mThigh: 7,
+  mShank: 3.5,
+  mFoot: 1,
+  mUpperArm: 2,
+  mForearm: 1.2,
+  mHand: 0.5,
   /** mass of the small body between two axes of a compound joint */
   mMotor: 0.3,
   /** segment lengths (m) */
-  LThigh: 0.42, LShank: 0.4, LFoot: 0.2, LSpine: 0.3, LChest: 0.25, LUpperArm: 0.3, LForearm: 0.27, LHand: 0.15, LNeck: 0.1, LHead: 0.2,
+  LThigh: 0.42,
+  LShank: 0.4,
+  LFoot: 0.2,
+  LSpine: 0.3,
+  LChest: 0.25,
+  LUpperArm: 0.3,
+  LForearm: 0.27,
+  LHand: 0.15,
+  LNeck: 0.1,
+  LHead: 0.2,
   /** half the hip and shoulder widths */
-  wHip: 0.1, wShoulder: 0.18,
+  wHip: 0.1,
+  wShoulder: 0.18,
   /** start values: the joint angles scale */
   q0: 0.2,
   /** 1: the pelvis on a free joint `base` (states base.r, base.Q, base.v, base.w), not on the slide and two turns */
@@ -32,7 +51,9 @@ export const parameters = {
 
 type P = typeof parameters;
 type Axis = readonly [number, number, number];
-const X: Axis = [1, 0, 0], Y: Axis = [0, 1, 0], Z: Axis = [0, 0, 1];
+const X: Axis = [1, 0, 0],
+  Y: Axis = [0, 1, 0],
+  Z: Axis = [0, 0, 1];
 
 export default function build(p: Partial<P> = {}): Mechanism {
   const o = { ...parameters, ...p };
@@ -42,7 +63,10 @@ export default function build(p: Partial<P> = {}): Mechanism {
   const next = () => o.q0 * Math.sin(1.7 * ++q);
   const base = o.floating ? floatingBase(mech) : slidingBase(mech, o, next);
   const pelvis = segment(mech, 'pelvis', base, o.mPelvis, [0, 0.1, 0], 0.1);
-  for (const [side, s] of [['L', 1], ['R', -1]] as const) {
+  for (const [side, s] of [
+    ['L', 1],
+    ['R', -1],
+  ] as const) {
     const hip = mech.bar(`hip${side}`, { r: [0, 0, s * o.wHip] });
     mech.connect(pelvis, hip.frame_a);
     const thigh = segment(mech, `thigh${side}`, joints(mech, `hip${side}`, hip.frame_b, [Z, X, Y], o, next), o.mThigh, [0, -o.LThigh, 0]);
@@ -51,7 +75,10 @@ export default function build(p: Partial<P> = {}): Mechanism {
   }
   const spine = segment(mech, 'spine', joints(mech, 'waist', pelvis, [Y, X, Z], o, next), o.mChest / 2, [0, o.LSpine, 0]);
   const chest = segment(mech, 'chest', spine, o.mChest / 2, [0, o.LChest, 0], 0.15);
-  for (const [side, s] of [['L', 1], ['R', -1]] as const) {
+  for (const [side, s] of [
+    ['L', 1],
+    ['R', -1],
+  ] as const) {
     const shoulder = mech.bar(`shoulder${side}`, { r: [0, 0, s * o.wShoulder] });
     mech.connect(chest, shoulder.frame_a);
     const upper = segment(mech, `upperArm${side}`, joints(mech, `shoulder${side}`, shoulder.frame_b, [Z, X, Y], o, next), o.mUpperArm, [0, -o.LUpperArm, 0]);
@@ -103,7 +130,8 @@ function joints(mech: Mechanism, name: string, from: Frame, axes: readonly Axis[
  */
 function segment(mech: Mechanism, name: string, from: Frame, m: number, r: readonly [number, number, number], radius = 0.04): Frame {
   const L = Math.hypot(...r);
-  const axial = (m * radius * radius) / 2, transverse = (m * (3 * radius * radius + L * L)) / 12;
+  const axial = (m * radius * radius) / 2,
+    transverse = (m * (3 * radius * radius + L * L)) / 12;
   // the principal axes of the link frame: the rod lies along one of x, y
   const I: [number, number, number] = r[0] !== 0 ? [axial, transverse, transverse] : [transverse, axial, transverse];
   const body = mech.body(name, { m, rcm: [r[0] / 2, r[1] / 2, r[2] / 2], I });

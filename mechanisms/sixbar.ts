@@ -10,8 +10,15 @@
 import { Mechanism } from 'kron';
 
 export const parameters = {
-  a: 0.2, b: 0.6, c: 0.5, dD: 0.6,
-  e: 0.4, alpha: Math.PI / 3, g: 0.7, f: 0.5, dF: 1.3,
+  a: 0.2,
+  b: 0.6,
+  c: 0.5,
+  dD: 0.6,
+  e: 0.4,
+  alpha: Math.PI / 3,
+  g: 0.7,
+  f: 0.5,
+  dF: 1.3,
   /** start crank angle and speed */
   theta: Math.PI / 3,
   w: 3,

@@ -16,7 +16,9 @@
 import { Mechanism } from 'kron';
 
 export const parameters = {
-  r: 0.15, l: 0.5, e: 0.05,
+  r: 0.15,
+  l: 0.5,
+  e: 0.05,
   /** slider mass (kg) */
   ms: 1,
   /** start crank angle (rad) and speed (rad/s) */

@@ -16,7 +16,8 @@ export default function build(p: Partial<typeof parameters> = {}): Mechanism {
   const j = mech.free('j', { r: [0, rest, 0], v: [q.v0, 0, 0] });
   const I = (2 / 5) * q.m * q.radius ** 2;
   const ball = mech.body('ball', {
-    m: q.m, I: [I, I, I],
+    m: q.m,
+    I: [I, I, I],
     geometry: { shape: { type: 'sphere', radius: q.radius }, color: '#e67e22' },
     collision: [{ shape: { type: 'sphere', radius: q.radius }, material: { stiffness: q.k, damping: q.damping, friction: q.mu } }],
   });

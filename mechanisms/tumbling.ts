@@ -11,9 +11,13 @@ import { Mechanism } from 'kron';
 
 export const parameters = {
   /** box sides along x, y, z (m) and mass (kg) */
-  a: 0.4, b: 0.2, c: 0.1, m: 1,
+  a: 0.4,
+  b: 0.2,
+  c: 0.1,
+  m: 1,
   /** spin about the intermediate (y) axis and a disturbance about x (rad/s) */
-  spin: 3, disturbance: 0.01,
+  spin: 3,
+  disturbance: 0.01,
 };
 
 export default function build(p: Partial<typeof parameters> = {}): Mechanism {

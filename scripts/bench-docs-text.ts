@@ -51,7 +51,12 @@ const isBenchResult = (file: string): boolean => {
   return typeof r.name === 'string' && Array.isArray(r.columns) && Array.isArray(r.rows);
 };
 export const resultNames = (): string[] =>
-  existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => f.endsWith('.json') && isBenchResult(f)).map((f) => f.slice(0, -'.json'.length)).sort() : [];
+  existsSync(RESULTS)
+    ? readdirSync(RESULTS)
+        .filter((f) => f.endsWith('.json') && isBenchResult(f))
+        .map((f) => f.slice(0, -'.json'.length))
+        .sort()
+    : [];
 
 // (a page's text) => the same page with every generated block rendered again from its JSON
 export function regenerate(text: string, page: string): string {
@@ -64,7 +69,9 @@ export const blocksOf = (text: string): string[] => [...text.matchAll(BLOCK)].ma
 // () => every page of docs/performance as it should be: path => text
 export function benchPages(): Map<string, string> {
   const pages = new Map<string, string>();
-  for (const f of readdirSync(PAGES).filter((n) => n.endsWith('.md')).sort()) {
+  for (const f of readdirSync(PAGES)
+    .filter((n) => n.endsWith('.md'))
+    .sort()) {
     const path = join(PAGES, f);
     pages.set(path, regenerate(readFileSync(path, 'utf8'), `docs/performance/${f}`));
   }

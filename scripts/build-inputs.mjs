@@ -17,13 +17,19 @@ const INPUTS = ['src', 'viewer', 'tsconfig.json', 'tsconfig.build.json', 'script
 function files(path) {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => files(join(path, name)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => files(join(path, name)));
 }
 
 /** the hash of the build's inputs, as they are now */
 export function buildInputsHash() {
   const hash = createHash('sha256');
-  for (const file of INPUTS.flatMap((p) => files(join(root, p)))) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+  for (const file of INPUTS.flatMap((p) => files(join(root, p))))
+    hash
+      .update(`${relative(root, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   return hash.digest('hex');
 }
 

@@ -14,10 +14,12 @@ const portable = (help: string) => help.replace(/, \d+ here\)/g, ')').trimEnd();
 // () => the Markdown of docs/reference/cli.md
 export async function cliReference(): Promise<string> {
   const names = Object.keys(COMMANDS);
-  const sections = await Promise.all(names.map(async (name) => {
-    const { help } = await COMMANDS[name].load();
-    return `## kron ${name}\n\n${COMMANDS[name].summary[0].toUpperCase()}${COMMANDS[name].summary.slice(1)}.\n\n\`\`\`text\n${portable(help)}\n\`\`\`\n`;
-  }));
+  const sections = await Promise.all(
+    names.map(async (name) => {
+      const { help } = await COMMANDS[name].load();
+      return `## kron ${name}\n\n${COMMANDS[name].summary[0].toUpperCase()}${COMMANDS[name].summary.slice(1)}.\n\n\`\`\`text\n${portable(help)}\n\`\`\`\n`;
+    }),
+  );
   return `# CLI reference
 
 Every command of \`kron\` with its options and examples, as \`kron <command>

@@ -8,10 +8,46 @@
 // building models
 export { Model, Component, Connector, type ConnectorSpec, type Connectable, type Quantity, type GeneralizedCoordinate, der, time } from './model/index.ts';
 export {
-  type Expr, type Ex, type Vec3, type Vec3Like, type Mat3,
-  add, sub, neg, mul, div, pow, sin, cos, tan, asin, acos, atan, atan2, sqrt, exp, log, abs, sign,
-  relax, residue,
-  vec3, vadd, vsub, vscale, vneg, dot, cross, mat3, identity3, transpose, mulMV, mulMTV, mulMM, skew, axisRotation,
+  type Expr,
+  type Ex,
+  type Vec3,
+  type Vec3Like,
+  type Mat3,
+  add,
+  sub,
+  neg,
+  mul,
+  div,
+  pow,
+  sin,
+  cos,
+  tan,
+  asin,
+  acos,
+  atan,
+  atan2,
+  sqrt,
+  exp,
+  log,
+  abs,
+  sign,
+  relax,
+  residue,
+  vec3,
+  vadd,
+  vsub,
+  vscale,
+  vneg,
+  dot,
+  cross,
+  mat3,
+  identity3,
+  transpose,
+  mulMV,
+  mulMTV,
+  mulMM,
+  skew,
+  axisRotation,
 } from './expr/index.ts';
 export * from './library/multibody/index.ts';
 export * as rotational from './library/rotational/index.ts';
@@ -38,12 +74,33 @@ export type { ModelState } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export type { IterateOptions } from './structure/plan-types.ts';
 export type { IterationStats } from './codegen/relax-iterate.ts';
-export { simulate, simulateBlocks, type SimulateOptions, type SampleBlock, type RunStats, type Integrator, DEFAULT_STEP, DEFAULT_RTOL, DEFAULT_ATOL, MAX_RESULT_BYTES } from './sim/simulate.ts';
+export {
+  simulate,
+  simulateBlocks,
+  type SimulateOptions,
+  type SampleBlock,
+  type RunStats,
+  type Integrator,
+  DEFAULT_STEP,
+  DEFAULT_RTOL,
+  DEFAULT_ATOL,
+  MAX_RESULT_BYTES,
+} from './sim/simulate.ts';
 export { SimulationResult } from './sim/result.ts';
 export type { Controller } from './sim/controller.ts';
 
 // linearization (x' = A x + B u, y = C x + D u) and frame Jacobians at an operating point, loops closed
-export { linearize, frameJacobian, frameJacobian as jacobian, eigenvalues, type Linearization, type LinearizeOptions, type PointOptions, type FrameJacobian, type Eigenvalue } from './analysis/index.ts';
+export {
+  linearize,
+  frameJacobian,
+  frameJacobian as jacobian,
+  eigenvalues,
+  type Linearization,
+  type LinearizeOptions,
+  type PointOptions,
+  type FrameJacobian,
+  type Eigenvalue,
+} from './analysis/index.ts';
 
 // a run with its scene and frame poses, what the viewer plays (kron simulate --out run.json writes the same)
 export { simulatePlayback, type PlaybackRecording } from './io/playback.ts';

@@ -5,7 +5,20 @@
 // (expr/node.ts, withLocalTable).
 import { ModelError, StructuralError, UsageError } from './errors.ts';
 import { type TableSnapshot, tableSnapshot, withLocalTable } from './expr/index.ts';
-import { type FlatModel, type GeneralizedCoordinate, type Model, type ReducedModel, type VarKind, type Variable, components, elaborate, eliminateAliases, flatten, unconnectedConnectors, variableOf } from './model/index.ts';
+import {
+  type FlatModel,
+  type GeneralizedCoordinate,
+  type Model,
+  type ReducedModel,
+  type VarKind,
+  type Variable,
+  components,
+  elaborate,
+  eliminateAliases,
+  flatten,
+  unconnectedConnectors,
+  variableOf,
+} from './model/index.ts';
 import { type TearOverride, planModel } from './structure/plan.ts';
 import { type Sorted, sortEquations } from './structure/sort.ts';
 import type { BlockReport, SolvePlan } from './structure/plan-types.ts';
@@ -91,7 +104,8 @@ function compileShared(model: Model, options: CompileOptions, shared?: { front?:
   const mode = asked === 'auto' ? 'relaxed' : asked;
   if (mode !== 'torn' && mode !== 'relaxed') throw new UsageError(`mode "${mode}" is not known`, { hint: 'use --mode torn, relaxed or auto' });
   const problem = options.problem ?? 'forward';
-  if (problem !== 'forward' && problem !== 'inverse') throw new UsageError(`problem "${problem}" is not known`, { hint: "use problem: 'forward' or 'inverse' (kron compile --inverse)" });
+  if (problem !== 'forward' && problem !== 'inverse')
+    throw new UsageError(`problem "${problem}" is not known`, { hint: "use problem: 'forward' or 'inverse' (kron compile --inverse)" });
   // what the model declares once it is complete belongs to the model, not to this compile's table
   elaborate(model);
   const compiled = withLocalTable(() => compileElaborated(model, mode, problem, { ...options, relaxIterate: iterate }, shared), shared?.front?.table);
@@ -144,8 +158,15 @@ function compileAuto(model: Model, options: CompileOptions, t0: number): Compile
   const torn = bound !== undefined && !(relaxed instanceof Error) && bound > modeCost(relaxed.report.ops) ? { atLeast: bound } : attempt('torn');
   if (torn instanceof Error && relaxed instanceof Error) throw torn;
   const entry = (c: CompiledModel | Error) => (c instanceof Error ? { error: c.message } : { cost: modeCost(c.report.ops), ops: c.report.ops });
-  const kept = !(torn instanceof CompiledModel) || (!(relaxed instanceof Error) && modeCost(relaxed.report.ops) <= modeCost(torn.report.ops)) ? (relaxed as CompiledModel) : torn;
-  const auto: AutoModeReport = { chosen: kept.report.mode, torn: torn instanceof CompiledModel || torn instanceof Error ? entry(torn) : torn, relaxed: entry(relaxed) };
+  const kept =
+    !(torn instanceof CompiledModel) || (!(relaxed instanceof Error) && modeCost(relaxed.report.ops) <= modeCost(torn.report.ops))
+      ? (relaxed as CompiledModel)
+      : torn;
+  const auto: AutoModeReport = {
+    chosen: kept.report.mode,
+    torn: torn instanceof CompiledModel || torn instanceof Error ? entry(torn) : torn,
+    relaxed: entry(relaxed),
+  };
   kept.report.auto = auto;
   kept.report.compileMs = Math.round((performance.now() - t0) * 100) / 100;
   return kept;
@@ -180,7 +201,9 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     equations: flat.equations.length,
     unknowns: plan.unknowns.length,
     states: plan.states.length,
-    blocks: plan.blocks.filter((b) => b.size > 1).map((b) => (b.solver === 'newton' && substitution ? { ...b, iteration: nonlinearMethod(plan, b, substitution) } : b)),
+    blocks: plan.blocks
+      .filter((b) => b.size > 1)
+      .map((b) => (b.solver === 'newton' && substitution ? { ...b, iteration: nonlinearMethod(plan, b, substitution) } : b)),
     ops: generated.ops,
     outputOps: generated.outputOps,
     compileMs: 0,
@@ -193,16 +216,33 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     relaxedLoops: [...plan.relaxedLoops],
     problem,
   };
-  if (problem === 'inverse') report.inverse = { coordinates: coordinates.map((k) => k.q.name.replace(/\.q(\[\d+\])?$/, '$1')), forces: coordinates.map((k) => k.tau.name), ops: generated.ops };
+  if (problem === 'inverse')
+    report.inverse = {
+      coordinates: coordinates.map((k) => k.q.name.replace(/\.q(\[\d+\])?$/, '$1')),
+      forces: coordinates.map((k) => k.tau.name),
+      ops: generated.ops,
+    };
   if (plan.definedInputs.length) report.definedInputs = plan.definedInputs.map((v) => v.name);
   const kinematics = model.describeStructure() as CompileReport['kinematics'];
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
   const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
   const target = checkTarget(options.target);
-  const base = compiledData(plan, reduced, generated, report, header, { folded: options.foldParameters ?? true, start: options.start, problem, coordinates: names, target });
+  const base = compiledData(plan, reduced, generated, report, header, {
+    folded: options.foldParameters ?? true,
+    start: options.start,
+    problem,
+    coordinates: names,
+    target,
+  });
   // events belong to forward runs: the inverse problem has no states to integrate past them
-  const events = problem === 'forward' ? compileEvents(components(model).flatMap((c) => c.events), new Map(base.sources)) : undefined;
+  const events =
+    problem === 'forward'
+      ? compileEvents(
+          components(model).flatMap((c) => c.events),
+          new Map(base.sources),
+        )
+      : undefined;
   if (events) report.events = events.events.map(({ name, component, direction }) => ({ name, component, direction }));
   const data = { ...base, singularPoses: singularPoses(model), unitNorms: unitNorms(model), ...(events && { events }) };
   const compiled = new CompiledModel(data, { plan, reduced });
@@ -212,7 +252,11 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
 
 /** the singular poses the elaborated components declare, their states by name (pose-watch.ts) */
 function singularPoses(model: Model): WatchedPose[] {
-  return components(model).flatMap((c) => c.singularPoses().map(({ state, rates, what, hint }) => ({ state: variableOf(state)!.name, rates: rates.map((r) => variableOf(r)!.name), component: c.path, what, hint })));
+  return components(model).flatMap((c) =>
+    c
+      .singularPoses()
+      .map(({ state, rates, what, hint }) => ({ state: variableOf(state)!.name, rates: rates.map((r) => variableOf(r)!.name), component: c.path, what, hint })),
+  );
 }
 
 /** the states of unit norm the elaborated components declare (their quaternions), by name */
@@ -238,11 +282,13 @@ function checkWasm(compiled: CompiledModel): void {
     report.diagnostics.push(`target wasm: ${compiled.wasmUnavailable}; the model runs as JavaScript`);
     return;
   }
-  const js = compiled.defaults.w.slice(), wasm = compiled.createState();
+  const js = compiled.defaults.w.slice(),
+    wasm = compiled.createState();
   const x = compiled.x0();
   for (const move of [0, 0.25]) {
     const at = x.map((v, i) => v + move * Math.sin(i + 1));
-    const a = new Float64Array(at.length), b = new Float64Array(at.length);
+    const a = new Float64Array(at.length),
+      b = new Float64Array(at.length);
     try {
       compiled.fn(0, at, a, compiled.defaults.u, compiled.defaults.p, js);
     } catch {
@@ -252,8 +298,13 @@ function checkWasm(compiled: CompiledModel): void {
     const differs = [...a].findIndex((v, i) => !Object.is(v, b[i]));
     const slot = differs < 0 ? [...js].findIndex((v, i) => !Object.is(v, wasm.w[i])) : -1;
     if (differs >= 0 || slot >= 0) {
-      const what = differs >= 0 ? `der(${compiled.stateNames[differs]}): ${a[differs]} against ${b[differs]}` : `${compiled.generated.layout.workspace[slot]}: ${js[slot]} against ${wasm.w[slot]}`;
-      throw new ModelError(`target wasm computes another value than JavaScript: ${what}`, { hint: 'a bug of the WebAssembly target: compile with target js (the default) and report it' });
+      const what =
+        differs >= 0
+          ? `der(${compiled.stateNames[differs]}): ${a[differs]} against ${b[differs]}`
+          : `${compiled.generated.layout.workspace[slot]}: ${js[slot]} against ${wasm.w[slot]}`;
+      throw new ModelError(`target wasm computes another value than JavaScript: ${what}`, {
+        hint: 'a bug of the WebAssembly target: compile with target js (the default) and report it',
+      });
     }
   }
 }
@@ -262,7 +313,8 @@ function checkWasm(compiled: CompiledModel): void {
 function substitutionOptions(o: CompileOptions['tornSubstitution']): SubstitutionOptions | undefined {
   if (!o) return undefined;
   const maxSweeps = (o === true ? undefined : o.maxSweeps) ?? 50;
-  if (!(Number.isInteger(maxSweeps) && maxSweeps >= 1)) throw new UsageError(`substitution sweep count ${maxSweeps} must be an integer >= 1`, { hint: 'e.g. tornSubstitution: { maxSweeps: 50 }' });
+  if (!(Number.isInteger(maxSweeps) && maxSweeps >= 1))
+    throw new UsageError(`substitution sweep count ${maxSweeps} must be an integer >= 1`, { hint: 'e.g. tornSubstitution: { maxSweeps: 50 }' });
   return { maxSweeps };
 }
 
@@ -281,7 +333,14 @@ function inverseCoordinates(model: Model): GeneralizedCoordinate[] {
     });
   }
   for (const k of coordinates) {
-    const wrong = ([['q', 'state'], ['qd', 'state'], ['qdd', 'algebraic'], ['tau', 'input']] as const).find(([f, kind]) => k[f].kind !== kind);
+    const wrong = (
+      [
+        ['q', 'state'],
+        ['qd', 'state'],
+        ['qdd', 'algebraic'],
+        ['tau', 'input'],
+      ] as const
+    ).find(([f, kind]) => k[f].kind !== kind);
     if (wrong) {
       throw new ModelError(`generalized coordinate ${k.q.name}: ${k[wrong[0]].name} is ${k[wrong[0]].kind}, not ${wrong[1]}`, {
         component: k.q.owner?.path,
@@ -327,12 +386,15 @@ function inverseCause(e: StructuralError, coordinates: readonly GeneralizedCoord
   const names = new Set((e.details.variables ?? []).map((v) => v.replace(/ \(not determined\)$/, '')));
   const forces = coordinates.filter((k) => names.has(k.tau.name)).map((k) => k.tau.name);
   const first = forces[0] ?? [...names][0];
-  return new StructuralError(`the inverse problem is structurally singular: ${forces.length ? `the forces ${forces.join(', ')} are` : `${first} is`} not determined by the given accelerations (${e.message})`, {
-    component: first?.split('.').slice(0, -1).join('.') || undefined,
-    variables: e.details.variables,
-    equations: e.details.equations,
-    hint: `with q, qd, qdd of every state joint given, each state joint's tau must be computable from its d'Alembert equation: a coordinate whose force does not enter it (a massless end link, a joint whose axis the loop fixes) makes the problem singular; make that joint a rest joint ({ state: false }) or give its link mass. ${e.details.hint ?? ''}`.trim(),
-  });
+  return new StructuralError(
+    `the inverse problem is structurally singular: ${forces.length ? `the forces ${forces.join(', ')} are` : `${first} is`} not determined by the given accelerations (${e.message})`,
+    {
+      component: first?.split('.').slice(0, -1).join('.') || undefined,
+      variables: e.details.variables,
+      equations: e.details.equations,
+      hint: `with q, qd, qdd of every state joint given, each state joint's tau must be computable from its d'Alembert equation: a coordinate whose force does not enter it (a massless end link, a joint whose axis the loop fixes) makes the problem singular; make that joint a rest joint ({ state: false }) or give its link mass. ${e.details.hint ?? ''}`.trim(),
+    },
+  );
 }
 
 /**
@@ -345,11 +407,14 @@ function unconnectedCause(model: Model, e: StructuralError): StructuralError | u
   const culprits = unconnectedConnectors(model).filter((c) => c.across.length > 0 && c.across.some((v) => undetermined.has(v)));
   if (culprits.length === 0) return undefined;
   const names = culprits.map((c) => c.name);
-  return new StructuralError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} not connected to anything, so nothing determines ${names.length > 1 ? 'their' : 'its'} ${[...new Set(culprits.flatMap((c) => c.across.map((v) => v.slice(c.name.length + 1).replace(/\[.*$/, ''))))].join(', ')}`, {
-    component: culprits[0].name.split('.').slice(0, -1).join('.') || undefined,
-    variables: shortList(culprits.flatMap((c) => c.across.filter((v) => undetermined.has(v)))),
-    hint: `connect ${names.length > 1 ? 'each' : 'it'} to the model, e.g. m.connect(<a joint's frame_b>, ${names[0]}) (${e.message})`,
-  });
+  return new StructuralError(
+    `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} not connected to anything, so nothing determines ${names.length > 1 ? 'their' : 'its'} ${[...new Set(culprits.flatMap((c) => c.across.map((v) => v.slice(c.name.length + 1).replace(/\[.*$/, ''))))].join(', ')}`,
+    {
+      component: culprits[0].name.split('.').slice(0, -1).join('.') || undefined,
+      variables: shortList(culprits.flatMap((c) => c.across.filter((v) => undetermined.has(v)))),
+      hint: `connect ${names.length > 1 ? 'each' : 'it'} to the model, e.g. m.connect(<a joint's frame_b>, ${names[0]}) (${e.message})`,
+    },
+  );
 }
 
 const shortList = (names: string[], n = 4) => (names.length > n ? [...names.slice(0, n), `... (${names.length} in all)`] : names);

@@ -36,7 +36,14 @@ export class KronError extends Error {
     if (d.component) lines.push(`  component: ${d.component}`);
     // a large singular model can name hundreds: the first ones locate it, details has them all
     if (d.variables?.length) lines.push(`  variables: ${more(d.variables, 30).join(', ')}`);
-    if (d.equations?.length) lines.push('  equations:', ...more(d.equations.map((e) => (e.length > 300 ? `${e.slice(0, 300)} ...` : e)), 12).map((e) => `    ${e}`));
+    if (d.equations?.length)
+      lines.push(
+        '  equations:',
+        ...more(
+          d.equations.map((e) => (e.length > 300 ? `${e.slice(0, 300)} ...` : e)),
+          12,
+        ).map((e) => `    ${e}`),
+      );
     if (d.hint) lines.push(`  hint: ${d.hint}`);
     return lines.join('\n');
   }

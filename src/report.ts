@@ -81,4 +81,3 @@ export interface CompileReport {
   /** compiled with target 'wasm': 'wasm' when the WebAssembly target runs, 'js' when it could not (diagnostics say why) */
   target?: 'js' | 'wasm';
 }
-

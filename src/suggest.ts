@@ -7,8 +7,10 @@
 
 /** the optimal-string-alignment distance between a and b (Levenshtein plus swaps of neighbours), case ignored */
 function distance(a: string, b: string): number {
-  const x = a.toLowerCase(), y = b.toLowerCase();
-  let before: number[] = [], row = Array.from({ length: y.length + 1 }, (_, j) => j);
+  const x = a.toLowerCase(),
+    y = b.toLowerCase();
+  let before: number[] = [],
+    row = Array.from({ length: y.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
     const next = [i];
     for (let j = 1; j <= y.length; j++) {
@@ -24,7 +26,8 @@ function distance(a: string, b: string): number {
 export function closest(name: string, known: Iterable<string>): string | undefined {
   const limit = Math.min(2, Math.max(1, Math.floor(name.length / 3)));
   // ties go to the name of the same length (j1.dq: j1.qd, a swap, rather than j1.q), then to the first
-  let best: string | undefined, bestScore = limit + 1;
+  let best: string | undefined,
+    bestScore = limit + 1;
   for (const k of known) {
     if (k === name) continue;
     const score = distance(name, k) + (k.length === name.length ? 0 : 0.5);

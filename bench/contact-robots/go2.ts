@@ -31,7 +31,8 @@ const read = (f: string) => readFileSync(FIXTURES + f, 'utf8');
 
 export const G = 9.81;
 /** the PD gains on every leg joint (N m/rad, N m s/rad) */
-export const KP = 100, KD = 2;
+export const KP = 100,
+  KD = 2;
 /** the base's start height: the home key's 0.27 m plus 2 cm, feet 1.6 mm above the floor */
 export const START_HEIGHT = 0.29;
 /** Kron's foot law (header): stiffness from MuJoCo's rest depth, damping critical for a quarter of the mass */
@@ -67,7 +68,10 @@ export function go2Kron(options: { mode?: 'torn' | 'relaxed' } = {}): Go2 {
     for (const n of names) u[n.ctrl] = KP * (n.ref - s[n.q]) - KD * s[n.qd];
   };
   return {
-    mechanism, compiled, controller, mass,
+    mechanism,
+    compiled,
+    controller,
+    mass,
     contact: ContactScene.of(mechanism),
     normalForces: compiled.signalNames().filter((n) => n.endsWith('.contact_f[3]')),
     start: { 'base_free.r[3]': START_HEIGHT },
@@ -86,8 +90,11 @@ export function go2PdXml(): string {
   const text = mujocoReadable(read('go2-scene.xml'), read);
   const limit = (cls: string) => (cls === 'knee' ? 45.43 : 23.7);
   return text
-    .replace(/<motor class="(\w+)" name="(\w+)" joint="(\w+)"\/>/g, (_all, cls: string, name: string, joint: string) =>
-      `<general class="${cls}" name="${name}" joint="${joint}" gainprm="${KP}" biastype="affine" biasprm="0 -${KP} -${KD}" forcerange="-${limit(cls)} ${limit(cls)}"/>`)
+    .replace(
+      /<motor class="(\w+)" name="(\w+)" joint="(\w+)"\/>/g,
+      (_all, cls: string, name: string, joint: string) =>
+        `<general class="${cls}" name="${name}" joint="${joint}" gainprm="${KP}" biastype="affine" biasprm="0 -${KP} -${KD}" forcerange="-${limit(cls)} ${limit(cls)}"/>`,
+    )
     .replace('qpos="0 0 0.27 ', `qpos="0 0 ${START_HEIGHT} `);
 }
 
@@ -114,22 +121,31 @@ export async function go2Mujoco(): Promise<MujocoGo2> {
   const { model, data } = peer;
   mj.mj_resetDataKeyframe(model, data, 0);
   (data.qpos as Float64Array)[2] = START_HEIGHT;
-  const trn = model.actuator_trnid as Int32Array, qadr = model.jnt_qposadr as Int32Array, dadr = model.jnt_dofadr as Int32Array;
+  const trn = model.actuator_trnid as Int32Array,
+    qadr = model.jnt_qposadr as Int32Array,
+    dadr = model.jnt_dofadr as Int32Array;
   const act = Array.from({ length: model.nu }, (_, a) => ({ q: qadr[trn[2 * a]], v: dadr[trn[2 * a]], ref: HOME[a % 3] }));
   const mass = (model.body_mass as Float64Array).reduce((a, b) => a + b, 0);
   const f6 = new mj.DoubleBuffer(6);
   return {
-    peer, step: model.opt.timestep, mass,
+    peer,
+    step: model.opt.timestep,
+    mass,
     advance() {
-      const q = data.qpos as Float64Array, v = data.qvel as Float64Array, ctrl = data.ctrl as Float64Array;
+      const q = data.qpos as Float64Array,
+        v = data.qvel as Float64Array,
+        ctrl = data.ctrl as Float64Array;
       act.forEach((a, i) => (ctrl[i] = KP * (a.ref - q[a.q]) - KD * v[a.v]));
       mj.mj_step(model, data);
     },
     time: () => data.time,
-    base: () => { const q = data.qpos as Float64Array; return [q[0], q[1], q[2]]; },
+    base: () => {
+      const q = data.qpos as Float64Array;
+      return [q[0], q[1], q[2]];
+    },
     normalForce() {
       let fn = 0;
-      for (let i = 0; i < data.ncon; i++) mj.mj_contactForce(model, data, i, f6), (fn += (f6.GetView() as Float64Array)[0]);
+      for (let i = 0; i < data.ncon; i++) (mj.mj_contactForce(model, data, i, f6), (fn += (f6.GetView() as Float64Array)[0]));
       return fn;
     },
     depths: () => Array.from({ length: data.ncon }, (_, i) => -(data.contact as unknown as { get(i: number): { dist: number } }).get(i).dist),

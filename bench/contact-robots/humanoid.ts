@@ -54,7 +54,9 @@ export function humanoidKron(options: { mode?: 'torn' | 'relaxed' } = {}): Human
   }
   const compiled = compile(mechanism, options.mode && { mode: options.mode });
   return {
-    mechanism, compiled, contact: ContactScene.of(mechanism),
+    mechanism,
+    compiled,
+    contact: ContactScene.of(mechanism),
     mass: bodies.reduce((m, b) => m + b.mass, 0),
     normalForces: compiled.signalNames().filter((n) => n.endsWith('.contact_f[3]')),
   };
@@ -82,14 +84,21 @@ export async function humanoidMujoco(): Promise<MujocoHumanoid> {
   const f6 = new mj.DoubleBuffer(6);
   const contacts = () => Array.from({ length: data.ncon }, (_, i) => (data.contact as unknown as { get(i: number): { geom1: number; geom2: number } }).get(i));
   return {
-    peer, step: model.opt.timestep, mass: (model.body_mass as Float64Array).reduce((a, b) => a + b, 0),
+    peer,
+    step: model.opt.timestep,
+    mass: (model.body_mass as Float64Array).reduce((a, b) => a + b, 0),
     advance: () => mj.mj_step(model, data),
     time: () => data.time,
-    base: () => { const q = data.qpos as Float64Array; return [q[0], q[1], q[2]]; },
+    base: () => {
+      const q = data.qpos as Float64Array;
+      return [q[0], q[1], q[2]];
+    },
     floorForce() {
       mj.mj_forward(model, data);
       let fn = 0;
-      contacts().forEach((c, i) => { if (c.geom1 === 0 || c.geom2 === 0) mj.mj_contactForce(model, data, i, f6), (fn += (f6.GetView() as Float64Array)[0]); });
+      contacts().forEach((c, i) => {
+        if (c.geom1 === 0 || c.geom2 === 0) (mj.mj_contactForce(model, data, i, f6), (fn += (f6.GetView() as Float64Array)[0]));
+      });
       return fn;
     },
     selfContacts: () => contacts().filter((c) => c.geom1 !== 0 && c.geom2 !== 0).length,

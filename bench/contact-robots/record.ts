@@ -13,7 +13,8 @@ import { go2Kron } from './go2.ts';
 import { humanoidKron } from './humanoid.ts';
 
 const dir = resolve(process.argv[2] ?? '.');
-const go2 = go2Kron(), humanoid = humanoidKron();
+const go2 = go2Kron(),
+  humanoid = humanoidKron();
 const runs = [
   { name: 'go2-standing.json', scene: go2, options: { stop: 2, controller: go2.controller, start: go2.start } },
   { name: 'humanoid-falling.json', scene: humanoid, options: { stop: 3 } },

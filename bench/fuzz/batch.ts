@@ -65,7 +65,13 @@ export function runBatch(seeds: readonly number[], o: BatchOptions): Promise<Cas
         running = m.started;
         clearTimeout(timer);
         timer = setTimeout(() => {
-          finish(lost(m.started, 'timeout', `no answer after ${o.timeout} s: the worker was stopped (reproduce: npm run fuzz -- --seed ${m.started} --cases 1${o.task.small ? ' --small' : ''} --family ${o.task.family} --verbose)`));
+          finish(
+            lost(
+              m.started,
+              'timeout',
+              `no answer after ${o.timeout} s: the worker was stopped (reproduce: npm run fuzz -- --seed ${m.started} --cases 1${o.task.small ? ' --small' : ''} --family ${o.task.family} --verbose)`,
+            ),
+          );
           void w.terminate();
         }, o.timeout * 1000);
         return;

@@ -77,7 +77,22 @@ import { contactCase } from './contact.ts';
 import { type MechanismSpec, features, positionSignals, velocitySignals } from './spec.ts';
 
 export type CaseClass = 'compile-error' | 'run-error' | 'agree';
-export type FailureKind = 'crash' | 'silent' | 'timeout' | 'nan' | 'disagree' | 'one-sided' | 'compile-mismatch' | 'oracle-singular' | 'kron-singular' | 'not-closed' | 'no-assembly' | 'rest-choice' | 'tunnel' | 'energy' | 'run-failed';
+export type FailureKind =
+  | 'crash'
+  | 'silent'
+  | 'timeout'
+  | 'nan'
+  | 'disagree'
+  | 'one-sided'
+  | 'compile-mismatch'
+  | 'oracle-singular'
+  | 'kron-singular'
+  | 'not-closed'
+  | 'no-assembly'
+  | 'rest-choice'
+  | 'tunnel'
+  | 'energy'
+  | 'run-failed';
 
 export interface CaseResult {
   seed: number;
@@ -97,8 +112,10 @@ export interface CaseResult {
 export const TOL = 1e-8;
 /** K of the header: the loop oracle's data sensitivity, times this, is allowed per coordinate */
 export const SENSITIVITY_FACTOR = 16;
-const GREY_LOW = 1e-14, GREY_HIGH = 1e-8;
-const RANK_LOW = 1e-10, RANK_HIGH = 1e-6;
+const GREY_LOW = 1e-14,
+  GREY_HIGH = 1e-8;
+const RANK_LOW = 1e-10,
+  RANK_HIGH = 1e-6;
 const MODES: Mode[] = ['torn', 'relaxed'];
 
 type Outcome = { ok: true; c: CompiledModel } | { ok: false; error: unknown };
@@ -188,7 +205,8 @@ function oracle(spec: MechanismSpec, q: number[], qd: number[], tau: number[], i
     return r.singular ? { singular: true, why: r.why, grey } : { singular: false, qdd: r.x, widen: r.cond * 1e-15, slack: r.x.map(() => 0), grey };
   }
   const r = isFloating(spec) ? floatingLoopDynamics(spec, sys, q, qd, tau) : { ...loopDynamics(sys, q, qd, tau), spread: 1 };
-  if (r.phi > 1e-9 || r.Gqd > 1e-8 * (1 + Math.max(...qd.map(Math.abs)))) return { closed: false, detail: `|phi(q)| = ${r.phi.toExponential(2)}, |G qd| = ${r.Gqd.toExponential(2)}` };
+  if (r.phi > 1e-9 || r.Gqd > 1e-8 * (1 + Math.max(...qd.map(Math.abs))))
+    return { closed: false, detail: `|phi(q)| = ${r.phi.toExponential(2)}, |G qd| = ${r.Gqd.toExponential(2)}` };
   if (r.singular) return { singular: true, why: r.why, grey: /rank/.test(r.why) ? r.rankG >= RANK_LOW : r.minScaled * r.spread >= GREY_LOW };
   return { singular: false, qdd: r.qdd, widen: r.cond * 1e-15 + r.err, slack: r.sensitivity.map((v) => SENSITIVITY_FACTOR * v), grey: nearSingular(r) };
 }
@@ -223,25 +241,38 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
     const [t, r] = compiled;
     if (!t.ok && !r.ok) {
       const [et, er] = [t.error as KronError, r.error as KronError];
-      return et.name === er.name ? { ...base, cls: 'compile-error', note: describeError(et) } : fail('compile-mismatch', `torn ${describeError(et)} | relaxed ${describeError(er)}`);
+      return et.name === er.name
+        ? { ...base, cls: 'compile-error', note: describeError(et) }
+        : fail('compile-mismatch', `torn ${describeError(et)} | relaxed ${describeError(er)}`);
     }
     const [bad, mode] = !t.ok ? [t.error, 'torn'] : [(r as { error: unknown }).error, 'relaxed'];
     return fail('one-sided', `${mode} compile fails, the other compiles: ${describeError(bad)}`);
   }
   const [torn, relaxed] = [compiled[0].c, compiled[1].c];
   const state = randomState(spec, torn);
-  if (relaxed.stateNames.join() !== torn.stateNames.join()) return fail('one-sided', `states differ: torn ${torn.stateNames.join(',')} relaxed ${relaxed.stateNames.join(',')}`);
+  if (relaxed.stateNames.join() !== torn.stateNames.join())
+    return fail('one-sided', `states differ: torn ${torn.stateNames.join(',')} relaxed ${relaxed.stateNames.join(',')}`);
   const runs = [evaluate(spec, torn, state), evaluate(spec, relaxed, state)];
   for (const [i, r] of runs.entries()) if (!r.ok && !(r.error instanceof KronError)) return fail('crash', `${MODES[i]} derivatives: ${describeError(r.error)}`);
-  for (const [i, r] of runs.entries()) if (r.ok && !r.dx.every(Number.isFinite)) return fail('nan', `${MODES[i]} derivatives returned [${[...r.dx].map((v) => v.toPrecision(4)).join(', ')}] with no error`);
+  for (const [i, r] of runs.entries())
+    if (r.ok && !r.dx.every(Number.isFinite))
+      return fail('nan', `${MODES[i]} derivatives returned [${[...r.dx].map((v) => v.toPrecision(4)).join(', ')}] with no error`);
   const answered = runs.map((r) => r.ok);
   if (!answered[0] && !answered[1]) return bothFailed(spec, torn, state, runs, base, fail);
   if (answered[0] !== answered[1]) {
     const bad = answered[0] ? 1 : 0;
     const k = (runs[1 - bad] as { k: Coordinates }).k;
     const o = oracle(spec, k.q, k.qd, k.tau, state.inputs);
-    const verdict = 'closed' in o ? `oracle: ${MODES[1 - bad]}'s loop not closed (${o.detail})` : o.singular ? `oracle: singular (${o.why})` : `oracle: regular, qdd [${fmt(o.qdd)}]`;
-    return fail('one-sided', `${MODES[bad]} throws ${describeError((runs[bad] as { error: unknown }).error)}; ${MODES[1 - bad]} answers qdd [${fmt(k.qdd)}]; ${verdict}`);
+    const verdict =
+      'closed' in o
+        ? `oracle: ${MODES[1 - bad]}'s loop not closed (${o.detail})`
+        : o.singular
+          ? `oracle: singular (${o.why})`
+          : `oracle: regular, qdd [${fmt(o.qdd)}]`;
+    return fail(
+      'one-sided',
+      `${MODES[bad]} throws ${describeError((runs[bad] as { error: unknown }).error)}; ${MODES[1 - bad]} answers qdd [${fmt(k.qdd)}]; ${verdict}`,
+    );
   }
   // both answered: compare each with the oracle at its own q, qd (their rest joints may differ in principle)
   const results = runs.map((r) => (r as { k: Coordinates }).k);
@@ -261,8 +292,12 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
     const over = errs.map((e, j) => e / (tol * scale + o.slack[j]));
     const worst = over.reduce((b, v, j) => (!(v <= over[b]) ? j : b), 0);
     const slack = maxAbs(o.slack) / scale;
-    const widened = tol > 2 * TOL || slack > TOL ? ` widened to ${tol.toExponential(1)}${slack > TOL ? ` + data sensitivity up to ${slack.toExponential(1)}` : ''}` : '';
-    if (!over.every((v) => v <= 1)) lines.push(`${MODES[i]} off by ${(maxAbs(errs) / scale).toExponential(2)} relative (coordinate ${worst + 1}: ${over[worst].toPrecision(3)}x its tol${widened}): kron [${fmt(k.qdd)}] oracle [${fmt(o.qdd)}]`);
+    const widened =
+      tol > 2 * TOL || slack > TOL ? ` widened to ${tol.toExponential(1)}${slack > TOL ? ` + data sensitivity up to ${slack.toExponential(1)}` : ''}` : '';
+    if (!over.every((v) => v <= 1))
+      lines.push(
+        `${MODES[i]} off by ${(maxAbs(errs) / scale).toExponential(2)} relative (coordinate ${worst + 1}: ${over[worst].toPrecision(3)}x its tol${widened}): kron [${fmt(k.qdd)}] oracle [${fmt(o.qdd)}]`,
+      );
   }
   if (lines.length) return { ...fail('disagree', lines.join(' | ')), grey };
   return { ...base, cls: 'agree', grey, branch: otherBranch(spec, torn, state, results[0]) };
@@ -270,7 +305,9 @@ export function runCase(seed: number, spec: MechanismSpec = generate(seed)): Cas
 
 /** the coordinates a loop determines (not states of the compiled model), as indices into the velocity coordinates (= the oracle tree's) */
 function restIndices(spec: MechanismSpec, c: CompiledModel): number[] {
-  return velocitySignals(spec).map((k, i) => (c.stateNames.includes(k.qd) ? -1 : i)).filter((i) => i >= 0);
+  return velocitySignals(spec)
+    .map((k, i) => (c.stateNames.includes(k.qd) ? -1 : i))
+    .filter((i) => i >= 0);
 }
 
 const wrapAngle = (x: number) => Math.atan2(Math.sin(x), Math.cos(x));
@@ -285,7 +322,8 @@ const wrapAngle = (x: number) => Math.atan2(Math.sin(x), Math.cos(x));
  */
 function otherBranch(spec: MechanismSpec, torn: CompiledModel, state: State, k: Coordinates): string | undefined {
   if (!spec.cuts.length) return undefined;
-  const start = oracleStart(spec), rest = restIndices(spec, torn);
+  const start = oracleStart(spec),
+    rest = restIndices(spec, torn);
   const kq = oracleCoordinates(spec, k.q, k.qd, k.tau).q;
   const angular = angularCoordinates(spec);
   const off = (a: readonly number[], i: number) => Math.abs(angular[i] ? wrapAngle(kq[i] - a[i]) : kq[i] - a[i]);
@@ -295,11 +333,20 @@ function otherBranch(spec: MechanismSpec, torn: CompiledModel, state: State, k: 
   const along = continueLoop(withCutDrives(spec, state.inputs), start, target, rest);
   if (!along.closed) return `closed past a fold of the start's branch (rest coordinates moved up to ${moved.toPrecision(3)})`;
   const gap = Math.max(...rest.map((i) => off(along.q, i)));
-  return gap > 1e-6 ? `closed on another branch: rest coordinates up to ${gap.toPrecision(3)} from the start's branch (moved up to ${moved.toPrecision(3)})` : undefined;
+  return gap > 1e-6
+    ? `closed on another branch: rest coordinates up to ${gap.toPrecision(3)} from the start's branch (moved up to ${moved.toPrecision(3)})`
+    : undefined;
 }
 
 // both modes threw typed errors at run time: a run-error if the oracle agrees it is singular (or cannot close the loop)
-function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs: Run[], base: { seed: number; shape: string; features: string }, fail: (k: FailureKind, d: string) => CaseResult): CaseResult {
+function bothFailed(
+  spec: MechanismSpec,
+  torn: CompiledModel,
+  state: State,
+  runs: Run[],
+  base: { seed: number; shape: string; features: string },
+  fail: (k: FailureKind, d: string) => CaseResult,
+): CaseResult {
   const msg = runs.map((r, i) => `${MODES[i]}: ${describeError((r as { error: unknown }).error)}`).join(' | ');
   if (!runs.every((r) => !r.ok && r.error instanceof SimulationError)) return fail('crash', `typed errors that are not SimulationError at run time: ${msg}`);
   // the oracle's view at the same state: for loops, close it itself from the start values (the rest
@@ -315,13 +362,26 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
   const { q: guess, v: qd, tau } = oracleCoordinates(spec, qx, vx, tx);
   let q = guess;
   if (spec.cuts.length) {
-    const sys = withCutDrives(spec, state.inputs), start = oracleStart(spec);
+    const sys = withCutDrives(spec, state.inputs),
+      start = oracleStart(spec);
     // the rest joints matter where Kron failed to close the loop (Newton, or its Jacobian); a singular
     // velocity or acceleration system is judged by the oracle at the closed state below
     const closing = /Newton|Jacobian of the algebraic loop/.test(msg);
-    const [restRank, allRank] = closing ? [columnRank(sys, start, rest), columnRank(sys, start, start.map((_, i) => i))] : [1, 1];
+    const [restRank, allRank] = closing
+      ? [
+          columnRank(sys, start, rest),
+          columnRank(
+            sys,
+            start,
+            start.map((_, i) => i),
+          ),
+        ]
+      : [1, 1];
     if (restRank <= RANK_LOW && allRank > RANK_HIGH) {
-      return fail('rest-choice', `${msg}; the rest joints' constraint Jacobian at the assembled start has sigma_min/sigma_max ${restRank.toExponential(1)} (rest ${rest.map((i) => names[i].q ?? names[i].qd).join(', ')}), the mechanism's ${allRank.toExponential(1)}`);
+      return fail(
+        'rest-choice',
+        `${msg}; the rest joints' constraint Jacobian at the assembled start has sigma_min/sigma_max ${restRank.toExponential(1)} (rest ${rest.map((i) => names[i].q ?? names[i].qd).join(', ')}), the mechanism's ${allRank.toExponential(1)}`,
+      );
     }
     // the loop closed on the start's assembly branch: the one Kron's Newton, warm-started from the start, is after
     const along = continueLoop(sys, start, guess, rest);
@@ -330,9 +390,17 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
     if (!closed) {
       // a mass matrix that is singular everywhere (a massless link free to move) is singular at the start
       // position too, which closes by construction: say so rather than blame the loop
-      const atStart = loopDynamics(sys, start, start.map(() => 0), start.map(() => 0));
-      if (atStart.singular && !/rank/.test(atStart.why)) return { ...base, cls: 'run-error', note: `oracle: singular at the assembled start (the state does not close with these rest joints): ${atStart.why}` };
-      const fold = along.closed ? '' : ` (the state is past a fold of the start's branch: the oracle's continuation stops ${(100 * along.reached).toFixed(1)}% of the way, the rest coordinates' sigma_min/sigma_max ${along.rank.toExponential(1)})`;
+      const atStart = loopDynamics(
+        sys,
+        start,
+        start.map(() => 0),
+        start.map(() => 0),
+      );
+      if (atStart.singular && !/rank/.test(atStart.why))
+        return { ...base, cls: 'run-error', note: `oracle: singular at the assembled start (the state does not close with these rest joints): ${atStart.why}` };
+      const fold = along.closed
+        ? ''
+        : ` (the state is past a fold of the start's branch: the oracle's continuation stops ${(100 * along.reached).toFixed(1)}% of the way, the rest coordinates' sigma_min/sigma_max ${along.rank.toExponential(1)})`;
       return { ...base, cls: 'run-error', note: `loop does not close (oracle agrees)${fold}: ${msg}` };
     }
     q = closed;
@@ -340,8 +408,14 @@ function bothFailed(spec: MechanismSpec, torn: CompiledModel, state: State, runs
   if (spec.cuts.length) {
     const r = loopDynamics(withCutDrives(spec, state.inputs), q, qd, tau);
     if (r.singular) return { ...base, cls: 'run-error', grey: false, note: `oracle: ${r.why}` };
-    if (/Newton/.test(msg)) return fail('no-assembly', `both modes: ${msg}; the oracle closes the loop on the start's branch and finds it regular (cond ${r.cond.toExponential(2)})`);
-    return nearSingular({ ...r, spread: cardanSpread(spec, q) }) ? { ...base, cls: 'run-error', grey: true } : fail('kron-singular', `${msg}; oracle regular: G's sigma_min/sigma_max ${r.rankG.toExponential(2)}, reduced mass-scaled matrix's smallest eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`);
+    if (/Newton/.test(msg))
+      return fail('no-assembly', `both modes: ${msg}; the oracle closes the loop on the start's branch and finds it regular (cond ${r.cond.toExponential(2)})`);
+    return nearSingular({ ...r, spread: cardanSpread(spec, q) })
+      ? { ...base, cls: 'run-error', grey: true }
+      : fail(
+          'kron-singular',
+          `${msg}; oracle regular: G's sigma_min/sigma_max ${r.rankG.toExponential(2)}, reduced mass-scaled matrix's smallest eigenvalue ${r.minScaled.toExponential(2)}, cond ${r.cond.toExponential(2)}`,
+        );
   }
   const r = isFloating(spec) ? floatingTreeDynamics(spec, qx, vx, tx) : forwardDynamics(expand(oracleSystem(spec).tree), q, qd, tau);
   if (r.singular) return { ...base, cls: 'run-error', grey: r.minScaled >= GREY_LOW, note: `oracle: ${r.why}` };

@@ -87,19 +87,46 @@ export function generateContact(seed: number): ContactTree {
     // a link hangs from the root, or from a link without a child yet (two at one joint would start overlapping)
     const free = links.map((_, k) => k).filter((k) => !links.some((l) => l.parent === k));
     const parent = i === 0 || rnd() < 0.4 || free.length === 0 ? -1 : free[Math.floor(rnd() * free.length)];
-    const base = parent < 0 ? apart(sphereDir, links.filter((l) => l.parent < 0).map((l) => l.u)) : links[parent].u;
+    const base =
+      parent < 0
+        ? apart(
+            sphereDir,
+            links.filter((l) => l.parent < 0).map((l) => l.u),
+          )
+        : links[parent].u;
     const at: V3 = parent < 0 ? (base.map((x) => x * (reach(rootShape) + 0.02)) as V3) : (links[parent].u.map((x) => 2 * links[parent].L * x) as V3);
     const u = unit(base.map((x) => x + 0.35 * (rnd() - 0.5)));
     const L = between(0.08, 0.2);
     const m = between(0.2, 1.5);
-    links.push({ parent, at, axis: sphereDir(), q: between(-0.4, 0.4), qd: between(-2, 2), d: rnd() < 0.5 ? 0 : between(0, 0.3), u, L, m, shape: pickShape(rnd, between(0.02, 0.05), 2 * L - 0.1), material: material(m) });
+    links.push({
+      parent,
+      at,
+      axis: sphereDir(),
+      q: between(-0.4, 0.4),
+      qd: between(-2, 2),
+      d: rnd() < 0.5 ? 0 : between(0, 0.3),
+      u,
+      L,
+      m,
+      shape: pickShape(rnd, between(0.02, 0.05), 2 * L - 0.1),
+      material: material(m),
+    });
   }
   // high enough that nothing touches the ground: the tree reaches at most the sum of its segments from the root's centre
   const height = reach(rootShape) + 0.03 + links.reduce((s, l) => s + 2 * l.L + 0.02 + reach(l.shape), 0) + between(0, 0.3);
-  const q4 = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5], n4 = Math.hypot(...q4) || 1;
+  const q4 = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5],
+    n4 = Math.hypot(...q4) || 1;
   const Q = q4.map((x) => x / n4) as [number, number, number, number];
   return {
-    root: { m: rootMass, shape: rootShape, material: material(rootMass), r: [between(-0.2, 0.2), height, between(-0.2, 0.2)], Q, v: [between(-1, 1), between(-1, 0.5), between(-1, 1)], w: [between(-3, 3), between(-3, 3), between(-3, 3)] },
+    root: {
+      m: rootMass,
+      shape: rootShape,
+      material: material(rootMass),
+      r: [between(-0.2, 0.2), height, between(-0.2, 0.2)],
+      Q,
+      v: [between(-1, 1), between(-1, 0.5), between(-1, 1)],
+      w: [between(-3, 3), between(-3, 3), between(-3, 3)],
+    },
     links,
     slipSpeed: rnd() < 0.5 ? 1e-3 : 1e-2,
     law,
@@ -135,7 +162,8 @@ function solidInertia(s: CollisionShape, m: number): V3 {
   if (s.type === 'sphere') return [0.4 * m * s.radius ** 2, 0.4 * m * s.radius ** 2, 0.4 * m * s.radius ** 2];
   const [a, b, c] = s.type === 'box' ? s.size : s.type === 'capsule' ? [2 * s.radius, 2 * s.radius, s.length + 2 * s.radius] : [0, 0, 0];
   if (s.type === 'box') return [(m * (b * b + c * c)) / 12, (m * (a * a + c * c)) / 12, (m * (a * a + b * b)) / 12];
-  const r = a / 2, side = (m * (3 * r * r + c * c)) / 12;
+  const r = a / 2,
+    side = (m * (3 * r * r + c * c)) / 12;
   return [side, side, (m * r * r) / 2];
 }
 
@@ -152,7 +180,7 @@ export function buildContact(tree: ContactTree, seed: number): Mechanism {
   const { root } = tree;
   const free = m.free('root', { r: root.r, Q: root.Q, v: root.v, w: root.w });
   const base = m.body('base', { m: root.m, I: solidInertia(root.shape, root.m), collision: [{ shape: root.shape, material: root.material }] });
-  m.connect(m.world.frame_b, free.frame_a), m.connect(free.frame_b, base.frame_a);
+  (m.connect(m.world.frame_b, free.frame_a), m.connect(free.frame_b, base.frame_a));
   const ends = [free.frame_b];
   tree.links.forEach((l, i) => {
     const k = i + 1;
@@ -161,7 +189,7 @@ export function buildContact(tree: ContactTree, seed: number): Mechanism {
     const centre = l.u.map((x) => l.L * x) as V3;
     const collider: Collider = { shape: l.shape, offset: centre, orientation: zOnto(l.u), material: l.material };
     const body = m.body(`b${k}`, { m: l.m, rcm: centre, I: turnedInertia(l.shape, l.m, l.u), collision: [collider] });
-    m.connect(ends[l.parent + 1], bar.frame_a), m.connect(bar.frame_b, j.frame_a), m.connect(j.frame_b, body.frame_a);
+    (m.connect(ends[l.parent + 1], bar.frame_a), m.connect(bar.frame_b, j.frame_a), m.connect(j.frame_b, body.frame_a));
     ends.push(j.frame_b);
   });
   m.ground();

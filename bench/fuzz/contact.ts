@@ -66,18 +66,31 @@ export function contactCase(seed: number, tree: ContactTree): CaseResult {
     return fail(/non-finite/.test(e.message) ? 'nan' : 'run-failed', describeError(e));
   }
   const columns = names.map((n) => res.get(n));
-  for (const [i, c] of columns.entries()) if (!c.every(Number.isFinite)) return fail('nan', `${names[i]} is not finite at time ${res.time[c.findIndex((v) => !Number.isFinite(v))]} with no error`);
-  const energy = columns[names.length - 2], work = columns[names.length - 1];
+  for (const [i, c] of columns.entries())
+    if (!c.every(Number.isFinite)) return fail('nan', `${names[i]} is not finite at time ${res.time[c.findIndex((v) => !Number.isFinite(v))]} with no error`);
+  const energy = columns[names.length - 2],
+    work = columns[names.length - 1];
   // the bounds: the energy above the ground at the start (potential m g y_cm is 0 on the ground), the least stiffness
   const M = tree.root.m + tree.links.reduce((s, l) => s + l.m, 0);
   const E = energy[0] + 0.01 * M * G;
-  const k = Math.min(...scene.materials.map((m) => m.k)), n = scene.materials[0].n;
+  const k = Math.min(...scene.materials.map((m) => m.k)),
+    n = scene.materials[0].n;
   const dynamic = tree.law === 'linear' ? Math.sqrt((2 * E) / k) : (((n + 1) * E) / k) ** (1 / (n + 1));
   const depthBound = DEPTH_FACTOR * Math.max((M * G) / k, dynamic);
-  let rise = -Infinity, kept = -Infinity, deepest = 0;
-  for (let s = 0; s < res.length; s++) rise = Math.max(rise, energy[s] - energy[0]), kept = Math.max(kept, energy[s] - work[s] - energy[0]);
-  if (rise > ENERGY_TOL * E) return fail('energy', `energy.total rose by ${rise.toPrecision(3)} J (${(rise / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`);
-  if (kept > WORK_TOL * E) return fail('energy', `energy.total - contact_work rose by ${kept.toPrecision(3)} J (${(kept / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`);
+  let rise = -Infinity,
+    kept = -Infinity,
+    deepest = 0;
+  for (let s = 0; s < res.length; s++) ((rise = Math.max(rise, energy[s] - energy[0])), (kept = Math.max(kept, energy[s] - work[s] - energy[0])));
+  if (rise > ENERGY_TOL * E)
+    return fail(
+      'energy',
+      `energy.total rose by ${rise.toPrecision(3)} J (${(rise / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`,
+    );
+  if (kept > WORK_TOL * E)
+    return fail(
+      'energy',
+      `energy.total - contact_work rose by ${kept.toPrecision(3)} J (${(kept / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`,
+    );
   // the depth of every sample, and up to 4 samples with contacts pushing for the two forms
   const probe = new ContactRun(scene, compiled.createState());
   const withContact: number[] = [];
@@ -93,7 +106,11 @@ export function contactCase(seed: number, tree: ContactTree): CaseResult {
     }
     if (pushes) withContact.push(s);
   }
-  if (deepest > depthBound) return fail('tunnel', `a geometry went ${deepest.toPrecision(3)} m into the ground, beyond ${depthBound.toPrecision(3)} m (${DEPTH_FACTOR} x max(M g / k, the energy's ${dynamic.toPrecision(3)} m))`);
+  if (deepest > depthBound)
+    return fail(
+      'tunnel',
+      `a geometry went ${deepest.toPrecision(3)} m into the ground, beyond ${depthBound.toPrecision(3)} m (${DEPTH_FACTOR} x max(M g / k, the energy's ${dynamic.toPrecision(3)} m))`,
+    );
   if (withContact.length === 0) return fail('run-failed', 'the tree never touched the ground in the run');
   const picks = [0, 1, 2, 3].map((i) => withContact[Math.floor((i * (withContact.length - 1)) / 3)]);
   for (const s of new Set(picks)) {
@@ -108,8 +125,13 @@ export function contactCase(seed: number, tree: ContactTree): CaseResult {
     });
     for (const [name, a] of dx[0]) {
       const b = dx[1].get(name)!;
-      if (!(Math.abs(a - b) <= AGREE * Math.max(1, Math.abs(a)))) return fail('disagree', `der(${name}) at time ${res.time[s]} with contacts: torn ${a}, relaxed ${b}`);
+      if (!(Math.abs(a - b) <= AGREE * Math.max(1, Math.abs(a))))
+        return fail('disagree', `der(${name}) at time ${res.time[s]} with contacts: torn ${a}, relaxed ${b}`);
     }
   }
-  return { ...base, cls: 'agree', note: `deepest ${(deepest / depthBound).toPrecision(2)} of the bound, energy rise ${(Math.max(rise, 0) / E).toExponential(1)} of E (with the work ${(Math.max(kept, 0) / E).toExponential(1)}), ${new Set(picks).size} states compared` };
+  return {
+    ...base,
+    cls: 'agree',
+    note: `deepest ${(deepest / depthBound).toPrecision(2)} of the bound, energy rise ${(Math.max(rise, 0) / E).toExponential(1)} of E (with the work ${(Math.max(kept, 0) / E).toExponential(1)}), ${new Set(picks).size} states compared`,
+  };
 }

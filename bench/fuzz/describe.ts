@@ -51,7 +51,12 @@ export function floatingTree(spec: MechanismSpec, laws = true): FloatingTree {
  * or for a floating mechanism the Cardan equivalent's, with each ball
  * joint's damper moved into its tau (Q = tau - d w, floating-tree.ts)
  */
-export function oracleCoordinates(spec: MechanismSpec, q: readonly number[], v: readonly number[], tau: readonly number[]): { q: number[]; v: number[]; tau: number[] } {
+export function oracleCoordinates(
+  spec: MechanismSpec,
+  q: readonly number[],
+  v: readonly number[],
+  tau: readonly number[],
+): { q: number[]; v: number[]; tau: number[] } {
   if (!isFloating(spec)) return { q: [...q], v: [...v], tau: [...tau] };
   let at = 0;
   const applied = [...tau];
@@ -71,7 +76,12 @@ export const velocityCount = (joint: MechanismSpec['links'][number]['joint']): n
 export function oracleStart(spec: MechanismSpec): number[] {
   const nv = spec.links.reduce((s, l) => s + velocityCount(l.joint), 0);
   const zero = new Array<number>(nv).fill(0);
-  return oracleCoordinates(spec, spec.links.flatMap((l) => l.q), zero, zero).q;
+  return oracleCoordinates(
+    spec,
+    spec.links.flatMap((l) => l.q),
+    zero,
+    zero,
+  ).q;
 }
 
 /** a frame at (E, o) in link l's frame_b (l = -1: the world), on oracleSystem's tree */
@@ -95,7 +105,13 @@ export function oracleSystem(spec: MechanismSpec): LoopSystem {
       return attach(ce, s.link, f.E, f.o);
     };
     // a ball cut constrains what a spherical cut does: the three translations
-    const cuts = spec.cuts.map((c) => ({ type: c.type === 'ball' ? 'spherical' as const : c.type, a: at(c.a), b: at(c.b), axes: c.axes, law: { c: c.c, q0: c.q0, d: c.d } }));
+    const cuts = spec.cuts.map((c) => ({
+      type: c.type === 'ball' ? ('spherical' as const) : c.type,
+      a: at(c.a),
+      b: at(c.b),
+      axes: c.axes,
+      law: { c: c.c, q0: c.q0, d: c.d },
+    }));
     return { tree: ce.tree, cuts };
   }
   const tree: OracleTree = {
@@ -110,7 +126,13 @@ export function oracleSystem(spec: MechanismSpec): LoopSystem {
     })),
   };
   const side = (s: SideSpec): AttachedFrame => ({ link: s.link, ...fixedTransform(s.bar, s.rotation) });
-  const cuts = spec.cuts.map((c) => ({ type: c.type as LoopSystem['cuts'][number]['type'], a: side(c.a), b: side(c.b), axes: c.axes, law: { c: c.c, q0: c.q0, d: c.d } }));
+  const cuts = spec.cuts.map((c) => ({
+    type: c.type as LoopSystem['cuts'][number]['type'],
+    a: side(c.a),
+    b: side(c.b),
+    axes: c.axes,
+    law: { c: c.c, q0: c.q0, d: c.d },
+  }));
   return { tree, cuts };
 }
 
@@ -136,12 +158,18 @@ export function buildMechanism(spec: MechanismSpec): Mechanism {
     const k = i + 1;
     const at = chain(l.parent < 0 ? m.world.frame_b : ends[l.parent], l.bar, l.rotation, `o${k}`, `r${k}`);
     const state = l.state;
-    const j = l.joint === 'revolute' ? m.revolute(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d, state })
-      : l.joint === 'prismatic' ? m.prismatic(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d, state })
-        : l.joint === 'spherical' ? m.spherical(`j${k}`, { q: l.q, d: l.d, state })
-          : l.joint === 'ball' ? m.ball(`j${k}`, { Q: l.q, d: l.d })
-            : l.joint === 'free' ? m.free(`j${k}`, { r: l.q.slice(0, 3), Q: l.q.slice(3) })
-              : m.universal(`j${k}`, { axes: [l.axes[0], l.axes[1]], q: l.q, d: l.d, state });
+    const j =
+      l.joint === 'revolute'
+        ? m.revolute(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d, state })
+        : l.joint === 'prismatic'
+          ? m.prismatic(`j${k}`, { axis: l.axes[0], q: l.q[0], c: l.c, q0: l.q0, d: l.d, state })
+          : l.joint === 'spherical'
+            ? m.spherical(`j${k}`, { q: l.q, d: l.d, state })
+            : l.joint === 'ball'
+              ? m.ball(`j${k}`, { Q: l.q, d: l.d })
+              : l.joint === 'free'
+                ? m.free(`j${k}`, { r: l.q.slice(0, 3), Q: l.q.slice(3) })
+                : m.universal(`j${k}`, { axes: [l.axes[0], l.axes[1]], q: l.q, d: l.d, state });
     m.connect(at, j.frame_a);
     if (l.body) {
       const b = m.body(`b${k}`, { m: l.body.m, rcm: l.body.rcm, I: l.body.I });
@@ -154,11 +182,16 @@ export function buildMechanism(spec: MechanismSpec): Mechanism {
     const fa = chain(c.a.link < 0 ? m.world.frame_b : ends[c.a.link], c.a.bar, c.a.rotation, `ca${k}`, `cra${k}`);
     const fb = chain(c.b.link < 0 ? m.world.frame_b : ends[c.b.link], c.b.bar, c.b.rotation, `cb${k}`, `crb${k}`);
     const law = { axis: c.axes[0], c: c.c, q0: c.q0, d: c.d };
-    const j = c.type === 'spherical' ? m.spherical(`c${k}`, { cut: true })
-      : c.type === 'ball' ? m.ball(`c${k}`, { cut: true })
-      : c.type === 'universal' ? m.universal(`c${k}`, { cut: true, axes: [c.axes[0], c.axes[1]] })
-        : c.type === 'prismatic' || c.type === 'planar-prismatic' ? m.prismatic(`c${k}`, { cut: c.type === 'prismatic' ? true : 'planar', ...law })
-          : m.revolute(`c${k}`, { cut: c.type === 'planar' ? 'planar' : true, ...law });
+    const j =
+      c.type === 'spherical'
+        ? m.spherical(`c${k}`, { cut: true })
+        : c.type === 'ball'
+          ? m.ball(`c${k}`, { cut: true })
+          : c.type === 'universal'
+            ? m.universal(`c${k}`, { cut: true, axes: [c.axes[0], c.axes[1]] })
+            : c.type === 'prismatic' || c.type === 'planar-prismatic'
+              ? m.prismatic(`c${k}`, { cut: c.type === 'prismatic' ? true : 'planar', ...law })
+              : m.revolute(`c${k}`, { cut: c.type === 'planar' ? 'planar' : true, ...law });
     m.connect(fa, j.frame_a);
     m.connect(fb, j.frame_b);
   });

@@ -37,7 +37,9 @@ function oracleAt(q: number[], qd: number[], tau: number[]) {
     return r.singular ? { singular: true, why: r.why, cond: r.cond } : { singular: false, qdd: r.x, cond: r.cond };
   }
   const r = loopDynamics(sys, q, qd, tau);
-  return r.singular ? { singular: true, why: r.why, cond: r.cond } : { singular: false, qdd: r.qdd, cond: r.cond, err: r.err, sensitivity: r.sensitivity, minScaled: r.minScaled, rankG: r.rankG };
+  return r.singular
+    ? { singular: true, why: r.why, cond: r.cond }
+    : { singular: false, qdd: r.qdd, cond: r.cond, err: r.err, sensitivity: r.sensitivity, minScaled: r.minScaled, rankG: r.rankG };
 }
 
 const modes = compiled.map(({ mode, o }) => {

@@ -27,8 +27,12 @@ import type { MechanismSpec } from './spec.ts';
 // (spec, q, v, tau in Kron's numbers) => dv of a floating tree, or "singular"
 export function floatingTreeDynamics(spec: MechanismSpec, q: readonly number[], v: readonly number[], tau: readonly number[]): SpdSolution {
   const model = floatingModel(floatingTree(spec));
-  const Q = appliedForces(model, q, v, tau), C = biasForces(model, q, v);
-  return solveSymmetricPsd(massMatrix(model, q), Q.map((x, i) => x - C[i]));
+  const Q = appliedForces(model, q, v, tau),
+    C = biasForces(model, q, v);
+  return solveSymmetricPsd(
+    massMatrix(model, q),
+    Q.map((x, i) => x - C[i]),
+  );
 }
 
 /**
@@ -37,7 +41,13 @@ export function floatingTreeDynamics(spec: MechanismSpec, q: readonly number[], 
  * velocity coordinate: a Cardan angle's sensitivity s carried to w = J da
  * at most as sum_j |J_ij| s_j <= 3 max_j s_j (J's columns are unit axes)
  */
-export function floatingLoopDynamics(spec: MechanismSpec, sys: LoopSystem, q: readonly number[], v: readonly number[], tau: readonly number[]): LoopSolution & { spread: number } {
+export function floatingLoopDynamics(
+  spec: MechanismSpec,
+  sys: LoopSystem,
+  q: readonly number[],
+  v: readonly number[],
+  tau: readonly number[],
+): LoopSolution & { spread: number } {
   const c = oracleCoordinates(spec, q, v, tau);
   const r = loopDynamics(sys, c.q, c.v, c.tau);
   const spread = cardanSpread(spec, c.q);
@@ -58,7 +68,8 @@ export function floatingLoopDynamics(spec: MechanismSpec, sys: LoopSystem, q: re
  */
 export function cardanSpread(spec: MechanismSpec, cq: readonly number[]): number {
   if (!isFloating(spec)) return 1;
-  let at = 0, spread = 1;
+  let at = 0,
+    spread = 1;
   for (const l of spec.links) {
     const a = l.joint === 'ball' ? at : l.joint === 'free' ? at + 3 : -1;
     if (a >= 0) {

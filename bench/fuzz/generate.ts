@@ -35,7 +35,11 @@ type Rnd = () => number;
 const uniform = (rnd: Rnd, lo: number, hi: number) => lo + (hi - lo) * rnd();
 const vector = (rnd: Rnd, lo: number, hi: number): V3 => [uniform(rnd, lo, hi), uniform(rnd, lo, hi), uniform(rnd, lo, hi)];
 const pick = <T>(rnd: Rnd, items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
-const transpose = (R: M3): M3 => [[R[0][0], R[1][0], R[2][0]], [R[0][1], R[1][1], R[2][1]], [R[0][2], R[1][2], R[2][2]]];
+const transpose = (R: M3): M3 => [
+  [R[0][0], R[1][0], R[2][0]],
+  [R[0][1], R[1][1], R[2][1]],
+  [R[0][2], R[1][2], R[2][2]],
+];
 
 /** a direction uniform on the sphere (by rejection), times a length in [lo, hi] (the library normalises axes) */
 function direction(rnd: Rnd, lo = 1, hi = 1): V3 {
@@ -48,7 +52,13 @@ function direction(rnd: Rnd, lo = 1, hi = 1): V3 {
 
 /** an axis: oblique mostly, sometimes a coordinate axis (structural zeros in the generated code) */
 function axis(rnd: Rnd): V3 {
-  if (rnd() < 0.3) return pick(rnd, [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, -1]] as V3[]);
+  if (rnd() < 0.3)
+    return pick(rnd, [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+      [0, 0, -1],
+    ] as V3[]);
   return direction(rnd, 0.5, 2);
 }
 
@@ -59,7 +69,11 @@ function randomRotation(rnd: Rnd): M3 {
 /** a valid inertia about the CoM (as test/multibody/random-tree.ts): principal moments from second moments, rotated */
 function randomInertia(rnd: Rnd, m: number): BodySpec['I'] {
   const s = vector(rnd, 0.002, 0.05).map((x) => m * x);
-  const P: M3 = [[s[1] + s[2], 0, 0], [0, s[0] + s[2], 0], [0, 0, s[0] + s[1]]];
+  const P: M3 = [
+    [s[1] + s[2], 0, 0],
+    [0, s[0] + s[2], 0],
+    [0, 0, s[0] + s[1]],
+  ];
   const Q = randomRotation(rnd);
   const I = mulMM(mulMM(Q, P), transpose(Q));
   return [I[0][0], I[1][1], I[2][2], (I[0][1] + I[1][0]) / 2, (I[0][2] + I[2][0]) / 2, (I[1][2] + I[2][1]) / 2];
@@ -85,9 +99,14 @@ function randomJoint(rnd: Rnd): JointType {
 function randomAxes(rnd: Rnd, joint: SpecJoint): V3[] {
   if (joint === 'spherical' || joint === 'ball' || joint === 'free') return [];
   if (joint !== 'universal') return [axis(rnd)];
-  if (rnd() < 0.5) return [[1, 0, 0], [0, 1, 0]];
+  if (rnd() < 0.5)
+    return [
+      [1, 0, 0],
+      [0, 1, 0],
+    ];
   for (;;) {
-    const n1 = axis(rnd), n2 = axis(rnd);
+    const n1 = axis(rnd),
+      n2 = axis(rnd);
     if (Math.hypot(...cross(normalize(n1), normalize(n2))) > 0.3) return [n1, n2];
   }
 }
@@ -122,11 +141,17 @@ interface LinkOptions {
 function randomLink(rnd: Rnd, parent: number, o: LinkOptions = {}): LinkSpec {
   const joint = o.joint ?? randomJoint(rnd);
   const bar = rnd() < 0.8 ? vector(rnd, -0.5, 0.5) : undefined;
-  const rot: RotationSpec | undefined = !o.noRotation && rnd() < 0.3 ? { axis: direction(rnd, 0.5, 2), angle: uniform(rnd, -Math.PI, Math.PI), r: rnd() < 0.5 ? vector(rnd, -0.3, 0.3) : [0, 0, 0] } : undefined;
+  const rot: RotationSpec | undefined =
+    !o.noRotation && rnd() < 0.3
+      ? { axis: direction(rnd, 0.5, 2), angle: uniform(rnd, -Math.PI, Math.PI), r: rnd() < 0.5 ? vector(rnd, -0.3, 0.3) : [0, 0, 0] }
+      : undefined;
   const oneDof = joint === 'revolute' || joint === 'prismatic';
   const spring = oneDof && rnd() < 0.2;
   return {
-    parent, bar, rotation: rot, joint,
+    parent,
+    bar,
+    rotation: rot,
+    joint,
     axes: o.axes ?? randomAxes(rnd, joint),
     q: randomQ(rnd, joint),
     c: spring ? uniform(rnd, 0.5, 5) : 0,
@@ -188,12 +213,18 @@ function addLoop(rnd: Rnd, links: LinkSpec[], type: SpecCut, small = false, apar
     // parallel revolutes, no fixed rotations, both branches from one frame: the loop moves in a plane
     const n = axis(rnd);
     const root = draws.attach(rnd, links);
-    const [kA, kB] = pick(rnd, [[3, 0], [1, 2], [2, 1], [2, 2]]);
+    const [kA, kB] = pick(rnd, [
+      [3, 0],
+      [1, 2],
+      [2, 1],
+      [2, 2],
+    ]);
     const sameAxis = () => {
       const k = (rnd() < 0.5 ? -1 : 1) * uniform(rnd, 0.5, 2); // either sense, any length: still parallel
       return { axes: [n.map((x) => x * k) as V3], noRotation: true };
     };
-    let a = root, b = root;
+    let a = root,
+      b = root;
     for (let k = 0; k < kA; k++) a = addChain(rnd, links, a, ['revolute'], sameAxis());
     for (let k = 0; k < kB; k++) b = addChain(rnd, links, b, ['revolute'], sameAxis());
     return { type, a: { link: a, bar: vector(rnd, -0.5, 0.5) }, b: { link: b }, axes: [n], ...law };
@@ -227,13 +258,23 @@ function addLoop(rnd: Rnd, links: LinkSpec[], type: SpecCut, small = false, apar
 function addPlanarSliderLoop(rnd: Rnd, links: LinkSpec[], law: { c: number; q0: number; d: number }): CutSpec {
   const p = normalize(axis(rnd));
   const root = attachPoint(rnd, links);
-  const [kA, kB] = pick(rnd, [[3, 0], [1, 2], [2, 1], [2, 2]]);
+  const [kA, kB] = pick(rnd, [
+    [3, 0],
+    [1, 2],
+    [2, 1],
+    [2, 2],
+  ]);
   const kinds: JointType[] = Array.from({ length: kA + kB }, () => (rnd() < 0.25 ? 'prismatic' : 'revolute'));
   if (!kinds.includes('revolute')) kinds[kA + kB - 1] = 'revolute';
   // either sense and any length along p: still parallel
   const along = (k: number): V3 => [p[0] * k, p[1] * k, p[2] * k];
-  const options = (joint: JointType): LinkOptions => ({ joint, noRotation: true, axes: [joint === 'revolute' ? along((rnd() < 0.5 ? -1 : 1) * uniform(rnd, 0.5, 2)) : inPlane(rnd, p)] });
-  let a = root, b = root;
+  const options = (joint: JointType): LinkOptions => ({
+    joint,
+    noRotation: true,
+    axes: [joint === 'revolute' ? along((rnd() < 0.5 ? -1 : 1) * uniform(rnd, 0.5, 2)) : inPlane(rnd, p)],
+  });
+  let a = root,
+    b = root;
   kinds.forEach((joint, k) => {
     if (k < kA) a = addChain(rnd, links, a, [joint], options(joint));
     else b = addChain(rnd, links, b, [joint], options(joint));
@@ -253,7 +294,8 @@ function addPlanarSliderLoop(rnd: Rnd, links: LinkSpec[], law: { c: number; q0: 
  */
 export function axisAngle(R: M3): { axis: V3; angle: number } {
   const skew: V3 = [R[2][1] - R[1][2], R[0][2] - R[2][0], R[1][0] - R[0][1]];
-  const s = Math.hypot(...skew) / 2, c = (R[0][0] + R[1][1] + R[2][2] - 1) / 2;
+  const s = Math.hypot(...skew) / 2,
+    c = (R[0][0] + R[1][1] + R[2][2] - 1) / 2;
   const angle = Math.atan2(s, c);
   let n: V3;
   if (s === 0 && c > 0) n = [1, 0, 0];
@@ -279,9 +321,14 @@ export function assembleInPlace(rnd: Rnd, spec: MechanismSpec): void {
     const n = cut.axes.map(normalize);
     const sliding = cut.type === 'prismatic' || cut.type === 'planar-prismatic';
     // a prismatic cut: frame_b at a random slide s along the guide, turned as frame_a
-    const Rrel = cut.type === 'spherical' || cut.type === 'ball' ? randomRotation(rnd)
-      : cut.type === 'universal' ? mulMM(rotation(n[0], uniform(rnd, -Math.PI, Math.PI)), rotation(n[1], uniform(rnd, -Math.PI, Math.PI)))
-        : sliding ? identity() : rotation(n[0], uniform(rnd, -Math.PI, Math.PI));
+    const Rrel =
+      cut.type === 'spherical' || cut.type === 'ball'
+        ? randomRotation(rnd)
+        : cut.type === 'universal'
+          ? mulMM(rotation(n[0], uniform(rnd, -Math.PI, Math.PI)), rotation(n[1], uniform(rnd, -Math.PI, Math.PI)))
+          : sliding
+            ? identity()
+            : rotation(n[0], uniform(rnd, -Math.PI, Math.PI));
     const s = sliding ? uniform(rnd, -0.3, 0.3) : 0;
     if (cut.type === 'planar-prismatic') all = turnPlanarLoop(spec, cut, x, all);
     const fa = fixedTransform(cut.a.bar, cut.a.rotation);
@@ -311,13 +358,20 @@ function turnPlanarLoop(spec: MechanismSpec, cut: CutSpec, x: ReturnType<typeof 
     const R = mulMM(transpose(A.R), P.R);
     return Math.atan2(dot(p, [R[2][1] - R[1][2], R[0][2] - R[2][0], R[1][0] - R[0][1]]) / 2, (R[0][0] + R[1][1] + R[2][2] - 1) / 2);
   };
-  const side = (k: number) => { const out: number[] = []; for (let i = k; i >= 0; i = spec.links[i].parent) out.push(i); return out; };
+  const side = (k: number) => {
+    const out: number[] = [];
+    for (let i = k; i >= 0; i = spec.links[i].parent) out.push(i);
+    return out;
+  };
   const [onA, onB] = [side(cut.a.link), side(cut.b.link)];
   const loop = [...onA.filter((i) => !onB.includes(i)), ...onB.filter((i) => !onA.includes(i))];
   const k = Math.max(...loop.filter((i) => spec.links[i].joint === 'revolute'));
   const link = spec.links[k];
   link.q[0] += (onB.includes(k) ? -1 : 1) * Math.sign(dot(link.axes[0], p)) * turn(all);
-  const next = poses(x.rnea, spec.links.flatMap((l) => l.q));
+  const next = poses(
+    x.rnea,
+    spec.links.flatMap((l) => l.q),
+  );
   const left = turn(next);
   if (!(Math.abs(left) < 1e-12)) throw new Error(`turnPlanarLoop: the loop of cut ${cut.a.link} -> ${cut.b.link} still turns by ${left} after j${k + 1}`);
   return next;
@@ -347,7 +401,9 @@ export function generate(seed: number, options: GenerateOptions = {}): Mechanism
   // the prismatic family: a loop closed at a slider first, then perhaps a loop of any type (the mixed family's draws unchanged)
   const prismatic = options.family === 'prismatic';
   const firstType = prismatic ? (): CutType => pick(rnd, ['prismatic', 'prismatic', 'planar-prismatic'] as CutType[]) : loopType;
-  const otherType = prismatic ? (): CutType => pick(rnd, ['prismatic', 'planar-prismatic', 'planar', 'spherical', 'universal', 'revolute'] as CutType[]) : loopType;
+  const otherType = prismatic
+    ? (): CutType => pick(rnd, ['prismatic', 'planar-prismatic', 'planar', 'spherical', 'universal', 'revolute'] as CutType[])
+    : loopType;
   let shape: string;
   if (u < 0.4 && !prismatic) {
     const nb = 1 + Math.floor(rnd() * (options.small ? 3 : 6));
@@ -376,7 +432,8 @@ export function loopLinks(spec: MechanismSpec): Set<number> {
   };
   const out = new Set<number>();
   for (const c of spec.cuts) {
-    const a = up(c.a.link), b = up(c.b.link);
+    const a = up(c.a.link),
+      b = up(c.b.link);
     for (const i of a) if (!b.includes(i)) out.add(i);
     for (const i of b) if (!a.includes(i)) out.add(i);
   }

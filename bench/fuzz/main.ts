@@ -55,7 +55,8 @@ function parseArgs(argv: string[]): Args | undefined {
     const a = argv[i];
     if (a === '--help' || a === '-h') return undefined;
     if (a === '--verbose' || a === '-v') args.verbose = true;
-    else if (a === '--target' && ['js', 'wasm'].includes(argv[i + 1])) process.env.KRON_FUZZ_TARGET = argv[++i]; // the workers read it (check.ts)
+    else if (a === '--target' && ['js', 'wasm'].includes(argv[i + 1]))
+      process.env.KRON_FUZZ_TARGET = argv[++i]; // the workers read it (check.ts)
     else if (a === '--small') args.small = true;
     else if (a === '--family') {
       const f = argv[++i];
@@ -63,7 +64,8 @@ function parseArgs(argv: string[]): Args | undefined {
       args.family = f as Family;
     } else if (a === '--cases' || a === '--seed' || a === '--jobs' || a === '--timeout') {
       const v = Number(argv[++i]);
-      if (!Number.isInteger(v) || v < 0 || (a === '--timeout' && v === 0)) throw new UsageError(`${a} needs a ${a === '--timeout' ? 'positive' : 'non-negative'} integer, got ${argv[i]}`);
+      if (!Number.isInteger(v) || v < 0 || (a === '--timeout' && v === 0))
+        throw new UsageError(`${a} needs a ${a === '--timeout' ? 'positive' : 'non-negative'} integer, got ${argv[i]}`);
       args[a.slice(2) as 'cases' | 'seed' | 'jobs' | 'timeout'] = v;
     } else throw new UsageError(`unknown argument ${a}`);
   }
@@ -105,7 +107,10 @@ async function main(): Promise<number> {
         timeout: args.timeout,
         onResult: (r, listing) => {
           done.push(r);
-          if (listing) console.log(`${listing}\n  => ${r.cls ?? `FAIL ${r.failure!.kind}: ${r.failure!.detail}`}${r.grey ? ' (grey)' : ''}${r.note ? ` [${r.note}]` : ''}${r.branch ? ` {${r.branch}}` : ''}`);
+          if (listing)
+            console.log(
+              `${listing}\n  => ${r.cls ?? `FAIL ${r.failure!.kind}: ${r.failure!.detail}`}${r.grey ? ' (grey)' : ''}${r.note ? ` [${r.note}]` : ''}${r.branch ? ` {${r.branch}}` : ''}`,
+            );
           if (r.failure) console.error(`FAIL seed ${r.seed} [${r.shape}] ${r.failure.kind}: ${r.failure.detail}`);
         },
       });

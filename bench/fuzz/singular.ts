@@ -60,28 +60,60 @@ export function generateSingular(seed: number): MechanismSpec {
 
 function changePoint(seed: number, rnd: () => number, step: number): MechanismSpec {
   const eps = [0, 0, 1e-3, 1e-2, -1e-2][Math.floor(rnd() * 5)];
-  const a = 0.1 + 0.15 * rnd(), d = 0.45 + 0.3 * rnd();
-  const b = (a + d + eps) * (0.35 + 0.3 * rnd()), c = a + d + eps - b;
+  const a = 0.1 + 0.15 * rnd(),
+    d = 0.45 + 0.3 * rnd();
+  const b = (a + d + eps) * (0.35 + 0.3 * rnd()),
+    c = a + d + eps - b;
   // the crank's reach: pi, or short of it when b + c < a + d (|B - D| <= b + c)
   const reach = eps < 0 ? Math.acos((a * a + d * d - (b + c) ** 2) / (2 * a * d)) : Math.PI;
-  const theta = reach - 0.05 - 0.3 * rnd(), w = 2 + 6 * rnd();
+  const theta = reach - 0.05 - 0.3 * rnd(),
+    w = 2 + 6 * rnd();
   // assembled in closed form, rocker above the ground line: |C - B| = b with C = D + c (cos phi, sin phi)
-  const B = [a * Math.cos(theta), a * Math.sin(theta)], DB = [B[0] - d, B[1]], r = Math.hypot(DB[0], DB[1]);
+  const B = [a * Math.cos(theta), a * Math.sin(theta)],
+    DB = [B[0] - d, B[1]],
+    r = Math.hypot(DB[0], DB[1]);
   const phi = Math.atan2(DB[1], DB[0]) - Math.acos(Math.min(1, Math.max(-1, (c * c + r * r - b * b) / (2 * c * r))));
   const C = [d + c * Math.cos(phi), c * Math.sin(phi)];
   const psi = Math.atan2(C[1] - B[1], C[0] - B[0]);
-  const link = (parent: number, bar: [number, number, number] | undefined, q: number, body: BodySpec, state?: boolean): LinkSpec =>
-    ({ parent, bar, joint: 'revolute', axes: [Z], q: [q], c: 0, q0: 0, d: 0, body, state });
-  const links = [link(-1, undefined, theta, rod(1 + rnd(), a), true), link(0, [a, 0, 0], psi - theta, rod(1 + rnd(), b)), link(-1, [d, 0, 0], phi, rod(1 + rnd(), c))];
-  const cut = { type: 'planar' as const, a: { link: 1, bar: [b, 0, 0] as [number, number, number] }, b: { link: 2, bar: [c, 0, 0] as [number, number, number] }, axes: [Z], c: 0, q0: 0, d: 0 };
+  const link = (parent: number, bar: [number, number, number] | undefined, q: number, body: BodySpec, state?: boolean): LinkSpec => ({
+    parent,
+    bar,
+    joint: 'revolute',
+    axes: [Z],
+    q: [q],
+    c: 0,
+    q0: 0,
+    d: 0,
+    body,
+    state,
+  });
+  const links = [
+    link(-1, undefined, theta, rod(1 + rnd(), a), true),
+    link(0, [a, 0, 0], psi - theta, rod(1 + rnd(), b)),
+    link(-1, [d, 0, 0], phi, rod(1 + rnd(), c)),
+  ];
+  const cut = {
+    type: 'planar' as const,
+    a: { link: 1, bar: [b, 0, 0] as [number, number, number] },
+    b: { link: 2, bar: [c, 0, 0] as [number, number, number] },
+    axes: [Z],
+    c: 0,
+    q0: 0,
+    d: 0,
+  };
   return {
-    seed, shape: `change-point:eps=${eps}`, gravity: rnd() < 0.5 ? [0, 0, 0] : [0, -9.80665, 0], links, cuts: [cut],
+    seed,
+    shape: `change-point:eps=${eps}`,
+    gravity: rnd() < 0.5 ? [0, 0, 0] : [0, -9.80665, 0],
+    links,
+    cuts: [cut],
     trajectory: { start: { 'j1.qd': w }, step, stop: 0.3, compare: ['j1.q', 'j3.q'], elbow: ['j1.q', 'j2.q', 'j3.q'] },
   };
 }
 
 function gimbal(seed: number, rnd: () => number, step: number): MechanismSpec {
-  const aimed = rnd() < 0.6, side = rnd() < 0.5 ? 1 : -1;
+  const aimed = rnd() < 0.6,
+    side = rnd() < 0.5 ? 1 : -1;
   const q = [rnd() - 0.5, aimed ? side * (Math.PI / 2 - 0.1 - 0.4 * rnd()) : 1.6 * (rnd() - 0.5), rnd() - 0.5];
   const qd = [2 * (rnd() - 0.5), (aimed ? side : rnd() < 0.5 ? 1 : -1) * (0.5 + 2.5 * rnd()), 2 * (rnd() - 0.5)];
   // principal moments x + y, y + z, z + x: the triangle inequality holds
@@ -90,8 +122,17 @@ function gimbal(seed: number, rnd: () => number, step: number): MechanismSpec {
   const body: BodySpec = { m: 1 + rnd(), rcm: [0.3 * rnd(), 0.1 * (rnd() - 0.5), 0.1 * (rnd() - 0.5)], I: [I[0], I[1], I[2], 0, 0, 0] };
   const links: LinkSpec[] = [{ parent: -1, joint: 'spherical', axes: [], q, c: 0, q0: 0, d: 0, body }];
   return {
-    seed, shape: `gimbal:${aimed ? 'aimed' : 'any'}`, gravity: [0, 0, 0], links, cuts: [],
-    trajectory: { start: Object.fromEntries(qd.map((v, i) => [`j1.qd[${i + 1}]`, v])), step, stop: 0.5, compare: [1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `j1.frame_b.R[${i}][${j}]`)) },
+    seed,
+    shape: `gimbal:${aimed ? 'aimed' : 'any'}`,
+    gravity: [0, 0, 0],
+    links,
+    cuts: [],
+    trajectory: {
+      start: Object.fromEntries(qd.map((v, i) => [`j1.qd[${i + 1}]`, v])),
+      step,
+      stop: 0.5,
+      compare: [1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `j1.frame_b.R[${i}][${j}]`)),
+    },
   };
 }
 
@@ -101,19 +142,29 @@ const JUMP = 0.1;
 const describe = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message.split('\n')[0].slice(0, 200)}` : String(e));
 
 // (seed, spec, its run, the mechanism builder) => the case's class, judged by the run in both modes against the reference
-export function trajectoryCase(seed: number, spec: MechanismSpec, trajectory: Trajectory, build: (spec: MechanismSpec) => Parameters<typeof compile>[0]): CaseResult {
+export function trajectoryCase(
+  seed: number,
+  spec: MechanismSpec,
+  trajectory: Trajectory,
+  build: (spec: MechanismSpec) => Parameters<typeof compile>[0],
+): CaseResult {
   const base = { seed, shape: spec.shape, features: spec.shape };
   const fail = (detail: string): CaseResult => ({ ...base, failure: { kind: 'silent', detail } });
   const names = [...new Set(['energy.total', ...trajectory.compare, ...(trajectory.elbow ?? [])])];
   const runOf = (c: CompiledModel, h: number) => rk4Run(c, h, trajectory.stop, names, trajectory.start);
   const verdicts: string[] = [];
-  let stopped = 0, through = 0, inaccurate: string | undefined, unjudged: string | undefined;
+  let stopped = 0,
+    through = 0,
+    inaccurate: string | undefined,
+    unjudged: string | undefined;
   for (const mode of ['torn', 'relaxed'] as Mode[]) {
     let c: CompiledModel;
     try {
       c = compile(build(spec), { mode });
     } catch (e) {
-      return e instanceof KronError ? { ...base, cls: 'compile-error', note: describe(e) } : { ...base, failure: { kind: 'crash', detail: `${mode} compile: ${describe(e)}` } };
+      return e instanceof KronError
+        ? { ...base, cls: 'compile-error', note: describe(e) }
+        : { ...base, failure: { kind: 'crash', detail: `${mode} compile: ${describe(e)}` } };
     }
     const run = runOf(c, trajectory.step);
     const energy = drift(run.signals['energy.total']);
@@ -129,16 +180,23 @@ export function trajectoryCase(seed: number, spec: MechanismSpec, trajectory: Tr
     if (fine.error) {
       // a crank that turns back at a dead point (eps < 0): the long step turns with it, the short one lands past the
       // fold and stops there; without a reference the run is judged by its energy alone
-      if (!(fine.error instanceof SimulationError) || !TYPED.test(fine.error.message) || !(energy < 1e-3)) return fail(`${mode} runs through at h = ${trajectory.step}, its energy changed by ${energy.toExponential(2)}, and stops at a tenth of it: ${describe(fine.error)}`);
+      if (!(fine.error instanceof SimulationError) || !TYPED.test(fine.error.message) || !(energy < 1e-3))
+        return fail(
+          `${mode} runs through at h = ${trajectory.step}, its energy changed by ${energy.toExponential(2)}, and stops at a tenth of it: ${describe(fine.error)}`,
+        );
       unjudged = `${mode}: the run at h / 10 stopped (${describe(fine.error).slice(0, 80)}), energy ${energy.toExponential(1)}`;
       through++;
       continue;
     }
     const end = (r: typeof run, n: string) => r.signals[n][r.signals[n].length - 1];
     const off = Math.max(...trajectory.compare.map((n) => Math.abs(end(run, n) - end(fine, n))));
-    const e = trajectory.elbow, elbow = (r: typeof run) => (e ? Math.sign(Math.sin(end(r, e[0]) + end(r, e[1]) - end(r, e[2]))) : 0);
+    const e = trajectory.elbow,
+      elbow = (r: typeof run) => (e ? Math.sign(Math.sin(end(r, e[0]) + end(r, e[1]) - end(r, e[2]))) : 0);
     // another assembly branch, or a jump of the energy (79% on the four-bar, 45% on a free link): silently wrong
-    if (elbow(run) !== elbow(fine) || !(off < JUMP) || !(energy < JUMP)) return fail(`${mode} runs through without an error, ${elbow(run) !== elbow(fine) ? 'on the other assembly branch than the run at h / 10, ' : ''}${off.toExponential(2)} off it, its energy changed by ${energy.toExponential(2)}`);
+    if (elbow(run) !== elbow(fine) || !(off < JUMP) || !(energy < JUMP))
+      return fail(
+        `${mode} runs through without an error, ${elbow(run) !== elbow(fine) ? 'on the other assembly branch than the run at h / 10, ' : ''}${off.toExponential(2)} off it, its energy changed by ${energy.toExponential(2)}`,
+      );
     // within that, RK4's own error on a fast turn the step does not resolve (an avoided crossing): counted, not failed
     if (!(off < 1e-2) || !(energy < 1e-3)) inaccurate = `${mode}: ${off.toExponential(1)} off the run at h / 10, energy ${energy.toExponential(1)}`;
     through++;

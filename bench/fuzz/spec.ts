@@ -118,7 +118,8 @@ export interface VelocitySignals {
  */
 export function velocitySignals(spec: MechanismSpec): VelocitySignals[] {
   return spec.links.flatMap((l, i): VelocitySignals[] => {
-    const j = `j${i + 1}`, three = [1, 2, 3];
+    const j = `j${i + 1}`,
+      three = [1, 2, 3];
     const angular = three.map((k) => ({ qd: `${j}.w[${k}]`, qdd: `${j}.wd[${k}]`, tau: `${j}.tau[${k}]` }));
     if (l.joint === 'ball') return angular;
     if (l.joint === 'free') return [...three.map((k) => ({ qd: `${j}.v[${k}]`, qdd: `${j}.vd[${k}]`, tau: `${j}.f[${k}]` })), ...angular];
@@ -129,7 +130,8 @@ export function velocitySignals(spec: MechanismSpec): VelocitySignals[] {
 /** the signals of every position coordinate of the tree, in link order (ball: Q[1..4]; free: r[1..3], Q[1..4]) */
 export function positionSignals(spec: MechanismSpec): string[] {
   return spec.links.flatMap((l, i) => {
-    const j = `j${i + 1}`, Q = [1, 2, 3, 4].map((k) => `${j}.Q[${k}]`);
+    const j = `j${i + 1}`,
+      Q = [1, 2, 3, 4].map((k) => `${j}.Q[${k}]`);
     if (l.joint === 'ball') return Q;
     if (l.joint === 'free') return [...[1, 2, 3].map((k) => `${j}.r[${k}]`), ...Q];
     return linkCoordinates(l, i).map((c) => coordinateSignals(c).q);
@@ -154,8 +156,11 @@ export function describeSpec(spec: MechanismSpec): string {
     lines.push(parts.join(', '));
   });
   spec.cuts.forEach((c, i) => {
-    const side = (s: SideSpec) => `${s.link < 0 ? 'world' : `j${s.link + 1}`}${s.bar ? ` bar ${v3(s.bar)}` : ''}${s.rotation ? ` rotation ${v3(s.rotation.axis)} ${s.rotation.angle.toFixed(3)}` : ''}`;
-    lines.push(`  c${i + 1}: ${c.type} cut${c.axes.length ? ` axes ${c.axes.map(v3).join(' ')}` : ''}, a: ${side(c.a)}; b: ${side(c.b)}${c.c || c.d ? `, c ${c.c.toFixed(2)} d ${c.d.toFixed(2)}` : ''}`);
+    const side = (s: SideSpec) =>
+      `${s.link < 0 ? 'world' : `j${s.link + 1}`}${s.bar ? ` bar ${v3(s.bar)}` : ''}${s.rotation ? ` rotation ${v3(s.rotation.axis)} ${s.rotation.angle.toFixed(3)}` : ''}`;
+    lines.push(
+      `  c${i + 1}: ${c.type} cut${c.axes.length ? ` axes ${c.axes.map(v3).join(' ')}` : ''}, a: ${side(c.a)}; b: ${side(c.b)}${c.c || c.d ? `, c ${c.c.toFixed(2)} d ${c.d.toFixed(2)}` : ''}`,
+    );
   });
   return lines.join('\n');
 }

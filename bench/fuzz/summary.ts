@@ -13,12 +13,22 @@ export function summarize(results: readonly CaseResult[], ms: number): string {
   const energyOnly = count((r) => r.cls === 'agree' && !!r.note?.startsWith('by energy alone'));
   if (inaccurate || late || energyOnly) lines.push(`  (runs: agree but inaccurate ${inaccurate}, agree by energy alone ${energyOnly}, stopped late ${late})`);
   const away = results.filter((r) => r.branch);
-  if (away.length) lines.push(`  (agree, loop closed away from the start's assembly branch: ${away.length}, seeds ${away.slice(0, 8).map((r) => r.seed).join(', ')}${away.length > 8 ? ', ...' : ''})`);
+  if (away.length)
+    lines.push(
+      `  (agree, loop closed away from the start's assembly branch: ${away.length}, seeds ${away
+        .slice(0, 8)
+        .map((r) => r.seed)
+        .join(', ')}${away.length > 8 ? ', ...' : ''})`,
+    );
   // why the typed errors happened, grouped by their message with names and numbers blanked
   for (const cls of ['compile-error', 'run-error'] as const) {
     const why = new Map<string, number[]>();
     for (const r of results.filter((x) => x.cls === cls)) {
-      const key = (r.note ?? '(no note)').replace(/\([^)]*\)/g, '(..)').replace(/\b[jcb]\d+\b/g, 'J').replace(/-?\d[\d.e+-]*/g, '#').slice(0, 110);
+      const key = (r.note ?? '(no note)')
+        .replace(/\([^)]*\)/g, '(..)')
+        .replace(/\b[jcb]\d+\b/g, 'J')
+        .replace(/-?\d[\d.e+-]*/g, '#')
+        .slice(0, 110);
       why.set(key, [...(why.get(key) ?? []), r.seed]);
     }
     for (const [key, seeds] of why) lines.push(`  ${cls} x${seeds.length} (seeds ${seeds.slice(0, 4).join(', ')}${seeds.length > 4 ? ', ...' : ''}): ${key}`);
@@ -29,4 +39,3 @@ export function summarize(results: readonly CaseResult[], ms: number): string {
   for (const r of failures) lines.push(`FAIL seed ${r.seed} [${r.shape}${r.features ? `; ${r.features}` : ''}] ${r.failure!.kind}: ${r.failure!.detail}`);
   return lines.join('\n');
 }
-

@@ -18,7 +18,10 @@ export const layers = {
         type: 'object',
         properties: {
           root: { type: 'string' },
-          zones: { type: 'array', items: { type: 'object', properties: { target: { type: 'string' }, from: { type: 'string' }, message: { type: 'string' } } } },
+          zones: {
+            type: 'array',
+            items: { type: 'object', properties: { target: { type: 'string' }, from: { type: 'string' }, message: { type: 'string' } } },
+          },
         },
         additionalProperties: false,
       },

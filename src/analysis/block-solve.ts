@@ -49,7 +49,8 @@ export function blockSolve(F: SparseRows, R: Float64Array, k: number): Float64Ar
     let fed = false;
     eqs.forEach((e, r) => {
       for (let j = 0; j < k; j++) rhs[r * k + j] = R[e * k + j];
-      const c = cols[e], a = vals[e];
+      const c = cols[e],
+        a = vals[e];
       for (let t = 0; t < c.length; t++) {
         const l = local[c[t]];
         if (l >= 0) M[r * size + l] = a[t];

@@ -43,7 +43,8 @@ export interface Singular {
 // (A) => factors of the equilibrated A, or the first column without a pivot
 export function luFactor(n: number, A: Float64Array): LuFactors | Singular {
   const lu = Float64Array.from(A);
-  const dr = new Float64Array(n), dc = new Float64Array(n);
+  const dr = new Float64Array(n),
+    dc = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let m = 0;
     for (let j = 0; j < n; j++) m = Math.max(m, Math.abs(lu[i * n + j]));
@@ -60,12 +61,14 @@ export function luFactor(n: number, A: Float64Array): LuFactors | Singular {
   const perm = Int32Array.from({ length: n }, (_, i) => i);
   const tiny = 16 * n * Number.EPSILON;
   const nz = new Int32Array(n);
-  let small = Infinity, large = 0;
+  let small = Infinity,
+    large = 0;
   for (let k = 0; k < n; k++) {
-    let p = k, best = Math.abs(lu[k * n + k]);
+    let p = k,
+      best = Math.abs(lu[k * n + k]);
     for (let i = k + 1; i < n; i++) {
       const a = Math.abs(lu[i * n + k]);
-      if (a > best) (best = a), (p = i);
+      if (a > best) ((best = a), (p = i));
     }
     if (!(best > tiny)) return { singular: true, column: k };
     small = Math.min(small, best);
@@ -97,8 +100,10 @@ export function luFactor(n: number, A: Float64Array): LuFactors | Singular {
 
 /** the non-zeros of L (below the diagonal) and U (above it) by rows: the solves visit only those */
 function sparseFactors(n: number, lu: Float64Array): { lower: Csr; upper: Csr } {
-  const lower: number[] = [], upper: number[] = [];
-  const ls = new Int32Array(n + 1), us = new Int32Array(n + 1);
+  const lower: number[] = [],
+    upper: number[] = [];
+  const ls = new Int32Array(n + 1),
+    us = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < i; j++) if (lu[i * n + j] !== 0) lower.push(j);
     for (let j = i + 1; j < n; j++) if (lu[i * n + j] !== 0) upper.push(j);
@@ -110,7 +115,10 @@ function sparseFactors(n: number, lu: Float64Array): { lower: Csr; upper: Csr } 
     for (let i = 0; i < n; i++) for (let t = start[i]; t < start[i + 1]; t++) v[t] = lu[i * n + cols[t]];
     return v;
   };
-  return { lower: { start: ls, cols: Int32Array.from(lower), vals: values(lower, ls) }, upper: { start: us, cols: Int32Array.from(upper), vals: values(upper, us) } };
+  return {
+    lower: { start: ls, cols: Int32Array.from(lower), vals: values(lower, ls) },
+    upper: { start: us, cols: Int32Array.from(upper), vals: values(upper, us) },
+  };
 }
 
 /** a zero row: name the first column it leaves without an equation (any, for the message) */
@@ -162,9 +170,11 @@ export function luSolveRefined(A: Csr, f: LuFactors, b: Float64Array): Float64Ar
 
 /** the non-zeros of a dense row-major n x n matrix by rows */
 export function csr(n: number, A: Float64Array): Csr {
-  const start = new Int32Array(n + 1), cols: number[] = [], vals: number[] = [];
+  const start = new Int32Array(n + 1),
+    cols: number[] = [],
+    vals: number[] = [];
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) if (A[i * n + j] !== 0) cols.push(j), vals.push(A[i * n + j]);
+    for (let j = 0; j < n; j++) if (A[i * n + j] !== 0) (cols.push(j), vals.push(A[i * n + j]));
     start[i + 1] = cols.length;
   }
   return { start, cols: Int32Array.from(cols), vals: Float64Array.from(vals) };

@@ -32,12 +32,15 @@ export function eigenvalues(A: readonly (readonly number[])[]): Eigenvalue[] {
 
 /** balanc: rows and columns scaled by powers of two until their norms are alike (a similarity: same eigenvalues) */
 function balance(a: number[][]): void {
-  const n = a.length, RADIX = 2, SQRDX = RADIX * RADIX;
+  const n = a.length,
+    RADIX = 2,
+    SQRDX = RADIX * RADIX;
   let done = false;
   while (!done) {
     done = true;
     for (let i = 0; i < n; i++) {
-      let r = 0, c = 0;
+      let r = 0,
+        c = 0;
       for (let j = 0; j < n; j++) {
         if (j !== i) {
           c += Math.abs(a[j][i]);
@@ -45,11 +48,12 @@ function balance(a: number[][]): void {
         }
       }
       if (c === 0 || r === 0 || !Number.isFinite(c + r)) continue;
-      let g = r / RADIX, f = 1;
+      let g = r / RADIX,
+        f = 1;
       const sum = c + r;
-      while (c < g) (f *= RADIX), (c *= SQRDX);
+      while (c < g) ((f *= RADIX), (c *= SQRDX));
       g = r * RADIX;
-      while (c > g) (f /= RADIX), (c /= SQRDX);
+      while (c > g) ((f /= RADIX), (c /= SQRDX));
       if ((c + r) / f < 0.95 * sum) {
         done = false;
         g = 1 / f;
@@ -64,8 +68,9 @@ function balance(a: number[][]): void {
 function hessenberg(a: number[][]): void {
   const n = a.length;
   for (let m = 1; m < n - 1; m++) {
-    let x = 0, i = m;
-    for (let j = m; j < n; j++) if (Math.abs(a[j][m - 1]) > Math.abs(x)) (x = a[j][m - 1]), (i = j);
+    let x = 0,
+      i = m;
+    for (let j = m; j < n; j++) if (Math.abs(a[j][m - 1]) > Math.abs(x)) ((x = a[j][m - 1]), (i = j));
     if (i !== m) {
       for (let j = m - 1; j < n; j++) [a[i][j], a[m][j]] = [a[m][j], a[i][j]];
       for (let j = 0; j < n; j++) [a[j][i], a[j][m]] = [a[j][m], a[j][i]];
@@ -87,13 +92,16 @@ const sign = (a: number, b: number) => (b >= 0 ? Math.abs(a) : -Math.abs(a));
 /** hqr: the eigenvalues of an upper Hessenberg matrix (a is destroyed) */
 function hqr(a: number[][]): Eigenvalue[] {
   const n = a.length;
-  const wr = new Float64Array(n), wi = new Float64Array(n);
+  const wr = new Float64Array(n),
+    wi = new Float64Array(n);
   let anorm = 0;
   for (let i = 0; i < n; i++) for (let j = Math.max(i - 1, 0); j < n; j++) anorm += Math.abs(a[i][j]);
-  let nn = n - 1, t = 0;
+  let nn = n - 1,
+    t = 0;
   const maxIts = 30 * Math.max(10, n);
   while (nn >= 0) {
-    let its = 0, l: number;
+    let its = 0,
+      l: number;
     do {
       // a small subdiagonal element splits the matrix
       for (l = nn; l >= 1; l--) {
@@ -110,10 +118,12 @@ function hqr(a: number[][]): Eigenvalue[] {
         wr[nn] = x + t;
         wi[nn--] = 0;
       } else {
-        let y = a[nn - 1][nn - 1], w = a[nn][nn - 1] * a[nn - 1][nn];
+        let y = a[nn - 1][nn - 1],
+          w = a[nn][nn - 1] * a[nn - 1][nn];
         if (l === nn - 1) {
           // two roots found
-          const p = 0.5 * (y - x), q = p * p + w;
+          const p = 0.5 * (y - x),
+            q = p * p + w;
           let z = Math.sqrt(Math.abs(q));
           x += t;
           if (q >= 0) {
@@ -127,7 +137,10 @@ function hqr(a: number[][]): Eigenvalue[] {
           }
           nn -= 2;
         } else {
-          if (its === maxIts) throw new KronError(`eigenvalues: the QR iteration did not converge in ${maxIts} iterations`, { hint: 'the matrix may hold non-finite or extreme entries' });
+          if (its === maxIts)
+            throw new KronError(`eigenvalues: the QR iteration did not converge in ${maxIts} iterations`, {
+              hint: 'the matrix may hold non-finite or extreme entries',
+            });
           if (its > 0 && its % 10 === 0) {
             // exceptional shift
             t += x;
@@ -147,11 +160,16 @@ function hqr(a: number[][]): Eigenvalue[] {
 
 /** one double-shift QR step on rows and columns l..nn (shifts from x, y, w) */
 function francisStep(a: number[][], l: number, nn: number, x: number, y: number, w: number): void {
-  let m: number, p = 0, q = 0, r = 0, z: number;
+  let m: number,
+    p = 0,
+    q = 0,
+    r = 0,
+    z: number;
   // look for two consecutive small subdiagonal elements
   for (m = nn - 2; m >= l; m--) {
     z = a[m][m];
-    const rr = x - z, ss = y - z;
+    const rr = x - z,
+      ss = y - z;
     p = (rr * ss - w) / a[m + 1][m] + a[m][m + 1];
     q = a[m + 1][m + 1] - z - rr - ss;
     r = a[m + 2][m + 1];
@@ -174,7 +192,7 @@ function francisStep(a: number[][], l: number, nn: number, x: number, y: number,
       q = a[k + 1][k - 1];
       r = k !== nn - 1 ? a[k + 2][k - 1] : 0;
       x = Math.abs(p) + Math.abs(q) + Math.abs(r);
-      if (x !== 0) (p /= x), (q /= x), (r /= x);
+      if (x !== 0) ((p /= x), (q /= x), (r /= x));
     }
     const s = sign(Math.sqrt(p * p + q * q + r * r), p);
     if (s === 0) continue;

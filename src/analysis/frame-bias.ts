@@ -28,7 +28,14 @@ export function frameBiasCode(compiled: CompiledModel, plan: SolvePlan, frame: s
   // a signal is sign * (state, input or unknown) + offset (compiled-data.ts)
   const value = (name: string): Expr => {
     const s = compiled.signalSource(name);
-    const v = s.from === 'x' ? plan.states[s.index] : s.from === 'u' ? plan.inputs[s.index] : s.from === 'w' && s.index < compiled.plan.unknowns.length ? compiled.plan.unknowns[s.index] : undefined;
+    const v =
+      s.from === 'x'
+        ? plan.states[s.index]
+        : s.from === 'u'
+          ? plan.inputs[s.index]
+          : s.from === 'w' && s.index < compiled.plan.unknowns.length
+            ? compiled.plan.unknowns[s.index]
+            : undefined;
     return v ? add(mul(s.sign, v.e), s.offset) : num(s.from === 'value' ? s.offset : 0);
   };
   const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];

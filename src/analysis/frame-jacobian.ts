@@ -56,9 +56,14 @@ export function frameJacobian(model: Model | CompiledModel, frame: string, optio
     const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
     const solved = solvePoint(compiled, point, state);
     const values = names.map((y) => solved.state.signal(y));
-    const fast = options.method === 'symbolic' ? 'the symbolic method was asked for' : generated(compiled, solved.state, point, names, values, options.method === 'generated');
+    const fast =
+      options.method === 'symbolic'
+        ? 'the symbolic method was asked for'
+        : generated(compiled, solved.state, point, names, values, options.method === 'generated');
     if (typeof fast === 'string' && options.method === 'generated') {
-      throw new UsageError(`the frame Jacobian of ${frame} by generated code is not possible: ${fast}`, { hint: "leave method unset (or 'symbolic'): the symbolic Jacobian closes loops" });
+      throw new UsageError(`the frame Jacobian of ${frame} by generated code is not possible: ${fast}`, {
+        hint: "leave method unset (or 'symbolic'): the symbolic Jacobian closes loops",
+      });
     }
     let rows: (y: string) => ArrayLike<number>, pairs: { q: number; qd: number }[];
     if (typeof fast === 'string') {
@@ -78,14 +83,16 @@ export function frameJacobian(model: Model | CompiledModel, frame: string, optio
       // W = dR/dq R^T, skew-symmetric; its axial vector is the angular velocity per unit speed
       const W = (a: number, b: number) => dR[a][0][q] * R[b][0] + dR[a][1][q] * R[b][1] + dR[a][2][q] * R[b][2];
       const w = [(W(2, 1) - W(1, 2)) / 2, (W(0, 2) - W(2, 0)) / 2, (W(1, 0) - W(0, 1)) / 2];
-      for (let k = 0; k < 3; k++) J[k].push(dr[k][q]), J[3 + k].push(w[k]);
+      for (let k = 0; k < 3; k++) (J[k].push(dr[k][q]), J[3 + k].push(w[k]));
     }
     return {
       model: compiled.report.model,
       frame,
       coordinates: pairs.map((p) => compiled.stateNames[p.q]),
       speeds: pairs.map((p) => compiled.stateNames[p.qd]),
-      J, r, R,
+      J,
+      r,
+      R,
       method: typeof fast === 'string' ? 'symbolic' : 'generated',
     };
   });
@@ -96,7 +103,14 @@ export function frameJacobian(model: Model | CompiledModel, frame: string, optio
  * (linearize-generated.ts), with the coordinates read off the signal
  * sources (der(q) an alias of the state qd); or why not
  */
-function generated(compiled: CompiledModel, state: ModelState, point: OperatingPoint, names: readonly string[], values: readonly number[], eager: boolean): { rows: number[][]; pairs: { q: number; qd: number }[] } | string {
+function generated(
+  compiled: CompiledModel,
+  state: ModelState,
+  point: OperatingPoint,
+  names: readonly string[],
+  values: readonly number[],
+  eager: boolean,
+): { rows: number[][]; pairs: { q: number; qd: number }[] } | string {
   const pairs = coordinates(compiled);
   if (pairs.length === 0) return 'no state q with der(q) = qd';
   const rows = generatedRows(compiled, state, point.x, point.t, [], names, names, values, eager);
@@ -113,7 +127,10 @@ function generated(compiled: CompiledModel, state: ModelState, point: OperatingP
  * model's default values. `jdotqd(q, qd, out?)` writes J' qd (6: [a; alpha]
  * at qdd = 0, frame-bias.ts), its code made on its first call.
  */
-export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
+export function frameJacobianFunction(
+  compiled: CompiledModel,
+  frame: string,
+): {
   coordinates: string[];
   jacobian: (q: ArrayLike<number>, J?: Float64Array) => Float64Array;
   jdotqd: (q: ArrayLike<number>, qd: ArrayLike<number>, out?: Float64Array) => Float64Array;
@@ -123,27 +140,46 @@ export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
   const pairs = coordinates(compiled);
   const c = withLocalTable(() => codeFor(compiled, [], names, names, true)!);
   // a loop's tangent code needs the point solved (its blocks' z and J^-1): not a function of q alone
-  const why = typeof c === 'string' ? c : c.loops ? 'its relaxed form keeps a loop solved at run time' : pairs.length === 0 ? 'no state q with der(q) = qd' : undefined;
+  const why =
+    typeof c === 'string' ? c : c.loops ? 'its relaxed form keeps a loop solved at run time' : pairs.length === 0 ? 'no state q with der(q) = qd' : undefined;
   if (why !== undefined || typeof c === 'string') {
-    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${why}`, { hint: 'frameJacobian(model, frame, { at }) works on any model, loops included' });
+    throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${why}`, {
+      hint: 'frameJacobian(model, frame, { at }) works on any model, loops included',
+    });
   }
-  const { code, D } = c, n = pairs.length, w = code.w;
-  const x = compiled.x0(), u = Float64Array.from(compiled.defaults.u), p = Float64Array.from(compiled.defaults.p);
+  const { code, D } = c,
+    n = pairs.length,
+    w = code.w;
+  const x = compiled.x0(),
+    u = Float64Array.from(compiled.defaults.u),
+    p = Float64Array.from(compiled.defaults.p);
   const at = Int32Array.from(pairs, (c) => c.q);
   // workspace slots: R[a][b] at 3a + b, and coordinate i's rows dr[k] at 12 i + k, dR[a][b] at 12 i + 3 + 3a + b
   const R = Int32Array.from({ length: 9 }, (_, k) => code.slots[3 + k]);
   const d = Int32Array.from({ length: 12 * n }, (_, k) => code.slots[12 + (k % 12) * D + at[Math.floor(k / 12)]]);
   const jacobian = (q: ArrayLike<number>, J: Float64Array = new Float64Array(6 * n)): Float64Array => {
-    if (q.length !== n || J.length !== 6 * n) throw new UsageError(`the Jacobian of ${frame} takes ${n} coordinates (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and a J of ${6 * n}, got ${q.length} and ${J.length}`);
+    if (q.length !== n || J.length !== 6 * n)
+      throw new UsageError(
+        `the Jacobian of ${frame} takes ${n} coordinates (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and a J of ${6 * n}, got ${q.length} and ${J.length}`,
+      );
     for (let i = 0; i < n; i++) x[at[i]] = q[i];
     code.run(0, x, u, p);
     for (let i = 0, o = 0; i < n; i++, o += 12) {
       for (let k = 0; k < 3; k++) J[k * n + i] = w[d[o + k]];
       // W = dR/dq R^T, skew-symmetric (frameJacobian), its axial vector: W(a, b) = sum_c dR[a][c] R[b][c]
-      let W21 = 0, W12 = 0, W02 = 0, W20 = 0, W10 = 0, W01 = 0;
+      let W21 = 0,
+        W12 = 0,
+        W02 = 0,
+        W20 = 0,
+        W10 = 0,
+        W01 = 0;
       for (let k = 0; k < 3; k++) {
-        const d0 = w[d[o + 3 + k]], d1 = w[d[o + 6 + k]], d2 = w[d[o + 9 + k]];
-        const r0 = w[R[k]], r1 = w[R[3 + k]], r2 = w[R[6 + k]];
+        const d0 = w[d[o + 3 + k]],
+          d1 = w[d[o + 6 + k]],
+          d2 = w[d[o + 9 + k]];
+        const r0 = w[R[k]],
+          r1 = w[R[3 + k]],
+          r2 = w[R[6 + k]];
         W21 += d2 * r1;
         W12 += d1 * r2;
         W02 += d0 * r2;
@@ -160,9 +196,12 @@ export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
   let bias: DerivedCode | undefined;
   const speedAt = Int32Array.from(pairs, (c) => c.qd);
   const jdotqd = (q: ArrayLike<number>, qd: ArrayLike<number>, out: Float64Array = new Float64Array(6)): Float64Array => {
-    if (q.length !== n || qd.length !== n || out.length !== 6) throw new UsageError(`J' qd of ${frame} takes ${n} coordinates and ${n} speeds (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and an out of 6, got ${q.length}, ${qd.length} and ${out.length}`);
+    if (q.length !== n || qd.length !== n || out.length !== 6)
+      throw new UsageError(
+        `J' qd of ${frame} takes ${n} coordinates and ${n} speeds (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and an out of 6, got ${q.length}, ${qd.length} and ${out.length}`,
+      );
     const b = (bias ??= withLocalTable(() => frameBiasCode(compiled, straightPlan(compiled), frame, pairs)));
-    for (let i = 0; i < n; i++) (x[at[i]] = q[i]), (x[speedAt[i]] = qd[i]);
+    for (let i = 0; i < n; i++) ((x[at[i]] = q[i]), (x[speedAt[i]] = qd[i]));
     b.run(0, x, u, p);
     // outputs: R[a][b] at 3a + b, r''[k] at 9 + k, R''[a][b] at 12 + 3a + b
     const v = (k: number) => b.w[b.slots[k]];
@@ -172,7 +211,9 @@ export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
     out[3] = (W(2, 1) - W(1, 2)) / 2;
     out[4] = (W(0, 2) - W(2, 0)) / 2;
     out[5] = (W(1, 0) - W(0, 1)) / 2;
-    for (let k = 0; k < 6; k++) if (!Number.isFinite(out[k])) throw new SimulationError(`J' qd of ${frame} is not finite at this q, qd`, { hint: 'q or qd not finite, or a joint at a singular position' });
+    for (let k = 0; k < 6; k++)
+      if (!Number.isFinite(out[k]))
+        throw new SimulationError(`J' qd of ${frame} is not finite at this q, qd`, { hint: 'q or qd not finite, or a joint at a singular position' });
     return out;
   };
   return { coordinates: pairs.map((c) => compiled.stateNames[c.q]), jacobian, jdotqd };
@@ -181,7 +222,8 @@ export function frameJacobianFunction(compiled: CompiledModel, frame: string): {
 /** the states q with der(q) = qd, another state (an alias of it, or an assignment of it in the plan), by their indices in x */
 function coordinates(compiled: CompiledModel): { q: number; qd: number }[] {
   // der(q) = qd: an alias of the state qd, or an assignment of it
-  const states = compiled.plan.states, index = new Map(states.map((v, i) => [v.id, i]));
+  const states = compiled.plan.states,
+    index = new Map(states.map((v, i) => [v.id, i]));
   const assigned = new Map<number, number>();
   for (const step of compiled.plan.steps) {
     if (step.kind !== 'assign') continue;
@@ -196,7 +238,14 @@ function coordinates(compiled: CompiledModel): { q: number; qd: number }[] {
 
 function checkFrame(compiled: CompiledModel, frame: string): void {
   if (!compiled.hasSignal(`${frame}.r[1]`) || !compiled.hasSignal(`${frame}.R[1][1]`)) {
-    const frames = [...new Set(compiled.signalNames().filter((n) => n.endsWith('.R[1][1]')).map((n) => n.slice(0, -'.R[1][1]'.length)))];
+    const frames = [
+      ...new Set(
+        compiled
+          .signalNames()
+          .filter((n) => n.endsWith('.R[1][1]'))
+          .map((n) => n.slice(0, -'.R[1][1]'.length)),
+      ),
+    ];
     throw new ModelError(`no frame named ${frame}`, {
       variables: [frame],
       hint: `frames are named <component>.frame_a / frame_b, e.g. ${frames.slice(0, 8).join(', ')}${frames.length > 8 ? ', ...' : ''}`,
@@ -206,7 +255,8 @@ function checkFrame(compiled: CompiledModel, frame: string): void {
 
 /** states q whose derivative is another state qd (der(q) = qd), by their indices in x */
 function coordinatePairs(s: Sensitivities): { q: number; qd: number }[] {
-  const names = s.compiled.stateNames, n = names.length;
+  const names = s.compiled.stateNames,
+    n = names.length;
   const pairs: { q: number; qd: number }[] = [];
   names.forEach((name, i) => {
     const row = s.row(`der(${name})`);

@@ -52,7 +52,10 @@ const CONSISTENT = 1e-8;
 // (compiled model, point, inputs to differentiate by) => dz/dx and dz/du of every unknown at the point
 export function sensitivities(compiled: CompiledModel, point: OperatingPoint, inputs: readonly number[], solved = solvePoint(compiled, point)): Sensitivities {
   const { plan, reduced } = compiled;
-  const n = plan.states.length, m = inputs.length, N = plan.unknowns.length, cols = n + m;
+  const n = plan.states.length,
+    m = inputs.length,
+    N = plan.unknowns.length,
+    cols = n + m;
   const { state, dx } = solved;
   const values = new Map<number, number>();
   plan.states.forEach((v, i) => values.set(v.id, point.x[i]));
@@ -71,13 +74,14 @@ export function sensitivities(compiled: CompiledModel, point: OperatingPoint, in
   const rhs = new Float64Array(N * cols);
   reduced.equations.forEach((eq, i) => {
     let size = 0;
-    const row: number[] = [], entries: number[] = [];
+    const row: number[] = [],
+      entries: number[] = [];
     for (const id of symsOf(eq.residual)) {
       const c = column.get(id);
       if (c === undefined) continue;
       const d = evaluate(diff(eq.residual, syms.get(id)!));
       size += Math.abs(d * values.get(id)!);
-      if (c < N) row.push(c), entries.push(d);
+      if (c < N) (row.push(c), entries.push(d));
       else rhs[i * cols + c - N] = -d;
     }
     Fz.cols.push(Int32Array.from(row));
@@ -85,7 +89,10 @@ export function sensitivities(compiled: CompiledModel, point: OperatingPoint, in
     const r = evaluate(eq.residual);
     if (!(Math.abs(r) <= CONSISTENT * (1 + size))) {
       throw new ModelError(`the equations do not hold at the operating point: residual ${r.toExponential(3)} in ${describeEquation(eq)}`, {
-        variables: [...symsOf(eq.residual)].map((id) => syms.get(id) as Variable | undefined).filter((v) => v !== undefined).map((v) => v.name),
+        variables: [...symsOf(eq.residual)]
+          .map((id) => syms.get(id) as Variable | undefined)
+          .filter((v) => v !== undefined)
+          .map((v) => v.name),
         hint: 'the loop may not have closed at this point: give the joints it determines better first guesses (start), or choose another operating point',
       });
     }
@@ -96,7 +103,11 @@ export function sensitivities(compiled: CompiledModel, point: OperatingPoint, in
 }
 
 /** the compiled model's evaluation at the point: every unknown in the state's workspace (a new state with the point's first guesses and parameters, or the one operatingPoint made), a failure as a typed error */
-export function solvePoint(compiled: CompiledModel, point: OperatingPoint, state: ModelState = compiled.createState({ start: point.guesses, parameters: point.parameters })): { state: ModelState; dx: Float64Array } {
+export function solvePoint(
+  compiled: CompiledModel,
+  point: OperatingPoint,
+  state: ModelState = compiled.createState({ start: point.guesses, parameters: point.parameters }),
+): { state: ModelState; dx: Float64Array } {
   state.u.set(point.u);
   const dx = new Float64Array(point.x.length);
   try {
@@ -120,23 +131,32 @@ export function pointText(compiled: CompiledModel, point: OperatingPoint): strin
 /** one memo for every expression: the values do not change */
 function evaluator(values: ReadonlyMap<number, number>): (e: Expr) => number {
   const memo = new Map<number, number>();
-  return (e) => fold(e, memo, (node, a) => {
-    switch (node.op) {
-      case 'const': return node.value;
-      case 'sym': {
-        const v = values.get(node.sym!.id);
-        if (v === undefined) throw new KronError(`linearize: no value for ${node.sym!.name} in ${show(e)}`);
-        return v;
+  return (e) =>
+    fold(e, memo, (node, a) => {
+      switch (node.op) {
+        case 'const':
+          return node.value;
+        case 'sym': {
+          const v = values.get(node.sym!.id);
+          if (v === undefined) throw new KronError(`linearize: no value for ${node.sym!.name} in ${show(e)}`);
+          return v;
+        }
+        case 'add':
+          return a.reduce((s, x) => s + x, 0);
+        case 'mul':
+          return a.reduce((s, x) => s * x, 1);
+        case 'div':
+          return a[0] / a[1];
+        case 'pow':
+          return a[0] ** node.value;
+        case 'fn':
+          return FUNCTIONS[node.fn!].eval(...a);
+        case 'relax':
+          return a[0];
+        case 'residue':
+          return 0;
       }
-      case 'add': return a.reduce((s, x) => s + x, 0);
-      case 'mul': return a.reduce((s, x) => s * x, 1);
-      case 'div': return a[0] / a[1];
-      case 'pow': return a[0] ** node.value;
-      case 'fn': return FUNCTIONS[node.fn!].eval(...a);
-      case 'relax': return a[0];
-      case 'residue': return 0;
-    }
-  });
+    });
 }
 
 // (F_z, -[F_x F_u]) => S = F_z^-1 (-[F_x F_u]); a singular F_z is a ModelError naming the unknown
@@ -144,7 +164,9 @@ function solveColumns(compiled: CompiledModel, Fz: SparseRows, rhs: Float64Array
   const S = blockSolve(Fz, rhs, cols);
   if (!(S instanceof Float64Array)) {
     const v = compiled.plan.unknowns[S.column];
-    const eqs = S.equations.length ? S.equations.map((e) => compiled.reduced.equations[e]) : compiled.reduced.equations.filter((eq) => symsOf(eq.residual).includes(v.id));
+    const eqs = S.equations.length
+      ? S.equations.map((e) => compiled.reduced.equations[e])
+      : compiled.reduced.equations.filter((eq) => symsOf(eq.residual).includes(v.id));
     throw new ModelError(`the equations do not determine ${v.name} at the operating point: their Jacobian with respect to the unknowns is singular`, {
       variables: [v.name],
       equations: eqs.map(describeEquation),

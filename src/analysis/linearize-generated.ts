@@ -56,7 +56,13 @@ export function straightPlan(compiled: CompiledModel): SolvePlan {
   if (straight(compiled.plan)) return compiled.plan;
   const plan = withLocalTable(() => planModel(compiled.reduced, { relaxed: true, outputs: compiled.plan.outputs }));
   const same = (a: readonly Sym[], b: readonly Sym[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-  if (!straight(plan) || !same(plan.states, compiled.plan.states) || !same(plan.inputs, compiled.plan.inputs) || !same(plan.parameters, compiled.plan.parameters)) return compiled.plan;
+  if (
+    !straight(plan) ||
+    !same(plan.states, compiled.plan.states) ||
+    !same(plan.inputs, compiled.plan.inputs) ||
+    !same(plan.parameters, compiled.plan.parameters)
+  )
+    return compiled.plan;
   return plan;
 }
 
@@ -67,7 +73,13 @@ export function straightPlan(compiled: CompiledModel): SolvePlan {
  * than one symbolic linearization (PUMA: ~0.5 s against ~0.1 s), and pays
  * from the next call on. Undefined: not made yet; a string: why there is none.
  */
-export function codeFor(compiled: CompiledModel, inputs: readonly number[], rows: readonly string[], checked: readonly string[], eager: boolean): Code | string | undefined {
+export function codeFor(
+  compiled: CompiledModel,
+  inputs: readonly number[],
+  rows: readonly string[],
+  checked: readonly string[],
+  eager: boolean,
+): Code | string | undefined {
   let byKey = made.get(compiled);
   if (!byKey) made.set(compiled, (byKey = new Map()));
   const key = `${inputs.join(',')}|${rows.join(' ')}|${checked.join(' ')}`;
@@ -84,7 +96,8 @@ export function codeFor(compiled: CompiledModel, inputs: readonly number[], rows
 
 function makeCode(compiled: CompiledModel, inputs: readonly number[], rowNames: readonly string[], checked: readonly string[]): Code | string {
   const plan = straightPlan(compiled);
-  const n = plan.states.length, D = n + inputs.length;
+  const n = plan.states.length,
+    D = n + inputs.length;
   const seeds = new Map<number, Expr[]>();
   const unit = (d: number) => Array.from({ length: D }, (_, k) => (k === d ? ONE : ZERO));
   plan.states.forEach((v, j) => seeds.set(v.id, unit(j)));
@@ -93,7 +106,8 @@ function makeCode(compiled: CompiledModel, inputs: readonly number[], rowNames: 
   if (typeof t === 'string') return `its compiled plan has no implicit tangents: ${t}`;
   // a signal is sign * (state, input or unknown) + offset (compiled-data.ts): its value and its tangents
   const unknowns = compiled.plan.unknowns;
-  const at = (s: SignalSource) => (s.from === 'x' ? plan.states[s.index] : s.from === 'u' ? plan.inputs[s.index] : s.from === 'w' && s.index < unknowns.length ? unknowns[s.index] : undefined);
+  const at = (s: SignalSource) =>
+    s.from === 'x' ? plan.states[s.index] : s.from === 'u' ? plan.inputs[s.index] : s.from === 'w' && s.index < unknowns.length ? unknowns[s.index] : undefined;
   const value = (s: SignalSource) => {
     const v = at(s);
     return v ? add(mul(s.sign, v.e), s.offset) : num(s.from === 'value' ? s.offset : 0);
@@ -106,7 +120,9 @@ function makeCode(compiled: CompiledModel, inputs: readonly number[], rowNames: 
   const source = (name: string) => compiled.signalSource(name);
   const exprs = [...checked.map((y) => value(source(y))), ...rowNames.flatMap((y) => row(source(y)))];
   const code = derivedCode(plan, t.extra, t.assigns, exprs, `${compiled.report.model}.tangents`, compiled.fail);
-  const loops = t.blocks.length ? { point: new TornPoint(compiled, plan, t, plan.inputs.length), u: new Float64Array(plan.inputs.length + t.extra.length) } : undefined;
+  const loops = t.blocks.length
+    ? { point: new TornPoint(compiled, plan, t, plan.inputs.length), u: new Float64Array(plan.inputs.length + t.extra.length) }
+    : undefined;
   return { code, D, checked: checked.length, rows: rowNames.length, ...(loops && { loops }) };
 }
 
@@ -116,7 +132,17 @@ function makeCode(compiled: CompiledModel, inputs: readonly number[], rowNames: 
  * compiled model's values of the checked signals: the generated code must
  * compute the same (else a relaxed pivot was not trusted there).
  */
-export function generatedRows(compiled: CompiledModel, state: ModelState, x: Float64Array, t: number, inputs: readonly number[], rows: readonly string[], checked: readonly string[], expected: ArrayLike<number>, eager: boolean): number[][] | string {
+export function generatedRows(
+  compiled: CompiledModel,
+  state: ModelState,
+  x: Float64Array,
+  t: number,
+  inputs: readonly number[],
+  rows: readonly string[],
+  checked: readonly string[],
+  expected: ArrayLike<number>,
+  eager: boolean,
+): number[][] | string {
   const c = codeFor(compiled, inputs, rows, checked, eager);
   if (c === undefined) return 'the first call with this compiled model, inputs and outputs is symbolic (generating costs more than one)';
   if (typeof c === 'string') return c;
@@ -128,7 +154,8 @@ export function generatedRows(compiled: CompiledModel, state: ModelState, x: Flo
   code.run(t, x, loops ? loops.u : state.u, state.p);
   const out = (k: number) => code.w[code.slots[k]];
   for (let i = 0; i < c.checked; i++) {
-    const v = out(i), want = expected[i];
+    const v = out(i),
+      want = expected[i];
     if (!(Math.abs(v - want) <= 1e-9 * (1 + Math.abs(want)))) return `its relaxed code computes ${checked[i]} = ${v} here, the compiled model ${want}`;
   }
   const result: number[][] = [];
@@ -141,7 +168,16 @@ export function generatedRows(compiled: CompiledModel, state: ModelState, x: Flo
 }
 
 // (compiled model, its state solved at the point, x' there, chosen inputs, outputs) => A, B, C, D; or why not
-export function generatedLinearization(compiled: CompiledModel, state: ModelState, x: Float64Array, t: number, dx: Float64Array, inputs: readonly number[], outputs: readonly string[], eager: boolean): GeneratedLinearization | string {
+export function generatedLinearization(
+  compiled: CompiledModel,
+  state: ModelState,
+  x: Float64Array,
+  t: number,
+  dx: Float64Array,
+  inputs: readonly number[],
+  outputs: readonly string[],
+  eager: boolean,
+): GeneratedLinearization | string {
   const n = x.length;
   const derivatives = compiled.stateNames.map((s) => `der(${s})`);
   const rows = generatedRows(compiled, state, x, t, inputs, [...derivatives, ...outputs], derivatives, dx, eager);

@@ -88,9 +88,14 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
     const outputs = [...(options.outputs ?? [])];
     for (const name of outputs) checkSignal(compiled, name);
     const solved = solvePoint(compiled, point, state);
-    const fast = options.method === 'symbolic' ? 'the symbolic method was asked for' : generatedLinearization(compiled, solved.state, point.x, point.t, solved.dx, inputs, outputs, options.method === 'generated');
+    const fast =
+      options.method === 'symbolic'
+        ? 'the symbolic method was asked for'
+        : generatedLinearization(compiled, solved.state, point.x, point.t, solved.dx, inputs, outputs, options.method === 'generated');
     if (typeof fast === 'string' && options.method === 'generated') {
-      throw new UsageError(`linearize of ${compiled.report.model} by generated code is not possible: ${fast}`, { hint: "leave method unset (or 'symbolic'): the symbolic linearization handles loops" });
+      throw new UsageError(`linearize of ${compiled.report.model} by generated code is not possible: ${fast}`, {
+        hint: "leave method unset (or 'symbolic'): the symbolic linearization handles loops",
+      });
     }
     let A: number[][], B: number[][], C: number[][], D: number[][], y: number[];
     if (typeof fast === 'string') {
@@ -114,7 +119,10 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
       u: inputs.map((k) => point.u[k]),
       y,
       dx: [...solved.dx],
-      A, B, C, D,
+      A,
+      B,
+      C,
+      D,
       method: typeof fast === 'string' ? 'symbolic' : 'generated',
       eigenvalues: eigenvalues(A),
       compileMs,
@@ -131,12 +139,17 @@ function derivativeRow(s: Sensitivities, state: string): Float64Array {
 }
 
 /** the compiled model and the point (t, x, u), from a model or a compiled one; names checked */
-export function operatingPoint(model: Model | CompiledModel, options: PointOptions): { compiled: CompiledModel; point: OperatingPoint; compileMs: number; state: ModelState } {
+export function operatingPoint(
+  model: Model | CompiledModel,
+  options: PointOptions,
+): { compiled: CompiledModel; point: OperatingPoint; compileMs: number; state: ModelState } {
   const t0 = performance.now();
   let compiled: CompiledModel;
   if (model instanceof CompiledModel) {
     if (options.mode || options.tear || options.foldParameters !== undefined || options.chunk || options.share !== undefined) {
-      throw new UsageError('compile options were given with a compiled model', { hint: 'pass the model itself to compile it with these options, or compile it with them first (parameters kept symbolic, foldParameters: false, may change here)' });
+      throw new UsageError('compile options were given with a compiled model', {
+        hint: 'pass the model itself to compile it with these options, or compile it with them first (parameters kept symbolic, foldParameters: false, may change here)',
+      });
     }
     compiled = model;
   } else {
@@ -173,7 +186,11 @@ function notAState(compiled: CompiledModel, name: string): ModelError {
 
 function inputIndex(compiled: CompiledModel, name: string): number {
   const k = compiled.generated.layout.inputs.indexOf(name);
-  if (k < 0) throw new ModelError(`no input named ${name}`, { variables: [name], hint: `${didYouMean(name, compiled.generated.layout.inputs)}inputs: ${list(compiled.generated.layout.inputs)}` });
+  if (k < 0)
+    throw new ModelError(`no input named ${name}`, {
+      variables: [name],
+      hint: `${didYouMean(name, compiled.generated.layout.inputs)}inputs: ${list(compiled.generated.layout.inputs)}`,
+    });
   return k;
 }
 
@@ -186,4 +203,5 @@ function checkSignal(compiled: CompiledModel, name: string): void {
   }
 }
 
-const list = (names: readonly string[], n = 20) => (names.length > n ? `${names.slice(0, n).join(', ')}, ... (${names.length} in all)` : names.join(', ') || '(none)');
+const list = (names: readonly string[], n = 20) =>
+  names.length > n ? `${names.slice(0, n).join(', ')}, ... (${names.length} in all)` : names.join(', ') || '(none)';

@@ -14,9 +14,12 @@ export interface LogLogFit {
 
 // (points, at least two distinct n) => least-squares line of log y against log n
 export function logLogFit(points: readonly Point[]): LogLogFit {
-  const xs = points.map((p) => Math.log(p.n)), ys = points.map((p) => Math.log(p.y));
-  const mx = mean(xs), my = mean(ys);
-  let sxy = 0, sxx = 0;
+  const xs = points.map((p) => Math.log(p.n)),
+    ys = points.map((p) => Math.log(p.y));
+  const mx = mean(xs),
+    my = mean(ys);
+  let sxy = 0,
+    sxx = 0;
   xs.forEach((x, i) => {
     sxy += (x - mx) * (ys[i] - my);
     sxx += (x - mx) ** 2;
@@ -36,13 +39,16 @@ export interface Crossover {
 // (torn and relaxed times by n) => where relaxed overtakes torn, undefined if it is not faster at the largest common n
 export function crossover(torn: readonly Point[], relaxed: readonly Point[]): Crossover | undefined {
   const tornAt = new Map(torn.map((p) => [p.n, p.y]));
-  const both = relaxed.filter((p) => tornAt.has(p.n)).sort((a, b) => a.n - b.n)
+  const both = relaxed
+    .filter((p) => tornAt.has(p.n))
+    .sort((a, b) => a.n - b.n)
     .map((p) => ({ n: p.n, r: Math.log(p.y / tornAt.get(p.n)!) }));
   let k = both.length;
   while (k > 0 && both[k - 1].r < 0) k--;
   if (k === both.length) return undefined;
   if (k === 0) return { from: both[0].n };
-  const a = both[k - 1], b = both[k];
+  const a = both[k - 1],
+    b = both[k];
   const t = a.r / (a.r - b.r);
   return { from: b.n, at: Math.exp(Math.log(a.n) + t * (Math.log(b.n) - Math.log(a.n))) };
 }

@@ -32,7 +32,8 @@ const NV = { hinge: 1, slide: 1, ball: 3, free: 6 };
 // (written model) => its joints in qpos / qvel order (depth first, as MuJoCo numbers them)
 export function coordinates(doc: Mjcf): MjcfCoordinates[] {
   const out: MjcfCoordinates[] = [];
-  let qpos = 0, qvel = 0;
+  let qpos = 0,
+    qvel = 0;
   const walk = (body: MjcfBody) => {
     out.push({ joint: body.joint, body, qpos, qvel });
     qpos += NQ[body.joint.type];
@@ -53,9 +54,16 @@ export function velocityStates(doc: Mjcf): string[] {
 
 // (written model, Kron's state by signal name) => MuJoCo's qpos and qvel
 export function mujocoState(doc: Mjcf, state: (name: string) => number): { qpos: Float64Array; qvel: Float64Array } {
-  const at = coordinates(doc), last = at[at.length - 1];
-  const qpos = new Float64Array(last ? last.qpos + NQ[last.joint.type] : 0), qvel = new Float64Array(last ? last.qvel + NV[last.joint.type] : 0);
-  for (const { joint: { name, type }, body, qpos: p, qvel: v } of at) {
+  const at = coordinates(doc),
+    last = at[at.length - 1];
+  const qpos = new Float64Array(last ? last.qpos + NQ[last.joint.type] : 0),
+    qvel = new Float64Array(last ? last.qvel + NV[last.joint.type] : 0);
+  for (const {
+    joint: { name, type },
+    body,
+    qpos: p,
+    qvel: v,
+  } of at) {
     const read = (s: string, n: number) => Array.from({ length: n }, (_, i) => state(`${name}.${s}[${i + 1}]`));
     if (type === 'hinge' || type === 'slide') {
       qpos[p] = state(`${name}.q`);
@@ -65,9 +73,15 @@ export function mujocoState(doc: Mjcf, state: (name: string) => number): { qpos:
       qvel.set(read('w', 3), v);
     } else {
       const R = body.R;
-      qpos.set(body.pos.map((o, i) => o + dotRow(R, i, read('r', 3))), p);
+      qpos.set(
+        body.pos.map((o, i) => o + dotRow(R, i, read('r', 3))),
+        p,
+      );
       qpos.set(product(quaternion(R), read('Q', 4)), p + 3);
-      qvel.set([0, 1, 2].map((i) => dotRow(R, i, read('v', 3))), v);
+      qvel.set(
+        [0, 1, 2].map((i) => dotRow(R, i, read('v', 3))),
+        v,
+      );
       qvel.set(read('w', 3), v + 3);
     }
   }
@@ -76,15 +90,23 @@ export function mujocoState(doc: Mjcf, state: (name: string) => number): { qpos:
 
 // (written model, Kron's inputs by signal name) => MuJoCo's qfrc_applied: j.tau; j.tau[1..3]; R_a j.f[1..3], j.tau[1..3]
 export function mujocoForces(doc: Mjcf, input: (name: string) => number): Float64Array {
-  const at = coordinates(doc), last = at[at.length - 1];
+  const at = coordinates(doc),
+    last = at[at.length - 1];
   const qfrc = new Float64Array(last ? last.qvel + NV[last.joint.type] : 0);
-  for (const { joint: { name, type }, body, qvel: v } of at) {
+  for (const {
+    joint: { name, type },
+    body,
+    qvel: v,
+  } of at) {
     const read = (s: string) => [1, 2, 3].map((i) => input(`${name}.${s}[${i}]`));
     if (type === 'hinge' || type === 'slide') qfrc[v] = input(`${name}.tau`);
     else if (type === 'ball') qfrc.set(read('tau'), v);
     else {
       // Kron's f acts along frame_a's axes, MuJoCo's linear generalized force along the world's
-      qfrc.set([0, 1, 2].map((i) => dotRow(body.R, i, read('f'))), v);
+      qfrc.set(
+        [0, 1, 2].map((i) => dotRow(body.R, i, read('f'))),
+        v,
+      );
       qfrc.set(read('tau'), v + 3);
     }
   }
@@ -98,7 +120,8 @@ export function kronAccelerations(doc: Mjcf, qacc: ArrayLike<number>): Map<strin
   for (const { joint, body, qvel: v } of coordinates(doc)) {
     if (joint.type !== 'free') continue;
     // vd = R_a^T (MuJoCo's world-resolved linear acceleration)
-    const R = body.R, a = [qacc[v], qacc[v + 1], qacc[v + 2]];
+    const R = body.R,
+      a = [qacc[v], qacc[v + 1], qacc[v + 2]];
     [0, 1, 2].forEach((i) => out.set(`${joint.name}.v[${i + 1}]`, R[i] * a[0] + R[3 + i] * a[1] + R[6 + i] * a[2]));
   }
   names.forEach((n, i) => out.has(n) || out.set(n, qacc[i]));

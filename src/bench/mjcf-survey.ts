@@ -143,18 +143,27 @@ async function loads(file: string, subject: Subject, repeats: number): Promise<{
 /** one subject's load of one file in a fresh process */
 function child(file: string, subject: Subject, repeats: number): { cold: number; warm: number } {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', subject, '--file', file, '--repeats', String(repeats)], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', subject, '--file', file, '--repeats', String(repeats)], {
+    cwd: PACKAGE_ROOT,
+    encoding: 'utf8',
+  });
   const m = /^loads (\S+) (\S+)$/m.exec(r.stdout);
   if (r.status !== 0 || !m) {
-    throw new SimulationError(`loading ${file} (${subject}) in a fresh process failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`, {
-      component: file,
-      hint: `run it alone to see all of it: npx tsx src/bench/mjcf-survey.ts --child ${subject} --file ${file}`,
-    });
+    throw new SimulationError(
+      `loading ${file} (${subject}) in a fresh process failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`,
+      {
+        component: file,
+        hint: `run it alone to see all of it: npx tsx src/bench/mjcf-survey.ts --child ${subject} --file ${file}`,
+      },
+    );
   }
   return { cold: Number(m[1]), warm: Number(m[2]) };
 }
 
-const count = (t: Record<string, number>) => Object.entries(t).map(([k, n]) => `${n} ${k}`).join(', ');
+const count = (t: Record<string, number>) =>
+  Object.entries(t)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
 const f1 = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1));
 
 function markdown(surveys: readonly Survey[], times: Map<string, Record<Subject, { cold: number; warm: number }>>, rounds: number, repeats: number): string {
@@ -166,16 +175,18 @@ function markdown(surveys: readonly Survey[], times: Map<string, Record<Subject,
     '',
     '| file | model | bodies | joints | nv | geoms | uses | Kron warnings |',
     '|---|---|---:|---|---:|---|---|---:|',
-    ...surveys.map((s) => `| ${s.file} | ${s.model} | ${s.bodies} | ${count(s.joints)} | ${s.nv} | ${count(s.geoms)} | ${s.features.join(', ')} | ${s.warnings.length} |`),
+    ...surveys.map(
+      (s) => `| ${s.file} | ${s.model} | ${s.bodies} | ${count(s.joints)} | ${s.nv} | ${count(s.geoms)} | ${s.features.join(', ')} | ${s.warnings.length} |`,
+    ),
     '',
-    'Kron\'s warnings, file by file (what affects the dynamics and is not modelled, or not read):',
+    "Kron's warnings, file by file (what affects the dynamics and is not modelled, or not read):",
     '',
     ...surveys.flatMap((s) => [`- **${s.file}**${s.warnings.length ? '' : ': none'}`, ...s.warnings.map((w) => `  - ${w}`)]),
     '',
     `Load + compile, CPU ms (process.cpuUsage(), all threads), median of ${rounds} interleaved rounds. *Cold*: the first load in a fresh Node process`,
     `(a child per file, subject and round; MuJoCo's WebAssembly module instantiated before the clock starts). *Warm*: the median of ${repeats} more loads in that process.`,
     'Kron: parseMjcf + mjcfMechanism + compile in the mode named. MuJoCo: MjModel.from_xml_string (its WebAssembly build, parse and compile) of the same text',
-    '(includes in place, mesh assets out). MuJoCo C\'s own load is not timed: the native peer bench_mujoco_xml times mj_forward and the like, not mj_loadXML.',
+    "(includes in place, mesh assets out). MuJoCo C's own load is not timed: the native peer bench_mujoco_xml times mj_forward and the like, not mj_loadXML.",
     '',
     '| file | nv | Kron relaxed, cold | Kron torn, cold | MuJoCo, cold | Kron relaxed, warm | Kron torn, warm | MuJoCo, warm |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -197,17 +208,24 @@ async function main(): Promise<void> {
       file: { type: 'string' },
     },
   });
-  const repeats = Number(values.repeats), rounds = Number(values.rounds);
+  const repeats = Number(values.repeats),
+    rounds = Number(values.rounds);
   if (!(Number.isInteger(rounds) && rounds >= 1 && Number.isInteger(repeats) && repeats >= 1)) {
     throw new UsageError(`--rounds ${values.rounds} and --repeats ${values.repeats} must be whole numbers from 1`, { hint: 'e.g. --rounds 5 --repeats 5' });
   }
   if (values.child) {
-    if (!SUBJECTS.includes(values.child as Subject) || !values.file) throw new UsageError(`--child ${values.child} needs one of ${SUBJECTS.join(', ')} and --file`, { hint: 'the survey starts its children itself: npm run bench:mjcf' });
+    if (!SUBJECTS.includes(values.child as Subject) || !values.file)
+      throw new UsageError(`--child ${values.child} needs one of ${SUBJECTS.join(', ')} and --file`, {
+        hint: 'the survey starts its children itself: npm run bench:mjcf',
+      });
     const { cold, warm } = await loads(values.file, values.child as Subject, repeats);
     console.log(`loads ${cold} ${warm}`);
     return;
   }
-  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.xml')).sort().map((f) => join(FIXTURES, f));
+  const files = readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.xml'))
+    .sort()
+    .map((f) => join(FIXTURES, f));
   const surveys = files.map(survey);
   const samples = new Map(files.map((f) => [f, Object.fromEntries(SUBJECTS.map((s) => [s, { cold: [] as number[], warm: [] as number[] }]))]));
   for (let r = 0; r < rounds; r++) {
@@ -220,10 +238,17 @@ async function main(): Promise<void> {
     }
     process.stderr.write(`round ${r + 1} of ${rounds}\n`);
   }
-  const times = new Map(surveys.map((s, i) => [s.file, Object.fromEntries(SUBJECTS.map((sub) => {
-    const x = samples.get(files[i])![sub];
-    return [sub, { cold: median(x.cold), warm: median(x.warm) }];
-  })) as Record<Subject, { cold: number; warm: number }>]));
+  const times = new Map(
+    surveys.map((s, i) => [
+      s.file,
+      Object.fromEntries(
+        SUBJECTS.map((sub) => {
+          const x = samples.get(files[i])![sub];
+          return [sub, { cold: median(x.cold), warm: median(x.warm) }];
+        }),
+      ) as Record<Subject, { cold: number; warm: number }>,
+    ]),
+  );
   const md = markdown(surveys, times, rounds, repeats);
   mkdirSync(values.out, { recursive: true });
   writeFileSync(join(values.out, 'mjcf-survey.md'), md);

@@ -210,12 +210,14 @@ function step(frame: Frame, body: MjBody, value: ReferenceValue): [Frame, MjBody
 function connections(model: Component): Map<Frame, Frame[]> {
   const edges = new Map<Frame, Frame[]>();
   const frameOf = (c: Connector) => {
-    if (!(c.owner instanceof Frame)) throw new ModelError(`connector ${c.name} is not a Frame; the MJCF writer handles mechanisms only`, { component: c.owner.path });
+    if (!(c.owner instanceof Frame))
+      throw new ModelError(`connector ${c.name} is not a Frame; the MJCF writer handles mechanisms only`, { component: c.owner.path });
     return c.owner;
   };
   const walk = (c: Component) => {
     for (const [a, b] of c.connections) {
-      const fa = frameOf(a), fb = frameOf(b);
+      const fa = frameOf(a),
+        fb = frameOf(b);
       edges.set(fa, [...(edges.get(fa) ?? []), fb]);
       edges.set(fb, [...(edges.get(fb) ?? []), fa]);
     }
@@ -245,7 +247,14 @@ function jointOf(j: MjJoint, value: ReferenceValue): MjcfJoint {
   const p = j.path;
   const param = (name: string) => (j.variables.some((v) => v.localName === name) ? value(`${p}.${name}`) : 0);
   if (j instanceof BallJoint || j instanceof FreeJoint) {
-    return { name: p, type: j instanceof BallJoint ? 'ball' : 'free', axis: [0, 0, 1], stiffness: 0, springref: 0, damping: j instanceof BallJoint ? param('d') : 0 };
+    return {
+      name: p,
+      type: j instanceof BallJoint ? 'ball' : 'free',
+      axis: [0, 0, 1],
+      stiffness: 0,
+      springref: 0,
+      damping: j instanceof BallJoint ? param('d') : 0,
+    };
   }
   if (j.hasLimitsOrFriction) {
     throw new ModelError(`joint ${p} has limits or friction, which the MJCF writer does not write`, {
@@ -309,14 +318,16 @@ export function combined(parts: readonly MassProperties[]): MassProperties {
 
 /** MuJoCo's fullinertia is Ixx Iyy Izz Ixy Ixz Iyz and must be positive definite: a diagonal one (a point mass: all 0) goes as diaginertia */
 function inertialXml({ m, c, I }: MassProperties): string {
-  const diagonal = [I[0], I[4], I[8]], off = [I[1], I[2], I[5]];
+  const diagonal = [I[0], I[4], I[8]],
+    off = [I[1], I[2], I[5]];
   const inertia = off.every((x) => x === 0) ? `diaginertia="${diagonal.map(num).join(' ')}"` : `fullinertia="${[...diagonal, ...off].map(num).join(' ')}"`;
   return `<inertial pos="${c.map(num).join(' ')}" mass="${num(m)}" ${inertia}/>`;
 }
 
 /** child pose in parent coordinates: origin and rotation Rp^T Rc (row-major) */
 function relativeRotation(parent: Pose, child: Pose): [number[], number[]] {
-  const Rp = parent.R, Rc = child.R;
+  const Rp = parent.R,
+    Rc = child.R;
   const d = [0, 1, 2].map((i) => child.r[i] - parent.r[i]);
   const pos = [0, 1, 2].map((i) => Rp[i] * d[0] + Rp[3 + i] * d[1] + Rp[6 + i] * d[2]);
   const R = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => Rp[i] * Rc[j] + Rp[3 + i] * Rc[3 + j] + Rp[6 + i] * Rc[6 + j]));

@@ -90,7 +90,8 @@ export class MujocoPeer {
   forwardSubject(seed: number): Subject {
     const rand = rng(seed);
     const { mj, model, data } = this;
-    const q = new Float64Array(model.nq), qd = new Float64Array(model.nv);
+    const q = new Float64Array(model.nq),
+      qd = new Float64Array(model.nv);
     return {
       call: () => mj.mj_forward(model, data),
       fresh: () => {

@@ -21,7 +21,8 @@ export interface LogLogPlot {
   mark?: { n: number; label: string };
 }
 
-const W = 760, H = 480;
+const W = 760,
+  H = 480;
 const AREA = { left: 80, right: W - 24, top: 64, bottom: H - 56 };
 
 // (plot) => SVG document
@@ -71,11 +72,16 @@ function grid(nLo: number, nHi: number, yLo: number, yHi: number, x: Scale, y: S
 function series(s: Series, x: Scale, y: Scale): string[] {
   const pts = [...s.points].sort((a, b) => a.n - b.n);
   const out = [`<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${pts.map((p) => `${f(x(p.n))},${f(y(p.y))}`).join(' ')}"/>`];
-  for (const p of pts) out.push(`<circle cx="${f(x(p.n))}" cy="${f(y(p.y))}" r="3.5" fill="${s.color}"><title>${text(`${s.label}: n = ${p.n}, ${p.y.toPrecision(3)}`)}</title></circle>`);
+  for (const p of pts)
+    out.push(
+      `<circle cx="${f(x(p.n))}" cy="${f(y(p.y))}" r="3.5" fill="${s.color}"><title>${text(`${s.label}: n = ${p.n}, ${p.y.toPrecision(3)}`)}</title></circle>`,
+    );
   if (s.fit) {
     const at = (n: number) => Math.exp(s.fit!.intercept + s.fit!.slope * Math.log(n));
     const { from, to } = s.fit;
-    out.push(`<line x1="${f(x(from))}" y1="${f(y(at(from)))}" x2="${f(x(to))}" y2="${f(y(at(to)))}" stroke="${s.color}" stroke-width="1.5" stroke-dasharray="6 4" opacity="0.8"/>`);
+    out.push(
+      `<line x1="${f(x(from))}" y1="${f(y(at(from)))}" x2="${f(x(to))}" y2="${f(y(at(to)))}" stroke="${s.color}" stroke-width="1.5" stroke-dasharray="6 4" opacity="0.8"/>`,
+    );
   }
   return out;
 }
@@ -90,7 +96,9 @@ function mark(m: { n: number; label: string }, x: Scale): string[] {
 }
 
 function legend(all: Series[]): string[] {
-  const x0 = AREA.left + 14, y0 = AREA.top + 14, width = 12 + 7 * Math.max(...all.map((s) => s.label.length)) + 40;
+  const x0 = AREA.left + 14,
+    y0 = AREA.top + 14,
+    width = 12 + 7 * Math.max(...all.map((s) => s.label.length)) + 40;
   const out = [`<rect x="${x0 - 8}" y="${y0 - 10}" width="${width}" height="${all.length * 20 + 6}" fill="white" fill-opacity="0.9" stroke="#bbb"/>`];
   all.forEach((s, i) => {
     const yy = y0 + i * 20;

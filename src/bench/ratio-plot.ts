@@ -20,7 +20,12 @@ export interface RatioPlot {
   targets: { value: number; label: string }[];
 }
 
-const W = 760, BAR = 16, GAP = 14, LEFT = 130, RIGHT = W - 60, TOP = 64;
+const W = 760,
+  BAR = 16,
+  GAP = 14,
+  LEFT = 130,
+  RIGHT = W - 60,
+  TOP = 64;
 
 // (plot) => SVG document
 export function ratioSvg(plot: RatioPlot): string {
@@ -49,7 +54,9 @@ export function ratioSvg(plot: RatioPlot): string {
   for (const g of plot.groups) {
     out.push(`<text x="${LEFT - 8}" y="${f(y + (g.bars.length * BAR) / 2 + 4)}" text-anchor="end" font-weight="bold">${text(g.label)}</text>`);
     for (const b of g.bars) {
-      out.push(`<rect x="${LEFT}" y="${y + 1}" width="${f(Math.max(1, x(b.value) - LEFT))}" height="${BAR - 2}" fill="${b.color}"><title>${text(`${g.label}, ${b.label}: ${b.value.toFixed(2)}`)}</title></rect>`);
+      out.push(
+        `<rect x="${LEFT}" y="${y + 1}" width="${f(Math.max(1, x(b.value) - LEFT))}" height="${BAR - 2}" fill="${b.color}"><title>${text(`${g.label}, ${b.label}: ${b.value.toFixed(2)}`)}</title></rect>`,
+      );
       out.push(`<text x="${f(x(b.value) + 4)}" y="${y + BAR - 4}">${b.value.toFixed(2)}×</text>`);
       y += BAR;
     }

@@ -72,7 +72,10 @@ export function summarize(all: readonly BenchRow[]): Summary {
   }
   const detach: NonNullable<Summary['detach']> = {};
   for (const mode of ['torn', 'relaxed'] as const) {
-    const q = rows.filter((r) => r.mode === mode && r.afterDetach).map((a) => a.usPerEval / (find(rows, a.model, a.n, mode)?.usPerEval ?? NaN)).filter(Number.isFinite);
+    const q = rows
+      .filter((r) => r.mode === mode && r.afterDetach)
+      .map((a) => a.usPerEval / (find(rows, a.model, a.n, mode)?.usPerEval ?? NaN))
+      .filter(Number.isFinite);
     if (q.length) detach[mode] = { min: Math.min(...q), max: Math.max(...q) };
   }
   return { slopes, crossover: crossover(chain('torn'), chain('relaxed')), ratios, ...(Object.keys(detach).length ? { detach } : {}) };
@@ -86,12 +89,12 @@ export function markdownTable(rows: readonly BenchRow[]): string {
     '|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const { model, n } of keys) {
-    const t = find(rows, model, n, 'torn'), r = find(rows, model, n, 'relaxed'), m = find(rows, model, n, 'mujoco');
-    const td = find(rows, model, n, 'torn', true), rd = find(rows, model, n, 'relaxed', true);
-    lines.push(`| ${[
-      model, n, seconds(t), seconds(r), ops(t), ops(r), us(t), us(r), us(td), us(rd), us(m),
-      ratio(t, r), ratio(rd ?? r, m),
-    ].join(' | ')} |`);
+    const t = find(rows, model, n, 'torn'),
+      r = find(rows, model, n, 'relaxed'),
+      m = find(rows, model, n, 'mujoco');
+    const td = find(rows, model, n, 'torn', true),
+      rd = find(rows, model, n, 'relaxed', true);
+    lines.push(`| ${[model, n, seconds(t), seconds(r), ops(t), ops(r), us(t), us(r), us(td), us(rd), us(m), ratio(t, r), ratio(rd ?? r, m)].join(' | ')} |`);
   }
   return lines.join('\n');
 }
@@ -107,13 +110,20 @@ export function conclusions(s: Summary, result: SweepResult): string[] {
   slope('torn', 'torn µs/eval on the chain, large end');
   slope('mujoco', 'MuJoCo mj_forward µs/eval on the chain');
   const c = s.crossover;
-  if (c) out.push(`- crossover: relaxed is faster than torn from n = ${c.from} on${c.at ? ` (interpolated crossing at n ≈ ${c.at.toFixed(1)})` : ' (at every n measured)'}`);
+  if (c)
+    out.push(
+      `- crossover: relaxed is faster than torn from n = ${c.from} on${c.at ? ` (interpolated crossing at n ≈ ${c.at.toFixed(1)})` : ' (at every n measured)'}`,
+    );
   else if (s.slopes.torn) out.push('- crossover: relaxed is not faster than torn at the largest n measured in both modes');
   for (const [mode, d] of Object.entries(s.detach ?? {})) {
-    out.push(`- ${mode} after an ArrayBuffer was detached: ${d.min.toFixed(2)}–${d.max.toFixed(2)}× its time before (same process; MuJoCo is timed in the rounds after)`);
+    out.push(
+      `- ${mode} after an ArrayBuffer was detached: ${d.min.toFixed(2)}–${d.max.toFixed(2)}× its time before (same process; MuJoCo is timed in the rounds after)`,
+    );
   }
   if (s.ratios.length) {
-    out.push(`- relaxed / MuJoCo (both after the detach, same rounds): ${s.ratios.map((r) => `${r.model}${r.model === 'chain' ? ` ${r.n}` : ''} ${r.relaxedOverMujoco.toFixed(2)}`).join(', ')}`);
+    out.push(
+      `- relaxed / MuJoCo (both after the detach, same rounds): ${s.ratios.map((r) => `${r.model}${r.model === 'chain' ? ` ${r.n}` : ''} ${r.relaxedOverMujoco.toFixed(2)}`).join(', ')}`,
+    );
   }
   if (result.agreement.length) {
     const worst = Math.max(...result.agreement.map((a) => a.maxRelDiff));
@@ -126,11 +136,26 @@ export function conclusions(s: Summary, result: SweepResult): string[] {
 
 // (rows, summary, machine) => SVG of µs/eval against n on the chain, log-log
 export function chainPlot(rows: readonly BenchRow[], s: Summary, m: Machine, mujocoVersion?: string): string | undefined {
-  const styles: [BenchMode, string, string][] = [['torn', 'torn', '#c0392b'], ['relaxed', 'relaxed', '#2471a3'], ['mujoco', `MuJoCo ${mujocoVersion ?? ''} mj_forward`.replace('  ', ' '), '#27ae60']];
-  const series = styles.map(([mode, label, color]) => {
-    const f = s.slopes[mode];
-    return { label: f ? `${label} (slope ${f.slope.toFixed(2)}, n = ${f.from}…${f.to})` : label, color, points: points(rows.filter((r) => !r.warmupCapped), 'chain', mode), fit: f };
-  }).filter((x) => x.points.length > 0);
+  const styles: [BenchMode, string, string][] = [
+    ['torn', 'torn', '#c0392b'],
+    ['relaxed', 'relaxed', '#2471a3'],
+    ['mujoco', `MuJoCo ${mujocoVersion ?? ''} mj_forward`.replace('  ', ' '), '#27ae60'],
+  ];
+  const series = styles
+    .map(([mode, label, color]) => {
+      const f = s.slopes[mode];
+      return {
+        label: f ? `${label} (slope ${f.slope.toFixed(2)}, n = ${f.from}…${f.to})` : label,
+        color,
+        points: points(
+          rows.filter((r) => !r.warmupCapped),
+          'chain',
+          mode,
+        ),
+        fit: f,
+      };
+    })
+    .filter((x) => x.points.length > 0);
   if (series.length === 0) return undefined;
   const c = s.crossover;
   return logLogSvg({
@@ -143,7 +168,8 @@ export function chainPlot(rows: readonly BenchRow[], s: Summary, m: Machine, muj
   });
 }
 
-const seconds = (r?: BenchRow) => (r?.compileCpuMs === undefined ? (r?.compileMs === undefined ? '–' : `${(r.compileMs / 1000).toFixed(2)} wall`) : (r.compileCpuMs / 1000).toFixed(2));
+const seconds = (r?: BenchRow) =>
+  r?.compileCpuMs === undefined ? (r?.compileMs === undefined ? '–' : `${(r.compileMs / 1000).toFixed(2)} wall`) : (r.compileCpuMs / 1000).toFixed(2);
 const us = (r?: BenchRow) => {
   if (!r) return '–';
   const v = r.usPerEval;

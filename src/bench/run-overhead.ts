@@ -64,14 +64,18 @@ async function compiled(robot: string, target: Target): Promise<CompiledModel> {
 
 /** every evaluation's (t, x) of one run, flat: n states each (a controller that reads the states and sets nothing) */
 function evaluationStates(c: CompiledModel): { t: Float64Array; x: Float64Array } {
-  const names = c.stateNames, ts: number[] = [], xs: number[] = [];
+  const names = c.stateNames,
+    ts: number[] = [],
+    xs: number[] = [];
   simulate(c, { ...RUN, signals: [], controller: (t, s) => (ts.push(t), names.forEach((n) => xs.push(s[n]))) });
   return { t: Float64Array.from(ts), x: Float64Array.from(xs) };
 }
 
 /** the recorded evaluations, replayed on a fresh state */
 function replay(c: CompiledModel, states: { t: Float64Array; x: Float64Array }): void {
-  const s = c.createState(), n = c.stateNames.length, dx = new Float64Array(n);
+  const s = c.createState(),
+    n = c.stateNames.length,
+    dx = new Float64Array(n);
   for (let k = 0; k < states.t.length; k++) s.derivatives(states.t[k], states.x.subarray(k * n, (k + 1) * n), dx);
 }
 
@@ -80,7 +84,7 @@ function bare(c: CompiledModel): void {
   const s = c.createState();
   const steps = Math.round(RUN.stop / RUN.step);
   const it = rk4(s.x0(), (dx: Float64Array, x: Float64Array, t: number) => s.derivatives(t, x, dx), 0, RUN.step);
-  for (let k = 0; k < steps; k++) it.step(), s.normalize(it.y);
+  for (let k = 0; k < steps; k++) (it.step(), s.normalize(it.y));
 }
 
 interface Row {
@@ -165,13 +169,19 @@ async function measure(robot: string, target: Target, rounds: number, cold: numb
 /** CPU ms of the first run (or of the replayed evaluations alone) in a fresh process */
 function coldChild(robot: string, target: Target, what: 'run' | 'evals', file: string): number {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', what, '--robots', robot, '--targets', target, '--states', file], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', what, '--robots', robot, '--targets', target, '--states', file], {
+    cwd: PACKAGE_ROOT,
+    encoding: 'utf8',
+  });
   const m = /^cold (\S+)$/m.exec(r.stdout);
   if (r.status !== 0 || !m) {
-    throw new SimulationError(`the cold ${what} of ${robot} (${target}) in a fresh process failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`, {
-      component: robot,
-      hint: `run it alone to see all of it: npx tsx src/bench/run-overhead.ts --child ${what} --robots ${robot} --targets ${target} --states ${file}`,
-    });
+    throw new SimulationError(
+      `the cold ${what} of ${robot} (${target}) in a fresh process failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`,
+      {
+        component: robot,
+        hint: `run it alone to see all of it: npx tsx src/bench/run-overhead.ts --child ${what} --robots ${robot} --targets ${target} --states ${file}`,
+      },
+    );
   }
   return Number(m[1]);
 }
@@ -194,9 +204,12 @@ function tables(rows: readonly Row[]): string {
   const out = [
     '| robot | target | states | evaluations | µs / evaluation | evaluations ms | run ms, warm | warm / evaluations | run ms, cold | cold / evaluations | evaluations alone ms, cold |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.title} | ${r.target} | ${r.states} | ${r.evaluations} | ${f(r.usPerEval, 2)} | ${f(r.evalMs)} | ${f(r.runMs)} | **${f(r.warmRatio, 2)}** | ${f(r.coldRunMs)} | **${f(r.coldRatio, 2)}** | ${f(r.coldEvalsMs)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.title} | ${r.target} | ${r.states} | ${r.evaluations} | ${f(r.usPerEval, 2)} | ${f(r.evalMs)} | ${f(r.runMs)} | **${f(r.warmRatio, 2)}** | ${f(r.coldRunMs)} | **${f(r.coldRatio, 2)}** | ${f(r.coldEvalsMs)} |`,
+    ),
     '',
-    'Where a warm run\'s time goes (ms; each column a difference of two medians, so a few tenths either way, even below 0, are noise); beside it what `kron simulate` adds to format the samples as CSV:',
+    "Where a warm run's time goes (ms; each column a difference of two medians, so a few tenths either way, even below 0, are noise); beside it what `kron simulate` adds to format the samples as CSV:",
     '',
     '| robot | target | evaluations | RK4 arithmetic and normalize | stepper and run loop | recording the samples | stability check | = run, warm | CSV formatting |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -210,7 +223,7 @@ function tables(rows: readonly Row[]): string {
 
 function plot(rows: readonly Row[], subtitle: string): string {
   return ratioSvg({
-    title: 'Whole run CPU over its evaluations\' CPU (2 s, RK4, h = 1 ms)',
+    title: "Whole run CPU over its evaluations' CPU (2 s, RK4, h = 1 ms)",
     subtitle,
     xLabel: 'run CPU time / (evaluations × CPU per evaluation), log scale',
     groups: rows.map((r) => ({
@@ -233,17 +246,19 @@ function flags() {
   try {
     ({ values } = parseArgs({
       options: {
-      robots: { type: 'string', default: Object.keys(ROBOTS).join(',') },
-      targets: { type: 'string', default: 'js,wasm' },
-      rounds: { type: 'string', default: '9' },
-      cold: { type: 'string', default: '3' },
-      out: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'results') },
-      child: { type: 'string' },
-      states: { type: 'string' },
+        robots: { type: 'string', default: Object.keys(ROBOTS).join(',') },
+        targets: { type: 'string', default: 'js,wasm' },
+        rounds: { type: 'string', default: '9' },
+        cold: { type: 'string', default: '3' },
+        out: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'results') },
+        child: { type: 'string' },
+        states: { type: 'string' },
       },
     }));
   } catch (e) {
-    throw new UsageError((e as Error).message, { hint: 'npm run bench:run -- [--robots atlas,puma560,humanoid] [--targets js,wasm] [--rounds 9] [--cold 3] [--out DIR]' });
+    throw new UsageError((e as Error).message, {
+      hint: 'npm run bench:run -- [--robots atlas,puma560,humanoid] [--targets js,wasm] [--rounds 9] [--cold 3] [--out DIR]',
+    });
   }
   const list = (s: string) => s.split(',').filter(Boolean);
   const robots = list(values.robots);
@@ -255,8 +270,10 @@ function flags() {
     if (!Number.isInteger(n) || n < least) throw new UsageError(`--${flag} needs an integer >= ${least}, got ${values[flag]}`, { hint: `e.g. --${flag} 3` });
     return n;
   };
-  const rounds = count('rounds', 1), cold = count('cold', 1);
-  if (cold > rounds) throw new UsageError(`--cold ${cold} is more than --rounds ${rounds}`, { hint: 'the cold processes run in the rounds: --cold <= --rounds' });
+  const rounds = count('rounds', 1),
+    cold = count('cold', 1);
+  if (cold > rounds)
+    throw new UsageError(`--cold ${cold} is more than --rounds ${rounds}`, { hint: 'the cold processes run in the rounds: --cold <= --rounds' });
   return { ...values, robots, targets, rounds, cold, out: resolve(values.out) };
 }
 

@@ -113,12 +113,21 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
     const build = ((await importModule(path)) as { default: Build }).default;
     const history = new Map<Mode, { n: number; ms: number }[]>(MODES.map((m) => [m, []]));
     for (const n of entry.sweep ? o.sizes : [undefined]) {
-      const reference = compileInstance(entry.name, () => build(n === undefined ? { ...entry.parameters } : { ...entry.parameters, n }), n, history, o, result, forms);
+      const reference = compileInstance(
+        entry.name,
+        () => build(n === undefined ? { ...entry.parameters } : { ...entry.parameters, n }),
+        n,
+        history,
+        o,
+        result,
+        forms,
+      );
       if (reference) peers.push({ model: entry.name, ...reference });
     }
   }
   o.log(`timing ${forms.length} compiled forms in ${o.rounds} interleaved rounds`);
-  const kron = (minCalls?: number) => forms.map((f) => warmed(evalSubject(f.c, seed(f.row.model, f.row.n, f.row.mode)), `${f.row.model} n=${f.row.n} ${f.row.mode}`, o, result, minCalls));
+  const kron = (minCalls?: number) =>
+    forms.map((f) => warmed(evalSubject(f.c, seed(f.row.model, f.row.n, f.row.mode)), `${f.row.model} n=${f.row.n} ${f.row.mode}`, o, result, minCalls));
   timeRounds(kron(), o.rounds).forEach((t, i) => result.rows.push(row(forms[i].row, t, o)));
   if (!o.mujoco) return result;
   // what MuJoCo's WebAssembly memory does when it grows: from here on V8 has no ArrayBufferDetaching protector
@@ -139,14 +148,19 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
 /** a subject warmed up; a warm-up that ran out of time noted */
 function warmed(subject: Subject, name: string, o: SweepOptions, result: SweepResult, minCalls?: number): Warmed {
   const w = warm(subject, { maxMs: o.warmupMs, minCalls });
-  if (w.capped) result.notes.push(`${name}: warm-up stopped at its limit after ${w.warmupCalls} calls in ${(w.warmupMs / 1000).toFixed(0)} s of CPU, before ${w.warmupCalls < (minCalls ?? 20000) ? 'enough calls' : 'stable rounds'}; marked *, left out of the fits and ratios`);
+  if (w.capped)
+    result.notes.push(
+      `${name}: warm-up stopped at its limit after ${w.warmupCalls} calls in ${(w.warmupMs / 1000).toFixed(0)} s of CPU, before ${w.warmupCalls < (minCalls ?? 20000) ? 'enough calls' : 'stable rounds'}; marked *, left out of the fits and ratios`,
+    );
   return w;
 }
 
 /** a measured row, logged */
 function row(r: Omit<BenchRow, 'usPerEval' | 'usMin'>, t: Timing, o: SweepOptions): BenchRow {
   const out: BenchRow = { ...r, usPerEval: t.us, usMin: t.min, ...(t.capped ? { warmupCapped: true as const } : {}) };
-  o.log(`${r.model} n=${r.n} ${r.mode}${r.afterDetach ? ' (after a detach)' : ''}: ${t.us.toPrecision(4)} µs/eval (min ${t.min.toPrecision(4)})${t.capped ? ' (warm-up capped)' : ''}`);
+  o.log(
+    `${r.model} n=${r.n} ${r.mode}${r.afterDetach ? ' (after a detach)' : ''}: ${t.us.toPrecision(4)} µs/eval (min ${t.min.toPrecision(4)})${t.capped ? ' (warm-up capped)' : ''}`,
+  );
   return out;
 }
 
@@ -159,8 +173,13 @@ function detachOneBuffer(): void {
 
 /** one model instance in both modes; returns the first form that compiled, with its model (the MJCF is written from them) */
 function compileInstance(
-  model: BenchModel, build: () => Model, sweepN: number | undefined,
-  history: Map<Mode, { n: number; ms: number }[]>, o: SweepOptions, result: SweepResult, forms: Compiled[],
+  model: BenchModel,
+  build: () => Model,
+  sweepN: number | undefined,
+  history: Map<Mode, { n: number; ms: number }[]>,
+  o: SweepOptions,
+  result: SweepResult,
+  forms: Compiled[],
 ): { mech: Model; c: CompiledModel } | undefined {
   let reference: { mech: Model; c: CompiledModel } | undefined;
   for (const mode of ['relaxed', 'torn'] as const) {
@@ -172,9 +191,11 @@ function compileInstance(
     }
     try {
       const mech = build();
-      const t0 = performance.now(), cpu0 = cpuMicros();
+      const t0 = performance.now(),
+        cpu0 = cpuMicros();
       const c = compile(mech, { mode, target: o.target });
-      const compileCpuMs = (cpuMicros() - cpu0) / 1000, compileMs = performance.now() - t0;
+      const compileCpuMs = (cpuMicros() - cpu0) / 1000,
+        compileMs = performance.now() - t0;
       const n = c.stateNames.length / 2;
       history.get(mode)!.push({ n: sweepN ?? n, ms: compileCpuMs });
       forms.push({ row: { model, n, mode, compileMs, compileCpuMs, ops: { ...c.report.ops } }, c });
@@ -190,7 +211,13 @@ function compileInstance(
 }
 
 /** MuJoCo's mj_forward on the MJCF of the model, warmed up; qacc checked against Kron's at one random state */
-async function mujocoSubject(model: BenchModel, mech: Model, c: CompiledModel, o: SweepOptions, result: SweepResult): Promise<{ row: BenchRow; warmed: Warmed; peer: MujocoPeer } | undefined> {
+async function mujocoSubject(
+  model: BenchModel,
+  mech: Model,
+  c: CompiledModel,
+  o: SweepOptions,
+  result: SweepResult,
+): Promise<{ row: BenchRow; warmed: Warmed; peer: MujocoPeer } | undefined> {
   const n = c.stateNames.length / 2;
   let peer: MujocoPeer | undefined;
   try {
@@ -227,7 +254,8 @@ function overBudget(n: number, mode: Mode, past: { n: number; ms: number }[], o:
   const [a, b] = past.slice(-2);
   const exponent = Math.log(b.ms / a.ms) / Math.log(b.n / a.n);
   const predicted = b.ms * (n / b.n) ** Math.max(1, exponent);
-  if (predicted > o.compileBudgetMs) return `compile predicted to take ${(predicted / 1000).toFixed(0)} s of CPU (n^${exponent.toFixed(1)} from n=${a.n}, ${b.n}), over the budget of ${o.compileBudgetMs / 1000} s`;
+  if (predicted > o.compileBudgetMs)
+    return `compile predicted to take ${(predicted / 1000).toFixed(0)} s of CPU (n^${exponent.toFixed(1)} from n=${a.n}, ${b.n}), over the budget of ${o.compileBudgetMs / 1000} s`;
   return undefined;
 }
 

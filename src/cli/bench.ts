@@ -10,8 +10,6 @@ import { BENCH_USAGE } from './bench-usage.ts';
 import { type BenchModel, DEFAULT_SIZES, MODELS, sweep } from '../bench/sweep.ts';
 import { type Machine, chainPlot, conclusions, machine, markdownTable, summarize } from '../bench/report.ts';
 
-
-
 const OPTIONS = {
   json: { type: 'boolean', default: false },
   n: { type: 'string' },
@@ -48,7 +46,8 @@ export async function benchCommand(argv: string[]): Promise<void> {
   });
   const m = machine();
   const summary = summarize(result.rows);
-  const header = `kron bench, ${m.date}: Node ${m.node}, ${m.nproc} cores (${m.cpu}), ${m.os}; Kron's target ${values.target}` +
+  const header =
+    `kron bench, ${m.date}: Node ${m.node}, ${m.nproc} cores (${m.cpu}), ${m.os}; Kron's target ${values.target}` +
     `${result.mujocoVersion ? `; MuJoCo ${result.mujocoVersion} (@mujoco/mujoco, WebAssembly)` : ''}`;
   const table = markdownTable(result.rows);
   const closing = conclusions(summary, result);
@@ -56,10 +55,22 @@ export async function benchCommand(argv: string[]): Promise<void> {
   writeResults(values.out, m, header, table, closing, result, summary);
 }
 
-function writeResults(dir: string, m: Machine, header: string, table: string, closing: string[], result: Awaited<ReturnType<typeof sweep>>, summary: ReturnType<typeof summarize>): void {
+function writeResults(
+  dir: string,
+  m: Machine,
+  header: string,
+  table: string,
+  closing: string[],
+  result: Awaited<ReturnType<typeof sweep>>,
+  summary: ReturnType<typeof summarize>,
+): void {
   mkdirSync(dir, { recursive: true });
   const files = ['bench.json', 'bench.md'];
-  writeFileSync(join(dir, 'bench.json'), JSON.stringify({ machine: m, mujoco: result.mujocoVersion, rows: result.rows, summary, agreement: result.agreement, skipped: result.skipped }, null, 2) + '\n');
+  writeFileSync(
+    join(dir, 'bench.json'),
+    JSON.stringify({ machine: m, mujoco: result.mujocoVersion, rows: result.rows, summary, agreement: result.agreement, skipped: result.skipped }, null, 2) +
+      '\n',
+  );
   const svg = chainPlot(result.rows, summary, m, result.mujocoVersion);
   if (svg) {
     writeFileSync(join(dir, 'chain.svg'), svg);
@@ -90,7 +101,10 @@ function parse(argv: string[]) {
 }
 
 const list = (flag: string, text: string) => {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items.length) throw new UsageError(`${flag} expects a comma-separated list, got "${text}"`);
   return items;
 };

@@ -38,7 +38,9 @@ export interface ViewerBundle {
 /** live mode's models: the user's first, then those of `dir` (mechanisms/) whose names they do not take */
 function modelList(extra: readonly string[], dir = join(PACKAGE_ROOT, 'mechanisms')): { name: string; path: string }[] {
   const own = extra.map((path) => ({ name: basename(path, extname(path)), path: resolve(path) }));
-  const shipped = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()
+  const shipped = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
     .map((f) => ({ name: f.replace(/\.ts$/, ''), path: join(dir, f) }))
     .filter((m) => !own.some((o) => o.name === m.name));
   return [...own, ...shipped];
@@ -90,7 +92,8 @@ function bundleError(e: unknown): unknown {
   if (!failure) return e;
   const at = failure.location ? `${failure.location.file}:${failure.location.line}` : 'the viewer page';
   return new ModelError(`the viewer page cannot be bundled: ${failure.text} (${at})`, {
-    hint: 'model modules run in the browser in live mode: import from \'kron\', not from Node modules; ' +
+    hint:
+      "model modules run in the browser in live mode: import from 'kron', not from Node modules; " +
       'to play a run instead, kron simulate <model> --out run.json && kron view run.json',
   });
 }

@@ -88,7 +88,12 @@ export function cachedCompile(cache: CacheState, load: () => LoadedModel, option
   const reads = all && withoutSources(all, cache.sources ?? []);
   if (cache.modelKey !== undefined) {
     if (!reads || reads.unsafe) {
-      compiled.report.cache = { key: cache.modelKey, hit: false, stored: false, reason: `the model module ${reads?.unsafe ?? 'was not observed while it was imported and built'}` };
+      compiled.report.cache = {
+        key: cache.modelKey,
+        hit: false,
+        stored: false,
+        reason: `the model module ${reads?.unsafe ?? 'was not observed while it was imported and built'}`,
+      };
     } else {
       // with the solve order: errors read from the entry need no plan
       const key = writeCache(cache.modelKey, { data: compiled.portable(), warnings, reads });

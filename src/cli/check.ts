@@ -45,7 +45,9 @@ export async function runCheck(args: string[], io: Io): Promise<void> {
   // built even when the compile came from the cache (reading the model builds it): the build's own errors are the module's
   void loaded.model;
   const r = loaded.compiled.report;
-  io.stdout.write(`${file}: ${typed ? 'types ok, ' : ''}built and compiled: ${r.equations} equations, ${r.states} states, ${r.mode} form, ${r.blocks.length} algebraic loop${r.blocks.length === 1 ? '' : 's'}\n`);
+  io.stdout.write(
+    `${file}: ${typed ? 'types ok, ' : ''}built and compiled: ${r.equations} equations, ${r.states} states, ${r.mode} form, ${r.blocks.length} algebraic loop${r.blocks.length === 1 ? '' : 's'}\n`,
+  );
 }
 
 async function checkTypes(file: string, io: Io): Promise<void> {

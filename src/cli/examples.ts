@@ -41,32 +41,50 @@ export interface Example {
 // () => the examples, by name, with the summary each file's first line gives (// name: summary)
 export function listExamples(dir = EXAMPLES_DIR): Example[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.ts')).sort().map((f) => {
-    const name = f.slice(0, -3);
-    const first = readFileSync(join(dir, f), 'utf8').split('\n', 1)[0];
-    const summary = first.startsWith(`// ${name}: `) ? first.slice(`// ${name}: `.length) : first.replace(/^\/\/\s*/, '');
-    return { name, summary, file: join(dir, f) };
-  });
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .map((f) => {
+      const name = f.slice(0, -3);
+      const first = readFileSync(join(dir, f), 'utf8').split('\n', 1)[0];
+      const summary = first.startsWith(`// ${name}: `) ? first.slice(`// ${name}: `.length) : first.replace(/^\/\/\s*/, '');
+      return { name, summary, file: join(dir, f) };
+    });
 }
 
 export function runExamples(args: string[], io: Io): void {
-  const { values, positionals } = parseArgs({ args, options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
   const examples = listExamples();
-  if (examples.length === 0) throw new UsageError(`no examples in ${EXAMPLES_DIR}`, { hint: 'the examples/ folder ships with the kron package: install it again' });
+  if (examples.length === 0)
+    throw new UsageError(`no examples in ${EXAMPLES_DIR}`, { hint: 'the examples/ folder ships with the kron package: install it again' });
   const [name, dir = '.', ...extra] = positionals;
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron examples <name> [dir]: one example, one folder' });
   if (name === undefined) {
     const width = Math.max(...examples.map((e) => e.name.length));
-    io.stdout.write(`${examples.map((e) => `${e.name.padEnd(width)}  ${e.summary}`).join('\n')}\n\ncopy one here: kron examples <name>; run it: npx tsx <name>.ts\n`);
+    io.stdout.write(
+      `${examples.map((e) => `${e.name.padEnd(width)}  ${e.summary}`).join('\n')}\n\ncopy one here: kron examples <name>; run it: npx tsx <name>.ts\n`,
+    );
     return;
   }
   const example = examples.find((e) => e.name === name.replace(/\.ts$/, ''));
   if (!example) {
-    throw new UsageError(`no example named "${name}"`, { hint: `${didYouMean(name, examples.map((e) => e.name))}examples: ${examples.map((e) => e.name).join(', ')}` });
+    throw new UsageError(`no example named "${name}"`, {
+      hint: `${didYouMean(
+        name,
+        examples.map((e) => e.name),
+      )}examples: ${examples.map((e) => e.name).join(', ')}`,
+    });
   }
   const target = join(dir, `${example.name}.ts`);
   if (existsSync(target) && !values.force) {
-    throw new UsageError(`${target} exists already`, { hint: `kron examples ${example.name} ${dir === '.' ? '' : `${dir} `}--force overwrites it; or give another folder: kron examples ${example.name} <dir>` });
+    throw new UsageError(`${target} exists already`, {
+      hint: `kron examples ${example.name} ${dir === '.' ? '' : `${dir} `}--force overwrites it; or give another folder: kron examples ${example.name} <dir>`,
+    });
   }
   // whole or not at all, the folder made; a disk full or a folder that cannot be written is an OutputError naming the file
   writeOutput(target, readFileSync(example.file, 'utf8'));

@@ -16,29 +16,46 @@ export function formatReport(r: CompileReport): string {
   if (cache) lines.push(cache);
   if (r.auto) {
     const cost = (e: NonNullable<CompileReport['auto']>['torn']) =>
-      'cost' in e ? `cost ${e.cost}` : 'atLeast' in e ? `cost at least ${Math.round(e.atLeast)} (not compiled: its loops' forming and solving alone)` : `failed: ${e.error}`;
+      'cost' in e
+        ? `cost ${e.cost}`
+        : 'atLeast' in e
+          ? `cost at least ${Math.round(e.atLeast)} (not compiled: its loops' forming and solving alone)`
+          : `failed: ${e.error}`;
     lines.push(`  --mode auto chose ${r.auto.chosen}: torn ${cost(r.auto.torn)}, relaxed ${cost(r.auto.relaxed)} (mul + add + 4 (div + fn))`);
   }
   if (r.inverse) lines.push(`  inverse dynamics: q, qd, qdd of ${r.inverse.coordinates.join(', ')} given; computes ${r.inverse.forces.join(', ')}`);
   if (r.definedInputs?.length) lines.push(`  inputs defined by equations (now unknowns): ${r.definedInputs.join(', ')}`);
   if (r.kinematics?.loops.length) {
-    lines.push(`  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${(r.kinematics.restCoordinates ?? r.kinematics.restJoints).join(', ')}`);
+    lines.push(
+      `  state joints ${r.kinematics.stateJoints.join(', ') || '(none)'}; determined by loops ${(r.kinematics.restCoordinates ?? r.kinematics.restJoints).join(', ')}`,
+    );
     for (const k of r.kinematics.loops) {
-      lines.push(`  kinematic loop cut at ${k.cut} (${k.chosenBy === 'user' ? 'marked' : 'chosen by the builder'}${k.planar ? ', planar' : ''}, ${k.constraints} constraints): tree joints ${k.joints.join(', ')}`);
+      lines.push(
+        `  kinematic loop cut at ${k.cut} (${k.chosenBy === 'user' ? 'marked' : 'chosen by the builder'}${k.planar ? ', planar' : ''}, ${k.constraints} constraints): tree joints ${k.joints.join(', ')}`,
+      );
     }
   }
   for (const l of r.relaxedLoops) {
     const left = l.method === 'iteration' ? 'left to iterate on' : 'left to eliminate';
-    lines.push(`  relaxed loop: ${l.size} equations -> ${l.relaxedBlocks} blocks of the relaxed BLT form (largest ${l.largest})${l.remainder ? `, ${l.remainder} equations ${left}` : ''}`);
+    lines.push(
+      `  relaxed loop: ${l.size} equations -> ${l.relaxedBlocks} blocks of the relaxed BLT form (largest ${l.largest})${l.remainder ? `, ${l.remainder} equations ${left}` : ''}`,
+    );
     if (l.iteration) {
       const { variables, tol, maxSweeps, omega } = l.iteration;
-      lines.push(`    relaxing iteration: Gauss-Seidel${omega !== 1 ? ` (SOR, omega ${omega})` : ''} on ${variables} variables, tol ${tol}, at most ${maxSweeps} sweeps`);
+      lines.push(
+        `    relaxing iteration: Gauss-Seidel${omega !== 1 ? ` (SOR, omega ${omega})` : ''} on ${variables} variables, tol ${tol}, at most ${maxSweeps} sweeps`,
+      );
     } else if (l.method) lines.push('    no remainder: eliminated exactly (nothing to iterate on)');
-    if (l.checkedPivots) lines.push(`    ${l.checkedPivots} pivots checked at run time; ${l.method === 'iteration' ? 'a failed check stops the run' : `a failed check solves the loop torn (${l.fallback})`}`);
+    if (l.checkedPivots)
+      lines.push(
+        `    ${l.checkedPivots} pivots checked at run time; ${l.method === 'iteration' ? 'a failed check stops the run' : `a failed check solves the loop torn (${l.fallback})`}`,
+      );
   }
   if (r.blocks.length === 0) lines.push(r.relaxedLoops.length ? '  no algebraic loop left' : '  no algebraic loops');
   r.blocks.forEach((b, i) => {
-    lines.push(`  ${b.relaxed ? 'relaxed block' : 'loop'} ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver}${b.formedBy ? `; H by ${b.formedBy}` : ''}${b.iteration === 'substitution' ? '; successive substitution first' : ''})`);
+    lines.push(
+      `  ${b.relaxed ? 'relaxed block' : 'loop'} ${i + 1}: ${b.size} ${b.linear ? 'linear' : 'non-linear'} equations torn to ${b.tearing} (${b.tearingFrom}; ${b.solver}${b.formedBy ? `; H by ${b.formedBy}` : ''}${b.iteration === 'substitution' ? '; successive substitution first' : ''})`,
+    );
     lines.push(`    tearing variables: ${b.tearVariables.join(', ')}`);
   });
   for (const d of r.diagnostics) lines.push(`  warning: ${d}`);
@@ -63,7 +80,13 @@ export function integrationLine(s: IntegrationStats): string {
 
 export function iterationLines(stats: readonly IterationStats[] | undefined, substitutions: readonly SubstitutionStats[] = []): string[] {
   return [
-    ...(stats ?? []).map((s) => `relaxing iteration of relaxed loop ${s.loop}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}`),
-    ...substitutions.map((s) => `successive substitution of loop ${s.block}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}; Newton finished ${s.fallbacks}`),
+    ...(stats ?? []).map(
+      (s) =>
+        `relaxing iteration of relaxed loop ${s.loop}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}`,
+    ),
+    ...substitutions.map(
+      (s) =>
+        `successive substitution of loop ${s.block}: ${s.evaluations} evaluations, sweeps per evaluation mean ${s.meanSweeps.toFixed(2)}, max ${s.maxSweeps}; Newton finished ${s.fallbacks}`,
+    ),
   ];
 }

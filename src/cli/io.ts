@@ -13,5 +13,4 @@ export const processIo = (): Io => ({ stdout: process.stdout, stderr: process.st
 export const terminal = (io: Io): WriteStream | undefined => (io.stderr.isTTY ? (io.stderr as WriteStream) : undefined);
 
 /** node:util parseArgs rejects unknown options and missing values with these */
-export const isParseArgsError = (e: unknown): e is TypeError =>
-  e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');
+export const isParseArgsError = (e: unknown): e is TypeError => e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');

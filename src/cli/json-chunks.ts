@@ -14,7 +14,8 @@ export function* jsonChunks(value: unknown, size = 1 << 16): Generator<string> {
 
 /** a typed array of numbers, or a plain array with numbers only: written in a tight loop */
 const numbers = (v: unknown): v is ArrayLike<number> =>
-  (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array)) || (Array.isArray(v) && v.every((x) => typeof x === 'number'));
+  (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array)) ||
+  (Array.isArray(v) && v.every((x) => typeof x === 'number'));
 
 const number = (x: number) => (Number.isFinite(x) ? String(x) : 'null');
 
@@ -23,7 +24,7 @@ function* walk(v: unknown, out: { text: string }, size: number): Generator<strin
     out.text += '[';
     for (let i = 0; i < v.length; i++) {
       out.text += i ? ',' + number(v[i]) : number(v[i]);
-      if (out.text.length >= size) yield out.text, (out.text = '');
+      if (out.text.length >= size) (yield out.text, (out.text = ''));
     }
     out.text += ']';
     return;
@@ -52,5 +53,5 @@ function* walk(v: unknown, out: { text: string }, size: number): Generator<strin
     return;
   }
   out.text += JSON.stringify(v) ?? 'null';
-  if (out.text.length >= size) yield out.text, (out.text = '');
+  if (out.text.length >= size) (yield out.text, (out.text = ''));
 }

@@ -55,18 +55,30 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
-const names = (text: string | undefined) => (text === undefined ? undefined : text.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+const names = (text: string | undefined) =>
+  text === undefined
+    ? undefined
+    : text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 
 export async function runLinearize(args: string[], io: Io): Promise<void> {
   const { values, positionals } = parseArgs({ args: negativeValues(args, OPTIONS), options: OPTIONS, allowPositionals: true, strict: true });
   const [file, ...extra] = positionals;
-  if (!file) throw new UsageError('kron linearize needs a model file', { hint: shipped('kron linearize mechanisms/pendulum.ts --at j1.q=0; kron linearize --help') });
+  if (!file)
+    throw new UsageError('kron linearize needs a model file', { hint: shipped('kron linearize mechanisms/pendulum.ts --at j1.q=0; kron linearize --help') });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron linearize takes one model file; kron linearize --help' });
   checkMode(values.mode);
-  const at = parseSets((values.at ?? []).flatMap((s) => s.split(',')).filter((s) => s.trim() !== ''), '--at', 'j1.q=0.1,j1.qd=0');
+  const at = parseSets(
+    (values.at ?? []).flatMap((s) => s.split(',')).filter((s) => s.trim() !== ''),
+    '--at',
+    'j1.q=0.1,j1.qd=0',
+  );
   const time = values.time === undefined ? undefined : number('--time', values.time);
   const method = values.method;
-  if (method !== undefined && method !== 'generated' && method !== 'symbolic') throw new UsageError(`--method ${method}: not a method`, { hint: '--method generated or --method symbolic (default: symbolic on the first call)' });
+  if (method !== undefined && method !== 'generated' && method !== 'symbolic')
+    throw new UsageError(`--method ${method}: not a method`, { hint: '--method generated or --method symbolic (default: symbolic on the first call)' });
   const { compiled } = await compileFrom(file, values, io);
   const result = linearize(compiled, { at, time, inputs: names(values.inputs), outputs: names(values.outputs), method });
   result.compileMs = compiled.report.compileMs;
@@ -98,7 +110,10 @@ export function formatLinearization(l: Linearization, frames: readonly FrameJaco
 
 /** a complex pair once, as re ± im i */
 const spectrum = (es: readonly Eigenvalue[]) =>
-  es.filter((e) => e.im >= 0).map((e) => (e.im === 0 ? fmt(e.re) : `${e.re === 0 ? '' : `${fmt(e.re)} `}±${e.re === 0 ? '' : ' '}${fmt(e.im)}i`)).join(', ');
+  es
+    .filter((e) => e.im >= 0)
+    .map((e) => (e.im === 0 ? fmt(e.re) : `${e.re === 0 ? '' : `${fmt(e.re)} `}±${e.re === 0 ? '' : ' '}${fmt(e.im)}i`))
+    .join(', ');
 
 const fmt = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 1e-4 && Math.abs(v) < 1e6 ? String(Number(v.toPrecision(8))) : v.toExponential(6));
 

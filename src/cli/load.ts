@@ -57,13 +57,17 @@ const importReads = new Map<string, Reads>();
 export async function openModel(file: string, sets: Record<string, number>, options: OpenOptions = {}): Promise<() => LoadedModel> {
   const path = resolve(file);
   if (!existsSync(path)) {
-    throw new UsageError(`model file ${file} not found`, { hint: shipped('give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf') });
+    throw new UsageError(`model file ${file} not found`, {
+      hint: shipped('give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf'),
+    });
   }
   const urdf = extname(path).toLowerCase() === '.urdf';
   const mjcf = extname(path).toLowerCase() === '.xml';
   if (options.floating && !urdf) {
     throw new UsageError(`--floating is for URDF robots, and ${file} is ${mjcf ? 'an MJCF robot' : 'a model module'}`, {
-      hint: mjcf ? 'an MJCF robot floats when its root body has a <freejoint/>' : "a model module gives its root a free joint itself: m.free('base') between m.world.frame_b and the root body",
+      hint: mjcf
+        ? 'an MJCF robot floats when its root body has a <freejoint/>'
+        : "a model module gives its root a free joint itself: m.free('base') between m.world.frame_b and the root body",
     });
   }
   if (options.keyframe !== undefined && !mjcf) {
@@ -131,7 +135,10 @@ export async function openModel(file: string, sets: Record<string, number>, opti
 
 /** the reads of the import and of the build together; a path or variable that read differently in the two is a change while observed */
 function mergeReads(a: Reads, b: Reads): Reads {
-  const clash = [...Object.keys(b.files).filter((k) => k in a.files && a.files[k] !== b.files[k]), ...Object.keys(b.env).filter((k) => k in a.env && a.env[k] !== b.env[k])];
+  const clash = [
+    ...Object.keys(b.files).filter((k) => k in a.files && a.files[k] !== b.files[k]),
+    ...Object.keys(b.env).filter((k) => k in a.env && a.env[k] !== b.env[k]),
+  ];
   const unsafe = a.unsafe ?? b.unsafe ?? (clash.length ? `${clash[0]} read differently when the module was imported and when it was built` : undefined);
   const argv = a.argv ?? b.argv;
   return { files: { ...a.files, ...b.files }, env: { ...a.env, ...b.env }, ...(argv && { argv }), ...(unsafe && { unsafe }) };
@@ -145,7 +152,9 @@ function mergeReads(a: Reads, b: Reads): Reads {
 export async function loadController(file: string): Promise<Controller> {
   const path = resolve(file);
   if (!existsSync(path)) {
-    throw new UsageError(`controller file ${file} not found`, { hint: shipped('give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts') });
+    throw new UsageError(`controller file ${file} not found`, {
+      hint: shipped('give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts'),
+    });
   }
   const mod = (await importUserModule('controller', file)) as { default?: unknown };
   if (typeof mod.default !== 'function') {

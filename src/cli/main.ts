@@ -27,16 +27,43 @@ export interface Command {
 
 /** the commands; adding one is one entry */
 export const COMMANDS: Record<string, Command> = {
-  compile: { summary: 'compile a model and print its compile report', load: () => import('./model-commands.ts').then((m) => ({ help: m.COMPILE_HELP, run: m.runCompile })) },
-  simulate: { summary: 'compile and simulate a model, write sampled signals as CSV or JSON', load: () => import('./model-commands.ts').then((m) => ({ help: m.SIMULATE_HELP, run: m.runSimulate })) },
-  linearize: { summary: "linearize a model at an operating point: A, B, C, D of x' = A x + B u (loops closed)", load: () => import('./linearize.ts').then((m) => ({ help: m.LINEARIZE_HELP, run: m.runLinearize })) },
-  sweep: { summary: 'run a model compiled once over a grid or Monte Carlo samples, on every core or through a Redis queue; one CSV row per run', load: () => import('./sweep.ts').then((m) => ({ help: m.SWEEP_HELP, run: m.runSweep })) },
-  worker: { summary: 'consume the runs of queued sweeps (kron sweep --queue) from Redis, on every core', load: () => import('./worker.ts').then((m) => ({ help: m.WORKER_HELP, run: (args, io) => m.runWorker(args, io) })) },
-  view: { summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result, or a model module run live', load: () => import('./view.ts').then((m) => ({ help: m.VIEW_USAGE, run: (args) => m.view(args) })) },
-  check: { summary: "check a model module before running it: its types against Kron's (file:line:col), then its build and compile", load: () => import('./check.ts').then((m) => ({ help: m.CHECK_HELP, run: m.runCheck })) },
-  examples: { summary: 'list the example programs, or copy one into a folder to run and change', load: () => import('./examples.ts').then((m) => ({ help: m.EXAMPLES_HELP, run: m.runExamples })) },
+  compile: {
+    summary: 'compile a model and print its compile report',
+    load: () => import('./model-commands.ts').then((m) => ({ help: m.COMPILE_HELP, run: m.runCompile })),
+  },
+  simulate: {
+    summary: 'compile and simulate a model, write sampled signals as CSV or JSON',
+    load: () => import('./model-commands.ts').then((m) => ({ help: m.SIMULATE_HELP, run: m.runSimulate })),
+  },
+  linearize: {
+    summary: "linearize a model at an operating point: A, B, C, D of x' = A x + B u (loops closed)",
+    load: () => import('./linearize.ts').then((m) => ({ help: m.LINEARIZE_HELP, run: m.runLinearize })),
+  },
+  sweep: {
+    summary: 'run a model compiled once over a grid or Monte Carlo samples, on every core or through a Redis queue; one CSV row per run',
+    load: () => import('./sweep.ts').then((m) => ({ help: m.SWEEP_HELP, run: m.runSweep })),
+  },
+  worker: {
+    summary: 'consume the runs of queued sweeps (kron sweep --queue) from Redis, on every core',
+    load: () => import('./worker.ts').then((m) => ({ help: m.WORKER_HELP, run: (args, io) => m.runWorker(args, io) })),
+  },
+  view: {
+    summary: 'serve the 3D viewer on 127.0.0.1 for a JSON result, or a model module run live',
+    load: () => import('./view.ts').then((m) => ({ help: m.VIEW_USAGE, run: (args) => m.view(args) })),
+  },
+  check: {
+    summary: "check a model module before running it: its types against Kron's (file:line:col), then its build and compile",
+    load: () => import('./check.ts').then((m) => ({ help: m.CHECK_HELP, run: m.runCheck })),
+  },
+  examples: {
+    summary: 'list the example programs, or copy one into a folder to run and change',
+    load: () => import('./examples.ts').then((m) => ({ help: m.EXAMPLES_HELP, run: m.runExamples })),
+  },
   // the benchmark pulls in MuJoCo, a devDependency: its help is in a module of its own
-  bench: { summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)', load: () => import('./bench-usage.ts').then((m) => ({ help: m.BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) })) },
+  bench: {
+    summary: 'benchmark torn against relaxed against MuJoCo (table, JSON, Markdown, log-log plot)',
+    load: () => import('./bench-usage.ts').then((m) => ({ help: m.BENCH_USAGE, run: (args) => import('./bench.ts').then((b) => b.benchCommand(args)) })),
+  },
 };
 
 export function usage(): string {
@@ -80,7 +107,9 @@ async function run(argv: string[], io: Io): Promise<Command | undefined> {
   const helpFor = name === 'help' ? args[0] : undefined;
   const command = Object.hasOwn(COMMANDS, helpFor ?? name) ? COMMANDS[helpFor ?? name] : undefined;
   if (!command) {
-    throw new UsageError(`unknown command "${helpFor ?? name}"`, { hint: `${didYouMean(helpFor ?? name, Object.keys(COMMANDS))}commands: ${Object.keys(COMMANDS).join(', ')}; kron --help lists them` });
+    throw new UsageError(`unknown command "${helpFor ?? name}"`, {
+      hint: `${didYouMean(helpFor ?? name, Object.keys(COMMANDS))}commands: ${Object.keys(COMMANDS).join(', ')}; kron --help lists them`,
+    });
   }
   const loaded = await command.load();
   if (helpFor !== undefined || wantsHelp(args)) {

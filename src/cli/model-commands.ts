@@ -6,7 +6,16 @@ import { checkSeconds, setUserCodeLimits } from '../node/user-code.ts';
 import type { Problem } from '../compile.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { TearOverride } from '../structure/plan.ts';
-import { DEFAULT_ATOL, DEFAULT_RTOL, DEFAULT_STEP, type Integrator, INTEGRATORS, type SimulateOptions, checkSimulateOptions, integratorOf } from '../sim/simulate.ts';
+import {
+  DEFAULT_ATOL,
+  DEFAULT_RTOL,
+  DEFAULT_STEP,
+  type Integrator,
+  INTEGRATORS,
+  type SimulateOptions,
+  checkSimulateOptions,
+  integratorOf,
+} from '../sim/simulate.ts';
 import { FIXED_STEP } from '../sim/steppers/index.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
@@ -218,7 +227,8 @@ type Values = ReturnType<typeof parse>['values'];
 
 /** --mode of compile, simulate and linearize */
 export function checkMode(mode: string): void {
-  if (mode !== 'torn' && mode !== 'relaxed' && mode !== 'auto') throw new UsageError(`--mode must be torn, relaxed or auto, got "${mode}"`, { hint: 'auto compiles both forms and keeps the one with fewer operations' });
+  if (mode !== 'torn' && mode !== 'relaxed' && mode !== 'auto')
+    throw new UsageError(`--mode must be torn, relaxed or auto, got "${mode}"`, { hint: 'auto compiles both forms and keeps the one with fewer operations' });
 }
 
 /** `--stop -1` as `--stop=-1`: parseArgs would take a value starting with a dash for an option */
@@ -272,19 +282,29 @@ function switchNote(switched: { time: number; reason: string }, options: Simulat
 
 /** --unsafe-step is said aloud: the answer it lets through may be wrong */
 export function warnUnsafeStep(options: SimulateOptions, io: Io): void {
-  if (options.unsafeStep) io.stderr.write('warning: --unsafe-step: RK4 runs even where its step is unstable for a mode of the model; the answer may be wrong without another word\n');
+  if (options.unsafeStep)
+    io.stderr.write('warning: --unsafe-step: RK4 runs even where its step is unstable for a mode of the model; the answer may be wrong without another word\n');
 }
 
 /** simulate's options from the flags, checked before anything is compiled */
-export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'> & Partial<Pick<Values, 'min-event-interval' | 'zeno-count'>>): SimulateOptions {
+export function simulateOptions(
+  values: Pick<Values, 'stop' | 'step' | 'interval' | 'integrator' | 'rtol' | 'atol' | 'signals' | 'unsafe-step'> &
+    Partial<Pick<Values, 'min-event-interval' | 'zeno-count'>>,
+): SimulateOptions {
   const named = values.integrator as Integrator | undefined;
   // no --integrator: auto (rk4 with --unsafe-step)
   const integrator = integratorOf({ integrator: named, unsafeStep: values['unsafe-step'] });
-  if (!INTEGRATORS.includes(integrator)) throw new UsageError(`--integrator must be ${INTEGRATORS.slice(0, -1).join(', ')} or ${INTEGRATORS.at(-1)}, got "${values.integrator}"`, { hint: 'e.g. --integrator adaptive --rtol 1e-8' });
+  if (!INTEGRATORS.includes(integrator))
+    throw new UsageError(`--integrator must be ${INTEGRATORS.slice(0, -1).join(', ')} or ${INTEGRATORS.at(-1)}, got "${values.integrator}"`, {
+      hint: 'e.g. --integrator adaptive --rtol 1e-8',
+    });
   const tolerance = (flag: 'rtol' | 'atol') => {
     const text = values[flag];
     if (text === undefined) return undefined;
-    if (FIXED_STEP.includes(integrator)) throw new UsageError(`--${flag} applies to the error-controlled integrators (adaptive, radau; auto where it goes on with radau)`, { hint: `add --integrator adaptive, or --integrator radau for a stiff model` });
+    if (FIXED_STEP.includes(integrator))
+      throw new UsageError(`--${flag} applies to the error-controlled integrators (adaptive, radau; auto where it goes on with radau)`, {
+        hint: `add --integrator adaptive, or --integrator radau for a stiff model`,
+      });
     return number(`--${flag}`, text);
   };
   const options: SimulateOptions = {
@@ -299,7 +319,10 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
     ...(values['min-event-interval'] !== undefined && { minEventInterval: number('--min-event-interval', values['min-event-interval']) }),
     ...(values['zeno-count'] !== undefined && { zenoCount: number('--zeno-count', values['zeno-count']) }),
   };
-  if (values['unsafe-step'] && integrator !== 'rk4') throw new UsageError('--unsafe-step applies to the rk4 integrator', { hint: `the ${integrator} integrator ${integrator === 'auto' ? 'goes on with radau where RK4\'s step is unstable' : 'controls its own steps'}: drop --unsafe-step` });
+  if (values['unsafe-step'] && integrator !== 'rk4')
+    throw new UsageError('--unsafe-step applies to the rk4 integrator', {
+      hint: `the ${integrator} integrator ${integrator === 'auto' ? "goes on with radau where RK4's step is unstable" : 'controls its own steps'}: drop --unsafe-step`,
+    });
   checkSimulateOptions(options);
   return options;
 }
@@ -310,7 +333,8 @@ export function simulateOptions(values: Pick<Values, 'stop' | 'step' | 'interval
  * KRON_CALL_TIMEOUT (a thread starts with a copy of the environment).
  */
 export function applyTimeouts(values: { 'import-timeout'?: string; 'call-timeout'?: string }): void {
-  const importS = values['import-timeout'], callS = values['call-timeout'];
+  const importS = values['import-timeout'],
+    callS = values['call-timeout'];
   if (importS !== undefined) setUserCodeLimits({ importMs: checkSeconds('--import-timeout', importS) * 1000 });
   if (callS !== undefined) {
     setUserCodeLimits({ callMs: checkSeconds('--call-timeout', callS) * 1000 });
@@ -319,12 +343,17 @@ export function applyTimeouts(values: { 'import-timeout'?: string; 'call-timeout
 }
 
 /** the compile flags' values, as parseArgs gives them (kron compile, simulate and linearize share them) */
-export type CompileValues = Pick<Values, 'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'> &
+export type CompileValues = Pick<
+  Values,
+  'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'
+> &
   Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe' | 'contact'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
 function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
-  const tol = values['iterate-tol'], sweeps = values['iterate-max-sweeps'], omega = values['iterate-omega'];
+  const tol = values['iterate-tol'],
+    sweeps = values['iterate-max-sweeps'],
+    omega = values['iterate-omega'];
   if (!values['relax-iterate'] && tol === undefined && sweeps === undefined && omega === undefined) return undefined;
   return {
     ...(tol !== undefined && { tol: number('--iterate-tol', tol) }),
@@ -350,7 +379,13 @@ export interface CompileFromOptions {
  * warnings to stderr. A cache hit imports the model module only when eager;
  * otherwise a diagnosis that needs the plan throws PlanUnavailable.
  */
-export async function compileFrom(file: string, values: CompileValues, io: Io, problem: Problem = 'forward', how: CompileFromOptions = {}): Promise<{ model: Model; compiled: CompiledModel }> {
+export async function compileFrom(
+  file: string,
+  values: CompileValues,
+  io: Io,
+  problem: Problem = 'forward',
+  how: CompileFromOptions = {},
+): Promise<{ model: Model; compiled: CompiledModel }> {
   const { eager = true, warn = true, keepParameters } = how;
   applyTimeouts(values);
   const sets = parseSets(values.set ?? []);
@@ -359,13 +394,31 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   const iterate = relaxIterate(values);
   // --relax-iterate implies --mode relaxed, whatever --mode says (as when torn was the default: torn ignores the relax() marks it iterates on)
   const mode = iterate && values.mode === 'torn' ? undefined : (values.mode as 'torn' | 'relaxed' | 'auto');
-  const options = { mode, problem, start, tear, foldParameters: !values['keep-parameters'], relaxIterate: iterate, tornSubstitution: values['torn-substitution'], target: values.target as 'js' | 'wasm' };
-  const floating = values.floating ?? false, keyframe = values.keyframe, contact = values.contact ?? false;
+  const options = {
+    mode,
+    problem,
+    start,
+    tear,
+    foldParameters: !values['keep-parameters'],
+    relaxIterate: iterate,
+    tornSubstitution: values['torn-substitution'],
+    target: values.target as 'js' | 'wasm',
+  };
+  const floating = values.floating ?? false,
+    keyframe = values.keyframe,
+    contact = values.contact ?? false;
   // the key's fields as before when not floating and without a keyframe: entries stored before those flags existed stay found
-  const cache = lookUp(file, { sets, gravity: values.gravity ?? null, ...(floating && { floating }), ...(keyframe !== undefined && { keyframe }), ...(contact && { contact }), options }, !values['no-cache'] && !keepParameters);
+  const cache = lookUp(
+    file,
+    { sets, gravity: values.gravity ?? null, ...(floating && { floating }), ...(keyframe !== undefined && { keyframe }), ...(contact && { contact }), options },
+    !values['no-cache'] && !keepParameters,
+  );
   // said once: the entry compiled now replaces it
   if (cache.broken) io.stderr.write(`warning: compile cache: ${cache.broken}; compiled again, and the entry replaced\n`);
-  const open = !cache.compiled || eager ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe, contact }) : undefined;
+  const open =
+    !cache.compiled || eager
+      ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe, contact })
+      : undefined;
   // the compiler and the multibody library with the model only (a model module imports them anyway)
   const compiler = open ? await loadCompiler() : undefined;
   const library = open ? await import('../library/multibody/mechanism.ts') : undefined;
@@ -379,10 +432,16 @@ export async function compileFrom(file: string, values: CompileValues, io: Io, p
   };
   if (keepParameters?.(load().model)) options.foldParameters = false;
   const { compiled, warnings } = cachedCompile(cache, load, options, compiler);
-  const notStored = compiled.report.cache?.stored === false && how.cacheNotes !== false ? [`compile cache: nothing stored, because ${compiled.report.cache.reason}`] : [];
+  const notStored =
+    compiled.report.cache?.stored === false && how.cacheNotes !== false ? [`compile cache: nothing stored, because ${compiled.report.cache.reason}`] : [];
   for (const w of warn ? [...warnings, ...notStored, ...compiled.report.diagnostics] : []) io.stderr.write(`warning: ${w}\n`);
   if (values.emit) writeOutput(values.emit, compiled.source());
-  return { get model() { return load().model; }, compiled };
+  return {
+    get model() {
+      return load().model;
+    },
+    compiled,
+  };
 }
 
 export async function runCompile(args: string[], io: Io): Promise<void> {
@@ -394,9 +453,13 @@ export async function runCompile(args: string[], io: Io): Promise<void> {
 /** --contact: the scene of a mechanism's collision geometry (src/contact); a model that is no mechanism is a usage error */
 async function contactScene(model: Model, file: string, io: Io): Promise<SimulateOptions['contact']> {
   const [{ Mechanism }, { ContactScene }] = await Promise.all([import('../library/multibody/mechanism.ts'), import('../contact/scene.ts')]);
-  if (!(model instanceof Mechanism)) throw new UsageError(`--contact applies to mechanisms (models built with Mechanism); ${file} is not one`, { hint: 'give bodies collision geometry (BodyOptions.collision) and a ground (Mechanism.ground) in a mechanism' });
+  if (!(model instanceof Mechanism))
+    throw new UsageError(`--contact applies to mechanisms (models built with Mechanism); ${file} is not one`, {
+      hint: 'give bodies collision geometry (BodyOptions.collision) and a ground (Mechanism.ground) in a mechanism',
+    });
   const scene = ContactScene.of(model);
-  if (scene.geometries.length === 0) io.stderr.write(`warning: --contact: ${file} has no collision geometry (BodyOptions.collision, Mechanism.ground), so no contact acts\n`);
+  if (scene.geometries.length === 0)
+    io.stderr.write(`warning: --contact: ${file} has no collision geometry (BodyOptions.collision, Mechanism.ground), so no contact acts\n`);
   return scene;
 }
 

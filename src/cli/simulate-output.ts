@@ -33,7 +33,7 @@ export async function writeCSV(compiled: CompiledModel, options: SimulateOptions
   const written = { samples: 0, signals: 0, stats: {} as RunStats };
   function* pieces(blocks: Generator<SampleBlock, RunStats>): Generator<string> {
     let next = blocks.next();
-    if (!next.done) written.signals = next.value.names.length, yield csvHeader(next.value.names);
+    if (!next.done) ((written.signals = next.value.names.length), yield csvHeader(next.value.names));
     for (; !next.done; next = blocks.next()) {
       yield csvRows(next.value.time, next.value.columns, 0, next.value.length);
       written.samples += next.value.length;
@@ -73,7 +73,7 @@ async function writePieces(pieces: Iterable<string>, out: string | undefined, io
     for (const piece of pieces) {
       if (file) file.write(piece);
       else await writeStdout(io, piece);
-      if (performance.now() - turn > TURN_MS) await yieldToSignals(), (turn = performance.now());
+      if (performance.now() - turn > TURN_MS) (await yieldToSignals(), (turn = performance.now()));
     }
     file?.commit();
   } catch (e) {

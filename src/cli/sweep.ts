@@ -8,7 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
-import { COMPILE_OPTIONS, MODEL_FLAGS, SIMULATE_OPTIONS, applyTimeouts, checkMode, compileFrom, negativeValues, number, simulateOptions, warnUnsafeStep } from './model-commands.ts';
+import {
+  COMPILE_OPTIONS,
+  MODEL_FLAGS,
+  SIMULATE_OPTIONS,
+  applyTimeouts,
+  checkMode,
+  compileFrom,
+  negativeValues,
+  number,
+  simulateOptions,
+  warnUnsafeStep,
+} from './model-commands.ts';
 import { loadMetric } from '../sweep/metric.ts';
 import { type Io, terminal } from './io.ts';
 import { sweepBar } from './progress.ts';
@@ -94,12 +105,19 @@ const SWEEP_OPTIONS = {
 export async function runSweep(args: string[], io: Io): Promise<void> {
   const { values, positionals } = parseArgs({ args: negativeValues(args, SWEEP_OPTIONS), options: SWEEP_OPTIONS, allowPositionals: true, strict: true });
   const [file, ...extra] = positionals;
-  if (!file) throw new UsageError('kron sweep needs a model file', { hint: shipped("kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1'; kron sweep --help") });
+  if (!file)
+    throw new UsageError('kron sweep needs a model file', { hint: shipped("kron sweep mechanisms/pendulum.ts --grid 'j1.q=-1,0,1'; kron sweep --help") });
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, { hint: 'kron sweep takes one model file; kron sweep --help' });
   checkMode(values.mode);
   const queue = queueConfig(values, values.queue, io);
   const whole = (flag: string, text: string | undefined) => (text === undefined ? undefined : number(flag, text));
-  const points = sweepPoints({ grid: values.grid, samples: whole('--samples', values.samples), dist: values.dist, seed: whole('--seed', values.seed), force: values.force });
+  const points = sweepPoints({
+    grid: values.grid,
+    samples: whole('--samples', values.samples),
+    dist: values.dist,
+    seed: whole('--seed', values.seed),
+    force: values.force,
+  });
   const { signals, ...simulate } = simulateOptions(values);
   warnUnsafeStep(simulate, io);
   applyTimeouts(values);
@@ -107,20 +125,33 @@ export async function runSweep(args: string[], io: Io): Promise<void> {
   if (values.metric !== undefined) await loadMetric(values.metric);
   let kinds: ReturnType<typeof sweptKinds> = [];
   // swept parameters change per run in the compiled code: it keeps parameters symbolic then
-  const { compiled } = await compileFrom(file, values, io, 'forward', { keepParameters: (model) => (kinds = sweptKinds(model, points.names)).includes('parameter') });
+  const { compiled } = await compileFrom(file, values, io, 'forward', {
+    keepParameters: (model) => (kinds = sweptKinds(model, points.names)).includes('parameter'),
+  });
   const settings: RunSettings = { simulate, signals, metric: values.metric, detail: values.detail };
   const identity = sweepIdentity(compiled, points, settings);
   // a queued sweep resumes through Redis (its runs done are there): its partial file starts afresh
-  const partial = values.out === undefined
-    ? PartialSweep.open(join(tmpdir(), `kron-sweep-${process.pid}-${identity.hash}.partial`), identity, false)
-    : PartialSweep.open(`${values.out}.partial`, identity, values.queue === undefined);
+  const partial =
+    values.out === undefined
+      ? PartialSweep.open(join(tmpdir(), `kron-sweep-${process.pid}-${identity.hash}.partial`), identity, false)
+      : PartialSweep.open(`${values.out}.partial`, identity, values.queue === undefined);
   if (partial.done) io.stderr.write(`resuming: ${partial.done} of ${points.count} runs are in ${partial.path}\n`);
   const bar = sweepBar(terminal(io), points.count);
-  const left = () => (values.out === undefined ? (partial.remove(), 'no CSV was written (give --out to keep the runs as they finish)') : `${partial.done} of ${points.count} runs are in ${partial.path}; the same command again resumes from there`);
+  const left = () =>
+    values.out === undefined
+      ? (partial.remove(), 'no CSV was written (give --out to keep the runs as they finish)')
+      : `${partial.done} of ${points.count} runs are in ${partial.path}; the same command again resumes from there`;
   const dispose = onInterrupt(io, left);
   const counts = { runs: 0, failed: 0 };
   try {
-    const spec = { ...settings, workers: whole('--workers', values.workers), queue, force: values.force, startAt: partial.done, onProgress: (done: number) => bar.update(done) };
+    const spec = {
+      ...settings,
+      workers: whole('--workers', values.workers),
+      queue,
+      force: values.force,
+      startAt: partial.done,
+      onProgress: (done: number) => bar.update(done),
+    };
     for await (const r of sweepCompiled(compiled, points, kinds, spec)) partial.append(r);
     bar.stop();
     if (values.out === undefined) {

@@ -30,7 +30,8 @@ export interface RunFiles {
 export function runFiles(run: PlaybackRun, packagePath: readonly string[]): RunFiles {
   // mesh name -> the links (components) that show it
   const links = new Map<string, string[]>();
-  for (const s of run.scene?.shapes ?? []) if (s.geometry.shape.type === 'mesh') links.set(s.geometry.shape.filename, [...(links.get(s.geometry.shape.filename) ?? []), s.name]);
+  for (const s of run.scene?.shapes ?? [])
+    if (s.geometry.shape.type === 'mesh') links.set(s.geometry.shape.filename, [...(links.get(s.geometry.shape.filename) ?? []), s.name]);
   const recorded = run.source?.urdf;
   const real = recorded === undefined ? undefined : realFile(recorded);
   const urdf = real && extname(real).toLowerCase() === '.urdf' ? real : undefined;
@@ -40,13 +41,17 @@ export function runFiles(run: PlaybackRun, packagePath: readonly string[]): RunF
   if (run.source?.mjcf !== undefined && !mjcf) warnings.push(`the run's MJCF file ${run.source.mjcf} is not here: the robot is drawn without its meshes`);
   const meshes = new Map<string, string>();
   const routeOf = new Map<string, string>();
-  const served: Record<string, string> = {}, unserved: Record<string, string> = {};
+  const served: Record<string, string> = {},
+    unserved: Record<string, string> = {};
   for (const [name, by] of links) {
     // without the URDF there is no root to confine a mesh to: the run's recorded paths are not followed
-    const found = urdf ? findMesh(urdf, name, packagePath)
-      : mjcf ? findMjcfMesh(mjcf, name)
-      : run.source?.mjcf !== undefined ? { why: 'has no MJCF file to be found from', reason: "the run's MJCF file is not here" }
-      : { why: 'has no URDF to be found from', reason: "the run's URDF is not here" };
+    const found = urdf
+      ? findMesh(urdf, name, packagePath)
+      : mjcf
+        ? findMjcfMesh(mjcf, name)
+        : run.source?.mjcf !== undefined
+          ? { why: 'has no MJCF file to be found from', reason: "the run's MJCF file is not here" }
+          : { why: 'has no URDF to be found from', reason: "the run's URDF is not here" };
     if (!('file' in found)) {
       unserved[name] = found.reason;
       if (urdf || mjcf) warnings.push(`link${by.length > 1 ? 's' : ''} ${by.join(', ')}: mesh "${name}" ${found.why}, drawn as a placeholder sphere`);

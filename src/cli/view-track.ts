@@ -30,8 +30,13 @@ function check(track: string, bodies: readonly string[], what: string): void {
 
 /** a run file's scene has the body */
 export function checkTrackInRun(track: string, run: PlaybackRun, file: string): void {
-  if (!run.scene) throw new UsageError(`--track ${track}: ${file} has no mechanism to follow (a plot-only run)`, { hint: 'drop --track for a run without a scene' });
-  check(track, run.scene.shapes.filter((s) => s.kind === 'body').map((s) => s.name), file);
+  if (!run.scene)
+    throw new UsageError(`--track ${track}: ${file} has no mechanism to follow (a plot-only run)`, { hint: 'drop --track for a run without a scene' });
+  check(
+    track,
+    run.scene.shapes.filter((s) => s.kind === 'body').map((s) => s.name),
+    file,
+  );
 }
 
 /** a model module's model (built with its default parameters) has the body; named as given */

@@ -93,11 +93,18 @@ function checkRun(file: string): string {
 /** a model module for the page to bundle: it must exist (the bundler says what else is wrong with it) */
 function checkModel(file: string): string {
   const path = resolve(file);
-  if (!existsSync(path)) throw new UsageError(`model file ${file} not found`, { hint: shipped('give the path of a model module, e.g. mechanisms/pendulum.ts') });
+  if (!existsSync(path))
+    throw new UsageError(`model file ${file} not found`, { hint: shipped('give the path of a model module, e.g. mechanisms/pendulum.ts') });
   return path;
 }
 
-async function routes(run: string | undefined, model: string | undefined, dir: string | undefined, track: Track | undefined, warnings: string[]): Promise<Map<string, Route>> {
+async function routes(
+  run: string | undefined,
+  model: string | undefined,
+  dir: string | undefined,
+  track: Track | undefined,
+  warnings: string[],
+): Promise<Map<string, Route>> {
   const own = model ? [model] : [];
   const bundle = await bundleViewer(own, dir);
   const live = model ? basename(model, extname(model)) : undefined;
@@ -120,7 +127,10 @@ async function routes(run: string | undefined, model: string | undefined, dir: s
   if (files?.urdf) table.set('/model.urdf', { type: 'application/xml', body: () => readServed(files.urdf!) });
   warnings.push(...(files?.warnings ?? []));
   // names and routes only: nothing the page is told is a path of this machine
-  table.set('/config.json', text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live, ...files?.config, ...(track && { track: track.body }) })));
+  table.set(
+    '/config.json',
+    text('application/json', JSON.stringify({ run: run ? 'run.json' : null, live, ...files?.config, ...(track && { track: track.body }) })),
+  );
   if (run) table.set('/run.json', { type: 'application/json', body: () => readFile(run) });
   return table;
 }
@@ -180,7 +190,13 @@ export async function serveViewer(options: ServeOptions = {}): Promise<ViewerSer
   const run = options.run === undefined ? undefined : checkRun(options.run);
   const model = options.model === undefined ? undefined : checkModel(options.model);
   const warnings: string[] = [];
-  const table = await routes(run, model, options.mechanisms === undefined ? undefined : resolve(options.mechanisms), options.track === undefined ? undefined : { body: options.track, file: options.run ?? options.model ?? 'live mode' }, warnings);
+  const table = await routes(
+    run,
+    model,
+    options.mechanisms === undefined ? undefined : resolve(options.mechanisms),
+    options.track === undefined ? undefined : { body: options.track, file: options.run ?? options.model ?? 'live mode' },
+    warnings,
+  );
   let port = 0;
   const server = createServer(handler(table, () => port));
   try {
@@ -194,10 +210,11 @@ export async function serveViewer(options: ServeOptions = {}): Promise<ViewerSer
     url: `http://${HOST}:${port}/`,
     port,
     warnings,
-    close: () => new Promise((ok) => {
-      server.close(() => ok());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -210,14 +227,25 @@ function parsePort(text: string): number {
 // `kron view [run.json | model.ts] [--port P] [--track body]`: returns once serving; the open server keeps the process alive
 /** a URDF or MJCF robot simulated as kron simulate would, into a temporary run.json (its meshes found from the robot's file) */
 async function simulateRobot(file: string, stop = String(ROBOT_STOP), keyframe?: string): Promise<string> {
-  const [{ runSimulate }, { processIo }, { mkdtempSync }, { tmpdir }] = await Promise.all([import('./model-commands.ts'), import('./io.ts'), import('node:fs'), import('node:os')]);
+  const [{ runSimulate }, { processIo }, { mkdtempSync }, { tmpdir }] = await Promise.all([
+    import('./model-commands.ts'),
+    import('./io.ts'),
+    import('node:fs'),
+    import('node:os'),
+  ]);
   const out = join(mkdtempSync(join(tmpdir(), 'kron-view-')), 'run.json');
   await runSimulate([file, '--stop', stop, '--interval', '0.01', '--out', out, ...(keyframe === undefined ? [] : ['--keyframe', keyframe])], processIo());
   return out;
 }
 
 export async function view(argv: string[]): Promise<void> {
-  const options = { port: { type: 'string' }, track: { type: 'string' }, stop: { type: 'string' }, keyframe: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+  const options = {
+    port: { type: 'string' },
+    track: { type: 'string' },
+    stop: { type: 'string' },
+    keyframe: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  } as const;
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
   if (values.help) {
     process.stdout.write(VIEW_USAGE);
@@ -227,7 +255,9 @@ export async function view(argv: string[]): Promise<void> {
   let [file] = positionals;
   const robot = file !== undefined && ['.urdf', '.xml'].includes(extname(file).toLowerCase());
   if (!robot && (values.stop !== undefined || values.keyframe !== undefined)) {
-    throw new UsageError(`--${values.stop !== undefined ? 'stop' : 'keyframe'} is for a URDF or MJCF robot, which kron view simulates first`, { hint: 'a model module runs live in the page (its stop time is in the page); a run plays as it was simulated' });
+    throw new UsageError(`--${values.stop !== undefined ? 'stop' : 'keyframe'} is for a URDF or MJCF robot, which kron view simulates first`, {
+      hint: 'a model module runs live in the page (its stop time is in the page); a run plays as it was simulated',
+    });
   }
   if (robot) file = await simulateRobot(file!, values.stop, values.keyframe);
   const isModel = file !== undefined && MODULE_EXTENSIONS.includes(extname(file).toLowerCase());

@@ -68,8 +68,12 @@ export async function runWorker(args: string[], io: Io, signals: Signals = proce
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, { hint: 'kron worker takes no model file: the sweep brings its model' });
-  if (values.queue === undefined) throw new UsageError('kron worker needs --queue redis://host:port', { hint: 'the Redis that `kron sweep --queue` enqueues to, e.g. kron worker --queue redis://127.0.0.1:6379' });
+  if (positionals.length)
+    throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, { hint: 'kron worker takes no model file: the sweep brings its model' });
+  if (values.queue === undefined)
+    throw new UsageError('kron worker needs --queue redis://host:port', {
+      hint: 'the Redis that `kron sweep --queue` enqueues to, e.g. kron worker --queue redis://127.0.0.1:6379',
+    });
   const ms = (flag: string, text: string | undefined) => {
     if (text === undefined) return undefined;
     const v = number(flag, text);
@@ -78,8 +82,10 @@ export async function runWorker(args: string[], io: Io, signals: Signals = proce
   };
   const grace = values.grace === undefined ? DEFAULT_GRACE_S : number('--grace', values.grace);
   if (grace < 0) throw new UsageError(`--grace must be a number of seconds >= 0, got ${values.grace}`, { hint: 'e.g. --grace 10' });
-  const metricDir = values['metric-dir'], detailDir = values['detail-dir'];
-  if (metricDir !== undefined && !(existsSync(metricDir) && statSync(metricDir).isDirectory())) throw new UsageError(`--metric-dir ${metricDir} is not a folder`, { hint: `give the folder that holds the sweeps' --metric modules` });
+  const metricDir = values['metric-dir'],
+    detailDir = values['detail-dir'];
+  if (metricDir !== undefined && !(existsSync(metricDir) && statSync(metricDir).isDirectory()))
+    throw new UsageError(`--metric-dir ${metricDir} is not a folder`, { hint: `give the folder that holds the sweeps' --metric modules` });
   if (detailDir !== undefined) makeFolder(detailDir);
   const config = queueConfig(values, values.queue, io)!;
   const workers = checkWorkers(values.workers === undefined ? defaultWorkers() : number('--workers', values.workers));
@@ -99,7 +105,9 @@ export async function runWorker(args: string[], io: Io, signals: Signals = proce
     `kron worker: stopping: ${!running ? 'no run in hand' : !connected ? `Redis is unreachable: the ${running} runs in hand are abandoned` : `the ${running} runs in hand may finish for ${grace} s (a second Ctrl-C or SIGTERM abandons them)`}\n`,
   );
   const { finished, abandoned } = await worker.close(Promise.race([signals.second, new Promise((r) => setTimeout(r, grace * 1000).unref())]));
-  io.stderr.write(`kron worker: stopped after ${finished} runs${abandoned.length ? `; abandoned runs ${abandoned.join(', ')}: their jobs are back in the queue for another worker` : ''}\n`);
+  io.stderr.write(
+    `kron worker: stopped after ${finished} runs${abandoned.length ? `; abandoned runs ${abandoned.join(', ')}: their jobs are back in the queue for another worker` : ''}\n`,
+  );
   signals.stopped?.();
 }
 
@@ -108,7 +116,9 @@ function makeFolder(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new UsageError(`--detail-dir ${dir} cannot be made (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { hint: 'give a folder this worker may write to' });
+    throw new UsageError(`--detail-dir ${dir} cannot be made (${(e as NodeJS.ErrnoException).code ?? String(e)})`, {
+      hint: 'give a folder this worker may write to',
+    });
   }
 }
 

@@ -78,7 +78,14 @@ export interface CompiledData {
 const source = (from: SignalSource['from'], index: number, sign = 1, offset = 0): SignalSource => ({ from, index, sign, offset });
 
 // (plan, reduced model, generated code, report, options) => the data a compiled model runs from
-export function compiledData(plan: SolvePlan, reduced: ReducedModel, generated: Generated, report: CompileReport, header: Record<string, unknown>, options: CompiledOptions): CompiledData {
+export function compiledData(
+  plan: SolvePlan,
+  reduced: ReducedModel,
+  generated: Generated,
+  report: CompileReport,
+  header: Record<string, unknown>,
+  options: CompiledOptions,
+): CompiledData {
   const values = reduced.flat.parameterValues;
   // a start value carried over from the variable's aliases if it has none itself
   const start = (v: Variable) => v.start ?? reduced.starts.get(v.id) ?? 0;

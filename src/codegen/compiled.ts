@@ -100,7 +100,10 @@ export class CompiledModel {
    * compile cache compiles again only for a diagnosis that needs the plan);
    * without one (a portable model in a worker) it runs but has no plan
    */
-  constructor(readonly data: CompiledData, origin?: Origin | (() => Origin)) {
+  constructor(
+    readonly data: CompiledData,
+    origin?: Origin | (() => Origin),
+  ) {
     const { generated, options } = data;
     this.generated = generated;
     this.report = data.report;
@@ -138,7 +141,10 @@ export class CompiledModel {
   }
 
   private from(): Origin {
-    if (!this.origin) throw new UsageError('this compiled model was rebuilt from its portable form: it runs, but carries no plan or flat model', { hint: 'use the CompiledModel that compile() returned' });
+    if (!this.origin)
+      throw new UsageError('this compiled model was rebuilt from its portable form: it runs, but carries no plan or flat model', {
+        hint: 'use the CompiledModel that compile() returned',
+      });
     if (typeof this.origin === 'function') this.origin = this.origin();
     return this.origin;
   }
@@ -292,7 +298,11 @@ export class CompiledModel {
   /** where the signal `name` is read from */
   signalSource(name: string): SignalSource {
     const s = this.sources.get(name);
-    if (!s) throw new SimulationError(`no signal named ${name}`, { variables: [name], hint: `${didYouMean(name, this.sources.keys())}see signalNames() or \`kron compile --json\` for the names` });
+    if (!s)
+      throw new SimulationError(`no signal named ${name}`, {
+        variables: [name],
+        hint: `${didYouMean(name, this.sources.keys())}see signalNames() or \`kron compile --json\` for the names`,
+      });
     return s;
   }
 
@@ -303,7 +313,10 @@ export class CompiledModel {
    */
   parameterIndex(name: string, value: number): number | undefined {
     if (!this.data.parameters.includes(name)) {
-      throw new ModelError(`no parameter named ${name}`, { variables: [name], hint: `${didYouMean(name, this.data.parameters)}parameters of this model: ${shortList(this.data.parameters)}` });
+      throw new ModelError(`no parameter named ${name}`, {
+        variables: [name],
+        hint: `${didYouMean(name, this.data.parameters)}parameters of this model: ${shortList(this.data.parameters)}`,
+      });
     }
     const s = this.sources.get(name)!;
     if (s.from === 'p') return s.index;
@@ -331,7 +344,11 @@ export class CompiledModel {
   private startSource(name: string): SignalSource {
     const s = this.sources.get(name);
     if (s && (s.from === 'x' || (s.from === 'w' && s.index < this.data.unknowns))) return s;
-    if (s?.from === 'value') throw new ModelError(`${name} is fixed at ${s.offset} by the equations and has no start value`, { variables: [name], hint: `states: ${shortList(this.stateNames)}` });
+    if (s?.from === 'value')
+      throw new ModelError(`${name} is fixed at ${s.offset} by the equations and has no start value`, {
+        variables: [name],
+        hint: `states: ${shortList(this.stateNames)}`,
+      });
     throw new ModelError(`no state named ${name} to give a start value`, {
       variables: [name],
       hint: `${didYouMean(name, this.stateNames)}states: ${shortList(this.stateNames)} (unknowns such as tearing variables take a first guess too)`,
@@ -340,7 +357,8 @@ export class CompiledModel {
 
   /** what the generated code calls on a failure: a typed error naming the block and variables (also the WebAssembly driver's) */
   readonly fail: Fail = (kind, block, t, residual, extra) => {
-    const rcond = typeof extra === 'number' ? extra : undefined, detail = typeof extra === 'number' ? null : extra;
+    const rcond = typeof extra === 'number' ? extra : undefined,
+      detail = typeof extra === 'number' ? null : extra;
     // the state that ran the code names the first non-finite variable (ModelState.derivatives)
     if (kind === 'nonfinite') throw new NonFiniteError(`the state derivatives are not finite at time ${t}`);
     const { failures } = this.data;
@@ -366,10 +384,14 @@ export class CompiledModel {
     }
     if (kind === 'changepoint' || kind === 'turnback') {
       const loop = loops.length ? `the kinematic loop cut at ${loops.map((l) => `${l.cut} (joints ${l.joints.join(', ')})`).join(' and ')}` : where;
-      const span = typeof extra === 'number' && extra !== t ? `between time ${shortTime(Math.min(extra, t))} and ${shortTime(Math.max(extra, t))}` : `at time ${shortTime(t)}`;
-      const what = kind === 'changepoint'
-        ? `left its assembly branch ${span}: the determinant of its constraint Jacobian changed sign, so the motion passed a singular position (a change point or dead point, where assembly branches meet) or the step was too large and Newton landed on the mirror assembly`
-        : `may have left its assembly branch ${span}: the determinant of its constraint Jacobian, extrapolated from the last positions, crosses zero there while the solution's keeps its sign, so the motion came near a singular position (where, at a change point, the solution turns back onto the other branch) or moved too far in one step to be followed`;
+      const span =
+        typeof extra === 'number' && extra !== t
+          ? `between time ${shortTime(Math.min(extra, t))} and ${shortTime(Math.max(extra, t))}`
+          : `at time ${shortTime(t)}`;
+      const what =
+        kind === 'changepoint'
+          ? `left its assembly branch ${span}: the determinant of its constraint Jacobian changed sign, so the motion passed a singular position (a change point or dead point, where assembly branches meet) or the step was too large and Newton landed on the mirror assembly`
+          : `may have left its assembly branch ${span}: the determinant of its constraint Jacobian, extrapolated from the last positions, crosses zero there while the solution's keeps its sign, so the motion came near a singular position (where, at a change point, the solution turns back onto the other branch) or moved too far in one step to be followed`;
       throw new SimulationError(`${loop} ${what}`, {
         variables: b.tearVariables,
         hint: 'reduce --step (or use --integrator adaptive); if the error stays at the same time, the loop is at a singular position: past a change point (a loop that folds flat, e.g. a four-bar with a + d = b + c) the motion may go on along either branch and the equations do not say which, so no step size passes it; a dead point of these state joints others may drive through (mark joints { state: true }); else start away from it, stop before it, or change the dimensions',
@@ -383,15 +405,17 @@ export class CompiledModel {
     };
     throw new SimulationError(messages[kind] ?? `${kind} in block ${block} at time ${t}`, {
       variables: b.variables,
-      hint: kind === 'singular'
-        ? 'the model is singular here (e.g. a zero mass or inertia, a massless link between joints with parallel axes, a point mass on a ball joint, a zero gear ratio, or a parameter that vanishes); check the parameters'
-        : kind === 'branch'
-          ? 'the step is too large for the loop to follow its motion (or it passes near a singular position): reduce --step, or use --integrator adaptive'
-          : loops.length
-            ? 'the loop may not close with these dimensions, the position may be singular (a dead point), or the start values of its joints are too far from a closed position: check the lengths and give better start values'
-            : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
+      hint:
+        kind === 'singular'
+          ? 'the model is singular here (e.g. a zero mass or inertia, a massless link between joints with parallel axes, a point mass on a ball joint, a zero gear ratio, or a parameter that vanishes); check the parameters'
+          : kind === 'branch'
+            ? 'the step is too large for the loop to follow its motion (or it passes near a singular position): reduce --step, or use --integrator adaptive'
+            : loops.length
+              ? 'the loop may not close with these dimensions, the position may be singular (a dead point), or the start values of its joints are too far from a closed position: check the lengths and give better start values'
+              : 'the position may be singular or the start values far from a solution: give better start values to the tearing variables, or check the loop closes',
     });
   };
 }
 
-const shortList = (names: readonly string[], n = 20) => (names.length > n ? `${names.slice(0, n).join(', ')}, ... (${names.length} in all)` : names.join(', ') || '(none)');
+const shortList = (names: readonly string[], n = 20) =>
+  names.length > n ? `${names.slice(0, n).join(', ')}, ... (${names.length} in all)` : names.join(', ') || '(none)';

@@ -16,7 +16,8 @@ export function ltlFactor(n: number, A: ArrayLike<number>, L: Float64Array): Flo
     const d = L[k * n + k];
     // rounding of a pivot that cancels to nothing: relative to its diagonal entry
     if (!(d > 1e-14 * Math.abs(A[k * n + k]))) return k;
-    const s = Math.sqrt(d), inv = 1 / s;
+    const s = Math.sqrt(d),
+      inv = 1 / s;
     L[k * n + k] = s;
     for (let j = 0; j < k; j++) L[k * n + j] *= inv;
     for (let i = 0; i < k; i++) {

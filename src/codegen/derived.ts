@@ -40,12 +40,25 @@ export interface DerivedCode {
 export type Fail = (kind: string, block: number, t: number, residual: number) => never;
 
 // (plan, extra inputs, assignments, outputs) => generated code computing the outputs
-export function derivedCode(plan: SolvePlan, extraInputs: readonly Variable[], list: readonly Assign[], outputs: readonly Expr[], name: string, fail: Fail): DerivedCode {
+export function derivedCode(
+  plan: SolvePlan,
+  extraInputs: readonly Variable[],
+  list: readonly Assign[],
+  outputs: readonly Expr[],
+  name: string,
+  fail: Fail,
+): DerivedCode {
   const t0 = performance.now();
   const generated = withLocalTable(() => {
     const targets = outputs.map((_, k) => new Variable(undefined, `${name}[${k}]`, 'algebraic'));
     const assigns = [...needed(list, outputs), ...outputs.map((expr, k) => ({ target: targets[k], expr }))];
-    const derived: SolvePlan = { ...plan, inputs: [...plan.inputs, ...extraInputs], unknowns: [...plan.unknowns, ...targets], outputs: targets, steps: [{ kind: 'assign', assigns }] };
+    const derived: SolvePlan = {
+      ...plan,
+      inputs: [...plan.inputs, ...extraInputs],
+      unknowns: [...plan.unknowns, ...targets],
+      outputs: targets,
+      steps: [{ kind: 'assign', assigns }],
+    };
     return generate(derived, { ir: false });
   });
   const fn = new Function('fail', generated.body)(fail) as Derivatives;
@@ -56,4 +69,3 @@ export function derivedCode(plan: SolvePlan, extraInputs: readonly Variable[], l
   const report = { ms: Math.round((performance.now() - t0) * 100) / 100, ops: generated.ops, chars: generated.body.length, functions: generated.functions };
   return { run: (t, x, u, p) => fn(t, x, dx, u, p, w), w, slots, report };
 }
-

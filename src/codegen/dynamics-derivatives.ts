@@ -85,8 +85,17 @@ export class DynamicsDerivatives {
    * extra inputs) written, then `code` run; with a loop the model's own
    * inverse code solves the point first (its z and J^-1 are inputs too)
    */
-  private run(code: DerivedCode, t: number, q: ArrayLike<number>, qd: ArrayLike<number> | undefined, qdd: ArrayLike<number> | undefined, direction?: ArrayLike<number>[]): void {
-    const { x, u, n, dir } = this, s = this.code.slots, state = this.dynamics.state;
+  private run(
+    code: DerivedCode,
+    t: number,
+    q: ArrayLike<number>,
+    qd: ArrayLike<number> | undefined,
+    qdd: ArrayLike<number> | undefined,
+    direction?: ArrayLike<number>[],
+  ): void {
+    const { x, u, n, dir } = this,
+      s = this.code.slots,
+      state = this.dynamics.state;
     if (this.code.loopInputs > 0) {
       const fallbacks = state.fallbackEvaluations();
       this.dynamics.evaluate(t, q, qd ?? this.zeros, qdd ?? this.zeros, this.tau);
@@ -99,16 +108,22 @@ export class DynamicsDerivatives {
       u[s.qddAt[i]] = qdd ? qdd[i] : 0;
     }
     if (this.code.loopInputs > 0) this.code.loops.fill(t, x, u, state.p, state.w);
-    if (direction) direction.forEach((d, k) => { for (let i = 0; i < n; i++) u[dir + k * n + i] = d[i]; });
+    if (direction)
+      direction.forEach((d, k) => {
+        for (let i = 0; i < n; i++) u[dir + k * n + i] = d[i];
+      });
     code.run(t, x, u, state.p);
   }
 
   /** a relaxed loop's pivot was not trusted at the point: its derivatives would be the relaxed code's, inaccurate there */
   private fellBack(): SimulationError {
-    return new SimulationError(`the derivatives of ${this.dynamics.model.report.model}'s dynamics: a relaxed loop's pivot is near zero at this point (its torn fallback solved it)`, {
-      variables: this.dynamics.model.coordinates.map((c) => c.q),
-      hint: 'compile the model with { mode: "torn" } for derivatives at this point',
-    });
+    return new SimulationError(
+      `the derivatives of ${this.dynamics.model.report.model}'s dynamics: a relaxed loop's pivot is near zero at this point (its torn fallback solved it)`,
+      {
+        variables: this.dynamics.model.coordinates.map((c) => c.q),
+        hint: 'compile the model with { mode: "torn" } for derivatives at this point',
+      },
+    );
   }
 
   /** with a loop: the tangent code's tau is the model's own (else a relaxed pivot fell back there and the code's primal differs) */
@@ -117,10 +132,13 @@ export class DynamicsDerivatives {
     for (let i = 0; i < this.n; i++) {
       if (!(Math.abs(tau[i] - this.tau[i]) <= 1e-9 * (1 + Math.abs(this.tau[i])))) {
         const name = this.dynamics.model.coordinates[i].tau;
-        throw new SimulationError(`the derivatives of ${this.dynamics.model.report.model}'s dynamics: their code computes ${name} = ${tau[i]} here, the compiled model ${this.tau[i]}`, {
-          variables: [name],
-          hint: 'the relaxed loop is near a singular pivot here (its torn fallback ran): compile the model with { mode: "torn" } for derivatives at this point',
-        });
+        throw new SimulationError(
+          `the derivatives of ${this.dynamics.model.report.model}'s dynamics: their code computes ${name} = ${tau[i]} here, the compiled model ${this.tau[i]}`,
+          {
+            variables: [name],
+            hint: 'the relaxed loop is near a singular pivot here (its torn fallback ran): compile the model with { mode: "torn" } for derivatives at this point',
+          },
+        );
       }
     }
     return tau;
@@ -136,7 +154,10 @@ export class DynamicsDerivatives {
 
   /** M(q) into out (n x n, row-major), from its generated lower triangle */
   massMatrix(q: ArrayLike<number>, out: Float64Array, t = 0): Float64Array {
-    const { n } = this, code = this.code.mass, w = code.w, slots = code.slots;
+    const { n } = this,
+      code = this.code.mass,
+      w = code.w,
+      slots = code.slots;
     this.run(code, t, q, undefined, undefined);
     for (let i = 0, k = 0; i < n; i++) {
       for (let j = 0; j <= i; j++, k++) {
@@ -187,7 +208,8 @@ export class DynamicsDerivatives {
 
   /** tau = ID(q, qd, qdd), dID/dq and dID/dqd (one generated function), and M */
   inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array): InverseDerivatives {
-    const { n } = this, code = this.code.jacobian;
+    const { n } = this,
+      code = this.code.jacobian;
     this.run(code, t, q, qd, qdd);
     const names = this.dynamics.model.coordinates;
     const by = (what: 'q' | 'qd') => (k: number) => `d(${names[(k / n) | 0].tau})/d(${names[k % n][what]})`;
@@ -198,17 +220,32 @@ export class DynamicsDerivatives {
   }
 
   /** tau = ID(q, qd, qdd) and dID/dp (n x P, row-major) for the symbolic parameters at these indices of the plan's */
-  inverseByParameters(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, indices: readonly number[], t = 0): { tau: Float64Array; dtau_dp: Float64Array } {
-    const { n } = this, code = this.code.parameters(indices), P = indices.length;
+  inverseByParameters(
+    q: ArrayLike<number>,
+    qd: ArrayLike<number>,
+    qdd: ArrayLike<number>,
+    indices: readonly number[],
+    t = 0,
+  ): { tau: Float64Array; dtau_dp: Float64Array } {
+    const { n } = this,
+      code = this.code.parameters(indices),
+      P = indices.length;
     this.run(code, t, q, qd, qdd);
-    const names = this.dynamics.model.coordinates, p = this.dynamics.model.generated.layout.parameters;
+    const names = this.dynamics.model.coordinates,
+      p = this.dynamics.model.generated.layout.parameters;
     const tau = this.same(this.read(code, 0, new Float64Array(n), (i) => names[i].tau));
     const dtau_dp = this.read(code, n, new Float64Array(n * P), (k) => `d(${names[(k / P) | 0].tau})/d(${p[indices[k % P]]})`);
     return { tau, dtau_dp };
   }
 
   /** qdd = FD(q, qd, tau) and dqdd/dp = -M^-1 dID/dp at that qdd (eq. 7 with p in place of q; n x P, row-major) */
-  forwardByParameters(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, indices: readonly number[], t = 0): { qdd: Float64Array; dqdd_dp: Float64Array } {
+  forwardByParameters(
+    q: ArrayLike<number>,
+    qd: ArrayLike<number>,
+    tau: ArrayLike<number>,
+    indices: readonly number[],
+    t = 0,
+  ): { qdd: Float64Array; dqdd_dp: Float64Array } {
     const { n } = this;
     this.factor(q, t, new Float64Array(n * n));
     const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
@@ -218,8 +255,17 @@ export class DynamicsDerivatives {
   }
 
   /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd): O(n) */
-  inverseTangent(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dqdd: ArrayLike<number>, t = 0): { tau: Float64Array; dtau: Float64Array } {
-    const { n } = this, code = this.code.jvp;
+  inverseTangent(
+    q: ArrayLike<number>,
+    qd: ArrayLike<number>,
+    qdd: ArrayLike<number>,
+    dq: ArrayLike<number>,
+    dqd: ArrayLike<number>,
+    dqdd: ArrayLike<number>,
+    t = 0,
+  ): { tau: Float64Array; dtau: Float64Array } {
+    const { n } = this,
+      code = this.code.jvp;
     this.run(code, t, q, qd, qdd, [dq, dqd, dqdd]);
     const names = this.dynamics.model.coordinates;
     const tau = this.same(this.read(code, 0, new Float64Array(n), (i) => names[i].tau));
@@ -228,7 +274,15 @@ export class DynamicsDerivatives {
   }
 
   /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): the O(n) tangent of ID and one solve with M */
-  forwardTangent(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dtau: ArrayLike<number>, t = 0): { qdd: Float64Array; dqdd: Float64Array } {
+  forwardTangent(
+    q: ArrayLike<number>,
+    qd: ArrayLike<number>,
+    tau: ArrayLike<number>,
+    dq: ArrayLike<number>,
+    dqd: ArrayLike<number>,
+    dtau: ArrayLike<number>,
+    t = 0,
+  ): { qdd: Float64Array; dqdd: Float64Array } {
     const { n } = this;
     this.factor(q, t, new Float64Array(n * n));
     const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));

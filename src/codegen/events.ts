@@ -82,7 +82,11 @@ function checkReads(e: EventDeclaration, sources: ReadonlyMap<string, SignalSour
     for (const v of variablesIn(x).values()) {
       const src = sources.get(v.name);
       if (!src) {
-        throw new ModelError(`event ${eventName(e)} reads ${v.name}, which is not a variable of the compiled model`, { component: e.origin.path, variables: [v.name], hint: 'an event may read the states, inputs, modes, parameters and unknowns of its own model' });
+        throw new ModelError(`event ${eventName(e)} reads ${v.name}, which is not a variable of the compiled model`, {
+          component: e.origin.path,
+          variables: [v.name],
+          hint: 'an event may read the states, inputs, modes, parameters and unknowns of its own model',
+        });
       }
       unknown ||= src.from === 'w';
     }
@@ -96,7 +100,9 @@ function actionLines(e: EventDeclaration, sources: ReadonlyMap<string, SignalSou
   const targets = [...e.reinit.map(([v, value]) => ({ v, value, to: 'x' as const })), ...e.set.map(([v, value]) => ({ v, value, to: 'u' as const }))];
   const scope = new Scope(ref, '        ', { next: 0 }).prepare(targets.map((a) => a.value));
   const values = targets.map((a) => scope.code(a.value));
-  const assigns = targets.map((a, i) => `        ${target(name, a.v, a.to, sources)} = (v${i} - (${sourceOffset(a.v, sources)})) / (${sourceSign(a.v, sources)});`);
+  const assigns = targets.map(
+    (a, i) => `        ${target(name, a.v, a.to, sources)} = (v${i} - (${sourceOffset(a.v, sources)})) / (${sourceSign(a.v, sources)});`,
+  );
   return [...scope.lines, ...values.map((v, i) => `        const v${i} = ${v};`), ...assigns].join('\n');
 }
 
@@ -105,9 +111,13 @@ function target(event: string, v: Expr, to: 'x' | 'u', sources: ReadonlyMap<stri
   const variable = variableOf(v)!;
   const src = sources.get(variable.name);
   if (to === 'x' && src?.from !== 'x') {
-    throw new ModelError(`event ${event} reinitialises ${variable.name}, which is not a state of the compiled model`, { variables: [variable.name], hint: 'reinit() takes a state: a variable under der() that the compiled model integrates' });
+    throw new ModelError(`event ${event} reinitialises ${variable.name}, which is not a state of the compiled model`, {
+      variables: [variable.name],
+      hint: 'reinit() takes a state: a variable under der() that the compiled model integrates',
+    });
   }
-  if (to === 'u' && src?.from !== 'u') throw new ModelError(`event ${event} sets mode ${variable.name}, which the compiled model does not hold`, { variables: [variable.name] });
+  if (to === 'u' && src?.from !== 'u')
+    throw new ModelError(`event ${event} sets mode ${variable.name}, which the compiled model does not hold`, { variables: [variable.name] });
   return `${to}[${src!.index}]`;
 }
 

@@ -142,7 +142,7 @@ function nameShape(name: string): number {
   // FNV-1a of name.replace(/(\[[^\]]*\])|\d+/g, (m, index) => index ?? '#'), hashed as it is scanned: a
   // regular expression and a string per assignment were a twentieth of generating a long chain
   let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; ) {
+  for (let i = 0; i < name.length;) {
     const c = name.charCodeAt(i);
     const close = c === 91 ? name.indexOf(']', i + 1) : -1; // an index `[...]` is kept as written
     if (close >= 0) {
@@ -226,7 +226,10 @@ export class Module {
 
   /** a line of text around a call of module function fn (within a condition, say); returns the line */
   line(before: string, fn: string, after: string): string {
-    this.sites.set(`${before}${fn}(${ARGS})${after}`, [before, { call: fn }, after].filter((q) => q !== ''));
+    this.sites.set(
+      `${before}${fn}(${ARGS})${after}`,
+      [before, { call: fn }, after].filter((q) => q !== ''),
+    );
     return `${before}${fn}(${ARGS})${after}`;
   }
 
@@ -323,7 +326,10 @@ export class Module {
   private assignScope(part: readonly Assign[], check?: PivotCheck): Scope {
     const local = this.locals;
     local.clear();
-    const readHere = readCounts(part.map((a) => a.expr), this.readHere);
+    const readHere = readCounts(
+      part.map((a) => a.expr),
+      this.readHere,
+    );
     // straight-line: a slot is written here only once it is computed, and read back through its local
     const read = (sym: Sym) => {
       const s = local.find(sym.id);
@@ -417,7 +423,9 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const derivativeSlots = plan.states.map((s) => slots.slot(s.derivative!));
   const copy = derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`);
   // a wrong number never leaves silently: NaN or an infinity in any derivative makes the sum non-finite, an error
-  const finite = copy.length ? [`  let sum = 0;`, `  for (let i = 0; i < ${copy.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`] : [];
+  const finite = copy.length
+    ? [`  let sum = 0;`, `  for (let i = 0; i < ${copy.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`]
+    : [];
   const shared = sharing ? sharing.shared(PARAMS) : { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() };
   const ir: Fn[] = [];
   // the straight-line functions printed, by the name they are printed under: their text, or a shared one's IR

@@ -48,7 +48,8 @@ export class IdTable<T = never> {
 
   /** the slot holding id, or -1 */
   find(id: number): number {
-    const pairs = this.pairs, mask = this.mask;
+    const pairs = this.pairs,
+      mask = this.mask;
     for (let i = this.home(id); ; i = (i + 1) & mask) {
       const k = pairs[2 * i];
       if (k === id) return i;
@@ -112,7 +113,8 @@ export class IdTable<T = never> {
   /** id into its first free slot from its home (it is not there, and there is room) */
   private place(id: number): number {
     if (!(id >= 0 && id <= 0x7fffffff)) throw new RangeError(`IdTable: id ${id} is not a non-negative 32-bit integer`);
-    const pairs = this.pairs, mask = this.mask;
+    const pairs = this.pairs,
+      mask = this.mask;
     let i = this.home(id);
     while (pairs[2 * i] !== EMPTY) i = (i + 1) & mask;
     pairs[2 * i] = id;

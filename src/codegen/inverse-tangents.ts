@@ -45,7 +45,11 @@ export class InverseTangents {
   private readonly byParameters = new Map<string, DerivedCode>();
 
   /** `probe`: the plan's tangents in no direction, which say where its blocks' extra inputs go */
-  constructor(readonly model: CompiledModel, plan: SolvePlan, probe: PlanTangents) {
+  constructor(
+    readonly model: CompiledModel,
+    plan: SolvePlan,
+    probe: PlanTangents,
+  ) {
     this.plan = plan;
     this.slots = coordinateSlots(model);
     this.n = this.slots.qAt.length;
@@ -60,21 +64,34 @@ export class InverseTangents {
 
   /** M's lower triangle, row by row: entry (i, j), j <= i, at i (i + 1) / 2 + j */
   get mass(): DerivedCode {
-    return (this.made.mass ??= this.derive('mass', this.n, (j) => [['qdd', j, j]], (tau, dtau) => {
-      const out: Expr[] = [];
-      for (let i = 0; i < this.n; i++) for (let j = 0; j <= i; j++) out.push(dtau(i, j));
-      return out;
-    }));
+    return (this.made.mass ??= this.derive(
+      'mass',
+      this.n,
+      (j) => [['qdd', j, j]],
+      (tau, dtau) => {
+        const out: Expr[] = [];
+        for (let i = 0; i < this.n; i++) for (let j = 0; j <= i; j++) out.push(dtau(i, j));
+        return out;
+      },
+    ));
   }
 
   /** tau, then dID/dq and dID/dqd row-major (n x n each) */
   get jacobian(): DerivedCode {
     const n = this.n;
-    return (this.made.jacobian ??= this.derive('jacobian', 2 * n, (j) => [['q', j, j], ['qd', j, n + j]], (tau, dtau) => {
-      const out = Array.from({ length: n }, (_, i) => tau(i));
-      for (const from of [0, n]) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out.push(dtau(i, from + j));
-      return out;
-    }));
+    return (this.made.jacobian ??= this.derive(
+      'jacobian',
+      2 * n,
+      (j) => [
+        ['q', j, j],
+        ['qd', j, n + j],
+      ],
+      (tau, dtau) => {
+        const out = Array.from({ length: n }, (_, i) => tau(i));
+        for (const from of [0, n]) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out.push(dtau(i, from + j));
+        return out;
+      },
+    ));
   }
 
   /** tau and its tangent along (dq, dqd, dqdd), the 3n extra inputs after the model's */
@@ -87,9 +104,23 @@ export class InverseTangents {
     const key = indices.join(',');
     let code = this.byParameters.get(key);
     if (!code) {
-      const P = indices.length, n = this.n;
-      const more = (seeds: Map<number, Expr[]>) => indices.forEach((k, d) => seeds.set(this.plan.parameters[k].id, Array.from({ length: P }, (_, e) => (e === d ? ONE : ZERO))));
-      code = this.derive(`parameters(${key})`, P, () => [], (tau, dtau) => [...Array.from({ length: n }, (_, i) => tau(i)), ...Array.from({ length: n * P }, (_, ij) => dtau((ij / P) | 0, ij % P))], [], more);
+      const P = indices.length,
+        n = this.n;
+      const more = (seeds: Map<number, Expr[]>) =>
+        indices.forEach((k, d) =>
+          seeds.set(
+            this.plan.parameters[k].id,
+            Array.from({ length: P }, (_, e) => (e === d ? ONE : ZERO)),
+          ),
+        );
+      code = this.derive(
+        `parameters(${key})`,
+        P,
+        () => [],
+        (tau, dtau) => [...Array.from({ length: n }, (_, i) => tau(i)), ...Array.from({ length: n * P }, (_, ij) => dtau((ij / P) | 0, ij % P))],
+        [],
+        more,
+      );
       this.byParameters.set(key, code);
     }
     return code;
@@ -97,8 +128,14 @@ export class InverseTangents {
 
   private directional(): DerivedCode {
     const n = this.n;
-    const [dq, dqd, dqdd] = (['dq', 'dqd', 'dqdd'] as const).map((what) => Array.from({ length: n }, (_, j) => new Variable(undefined, `${what}[${j}]`, 'input')));
-    const seed = (j: number): Seed[] => [['q', j, dq[j].e], ['qd', j, dqd[j].e], ['qdd', j, dqdd[j].e]];
+    const [dq, dqd, dqdd] = (['dq', 'dqd', 'dqdd'] as const).map((what) =>
+      Array.from({ length: n }, (_, j) => new Variable(undefined, `${what}[${j}]`, 'input')),
+    );
+    const seed = (j: number): Seed[] => [
+      ['q', j, dq[j].e],
+      ['qd', j, dqd[j].e],
+      ['qdd', j, dqdd[j].e],
+    ];
     const taus = (f: (i: number) => Expr) => Array.from({ length: n }, (_, i) => f(i));
     return this.derive('jvp', 1, seed, (tau, dtau) => [...taus(tau), ...taus((i) => dtau(i, 0))], [...dq, ...dqd, ...dqdd]);
   }

@@ -93,7 +93,9 @@ export class InverseDynamics {
   evaluate(t: number, q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, tau: Float64Array = new Float64Array(this.n)): Float64Array {
     const { x, n } = this;
     if (q.length !== n || qd.length !== n || qdd.length !== n || tau.length !== n) {
-      throw new UsageError(`inverse dynamics takes ${n} coordinates (${this.model.coordinates.map((c) => c.q).join(', ')}), got q ${q.length}, qd ${qd.length}, qdd ${qdd.length}, tau ${tau.length}`);
+      throw new UsageError(
+        `inverse dynamics takes ${n} coordinates (${this.model.coordinates.map((c) => c.q).join(', ')}), got q ${q.length}, qd ${qd.length}, qdd ${qdd.length}, tau ${tau.length}`,
+      );
     }
     const u = this.state.u;
     for (let i = 0; i < n; i++) {
@@ -151,7 +153,8 @@ export class InverseDynamics {
    */
   forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): ForwardDerivatives {
     this.check(q, qd, this.n, 'qd', tau);
-    const d = this.tree('forwardDerivatives'), f = d.forward(q, qd, tau, t);
+    const d = this.tree('forwardDerivatives'),
+      f = d.forward(q, qd, tau, t);
     if (!options.parameters) return f;
     return { ...f, dqdd_dp: d.forwardByParameters(q, qd, tau, this.parameterIndices(options.parameters), t).dqdd_dp };
   }
@@ -159,7 +162,8 @@ export class InverseDynamics {
   /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M */
   inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): InverseDerivatives {
     this.check(q, qd, this.n, 'qd', qdd);
-    const d = this.tree('inverseDerivatives'), b = d.inverse(q, qd, qdd, t);
+    const d = this.tree('inverseDerivatives'),
+      b = d.inverse(q, qd, qdd, t);
     if (!options.parameters) return b;
     return { ...b, dtau_dp: d.inverseByParameters(q, qd, qdd, this.parameterIndices(options.parameters), t).dtau_dp };
   }
@@ -177,20 +181,52 @@ export class InverseDynamics {
       }
       throw new ModelError(`${this.model.report.model} has no parameter named ${name}`, {
         variables: [name],
-        hint: symbolic.length ? `symbolic parameters: ${symbolic.slice(0, 8).join(', ')}${symbolic.length > 8 ? ', ...' : ''}` : "compile with foldParameters: false to keep parameters symbolic",
+        hint: symbolic.length
+          ? `symbolic parameters: ${symbolic.slice(0, 8).join(', ')}${symbolic.length > 8 ? ', ...' : ''}`
+          : 'compile with foldParameters: false to keep parameters symbolic',
       });
     });
   }
 
   /** tau = ID(q, qd, qdd) and its directional derivative along (dq, dqd, dqdd), in O(n) */
-  inverseTangent(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dqdd: ArrayLike<number>, t = 0): { tau: Float64Array; dtau: Float64Array } {
-    for (const [what, a] of [['qd', qd], ['qdd', qdd], ['dq', dq], ['dqd', dqd], ['dqdd', dqdd]] as const) this.check(q, a, this.n, what);
+  inverseTangent(
+    q: ArrayLike<number>,
+    qd: ArrayLike<number>,
+    qdd: ArrayLike<number>,
+    dq: ArrayLike<number>,
+    dqd: ArrayLike<number>,
+    dqdd: ArrayLike<number>,
+    t = 0,
+  ): { tau: Float64Array; dtau: Float64Array } {
+    for (const [what, a] of [
+      ['qd', qd],
+      ['qdd', qdd],
+      ['dq', dq],
+      ['dqd', dqd],
+      ['dqdd', dqdd],
+    ] as const)
+      this.check(q, a, this.n, what);
     return this.tree('inverseTangent').inverseTangent(q, qd, qdd, dq, dqd, dqdd, t);
   }
 
   /** qdd = FD(q, qd, tau) and its directional derivative along (dq, dqd, dtau): an O(n) tangent and a solve with M */
-  forwardTangent(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, dq: ArrayLike<number>, dqd: ArrayLike<number>, dtau: ArrayLike<number>, t = 0): { qdd: Float64Array; dqdd: Float64Array } {
-    for (const [what, a] of [['qd', qd], ['tau', tau], ['dq', dq], ['dqd', dqd], ['dtau', dtau]] as const) this.check(q, a, this.n, what);
+  forwardTangent(
+    q: ArrayLike<number>,
+    qd: ArrayLike<number>,
+    tau: ArrayLike<number>,
+    dq: ArrayLike<number>,
+    dqd: ArrayLike<number>,
+    dtau: ArrayLike<number>,
+    t = 0,
+  ): { qdd: Float64Array; dqdd: Float64Array } {
+    for (const [what, a] of [
+      ['qd', qd],
+      ['tau', tau],
+      ['dq', dq],
+      ['dqd', dqd],
+      ['dtau', dtau],
+    ] as const)
+      this.check(q, a, this.n, what);
     return this.tree('forwardTangent').forwardTangent(q, qd, tau, dq, dqd, dtau, t);
   }
 
@@ -207,7 +243,10 @@ export class InverseDynamics {
   private tree(what: string): DynamicsDerivatives {
     const d = this.derivatives();
     if (typeof d !== 'string') return d;
-    if (!tangentCode) throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, { hint: "compile the model in this process (compile(model, { problem: 'inverse' }))" });
+    if (!tangentCode)
+      throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, {
+        hint: "compile the model in this process (compile(model, { problem: 'inverse' }))",
+      });
     throw new UsageError(`${what} of ${this.model.report.model}: ${d}`, {
       hint: "linearize() differentiates it symbolically (kron linearize); massMatrix() and bias() work on it; a loop compiled with { mode: 'torn' } has implicit tangents",
     });
@@ -215,9 +254,13 @@ export class InverseDynamics {
 
   /** q has n entries, and so has `a` (named `what`, or an output of `size`); else a UsageError */
   private check(q: ArrayLike<number>, a: ArrayLike<number>, size: number, what: string, b?: ArrayLike<number>): void {
-    const n = this.n, names = () => this.model.coordinates.map((c) => c.q).join(', ');
+    const n = this.n,
+      names = () => this.model.coordinates.map((c) => c.q).join(', ');
     if (q.length !== n) throw new UsageError(`${this.model.report.model} has ${n} coordinates (${names()}), got q of ${q.length}`);
-    if (a.length !== size) throw new UsageError(size === n ? `${what} takes ${n} entries (${names()}), got ${a.length}` : `${what} has ${size} entries, got an array of ${a.length}`);
+    if (a.length !== size)
+      throw new UsageError(
+        size === n ? `${what} takes ${n} entries (${names()}), got ${a.length}` : `${what} has ${size} entries, got an array of ${a.length}`,
+      );
     if (b && b.length !== n) throw new UsageError(`${this.model.report.model} has ${n} coordinates (${names()}), got ${b.length} values`);
   }
 }

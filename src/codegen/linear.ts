@@ -32,9 +32,14 @@ function zWrites(mod: Module, z: readonly Variable[], from: string): string[] {
 
 // tearing paper: H z = c, solved numerically (Cholesky when H is structurally symmetric, else LU)
 export function linear(mod: Module, s: LinearStep): string[] {
-  const k = s.z.length, H = `H${s.block}`, c = `c${s.block}`;
+  const k = s.z.length,
+    H = `H${s.block}`,
+    c = `c${s.block}`;
   const symbolic = s.cramer;
-  mod.arrays([[H, k * k], [c, k]]);
+  mod.arrays([
+    [H, k * k],
+    [c, k],
+  ]);
   if (symbolic) {
     const prelude = mod.assigns(s.prelude, 'g');
     // Carpanzano & Formenti: z by Cramer's rule, subdeterminants shared, no run-time factorisation;
@@ -42,8 +47,25 @@ export function linear(mod: Module, s: LinearStep): string[] {
     const z = s.z.map((v, i) => ({ target: v, expr: symbolic.z[i] }));
     const minors = mod.assigns(symbolic.assigns, 'm');
     const regular = mod.function('regular', (sc) => sc.line(`return ${sc.prepare([symbolic.hadamard]).code(symbolic.hadamard)} > ${singularBelow(k)};`));
-    const byLu = mod.uncounted(() => mod.function('pivoted', (sc) => [...mod.fillArrays([[H, s.H], [c, s.c]]), ...luLines(mod, s, H, c)].forEach((l) => sc.line(l))));
-    return [...prelude, ...minors, mod.line('if (', regular, ') {'), ...mod.assigns(z, 'z').map((l) => `  ${l}`), mod.line('} else ', byLu, ';'), ...mod.assigns(s.y)];
+    const byLu = mod.uncounted(() =>
+      mod.function('pivoted', (sc) =>
+        [
+          ...mod.fillArrays([
+            [H, s.H],
+            [c, s.c],
+          ]),
+          ...luLines(mod, s, H, c),
+        ].forEach((l) => sc.line(l)),
+      ),
+    );
+    return [
+      ...prelude,
+      ...minors,
+      mod.line('if (', regular, ') {'),
+      ...mod.assigns(z, 'z').map((l) => `  ${l}`),
+      mod.line('} else ', byLu, ';'),
+      ...mod.assigns(s.y),
+    ];
   }
   // the planner's choice (solve-form.ts): branch-induced sparsity, whose structural zeros of H are never
   // written (they stay 0) nor read; for H symmetric by value one triangle for Cholesky, both (with the
@@ -51,8 +73,23 @@ export function linear(mod: Module, s: LinearStep): string[] {
   const { sparse, triangle: tri } = formOf(s);
   const entries = sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H;
   const prelude = mod.assigns(tri ? tri.first : s.prelude, 'g');
-  const fill = [...prelude, ...mod.fillArrays([[H, tri ? tri.H : entries], [c, s.c]])];
-  const refill = tri ? mod.uncounted(() => [...prelude, ...mod.assigns(tri.rest, 'g'), ...mod.fillArrays([[H, entries], [c, s.c]])]) : fill;
+  const fill = [
+    ...prelude,
+    ...mod.fillArrays([
+      [H, tri ? tri.H : entries],
+      [c, s.c],
+    ]),
+  ];
+  const refill = tri
+    ? mod.uncounted(() => [
+        ...prelude,
+        ...mod.assigns(tri.rest, 'g'),
+        ...mod.fillArrays([
+          [H, entries],
+          [c, s.c],
+        ]),
+      ])
+    : fill;
   const symmetry = s.symmetric ? 'structural' : tri ? 'byValue' : 'numeric';
   const solve = mod.function('solve', (sc) => {
     for (const f of fill) sc.line(f);
@@ -68,7 +105,7 @@ export function linear(mod: Module, s: LinearStep): string[] {
     }
     if (s.solver === 'cholesky') {
       const unrolled = unrolledCholesky(`cholesky${s.block}`, k, densePattern(k));
-      if (unrolled) mod.parts.push(unrolled, `const D${s.block} = doubles(${k});`), mod.uses('choleskyTiny', 'doubles');
+      if (unrolled) (mod.parts.push(unrolled, `const D${s.block} = doubles(${k});`), mod.uses('choleskyTiny', 'doubles'));
       const factor = unrolled && `cholesky${s.block}(${H}, ${c}, D${s.block})`;
       choleskyOrLu(mod, sc, k, H, c, symmetry, refill, `fail('singular', ${s.block}, t, 0)`, luLines(mod, s, H, c, false), factor);
       for (const l of zWrites(mod, s.z, c)) sc.line(l);
@@ -86,10 +123,24 @@ export function linear(mod: Module, s: LinearStep): string[] {
  * factorisation read the pattern only; the LU fallback zeroes all of H
  * (its last run left its factors in the structural zeros) and fills it again.
  */
-function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseCholesky, symmetry: Symmetry, fill: readonly string[], lu: readonly string[]): void {
-  const k = s.z.length, b = s.block, H = `H${b}`, c = `c${b}`, [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
+function sparseCholeskyOrLu(
+  mod: Module,
+  sc: Scope,
+  s: LinearStep,
+  p: SparseCholesky,
+  symmetry: Symmetry,
+  fill: readonly string[],
+  lu: readonly string[],
+): void {
+  const k = s.z.length,
+    b = s.block,
+    H = `H${b}`,
+    c = `c${b}`,
+    [O, S, R, D, F] = ['O', 'S', 'R', 'D', 'F'].map((n) => `${n}${b}`);
   mod.uses('doubles');
-  mod.parts.push(`const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`);
+  mod.parts.push(
+    `const ${O} = ${ints(p.order)}, ${S} = ${ints(p.start)}, ${R} = ${ints(p.rows)}, ${D} = doubles(${k})${p.fill.length ? `, ${F} = ${ints(p.fill)}` : ''};`,
+  );
   if (p.fill.length) sc.line(`for (let i = 0; i < ${p.fill.length}; i++) ${H}[${F}[i]] = 0;`);
   const unrolled = unrolledCholesky(`cholesky${b}`, k, p);
   if (unrolled) mod.parts.push(unrolled);
@@ -123,7 +174,18 @@ function sparseCholeskyOrLu(mod: Module, sc: Scope, s: LinearStep, p: SparseChol
  * joints: symmetric entries) or a regular but ill-conditioned H (a chain with
  * one 1e12 kg link: its entries carry noise, and LU's equilibration solves it).
  */
-function choleskyOrLu(mod: Module, sc: Scope, k: number, H: string, c: string, symmetry: Symmetry, fill: readonly string[], fail: string, lu: readonly string[], factor = sc.solve(k, H, c)): void {
+function choleskyOrLu(
+  mod: Module,
+  sc: Scope,
+  k: number,
+  H: string,
+  c: string,
+  symmetry: Symmetry,
+  fill: readonly string[],
+  fail: string,
+  lu: readonly string[],
+  factor = sc.solve(k, H, c),
+): void {
   if (symmetry === 'numeric') mod.uses('nearSymmetric');
   if (symmetry !== 'structural') mod.uses('isSymmetric');
   if (symmetry === 'structural') {
@@ -156,10 +218,17 @@ function luLines(mod: Module, s: LinearStep, H: string, c: string, write = true)
  * linear() solves a numerically symmetric H.
  */
 export function columns(mod: Module, s: LinearStep, cols: Columns): string[] {
-  const k = s.z.length, b = s.block;
+  const k = s.z.length,
+    b = s.block;
   const [H, c, r, d, loop] = ['H', 'c', 'r', 'dh', 'columnsLoop'].map((n) => `${n}${b}`);
-  const zSlots = s.z.map((v) => mod.slots.slot(v)), dzSlots = cols.dz.map((v) => mod.slots.slot(v));
-  mod.arrays([[H, k * k], [c, k], [r, k], [d, k]]);
+  const zSlots = s.z.map((v) => mod.slots.slot(v)),
+    dzSlots = cols.dz.map((v) => mod.slots.slot(v));
+  mod.arrays([
+    [H, k * k],
+    [c, k],
+    [r, k],
+    [d, k],
+  ]);
   const prelude = mod.assigns(s.prelude, 'g');
   const before = { ...mod.ops };
   const y = mod.assigns(s.y, 'y');

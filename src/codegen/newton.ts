@@ -13,7 +13,10 @@ import { type SubstitutionOptions, type SubstitutionSlots, substitutionSlots, su
 // tearing paper: Newton on the tearing variables, warm-started from the last solution kept in w
 // with `substitution` (not for a kinematic loop's closure): successive substitution first (substitution.ts)
 export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOptions, register?: (slots: SubstitutionSlots) => void): string {
-  const k = s.z.length, b = s.block, r = `r${b}`, J = `J${b}`;
+  const k = s.z.length,
+    b = s.block,
+    r = `r${b}`,
+    J = `J${b}`;
   mod.uses('doubles', 'newtonBlock', 'newtonSolve');
   mod.parts.push(`const ${r} = doubles(${k}), ${J} = doubles(${k * k});`);
   const y = mod.assigns(s.y, 'y');
@@ -29,7 +32,9 @@ export function newton(mod: Module, s: NewtonStep, substitution?: SubstitutionOp
     ? `${substitution!.maxSweeps}, Int32Array.of(${stats.evaluations}, ${stats.sweeps}, ${stats.max}, ${stats.fallbacks}), ${substitutionStep(mod, s, r, J)}`
     : '0, Int32Array.of(), null';
   const loop = `newtonLoop${b}`;
-  mod.parts.push(`const ${loop} = newtonBlock(${k}, ${b}, Int32Array.of(${zSlots.join(', ')}), ${r}, ${J}, ${residualFn}, ${jacobianFn}, fail, Int32Array.of(${record.join(', ')}), ${sweeps});`);
+  mod.parts.push(
+    `const ${loop} = newtonBlock(${k}, ${b}, Int32Array.of(${zSlots.join(', ')}), ${r}, ${J}, ${residualFn}, ${jacobianFn}, fail, Int32Array.of(${record.join(', ')}), ${sweeps});`,
+  );
   const name = mod.function('newton', (sc) => sc.line(`newtonSolve(${loop}, t, x, u, p, w);`));
   addOps(mod.ops, luOps(k));
   return name;

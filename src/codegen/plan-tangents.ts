@@ -68,7 +68,10 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     return list;
   };
   let map: ReadonlyMap<number, readonly Expr[]> = seeds;
-  const out: Assign[] = [], primal: Assign[] = [], blocks: TornBlock[] = [], given: Variable[] = [];
+  const out: Assign[] = [],
+    primal: Assign[] = [],
+    blocks: TornBlock[] = [],
+    given: Variable[] = [];
   for (const s of steps) {
     if (s.kind === 'assign') {
       const t = tangents(known(s.assigns), map, D, symbol);
@@ -78,7 +81,8 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
       continue;
     }
     if (s.kind === 'iterate') return `block ${s.block} is solved by a relaxing iteration, which has no implicit tangent here`;
-    if (s.kind === 'linear' && s.columns) return `block ${s.block} (${s.z.map((v) => v.name).join(', ')}) is formed by columns at run time (too large to form symbolically)`;
+    if (s.kind === 'linear' && s.columns)
+      return `block ${s.block} (${s.z.map((v) => v.name).join(', ')}) is formed by columns at run time (too large to form symbolically)`;
     const k = s.z.length;
     // z = z~, its value given
     const zGiven = s.z.map((z) => new Variable(undefined, `${z.name}~`, 'input'));
@@ -87,7 +91,12 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     out.push(...copies);
     primal.push(...copies);
     // the residues with z held: r' in every direction
-    const residues = s.kind === 'newton' ? s.residuals : s.H.length === k * k ? rows(k, (i) => add(...s.z.map((z, j) => mul(s.H[i * k + j], z.e)), mul(-1, s.c[i]))) : undefined;
+    const residues =
+      s.kind === 'newton'
+        ? s.residuals
+        : s.H.length === k * k
+          ? rows(k, (i) => add(...s.z.map((z, j) => mul(s.H[i * k + j], z.e)), mul(-1, s.c[i])))
+          : undefined;
     if (!residues) return `block ${s.block} has no symbolic H`;
     const r = residues.map((e, i) => ({ target: new Temp(`h${s.block}[${i}]`), expr: e }));
     const before = known(s.kind === 'newton' ? s.y : s.prelude);
@@ -96,12 +105,18 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     primal.push(...before);
     if (s.kind === 'newton') primal.push(...known(s.jacobianPrelude));
     // dz = -J^-1 r', J^-1 given at run time
-    const inverse = rows(k * k, (ij) => new Variable(undefined, `inv(${s.kind === 'newton' ? 'dh/dz' : 'H'} of block ${s.block})[${(ij / k) | 0}][${ij % k}]`, 'input'));
+    const inverse = rows(
+      k * k,
+      (ij) => new Variable(undefined, `inv(${s.kind === 'newton' ? 'dh/dz' : 'H'} of block ${s.block})[${(ij / k) | 0}][${ij % k}]`, 'input'),
+    );
     const zSeeds = new Map(s.kind === 'newton' ? map : held.map);
     s.z.forEach((z, i) => {
       const dz = rows(D, (d) => add(...s.z.map((_, j) => mul(-1, inverse[i * k + j].e, held.tangent(r[j].target.id)?.[d] ?? ZERO))));
       if (dz.every((e) => e.op === 'const' && e.value === 0)) return;
-      zSeeds.set(z.id, dz.map((e, d) => bind(out, e, `${z.name}'${d}`)));
+      zSeeds.set(
+        z.id,
+        dz.map((e, d) => bind(out, e, `${z.name}'${d}`)),
+      );
     });
     // then y with dz; a Newton block's y were computed (and their tangents with z held) above
     const after = tangents(known(s.y), zSeeds, D, symbol);

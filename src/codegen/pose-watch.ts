@@ -50,7 +50,10 @@ export class PoseWatch {
   private readonly record: Workspace;
   private readonly slots: Int32Array[];
 
-  constructor(private readonly poses: readonly WatchedPose[], private readonly readers: readonly Readers[]) {
+  constructor(
+    private readonly poses: readonly WatchedPose[],
+    private readonly readers: readonly Readers[],
+  ) {
     this.record = doubles(6 * poses.length);
     this.slots = poses.map((_, i) => Int32Array.from({ length: 6 }, (_, k) => 6 * i + k));
   }
@@ -58,12 +61,19 @@ export class PoseWatch {
   /** throws the pose's error when a cosine changed sign, or its trend did, or a fast state outran the step near it */
   check(t: number, x: Float64Array): void {
     for (let i = 0; i < this.poses.length; i++) {
-      const R = this.record, since = R[6 * i], c = Math.cos(this.readers[i].angle(x));
-      if (signWatch(R, this.slots[i], t, c) !== 0) throw this.error(i, since === t ? `at time ${shortTime(t)}` : `between time ${shortTime(Math.min(since, t))} and ${shortTime(Math.max(since, t))}`);
+      const R = this.record,
+        since = R[6 * i],
+        c = Math.cos(this.readers[i].angle(x));
+      if (signWatch(R, this.slots[i], t, c) !== 0)
+        throw this.error(i, since === t ? `at time ${shortTime(t)}` : `between time ${shortTime(Math.min(since, t))} and ${shortTime(Math.max(since, t))}`);
       const span = R[6 * i] - R[6 * i + 2]; // the last span between evaluation times
       if (Math.abs(c) < NEAR_POSE && span > 0) {
         const fastest = Math.max(...this.readers[i].rates.map((r) => Math.abs(r(x))));
-        if (fastest * span > RESOLVED) throw this.error(i, `at time ${shortTime(t)}, with a step too long for it: the fast angles turn at ${fastest.toPrecision(3)} rad/s, ${(fastest * span).toPrecision(2)} rad between evaluations ${span.toPrecision(3)} s apart (at most ${RESOLVED})`);
+        if (fastest * span > RESOLVED)
+          throw this.error(
+            i,
+            `at time ${shortTime(t)}, with a step too long for it: the fast angles turn at ${fastest.toPrecision(3)} rad/s, ${(fastest * span).toPrecision(2)} rad between evaluations ${span.toPrecision(3)} s apart (at most ${RESOLVED})`,
+          );
       }
     }
   }

@@ -121,5 +121,14 @@ export function printModule(p: Program, hooks: Hooks): string {
   const main = `function derivatives(t, x, dx, u, p, w) {\n${lines(p.derivatives)}\n${p.tail.join('\n')}\n}`;
   const outputs = `// the signals derivatives() does not need, for sampling\nfunction outputs(${ARGS}) {\n${lines(p.outputs)}\n}`;
   const exposed = `derivatives.functions = { ${functionNames(p).join(', ')} };`;
-  return ['"use strict";', runtimeSource(p.runtime), ...p.parts.map((q) => printPart(q, p, hooks)), main, outputs, 'derivatives.outputs = outputs;', exposed, 'return derivatives;'].join('\n');
+  return [
+    '"use strict";',
+    runtimeSource(p.runtime),
+    ...p.parts.map((q) => printPart(q, p, hooks)),
+    main,
+    outputs,
+    'derivatives.outputs = outputs;',
+    exposed,
+    'return derivatives;',
+  ].join('\n');
 }

@@ -39,21 +39,24 @@ export interface IterationStats {
 }
 
 export function iterationStats(it: IterationSlots, w: ArrayLike<number>): IterationStats {
-  const evaluations = w[it.evaluations], sweeps = w[it.sweeps];
+  const evaluations = w[it.evaluations],
+    sweeps = w[it.sweeps];
   return { loop: it.loop, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0, maxSweeps: w[it.max] };
 }
 
 /** the statistics of the evaluations between two readings of one state (the max is the later one's) */
 export function statsSince<T extends { evaluations: number; sweeps: number; meanSweeps: number }>(before: readonly T[], after: readonly T[]): T[] {
   return after.map((a, i) => {
-    const evaluations = a.evaluations - before[i].evaluations, sweeps = a.sweeps - before[i].sweeps;
+    const evaluations = a.evaluations - before[i].evaluations,
+      sweeps = a.sweeps - before[i].sweeps;
     return { ...a, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0 };
   });
 }
 
 /** the calls that run one iterate step in derivatives() (or outputs()) */
 export function emitIterate(mod: Module, s: IterateStep, register: (slots: IterationSlots) => void): string[] {
-  const b = s.block, k = s.z.length;
+  const b = s.block,
+    k = s.z.length;
   const stats: IterationSlots = { loop: b, ...slotsOf(mod, { sweeps: `i${b}.sweeps`, evaluations: `i${b}.evaluations`, max: `i${b}.maxSweeps` }) };
   register(stats);
   const zSlots = s.z.map((v) => mod.slots.slot(v));
@@ -107,8 +110,11 @@ function preludeCalls(mod: Module, s: IterateStep): string[] {
  * per-evaluation entries.
  */
 function fillCalls(mod: Module, s: IterateStep, zSlots: readonly number[]): string[] {
-  const b = s.block, k = s.z.length;
-  const starts = [0], cols: number[] = [], constants: number[] = [];
+  const b = s.block,
+    k = s.z.length;
+  const starts = [0],
+    cols: number[] = [],
+    constants: number[] = [];
   const fills: [Elem, Expr][] = [];
   s.rows.forEach((row, r) => {
     for (const [j, a] of row.terms) {
@@ -122,18 +128,22 @@ function fillCalls(mod: Module, s: IterateStep, zSlots: readonly number[]): stri
     starts.push(cols.length);
     if (row.b !== ZERO) fills.push([elem(`itb${b}`, r), row.b]);
   });
-  mod.parts.push([
-    `const itz${b} = ${typed('Int32Array', zSlots)}, itn${b} = ${typed('Float64Array', s.nominal)}, itp${b} = new Float64Array(${k});`,
-    `const itr${b} = ${typed('Int32Array', starts)}, itc${b} = ${typed('Int32Array', cols)};`,
-    `const ita${b} = ${typed('Float64Array', constants)}, itb${b} = new Float64Array(${k});`,
-  ].join('\n'));
+  mod.parts.push(
+    [
+      `const itz${b} = ${typed('Int32Array', zSlots)}, itn${b} = ${typed('Float64Array', s.nominal)}, itp${b} = new Float64Array(${k});`,
+      `const itr${b} = ${typed('Int32Array', starts)}, itc${b} = ${typed('Int32Array', cols)};`,
+      `const ita${b} = ${typed('Float64Array', constants)}, itb${b} = new Float64Array(${k});`,
+    ].join('\n'),
+  );
   const calls: string[] = [];
   for (let i = 0; i < fills.length; i += mod.chunk) {
     const part = fills.slice(i, i + mod.chunk);
-    calls.push(`${mod.function('fill', (sc) => {
-      sc.prepare(part.map(([, e]) => e));
-      for (const [target, e] of part) sc.assign(target, e);
-    })}(${ARGS});`);
+    calls.push(
+      `${mod.function('fill', (sc) => {
+        sc.prepare(part.map(([, e]) => e));
+        for (const [target, e] of part) sc.assign(target, e);
+      })}(${ARGS});`,
+    );
   }
   return calls;
 }
@@ -146,7 +156,9 @@ function typed(kind: 'Int32Array' | 'Float64Array', values: readonly number[]): 
 
 /** one sweep over the rows, in place (Gauss-Seidel), returning the largest relative change (NaN stays NaN) */
 function sweepFunction(mod: Module, s: IterateStep): string {
-  const b = s.block, k = s.z.length, { omega } = s.options;
+  const b = s.block,
+    k = s.z.length,
+    { omega } = s.options;
   const nnz = s.rows.reduce((n, r) => n + r.terms.length, 0);
   // a sweep's arithmetic: a multiplication and an addition per term (plus b), and SOR's 1 mul, 2 add per row
   addOps(mod.ops, { mul: nnz + (omega === 1 ? 0 : k), add: nnz + (omega === 1 ? 0 : 2 * k), div: 0, fn: 0 });
@@ -172,7 +184,12 @@ const SLOWEST = 5;
  * sweeps (changes: each z_k's relative change in one more sweep), or whose
  * prelude divides by a pivot that vanished (sweeps 0).
  */
-export function iterationFailure(step: Pick<IterateStep, 'block' | 'options'> & { readonly z: readonly { readonly name: string }[] }, t: number, sweeps: number, changes: ArrayLike<number> | null): SimulationError {
+export function iterationFailure(
+  step: Pick<IterateStep, 'block' | 'options'> & { readonly z: readonly { readonly name: string }[] },
+  t: number,
+  sweeps: number,
+  changes: ArrayLike<number> | null,
+): SimulationError {
   if (sweeps === 0 || !changes) {
     return new SimulationError(`a pivot of the relaxing iteration of relaxed loop ${step.block} vanished at time ${t}`, {
       variables: step.z.slice(0, SLOWEST).map((v) => v.name),
@@ -183,8 +200,11 @@ export function iterationFailure(step: Pick<IterateStep, 'block' | 'options'> & 
   const order = Array.from({ length: changes.length }, (_, i) => i).sort((a, b) => key(b) - key(a) || a - b);
   const slowest = order.slice(0, SLOWEST).map((i) => `${step.z[i].name} (${changes[i].toExponential(1)})`);
   const { tol, maxSweeps, omega } = step.options;
-  return new SimulationError(`the relaxing iteration of relaxed loop ${step.block} (${step.z.length} iteration variables) did not converge in ${maxSweeps} sweeps at time ${t}: the slowest variables still changed by ${slowest.join(', ')} relative to their nominal values in the last sweep (tol ${tol})`, {
-    variables: order.slice(0, SLOWEST).map((i) => step.z[i].name),
-    hint: `Gauss-Seidel converges slowly where the rows are far from diagonally dominant (a node tied to its neighbours far more strongly than to anything else): allow more sweeps (--iterate-max-sweeps), over-relax (--iterate-omega 1.5; now ${omega}), loosen --iterate-tol, or compile without --relax-iterate`,
-  });
+  return new SimulationError(
+    `the relaxing iteration of relaxed loop ${step.block} (${step.z.length} iteration variables) did not converge in ${maxSweeps} sweeps at time ${t}: the slowest variables still changed by ${slowest.join(', ')} relative to their nominal values in the last sweep (tol ${tol})`,
+    {
+      variables: order.slice(0, SLOWEST).map((i) => step.z[i].name),
+      hint: `Gauss-Seidel converges slowly where the rows are far from diagonally dominant (a node tied to its neighbours far more strongly than to anything else): allow more sweeps (--iterate-max-sweeps), over-relax (--iterate-omega 1.5; now ${omega}), loosen --iterate-tol, or compile without --relax-iterate`,
+    },
+  );
 }

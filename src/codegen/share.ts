@@ -102,10 +102,15 @@ function findRepeat(shapes: ArrayLike<number>, lo: number, hi: number): { start:
       if (d >= MIN_PERIOD && 2 * d <= hi - lo) votes.set(d, (votes.get(d) ?? 0) + 1);
     }
   }
-  const periods = [...votes].filter(([, v]) => v >= 2).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, CANDIDATES).map(([d]) => d).sort((a, b) => a - b);
+  const periods = [...votes]
+    .filter(([, v]) => v >= 2)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, CANDIDATES)
+    .map(([d]) => d)
+    .sort((a, b) => a - b);
   let best: { start: number; period: number; copies: number } | undefined;
   for (const P of periods) {
-    for (let i = lo; i + P < hi; ) {
+    for (let i = lo; i + P < hi;) {
       if (shapes[i] !== shapes[i + P]) {
         i++;
         continue;
@@ -173,7 +178,8 @@ function forEachShifted(text: string, f: (index: number, digits: number) => void
   for (let at = text.indexOf('['); at >= 0; at = text.indexOf('[', at + 1)) {
     const a = text.charCodeAt(at - 1);
     if ((a !== 119 && a !== 120 && a !== 117 && a !== 112) || isWordChar(text.charCodeAt(at - 2))) continue;
-    let index = 0, k = at + 1;
+    let index = 0,
+      k = at + 1;
     for (let c = text.charCodeAt(k); c >= 48 && c <= 57; c = text.charCodeAt(++k)) index = index * 10 + c - 48;
     if (k > at + 1 && text.charCodeAt(k) === 93) f(index, k - at - 1);
   }
@@ -218,7 +224,6 @@ const MIN_SHARED_CHARS = 1000;
  * (tryShare) from the first of each half: three splits deep
  */
 const LEADERS = 8;
-
 
 /** an offset parameter and the elements it moves: index = base + shift[occurrence] + (index in the first - base) */
 interface OffsetClass {
@@ -272,7 +277,9 @@ export class Sharing {
       const first = group[0]?.raw.body;
       if (group.length < 2 || !first) return false;
       const indices = group.map((c) => c.indices);
-      const arrays = elements(first).filter(shifts).map((e) => e.a);
+      const arrays = elements(first)
+        .filter(shifts)
+        .map((e) => e.a);
       // positions whose indices move together across the occurrences take one offset
       const classes = new Map<string, OffsetClass>();
       const classOf: (OffsetClass | undefined)[] = [];

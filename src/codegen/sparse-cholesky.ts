@@ -11,7 +11,9 @@ const UNROLL_UP_TO = 2000;
 
 /** the pattern of a dense k x k H in natural order, for unrolledCholesky */
 export function densePattern(k: number): Pick<SparseCholesky, 'order' | 'start' | 'rows'> {
-  const order = Array.from({ length: k }, (_, i) => i), start = [0], rows: number[] = [];
+  const order = Array.from({ length: k }, (_, i) => i),
+    start = [0],
+    rows: number[] = [];
   for (let j = 0; j < k; j++) start.push(rows.push(...order.slice(j + 1)));
   return { order, start, rows };
 }
@@ -41,7 +43,8 @@ export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky
     // the diagonal in a local and the ratio taken every time: a branch that runs late
     // (a new smallest pivot, at the 20,000th evaluation) would find no type feedback
     // for its loads and division, and V8 would throw the function's optimised code away
-    const rows = later(q), g = [`x = d[${j}]; if (!(x > 0 && x < Infinity)) return x < 0 ? 0 : -1;`];
+    const rows = later(q),
+      g = [`x = d[${j}]; if (!(x > 0 && x < Infinity)) return x < 0 ? 0 : -1;`];
     g.push(`s = ${a(j, j)};`, `if (!(s > tiny * x)) return s < -tiny * x ? 0 : -1;`);
     g.push(`small = Math.min(small, s / x);`, `l = Math.sqrt(s); inv = 1 / l; ${a(j, j)} = l; d[${j}] = inv;`);
     for (const i of rows) g.push(`${a(i, j)} *= inv;`);
@@ -60,7 +63,7 @@ export function unrolledCholesky(name: string, k: number, p: Pick<SparseCholesky
   let size = 0;
   for (const g of groups) {
     const chars = g.reduce((n, l) => n + l.length + 3, 0);
-    if (size + chars > PIECE_CHARS && pieces[pieces.length - 1].length) pieces.push([]), (size = 0);
+    if (size + chars > PIECE_CHARS && pieces[pieces.length - 1].length) (pieces.push([]), (size = 0));
     pieces[pieces.length - 1].push(...g);
     size += chars;
   }
@@ -91,7 +94,8 @@ const ENTRY = /\b([Abd])\[(\d+)\]/g;
  * a 10 s run's 0.35 s), the same operations in the same order.
  */
 function onLocals(lines: readonly string[]): string[] {
-  const loads = new Set<string>(), stores = new Set<string>();
+  const loads = new Set<string>(),
+    stores = new Set<string>();
   const local = (a: string, i: string) => `${a}_${i}`;
   const body = lines.map((l) =>
     l.replace(ENTRY, (_, a: string, i: string) => {

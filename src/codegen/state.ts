@@ -54,7 +54,12 @@ export class ModelState {
     this.fn = wasm ? Object.assign(wasm.derivatives, { outputs: wasm.outputs, functions: wasm.functions }) : model.fn;
     this.unitGroups = (model.data.unitNorms ?? []).map((g) => Int32Array.from(g, (name) => model.stateNames.indexOf(name)));
     const poses = model.data.singularPoses ?? [];
-    this.poses = poses.length ? new PoseWatch(poses, poses.map((p) => ({ angle: this.reader(p.state), rates: p.rates.map((r) => this.reader(r)) }))) : undefined;
+    this.poses = poses.length
+      ? new PoseWatch(
+          poses,
+          poses.map((p) => ({ angle: this.reader(p.state), rates: p.rates.map((r) => this.reader(r)) })),
+        )
+      : undefined;
   }
 
   /** the state vector to start from: the compiled start values with this state's setStart() */
@@ -130,8 +135,13 @@ export class ModelState {
     if (i < 0) {
       const inputs = `inputs: ${this.model.generated.layout.inputs.join(', ') || '(none)'}`;
       // a joint's tau that a controller in the model defines is an unknown now, not an input
-      const defined = this.model.hasSignal(name) ? `${name} is computed by the model's equations (an equation defines it, e.g. a controller in the model); ` : '';
-      throw new SimulationError(`no input named ${name}`, { variables: [name], hint: `${defined || didYouMean(name, this.model.generated.layout.inputs)}${inputs}` });
+      const defined = this.model.hasSignal(name)
+        ? `${name} is computed by the model's equations (an equation defines it, e.g. a controller in the model); `
+        : '';
+      throw new SimulationError(`no input named ${name}`, {
+        variables: [name],
+        hint: `${defined || didYouMean(name, this.model.generated.layout.inputs)}${inputs}`,
+      });
     }
     this.u[i] = value;
   }
@@ -193,12 +203,18 @@ export class ModelState {
     const { index: i, sign: k, offset: c } = s;
     const { w, u, p } = this;
     switch (s.from) {
-      case 'time': return () => k * this.lastT + c;
-      case 'x': return k === 1 && c === 0 ? (x) => x[i] : (x) => k * x[i] + c;
-      case 'u': return () => k * u[i] + c;
-      case 'p': return () => k * p[i] + c;
-      case 'w': return () => (this.refresh(), k * w[i] + c);
-      case 'value': return () => c;
+      case 'time':
+        return () => k * this.lastT + c;
+      case 'x':
+        return k === 1 && c === 0 ? (x) => x[i] : (x) => k * x[i] + c;
+      case 'u':
+        return () => k * u[i] + c;
+      case 'p':
+        return () => k * p[i] + c;
+      case 'w':
+        return () => (this.refresh(), k * w[i] + c);
+      case 'value':
+        return () => c;
     }
   }
 

@@ -45,7 +45,8 @@ export interface SubstitutionStats {
 }
 
 export function substitutionStats(s: SubstitutionSlots, w: ArrayLike<number>): SubstitutionStats {
-  const evaluations = w[s.evaluations], sweeps = w[s.sweeps];
+  const evaluations = w[s.evaluations],
+    sweeps = w[s.sweeps];
   return { block: s.block, evaluations, sweeps, meanSweeps: evaluations ? sweeps / evaluations : 0, maxSweeps: w[s.max], fallbacks: w[s.fallbacks] };
 }
 
@@ -55,7 +56,8 @@ export function substitutionStats(s: SubstitutionSlots, w: ArrayLike<number>): S
  * the sweeps run in runtime/newton.ts (substituteSweeps).
  */
 export function substitutionStep(mod: Module, s: NewtonStep, r: string, J: string): string {
-  const k = s.z.length, zSlots = s.z.map((v) => mod.slots.slot(v));
+  const k = s.z.length,
+    zSlots = s.z.map((v) => mod.slots.slot(v));
   return mod.function('step', (sc) => {
     zSlots.forEach((z, i) => sc.line(`{ const d = ${J}[${i * k + i}]; if (!(Math.abs(d) > 0)) return false; w[${z}] -= ${r}[${i}] / d; }`));
     sc.line('return true;');
@@ -65,7 +67,13 @@ export function substitutionStep(mod: Module, s: NewtonStep, r: string, J: strin
 /** the workspace slots of a substituted loop's statistics, registered */
 export function substitutionSlots(mod: Module, s: NewtonStep, register: (slots: SubstitutionSlots) => void): SubstitutionSlots {
   const slot = (name: string) => mod.slots.slot(new Temp(`b${s.block}.substitution.${name}`));
-  const stats: SubstitutionSlots = { block: s.block, evaluations: slot('evaluations'), sweeps: slot('sweeps'), max: slot('maxSweeps'), fallbacks: slot('fallbacks') };
+  const stats: SubstitutionSlots = {
+    block: s.block,
+    evaluations: slot('evaluations'),
+    sweeps: slot('sweeps'),
+    max: slot('maxSweeps'),
+    fallbacks: slot('fallbacks'),
+  };
   register(stats);
   return stats;
 }

@@ -51,7 +51,13 @@ export function tangents(list: readonly Assign[], seeds: ReadonlyMap<number, rea
   const out: Assign[] = [];
   // few directions: each by the chain rule along the expression (its nesting kept)
   const alongEach = (a: Assign, directions: readonly number[]) =>
-    directions.map((d) => along(a.expr, (s) => tangent.get(s.id)?.[d] ?? ZERO, (id) => tangent.has(id) && !isZero(tangent.get(id)![d])));
+    directions.map((d) =>
+      along(
+        a.expr,
+        (s) => tangent.get(s.id)?.[d] ?? ZERO,
+        (id) => tangent.has(id) && !isZero(tangent.get(id)![d]),
+      ),
+    );
   // many: the partials de/ds once, each a temporary when two directions or more read it, then sum de/ds ds_d
   const byPartials = (a: Assign, moving: readonly number[], directions: readonly number[]) => {
     const partials = moving.map((id) => {

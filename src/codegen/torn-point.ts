@@ -30,11 +30,14 @@ export class TornPoint {
     private readonly m: number,
   ) {
     const at = new Map(model.plan.unknowns.map((v, i) => [v.id, i]));
-    this.zFrom = Int32Array.from(pt.blocks.flatMap((b) => b.z), (z) => {
-      const i = at.get(z.id);
-      if (i === undefined) throw new Error(`tangents: ${z.name} is not an unknown of ${model.report.model}'s compiled code`);
-      return i;
-    });
+    this.zFrom = Int32Array.from(
+      pt.blocks.flatMap((b) => b.z),
+      (z) => {
+        const i = at.get(z.id);
+        if (i === undefined) throw new Error(`tangents: ${z.name} is not an unknown of ${model.report.model}'s compiled code`);
+        return i;
+      },
+    );
     const k = Math.max(0, ...pt.blocks.map((b) => b.z.length));
     this.A = new Float64Array(k * k);
     this.X = new Float64Array(k * k);
@@ -43,7 +46,14 @@ export class TornPoint {
   /** the J of every block, row-major one after the other, as a function of the point and z */
   get code(): DerivedCode {
     const given = this.pt.extra.slice(0, this.zFrom.length);
-    return (this.made ??= derivedCode(this.plan, given, this.pt.primal, this.pt.blocks.flatMap((b): readonly Expr[] => b.J), `${this.model.report.model}.loops`, this.model.fail));
+    return (this.made ??= derivedCode(
+      this.plan,
+      given,
+      this.pt.primal,
+      this.pt.blocks.flatMap((b): readonly Expr[] => b.J),
+      `${this.model.report.model}.loops`,
+      this.model.fail,
+    ));
   }
 
   /** after the model's own evaluation at (t, x, u) left its workspace in w: z and every J^-1 into u from m */
@@ -53,7 +63,8 @@ export class TornPoint {
     for (let i = 0; i < zFrom.length; i++) u[m + i] = w[zFrom[i]];
     const code = this.code;
     code.run(t, x, u, p);
-    let from = 0, to = m + zFrom.length;
+    let from = 0,
+      to = m + zFrom.length;
     const { A, X } = this;
     for (const b of pt.blocks) {
       const k = b.z.length;
@@ -79,7 +90,7 @@ export function invert(k: number, A: Float64Array, X: Float64Array): boolean {
     let m = 0;
     for (let j = 0; j < k; j++) m = Math.max(m, Math.abs(A[i * k + j]));
     if (!(m > 0) || !Number.isFinite(m)) return false;
-    for (let j = 0; j < k; j++) (A[i * k + j] /= m), (X[i * k + j] = i === j ? 1 / m : 0);
+    for (let j = 0; j < k; j++) ((A[i * k + j] /= m), (X[i * k + j] = i === j ? 1 / m : 0));
   }
   for (let c = 0; c < k; c++) {
     let p = c;
@@ -92,11 +103,11 @@ export function invert(k: number, A: Float64Array, X: Float64Array): boolean {
       }
     }
     const d = 1 / A[c * k + c];
-    for (let j = 0; j < k; j++) (A[c * k + j] *= d), (X[c * k + j] *= d);
+    for (let j = 0; j < k; j++) ((A[c * k + j] *= d), (X[c * k + j] *= d));
     for (let i = 0; i < k; i++) {
       const f = A[i * k + c];
       if (i === c || f === 0) continue;
-      for (let j = 0; j < k; j++) (A[i * k + j] -= f * A[c * k + j]), (X[i * k + j] -= f * X[c * k + j]);
+      for (let j = 0; j < k; j++) ((A[i * k + j] -= f * A[c * k + j]), (X[i * k + j] -= f * X[c * k + j]));
     }
   }
   return true;

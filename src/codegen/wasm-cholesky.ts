@@ -16,29 +16,87 @@
 
 import { f64, uleb } from './wasm-binary.ts';
 
-const I32 = 0x7f, F64 = 0x7c, V128 = 0x7b;
+const I32 = 0x7f,
+  F64 = 0x7c,
+  V128 = 0x7b;
 const OP = {
-  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, return: 0x0f,
-  localGet: 0x20, localSet: 0x21, localTee: 0x22, f64Load: 0x2b, f64Store: 0x39, i32Const: 0x41, f64Const: 0x44,
-  i32Eqz: 0x45, i32LtS: 0x48, i32GeS: 0x4e, f64Lt: 0x63, f64Gt: 0x64, i32And: 0x71,
-  i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32Shl: 0x74,
-  f64Neg: 0x9a, f64Sqrt: 0x9f, f64Add: 0xa0, f64Sub: 0xa1, f64Mul: 0xa2, f64Div: 0xa3, f64Min: 0xa4,
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  else: 0x05,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  return: 0x0f,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  f64Load: 0x2b,
+  f64Store: 0x39,
+  i32Const: 0x41,
+  f64Const: 0x44,
+  i32Eqz: 0x45,
+  i32LtS: 0x48,
+  i32GeS: 0x4e,
+  f64Lt: 0x63,
+  f64Gt: 0x64,
+  i32And: 0x71,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i32Mul: 0x6c,
+  i32Shl: 0x74,
+  f64Neg: 0x9a,
+  f64Sqrt: 0x9f,
+  f64Add: 0xa0,
+  f64Sub: 0xa1,
+  f64Mul: 0xa2,
+  f64Div: 0xa3,
+  f64Min: 0xa4,
   simd: 0xfd,
 } as const;
 /** SIMD opcodes after the 0xfd prefix, LEB128-encoded */
-const SIMD = { v128Load: [0x00], v128Store: [0x0b], v128Const: [0x0c], f64x2Splat: [0x14], f64x2ExtractLane: [0x21], f64x2Add: [0xf0, 0x01], f64x2Sub: [0xf1, 0x01], f64x2Mul: [0xf2, 0x01] } as const;
+const SIMD = {
+  v128Load: [0x00],
+  v128Store: [0x0b],
+  v128Const: [0x0c],
+  f64x2Splat: [0x14],
+  f64x2ExtractLane: [0x21],
+  f64x2Add: [0xf0, 0x01],
+  f64x2Sub: [0xf1, 0x01],
+  f64x2Mul: [0xf2, 0x01],
+} as const;
 
 /** rows taken together against the pivot row (four independent f64x2 accumulators; 3 and 4 measured no faster) */
 const GROUP = 2;
 // the locals: parameters first, then the declared groups (i32, f64, v128)
-const n = 0, A = 1, B = 2, tiny = 3;
-const j = 4, i = 5, k = 6, rowJ = 7, end = 8, at = 9;
+const n = 0,
+  A = 1,
+  B = 2,
+  tiny = 3;
+const j = 4,
+  i = 5,
+  k = 6,
+  rowJ = 7,
+  end = 8,
+  at = 9;
 const rows = [10, 11];
-const small = 12, ajj = 13, s = 14, inv = 15, t = 16, u = 17;
-const accs: [number, number][] = [[18, 19], [20, 21]];
+const small = 12,
+  ajj = 13,
+  s = 14,
+  inv = 15,
+  t = 16,
+  u = 17;
+const accs: [number, number][] = [
+  [18, 19],
+  [20, 21],
+];
 /** the pivot row's two halves of a step, loaded once for all rows */
 const halves = [22, 23];
-const LOCALS: [number, number][] = [[8, I32], [6, F64], [accs.length * 2 + halves.length, V128]];
+const LOCALS: [number, number][] = [
+  [8, I32],
+  [6, F64],
+  [accs.length * 2 + halves.length, V128],
+];
 
 const get = (l: number) => [OP.localGet, l];
 const set = (l: number) => [OP.localSet, l];
@@ -67,9 +125,22 @@ function blocked(rows: { row: number; acc: [number, number] }[], against: number
   for (const r of rows) out.push(...zero2(), ...set(r.acc[0]), ...zero2(), ...set(r.acc[1]));
   out.push(OP.i32Const, 0, ...set(k));
   // at = against + k 8: the pivot row's four entries loaded once, as two halves
-  const step: number[] = [...get(against), ...bytes(get(k)), OP.i32Add, ...tee(at), ...load2(0), ...set(halves[0]), ...get(at), ...load2(16), ...set(halves[1])];
+  const step: number[] = [
+    ...get(against),
+    ...bytes(get(k)),
+    OP.i32Add,
+    ...tee(at),
+    ...load2(0),
+    ...set(halves[0]),
+    ...get(at),
+    ...load2(16),
+    ...set(halves[1]),
+  ];
   for (const r of rows) {
-    for (const [half, offset] of [[0, 0], [1, 16]] as const) {
+    for (const [half, offset] of [
+      [0, 0],
+      [1, 16],
+    ] as const) {
       step.push(...get(r.acc[half]));
       step.push(...get(r.row), ...bytes(get(k)), OP.i32Add, ...load2(offset));
       step.push(...get(halves[half]), ...simd(SIMD.f64x2Mul), ...simd(SIMD.f64x2Add), ...set(r.acc[half]));
@@ -84,23 +155,55 @@ function blocked(rows: { row: number; acc: [number, number] }[], against: number
 function finish(rowAddr: number, acc: [number, number], against: number, m: number): number[] {
   const tail = [
     ...get(t),
-    ...get(rowAddr), ...bytes(get(k)), OP.i32Add, ...load(),
-    ...get(against), ...bytes(get(k)), OP.i32Add, ...load(),
-    OP.f64Mul, OP.f64Add, ...set(t),
-    ...get(k), OP.i32Const, 1, OP.i32Add, ...set(k),
+    ...get(rowAddr),
+    ...bytes(get(k)),
+    OP.i32Add,
+    ...load(),
+    ...get(against),
+    ...bytes(get(k)),
+    OP.i32Add,
+    ...load(),
+    OP.f64Mul,
+    OP.f64Add,
+    ...set(t),
+    ...get(k),
+    OP.i32Const,
+    1,
+    OP.i32Add,
+    ...set(k),
   ];
   return [
-    ...get(acc[0]), ...lane(0), ...set(t),
+    ...get(acc[0]),
+    ...lane(0),
+    ...set(t),
     ...whileLoop([...get(k), ...get(m), OP.i32LtS], tail),
-    ...get(t), ...get(acc[0]), ...lane(1), OP.f64Add,
-    ...get(acc[1]), ...lane(0), ...get(acc[1]), ...lane(1), OP.f64Add, OP.f64Add,
+    ...get(t),
+    ...get(acc[0]),
+    ...lane(1),
+    OP.f64Add,
+    ...get(acc[1]),
+    ...lane(0),
+    ...get(acc[1]),
+    ...lane(1),
+    OP.f64Add,
+    OP.f64Add,
   ];
 }
 
 /** A[r][j] = (A[r][j] - dot) * inv, the dot on the stack (kept in u) */
 const column = (rowAddr: number) => [
   ...set(u),
-  ...get(rowAddr), ...bytes(get(j)), OP.i32Add, ...tee(at), ...get(at), ...load(), ...get(u), OP.f64Sub, ...get(inv), OP.f64Mul, ...store(),
+  ...get(rowAddr),
+  ...bytes(get(j)),
+  OP.i32Add,
+  ...tee(at),
+  ...get(at),
+  ...load(),
+  ...get(u),
+  OP.f64Sub,
+  ...get(inv),
+  OP.f64Mul,
+  ...store(),
 ];
 
 /** return x < y ? 0 : -1, choleskySolve's verdicts (0 indefinite, -1 singular) */
@@ -109,20 +212,63 @@ const verdict = (x: number[], y: number[]) => [...x, ...y, OP.f64Lt, OP.if, F64,
 function factor(): number[] {
   // the pivot: s = ajj - rowDot(j, j, j); the tests of choleskySolve, in its order
   const pivot = [
-    ...row(j), ...set(rowJ),
-    ...get(rowJ), ...bytes(get(j)), OP.i32Add, ...load(), ...set(ajj),
+    ...row(j),
+    ...set(rowJ),
+    ...get(rowJ),
+    ...bytes(get(j)),
+    OP.i32Add,
+    ...load(),
+    ...set(ajj),
     ...blocked([{ row: rowJ, acc: accs[0] }], rowJ, j),
-    ...get(ajj), ...finish(rowJ, accs[0], rowJ, j), OP.f64Sub, ...set(s),
+    ...get(ajj),
+    ...finish(rowJ, accs[0], rowJ, j),
+    OP.f64Sub,
+    ...set(s),
     // if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1
-    ...get(ajj), OP.f64Const, ...f64(0), OP.f64Gt, ...get(ajj), OP.f64Const, ...f64(Infinity), OP.f64Lt, OP.i32And, OP.i32Eqz,
-    OP.if, 0x40, ...verdict(get(ajj), [OP.f64Const, ...f64(0)]), OP.end,
+    ...get(ajj),
+    OP.f64Const,
+    ...f64(0),
+    OP.f64Gt,
+    ...get(ajj),
+    OP.f64Const,
+    ...f64(Infinity),
+    OP.f64Lt,
+    OP.i32And,
+    OP.i32Eqz,
+    OP.if,
+    0x40,
+    ...verdict(get(ajj), [OP.f64Const, ...f64(0)]),
+    OP.end,
     // if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1
-    ...get(s), ...get(tiny), ...get(ajj), OP.f64Mul, OP.f64Gt, OP.i32Eqz,
-    OP.if, 0x40, ...verdict(get(s), [...get(tiny), OP.f64Neg, ...get(ajj), OP.f64Mul]), OP.end,
-    ...get(small), ...get(s), ...get(ajj), OP.f64Div, OP.f64Min, ...set(small),
+    ...get(s),
+    ...get(tiny),
+    ...get(ajj),
+    OP.f64Mul,
+    OP.f64Gt,
+    OP.i32Eqz,
+    OP.if,
+    0x40,
+    ...verdict(get(s), [...get(tiny), OP.f64Neg, ...get(ajj), OP.f64Mul]),
+    OP.end,
+    ...get(small),
+    ...get(s),
+    ...get(ajj),
+    OP.f64Div,
+    OP.f64Min,
+    ...set(small),
     // d = sqrt(s), inv = 1 / d, A[j][j] = d
-    ...get(rowJ), ...bytes(get(j)), OP.i32Add, ...get(s), OP.f64Sqrt, ...tee(t), ...store(),
-    OP.f64Const, ...f64(1), ...get(t), OP.f64Div, ...set(inv),
+    ...get(rowJ),
+    ...bytes(get(j)),
+    OP.i32Add,
+    ...get(s),
+    OP.f64Sqrt,
+    ...tee(t),
+    ...store(),
+    OP.f64Const,
+    ...f64(1),
+    ...get(t),
+    OP.f64Div,
+    ...set(inv),
   ];
   // the rows below the pivot, GROUP at a time against row j (then one at a time): the blocked
   // sums share k, so each row's tail starts from a copy of it
@@ -136,10 +282,18 @@ function factor(): number[] {
   };
   const columnJ = [
     ...pivot,
-    ...get(j), OP.i32Const, 1, OP.i32Add, ...set(i),
+    ...get(j),
+    OP.i32Const,
+    1,
+    OP.i32Add,
+    ...set(i),
     ...whileLoop([...get(i), OP.i32Const, GROUP - 1, OP.i32Add, ...get(n), OP.i32LtS], group(GROUP)),
     ...whileLoop([...get(i), ...get(n), OP.i32LtS], group(1)),
-    ...get(j), OP.i32Const, 1, OP.i32Add, ...set(j),
+    ...get(j),
+    OP.i32Const,
+    1,
+    OP.i32Add,
+    ...set(j),
   ];
   return [OP.f64Const, ...f64(1), ...set(small), OP.i32Const, 0, ...set(j), ...whileLoop([...get(j), ...get(n), OP.i32LtS], columnJ)];
 }
@@ -150,30 +304,85 @@ function substitution(): number[] {
   const diag = [...get(A), ...bytes([...get(i), ...get(n), OP.i32Mul, ...get(i), OP.i32Add]), OP.i32Add, ...load()];
   // b[i] = (b[i] - rowDot(A, i n, b, 0, i)) / A[i][i]
   const forward = [
-    ...row(i), ...set(rows[0]),
+    ...row(i),
+    ...set(rows[0]),
     ...blocked([{ row: rows[0], acc: accs[0] }], B, i),
-    ...bAt(i), ...bAt(i), ...load(), ...finish(rows[0], accs[0], B, i), OP.f64Sub, ...diag, OP.f64Div, ...store(),
-    ...get(i), OP.i32Const, 1, OP.i32Add, ...set(i),
+    ...bAt(i),
+    ...bAt(i),
+    ...load(),
+    ...finish(rows[0], accs[0], B, i),
+    OP.f64Sub,
+    ...diag,
+    OP.f64Div,
+    ...store(),
+    ...get(i),
+    OP.i32Const,
+    1,
+    OP.i32Add,
+    ...set(i),
   ];
   // b[k] -= A[i n + k] x for k < i, two at a time (each entry's one subtraction, as the JavaScript loop's)
   const pairStep = [
-    ...bAt(k), ...bAt(k), ...simd(SIMD.v128Load, 3, 0),
-    ...get(rows[0]), ...bytes(get(k)), OP.i32Add, ...simd(SIMD.v128Load, 3, 0), ...get(halves[0]), ...simd(SIMD.f64x2Mul), ...simd(SIMD.f64x2Sub), ...store2(),
-    ...get(k), OP.i32Const, 2, OP.i32Add, ...set(k),
+    ...bAt(k),
+    ...bAt(k),
+    ...simd(SIMD.v128Load, 3, 0),
+    ...get(rows[0]),
+    ...bytes(get(k)),
+    OP.i32Add,
+    ...simd(SIMD.v128Load, 3, 0),
+    ...get(halves[0]),
+    ...simd(SIMD.f64x2Mul),
+    ...simd(SIMD.f64x2Sub),
+    ...store2(),
+    ...get(k),
+    OP.i32Const,
+    2,
+    OP.i32Add,
+    ...set(k),
   ];
   const lastStep = [...bAt(k), ...bAt(k), ...load(), ...get(rows[0]), ...bytes(get(k)), OP.i32Add, ...load(), ...get(s), OP.f64Mul, OP.f64Sub, ...store()];
   const backward = [
     // x = b[i] = b[i] / A[i][i]
-    ...bAt(i), ...bAt(i), ...load(), ...diag, OP.f64Div, ...tee(s), ...store(),
-    ...get(s), ...simd(SIMD.f64x2Splat), ...set(halves[0]),
-    ...row(i), ...set(rows[0]), OP.i32Const, 0, ...set(k),
+    ...bAt(i),
+    ...bAt(i),
+    ...load(),
+    ...diag,
+    OP.f64Div,
+    ...tee(s),
+    ...store(),
+    ...get(s),
+    ...simd(SIMD.f64x2Splat),
+    ...set(halves[0]),
+    ...row(i),
+    ...set(rows[0]),
+    OP.i32Const,
+    0,
+    ...set(k),
     ...whileLoop([...get(k), OP.i32Const, 1, OP.i32Add, ...get(i), OP.i32LtS], pairStep),
-    ...get(k), ...get(i), OP.i32LtS, OP.if, 0x40, ...lastStep, OP.end,
-    ...get(i), OP.i32Const, 1, OP.i32Sub, ...set(i),
+    ...get(k),
+    ...get(i),
+    OP.i32LtS,
+    OP.if,
+    0x40,
+    ...lastStep,
+    OP.end,
+    ...get(i),
+    OP.i32Const,
+    1,
+    OP.i32Sub,
+    ...set(i),
   ];
   return [
-    OP.i32Const, 0, ...set(i), ...whileLoop([...get(i), ...get(n), OP.i32LtS], forward),
-    ...get(n), OP.i32Const, 1, OP.i32Sub, ...set(i), ...whileLoop([...get(i), OP.i32Const, 0, OP.i32GeS], backward),
+    OP.i32Const,
+    0,
+    ...set(i),
+    ...whileLoop([...get(i), ...get(n), OP.i32LtS], forward),
+    ...get(n),
+    OP.i32Const,
+    1,
+    OP.i32Sub,
+    ...set(i),
+    ...whileLoop([...get(i), OP.i32Const, 0, OP.i32GeS], backward),
   ];
 }
 

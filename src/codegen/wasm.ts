@@ -111,10 +111,16 @@ export function wasmTarget(generated: Generated): WasmTarget | string {
  * exported WebAssembly function seg0(t), seg1(t), ...; every other line stays
  * JavaScript, its calls of the module's functions through `fns`
  */
-function driverOf(program: Program, enc: ModuleWriter, compiledIndex: (name: string) => number | undefined): { driver: string; called: number; translated: number } {
+function driverOf(
+  program: Program,
+  enc: ModuleWriter,
+  compiledIndex: (name: string) => number | undefined,
+): { driver: string; called: number; translated: number } {
   const driver: string[] = [];
   let segment: number[] = [];
-  let segments = 0, called = 0, translated = 0;
+  let segments = 0,
+    called = 0,
+    translated = 0;
   const close = () => {
     if (!segment.length) return;
     const name = `seg${segments++}`;
@@ -186,14 +192,20 @@ function instanceHooks(ir: ReadonlyMap<string, Fn>, translated: ReadonlySet<stri
   const straight = (name: string) => {
     const f = ir.get(name)!;
     if (!translated.has(name)) return printFn(f);
-    const offsets = f.params.slice(5).map((o) => `, ${o}`).join('');
+    const offsets = f.params
+      .slice(5)
+      .map((o) => `, ${o}`)
+      .join('');
     return `function ${name}(${f.params.join(', ')}) {\n  wasm.${name}(t${offsets});\n}`;
   };
   if (!arena) return { straight };
   return {
     straight,
     array: (name, n) => (Object.hasOwn(arena, name) ? `${name} = mem.subarray(${arena[name]}, ${arena[name] + n})` : `${name} = doubles(${n})`),
-    solve: (k, H, c) => (Object.hasOwn(arena, H) && Object.hasOwn(arena, c) ? `cholesky(${k}, ${arena[H] * 8}, ${arena[c] * 8}, ${choleskyTiny(k)})` : `choleskySolve(${k}, ${H}, ${c})`),
+    solve: (k, H, c) =>
+      Object.hasOwn(arena, H) && Object.hasOwn(arena, c)
+        ? `cholesky(${k}, ${arena[H] * 8}, ${arena[c] * 8}, ${choleskyTiny(k)})`
+        : `choleskySolve(${k}, ${H}, ${c})`,
   };
 }
 
@@ -220,25 +232,55 @@ export function instantiate(target: WasmTarget, fail: unknown, words: number) {
   const mem = new Float64Array(memory.buffer);
   const w = mem.subarray(0, words);
   const exported = instance.exports as Record<string, unknown>;
-  const js = new Function('fail', 'wasm', 'mem', 'cholesky', target.source)(fail, exported, mem, exported.cholesky) as { outputs: (...a: unknown[]) => void; functions: Record<string, unknown> };
+  const js = new Function('fail', 'wasm', 'mem', 'cholesky', target.source)(fail, exported, mem, exported.cholesky) as {
+    outputs: (...a: unknown[]) => void;
+    functions: Record<string, unknown>;
+  };
   const { x: X, u: U, p: P } = target.base;
   const load = `mem.set(x, ${X});\nif (u.length) mem.set(u, ${U});\nif (p.length) mem.set(p, ${P});`;
-  const make = new Function('mem', 'segs', 'fns', 'fail', 'jsOutputs', `return [function derivatives(t, x, dx, u, p, w) {
+  const make = new Function(
+    'mem',
+    'segs',
+    'fns',
+    'fail',
+    'jsOutputs',
+    `return [function derivatives(t, x, dx, u, p, w) {
 ${load}
 ${target.driver}
 }, function outputs(t, x, u, p, w) {
 ${load}
 jsOutputs(t, x, u, p, w);
-}];`);
+}];`,
+  );
   const [derivatives, outputs] = make(mem, exported, js.functions, fail, js.outputs) as ((...a: unknown[]) => void)[];
   return { w, derivatives, outputs, functions: js.functions };
 }
 
-const F64 = 0x7c, I32 = 0x7f;
+const F64 = 0x7c,
+  I32 = 0x7f;
 const OP = {
-  localGet: 0x20, localSet: 0x21, call: 0x10, i32Const: 0x41, f64Const: 0x44, f64Load: 0x2b, f64Store: 0x39, i32Add: 0x6a, i32Shl: 0x74,
-  f64Add: 0xa0, f64Sub: 0xa1, f64Mul: 0xa2, f64Div: 0xa3, f64Neg: 0x9a, f64Abs: 0x99, f64Sqrt: 0x9f, f64Gt: 0x64, f64Ne: 0x62,
-  i32Eqz: 0x45, if: 0x04, end: 0x0b, return: 0x0f,
+  localGet: 0x20,
+  localSet: 0x21,
+  call: 0x10,
+  i32Const: 0x41,
+  f64Const: 0x44,
+  f64Load: 0x2b,
+  f64Store: 0x39,
+  i32Add: 0x6a,
+  i32Shl: 0x74,
+  f64Add: 0xa0,
+  f64Sub: 0xa1,
+  f64Mul: 0xa2,
+  f64Div: 0xa3,
+  f64Neg: 0x9a,
+  f64Abs: 0x99,
+  f64Sqrt: 0x9f,
+  f64Gt: 0x64,
+  f64Ne: 0x62,
+  i32Eqz: 0x45,
+  if: 0x04,
+  end: 0x0b,
+  return: 0x0f,
 } as const;
 
 /** one straight-line function as WebAssembly (params t, then its offsets), or why it stays JavaScript */
@@ -370,10 +412,43 @@ class ModuleWriter {
     if (this.pivot === undefined) {
       // (p, s) => |p| > w[s] ? (w[s] = |p|, 1) : |p| > 1e-9 w[s]; s a byte address; as runtime/pivot.ts's pivotOk
       const body = [
-        OP.localGet, 0, OP.f64Abs, OP.localSet, 2,
-        OP.localGet, 2, OP.localGet, 1, OP.f64Load, 3, 0, OP.f64Gt,
-        OP.if, 0x40, OP.localGet, 1, OP.localGet, 2, OP.f64Store, 3, 0, OP.i32Const, 1, OP.return, OP.end,
-        OP.localGet, 2, OP.f64Const, ...f64(1e-9), OP.localGet, 1, OP.f64Load, 3, 0, OP.f64Mul, OP.f64Gt,
+        OP.localGet,
+        0,
+        OP.f64Abs,
+        OP.localSet,
+        2,
+        OP.localGet,
+        2,
+        OP.localGet,
+        1,
+        OP.f64Load,
+        3,
+        0,
+        OP.f64Gt,
+        OP.if,
+        0x40,
+        OP.localGet,
+        1,
+        OP.localGet,
+        2,
+        OP.f64Store,
+        3,
+        0,
+        OP.i32Const,
+        1,
+        OP.return,
+        OP.end,
+        OP.localGet,
+        2,
+        OP.f64Const,
+        ...f64(1e-9),
+        OP.localGet,
+        1,
+        OP.f64Load,
+        3,
+        0,
+        OP.f64Mul,
+        OP.f64Gt,
       ];
       this.defined.push({ type: this.type([F64, I32], [I32]), locals: 1, body });
       this.pivot = FUNC_BASE + this.defined.length - 1;
@@ -406,7 +481,14 @@ class ModuleWriter {
       return [...uleb(body.length), ...body];
     });
     return new Uint8Array([
-      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+      0x00,
+      0x61,
+      0x73,
+      0x6d,
+      0x01,
+      0x00,
+      0x00,
+      0x00,
       ...section(1, vector(types)),
       ...section(2, vector(importEntries)),
       ...section(3, vector(this.defined.map((f) => uleb(f.type)))),
@@ -423,7 +505,7 @@ const FUNC_BASE = 1 << 20;
 /** rewrites `call FUNC_BASE + k` to `call imports + k` in straight-line code (the only calls with large indices) */
 function shiftCalls(body: number[], imports: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < body.length; ) {
+  for (let i = 0; i < body.length;) {
     const op = body[i];
     out.push(op);
     i++;
@@ -432,7 +514,9 @@ function shiftCalls(body: number[], imports: number): number[] {
       out.push(body[i++]);
     };
     if (op === OP.call) {
-      let v = 0, shift = 1, j = i;
+      let v = 0,
+        shift = 1,
+        j = i;
       for (;;) {
         const b = body[j++];
         v += (b & 0x7f) * shift;

@@ -22,10 +22,15 @@ export function boundsOf(out: Float64Array, at: number, shape: CollisionShape, p
 function halfExtent(s: CollisionShape, pose: ArrayLike<number>, p: number, i: number): number {
   const ai = Math.abs(pose[p + 3 * i + 2]);
   switch (s.type) {
-    case 'sphere': return s.radius;
-    case 'capsule': return (ai * s.length) / 2 + s.radius;
-    case 'box': return (Math.abs(pose[p + 3 * i]) * s.size[0] + Math.abs(pose[p + 3 * i + 1]) * s.size[1] + ai * s.size[2]) / 2;
-    case 'cylinder': return (ai * s.length) / 2 + s.radius * Math.sqrt(Math.max(0, 1 - ai * ai));
-    case 'plane': return Infinity;
+    case 'sphere':
+      return s.radius;
+    case 'capsule':
+      return (ai * s.length) / 2 + s.radius;
+    case 'box':
+      return (Math.abs(pose[p + 3 * i]) * s.size[0] + Math.abs(pose[p + 3 * i + 1]) * s.size[1] + ai * s.size[2]) / 2;
+    case 'cylinder':
+      return (ai * s.length) / 2 + s.radius * Math.sqrt(Math.max(0, 1 - ai * ai));
+    case 'plane':
+      return Infinity;
   }
 }

@@ -24,19 +24,22 @@ export class SweepAndPrune {
 
   // (bounds: stride 6, min xyz then max xyz, of geometries 0..count-1) => this.pairs, each pair (i, j) with i < j once
   find(bounds: Float64Array): void {
-    const n = this.count, order = this.order;
+    const n = this.count,
+      order = this.order;
     this.pairCount = 0;
     const axis = spreadAxis(bounds, n);
     // insertion sort by lower end on the axis
     for (let k = 1; k < n; k++) {
-      const g = order[k], lo = bounds[6 * g + axis];
+      const g = order[k],
+        lo = bounds[6 * g + axis];
       let m = k - 1;
-      while (m >= 0 && bounds[6 * order[m] + axis] > lo) order[m + 1] = order[m], m--;
+      while (m >= 0 && bounds[6 * order[m] + axis] > lo) ((order[m + 1] = order[m]), m--);
       order[m + 1] = g;
     }
     let opened = 0;
     for (let k = 0; k < n; k++) {
-      const g = order[k], lo = bounds[6 * g + axis];
+      const g = order[k],
+        lo = bounds[6 * g + axis];
       // close the boxes that end before this one starts
       let kept = 0;
       for (let m = 0; m < opened; m++) {
@@ -74,15 +77,17 @@ function overlapOthers(b: Float64Array, g: number, o: number, axis: number): boo
 
 /** the axis along which the boxes' centres have the largest variance */
 function spreadAxis(b: Float64Array, n: number): number {
-  let best = 0, most = -1;
+  let best = 0,
+    most = -1;
   for (let i = 0; i < 3; i++) {
-    let s = 0, s2 = 0;
+    let s = 0,
+      s2 = 0;
     for (let g = 0; g < n; g++) {
       const c = b[6 * g + i] + b[6 * g + 3 + i];
-      s += c, s2 += c * c;
+      ((s += c), (s2 += c * c));
     }
     const v = s2 - (s * s) / Math.max(n, 1);
-    if (v > most) most = v, best = i;
+    if (v > most) ((most = v), (best = i));
   }
   return best;
 }

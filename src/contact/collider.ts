@@ -29,13 +29,25 @@ export function checkColliders(list: readonly Collider[], owner: string): void {
     if (c.material) checkMaterial(c.material, who);
     const vector = (key: 'offset' | 'orientation', n: number) => {
       const v = c[key];
-      if (v !== undefined && !(v.length === n && v.every(Number.isFinite))) throw new ModelError(`collision geometry of ${who}: ${key} [${v.join(', ')}] is not ${n} finite numbers`, { component: owner, hint: key === 'offset' ? 'give offset: [x, y, z] in m' : 'give orientation as a unit quaternion [x, y, z, w]' });
+      if (v !== undefined && !(v.length === n && v.every(Number.isFinite)))
+        throw new ModelError(`collision geometry of ${who}: ${key} [${v.join(', ')}] is not ${n} finite numbers`, {
+          component: owner,
+          hint: key === 'offset' ? 'give offset: [x, y, z] in m' : 'give orientation as a unit quaternion [x, y, z, w]',
+        });
     };
-    vector('offset', 3), vector('orientation', 4);
-    if (c.orientation && Math.hypot(...c.orientation) === 0) throw new ModelError(`collision geometry of ${who}: orientation [0, 0, 0, 0] is no rotation`, { component: owner, hint: 'give a unit quaternion [x, y, z, w], e.g. [0, 0, 0, 1]' });
+    (vector('offset', 3), vector('orientation', 4));
+    if (c.orientation && Math.hypot(...c.orientation) === 0)
+      throw new ModelError(`collision geometry of ${who}: orientation [0, 0, 0, 0] is no rotation`, {
+        component: owner,
+        hint: 'give a unit quaternion [x, y, z, w], e.g. [0, 0, 0, 1]',
+      });
     for (const key of ['contype', 'conaffinity'] as const) {
       const v = c[key];
-      if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v < 2 ** 31)) throw new ModelError(`collision geometry of ${who}: ${key} ${v} is not a bitmask (an integer 0 .. 2^31 - 1)`, { component: owner, hint: `give ${key} as an integer, e.g. 1` });
+      if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v < 2 ** 31))
+        throw new ModelError(`collision geometry of ${who}: ${key} ${v} is not a bitmask (an integer 0 .. 2^31 - 1)`, {
+          component: owner,
+          hint: `give ${key} as an integer, e.g. 1`,
+        });
     }
   });
 }

@@ -27,7 +27,9 @@ export function contactForce(out: Float64Array, m: PairMaterial, d: number, n: A
   const rate = -vn;
   const fn = m.law === 'linear' ? m.k * delta + m.c * rate : delta ** m.n * (m.k + m.c * rate);
   if (!(fn > 0)) return 0;
-  const tx = v[0] - vn * n[0], ty = v[1] - vn * n[1], tz = v[2] - vn * n[2];
+  const tx = v[0] - vn * n[0],
+    ty = v[1] - vn * n[1],
+    tz = v[2] - vn * n[2];
   const scale = (m.mu * fn) / Math.sqrt(tx * tx + ty * ty + tz * tz + slipSpeed * slipSpeed);
   out[0] = fn * n[0] - scale * tx;
   out[1] = fn * n[1] - scale * ty;

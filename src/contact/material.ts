@@ -54,20 +54,30 @@ export function checkMaterial(m: ContactMaterial, owner: string): void {
   const bad = (what: string, hint: string) => new ModelError(`contact parameters of ${owner}: ${what}`, { component: owner, hint });
   const nonNegative = (name: keyof ContactMaterial, positive = false) => {
     const v = m[name];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && (positive ? v > 0 : v >= 0))) throw bad(`${name} ${String(v)} is not a finite number ${positive ? '> 0' : '>= 0'}`, `give ${name} as a number`);
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && (positive ? v > 0 : v >= 0)))
+      throw bad(`${name} ${String(v)} is not a finite number ${positive ? '> 0' : '>= 0'}`, `give ${name} as a number`);
   };
-  nonNegative('stiffness', true), nonNegative('damping'), nonNegative('timeConstant', true), nonNegative('dampingRatio', true), nonNegative('friction'), nonNegative('exponent', true);
-  if (m.law !== undefined && m.law !== 'linear' && m.law !== 'hunt-crossley') throw bad(`law "${String(m.law)}" is not known`, "use 'linear' or 'hunt-crossley'");
+  (nonNegative('stiffness', true),
+    nonNegative('damping'),
+    nonNegative('timeConstant', true),
+    nonNegative('dampingRatio', true),
+    nonNegative('friction'),
+    nonNegative('exponent', true));
+  if (m.law !== undefined && m.law !== 'linear' && m.law !== 'hunt-crossley')
+    throw bad(`law "${String(m.law)}" is not known`, "use 'linear' or 'hunt-crossley'");
   const solref = m.timeConstant !== undefined || m.dampingRatio !== undefined;
-  if (solref && (m.stiffness !== undefined || m.damping !== undefined)) throw bad('both stiffness/damping and timeConstant/dampingRatio are given', 'give one of the two ways');
+  if (solref && (m.stiffness !== undefined || m.damping !== undefined))
+    throw bad('both stiffness/damping and timeConstant/dampingRatio are given', 'give one of the two ways');
   if (m.damping !== undefined && m.stiffness === undefined) throw bad('damping without stiffness', 'give stiffness too (or timeConstant and dampingRatio)');
-  if (solref && m.law === 'hunt-crossley') throw bad("timeConstant/dampingRatio describe the linear law, not 'hunt-crossley'", 'give stiffness and damping for Hunt-Crossley');
+  if (solref && m.law === 'hunt-crossley')
+    throw bad("timeConstant/dampingRatio describe the linear law, not 'hunt-crossley'", 'give stiffness and damping for Hunt-Crossley');
 }
 
 // (material, effective mass of the pair) => k and c of the material on its own
 function springOf(m: ContactMaterial, mass: number): { k: number; c: number } {
   if (m.stiffness !== undefined) return { k: m.stiffness, c: m.damping ?? 0 };
-  const tc = m.timeConstant ?? DEFAULT_MATERIAL.timeConstant!, zeta = m.dampingRatio ?? DEFAULT_MATERIAL.dampingRatio!;
+  const tc = m.timeConstant ?? DEFAULT_MATERIAL.timeConstant!,
+    zeta = m.dampingRatio ?? DEFAULT_MATERIAL.dampingRatio!;
   return { k: mass / (tc * zeta) ** 2, c: (2 * mass) / tc };
 }
 
@@ -80,7 +90,10 @@ export function pairMaterial(a: ContactMaterial | undefined, b: ContactMaterial 
   if (!a || !b) return one(a ?? b ?? DEFAULT_MATERIAL);
   const [A, B] = [one(a), one(b)];
   if (A.law !== B.law || A.n !== B.n) {
-    throw new ModelError(`a contact pair mixes laws (${A.law}${A.law === 'hunt-crossley' ? ` n ${A.n}` : ''} and ${B.law}${B.law === 'hunt-crossley' ? ` n ${B.n}` : ''})`, { hint: 'give both geometries the same law and exponent, or contact parameters on one side only' });
+    throw new ModelError(
+      `a contact pair mixes laws (${A.law}${A.law === 'hunt-crossley' ? ` n ${A.n}` : ''} and ${B.law}${B.law === 'hunt-crossley' ? ` n ${B.n}` : ''})`,
+      { hint: 'give both geometries the same law and exponent, or contact parameters on one side only' },
+    );
   }
   const k = (A.k * B.k) / (A.k + B.k);
   return { k, c: (B.k * A.c + A.k * B.c) / (A.k + B.k), mu: Math.max(A.mu, B.mu), law: A.law, n: A.n };

@@ -12,14 +12,27 @@ export function quaternionMatrix(q: readonly [number, number, number, number]): 
   const n = Math.hypot(x, y, z, w);
   const [a, b, c, d] = [x / n, y / n, z / n, w / n];
   return [
-    1 - 2 * (b * b + c * c), 2 * (a * b - c * d), 2 * (a * c + b * d),
-    2 * (a * b + c * d), 1 - 2 * (a * a + c * c), 2 * (b * c - a * d),
-    2 * (a * c - b * d), 2 * (b * c + a * d), 1 - 2 * (a * a + b * b),
+    1 - 2 * (b * b + c * c),
+    2 * (a * b - c * d),
+    2 * (a * c + b * d),
+    2 * (a * b + c * d),
+    1 - 2 * (a * a + c * c),
+    2 * (b * c - a * d),
+    2 * (a * c - b * d),
+    2 * (b * c + a * d),
+    1 - 2 * (a * a + b * b),
   ];
 }
 
 // (out, at, body R row-major, body origin r, local R row-major, local offset) => out with the geometry's world pose at `at`
-export function composePose(out: Float64Array, at: number, Rb: ArrayLike<number>, rb: ArrayLike<number>, Rl: ArrayLike<number>, offset: ArrayLike<number>): Float64Array {
+export function composePose(
+  out: Float64Array,
+  at: number,
+  Rb: ArrayLike<number>,
+  rb: ArrayLike<number>,
+  Rl: ArrayLike<number>,
+  offset: ArrayLike<number>,
+): Float64Array {
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) out[at + 3 * i + j] = Rb[3 * i] * Rl[j] + Rb[3 * i + 1] * Rl[3 + j] + Rb[3 * i + 2] * Rl[6 + j];
     out[at + 9 + i] = rb[i] + Rb[3 * i] * offset[0] + Rb[3 * i + 1] * offset[1] + Rb[3 * i + 2] * offset[2];

@@ -57,7 +57,8 @@ import type { ContactScene } from './scene.ts';
 
 /** per body, stride 18: R (9, row-major), r (3), v (3), w (3) of frame_a, world-resolved */
 const BODY_STRIDE = 18;
-const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1], ZERO = [0, 0, 0];
+const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1],
+  ZERO = [0, 0, 0];
 /** slip below STICK_SLIP v_s counts as sticking: the law's tangential stiffness is within 1/1000 of mu fn / v_s there */
 const STICK_SLIP = 10;
 /** a geometry's bounds this far above a plane (m) skip its narrow test: a margin over rounding, where the narrow phase's own points could differ from the bounds' in the last bits */
@@ -108,18 +109,31 @@ export class ContactRun {
    */
   regime = 0;
 
-  constructor(readonly scene: ContactScene, readonly state: ModelState) {
+  constructor(
+    readonly scene: ContactScene,
+    readonly state: ModelState,
+  ) {
     const names = (b: string) => [
       ...[1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b}.frame_a.R[${i}][${j}]`)),
       ...['r', 'v', 'w'].flatMap((q) => [1, 2, 3].map((i) => `${b}.frame_a.${q}[${i}]`)),
     ];
     this.frames = scene.bodies.flatMap((b) => names(b).map((n) => state.reader(n)));
     const layout = state.model.generated.layout.inputs;
-    this.inputs = Int32Array.from(scene.bodies.flatMap((b) => ['f', 't'].flatMap((q) => [1, 2, 3].map((i) => {
-      const k = layout.indexOf(`${b}.contact_${q}[${i}]`);
-      if (k < 0) throw new SimulationError(`body ${b} has collision geometry, but its contact input ${b}.contact_${q}[${i}] is not an input of the compiled model`, { component: b, hint: 'compile the mechanism the contact scene was made from, as it is (an equation of the model may define the input)' });
-      return k;
-    }))));
+    this.inputs = Int32Array.from(
+      scene.bodies.flatMap((b) =>
+        ['f', 't'].flatMap((q) =>
+          [1, 2, 3].map((i) => {
+            const k = layout.indexOf(`${b}.contact_${q}[${i}]`);
+            if (k < 0)
+              throw new SimulationError(
+                `body ${b} has collision geometry, but its contact input ${b}.contact_${q}[${i}] is not an input of the compiled model`,
+                { component: b, hint: 'compile the mechanism the contact scene was made from, as it is (an equation of the model may define the input)' },
+              );
+            return k;
+          }),
+        ),
+      ),
+    );
     const n = scene.geometries.length;
     this.body = new Float64Array(BODY_STRIDE * scene.bodies.length);
     this.bodyR = scene.bodies.map((_, b) => this.body.subarray(BODY_STRIDE * b, BODY_STRIDE * b + 9));
@@ -163,7 +177,8 @@ export class ContactRun {
   }
 
   private detect(): void {
-    const { geometries } = this.scene, out = this.contacts;
+    const { geometries } = this.scene,
+      out = this.contacts;
     out.clear();
     this.narrowTests = 0;
     const bounded = this.bounded;
@@ -182,9 +197,15 @@ export class ContactRun {
    * links in the air cost no plane test (the cull pays on Go2: 4 feet tested, not 17 geoms).
    */
   private clearOf(p: number, k: number): boolean {
-    const pose = this.poses, a = POSE_STRIDE * p, b = this.bounds, at = 6 * k;
-    const nx = pose[a + 2], ny = pose[a + 5], nz = pose[a + 8];
-    const lowest = nx * (b[at + (nx > 0 ? 0 : 3)] - pose[a + 9]) + ny * (b[at + (ny > 0 ? 1 : 4)] - pose[a + 10]) + nz * (b[at + (nz > 0 ? 2 : 5)] - pose[a + 11]);
+    const pose = this.poses,
+      a = POSE_STRIDE * p,
+      b = this.bounds,
+      at = 6 * k;
+    const nx = pose[a + 2],
+      ny = pose[a + 5],
+      nz = pose[a + 8];
+    const lowest =
+      nx * (b[at + (nx > 0 ? 0 : 3)] - pose[a + 9]) + ny * (b[at + (ny > 0 ? 1 : 4)] - pose[a + 10]) + nz * (b[at + (nz > 0 ? 2 : 5)] - pose[a + 11]);
     return lowest > PLANE_CLEARANCE;
   }
 
@@ -197,17 +218,22 @@ export class ContactRun {
   }
 
   private forcesToWrenches(): void {
-    const c = this.contacts, { scene } = this;
+    const c = this.contacts,
+      { scene } = this;
     this.wrench.fill(0);
-    if (this.forces.length < 3 * c.count) this.forces = new Float64Array(3 * c.dist.length), this.normalForces = new Float64Array(c.dist.length), this.sticks = new Uint8Array(c.dist.length);
+    if (this.forces.length < 3 * c.count)
+      ((this.forces = new Float64Array(3 * c.dist.length)),
+        (this.normalForces = new Float64Array(c.dist.length)),
+        (this.sticks = new Uint8Array(c.dist.length)));
     const { vA, vB, vRel: v, f } = this;
     let regime = 0;
     for (let k = 0; k < c.count; k++) {
       const [i, j] = scene.pairs[c.pair[k]];
-      const bA = scene.geometries[i].body, bB = scene.geometries[j].body;
+      const bA = scene.geometries[i].body,
+        bB = scene.geometries[j].body;
       const { p, n } = this;
-      for (let q = 0; q < 3; q++) (p[q] = c.point[3 * k + q]), (n[q] = c.normal[3 * k + q]);
-      this.pointVelocity(vA, bA, p), this.pointVelocity(vB, bB, p);
+      for (let q = 0; q < 3; q++) ((p[q] = c.point[3 * k + q]), (n[q] = c.normal[3 * k + q]));
+      (this.pointVelocity(vA, bA, p), this.pointVelocity(vB, bB, p));
       for (let q = 0; q < 3; q++) v[q] = vB[q] - vA[q];
       this.normalForces[k] = contactForce(f, scene.materials[c.pair[k]], c.dist[k], n, v, scene.slipSpeed);
       this.forces.set(f, 3 * k);
@@ -216,7 +242,7 @@ export class ContactRun {
         this.sticks[k] = this.sticking(c.pair[k], n, v) ? 1 : 0;
         regime = Math.imul(regime ^ (2 * c.pair[k] + this.sticks[k] + 1), 0x9e3779b1);
       }
-      this.addWrench(bB, p, f, 1), this.addWrench(bA, p, f, -1);
+      (this.addWrench(bB, p, f, 1), this.addWrench(bA, p, f, -1));
     }
     this.regime = regime;
     if (this.pairRecords) fillPairRecords(this.pairRecords, this.pairNormals!, c, this.forces, this.normalForces);
@@ -229,7 +255,8 @@ export class ContactRun {
    * accelerations are linear in the forces). The inputs are restored after.
    */
   tangentialMass(k: number, t: number, x: Float64Array, e: ArrayLike<number>): number {
-    const c = this.contacts, [i, j] = this.scene.pairs[c.pair[k]];
+    const c = this.contacts,
+      [i, j] = this.scene.pairs[c.pair[k]];
     const bodies = [this.scene.geometries[i].body, this.scene.geometries[j].body];
     const p = c.point.subarray(3 * k, 3 * k + 3);
     const accel = () => {
@@ -240,8 +267,14 @@ export class ContactRun {
     const saved = Float64Array.from(this.state.u);
     bodies.forEach((b, side) => {
       if (b < 0) return;
-      const sign = side === 1 ? 1 : -1, at = 6 * b, o = BODY_STRIDE * b, u = this.state.u, ix = this.inputs;
-      const dx = p[0] - this.body[o + 9], dy = p[1] - this.body[o + 10], dz = p[2] - this.body[o + 11];
+      const sign = side === 1 ? 1 : -1,
+        at = 6 * b,
+        o = BODY_STRIDE * b,
+        u = this.state.u,
+        ix = this.inputs;
+      const dx = p[0] - this.body[o + 9],
+        dy = p[1] - this.body[o + 10],
+        dz = p[2] - this.body[o + 11];
       const w = [e[0], e[1], e[2], dy * e[2] - dz * e[1], dz * e[0] - dx * e[2], dx * e[1] - dy * e[0]];
       for (let q = 0; q < 6; q++) u[ix[at + q]] += sign * w[q];
     });
@@ -253,10 +286,17 @@ export class ContactRun {
 
   /** e . (a + z x (p - r)) of body b's frame_a (the part of its point's acceleration that forces change) */
   private pointAcceleration(b: number, p: ArrayLike<number>, e: ArrayLike<number>): number {
-    const read = (this.accelerations ??= this.scene.bodies.flatMap((n) => ['a', 'z'].flatMap((q) => [1, 2, 3].map((i) => this.state.reader(`${n}.frame_a.${q}[${i}]`)))));
-    const x = new Float64Array(0), at = 6 * b, o = BODY_STRIDE * b;
-    const a = [0, 1, 2].map((i) => read[at + i](x)), z = [0, 1, 2].map((i) => read[at + 3 + i](x));
-    const dx = p[0] - this.body[o + 9], dy = p[1] - this.body[o + 10], dz = p[2] - this.body[o + 11];
+    const read = (this.accelerations ??= this.scene.bodies.flatMap((n) =>
+      ['a', 'z'].flatMap((q) => [1, 2, 3].map((i) => this.state.reader(`${n}.frame_a.${q}[${i}]`))),
+    ));
+    const x = new Float64Array(0),
+      at = 6 * b,
+      o = BODY_STRIDE * b;
+    const a = [0, 1, 2].map((i) => read[at + i](x)),
+      z = [0, 1, 2].map((i) => read[at + 3 + i](x));
+    const dx = p[0] - this.body[o + 9],
+      dy = p[1] - this.body[o + 10],
+      dz = p[2] - this.body[o + 11];
     const ap = [a[0] + z[1] * dz - z[2] * dy, a[1] + z[2] * dx - z[0] * dz, a[2] + z[0] * dy - z[1] * dx];
     return ap[0] * e[0] + ap[1] * e[1] + ap[2] * e[2];
   }
@@ -267,18 +307,25 @@ export class ContactRun {
    * slips far above v_s, where the law looks soft; the reversal gives it away)
    */
   private sticking(pair: number, n: ArrayLike<number>, v: ArrayLike<number>): boolean {
-    const vn = n[0] * v[0] + n[1] * v[1] + n[2] * v[2], last = this.lastSlip, at = 3 * pair;
-    const tx = v[0] - vn * n[0], ty = v[1] - vn * n[1], tz = v[2] - vn * n[2];
+    const vn = n[0] * v[0] + n[1] * v[1] + n[2] * v[2],
+      last = this.lastSlip,
+      at = 3 * pair;
+    const tx = v[0] - vn * n[0],
+      ty = v[1] - vn * n[1],
+      tz = v[2] - vn * n[2];
     const reversed = tx * last[at] + ty * last[at + 1] + tz * last[at + 2] < 0;
-    last[at] = tx, last[at + 1] = ty, last[at + 2] = tz;
+    ((last[at] = tx), (last[at + 1] = ty), (last[at + 2] = tz));
     return reversed || Math.hypot(tx, ty, tz) < STICK_SLIP * this.scene.slipSpeed;
   }
 
   /** the velocity of body b's material point at p: v + w x (p - r); the world's: 0 */
   private pointVelocity(out: Float64Array, b: number, p: ArrayLike<number>): void {
     if (b < 0) return void out.fill(0);
-    const s = this.body, o = BODY_STRIDE * b;
-    const dx = p[0] - s[o + 9], dy = p[1] - s[o + 10], dz = p[2] - s[o + 11];
+    const s = this.body,
+      o = BODY_STRIDE * b;
+    const dx = p[0] - s[o + 9],
+      dy = p[1] - s[o + 10],
+      dz = p[2] - s[o + 11];
     out[0] = s[o + 12] + s[o + 16] * dz - s[o + 17] * dy;
     out[1] = s[o + 13] + s[o + 17] * dx - s[o + 15] * dz;
     out[2] = s[o + 14] + s[o + 15] * dy - s[o + 16] * dx;
@@ -287,10 +334,17 @@ export class ContactRun {
   /** sign * f at p added to body b's wrench about its frame_a origin: F += f, T += (p - r) x f */
   private addWrench(b: number, p: ArrayLike<number>, f: ArrayLike<number>, sign: number): void {
     if (b < 0) return;
-    const s = this.body, o = BODY_STRIDE * b, w = this.wrench, a = 6 * b;
-    const dx = p[0] - s[o + 9], dy = p[1] - s[o + 10], dz = p[2] - s[o + 11];
-    const fx = sign * f[0], fy = sign * f[1], fz = sign * f[2];
-    w[a] += fx, w[a + 1] += fy, w[a + 2] += fz;
-    w[a + 3] += dy * fz - dz * fy, w[a + 4] += dz * fx - dx * fz, w[a + 5] += dx * fy - dy * fx;
+    const s = this.body,
+      o = BODY_STRIDE * b,
+      w = this.wrench,
+      a = 6 * b;
+    const dx = p[0] - s[o + 9],
+      dy = p[1] - s[o + 10],
+      dz = p[2] - s[o + 11];
+    const fx = sign * f[0],
+      fy = sign * f[1],
+      fz = sign * f[2];
+    ((w[a] += fx), (w[a + 1] += fy), (w[a + 2] += fz));
+    ((w[a + 3] += dy * fz - dz * fy), (w[a + 4] += dz * fx - dx * fz), (w[a + 5] += dx * fy - dy * fx));
   }
 }

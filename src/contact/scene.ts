@@ -48,46 +48,70 @@ export class ContactScene {
   readonly slipSpeed: number;
 
   private constructor(bodies: string[], geometries: SceneGeometry[], pairs: [number, number][], materials: PairMaterial[], slipSpeed: number) {
-    this.bodies = bodies, this.geometries = geometries, this.pairs = pairs, this.materials = materials, this.slipSpeed = slipSpeed;
+    ((this.bodies = bodies), (this.geometries = geometries), (this.pairs = pairs), (this.materials = materials), (this.slipSpeed = slipSpeed));
   }
 
   // (mechanism, options) => its contact scene; a ModelError for a pair that may touch without a narrow phase
   static of(mech: Mechanism, options: ContactOptions = {}): ContactScene {
     const slip = options.slipSpeed ?? DEFAULT_SLIP_SPEED;
-    if (!(slip > 0 && Number.isFinite(slip))) throw new ModelError(`contact slipSpeed ${slip} is not a finite number > 0`, { hint: 'give the friction regularisation speed in m/s, e.g. 1e-4' });
+    if (!(slip > 0 && Number.isFinite(slip)))
+      throw new ModelError(`contact slipSpeed ${slip} is not a finite number > 0`, { hint: 'give the friction regularisation speed in m/s, e.g. 1e-4' });
     elaborate(mech);
     const all = components(mech);
-    const groups = rigidGroups(all, all.filter((c): c is Frame => c instanceof Frame));
+    const groups = rigidGroups(
+      all,
+      all.filter((c): c is Frame => c instanceof Frame),
+    );
     const groupOf = (f: Frame) => groups.find(groups.index.get(f)!);
     // parent and child one joint apart, except the world and its children (MuJoCo's parent filter exempts the world body: a free body falls onto the ground)
     const world = groupOf(mech.world.frame_b);
-    const adjacent = new Set(all.filter((c): c is Joint => c instanceof Joint).map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)]).filter(([a, b]) => a !== world && b !== world).map(([a, b]) => pairKey(a, b)));
+    const adjacent = new Set(
+      all
+        .filter((c): c is Joint => c instanceof Joint)
+        .map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)])
+        .filter(([a, b]) => a !== world && b !== world)
+        .map(([a, b]) => pairKey(a, b)),
+    );
     const bodies = all.filter((c): c is Body => c instanceof Body && c.collision.length > 0);
-    const geometries: SceneGeometry[] = [], group: number[] = [], mass: number[] = [], material: (Collider['material'])[] = [];
+    const geometries: SceneGeometry[] = [],
+      group: number[] = [],
+      mass: number[] = [],
+      material: Collider['material'][] = [];
     const add = (c: Collider, k: number, owner: string, body: number, g: number, m: number) => {
       geometries.push({
-        name: `${owner}.${c.name ?? `collision${k + 1}`}`, body, shape: c.shape,
-        R: quaternionMatrix(c.orientation ?? [0, 0, 0, 1]), offset: [...(c.offset ?? [0, 0, 0])] as [number, number, number],
+        name: `${owner}.${c.name ?? `collision${k + 1}`}`,
+        body,
+        shape: c.shape,
+        R: quaternionMatrix(c.orientation ?? [0, 0, 0, 1]),
+        offset: [...(c.offset ?? [0, 0, 0])] as [number, number, number],
         bits: { contype: c.contype ?? DEFAULT_CONTYPE, conaffinity: c.conaffinity ?? DEFAULT_CONAFFINITY },
       });
-      group.push(g), mass.push(m), material.push(c.material);
+      (group.push(g), mass.push(m), material.push(c.material));
     };
     mech.worldCollision.forEach((c, k) => add(c, k, 'world', -1, groupOf(mech.world.frame_b), Infinity));
     bodies.forEach((b, i) => b.collision.forEach((c, k) => add(c, k, b.path, i, groupOf(b.frame_a), b.mass)));
-    const pairs: [number, number][] = [], materials: PairMaterial[] = [];
-    for (let i = 0; i < geometries.length; i++) for (let j = i + 1; j < geometries.length; j++) {
-      const [a, b] = [geometries[i], geometries[j]];
-      if (!mayTouch(a.bits, b.bits, group[i], group[j], adjacent)) continue;
-      if (a.shape.type === 'plane' && b.shape.type === 'plane') continue; // unbounded both: no contact point
-      if (!narrowPhaseFor(a.shape.type, b.shape.type)) {
-        throw new ModelError(`contact between ${a.name} (${a.shape.type}) and ${b.name} (${b.shape.type}) is not built yet`, {
-          component: a.body >= 0 ? bodies[a.body].path : bodies[b.body].path,
-          hint: 'the narrow phase has plane against sphere, capsule, box and cylinder, sphere and capsule against sphere, capsule, box and cylinder, and box-box (not yet box-cylinder, cylinder-cylinder); keep this pair apart with contype/conaffinity bits (MuJoCo\'s: a pair touches when contype of one & conaffinity of the other is not 0)',
-        });
+    const pairs: [number, number][] = [],
+      materials: PairMaterial[] = [];
+    for (let i = 0; i < geometries.length; i++)
+      for (let j = i + 1; j < geometries.length; j++) {
+        const [a, b] = [geometries[i], geometries[j]];
+        if (!mayTouch(a.bits, b.bits, group[i], group[j], adjacent)) continue;
+        if (a.shape.type === 'plane' && b.shape.type === 'plane') continue; // unbounded both: no contact point
+        if (!narrowPhaseFor(a.shape.type, b.shape.type)) {
+          throw new ModelError(`contact between ${a.name} (${a.shape.type}) and ${b.name} (${b.shape.type}) is not built yet`, {
+            component: a.body >= 0 ? bodies[a.body].path : bodies[b.body].path,
+            hint: "the narrow phase has plane against sphere, capsule, box and cylinder, sphere and capsule against sphere, capsule, box and cylinder, and box-box (not yet box-cylinder, cylinder-cylinder); keep this pair apart with contype/conaffinity bits (MuJoCo's: a pair touches when contype of one & conaffinity of the other is not 0)",
+          });
+        }
+        pairs.push([i, j]);
+        materials.push(pairMaterial(material[i], material[j], effectiveMass(mass[i], mass[j])));
       }
-      pairs.push([i, j]);
-      materials.push(pairMaterial(material[i], material[j], effectiveMass(mass[i], mass[j])));
-    }
-    return new ContactScene(bodies.map((b) => b.path), geometries, pairs, materials, slip);
+    return new ContactScene(
+      bodies.map((b) => b.path),
+      geometries,
+      pairs,
+      materials,
+      slip,
+    );
   }
 }

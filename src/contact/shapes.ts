@@ -27,13 +27,15 @@ export function checkShape(shape: CollisionShape, owner: string): void {
   const bad = (what: string, hint: string) => new ModelError(`collision geometry of ${owner}: ${what}`, { component: owner, hint });
   if (!SHAPE_TYPES.includes(shape?.type)) throw bad(`shape type "${(shape as { type?: unknown })?.type}" is not known`, `use one of ${SHAPE_TYPES.join(', ')}`);
   const positive = (name: string, v: unknown, zero = false) => {
-    if (!(typeof v === 'number' && (v > 0 || (zero && v === 0)) && Number.isFinite(v))) throw bad(`${shape.type} ${name} ${String(v)} is not a finite number > ${zero ? '= ' : ''}0`, `give the ${name} in m`);
+    if (!(typeof v === 'number' && (v > 0 || (zero && v === 0)) && Number.isFinite(v)))
+      throw bad(`${shape.type} ${name} ${String(v)} is not a finite number > ${zero ? '= ' : ''}0`, `give the ${name} in m`);
   };
   if (shape.type === 'sphere') positive('radius', shape.radius);
   // a capsule of length 0 is a sphere; a cylinder of length 0 is not a solid
-  if (shape.type === 'capsule' || shape.type === 'cylinder') positive('radius', shape.radius), positive('length', shape.length, shape.type === 'capsule');
+  if (shape.type === 'capsule' || shape.type === 'cylinder') (positive('radius', shape.radius), positive('length', shape.length, shape.type === 'capsule'));
   if (shape.type === 'box') {
-    if (!Array.isArray(shape.size) || shape.size.length !== 3) throw bad(`box size ${String(shape.size)} is not three edge lengths`, 'give size: [x, y, z] in m');
+    if (!Array.isArray(shape.size) || shape.size.length !== 3)
+      throw bad(`box size ${String(shape.size)} is not three edge lengths`, 'give size: [x, y, z] in m');
     shape.size.forEach((s, i) => positive(`size[${i + 1}]`, s));
   }
 }
@@ -41,10 +43,15 @@ export function checkShape(shape: CollisionShape, owner: string): void {
 /** a bounding radius about the geometry's origin (Infinity for a plane): what the broad phase bounds a shape by */
 export function boundingRadius(shape: CollisionShape): number {
   switch (shape.type) {
-    case 'sphere': return shape.radius;
-    case 'capsule': return shape.radius + shape.length / 2;
-    case 'box': return Math.hypot(...shape.size) / 2;
-    case 'cylinder': return Math.hypot(shape.radius, shape.length / 2);
-    case 'plane': return Infinity;
+    case 'sphere':
+      return shape.radius;
+    case 'capsule':
+      return shape.radius + shape.length / 2;
+    case 'box':
+      return Math.hypot(...shape.size) / 2;
+    case 'cylinder':
+      return Math.hypot(shape.radius, shape.length / 2);
+    case 'plane':
+      return Infinity;
   }
 }

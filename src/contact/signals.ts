@@ -47,7 +47,10 @@ export function expandContactSignals(names: readonly string[], scene: ContactSce
 export function pairSignalIndex(scene: ContactScene, name: string): number {
   const signal = PAIR_SIGNALS.findIndex((s) => name.endsWith(`.${s}`));
   if (signal < 0) {
-    throw new UsageError(`contact signal ${name} names no signal of a pair`, { variables: [name], hint: `a pair has ${PAIR_SIGNALS.join(', ')}: e.g. ${PREFIX}${scene.pairs.length ? pairName(scene, 0) : '<pair>'}.fn, or ${PREFIX}* for all` });
+    throw new UsageError(`contact signal ${name} names no signal of a pair`, {
+      variables: [name],
+      hint: `a pair has ${PAIR_SIGNALS.join(', ')}: e.g. ${PREFIX}${scene.pairs.length ? pairName(scene, 0) : '<pair>'}.fn, or ${PREFIX}* for all`,
+    });
   }
   const pair = pairIndex(scene, name.slice(PREFIX.length, -(PAIR_SIGNALS[signal].length + 1)), name);
   return PAIR_STRIDE * pair + signal;
@@ -58,7 +61,10 @@ function pairIndex(scene: ContactScene, pair: string, asked: string): number {
   const k = names.indexOf(pair);
   if (k >= 0) return k;
   const listed = names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ') || 'none';
-  throw new UsageError(`contact signal ${asked}: no pair ${pair} in the contact scene`, { variables: [asked], hint: `${didYouMean(pair, names)}the pairs that may touch: ${listed} (contact.* asks for all)` });
+  throw new UsageError(`contact signal ${asked}: no pair ${pair} in the contact scene`, {
+    variables: [asked],
+    hint: `${didYouMean(pair, names)}the pairs that may touch: ${listed} (contact.* asks for all)`,
+  });
 }
 
 /** two unit vectors across the unit normal n: t1 across n and the world axis least along it (x unless n is near x), t2 = n x t1 */
@@ -71,10 +77,11 @@ export function tangentBasis(n: ArrayLike<number>): [[number, number, number], [
 
 // (out: pair records (stride PAIR_STRIDE), normal sums (stride 3, scratch), contacts, forces on B (stride 3), normal forces) => out
 export function fillPairRecords(out: Float64Array, normals: Float64Array, c: ContactList, forces: Float64Array, fn: Float64Array): Float64Array {
-  out.fill(0), normals.fill(0);
+  (out.fill(0), normals.fill(0));
   for (let k = 0; k < c.count; k++) {
     if (!(fn[k] > 0)) continue;
-    const at = PAIR_STRIDE * c.pair[k], q = 3 * c.pair[k];
+    const at = PAIR_STRIDE * c.pair[k],
+      q = 3 * c.pair[k];
     out[at] += fn[k];
     for (let i = 0; i < 3; i++) {
       out[at + 3 + i] += fn[k] * c.point[3 * k + i];
@@ -88,7 +95,8 @@ export function fillPairRecords(out: Float64Array, normals: Float64Array, c: Con
     for (let i = 0; i < 3; i++) out[at + 3 + i] /= total;
     const len = Math.hypot(normals[q], normals[q + 1], normals[q + 2]);
     const n = [normals[q] / len, normals[q + 1] / len, normals[q + 2] / len];
-    const f = out.subarray(at + 6, at + 9), fnormal = f[0] * n[0] + f[1] * n[1] + f[2] * n[2];
+    const f = out.subarray(at + 6, at + 9),
+      fnormal = f[0] * n[0] + f[1] * n[1] + f[2] * n[2];
     const ft = [f[0] - fnormal * n[0], f[1] - fnormal * n[1], f[2] - fnormal * n[2]];
     const [t1, t2] = tangentBasis(n);
     out[at + 1] = ft[0] * t1[0] + ft[1] * t1[1] + ft[2] * t1[2];

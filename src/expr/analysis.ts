@@ -29,9 +29,12 @@ const FEW_LISTS = 8;
 function union2(a: SymIds, b: SymIds): SymIds {
   if (b.length === 0) return a;
   if (a.length === 0) return b;
-  let i = 0, j = 0, n = 0;
+  let i = 0,
+    j = 0,
+    n = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i], y = b[j];
+    const x = a[i],
+      y = b[j];
     n++;
     if (x <= y) i++;
     if (y <= x) j++;
@@ -42,7 +45,8 @@ function union2(a: SymIds, b: SymIds): SymIds {
   const out = new Array<number>(n);
   i = j = n = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i], y = b[j];
+    const x = a[i],
+      y = b[j];
     out[n++] = x <= y ? x : y;
     if (x <= y) i++;
     if (y <= x) j++;
@@ -80,7 +84,8 @@ function symIds(n: Expr, args: readonly SymIds[], skipRelaxed: boolean): SymIds 
 
 export function dependsOn(e: Expr, symId: number): boolean {
   const ids = symsOf(e);
-  let lo = 0, hi = ids.length - 1;
+  let lo = 0,
+    hi = ids.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (ids[mid] === symId) return true;
@@ -96,13 +101,20 @@ export function rebuild(n: Expr, args: Expr[]): Expr {
     case 'const':
     case 'sym':
       return n;
-    case 'add': return add(...args);
-    case 'mul': return mul(...args);
-    case 'div': return div(args[0], args[1]);
-    case 'pow': return pow(args[0], n.value);
-    case 'fn': return call(n.fn!, ...args);
-    case 'relax': return relax(args[0]);
-    case 'residue': return residue(args[0]);
+    case 'add':
+      return add(...args);
+    case 'mul':
+      return mul(...args);
+    case 'div':
+      return div(args[0], args[1]);
+    case 'pow':
+      return pow(args[0], n.value);
+    case 'fn':
+      return call(n.fn!, ...args);
+    case 'relax':
+      return relax(args[0]);
+    case 'residue':
+      return residue(args[0]);
   }
 }
 
@@ -138,7 +150,7 @@ function substitution(replace: Map<number, Expr>): Substitution {
   return {
     size: replace.size,
     memo: new Map(),
-    step: (n, args) => (n.op === 'sym' ? replace.get(n.sym!.id) ?? n : sameArgs(n, args) ? n : rebuild(n, args)),
+    step: (n, args) => (n.op === 'sym' ? (replace.get(n.sym!.id) ?? n) : sameArgs(n, args) ? n : rebuild(n, args)),
     leaf: untouched(replace),
     listedOnly: replace.size > FEW,
   };
@@ -188,11 +200,16 @@ export function stripResidues(e: Expr): { expr: Expr; residues: Expr[] } {
   const memo = new Map<number, Expr>();
   // a subexpression without residue() is itself (see substitute): only the paths to residues are rebuilt
   const untouched = (n: Expr) => (hasResidue(n) ? undefined : n);
-  const expr = fold(e, memo, (n, args) => {
-    if (n.op !== 'residue') return rebuild(n, args);
-    residues.push(n.args[0]);
-    return num(0);
-  }, untouched);
+  const expr = fold(
+    e,
+    memo,
+    (n, args) => {
+      if (n.op !== 'residue') return rebuild(n, args);
+      residues.push(n.args[0]);
+      return num(0);
+    },
+    untouched,
+  );
   return { expr, residues };
 }
 
@@ -202,15 +219,24 @@ export type SymValues = (s: Sym) => number;
 export function evaluate(e: Expr, value: SymValues, memo = new Map<number, number>()): number {
   return fold(e, memo, (n, a) => {
     switch (n.op) {
-      case 'const': return n.value;
-      case 'sym': return value(n.sym!);
-      case 'add': return a.reduce((s, x) => s + x, 0);
-      case 'mul': return a.reduce((s, x) => s * x, 1);
-      case 'div': return a[0] / a[1];
-      case 'pow': return a[0] ** n.value;
-      case 'fn': return FUNCTIONS[n.fn!].eval(...a);
-      case 'relax': return a[0];
-      case 'residue': return 0;
+      case 'const':
+        return n.value;
+      case 'sym':
+        return value(n.sym!);
+      case 'add':
+        return a.reduce((s, x) => s + x, 0);
+      case 'mul':
+        return a.reduce((s, x) => s * x, 1);
+      case 'div':
+        return a[0] / a[1];
+      case 'pow':
+        return a[0] ** n.value;
+      case 'fn':
+        return FUNCTIONS[n.fn!].eval(...a);
+      case 'relax':
+        return a[0];
+      case 'residue':
+        return 0;
     }
   });
 }

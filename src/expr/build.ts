@@ -207,7 +207,8 @@ function factorInto(powers: ByBase, p: Expr, c: number): number {
 
 /** a / b (a times b to the power -1) */
 export function div(a: Ex, b: Ex): Expr {
-  const n = ex(a), d = ex(b);
+  const n = ex(a),
+    d = ex(b);
   if (isConst(d)) {
     if (d.value === 0) throw new ExprError('division by the constant zero');
     return mul(n, 1 / d.value);

@@ -26,7 +26,8 @@ export type Fingerprint = readonly number[] | null;
 
 /** a * b mod p for 0 <= a, b < p < 2^31, exact in doubles: b split in 15 + 16 bits */
 function mulmod(a: number, b: number, p: number): number {
-  const hi = Math.floor(b / 65536), lo = b - hi * 65536;
+  const hi = Math.floor(b / 65536),
+    lo = b - hi * 65536;
   return (((a * hi) % p) * 65536 + a * lo) % p;
 }
 
@@ -51,7 +52,8 @@ function invmod(a: number, p: number): number | undefined {
 /** an exact double as a residue: x = m 2^e, m an integer below 2^53 */
 function constant(x: number, p: number): number | undefined {
   if (!Number.isFinite(x)) return undefined;
-  let m = x, e = 0;
+  let m = x,
+    e = 0;
   while (!Number.isInteger(m)) [m, e] = [m * 2, e - 1];
   while (Math.abs(m) >= 2 ** 53) [m, e] = [m / 2, e + 1];
   const r = ((m % p) + p) % p;
@@ -61,7 +63,8 @@ function constant(x: number, p: number): number | undefined {
 
 /** a residue in [1, p) drawn from a string key and the prime's index (cyrb53, a seeded 53-bit hash) */
 function atom(key: string, k: number, p: number): number {
-  let h1 = 0xdeadbeef ^ k, h2 = 0x41c6ce57 ^ k;
+  let h1 = 0xdeadbeef ^ k,
+    h2 = 0x41c6ce57 ^ k;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
@@ -124,8 +127,10 @@ export class Fingerprints {
         if (fp === undefined) this.bound.set(n.sym!.id, (fp = perPrime((p, k) => atom(`s${n.sym!.id}`, k, p))));
         return fp;
       }
-      case 'relax': return a[0];
-      case 'residue': return ZERO_FP;
+      case 'relax':
+        return a[0];
+      case 'residue':
+        return ZERO_FP;
     }
     for (const x of a) if (x === null) return null;
     const v = a as (readonly number[])[];
@@ -152,7 +157,6 @@ export class Fingerprints {
     }
     return out;
   }
-
 }
 
 /** both defined and equal under every prime */

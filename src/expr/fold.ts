@@ -54,7 +54,14 @@ export function fold<T>(root: Expr, memo: Map<number, T>, f: (node: Expr, args: 
   }
 }
 
-function foldOn<T>(stack: Expr[], expanded: boolean[], root: Expr, memo: Map<number, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
+function foldOn<T>(
+  stack: Expr[],
+  expanded: boolean[],
+  root: Expr,
+  memo: Map<number, T>,
+  f: (node: Expr, args: T[]) => T,
+  leaf?: (node: Expr) => T | undefined,
+): T {
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
@@ -103,7 +110,14 @@ export function foldWeak<T>(root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, 
   }
 }
 
-function foldWeakOn<T>(stack: Expr[], expanded: boolean[], root: Expr, memo: WeakMap<Expr, T>, f: (node: Expr, args: T[]) => T, leaf?: (node: Expr) => T | undefined): T {
+function foldWeakOn<T>(
+  stack: Expr[],
+  expanded: boolean[],
+  root: Expr,
+  memo: WeakMap<Expr, T>,
+  f: (node: Expr, args: T[]) => T,
+  leaf?: (node: Expr) => T | undefined,
+): T {
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];
@@ -152,7 +166,13 @@ export function foldInSlot(root: Expr, slot: Slot, f: (node: Expr, args: (readon
   }
 }
 
-function foldInSlotOn(stack: Node[], expanded: boolean[], root: Expr, slot: Slot, f: (node: Expr, args: (readonly number[])[]) => readonly number[]): readonly number[] {
+function foldInSlotOn(
+  stack: Node[],
+  expanded: boolean[],
+  root: Expr,
+  slot: Slot,
+  f: (node: Expr, args: (readonly number[])[]) => readonly number[],
+): readonly number[] {
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = stack[top];

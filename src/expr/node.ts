@@ -25,8 +25,7 @@ export interface Sym {
 export type Op = 'const' | 'sym' | 'add' | 'mul' | 'div' | 'pow' | 'fn' | 'relax' | 'residue';
 
 export type FnName =
-  | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan' | 'atan2'
-  | 'sqrt' | 'exp' | 'log' | 'abs' | 'sign' | 'sinh' | 'cosh' | 'tanh' | 'max' | 'min';
+  'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan' | 'atan2' | 'sqrt' | 'exp' | 'log' | 'abs' | 'sign' | 'sinh' | 'cosh' | 'tanh' | 'max' | 'min';
 
 /** a node of the expression graph: interned, so equal expressions are one node (compare ids) */
 export interface Expr {
@@ -219,7 +218,17 @@ function same(n: Expr, op: Op, args: readonly Expr[], from: number, to: number, 
   return true;
 }
 
-function find(table: Table | undefined, h: number, op: Op, args: readonly Expr[], from: number, to: number, value: number, fn: FnName | undefined, sym: Sym | undefined): Expr | undefined {
+function find(
+  table: Table | undefined,
+  h: number,
+  op: Op,
+  args: readonly Expr[],
+  from: number,
+  to: number,
+  value: number,
+  fn: FnName | undefined,
+  sym: Sym | undefined,
+): Expr | undefined {
   const found = table?.get(h);
   if (!found) return undefined;
   if (!Array.isArray(found)) return same(found, op, args, from, to, value, fn, sym) ? found : undefined;
@@ -247,7 +256,16 @@ function youngest(args: readonly Expr[], from: number, to: number): Sym | undefi
 /** the arguments of every leaf (constants, symbols) */
 const NO_ARGS: readonly Expr[] = [];
 
-function makeNode(id: number, op: Op, args: readonly Expr[], value: number, fn: FnName | undefined, sym: Sym | undefined, anchor: Sym | undefined, residue: boolean): Node {
+function makeNode(
+  id: number,
+  op: Op,
+  args: readonly Expr[],
+  value: number,
+  fn: FnName | undefined,
+  sym: Sym | undefined,
+  anchor: Sym | undefined,
+  residue: boolean,
+): Node {
   return { id, op, args, value, fn, sym, anchor, residue, syms: undefined, unrelaxedSyms: undefined };
 }
 /*

@@ -21,8 +21,10 @@ const symName = (e: Expr) => e.sym!.name;
 // (e, naming of symbols) => infix string such as "J1*a1 - (tau - s1.t)"
 export function show(e: Expr, name: (e: Expr) => string = symName): string {
   switch (e.op) {
-    case 'const': return String(e.value);
-    case 'sym': return name(e);
+    case 'const':
+      return String(e.value);
+    case 'sym':
+      return name(e);
     case 'add': {
       let s = wrap(e.args[0], PREC.add, name);
       for (const t of e.args.slice(1)) {
@@ -37,11 +39,16 @@ export function show(e: Expr, name: (e: Expr) => string = symName): string {
       const c = e.args[0].op === 'const' ? e.args[0].value : 1;
       return c < 0 ? '-' + showProduct(e, -1, name) : showProduct(e, 1, name);
     }
-    case 'div': return `${wrap(e.args[0], PREC.mul, name)}/${wrap(e.args[1], PREC.pow, name)}`;
-    case 'pow': return `${wrap(e.args[0], PREC.atom, name)}^${e.value}`;
-    case 'fn': return `${e.fn}(${e.args.map((a) => show(a, name)).join(', ')})`;
-    case 'relax': return `relax(${show(e.args[0], name)})`;
-    case 'residue': return `residue(${show(e.args[0], name)})`;
+    case 'div':
+      return `${wrap(e.args[0], PREC.mul, name)}/${wrap(e.args[1], PREC.pow, name)}`;
+    case 'pow':
+      return `${wrap(e.args[0], PREC.atom, name)}^${e.value}`;
+    case 'fn':
+      return `${e.fn}(${e.args.map((a) => show(a, name)).join(', ')})`;
+    case 'relax':
+      return `relax(${show(e.args[0], name)})`;
+    case 'residue':
+      return `residue(${show(e.args[0], name)})`;
   }
 }
 

@@ -35,7 +35,12 @@ export const cross = (a: Vec3Like, b: Vec3Like): Vec3 => [
 /** the 3x3 matrix of these rows */
 export const mat3 = (rows: readonly [Vec3Like, Vec3Like, Vec3Like]): Mat3 => [vex(rows[0]), vex(rows[1]), vex(rows[2])];
 /** the 3x3 identity */
-export const identity3 = (): Mat3 => mat3([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+export const identity3 = (): Mat3 =>
+  mat3([
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ]);
 /** the transpose of m */
 export const transpose = (m: Mat3): Mat3 => [map3((j) => m[j][0]), map3((j) => m[j][1]), map3((j) => m[j][2])];
 /** m v */
@@ -48,16 +53,22 @@ export const mulMM = (a: Mat3, b: Mat3): Mat3 => {
   return [map3((j) => dot(a[0], bt[j])), map3((j) => dot(a[1], bt[j])), map3((j) => dot(a[2], bt[j]))];
 };
 /** the matrix [a x] with [a x] b = a x b */
-export const skew = (a: Vec3Like): Mat3 => mat3([[0, mul(-1, a[2]), a[1]], [a[2], 0, mul(-1, a[0])], [mul(-1, a[1]), a[0], 0]]);
+export const skew = (a: Vec3Like): Mat3 =>
+  mat3([
+    [0, mul(-1, a[2]), a[1]],
+    [a[2], 0, mul(-1, a[0])],
+    [mul(-1, a[1]), a[0], 0],
+  ]);
 
 /**
  * Rotation matrix R(n, phi) for a unit axis n: R = cos(phi) I + (1 - cos(phi)) n n^T + sin(phi) [n x]
  * (Rodrigues). It maps vectors from the rotated frame into the reference frame.
  */
 export function axisRotation(n: Vec3Like, phi: Ex): Mat3 {
-  const c = cos(phi), s = sin(phi), k = sub(1, c);
-  const row = (i: number): Vec3 =>
-    map3((j) => add(i === j ? c : 0, mul(k, n[i], n[j]), mul(s, skewEntry(n, i, j))));
+  const c = cos(phi),
+    s = sin(phi),
+    k = sub(1, c);
+  const row = (i: number): Vec3 => map3((j) => add(i === j ? c : 0, mul(k, n[i], n[j]), mul(s, skewEntry(n, i, j))));
   return [row(0), row(1), row(2)];
 }
 

@@ -12,26 +12,36 @@ export interface Bounds {
 
 export function shapeRadius(shape: Shape): number {
   switch (shape.type) {
-    case 'sphere': return shape.radius;
-    case 'cylinder': return Math.hypot(shape.length / 2, shape.radius);
-    case 'box': return Math.hypot(...shape.size) / 2;
-    case 'capsule': return shape.length / 2 + shape.radius;
-    case 'ellipsoid': return Math.max(...shape.radii);
-    case 'plane': return Math.hypot(...shape.size) / 2;
+    case 'sphere':
+      return shape.radius;
+    case 'cylinder':
+      return Math.hypot(shape.length / 2, shape.radius);
+    case 'box':
+      return Math.hypot(...shape.size) / 2;
+    case 'capsule':
+      return shape.length / 2 + shape.radius;
+    case 'ellipsoid':
+      return Math.max(...shape.radii);
+    case 'plane':
+      return Math.hypot(...shape.size) / 2;
     // its size is known once the file loads, in the page: the placeholder's until then
-    case 'mesh': return shape.radius;
+    case 'mesh':
+      return shape.radius;
   }
 }
 
 export function runBounds(scene: Scene, poses: Poses): Bounds {
-  const min: Vec3Tuple = [Infinity, Infinity, Infinity], max: Vec3Tuple = [-Infinity, -Infinity, -Infinity];
+  const min: Vec3Tuple = [Infinity, Infinity, Infinity],
+    max: Vec3Tuple = [-Infinity, -Infinity, -Infinity];
   const grow = (p: ArrayLike<number>, r: number) => {
     for (let i = 0; i < 3; i++) {
       min[i] = Math.min(min[i], p[i] - r);
       max[i] = Math.max(max[i], p[i] + r);
     }
   };
-  const p = new Float64Array(3), q = new Float64Array(4), c = new Float64Array(3);
+  const p = new Float64Array(3),
+    q = new Float64Array(4),
+    c = new Float64Array(3);
   const samples = poses.data.length / (poses.frames * POSE_STRIDE);
   for (let k = 0; k < samples; k++) {
     const at = (f: number) => {

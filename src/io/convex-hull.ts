@@ -71,7 +71,8 @@ function firstTetrahedron(count: number, p: (i: number) => P, eps: number): [num
   let a = 0;
   for (let i = 1; i < count; i++) if (p(i)[0] < p(a)[0]) a = i;
   const farthest = (distance: (x: P) => number) => {
-    let best = -1, far = eps;
+    let best = -1,
+      far = eps;
     for (let i = 0; i < count; i++) {
       const dist = distance(p(i));
       if (dist > far) [best, far] = [i, dist];
@@ -80,10 +81,12 @@ function firstTetrahedron(count: number, p: (i: number) => P, eps: number): [num
   };
   const b = farthest((x) => Math.hypot(...sub(x, p(a))));
   if (b === undefined) return undefined;
-  const ab = sub(p(b), p(a)), lab = Math.hypot(...ab);
+  const ab = sub(p(b), p(a)),
+    lab = Math.hypot(...ab);
   const c = farthest((x) => Math.hypot(...cross(ab, sub(x, p(a)))) / lab);
   if (c === undefined) return undefined;
-  const n = cross(ab, sub(p(c), p(a))), ln = Math.hypot(...n);
+  const n = cross(ab, sub(p(c), p(a))),
+    ln = Math.hypot(...n);
   const d = farthest((x) => Math.abs(dot(n, sub(x, p(a)))) / ln);
   return d === undefined ? undefined : [a, b, c, d];
 }

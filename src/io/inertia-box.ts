@@ -45,7 +45,10 @@ export const MIN_SIDE_FRACTION = 0.08;
 
 // (m, I about the centre of mass) => the equivalent inertia box; undefined when there is no box to draw (m or I negligible)
 export function inertiaBox(m: number, I: Inertia): InertiaBox | undefined {
-  const { moments: [I1, I2, I3], axes } = principalAxes(I);
+  const {
+    moments: [I1, I2, I3],
+    axes,
+  } = principalAxes(I);
   if (!(m > 0) || !(I1 + I2 + I3 > 0)) return undefined;
   const side = (x: number) => Math.sqrt(Math.max(0, (6 * x) / m));
   const exact: Vec3Tuple = [side(I2 + I3 - I1), side(I1 + I3 - I2), side(I1 + I2 - I3)];

@@ -50,14 +50,23 @@ function coordinates(words: readonly string[], src: MeshSource, line: number): [
     meshFail(src, `"${words.join(' ').slice(0, 60)}" is not three decimal coordinates`, 'a vertex is x y z: three decimal numbers', line);
   }
   const v: [number, number, number] = [Math.fround(Number(words[0])), Math.fround(Number(words[1])), Math.fround(Number(words[2]))];
-  if (!v.every(Number.isFinite)) meshFail(src, `"${words.slice(0, 3).join(' ')}" is beyond single precision (3.4e38)`, 'mesh coordinates are single-precision numbers: check the units', line);
+  if (!v.every(Number.isFinite))
+    meshFail(
+      src,
+      `"${words.slice(0, 3).join(' ')}" is beyond single precision (3.4e38)`,
+      'mesh coordinates are single-precision numbers: check the units',
+      line,
+    );
   return v;
 }
 
 function readObj(text: string, src: MeshSource): TriangleMesh {
-  const vertices: number[] = [], faces: number[] = [];
+  const vertices: number[] = [],
+    faces: number[] = [];
   // the shape (tinyobjloader's: a new one at o or g once the current has faces) and its face count
-  let shape = 0, shapeFaces = 0, ignored = 0;
+  let shape = 0,
+    shapeFaces = 0,
+    ignored = 0;
   const lines = text.split(/\r?\n/);
   for (let n = 0; n < lines.length; n++) {
     const [kind, ...rest] = lines[n].replace(/#.*/, '').trim().split(/\s+/);
@@ -80,7 +89,12 @@ function polygon(words: readonly string[], count: number, v: readonly number[], 
     const i = /^-?\d+/.test(w) ? parseInt(w, 10) : NaN;
     const k = i < 0 ? count + i : i - 1;
     if (!Number.isInteger(i) || i === 0 || k < 0 || k >= count) {
-      meshFail(src, `face vertex "${w}" is not one of the ${count} vertices before it`, 'face indices count from 1 (negative: back from the last vertex)', line);
+      meshFail(
+        src,
+        `face vertex "${w}" is not one of the ${count} vertices before it`,
+        'face indices count from 1 (negative: back from the last vertex)',
+        line,
+      );
     }
     return k;
   });
@@ -111,10 +125,15 @@ function readStl(bytes: Uint8Array, src: MeshSource): TriangleMesh {
   }
   const text = new TextDecoder().decode(bytes);
   if (!/^\s*solid\b/.test(text)) {
-    meshFail(src, `the file is neither a binary STL (${bytes.length} bytes, not 84 + 50 per face${count >= 0 ? ` for the ${count} faces its header gives` : ''}) nor an ASCII STL (starting "solid")`, 'the file may be cut short: export it again');
+    meshFail(
+      src,
+      `the file is neither a binary STL (${bytes.length} bytes, not 84 + 50 per face${count >= 0 ? ` for the ${count} faces its header gives` : ''}) nor an ASCII STL (starting "solid")`,
+      'the file may be cut short: export it again',
+    );
   }
   const lines = text.split(/\r?\n/);
-  let inFacet = 0, facetLine = 0;
+  let inFacet = 0,
+    facetLine = 0;
   for (let n = 0; n < lines.length; n++) {
     const [kind, ...rest] = lines[n].trim().split(/\s+/);
     if (kind === 'facet') [inFacet, facetLine] = [1, n + 1];
@@ -138,7 +157,8 @@ class Merger {
   private readonly faces: number[] = [];
 
   add(v: readonly number[], src: MeshSource, line?: number): void {
-    if (!v.every((x) => Math.abs(x) <= 2 ** 30)) meshFail(src, `vertex ${v.join(' ')} is not finite or beyond 2^30`, 'MuJoCo reads STL coordinates up to 2^30 in size', line);
+    if (!v.every((x) => Math.abs(x) <= 2 ** 30))
+      meshFail(src, `vertex ${v.join(' ')} is not finite or beyond 2^30`, 'MuJoCo reads STL coordinates up to 2^30 in size', line);
     const key = `${Object.is(v[0], -0) ? '-0' : v[0]} ${Object.is(v[1], -0) ? '-0' : v[1]} ${Object.is(v[2], -0) ? '-0' : v[2]}`;
     let i = this.index.get(key);
     if (i === undefined) {

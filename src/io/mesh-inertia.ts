@@ -71,7 +71,8 @@ interface Triangle {
 
 /** a triangle's area, unit normal along (b - a) x (c - a) and centre; area 0 below MINVAL (MuJoCo's `triangle`) */
 function triangle(a: readonly number[], b: readonly number[], c: readonly number[]): Triangle {
-  const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+  const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+    v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
   const n: Vec3 = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
   const len = Math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   const center: Vec3 = [(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3];
@@ -100,7 +101,13 @@ export function meshMass(mesh: TriangleMesh, t: MeshTransform, rule: MeshInertia
   });
   if (rule === 'convex' || faces.length === 0) {
     // the hull of the moved vertices (a mesh without faces is its hull, as in MuJoCo): outward whatever the scale's sign (MuJoCo builds it with qhull)
-    const hull = convexHull(moved.flat()) ?? meshFail(src, 'its vertices span no volume: it has no convex hull', 'a flat mesh has no volume: use <mesh inertia="shell">, or give the body an <inertial>');
+    const hull =
+      convexHull(moved.flat()) ??
+      meshFail(
+        src,
+        'its vertices span no volume: it has no convex hull',
+        'a flat mesh has no volume: use <mesh inertia="shell">, or give the body an <inertial>',
+      );
     faces.splice(0, faces.length, ...hull);
   }
   const tri = (i: number, at = moved) => triangle(at[faces[i]], at[faces[i + 1]], at[faces[i + 2]]);
@@ -116,9 +123,19 @@ export function meshMass(mesh: TriangleMesh, t: MeshTransform, rule: MeshInertia
   for (let k = 0; k < 3; k++) f[k] /= area;
   const com = centreOfMass(faces, tri, f, rule, src);
   const centred = moved.map((p) => p.map((x, i) => x - com[i]));
-  const { measure, inertia } = secondMoments(faces, (i) => tri(i, centred), (i) => [centred[faces[i]], centred[faces[i + 1]], centred[faces[i + 2]]], rule);
+  const { measure, inertia } = secondMoments(
+    faces,
+    (i) => tri(i, centred),
+    (i) => [centred[faces[i]], centred[faces[i + 1]], centred[faces[i + 2]]],
+    rule,
+  );
   const [least, middle, most] = principalMoments(inertia);
-  if (!(least > 0)) meshFail(src, `its principal moments of inertia ${least}, ${middle}, ${most} are not all positive`, 'a flat or degenerate mesh has no volume: use <mesh inertia="shell">, or give the body an <inertial>');
+  if (!(least > 0))
+    meshFail(
+      src,
+      `its principal moments of inertia ${least}, ${middle}, ${most} are not all positive`,
+      'a flat or degenerate mesh has no volume: use <mesh inertia="shell">, or give the body an <inertial>',
+    );
   return { measure, com, inertia };
 }
 
@@ -135,15 +152,36 @@ function centreOfMass(faces: readonly number[], tri: (i: number) => Triangle, f:
   }
   if (total < MINVAL) {
     if (rule === 'shell') meshFail(src, `its surface area ${total} is too small`, 'check the file and the mesh scale');
-    if (total < 0) meshFail(src, `its volume ${Number(total.toPrecision(6))} is negative: the triangles face inward (inside out)`, 'reverse the triangles\' winding (counter-clockwise seen from outside), or use <mesh inertia="legacy">');
-    meshFail(src, `its volume ${Number(total.toPrecision(6))} is too small (an open or flat mesh)`, 'close the mesh, use <mesh inertia="shell"> (mass on the surface), or give the body an <inertial>');
+    if (total < 0)
+      meshFail(
+        src,
+        `its volume ${Number(total.toPrecision(6))} is negative: the triangles face inward (inside out)`,
+        'reverse the triangles\' winding (counter-clockwise seen from outside), or use <mesh inertia="legacy">',
+      );
+    meshFail(
+      src,
+      `its volume ${Number(total.toPrecision(6))} is too small (an open or flat mesh)`,
+      'close the mesh, use <mesh inertia="shell"> (mass on the surface), or give the body an <inertial>',
+    );
   }
   return [com[0] / total, com[1] / total, com[2] / total];
 }
 
 /** MuJoCo's ComputeInertia: the tetrahedra (triangles for the shell rule) at the centre of mass */
-function secondMoments(faces: readonly number[], tri: (i: number) => Triangle, corners: (i: number) => number[][], rule: MeshInertiaRule): Pick<MeshMass, 'measure' | 'inertia'> {
-  const pairs = [[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]];
+function secondMoments(
+  faces: readonly number[],
+  tri: (i: number) => Triangle,
+  corners: (i: number) => number[][],
+  rule: MeshInertiaRule,
+): Pick<MeshMass, 'measure' | 'inertia'> {
+  const pairs = [
+    [0, 0],
+    [1, 1],
+    [2, 2],
+    [0, 1],
+    [0, 2],
+    [1, 2],
+  ];
   const P = [0, 0, 0, 0, 0, 0];
   const C = rule === 'shell' ? 12 : 20;
   let measure = 0;
@@ -172,10 +210,18 @@ function orientationCheck(mesh: TriangleMesh, src: MeshSource): void {
   const f = mesh.faces;
   for (let i = 0; i < f.length; i += 3) {
     if (!(triangle(v(f[i]), v(f[i + 1]), v(f[i + 2])).area > Math.sqrt(MINVAL))) continue;
-    for (const [a, b] of [[f[i], f[i + 1]], [f[i + 1], f[i + 2]], [f[i + 2], f[i]]]) {
+    for (const [a, b] of [
+      [f[i], f[i + 1]],
+      [f[i + 1], f[i + 2]],
+      [f[i + 2], f[i]],
+    ]) {
       const key = `${a} ${b}`;
       if (seen.has(key)) {
-        meshFail(src, `its faces have inconsistent orientation: two triangles run from vertex ${a + 1} to vertex ${b + 1}`, 'orient every triangle counter-clockwise seen from outside, or use <mesh inertia="legacy">');
+        meshFail(
+          src,
+          `its faces have inconsistent orientation: two triangles run from vertex ${a + 1} to vertex ${b + 1}`,
+          'orient every triangle counter-clockwise seen from outside, or use <mesh inertia="legacy">',
+        );
       }
       seen.add(key);
     }
@@ -188,16 +234,26 @@ function closedCheck(mesh: TriangleMesh, src: MeshSource): void {
   const balance = new Map<string, { count: number; from: number; to: number }>();
   const f = mesh.faces;
   for (let i = 0; i < f.length; i += 3) {
-    for (const [a, b] of [[f[i], f[i + 1]], [f[i + 1], f[i + 2]], [f[i + 2], f[i]]]) {
+    for (const [a, b] of [
+      [f[i], f[i + 1]],
+      [f[i + 1], f[i + 2]],
+      [f[i + 2], f[i]],
+    ]) {
       const [ka, kb] = [key(a), key(b)];
       if (ka === kb) continue;
-      const forward = ka < kb, edge = forward ? `${ka}|${kb}` : `${kb}|${ka}`;
+      const forward = ka < kb,
+        edge = forward ? `${ka}|${kb}` : `${kb}|${ka}`;
       const e = balance.get(edge) ?? { count: 0, from: a, to: b };
       e.count += forward ? 1 : -1;
       balance.set(edge, e);
     }
   }
   for (const { count, from, to } of balance.values()) {
-    if (count !== 0) meshFail(src, `it is not closed: the edge from vertex ${from + 1} to vertex ${to + 1} has no triangle running back along it`, 'exact needs a watertight mesh: close it, or use <mesh inertia="legacy"> (MuJoCo\'s default)');
+    if (count !== 0)
+      meshFail(
+        src,
+        `it is not closed: the edge from vertex ${from + 1} to vertex ${to + 1} has no triangle running back along it`,
+        'exact needs a watertight mesh: close it, or use <mesh inertia="legacy"> (MuJoCo\'s default)',
+      );
   }
 }

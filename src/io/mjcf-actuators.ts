@@ -75,7 +75,8 @@ export function readActuators(r: Reader, section: XmlNode): MjcfActuator[] {
     }
     const a = actuatorAttrs(r, e);
     const transmission = TRANSMISSIONS.filter((t) => a[t] !== undefined);
-    if (transmission.length !== 1) fail(e, transmission.length ? `gives both ${transmission[0]} and ${transmission[1]}` : 'has no transmission', 'give one of joint="..." or tendon="..."');
+    if (transmission.length !== 1)
+      fail(e, transmission.length ? `gives both ${transmission[0]} and ${transmission[1]}` : 'has no transmission', 'give one of joint="..." or tendon="..."');
     const t = transmission[0];
     if (t !== 'joint' && t !== 'jointinparent' && t !== 'tendon') {
       r.warnings.push(`${where(e)}: its ${t} transmission is not modelled (left out)`);
@@ -93,7 +94,8 @@ export function readActuators(r: Reader, section: XmlNode): MjcfActuator[] {
     }
     out.push({
       ...(a.name !== undefined && { name: a.name }),
-      index, kind: e.tag,
+      index,
+      kind: e.tag,
       ...(t === 'tendon' ? { tendon: a.tendon } : { joint: a[t] }),
       gear: r.numbers(e, a, 'gear', 6, [1, 0, 0, 0, 0, 0], 1)[0],
       ...law,
@@ -127,7 +129,8 @@ function gainBias(r: Reader, e: XmlNode, a: Record<string, string>): Pick<MjcfAc
     return v;
   };
   switch (e.tag) {
-    case 'motor': return { gain: [1, 0, 0], bias: [0, 0, 0] };
+    case 'motor':
+      return { gain: [1, 0, 0], bias: [0, 0, 0] };
     case 'position': {
       const kp = nonNegative('kp', 1);
       if (a.dampratio === undefined) return { gain: [kp, 0, 0], bias: [0, -kp, -nonNegative('kv', 0)] };
@@ -138,9 +141,11 @@ function gainBias(r: Reader, e: XmlNode, a: Record<string, string>): Pick<MjcfAc
       const kv = nonNegative('kv', 1);
       return { gain: [kv, 0, 0], bias: [0, 0, -kv] };
     }
-    case 'damper': return { gain: [0, 0, -nonNegative('kv', 1)], bias: [0, 0, 0] };
+    case 'damper':
+      return { gain: [0, 0, -nonNegative('kv', 1)], bias: [0, 0, 0] };
     default: {
-      const gaintype = a.gaintype ?? 'fixed', biastype = a.biastype ?? 'none';
+      const gaintype = a.gaintype ?? 'fixed',
+        biastype = a.biastype ?? 'none';
       if (gaintype !== 'fixed' && gaintype !== 'affine') return `gaintype ${gaintype}`;
       if (biastype !== 'none' && biastype !== 'affine') return `biastype ${biastype}`;
       const g = r.numbers(e, a, 'gainprm', 10, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], 1);
@@ -160,19 +165,26 @@ function dynamics(r: Reader, e: XmlNode, a: Record<string, string>): MjcfActuato
   const dyntype = e.tag === 'general' ? (a.dyntype ?? 'none') : timeconst > 0 ? 'filterexact' : 'none';
   if (dyntype === 'none') return undefined;
   if (!['integrator', 'filter', 'filterexact'].includes(dyntype)) return `dyntype ${dyntype} (activation dynamics)`;
-  if (a.actearly === 'true') return 'actearly (the force from the next step\'s activation)';
+  if (a.actearly === 'true') return "actearly (the force from the next step's activation)";
   const tau = e.tag === 'position' ? timeconst : r.numbers(e, a, 'dynprm', 10, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], 1)[0];
   const range = limitedRange(r, e, a, 'act').actrange;
   return { type: dyntype === 'integrator' ? 'integrator' : 'filter', tau, ...(range && { actrange: range }) };
 }
 
 /** ctrlrange, forcerange (an actuator's) or actuatorfrcrange (a joint's) when limited: limited="true", or "auto" with a range and autolimits (MuJoCo's rule) */
-export function limitedRange(r: Reader, e: XmlNode, a: Record<string, string>, what: 'ctrl' | 'force' | 'actuatorfrc' | 'act'): Record<string, [number, number]> {
-  const key = `${what}range`, flag = `${what}limited`;
+export function limitedRange(
+  r: Reader,
+  e: XmlNode,
+  a: Record<string, string>,
+  what: 'ctrl' | 'force' | 'actuatorfrc' | 'act',
+): Record<string, [number, number]> {
+  const key = `${what}range`,
+    flag = `${what}limited`;
   const given = a[key] === undefined ? undefined : r.numbers(e, a, key, 2);
   const limited = a[flag] ?? 'auto';
   if (!['true', 'false', 'auto'].includes(limited)) fail(e, `${flag}="${limited}" is not true, false or auto`, `give ${flag}="true"`);
-  if (limited === 'auto' && given && !r.compiler.autolimits) fail(e, `has a ${key} but not ${flag}`, `set <compiler autolimits="true"/>, or give ${flag}="true" or "false"`);
+  if (limited === 'auto' && given && !r.compiler.autolimits)
+    fail(e, `has a ${key} but not ${flag}`, `set <compiler autolimits="true"/>, or give ${flag}="true" or "false"`);
   if (limited === 'false' || (limited === 'auto' && !given)) return {};
   if (!given) fail(e, `is ${flag} but has no ${key}`, `give ${key}="lower upper"`);
   if (!(given[0] < given[1])) fail(e, `${key} lower ${given[0]} is not below upper ${given[1]}`, `give ${key}="lower upper"`);

@@ -28,11 +28,16 @@ import type { MjcfGeom } from './mjcf-parse.ts';
 function shapeOf(g: MjcfGeom): CollisionShape | undefined {
   const s = g.size;
   switch (g.type) {
-    case 'sphere': return { type: 'sphere', radius: s[0] };
-    case 'capsule': return { type: 'capsule', radius: s[0], length: 2 * s[1] };
-    case 'cylinder': return { type: 'cylinder', radius: s[0], length: 2 * s[1] };
-    case 'box': return { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] };
-    default: return undefined;
+    case 'sphere':
+      return { type: 'sphere', radius: s[0] };
+    case 'capsule':
+      return { type: 'capsule', radius: s[0], length: 2 * s[1] };
+    case 'cylinder':
+      return { type: 'cylinder', radius: s[0], length: 2 * s[1] };
+    case 'box':
+      return { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] };
+    default:
+      return undefined;
   }
 }
 
@@ -47,8 +52,12 @@ function colliderOf(g: MjcfGeom, shape: CollisionShape, p: MjcfGeom): Collider {
   const [w, x, y, z] = g.quat;
   const [a, b] = [g.solref ?? SOLREF, p.solref ?? SOLREF];
   return {
-    shape, ...(g.name !== undefined && { name: g.name }), offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }),
-    contype: 1, conaffinity: 0,
+    shape,
+    ...(g.name !== undefined && { name: g.name }),
+    offset: g.pos,
+    ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }),
+    contype: 1,
+    conaffinity: 0,
     material: { friction: Math.max(g.friction, p.friction), timeConstant: (a[0] + b[0]) / 2, dampingRatio: (a[1] + b[1]) / 2 },
   };
 }
@@ -73,8 +82,11 @@ export function collidersOf(geoms: readonly MjcfGeom[], planes: readonly MjcfGeo
 export function addGrounds(m: Mechanism, planes: readonly MjcfGeom[]): void {
   for (const g of planes) {
     m.ground({
-      normal: rotate(g.quat, [0, 0, 1]), point: g.pos, ...(g.name !== undefined && { name: g.name }),
-      contype: 0, conaffinity: 1,
+      normal: rotate(g.quat, [0, 0, 1]),
+      point: g.pos,
+      ...(g.name !== undefined && { name: g.name }),
+      contype: 0,
+      conaffinity: 1,
     });
   }
 }

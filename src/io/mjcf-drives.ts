@@ -55,23 +55,38 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
     const target = a.joint ?? a.tendon!;
     const k = onTarget.get(target) ?? 0;
     onTarget.set(target, k + 1);
-    const wanted = a.name ?? `${target}_actuator${k}`, sanitised = c.names.sanitise(wanted);
+    const wanted = a.name ?? `${target}_actuator${k}`,
+      sanitised = c.names.sanitise(wanted);
     // a name a joint, body or tendon already has: that component holds the input <name>.ctrl (not another actuator: it has its own)
     const owner = c.m.children.find((x) => x.localName === sanitised && !(x instanceof Actuator));
     const component = c.names.take(owner ? `${sanitised}_actuator` : wanted, `actuator ${wanted}`);
     const ctrl = c.ctrl?.[a.index];
     const bias: [number, number, number] = [a.bias[0], a.bias[1], kv(a) ?? a.bias[2]];
     const activation = a.dyn && { type: a.dyn.type, tau: a.dyn.tau, ...(a.dyn.actrange && { range: a.dyn.actrange }) };
-    const common = { gain: a.gain, bias, ctrlRange: a.ctrlrange, forceRange: a.forcerange, ...(ctrl !== undefined && { ctrl }), ...(owner && { ctrlOwner: owner }), ...(activation && { activation }) };
+    const common = {
+      gain: a.gain,
+      bias,
+      ctrlRange: a.ctrlrange,
+      forceRange: a.forcerange,
+      ...(ctrl !== undefined && { ctrl }),
+      ...(owner && { ctrlOwner: owner }),
+      ...(activation && { activation }),
+    };
     if (a.tendon !== undefined) {
       const t = tendons.get(a.tendon);
-      if (!t) throw new ModelError(`MJCF ${a.at}: tendon "${a.tendon}" is not a fixed tendon of the file`, { hint: `fixed tendons: ${[...tendons.keys()].join(', ') || 'none'}` });
+      if (!t)
+        throw new ModelError(`MJCF ${a.at}: tendon "${a.tendon}" is not a fixed tendon of the file`, {
+          hint: `fixed tendons: ${[...tendons.keys()].join(', ') || 'none'}`,
+        });
       const actuator = c.m.add(new Actuator(component, { ...common, length: mul(a.gear, t.tendon.L), velocity: mul(a.gear, t.tendon.Ld) }));
       for (const { joint, coef } of t.joints) push(joint, mul(a.gear * coef, actuator.force));
       continue;
     }
     const joint = c.joints.get(a.joint!);
-    if (!joint) throw new ModelError(`MJCF ${a.at}: joint "${a.joint}" is not a joint of the file`, { hint: `the actuator's joint must be one of: ${[...c.joints.keys()].slice(0, 12).join(', ')}` });
+    if (!joint)
+      throw new ModelError(`MJCF ${a.at}: joint "${a.joint}" is not a joint of the file`, {
+        hint: `the actuator's joint must be one of: ${[...c.joints.keys()].slice(0, 12).join(', ')}`,
+      });
     if (!(joint instanceof OneDofJoint)) {
       c.warnings.push(`${a.at}: drives the ${joint.dof}-dof joint ${joint.localName}: not modelled (left out)`);
       continue;
@@ -79,7 +94,11 @@ export function addDrives(robot: MjcfRobot, c: DriveContext): void {
     const actuator = c.m.add(new Actuator(component, { ...common, length: mul(a.gear, joint.q), velocity: mul(a.gear, joint.qd) }));
     push(joint, mul(a.gear, actuator.force));
   }
-  const ranges = new Map(jointsInOrder(robot).filter((j) => j.name !== undefined && j.actuatorfrcrange).map((j) => [c.joints.get(j.name!), j.actuatorfrcrange!]));
+  const ranges = new Map(
+    jointsInOrder(robot)
+      .filter((j) => j.name !== undefined && j.actuatorfrcrange)
+      .map((j) => [c.joints.get(j.name!), j.actuatorfrcrange!]),
+  );
   for (const [joint, terms] of forces) {
     const r = ranges.get(joint);
     joint.applyForce(r ? max(r[0], min(r[1], add(...terms))) : add(...terms));
@@ -93,9 +112,15 @@ function addTendons(robot: MjcfRobot, c: DriveContext): Map<string, { tendon: Fi
   for (const [k, t] of robot.tendons.entries()) {
     const joints = t.joints.map((x) => ({ joint: scalarJoint(c, x.joint, x.at, 'a fixed tendon couples hinge and slide joints'), coef: x.coef }));
     const name = c.names.take(t.name ?? `tendon${k}`, `tendon ${t.name ?? `tendon${k}`}`);
-    const tendon = c.m.add(new FixedTendon(name, {
-      joints, stiffness: t.stiffness || undefined, restLength: t.springlength, damping: t.damping || undefined, ...(c.limits && t.range && { limits: t.range }),
-    }));
+    const tendon = c.m.add(
+      new FixedTendon(name, {
+        joints,
+        stiffness: t.stiffness || undefined,
+        restLength: t.springlength,
+        damping: t.damping || undefined,
+        ...(c.limits && t.range && { limits: t.range }),
+      }),
+    );
     if (c.limits && t.range) limited.push(name);
     if (t.name !== undefined) tendons.set(t.name, { tendon, joints });
   }
@@ -112,12 +137,17 @@ function addTendons(robot: MjcfRobot, c: DriveContext): Map<string, { tendon: Fi
  */
 function dampingFromRatio(robot: MjcfRobot): (a: MjcfActuator) => number | undefined {
   const m0 = robot.actuators.some((a) => a.dampratio !== undefined) ? massDiagonalAtQpos0(robot) : new Map<MjcfJoint, number>();
-  const byName = new Map(jointsInOrder(robot).filter((j) => j.name !== undefined).map((j) => [j.name!, j]));
+  const byName = new Map(
+    jointsInOrder(robot)
+      .filter((j) => j.name !== undefined)
+      .map((j) => [j.name!, j]),
+  );
   return (a) => {
     if (a.dampratio === undefined) return undefined;
-    const moments = a.tendon !== undefined
-      ? robot.tendons.find((t) => t.name === a.tendon)?.joints.map((x) => ({ joint: x.joint, moment: a.gear * x.coef })) ?? []
-      : [{ joint: a.joint!, moment: a.gear }];
+    const moments =
+      a.tendon !== undefined
+        ? (robot.tendons.find((t) => t.name === a.tendon)?.joints.map((x) => ({ joint: x.joint, moment: a.gear * x.coef })) ?? [])
+        : [{ joint: a.joint!, moment: a.gear }];
     if (!moments.length || !moments.every((x) => m0.has(byName.get(x.joint)!))) return undefined;
     const m = moments.reduce((s, { joint, moment }) => s + (moment === 0 ? 0 : m0.get(byName.get(joint)!)! / (moment * moment)), 0);
     return -a.dampratio * 2 * Math.sqrt(a.gain[0] * m);

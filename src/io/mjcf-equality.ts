@@ -144,8 +144,14 @@ function relpose(r: EqualityReader, e: XmlNode, a: Record<string, string>): { re
   const v = r.numbers(e, a, 'relpose', 7);
   if (v.slice(3).every((x) => x === 0)) return {};
   const quat = unit(v.slice(3)) as Quat | undefined;
-  if (!quat) fail(e, `relpose="${a.relpose}" has a quaternion too short to normalise`, 'give relpose="x y z w qx qy qz" with a unit quaternion, or all-zero quaternion for the file\'s pose');
+  if (!quat)
+    fail(
+      e,
+      `relpose="${a.relpose}" has a quaternion too short to normalise`,
+      'give relpose="x y z w qx qy qz" with a unit quaternion, or all-zero quaternion for the file\'s pose',
+    );
   return { relpose: { pos: [v[0], v[1], v[2]], quat } };
 }
 
-const shortList = (names: string[]): string => (names.length > 12 ? `${names.slice(0, 12).join(', ')}, ... ${names.length - 12} more` : names.join(', ') || 'none');
+const shortList = (names: string[]): string =>
+  names.length > 12 ? `${names.slice(0, 12).join(', ')}, ... ${names.length - 12} more` : names.join(', ') || 'none';

@@ -67,19 +67,25 @@ export function keyStart(robot: MjcfRobot, wanted: string): { joints: Map<MjcfJo
   if (i < 0) {
     const names = keys.map(keyName);
     throw new UsageError(`keyframe "${wanted}" is not in ${robot.name}`, {
-      hint: names.length ? `${didYouMean(wanted, names)}its keyframes: ${names.join(', ')} (an unnamed key by its number)` : 'the file has no <keyframe>: leave out --keyframe',
+      hint: names.length
+        ? `${didYouMean(wanted, names)}its keyframes: ${names.join(', ')} (an unnamed key by its number)`
+        : 'the file has no <keyframe>: leave out --keyframe',
     });
   }
   const key = keys[i];
   const joints = jointsInOrder(robot);
   const [nq, nv] = joints.reduce(([q, v], j) => [q + WIDTH[j.type][0], v + WIDTH[j.type][1]], [0, 0]);
   const check = (what: string, v: number[] | undefined, n: number) => {
-    if (v && v.length !== n) throw new ModelError(`MJCF ${key.at}: ${what} has ${v.length} numbers, the model's ${what} ${n}`, { hint: `give ${n} numbers, in MuJoCo's order (joints depth first, in file order)` });
+    if (v && v.length !== n)
+      throw new ModelError(`MJCF ${key.at}: ${what} has ${v.length} numbers, the model's ${what} ${n}`, {
+        hint: `give ${n} numbers, in MuJoCo's order (joints depth first, in file order)`,
+      });
   };
   check('qpos', key.qpos, nq);
   check('qvel', key.qvel, nv);
   const out = new Map<MjcfJoint, JointStart>();
-  let p = 0, v = 0;
+  let p = 0,
+    v = 0;
   for (const j of joints) {
     const [wq, wv] = WIDTH[j.type];
     // without qpos, MuJoCo's qpos0: the file's pose (ref; the body's pose for a free joint, left to the builder)

@@ -64,7 +64,14 @@ export interface NamedJoint {
 }
 
 // (mechanism with its bodies and joints, the robot's equalities, each body's frame and file pose, each joint by MJCF name) => cut joints and couplings added; warnings
-export function closeEqualities(m: Mechanism, robot: MjcfRobot, bodies: ReadonlyMap<string, Placed>, joints: ReadonlyMap<string, NamedJoint>, names: Names, warnings: string[]): void {
+export function closeEqualities(
+  m: Mechanism,
+  robot: MjcfRobot,
+  bodies: ReadonlyMap<string, Placed>,
+  joints: ReadonlyMap<string, NamedJoint>,
+  names: Names,
+  warnings: string[],
+): void {
   const world: Placed = { frame: m.world.frame_b, pos: [0, 0, 0], quat: IDENTITY };
   // the parser checked the names: a body missing here has no name the equality can refer to
   const body = (name: string | undefined) => (name === undefined || name === 'world' ? world : bodies.get(name)!);
@@ -74,7 +81,10 @@ export function closeEqualities(m: Mechanism, robot: MjcfRobot, bodies: Readonly
     else if (e.type === 'weld') weld(m, e, body(e.body1), body(e.body2), names, warnings);
     else {
       couple(m, e, joints, names, coupled);
-      if (e.polycoef[0] !== 0) warnings.push(`${e.at}: not closed at the file's pose (joint1 is ${Math.abs(e.polycoef[0])} from ref + polycoef[0]): the compiled model's Newton assembles it at the first evaluation`);
+      if (e.polycoef[0] !== 0)
+        warnings.push(
+          `${e.at}: not closed at the file's pose (joint1 is ${Math.abs(e.polycoef[0])} from ref + polycoef[0]): the compiled model's Newton assembles it at the first evaluation`,
+        );
     }
   }
 }
@@ -83,14 +93,17 @@ export function closeEqualities(m: Mechanism, robot: MjcfRobot, bodies: Readonly
 function couple(m: Mechanism, e: MjcfJointEquality, joints: ReadonlyMap<string, NamedJoint>, names: Names, coupled: Set<string>): void {
   const component = (mjcf: string) => {
     const { joint, component } = joints.get(mjcf)!;
-    if (joint.type !== 'hinge' && joint.type !== 'slide') fail(e.node, `joint ${mjcf} is a ${joint.type} joint`, 'a joint equality couples hinge and slide joints, as in MuJoCo');
+    if (joint.type !== 'hinge' && joint.type !== 'slide')
+      fail(e.node, `joint ${mjcf} is a ${joint.type} joint`, 'a joint equality couples hinge and slide joints, as in MuJoCo');
     const c = m.children.find((k) => k.localName === component);
     if (!(c instanceof OneDofJoint)) fail(e.node, `joint ${mjcf} has no one-coordinate component`, 'report this: the importer made it');
     return { c, ref: joint.ref };
   };
-  if (coupled.has(e.joint1)) fail(e.node, `joint1="${e.joint1}" is already determined by an earlier joint equality`, 'a joint can follow one other joint: remove one of the equalities');
+  if (coupled.has(e.joint1))
+    fail(e.node, `joint1="${e.joint1}" is already determined by an earlier joint equality`, 'a joint can follow one other joint: remove one of the equalities');
   coupled.add(e.joint1);
-  const j1 = component(e.joint1), j2 = e.joint2 === undefined ? undefined : component(e.joint2);
+  const j1 = component(e.joint1),
+    j2 = e.joint2 === undefined ? undefined : component(e.joint2);
   const name = names.take(e.name ?? `${e.joint1}_${e.joint2 ?? 'fixed'}_coupling`, `joint equality ${e.at}`);
   m.sources.set(name, `MJCF ${e.at}`);
   m.add(new Coupling(name, j1.c, j2?.c, { y0: j1.ref, x0: j2?.ref ?? 0, coefficients: e.polycoef }));
@@ -121,7 +134,9 @@ function weld(m: Mechanism, e: MjcfWeld, b1: Placed, b2: Placed, names: Names, w
     const turn = toAxisAngle(multiply(conjugate(wanted.quat), relative.quat))?.angle ?? 0;
     const angle = Math.abs(turn > Math.PI ? turn - 2 * Math.PI : turn);
     if (apart > 1e-9 || angle > 1e-9) {
-      warnings.push(`${e.at}: not closed at the file's pose (body2 is ${apart.toPrecision(3)} m and ${angle.toPrecision(3)} rad from its relpose): the compiled model's loop Newton assembles it at the first evaluation, moving the loop's rest joints`);
+      warnings.push(
+        `${e.at}: not closed at the file's pose (body2 is ${apart.toPrecision(3)} m and ${angle.toPrecision(3)} rad from its relpose): the compiled model's loop Newton assembles it at the first evaluation, moving the loop's rest joints`,
+      );
     }
   }
 }

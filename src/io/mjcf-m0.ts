@@ -22,11 +22,13 @@ interface Placed {
 export function massDiagonalAtQpos0(robot: MjcfRobot): Map<MjcfJoint, number> {
   const out = new Map<MjcfJoint, number>();
   const visit = (b: MjcfBody, q0: Quat, p0: Vec3): Placed[] => {
-    const q = multiply(q0, b.quat), p = add(p0, rotate(q0, b.pos));
+    const q = multiply(q0, b.quat),
+      p = add(p0, rotate(q0, b.pos));
     const subtree: Placed[] = [placed(b, q, p), ...b.children.flatMap((c) => visit(c, q, p))];
     for (const j of b.joints) {
       if (j.type !== 'hinge' && j.type !== 'slide') continue;
-      const a = rotate(q, j.axis), o = add(p, rotate(q, j.pos));
+      const a = rotate(q, j.axis),
+        o = add(p, rotate(q, j.pos));
       let m0 = j.armature;
       for (const k of subtree) {
         if (j.type === 'slide') m0 += k.mass;
@@ -41,16 +43,35 @@ export function massDiagonalAtQpos0(robot: MjcfRobot): Map<MjcfJoint, number> {
 }
 
 function placed(b: MjcfBody, q: Quat, p: Vec3): Placed {
-  if (!b.inertial) return { mass: 0, c: p, I: [[0, 0, 0], [0, 0, 0], [0, 0, 0]] };
-  const { mass, com, inertia: [xx, yy, zz, xy, xz, yz] } = b.inertial;
-  const local = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+  if (!b.inertial)
+    return {
+      mass: 0,
+      c: p,
+      I: [
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+    };
+  const {
+    mass,
+    com,
+    inertia: [xx, yy, zz, xy, xz, yz],
+  } = b.inertial;
+  const local = [
+    [xx, xy, xz],
+    [xy, yy, yz],
+    [xz, yz, zz],
+  ];
   // R I R^T with R's columns the body's axes in the world
   const R = [rotate(q, [1, 0, 0]), rotate(q, [0, 1, 0]), rotate(q, [0, 0, 1])];
-  const I = [0, 1, 2].map((i) => [0, 1, 2].map((j) => {
-    let s = 0;
-    for (let k = 0; k < 3; k++) for (let l = 0; l < 3; l++) s += R[k][i] * local[k][l] * R[l][j];
-    return s;
-  }));
+  const I = [0, 1, 2].map((i) =>
+    [0, 1, 2].map((j) => {
+      let s = 0;
+      for (let k = 0; k < 3; k++) for (let l = 0; l < 3; l++) s += R[k][i] * local[k][l] * R[l][j];
+      return s;
+    }),
+  );
   return { mass, c: add(p, rotate(q, com)), I };
 }
 

@@ -54,11 +54,14 @@ export function readMesh(r: Reader, e: XmlNode): MjcfMesh {
     fail(e, 'face is not triples of vertex indices (from 0) into vertex', 'give three vertex numbers per triangle');
   }
   return {
-    ...(file !== undefined && { file }), inertia, at: where(e),
+    ...(file !== undefined && { file }),
+    inertia,
+    at: where(e),
     ...(a.scale !== undefined && { scale: r.numbers(e, a, 'scale', 3) as Vec3 }),
     ...(a.refpos !== undefined && { refpos: r.numbers(e, a, 'refpos', 3) as Vec3 }),
     ...(refquat && { refquat: refquat as Quat }),
-    ...(vertex && { vertex: vertex.map(Math.fround) }), ...(face && { face }),
+    ...(vertex && { vertex: vertex.map(Math.fround) }),
+    ...(face && { face }),
   };
 }
 
@@ -97,8 +100,11 @@ export class MeshMasses {
     const mesh = this.meshes[name] ?? fail(geom, `mesh "${name}" is not defined`, `define it with <asset><mesh name="${name}" file="..."/></asset>`);
     const src: MeshSource = { mesh: name, file: mesh.file ?? mesh.at };
     const triangles = this.triangles(mesh, src, geom);
-    if (triangles.ignoredObjects) this.warnings.push(`MJCF mesh "${name}" (${src.file}): ${triangles.ignoredObjects} object${triangles.ignoredObjects === 1 ? '' : 's'} after the first not counted in its mass, as MuJoCo reads only an OBJ file's first object`);
-    const transform = { scale: mesh.scale ?? [1, 1, 1] as Vec3, refpos: mesh.refpos ?? [0, 0, 0] as Vec3, refquat: mesh.refquat ?? [1, 0, 0, 0] as Quat };
+    if (triangles.ignoredObjects)
+      this.warnings.push(
+        `MJCF mesh "${name}" (${src.file}): ${triangles.ignoredObjects} object${triangles.ignoredObjects === 1 ? '' : 's'} after the first not counted in its mass, as MuJoCo reads only an OBJ file's first object`,
+      );
+    const transform = { scale: mesh.scale ?? ([1, 1, 1] as Vec3), refpos: mesh.refpos ?? ([0, 0, 0] as Vec3), refquat: mesh.refquat ?? ([1, 0, 0, 0] as Quat) };
     return meshMass(triangles, transform, mesh.inertia, src);
   }
 
@@ -115,11 +121,16 @@ export class MeshMasses {
       content = this.readFile?.(mesh.file);
     } catch (e) {
       if (e instanceof KronError) throw e;
-      throw new ModelError(`MJCF mesh "${src.mesh}" (${mesh.file}): the file could not be read (${(e as { code?: string }).code ?? (e as Error).message}); ${needed}`, { hint: 'check the file\'s permissions, or give the body an <inertial>' });
+      throw new ModelError(
+        `MJCF mesh "${src.mesh}" (${mesh.file}): the file could not be read (${(e as { code?: string }).code ?? (e as Error).message}); ${needed}`,
+        { hint: "check the file's permissions, or give the body an <inertial>" },
+      );
     }
     if (content === undefined) {
       throw new ModelError(`MJCF mesh "${src.mesh}" (${mesh.file}): the file is not found; ${needed}`, {
-        hint: this.readFile ? 'mesh files are found under <compiler meshdir>, relative to the MJCF file: check the name, or give the body an <inertial>' : 'pass options.readFile to parseMjcf to read mesh files, or give the body an <inertial>',
+        hint: this.readFile
+          ? 'mesh files are found under <compiler meshdir>, relative to the MJCF file: check the name, or give the body an <inertial>'
+          : 'pass options.readFile to parseMjcf to read mesh files, or give the body an <inertial>',
       });
     }
     return readMeshFile(typeof content === 'string' ? new TextEncoder().encode(content) : content, src);

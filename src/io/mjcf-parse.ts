@@ -157,7 +157,6 @@ const IGNORED_IN_BODY = new Set(['site', 'camera', 'light', 'plugin']);
 /** elements that place bodies or add them in ways not read */
 const UNSUPPORTED_IN_BODY = new Set(['frame', 'replicate', 'attach', 'composite', 'flexcomp']);
 
-
 /** "3 tendons (a, b, c) are" / "1 tendon (a) is": at most 8 names shown */
 export function listed(names: readonly string[], noun: string): string {
   const shown = names.length > 8 ? [...names.slice(0, 8), `... ${names.length - 8} more`] : names;
@@ -193,10 +192,15 @@ export class Reader {
     }
     const words = text.trim().split(/\s+/).filter(Boolean);
     if (words.length < min || words.length > count || !words.every((w) => DECIMAL.test(w))) {
-      fail(e, `${name}="${text.trim().slice(0, 40)}" is not ${min === count ? count : `${min} to ${count}`} decimal number${count > 1 ? 's' : ''}`, `e.g. ${name}="${Array(count).fill('0').join(' ')}"`);
+      fail(
+        e,
+        `${name}="${text.trim().slice(0, 40)}" is not ${min === count ? count : `${min} to ${count}`} decimal number${count > 1 ? 's' : ''}`,
+        `e.g. ${name}="${Array(count).fill('0').join(' ')}"`,
+      );
     }
     const v = words.map(Number);
-    if (!v.every((x) => Math.abs(x) <= MAX_MAGNITUDE)) fail(e, `${name}="${text.trim().slice(0, 40)}" is out of range: Kron reads magnitudes up to 1e9`, 'MJCF quantities are in SI units: check the units');
+    if (!v.every((x) => Math.abs(x) <= MAX_MAGNITUDE))
+      fail(e, `${name}="${text.trim().slice(0, 40)}" is out of range: Kron reads magnitudes up to 1e9`, 'MJCF quantities are in SI units: check the units');
     return fallback ? [...v, ...fallback.slice(v.length)] : v;
   }
 
@@ -214,21 +218,27 @@ export class Reader {
     if (given.length > 1) fail(e, `gives both ${given[0]} and ${given[1]}`, 'give one orientation: quat, axisangle, euler, xyaxes or zaxis');
     const too = (what: string): never => fail(e, what, 'give a non-zero direction');
     switch (given[0]) {
-      case 'quat': return (unit(this.numbers(e, a, 'quat', 4)) as Quat | undefined) ?? too('quat has zero length');
+      case 'quat':
+        return (unit(this.numbers(e, a, 'quat', 4)) as Quat | undefined) ?? too('quat has zero length');
       case 'axisangle': {
         const [x, y, z, angle] = this.numbers(e, a, 'axisangle', 4);
         return axisAngle(unit([x, y, z]) ?? too('the axis of axisangle has zero length'), this.angle(angle));
       }
       case 'euler': {
-        const q = euler(this.numbers(e, a, 'euler', 3).map((x) => this.angle(x)), this.compiler.eulerseq);
+        const q = euler(
+          this.numbers(e, a, 'euler', 3).map((x) => this.angle(x)),
+          this.compiler.eulerseq,
+        );
         return q ?? fail(e, `eulerseq "${this.compiler.eulerseq}" is not three of x, y, z, X, Y, Z`, 'e.g. <compiler eulerseq="xyz"/>');
       }
       case 'xyaxes': {
         const q = xyAxes(this.numbers(e, a, 'xyaxes', 6));
         return typeof q === 'string' ? too(`xyaxes: ${q}`) : q;
       }
-      case 'zaxis': return zAxis(unit(this.numbers(e, a, 'zaxis', 3)) ?? too('zaxis has zero length'));
-      default: return fallback;
+      case 'zaxis':
+        return zAxis(unit(this.numbers(e, a, 'zaxis', 3)) ?? too('zaxis has zero length'));
+      default:
+        return fallback;
     }
   }
 
@@ -244,7 +254,9 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
   let gravity: Vec3 = [0, 0, -9.81];
   const worldbodies: XmlNode[] = [];
   const equalities: XmlNode[] = [];
-  const tendons: MjcfTendon[] = [], actuators: MjcfActuator[] = [], keyframes: MjcfKey[] = [];
+  const tendons: MjcfTendon[] = [],
+    actuators: MjcfActuator[] = [],
+    keyframes: MjcfKey[] = [];
   // compiler and defaults first: they apply to the whole file wherever they are written
   for (const c of root.children) if (c.tag === 'compiler') r.compiler = readCompiler(r, c);
   for (const c of root.children) if (c.tag === 'default') readDefaults(r, c, undefined);
@@ -343,20 +355,27 @@ function readOption(r: Reader, o: XmlNode): Vec3 {
 /** what a body (or the world body) holds besides bodies, joints, geoms and inertials */
 function bodyChild(r: Reader, c: XmlNode): void {
   if (IGNORED_IN_BODY.has(c.tag)) return;
-  if (UNSUPPORTED_IN_BODY.has(c.tag)) fail(c, `<${c.tag}> is not supported`, `write the bodies it ${c.tag === 'frame' ? 'places' : 'makes'} out as <body> elements`);
+  if (UNSUPPORTED_IN_BODY.has(c.tag))
+    fail(c, `<${c.tag}> is not supported`, `write the bodies it ${c.tag === 'frame' ? 'places' : 'makes'} out as <body> elements`);
   r.warnings.push(`${where(c)}: not read`);
 }
 
 function readBody(r: Reader, e: XmlNode, childclass: string, top: boolean): MjcfBody {
   const a = e.attrs;
   const cls = a.childclass ?? childclass;
-  if (a.childclass !== undefined && !r.classes.has(a.childclass)) fail(e, `childclass "${a.childclass}" is not defined`, `define it with <default class="${a.childclass}">`);
+  if (a.childclass !== undefined && !r.classes.has(a.childclass))
+    fail(e, `childclass "${a.childclass}" is not defined`, `define it with <default class="${a.childclass}">`);
   if (a.mocap === 'true') fail(e, 'mocap bodies are not supported', 'a mocap body is moved by the program, not by the dynamics');
   if (a.gravcomp !== undefined && Number(a.gravcomp) !== 0) r.warnings.push(`${where(e)}: gravcomp is not modelled`);
   const body: MjcfBody = {
     ...(a.name !== undefined && { name: a.name }),
-    id: r.nextBodyId(), pos: r.numbers(e, a, 'pos', 3, [0, 0, 0]) as Vec3, quat: r.orientation(e, a),
-    joints: [], geoms: [], children: [], at: where(e),
+    id: r.nextBodyId(),
+    pos: r.numbers(e, a, 'pos', 3, [0, 0, 0]) as Vec3,
+    quat: r.orientation(e, a),
+    joints: [],
+    geoms: [],
+    children: [],
+    at: where(e),
   };
   let inertialNode: XmlNode | undefined;
   for (const c of e.children) {
@@ -370,7 +389,11 @@ function readBody(r: Reader, e: XmlNode, childclass: string, top: boolean): Mjcf
   }
   const free = body.joints.findIndex((j) => j.type === 'free');
   if (free >= 0 && (!top || body.joints.length > 1)) {
-    fail(e, top ? 'has a free joint and other joints' : 'has a free joint but is not a body of the world', 'a free joint moves a body of <worldbody> on its own');
+    fail(
+      e,
+      top ? 'has a free joint and other joints' : 'has a free joint but is not a body of the world',
+      'a free joint moves a body of <worldbody> on its own',
+    );
   }
   const fromGeoms = r.compiler.inertiafromgeom === 'true' || (r.compiler.inertiafromgeom === 'auto' && !inertialNode);
   body.inertial = fromGeoms ? geomInertia(r, e, body.geoms, groupsOf(r, e, cls)) : inertialNode && readInertial(r, inertialNode);
@@ -393,7 +416,12 @@ function readInertial(r: Reader, e: XmlNode): MassProperties | undefined {
     const [xx, yy, zz, xy, xz, yz] = r.numbers(e, a, 'fullinertia', 6);
     inertia = [xx, yy, zz, xy, xz, yz];
     const [least] = principalMoments(inertia);
-    if (!(least > 1e-14)) fail(e, `fullinertia="${a.fullinertia}" is not positive definite: its least principal moment is ${Number(least.toPrecision(6))}`, 'give the inertia about the centre of mass in kg m^2, positive definite (as MuJoCo requires)');
+    if (!(least > 1e-14))
+      fail(
+        e,
+        `fullinertia="${a.fullinertia}" is not positive definite: its least principal moment is ${Number(least.toPrecision(6))}`,
+        'give the inertia about the centre of mass in kg m^2, positive definite (as MuJoCo requires)',
+      );
   } else {
     const d = r.numbers(e, a, 'diaginertia', 3);
     const q = r.orientation(e, a);
@@ -426,23 +454,43 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
   }
   const massGiven = a.mass === undefined ? undefined : r.number(e, a, 'mass', 0);
   const density = r.number(e, a, 'density', 1000);
-  if ((massGiven ?? 0) < 0 || density < 0) fail(e, `${massGiven !== undefined && massGiven < 0 ? `mass ${massGiven}` : `density ${density}`} is negative`, 'give a mass (kg) or density (kg/m^3) of 0 or more');
+  if ((massGiven ?? 0) < 0 || density < 0)
+    fail(
+      e,
+      `${massGiven !== undefined && massGiven < 0 ? `mass ${massGiven}` : `density ${density}`} is negative`,
+      'give a mass (kg) or density (kg/m^3) of 0 or more',
+    );
   if (SOLIDS.includes(type)) {
     const needed = type === 'sphere' ? 1 : type === 'capsule' || type === 'cylinder' ? 2 : 3;
-    if (!size.slice(0, needed).every((s) => s > 0)) fail(e, `a ${type} needs ${needed} positive size${needed > 1 ? 's' : ''}, got size="${size.slice(0, needed).join(' ')}"`, 'give the half sizes in m');
+    if (!size.slice(0, needed).every((s) => s > 0))
+      fail(e, `a ${type} needs ${needed} positive size${needed > 1 ? 's' : ''}, got size="${size.slice(0, needed).join(' ')}"`, 'give the half sizes in m');
   }
   // the geom's own colour, else its material's
   const rgba = a.rgba === undefined ? (a.material === undefined ? undefined : r.materials.get(a.material)) : r.numbers(e, a, 'rgba', 4);
-  const contype = r.number(e, a, 'contype', 1), conaffinity = r.number(e, a, 'conaffinity', 1);
+  const contype = r.number(e, a, 'contype', 1),
+    conaffinity = r.number(e, a, 'conaffinity', 1);
   const collides = contype !== 0 || conaffinity !== 0;
   const friction = r.numbers(e, a, 'friction', 3, [1, 0.005, 0.0001], 1)[0];
   const shell = a.shellinertia ?? 'false';
   if (shell !== 'true' && shell !== 'false') fail(e, `shellinertia="${shell}" is not true or false`, 'give shellinertia="true" for a hollow geom');
   const solref = a.solref === undefined ? undefined : r.numbers(e, a, 'solref', 2);
   return {
-    ...(a.name !== undefined && { name: a.name }), type, size, pos, quat, ...(rgba && { rgba }), ...(a.mesh !== undefined && { mesh: a.mesh }),
-    collides, contype, conaffinity, friction, ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
-    group: r.number(e, a, 'group', 0), density, ...(massGiven !== undefined && { mass: massGiven }), ...(shell === 'true' && { shell: true }),
+    ...(a.name !== undefined && { name: a.name }),
+    type,
+    size,
+    pos,
+    quat,
+    ...(rgba && { rgba }),
+    ...(a.mesh !== undefined && { mesh: a.mesh }),
+    collides,
+    contype,
+    conaffinity,
+    friction,
+    ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
+    group: r.number(e, a, 'group', 0),
+    density,
+    ...(massGiven !== undefined && { mass: massGiven }),
+    ...(shell === 'true' && { shell: true }),
   };
 }
 
@@ -454,7 +502,8 @@ function readJoint(r: Reader, e: XmlNode, cls: string): MjcfJoint {
   const type = (a.type ?? 'hinge') as MjcfJointType;
   if (!JOINT_TYPES.includes(type)) fail(e, `unknown joint type "${type}"`, `MJCF joint types: ${JOINT_TYPES.join(', ')}`);
   const axis = unit(r.numbers(e, a, 'axis', 3, [0, 0, 1]));
-  if (!axis && (type === 'hinge' || type === 'slide')) fail(e, `axis="${a.axis}" has zero length`, 'give a non-zero direction in the body frame, e.g. axis="0 0 1"');
+  if (!axis && (type === 'hinge' || type === 'slide'))
+    fail(e, `axis="${a.axis}" has zero length`, 'give a non-zero direction in the body frame, e.g. axis="0 0 1"');
   // hinge angles in the compiler's unit; a slide's are lengths
   const value = (k: string) => (type === 'hinge' ? r.angle(r.number(e, a, k, 0)) : r.number(e, a, k, 0));
   const nonNegative = (k: string) => {
@@ -465,14 +514,21 @@ function readJoint(r: Reader, e: XmlNode, cls: string): MjcfJoint {
   const range = a.range === undefined ? undefined : r.numbers(e, a, 'range', 2).map((x) => (type === 'hinge' || type === 'ball' ? r.angle(x) : x));
   const limited = a.limited ?? 'auto';
   if (!['true', 'false', 'auto'].includes(limited)) fail(e, `limited="${limited}" is not true, false or auto`, 'give limited="true"');
-  if (limited === 'auto' && range && !r.compiler.autolimits) fail(e, 'has a range but not limited', 'set <compiler autolimits="true"/>, or give limited="true" or "false"');
+  if (limited === 'auto' && range && !r.compiler.autolimits)
+    fail(e, 'has a range but not limited', 'set <compiler autolimits="true"/>, or give limited="true" or "false"');
   const isLimited = limited === 'true' || (limited === 'auto' && range !== undefined);
   if (range && range[0] > range[1] && isLimited) fail(e, `range lower ${range[0]} is above upper ${range[1]}`, 'give range="lower upper"');
   return {
     ...(a.name !== undefined && { name: a.name }),
-    type, pos: r.numbers(e, a, 'pos', 3, [0, 0, 0]) as Vec3, axis: (axis ?? [0, 0, 1]) as Vec3,
-    ref: value('ref'), springref: value('springref'),
-    stiffness: nonNegative('stiffness'), damping: nonNegative('damping'), armature: nonNegative('armature'), frictionloss: nonNegative('frictionloss'),
+    type,
+    pos: r.numbers(e, a, 'pos', 3, [0, 0, 0]) as Vec3,
+    axis: (axis ?? [0, 0, 1]) as Vec3,
+    ref: value('ref'),
+    springref: value('springref'),
+    stiffness: nonNegative('stiffness'),
+    damping: nonNegative('damping'),
+    armature: nonNegative('armature'),
+    frictionloss: nonNegative('frictionloss'),
     ...limitedRange(r, e, a, 'actuatorfrc'),
     ...(isLimited && range && { range: [range[0], range[1]] as [number, number] }),
     at: where(e),

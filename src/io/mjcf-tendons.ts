@@ -47,10 +47,12 @@ export function readTendons(r: Reader, section: XmlNode): MjcfTendon[] {
     for (const k of ['frictionloss', 'armature']) if (nonNegative(k) !== 0) r.warnings.push(`${where(e)}: ${k} is not modelled`);
     const [s0, s1] = r.numbers(e, a, 'springlength', 2, [-1, NaN], 1);
     if (!Number.isNaN(s1) && s1 !== s0) r.warnings.push(`${where(e)}: the springlength deadband [${s0}, ${s1}] is not modelled: the spring rests at ${s0}`);
-    const joints = e.children.filter((c) => c.tag === 'joint').map((c) => {
-      if (c.attrs.joint === undefined) fail(c, 'names no joint', 'give <joint joint="name" coef="1"/>');
-      return { joint: c.attrs.joint, coef: r.number(c, c.attrs, 'coef', 1), at: where(c) };
-    });
+    const joints = e.children
+      .filter((c) => c.tag === 'joint')
+      .map((c) => {
+        if (c.attrs.joint === undefined) fail(c, 'names no joint', 'give <joint joint="name" coef="1"/>');
+        return { joint: c.attrs.joint, coef: r.number(c, c.attrs, 'coef', 1), at: where(c) };
+      });
     if (!joints.length) fail(e, 'has no joints', 'give its <joint joint="name" coef="1"/> elements');
     const range = a.range === undefined ? undefined : r.numbers(e, a, 'range', 2);
     const limited = a.limited ?? 'auto';
@@ -60,7 +62,10 @@ export function readTendons(r: Reader, section: XmlNode): MjcfTendon[] {
     if (isLimited && range && range[0] > range[1]) fail(e, `range lower ${range[0]} is above upper ${range[1]}`, 'give range="lower upper"');
     out.push({
       ...(a.name !== undefined && { name: a.name }),
-      joints, stiffness: nonNegative('stiffness'), springlength: s0 === -1 ? 0 : s0, damping: nonNegative('damping'),
+      joints,
+      stiffness: nonNegative('stiffness'),
+      springlength: s0 === -1 ? 0 : s0,
+      damping: nonNegative('damping'),
       ...(isLimited && range && { range: [range[0], range[1]] as [number, number] }),
       at: where(e),
     });

@@ -53,7 +53,8 @@ function parseFile(text: string, source: string): XmlNode[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   const lineOf = (offset: number) => {
-    let lo = 0, hi = starts.length - 1;
+    let lo = 0,
+      hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid] <= offset) lo = mid;
@@ -78,9 +79,12 @@ function tooDeep(text: string, source: string): void {
     if (m[1]) depth--;
     else if (!m[3] && ++depth > maxDepth) {
       const line = text.slice(0, m.index).split('\n').length;
-      throw new ModelError(`MJCF ${source}:${line}: <${m[2]}${/name="([^"]*)"/.exec(m[0]) ? ` name="${/name="([^"]*)"/.exec(m[0])![1]}"` : ''}>: nested more than ${maxDepth} elements deep`, {
-        hint: `Kron reads MJCF nested at most ${maxDepth} elements deep (a chain of about ${maxDepth - 3} bodies)`,
-      });
+      throw new ModelError(
+        `MJCF ${source}:${line}: <${m[2]}${/name="([^"]*)"/.exec(m[0]) ? ` name="${/name="([^"]*)"/.exec(m[0])![1]}"` : ''}>: nested more than ${maxDepth} elements deep`,
+        {
+          hint: `Kron reads MJCF nested at most ${maxDepth} elements deep (a chain of about ${maxDepth - 3} bodies)`,
+        },
+      );
     }
   }
 }
@@ -98,7 +102,13 @@ function convert(raw: RawNode[], source: string, lineOf: (offset: number) => num
       const tag = Object.keys(r).find((k) => k !== ':@');
       if (tag === undefined || tag.startsWith('#') || tag.startsWith('?')) continue;
       const meta = (r as Record<symbol, { startIndex?: number } | undefined>)[META];
-      const node: XmlNode = { tag, attrs: { ...((r[':@'] as Record<string, string> | undefined) ?? {}) }, children: [], source, line: lineOf(meta?.startIndex ?? 0) };
+      const node: XmlNode = {
+        tag,
+        attrs: { ...((r[':@'] as Record<string, string> | undefined) ?? {}) },
+        children: [],
+        source,
+        line: lineOf(meta?.startIndex ?? 0),
+      };
       out.push(node);
       const kids = r[tag];
       if (Array.isArray(kids) && kids.length) stack.push([kids as RawNode[], node.children]);
@@ -117,15 +127,25 @@ function expandIncludes(e: XmlNode, chain: string[], readFile: ReadFile | undefi
     }
     const file = c.attrs.file;
     if (!file) fail(c, 'has no file attribute', 'give <include file="other.xml"/>');
-    if (chain.includes(file)) fail(c, `includes "${file}", which is already being included: ${[...chain, file].join(' -> ')}`, 'an include loop never ends: remove one of the <include>s');
+    if (chain.includes(file))
+      fail(
+        c,
+        `includes "${file}", which is already being included: ${[...chain, file].join(' -> ')}`,
+        'an include loop never ends: remove one of the <include>s',
+      );
     if (chain.length > MAX_INCLUDE_DEPTH) fail(c, `includes nest more than ${MAX_INCLUDE_DEPTH} files deep`, 'flatten the includes');
     const read = readFile?.(file);
     const text = read instanceof Uint8Array ? new TextDecoder().decode(read) : read;
     if (text === undefined) {
-      fail(c, `the included file "${file}" is not found`, readFile ? 'the path is relative to the main MJCF file: check the name' : 'pass options.readFile to parseMjcf to read included files');
+      fail(
+        c,
+        `the included file "${file}" is not found`,
+        readFile ? 'the path is relative to the main MJCF file: check the name' : 'pass options.readFile to parseMjcf to read included files',
+      );
     }
     const roots = parseFile(text, file);
-    if (roots.length !== 1 || roots[0].tag !== 'mujoco') fail(c, `"${file}" does not hold one <mujoco> element`, 'an included file is an MJCF file: <mujoco> ... </mujoco>');
+    if (roots.length !== 1 || roots[0].tag !== 'mujoco')
+      fail(c, `"${file}" does not hold one <mujoco> element`, 'an included file is an MJCF file: <mujoco> ... </mujoco>');
     expandIncludes(roots[0], [...chain, file], readFile);
     const inserted = roots[0].children;
     e.children.splice(i, 1, ...inserted);

@@ -102,16 +102,29 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   const meshShape = (g: MjcfGeom): Shape | undefined => {
     const mesh = g.mesh === undefined ? undefined : robot.meshes[g.mesh];
     const file = mesh?.file === undefined ? undefined : options.meshFile?.(mesh.file);
-    return mesh?.file !== undefined && file ? { type: 'mesh', filename: mesh.file, file, radius: MESH_RADIUS, ...(mesh.scale && { scale: mesh.scale }) } : undefined;
+    return mesh?.file !== undefined && file
+      ? { type: 'mesh', filename: mesh.file, file, radius: MESH_RADIUS, ...(mesh.scale && { scale: mesh.scale }) }
+      : undefined;
   };
   const key = options.keyframe === undefined ? undefined : keyStart(robot, options.keyframe);
-  const build = new Builder(m, names, warnings, jointNames, options.limitsAndFriction ?? true, meshShape, key?.joints, options.contact ?? false, planesOf(robot.worldGeoms));
+  const build = new Builder(
+    m,
+    names,
+    warnings,
+    jointNames,
+    options.limitsAndFriction ?? true,
+    meshShape,
+    key?.joints,
+    options.contact ?? false,
+    planesOf(robot.worldGeoms),
+  );
   if (options.contact) addGrounds(m, build.planes);
   const floor = floorOf(robot.worldGeoms);
   if (floor) m.world.floor = floor;
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
   const stack: [MjcfBody, Frame][] = robot.bodies.map((b) => [b, m.world.frame_b] as [MjcfBody, Frame]).reverse();
-  const poses = filePoses(robot), placed = new Map<string, Placed>();
+  const poses = filePoses(robot),
+    placed = new Map<string, Placed>();
   for (let item = stack.pop(); item; item = stack.pop()) {
     const [b, parent] = item;
     const frame = build.body(b, parent);
@@ -123,10 +136,17 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
   addDrives(robot, { m, joints: build.built, names, ctrl: key?.ctrl, limits: options.limitsAndFriction ?? true, warnings });
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
   const n = build.meshes.missing;
-  if (n) warnings.push(`${n} mesh geom${n === 1 ? ' is' : 's are'} not drawn (${options.meshFile ? 'their files are not found' : 'mesh files are not read'}): their bodies' collision geoms stand in`);
-  if (!options.contact && [...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides)) warnings.push('geoms are drawn, not collided: contacts are not modelled (kron simulate --contact collides them)');
+  if (n)
+    warnings.push(
+      `${n} mesh geom${n === 1 ? ' is' : 's are'} not drawn (${options.meshFile ? 'their files are not found' : 'mesh files are not read'}): their bodies' collision geoms stand in`,
+    );
+  if (!options.contact && [...robot.worldGeoms, ...all.flatMap((b) => b.geoms)].some((g) => g.collides))
+    warnings.push('geoms are drawn, not collided: contacts are not modelled (kron simulate --contact collides them)');
   const { left } = build;
-  if (left.count) warnings.push(`${left.count} geom${left.count === 1 ? '' : 's'} that may collide (${[...left.types].join(', ')}) ${left.count === 1 ? 'has' : 'have'} no contact shape yet: not collided`);
+  if (left.count)
+    warnings.push(
+      `${left.count} geom${left.count === 1 ? '' : 's'} that may collide (${[...left.types].join(', ')}) ${left.count === 1 ? 'has' : 'have'} no contact shape yet: not collided`,
+    );
   return { mechanism: m, warnings };
 }
 
@@ -165,7 +185,13 @@ class Builder {
     const collision = this.contact ? collidersOf(b.geoms, this.planes, this.left) : [];
     if (b.inertial || geometry.length || collision.length) {
       const { mass, com, inertia } = b.inertial ?? { mass: 0, com: [0, 0, 0] as Vec3, inertia: [0, 0, 0, 0, 0, 0] as const };
-      const body = this.m.body(this.names.take(name, `body ${name}`), { m: mass, rcm: com, I: inertia, ...(geometry.length && { geometry }), ...(collision.length && { collision }) });
+      const body = this.m.body(this.names.take(name, `body ${name}`), {
+        m: mass,
+        rcm: com,
+        I: inertia,
+        ...(geometry.length && { geometry }),
+        ...(collision.length && { collision }),
+      });
       this.m.connect(frame, body.frame_a);
     }
     return frame;
@@ -192,7 +218,10 @@ class Builder {
     this.unmodelled(j, name, ['damping', 'stiffness', 'frictionloss']);
     const key = this.start?.get(j);
     const pose = key?.qpos.length ? { r: key.qpos.slice(0, 3), Q: key.qpos.slice(3, 7) } : { r: b.pos, Q: b.quat };
-    const joint = this.record(j, this.m.free(name, { ...pose, armature: j.armature || undefined, ...(key && { v: key.qvel.slice(0, 3), w: key.qvel.slice(3, 6) }) }));
+    const joint = this.record(
+      j,
+      this.m.free(name, { ...pose, armature: j.armature || undefined, ...(key && { v: key.qvel.slice(0, 3), w: key.qvel.slice(3, 6) }) }),
+    );
     this.m.connect(this.m.world.frame_b, joint.frame_a);
     return joint.frame_b;
   }
@@ -206,17 +235,31 @@ class Builder {
       if (j.range) this.notModelled.set('ball range', [...(this.notModelled.get('ball range') ?? []), name]);
       const at = this.place(from, pos, [1, 0, 0, 0], `${name}_pos`);
       const key = this.start?.get(j);
-      const joint = this.record(j, this.m.ball(name, { d: j.damping || undefined, armature: j.armature || undefined, ...(key && { Q: key.qpos, w: key.qvel }) }));
+      const joint = this.record(
+        j,
+        this.m.ball(name, { d: j.damping || undefined, armature: j.armature || undefined, ...(key && { Q: key.qpos, w: key.qvel }) }),
+      );
       this.m.connect(at, joint.frame_a);
       return this.place(joint.frame_b, back, [1, 0, 0, 0], `${name}_back`);
     }
     const key = this.start?.get(j);
     const options = {
-      axis, q: key?.qpos[0] ?? j.ref, qd: key?.qvel[0], c: j.stiffness || undefined, q0: j.stiffness ? j.springref : undefined, d: j.damping || undefined, armature: j.armature || undefined,
+      axis,
+      q: key?.qpos[0] ?? j.ref,
+      qd: key?.qvel[0],
+      c: j.stiffness || undefined,
+      q0: j.stiffness ? j.springref : undefined,
+      d: j.damping || undefined,
+      armature: j.armature || undefined,
       ...(this.limitsAndFriction && { limits: j.range, friction: j.frictionloss || undefined }),
     };
     if (j.type === 'slide') {
-      const at = this.place(from, axis.map((v) => -j.ref * v), [1, 0, 0, 0], `${name}_ref`);
+      const at = this.place(
+        from,
+        axis.map((v) => -j.ref * v),
+        [1, 0, 0, 0],
+        `${name}_ref`,
+      );
       const joint = this.record(j, this.m.prismatic(name, options));
       this.m.connect(at, joint.frame_a);
       return joint.frame_b;
@@ -281,7 +324,11 @@ function geometriesOf(geoms: readonly MjcfGeom[], meshes: { missing: number }, m
 /** a geom's colour and placement in the body's frame */
 function placed(g: MjcfGeom): Omit<Geometry, 'shape'> {
   const [w, x, y, z] = g.quat;
-  return { color: g.rgba ? rgbaToCss(g.rgba) : DEFAULT_COLOR, offset: g.pos, ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }) };
+  return {
+    color: g.rgba ? rgbaToCss(g.rgba) : DEFAULT_COLOR,
+    offset: g.pos,
+    ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }),
+  };
 }
 
 /** one solid geom with its colour, in the body's frame */
@@ -291,11 +338,16 @@ function geometryOf(g: MjcfGeom): Geometry {
   // a capsule's and a cylinder's axis is the geom's z, as the viewer's own axis
   const along = { color: at.color, offset: g.pos, axis: rotate(g.quat, [0, 0, 1]) };
   switch (g.type) {
-    case 'sphere': return { shape: { type: 'sphere', radius: s[0] }, ...at };
-    case 'capsule': return { shape: { type: 'capsule', radius: s[0], length: 2 * s[1] }, ...along };
-    case 'cylinder': return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, ...along };
-    case 'ellipsoid': return { shape: { type: 'ellipsoid', radii: [s[0], s[1], s[2]] }, ...at };
-    default: return { shape: { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] }, ...at };
+    case 'sphere':
+      return { shape: { type: 'sphere', radius: s[0] }, ...at };
+    case 'capsule':
+      return { shape: { type: 'capsule', radius: s[0], length: 2 * s[1] }, ...along };
+    case 'cylinder':
+      return { shape: { type: 'cylinder', radius: s[0], length: 2 * s[1] }, ...along };
+    case 'ellipsoid':
+      return { shape: { type: 'ellipsoid', radii: [s[0], s[1], s[2]] }, ...at };
+    default:
+      return { shape: { type: 'box', size: [2 * s[0], 2 * s[1], 2 * s[2]] }, ...at };
   }
 }
 

@@ -41,7 +41,10 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const run = simulate(state, { ...rest, signals: [...names, ...poseNames] });
   // the run's own names: patterns such as contact.* come back spelt out (contact/signals.ts)
   const asked = run.names.length - poseNames.length;
-  const result = Object.assign(new SimulationResult(run.time, run.names.slice(0, asked), run.columns.slice(0, asked)), { integration: run.integration, events: run.events });
+  const result = Object.assign(new SimulationResult(run.time, run.names.slice(0, asked), run.columns.slice(0, asked)), {
+    integration: run.integration,
+    events: run.events,
+  });
   const poses = packPoses(run.columns.slice(asked), run.length);
   const { step = DEFAULT_STEP, rtol, atol } = options;
   // the integrator that integrated: auto's rk4, or radau once it switched (then also where and why)

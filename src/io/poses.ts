@@ -34,7 +34,8 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 export function packPoses(columns: readonly ArrayLike<number>[], samples: number): Poses {
   const frames = columns.length / SIGNALS_PER_FRAME;
   const data = new Array<number>(samples * frames * POSE_STRIDE);
-  const R = new Float64Array(9), q = new Float64Array(4);
+  const R = new Float64Array(9),
+    q = new Float64Array(4);
   const previous = Array.from({ length: frames }, () => new Float64Array(4));
   for (let k = 0; k < samples; k++) {
     for (let f = 0; f < frames; f++) {
@@ -56,7 +57,8 @@ export function packPoses(columns: readonly ArrayLike<number>[], samples: number
 
 /** the sample k with time[k] <= t < time[k + 1] (clamped to the run) */
 export function sampleBefore(time: ArrayLike<number>, t: number): number {
-  let lo = 0, hi = time.length - 1;
+  let lo = 0,
+    hi = time.length - 1;
   if (hi <= 0 || t <= time[0]) return 0;
   if (t >= time[hi]) return hi;
   while (hi - lo > 1) {
@@ -68,7 +70,10 @@ export function sampleBefore(time: ArrayLike<number>, t: number): number {
 }
 
 // double-precision scratch (gl-matrix's create() gives Float32Array)
-const pa = new Float64Array(3), pb = new Float64Array(3), qa = new Float64Array(4), qb = new Float64Array(4);
+const pa = new Float64Array(3),
+  pb = new Float64Array(3),
+  qa = new Float64Array(4),
+  qb = new Float64Array(4);
 
 // (poses, sample times, t) => out: every frame's pose at t, interpolated; allocates nothing
 export function posesAtInto(out: Float32Array, poses: Poses, time: ArrayLike<number>, t: number): Float32Array {
@@ -78,7 +83,8 @@ export function posesAtInto(out: Float32Array, poses: Poses, time: ArrayLike<num
   const s = span > 0 ? Math.min(1, Math.max(0, (t - time[k]) / span)) : 0;
   const d = poses.data;
   for (let f = 0; f < poses.frames; f++) {
-    const a = (k * poses.frames + f) * POSE_STRIDE, b = (next * poses.frames + f) * POSE_STRIDE;
+    const a = (k * poses.frames + f) * POSE_STRIDE,
+      b = (next * poses.frames + f) * POSE_STRIDE;
     vec3.set(pa, d[a], d[a + 1], d[a + 2]);
     vec3.set(pb, d[b], d[b + 1], d[b + 2]);
     quat.set(qa, d[a + 3], d[a + 4], d[a + 5], d[a + 6]);
@@ -86,8 +92,8 @@ export function posesAtInto(out: Float32Array, poses: Poses, time: ArrayLike<num
     vec3.lerp(pa, pa, pb, s);
     quat.normalize(qa, quat.slerp(qa, qa, qb, s));
     const o = f * POSE_STRIDE;
-    out[o] = pa[0], out[o + 1] = pa[1], out[o + 2] = pa[2];
-    out[o + 3] = qa[0], out[o + 4] = qa[1], out[o + 5] = qa[2], out[o + 6] = qa[3];
+    ((out[o] = pa[0]), (out[o + 1] = pa[1]), (out[o + 2] = pa[2]));
+    ((out[o + 3] = qa[0]), (out[o + 4] = qa[1]), (out[o + 5] = qa[2]), (out[o + 6] = qa[3]));
   }
   return out;
 }

@@ -41,7 +41,8 @@ function poseFrames(components: Component[]): { frames: PoseFrame[]; index: Map<
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i])));
   for (const c of components) {
     for (const [a, b] of c.connections) {
-      const i = id.get(a.owner as Frame), j = id.get(b.owner as Frame);
+      const i = id.get(a.owner as Frame),
+        j = id.get(b.owner as Frame);
       if (i === undefined || j === undefined) continue;
       const [ri, rj] = [root(i), root(j)];
       if (ri !== rj) parent[Math.max(ri, rj)] = Math.min(ri, rj); // the earliest frame names the set
@@ -108,7 +109,8 @@ function jointAxis(j: Joint): Vec3Tuple | undefined {
 
 /** the two frames of a two-frame component other than the ones we know, e.g. a loop joint */
 function framesAB(c: Component): [Frame, Frame] | undefined {
-  const a = c.children.find((f) => f.localName === 'frame_a'), b = c.children.find((f) => f.localName === 'frame_b');
+  const a = c.children.find((f) => f.localName === 'frame_a'),
+    b = c.children.find((f) => f.localName === 'frame_b');
   return a instanceof Frame && b instanceof Frame ? [a, b] : undefined;
 }
 

@@ -144,8 +144,11 @@ export class UrdfReader {
     }
     const v = words.map(Number);
     if (!v.every((x) => Math.abs(x) <= MAX_MAGNITUDE)) {
-      this.fail(where, `${name}="${shorten(text)}" is out of range: Kron reads magnitudes up to ${MAX_MAGNITUDE.toExponential().replace('+', '')}`,
-        'URDF quantities are in SI units (m, kg, kg m^2, rad): check the units');
+      this.fail(
+        where,
+        `${name}="${shorten(text)}" is out of range: Kron reads magnitudes up to ${MAX_MAGNITUDE.toExponential().replace('+', '')}`,
+        'URDF quantities are in SI units (m, kg, kg m^2, rad): check the units',
+      );
     }
     return v;
   }
@@ -164,14 +167,28 @@ const shorten = (text: string) => {
 };
 
 /** a colour's red, green, blue in 0..1 as CSS #rrggbb (alpha dropped) */
-export const rgbaToCss = (rgba: number[]) => '#' + rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('');
+export const rgbaToCss = (rgba: number[]) =>
+  '#' +
+  rgba
+    .slice(0, 3)
+    .map((c) =>
+      Math.round(Math.min(1, Math.max(0, c)) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('');
 
 /** (URDF text, file name for messages) => checked robot description */
 export function parseUrdf(text: string, source = 'robot.urdf'): UrdfRobot {
   const r = new UrdfReader(source);
   const doc = readXml(text, source);
   const robots = r.children(doc, 'robot');
-  if (robots.length !== 1) r.fail('<robot>', robots.length ? 'there is more than one <robot> element' : 'there is no <robot> element', 'a URDF file holds one <robot name="..."> element');
+  if (robots.length !== 1)
+    r.fail(
+      '<robot>',
+      robots.length ? 'there is more than one <robot> element' : 'there is no <robot> element',
+      'a URDF file holds one <robot name="..."> element',
+    );
   const robot = robots[0];
   const materials = new Map<string, string>();
   for (const m of r.children(robot, 'material')) {
@@ -181,8 +198,16 @@ export function parseUrdf(text: string, source = 'robot.urdf'): UrdfRobot {
   }
   const links = r.children(robot, 'link').map((e) => readLink(r, e, materials));
   const joints = r.children(robot, 'joint').map((e) => readJoint(r, e));
-  unique(r, 'link', links.map((l) => l.name));
-  unique(r, 'joint', joints.map((j) => j.name));
+  unique(
+    r,
+    'link',
+    links.map((l) => l.name),
+  );
+  unique(
+    r,
+    'joint',
+    joints.map((j) => j.name),
+  );
   const { root, ordered } = tree(r, links, joints);
   return { name: r.attribute(robot, 'name') ?? 'robot', links, joints: ordered, root };
 }
@@ -218,7 +243,12 @@ function readLink(r: UrdfReader, e: Element, materials: Map<string, string>): Ur
     const ie = r.only(inertialElement, 'inertia', w);
     if (!ie) r.fail(w, 'has no <inertia>', `give ${INERTIA_EXAMPLE} in kg m^2`);
     const missing = INERTIA_ATTRIBUTES.filter((k) => r.attribute(ie, k) === undefined);
-    if (missing.length) r.fail(`${w} <inertia>`, `attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`, `URDF gives all six: ${INERTIA_EXAMPLE}`);
+    if (missing.length)
+      r.fail(
+        `${w} <inertia>`,
+        `attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`,
+        `URDF gives all six: ${INERTIA_EXAMPLE}`,
+      );
     const get = (k: string) => r.numbers(ie, k, 1, `${w} <inertia>`)[0];
     const inertia: UrdfInertial['inertia'] = [get('ixx'), get('iyy'), get('izz'), get('ixy'), get('ixz'), get('iyz')];
     const problem = inertiaProblem(mass, inertia);
@@ -249,8 +279,7 @@ function readVisual(r: UrdfReader, e: Element, where: string, materials: Map<str
   else if (kind === 'mesh') {
     const scale = r.attribute(s!, 'scale') === undefined ? undefined : (positive(r.numbers(s, 'scale', 3, `${w} <mesh>`), 'scale') as Vec3);
     shape = { type: 'mesh', filename: r.attribute(s!, 'filename') ?? '', ...(scale && { scale }) };
-  }
-  else r.fail(w, 'has no <box>, <cylinder>, <sphere> or <mesh>', 'give one of them');
+  } else r.fail(w, 'has no <box>, <cylinder>, <sphere> or <mesh>', 'give one of them');
   const material = r.only(e, 'material', where);
   let color: string | undefined;
   if (material) {
@@ -274,14 +303,22 @@ function readJoint(r: UrdfReader, e: Element): UrdfJoint {
     return name;
   };
   const axis = r.numbers(r.only(e, 'axis', where), 'xyz', 3, `${where} <axis>`, [1, 0, 0]) as Vec3;
-  if (type !== 'fixed' && type !== 'floating' && !(Math.hypot(...axis) > 1e-12)) r.fail(`${where} <axis>`, `axis xyz="${axis.join(' ')}" has zero length`, 'give a non-zero direction in the child link frame, e.g. xyz="0 0 1"');
+  if (type !== 'fixed' && type !== 'floating' && !(Math.hypot(...axis) > 1e-12))
+    r.fail(`${where} <axis>`, `axis xyz="${axis.join(' ')}" has zero length`, 'give a non-zero direction in the child link frame, e.g. xyz="0 0 1"');
   const dynamics = r.only(e, 'dynamics', where);
   const [damping, friction] = ['damping', 'friction'].map((k) => r.numbers(dynamics, k, 1, `${where} <dynamics>`, [0])[0]);
   if (damping < 0) r.fail(`${where} <dynamics>`, `damping ${damping} is negative`, 'give a damping >= 0');
   if (friction < 0) r.fail(`${where} <dynamics>`, `friction ${friction} is negative`, 'give a friction >= 0 (N m, or N for a prismatic joint)');
   return {
-    name, type: type as UrdfJointType, parent: link('parent'), child: link('child'),
-    origin: r.pose(r.only(e, 'origin', where), where), axis, damping, friction, limits: readLimits(r, r.only(e, 'limit', where), where),
+    name,
+    type: type as UrdfJointType,
+    parent: link('parent'),
+    child: link('child'),
+    origin: r.pose(r.only(e, 'origin', where), where),
+    axis,
+    damping,
+    friction,
+    limits: readLimits(r, r.only(e, 'limit', where), where),
     mimic: r.children(e, 'mimic').length > 0,
   };
 }
@@ -305,19 +342,29 @@ function tree(r: UrdfReader, links: UrdfLink[], joints: UrdfJoint[]): { root: st
     if (j.parent === j.child) r.fail(tag('joint', j.name), `link "${j.child}" is its own parent`, 'a joint connects two different links');
     const other = parentJoint.get(j.child);
     if (other) {
-      r.fail(tag('link', j.child), `is the child of two joints, "${other.name}" and "${j.name}", which closes a kinematic loop`,
-        'URDF describes trees: every link but the root is the child of exactly one joint');
+      r.fail(
+        tag('link', j.child),
+        `is the child of two joints, "${other.name}" and "${j.name}", which closes a kinematic loop`,
+        'URDF describes trees: every link but the root is the child of exactly one joint',
+      );
     }
     parentJoint.set(j.child, j);
   }
   if (links.length === 0) r.fail('<robot>', 'has no links', 'describe at least one <link>');
   const roots = links.filter((l) => !parentJoint.has(l.name)).map((l) => l.name);
   if (roots.length === 0) {
-    r.fail('<robot>', `the joints form a cycle: ${cycleFrom(links[0].name, parentJoint).join(' -> ')}`, 'URDF describes trees: one root link that is the child of no joint');
+    r.fail(
+      '<robot>',
+      `the joints form a cycle: ${cycleFrom(links[0].name, parentJoint).join(' -> ')}`,
+      'URDF describes trees: one root link that is the child of no joint',
+    );
   }
   if (roots.length > 1) {
-    r.fail('<robot>', `there are ${roots.length} root links (links that are the child of no joint): ${roots.map((n) => `"${n}"`).join(', ')}`,
-      'connect every link but one to a parent with a <joint>');
+    r.fail(
+      '<robot>',
+      `there are ${roots.length} root links (links that are the child of no joint): ${roots.map((n) => `"${n}"`).join(', ')}`,
+      'connect every link but one to a parent with a <joint>',
+    );
   }
   // depth first from the root, children in file order; a loop, not recursion, so that a chain of any length is read
   const children = new Map<string, UrdfJoint[]>(links.map((l) => [l.name, []]));
@@ -329,11 +376,15 @@ function tree(r: UrdfReader, links: UrdfLink[], joints: UrdfJoint[]): { root: st
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   };
   pushChildren(roots[0]);
-  for (let j = stack.pop(); j; j = stack.pop()) ordered.push(j), pushChildren(j.child);
+  for (let j = stack.pop(); j; j = stack.pop()) (ordered.push(j), pushChildren(j.child));
   if (ordered.length < joints.length) {
     const reached = new Set(ordered);
     const stray = joints.find((j) => !reached.has(j))!;
-    r.fail('<robot>', `the joints form a cycle: ${cycleFrom(stray.child, parentJoint).join(' -> ')}`, 'URDF describes trees: every link must be reachable from the root link');
+    r.fail(
+      '<robot>',
+      `the joints form a cycle: ${cycleFrom(stray.child, parentJoint).join(' -> ')}`,
+      'URDF describes trees: every link must be reachable from the root link',
+    );
   }
   return { root: roots[0], ordered };
 }
@@ -342,7 +393,7 @@ function tree(r: UrdfReader, links: UrdfLink[], joints: UrdfJoint[]): { root: st
 function cycleFrom(start: string, parentJoint: Map<string, UrdfJoint>): string[] {
   const path: string[] = [];
   let link: string | undefined = start;
-  while (link !== undefined && !path.includes(link)) path.push(link), (link = parentJoint.get(link)?.parent);
+  while (link !== undefined && !path.includes(link)) (path.push(link), (link = parentJoint.get(link)?.parent));
   const loop = path.slice(path.indexOf(link!));
   return [...loop.reverse(), loop[0]];
 }

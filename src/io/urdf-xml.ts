@@ -22,7 +22,8 @@ export const XML_LIMITS = { maxChars: 10_000_000, maxDepth: 100 } as const;
 // (XML text, file name) => the document, every element as an array; or a ModelError
 export function readXml(text: string, source: string): Element {
   return parseXml(text, source, 'URDF', {
-    attributeNamePrefix: '@_', isArray: (_t, _p, _l, isAttribute) => !isAttribute,
+    attributeNamePrefix: '@_',
+    isArray: (_t, _p, _l, isAttribute) => !isAttribute,
   }) as Element;
 }
 
@@ -46,7 +47,11 @@ export function parseXml(text: string, source: string, format: string, layout: P
     });
   }
   const parser = new XMLParser({
-    ignoreAttributes: false, parseAttributeValue: false, ...layout, maxNestedTags: maxDepth, entityDecoder: predefinedEntities(source, format),
+    ignoreAttributes: false,
+    parseAttributeValue: false,
+    ...layout,
+    maxNestedTags: maxDepth,
+    entityDecoder: predefinedEntities(source, format),
   });
   try {
     return parser.parse(text);
@@ -68,14 +73,21 @@ function predefinedEntities(source: string, format: string): EntityDecoderOption
     addInputEntities: (entities) => {
       const names = Object.keys(entities);
       if (names.length === 0) return;
-      throw new ModelError(`${format} ${source}: the DOCTYPE declares entities (${names.slice(0, 5).map((n) => `&${n};`).join(', ')}${names.length > 5 ? ', ...' : ''}), which Kron does not expand`, {
-        hint: 'write the values in place (xacro can generate them) and remove the DOCTYPE',
-      });
+      throw new ModelError(
+        `${format} ${source}: the DOCTYPE declares entities (${names
+          .slice(0, 5)
+          .map((n) => `&${n};`)
+          .join(', ')}${names.length > 5 ? ', ...' : ''}), which Kron does not expand`,
+        {
+          hint: 'write the values in place (xacro can generate them) and remove the DOCTYPE',
+        },
+      );
     },
-    decode: (text) => text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-      if (name[0] !== '#') return PREDEFINED[name] ?? whole;
-      return character(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)) ?? whole;
-    }),
+    decode: (text) =>
+      text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+        if (name[0] !== '#') return PREDEFINED[name] ?? whole;
+        return character(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)) ?? whole;
+      }),
     setExternalEntities: () => {},
     reset: () => {},
     setXmlVersion: () => {},

@@ -75,7 +75,11 @@ const apply = (R: Mat, v: readonly number[]): Vec3 => R.map((row) => row[0] * v[
 
 /** R I R^T for I = [xx, yy, zz, xy, xz, yz], as the same six entries */
 function rotateInertia(R: Mat, [xx, yy, zz, xy, xz, yz]: readonly number[]): [number, number, number, number, number, number] {
-  const I = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+  const I = [
+    [xx, xy, xz],
+    [xy, yy, yz],
+    [xz, yz, zz],
+  ];
   const RI = R.map((row) => [0, 1, 2].map((j) => row[0] * I[0][j] + row[1] * I[1][j] + row[2] * I[2][j]));
   const e = (i: number, j: number) => RI[i][0] * R[j][0] + RI[i][1] * R[j][1] + RI[i][2] * R[j][2];
   return [e(0, 0), e(1, 1), e(2, 2), e(0, 1), e(0, 2), e(1, 2)];
@@ -211,7 +215,8 @@ function planar(m: Mechanism, at: Frame, j: UrdfJoint, name: string, names: Name
   const n = j.axis.map((v) => v / Math.hypot(...j.axis)) as Vec3;
   const a: Vec3 = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
   const d = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
-  const u = a.map((v, i) => v - d * n[i]), k = Math.hypot(...u);
+  const u = a.map((v, i) => v - d * n[i]),
+    k = Math.hypot(...u);
   const u1 = u.map((v) => v / k) as Vec3;
   const u2: Vec3 = [n[1] * u1[2] - n[2] * u1[1], n[2] * u1[0] - n[0] * u1[2], n[0] * u1[1] - n[1] * u1[0]];
   const damping = j.damping || undefined;

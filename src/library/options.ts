@@ -52,7 +52,13 @@ export function oneOf(...values: readonly unknown[]): OptionKind {
 function shown(value: unknown): string {
   if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}...` : value}' (a string)`;
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of ${value.length} (${value.map((x) => typeof x).filter((t, i, a) => a.indexOf(t) === i).join(', ') || 'nothing'})`;
+  if (Array.isArray(value))
+    return `an array of ${value.length} (${
+      value
+        .map((x) => typeof x)
+        .filter((t, i, a) => a.indexOf(t) === i)
+        .join(', ') || 'nothing'
+    })`;
   if (typeof value === 'object') return 'an object';
   return `${String(value)} (${typeof value})`;
 }
@@ -61,13 +67,17 @@ function shown(value: unknown): string {
 export function checkOptions(component: string, options: object | undefined, schema: Readonly<Record<string, OptionKind>>): void {
   if (options === undefined) return;
   if (!isObject(options) || Array.isArray(options)) {
-    throw new ModelError(`${component}: its options are ${shown(options)}, not an object`, { hint: `give an object, e.g. { ${Object.keys(schema)[0]}: ${Object.values(schema)[0]?.example} }` });
+    throw new ModelError(`${component}: its options are ${shown(options)}, not an object`, {
+      hint: `give an object, e.g. { ${Object.keys(schema)[0]}: ${Object.values(schema)[0]?.example} }`,
+    });
   }
   const known = Object.keys(schema);
   for (const [key, value] of Object.entries(options)) {
     const kind = schema[key];
     if (!Object.hasOwn(schema, key) || !kind) {
-      throw new ModelError(`${component}: unknown option ${key}`, { hint: `${didYouMean(key, known)}the options of ${component.split(' ')[0]}: ${known.join(', ')}` });
+      throw new ModelError(`${component}: unknown option ${key}`, {
+        hint: `${didYouMean(key, known)}the options of ${component.split(' ')[0]}: ${known.join(', ')}`,
+      });
     }
     if (value !== undefined && !kind.is(value)) {
       throw new ModelError(`${component}: option ${key} is ${shown(value)}, where ${kind.what} belongs`, { hint: `e.g. ${key}: ${kind.example}` });

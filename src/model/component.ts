@@ -205,19 +205,28 @@ export class Component {
    */
   when(name: string, indicator: Ex, actions: WhenActions): void {
     checkWhen(this, name, actions);
-    this.events.push({ localName: name, indicator: ex(indicator), direction: actions.direction ?? 'both', reinit: (actions.reinit ?? []).map(([v, e]) => [v, ex(e)]), set: (actions.set ?? []).map(([v, e]) => [v, ex(e)]), origin: this });
+    this.events.push({
+      localName: name,
+      indicator: ex(indicator),
+      direction: actions.direction ?? 'both',
+      reinit: (actions.reinit ?? []).map(([v, e]) => [v, ex(e)]),
+      set: (actions.set ?? []).map(([v, e]) => [v, ex(e)]),
+      origin: this,
+    });
   }
 
   /** lhs = rhs; residue(x) terms inside mark tearing hints (tearing paper) */
   equation(lhs: Ex, rhs: Ex): void {
-    const l = ex(lhs), r = ex(rhs);
+    const l = ex(lhs),
+      r = ex(rhs);
     const { expr, residues } = stripResidues(sub(l, r));
     this.equations.push({ lhs: l, rhs: r, residual: expr, residues, origin: this });
   }
 
   /** element-wise equations between two quantities of the same shape */
   vectorEquation(lhs: Quantity, rhs: Quantity): void {
-    const l = flattenQuantity(lhs), r = flattenQuantity(rhs);
+    const l = flattenQuantity(lhs),
+      r = flattenQuantity(rhs);
     if (l.length !== r.length) throw new ModelError(`equation between quantities of sizes ${l.length} and ${r.length}`, { component: this.path });
     l.forEach((li, i) => this.equation(li, r[i]));
   }
@@ -251,7 +260,8 @@ export class Component {
 
   /** connect two connectors (or components that are a connector, such as frames) */
   connect(from: Connectable, to: Connectable): void {
-    const a = cutOf(from), b = cutOf(to);
+    const a = cutOf(from),
+      b = cutOf(to);
     if (a === b) throw new ModelError(`connector ${a.name} connected to itself`, { component: a.owner.path });
     this.connections.push([a, b]);
   }

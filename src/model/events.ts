@@ -50,9 +50,14 @@ export function checkWhen(c: Component, name: string, actions: WhenActions): voi
   };
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) fail('invalid event name', 'use letters, digits and underscores, starting with a letter');
   if (c.events.some((e) => e.localName === name)) fail('declared twice', 'give every event of a component its own name');
-  if (actions.direction !== undefined && !DIRECTIONS.includes(actions.direction)) fail(`direction "${actions.direction}" is not known`, `use ${DIRECTIONS.join(', ')}`);
+  if (actions.direction !== undefined && !DIRECTIONS.includes(actions.direction))
+    fail(`direction "${actions.direction}" is not known`, `use ${DIRECTIONS.join(', ')}`);
   for (const [v] of actions.reinit ?? []) {
-    if (!variableOf(v)) fail('reinit() takes a state variable, not an expression', 'write reinit: [[qd, value]] with a variable declared by variable() and differentiated by der()');
+    if (!variableOf(v))
+      fail(
+        'reinit() takes a state variable, not an expression',
+        'write reinit: [[qd, value]] with a variable declared by variable() and differentiated by der()',
+      );
   }
   for (const [v] of actions.set ?? []) {
     if (!variableOf(v)?.mode) fail('set takes a mode declared with mode()', 'declare the discrete variable with this.mode(name, start)');

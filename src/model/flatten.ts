@@ -54,10 +54,16 @@ export function describeEquation(e: FlatEquation): string {
 export function unconnectedConnectors(model: Model): { name: string; across: string[] }[] {
   const comps = components(model);
   const connected = new Set<Connector>(comps.flatMap((c) => c.connections.flat()));
-  return comps.flatMap((c) => c.connectors).filter((k) => !connected.has(k)).map((k) => ({
-    name: k.name,
-    across: Object.values(k.across).flatMap(flattenQuantity).map((e) => variableOf(e)?.name).filter((n) => n !== undefined),
-  }));
+  return comps
+    .flatMap((c) => c.connectors)
+    .filter((k) => !connected.has(k))
+    .map((k) => ({
+      name: k.name,
+      across: Object.values(k.across)
+        .flatMap(flattenQuantity)
+        .map((e) => variableOf(e)?.name)
+        .filter((n) => n !== undefined),
+    }));
 }
 
 /** each component declares what depends on how it is connected (once: a model's own step, done before any compile) */
@@ -86,9 +92,7 @@ export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
   const values = new Map<number, Expr>();
   if (fold) for (const [id, value] of parameterValues) values.set(id, num(value));
   const equations = raw.map((e, index) =>
-    fold
-      ? { ...e, index, lhs: substitute(e.lhs, values), rhs: substitute(e.rhs, values), residual: substitute(e.residual, values) }
-      : { ...e, index },
+    fold ? { ...e, index, lhs: substitute(e.lhs, values), rhs: substitute(e.rhs, values), residual: substitute(e.residual, values) } : { ...e, index },
   );
   return { name: model.title, variables, equations, parameterValues, kinds: options.kinds ?? new Map() };
 }
@@ -182,7 +186,11 @@ function connectionEquations(comps: Component[]): Omit<FlatEquation, 'index'>[] 
   for (const c of comps) {
     for (const [a, b] of c.connections) {
       for (const x of [a, b]) {
-        if (!index.has(x)) throw new ModelError(`connector ${x.name} is not part of the model`, { component: c.path, hint: `add its component with ${c.path || 'model'}.add(...)` });
+        if (!index.has(x))
+          throw new ModelError(`connector ${x.name} is not part of the model`, {
+            component: c.path,
+            hint: `add its component with ${c.path || 'model'}.add(...)`,
+          });
       }
       checkCompatible(a, b);
       const [ea, eb] = [a, b].map((x) => 2 * index.get(x)! + (isOutside(c, x) ? 1 : 0));
@@ -204,7 +212,8 @@ function connectionEquations(comps: Component[]): Omit<FlatEquation, 'index'>[] 
 
 function checkCompatible(a: Connector, b: Connector): void {
   for (const kind of ['across', 'through'] as const) {
-    const ka = Object.keys(a[kind]).sort().join(','), kb = Object.keys(b[kind]).sort().join(',');
+    const ka = Object.keys(a[kind]).sort().join(','),
+      kb = Object.keys(b[kind]).sort().join(',');
     if (ka !== kb) {
       throw new ModelError(`cannot connect ${a.name} to ${b.name}: ${kind} quantities {${ka}} and {${kb}} differ`, {
         component: a.owner.path,

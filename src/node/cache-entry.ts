@@ -17,11 +17,26 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const string: Check = (v) => typeof v === 'string';
 const number: Check = (v) => typeof v === 'number';
 const count: Check = (v) => Number.isInteger(v) && (v as number) >= 0;
-const arrayOf = (item: Check): Check => (v) => Array.isArray(v) && v.every(item);
-const recordOf = (item: Check): Check => (v) => isObject(v) && Object.values(v).every(item);
-const optional = (check: Check): Check => (v) => v === undefined || check(v);
-const nullable = (check: Check): Check => (v) => v === null || check(v);
-const oneOf = (...values: unknown[]): Check => (v) => values.includes(v);
+const arrayOf =
+  (item: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(item);
+const recordOf =
+  (item: Check): Check =>
+  (v) =>
+    isObject(v) && Object.values(v).every(item);
+const optional =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined || check(v);
+const nullable =
+  (check: Check): Check =>
+  (v) =>
+    v === null || check(v);
+const oneOf =
+  (...values: unknown[]): Check =>
+  (v) =>
+    values.includes(v);
 
 /** the fields of an object, each with its check: the name of the first that fails, or undefined */
 function firstWrong(value: unknown, fields: Shape, at: string): string | undefined {
@@ -35,7 +50,10 @@ function firstWrong(value: unknown, fields: Shape, at: string): string | undefin
 }
 
 const SOURCE: Check = (v) =>
-  Array.isArray(v) && v.length === 2 && string(v[0]) && firstWrong(v[1], { from: oneOf('time', 'x', 'u', 'w', 'p', 'value'), index: count, sign: number, offset: number }, 's') === undefined;
+  Array.isArray(v) &&
+  v.length === 2 &&
+  string(v[0]) &&
+  firstWrong(v[1], { from: oneOf('time', 'x', 'u', 'w', 'p', 'value'), index: count, sign: number, offset: number }, 's') === undefined;
 
 const DATA = {
   generated: {
@@ -43,7 +61,14 @@ const DATA = {
     functions: count,
     ops: isObject,
     outputOps: isObject,
-    layout: { states: arrayOf(string), inputs: arrayOf(string), parameters: arrayOf(string), workspace: arrayOf(string), derivativeSlots: arrayOf(count), fallbackCounters: arrayOf(count) },
+    layout: {
+      states: arrayOf(string),
+      inputs: arrayOf(string),
+      parameters: arrayOf(string),
+      workspace: arrayOf(string),
+      derivativeSlots: arrayOf(count),
+      fallbackCounters: arrayOf(count),
+    },
   },
   report: { model: string },
   header: isObject,
@@ -51,7 +76,12 @@ const DATA = {
   sources: arrayOf(SOURCE),
   unknowns: count,
   parameters: arrayOf(string),
-  options: { folded: (v: unknown) => typeof v === 'boolean', start: optional(recordOf(number)), problem: optional(oneOf('forward', 'inverse')), target: optional(oneOf('js', 'wasm')) },
+  options: {
+    folded: (v: unknown) => typeof v === 'boolean',
+    start: optional(recordOf(number)),
+    problem: optional(oneOf('forward', 'inverse')),
+    target: optional(oneOf('js', 'wasm')),
+  },
   failures: { blocks: Array.isArray, fallbacks: Array.isArray, iterations: Array.isArray },
   solveOrder: optional(arrayOf((v) => firstWrong(v, { name: string, equation: string }, 'u') === undefined)),
 } satisfies Shape;

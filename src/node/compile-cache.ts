@@ -73,7 +73,10 @@ export function readCache(modelKey: string): CacheLookup {
 
 /** the entry's key: the model key with what the reads saw */
 export function entryKey(modelKey: string, reads: Reads): string {
-  const sorted = (r: Record<string, string | null>) => Object.keys(r).sort().map((k) => [k, r[k]]);
+  const sorted = (r: Record<string, string | null>) =>
+    Object.keys(r)
+      .sort()
+      .map((k) => [k, r[k]]);
   return hash({ modelKey, files: sorted(reads.files), env: sorted(reads.env), argv: reads.argv ?? null });
 }
 
@@ -118,7 +121,9 @@ function readJson(name: string, problem: (value: unknown, format: number) => str
     return { broken: { file, reason: text.length ? 'it is not whole JSON (cut short?)' : 'it is empty' } };
   }
   const wrong = problem(value, FORMAT);
-  return wrong ? { broken: { file, reason: wrong === 'format' ? 'it is of another format' : `its field ${wrong} is missing or of the wrong type` } } : { value };
+  return wrong
+    ? { broken: { file, reason: wrong === 'format' ? 'it is of another format' : `its field ${wrong} is missing or of the wrong type` } }
+    : { value };
 }
 
 /** the recorded reads read again now */
@@ -152,7 +157,6 @@ export function observedValue(path: string, mode: ReadMode): string | null {
 
 /** how a recorded value is read again */
 export const modeOf = (value: string | null): ReadMode => (value === null || value === 'dir' ? 'stat' : value.startsWith('dir:') ? 'list' : 'content');
-
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 

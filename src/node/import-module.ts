@@ -49,7 +49,8 @@ const EXAMPLES: Record<ModuleRole, string> = {
  */
 export async function importUserModule(role: ModuleRole, file: string): Promise<unknown> {
   const path = resolve(file);
-  if (!existsSync(path)) throw new UsageError(`${role} module ${file} not found`, { hint: shipped(`give the path of a ${role} module, e.g. ${EXAMPLES[role]}`) });
+  if (!existsSync(path))
+    throw new UsageError(`${role} module ${file} not found`, { hint: shipped(`give the path of a ${role} module, e.g. ${EXAMPLES[role]}`) });
   try {
     return await userImport(role, file, () => importModule(path));
   } catch (e) {
@@ -79,6 +80,8 @@ function missingImport(file: string, path: string, message: string, role: Module
   };
   const from = absolute(by) === path ? '' : ` (imported from ${shown(by)})`;
   return kind === 'package'
-    ? new UsageError(`${role} module ${file} imports the package "${name}"${from}, which is not installed`, { hint: `install it (npm install ${name}) or correct the name` })
+    ? new UsageError(`${role} module ${file} imports the package "${name}"${from}, which is not installed`, {
+        hint: `install it (npm install ${name}) or correct the name`,
+      })
     : new UsageError(`${role} module ${file} imports ${shown(name)}${from}, which does not exist`, { hint: 'correct the path of the import' });
 }

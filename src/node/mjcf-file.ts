@@ -21,11 +21,13 @@ const MJCF_MESHES = ['.stl', '.obj'];
 // (MJCF file, mesh file as the MJCF names it) => its real path when it is an STL or OBJ file inside the MJCF's folder; else why not
 export function findMjcfMesh(mjcf: string, filename: string): MjcfMeshLookup {
   if (filename.includes('\0')) return { why: 'contains a NUL character', reason: 'not a file name' };
-  if (!MJCF_MESHES.includes(extname(filename).toLowerCase())) return { why: 'is not an STL or OBJ file (the formats the viewer draws)', reason: 'not an STL or OBJ file' };
+  if (!MJCF_MESHES.includes(extname(filename).toLowerCase()))
+    return { why: 'is not an STL or OBJ file (the formats the viewer draws)', reason: 'not an STL or OBJ file' };
   const folder = realpathSync(dirname(resolve(mjcf)));
   const real = realFile(resolve(folder, filename));
   if (real === undefined) return { why: 'is not found next to the MJCF file', reason: 'not found next to the MJCF file' };
-  if (!inside(folder, real)) return { why: `resolves to ${real}, outside ${folder} where meshes must lie`, reason: "outside the MJCF file's folder, not served" };
+  if (!inside(folder, real))
+    return { why: `resolves to ${real}, outside ${folder} where meshes must lie`, reason: "outside the MJCF file's folder, not served" };
   return { file: real };
 }
 

@@ -41,7 +41,7 @@ export class OutputFile {
     const target = found ? realpathSync(path) : path;
     const file = new OutputFile(path, join(dirname(target), `.${basename(target)}.${process.pid}.tmp`), target, found !== undefined);
     pending.add(file);
-    if (!exitHook) (exitHook = true), process.on('exit', discardPending);
+    if (!exitHook) ((exitHook = true), process.on('exit', discardPending));
     return file;
   }
 
@@ -53,7 +53,7 @@ export class OutputFile {
       const n = writeSync(fd, text);
       if (n === length) return;
       const bytes = Buffer.from(text);
-      for (let at = n; at < length; ) at += writeSync(fd, bytes, at);
+      for (let at = n; at < length;) at += writeSync(fd, bytes, at);
     });
     this.bytes += length;
   }
@@ -130,7 +130,10 @@ function statOf(path: string) {
 const REASONS: Record<string, [string, string]> = {
   ENOSPC: ['the disk is full', 'free space on that disk, or write to another one'],
   EDQUOT: ['the disk quota is exceeded', 'free space within the quota, or write to another disk'],
-  EFBIG: ['the file is larger than allowed (a file size limit: ulimit -f, or the file system\'s largest file)', 'sample less often (--interval) or raise the limit'],
+  EFBIG: [
+    "the file is larger than allowed (a file size limit: ulimit -f, or the file system's largest file)",
+    'sample less often (--interval) or raise the limit',
+  ],
   EIO: ['the device reported an input/output error', 'check the disk (dmesg) or write to another one'],
   EROFS: ['the file system is read-only', 'write to a folder on a writable disk'],
   EACCES: ['permission denied', 'write to a folder you may write to'],

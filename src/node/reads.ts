@@ -94,7 +94,10 @@ export function observeReads(): { stop(): Reads } {
       refuse(e instanceof Error ? e.message : String(e));
     }
   };
-  const reading = (flags: unknown) => flags === undefined || flags === null || (typeof flags === 'string' ? flags.startsWith('r') : typeof flags === 'number' && (flags & 3) !== fs.constants.O_WRONLY);
+  const reading = (flags: unknown) =>
+    flags === undefined ||
+    flags === null ||
+    (typeof flags === 'string' ? flags.startsWith('r') : typeof flags === 'number' && (flags & 3) !== fs.constants.O_WRONLY);
   // a wrapper's own work (hashing a file, a stack trace that reads a source map) is not the module's
   let inside = false;
   const note = (record: () => unknown) => {
@@ -120,27 +123,32 @@ export function observeReads(): { stop(): Reads } {
     for (const name of ['readFile', 'readFileSync']) wrap(target, name, (a) => file(a[0], 'content'));
     for (const name of ['open', 'openSync']) wrap(target, name, (a) => reading(a[1]) && file(a[0], 'content'));
     for (const name of ['readdir', 'readdirSync', 'opendir', 'opendirSync']) wrap(target, name, (a) => file(a[0], 'list'));
-    for (const name of ['stat', 'statSync', 'lstat', 'lstatSync', 'access', 'accessSync', 'exists', 'existsSync']) wrap(target, name, (a) => file(a[0], 'stat'));
+    for (const name of ['stat', 'statSync', 'lstat', 'lstatSync', 'access', 'accessSync', 'exists', 'existsSync'])
+      wrap(target, name, (a) => file(a[0], 'stat'));
   }
   wrap(fs, 'createReadStream', (a) => file(a[0], 'content'));
 
   // the environment: each variable read; enumerating all of it cannot be keyed
   const realEnv = process.env;
   const variable = (key: string | symbol) => typeof key === 'string' && !(key in env) && note(() => !callerIsNotUser() && (env[key] = realEnv[key] ?? null));
-  patch(process, 'env', new Proxy(realEnv, {
-    get(target, key) {
-      variable(key);
-      return Reflect.get(target, key);
-    },
-    has(target, key) {
-      variable(key);
-      return Reflect.has(target, key);
-    },
-    ownKeys(target) {
-      note(() => !callerIsNotUser() && refuse('enumerated the environment (process.env)'));
-      return Reflect.ownKeys(target);
-    },
-  }));
+  patch(
+    process,
+    'env',
+    new Proxy(realEnv, {
+      get(target, key) {
+        variable(key);
+        return Reflect.get(target, key);
+      },
+      has(target, key) {
+        variable(key);
+        return Reflect.has(target, key);
+      },
+      ownKeys(target) {
+        note(() => !callerIsNotUser() && refuse('enumerated the environment (process.env)'));
+        return Reflect.ownKeys(target);
+      },
+    }),
+  );
   const realArgv = process.argv;
   const argvDescriptor = Object.getOwnPropertyDescriptor(process, 'argv')!;
   restore.push(() => Object.defineProperty(process, 'argv', argvDescriptor));
@@ -165,23 +173,31 @@ export function observeReads(): { stop(): Reads } {
   never(dgram, ['createSocket'], () => 'dgram.createSocket() (the network)');
   never(childProcess, ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'], (n) => `child_process.${n}()`);
   const RealDate = Date;
-  patch(globalThis, 'Date', new Proxy(RealDate, {
-    construct(target, args, newTarget) {
-      if (args.length === 0) note(() => !callerIsNotUser() && refuse('called new Date() (the clock)'));
-      return Reflect.construct(target, args, newTarget);
-    },
-    apply(target, self, args) {
-      note(() => !callerIsNotUser() && refuse('called Date() (the clock)'));
-      return Reflect.apply(target, self, args);
-    },
-  }));
+  patch(
+    globalThis,
+    'Date',
+    new Proxy(RealDate, {
+      construct(target, args, newTarget) {
+        if (args.length === 0) note(() => !callerIsNotUser() && refuse('called new Date() (the clock)'));
+        return Reflect.construct(target, args, newTarget);
+      },
+      apply(target, self, args) {
+        note(() => !callerIsNotUser() && refuse('called Date() (the clock)'));
+        return Reflect.apply(target, self, args);
+      },
+    }),
+  );
   const RealWorker = workerThreads.Worker;
-  patch(workerThreads, 'Worker', new Proxy(RealWorker, {
-    construct(target, args, newTarget) {
-      note(() => !callerIsNotUser() && refuse('started a worker thread (its reads are not observed)'));
-      return Reflect.construct(target, args, newTarget);
-    },
-  }));
+  patch(
+    workerThreads,
+    'Worker',
+    new Proxy(RealWorker, {
+      construct(target, args, newTarget) {
+        note(() => !callerIsNotUser() && refuse('started a worker thread (its reads are not observed)'));
+        return Reflect.construct(target, args, newTarget);
+      },
+    }),
+  );
   syncBuiltinESMExports(); // `import { readFileSync } from 'node:fs'` sees the wrapped functions
 
   return {

@@ -35,7 +35,8 @@ const kept = new Map<string, TS.SourceFile>();
 /** the types 'kron' and 'kron/browser' stand for: the sources in the repository, the declarations in a package */
 function kronTypes(): { kron: string; browser: string; own: string[] } {
   const sources = join(PACKAGE_ROOT, 'src/index.ts');
-  if (existsSync(sources)) return { kron: sources, browser: join(PACKAGE_ROOT, 'viewer/browser.ts'), own: ['src', 'viewer', 'dist'].map((d) => join(PACKAGE_ROOT, d)) };
+  if (existsSync(sources))
+    return { kron: sources, browser: join(PACKAGE_ROOT, 'viewer/browser.ts'), own: ['src', 'viewer', 'dist'].map((d) => join(PACKAGE_ROOT, d)) };
   return { kron: join(PACKAGE_ROOT, 'dist/src/index.d.ts'), browser: join(PACKAGE_ROOT, 'dist/viewer/browser.d.ts'), own: [join(PACKAGE_ROOT, 'dist')] };
 }
 
@@ -102,7 +103,12 @@ function withKnown(ts: typeof TS, program: TS.Program, d: TS.Diagnostic): string
   const checker = program.getTypeChecker();
   const type = literal && checker.getContextualType(literal);
   // an optional options argument is T | undefined, whose common properties are none
-  const known = type ? checker.getNonNullableType(type).getProperties().map((p) => p.name) : [];
+  const known = type
+    ? checker
+        .getNonNullableType(type)
+        .getProperties()
+        .map((p) => p.name)
+    : [];
   if (known.length === 0) return message;
   const near = closest(/'([^']+)' does not exist/.exec(message)?.[1] ?? '', known);
   return `${message} ${near ? `Did you mean ${near}? ` : ''}It takes: ${known.join(', ')}.`;

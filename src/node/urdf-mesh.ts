@@ -72,7 +72,10 @@ const isPackage = (folder: string) => realFile(join(folder, 'package.xml')) !== 
 
 /** the folders of ROS_PACKAGE_PATH (ROS 1's list of package folders), in order */
 export function rosPackagePath(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.ROS_PACKAGE_PATH ?? '').split(delimiter).filter((p) => p !== '').map((p) => resolve(p));
+  return (env.ROS_PACKAGE_PATH ?? '')
+    .split(delimiter)
+    .filter((p) => p !== '')
+    .map((p) => resolve(p));
 }
 
 /**
@@ -121,7 +124,10 @@ function candidates(urdf: string, filename: string, packagePath: readonly string
     return [...inPackage, { path: join(dir, tail), roots: [root], within }, { path: join(dir, '..', tail), roots: [root], within }];
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(filename) && !filename.startsWith('file://')) {
-    return { why: `is a ${filename.split(':')[0]}: URL; Kron reads meshes from files only (a relative name, package:// or file://)`, reason: 'a URL Kron does not fetch' };
+    return {
+      why: `is a ${filename.split(':')[0]}: URL; Kron reads meshes from files only (a relative name, package:// or file://)`,
+      reason: 'a URL Kron does not fetch',
+    };
   }
   const path = filename.startsWith('file://') ? fileUrlPath(filename) : isAbsolute(filename) ? filename : join(dir, filename);
   if (typeof path !== 'string') return path;

@@ -57,7 +57,8 @@ export function setUserCodeLimits(given: Partial<UserCodeLimits>): void {
 /** a time limit in seconds (flag or variable): a positive number */
 export function checkSeconds(name: string, text: string): number {
   const v = Number(text);
-  if (text.trim() === '' || !Number.isFinite(v) || v <= 0) throw new UsageError(`${name} expects a time in seconds > 0, got "${text}"`, { hint: `e.g. ${name.startsWith('-') ? `${name} 30` : `${name}=30`}` });
+  if (text.trim() === '' || !Number.isFinite(v) || v <= 0)
+    throw new UsageError(`${name} expects a time in seconds > 0, got "${text}"`, { hint: `e.g. ${name.startsWith('-') ? `${name} 30` : `${name}=30`}` });
   return v;
 }
 
@@ -239,7 +240,8 @@ function onOverdue(late: Overdue): void {
 function overdueNow(late: Overdue): ModelError | undefined {
   const slots = watchdog?.slots;
   if (!slots) return undefined;
-  if (late.kind === 1) return phase && late.id === generation && Atomics.load(slots, SLOT.phase) === 1 ? overdue(phase, Atomics.load(slots, SLOT.phaseLimitMs)) : undefined;
+  if (late.kind === 1)
+    return phase && late.id === generation && Atomics.load(slots, SLOT.phase) === 1 ? overdue(phase, Atomics.load(slots, SLOT.phaseLimitMs)) : undefined;
   // a call stopped by the watchdog never left (finally blocks do not run): it is the meter's last
   const call = Atomics.load(slots, SLOT.inCall) === 1 && Atomics.load(slots, SLOT.calls) === late.id ? meterPhase : undefined;
   return call && overdue(call, Atomics.load(slots, SLOT.callLimitMs));
@@ -303,13 +305,18 @@ export function explainEarlyExit(code: number): number {
   const error =
     stopped ??
     (strayExit
-      ? new ModelError(`${strayExit} before the command finished (exit code ${code})`, { hint: 'model, controller and metric modules report failures by throwing an Error; they never end the process' })
+      ? new ModelError(`${strayExit} before the command finished (exit code ${code})`, {
+          hint: 'model, controller and metric modules report failures by throwing an Error; they never end the process',
+        })
       : p?.doing === 'imported'
         ? new ModelError(`${what(p)} did not finish importing: its top-level await never settled (nothing was left for it to wait for)`, {
             component: p.file,
             hint: 'a top-level await on a promise that is never resolved; resolve it, or build the model without awaiting it',
           })
-        : new ModelError(`the command ended before it finished (exit code ${code}): a promise that never settled`, { component: p?.file, hint: p ? `while ${what(p)} was ${p.doing}` : 'please report it' }));
+        : new ModelError(`the command ended before it finished (exit code ${code}): a promise that never settled`, {
+            component: p?.file,
+            hint: p ? `while ${what(p)} was ${p.doing}` : 'please report it',
+          }));
   process.stderr.write(`${error.describe()}\n`);
   return 1;
 }
@@ -323,7 +330,15 @@ function userError(p: Phase, e: unknown): unknown {
   const thrown = e instanceof Error ? `${e.name}: ${e.message}` : `${typeof e === 'string' ? JSON.stringify(e) : String(e)} (not an Error)`;
   const frames = e instanceof Error ? userFrames(e.stack ?? '') : [];
   // an import or build: the top of their stack, as Node prints it; a call (a row of a sweep): one line
-  const stack = p.doing === 'called' ? (frames[0] ? ` (thrown at ${frames[0]})` : '') : frames.slice(0, 6).map((f) => `\n    at ${f}`).join('');
+  const stack =
+    p.doing === 'called'
+      ? frames[0]
+        ? ` (thrown at ${frames[0]})`
+        : ''
+      : frames
+          .slice(0, 6)
+          .map((f) => `\n    at ${f}`)
+          .join('');
   return new ModelError(`${what(p)} threw an error ${during(p)}: ${thrown}${stack}`, {
     component: p.file,
     hint: `the error is the module's own${frames[0] ? `, thrown at ${frames[0]}` : ''}`,

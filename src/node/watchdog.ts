@@ -72,7 +72,9 @@ export function startWatchdog(onOverdue: (late: Overdue) => void): Watchdog {
     Atomics.notify(slots, SLOT.answered);
     onOverdue(late);
   });
-  worker.on('error', (e) => process.stderr.write(`warning: the watchdog of the time limits stopped (${e.message}): --import-timeout and --call-timeout are not enforced\n`));
+  worker.on('error', (e) =>
+    process.stderr.write(`warning: the watchdog of the time limits stopped (${e.message}): --import-timeout and --call-timeout are not enforced\n`),
+  );
   // once it runs (and after the listeners, which ref it again), it never keeps the process alive: an unsettled await still ends it
   const ready = new Promise<void>((resolve) => worker.once('online', () => (worker.unref(), resolve())));
   return { slots, ready };

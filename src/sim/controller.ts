@@ -90,6 +90,8 @@ function unknownInput(state: ModelState, controller: string, name: string): Kron
   return new ControllerFault(`controller ${controller} sets ${name}, which is not an input of the model`, {
     component: controller,
     variables: [name],
-    hint: defined ? `${name} is computed by the model's equations (an equation defines it, e.g. a controller in the model): drive a model without it; ${list}` : list,
+    hint: defined
+      ? `${name} is computed by the model's equations (an equation defines it, e.g. a controller in the model): drive a model without it; ${list}`
+      : list,
   });
 }

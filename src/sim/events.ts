@@ -134,8 +134,15 @@ class Events extends WrappingStepper implements EventStepper {
   }
 
   override get stats(): StepperStats {
-    const s = this.inner.stats, d = this.done;
-    return { steps: d.steps + s.steps, rejected: d.rejected + s.rejected, evaluations: d.evaluations + s.evaluations, jacobians: d.jacobians + s.jacobians, decompositions: d.decompositions + s.decompositions };
+    const s = this.inner.stats,
+      d = this.done;
+    return {
+      steps: d.steps + s.steps,
+      rejected: d.rejected + s.rejected,
+      evaluations: d.evaluations + s.evaluations,
+      jacobians: d.jacobians + s.jacobians,
+      decompositions: d.decompositions + s.decompositions,
+    };
   }
 
   counts(): EventCount[] {
@@ -147,7 +154,9 @@ class Events extends WrappingStepper implements EventStepper {
     const { g, gEnd, n } = this;
     this.indicators(this.inner.t, this.inner.x, gEnd);
     // the first crossing in the step: each crossing indicator's bracket, the earliest kept
-    let k = -1, a = Infinity, b = Infinity;
+    let k = -1,
+      a = Infinity,
+      b = Infinity;
     for (let i = 0; i < n; i++) {
       if (!crossed(this.events[i].direction, g[i], gEnd[i])) continue;
       const [ai, bi] = this.polish(i, g[i], ...this.locate(i, g[i]));
@@ -187,11 +196,13 @@ class Events extends WrappingStepper implements EventStepper {
    */
   private locate(i: number, before: number): [number, number] {
     const inner = this.inner;
-    let a = inner.tPrev, b = inner.t;
+    let a = inner.tPrev,
+      b = inner.t;
     const tol = EVENT_TIME_TOLERANCE * Math.max(1, Math.abs(b));
     // sides as signs: s(g) = -1 before the crossing, +1 after (a falling crossing: g's sign flipped)
     const flip = before < 0 ? 1 : -1;
-    let ga = flip * before, gb = flip * this.at(i, b);
+    let ga = flip * before,
+      gb = flip * this.at(i, b);
     let retained = 0;
     for (let it = 0; b - a > tol && it < MAX_ITERATIONS; it++) {
       let c = b - (gb * (b - a)) / (gb - ga);
@@ -223,7 +234,9 @@ class Events extends WrappingStepper implements EventStepper {
    */
   private polish(i: number, before: number, a: number, b: number): [number, number] {
     const inner = this.inner;
-    const t0 = inner.tPrev, t1 = inner.t, tol = b - a;
+    const t0 = inner.tPrev,
+      t1 = inner.t,
+      tol = b - a;
     if (t1 - t0 <= 1e3 * tol) return [a, b];
     const flip = before < 0 ? 1 : -1;
     const G = (s: number) => {
@@ -231,8 +244,10 @@ class Events extends WrappingStepper implements EventStepper {
       this.indicators(s, x, this.gTrial);
       return flip * this.gTrial[i];
     };
-    let s0 = b, g0 = G(s0);
-    let s1 = g0 >= 0 ? a - 1e-6 * (t1 - t0) : b + 1e-6 * (t1 - t0), g1 = G(s1);
+    let s0 = b,
+      g0 = G(s0);
+    let s1 = g0 >= 0 ? a - 1e-6 * (t1 - t0) : b + 1e-6 * (t1 - t0),
+      g1 = G(s1);
     for (let it = 0; it < 8 && g1 !== g0 && Math.abs(s1 - s0) > tol; it++) {
       const s2 = Math.min(t1, Math.max(t0, s1 - (g1 * (s1 - s0)) / (g1 - g0)));
       [s0, g0, s1, g1] = [s1, g1, s2, G(s2)];
@@ -274,7 +289,8 @@ class Events extends WrappingStepper implements EventStepper {
 
   /** a stepper's statistics kept when it is replaced */
   private retire(s: Stepper): void {
-    const a = s.stats, d = this.done;
+    const a = s.stats,
+      d = this.done;
     d.steps += a.steps;
     d.rejected += a.rejected;
     d.evaluations += a.evaluations;
@@ -291,12 +307,20 @@ class Events extends WrappingStepper implements EventStepper {
     if (this.streak[k] < this.zenoCount) return;
     const e = this.events[k];
     // bounces shrinking by a ratio r accumulate at t + d r / (1 - r) (a geometric series)
-    const d1 = last[1] - last[0], d2 = last[2] - last[1], r = d2 / d1;
-    const limit = r > 0 && r < 1 ? `; the intervals shrink by a factor ${r.toPrecision(3)}, so they accumulate at about time ${(te + (d2 * r) / (1 - r)).toPrecision(8)} (a Zeno point: infinitely many events in finite time)` : '';
-    throw new SimulationError(`event ${e.name} happened ${this.zenoCount + 1} times in a row less than ${seconds(this.minInterval)} s apart, the last at time ${te} (${this.count[k]} events of it in all)${limit}`, {
-      component: e.component,
-      variables: [...e.reinit, ...e.set],
-      hint: `a model that switches ever faster has no continuation past that point: give it a rest condition (a joint limit's restVelocity: below it an impact holds the joint at the limit), or stop before it; minEventInterval and zenoCount (kron: --min-event-interval, --zeno-count) set the guard`,
-    });
+    const d1 = last[1] - last[0],
+      d2 = last[2] - last[1],
+      r = d2 / d1;
+    const limit =
+      r > 0 && r < 1
+        ? `; the intervals shrink by a factor ${r.toPrecision(3)}, so they accumulate at about time ${(te + (d2 * r) / (1 - r)).toPrecision(8)} (a Zeno point: infinitely many events in finite time)`
+        : '';
+    throw new SimulationError(
+      `event ${e.name} happened ${this.zenoCount + 1} times in a row less than ${seconds(this.minInterval)} s apart, the last at time ${te} (${this.count[k]} events of it in all)${limit}`,
+      {
+        component: e.component,
+        variables: [...e.reinit, ...e.set],
+        hint: `a model that switches ever faster has no continuation past that point: give it a rest condition (a joint limit's restVelocity: below it an impact holds the joint at the limit), or stop before it; minEventInterval and zenoCount (kron: --min-event-interval, --zeno-count) set the guard`,
+      },
+    );
   }
 }

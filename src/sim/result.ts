@@ -49,7 +49,12 @@ export class SimulationResult<S extends string = string> {
   /** { time: [...], signals: { name: [...] } } */
   toJSON(): { time: number[]; signals: Record<S, number[]>; iterations?: IterationStats[]; substitutions?: SubstitutionStats[] } {
     const signals = Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]>;
-    return { time: [...this.time], signals, ...(this.iterations && { iterations: this.iterations }), ...(this.substitutions && { substitutions: this.substitutions }) };
+    return {
+      time: [...this.time],
+      signals,
+      ...(this.iterations && { iterations: this.iterations }),
+      ...(this.substitutions && { substitutions: this.substitutions }),
+    };
   }
 
   /** the samples as CSV: a header `time,<signal>,...`, one row per sample */

@@ -85,7 +85,6 @@ export interface SimulateOptions<S extends string = string> {
   zenoCount?: number;
 }
 
-
 /** the step simulate() and `kron simulate` take when none is given (s) */
 export const DEFAULT_STEP = 1e-3;
 /** the relative tolerance of the adaptive and radau integrators when none is given */
@@ -98,13 +97,17 @@ export const DEFAULT_MAX_STEPS = 1e6;
 export function checkSimulateOptions(options: SimulateOptions): void {
   const { stop, step = DEFAULT_STEP, interval } = options;
   const integrator = integratorOf(options);
-  if (options.unsafeStep && integrator !== 'rk4') throw new UsageError(`unsafeStep applies to the rk4 integrator, not ${integrator}`, { hint: `the ${integrator} integrator ${integrator === 'auto' ? 'goes on with radau where RK4\'s step is unstable' : 'controls its own steps'}: drop unsafeStep, or ask for integrator 'rk4'` });
+  if (options.unsafeStep && integrator !== 'rk4')
+    throw new UsageError(`unsafeStep applies to the rk4 integrator, not ${integrator}`, {
+      hint: `the ${integrator} integrator ${integrator === 'auto' ? "goes on with radau where RK4's step is unstable" : 'controls its own steps'}: drop unsafeStep, or ask for integrator 'rk4'`,
+    });
   if (!(Number.isFinite(stop) && stop >= 0)) throw new UsageError(`stop time ${stop} must be a finite number >= 0`, { hint: 'e.g. --stop 2' });
   if (!(Number.isFinite(step) && step > 0)) throw new UsageError(`step ${step} must be a finite number > 0`, { hint: 'e.g. --step 1e-3' });
   if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) throw new UsageError(`interval ${interval} must be > 0`);
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`integrator "${integrator}" is not known`, { hint: `use ${INTEGRATORS.join(' or ')}` });
   const { minEventInterval: gap, zenoCount: count } = options;
-  if (gap !== undefined && !(Number.isFinite(gap) && gap >= 0)) throw new UsageError(`minEventInterval ${gap} must be a finite number >= 0`, { hint: 'e.g. 1e-6 (s)' });
+  if (gap !== undefined && !(Number.isFinite(gap) && gap >= 0))
+    throw new UsageError(`minEventInterval ${gap} must be a finite number >= 0`, { hint: 'e.g. 1e-6 (s)' });
   if (count !== undefined && !(Number.isInteger(count) && count >= 1)) throw new UsageError(`zenoCount ${count} must be an integer >= 1`, { hint: 'e.g. 10' });
   for (const k of ['rtol', 'atol'] as const) {
     const v = options[k];
@@ -155,19 +158,27 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
   const { names, samples } = run;
   const bytes = samples * (names.length + 1) * 8;
   if (bytes > MAX_RESULT_BYTES) {
-    throw new UsageError(`a run of ${samples} samples of ${names.length} signals and the time would hold ${(bytes / 2 ** 30).toPrecision(3)} GiB in memory, more than the 1 GiB a result may`, {
-      hint: 'sample less often (--interval, options.interval) or record fewer signals; or stream the samples: kron simulate --out run.csv, simulateBlocks() from code',
-    });
+    throw new UsageError(
+      `a run of ${samples} samples of ${names.length} signals and the time would hold ${(bytes / 2 ** 30).toPrecision(3)} GiB in memory, more than the 1 GiB a result may`,
+      {
+        hint: 'sample less often (--interval, options.interval) or record fewer signals; or stream the samples: kron simulate --out run.csv, simulateBlocks() from code',
+      },
+    );
   }
   const time = new Float64Array(samples);
   const columns = names.map(() => new Float64Array(samples));
   const { readers } = run;
   let k = 0;
-  for (const _ of integrate(run, options, (t, x) => {
-    time[k] = t;
-    for (let i = 0; i < readers.length; i++) columns[i][k] = readers[i](x);
-    k++;
-  }, Infinity));
+  for (const _ of integrate(
+    run,
+    options,
+    (t, x) => {
+      time[k] = t;
+      for (let i = 0; i < readers.length; i++) columns[i][k] = readers[i](x);
+      k++;
+    },
+    Infinity,
+  ));
   return Object.assign(new SimulationResult(time, names, columns), stats(run));
 }
 
@@ -175,7 +186,11 @@ export function simulate<S extends string = string>(compiled: CompiledModel | Mo
  * (compiled model or a state of it, options, samples per block) => the run's samples block by block, as they are computed,
  * in constant memory; returns the run's iteration statistics
  */
-export function* simulateBlocks<S extends string = string>(compiled: CompiledModel | ModelState, given: SimulateOptions<S>, size = 1024): Generator<SampleBlock<S>, RunStats, void> {
+export function* simulateBlocks<S extends string = string>(
+  compiled: CompiledModel | ModelState,
+  given: SimulateOptions<S>,
+  size = 1024,
+): Generator<SampleBlock<S>, RunStats, void> {
   const options = withDefaults(given);
   checkSimulateOptions(options);
   const run = prepare(compiled, options);
@@ -243,13 +258,19 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
   const names = (options.contact && asked.some(perPair) ? expandContactSignals(asked, options.contact) : asked) as readonly S[];
   if (!options.contact) {
     const n = asked.find((a) => isContactSignal(a) && !state.model.hasSignal(a));
-    if (n) throw new UsageError(`signal ${n} is a contact signal, and this run has no contact`, { variables: [n], hint: 'give the run its contact scene (simulate(compiled, { contact: ContactScene.of(mechanism) }); kron simulate --contact)' });
+    if (n)
+      throw new UsageError(`signal ${n} is a contact signal, and this run has no contact`, {
+        variables: [n],
+        hint: 'give the run its contact scene (simulate(compiled, { contact: ContactScene.of(mechanism) }); kron simulate --contact)',
+      });
   }
   const readers: ((x: Float64Array) => number)[] = names.map((n) => (perPair(n) ? () => 0 : state.reader(n)));
-  const inputFns = Object.entries(options.inputs ?? {}).map(([name, f]) => {
-    if (typeof f === 'number') state.setInput(name, f);
-    return typeof f === 'function' ? ([name, f] as const) : undefined;
-  }).filter((x) => x !== undefined);
+  const inputFns = Object.entries(options.inputs ?? {})
+    .map(([name, f]) => {
+      if (typeof f === 'number') state.setInput(name, f);
+      return typeof f === 'function' ? ([name, f] as const) : undefined;
+    })
+    .filter((x) => x !== undefined);
   // the derivatives of a state with the run's input functions and controller
   const derivativesOf = (s: ModelState, made?: (c: ContactRun) => void): Derivatives => {
     const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
@@ -288,7 +309,18 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     return probe.deriv;
   };
   const before = { iterations: state.iterationStats(), substitutions: state.substitutionStats() };
-  return { state, names, readers, deriv, prober, probeContact: () => probeContact, samples: sampleCount(options), before, contact, evaluates: pairSignals.length > 0 };
+  return {
+    state,
+    names,
+    readers,
+    deriv,
+    prober,
+    probeContact: () => probeContact,
+    samples: sampleCount(options),
+    before,
+    contact,
+    evaluates: pairSignals.length > 0,
+  };
 }
 
 /**
@@ -312,7 +344,7 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
   };
   const progress = reporter(options.onProgress);
   const x = state.x0();
-  if (sample(0, x)) (since = 0), yield;
+  if (sample(0, x)) ((since = 0), yield);
   const integrator = integratorOf(options);
   const settings: StepperSettings = {
     step,
@@ -344,7 +376,9 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
     };
   }
   // a model with events: a stepper that stops at them (sim/events.ts)
-  const stepper = state.model.data.events ? (run.events = withEvents(state, deriv, restarts(integrator, deriv, settings), x, options)) : STEPPERS[integrator](x, deriv, 0, settings);
+  const stepper = state.model.data.events
+    ? (run.events = withEvents(state, deriv, restarts(integrator, deriv, settings), x, options))
+    : STEPPERS[integrator](x, deriv, 0, settings);
   run.integration = { integrator: integrator === 'auto' ? 'rk4' : integrator, ...stepper.stats };
   const { switched } = settings;
   for (let s = every; s < steps + every; s += every) {
@@ -359,7 +393,7 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
       // auto: the integrator that integrates, and where it switched
       if (switched) Object.assign(run.integration, switched.time === undefined ? { integrator: 'rk4' } : { integrator: 'radau', switched });
     }
-    if (sample(t, stepper.x)) (since = 0), yield;
+    if (sample(t, stepper.x)) ((since = 0), yield);
     progress(t / stop);
   }
 }
@@ -394,7 +428,10 @@ function stats(run: Run<string>): RunStats {
   if (run.events) out.events = run.events.counts();
   if (before.iterations.length) out.iterations = statsSince(before.iterations, state.iterationStats());
   if (before.substitutions.length) {
-    out.substitutions = statsSince(before.substitutions, state.substitutionStats()).map((s, i) => ({ ...s, fallbacks: s.fallbacks - before.substitutions[i].fallbacks }));
+    out.substitutions = statsSince(before.substitutions, state.substitutionStats()).map((s, i) => ({
+      ...s,
+      fallbacks: s.fallbacks - before.substitutions[i].fallbacks,
+    }));
   }
   return out;
 }
@@ -415,10 +452,16 @@ function reporter(onProgress: ((fraction: number) => void) | undefined): (fracti
  */
 function nonFinite(state: ModelState, t: number, x: Float64Array, h: number, deriv: Derivatives): SimulationError {
   const n = x.length;
-  const k = new Float64Array(n), stage = Float64Array.from(x);
+  const k = new Float64Array(n),
+    stage = Float64Array.from(x);
   let first: { name: string; equation: string } | undefined;
   let at = t;
-  for (const [c, weight] of [[0, 0], [0.5, 0.5], [0.5, 0.5], [1, 1]] as const) {
+  for (const [c, weight] of [
+    [0, 0],
+    [0.5, 0.5],
+    [0.5, 0.5],
+    [1, 1],
+  ] as const) {
     for (let i = 0; i < n; i++) stage[i] = x[i] + weight * h * k[i];
     at = t + c * h;
     try {

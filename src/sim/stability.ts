@@ -86,9 +86,11 @@ export function checkRk4Step(names: readonly string[], f: (dx: Float64Array, x: 
 /** RK4's amplification |R(z)| of a mode with z = mu h */
 export function rk4Amplification(re: number, im: number): number {
   // R(z) = 1 + z (1 + z/2 (1 + z/3 (1 + z/4))) by Horner, in complex arithmetic
-  let pr = 1, pi = 0;
+  let pr = 1,
+    pi = 0;
   for (const k of [4, 3, 2, 1]) {
-    const nr = 1 + (pr * re - pi * im) / k, ni = (pr * im + pi * re) / k;
+    const nr = 1 + (pr * re - pi * im) / k,
+      ni = (pr * im + pi * re) / k;
     pr = nr;
     pi = ni;
   }
@@ -109,7 +111,8 @@ export function rk4Instability(f: (dx: Float64Array, x: Float64Array) => void, x
   const V: Float64Array[] = [];
   const H = Array.from({ length: m }, () => new Array<number>(m).fill(0));
   let v: Float64Array = seededUnit(n);
-  const xs = new Float64Array(n), fx = new Float64Array(n);
+  const xs = new Float64Array(n),
+    fx = new Float64Array(n);
   const scale = Math.max(1, norm(x));
   let size = m;
   for (let j = 0; j < m; j++) {
@@ -164,7 +167,8 @@ export function rk4Instability(f: (dx: Float64Array, x: Float64Array) => void, x
 
 /** the largest s h, s in (0, 1], with |R(mu s h)| <= 1 (bisection: the region is star-shaped about 0 along a ray of Re < 0) */
 function stableStep(re: number, im: number, h: number): number {
-  let lo = 0, hi = 1;
+  let lo = 0,
+    hi = 1;
   for (let i = 0; i < 60; i++) {
     const mid = (lo + hi) / 2;
     if (rk4Amplification(re * mid * h, im * mid * h) <= 1) lo = mid;
@@ -182,15 +186,19 @@ function eigenvector(A: readonly (readonly number[])[], re: number, im: number):
   const Mr = A.map((row, i) => row.map((a, j) => a - (i === j ? shift : 0)));
   const Mi = A.map((row, i) => row.map((_, j) => (i === j ? -im : 0)));
   const perm = [...A.keys()];
-  const Lr: number[][] = A.map(() => new Array<number>(n).fill(0)), Li: number[][] = A.map(() => new Array<number>(n).fill(0));
+  const Lr: number[][] = A.map(() => new Array<number>(n).fill(0)),
+    Li: number[][] = A.map(() => new Array<number>(n).fill(0));
   for (let c = 0; c < n; c++) {
     let p = c;
     for (let r = c + 1; r < n; r++) if (Math.hypot(Mr[r][c], Mi[r][c]) > Math.hypot(Mr[p][c], Mi[p][c])) p = r;
     [Mr[c], Mr[p], Mi[c], Mi[p], Lr[c], Lr[p], Li[c], Li[p], perm[c], perm[p]] = [Mr[p], Mr[c], Mi[p], Mi[c], Lr[p], Lr[c], Li[p], Li[c], perm[p], perm[c]];
-    const dr = Mr[c][c], di = Mi[c][c], d2 = dr * dr + di * di || 1e-300;
+    const dr = Mr[c][c],
+      di = Mi[c][c],
+      d2 = dr * dr + di * di || 1e-300;
     for (let r = c + 1; r < n; r++) {
       // the factor M[r][c] / M[c][c], kept for the solves
-      const fr = (Mr[r][c] * dr + Mi[r][c] * di) / d2, fi = (Mi[r][c] * dr - Mr[r][c] * di) / d2;
+      const fr = (Mr[r][c] * dr + Mi[r][c] * di) / d2,
+        fi = (Mi[r][c] * dr - Mr[r][c] * di) / d2;
       Lr[r][c] = fr;
       Li[r][c] = fi;
       for (let k = c; k < n; k++) {
@@ -199,23 +207,29 @@ function eigenvector(A: readonly (readonly number[])[], re: number, im: number):
       }
     }
   }
-  let xr = new Array<number>(n).fill(1), xi = new Array<number>(n).fill(0);
+  let xr = new Array<number>(n).fill(1),
+    xi = new Array<number>(n).fill(0);
   for (let iteration = 0; iteration < 2; iteration++) {
-    const br = perm.map((k) => xr[k]), bi = perm.map((k) => xi[k]);
+    const br = perm.map((k) => xr[k]),
+      bi = perm.map((k) => xi[k]);
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < r; c++) {
         br[r] -= Lr[r][c] * br[c] - Li[r][c] * bi[c];
         bi[r] -= Lr[r][c] * bi[c] + Li[r][c] * br[c];
       }
     }
-    const yr = new Array<number>(n).fill(0), yi = new Array<number>(n).fill(0);
+    const yr = new Array<number>(n).fill(0),
+      yi = new Array<number>(n).fill(0);
     for (let r = n - 1; r >= 0; r--) {
-      let sr = br[r], si = bi[r];
+      let sr = br[r],
+        si = bi[r];
       for (let k = r + 1; k < n; k++) {
         sr -= Mr[r][k] * yr[k] - Mi[r][k] * yi[k];
         si -= Mr[r][k] * yi[k] + Mi[r][k] * yr[k];
       }
-      const dr = Mr[r][r], di = Mi[r][r], d2 = dr * dr + di * di || 1e-300;
+      const dr = Mr[r][r],
+        di = Mi[r][r],
+        d2 = dr * dr + di * di || 1e-300;
       yr[r] = (sr * dr + si * di) / d2;
       yi[r] = (si * dr - sr * di) / d2;
     }

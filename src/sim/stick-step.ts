@@ -21,7 +21,8 @@ export function checkStickStep(run: ContactRun, probe: ContactRun, t: number, x:
   const stuck = new Set<number>();
   for (let k = 0; k < run.contacts.count; k++) if (run.sticks[k]) stuck.add(run.contacts.pair[k]);
   if (stuck.size === 0) return;
-  const c = probe.contacts, { scene } = probe;
+  const c = probe.contacts,
+    { scene } = probe;
   for (let k = 0; k < c.count; k++) {
     const fn = probe.normalForces[k];
     if (!(fn > 0) || !stuck.has(c.pair[k])) continue;
@@ -36,7 +37,9 @@ export function checkStickStep(run: ContactRun, probe: ContactRun, t: number, x:
       const stable = RK4_REAL / lambda;
       throw new StiffModeError(
         `fixed-step RK4 at step ${h} is unstable for the friction of the contact between ${scene.geometries[i].name} and ${scene.geometries[j].name} at time ${t}: it sticks, and its regularised friction damps the slip at ${lambda.toPrecision(4)} 1/s (mu fn / (v_s m_t) with fn ${fn.toPrecision(4)} N, v_s ${scene.slipSpeed} m/s, m_t ${mt.toPrecision(4)} kg); RK4 keeps it below a step of ${stable.toPrecision(3)}, beyond it the slip chatters and the run is wrong`,
-        { hint: `use --integrator radau (or auto, which goes on with radau), a smaller step (--step ${Number((0.9 * stable).toPrecision(1))}), or a larger slip speed (ContactScene.of(m, { slipSpeed }))` },
+        {
+          hint: `use --integrator radau (or auto, which goes on with radau), a smaller step (--step ${Number((0.9 * stable).toPrecision(1))}), or a larger slip speed (ContactScene.of(m, { slipSpeed }))`,
+        },
       );
     }
   }

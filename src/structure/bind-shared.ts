@@ -94,7 +94,13 @@ export function bindShared(assigns: readonly Assign[], prefix: string): Assign[]
   // each expression with the bound nodes below it read from their temporaries
   const memo = new Map<number, Expr>();
   const same = (n: Expr, args: readonly Expr[]) => args.every((x, i) => x === n.args[i]);
-  const rewrite = (e: Expr): Expr => fold(e, memo, (n, args) => (same(n, args) ? n : rebuild(n, args)), (n) => bound.get(n.id)?.temp.e);
+  const rewrite = (e: Expr): Expr =>
+    fold(
+      e,
+      memo,
+      (n, args) => (same(n, args) ? n : rebuild(n, args)),
+      (n) => bound.get(n.id)?.temp.e,
+    );
   const own = (e: Expr): Expr => {
     if (isLeaf(e)) return e;
     const args = e.args.map(rewrite);

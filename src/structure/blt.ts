@@ -42,10 +42,7 @@ export function bltBlocks(g: Bipartite, m: Matching): Blt {
 // (graph, matching) => nothing, or RangeError unless the matching is perfect on a square graph
 function requirePerfect(g: Bipartite, m: Matching): void {
   if (g.nEq !== g.nVar || m.size !== g.nEq || m.eqToVar.length !== g.nEq || m.varToEq.length !== g.nVar) {
-    throw new RangeError(
-      `bltBlocks needs a perfect matching on a square system; got ${g.nEq} equations, ` +
-        `${g.nVar} variables, matching size ${m.size}`,
-    );
+    throw new RangeError(`bltBlocks needs a perfect matching on a square system; got ${g.nEq} equations, ` + `${g.nVar} variables, matching size ${m.size}`);
   }
 }
 
@@ -79,14 +76,7 @@ function newTarjan(n: number): Tarjan {
 
 // (root, graph, varToEq, state) => components reachable from root appended to order/starts, dependencies first.
 // Iterative DFS: the call stack holds eqs, each eq's cursor remembers the next edge to try.
-function strongComponents(
-  root: number,
-  g: Bipartite,
-  varToEq: Int32Array,
-  t: Tarjan,
-  order: Int32Array,
-  starts: number[],
-): void {
+function strongComponents(root: number, g: Bipartite, varToEq: Int32Array, t: Tarjan, order: Int32Array, starts: number[]): void {
   let top = 0;
   t.callStack[0] = root;
   discover(root, g, t);

@@ -95,7 +95,8 @@ class MinorTree {
   // sum of its children; each child (-1)^(cstrow+cscol) element(rowX, colY) subdet)
   expand(R: number, C: number): Expr {
     if (R === 0) return ONE;
-    const rows = bitsOf(R), cols = bitsOf(C);
+    const rows = bitsOf(R),
+      cols = bitsOf(C);
     if (rows.length === 1) return this.entry(rows[0], cols[0]);
     const line = this.select(rows, cols);
     if (line.nonzeros === 0) return ZERO; // structurally zero line: the paper's null node (figure 5)
@@ -112,8 +113,7 @@ class MinorTree {
 
   /** the line to expand along (the Mask's Select, section 4): lowest row, or the sparsest line */
   private select(rows: number[], cols: number[]): { isRow: boolean; index: number; position: number; nonzeros: number } {
-    const count = (isRow: boolean, i: number) =>
-      (isRow ? cols : rows).filter((o) => !isConst(isRow ? this.raw(i, o) : this.raw(o, i), 0)).length;
+    const count = (isRow: boolean, i: number) => (isRow ? cols : rows).filter((o) => !isConst(isRow ? this.raw(i, o) : this.raw(o, i), 0)).length;
     let best = { isRow: true, index: rows[0], position: 0, nonzeros: count(true, rows[0]) };
     if (this.strategy === 'rows') return best;
     const consider = (isRow: boolean, index: number, position: number) => {
@@ -128,7 +128,9 @@ class MinorTree {
   /** e.g. minor[12;02c]: rows 1, 2 and columns 0, 2 and c of H (global indices) */
   name(R: number, C: number): string {
     const cols = bitsOf(C).map((j) => (j === this.b.n ? 'c' : String(this.b.colIds[j])));
-    return `minor[${bitsOf(R).map((r) => this.b.rowIds[r]).join('')};${cols.join('')}]`;
+    return `minor[${bitsOf(R)
+      .map((r) => this.b.rowIds[r])
+      .join('')};${cols.join('')}]`;
   }
 }
 
@@ -242,7 +244,8 @@ export function cramerSolve(H: readonly Expr[], c: readonly Expr[], k: number, l
     dets.push(s.det);
     cols.forEach((j, i) => (z[j] = s.z[i]));
   }
-  const P = blocks.flatMap((b) => b.rows), Q = blocks.flatMap((b) => b.cols);
+  const P = blocks.flatMap((b) => b.rows),
+    Q = blocks.flatMap((b) => b.cols);
   // det(H) = sgn(P) sgn(Q) det(H[P, Q]), and H[P, Q] is block lower triangular
   const det = mul(parity(P) * parity(Q), ...dets);
   return { assigns: pool.assigns, z: z.map((e) => pool.lookup(e!) ?? e!), det };

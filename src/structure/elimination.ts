@@ -152,8 +152,9 @@ export class Elimination {
     for (const r of [...(this.pending.get(id) ?? [])].sort((a, b) => a - b)) {
       substituteForm(this.rows[r], id, form, this.pool, `row${r}`, this.name);
       // an entry that cancelled (its value identically zero) leaves the row
-      for (const u of form.coef.keys()) if (this.rows[r].coef.has(u)) this.mention(u, r);
-      else this.pending.get(u)?.delete(r);
+      for (const u of form.coef.keys())
+        if (this.rows[r].coef.has(u)) this.mention(u, r);
+        else this.pending.get(u)?.delete(r);
     }
     this.pending.delete(id);
   }
@@ -172,7 +173,8 @@ export class Elimination {
     if (sequence.length > MARKOWITZ_LIMIT) return sequence.forEach(([r, x]) => this.pivot(r, x));
     const left = [...sequence];
     while (left.length > 0) {
-      let best = 0, bestCost = Infinity;
+      let best = 0,
+        bestCost = Infinity;
       left.forEach(([r, x], k) => {
         const c = this.markowitz(r, x);
         if (c < bestCost) [best, bestCost] = [k, c];
@@ -192,7 +194,8 @@ export class Elimination {
   /** the deferred pivots, as one last small system on their present structure */
   finishDeferred(hinted: Set<number>, localOf: (id: number) => number): BlockReport[] {
     this.finishing = true;
-    const rows = this.deferred.map(([r]) => r), vars = this.deferred.map(([, id]) => localOf(id));
+    const rows = this.deferred.map(([r]) => r),
+      vars = this.deferred.map(([, id]) => localOf(id));
     return rows.length ? this.remainder(rows, vars, hinted) : [];
   }
 
@@ -204,7 +207,10 @@ export class Elimination {
    */
   remainder(rows: number[], vars: number[], hinted: Set<number>): BlockReport[] {
     const ids = vars.map((v) => this.vars[v].id);
-    const g = bipartiteFromLists(vars.length, rows.map((r) => ids.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
+    const g = bipartiteFromLists(
+      vars.length,
+      rows.map((r) => ids.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)),
+    );
     const m = maximumMatching(g);
     if (m.size < rows.length) {
       throw new RelaxFailure('the equations left after relaxing are structurally singular', {
@@ -218,7 +224,14 @@ export class Elimination {
     for (let b = 0; b + 1 < blockStart.length; b++) {
       const be = [...order.subarray(blockStart[b], blockStart[b + 1])];
       if (be.length === 1) this.pivot(rows[be[0]], ids[m.eqToVar[be[0]]]);
-      else out.push(this.torn(be.map((e) => rows[e]), be.map((e) => vars[m.eqToVar[e]]), hinted));
+      else
+        out.push(
+          this.torn(
+            be.map((e) => rows[e]),
+            be.map((e) => vars[m.eqToVar[e]]),
+            hinted,
+          ),
+        );
     }
     return out;
   }
@@ -228,7 +241,10 @@ export class Elimination {
   torn(be: number[], bv: number[], hinted: Set<number>): BlockReport {
     const idOf = bv.map((v) => this.vars[v].id);
     // the block's structure now: substitutions of earlier pivots may have filled it in
-    const sub = bipartiteFromLists(bv.length, be.map((r) => idOf.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
+    const sub = bipartiteFromLists(
+      bv.length,
+      be.map((r) => idOf.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)),
+    );
     const z = idOf.map((id, i) => (hinted.has(id) ? i : -1)).filter((i) => i >= 0);
     const h = be.map((r, i) => (this.eqs[r].residues.length > 0 ? i : -1)).filter((i) => i >= 0);
     const solvable = (e: number, v: number) => this.rows[be[e]].coef.has(idOf[v]);
@@ -238,7 +254,10 @@ export class Elimination {
     // pair residue rows with tearing variables on the reduced structure, in BLT order
     const hr = [...torn.residueEqs].map((e) => be[e]);
     const zs = [...torn.tearVars].map((v) => idOf[v]);
-    const reduced = bipartiteFromLists(zs.length, hr.map((r) => zs.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)));
+    const reduced = bipartiteFromLists(
+      zs.length,
+      hr.map((r) => zs.map((id, j) => (this.rows[r].coef.has(id) ? j : -1)).filter((j) => j >= 0)),
+    );
     const m = maximumMatching(reduced);
     if (m.size < zs.length) {
       throw new RelaxFailure('relaxed elimination: the torn system of a relaxed block is structurally singular', {

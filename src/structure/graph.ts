@@ -105,11 +105,7 @@ function transpose(nEq: number, nVar: number, eqStart: Int32Array, eqAdj: Int32A
 }
 
 // (graph, global eqs, global vars) => induced subgraph with local ids = positions in eqs/vars, plus the local->global maps
-export function subgraph(
-  g: Bipartite,
-  eqs: ArrayLike<number>,
-  vars: ArrayLike<number>,
-): { graph: Bipartite; eqs: Int32Array; vars: Int32Array } {
+export function subgraph(g: Bipartite, eqs: ArrayLike<number>, vars: ArrayLike<number>): { graph: Bipartite; eqs: Int32Array; vars: Int32Array } {
   const eqIds = Int32Array.from(eqs, (e) => checkId(e, g.nEq, 'equation'));
   const varIds = Int32Array.from(vars, (v) => checkId(v, g.nVar, 'variable'));
   localIndex(eqIds, g.nEq, 'equation');
@@ -156,9 +152,13 @@ export function printIncidence(g: Bipartite, eqNames: string[], varNames: string
   for (let e = 0; e < g.nEq; e++) labelWidth = Math.max(labelWidth, rowName(e).length);
   let cellWidth = 3;
   for (let v = 0; v < g.nVar; v++) cellWidth = Math.max(cellWidth, colName(v).length);
-  const line = (label: string, cells: string[]) =>
-    (label.padEnd(labelWidth) + cells.map((c) => ' ' + c.padStart(cellWidth)).join('')).trimEnd();
-  const lines = [line('', Array.from({ length: g.nVar }, (_, v) => colName(v)))];
+  const line = (label: string, cells: string[]) => (label.padEnd(labelWidth) + cells.map((c) => ' ' + c.padStart(cellWidth)).join('')).trimEnd();
+  const lines = [
+    line(
+      '',
+      Array.from({ length: g.nVar }, (_, v) => colName(v)),
+    ),
+  ];
   for (let e = 0; e < g.nEq; e++) {
     const cells = new Array<string>(g.nVar).fill('.');
     for (let k = g.eqStart[e]; k < g.eqStart[e + 1]; k++) {

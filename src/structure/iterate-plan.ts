@@ -56,7 +56,8 @@ export function iterationStep(index: number, elim: Elimination, rest: Rest, opti
   const reads = new Set<number>(rows.flatMap((r) => [r.b, ...r.terms.map(([, c]) => c)]).flatMap((e) => [...symsOf(e)]));
   // what the updates read (and every pivot, so that each is checked before the sweeps): the
   // prelude; the rest of the elimination's temporaries only feed the back substitution
-  const prelude: Assign[] = [], others: Assign[] = [];
+  const prelude: Assign[] = [],
+    others: Assign[] = [];
   for (let i = pool.assigns.length - 1; i >= 0; i--) {
     const a = pool.assigns[i];
     if (reads.has(a.target.id) || a.pivot) {
@@ -102,12 +103,17 @@ function pairRows(elim: Elimination, rest: Rest): [number, Variable][] {
   const lists = rest.rows.map((r) => {
     const row = elim.rows[r];
     for (const u of row.coef.keys()) {
-      if (!byId.has(u)) throw new RelaxFailure(`relaxing iteration: ${elim.name(u)} is left in a remainder row`, { equations: [describeEquation(elim.eqs[r])], hint: 'compile without relaxIterate' });
+      if (!byId.has(u))
+        throw new RelaxFailure(`relaxing iteration: ${elim.name(u)} is left in a remainder row`, {
+          equations: [describeEquation(elim.eqs[r])],
+          hint: 'compile without relaxIterate',
+        });
     }
     const size = (e: Expr) => (e.op === 'const' ? Math.abs(e.value) : 0);
     return [...row.coef].sort((x, y) => size(y[1]) - size(x[1])).map(([u]) => byId.get(u)!);
   });
-  const eqToVar = new Int32Array(lists.length).fill(-1), varToEq = new Int32Array(rest.vars.length).fill(-1);
+  const eqToVar = new Int32Array(lists.length).fill(-1),
+    varToEq = new Int32Array(rest.vars.length).fill(-1);
   let size = 0;
   lists.forEach((list, r) => {
     const v = list.find((u) => varToEq[u] < 0);
@@ -140,11 +146,17 @@ export function checkIterate(options: { mode?: string; relaxIterate?: boolean | 
   const it = iterateOptions(options.relaxIterate);
   if (!it) return undefined;
   if (options.mode !== undefined && options.mode !== 'relaxed' && options.mode !== 'auto') {
-    throw new UsageError(`relaxIterate iterates on the relax() marks, which mode "${options.mode}" ignores`, { hint: 'leave the mode out (relaxIterate implies --mode relaxed) or use --mode relaxed' });
+    throw new UsageError(`relaxIterate iterates on the relax() marks, which mode "${options.mode}" ignores`, {
+      hint: 'leave the mode out (relaxIterate implies --mode relaxed) or use --mode relaxed',
+    });
   }
   const { tol, maxSweeps, omega } = it;
   if (!(Number.isFinite(tol) && tol > 0)) throw new UsageError(`iteration tolerance ${tol} must be a finite number > 0`, { hint: 'e.g. --iterate-tol 1e-10' });
-  if (!(Number.isInteger(maxSweeps) && maxSweeps >= 1)) throw new UsageError(`maximum sweep count ${maxSweeps} must be an integer >= 1`, { hint: 'e.g. --iterate-max-sweeps 500' });
-  if (!(omega > 0 && omega < 2)) throw new UsageError(`over-relaxation factor ${omega} must lie in (0, 2)`, { hint: 'successive over-relaxation converges only for 0 < omega < 2; 1 is Gauss-Seidel, e.g. --iterate-omega 1.3' });
+  if (!(Number.isInteger(maxSweeps) && maxSweeps >= 1))
+    throw new UsageError(`maximum sweep count ${maxSweeps} must be an integer >= 1`, { hint: 'e.g. --iterate-max-sweeps 500' });
+  if (!(omega > 0 && omega < 2))
+    throw new UsageError(`over-relaxation factor ${omega} must lie in (0, 2)`, {
+      hint: 'successive over-relaxation converges only for 0 < omega < 2; 1 is Gauss-Seidel, e.g. --iterate-omega 1.3',
+    });
   return it;
 }

@@ -18,7 +18,8 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
     const step = plan.steps[k];
     // assignments backwards: needed ones make what they read needed
     const split = (list: readonly Assign[]) => {
-      const keep: Assign[] = [], rest: Assign[] = [];
+      const keep: Assign[] = [],
+        rest: Assign[] = [];
       for (let i = list.length - 1; i >= 0; i--) {
         const a = list[i];
         if (needed.has(a.target.id)) {
@@ -33,7 +34,8 @@ export function splitOutputs(plan: SolvePlan): { derivatives: Step[]; outputs: S
       const checked = step.checked;
       if (keep.length) derivatives.push({ kind: 'assign', assigns: keep, ...(checked && { checked }) });
       // the outputs part of a checked loop goes on from the derivatives part's pivots, or is all of it
-      if (rest.length) outputs.push({ kind: 'assign', assigns: rest, ...(checked && { checked: keep.length ? { ...checked, continued: true as const } : checked }) });
+      if (rest.length)
+        outputs.push({ kind: 'assign', assigns: rest, ...(checked && { checked: keep.length ? { ...checked, continued: true as const } : checked }) });
       // the fallback may run in derivatives(): what it reads from before the loop is needed there
       if (checked && keep.length) need(stepExprs(checked.fallback));
       continue;

@@ -18,7 +18,13 @@ export interface OneTriangle {
 }
 
 // (k, H, c, prelude, elimination order of H's rows) => the entries i after j in the order, the prelude split by what reads it
-export function oneTriangle(k: number, H: readonly (Expr | undefined)[], c: readonly Expr[], prelude: readonly Assign[], order?: readonly number[]): OneTriangle {
+export function oneTriangle(
+  k: number,
+  H: readonly (Expr | undefined)[],
+  c: readonly Expr[],
+  prelude: readonly Assign[],
+  order?: readonly number[],
+): OneTriangle {
   const rank = new Int32Array(k).map((_, i) => i);
   order?.forEach((i, p) => (rank[i] = p));
   const half = H.map((e, at) => (rank[Math.floor(at / k)] >= rank[at % k] ? e : undefined));

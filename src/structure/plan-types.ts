@@ -198,14 +198,21 @@ export const columnExprs = (c: Columns): Expr[] => [...c.residuals, ...c.dy.map(
 /** every expression a step evaluates, its fallback's included */
 export function stepExprs(s: Step): Expr[] {
   switch (s.kind) {
-    case 'assign': return [...s.assigns.map((a) => a.expr), ...(s.checked ? stepExprs(s.checked.fallback) : [])];
-    case 'linear': return [
-      ...s.prelude.map((a) => a.expr), ...s.H, ...s.c, ...s.y.map((a) => a.expr),
-      ...(s.columns ? columnExprs(s.columns) : []),
-      ...(s.cramer ? [...s.cramer.assigns.map((a) => a.expr), ...s.cramer.z, s.cramer.hadamard] : []),
-    ];
-    case 'newton': return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
-    case 'iterate': return [...s.prelude.map((a) => a.expr), ...s.rows.flatMap((r) => [r.b, ...r.terms.map(([, a]) => a)])];
+    case 'assign':
+      return [...s.assigns.map((a) => a.expr), ...(s.checked ? stepExprs(s.checked.fallback) : [])];
+    case 'linear':
+      return [
+        ...s.prelude.map((a) => a.expr),
+        ...s.H,
+        ...s.c,
+        ...s.y.map((a) => a.expr),
+        ...(s.columns ? columnExprs(s.columns) : []),
+        ...(s.cramer ? [...s.cramer.assigns.map((a) => a.expr), ...s.cramer.z, s.cramer.hadamard] : []),
+      ];
+    case 'newton':
+      return [...s.y.map((a) => a.expr), ...s.residuals, ...s.jacobianPrelude.map((a) => a.expr), ...s.jacobian];
+    case 'iterate':
+      return [...s.prelude.map((a) => a.expr), ...s.rows.flatMap((r) => [r.b, ...r.terms.map(([, a]) => a)])];
   }
 }
 

@@ -81,16 +81,33 @@ export function planModel(model: ReducedModel, options: PlanOptions = {}): Solve
     if (options.relaxed && eqs.length > 1 && isRelaxable(eqsOf, ids) && isLinearBlock(eqsOf, varsOf, ids)) {
       const r = tryRelax(relaxedLoops.length, eqsOf, varsOf, hinted, diagnostics, options.iterate);
       if (r) {
-        const loop: RelaxedLoopReport = { size: eqs.length, relaxedBlocks: r.relaxedBlocks, largest: Math.max(1, ...r.blocks.map((b) => b.size)), remainder: r.remainder, checkedPivots: r.pivots };
+        const loop: RelaxedLoopReport = {
+          size: eqs.length,
+          relaxedBlocks: r.relaxedBlocks,
+          largest: Math.max(1, ...r.blocks.map((b) => b.size)),
+          remainder: r.remainder,
+          checkedPivots: r.pivots,
+        };
         if (options.iterate) Object.assign(loop, iterationReport(r.iterate, options.iterate));
-        if (r.iterate) steps.push(r.iterate, r.step); // its pivots are checked by the iteration itself
+        if (r.iterate)
+          steps.push(r.iterate, r.step); // its pivots are checked by the iteration itself
         else if (r.pivots > 0) {
           // the loop torn, exactly as --mode torn solves it, for when a pivot check fails (plan-types, Checked)
           const torn = planLoop(sorted, { ...block, index: FALLBACK_BLOCKS + fallbacks.length }, hinted, options.tear ?? [], used, [], true);
           fallbacks.push(torn.report);
           loop.fallback = torn.report.solver;
           const at = `r${relaxedLoops.length}.`;
-          steps.push({ ...r.step, checked: { flag: new Temp(`${at}pivotFailed`), scale: new Temp(`${at}pivotScale`), count: new Temp(`${at}fallbacks`), fallback: torn.step, report: torn.report, pivots: r.pivots } });
+          steps.push({
+            ...r.step,
+            checked: {
+              flag: new Temp(`${at}pivotFailed`),
+              scale: new Temp(`${at}pivotScale`),
+              count: new Temp(`${at}fallbacks`),
+              fallback: torn.step,
+              report: torn.report,
+              pivots: r.pivots,
+            },
+          });
         } else steps.push(r.step);
         blocks.push(...r.blocks.map((b) => ({ ...b, relaxed: true })));
         relaxedLoops.push(loop);
@@ -135,10 +152,11 @@ const overrideText = (o: TearOverride) => `${o.remove ? '-' : ''}${o.variable ??
 /** ids of variables named in residue() or declared `tearing`: the tearing-variable candidates */
 function hintedVariables(eqs: readonly FlatEquation[], unknowns: readonly Variable[]): Set<number> {
   const out = new Set<number>(unknowns.filter((v) => v.tearing).map((v) => v.id));
-  for (const eq of eqs) for (const r of eq.residues) {
-    const v = variableOf(r);
-    if (v) out.add(v.id);
-  }
+  for (const eq of eqs)
+    for (const r of eq.residues) {
+      const v = variableOf(r);
+      if (v) out.add(v.id);
+    }
   return out;
 }
 
@@ -195,7 +213,10 @@ function planLoop(
   }
   const sequence = [...torn.assignEqs].map((e, k) => ({ v: vars[torn.assignVars[k]], f: solution(e, torn.assignVars[k])! }));
   const zVars = [...torn.tearVars].map((i) => vars[i]);
-  const pairs = pairResidues(zVars, [...torn.residueEqs].map((i) => eqs[i]));
+  const pairs = pairResidues(
+    zVars,
+    [...torn.residueEqs].map((i) => eqs[i]),
+  );
   const tornBlock = {
     block: block.index,
     sequence,
@@ -230,7 +251,10 @@ function tryRelax(index: number, eqs: FlatEquation[], vars: Variable[], hinted: 
   } catch (e) {
     // a pivot that folds to the constant zero (ExprError) is the elimination's failure too, not the model's
     if (!(e instanceof RelaxFailure || e instanceof ExprError)) throw e;
-    const names = vars.slice(0, 6).map((v) => v.name).join(', ');
+    const names = vars
+      .slice(0, 6)
+      .map((v) => v.name)
+      .join(', ');
     diagnostics.push(`relaxing the loop of ${eqs.length} equations (${names}${vars.length > 6 ? ', ...' : ''}) failed: ${e.message}; the loop is torn instead`);
     return undefined;
   }
@@ -271,19 +295,28 @@ function namesUnknown(eq: FlatEquation, ids: Set<number>): boolean {
 }
 
 function reportForeignResidues(eqs: FlatEquation[], ids: Set<number>, diagnostics: string[]): void {
-  for (const eq of eqs) for (const r of eq.residues) {
-    const v = variableOf(r);
-    if (v && !ids.has(v.id)) {
-      diagnostics.push(`residue(${v.name}) in "${describeEquation(eq)}": ${v.name} is not an unknown of this algebraic loop, so it cannot be its tearing variable`);
+  for (const eq of eqs)
+    for (const r of eq.residues) {
+      const v = variableOf(r);
+      if (v && !ids.has(v.id)) {
+        diagnostics.push(
+          `residue(${v.name}) in "${describeEquation(eq)}": ${v.name} is not an unknown of this algebraic loop, so it cannot be its tearing variable`,
+        );
+      }
     }
-  }
 }
 
 function applyOverrides(
-  z: number[], h: number[], vars: Variable[], block: Block, sorted: Sorted,
-  overrides: readonly TearOverride[], used: Set<TearOverride>,
+  z: number[],
+  h: number[],
+  vars: Variable[],
+  block: Block,
+  sorted: Sorted,
+  overrides: readonly TearOverride[],
+  used: Set<TearOverride>,
 ): { z: number[]; h: number[] } {
-  const zs = new Set(z), hs = new Set(h);
+  const zs = new Set(z),
+    hs = new Set(h);
   const varIndex = (name: string) => vars.findIndex((v) => v.name === name);
   for (const o of overrides) {
     const vi = o.variable ? varIndex(o.variable) : -1;
@@ -310,8 +343,9 @@ function tearingError(problems: TearingProblem[], eqs: FlatEquation[], vars: Var
   return new TearingError(what, {
     variables: names,
     equations: lines,
-    hint: p.kind === 'count-mismatch'
-      ? 'give each residue equation one tearing variable: add residue(x) for an unknown x of the loop, or add/remove one with a "variable tear" override'
-      : `make one of ${names.slice(0, 4).join(', ')} a tearing variable (residue(x) in the library, or --tear x), or remove the hints to let the heuristic tear this loop`,
+    hint:
+      p.kind === 'count-mismatch'
+        ? 'give each residue equation one tearing variable: add residue(x) for an unknown x of the loop, or add/remove one with a "variable tear" override'
+        : `make one of ${names.slice(0, 4).join(', ')} a tearing variable (residue(x) in the library, or --tear x), or remove the hints to let the heuristic tear this loop`,
   });
 }

@@ -43,7 +43,11 @@ function propagateStep(s: Step, known: Map<number, Expr>): Step {
     }
     case 'linear':
       return {
-        ...s, prelude: assigns(s.prelude, true), H: s.H.map(sub), c: s.c.map(sub), y: assigns(s.y, true),
+        ...s,
+        prelude: assigns(s.prelude, true),
+        H: s.H.map(sub),
+        c: s.c.map(sub),
+        y: assigns(s.y, true),
         // the residuals are evaluated at z = 0 and the directions at every e_j: record nothing from them
         ...(s.columns && { columns: { ...s.columns, residuals: s.columns.residuals.map(sub), dy: assigns(s.columns.dy, false), dh: s.columns.dh.map(sub) } }),
       };
@@ -52,6 +56,12 @@ function propagateStep(s: Step, known: Map<number, Expr>): Step {
       return { ...s, prelude: assigns(s.prelude, true), rows: s.rows.map((r) => ({ b: sub(r.b), terms: r.terms.map(([j, a]) => [j, sub(a)] as const) })) };
     case 'newton':
       // inside the iteration y depends on z: substitute into it, but record nothing from it
-      return { ...s, y: assigns(s.y, false), residuals: s.residuals.map(sub), jacobianPrelude: assigns(s.jacobianPrelude, false), jacobian: s.jacobian.map(sub) };
+      return {
+        ...s,
+        y: assigns(s.y, false),
+        residuals: s.residuals.map(sub),
+        jacobianPrelude: assigns(s.jacobianPrelude, false),
+        jacobian: s.jacobian.map(sub),
+      };
   }
 }

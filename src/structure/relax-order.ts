@@ -27,7 +27,8 @@ export function relaxedOrder(blocks: number[][], eqs: readonly FlatEquation[], l
       for (const id of symsOf(eqs[r].residual)) {
         const j = blockOfVar(id);
         if (j === undefined || j === i) continue;
-        if (visible.has(id)) hard[i].add(j); // i needs j's variable
+        if (visible.has(id))
+          hard[i].add(j); // i needs j's variable
         else soft[j].add(i); // i relaxes j's variable: i should go first
       }
     }
@@ -79,8 +80,9 @@ class MinHeap {
     const last = a.pop()!;
     if (a.length > 0) {
       a[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1, r = l + 1;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1,
+          r = l + 1;
         let m = i;
         if (l < a.length && a[l] < a[m]) m = l;
         if (r < a.length && a[r] < a[m]) m = r;

@@ -63,7 +63,9 @@ export function relaxLoop(index: number, eqs: readonly FlatEquation[], vars: rea
   const { elim, blocks, relaxedBlocks, remainder, rest } = eliminate(eqs, vars, hinted, new TempPool(`r${index}.`), new Set(), iterate !== undefined);
   const iteration = iterate && rest.rows.length ? iterationStep(index, elim, rest, iterate) : undefined;
   // eq. 11 and back substitution: the last pivot first, each from the values after it
-  const back: Assign[] = elim.order.map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) })).reverse();
+  const back: Assign[] = elim.order
+    .map((id) => ({ target: vars[local.get(id)!], expr: affineExpr(elim.forms.get(id)!, (u) => vars[local.get(u)!].e) }))
+    .reverse();
   return {
     iterate: iteration?.step,
     step: { kind: 'assign', assigns: bindShared([...(iteration ? iteration.others : elim.pool.assigns), ...back], `r${index}.`) },
@@ -117,10 +119,12 @@ export function keptSystem(prefix: string, eqs: readonly FlatEquation[], vars: r
   const { elim } = eliminate(eqs, vars, hinted, new TempPool(prefix), keep);
   const rows = z.map((v) => {
     const r = elim.kept.get(v.id);
-    if (r === undefined) throw new RelaxFailure(`relaxed elimination: ${v.name} was not matched to a row of its own`, { hint: 'the loop is torn by sensitivities instead' });
+    if (r === undefined)
+      throw new RelaxFailure(`relaxed elimination: ${v.name} was not matched to a row of its own`, { hint: 'the loop is torn by sensitivities instead' });
     const row = elim.rows[r];
     for (const u of row.coef.keys()) {
-      if (!keep.has(u)) throw new RelaxFailure(`relaxed elimination: ${elim.name(u)} is left in the row of ${v.name}`, { hint: 'the loop is torn by sensitivities instead' });
+      if (!keep.has(u))
+        throw new RelaxFailure(`relaxed elimination: ${elim.name(u)} is left in the row of ${v.name}`, { hint: 'the loop is torn by sensitivities instead' });
     }
     return r;
   });
@@ -129,7 +133,10 @@ export function keptSystem(prefix: string, eqs: readonly FlatEquation[], vars: r
   const c = ordered.map((r) => neg(elim.rows[r].b));
   const paired = ordered !== rows || rows.every((r, i) => eqs[r].residues.some((e) => variableOf(e)?.id === z[i].id));
   // H formed with divisions by pivots that can vanish (a massless link): sensitivities divide by none of them
-  if (elim.pivots > 0) throw new RelaxFailure(`relaxed elimination: forming H divides by ${elim.pivots} pivots that are not constants`, { hint: 'the loop is torn by sensitivities instead' });
+  if (elim.pivots > 0)
+    throw new RelaxFailure(`relaxed elimination: forming H divides by ${elim.pivots} pivots that are not constants`, {
+      hint: 'the loop is torn by sensitivities instead',
+    });
   return { prelude: elim.pool.assigns, H, c, paired };
 }
 
@@ -152,7 +159,11 @@ function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hint
   const elim = new Elimination(eqs, vars, pool, name, hinted, keep);
   const blocks: BlockReport[] = [];
   const matchedEqs = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] >= 0);
-  const matched = subgraph(graph, matchedEqs, matchedEqs.map((r) => matching.eqToVar[r]));
+  const matched = subgraph(
+    graph,
+    matchedEqs,
+    matchedEqs.map((r) => matching.eqToVar[r]),
+  );
   const { order, blockStart } = bltBlocks(matched.graph, {
     eqToVar: Int32Array.from(matchedEqs, (_, k) => k),
     varToEq: Int32Array.from(matchedEqs, (_, k) => k),
@@ -180,15 +191,20 @@ function relaxSingular(g: Bipartite, m: ReturnType<typeof maximumMatching>, eqs:
   const involved = [...parts.overEqs, ...parts.underEqs].map((i) => eqs[i]);
   const marked = involved.filter((eq) => hasRelax(eq.residual));
   const culprits = [...new Set(marked.map((eq) => eq.origin))];
-  const relaxedVars = new Set(marked.flatMap((eq) => {
-    const visible = new Set(unrelaxedSymsOf(eq.residual));
-    const named = variablesIn(eq.residual);
-    return [...symsOf(eq.residual)].filter((id) => !visible.has(id)).map((id) => `relax(${named.get(id)?.name ?? id})`);
-  }));
-  return new StructuralError(`relaxing leaves the loop structurally singular: the relax() marks in ${culprits.join(', ') || 'the loop'} cannot all be treated as known`, {
-    component: culprits[0],
-    equations: involved.map(describeEquation),
-    variables: [...new Set([...parts.overVars, ...parts.underVars].map((i) => vars[i].name)), ...relaxedVars],
-    hint: `relax() assumes components are connected in their intended direction (cut a/left to cut b/right); ${culprits.length ? `turn ${culprits.join(', ')} around, ` : ''}or compile with --mode torn`,
-  });
+  const relaxedVars = new Set(
+    marked.flatMap((eq) => {
+      const visible = new Set(unrelaxedSymsOf(eq.residual));
+      const named = variablesIn(eq.residual);
+      return [...symsOf(eq.residual)].filter((id) => !visible.has(id)).map((id) => `relax(${named.get(id)?.name ?? id})`);
+    }),
+  );
+  return new StructuralError(
+    `relaxing leaves the loop structurally singular: the relax() marks in ${culprits.join(', ') || 'the loop'} cannot all be treated as known`,
+    {
+      component: culprits[0],
+      equations: involved.map(describeEquation),
+      variables: [...new Set([...parts.overVars, ...parts.underVars].map((i) => vars[i].name)), ...relaxedVars],
+      hint: `relax() assumes components are connected in their intended direction (cut a/left to cut b/right); ${culprits.length ? `turn ${culprits.join(', ')} around, ` : ''}or compile with --mode torn`,
+    },
+  );
 }

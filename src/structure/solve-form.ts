@@ -38,10 +38,22 @@ const FALLBACK_SYMBOLIC_UP_TO = 32;
 export type Formation = NonNullable<BlockReport['formedBy']>;
 
 // (torn block, its equations) => the step that forms and solves it, and how H is formed
-export function formTorn(t: TornBlock, linear: boolean, relaxable: boolean, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>): [Step, Formation | undefined] {
+export function formTorn(
+  t: TornBlock,
+  linear: boolean,
+  relaxable: boolean,
+  eqs: FlatEquation[],
+  vars: Variable[],
+  hinted: Set<number>,
+): [Step, Formation | undefined] {
   if (!linear) return [newtonStep(t), undefined];
   const symbolicUpTo = t.block >= FALLBACK_BLOCKS ? FALLBACK_SYMBOLIC_UP_TO : SYMBOLIC_UP_TO;
-  const [formed, by] = t.z.length > symbolicUpTo ? [columnsStep(t), 'columns' as const] : relaxable ? relaxedTornStep(t, eqs, vars, hinted) : [linearStep(t), 'sensitivities' as const];
+  const [formed, by] =
+    t.z.length > symbolicUpTo
+      ? [columnsStep(t), 'columns' as const]
+      : relaxable
+        ? relaxedTornStep(t, eqs, vars, hinted)
+        : [linearStep(t), 'sensitivities' as const];
   return [{ ...formed, solver: numericSolver(t.z.length, formed.symmetric || formed.paired) }, by];
 }
 
@@ -98,7 +110,13 @@ export function chooseSolvers(steps: readonly Step[], reportOf: (block: number) 
     if (s.kind !== 'linear') return s;
     const cramer = s.columns ? undefined : cramerIfCheaper(s);
     const chosen: LinearStep = cramer ? { ...s, solver: 'cramer', cramer: cramer.solution } : s;
-    const form = cramer ? { kind: 'cramer' as const, why: `Cramer's rule with its check, ${total(cramer.ops)} operations, below ${total(cramer.factor)} of ${s.solver}`, solveOps: cramer.ops } : solveForm(s);
+    const form = cramer
+      ? {
+          kind: 'cramer' as const,
+          why: `Cramer's rule with its check, ${total(cramer.ops)} operations, below ${total(cramer.factor)} of ${s.solver}`,
+          solveOps: cramer.ops,
+        }
+      : solveForm(s);
     const report = reportOf(s.block);
     report.solver = chosen.solver;
     report.form = form.kind;
@@ -117,14 +135,33 @@ function solveForm(s: LinearStep): SolveForm {
   const k = s.z.length;
   if (s.solver === 'division') return { kind: 'division', why: 'one tearing variable', solveOps: { ...noOps(), div: 1 } };
   const dense = s.solver === 'cholesky' ? choleskyOps(k) : refinedLuOps(k);
-  const symmetric = s.symmetric ? 'H symmetric (the same expressions)' : s.symmetricByValue ? 'H symmetric by value (symmetry.ts)' : s.paired ? 'H paired (residue i names z_i), checked symmetric at run time' : 'H not symmetric';
+  const symmetric = s.symmetric
+    ? 'H symmetric (the same expressions)'
+    : s.symmetricByValue
+      ? 'H symmetric by value (symmetry.ts)'
+      : s.paired
+        ? 'H paired (residue i names z_i), checked symmetric at run time'
+        : 'H not symmetric';
   if (s.columns) return { kind: s.solver, why: `H formed at run time by columns (k = ${k} above the symbolic limit); ${symmetric}`, solveOps: dense };
   const sparse = s.solver === 'cholesky' ? sparseCholesky(k, s.H) : undefined;
   // the triangle Cholesky reads, of H with its structural zeros left out when the pattern is used (linear.ts)
-  const triangle = s.symmetricByValue && s.solver === 'cholesky' ? oneTriangle(k, sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H, s.c, s.prelude, sparse?.order) : undefined;
-  const formed = triangle ? [...triangle.first.map((a) => a.expr), ...triangle.H.filter((e) => e !== undefined), ...s.c] : [...s.prelude.map((a) => a.expr), ...s.H, ...s.c];
+  const triangle =
+    s.symmetricByValue && s.solver === 'cholesky'
+      ? oneTriangle(k, sparse ? s.H.map((e) => (isConst(e, 0) ? undefined : e)) : s.H, s.c, s.prelude, sparse?.order)
+      : undefined;
+  const formed = triangle
+    ? [...triangle.first.map((a) => a.expr), ...triangle.H.filter((e) => e !== undefined), ...s.c]
+    : [...s.prelude.map((a) => a.expr), ...s.H, ...s.c];
   const formOps = expressionOps(formed);
-  if (sparse) return { kind: 'sparse-cholesky', why: `${symmetric}; its sparse pattern factors in ${total(sparse.ops)} operations, dense Cholesky ${total(dense)}`, sparse, triangle, solveOps: sparse.ops, formOps };
+  if (sparse)
+    return {
+      kind: 'sparse-cholesky',
+      why: `${symmetric}; its sparse pattern factors in ${total(sparse.ops)} operations, dense Cholesky ${total(dense)}`,
+      sparse,
+      triangle,
+      solveOps: sparse.ops,
+      formOps,
+    };
   const why = s.solver === 'cholesky' ? `${symmetric}${k >= 4 ? '; no sparsity that saves a fifth of dense Cholesky' : ''}` : symmetric;
   return { kind: s.solver, why, ...(triangle && { triangle }), solveOps: dense, formOps };
 }

@@ -85,7 +85,10 @@ function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], 
     variables.push(...varNames(parts.overVars));
     hint = `${parts.overEqs.length} equations determine only ${parts.overVars.length} unknowns: remove a redundant equation or constraint, or make a known quantity unknown.`;
     // an input an equation defines takes one equation: a second one (two controllers on one joint) is the excess
-    const inputs = [...parts.overVars].map((i) => vars[i]).filter((v) => defined.has(v)).map((v) => v.name);
+    const inputs = [...parts.overVars]
+      .map((i) => vars[i])
+      .filter((v) => defined.has(v))
+      .map((v) => v.name);
     if (inputs.length) hint += ` The input${inputs.length > 1 ? 's' : ''} ${inputs.join(', ')} can be defined by one equation each (one controller per joint).`;
   }
   if (parts.underVars.length > 0) {
@@ -93,8 +96,9 @@ function singularError(g: Bipartite, m: Matching, eqs: readonly FlatEquation[], 
     variables.push(...varNames(parts.underVars).map((n) => `${n} (not determined)`));
     hint += `${hint ? ' ' : ''}${parts.underVars.length} unknowns appear in only ${parts.underEqs.length} equations: add an equation (a connection, a source, a ground) or give a value.`;
   }
-  return new StructuralError(
-    `structurally singular: ${eqs.length} equations, ${vars.length} unknowns, at most ${m.size} can be matched`,
-    { equations: lines, variables, hint },
-  );
+  return new StructuralError(`structurally singular: ${eqs.length} equations, ${vars.length} unknowns, at most ${m.size} can be matched`, {
+    equations: lines,
+    variables,
+    hint,
+  });
 }

@@ -51,7 +51,9 @@ const total = (o: OpCounts) => o.mul + o.add + o.div + o.fn;
 /** minimum-degree elimination of the pattern's graph (ties by index): order, later neighbours, fill */
 export function factorPattern(k: number, adjacent: Set<number>[]): SparseCholesky {
   const left = new Set<number>(Array.from({ length: k }, (_, i) => i));
-  const order: number[] = [], later: number[][] = [], fill: number[] = [];
+  const order: number[] = [],
+    later: number[][] = [],
+    fill: number[] = [];
   while (left.size) {
     let best = -1;
     for (const i of left) if (best < 0 || adjacent[i].size < adjacent[best].size) best = i;
@@ -72,7 +74,8 @@ export function factorPattern(k: number, adjacent: Set<number>[]): SparseCholesk
   }
   const rank = new Int32Array(k);
   order.forEach((i, p) => (rank[i] = p));
-  const start = [0], rows: number[] = [];
+  const start = [0],
+    rows: number[] = [];
   for (const n of later) {
     rows.push(...n.sort((a, b) => rank[a] - rank[b]));
     start.push(rows.length);

@@ -34,7 +34,12 @@ export function solveWithPivot(residual: Expr, v: Variable, parameters: Readonly
   if (!dependsOn(residual, v.id)) return null;
   const a = diff(residual, v);
   if (a === ZERO || dependsOn(a, v.id)) return null;
-  return new PivotSolution(residual, v, a, symsOf(a).every((id) => parameters.has(id)));
+  return new PivotSolution(
+    residual,
+    v,
+    a,
+    symsOf(a).every((id) => parameters.has(id)),
+  );
 }
 
 /** an incidence's solution, formed on first use (an object, not a closure per incidence: tsx names each closure it makes) */
@@ -144,19 +149,30 @@ export function columnsStep(t: TornBlock): FormedLinear {
   const direction = new Map<number, Expr>();
   // the derivative of f along the direction: its coefficients are free of the block's
   // unknowns (the block is linear), computed once per evaluation in the prelude
-  const along = (f: Expr, label: string) => add(ZERO, ...Array.from(symsOf(f), (id) => {
-    const d = direction.get(id);
-    // no coefficient for what does not move with z: it would be computed and never read
-    return d === undefined || d === ZERO ? ZERO : mul(pool.use(diff(f, byId.get(id)!), () => `d${label}/d${byId.get(id)!.name}`), d);
-  }));
+  const along = (f: Expr, label: string) =>
+    add(
+      ZERO,
+      ...Array.from(symsOf(f), (id) => {
+        const d = direction.get(id);
+        // no coefficient for what does not move with z: it would be computed and never read
+        return d === undefined || d === ZERO
+          ? ZERO
+          : mul(
+              pool.use(diff(f, byId.get(id)!), () => `d${label}/d${byId.get(id)!.name}`),
+              d,
+            );
+      }),
+    );
   const dz = t.z.map((v) => new Temp(`d${v.name}`));
   t.z.forEach((v, j) => direction.set(v.id, dz[j].e));
-  const dy = t.sequence.map(({ v, f }) => {
-    const target = new Temp(`d${v.name}`);
-    const expr = along(f, v.name);
-    direction.set(v.id, expr === ZERO ? ZERO : target.e);
-    return { target, expr };
-  }).filter((a) => a.expr !== ZERO);
+  const dy = t.sequence
+    .map(({ v, f }) => {
+      const target = new Temp(`d${v.name}`);
+      const expr = along(f, v.name);
+      direction.set(v.id, expr === ZERO ? ZERO : target.e);
+      return { target, expr };
+    })
+    .filter((a) => a.expr !== ZERO);
   const dh = t.residues.map((h, r) => along(h, `h${r}`));
   return {
     kind: 'linear',
@@ -178,7 +194,10 @@ export function newtonStep(t: TornBlock): NewtonStep {
   const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
   const sens = new Map<number, Expr[]>();
   for (const { v, f } of t.sequence) {
-    sens.set(v.id, totalDerivatives(f, t.z, sens, byId).map((e, j) => pool.use(e, () => `d${v.name}/d${t.z[j].name}`)));
+    sens.set(
+      v.id,
+      totalDerivatives(f, t.z, sens, byId).map((e, j) => pool.use(e, () => `d${v.name}/d${t.z[j].name}`)),
+    );
   }
   const jacobian = t.residues.flatMap((h) => totalDerivatives(h, t.z, sens, byId));
   return {

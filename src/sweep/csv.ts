@@ -24,7 +24,8 @@ export function metricColumns(results: Iterable<SweepResult>): string[] {
 }
 
 /** the header line */
-export const sweepHeader = (names: readonly string[], metrics: readonly string[]): string => ['run', ...names, 'status', 'error', ...metrics].map(cell).join(',') + '\n';
+export const sweepHeader = (names: readonly string[], metrics: readonly string[]): string =>
+  ['run', ...names, 'status', 'error', ...metrics].map(cell).join(',') + '\n';
 
 /** one run's line; a metric the run has not is an empty cell */
 export function sweepRow(names: readonly string[], metrics: readonly string[], r: SweepResult): string {

@@ -41,7 +41,9 @@ export interface JobData {
 // ---- writing
 
 export const recordMessage = (key: QueueKey, where: string, record: SweepRecord) => key.sign('record', where, JSON.stringify(record));
-export const jobMessage = (key: QueueKey, jobId: string, sweep: string, task: RunTask): JobData => ({ message: key.sign('job', jobId, JSON.stringify({ sweep, task })) });
+export const jobMessage = (key: QueueKey, jobId: string, sweep: string, task: RunTask): JobData => ({
+  message: key.sign('job', jobId, JSON.stringify({ sweep, task })),
+});
 export const resultMessage = (key: QueueKey, where: string, outcome: RunOutcome) => key.sign('result', where, encodeOutcome(outcome));
 
 /** a number through JSON unchanged: NaN, infinities and -0 as strings */
@@ -61,7 +63,8 @@ export function readRecord(key: QueueKey, where: string, message: unknown): Swee
   if (r.format !== RECORD_FORMAT) throw new RefusedMessage(`${at('format')} is ${show(r.format)}, not ${RECORD_FORMAT} (a producer of another Kron version?)`);
   if (typeof r.kron !== 'string') throw new RefusedMessage(`${at('kron')} is not a version`);
   const model = object(r.model, at('model'));
-  if (model.format !== 'kron-portable-model/1' || typeof object(model.generated, at('model.generated')).body !== 'string') throw new RefusedMessage(`${at('model')} is not a portable model (kron-portable-model/1)`);
+  if (model.format !== 'kron-portable-model/1' || typeof object(model.generated, at('model.generated')).body !== 'string')
+    throw new RefusedMessage(`${at('model')} is not a portable model (kron-portable-model/1)`);
   return { ...(r as unknown as SweepRecord), settings: readSettings(object(r.settings, at('settings')), at) };
 }
 
@@ -73,13 +76,15 @@ function readSettings(s: Record<string, unknown>, at: (field: string) => string)
     if (e instanceof KronError) throw new RefusedMessage(`${at('settings.simulate')}: ${e.message}`);
     throw e;
   }
-  if (s.signals !== undefined && !(Array.isArray(s.signals) && s.signals.every((n) => typeof n === 'string'))) throw new RefusedMessage(`${at('settings.signals')} is not a list of names`);
+  if (s.signals !== undefined && !(Array.isArray(s.signals) && s.signals.every((n) => typeof n === 'string')))
+    throw new RefusedMessage(`${at('settings.signals')} is not a list of names`);
   if (s.metric !== undefined) {
     const m = object(s.metric, at('settings.metric'));
     if (!isFileName(m.name)) throw new RefusedMessage(`${at('settings.metric.name')} is ${show(m.name)}, not a file name (no folders)`);
     if (typeof m.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(m.sha256)) throw new RefusedMessage(`${at('settings.metric.sha256')} is not 64 hex digits`);
   }
-  if (s.detail !== undefined && !isFileName(s.detail)) throw new RefusedMessage(`${at('settings.detail')} is ${show(s.detail)}, not a folder name (no folders above it)`);
+  if (s.detail !== undefined && !isFileName(s.detail))
+    throw new RefusedMessage(`${at('settings.detail')} is ${show(s.detail)}, not a folder name (no folders above it)`);
   // fields this file does not know (settings a later run.ts adds) pass as they are: the signature vouches for them
   return s as unknown as QueueSettings;
 }
@@ -88,9 +93,18 @@ function readSettings(s: Record<string, unknown>, at: (field: string) => string)
 export function readJob(key: QueueKey, jobId: string, data: unknown): { sweep: string; task: RunTask } {
   const body = parse(key.open('job', jobId, (data as Partial<JobData> | undefined)?.message), `the job ${jobId}`);
   const task = object(body.task, `the job ${jobId}: task`);
-  if (typeof body.sweep !== 'string' || !/^[0-9a-f]{16}$/.test(body.sweep)) throw new RefusedMessage(`the job ${jobId}: sweep is ${show(body.sweep)}, not 16 hex digits`);
-  if (!isIndex(task.index) || jobId !== `${body.sweep}-${task.index}`) throw new RefusedMessage(`the job ${jobId}: task.index is ${show(task.index)}, not the run its id names`);
-  return { sweep: body.sweep, task: { index: task.index, parameters: values(task.parameters, `the job ${jobId}: task.parameters`), start: values(task.start, `the job ${jobId}: task.start`) } };
+  if (typeof body.sweep !== 'string' || !/^[0-9a-f]{16}$/.test(body.sweep))
+    throw new RefusedMessage(`the job ${jobId}: sweep is ${show(body.sweep)}, not 16 hex digits`);
+  if (!isIndex(task.index) || jobId !== `${body.sweep}-${task.index}`)
+    throw new RefusedMessage(`the job ${jobId}: task.index is ${show(task.index)}, not the run its id names`);
+  return {
+    sweep: body.sweep,
+    task: {
+      index: task.index,
+      parameters: values(task.parameters, `the job ${jobId}: task.parameters`),
+      start: values(task.start, `the job ${jobId}: task.start`),
+    },
+  };
 }
 
 // (key, where it sits, the run it must be, message) => the outcome; RefusedMessage when forged or malformed
@@ -128,14 +142,16 @@ function object(v: unknown, what: string): Record<string, unknown> {
 /** a run's named values: every one a finite number */
 function values(v: unknown, what: string): Record<string, number> {
   const o = object(v, what);
-  for (const [name, x] of Object.entries(o)) if (typeof x !== 'number' || !Number.isFinite(x)) throw new RefusedMessage(`${what}.${name} is ${show(x)}, not a finite number`);
+  for (const [name, x] of Object.entries(o))
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new RefusedMessage(`${what}.${name} is ${show(x)}, not a finite number`);
   return o as Record<string, number>;
 }
 
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** one name inside a folder: nothing that climbs out of it or names another */
-export const isFileName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 255 && v !== '.' && v !== '..' && !/[/\\\0]/.test(v);
+export const isFileName = (v: unknown): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= 255 && v !== '.' && v !== '..' && !/[/\\\0]/.test(v);
 
 const show = (v: unknown): string => {
   const text = JSON.stringify(v) ?? String(v);

@@ -39,7 +39,10 @@ export async function loadMetric(file: string, expectedHash?: string): Promise<M
   }
   const mod = (await importUserModule('metric', file)) as { default?: unknown };
   if (typeof mod.default !== 'function') {
-    throw new ModelError(`metric module ${file} has no default export that is a function`, { component: file, hint: "export default (result) => result.final('j1.q')" });
+    throw new ModelError(`metric module ${file} has no default export that is a function`, {
+      component: file,
+      hint: "export default (result) => result.final('j1.q')",
+    });
   }
   const metric = mod.default as MetricFunction;
   const { callMs } = userCodeLimits();

@@ -53,7 +53,12 @@ export class PartialSweep {
   done: number;
   private fd: number | undefined;
 
-  private constructor(readonly path: string, readonly identity: SweepIdentity, done: number, fd: number) {
+  private constructor(
+    readonly path: string,
+    readonly identity: SweepIdentity,
+    done: number,
+    fd: number,
+  ) {
     this.done = done;
     this.fd = fd;
   }
@@ -63,7 +68,12 @@ export class PartialSweep {
     const found = existsSync(path) ? readPartial(path, identity) : undefined;
     if (found && resume) {
       writing(path, false, () => truncateSync(path, found.end)); // drops a line cut short
-      return new PartialSweep(path, identity, found.done, writing(path, false, () => openSync(path, 'a')));
+      return new PartialSweep(
+        path,
+        identity,
+        found.done,
+        writing(path, false, () => openSync(path, 'a')),
+      );
     }
     const fd = writing(path, false, () => openSync(path, 'w'));
     writing(path, false, () => writeSync(fd, JSON.stringify(identity) + '\n'));
@@ -76,7 +86,7 @@ export class PartialSweep {
     const line = Buffer.from(JSON.stringify(r, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)) + '\n');
     const fd = this.open();
     writing(this.path, false, () => {
-      for (let at = 0; at < line.length; ) at += writeSync(fd, line, at);
+      for (let at = 0; at < line.length;) at += writeSync(fd, line, at);
     });
     this.done++;
   }
@@ -91,7 +101,7 @@ export class PartialSweep {
       text += sweepRow(names, metrics, r);
       counts.runs++;
       if (r.status === 'error') counts.failed++;
-      if (text.length >= 1 << 16) yield text, (text = '');
+      if (text.length >= 1 << 16) (yield text, (text = ''));
     }
     yield text;
   }
@@ -137,8 +147,11 @@ function* results(path: string): Generator<SweepResult> {
  */
 function readPartial(path: string, identity: SweepIdentity): { done: number; end: number } | undefined {
   const refuse = (why: string) =>
-    new UsageError(`${path} ${why}`, { hint: `it is the partial file of --out ${path.replace(/\.partial$/, '')}: delete it to start this sweep afresh, or give another --out` });
-  let done = -1, end = 0;
+    new UsageError(`${path} ${why}`, {
+      hint: `it is the partial file of --out ${path.replace(/\.partial$/, '')}: delete it to start this sweep afresh, or give another --out`,
+    });
+  let done = -1,
+    end = 0;
   for (const { line, complete, end: after } of lines(path)) {
     let value: { kind?: unknown; hash?: unknown; index?: unknown } | undefined;
     try {
@@ -149,7 +162,8 @@ function readPartial(path: string, identity: SweepIdentity): { done: number; end
     }
     if (done < 0) {
       if (value?.kind !== KIND) throw refuse('is not a partial sweep file Kron wrote (its first line does not name a sweep)');
-      if (value.hash !== identity.hash) throw refuse(`holds another sweep (${value.hash}, not ${identity.hash}): another model, other settings, another metric or other runs`);
+      if (value.hash !== identity.hash)
+        throw refuse(`holds another sweep (${value.hash}, not ${identity.hash}): another model, other settings, another metric or other runs`);
     } else if (value?.index !== done) {
       throw refuse(`is broken: line ${done + 2} holds run ${String(value?.index)} where run ${done} was due`);
     }
@@ -165,7 +179,8 @@ function* lines(path: string): Generator<{ line: string; complete: boolean; end:
   const fd = openSync(path, 'r');
   try {
     const chunk = Buffer.alloc(1 << 20);
-    let rest = Buffer.alloc(0), offset = 0; // offset: where rest starts in the file
+    let rest = Buffer.alloc(0),
+      offset = 0; // offset: where rest starts in the file
     for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
       const data = rest.length ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
       let from = 0;

@@ -16,7 +16,8 @@ const entry = import.meta.url.endsWith('.ts') ? new URL('./pool-entry.mjs', impo
 export const defaultWorkers = (): number => availableParallelism();
 
 export function checkWorkers(workers: number, flag = '--workers'): number {
-  if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`${flag} must be a whole number >= 1, got ${workers}`, { hint: `e.g. ${flag} ${defaultWorkers()} (the number of cores here)` });
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new UsageError(`${flag} must be a whole number >= 1, got ${workers}`, { hint: `e.g. ${flag} ${defaultWorkers()} (the number of cores here)` });
   return workers;
 }
 
@@ -24,7 +25,11 @@ export class SweepPool {
   private readonly piscina: Piscina<RunTask, RunOutcome>;
   private closing = false;
 
-  constructor(model: PortableModel, settings: RunSettings, readonly workers: number) {
+  constructor(
+    model: PortableModel,
+    settings: RunSettings,
+    readonly workers: number,
+  ) {
     const workerData: PoolData = { model, settings };
     // required here, not imported at the top: `import 'kron'` in every model module should not load the pool
     const { Piscina: Pool } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
@@ -33,7 +38,10 @@ export class SweepPool {
     // with break) posts a result piscina no longer knows, which it emits as an error: nobody waits for it then.
     // Before close(), piscina's errors stay what they were without a listener: thrown.
     this.piscina.on('error', (e: unknown) => {
-      if (!this.closing) process.nextTick(() => { throw e; });
+      if (!this.closing)
+        process.nextTick(() => {
+          throw e;
+        });
     });
   }
 

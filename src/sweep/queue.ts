@@ -24,7 +24,20 @@ import { VERSION } from '../node/package.ts';
 import type { RunOutcome, RunSettings, RunTask } from './run.ts';
 import { isOutcome } from './tasks.ts';
 import { RECORD_FORMAT, type SweepRecord, jobMessage, readJob, readResult, recordMessage } from './messages.ts';
-import { type QueueSetup, type QueueTarget, QUEUE_NAME, Reconnection, connectRedis, doneKey, jobId, recordKey, resolveQueue, resultPlace, resultsKey, sweepHash } from './redis.ts';
+import {
+  type QueueSetup,
+  type QueueTarget,
+  QUEUE_NAME,
+  Reconnection,
+  connectRedis,
+  doneKey,
+  jobId,
+  recordKey,
+  resolveQueue,
+  resultPlace,
+  resultsKey,
+  sweepHash,
+} from './redis.ts';
 import { RefusedMessage } from './signing.ts';
 import { sha256 } from './worker-files.ts';
 
@@ -45,7 +58,13 @@ const KEEP_DONE_S = 24 * 3600;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // (Redis URL or config, model compiled here, runs or their early outcomes, settings) => outcomes in run order
-export async function* runQueued(target: QueueTarget, compiled: CompiledModel, tasks: readonly (RunTask | RunOutcome)[], settings: RunSettings, onDone?: () => void): AsyncGenerator<RunOutcome> {
+export async function* runQueued(
+  target: QueueTarget,
+  compiled: CompiledModel,
+  tasks: readonly (RunTask | RunOutcome)[],
+  settings: RunSettings,
+  onDone?: () => void,
+): AsyncGenerator<RunOutcome> {
   const setup = resolveQueue(target);
   const record = sweepRecord(compiled, settings);
   const reconnection = new Reconnection(setup, true, MAX_RETRY_MS);
@@ -59,7 +78,9 @@ export async function* runQueued(target: QueueTarget, compiled: CompiledModel, t
     yield* producer.collect();
   } catch (e) {
     if (reconnection.gaveUp) {
-      throw new QueueError(`${reconnection.gaveUp}: the sweep stops`, { hint: 'start Redis again (with --appendonly yes it keeps the queue) and run the same command: the runs already done are kept; or allow longer with --queue-timeout' });
+      throw new QueueError(`${reconnection.gaveUp}: the sweep stops`, {
+        hint: 'start Redis again (with --appendonly yes it keeps the queue) and run the same command: the runs already done are kept; or allow longer with --queue-timeout',
+      });
     }
     throw e;
   } finally {
@@ -80,7 +101,8 @@ export function sweepRecord(compiled: CompiledModel, settings: RunSettings): Swe
 }
 
 function readMetric(file: string): Buffer {
-  if (!existsSync(file)) throw new UsageError(`--metric ${file} not found`, { hint: 'give the path of a module whose default export is (result) => number | { name: number }' });
+  if (!existsSync(file))
+    throw new UsageError(`--metric ${file} not found`, { hint: 'give the path of a module whose default export is (result) => number | { name: number }' });
   return readFileSync(file);
 }
 
@@ -118,14 +140,19 @@ class Producer {
       else refused.add(index); // run anew: its job, completed with a forged result, is replaced
     }
     const todo = this.pending();
-    this.setup.log(`kron sweep: sweep ${this.hash} on ${this.setup.shown} (key id ${this.setup.key.id}): ${this.count} runs, ${this.count - todo.length} done, ${todo.length} enqueued`);
+    this.setup.log(
+      `kron sweep: sweep ${this.hash} on ${this.setup.shown} (key id ${this.setup.key.id}): ${this.count} runs, ${this.count - todo.length} done, ${todo.length} enqueued`,
+    );
     await this.warnWithoutPersistence();
     await this.enqueue(todo, refused);
   }
 
   /** the outcomes in run order, as they arrive */
   async *collect(): AsyncGenerator<RunOutcome> {
-    let next = 0, cursor = 0, polls = 0, quietSince = Date.now();
+    let next = 0,
+      cursor = 0,
+      polls = 0,
+      quietSince = Date.now();
     while (next < this.count) {
       while (this.outcomes.has(next)) yield this.outcomes.get(next++)!;
       if (next >= this.count) break;
@@ -143,7 +170,7 @@ class Producer {
       await this.collectResults(finished);
       await this.collectFailed(++polls % FAILED_EVERY === 0);
       if (this.outcomes.size > before) quietSince = Date.now();
-      else if (Date.now() - quietSince >= this.setup.timeoutMs) await this.quiet(Date.now() - quietSince), (quietSince = Date.now());
+      else if (Date.now() - quietSince >= this.setup.timeoutMs) (await this.quiet(Date.now() - quietSince), (quietSince = Date.now()));
     }
   }
 
@@ -175,7 +202,14 @@ class Producer {
       const text = texts[k];
       if (text === null) continue; // listed but not (or no longer) stored: its job is still there, or the quiet check finds it gone
       const outcome = await this.read(index, text);
-      this.add(outcome ?? { index, status: 'error', error: `QueueError: the result in Redis was refused (see the producer's stderr); the same command again runs it anew`, metrics: {} });
+      this.add(
+        outcome ?? {
+          index,
+          status: 'error',
+          error: `QueueError: the result in Redis was refused (see the producer's stderr); the same command again runs it anew`,
+          metrics: {},
+        },
+      );
     }
   }
 
@@ -206,14 +240,17 @@ class Producer {
         if (e instanceof RefusedMessage) continue;
         throw e;
       }
-      if (this.runs.has(index) && !this.outcomes.has(index)) this.add({ index, status: 'error', error: `QueueError: the job failed after ${job.attemptsMade} attempts: ${job.failedReason}`, metrics: {} });
+      if (this.runs.has(index) && !this.outcomes.has(index))
+        this.add({ index, status: 'error', error: `QueueError: the job failed after ${job.attemptsMade} attempts: ${job.failedReason}`, metrics: {} });
     }
   }
 
   /** the record is gone: Redis lost its data; everything not collected is enqueued again */
   private async recover(): Promise<void> {
     const pending = this.pending();
-    this.setup.log(`the sweep record ${recordKey(this.hash)} is gone from Redis (restarted without persistence, flushed, or evicted): writing it again and enqueueing the ${pending.length} runs not yet collected again`);
+    this.setup.log(
+      `the sweep record ${recordKey(this.hash)} is gone from Redis (restarted without persistence, flushed, or evicted): writing it again and enqueueing the ${pending.length} runs not yet collected again`,
+    );
     await this.writeRecord();
     await this.enqueue(pending, new Set(pending));
   }
@@ -248,7 +285,11 @@ class Producer {
     for (let k = 0; k < indices.length; k += LOOKED_UP) {
       const jobs = indices.slice(k, k + LOOKED_UP).map((i) => {
         const id = jobId(this.hash, i);
-        return { name: 'run', data: jobMessage(key, id, this.hash, this.runs.get(i)!), opts: { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: KEEP_DONE_S }, removeOnFail: false } };
+        return {
+          name: 'run',
+          data: jobMessage(key, id, this.hash, this.runs.get(i)!),
+          opts: { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: KEEP_DONE_S }, removeOnFail: false },
+        };
       });
       await this.queue.addBulk(jobs);
     }
@@ -279,7 +320,9 @@ class Producer {
   private async warnWithoutPersistence(): Promise<void> {
     const info = await this.redis.info('persistence').catch(() => '');
     if (/^aof_enabled:0/m.test(info)) {
-      this.setup.log(`warning: Redis at ${this.setup.shown} keeps no append-only file (appendonly no): a restart loses the queue; this producer enqueues again what is lost while it runs (docs/guide/sweeps.md: Deploying the queue safely)`);
+      this.setup.log(
+        `warning: Redis at ${this.setup.shown} keeps no append-only file (appendonly no): a restart loses the queue; this producer enqueues again what is lost while it runs (docs/guide/sweeps.md: Deploying the queue safely)`,
+      );
     }
   }
 }

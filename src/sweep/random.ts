@@ -39,7 +39,8 @@ export class Random {
 
   /** uniform in [0, 1), 53 random bits */
   next(): number {
-    const hi = this.nextUint32() >>> 5, lo = this.nextUint32() >>> 6;
+    const hi = this.nextUint32() >>> 5,
+      lo = this.nextUint32() >>> 6;
     return (hi * 67108864 + lo) / 9007199254740992;
   }
 
@@ -57,7 +58,8 @@ export class Random {
     }
     const u1 = 1 - this.next(); // in (0, 1]: log(u1) is finite
     const u2 = this.next();
-    const r = Math.sqrt(-2 * Math.log(u1)), phi = 2 * Math.PI * u2;
+    const r = Math.sqrt(-2 * Math.log(u1)),
+      phi = 2 * Math.PI * u2;
     this.spare = r * Math.sin(phi);
     return mean + sd * r * Math.cos(phi);
   }

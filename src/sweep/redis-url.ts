@@ -10,7 +10,6 @@ import type { TlsFiles } from './queue-config.ts';
 /** the password of the URL's user when the URL has none, so that it is not on a command line */
 export const PASSWORD_ENV = 'KRON_REDIS_PASSWORD';
 
-
 // 'redis[s]://[user[:password]@]host[:port][/db]', TLS files => ioredis options
 export function redisOptions(url: string, tls: TlsFiles = {}, env: NodeJS.ProcessEnv = process.env): RedisOptions & { maxRetriesPerRequest: null } {
   const example = { hint: 'e.g. --queue redis://127.0.0.1:6379, or rediss://kron@redis.example.org:6380 with TLS' };
@@ -22,10 +21,14 @@ export function redisOptions(url: string, tls: TlsFiles = {}, env: NodeJS.Proces
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new UsageError(`--queue expects a redis:// or rediss:// URL, got "${shownUrl(url)}"`, example);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new UsageError(`--queue "${shownUrl(url)}": the database ${u.pathname.slice(1)} is not a whole number`, { hint: '--queue redis://127.0.0.1:6379/0' });
+  if (!Number.isInteger(db) || db < 0)
+    throw new UsageError(`--queue "${shownUrl(url)}": the database ${u.pathname.slice(1)} is not a whole number`, { hint: '--queue redis://127.0.0.1:6379/0' });
   const secure = u.protocol === 'rediss:';
   const given = Object.entries(tls).filter(([, v]) => v !== undefined);
-  if (!secure && given.length) throw new UsageError(`--tls-${given[0][0]} applies to a rediss:// URL (TLS), and --queue is ${shownUrl(url)}`, { hint: `write rediss://${u.host}${u.pathname}` });
+  if (!secure && given.length)
+    throw new UsageError(`--tls-${given[0][0]} applies to a rediss:// URL (TLS), and --queue is ${shownUrl(url)}`, {
+      hint: `write rediss://${u.host}${u.pathname}`,
+    });
   const password = u.password ? decodeURIComponent(u.password) : env[PASSWORD_ENV] || undefined;
   return {
     // URL keeps an IPv6 address in brackets; ioredis wants it bare
@@ -46,10 +49,15 @@ function tlsOptions(files: TlsFiles) {
     try {
       return readFileSync(path);
     } catch (e) {
-      throw new UsageError(`--tls-${flag} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { hint: `give a PEM file: --tls-${flag} path` });
+      throw new UsageError(`--tls-${flag} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`, {
+        hint: `give a PEM file: --tls-${flag} path`,
+      });
     }
   };
-  if ((files.cert === undefined) !== (files.key === undefined)) throw new UsageError('--tls-cert and --tls-key go together: the client certificate and its private key', { hint: '--tls-cert client.crt --tls-key client.key' });
+  if ((files.cert === undefined) !== (files.key === undefined))
+    throw new UsageError('--tls-cert and --tls-key go together: the client certificate and its private key', {
+      hint: '--tls-cert client.crt --tls-key client.key',
+    });
   const [ca, cert, key] = [read('ca', files.ca), read('cert', files.cert), read('key', files.key)];
   return { ...(ca && { ca }), ...(cert && { cert }), ...(key && { key }), ...(files.servername && { servername: files.servername }) };
 }
@@ -64,4 +72,3 @@ export function shownUrl(url: string): string {
     return url;
   }
 }
-

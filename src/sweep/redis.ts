@@ -46,7 +46,8 @@ const DEFAULT_TIMEOUT_S = 60;
 export function resolveQueue(target: QueueTarget, env: NodeJS.ProcessEnv = process.env): QueueSetup {
   const config = typeof target === 'string' ? { url: target } : target;
   const timeout = config.timeout ?? DEFAULT_TIMEOUT_S;
-  if (!(Number.isFinite(timeout) && timeout > 0)) throw new UsageError(`--queue-timeout must be a number of seconds > 0, got ${timeout}`, { hint: 'e.g. --queue-timeout 60' });
+  if (!(Number.isFinite(timeout) && timeout > 0))
+    throw new UsageError(`--queue-timeout must be a number of seconds > 0, got ${timeout}`, { hint: 'e.g. --queue-timeout 60' });
   return {
     connection: redisOptions(config.url, config.tls, env),
     key: queueKey(config.keyFile, env),
@@ -95,7 +96,9 @@ export class Reconnection {
       return null;
     }
     const delay = backoff(attempt, this.maxDelayMs);
-    this.queue.log(`lost Redis at ${this.queue.shown}${why}: reconnecting in ${delay} ms (attempt ${attempt}, ${seconds(lost)} since the loss${this.giveUp ? ` of --queue-timeout ${seconds(this.queue.timeoutMs)}` : ''})`);
+    this.queue.log(
+      `lost Redis at ${this.queue.shown}${why}: reconnecting in ${delay} ms (attempt ${attempt}, ${seconds(lost)} since the loss${this.giveUp ? ` of --queue-timeout ${seconds(this.queue.timeoutMs)}` : ''})`,
+    );
     return delay;
   };
 
@@ -144,5 +147,8 @@ function connectionError(queue: QueueSetup, message: string): UsageError {
 export function sweepHash(record: SweepRecord, tasks: readonly RunTask[]): string {
   // the compile time in the report differs from one compile of the same model to the next
   const model = { ...record.model, report: { ...record.model.report, compileMs: 0, cache: undefined } };
-  return createHash('sha256').update(JSON.stringify({ ...record, model, tasks })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify({ ...record, model, tasks }))
+    .digest('hex')
+    .slice(0, 16);
 }

@@ -75,7 +75,8 @@ export function summary(result: SimulationResult): Record<string, number> {
   const out: Record<string, number> = {};
   result.names.forEach((name, i) => {
     const c = result.columns[i];
-    let min = Infinity, max = -Infinity;
+    let min = Infinity,
+      max = -Infinity;
     for (const v of c) {
       if (v < min) min = v;
       if (v > max) max = v;
@@ -100,7 +101,10 @@ function userMetrics(metric: MetricFunction, file: string, result: SimulationRes
   for (const [key, v] of entries) {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new ModelError(`${where}: "${key}" is ${what(v)}, not a finite number`, { component: file, hint });
     if (taken.has(key)) {
-      throw new ModelError(`${where}: "${key}" is already a column of the sweep's CSV`, { component: file, hint: 'give the value another name: run, status, error, the swept names and final(s), min(s), max(s) of the recorded signals are taken' });
+      throw new ModelError(`${where}: "${key}" is already a column of the sweep's CSV`, {
+        component: file,
+        hint: 'give the value another name: run, status, error, the swept names and final(s), min(s), max(s) of the recorded signals are taken',
+      });
     }
   }
   return Object.fromEntries(entries) as Record<string, number>;

@@ -22,7 +22,12 @@ export class SweepPoints {
   readonly #at: (i: number) => readonly number[];
   readonly #spec: unknown;
 
-  private constructor(readonly names: readonly string[], readonly count: number, at: (i: number) => readonly number[], spec: unknown) {
+  private constructor(
+    readonly names: readonly string[],
+    readonly count: number,
+    at: (i: number) => readonly number[],
+    spec: unknown,
+  ) {
     this.#at = at;
     this.#spec = spec;
     let values: (readonly number[])[] | undefined;
@@ -52,19 +57,31 @@ export class SweepPoints {
       return run;
     };
     const spec = { grid: axes.map((a) => (a instanceof RangeAxis ? a.describe() : { name: a.name, values: a.values })) };
-    return new SweepPoints(axes.map((a) => a.name), sizes.reduce((p, n) => p * n, 1), at, spec);
+    return new SweepPoints(
+      axes.map((a) => a.name),
+      sizes.reduce((p, n) => p * n, 1),
+      at,
+      spec,
+    );
   }
 
   /** n runs drawn from the distributions, run by run, with this seed */
   static samples(dist: readonly Distribution[], n: number, seed: number): SweepPoints {
-    let random = new Random(seed), next = 0, last: readonly number[] = [];
+    let random = new Random(seed),
+      next = 0,
+      last: readonly number[] = [];
     const draw = (d: Distribution) => (d.kind === 'normal' ? random.normal(d.a, d.b) : random.uniform(d.a, d.b));
     const at = (i: number) => {
-      if (i < next - 1) (random = new Random(seed)), (next = 0); // backwards: draw again from the seed
-      while (next <= i) (last = dist.map(draw)), next++;
+      if (i < next - 1) ((random = new Random(seed)), (next = 0)); // backwards: draw again from the seed
+      while (next <= i) ((last = dist.map(draw)), next++);
       return last;
     };
-    return new SweepPoints(dist.map((d) => d.name), n, at, { samples: n, dist, seed });
+    return new SweepPoints(
+      dist.map((d) => d.name),
+      n,
+      at,
+      { samples: n, dist, seed },
+    );
   }
 
   /** runs given value by value (sweepCompiled from code) */
@@ -77,18 +94,26 @@ export class SweepPoints {
 function checkNames(names: readonly string[], flag: string): void {
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) throw new UsageError(`${flag} names ${twice} twice`, { hint: `give each parameter or start value one ${flag}` });
-  if (names.length === 0) throw new UsageError(`a sweep needs at least one ${flag}`, { hint: "e.g. --grid 'j1.q=-1,0,1', or --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
+  if (names.length === 0)
+    throw new UsageError(`a sweep needs at least one ${flag}`, { hint: "e.g. --grid 'j1.q=-1,0,1', or --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
 }
 
 /** (grid axes | samples, distributions, seed) => the runs, each one's values made when asked for */
 export function expandRuns(spec: PointsSpec): SweepPoints {
   let points: SweepPoints;
   if ('grid' in spec) {
-    checkNames(spec.grid.map((a) => a.name), '--grid');
+    checkNames(
+      spec.grid.map((a) => a.name),
+      '--grid',
+    );
     points = SweepPoints.grid(spec.grid);
   } else {
-    checkNames(spec.dist.map((d) => d.name), '--dist');
-    if (!Number.isInteger(spec.samples) || spec.samples < 1) throw new UsageError(`--samples must be a whole number >= 1, got ${spec.samples}`, { hint: 'e.g. --samples 1000' });
+    checkNames(
+      spec.dist.map((d) => d.name),
+      '--dist',
+    );
+    if (!Number.isInteger(spec.samples) || spec.samples < 1)
+      throw new UsageError(`--samples must be a whole number >= 1, got ${spec.samples}`, { hint: 'e.g. --samples 1000' });
     if (!Number.isInteger(spec.seed)) throw new UsageError(`--seed must be a whole number, got ${spec.seed}`, { hint: 'e.g. --seed 1' });
     points = SweepPoints.samples(spec.dist, spec.samples, spec.seed);
   }

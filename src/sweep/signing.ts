@@ -40,7 +40,8 @@ export class QueueKey {
 
   constructor(secret: string | Buffer, source = 'the queue key') {
     this.secret = Buffer.from(secret);
-    if (this.secret.length < MIN_KEY_LENGTH) throw new UsageError(`${source} is ${this.secret.length} bytes long: a queue key needs at least ${MIN_KEY_LENGTH}`, { hint: KEY_HINT });
+    if (this.secret.length < MIN_KEY_LENGTH)
+      throw new UsageError(`${source} is ${this.secret.length} bytes long: a queue key needs at least ${MIN_KEY_LENGTH}`, { hint: KEY_HINT });
     this.id = createHmac('sha256', this.secret).update(`${FORMAT} key id`).digest('hex').slice(0, 16);
   }
 
@@ -59,7 +60,8 @@ export class QueueKey {
     if (id !== this.id) throw new RefusedMessage(`${what} is signed with another key (key id ${id}, this one's is ${this.id})`);
     const expected = this.mac(kind, where, body);
     const given = Buffer.from(mac ?? '', 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new RefusedMessage(`${what} has a signature that does not match: it was altered or forged`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw new RefusedMessage(`${what} has a signature that does not match: it was altered or forged`);
     return body;
   }
 

@@ -21,8 +21,13 @@ export class RangeAxis implements GridAxis {
   readonly #b: number;
   readonly #n: number;
 
-  constructor(readonly name: string, a: number, b: number, n: number) {
-    this.#a = a, this.#b = b, this.#n = n;
+  constructor(
+    readonly name: string,
+    a: number,
+    b: number,
+    n: number,
+  ) {
+    ((this.#a = a), (this.#b = b), (this.#n = n));
     let values: number[] | undefined;
     // an own, enumerable property as a plain axis has (JSON, toEqual), computed on first read
     Object.defineProperty(this, 'values', { enumerable: true, get: () => (values ??= Array.from({ length: n }, (_, k) => this.at(k))) });
@@ -34,7 +39,9 @@ export class RangeAxis implements GridAxis {
 
   /** the k-th point: the last one is b itself, not a + (b - a) rounded */
   at(k: number): number {
-    const a = this.#a, b = this.#b, n = this.#n;
+    const a = this.#a,
+      b = this.#b,
+      n = this.#n;
     return n === 1 ? a : k === n - 1 ? b : a + ((b - a) * k) / (n - 1);
   }
 
@@ -84,7 +91,8 @@ export function parseGrid(spec: string): GridAxis {
     const parts = text.split(':');
     if (parts.length !== 3) throw new UsageError(`--grid "${spec}": a range is a:b:n (n points from a to b)`, { hint: GRID_HINT });
     const [a, b, n] = parts.map((p) => finite('--grid', spec, p, GRID_HINT));
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--grid "${spec}": the number of points n of a:b:n must be a whole number >= 1, got ${n}`, { hint: GRID_HINT });
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(`--grid "${spec}": the number of points n of a:b:n must be a whole number >= 1, got ${n}`, { hint: GRID_HINT });
     return new RangeAxis(name, a, b, n);
   }
   return { name, values: text.split(',').map((p) => finite('--grid', spec, p, GRID_HINT)) };

@@ -52,10 +52,16 @@ export interface SweepResult extends RunOutcome {
 export function sweepPoints(spec: Pick<SweepSpec, 'grid' | 'samples' | 'dist' | 'seed' | 'force'>): SweepPoints {
   const grid = spec.grid?.map((a) => (typeof a === 'string' ? parseGrid(a) : a)) ?? [];
   const dist = spec.dist?.map((d) => (typeof d === 'string' ? parseDist(d) : d)) ?? [];
-  if (grid.length && (dist.length || spec.samples !== undefined)) throw new UsageError('a sweep is a --grid or a Monte Carlo (--samples with --dist), not both', { hint: "run two sweeps, e.g. one with --grid 'j1.q=-1,0,1', one with --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
-  if (dist.length && spec.samples === undefined) throw new UsageError('--dist needs --samples N: how many runs to draw', { hint: "e.g. --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
-  if (spec.samples !== undefined && !dist.length) throw new UsageError('--samples needs at least one --dist', { hint: "e.g. --dist 'link2.m=normal(17.4,0.5)'" });
-  const points: PointsSpec = grid.length || !dist.length ? { grid, force: spec.force } : { samples: spec.samples!, dist, seed: spec.seed ?? 1, force: spec.force };
+  if (grid.length && (dist.length || spec.samples !== undefined))
+    throw new UsageError('a sweep is a --grid or a Monte Carlo (--samples with --dist), not both', {
+      hint: "run two sweeps, e.g. one with --grid 'j1.q=-1,0,1', one with --samples 100 --dist 'link2.m=normal(17.4,0.5)'",
+    });
+  if (dist.length && spec.samples === undefined)
+    throw new UsageError('--dist needs --samples N: how many runs to draw', { hint: "e.g. --samples 100 --dist 'link2.m=normal(17.4,0.5)'" });
+  if (spec.samples !== undefined && !dist.length)
+    throw new UsageError('--samples needs at least one --dist', { hint: "e.g. --dist 'link2.m=normal(17.4,0.5)'" });
+  const points: PointsSpec =
+    grid.length || !dist.length ? { grid, force: spec.force } : { samples: spec.samples!, dist, seed: spec.seed ?? 1, force: spec.force };
   return expandRuns(points);
 }
 
@@ -69,13 +75,27 @@ export async function* sweep(model: Model, spec: SweepSpec): AsyncGenerator<Swee
 }
 
 /** (model compiled once, runs, which names are parameters, settings) => every run's result, in run order */
-export async function* sweepCompiled(compiled: CompiledModel, runs: SweepPoints | Pick<SweepPoints, 'names' | 'values'>, kinds: readonly SweptKind[], spec: SweepSpec): AsyncGenerator<SweepResult> {
+export async function* sweepCompiled(
+  compiled: CompiledModel,
+  runs: SweepPoints | Pick<SweepPoints, 'names' | 'values'>,
+  kinds: readonly SweptKind[],
+  spec: SweepSpec,
+): AsyncGenerator<SweepResult> {
   checkSimulateOptions(spec.simulate);
   const points = SweepPoints.of(runs);
   checkNames(compiled, points, kinds);
-  const settings: RunSettings = { simulate: spec.simulate, signals: spec.signals, metric: spec.metric, ...(spec.metric !== undefined && { metricHash: metricHash(spec.metric) }), detail: spec.detail };
+  const settings: RunSettings = {
+    simulate: spec.simulate,
+    signals: spec.signals,
+    metric: spec.metric,
+    ...(spec.metric !== undefined && { metricHash: metricHash(spec.metric) }),
+    detail: spec.detail,
+  };
   const { count } = points;
-  const withValues = (o: RunOutcome, values: readonly number[]): SweepResult => ({ ...o, values: Object.fromEntries(points.names.map((n, k) => [n, values[k]])) });
+  const withValues = (o: RunOutcome, values: readonly number[]): SweepResult => ({
+    ...o,
+    values: Object.fromEntries(points.names.map((n, k) => [n, values[k]])),
+  });
   if (spec.queue !== undefined) {
     const { runQueued } = await withQueuePackages(() => import('./queue.ts'), 'a queued sweep (--queue)'); // BullMQ and ioredis only when a queue is used
     const tasks = Array.from({ length: count }, (_, i) => prepareTask(compiled, points, kinds, i));
@@ -91,7 +111,9 @@ export async function* sweepCompiled(compiled: CompiledModel, runs: SweepPoints 
   try {
     // run i is made when a thread can take it (at most 8 per thread ahead of the one yielded next)
     const start = (j: number): Promise<SweepResult> => {
-      const i = first + j, values = points.at(i), t = prepareTask(compiled, points, kinds, i);
+      const i = first + j,
+        values = points.at(i),
+        t = prepareTask(compiled, points, kinds, i);
       return (isOutcome(t) ? Promise.resolve(t) : pool.run(t)).then((o) => withValues(o, values));
     };
     yield* inOrder(count - first, start, workers * 8, () => spec.onProgress?.(++done, count));

@@ -25,7 +25,10 @@ export function sweptKinds(model: Model, names: readonly string[]): SweptKind[] 
     if (kind) return kind === 'parameter' ? 'parameter' : 'start';
     // what the same component offers to sweep: its parameters and states
     const owner = name.split('.')[0];
-    const near = [...kinds].filter(([k, kind]) => k.split('.')[0] === owner && (kind === 'parameter' || kind === 'state')).map(([k]) => k).slice(0, 12);
+    const near = [...kinds]
+      .filter(([k, kind]) => k.split('.')[0] === owner && (kind === 'parameter' || kind === 'state'))
+      .map(([k]) => k)
+      .slice(0, 12);
     throw new UsageError(`a sweep names ${name}, which is neither a parameter nor a variable of the model`, {
       variables: [name],
       hint: `sweep a model parameter (link2.m) or a state's start value (j1.q)${near.length ? `; ${name.split('.')[0]} has ${near.join(', ')}` : ''}; a model module's own parameters (n=16) change its structure: give them with --set`,
@@ -35,7 +38,8 @@ export function sweptKinds(model: Model, names: readonly string[]): SweptKind[] 
 
 /** run i's task, or its error outcome when the model rejects its values */
 export function prepareTask(compiled: CompiledModel, points: SweepPoints, kinds: readonly SweptKind[], index: number): RunTask | RunOutcome {
-  const parameters: Record<string, number> = {}, start: Record<string, number> = {};
+  const parameters: Record<string, number> = {},
+    start: Record<string, number> = {};
   const values = points.at(index);
   points.names.forEach((name, k) => ((kinds[k] === 'parameter' ? parameters : start)[name] = values[k]));
   try {

@@ -39,12 +39,14 @@ function metricPath(metric: NonNullable<QueueSettings['metric']>, dir: string | 
   const path = inside(dir, metric.name, '--metric-dir');
   if (path === undefined) throw new WorkerSetupError(`${wanted} is not in --metric-dir ${dir}: copy it there`);
   const found = sha256(readFileSync(path));
-  if (found !== metric.sha256) throw new WorkerSetupError(`${wanted}: ${path} here has other content (SHA-256 ${found.slice(0, 12)}...): copy the producer's version`);
+  if (found !== metric.sha256)
+    throw new WorkerSetupError(`${wanted}: ${path} here has other content (SHA-256 ${found.slice(0, 12)}...): copy the producer's version`);
   return path;
 }
 
 function detailPath(name: string, dir: string | undefined): string {
-  if (dir === undefined) throw new WorkerSetupError(`the sweep writes details (--detail .../${name}): this worker has no --detail-dir; start it with --detail-dir <folder>`);
+  if (dir === undefined)
+    throw new WorkerSetupError(`the sweep writes details (--detail .../${name}): this worker has no --detail-dir; start it with --detail-dir <folder>`);
   mkdirSync(join(dir, name), { recursive: true });
   const path = inside(dir, name, '--detail-dir');
   if (path === undefined) throw new WorkerSetupError(`--detail-dir ${dir}: ${name} cannot be made there`);
@@ -64,6 +66,7 @@ function inside(folder: string, name: string, flag: string): string | undefined 
   } catch {
     return undefined;
   }
-  if (!path.startsWith(root.endsWith(sep) ? root : root + sep)) throw new WorkerSetupError(`${flag} ${folder}: ${name} leads to ${path}, outside the folder (a symbolic link?): refused`);
+  if (!path.startsWith(root.endsWith(sep) ? root : root + sep))
+    throw new WorkerSetupError(`${flag} ${folder}: ${name} leads to ${path}, outside the folder (a symbolic link?): refused`);
   return path;
 }

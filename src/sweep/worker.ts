@@ -13,7 +13,19 @@ import type { Redis } from 'ioredis';
 import { SweepPool } from './pool.ts';
 import type { RunOutcome } from './run.ts';
 import { readJob, readRecord, resultMessage } from './messages.ts';
-import { type QueueSetup, type QueueTarget, QUEUE_NAME, Reconnection, backoff, connectRedis, doneKey, recordKey, resolveQueue, resultPlace, resultsKey } from './redis.ts';
+import {
+  type QueueSetup,
+  type QueueTarget,
+  QUEUE_NAME,
+  Reconnection,
+  backoff,
+  connectRedis,
+  doneKey,
+  recordKey,
+  resolveQueue,
+  resultPlace,
+  resultsKey,
+} from './redis.ts';
 import { RefusedMessage } from './signing.ts';
 import { VERSION } from '../node/package.ts';
 import { type WorkerFolders, WorkerSetupError, localSettings } from './worker-files.ts';
@@ -81,7 +93,8 @@ export async function startWorker(target: QueueTarget, options: WorkerOptions): 
         outcome = await Promise.race([pools.run(sweep, task), abandoned]);
       } catch (e) {
         // a run's own failure is its outcome; this is the pool failing (the metric module does not load...): said once
-        if (!(e instanceof UnrecoverableError) && !(e instanceof WorkerSetupError)) said(`sweep ${sweep}: a run failed on this worker: ${e instanceof Error ? e.message : String(e)}`);
+        if (!(e instanceof UnrecoverableError) && !(e instanceof WorkerSetupError))
+          said(`sweep ${sweep}: a run failed on this worker: ${e instanceof Error ? e.message : String(e)}`);
         throw e;
       } finally {
         inHand.delete(job.id!);
@@ -91,7 +104,11 @@ export async function startWorker(target: QueueTarget, options: WorkerOptions): 
         if (redis.status === 'ready') await job.moveToWait(token);
         throw new WaitingError();
       }
-      await redis.multi().hset(resultsKey(sweep), String(task.index), resultMessage(setup.key, resultPlace(sweep, task.index), outcome)).rpush(doneKey(sweep), String(task.index)).exec();
+      await redis
+        .multi()
+        .hset(resultsKey(sweep), String(task.index), resultMessage(setup.key, resultPlace(sweep, task.index), outcome))
+        .rpush(doneKey(sweep), String(task.index))
+        .exec();
       finished++;
       options.log?.(`run ${task.index} of sweep ${sweep}: ${outcome.status}`);
       return { index: task.index, status: outcome.status };
@@ -111,8 +128,12 @@ export async function startWorker(target: QueueTarget, options: WorkerOptions): 
   worker.on('error', (e) => {
     if (/ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|EHOSTUNREACH/.test(e.message)) return;
     // BullMQ's words for a job that vanished under a run (Redis restarted empty) or was handed to another worker
-    const gone = /^Missing key for job (\S+)\./.exec(e.message), lock = /^could not renew lock for job (\S+)/.exec(e.message);
-    if (gone) said(`job ${gone[1]} is gone from Redis (restarted without persistence, or removed): its result is written, and the producer enqueues again what it lacks`);
+    const gone = /^Missing key for job (\S+)\./.exec(e.message),
+      lock = /^could not renew lock for job (\S+)/.exec(e.message);
+    if (gone)
+      said(
+        `job ${gone[1]} is gone from Redis (restarted without persistence, or removed): its result is written, and the producer enqueues again what it lacks`,
+      );
     else if (lock) said(`job ${lock[1]}: its lock could not be renewed (Redis restarted empty, or the job went to another worker after --lock-duration)`);
     else said(`worker error: ${e.message}`);
   });
@@ -165,7 +186,11 @@ class SweepPools {
   async close(): Promise<void> {
     const entries = [...this.pools.values()];
     this.pools.clear();
-    for (const entry of entries) await entry.pool.then((p) => p.close(), () => {});
+    for (const entry of entries)
+      await entry.pool.then(
+        (p) => p.close(),
+        () => {},
+      );
   }
 
   private entry(hash: string) {
@@ -187,7 +212,8 @@ class SweepPools {
     if (text === null) throw new Error(`no sweep record ${key} in Redis`);
     try {
       const record = readRecord(this.setup.key, key, text);
-      if (record.kron !== VERSION) throw new RefusedMessage(`the record at ${key} comes from Kron ${record.kron} and this worker is Kron ${VERSION}: run the same version on both`);
+      if (record.kron !== VERSION)
+        throw new RefusedMessage(`the record at ${key} comes from Kron ${record.kron} and this worker is Kron ${VERSION}: run the same version on both`);
       return new SweepPool(record.model, localSettings(record.settings, this.options), this.options.workers);
     } catch (e) {
       if (e instanceof RefusedMessage) {
@@ -201,7 +227,12 @@ class SweepPools {
 
   private closeIdle(): void {
     for (const [hash, entry] of [...this.pools].slice(0, -KEPT_POOLS)) {
-      if (entry.running === 0) this.pools.delete(hash), void entry.pool.then((p) => p.close(), () => {});
+      if (entry.running === 0)
+        (this.pools.delete(hash),
+          void entry.pool.then(
+            (p) => p.close(),
+            () => {},
+          ));
     }
   }
 }

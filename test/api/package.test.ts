@@ -14,7 +14,24 @@ const root = new URL('../../', import.meta.url).pathname;
 describe("import from 'kron'", () => {
   it('is the module src/index.ts, with the builder, compile, simulate, results, URDF and errors', () => {
     expect(Object.keys(kron).sort()).toEqual(Object.keys(direct).sort());
-    for (const name of ['Mechanism', 'Body', 'Revolute', 'Prismatic', 'Model', 'Component', 'compile', 'simulate', 'SimulationResult', 'loadUrdf', 'KronError', 'ModelError', 'UsageError', 'der', 'residue', 'relax']) {
+    for (const name of [
+      'Mechanism',
+      'Body',
+      'Revolute',
+      'Prismatic',
+      'Model',
+      'Component',
+      'compile',
+      'simulate',
+      'SimulationResult',
+      'loadUrdf',
+      'KronError',
+      'ModelError',
+      'UsageError',
+      'der',
+      'residue',
+      'relax',
+    ]) {
       expect(typeof (kron as Record<string, unknown>)[name], name).toBe('function');
     }
     expect(Object.keys(kron.rotational)).toContain('Shaft');
@@ -35,12 +52,33 @@ describe("import from 'kron'", () => {
   });
   it('the browser entry (src/api.ts) is the same API without loadUrdf and loadMjcf, which read files, and the sweeps, which run on worker threads', async () => {
     const browser = await import('../../src/api.ts');
-    const nodeOnly = ['loadUrdf', 'loadMjcf', 'sweep', 'sweepCompiled', 'sweepPoints', 'sweepCSV', 'parseGrid', 'parseDist', 'expandRuns', 'MAX_RUNS', 'SweepPoints', 'Random'];
-    expect(Object.keys(browser).sort()).toEqual(Object.keys(kron).filter((k) => !nodeOnly.includes(k)).sort());
+    const nodeOnly = [
+      'loadUrdf',
+      'loadMjcf',
+      'sweep',
+      'sweepCompiled',
+      'sweepPoints',
+      'sweepCSV',
+      'parseGrid',
+      'parseDist',
+      'expandRuns',
+      'MAX_RUNS',
+      'SweepPoints',
+      'Random',
+    ];
+    expect(Object.keys(browser).sort()).toEqual(
+      Object.keys(kron)
+        .filter((k) => !nodeOnly.includes(k))
+        .sort(),
+    );
     expect(browser.compile).toBe(kron.compile); // one module graph: the same classes and functions
   });
   it('resolves in node with tsx: node --import tsx -e "import(\'kron\')"', () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('kron').then((k) => console.log(typeof k.Mechanism, typeof k.compile, typeof k.simulate))"], { cwd: root, encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('kron').then((k) => console.log(typeof k.Mechanism, typeof k.compile, typeof k.simulate))"],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(out.trim()).toBe('function function function');
   });
 });

@@ -20,14 +20,20 @@ function apiExample(readme: string): string {
 function pendulumOracle(times: number[], h = 1e-4): { q: number[]; qddAtEnd: number } {
   const [m, g, L, Izz] = [1, 9.80665, 0.5, 0.01];
   const f = (q: number) => (-m * g * L * Math.cos(q)) / (m * L * L + Izz);
-  let q = 0.3, v = 0, t = 0;
+  let q = 0.3,
+    v = 0,
+    t = 0;
   const out: number[] = [];
   for (const target of times) {
     while (t < target - 1e-12) {
-      const k1q = v, k1v = f(q);
-      const k2q = v + (h / 2) * k1v, k2v = f(q + (h / 2) * k1q);
-      const k3q = v + (h / 2) * k2v, k3v = f(q + (h / 2) * k2q);
-      const k4q = v + h * k3v, k4v = f(q + h * k3q);
+      const k1q = v,
+        k1v = f(q);
+      const k2q = v + (h / 2) * k1v,
+        k2v = f(q + (h / 2) * k1q);
+      const k3q = v + (h / 2) * k2v,
+        k3v = f(q + (h / 2) * k2q);
+      const k4q = v + h * k3v,
+        k4v = f(q + h * k3q);
       q += (h / 6) * (k1q + 2 * k2q + 2 * k3q + k4q);
       v += (h / 6) * (k1v + 2 * k2v + 2 * k3v + k4v);
       t += h;

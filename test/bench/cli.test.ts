@@ -17,8 +17,16 @@ describe('kron bench', () => {
     expect(r.status, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.map((x) => `${x.model} ${x.n} ${x.mode}${x.afterDetach ? ' detached' : ''}`).sort()).toEqual([
-      'chain 1 mujoco', 'chain 1 relaxed', 'chain 1 relaxed detached', 'chain 1 torn', 'chain 1 torn detached',
-      'chain 2 mujoco', 'chain 2 relaxed', 'chain 2 relaxed detached', 'chain 2 torn', 'chain 2 torn detached',
+      'chain 1 mujoco',
+      'chain 1 relaxed',
+      'chain 1 relaxed detached',
+      'chain 1 torn',
+      'chain 1 torn detached',
+      'chain 2 mujoco',
+      'chain 2 relaxed',
+      'chain 2 relaxed detached',
+      'chain 2 torn',
+      'chain 2 torn detached',
     ]);
     for (const row of rows) {
       expect(row.usPerEval).toBeGreaterThan(0);
@@ -52,7 +60,11 @@ describe('kron bench', () => {
   });
 
   it('usage errors exit 2 and name the flag', () => {
-    for (const [args, text] of [[['--n', '0'], '--n'], [['--models', 'chain,robot'], 'unknown model "robot"'], [['--bogus'], 'bogus']] as const) {
+    for (const [args, text] of [
+      [['--n', '0'], '--n'],
+      [['--models', 'chain,robot'], 'unknown model "robot"'],
+      [['--bogus'], 'bogus'],
+    ] as const) {
       const r = kron(...args);
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(text);

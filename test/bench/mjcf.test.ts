@@ -104,15 +104,17 @@ describe('MJCF writer: MuJoCo mj_forward equals Kron der(qd)', () => {
     }
   }
 
-  it('the MJCF text through MuJoCo\'s XML reader gives the same accelerations as the mjSpec build', async () => {
+  it("the MJCF text through MuJoCo's XML reader gives the same accelerations as the mjSpec build", async () => {
     for (const mech of [tree(), twoBodies(), puma560({ limits: 0 }), chain({ n: 5 }), floating()]) {
       const { doc, peer } = await written(mech, compile(mech, { mode: 'relaxed' }));
       const fromXml = await MujocoPeer.fromXml(doc.xml);
       peers.push(fromXml);
       expect([fromXml.model.nq, fromXml.nv]).toEqual([peer.model.nq, peer.nv]);
       const rand = rng(11);
-      const q = Array.from({ length: peer.model.nq }, () => -2 + 4 * rand()), qd = Array.from({ length: peer.nv }, () => -2 + 4 * rand());
-      const a = peer.accelerations(q, qd), b = fromXml.accelerations(q, qd);
+      const q = Array.from({ length: peer.model.nq }, () => -2 + 4 * rand()),
+        qd = Array.from({ length: peer.nv }, () => -2 + 4 * rand());
+      const a = peer.accelerations(q, qd),
+        b = fromXml.accelerations(q, qd);
       a.forEach((x, i) => expect(Math.abs(x - b[i])).toBeLessThan(1e-9 * Math.max(1, Math.abs(x))));
     }
   });
@@ -126,7 +128,7 @@ describe('MJCF writer: MuJoCo mj_forward equals Kron der(qd)', () => {
   });
 });
 
-describe('free joint: Kron\'s r, Q, v, w as MuJoCo\'s qpos and qvel', () => {
+describe("free joint: Kron's r, Q, v, w as MuJoCo's qpos and qvel", () => {
   it('MuJoCo places the free body where Kron does: xpos, xmat of the torso equal its frame_a r, R (frame_a of the joint turned and moved)', async () => {
     const mech = floating();
     const c = compile(mech, { mode: 'relaxed' });
@@ -139,7 +141,8 @@ describe('free joint: Kron\'s r, Q, v, w as MuJoCo\'s qpos and qvel', () => {
       const { qpos, qvel } = mujocoState(doc, (n) => x[c.stateNames.indexOf(n)]);
       peer.accelerations(qpos, qvel);
       const b = peer.model.body('base').id as number;
-      const xpos = peer.data.xpos as Float64Array, xmat = peer.data.xmat as Float64Array;
+      const xpos = peer.data.xpos as Float64Array,
+        xmat = peer.data.xmat as Float64Array;
       for (let i = 0; i < 3; i++) {
         expect(xpos[3 * b + i]).toBeCloseTo(state.signal(`torso.frame_a.r[${i + 1}]`), 13);
         for (let j = 0; j < 3; j++) expect(xmat[9 * b + 3 * i + j]).toBeCloseTo(state.signal(`torso.frame_a.R[${i + 1}][${j + 1}]`), 13);
@@ -149,7 +152,7 @@ describe('free joint: Kron\'s r, Q, v, w as MuJoCo\'s qpos and qvel', () => {
 
   // qacc alone cannot tell: with the base's linear velocity in world coordinates no acceleration depends on it
   // (Galilean invariance), so a wrong qvel[0:3] would pass the dynamics tests above; MuJoCo's own velocity of the body can
-  it('MuJoCo moves the free body as Kron does: mj_objectVelocity (world) equals the torso\'s frame_a v and w', async () => {
+  it("MuJoCo moves the free body as Kron does: mj_objectVelocity (world) equals the torso's frame_a v and w", async () => {
     const mech = floating();
     const c = compile(mech, { mode: 'relaxed' });
     const { doc, peer } = await written(mech, c);
@@ -184,11 +187,21 @@ describe('MJCF writer: PUMA 560 kinematics equal the standard DH product', () =>
 
   /** T_0^k = prod_i Rz(q_i) Tz(d_i) Tx(a_i) Rx(alpha_i), as a 4x4 row-major matrix */
   function dh(q: number[], k: number): number[][] {
-    let T = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+    let T = [
+      [1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+    ];
     for (let i = 0; i < k; i++) {
       const { d, a, alpha } = links[i];
       const [ct, st, ca, sa] = [Math.cos(q[i]), Math.sin(q[i]), Math.cos(alpha), Math.sin(alpha)];
-      const A = [[ct, -st * ca, st * sa, a * ct], [st, ct * ca, -ct * sa, a * st], [0, sa, ca, d], [0, 0, 0, 1]];
+      const A = [
+        [ct, -st * ca, st * sa, a * ct],
+        [st, ct * ca, -ct * sa, a * st],
+        [0, sa, ca, d],
+        [0, 0, 0, 1],
+      ];
       T = T.map((row) => A[0].map((_, j) => row.reduce((s, v, m) => s + v * A[m][j], 0)));
     }
     return T;
@@ -200,7 +213,8 @@ describe('MJCF writer: PUMA 560 kinematics equal the standard DH product', () =>
     for (let trial = 0; trial < 5; trial++) {
       const q = doc.joints.map(() => -Math.PI + 2 * Math.PI * rand());
       peer.accelerations(q, [0, 0, 0, 0, 0, 0]);
-      const xpos = peer.data.xpos as Float64Array, xmat = peer.data.xmat as Float64Array;
+      const xpos = peer.data.xpos as Float64Array,
+        xmat = peer.data.xmat as Float64Array;
       for (let k = 1; k <= 5; k++) {
         const b = peer.model.body(`j${k + 1}`).id as number;
         // the body frame of joint k+1 is DH frame k rotated further by q_{k+1} about its z
@@ -223,15 +237,22 @@ describe('MJCF writer: PUMA 560 kinematics equal the standard DH product', () =>
 describe('quaternion', () => {
   /** rotation matrix of the unit quaternion (w, x, y, z), row-major */
   const matrix = ([w, x, y, z]: number[]) => [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - w * z),
+    2 * (x * z + w * y),
+    2 * (x * y + w * z),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - w * x),
+    2 * (x * z - w * y),
+    2 * (y * z + w * x),
+    1 - 2 * (x * x + y * y),
   ];
   it('inverts the quaternion-to-matrix map on random rotations, including near-half-turns', () => {
     const rand = rng(5);
     for (let k = 0; k < 200; k++) {
       const angle = k % 4 === 0 ? Math.PI - 1e-9 * rand() : 2 * Math.PI * rand();
-      const u = [rand() - 0.5, rand() - 0.5, rand() - 0.5], n = Math.hypot(...u);
+      const u = [rand() - 0.5, rand() - 0.5, rand() - 0.5],
+        n = Math.hypot(...u);
       const q = [Math.cos(angle / 2), ...u.map((x) => (Math.sin(angle / 2) * x) / n)];
       const back = matrix(quaternion(matrix(q)));
       matrix(q).forEach((v, i) => expect(back[i]).toBeCloseTo(v, 12));
@@ -242,13 +263,16 @@ describe('quaternion', () => {
 describe('combined mass properties', () => {
   it('two point masses: centre of mass between them, m1 m2 / (m1 + m2) d^2 across the line joining them', () => {
     const zero = new Array(9).fill(0);
-    const u = combined([{ m: 1, c: [0, 0, 0], I: zero }, { m: 3, c: [2, 0, 0], I: zero }]);
+    const u = combined([
+      { m: 1, c: [0, 0, 0], I: zero },
+      { m: 3, c: [2, 0, 0], I: zero },
+    ]);
     expect(u.m).toBe(4);
     expect(u.c).toEqual([1.5, 0, 0]);
-    const across = (1 * 3) / 4 * 2 * 2;
+    const across = ((1 * 3) / 4) * 2 * 2;
     [0, 0, 0, 0, across, 0, 0, 0, across].forEach((v, k) => expect(u.I[k]).toBeCloseTo(v, 14));
   });
-  it('massless parts keep their inertia and the first part\'s centre', () => {
+  it("massless parts keep their inertia and the first part's centre", () => {
     const I = [1, 0, 0, 0, 2, 0, 0, 0, 2];
     expect(combined([{ m: 0, c: [0.5, 0, 0], I }])).toEqual({ m: 0, c: [0.5, 0, 0], I });
   });
@@ -257,7 +281,9 @@ describe('combined mass properties', () => {
 describe('MJCF writer: what it cannot write is a ModelError naming the element', () => {
   it('a kinematic loop', () => {
     const m = new Mechanism('loop');
-    const j1 = m.revolute('j1'), bar = m.bar('bar', { r: [1, 0, 0] }), j2 = m.revolute('j2');
+    const j1 = m.revolute('j1'),
+      bar = m.bar('bar', { r: [1, 0, 0] }),
+      j2 = m.revolute('j2');
     m.connect(m.world.frame_b, j1.frame_a);
     m.connect(j1.frame_b, bar.frame_a);
     m.connect(bar.frame_b, j2.frame_a);
@@ -273,8 +299,10 @@ describe('MJCF writer: what it cannot write is a ModelError naming the element',
 
   it('a free joint under another joint (MuJoCo allows free joints only in bodies of the world)', () => {
     const m = new Mechanism('nested');
-    const j = m.revolute('j'), arm = m.body('arm', { m: 1, rcm: [0.1, 0, 0], I: [1, 1, 1] });
-    const base = m.free('base'), b = m.body('b', { m: 1, rcm: [0, 0, 0], I: [1, 1, 1] });
+    const j = m.revolute('j'),
+      arm = m.body('arm', { m: 1, rcm: [0.1, 0, 0], I: [1, 1, 1] });
+    const base = m.free('base'),
+      b = m.body('b', { m: 1, rcm: [0, 0, 0], I: [1, 1, 1] });
     m.connect(m.world.frame_b, j.frame_a);
     m.connect(j.frame_b, arm.frame_a);
     m.connect(j.frame_b, base.frame_a);

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { logLogSvg } from '../../src/bench/plot.ts';
 
 const circles = (svg: string, color: string) =>
-  [...svg.matchAll(new RegExp(`<circle cx="([\\d.]+)" cy="([\\d.]+)" r="3.5" fill="${color}"><title>`, 'g'))].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+  [...svg.matchAll(new RegExp(`<circle cx="([\\d.]+)" cy="([\\d.]+)" r="3.5" fill="${color}"><title>`, 'g'))].map((m) => ({
+    x: Number(m[1]),
+    y: Number(m[2]),
+  }));
 
 describe('logLogSvg', () => {
   const svg = logLogSvg({
@@ -22,7 +25,8 @@ describe('logLogSvg', () => {
     expect(svg).toContain('T &amp; &lt;test&gt;');
   });
   it('powers of two are equally spaced in x; a power law is a straight line, its slope the ratio of rises', () => {
-    const lin = circles(svg, '#111111'), cub = circles(svg, '#222222');
+    const lin = circles(svg, '#111111'),
+      cub = circles(svg, '#222222');
     expect(lin).toHaveLength(4);
     const dx = lin.map((p, i) => (i ? p.x - lin[i - 1].x : 0)).slice(1);
     dx.forEach((d) => expect(d).toBeCloseTo(dx[0], 0));

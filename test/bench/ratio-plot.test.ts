@@ -4,17 +4,27 @@ import { describe, expect, it } from 'vitest';
 import { ratioSvg } from '../../src/bench/ratio-plot.ts';
 
 /** the width of each bar of a colour, in order */
-const widths = (svg: string, color: string) => [...svg.matchAll(new RegExp(`<rect x="[\\d.]+" y="[\\d.]+" width="([\\d.]+)" height="[\\d.]+" fill="${color}"><title>`, 'g'))].map((m) => Number(m[1]));
+const widths = (svg: string, color: string) =>
+  [...svg.matchAll(new RegExp(`<rect x="[\\d.]+" y="[\\d.]+" width="([\\d.]+)" height="[\\d.]+" fill="${color}"><title>`, 'g'))].map((m) => Number(m[1]));
 
 describe('ratioSvg', () => {
   const svg = ratioSvg({
     title: 'R & <test>',
     xLabel: 'ratio',
     groups: [
-      { label: 'a', bars: [{ label: 'warm', color: '#111111', value: 10 }, { label: 'cold', color: '#222222', value: 100 }] },
+      {
+        label: 'a',
+        bars: [
+          { label: 'warm', color: '#111111', value: 10 },
+          { label: 'cold', color: '#222222', value: 100 },
+        ],
+      },
       { label: 'b', bars: [{ label: 'warm', color: '#111111', value: Math.sqrt(10) }] },
     ],
-    targets: [{ value: 1.5, label: 'first' }, { value: 2, label: 'second' }],
+    targets: [
+      { value: 1.5, label: 'first' },
+      { value: 2, label: 'second' },
+    ],
   });
   it('is one svg element with escaped text and one legend entry per bar label', () => {
     expect(svg.startsWith('<svg ')).toBe(true);
@@ -24,7 +34,8 @@ describe('ratioSvg', () => {
     expect(svg.match(/>cold<\/text>/g)).toHaveLength(1);
   });
   it('a bar is as long as log(ratio): 100 twice 10, 10 twice its square root', () => {
-    const [ten, root] = widths(svg, '#111111'), [hundred] = widths(svg, '#222222');
+    const [ten, root] = widths(svg, '#111111'),
+      [hundred] = widths(svg, '#222222');
     expect(hundred / ten).toBeCloseTo(2, 2);
     expect(ten / root).toBeCloseTo(2, 2);
   });

@@ -52,8 +52,19 @@ function inertial(link: string): OracleBody | undefined {
   const i = element(block, 'inertia')!;
   const [xx, yy, zz, xy, xz, yz] = ['ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz'].map((k) => Number(attr(i, k) ?? 0));
   const R = rpy(numbers(attr(origin, 'rpy'), ZERO));
-  const I = mulMM(mulMM(R, [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]), transpose3(R));
-  return { m: Number(attr(element(block, 'mass')!, 'value')), c: numbers(attr(origin, 'xyz'), ZERO), I: [I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]] };
+  const I = mulMM(
+    mulMM(R, [
+      [xx, xy, xz],
+      [xy, yy, yz],
+      [xz, yz, zz],
+    ]),
+    transpose3(R),
+  );
+  return {
+    m: Number(attr(element(block, 'mass')!, 'value')),
+    c: numbers(attr(origin, 'xyz'), ZERO),
+    I: [I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]],
+  };
 }
 
 function joint(xml: string): UrdfJoint {
@@ -103,7 +114,7 @@ export function urdfFloatingTree(urdf: string, gravity: V3): UrdfTree {
         body: inertial(links.get(j.child)!),
         law: moving ? { c: 0, q0: 0, d: j.damping } : undefined,
       });
-      if (moving) out.q.push(`${j.name}.q`), out.v.push(`${j.name}.qd`), out.tau.push(`${j.name}.tau`);
+      if (moving) (out.q.push(`${j.name}.q`), out.v.push(`${j.name}.qd`), out.tau.push(`${j.name}.tau`));
       visit(j.child, k);
     }
   };

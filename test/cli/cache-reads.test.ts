@@ -30,7 +30,8 @@ afterAll(() => {
 afterEach(() => delete process.env.KRON_TEST_LENGTH_SCALE);
 
 async function kron(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
@@ -66,14 +67,19 @@ describe('a model module that reads a file and the environment', () => {
         "import { readFileSync } from 'node:fs';",
         "import build from '../../mechanisms/pendulum.ts';",
         "const { L } = JSON.parse(readFileSync(new URL('./params.json', import.meta.url), 'utf8'));",
-        "export default () => build({ L: L * Number(process.env.KRON_TEST_LENGTH_SCALE ?? 1) });",
+        'export default () => build({ L: L * Number(process.env.KRON_TEST_LENGTH_SCALE ?? 1) });',
         '',
       ].join('\n'),
     );
     const first = run(model);
     expect(first.value).toBeCloseTo(qdd(0.5), 10);
     // the compile report of the same inputs is the entry the simulation stored
-    expect(first.cache).toEqual({ key: first.cache.key, hit: true, loadMs: first.cache.loadMs, reads: { files: [join(folder, 'params.json')], env: ['KRON_TEST_LENGTH_SCALE'] } });
+    expect(first.cache).toEqual({
+      key: first.cache.key,
+      hit: true,
+      loadMs: first.cache.loadMs,
+      reads: { files: [join(folder, 'params.json')], env: ['KRON_TEST_LENGTH_SCALE'] },
+    });
 
     writeFileSync(join(folder, 'params.json'), '{ "L": 0.6 }');
     const changed = run(model);
@@ -130,7 +136,10 @@ describe('a model module that reads a file and the environment', () => {
 
   it('enumerating the environment gets no entry; reading a variable that is unset keys on its absence', async () => {
     const all = join(folder, 'env-all.ts');
-    writeFileSync(all, "import build from '../../mechanisms/pendulum.ts';\nconst n = Object.keys(process.env).length;\nexport default () => build({ L: 0.5 + 0 * n });\n");
+    writeFileSync(
+      all,
+      "import build from '../../mechanisms/pendulum.ts';\nconst n = Object.keys(process.env).length;\nexport default () => build({ L: 0.5 + 0 * n });\n",
+    );
     expect(JSON.parse((await kron('compile', all, '--json')).stdout).cache.reason).toBe('the model module enumerated the environment (process.env)');
   });
 });
@@ -140,8 +149,16 @@ describe('a broken entry is said once, compiled again and replaced', () => {
   const breakings: [string, (text: string) => string, RegExp][] = [
     ['cut short', (t) => t.slice(0, t.length >> 1), /it is not whole JSON \(cut short\?\)/],
     ['valid JSON of the wrong shape', () => '{"format":2}', /its field warnings is missing or of the wrong type/],
-    ['a field of the wrong type', (t) => JSON.stringify({ ...JSON.parse(t), data: { ...JSON.parse(t).data, defaults: { ...JSON.parse(t).data.defaults, x: 'oops' } } }), /its field data\.defaults\.x is missing or of the wrong type/],
-    ['code that does not parse', (t) => JSON.stringify({ ...JSON.parse(t), data: { ...JSON.parse(t).data, generated: { ...JSON.parse(t).data.generated, body: 'return }{' } } }), /does not make a model \(Unexpected token/],
+    [
+      'a field of the wrong type',
+      (t) => JSON.stringify({ ...JSON.parse(t), data: { ...JSON.parse(t).data, defaults: { ...JSON.parse(t).data.defaults, x: 'oops' } } }),
+      /its field data\.defaults\.x is missing or of the wrong type/,
+    ],
+    [
+      'code that does not parse',
+      (t) => JSON.stringify({ ...JSON.parse(t), data: { ...JSON.parse(t).data, generated: { ...JSON.parse(t).data.generated, body: 'return }{' } } }),
+      /does not make a model \(Unexpected token/,
+    ],
   ];
   for (const [what, breakIt, reason] of breakings) {
     it(what, async () => {
@@ -152,7 +169,9 @@ describe('a broken entry is said once, compiled again and replaced', () => {
       writeFileSync(entry, breakIt(readFileSync(entry, 'utf8')));
       const broken = await kron('simulate', model, '--stop', '0.1', ...set);
       expect(broken.code).toBe(0);
-      expect(broken.stderr).toMatch(new RegExp(`^warning: compile cache: .*${key}.* cannot be used: ${reason.source}|^warning: compile cache: the entry ${key} ${reason.source}`));
+      expect(broken.stderr).toMatch(
+        new RegExp(`^warning: compile cache: .*${key}.* cannot be used: ${reason.source}|^warning: compile cache: the entry ${key} ${reason.source}`),
+      );
       expect(broken.stderr.split('\n').filter((l) => l.startsWith('warning'))).toHaveLength(1);
       // replaced: the next run is a hit, without a word, with the report of the compile
       const after = await kron('compile', model, '--json', ...set);

@@ -31,7 +31,8 @@ export default function build(p: Partial<typeof parameters> = {}): Mechanism {
 async function check(name: string, text: string, ...args: string[]) {
   const file = join(work, name);
   writeFileSync(file, text);
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(['check', file, ...args], { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr, file, text };
 }
@@ -58,7 +59,9 @@ describe('kron check', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines[0]).toBe(`${place(r.file, text, 'q: ')} Type 'string' is not assignable to type 'number'. (TS2322)`);
-    expect(lines[1]).toBe(`${place(r.file, text, 'mass')} Object literal may only specify known properties, and 'mass' does not exist in type 'BodyOptions'. It takes: m, rcm, I, gravity, geometry, collision. (TS2353)`);
+    expect(lines[1]).toBe(
+      `${place(r.file, text, 'mass')} Object literal may only specify known properties, and 'mass' does not exist in type 'BodyOptions'. It takes: m, rcm, I, gravity, geometry, collision. (TS2353)`,
+    );
     expect(lines[2]).toBe(`ModelError: model module ${r.file} does not type-check: 2 errors, above`);
     expect(lines[3]).toMatch(/^ {2}hint: /);
     expect(r.stdout).toBe('');
@@ -68,7 +71,9 @@ describe('kron check', () => {
     const text = GOOD.replace('{ axis:', '{ axsi:');
     const r = await check('typo.ts', text);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${place(r.file, text, 'axsi')} Object literal may only specify known properties, and 'axsi' does not exist in type 'JointOptions'. Did you mean axis? It takes: axis, q, qd,`);
+    expect(r.stderr).toContain(
+      `${place(r.file, text, 'axsi')} Object literal may only specify known properties, and 'axsi' does not exist in type 'JointOptions'. Did you mean axis? It takes: axis, q, qd,`,
+    );
   }, 120_000);
 
   it('a syntax error: its line and column, as kron compile says it, no stack', async () => {
@@ -76,7 +81,9 @@ describe('kron check', () => {
     const r = await check('syntax.ts', text);
     expect(r.code).toBe(1);
     // the parser expects the ")" where the statement ends
-    expect(r.stderr).toBe(`ModelError: model module ${r.file} has a syntax error at ${place(r.file, text, ";\n  const j1")}: ')' expected.\n  hint: correct it, and check again\n`);
+    expect(r.stderr).toBe(
+      `ModelError: model module ${r.file} has a syntax error at ${place(r.file, text, ';\n  const j1')}: ')' expected.\n  hint: correct it, and check again\n`,
+    );
   }, 120_000);
 
   it('a module that type-checks but throws when built: its own error, where it threw', async () => {

@@ -10,7 +10,10 @@ const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin
 
 describe('kron CLI', () => {
   it('compile --json prints the report with the drive train loop torn 4 -> 1', () => {
-    const out = execFileSync(process.execPath, [join(root, 'bin/kron.mjs'), 'compile', 'mechanisms/drivetrain.ts', '--json', '--mode', 'torn'], { cwd: root, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [join(root, 'bin/kron.mjs'), 'compile', 'mechanisms/drivetrain.ts', '--json', '--mode', 'torn'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     const report = JSON.parse(out);
     expect(report).toMatchObject({ model: 'drivetrain', mode: 'torn', states: 1 });
     expect(report.blocks).toEqual([expect.objectContaining({ size: 4, tearing: 1, linear: true })]);
@@ -18,8 +21,15 @@ describe('kron CLI', () => {
     expect(Object.keys(report.ops).sort()).toEqual(['add', 'div', 'fn', 'mul']);
   });
   it('compile --mode relaxed --json: the drive train has no block larger than 1 and no more operations than torn', () => {
-    const run = (...extra: string[]) => JSON.parse(execFileSync(process.execPath, [join(root, 'bin/kron.mjs'), 'compile', 'mechanisms/drivetrain.ts', '--json', '--keep-parameters', ...extra], { cwd: root, encoding: 'utf8' }));
-    const relaxed = run('--mode', 'relaxed'), torn = run('--mode', 'torn');
+    const run = (...extra: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, [join(root, 'bin/kron.mjs'), 'compile', 'mechanisms/drivetrain.ts', '--json', '--keep-parameters', ...extra], {
+          cwd: root,
+          encoding: 'utf8',
+        }),
+      );
+    const relaxed = run('--mode', 'relaxed'),
+      torn = run('--mode', 'torn');
     expect(relaxed.mode).toBe('relaxed');
     expect(relaxed.blocks).toEqual([]);
     // parameters kept symbolic: the division by H = J2 + i^2 J1 is a checked pivot, with the torn loop (one division) to fall back on
@@ -89,7 +99,7 @@ describe('kron CLI', () => {
 });
 
 describe('kron --version, and a closed pipe', () => {
-  it('--version and -v print package.json\'s version, exit 0', () => {
+  it("--version and -v print package.json's version, exit 0", () => {
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
     for (const flag of ['--version', '-v']) {
       const r = kron(flag);
@@ -101,7 +111,10 @@ describe('kron --version, and a closed pipe', () => {
 
   it('kron simulate … | head -1: the reader closing the pipe ends kron quietly, exit 0', () => {
     // a shell pipeline, as users type it; pipefail makes the shell report kron's own exit code
-    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" bin/kron.mjs simulate mechanisms/pendulum.ts --stop 20 | head -1`], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" bin/kron.mjs simulate mechanisms/pendulum.ts --stop 20 | head -1`], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(r.stdout).toBe('time,j1.q,j1.qd\n');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -109,10 +122,16 @@ describe('kron --version, and a closed pipe', () => {
 });
 
 describe('kron <command> --help', () => {
-  it('prints that command\'s usage, options and examples, exit 0', () => {
+  it("prints that command's usage, options and examples, exit 0", () => {
     for (const [args, has] of [
-      [['simulate', '--help'], ['usage: kron simulate', '--integrator auto|rk4|adaptive|radau', '--rtol', 'examples:', 'kron simulate mechanisms/puma560.urdf']],
-      [['compile', 'mechanisms/drivetrain.ts', '-h'], ['usage: kron compile', '--json', '--tear v[:e]', 'examples:']],
+      [
+        ['simulate', '--help'],
+        ['usage: kron simulate', '--integrator auto|rk4|adaptive|radau', '--rtol', 'examples:', 'kron simulate mechanisms/puma560.urdf'],
+      ],
+      [
+        ['compile', 'mechanisms/drivetrain.ts', '-h'],
+        ['usage: kron compile', '--json', '--tear v[:e]', 'examples:'],
+      ],
       [['help', 'compile'], ['usage: kron compile']],
       [['--help'], ['commands:', 'compile', 'simulate', 'kron <command> --help']],
     ] as const) {
@@ -131,7 +150,12 @@ describe('kron simulate --integrator adaptive', () => {
     const adaptive = run('--integrator', 'adaptive', '--rtol', '1e-10', '--atol', '1e-12');
     const rk4 = run();
     expect(adaptive.status).toBe(0);
-    const rows = (out: string) => out.trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+    const rows = (out: string) =>
+      out
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',').map(Number));
     expect(rows(adaptive.stdout).map(([t]) => t)).toEqual(rows(rk4.stdout).map(([t]) => t));
     for (const [t, w] of rows(adaptive.stdout)) expect(w).toBeCloseTo((2 * t) / (2 + 4), 10);
   });

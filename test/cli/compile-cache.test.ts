@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 
 async function kron(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
@@ -35,7 +36,8 @@ describe('the compile cache', () => {
     expect(first.cache).toMatchObject({ hit: false });
     expect(second.cache).toMatchObject({ hit: true, key: first.cache.key });
     expect(withoutCache(second)).toEqual(withoutCache(first));
-    const a = join(dir, 'a.js'), b = join(dir, 'b.js');
+    const a = join(dir, 'a.js'),
+      b = join(dir, 'b.js');
     await kron('compile', 'mechanisms/fourbar.ts', '--set', 'w0=2', '--emit', a);
     await kron('compile', 'mechanisms/fourbar.ts', '--set', 'w0=2', '--emit', b, '--no-cache');
     expect(readFileSync(a, 'utf8')).toBe(readFileSync(b, 'utf8'));
@@ -57,9 +59,10 @@ describe('the compile cache', () => {
     expect(read('cached.json')).toEqual(read('fresh.json'));
   });
 
-  it('an error that needs the plan (Newton names the loop\'s unknowns) reads the same from the cache', async () => {
+  it("an error that needs the plan (Newton names the loop's unknowns) reads the same from the cache", async () => {
     const args = ['simulate', 'mechanisms/fourbar-planar.ts', '--set', 'b=0.1', '--set', 'c=0.2', '--stop', '0.1'];
-    const first = await kron(...args), second = await kron(...args);
+    const first = await kron(...args),
+      second = await kron(...args);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/^SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns/);
     expect(second).toEqual(first);

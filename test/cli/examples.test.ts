@@ -14,7 +14,8 @@ const work = mkdtempSync(join(tmpdir(), 'kron-examples-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function kron(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
@@ -25,7 +26,10 @@ describe('kron examples', () => {
   it('lists every example with the summary of its first line', async () => {
     const r = await kron('examples');
     expect(r.code, r.stderr).toBe(0);
-    const names = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+    const names = readdirSync(join(root, 'examples'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3))
+      .sort();
     const lines = r.stdout.split('\n').slice(0, names.length);
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(names);
     for (const [k, name] of names.entries()) {
@@ -51,7 +55,9 @@ describe('kron examples', () => {
     writeFileSync(join(dir, 'urdf-pd.ts'), '// mine\n');
     const again = await kron('examples', 'urdf-pd', dir);
     expect(again.code).toBe(2);
-    expect(again.stderr).toBe(`UsageError: ${join(dir, 'urdf-pd.ts')} exists already\n  hint: kron examples urdf-pd ${dir} --force overwrites it; or give another folder: kron examples urdf-pd <dir>\n`);
+    expect(again.stderr).toBe(
+      `UsageError: ${join(dir, 'urdf-pd.ts')} exists already\n  hint: kron examples urdf-pd ${dir} --force overwrites it; or give another folder: kron examples urdf-pd <dir>\n`,
+    );
     expect(readFileSync(join(dir, 'urdf-pd.ts'), 'utf8')).toBe('// mine\n');
     const forced = await kron('examples', 'urdf-pd', dir, '--force');
     expect(forced.code, forced.stderr).toBe(0);
@@ -76,7 +82,9 @@ describe('kron examples', () => {
     writeFileSync(join(work, 'a-file'), '');
     const r = await kron('examples', 'pendulum', join(work, 'a-file', 'sub'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`OutputError: cannot write ${join(work, 'a-file', 'sub', 'pendulum.ts')}: a part of its path is a file, not a folder (ENOTDIR)\n  hint: check the path\n`);
+    expect(r.stderr).toBe(
+      `OutputError: cannot write ${join(work, 'a-file', 'sub', 'pendulum.ts')}: a part of its path is a file, not a folder (ENOTDIR)\n  hint: check the path\n`,
+    );
   });
 
   it('is a command of kron --help, with help of its own', async () => {

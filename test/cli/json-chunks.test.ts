@@ -13,13 +13,26 @@ import build from '../../mechanisms/fourbar.ts';
 
 /** typed arrays as plain arrays: what JSON.stringify must be given to write them as arrays */
 const plain = (v: unknown): unknown =>
-  ArrayBuffer.isView(v) ? [...(v as Float64Array)] : Array.isArray(v) ? v.map(plain) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;
+  ArrayBuffer.isView(v)
+    ? [...(v as Float64Array)]
+    : Array.isArray(v)
+      ? v.map(plain)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+        : v;
 
 describe('jsonChunks', () => {
   it("is JSON.stringify's text: nested objects, arrays, strings with quotes, non-finite numbers as null, undefined members left out", () => {
     const data = {
-      a: 1, b: 'say "hi"\n', c: [1, 'x', null, undefined, [2, 3]], d: { e: undefined, f: -0, g: NaN, h: [Infinity, 1e21, 5e-324] },
-      t: new Float64Array([0.1, -2, NaN]), empty: [], nothing: {}, yes: true, fn: () => 1,
+      a: 1,
+      b: 'say "hi"\n',
+      c: [1, 'x', null, undefined, [2, 3]],
+      d: { e: undefined, f: -0, g: NaN, h: [Infinity, 1e21, 5e-324] },
+      t: new Float64Array([0.1, -2, NaN]),
+      empty: [],
+      nothing: {},
+      yes: true,
+      fn: () => 1,
     };
     expect([...jsonChunks(data)].join('')).toBe(JSON.stringify(plain(data)));
     expect([...jsonChunks([1, 2])].join('')).toBe('[1,2]');
@@ -37,7 +50,10 @@ describe('jsonChunks', () => {
   it('kron simulate --out run.json writes what JSON.stringify writes of the same run (scene, poses, report)', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'kron-json-')), 'run.json');
     let stderr = '';
-    const code = await main(['simulate', 'mechanisms/fourbar.ts', '--stop', '0.2', '--interval', '0.01', '--no-cache', '--out', out], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) } });
+    const code = await main(['simulate', 'mechanisms/fourbar.ts', '--stop', '0.2', '--interval', '0.01', '--no-cache', '--out', out], {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+    });
     expect(stderr).toBe(`wrote 21 samples of 2 signals to ${out}\n`);
     expect(code).toBe(0);
     const written = JSON.parse(readFileSync(out, 'utf8'));
@@ -45,7 +61,7 @@ describe('jsonChunks', () => {
     const { result, playback } = simulatePlayback(build(), compiled, { stop: 0.2, step: 1e-3, interval: 0.01 });
     const expected = JSON.parse(JSON.stringify({ model: compiled.report.model, ...result.toJSON(), ...playback }));
     // the compile's time and cache entry differ from one compile to the next
-    for (const r of [written.report, expected.report]) delete r.compileMs, delete r.cache;
+    for (const r of [written.report, expected.report]) (delete r.compileMs, delete r.cache);
     expect(written).toEqual(expected);
   });
 });

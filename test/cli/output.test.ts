@@ -18,7 +18,8 @@ const kron = join(root, 'bin/kron.mjs');
 const PREVIOUS = 'time,j1.q\n0,0.3\n'; // what an earlier run left
 
 async function run(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
   return { code, stdout, stderr };
 }
@@ -51,7 +52,10 @@ function exited(child: ChildProcess): Promise<{ code: number | null; stderr: str
 }
 
 describe('kron simulate --out survives', () => {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} while writing: the previous file kept byte for byte, the temporary file removed, exit ${code} with a message`, async () => {
       const { dir, out } = withPrevious();
       const child = spawn(process.execPath, [kron, 'simulate', 'mechanisms/pendulum.ts', '--stop', '1e6', '--out', out], { cwd: root });
@@ -75,8 +79,14 @@ describe('kron simulate --out survives', () => {
   it('a file size limit reached mid-run (ulimit -f: EFBIG): an OutputError, the previous file kept, no temporary file', () => {
     const { dir, out } = withPrevious();
     // 1 MB allowed; 200 s of the pendulum every 1 ms is ~9 MB of CSV
-    const r = spawnSync('bash', ['-c', `ulimit -f 1024 && exec "${process.execPath}" "${kron}" simulate mechanisms/pendulum.ts --no-cache --stop 200 --out "${out}"`], { cwd: root, encoding: 'utf8' });
-    expect(r.stderr).toBe(`OutputError: cannot write ${out}: the file is larger than allowed (a file size limit: ulimit -f, or the file system's largest file) (EFBIG)\n  hint: sample less often (--interval) or raise the limit; the previous ${out} was left as it was\n`);
+    const r = spawnSync(
+      'bash',
+      ['-c', `ulimit -f 1024 && exec "${process.execPath}" "${kron}" simulate mechanisms/pendulum.ts --no-cache --stop 200 --out "${out}"`],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe(
+      `OutputError: cannot write ${out}: the file is larger than allowed (a file size limit: ulimit -f, or the file system's largest file) (EFBIG)\n  hint: sample less often (--interval) or raise the limit; the previous ${out} was left as it was\n`,
+    );
     expect(r.status).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe(PREVIOUS);
     expect(temporaries(dir)).toEqual([]);

@@ -6,7 +6,15 @@ import { spyOnOutput } from './output-spy.ts';
 import { progressBar } from '../../src/cli/progress.ts';
 
 function fakeTerminal() {
-  const stream = { isTTY: true, columns: 80, text: '', write(s: string) { stream.text += s; return true; } };
+  const stream = {
+    isTTY: true,
+    columns: 80,
+    text: '',
+    write(s: string) {
+      stream.text += s;
+      return true;
+    },
+  };
   return stream;
 }
 
@@ -35,4 +43,3 @@ describe('progressBar', () => {
     expect(writes.calls).toEqual([]);
   });
 });
-

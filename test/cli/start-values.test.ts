@@ -14,9 +14,21 @@ const quatR = ([w, x, y, z]: number[]) => [
   [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
 ];
 const mul = (A: number[][], B: number[][]) => A.map((row) => [0, 1, 2].map((j) => row[0] * B[0][j] + row[1] * B[1][j] + row[2] * B[2][j]));
-const Rx = (a: number) => [[1, 0, 0], [0, Math.cos(a), -Math.sin(a)], [0, Math.sin(a), Math.cos(a)]];
-const Ry = (a: number) => [[Math.cos(a), 0, Math.sin(a)], [0, 1, 0], [-Math.sin(a), 0, Math.cos(a)]];
-const Rz = (a: number) => [[Math.cos(a), -Math.sin(a), 0], [Math.sin(a), Math.cos(a), 0], [0, 0, 1]];
+const Rx = (a: number) => [
+  [1, 0, 0],
+  [0, Math.cos(a), -Math.sin(a)],
+  [0, Math.sin(a), Math.cos(a)],
+];
+const Ry = (a: number) => [
+  [Math.cos(a), 0, Math.sin(a)],
+  [0, 1, 0],
+  [-Math.sin(a), 0, Math.cos(a)],
+];
+const Rz = (a: number) => [
+  [Math.cos(a), -Math.sin(a), 0],
+  [Math.sin(a), Math.cos(a), 0],
+  [0, 0, 1],
+];
 const close = (A: number[][], B: number[][]) => Math.max(...A.flatMap((row, i) => row.map((v, j) => Math.abs(v - B[i][j]))));
 
 describe('--start vectors', () => {

@@ -7,12 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 
 async function kron(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
 
-const rows = (csv: string) => csv.trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+const rows = (csv: string) =>
+  csv
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(',').map(Number));
 const SIGNALS = ['--signals', 'j2.q,j2.qd,der(j2.qd),der(j3.qd)', '--stop', '0.01', '--interval', '0.005'];
 
 describe('kron simulate --start', () => {

@@ -14,7 +14,16 @@ const hook = join(root, 'test/cli/fixtures/log-imports.mjs');
 // (esbuild is not among them: in the repository tsx runs the sources through it)
 const HEAVY = ['piscina', 'bullmq', 'ioredis', 'fast-xml-parser', 'cli-progress', 'gl-matrix', 'three', 'mujoco'];
 /** the sources of the other commands and of what a CSV run of a model module does not need */
-const OTHERS = ['src/cli/bundle.ts', 'src/cli/view.ts', 'src/cli/worker.ts', 'src/cli/bench.ts', 'src/cli/linearize.ts', 'src/sweep/', 'src/io/urdf', 'src/io/playback.ts'];
+const OTHERS = [
+  'src/cli/bundle.ts',
+  'src/cli/view.ts',
+  'src/cli/worker.ts',
+  'src/cli/bench.ts',
+  'src/cli/linearize.ts',
+  'src/sweep/',
+  'src/io/urdf',
+  'src/io/playback.ts',
+];
 /** what a run from the compile cache does without: the compiler and the library the model was built from */
 const COMPILER = ['src/compile.ts', 'src/library/', 'src/structure/matching.ts', 'src/structure/blt.ts', 'src/structure/tearing.ts', 'src/codegen/generate.ts'];
 /** tsx and what it loads to run the TypeScript sources */
@@ -22,7 +31,10 @@ const TSX = ['tsx', 'esbuild', 'get-tsconfig', 'resolve-pkg-maps'];
 
 function imported(env: NodeJS.ProcessEnv, ...args: string[]): { status: number | null; packages: Set<string>; sources: string[]; stderr: string } {
   const r = spawnSync(process.execPath, ['--import', hook, join(root, 'bin/kron.mjs'), ...args], { cwd: root, encoding: 'utf8', env });
-  const urls = r.stderr.split('\n').filter((l) => l.startsWith('import ')).map((l) => l.slice(7));
+  const urls = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('import '))
+    .map((l) => l.slice(7));
   const packages = new Set(urls.flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.slice(1) ?? []));
   const sources = urls.flatMap((u) => (u.startsWith(`file://${root}src/`) ? [u.slice(`file://${root}`.length)] : []));
   return { status: r.status, packages, sources, stderr: r.stderr };
@@ -36,14 +48,22 @@ describe('start-up imports', () => {
     // the first run compiles, importing the model module and with it all of 'kron' (URDF parser, sweeps, scenes)
     const first = imported(env, ...args);
     expect(first.status, first.stderr).toBe(0);
-    for (const source of OTHERS.filter((o) => o.startsWith('src/cli/'))) expect(first.sources.filter((s) => s.startsWith(source)), source).toEqual([]);
+    for (const source of OTHERS.filter((o) => o.startsWith('src/cli/')))
+      expect(
+        first.sources.filter((s) => s.startsWith(source)),
+        source,
+      ).toEqual([]);
     // the second is served from the cache: what a repeated run pays for
     const hit = imported(env, ...args);
     expect(hit.status, hit.stderr).toBe(0);
     expect(hit.sources).toContain('src/cli/model-commands.ts');
     expect(hit.packages.has('ode-rk4')).toBe(true); // the hook sees packages: the run did load its integrator
     for (const name of HEAVY) expect(hit.packages.has(name), name).toBe(false);
-    for (const source of [...OTHERS, ...COMPILER]) expect(hit.sources.filter((s) => s.startsWith(source)), source).toEqual([]);
+    for (const source of [...OTHERS, ...COMPILER])
+      expect(
+        hit.sources.filter((s) => s.startsWith(source)),
+        source,
+      ).toEqual([]);
   });
   it('kron --version loads no package but its own', () => {
     const run = imported(process.env, '--version');

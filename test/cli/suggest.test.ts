@@ -15,7 +15,8 @@ import { linearize } from '../../src/analysis/linearize.ts';
 import pendulum from '../../mechanisms/pendulum.ts';
 
 async function kron(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
@@ -52,8 +53,12 @@ describe('kron: did you mean, for commands, flags and signal names', () => {
     expect(start.stderr).toContain('no state named j1.dq to give a start value');
     expect(start.stderr).toContain('hint: did you mean j1.qd? states: j1.q, j1.qd');
     const compiled = compile(pendulum());
-    expect(() => linearize(compiled, { at: { 'j1.q': 0 }, inputs: ['j1.tua'] })).toThrow(expect.objectContaining({ details: expect.objectContaining({ hint: expect.stringMatching(/^did you mean j1\.tau\? inputs: j1\.tau/) }) }));
-    expect(() => compiled.createState().setInput('j1.tu', 1)).toThrow(expect.objectContaining({ details: expect.objectContaining({ hint: expect.stringMatching(/^did you mean j1\.tau\? /) }) }));
+    expect(() => linearize(compiled, { at: { 'j1.q': 0 }, inputs: ['j1.tua'] })).toThrow(
+      expect.objectContaining({ details: expect.objectContaining({ hint: expect.stringMatching(/^did you mean j1\.tau\? inputs: j1\.tau/) }) }),
+    );
+    expect(() => compiled.createState().setInput('j1.tu', 1)).toThrow(
+      expect.objectContaining({ details: expect.objectContaining({ hint: expect.stringMatching(/^did you mean j1\.tau\? /) }) }),
+    );
   });
 });
 

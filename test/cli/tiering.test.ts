@@ -9,25 +9,41 @@ import { patientTieringApplies, withPatientTiering } from '../../src/node/tierin
 describe('withPatientTiering', () => {
   it('raises the budget for the work and sets V8 11.3 default (66 KB) back after it', () => {
     const flags: string[] = [];
-    const seen = withPatientTiering(() => {
-      flags.push('work');
-      return 42;
-    }, (f) => flags.push(f), true);
+    const seen = withPatientTiering(
+      () => {
+        flags.push('work');
+        return 42;
+      },
+      (f) => flags.push(f),
+      true,
+    );
     expect(seen).toBe(42);
     expect(flags).toEqual(['--interrupt-budget=600000', 'work', '--interrupt-budget=67584']);
   });
 
   it('sets the default back when the work throws, and the error goes on', () => {
     const flags: string[] = [];
-    expect(() => withPatientTiering(() => {
-      throw new Error('compile failed');
-    }, (f) => flags.push(f), true)).toThrow('compile failed');
+    expect(() =>
+      withPatientTiering(
+        () => {
+          throw new Error('compile failed');
+        },
+        (f) => flags.push(f),
+        true,
+      ),
+    ).toThrow('compile failed');
     expect(flags).toEqual(['--interrupt-budget=600000', '--interrupt-budget=67584']);
   });
 
   it('touches no flag where it does not apply', () => {
     const flags: string[] = [];
-    expect(withPatientTiering(() => 'done', (f) => flags.push(f), false)).toBe('done');
+    expect(
+      withPatientTiering(
+        () => 'done',
+        (f) => flags.push(f),
+        false,
+      ),
+    ).toBe('done');
     expect(flags).toEqual([]);
   });
 
@@ -39,7 +55,8 @@ describe('withPatientTiering', () => {
   });
 
   it("this Node takes both flag values silently when it applies (V8's unknown-flag message would go to stderr)", () => {
-    const set = "const v8 = require('node:v8'); v8.setFlagsFromString('--interrupt-budget=600000'); v8.setFlagsFromString('--interrupt-budget=67584'); console.log('ok');";
+    const set =
+      "const v8 = require('node:v8'); v8.setFlagsFromString('--interrupt-budget=600000'); v8.setFlagsFromString('--interrupt-budget=67584'); console.log('ok');";
     const r = spawnSync(process.execPath, ['-e', set], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe('ok');

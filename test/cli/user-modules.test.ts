@@ -37,24 +37,32 @@ afterEach(() => {
 });
 
 async function kron(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
 
 /** the command line as a process: the watchdog and the exit guard run only there */
 function kronProcess(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, KRON_CACHE_DIR: dir }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, KRON_CACHE_DIR: dir },
+    timeout: 60_000,
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('an exception of the module: its message and its frames, not Kron\'s', () => {
+describe("an exception of the module: its message and its frames, not Kron's", () => {
   it('thrown by build(): a ModelError naming the module, the message, the function and line that threw (exit 1)', async () => {
     const r = await kron('simulate', fixture('build-throws.ts'), '--stop', '0.01');
     expect(r.code).toBe(1);
     expect(r.stderr).not.toMatch(/internal error|src\/cli|node:internal/);
     const [first, second, third] = r.stderr.split('\n');
-    expect(first).toBe(`ModelError: model module ${fixture('build-throws.ts')} threw an error while it was built: RangeError: the length table has no entry "arm"`);
+    expect(first).toBe(
+      `ModelError: model module ${fixture('build-throws.ts')} threw an error while it was built: RangeError: the length table has no entry "arm"`,
+    );
     // line 5 throws, in armLength, called from the default export on line 9
     expect(second).toMatch(new RegExp(`^    at armLength \\(${fixture('build-throws.ts')}:5:\\d+\\)$`));
     expect(third).toMatch(new RegExp(`^    at ${frame('build-throws.ts', 9)}$`));
@@ -79,14 +87,16 @@ describe('an exception of the module: its message and its frames, not Kron\'s', 
     // as a process: there tsx compiles the module (under vitest, vite does)
     const r = kronProcess('compile', file);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe([
-      `ModelError: model module ${file} has a syntax error at ${file}:2:32: Expected ")" but found ";"`,
-      '      const m = new Mechanism("arm";',
-      `    ${' '.repeat(31)}^`,
-      `  component: ${file}`,
-      '  hint: correct the code there (npx tsc --noEmit checks the whole module and its types)',
-      '',
-    ].join('\n'));
+    expect(r.stderr).toBe(
+      [
+        `ModelError: model module ${file} has a syntax error at ${file}:2:32: Expected ")" but found ";"`,
+        '      const m = new Mechanism("arm";',
+        `    ${' '.repeat(31)}^`,
+        `  component: ${file}`,
+        '  hint: correct the code there (npx tsc --noEmit checks the whole module and its types)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a KronError of the builder (a negative mass) passes as it is', async () => {
@@ -100,18 +110,26 @@ describe('process.exit in a module: an error naming it, never exit 0 without out
   it('in build(), and at the top level (exit 1)', async () => {
     const built = await kron('simulate', fixture('build-exit.ts'), '--stop', '0.01');
     expect(built.code).toBe(1);
-    expect(built.stderr.split('\n')[0]).toMatch(new RegExp(`^ModelError: model module ${fixture('build-exit.ts')} called process.exit\\(0\\) at ${frame('build-exit.ts', 5)} while it was built$`));
+    expect(built.stderr.split('\n')[0]).toMatch(
+      new RegExp(`^ModelError: model module ${fixture('build-exit.ts')} called process.exit\\(0\\) at ${frame('build-exit.ts', 5)} while it was built$`),
+    );
     const top = kronProcess('simulate', fixture('top-exit.ts'), '--stop', '0.01');
     expect(top.code).toBe(1);
     expect(top.stdout).toBe('');
-    expect(top.stderr.split('\n')[0]).toMatch(new RegExp(`^ModelError: model module ${fixture('top-exit.ts')} called process.exit\\(0\\) at ${frame('top-exit.ts', 4)} while it was imported$`));
+    expect(top.stderr.split('\n')[0]).toMatch(
+      new RegExp(`^ModelError: model module ${fixture('top-exit.ts')} called process.exit\\(0\\) at ${frame('top-exit.ts', 4)} while it was imported$`),
+    );
   });
 
   it('in a controller call, with the time of the call (exit 1, no file written)', async () => {
     const out = join(dir, 'exit.csv');
     const r = await kron('simulate', 'mechanisms/pendulum.ts', '--controller', fixture('controller-exit.ts'), '--stop', '0.5', '--out', out);
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`^ModelError: controller module ${fixture('controller-exit.ts')} called process.exit\\(0\\) at ${frame('controller-exit.ts', 5)} in a call at time 0\\.1005$`));
+    expect(r.stderr.split('\n')[0]).toMatch(
+      new RegExp(
+        `^ModelError: controller module ${fixture('controller-exit.ts')} called process.exit\\(0\\) at ${frame('controller-exit.ts', 5)} in a call at time 0\\.1005$`,
+      ),
+    );
     expect(() => readFileSync(out)).toThrow();
   });
 
@@ -119,18 +137,40 @@ describe('process.exit in a module: an error naming it, never exit 0 without out
     const out = join(dir, 'late.csv');
     const r = kronProcess('sweep', fixture('late-exit.ts'), '--grid', 'j1.q=0:1:20', '--stop', '1', '--step', '1e-4', '--workers', '1', '--out', out);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^ModelError: process\\.exit\\(0\\) was called at ${frame('late-exit.ts', 4)} before the command finished \\(exit code 0\\)\n`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^ModelError: process\\.exit\\(0\\) was called at ${frame('late-exit.ts', 4)} before the command finished \\(exit code 0\\)\n`),
+    );
   });
 
-  it('in a metric: at its top level the sweep\'s error (exit 1); in a call, that run\'s error row', async () => {
-    const top = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', '--stop', '0.1', '--metric', fixture('metric-top-exit.ts'), '--workers', '1');
+  it("in a metric: at its top level the sweep's error (exit 1); in a call, that run's error row", async () => {
+    const top = await kron(
+      'sweep',
+      'mechanisms/pendulum.ts',
+      '--grid',
+      'j1.q=0,1',
+      '--stop',
+      '0.1',
+      '--metric',
+      fixture('metric-top-exit.ts'),
+      '--workers',
+      '1',
+    );
     expect(top.code).toBe(1);
-    expect(top.stderr.split('\n')[0]).toMatch(new RegExp(`^ModelError: metric module ${fixture('metric-top-exit.ts')} called process\\.exit\\(3\\) at ${frame('metric-top-exit.ts', 4)} while it was imported$`));
+    expect(top.stderr.split('\n')[0]).toMatch(
+      new RegExp(
+        `^ModelError: metric module ${fixture('metric-top-exit.ts')} called process\\.exit\\(3\\) at ${frame('metric-top-exit.ts', 4)} while it was imported$`,
+      ),
+    );
     const call = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', '--stop', '0.1', '--metric', fixture('metric-exit.ts'), '--workers', '1');
     expect(call.code).toBe(0);
     const rows = call.stdout.trim().split('\n').slice(1);
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toMatch(new RegExp(`^\\d,\\d,error,ModelError: metric module ${fixture('metric-exit.ts')} called process\\.exit\\(0\\) at ${frame('metric-exit.ts', 5)} in a call$`));
+    for (const row of rows)
+      expect(row).toMatch(
+        new RegExp(
+          `^\\d,\\d,error,ModelError: metric module ${fixture('metric-exit.ts')} called process\\.exit\\(0\\) at ${frame('metric-exit.ts', 5)} in a call$`,
+        ),
+      );
   });
 });
 
@@ -148,7 +188,7 @@ describe('what never ends: a time limit, or the unsettled await explained', () =
     );
   });
 
-  it('an endless build(): stopped after --import-timeout (vm\'s timer; in this process too)', async () => {
+  it("an endless build(): stopped after --import-timeout (vm's timer; in this process too)", async () => {
     const r = await kron('compile', fixture('build-loop.ts'), '--import-timeout', '0.5');
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe(`ModelError: model module ${fixture('build-loop.ts')} did not return from its build within 0.5 s`);
@@ -176,17 +216,41 @@ describe('what never ends: a time limit, or the unsettled await explained', () =
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe(`ModelError: controller module ${fixture('controller-loop.ts')} did not return from a call at time 0.1005 within 1 s`);
     // KRON_CALL_TIMEOUT says the same
-    const byVariable = spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), 'simulate', 'mechanisms/pendulum.ts', '--controller', fixture('controller-loop.ts'), '--stop', '0.5'], {
-      cwd: root, encoding: 'utf8', env: { ...process.env, KRON_CACHE_DIR: dir, KRON_CALL_TIMEOUT: '0.5' }, timeout: 60_000,
-    });
+    const byVariable = spawnSync(
+      process.execPath,
+      [join(root, 'bin/kron.mjs'), 'simulate', 'mechanisms/pendulum.ts', '--controller', fixture('controller-loop.ts'), '--stop', '0.5'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, KRON_CACHE_DIR: dir, KRON_CALL_TIMEOUT: '0.5' },
+        timeout: 60_000,
+      },
+    );
     expect(byVariable.status).toBe(1);
-    expect(byVariable.stderr.split('\n')[0]).toBe(`ModelError: controller module ${fixture('controller-loop.ts')} did not return from a call at time 0.1005 within 0.5 s`);
+    expect(byVariable.stderr.split('\n')[0]).toBe(
+      `ModelError: controller module ${fixture('controller-loop.ts')} did not return from a call at time 0.1005 within 0.5 s`,
+    );
   });
 
-  it('an endless metric call: that run\'s error after --call-timeout (vm\'s timer in the pool thread)', async () => {
-    const r = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', '--stop', '0.1', '--metric', fixture('metric-loop.ts'), '--workers', '1', '--call-timeout', '0.5');
+  it("an endless metric call: that run's error after --call-timeout (vm's timer in the pool thread)", async () => {
+    const r = await kron(
+      'sweep',
+      'mechanisms/pendulum.ts',
+      '--grid',
+      'j1.q=0,1',
+      '--stop',
+      '0.1',
+      '--metric',
+      fixture('metric-loop.ts'),
+      '--workers',
+      '1',
+      '--call-timeout',
+      '0.5',
+    );
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').slice(1)).toEqual([0, 1].map((i) => `${i},${i},error,ModelError: metric module ${fixture('metric-loop.ts')} did not return from a call within 0.5 s`));
+    expect(r.stdout.trim().split('\n').slice(1)).toEqual(
+      [0, 1].map((i) => `${i},${i},error,ModelError: metric module ${fixture('metric-loop.ts')} did not return from a call within 0.5 s`),
+    );
   });
 
   it('a time limit that is not a positive number is a usage error', async () => {

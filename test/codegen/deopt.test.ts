@@ -13,7 +13,11 @@ describe('deoptimisation', () => {
   it('the torn and relaxed PUMA and the four-bar (Newton) run 10 s without a deoptimised generated function', () => {
     // a process each: models run in one process would make the call sites that take the generated code polymorphic
     for (const run of ['mechanisms/puma560.ts:torn:10', 'mechanisms/puma560.ts:relaxed:10', 'mechanisms/fourbar.ts:torn:3']) {
-      const r = spawnSync(process.execPath, ['--trace-deopt', '--import', 'tsx', 'test/codegen/fixtures/deopt-run.ts', run], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+      const r = spawnSync(process.execPath, ['--trace-deopt', '--import', 'tsx', 'test/codegen/fixtures/deopt-run.ts', run], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      });
       expect(r.status, r.stderr).toBe(0);
       const generated = new Set(r.stderr.split('\n').flatMap((l) => (l.startsWith('generated ') ? [l.slice(10)] : [])));
       expect(generated.has('derivatives')).toBe(true);

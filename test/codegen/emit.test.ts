@@ -7,7 +7,7 @@ import { Model, der } from '../../src/model/index.ts';
 import { compile } from '../../src/compile.ts';
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 /** a model of n explicit equations y_k = f_k(earlier y's, states), each referring to several earlier ones */
@@ -19,10 +19,19 @@ function randomExplicitModel(seed: number, n: number) {
   const pick = () => known[Math.floor(r() * known.length)];
   const defs: [Expr, Expr][] = [];
   for (let k = 0; k < n; k++) {
-    const a = pick(), b = pick(), c = pick();
+    const a = pick(),
+      b = pick(),
+      c = pick();
     const ops = [
-      add(mul(a, b), mul(a, b, c)), sub(a, mul(2.5, b)), div(a, add(2, mul(b, b))), sin(add(a, c)),
-      mul(cos(a), sqrt(add(1, mul(b, b)))), pow(a, 3), exp(mul(-0.1, b)), atan2(a, add(b, 3)), sub(num(1), a),
+      add(mul(a, b), mul(a, b, c)),
+      sub(a, mul(2.5, b)),
+      div(a, add(2, mul(b, b))),
+      sin(add(a, c)),
+      mul(cos(a), sqrt(add(1, mul(b, b)))),
+      pow(a, 3),
+      exp(mul(-0.1, b)),
+      atan2(a, add(b, 3)),
+      sub(num(1), a),
     ];
     const f = ops[Math.floor(r() * ops.length)];
     const y = m.variable(`y${k}`);
@@ -42,7 +51,10 @@ describe('generated code', () => {
       const c = compile(m, { chunk: 17 });
       const x = c.x0();
       c.derivatives(0, x, new Float64Array(2));
-      const values = new Map<number, number>([[m.variables[0].id, x[0]], [m.variables[1].id, x[1]]]);
+      const values = new Map<number, number>([
+        [m.variables[0].id, x[0]],
+        [m.variables[1].id, x[1]],
+      ]);
       for (const [y, f] of defs) {
         const v = evaluate(f, (s) => values.get(s.id)!);
         values.set(y.sym!.id, v);

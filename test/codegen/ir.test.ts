@@ -9,7 +9,9 @@ import { Scope } from '../../src/codegen/emitter.ts';
 import { type Fn, type Stmt, type Value, elem, elements, name, num, printFn, printStmt, printValue } from '../../src/codegen/ir.ts';
 import { expressionOps } from '../../src/structure/costs.ts';
 
-const a = name('a'), b = name('b'), c = name('c');
+const a = name('a'),
+  b = name('b'),
+  c = name('c');
 
 describe('the JavaScript printer', () => {
   it('prints sums, signed products, powers and quotients with the fewest parentheses', () => {
@@ -45,7 +47,11 @@ describe('the JavaScript printer', () => {
 
 describe('lowering', () => {
   const [x, y, z] = ['x', 'y', 'z'].map((n) => symbol({ id: newSymId(), name: n }));
-  const values = new Map<string, number>([['x', 0.3], ['y', -1.7], ['z', 2.2]]);
+  const values = new Map<string, number>([
+    ['x', 0.3],
+    ['y', -1.7],
+    ['z', 2.2],
+  ]);
   /** the statements of a scope as a function of x, y, z returning e's code */
   const run = (e: Expr): { result: number; scope: Scope } => {
     const scope = new Scope((s) => s.name, '', { next: 0 }).prepare([e]);

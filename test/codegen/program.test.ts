@@ -30,7 +30,9 @@ describe('the generated module as data', () => {
 
   it('a call of a function replaced by a shared one is printed as the shared call with its offsets', () => {
     const { program } = described(relaxed);
-    const replaced = linesOf(program).flatMap((l) => calleeOf(l) ?? []).filter((f) => Object.hasOwn(program.shared, f));
+    const replaced = linesOf(program)
+      .flatMap((l) => calleeOf(l) ?? [])
+      .filter((f) => Object.hasOwn(program.shared, f));
     expect(replaced.length).toBeGreaterThan(10);
     for (const f of replaced) {
       const { fn, offsets } = program.shared[f];
@@ -56,7 +58,9 @@ describe('the generated module as data', () => {
   it("the WebAssembly instance's hooks: export calls, the arena's memory views, the kernel's solve", () => {
     const torn = compile(chain({ n: 24 }), { mode: 'torn', target: 'wasm' });
     const { program } = described(torn);
-    const solves = linesOf(program).flatMap((l) => (typeof l === 'string' ? [] : l.pieces.flatMap((q) => (typeof q === 'object' && 'solve' in q ? [q.solve] : []))));
+    const solves = linesOf(program).flatMap((l) =>
+      typeof l === 'string' ? [] : l.pieces.flatMap((q) => (typeof q === 'object' && 'solve' in q ? [q.solve] : [])),
+    );
     expect(solves.map(([k]) => k)).toEqual([24]);
     const [, H, c] = solves[0];
     const target = torn.wasm!;

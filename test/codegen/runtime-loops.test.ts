@@ -17,18 +17,27 @@ class Failed extends Error {}
 
 /** a block of k tearing variables in w[0..k), the stats in w[k + 1..k + 5), a closure's branch record in w[k + 5..k + 11); the fail calls recorded */
 function block(k: number, pieces: Pieces, o: { closure?: boolean; maxSweeps?: number } = {}) {
-  const w = doubles(k + 11), r = doubles(k), J = doubles(k * k);
-  const calls: unknown[][] = [], jacobianAt: number[][] = [];
+  const w = doubles(k + 11),
+    r = doubles(k),
+    J = doubles(k * k);
+  const calls: unknown[][] = [],
+    jacobianAt: number[][] = [];
   const z = () => Array.from({ length: k }, (_, i) => w[i]);
   const b = newtonBlock(
-    k, 7, Int32Array.from({ length: k }, (_, i) => i), r, J,
+    k,
+    7,
+    Int32Array.from({ length: k }, (_, i) => i),
+    r,
+    J,
     () => pieces.residual(z(), r),
     () => (jacobianAt.push(z()), pieces.jacobian(z(), J)),
     (...a: unknown[]) => {
       calls.push(a);
       throw new Failed();
     },
-    o.closure ? Int32Array.from({ length: 6 }, (_, i) => k + 5 + i) : Int32Array.of(), o.maxSweeps ?? 0, o.maxSweeps ? Int32Array.of(k + 1, k + 2, k + 3, k + 4) : Int32Array.of(),
+    o.closure ? Int32Array.from({ length: 6 }, (_, i) => k + 5 + i) : Int32Array.of(),
+    o.maxSweeps ?? 0,
+    o.maxSweeps ? Int32Array.of(k + 1, k + 2, k + 3, k + 4) : Int32Array.of(),
     // successive substitution's step, as substitution.ts emits it
     () => {
       for (let i = 0; i < k; i++) {
@@ -59,7 +68,8 @@ const circleLine: Pieces = {
 
 /** a planar two-link arm (lengths a, c) reaching the point of the angles q: its end at q minus that point */
 function arm(a: number, c: number, q: readonly [number, number]): Pieces {
-  const px = a * Math.cos(q[0]) + c * Math.cos(q[0] + q[1]), py = a * Math.sin(q[0]) + c * Math.sin(q[0] + q[1]);
+  const px = a * Math.cos(q[0]) + c * Math.cos(q[0] + q[1]),
+    py = a * Math.sin(q[0]) + c * Math.sin(q[0] + q[1]);
   return {
     residual: ([q1, q2], r) => ((r[0] = a * Math.cos(q1) + c * Math.cos(q1 + q2) - px), (r[1] = a * Math.sin(q1) + c * Math.sin(q1 + q2) - py)),
     jacobian: ([q1, q2], J) => {
@@ -93,7 +103,8 @@ describe('newtonSolve', () => {
     expect(calls).toEqual([]);
     // the other branch (elbow the other way) from a guess on it
     const [m1, m2] = block(2, arm(1, 0.8, q)).solve(0, [1.2, -0.8]);
-    const px = Math.cos(m1) + 0.8 * Math.cos(m1 + m2), py = Math.sin(m1) + 0.8 * Math.sin(m1 + m2);
+    const px = Math.cos(m1) + 0.8 * Math.cos(m1 + m2),
+      py = Math.sin(m1) + 0.8 * Math.sin(m1 + m2);
     expect(m2).toBeLessThan(0);
     expect(Math.abs(px - (Math.cos(0.4) + 0.8 * Math.cos(1.3)))).toBeLessThan(1e-12);
     expect(Math.abs(py - (Math.sin(0.4) + 0.8 * Math.sin(1.3)))).toBeLessThan(1e-12);
@@ -110,7 +121,11 @@ describe('newtonSolve', () => {
     expect(Math.abs(Math.abs(x) - Math.SQRT1_2)).toBeLessThan(1e-12);
     expect(Math.abs(y - x)).toBeLessThan(1e-12);
     // one Jacobian at the guess per phase (damped, full steps, Levenberg-Marquardt), then steps away from it
-    expect(jacobianAt.slice(0, 3)).toEqual([[0.5, -0.5], [0.5, -0.5], [0.5, -0.5]]);
+    expect(jacobianAt.slice(0, 3)).toEqual([
+      [0.5, -0.5],
+      [0.5, -0.5],
+      [0.5, -0.5],
+    ]);
     expect(jacobianAt[3]).not.toEqual([0.5, -0.5]);
   });
 
@@ -126,7 +141,10 @@ describe('newtonSolve', () => {
 
   it('a closure that does not close: the rcond of its Jacobian at the entry guess too', () => {
     // the arm's end 2 from its base, beyond its reach of 1.8: no root
-    const far: Pieces = { ...arm(1, 0.8, [0, 0]), residual: ([q1, q2], r) => ((r[0] = Math.cos(q1) + 0.8 * Math.cos(q1 + q2) - 2), (r[1] = Math.sin(q1) + 0.8 * Math.sin(q1 + q2))) };
+    const far: Pieces = {
+      ...arm(1, 0.8, [0, 0]),
+      residual: ([q1, q2], r) => ((r[0] = Math.cos(q1) + 0.8 * Math.cos(q1 + q2) - 2), (r[1] = Math.sin(q1) + 0.8 * Math.sin(q1 + q2))),
+    };
     const { solve, calls } = block(2, far, { closure: true });
     solve(1, [0.3, 0.5]);
     const [kind, blockNo, t, best, rcond] = calls[0] as [string, number, number, number, number];
@@ -134,7 +152,8 @@ describe('newtonSolve', () => {
     expect(best).toBeGreaterThanOrEqual(0.2 - 1e-12); // the end gets no nearer than 2 - 1.8
     // unscaled rcond at (0.3, 0.5): smallest LU pivot over the largest entry, by hand
     const J = [-Math.sin(0.3) - 0.8 * Math.sin(0.8), -0.8 * Math.sin(0.8), Math.cos(0.3) + 0.8 * Math.cos(0.8), 0.8 * Math.cos(0.8)];
-    const det = Math.abs(J[0] * J[3] - J[1] * J[2]), p1 = Math.max(Math.abs(J[0]), Math.abs(J[2]));
+    const det = Math.abs(J[0] * J[3] - J[1] * J[2]),
+      p1 = Math.max(Math.abs(J[0]), Math.abs(J[2]));
     expect(rcond).toBeCloseTo(Math.min(p1, det / p1) / Math.max(...J.map(Math.abs)), 14);
   });
 
@@ -210,26 +229,75 @@ describe('newtonSolve', () => {
 describe('signWatch: a value that must keep its sign along a run', () => {
   /** the verdicts of a sequence of (t, value) on a fresh record */
   const verdicts = (seq: [number, number][]) => {
-    const w = doubles(6), R = Int32Array.from({ length: 6 }, (_, i) => i);
+    const w = doubles(6),
+      R = Int32Array.from({ length: 6 }, (_, i) => i);
     return seq.map(([t, v]) => signWatch(w, R, t, v));
   };
 
   it('a smooth dip that stays clear of zero passes; a sign change is 1, a trend through zero 2', () => {
-    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.2, 0.35], [0.3, 0.5]])).toEqual([0, 0, 0, 0]);
-    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.2, -0.1]])).toEqual([0, 0, 1]);
-    expect(verdicts([[0, 0.4], [0.1, 0.1], [0.2, 0.2]])).toEqual([0, 0, 2]); // 0.1 - 0.3 would be -0.2 by now
+    expect(
+      verdicts([
+        [0, 0.4],
+        [0.1, 0.3],
+        [0.2, 0.35],
+        [0.3, 0.5],
+      ]),
+    ).toEqual([0, 0, 0, 0]);
+    expect(
+      verdicts([
+        [0, 0.4],
+        [0.1, 0.3],
+        [0.2, -0.1],
+      ]),
+    ).toEqual([0, 0, 1]);
+    expect(
+      verdicts([
+        [0, 0.4],
+        [0.1, 0.1],
+        [0.2, 0.2],
+      ]),
+    ).toEqual([0, 0, 2]); // 0.1 - 0.3 would be -0.2 by now
   });
 
   it('a fold: the stages at one time scatter about the turn (0.05 and 0.3), the trend does not cross, the turn after a long approach is 2', () => {
     // approached by 0.35 in one span to a least value of 0.05, then back up: nearer to zero than the step resolves
-    expect(verdicts([[0, 0.4], [0.1, 0.05], [0.1, 0.3], [0.2, 0.35]])).toEqual([0, 0, 0, 2]);
+    expect(
+      verdicts([
+        [0, 0.4],
+        [0.1, 0.05],
+        [0.1, 0.3],
+        [0.2, 0.35],
+      ]),
+    ).toEqual([0, 0, 0, 2]);
     // the same values at one time repeated only, or a turn after an approach shorter than what is left: 0
-    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.1, 0.25], [0.2, 0.35]])).toEqual([0, 0, 0, 0]);
+    expect(
+      verdicts([
+        [0, 0.4],
+        [0.1, 0.3],
+        [0.1, 0.25],
+        [0.2, 0.35],
+      ]),
+    ).toEqual([0, 0, 0, 0]);
   });
 
   it('a new start (time back before t0) forgets the record; several values at the start time are not compared', () => {
-    expect(verdicts([[0, 0.4], [0, -0.4], [0.1, -0.3], [0.2, 0.2]])).toEqual([0, 0, 0, 1]);
-    expect(verdicts([[0, 0.4], [0.1, 0.3], [0.2, 0.25], [0, -0.3], [0.1, -0.35]])).toEqual([0, 0, 0, 0, 0]);
+    expect(
+      verdicts([
+        [0, 0.4],
+        [0, -0.4],
+        [0.1, -0.3],
+        [0.2, 0.2],
+      ]),
+    ).toEqual([0, 0, 0, 1]);
+    expect(
+      verdicts([
+        [0, 0.4],
+        [0.1, 0.3],
+        [0.2, 0.25],
+        [0, -0.3],
+        [0.1, -0.35],
+      ]),
+    ).toEqual([0, 0, 0, 0, 0]);
   });
 });
 
@@ -242,8 +310,10 @@ describe('successive substitution before Newton', () => {
   const holds = (a: number, [x, y]: number[]) => Math.max(Math.abs(x - a * Math.sin(y) - 0.2), Math.abs(y - a * Math.cos(x) - 1));
 
   it('weak coupling (a = 0.3): the sweeps alone reach the root Newton reaches; one evaluation, its sweeps, no fallback', () => {
-    const s = block(2, coupled(0.3), { maxSweeps: 50 }), n = block(2, coupled(0.3));
-    const z = s.solve(0, [0, 0]), zn = n.solve(0, [0, 0]);
+    const s = block(2, coupled(0.3), { maxSweeps: 50 }),
+      n = block(2, coupled(0.3));
+    const z = s.solve(0, [0, 0]),
+      zn = n.solve(0, [0, 0]);
     expect(holds(0.3, z)).toBeLessThanOrEqual(1e-12);
     expect(Math.abs(z[0] - zn[0]) + Math.abs(z[1] - zn[1])).toBeLessThan(1e-11);
     const [evaluations, sweeps, max, fallbacks] = [3, 4, 5, 6].map((i) => s.w[i]);
@@ -265,17 +335,33 @@ describe('successive substitution before Newton', () => {
 
 describe('columnsForm', () => {
   it('H and c of a random SPD system from its residual and direction: exactly the matrix, then the solution of a plain Gaussian elimination', () => {
-    const rnd = prng(18), k = 9;
+    const rnd = prng(18),
+      k = 9;
     // H = B B^T + k I, SPD; the pieces: r(z) = H z - c, and along dz, d = H dz
     const B = Array.from({ length: k }, () => Array.from({ length: k }, () => rnd() * 2 - 1));
     const Hs = B.map((bi, i) => B.map((bj, j) => bi.reduce((s, v, m) => s + v * bj[m], 0) + (i === j ? k : 0)));
     const cs = Array.from({ length: k }, () => rnd() * 10 - 5);
     // z in odd slots, dz in even ones, read back only through them
-    const w = doubles(2 * k), z = Int32Array.from({ length: k }, (_, i) => 2 * i + 1), dz = Int32Array.from({ length: k }, (_, i) => 2 * i);
+    const w = doubles(2 * k),
+      z = Int32Array.from({ length: k }, (_, i) => 2 * i + 1),
+      dz = Int32Array.from({ length: k }, (_, i) => 2 * i);
     w.fill(NaN);
-    const H = doubles(k * k), c = doubles(k), r = doubles(k), d = doubles(k);
+    const H = doubles(k * k),
+      c = doubles(k),
+      r = doubles(k),
+      d = doubles(k);
     const row = (i: number, at: Int32Array) => Hs[i].reduce((s, h, j) => s + h * w[at[j]], 0);
-    const b = columnsBlock(k, z, dz, H, c, r, d, () => Hs.forEach((_, i) => (r[i] = row(i, z) - cs[i])), () => Hs.forEach((_, i) => (d[i] = row(i, dz))));
+    const b = columnsBlock(
+      k,
+      z,
+      dz,
+      H,
+      c,
+      r,
+      d,
+      () => Hs.forEach((_, i) => (r[i] = row(i, z) - cs[i])),
+      () => Hs.forEach((_, i) => (d[i] = row(i, dz))),
+    );
     columnsForm(b, 0, [], [], [], w);
     expect([...H]).toEqual(Hs.flat());
     expect([...c]).toEqual(cs);
@@ -288,7 +374,8 @@ describe('columnsForm', () => {
 
 /** Gaussian elimination with partial pivoting on copies of A and b */
 function gauss(A: readonly number[][], b: readonly number[]): number[] {
-  const n = b.length, M = A.map((row, i) => [...row, b[i]]);
+  const n = b.length,
+    M = A.map((row, i) => [...row, b[i]]);
   for (let p = 0; p < n; p++) {
     let m = p;
     for (let i = p + 1; i < n; i++) if (Math.abs(M[i][p]) > Math.abs(M[m][p])) m = i;

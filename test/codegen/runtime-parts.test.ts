@@ -30,7 +30,8 @@ describe('the runtime a generated module carries', () => {
   it('lists every helper a part calls among its dependencies', () => {
     for (const name of NAMES) {
       const text = RUNTIME_PARTS[name].text.replace(/\/\/.*$/gm, ''); // esbuild keeps a few comments
-      for (const other of NAMES) if (other !== name && new RegExp(`\\b${other}\\b`).test(text)) expect(RUNTIME_PARTS[name].deps as readonly string[]).toContain(other);
+      for (const other of NAMES)
+        if (other !== name && new RegExp(`\\b${other}\\b`).test(text)) expect(RUNTIME_PARTS[name].deps as readonly string[]).toContain(other);
     }
     expect(runtimeClosure(['luSolve'])).toEqual(['singularBelow', 'doubles', 'scratch', 'space', 'luSolve', 'luApply']);
   });
@@ -42,23 +43,41 @@ describe('the runtime a generated module carries', () => {
     for (let trial = 0; trial < 50; trial++) {
       const n = 1 + (trial % 9);
       // A random (LU) and A Aᵀ + n I (Cholesky), with a right-hand side
-      const A = Array.from({ length: n * n }, () => rnd() * 2 - 1), b = Array.from({ length: n }, () => rnd() - 0.5);
-      const S = Array.from({ length: n * n }, (_, k) => A.reduce((s, _a, m) => (m < n ? s + A[Math.floor(k / n) * n + m] * A[(k % n) * n + m] : s), Math.floor(k / n) === k % n ? n : 0));
+      const A = Array.from({ length: n * n }, () => rnd() * 2 - 1),
+        b = Array.from({ length: n }, () => rnd() - 0.5);
+      const S = Array.from({ length: n * n }, (_, k) =>
+        A.reduce((s, _a, m) => (m < n ? s + A[Math.floor(k / n) * n + m] * A[(k % n) * n + m] : s), Math.floor(k / n) === k % n ? n : 0),
+      );
       const same = (f: (M: number[], y: number[]) => number, g: (M: number[], y: number[]) => number, M: number[]) => {
         const [M1, y1, M2, y2] = [[...M], [...b], [...M], [...b]];
         expect(g(M2, y2)).toBe(f(M1, y1));
         expect(y2).toEqual(y1);
         expect(M2).toEqual(M1);
       };
-      same((M, y) => luSolve(n, M, y, true), (M, y) => text.luSolve(n, M, y, true), A);
-      same((M, y) => choleskySolve(n, M, y), (M, y) => text.choleskySolve(n, M, y), S);
-      const order = Int32Array.from({ length: n }, (_, i) => i), start = Int32Array.from({ length: n + 1 }, (_, p) => (p * (2 * n - p - 1)) / 2);
+      same(
+        (M, y) => luSolve(n, M, y, true),
+        (M, y) => text.luSolve(n, M, y, true),
+        A,
+      );
+      same(
+        (M, y) => choleskySolve(n, M, y),
+        (M, y) => text.choleskySolve(n, M, y),
+        S,
+      );
+      const order = Int32Array.from({ length: n }, (_, i) => i),
+        start = Int32Array.from({ length: n + 1 }, (_, p) => (p * (2 * n - p - 1)) / 2);
       const rows = Int32Array.from(Array.from({ length: n }, (_, p) => Array.from({ length: n - p - 1 }, (_, q) => p + 1 + q)).flat());
-      same((M, y) => sparseCholeskySolve(n, M, y, order, start, rows, doubles(n)), (M, y) => text.sparseCholeskySolve(n, M, y, order, start, rows, doubles(n)), S);
+      same(
+        (M, y) => sparseCholeskySolve(n, M, y, order, start, rows, doubles(n)),
+        (M, y) => text.sparseCholeskySolve(n, M, y, order, start, rows, doubles(n)),
+        S,
+      );
     }
-    const [w1, w2] = [doubles(6), doubles(6)], R = [0, 1, 2, 3, 4, 5];
+    const [w1, w2] = [doubles(6), doubles(6)],
+      R = [0, 1, 2, 3, 4, 5];
     for (let i = 0; i < 200; i++) {
-      const t = i * 1e-3, v = Math.cos(7 * t) + 0.3 * rnd();
+      const t = i * 1e-3,
+        v = Math.cos(7 * t) + 0.3 * rnd();
       expect(text.signWatch(w2, R, t, v)).toBe(signWatch(w1, R, t, v));
     }
     expect(w2).toEqual(w1);

@@ -15,7 +15,7 @@ import { Sharing, pieces, share } from '../../src/codegen/share.ts';
 import { type Stmt, elem, name, num, printBody, printFn } from '../../src/codegen/ir.ts';
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 /** the operations printed in one function's text, calls not followed */
@@ -86,7 +86,8 @@ describe('shared code', () => {
     expect(shared.generated.layout).toEqual(unshared.generated.layout);
     for (const seed of [1, 2, 3, 4, 5]) {
       const x = randomState(shared, seed);
-      const a = new Float64Array(x.length), b = new Float64Array(x.length);
+      const a = new Float64Array(x.length),
+        b = new Float64Array(x.length);
       shared.derivatives(0.3, x, a);
       unshared.derivatives(0.3, x, b);
       for (let i = 0; i < x.length; i++) expect(Math.abs(a[i] - b[i])).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(b[i])));
@@ -102,7 +103,8 @@ describe('shared code', () => {
     writeFileSync(file, shared.source());
     const mod = await import(pathToFileURL(file).href);
     const x = randomState(shared, 9);
-    const dx = new Float64Array(x.length), expected = new Float64Array(x.length);
+    const dx = new Float64Array(x.length),
+      expected = new Float64Array(x.length);
     const w = new Float64Array(mod.layout.workspace.length);
     mod.create()(0, x, dx, Float64Array.from(unshared.u), Float64Array.from(unshared.p), w);
     unshared.derivatives(0, x, expected);
@@ -126,7 +128,8 @@ describe('shared code', () => {
     const b = compile(puma560(), { mode: 'relaxed', share: false });
     expect(a.report.ops).toEqual(b.report.ops);
     const x = randomState(a, 7);
-    const da = new Float64Array(x.length), db = new Float64Array(x.length);
+    const da = new Float64Array(x.length),
+      db = new Float64Array(x.length);
     a.derivatives(0, x, da);
     b.derivatives(0, x, db);
     expect([...da]).toEqual([...db]);
@@ -162,7 +165,9 @@ describe('share', () => {
   ];
   it('shares bodies equal up to shifted indices, with one offset per way the indices move', () => {
     const s = share([fn('f0', piece(10, 2, 40)), fn('f1', piece(20, 4, 70)), fn('f2', piece(30, 6, 100))], ['t', 'x', 'u', 'p', 'w'], 0);
-    expect([...s.functions.values()].map((f) => printFn(f))).toEqual(['function s0(t, x, u, p, w, o0, o1, o2) {\n  const v0 = w[o0]*x[o1];\n  w[o2] = v0 + w[3] + 0.5;\n}']);
+    expect([...s.functions.values()].map((f) => printFn(f))).toEqual([
+      'function s0(t, x, u, p, w, o0, o1, o2) {\n  const v0 = w[o0]*x[o1];\n  w[o2] = v0 + w[3] + 0.5;\n}',
+    ]);
     expect(s.calls.get('f0')).toEqual({ fn: 's0', offsets: [10, 2, 40] });
     expect(s.calls.get('f2')).toEqual({ fn: 's0', offsets: [30, 6, 100] });
   });

@@ -26,7 +26,8 @@ function randomPattern(rnd: () => number, k: number, extra: number): [number, nu
   const edges: [number, number][] = [];
   for (let i = 1; i < k; i++) edges.push([i, Math.floor(rnd() * i)]);
   for (let e = 0; e < extra; e++) {
-    const i = Math.floor(rnd() * k), j = Math.floor(rnd() * k);
+    const i = Math.floor(rnd() * k),
+      j = Math.floor(rnd() * k);
     if (i !== j) edges.push([i, j]);
   }
   return edges;
@@ -61,7 +62,17 @@ describe('ordering a symmetric pattern', () => {
   });
 
   it('a cycle of six: each elimination but the last two fills one pair in', () => {
-    const p = factorPattern(6, graph(6, [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 0]]));
+    const p = factorPattern(
+      6,
+      graph(6, [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 4],
+        [4, 5],
+        [5, 0],
+      ]),
+    );
     expect(p.fill.length / 2).toBe(3);
   });
 });
@@ -72,11 +83,13 @@ describe('sparseCholeskySolve', () => {
     for (let trial = 0; trial < 200; trial++) {
       const k = 4 + Math.floor(rnd() * 21);
       const edges = randomPattern(rnd, k, trial % 2 ? Math.floor(rnd() * k) : 0);
-      const A = spd(rnd, k, edges), b = Array.from({ length: k }, () => -1 + 2 * rnd());
+      const A = spd(rnd, k, edges),
+        b = Array.from({ length: k }, () => -1 + 2 * rnd());
       const p = factorPattern(k, graph(k, edges));
       const work = A.map((v) => (v === 0 ? 1e3 * (rnd() - 0.5) : v)); // garbage where the pattern has none
       for (const f of p.fill) work[f] = 0;
-      const x = b.slice(), d = new Array<number>(k);
+      const x = b.slice(),
+        d = new Array<number>(k);
       expect(sparseCholeskySolve(k, work, x, p.order, p.start, p.rows, d)).toBeGreaterThan(0);
       const oracle = solveDense(rows2d(k, A), b);
       const scale = Math.max(1, ...oracle.map(Math.abs));
@@ -112,9 +125,16 @@ describe('sparseCholeskySolve', () => {
   });
 
   it('an indefinite matrix returns 0 and a singular one -1, as choleskySolve does', () => {
-    const edges: [number, number][] = [[0, 1], [1, 2], [1, 3]];
+    const edges: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [1, 3],
+    ];
     const p = factorPattern(4, graph(4, edges));
-    const run = (A: number[]) => [sparseCholeskySolve(4, A.slice(), [1, 1, 1, 1], p.order, p.start, p.rows, [0, 0, 0, 0]), choleskySolve(4, A.slice(), [1, 1, 1, 1])];
+    const run = (A: number[]) => [
+      sparseCholeskySolve(4, A.slice(), [1, 1, 1, 1], p.order, p.start, p.rows, [0, 0, 0, 0]),
+      choleskySolve(4, A.slice(), [1, 1, 1, 1]),
+    ];
     const indefinite = [1, 2, 0, 0, 2, 1, 0.5, 0.5, 0, 0.5, 1, 0, 0, 0.5, 0, 1];
     expect(run(indefinite)).toEqual([0, 0]);
     // rows 1 and 3 equal: singular with a zero pivot, whatever the order
@@ -132,16 +152,26 @@ function treeLoop(skew: number) {
   const m = new Model('treeloop');
   const s = m.variable('s', { start: 0 });
   const z = [0, 1, 2, 3, 4, 5].map((i) => m.variable(`z${i}`));
-  const edges: [number, number, number][] = [[0, 1, 0.5], [1, 2, -0.3], [1, 3, 0.4], [3, 4, 0.2], [0, 5, -0.6]];
+  const edges: [number, number, number][] = [
+    [0, 1, 0.5],
+    [1, 2, -0.3],
+    [1, 3, 0.4],
+    [3, 4, 0.2],
+    [0, 5, -0.6],
+  ];
   const A: number[][] = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? 2 : 0)));
-  for (const [i, j, v] of edges) (A[i][j] = v + skew, A[j][i] = v);
+  for (const [i, j, v] of edges) ((A[i][j] = v + skew), (A[j][i] = v));
   m.equation(der(s), 1);
   for (let i = 0; i < 6; i++) {
     const terms: Expr[] = [residue(z[i])];
     for (let j = 0; j < 6; j++) if (A[i][j] !== 0) terms.push(mul(i === 2 && j === 2 ? sub(A[i][j], s) : A[i][j], z[j]));
     m.equation(add(...terms), i + 1);
   }
-  const solution = (sv: number) => solveDense(A.map((row, i) => row.map((v, j) => (i === 2 && j === 2 ? v - sv : v))), [1, 2, 3, 4, 5, 6]);
+  const solution = (sv: number) =>
+    solveDense(
+      A.map((row, i) => row.map((v, j) => (i === 2 && j === 2 ? v - sv : v))),
+      [1, 2, 3, 4, 5, 6],
+    );
   return { m, solution };
 }
 
@@ -165,13 +195,15 @@ describe('a torn loop with a sparse H', () => {
 
 describe('the humanoid (32 dof, five branches)', () => {
   it('torn through the sparse factorisation agrees with relaxed to 1e-10 at seeded random states, with fewer operations than dense Cholesky would take', () => {
-    const torn = compile(humanoid({}), { mode: 'torn' }), relaxed = compile(humanoid({}), { mode: 'relaxed' });
+    const torn = compile(humanoid({}), { mode: 'torn' }),
+      relaxed = compile(humanoid({}), { mode: 'relaxed' });
     expect(torn.source()).toMatch(/const O\d+ = Int32Array\.of\([^]*definite = [^;]*cholesky\d+\(H\d+, c\d+, D\d+\)/);
     expect(torn.report.ops.mul).toBeLessThan(12000); // dense Cholesky of 32: 15184
     const rnd = prng(32);
     for (let s = 0; s < 5; s++) {
       const x = Float64Array.from(torn.stateNames, (n) => (n.endsWith('.qd') ? -2 + 4 * rnd() : -1 + 2 * rnd()));
-      const a = new Float64Array(x.length), b = new Float64Array(x.length);
+      const a = new Float64Array(x.length),
+        b = new Float64Array(x.length);
       torn.derivatives(0, x, a);
       relaxed.derivatives(0, x, b);
       const scale = Math.max(1, ...a.map(Math.abs));

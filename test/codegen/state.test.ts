@@ -16,13 +16,21 @@ import type { ModelState } from '../../src/codegen/state.ts';
 import type { StateValues } from '../../src/codegen/compiled.ts';
 import * as fourbarOracle from '../oracles/fourbar.ts';
 
-const H = 1e-3, STEPS = 300;
+const H = 1e-3,
+  STEPS = 300;
 
 /** one classical RK4 step of dx = f(x), f writing into its first argument */
 function rk4Step(x: Float64Array, f: (dx: Float64Array, x: Float64Array) => void): Generator<void, Float64Array> {
   return (function* () {
-    const n = x.length, k = [0, 1, 2, 3].map(() => new Float64Array(n)), y = new Float64Array(n);
-    for (const [s, c] of [[0, 0], [1, 0.5], [2, 0.5], [3, 1]] as const) {
+    const n = x.length,
+      k = [0, 1, 2, 3].map(() => new Float64Array(n)),
+      y = new Float64Array(n);
+    for (const [s, c] of [
+      [0, 0],
+      [1, 0.5],
+      [2, 0.5],
+      [3, 1],
+    ] as const) {
       for (let i = 0; i < n; i++) y[i] = x[i] + c * H * (s ? k[s - 1][i] : 0);
       f(k[s], y);
       yield; // the other state runs a stage here
@@ -53,8 +61,9 @@ function interleaved(states: ModelState[], signal: string): number[][] {
 }
 
 /** the same run alone, through simulate() */
-const alone = (c: ReturnType<typeof compile>, signal: string, values: StateValues) =>
-  [...simulate(c, { ...values, stop: STEPS * H, step: H, signals: [signal] }).columns[0]];
+const alone = (c: ReturnType<typeof compile>, signal: string, values: StateValues) => [
+  ...simulate(c, { ...values, stop: STEPS * H, step: H, signals: [signal] }).columns[0],
+];
 
 describe('states of one compiled model', () => {
   const keep = compile(pendulum(), { foldParameters: false });
@@ -70,7 +79,10 @@ describe('states of one compiled model', () => {
   });
 
   it('each follows the closed form with its own mass', () => {
-    for (const [values, m] of [[a, P.m], [b, 2.5]] as const) {
+    for (const [values, m] of [
+      [a, P.m],
+      [b, 2.5],
+    ] as const) {
       const state = keep.createState(values);
       const x = state.x0();
       const dx = new Float64Array(2);
@@ -88,7 +100,9 @@ describe('states of one compiled model', () => {
   });
 
   it('simulate() leaves the compiled model and its default state as they were', () => {
-    const w = [...keep.w], p = Float64Array.from(keep.p), x0 = keep.x0();
+    const w = [...keep.w],
+      p = Float64Array.from(keep.p),
+      x0 = keep.x0();
     alone(keep, 'j1.q', b);
     expect(keep.w).toEqual(w);
     expect(keep.p).toEqual(p);
@@ -106,7 +120,8 @@ describe('states of one compiled model', () => {
     expect(f).toEqual(alone(c, 'j1.q', fast));
     for (const values of [slow, fast]) {
       const state = c.createState(values);
-      const x = state.x0(), dx = new Float64Array(x.length);
+      const x = state.x0(),
+        dx = new Float64Array(x.length);
       state.derivatives(0, x, dx);
       const [phi, phid] = [values.start['j1.q'], values.start['j1.qd']];
       expect(Math.abs(dx[1] / fourbarOracle.acceleration(phi, phid) - 1)).toBeLessThan(2e-6);
@@ -126,7 +141,10 @@ describe('values a state refuses, with a typed error naming the variable', () =>
       simulate(folded, { stop: 0.01, step: 1e-3, parameters: { 'link.m': 3 } });
       expect.unreachable();
     } catch (e) {
-      expect((e as UsageError).details).toMatchObject({ variables: ['link.m'], hint: expect.stringMatching(/^compile with foldParameters: false \(kron: --keep-parameters\)/) });
+      expect((e as UsageError).details).toMatchObject({
+        variables: ['link.m'],
+        hint: expect.stringMatching(/^compile with foldParameters: false \(kron: --keep-parameters\)/),
+      });
     }
     state.setParameter('link.m', P.m);
     kept.createState().setParameter('link.m', 3);

@@ -35,7 +35,9 @@ describe('symmetry tests of the torn solve', () => {
     expect(source).toMatch(/const definite = cholesky\d+\(H\d+, c\d+, D\d+\);/); // unrolled for 6 x 6 (sparse-cholesky.ts)
     expect(source).not.toMatch(/nearSymmetric\(6/);
     const n = torn.stateNames.length;
-    const x = new Float64Array(n), a = new Float64Array(n), b = new Float64Array(n);
+    const x = new Float64Array(n),
+      a = new Float64Array(n),
+      b = new Float64Array(n);
     let seed = 7;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let worst = 0;
@@ -49,7 +51,8 @@ describe('symmetry tests of the torn solve', () => {
   });
 
   it('symmetricByValue: triangles that are different expressions of one function, and ones that are not', () => {
-    const q = new Temp('q').e, r = new Temp('r').e;
+    const q = new Temp('q').e,
+      r = new Temp('r').e;
     // 2 sin q cos q and sin(2q): equal by value, not by expression
     const H = [num(3), mul(num(2), sin(q), cos(q)), sin(mul(num(2), q)), num(3)];
     expect(symmetricByValue([], H, 2)).toBe(true);

@@ -34,7 +34,7 @@ function evaluate(t: Tree): number {
 const printed = (v: Value): number => new Function(...Object.keys(env), `return ${printValue(v)};`)(...Object.values(env)) as number;
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 function randomValue(r: () => number, depth: number): Value {
@@ -63,7 +63,11 @@ describe('the tree of a printed value', () => {
   it('groups as JavaScript reads the text', () => {
     // a*(b/c)*d prints a*b/c*d: ((a*b)/c)*d
     const t = parseTree({ k: 'mul', c: 1, f: [a, { k: 'div', a: b, b: c }, d] });
-    expect(t).toEqual({ op: '*', a: { op: '/', a: { op: '*', a: { op: 'leaf', v: a }, b: { op: 'leaf', v: b } }, b: { op: 'leaf', v: c } }, b: { op: 'leaf', v: d } });
+    expect(t).toEqual({
+      op: '*',
+      a: { op: '/', a: { op: '*', a: { op: 'leaf', v: a }, b: { op: 'leaf', v: b } }, b: { op: 'leaf', v: c } },
+      b: { op: 'leaf', v: d },
+    });
     // -(a*b) prints -a*b: (-a)*b
     expect(parseTree({ k: 'mul', c: -1, f: [a, b] })).toEqual({ op: '*', a: { op: 'neg', a: { op: 'leaf', v: a } }, b: { op: 'leaf', v: b } });
     // a + (b - c*d) prints a + b - c*d: (a + b) - c*d

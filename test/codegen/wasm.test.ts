@@ -16,7 +16,8 @@ import { heavyLightBranches } from '../multibody/branches.ts';
 
 /** both targets run for 0.2 s: every sample of every state identical (Object.is: NaN and -0 too) */
 function sameRun(build: () => Mechanism, options: CompileOptions) {
-  const js = compile(build(), options), wasm = compile(build(), { ...options, target: 'wasm' });
+  const js = compile(build(), options),
+    wasm = compile(build(), { ...options, target: 'wasm' });
   const [a, b] = [js, wasm].map((c) => simulate(c, { stop: 0.2, step: 1e-3 }));
   const differs = a.columns.findIndex((col, k) => col.some((v, i) => !Object.is(v, b.columns[k][i])));
   return { js, wasm, differs };
@@ -35,7 +36,11 @@ describe('target wasm', () => {
   });
 
   it('torn forms and loops: solves and Newton stay JavaScript on the same memory, the run the same bit for bit', () => {
-    for (const [build, mode] of [[() => puma(), 'torn'], [() => fourbar(), 'torn'], [() => fourbar(), 'relaxed']] as const) {
+    for (const [build, mode] of [
+      [() => puma(), 'torn'],
+      [() => fourbar(), 'torn'],
+      [() => fourbar(), 'relaxed'],
+    ] as const) {
       const { wasm, differs } = sameRun(build, { mode });
       expect(wasm.report.target).toBe('wasm');
       expect(wasm.wasm!.translated).toBeGreaterThan(0);
@@ -47,8 +52,11 @@ describe('target wasm', () => {
 
   it("a relaxed pivot's failed check sets the flag in WebAssembly, and the torn fallback (JavaScript) solves that evaluation", () => {
     const branches = heavyLightBranches;
-    const js = compile(branches(), { mode: 'relaxed' }), wasm = compile(branches(), { mode: 'relaxed', target: 'wasm' });
-    const x = js.x0(), a = new Float64Array(x.length), b = new Float64Array(x.length);
+    const js = compile(branches(), { mode: 'relaxed' }),
+      wasm = compile(branches(), { mode: 'relaxed', target: 'wasm' });
+    const x = js.x0(),
+      a = new Float64Array(x.length),
+      b = new Float64Array(x.length);
     js.derivatives(0, x, a);
     wasm.derivatives(0, x, b);
     expect(wasm.fallbackEvaluations()).toBe(1);
@@ -69,7 +77,9 @@ describe('target wasm', () => {
         }
         // compile() itself compares the two targets at two states and throws on any difference
         const wasm = compile(buildMechanism(generate(seed)), { mode, target: 'wasm' });
-        const x = js.x0().map((v, i) => v + 0.1 * Math.cos(i)), a = new Float64Array(x.length), b = new Float64Array(x.length);
+        const x = js.x0().map((v, i) => v + 0.1 * Math.cos(i)),
+          a = new Float64Array(x.length),
+          b = new Float64Array(x.length);
         let failed: unknown;
         try {
           js.derivatives(0, x, a);
@@ -92,8 +102,11 @@ describe('target wasm', () => {
 
   it('each state has its own memory; the portable form runs WebAssembly too', () => {
     const c = compile(chain({ n: 4 }), { mode: 'relaxed', target: 'wasm' });
-    const one = c.createState(), two = c.createState();
-    const x = c.x0(), y = c.x0().map((v) => v + 0.5), dx = new Float64Array(x.length);
+    const one = c.createState(),
+      two = c.createState();
+    const x = c.x0(),
+      y = c.x0().map((v) => v + 0.5),
+      dx = new Float64Array(x.length);
     one.derivatives(0, x, dx);
     const before = one.signal('b4.frame_a.f[1]');
     two.derivatives(0, y, dx);
@@ -101,7 +114,8 @@ describe('target wasm', () => {
     expect(two.signal('b4.frame_a.f[1]')).not.toBe(before);
     const copy = new CompiledModel(structuredClone(c.portable()));
     expect(copy.wasm).toBeDefined();
-    const d1 = new Float64Array(x.length), d2 = new Float64Array(x.length);
+    const d1 = new Float64Array(x.length),
+      d2 = new Float64Array(x.length);
     c.derivatives(0, y, d1);
     copy.derivatives(0, y, d2);
     expect([...d2]).toEqual([...d1]);

@@ -21,9 +21,14 @@ function derivatives(c: CompiledModel, x: Float64Array): Float64Array {
 }
 
 describe("mode 'auto'", () => {
-  for (const [name, build] of [['fourbar', () => fourbar({})], ['puma560', () => puma560({})], ['chain n = 12', () => chain({ n: 12 })]] as const) {
+  for (const [name, build] of [
+    ['fourbar', () => fourbar({})],
+    ['puma560', () => puma560({})],
+    ['chain n = 12', () => chain({ n: 12 })],
+  ] as const) {
     it(`${name}: keeps the cheaper form, and it computes what that form compiled alone computes`, () => {
-      const torn = compile(build(), { mode: 'torn' }), relaxed = compile(build(), { mode: 'relaxed' });
+      const torn = compile(build(), { mode: 'torn' }),
+        relaxed = compile(build(), { mode: 'relaxed' });
       const auto = compile(build(), { mode: 'auto' });
       const expected = cost(relaxed) <= cost(torn) ? relaxed : torn;
       expect(auto.report.mode).toBe(expected.report.mode);
@@ -47,8 +52,10 @@ describe("mode 'auto'", () => {
     expect(compile(puma560({}), { mode: 'auto' }).report.auto?.chosen).toBe('torn');
   });
 
-  it('a long chain: the torn form is not compiled, and the bound auto read is below its cost and above the relaxed form\'s', () => {
-    const auto = compile(chain({ n: 24 })), torn = compile(chain({ n: 24 }), { mode: 'torn' }), relaxed = compile(chain({ n: 24 }), { mode: 'relaxed' });
+  it("a long chain: the torn form is not compiled, and the bound auto read is below its cost and above the relaxed form's", () => {
+    const auto = compile(chain({ n: 24 })),
+      torn = compile(chain({ n: 24 }), { mode: 'torn' }),
+      relaxed = compile(chain({ n: 24 }), { mode: 'relaxed' });
     expect(auto.report.mode).toBe('relaxed');
     const entry = auto.report.auto!.torn;
     expect('atLeast' in entry && entry.atLeast).toBeGreaterThan(cost(relaxed));
@@ -58,9 +65,14 @@ describe("mode 'auto'", () => {
 
   // the torn form starts from the relaxed form's flattened model and its nodes (compile.ts, Front): its
   // code must be what a compile of the torn form alone prints, since node ids fix the order of sums
-  for (const [name, options] of [['forward', {}], ['inverse', { problem: 'inverse' }], ['parameters kept', { foldParameters: false }]] as const) {
+  for (const [name, options] of [
+    ['forward', {}],
+    ['inverse', { problem: 'inverse' }],
+    ['parameters kept', { foldParameters: false }],
+  ] as const) {
     it(`the PUMA, ${name}: the module kept is byte for byte its form compiled alone, and the torn form counts what it counts alone`, () => {
-      const auto = compile(puma560({}), options), alone = compile(puma560({}), { ...options, mode: auto.report.mode });
+      const auto = compile(puma560({}), options),
+        alone = compile(puma560({}), { ...options, mode: auto.report.mode });
       const torn = compile(puma560({}), { ...options, mode: 'torn' });
       expect(auto.source()).toBe(alone.source());
       expect({ ...auto.report, auto: undefined, compileMs: 0 }).toEqual({ ...alone.report, compileMs: 0 });
@@ -68,10 +80,12 @@ describe("mode 'auto'", () => {
     });
   }
 
-  it('a model neither form compiles: the torn form\'s error', () => {
+  it("a model neither form compiles: the torn form's error", () => {
     const m = new Model('singular');
     // y appears in no equation but x's, which it has to determine along with z: two unknowns, one equation
-    const x = m.variable('x', { start: 0 }), y = m.variable('y'), z = m.variable('z');
+    const x = m.variable('x', { start: 0 }),
+      y = m.variable('y'),
+      z = m.variable('z');
     m.equation(der(x), add(y, z));
     const torn = (() => {
       try {
@@ -85,11 +99,14 @@ describe("mode 'auto'", () => {
   });
 
   it('kron compile --mode auto says what it chose and why; an unknown mode names the three', async () => {
-    let stdout = '', stderr = '';
+    let stdout = '',
+      stderr = '';
     const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } };
     expect(await main(['compile', 'mechanisms/fourbar.ts', '--mode', 'auto'], io)).toBe(0);
     expect(stdout).toMatch(/^model fourbar \(relaxed\)/);
-    expect(stdout).toMatch(/--mode auto chose relaxed: torn cost at least \d+ \(not compiled: its loops' forming and solving alone\), relaxed cost \d+ \(mul \+ add \+ 4 \(div \+ fn\)\)/);
+    expect(stdout).toMatch(
+      /--mode auto chose relaxed: torn cost at least \d+ \(not compiled: its loops' forming and solving alone\), relaxed cost \d+ \(mul \+ add \+ 4 \(div \+ fn\)\)/,
+    );
     // the default: the PUMA's torn form is the cheaper, both compiled
     stdout = '';
     expect(await main(['compile', 'mechanisms/puma560.ts', '--no-cache'], io)).toBe(0);

@@ -15,7 +15,9 @@ import { modeCost } from '../../src/structure/costs.ts';
 import { prng } from '../multibody/random-tree.ts';
 
 const dir = new URL('../../mechanisms/', import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
 /** modules whose `variant` parameter selects other hints (tearing and relaxing papers' variants) */
 /** models RK4 needs a smaller step for than 1e-3 (its stability check says so): the stiff PUMA's fastest mode is -1e5 1/s */
 const RUNS: Record<string, { stop: number; step: number; interval: number }> = { 'puma560-stiff.ts': { stop: 0.05, step: 2e-5, interval: 0.005 } };
@@ -36,11 +38,17 @@ const cases: [string, () => Promise<() => Model>][] = [
     ]),
   ),
   ...URDF.map((u): [string, () => Promise<() => Model>] => [u, async () => () => loadUrdf(new URL(`../../${u}`, import.meta.url).pathname).mechanism]),
-  ...FLOATING_URDF.map((u): [string, () => Promise<() => Model>] => [`${u} --floating`, async () => () => loadUrdf(new URL(`../../${u}`, import.meta.url).pathname, { floating: true }).mechanism]),
-  ...FLOATING_MODULES.map(([f, p]): [string, () => Promise<() => Model>] => [`${f} ${JSON.stringify(p)}`, async () => {
-    const build = (await import(`../../mechanisms/${f}`)).default as (p?: object) => Model;
-    return () => build(p);
-  }]),
+  ...FLOATING_URDF.map((u): [string, () => Promise<() => Model>] => [
+    `${u} --floating`,
+    async () => () => loadUrdf(new URL(`../../${u}`, import.meta.url).pathname, { floating: true }).mechanism,
+  ]),
+  ...FLOATING_MODULES.map(([f, p]): [string, () => Promise<() => Model>] => [
+    `${f} ${JSON.stringify(p)}`,
+    async () => {
+      const build = (await import(`../../mechanisms/${f}`)).default as (p?: object) => Model;
+      return () => build(p);
+    },
+  ]),
 ];
 
 /** every signal both forms name, at (t, x) */
@@ -68,7 +76,8 @@ function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>, floor = 
 describe('torn and relaxed agree on every model, and auto keeps the cheaper', () => {
   it.each(cases)('%s', async (name, load) => {
     const build = await load();
-    const torn = compile(build(), { mode: 'torn' }), relaxed = compile(build(), { mode: 'relaxed' });
+    const torn = compile(build(), { mode: 'torn' }),
+      relaxed = compile(build(), { mode: 'relaxed' });
     const auto = compile(build(), { mode: 'auto' });
     const cheaper = modeCost(relaxed.report.ops) <= modeCost(torn.report.ops) ? relaxed : torn;
     expect(auto.report.mode).toBe(cheaper.report.mode);
@@ -92,7 +101,8 @@ describe('torn and relaxed agree on every model, and auto keeps the cheaper', ()
       expect(signals(auto, names, x)).toEqual(signals(cheaper, names, x));
     }
     const run = RUNS[name] ?? { stop: 0.5, step: 1e-3, interval: 0.05 };
-    const a = simulate(torn, run), b = simulate(relaxed, run);
+    const a = simulate(torn, run),
+      b = simulate(relaxed, run);
     let worstRun = 0;
     for (const s of torn.stateNames) worstRun = Math.max(worstRun, relativeDifference(a.get(s), b.get(s)));
     expect(worst).toBeLessThanOrEqual(1e-9);

@@ -15,11 +15,21 @@ const qddOracle = (q: number, m: number) => (-m * STANDARD_GRAVITY * P.L * Math.
 
 /** everything compile() could write into a model: each variable's fields, each component's equations */
 function snapshot(model: Model): string {
-  return JSON.stringify(components(model).map((c) => ({
-    path: c.path,
-    equations: c.equations.length,
-    variables: c.variables.map((v) => ({ name: v.name, kind: v.kind, value: v.value, start: v.start, nominal: v.nominal, tearing: v.tearing, der: v.derivative?.name })),
-  })));
+  return JSON.stringify(
+    components(model).map((c) => ({
+      path: c.path,
+      equations: c.equations.length,
+      variables: c.variables.map((v) => ({
+        name: v.name,
+        kind: v.kind,
+        value: v.value,
+        start: v.start,
+        nominal: v.nominal,
+        tearing: v.tearing,
+        der: v.derivative?.name,
+      })),
+    })),
+  );
 }
 
 function qdd(c: ReturnType<typeof compile>, q: number): number {

@@ -13,7 +13,7 @@ import * as drive from '../../mechanisms/drivetrain.ts';
 import { solveDense } from '../oracles/gauss.ts';
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 /** every signal of two compilations of one model at the same state, relative agreement */
@@ -21,7 +21,8 @@ function expectSameSignals(a: ReturnType<typeof compile>, b: ReturnType<typeof c
   a.derivatives(0, x, new Float64Array(x.length));
   b.derivatives(0, x, new Float64Array(x.length));
   for (const name of a.signalNames()) {
-    const va = a.signal(name), vb = b.signal(name);
+    const va = a.signal(name),
+      vb = b.signal(name);
     expect(Math.abs(va - vb), name).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(va)));
   }
 }
@@ -60,14 +61,18 @@ describe('relaxed drive train (sections 3, 5)', () => {
     m.connect(s1.r, g.r); // turned around
     m.connect(g.l, s2.l);
     let err: StructuralError | undefined;
-    try { compile(m, { mode: 'relaxed' }); } catch (e) { err = e as StructuralError; }
+    try {
+      compile(m, { mode: 'relaxed' });
+    } catch (e) {
+      err = e as StructuralError;
+    }
     expect(err).toBeInstanceOf(StructuralError);
     expect(err!.message).toMatch(/relax\(\) marks in .*\bg\b/);
     expect(err!.details.hint).toMatch(/turn .*\bg\b.* around/);
     const torn = compile(m, { mode: 'torn' });
     torn.derivatives(0, torn.x0(), new Float64Array(1));
     // s2 on the left flange: s1.w = s2.w / i, so (J2 + J1 / i^2) der(s2.w) = tau / i
-    expect(torn.signal('der(s2.w)')).toBeCloseTo((1 / 3) / (2 + 1 / 9), 12);
+    expect(torn.signal('der(s2.w)')).toBeCloseTo(1 / 3 / (2 + 1 / 9), 12);
   });
 });
 
@@ -95,8 +100,22 @@ describe('symbolic block elimination (section 4, eqs. 7-11)', () => {
   it('relaxed and torn agree on every signal of the papers models, on random parameters', () => {
     const r = rng(5);
     const cases: [string, (p: Record<string, number>) => Model, Record<string, number>][] = [
-      ...[0, 1, 2, 3].map((variant) => [`ladder ${variant}`, ladder.default as never, { ...ladder.parameters, variant }] as [string, (p: Record<string, number>) => Model, Record<string, number>]),
-      ...[0, 1, 2].map((variant) => [`bond graph ${variant}`, bondgraph.default as never, { ...bondgraph.parameters, variant }] as [string, (p: Record<string, number>) => Model, Record<string, number>]),
+      ...[0, 1, 2, 3].map(
+        (variant) =>
+          [`ladder ${variant}`, ladder.default as never, { ...ladder.parameters, variant }] as [
+            string,
+            (p: Record<string, number>) => Model,
+            Record<string, number>,
+          ],
+      ),
+      ...[0, 1, 2].map(
+        (variant) =>
+          [`bond graph ${variant}`, bondgraph.default as never, { ...bondgraph.parameters, variant }] as [
+            string,
+            (p: Record<string, number>) => Model,
+            Record<string, number>,
+          ],
+      ),
       ['drive train', drive.default as never, drive.parameters],
     ];
     for (const [, build, defaults] of cases) {

@@ -12,7 +12,8 @@ import { Model, UsageError, add, compile, der, mul, residue, sin, cos, simulate,
 function loop(a: number) {
   const m = new Model('coupled');
   const s = m.variable('s', { start: 0.2 });
-  const x = m.variable('x', { start: 0 }), y = m.variable('y', { start: 0 });
+  const x = m.variable('x', { start: 0 }),
+    y = m.variable('y', { start: 0 });
   m.equation(der(s), sub(x, y));
   m.equation(add(x, residue(x)), add(mul(a, sin(y)), s));
   m.equation(add(y, residue(y)), add(mul(a, cos(x)), 1));
@@ -23,11 +24,13 @@ const run = (c: ReturnType<typeof compile>) => simulate(c, { stop: 1, step: 1e-2
 
 describe('successive substitution on torn nonlinear loops', () => {
   it('weak coupling (a = 0.3): converges by substitution alone, the same answer as Newton, the equations hold', () => {
-    const newton = compile(loop(0.3)), substituted = compile(loop(0.3), { tornSubstitution: true });
+    const newton = compile(loop(0.3)),
+      substituted = compile(loop(0.3), { tornSubstitution: true });
     expect(substituted.report.blocks).toHaveLength(1);
     expect(substituted.report.blocks[0]).toMatchObject({ solver: 'newton', tearing: 2, iteration: 'substitution' });
     expect(newton.report.blocks[0].iteration).toBeUndefined();
-    const a = run(newton), b = run(substituted);
+    const a = run(newton),
+      b = run(substituted);
     for (const name of ['s', 'x', 'y'] as const) {
       b.get(name).forEach((v, k) => expect(Math.abs(v - a.get(name)[k])).toBeLessThan(1e-10));
     }
@@ -42,8 +45,10 @@ describe('successive substitution on torn nonlinear loops', () => {
   });
 
   it('strong coupling (a = 2): the substitution diverges, Newton finishes every evaluation, the same answer', () => {
-    const newton = compile(loop(2)), substituted = compile(loop(2), { tornSubstitution: { maxSweeps: 30 } });
-    const a = run(newton), b = run(substituted);
+    const newton = compile(loop(2)),
+      substituted = compile(loop(2), { tornSubstitution: { maxSweeps: 30 } });
+    const a = run(newton),
+      b = run(substituted);
     for (const name of ['s', 'x', 'y'] as const) {
       b.get(name).forEach((v, k) => expect(Math.abs(v - a.get(name)[k])).toBeLessThan(1e-10));
     }
@@ -52,10 +57,14 @@ describe('successive substitution on torn nonlinear loops', () => {
     expect(stats.fallbacks).toBeLessThanOrEqual(stats.evaluations);
   });
 
-  it('a kinematic loop keeps Newton (its dead-point and branch tests are Newton\'s): the same trajectory bit for bit', () => {
-    const plain = compile(fourbar({}), { mode: 'torn' }), option = compile(fourbar({}), { mode: 'torn', tornSubstitution: true });
-    expect(option.report.blocks.filter((b) => b.solver === 'newton').map((b) => b.iteration)).toEqual(plain.report.blocks.filter((b) => b.solver === 'newton').map(() => 'newton'));
-    const a = simulate(plain, { stop: 0.2, step: 1e-3 }), b = simulate(option, { stop: 0.2, step: 1e-3 });
+  it("a kinematic loop keeps Newton (its dead-point and branch tests are Newton's): the same trajectory bit for bit", () => {
+    const plain = compile(fourbar({}), { mode: 'torn' }),
+      option = compile(fourbar({}), { mode: 'torn', tornSubstitution: true });
+    expect(option.report.blocks.filter((b) => b.solver === 'newton').map((b) => b.iteration)).toEqual(
+      plain.report.blocks.filter((b) => b.solver === 'newton').map(() => 'newton'),
+    );
+    const a = simulate(plain, { stop: 0.2, step: 1e-3 }),
+      b = simulate(option, { stop: 0.2, step: 1e-3 });
     expect([...b.get('j1.q')]).toEqual([...a.get('j1.q')]);
     expect(b.substitutions).toBeUndefined();
   });

@@ -25,7 +25,9 @@ function evaluateAt(c: ReturnType<typeof compile>, x?: number[]) {
 function nonlinearLoop(hints: boolean) {
   const m = new Model('nl');
   const s = m.variable('s', { start: 0.3 });
-  const a = m.variable('a'), b = m.variable('b', { start: 0.5 }), c = m.variable('c');
+  const a = m.variable('a'),
+    b = m.variable('b', { start: 0.5 }),
+    c = m.variable('c');
   m.equation(der(s), mul(-1, a));
   m.equation(a, add(mul(2, b), c));
   m.equation(hints ? add(b, residue(b)) : b, add(mul(0.5, sin(a)), s));
@@ -54,7 +56,8 @@ describe('non-linear loops', () => {
   it('stops with a SimulationError naming the loop when Newton cannot converge', () => {
     const m = new Model('nosolution');
     const s = m.variable('s', { start: 0 });
-    const x = m.variable('x', { start: 1 }), y = m.variable('y');
+    const x = m.variable('x', { start: 1 }),
+      y = m.variable('y');
     m.equation(der(s), x);
     m.equation(y, add(pow(x, 2), 1)); // y = x^2 + 1 and y = s - 1 = -1 has no real solution
     m.equation(y, sub(mul(0.5, x), add(1, mul(-1, s))));
@@ -100,12 +103,17 @@ describe('linear loops', () => {
 describe('diagnostics', () => {
   it('a structurally singular model names the over-determined equations and the undetermined variable', () => {
     const m = new Model('singular');
-    const x = m.variable('x'), y = m.variable('y');
+    const x = m.variable('x'),
+      y = m.variable('y');
     void y;
     m.equation(x, 1);
     m.equation(mul(2, x), 3);
     let err: StructuralError | undefined;
-    try { compile(m); } catch (e) { err = e as StructuralError; }
+    try {
+      compile(m);
+    } catch (e) {
+      err = e as StructuralError;
+    }
     expect(err).toBeInstanceOf(StructuralError);
     const text = err!.describe();
     // x = 1 determines x (alias elimination binds it), so 2*x = 3 is the equation too many
@@ -118,11 +126,13 @@ describe('diagnostics', () => {
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((n) => m.variable(n));
     m.equation(der(s), d);
     m.equation(add(a, residue(a)), add(b, d, 1)); // residue equation for a
-    m.equation(b, add(c, s));                      // b, c, d still form a loop:
+    m.equation(b, add(c, s)); // b, c, d still form a loop:
     m.equation(c, add(mul(2, d), a));
     m.equation(d, sub(b, mul(0.5, c)));
     expect(() => compile(m)).toThrow(TearingError);
-    try { compile(m); } catch (e) {
+    try {
+      compile(m);
+    } catch (e) {
       const t = (e as TearingError).describe();
       expect(t).toMatch(/leave an algebraic loop of 3 equations/);
       expect((e as TearingError).details.variables?.sort()).toEqual(['b', 'c', 'der(s)']); // d is an alias of der(s)
@@ -131,7 +141,8 @@ describe('diagnostics', () => {
   it('more residue equations than tearing variables is reported as inconsistent', () => {
     const m = new Model('mismatch');
     const s = m.variable('s', { start: 1 });
-    const a = m.variable('a'), b = m.variable('b');
+    const a = m.variable('a'),
+      b = m.variable('b');
     m.equation(der(s), a);
     m.equation(add(a, residue(a)), add(b, 1));
     m.equation(add(b, residue(a)), sub(s, a));
@@ -140,7 +151,8 @@ describe('diagnostics', () => {
   it('a residue on a variable that is not an unknown of the loop is reported', () => {
     const m = new Model('foreign');
     const s = m.variable('s', { start: 1 });
-    const a = m.variable('a'), b = m.variable('b');
+    const a = m.variable('a'),
+      b = m.variable('b');
     m.equation(der(s), mul(2, a));
     m.equation(add(a, residue(s)), add(b, 1));
     m.equation(b, sub(s, mul(2, a)));

@@ -8,18 +8,26 @@ import { describe, expect, it } from 'vitest';
 import { ContactScene, Mechanism, compile, simulate } from 'kron';
 import { ContactRun } from '../../src/contact/run.ts';
 
-const g = 9.81, m = 2, size = [0.4, 0.2, 0.3] as const, k = 1e5;
+const g = 9.81,
+  m = 2,
+  size = [0.4, 0.2, 0.3] as const,
+  k = 1e5;
 
 // the box on a free joint, its bottom face on the plane through the origin with normal (-sin th, cos th, 0)
 function boxOn(th: number, mu: number, v0: number, slipSpeed: number) {
   const mech = new Mechanism('box', { gravity: [0, -g, 0] });
-  const n = [-Math.sin(th), Math.cos(th), 0] as const, down = [-Math.cos(th), -Math.sin(th), 0];
+  const n = [-Math.sin(th), Math.cos(th), 0] as const,
+    down = [-Math.cos(th), -Math.sin(th), 0];
   const h = size[1] / 2 - (m * g * Math.cos(th)) / (4 * k);
   const j = mech.free('j', { r: [h * n[0], h * n[1], 0], Q: [Math.cos(th / 2), 0, 0, Math.sin(th / 2)], v: down.map((d) => v0 * d) });
   const I = (a: number, b: number) => (m * (a * a + b * b)) / 12;
-  const box = mech.body('box', { m, I: [I(size[1], size[2]), I(size[0], size[2]), I(size[0], size[1])], collision: [{ shape: { type: 'box', size: [...size] }, material: { stiffness: k, damping: 2 * Math.sqrt((k * m) / 4), friction: mu } }] });
+  const box = mech.body('box', {
+    m,
+    I: [I(size[1], size[2]), I(size[0], size[2]), I(size[0], size[1])],
+    collision: [{ shape: { type: 'box', size: [...size] }, material: { stiffness: k, damping: 2 * Math.sqrt((k * m) / 4), friction: mu } }],
+  });
   mech.ground({ normal: n });
-  mech.connect(mech.world.frame_b, j.frame_a), mech.connect(j.frame_b, box.frame_a);
+  (mech.connect(mech.world.frame_b, j.frame_a), mech.connect(j.frame_b, box.frame_a));
   return { mech, down, scene: ContactScene.of(mech, { slipSpeed }) };
 }
 
@@ -35,27 +43,33 @@ describe('a box on a plane', () => {
     const fn = [...run.normalForces.subarray(0, run.contacts.count)].filter((_, i) => run.contacts.dist[i] < 0);
     expect(fn).toHaveLength(4);
     expect(Math.abs(fn.reduce((a, b) => a + b, 0) / (m * g) - 1)).toBeLessThan(1e-9);
-    for (const f of fn) expect(Math.abs(f / (m * g / 4) - 1)).toBeLessThan(1e-9);
+    for (const f of fn) expect(Math.abs(f / ((m * g) / 4) - 1)).toBeLessThan(1e-9);
   });
 
   const along = (res: ReturnType<typeof simulate>, down: number[]) => {
-    const v1 = res.get('j.v[1]'), v2 = res.get('j.v[2]');
+    const v1 = res.get('j.v[1]'),
+      v2 = res.get('j.v[2]');
     return [...v1].map((v, i) => v * down[0] + v2[i] * down[1]);
   };
 
   it('above the friction angle: slides with a = g (sin th - mu cos th), to 1e-3', () => {
-    const th = 0.5, mu = 0.3;
+    const th = 0.5,
+      mu = 0.3;
     const { mech, down, scene } = boxOn(th, mu, 0.2, 1e-4);
     const res = simulate(compile(mech), { stop: 0.5, step: 1e-4, interval: 0.01, contact: scene, signals: ['j.v[1]', 'j.v[2]'] });
-    const v = along(res, down), t = res.time;
+    const v = along(res, down),
+      t = res.time;
     // after the first 0.1 s (the corners settling), the speed along the slope grows linearly
-    const i0 = 10, i1 = v.length - 1;
+    const i0 = 10,
+      i1 = v.length - 1;
     const a = (v[i1] - v[i0]) / (t[i1] - t[i0]);
     expect(Math.abs(a / (g * (Math.sin(th) - mu * Math.cos(th))) - 1)).toBeLessThan(1e-3);
   });
 
-  it('below it: creeps at the regularised law\'s speed v_s r / sqrt(1 - r^2), r = tan th / mu', () => {
-    const th = 0.2, mu = 0.5, vs = 1e-4;
+  it("below it: creeps at the regularised law's speed v_s r / sqrt(1 - r^2), r = tan th / mu", () => {
+    const th = 0.2,
+      mu = 0.5,
+      vs = 1e-4;
     const { mech, down, scene } = boxOn(th, mu, 0, vs);
     const res = simulate(compile(mech), { stop: 1, step: 1e-4, interval: 0.5, contact: scene, signals: ['j.v[1]', 'j.v[2]'] });
     const v = along(res, down);
@@ -64,10 +78,14 @@ describe('a box on a plane', () => {
   });
 
   it('below it, at rest: creep below 1e-6 m/s with v_s = 1e-6 (the regularised law, no stick switch; radau takes the stiff friction)', () => {
-    const th = 0.2, mu = 0.5, vs = 1e-6;
+    const th = 0.2,
+      mu = 0.5,
+      vs = 1e-6;
     const { mech, down, scene } = boxOn(th, mu, 0, vs);
     const res = simulate(compile(mech), { stop: 1, step: 1e-4, interval: 0.25, contact: scene, signals: ['j.v[1]', 'j.v[2]'] });
-    const v = along(res, down), r = Math.tan(th) / mu, creep = (vs * r) / Math.sqrt(1 - r * r);
+    const v = along(res, down),
+      r = Math.tan(th) / mu,
+      creep = (vs * r) / Math.sqrt(1 - r * r);
     for (const vi of v.slice(1)) expect(Math.abs(vi)).toBeLessThan(1e-6);
     expect(Math.abs(v[v.length - 1] / creep - 1)).toBeLessThan(1e-3);
   });

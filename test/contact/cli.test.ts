@@ -10,7 +10,22 @@ const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin
 
 describe('kron simulate --contact', () => {
   it('rolls the sphere at 5 v0 / 7; without --contact it falls', () => {
-    const on = kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--stop', '0.4', '--step', '1e-5', '--integrator', 'rk4', '--interval', '0.2', '--signals', 'j.v[1]', '--no-cache');
+    const on = kron(
+      'simulate',
+      'mechanisms/sphere-on-plane.ts',
+      '--contact',
+      '--stop',
+      '0.4',
+      '--step',
+      '1e-5',
+      '--integrator',
+      'rk4',
+      '--interval',
+      '0.2',
+      '--signals',
+      'j.v[1]',
+      '--no-cache',
+    );
     expect(on.stderr).toBe('');
     expect(on.status).toBe(0);
     const v = Number(on.stdout.trim().split('\n').at(-1)!.split(',')[1]);
@@ -19,8 +34,23 @@ describe('kron simulate --contact', () => {
     expect(Number(off.stdout.trim().split('\n').at(-1)!.split(',')[1])).toBeLessThan(0);
   });
 
-  it('--signals contact.*: the pair\'s signals as columns; the sphere rolling on the plane carries its weight', () => {
-    const r = kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--stop', '0.3', '--step', '1e-5', '--integrator', 'rk4', '--interval', '0.3', '--signals', 'contact.*', '--no-cache');
+  it("--signals contact.*: the pair's signals as columns; the sphere rolling on the plane carries its weight", () => {
+    const r = kron(
+      'simulate',
+      'mechanisms/sphere-on-plane.ts',
+      '--contact',
+      '--stop',
+      '0.3',
+      '--step',
+      '1e-5',
+      '--integrator',
+      'rk4',
+      '--interval',
+      '0.3',
+      '--signals',
+      'contact.*',
+      '--no-cache',
+    );
     expect(r.status).toBe(0);
     const [head, , last] = r.stdout.trim().split('\n');
     const pair = 'contact.world.ground__ball.collision1';

@@ -7,7 +7,9 @@
  * with w0^2 = k / m, b = c / (2 m), w = sqrt(w0^2 - b^2) (underdamped)
  */
 export function linearRestitution(m: number, k: number, c: number): number {
-  const w0 = Math.sqrt(k / m), b = c / (2 * m), w = Math.sqrt(w0 * w0 - b * b);
+  const w0 = Math.sqrt(k / m),
+    b = c / (2 * m),
+    w = Math.sqrt(w0 * w0 - b * b);
   const te = (Math.PI - Math.atan((2 * b * w) / (w * w - b * b))) / w;
   return Math.exp(-b * te) * Math.abs(Math.cos(w * te) - (b / w) * Math.sin(w * te));
 }

@@ -14,16 +14,37 @@ import { linearRestitution } from './closed-forms.ts';
 function scene(): Mechanism {
   const m = new Mechanism('contact-forms');
   const base = m.free('base', { r: [0, 0.1, 0] });
-  const box = m.body('box', { m: 3, rcm: [0.02, 0, 0.01], I: [0.05, 0.08, 0.06, 0.001, 0, 0.002], collision: [{ shape: { type: 'box', size: [0.4, 0.2, 0.3] }, material: { stiffness: 2e4, damping: 40, friction: 0.8 } }] });
+  const box = m.body('box', {
+    m: 3,
+    rcm: [0.02, 0, 0.01],
+    I: [0.05, 0.08, 0.06, 0.001, 0, 0.002],
+    collision: [{ shape: { type: 'box', size: [0.4, 0.2, 0.3] }, material: { stiffness: 2e4, damping: 40, friction: 0.8 } }],
+  });
   const hinge = m.revolute('hinge', { axis: [0, 0, 1], q: 0.3 });
-  const arm = m.body('arm', { m: 0.5, rcm: [0.25, 0, 0], I: [0.001, 0.01, 0.01], collision: [{ shape: { type: 'capsule', radius: 0.04, length: 0.5 }, offset: [0.25, 0, 0], orientation: [0, Math.SQRT1_2, 0, Math.SQRT1_2], material: { stiffness: 1e4, damping: 20, friction: 0.5 } }] });
+  const arm = m.body('arm', {
+    m: 0.5,
+    rcm: [0.25, 0, 0],
+    I: [0.001, 0.01, 0.01],
+    collision: [
+      {
+        shape: { type: 'capsule', radius: 0.04, length: 0.5 },
+        offset: [0.25, 0, 0],
+        orientation: [0, Math.SQRT1_2, 0, Math.SQRT1_2],
+        material: { stiffness: 1e4, damping: 20, friction: 0.5 },
+      },
+    ],
+  });
   const shoulder = m.bar('shoulder', { r: [0.2, 0, 0] });
   const free = m.free('fly', { r: [0.1, 0.3, 0] });
-  const ball = m.body('ball', { m: 1, I: [0.004, 0.004, 0.004], collision: [{ shape: { type: 'sphere', radius: 0.1 }, material: { stiffness: 5e4, damping: 30, friction: 0.6, law: 'linear' } }] });
+  const ball = m.body('ball', {
+    m: 1,
+    I: [0.004, 0.004, 0.004],
+    collision: [{ shape: { type: 'sphere', radius: 0.1 }, material: { stiffness: 5e4, damping: 30, friction: 0.6, law: 'linear' } }],
+  });
   m.ground({ material: { stiffness: 1e5, damping: 100, friction: 0.9 } });
-  m.connect(m.world.frame_b, base.frame_a), m.connect(base.frame_b, box.frame_a);
-  m.connect(box.frame_a, shoulder.frame_a), m.connect(shoulder.frame_b, hinge.frame_a), m.connect(hinge.frame_b, arm.frame_a);
-  m.connect(m.world.frame_b, free.frame_a), m.connect(free.frame_b, ball.frame_a);
+  (m.connect(m.world.frame_b, base.frame_a), m.connect(base.frame_b, box.frame_a));
+  (m.connect(box.frame_a, shoulder.frame_a), m.connect(shoulder.frame_b, hinge.frame_a), m.connect(hinge.frame_b, arm.frame_a));
+  (m.connect(m.world.frame_b, free.frame_a), m.connect(free.frame_b, ball.frame_a));
   return m;
 }
 
@@ -43,17 +64,18 @@ describe('contact in both solve forms', () => {
     for (let trial = 0; trial < 40; trial++) {
       const values: Record<string, number> = {};
       const unit = () => {
-        const q = [1, 0.3 * (r() - 0.5), 0.3 * (r() - 0.5), 0.3 * (r() - 0.5)], n = Math.hypot(...q);
+        const q = [1, 0.3 * (r() - 0.5), 0.3 * (r() - 0.5), 0.3 * (r() - 0.5)],
+          n = Math.hypot(...q);
         return q.map((v) => v / n);
       };
       for (const j of ['base', 'fly']) {
         unit().forEach((v, i) => (values[`${j}.Q[${i + 1}]`] = v));
-        for (let i = 1; i <= 3; i++) values[`${j}.v[${i}]`] = r() - 0.5, values[`${j}.w[${i}]`] = 2 * (r() - 0.5);
+        for (let i = 1; i <= 3; i++) ((values[`${j}.v[${i}]`] = r() - 0.5), (values[`${j}.w[${i}]`] = 2 * (r() - 0.5)));
       }
       // the box and the ball low enough to touch the ground, the ball near the box, the arm turned anywhere
-      values['base.r[1]'] = 0, values['base.r[2]'] = 0.05 + 0.1 * r(), values['base.r[3]'] = 0;
-      values['fly.r[1]'] = 0.25 + 0.2 * (r() - 0.5), values['fly.r[2]'] = 0.05 + 0.3 * r(), values['fly.r[3]'] = 0.2 * (r() - 0.5);
-      values['hinge.q'] = -1.5 + 3 * r(), values['hinge.qd'] = r() - 0.5;
+      ((values['base.r[1]'] = 0), (values['base.r[2]'] = 0.05 + 0.1 * r()), (values['base.r[3]'] = 0));
+      ((values['fly.r[1]'] = 0.25 + 0.2 * (r() - 0.5)), (values['fly.r[2]'] = 0.05 + 0.3 * r()), (values['fly.r[3]'] = 0.2 * (r() - 0.5)));
+      ((values['hinge.q'] = -1.5 + 3 * r()), (values['hinge.qd'] = r() - 0.5));
       const results = forms.map(({ compiled, state, run }) => {
         const x = new Float64Array(compiled.stateNames.length);
         compiled.stateNames.forEach((n, i) => (x[i] = values[n]));
@@ -82,12 +104,23 @@ describe('two spheres colliding in zero gravity (no friction)', () => {
   function collide(c: number, integration: Record<string, unknown>) {
     const [m1, m2, v1, v2] = [1, 3, 1.5, -0.5];
     const m = new Mechanism('spheres', { gravity: [0, 0, 0] });
-    const a = m.free('a', { r: [-0.5, 0, 0], v: [v1, 0, 0] }), b = m.free('b', { r: [0.5, 0, 0], v: [v2, 0, 0] });
+    const a = m.free('a', { r: [-0.5, 0, 0], v: [v1, 0, 0] }),
+      b = m.free('b', { r: [0.5, 0, 0], v: [v2, 0, 0] });
     // the parameters on A alone are the pair's (material.ts)
-    const A = m.body('A', { m: m1, I: [0.01, 0.01, 0.01], collision: [{ shape: { type: 'sphere', radius: 0.2 }, material: { stiffness: 1e5, damping: c, friction: 0 } }] });
+    const A = m.body('A', {
+      m: m1,
+      I: [0.01, 0.01, 0.01],
+      collision: [{ shape: { type: 'sphere', radius: 0.2 }, material: { stiffness: 1e5, damping: c, friction: 0 } }],
+    });
     const B = m.body('B', { m: m2, I: [0.03, 0.03, 0.03], collision: [{ shape: { type: 'sphere', radius: 0.2 } }] });
-    m.connect(m.world.frame_b, a.frame_a), m.connect(a.frame_b, A.frame_a), m.connect(m.world.frame_b, b.frame_a), m.connect(b.frame_b, B.frame_a);
-    const res = simulate(compile(m), { stop: 0.6, interval: 0.01, ...integration, contact: ContactScene.of(m), signals: ['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'] });
+    (m.connect(m.world.frame_b, a.frame_a), m.connect(a.frame_b, A.frame_a), m.connect(m.world.frame_b, b.frame_a), m.connect(b.frame_b, B.frame_a));
+    const res = simulate(compile(m), {
+      stop: 0.6,
+      interval: 0.01,
+      ...integration,
+      contact: ContactScene.of(m),
+      signals: ['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'],
+    });
     const [a1, a2, b1, b2] = (['a.v[1]', 'a.v[2]', 'b.v[1]', 'b.v[2]'] as const).map((n) => res.get(n));
     for (let k = 0; k < a1.length; k++) {
       expect(Math.abs(m1 * a1[k] + m2 * b1[k] - (m1 * v1 + m2 * v2))).toBeLessThan(1e-10);
@@ -95,7 +128,11 @@ describe('two spheres colliding in zero gravity (no friction)', () => {
     }
     // a 1-D collision of restitution e: v1' = v1 - (1 + e) m2 (v1 - v2) / (m1 + m2), v2' = v2 + (1 + e) m1 (v1 - v2) / (m1 + m2)
     const e = c === 0 ? 1 : linearRestitution((m1 * m2) / (m1 + m2), 1e5, c);
-    return { out: [a1[a1.length - 1], b1[b1.length - 1]], closed: [v1 - ((1 + e) * m2 * (v1 - v2)) / (m1 + m2), v2 + ((1 + e) * m1 * (v1 - v2)) / (m1 + m2)], e };
+    return {
+      out: [a1[a1.length - 1], b1[b1.length - 1]],
+      closed: [v1 - ((1 + e) * m2 * (v1 - v2)) / (m1 + m2), v2 + ((1 + e) * m1 * (v1 - v2)) / (m1 + m2)],
+      e,
+    };
   }
 
   it('elastic (no damping): momentum to 1e-10, the elastic closed form to 1e-6', () => {
@@ -103,7 +140,7 @@ describe('two spheres colliding in zero gravity (no friction)', () => {
     out.forEach((v, i) => expect(Math.abs(v - closed[i])).toBeLessThan(1e-6));
   });
 
-  it('damped: momentum to 1e-10, the outgoing velocities by the law\'s restitution (effective mass m1 m2 / (m1 + m2)) to 1e-6', () => {
+  it("damped: momentum to 1e-10, the outgoing velocities by the law's restitution (effective mass m1 m2 / (m1 + m2)) to 1e-6", () => {
     // error-controlled steps: the damper's force jumps by c v at the touch (restitution.test.ts)
     const { out, closed, e } = collide(60, { step: 1e-6, integrator: 'adaptive', rtol: 1e-11, atol: 1e-13 });
     expect(e).toBeLessThan(0.9);
@@ -116,7 +153,7 @@ describe('existing models', () => {
     const m = new Mechanism('plain');
     const j = m.free('j');
     const body = m.body('b', { m: 1, I: [1, 1, 1] });
-    m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, body.frame_a);
+    (m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, body.frame_a));
     expect(compile(m).generated.layout.inputs.filter((n) => n.includes('contact'))).toEqual([]);
   });
 });

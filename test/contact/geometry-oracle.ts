@@ -10,7 +10,9 @@ export type V3 = [number, number, number];
 export function rodrigues(axis: readonly number[], angle: number): number[][] {
   const n = Math.hypot(axis[0], axis[1], axis[2]);
   const [x, y, z] = axis.map((a) => a / n);
-  const c = Math.cos(angle), s = Math.sin(angle), C = 1 - c;
+  const c = Math.cos(angle),
+    s = Math.sin(angle),
+    C = 1 - c;
   return [
     [c + x * x * C, x * y * C - z * s, x * z * C + y * s],
     [y * x * C + z * s, c + y * y * C, y * z * C - x * s],
@@ -30,7 +32,8 @@ export function poses(...list: { R: number[][]; p: readonly number[] }[]): Float
 
 /** x (world) in the frame of the pose at index k */
 export function local(pose: ArrayLike<number>, k: number, x: readonly number[]): V3 {
-  const a = 12 * k, w = [x[0] - pose[a + 9], x[1] - pose[a + 10], x[2] - pose[a + 11]];
+  const a = 12 * k,
+    w = [x[0] - pose[a + 9], x[1] - pose[a + 10], x[2] - pose[a + 11]];
   return [0, 1, 2].map((j) => pose[a + j] * w[0] + pose[a + 3 + j] * w[1] + pose[a + 6 + j] * w[2]) as V3;
 }
 
@@ -44,9 +47,11 @@ export function world(pose: ArrayLike<number>, k: number, y: readonly number[]):
 export function sdf(s: CollisionShape, y: readonly number[]): number {
   const [x, yy, z] = y;
   switch (s.type) {
-    case 'sphere': return Math.hypot(x, yy, z) - s.radius;
+    case 'sphere':
+      return Math.hypot(x, yy, z) - s.radius;
     case 'capsule': {
-      const h = s.length / 2, zc = Math.max(-h, Math.min(h, z));
+      const h = s.length / 2,
+        zc = Math.max(-h, Math.min(h, z));
       return Math.hypot(x, yy, z - zc) - s.radius;
     }
     case 'box': {
@@ -54,10 +59,12 @@ export function sdf(s: CollisionShape, y: readonly number[]): number {
       return Math.hypot(...q.map((v) => Math.max(v, 0))) + Math.min(Math.max(...q), 0);
     }
     case 'cylinder': {
-      const dr = Math.hypot(x, yy) - s.radius, dz = Math.abs(z) - s.length / 2;
+      const dr = Math.hypot(x, yy) - s.radius,
+        dz = Math.abs(z) - s.length / 2;
       return Math.min(Math.max(dr, dz), 0) + Math.hypot(Math.max(dr, 0), Math.max(dz, 0));
     }
-    case 'plane': return z;
+    case 'plane':
+      return z;
   }
 }
 
@@ -67,39 +74,57 @@ export function surfaceSamples(s: CollisionShape, n: number): V3[] {
   const sphere = (c: number, r: number, half: 0 | 1 | -1, m: number) => {
     // Fibonacci points on a sphere (or one hemisphere, z of the sign of half)
     for (let k = 0; k < m; k++) {
-      const zz = 1 - (2 * (k + 0.5)) / m, rho = Math.sqrt(1 - zz * zz), phi = k * Math.PI * (3 - Math.sqrt(5));
+      const zz = 1 - (2 * (k + 0.5)) / m,
+        rho = Math.sqrt(1 - zz * zz),
+        phi = k * Math.PI * (3 - Math.sqrt(5));
       if (half === 0 || Math.sign(zz) === half) out.push([r * rho * Math.cos(phi), r * rho * Math.sin(phi), c + r * zz]);
     }
   };
   const side = (r: number, h: number, m: number) => {
-    const rings = Math.ceil(Math.sqrt(m)), per = Math.ceil(m / rings);
-    for (let i = 0; i <= rings; i++) for (let j = 0; j < per; j++) {
-      const phi = (2 * Math.PI * j) / per;
-      out.push([r * Math.cos(phi), r * Math.sin(phi), -h + (2 * h * i) / rings]);
-    }
+    const rings = Math.ceil(Math.sqrt(m)),
+      per = Math.ceil(m / rings);
+    for (let i = 0; i <= rings; i++)
+      for (let j = 0; j < per; j++) {
+        const phi = (2 * Math.PI * j) / per;
+        out.push([r * Math.cos(phi), r * Math.sin(phi), -h + (2 * h * i) / rings]);
+      }
   };
   switch (s.type) {
-    case 'sphere': sphere(0, s.radius, 0, n); break;
-    case 'capsule': sphere(s.length / 2, s.radius, 1, n), sphere(-s.length / 2, s.radius, -1, n), side(s.radius, s.length / 2, n); break;
+    case 'sphere':
+      sphere(0, s.radius, 0, n);
+      break;
+    case 'capsule':
+      (sphere(s.length / 2, s.radius, 1, n), sphere(-s.length / 2, s.radius, -1, n), side(s.radius, s.length / 2, n));
+      break;
     case 'box': {
-      const m = Math.ceil(Math.sqrt(n / 6)), h = s.size.map((v) => v / 2);
-      for (let f = 0; f < 3; f++) for (const sg of [-1, 1]) for (let i = 0; i <= m; i++) for (let j = 0; j <= m; j++) {
-        const p = [0, 0, 0], [u, v] = [(f + 1) % 3, (f + 2) % 3];
-        p[f] = sg * h[f], p[u] = -h[u] + (2 * h[u] * i) / m, p[v] = -h[v] + (2 * h[v] * j) / m;
-        out.push(p as V3);
-      }
+      const m = Math.ceil(Math.sqrt(n / 6)),
+        h = s.size.map((v) => v / 2);
+      for (let f = 0; f < 3; f++)
+        for (const sg of [-1, 1])
+          for (let i = 0; i <= m; i++)
+            for (let j = 0; j <= m; j++) {
+              const p = [0, 0, 0],
+                [u, v] = [(f + 1) % 3, (f + 2) % 3];
+              ((p[f] = sg * h[f]), (p[u] = -h[u] + (2 * h[u] * i) / m), (p[v] = -h[v] + (2 * h[v] * j) / m));
+              out.push(p as V3);
+            }
       break;
     }
     case 'cylinder': {
       side(s.radius, s.length / 2, n);
-      const rings = Math.ceil(Math.sqrt(n) / 2), per = Math.ceil(Math.sqrt(n));
-      for (const sg of [-1, 1]) for (let i = 0; i <= rings; i++) for (let j = 0; j < per; j++) {
-        const r = (s.radius * i) / rings, phi = (2 * Math.PI * j) / per;
-        out.push([r * Math.cos(phi), r * Math.sin(phi), (sg * s.length) / 2]);
-      }
+      const rings = Math.ceil(Math.sqrt(n) / 2),
+        per = Math.ceil(Math.sqrt(n));
+      for (const sg of [-1, 1])
+        for (let i = 0; i <= rings; i++)
+          for (let j = 0; j < per; j++) {
+            const r = (s.radius * i) / rings,
+              phi = (2 * Math.PI * j) / per;
+            out.push([r * Math.cos(phi), r * Math.sin(phi), (sg * s.length) / 2]);
+          }
       break;
     }
-    case 'plane': break;
+    case 'plane':
+      break;
   }
   return out;
 }

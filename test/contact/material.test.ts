@@ -17,7 +17,12 @@ describe('collision shapes', () => {
   });
 
   it('bounds every surface point by the bounding radius', () => {
-    const shapes = [{ type: 'sphere', radius: 0.3 }, { type: 'capsule', radius: 0.2, length: 1 }, { type: 'box', size: [1, 2, 3] }, { type: 'cylinder', radius: 0.5, length: 2 }] as const;
+    const shapes = [
+      { type: 'sphere', radius: 0.3 },
+      { type: 'capsule', radius: 0.2, length: 1 },
+      { type: 'box', size: [1, 2, 3] },
+      { type: 'cylinder', radius: 0.5, length: 2 },
+    ] as const;
     for (const s of shapes) {
       const far = Math.max(...surfaceSamples(s, 500).map((p) => Math.hypot(...p)));
       expect(far).toBeLessThanOrEqual(boundingRadius(s) + 1e-12);
@@ -39,10 +44,10 @@ describe('contact parameters', () => {
     expect(Math.sqrt(p.k / 3)).toBeCloseTo(1 / 0.01, 9);
   });
 
-  it('a side without parameters takes the other side\'s; none at all: MuJoCo\'s defaults', () => {
+  it("a side without parameters takes the other side's; none at all: MuJoCo's defaults", () => {
     expect(pairMaterial(undefined, { stiffness: 1e5, damping: 10, friction: 0.3 }, 2)).toEqual({ k: 1e5, c: 10, mu: 0.3, law: 'linear', n: 1.5 });
     const d = pairMaterial(undefined, undefined, 2);
-    expect(d.k).toBeCloseTo(2 / 0.02 ** 2, 9), expect(d.mu).toBe(1);
+    (expect(d.k).toBeCloseTo(2 / 0.02 ** 2, 9), expect(d.mu).toBe(1));
   });
 
   it('two sides: springs in series, damping weighted alike, the larger friction', () => {

@@ -10,7 +10,11 @@ import type { CollisionShape } from '../../src/contact/shapes.ts';
 import { rng } from '../structure/helpers.ts';
 import { local, poses, rodrigues, sdf, surfaceSamples, world } from './geometry-oracle.ts';
 
-const I3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+const I3 = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 const plane: CollisionShape = { type: 'plane' };
 
 // (shape A at pose 0, B at pose 1) => the contacts, all of them (margin Infinity)
@@ -29,7 +33,7 @@ describe('narrow phase: closed forms', () => {
     const { d, n, p } = at(c, 0);
     expect(d).toBeCloseTo(-0.2, 15);
     expect(n).toEqual([0, 0, 1]);
-    expect(p[0]).toBe(1), expect(p[1]).toBe(2), expect(p[2]).toBeCloseTo(-0.1, 15);
+    (expect(p[0]).toBe(1), expect(p[1]).toBe(2), expect(p[2]).toBeCloseTo(-0.1, 15));
     expect(c.pair[0]).toBe(7);
   });
 
@@ -43,7 +47,7 @@ describe('narrow phase: closed forms', () => {
     const c = contacts(poses({ R: I3, p: [0, 0, 0] }, { R: rodrigues([1, 0, 0], Math.PI / 4), p: [0, 0, 1] }), plane, { type: 'box', size: [2, 2, 2] });
     expect(c.count).toBe(8);
     const ds = [...c.dist].slice(0, 8).sort((a, b) => a - b);
-    expect(ds[0]).toBeCloseTo(1 - Math.SQRT2, 14), expect(ds[1]).toBeCloseTo(1 - Math.SQRT2, 14);
+    (expect(ds[0]).toBeCloseTo(1 - Math.SQRT2, 14), expect(ds[1]).toBeCloseTo(1 - Math.SQRT2, 14));
     expect(ds[2]).toBeCloseTo(1, 14);
   });
 
@@ -69,7 +73,7 @@ describe('narrow phase: closed forms', () => {
   it('sphere and sphere: d = L - r1 - r2 along the line of centres', () => {
     const c = contacts(poses({ R: I3, p: [0, 0, 0] }, { R: I3, p: [3, 0, 0] }), { type: 'sphere', radius: 1 }, { type: 'sphere', radius: 1.5 });
     const { d, n, p } = at(c, 0);
-    expect(d).toBe(0.5), expect(n).toEqual([1, 0, 0]), expect(p).toEqual([1.25, 0, 0]);
+    (expect(d).toBe(0.5), expect(n).toEqual([1, 0, 0]), expect(p).toEqual([1.25, 0, 0]));
   });
 
   it('sphere and capsule: the distance to the core segment', () => {
@@ -78,7 +82,11 @@ describe('narrow phase: closed forms', () => {
   });
 
   it('two crossed capsules: the common perpendicular', () => {
-    const c = contacts(poses({ R: I3, p: [0, 0, 0] }, { R: rodrigues([0, 1, 0], Math.PI / 2), p: [0, 2, 0.3] }), { type: 'capsule', radius: 0.2, length: 4 }, { type: 'capsule', radius: 0.3, length: 4 });
+    const c = contacts(
+      poses({ R: I3, p: [0, 0, 0] }, { R: rodrigues([0, 1, 0], Math.PI / 2), p: [0, 2, 0.3] }),
+      { type: 'capsule', radius: 0.2, length: 4 },
+      { type: 'capsule', radius: 0.3, length: 4 },
+    );
     const { d, n, p } = at(c, 0);
     expect(d).toBeCloseTo(1.5, 14);
     [0, 1, 0].forEach((v, i) => expect(n[i]).toBeCloseTo(v, 14));
@@ -86,11 +94,12 @@ describe('narrow phase: closed forms', () => {
   });
 
   it('sphere and box: outside along a face, inside by the nearest face; the order of the pair flips the normal', () => {
-    const box: CollisionShape = { type: 'box', size: [2, 4, 6] }, ball: CollisionShape = { type: 'sphere', radius: 1 };
+    const box: CollisionShape = { type: 'box', size: [2, 4, 6] },
+      ball: CollisionShape = { type: 'sphere', radius: 1 };
     const out = at(contacts(poses({ R: I3, p: [3, 0.5, 0.5] }, { R: I3, p: [0, 0, 0] }), ball, box), 0);
-    expect(out.d).toBe(1), expect(out.n).toEqual([-1, 0, 0]), expect(out.p).toEqual([1.5, 0.5, 0.5]);
+    (expect(out.d).toBe(1), expect(out.n).toEqual([-1, 0, 0]), expect(out.p).toEqual([1.5, 0.5, 0.5]));
     const inside = at(contacts(poses({ R: I3, p: [0.8, 0, 0] }, { R: I3, p: [0, 0, 0] }), { type: 'sphere', radius: 0.5 }, box), 0);
-    expect(inside.d).toBeCloseTo(-0.7, 15), expect(inside.n).toEqual([-1, 0, 0]);
+    (expect(inside.d).toBeCloseTo(-0.7, 15), expect(inside.n).toEqual([-1, 0, 0]));
     const flipped = contacts(poses({ R: I3, p: [0, 0, 0] }, { R: I3, p: [3, 0.5, 0.5] }), box, ball);
     expect(at(flipped, 0).n.map((v) => v + 0)).toEqual([1, 0, 0]);
     // a corner: the distance to the corner point
@@ -115,15 +124,23 @@ describe('narrow phase: closed forms', () => {
 function randomShape(type: CollisionShape['type'], r: () => number): CollisionShape {
   const s = () => 0.2 + r();
   switch (type) {
-    case 'sphere': return { type, radius: s() };
-    case 'capsule': return { type, radius: s() / 2, length: 2 * s() };
-    case 'box': return { type, size: [s(), s(), s()] };
-    case 'cylinder': return { type, radius: s() / 2, length: 2 * s() };
-    case 'plane': return { type };
+    case 'sphere':
+      return { type, radius: s() };
+    case 'capsule':
+      return { type, radius: s() / 2, length: 2 * s() };
+    case 'box':
+      return { type, size: [s(), s(), s()] };
+    case 'cylinder':
+      return { type, radius: s() / 2, length: 2 * s() };
+    case 'plane':
+      return { type };
   }
 }
 
-const randomPose = (r: () => number, spread: number) => ({ R: rodrigues([r() - 0.5, r() - 0.5, r() - 0.5], 2 * Math.PI * r()), p: [spread * (r() - 0.5), spread * (r() - 0.5), spread * (r() - 0.5)] });
+const randomPose = (r: () => number, spread: number) => ({
+  R: rodrigues([r() - 0.5, r() - 0.5, r() - 0.5], 2 * Math.PI * r()),
+  p: [spread * (r() - 0.5), spread * (r() - 0.5), spread * (r() - 0.5)],
+});
 
 /** is X a capsule whose core segment has points inside Y, a box or cylinder (sampled) */
 function coreEnters(pose: Float64Array, x: number, X: CollisionShape, y: number, Y: CollisionShape): boolean {
@@ -132,18 +149,34 @@ function coreEnters(pose: Float64Array, x: number, X: CollisionShape, y: number,
 }
 
 const PAIRS: [CollisionShape['type'], CollisionShape['type']][] = [
-  ['plane', 'sphere'], ['plane', 'capsule'], ['plane', 'box'], ['plane', 'cylinder'],
-  ['sphere', 'sphere'], ['sphere', 'capsule'], ['capsule', 'sphere'], ['capsule', 'capsule'], ['sphere', 'box'], ['box', 'sphere'],
-  ['sphere', 'cylinder'], ['cylinder', 'sphere'], ['capsule', 'box'], ['box', 'capsule'], ['capsule', 'cylinder'], ['cylinder', 'capsule'], ['box', 'box'],
+  ['plane', 'sphere'],
+  ['plane', 'capsule'],
+  ['plane', 'box'],
+  ['plane', 'cylinder'],
+  ['sphere', 'sphere'],
+  ['sphere', 'capsule'],
+  ['capsule', 'sphere'],
+  ['capsule', 'capsule'],
+  ['sphere', 'box'],
+  ['box', 'sphere'],
+  ['sphere', 'cylinder'],
+  ['cylinder', 'sphere'],
+  ['capsule', 'box'],
+  ['box', 'capsule'],
+  ['capsule', 'cylinder'],
+  ['cylinder', 'capsule'],
+  ['box', 'box'],
 ];
 
 describe('narrow phase: random poses against the oracles', () => {
   for (const [ta, tb] of PAIRS) {
     it(`${ta} and ${tb}: witness points on both surfaces, distance the sampled minimum`, () => {
       const r = rng(ta.length * 31 + tb.length * 7 + tb.charCodeAt(0));
-      let separated = 0, overlapping = 0;
+      let separated = 0,
+        overlapping = 0;
       for (let trial = 0; trial < 60; trial++) {
-        const A = randomShape(ta, r), B = randomShape(tb, r);
+        const A = randomShape(ta, r),
+          B = randomShape(tb, r);
         const pose = poses(randomPose(r, 0.5), randomPose(r, 3));
         const c = contacts(pose, A, B);
         expect(c.count).toBeGreaterThan(0);
@@ -151,18 +184,21 @@ describe('narrow phase: random poses against the oracles', () => {
         for (let j = 1; j < c.count; j++) if (c.dist[j] < c.dist[k]) k = j;
         const { d, n, p } = at(c, k);
         expect(Math.hypot(n[0], n[1], n[2])).toBeCloseTo(1, 14);
-        const pa = p.map((v, i) => v - (d / 2) * n[i]), pb = p.map((v, i) => v + (d / 2) * n[i]);
+        const pa = p.map((v, i) => v - (d / 2) * n[i]),
+          pb = p.map((v, i) => v + (d / 2) * n[i]);
         // a capsule whose core enters a box or cylinder: its witness is the sphere's about the core's deepest point (capsule-convex.ts),
         // inside the capsule; else on both surfaces
-        const sa = sdf(A, local(pose, 0, pa)), sb = sdf(B, local(pose, 1, pb));
+        const sa = sdf(A, local(pose, 0, pa)),
+          sb = sdf(B, local(pose, 1, pb));
         if (coreEnters(pose, 0, A, 1, B)) expect(sa).toBeLessThan(1e-9);
         else expect(Math.abs(sa)).toBeLessThan(1e-9);
         if (coreEnters(pose, 1, B, 0, A)) expect(sb).toBeLessThan(1e-9);
         else expect(Math.abs(sb)).toBeLessThan(1e-9);
         // the sampled oracle: B's surface points' distances to A (a plane), else A's surface points' to B
-        const oracle = ta === 'plane'
-          ? Math.min(...surfaceSamples(B, 3000).map((y) => sdf(A, local(pose, 0, world(pose, 1, y)))))
-          : Math.min(...surfaceSamples(A, 3000).map((y) => sdf(B, local(pose, 1, world(pose, 0, y)))));
+        const oracle =
+          ta === 'plane'
+            ? Math.min(...surfaceSamples(B, 3000).map((y) => sdf(A, local(pose, 0, world(pose, 1, y)))))
+            : Math.min(...surfaceSamples(A, 3000).map((y) => sdf(B, local(pose, 1, world(pose, 0, y)))));
         if (ta === 'plane' || d > 0) {
           // never below the true minimum; above it by the sampling's resolution at most
           expect(oracle).toBeGreaterThanOrEqual(d - 1e-9);

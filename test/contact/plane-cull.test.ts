@@ -24,8 +24,9 @@ const SHAPES: CollisionShape[] = [
 function scene(): Mechanism {
   const m = new Mechanism('cull');
   SHAPES.forEach((shape, k) => {
-    const j = m.free(`j${k}`), b = m.body(`b${k}`, { m: 1, I: [0.01, 0.01, 0.01], collision: [{ shape, contype: 1, conaffinity: 0 }] }); // the bodies touch the planes only
-    m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, b.frame_a);
+    const j = m.free(`j${k}`),
+      b = m.body(`b${k}`, { m: 1, I: [0.01, 0.01, 0.01], collision: [{ shape, contype: 1, conaffinity: 0 }] }); // the bodies touch the planes only
+    (m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, b.frame_a));
   });
   m.ground({ name: 'tilted', normal: [0.2, 1, 0.1], contype: 0, conaffinity: 1 });
   m.ground({ name: 'wall', normal: [-1, 0.3, 0], point: [0.6, 0, 0], contype: 0, conaffinity: 1 });
@@ -33,14 +34,19 @@ function scene(): Mechanism {
 }
 
 // (contacts) => each as "pair dist point", sorted, to 12 digits
-const listed = (c: ContactList) => Array.from({ length: c.count }, (_, k) => `${c.pair[k]} ${c.dist[k].toFixed(12)} ${[0, 1, 2].map((i) => c.point[3 * k + i].toFixed(12)).join(' ')}`).sort();
+const listed = (c: ContactList) =>
+  Array.from({ length: c.count }, (_, k) => `${c.pair[k]} ${c.dist[k].toFixed(12)} ${[0, 1, 2].map((i) => c.point[3 * k + i].toFixed(12)).join(' ')}`).sort();
 
 describe('the plane cull', () => {
   it('finds exactly the contacts of testing every plane pair, and skips only pairs without any', () => {
-    const m = scene(), compiled = compile(m), state = compiled.createState(), contact = ContactScene.of(m);
+    const m = scene(),
+      compiled = compile(m),
+      state = compiled.createState(),
+      contact = ContactScene.of(m);
     const run = new ContactRun(contact, state);
     const r = rng(71);
-    let skipped = 0, found = 0;
+    let skipped = 0,
+      found = 0;
     for (let trial = 0; trial < 200; trial++) {
       const x = new Float64Array(compiled.stateNames.length);
       compiled.stateNames.forEach((n, i) => {
@@ -52,9 +58,11 @@ describe('the plane cull', () => {
       run.apply(0, x);
       const poses = (run as unknown as { poses: Float64Array }).poses;
       const every = new ContactList();
-      contact.pairs.forEach(([i, j], p) => collide(every, poses, POSE_STRIDE * i, contact.geometries[i].shape, POSE_STRIDE * j, contact.geometries[j].shape, 0, p));
+      contact.pairs.forEach(([i, j], p) =>
+        collide(every, poses, POSE_STRIDE * i, contact.geometries[i].shape, POSE_STRIDE * j, contact.geometries[j].shape, 0, p),
+      );
       expect(listed(run.contacts)).toEqual(listed(every));
-      skipped += contact.pairs.length - run.narrowTests, found += run.contacts.count;
+      ((skipped += contact.pairs.length - run.narrowTests), (found += run.contacts.count));
     }
     // both ways exercised: pairs skipped, and contacts found
     expect(skipped).toBeGreaterThan(100);

@@ -23,7 +23,14 @@ afterAll(() => mujoco?.peer.delete());
 
 describe('Go2 standing on the floor under PD', () => {
   const go2 = go2Kron();
-  const r = simulate(go2.compiled, { stop: 2, interval: 0.05, start: go2.start, signals: [...base, ...go2.normalForces], controller: go2.controller, contact: go2.contact });
+  const r = simulate(go2.compiled, {
+    stop: 2,
+    interval: 0.05,
+    start: go2.start,
+    signals: [...base, ...go2.normalForces],
+    controller: go2.controller,
+    contact: go2.contact,
+  });
   const time = r.get('time');
   const at = (t: number) => time.findIndex((s) => Math.abs(s - t) < 1e-9);
   const weight = go2.mass * G;
@@ -35,13 +42,13 @@ describe('Go2 standing on the floor under PD', () => {
     for (let i = at(1); i < time.length; i++) expect(Math.abs(normal(i) / weight - 1)).toBeLessThan(1e-3);
   });
 
-  it('stands still: the base moves less than 0.1 mm from 1 s to 2 s (1 mm over the bench\'s 10 s)', () => {
+  it("stands still: the base moves less than 0.1 mm from 1 s to 2 s (1 mm over the bench's 10 s)", () => {
     const [i, j] = [at(1), at(2)];
     const moved = Math.hypot(...base.map((n) => r.get(n)[j] - r.get(n)[i]));
     expect(moved).toBeLessThan(1e-4);
   });
 
-  it('stands where MuJoCo stands it: base height within 1 mm of MuJoCo\'s at 0.5 s to 2 s; MuJoCo\'s rest foot depth is the one the foot law was made from', async () => {
+  it("stands where MuJoCo stands it: base height within 1 mm of MuJoCo's at 0.5 s to 2 s; MuJoCo's rest foot depth is the one the foot law was made from", async () => {
     mujoco = await go2Mujoco();
     const steps = Math.round(0.05 / mujoco.step);
     const heights: [number, number][] = [];
@@ -61,7 +68,7 @@ describe('Go2 standing on the floor under PD', () => {
 });
 
 describe("MuJoCo's humanoid falling on its plane", () => {
-  it('falls as MuJoCo\'s does, lands forward and comes to rest on its weight', async () => {
+  it("falls as MuJoCo's does, lands forward and comes to rest on its weight", async () => {
     const h = humanoidKron();
     const torso = ['root.r[1]', 'root.r[3]', 'root.v[1]', 'root.v[2]', 'root.v[3]'];
     const r = simulate(h.compiled, { stop: 2.5, interval: 0.25, signals: [...torso, ...h.normalForces], contact: h.contact });

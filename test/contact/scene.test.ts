@@ -12,8 +12,8 @@ function chain(collisionB: object[] = [{ shape: { type: 'sphere', radius: 0.1 } 
   const j2 = m.revolute('j2', { axis: [0, 0, 1] });
   const c = m.body('c', { m: 1, I: [1, 1, 1], collision: [{ shape: { type: 'capsule', radius: 0.1, length: 0.3 } }] });
   m.ground();
-  m.connect(m.world.frame_b, f.frame_a), m.connect(f.frame_b, a.frame_a), m.connect(a.frame_a, j.frame_a), m.connect(j.frame_b, b.frame_a);
-  m.connect(b.frame_a, j2.frame_a), m.connect(j2.frame_b, c.frame_a);
+  (m.connect(m.world.frame_b, f.frame_a), m.connect(f.frame_b, a.frame_a), m.connect(a.frame_a, j.frame_a), m.connect(j.frame_b, b.frame_a));
+  (m.connect(b.frame_a, j2.frame_a), m.connect(j2.frame_b, c.frame_a));
   return m;
 }
 
@@ -27,16 +27,19 @@ describe('contact scene', () => {
 
   it('contype/conaffinity take a pair out', () => {
     const m = chain();
-    m.worldCollision[0].contype = 2, m.worldCollision[0].conaffinity = 2;
+    ((m.worldCollision[0].contype = 2), (m.worldCollision[0].conaffinity = 2));
     expect(ContactScene.of(m).pairs).toHaveLength(1);
   });
 
   it('a pair without a narrow phase is a ModelError naming both geometries', () => {
     const m = new Mechanism('boxes');
-    for (const [name, shape] of [['p', { type: 'box', size: [1, 1, 1] }], ['q', { type: 'cylinder', radius: 0.5, length: 1 }]] as const) {
+    for (const [name, shape] of [
+      ['p', { type: 'box', size: [1, 1, 1] }],
+      ['q', { type: 'cylinder', radius: 0.5, length: 1 }],
+    ] as const) {
       const f = m.free(`${name}j`);
       const b = m.body(name, { m: 1, I: [1, 1, 1], collision: [{ shape }] });
-      m.connect(m.world.frame_b, f.frame_a), m.connect(f.frame_b, b.frame_a);
+      (m.connect(m.world.frame_b, f.frame_a), m.connect(f.frame_b, b.frame_a));
     }
     expect(() => ContactScene.of(m)).toThrow(ModelError);
     expect(() => ContactScene.of(m)).toThrow(/contact between p.collision1 \(box\) and q.collision1 \(cylinder\) is not built yet/);
@@ -44,7 +47,9 @@ describe('contact scene', () => {
 
   it('bad geometry, parameters or options are typed errors naming the body', () => {
     expect(() => chain([{ shape: { type: 'sphere', radius: 0 } }])).toThrow(/collision geometry of b \(collision1\): sphere radius 0/);
-    expect(() => chain([{ shape: { type: 'sphere', radius: 1 }, material: { stiffness: -5 } }])).toThrow(/contact parameters of b \(collision1\): stiffness -5/);
+    expect(() => chain([{ shape: { type: 'sphere', radius: 1 }, material: { stiffness: -5 } }])).toThrow(
+      /contact parameters of b \(collision1\): stiffness -5/,
+    );
     expect(() => chain([{ shape: { type: 'sphere', radius: 1 }, offset: [0, 1] }])).toThrow(/offset \[0, 1\] is not 3 finite numbers/);
     expect(() => chain([{ shape: { type: 'sphere', radius: 1 }, contype: 1.5 }])).toThrow(/contype 1.5 is not a bitmask/);
     expect(() => new Mechanism('g').ground({ normal: [0, 0, 0] })).toThrow(UsageError);

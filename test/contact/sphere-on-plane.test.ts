@@ -7,13 +7,23 @@ import build, { parameters as P } from '../../mechanisms/sphere-on-plane.ts';
 
 describe('sphere on a plane', () => {
   it('dropped, comes to rest at the penetration m g / k (linear law), to 1e-9', () => {
-    const m = 2, k = 1e5, g = 9.81;
+    const m = 2,
+      k = 1e5,
+      g = 9.81;
     // critically damped: c = 2 sqrt(k m)
     const mech = build({ m, k, damping: 2 * Math.sqrt(k * m), mu: 0, v0: 0, g });
     const compiled = compile(mech);
-    const res = simulate(compiled, { stop: 1.5, step: 1e-3, interval: 0.5, contact: ContactScene.of(mech), start: { 'j.r[2]': P.radius + 0.01 }, signals: ['j.r[2]', 'ball.contact_f[2]'] });
-    const y = res.get('j.r[2]'), f = res.get('ball.contact_f[2]');
-    const rest = m * g / k;
+    const res = simulate(compiled, {
+      stop: 1.5,
+      step: 1e-3,
+      interval: 0.5,
+      contact: ContactScene.of(mech),
+      start: { 'j.r[2]': P.radius + 0.01 },
+      signals: ['j.r[2]', 'ball.contact_f[2]'],
+    });
+    const y = res.get('j.r[2]'),
+      f = res.get('ball.contact_f[2]');
+    const rest = (m * g) / k;
     expect(P.radius - y[y.length - 1]).toBeCloseTo(rest, 9);
     expect(Math.abs(P.radius - y[y.length - 1] - rest)).toBeLessThan(1e-9);
     // and the contact force carries the weight
@@ -25,14 +35,25 @@ describe('sphere on a plane', () => {
     const mech = build();
     const compiled = compile(mech);
     const dt = 1e-3;
-    const res = simulate(compiled, { stop: 0.6, step: 1e-5, interval: dt, integrator: 'rk4', contact: ContactScene.of(mech, { slipSpeed: 1e-3 }), signals: ['j.v[1]', 'j.w[3]'] });
-    const t = [...res.time], v = [...res.get('j.v[1]')], w = res.get('j.w[3]');
+    const res = simulate(compiled, {
+      stop: 0.6,
+      step: 1e-5,
+      interval: dt,
+      integrator: 'rk4',
+      contact: ContactScene.of(mech, { slipSpeed: 1e-3 }),
+      signals: ['j.v[1]', 'j.w[3]'],
+    });
+    const t = [...res.time],
+      v = [...res.get('j.v[1]')],
+      w = res.get('j.w[3]');
     // slip at the contact point, midway between the sphere's lowest point and the plane: lever arm r - delta / 2
     const arm = radius - (m * g) / k / 2;
     const slip = v.map((vi, i) => vi + w[i] * arm);
     // sliding: the slip falls linearly at 3.5 mu g; fitted over the samples well above the regularisation speed, its zero is t*
     const sliding = t.map((ti, i) => [ti, slip[i]]).filter(([, s]) => s > 0.1 * v0);
-    const n = sliding.length, mt = sliding.reduce((a, [ti]) => a + ti, 0) / n, ms = sliding.reduce((a, [, s]) => a + s, 0) / n;
+    const n = sliding.length,
+      mt = sliding.reduce((a, [ti]) => a + ti, 0) / n,
+      ms = sliding.reduce((a, [, s]) => a + s, 0) / n;
     const rate = sliding.reduce((a, [ti, s]) => a + (ti - mt) * (s - ms), 0) / sliding.reduce((a, [ti]) => a + (ti - mt) ** 2, 0);
     const tStar = mt - ms / rate;
     expect(Math.abs(tStar / ((2 * v0) / (7 * mu * g)) - 1)).toBeLessThan(1e-3);

@@ -25,20 +25,35 @@ describe('sticking contacts', () => {
   }
 
   it('tangential effective mass of a solid sphere at its contact point: 2 m / 7', () => {
-    const { runs: [run], x } = rolling();
+    const {
+      runs: [run],
+      x,
+    } = rolling();
     expect(run.contacts.count).toBe(1);
     expect(run.sticks[0]).toBe(1);
-    const arm = P.radius - (P.m * P.g) / P.k / 2, I = (2 / 5) * P.m * P.radius ** 2;
-    for (const e of [[1, 0, 0], [0, 0, 1]]) expect(Math.abs(run.tangentialMass(0, 0, x, e) / (1 / (1 / P.m + arm * arm / I)) - 1)).toBeLessThan(1e-9);
+    const arm = P.radius - (P.m * P.g) / P.k / 2,
+      I = (2 / 5) * P.m * P.radius ** 2;
+    for (const e of [
+      [1, 0, 0],
+      [0, 0, 1],
+    ])
+      expect(Math.abs(run.tangentialMass(0, 0, x, e) / (1 / (1 / P.m + (arm * arm) / I)) - 1)).toBeLessThan(1e-9);
   });
 
   it('the stick check: stable below 2.785 v_s m_t / (mu fn), a StiffModeError naming the contact above', () => {
-    const { runs: [run, probe], x } = rolling();
-    const arm = P.radius - (P.m * P.g) / P.k / 2, I = (2 / 5) * P.m * P.radius ** 2;
-    const mt = 1 / (1 / P.m + arm * arm / I), fn = probe.normalForces[0];
+    const {
+      runs: [run, probe],
+      x,
+    } = rolling();
+    const arm = P.radius - (P.m * P.g) / P.k / 2,
+      I = (2 / 5) * P.m * P.radius ** 2;
+    const mt = 1 / (1 / P.m + (arm * arm) / I),
+      fn = probe.normalForces[0];
     const limit = (2.785 * 1e-4 * mt) / (P.mu * fn);
     expect(() => checkStickStep(run, probe, 0, x, 0.99 * limit)).not.toThrow();
-    expect(() => checkStickStep(run, probe, 0, x, 1.01 * limit)).toThrow(/unstable for the friction of the contact between world.ground and ball.collision1 at time 0: it sticks/);
+    expect(() => checkStickStep(run, probe, 0, x, 1.01 * limit)).toThrow(
+      /unstable for the friction of the contact between world.ground and ball.collision1 at time 0: it sticks/,
+    );
   });
 
   it('at the default step: auto goes on with radau and rolls at 5 v0 / 7; rk4 stops with a SimulationError', () => {

@@ -29,15 +29,19 @@ describe('PUMA 560 under computed-torque control', () => {
       const res = simulate(c, { stop: 2, step: 1e-3, interval: 0.05, signals });
       for (let i = 0; i < res.length; i++) {
         const t = res.time[i];
-        const e = dq0 * (1 + wn * t) * Math.exp(-wn * t), ed = -dq0 * wn * wn * t * Math.exp(-wn * t);
-        const q = joints.map((j) => res.get(`${j}.q`)[i]), qd = joints.map((j) => res.get(`${j}.qd`)[i]);
+        const e = dq0 * (1 + wn * t) * Math.exp(-wn * t),
+          ed = -dq0 * wn * wn * t * Math.exp(-wn * t);
+        const q = joints.map((j) => res.get(`${j}.q`)[i]),
+          qd = joints.map((j) => res.get(`${j}.qd`)[i]);
         // qdd = qdd_ref + kp e + kd e' with the run's own e, e' (w = 1: qdd_ref = A cos t)
         const qdd = joints.map((_, k) => amplitudes[k] * Math.cos(t) + wn * wn * (reference(k, t).q - q[k]) + 2 * wn * (reference(k, t).qd - qd[k]));
         const tau = rnea(tree, q, qd, qdd);
         joints.forEach((j, k) => {
           expect(Math.abs(reference(k, t).q - q[k] - e), `${j} e at ${t}`).toBeLessThan(1e-9);
           expect(Math.abs(reference(k, t).qd - qd[k] - ed), `${j} e' at ${t}`).toBeLessThan(1e-8);
-          expect(Math.abs(res.get(`${j}.tau`)[i] - tau[k]), `${j}.tau at ${t}: ${res.get(`${j}.tau`)[i]} vs ${tau[k]}`).toBeLessThan(1e-9 * Math.max(1, Math.abs(tau[k])));
+          expect(Math.abs(res.get(`${j}.tau`)[i] - tau[k]), `${j}.tau at ${t}: ${res.get(`${j}.tau`)[i]} vs ${tau[k]}`).toBeLessThan(
+            1e-9 * Math.max(1, Math.abs(tau[k])),
+          );
         });
       }
     });

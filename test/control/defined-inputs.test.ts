@@ -5,7 +5,8 @@ import { Mechanism, Model, compile, control, der, mul, rotational, simulate, sub
 import { bipartiteFromLists } from '../../src/structure/graph.ts';
 import { growMatching, maximumMatching } from '../../src/structure/matching.ts';
 
-const kp = 30, kd = 2.5;
+const kp = 30,
+  kd = 2.5;
 
 /** the pendulum of the README, hanging at q = 0.3, with no drive or with tau = law(j1) written by the model */
 function pendulum(law?: 'equation' | 'pd'): Mechanism {
@@ -43,8 +44,10 @@ describe('inputs defined by equations', () => {
     a.get('j1.tau').forEach((tau, k) => expect(tau).toBeCloseTo(-kp * (a.get('j1.q')[k] - 1) - kd * a.get('j1.qd')[k], 12));
   });
 
-  it('a PD on a prismatic joint sets its force: m x\'\' = kp (x_r - x) - kd x\' on a horizontal slide, closed form to 1e-8', () => {
-    const mass = 2, xr = 0.25, x0 = -0.1;
+  it("a PD on a prismatic joint sets its force: m x'' = kp (x_r - x) - kd x' on a horizontal slide, closed form to 1e-8", () => {
+    const mass = 2,
+      xr = 0.25,
+      x0 = -0.1;
     const m = new Mechanism('slide');
     const s = m.prismatic('s', { axis: [1, 0, 0], q: x0 });
     const cart = m.body('cart', { m: mass, rcm: [0, 0, 0], I: [0.01, 0.01, 0.01] });
@@ -52,7 +55,9 @@ describe('inputs defined by equations', () => {
     m.connect(s.frame_b, cart.frame_a);
     m.add(new control.PD('pd', s, { kp, kd, ref: xr }));
     const res = simulate(compile(m, { mode: 'relaxed' }), { stop: 2, step: 1e-3, interval: 0.1, signals: ['s.q'] });
-    const wn = Math.sqrt(kp / mass), zeta = kd / (2 * Math.sqrt(kp * mass)), wd = wn * Math.sqrt(1 - zeta * zeta);
+    const wn = Math.sqrt(kp / mass),
+      zeta = kd / (2 * Math.sqrt(kp * mass)),
+      wd = wn * Math.sqrt(1 - zeta * zeta);
     const e0 = x0 - xr;
     res.get('s.q').forEach((x, k) => {
       const t = res.time[k];
@@ -61,8 +66,10 @@ describe('inputs defined by equations', () => {
     });
   });
 
-  it('an equation that defines an input of another library: speed feedback on a TorqueSource, J w\' = -k w, w = w0 exp(-k t / J) to 1e-10', () => {
-    const J = 2, k = 3, w0 = 4;
+  it("an equation that defines an input of another library: speed feedback on a TorqueSource, J w' = -k w, w = w0 exp(-k t / J) to 1e-10", () => {
+    const J = 2,
+      k = 3,
+      w0 = 4;
     const m = new Model('brake');
     const src = m.add(new rotational.TorqueSource('src', { input: true }));
     const shaft = m.add(new rotational.ShaftS('s', { J, w: w0 }));
@@ -97,8 +104,13 @@ describe('inputs defined by equations', () => {
     const signals = ['j1.q', 'j1.qd', 'j2.q', 'j2.qd', 'j2.tau'];
     const a = simulate(compile(build(true)), { stop: 2, step: 1e-3, interval: 0.1, signals });
     const b = simulate(compile(build(false)), {
-      stop: 2, step: 1e-3, interval: 0.1, signals,
-      controller: (_t, x, u) => { u['j2.tau'] = kp * (x['j1.q'] - x['j2.q']) - kd * x['j2.qd']; },
+      stop: 2,
+      step: 1e-3,
+      interval: 0.1,
+      signals,
+      controller: (_t, x, u) => {
+        u['j2.tau'] = kp * (x['j1.q'] - x['j2.q']) - kd * x['j2.qd'];
+      },
     });
     expect(a.final('j2.q')).toBeGreaterThan(0.3); // it did follow
     for (const s of signals) a.get(s).forEach((v, k) => expect(Math.abs(b.get(s)[k] - v), `${s} at ${a.time[k]}`).toBeLessThan(1e-12));
@@ -118,7 +130,13 @@ describe('growMatching: the unknowns keep their equations', () => {
     // e0: {x, u1}, e1: {x, u2}; unknowns first (var 0 = x), then the inputs (1 = u1, 2 = u2)
     const unknownsOnly = maximumMatching(bipartiteFromLists(1, [[0], [0]]));
     expect(unknownsOnly.size).toBe(1);
-    const grown = growMatching(bipartiteFromLists(3, [[0, 1], [0, 2]]), unknownsOnly);
+    const grown = growMatching(
+      bipartiteFromLists(3, [
+        [0, 1],
+        [0, 2],
+      ]),
+      unknownsOnly,
+    );
     expect(grown.size).toBe(2);
     expect(grown.varToEq[0]).toBeGreaterThanOrEqual(0);
     expect([grown.varToEq[1], grown.varToEq[2]].filter((e) => e >= 0)).toHaveLength(1);

@@ -12,7 +12,14 @@ export function pumaTree(g: number): RneaTree {
   const bodies = links.map((l, k) => {
     const Rx = rotation([1, 0, 0], l.alpha);
     const o: V3 = [l.a, 0, l.d];
-    const Ic: M3 = mulMM(mulMM(Rx, [[l.I[0], 0, 0], [0, l.I[1], 0], [0, 0, l.I[2]]]), transpose(Rx));
+    const Ic: M3 = mulMM(
+      mulMM(Rx, [
+        [l.I[0], 0, 0],
+        [0, l.I[1], 0],
+        [0, 0, l.I[2]],
+      ]),
+      transpose(Rx),
+    );
     const prev = k === 0 ? undefined : links[k - 1];
     return {
       parent: k - 1,
@@ -29,4 +36,3 @@ export function pumaTree(g: number): RneaTree {
 }
 
 const transpose = (A: M3): M3 => [0, 1, 2].map((i) => [0, 1, 2].map((j) => A[j][i])) as M3;
-

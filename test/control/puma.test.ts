@@ -44,7 +44,7 @@ describe('PUMA 560 under PD control', () => {
     [0, 37.4837, 0.2489, 0, 0, 0].forEach((v, k) => expect(Math.abs(G[k] - v), `G${k + 1}`).toBeLessThan(5e-5));
   });
 
-  it('tracking error at t = 5 within 2% of the quasi-static prediction Kp^-1 tau_ff - Kd Kp^-2 tau_ff\' (+1e-6 rad), and below 1.2 max|tau_ff|/kp', () => {
+  it("tracking error at t = 5 within 2% of the quasi-static prediction Kp^-1 tau_ff - Kd Kp^-2 tau_ff' (+1e-6 rad), and below 1.2 max|tau_ff|/kp", () => {
     const h = 1e-4;
     const ff = feedforward(tree, STOP);
     const rate = feedforward(tree, STOP + h).map((v, k) => (v - feedforward(tree, STOP - h)[k]) / (2 * h));
@@ -58,7 +58,7 @@ describe('PUMA 560 under PD control', () => {
       const { kp, kd } = gains(k);
       const e = reference(k, STOP).q - torn.final(`${j}.q`);
       const predicted = ff[k] / kp - (kd / (kp * kp)) * rate[k];
-      rows.push(`${j}: e = ${e.toExponential(4)} rad, predicted ${predicted.toExponential(4)}, bound ${(1.2 * peak[k] / kp).toExponential(3)}`);
+      rows.push(`${j}: e = ${e.toExponential(4)} rad, predicted ${predicted.toExponential(4)}, bound ${((1.2 * peak[k]) / kp).toExponential(3)}`);
       expect(torn.final(`pd${k + 1}.e`)).toBeCloseTo(e, 12);
       expect(Math.abs(e - predicted), `${j}: e ${e}, predicted ${predicted}`).toBeLessThanOrEqual(0.02 * Math.abs(ff[k] / kp) + 1e-6);
       expect(Math.abs(e), `${j} bound`).toBeLessThanOrEqual((1.2 * peak[k]) / kp);
@@ -74,6 +74,7 @@ describe('PUMA 560 under PD control', () => {
   it('the controller module on plain puma560.ts, started on the reference, gives the same trajectory (1e-10)', () => {
     const start = Object.fromEntries(q0.map((q, k) => [`j${k + 1}.q`, q]));
     const fromCode = simulate(compile(puma560()), { stop: STOP, step: 1e-3, interval: 0.01, start, controller, signals: signals.slice(0, 12) });
-    for (const s of signals.slice(0, 12)) torn.get(s).forEach((v, i) => expect(Math.abs(fromCode.get(s)[i] - v), `${s} at ${torn.time[i]}`).toBeLessThan(1e-10));
+    for (const s of signals.slice(0, 12))
+      torn.get(s).forEach((v, i) => expect(Math.abs(fromCode.get(s)[i] - v), `${s} at ${torn.time[i]}`).toBeLessThan(1e-10));
   });
 });

@@ -23,13 +23,18 @@ export const passiveForce = (p: Passive | undefined, q: number, qd: number): num
 
 /** 16 random trees of 2 to 12 bodies, seeds 2000.. (about a quarter of the joints prismatic) */
 export const cases: Case[] = Array.from({ length: 16 }, (_, k) => {
-  const seed = 2000 + k, nb = 2 + (k % 11);
+  const seed = 2000 + k,
+    nb = 2 + (k % 11);
   const t = randomTree(seed, nb);
   const kinds = t.bodies.map((b) => b.joint[0]).join('');
   return { name: `random tree seed ${seed}, ${nb} bodies (${kinds})`, mechanism: () => randomTree(seed, nb).mechanism, oracle: t.oracle, passive: t.bodies };
 });
 
-const transpose = (R: M3): M3 => [[R[0][0], R[1][0], R[2][0]], [R[0][1], R[1][1], R[2][1]], [R[0][2], R[1][2], R[2][2]]];
+const transpose = (R: M3): M3 => [
+  [R[0][0], R[1][0], R[2][0]],
+  [R[0][1], R[1][1], R[2][1]],
+  [R[0][2], R[1][2], R[2][2]],
+];
 
 /**
  * The PUMA 560 for the oracles. The model attaches link k at DH frame k,
@@ -41,8 +46,16 @@ const transpose = (R: M3): M3 => [[R[0][0], R[1][0], R[2][0]], [R[0][1], R[1][1]
 export function pumaTree(g: number): RneaTree {
   const Rx = (alpha: number) => rotation([1, 0, 0], alpha);
   const bodies = links.map((l, i): RneaBody => {
-    const R = Rx(l.alpha), r: V3 = [l.a, 0, l.d];
-    const I: M3 = mulMM(mulMM(R, [[l.I[0], 0, 0], [0, l.I[1], 0], [0, 0, l.I[2]]]), transpose(R));
+    const R = Rx(l.alpha),
+      r: V3 = [l.a, 0, l.d];
+    const I: M3 = mulMM(
+      mulMM(R, [
+        [l.I[0], 0, 0],
+        [0, l.I[1], 0],
+        [0, 0, l.I[2]],
+      ]),
+      transpose(R),
+    );
     const prev = links[i - 1];
     return {
       parent: i - 1,

@@ -23,15 +23,36 @@ describe('dqdd/d(q, qd, tau) against fourth-order differences of the forward cod
   for (const t of all) {
     it(t.name, () => {
       const inv = inverseOf(t);
-      const n = inv.coordinates.length, rnd = prng(91 + n);
-      const q = vector(n, rnd, 1.5), qd = vector(n, rnd, 1), tau = vector(n, rnd, 5);
+      const n = inv.coordinates.length,
+        rnd = prng(91 + n);
+      const q = vector(n, rnd, 1.5),
+        qd = vector(n, rnd, 1),
+        tau = vector(n, rnd, 5);
       const d = inv.forwardDerivatives(q, qd, tau);
       for (const mode of ['torn', 'relaxed'] as const) {
         const fd = forwardDynamics(compile(t.build(), { mode }), inv.coordinates);
         expect(relative(d.qdd, fd(q, qd, tau)), `qdd, ${mode}`).toBeLessThanOrEqual(1e-10);
-        expect(relative(d.dqdd_dq, jacobian((x) => fd(x, qd, tau), q)), `dqdd/dq, ${mode}`).toBeLessThanOrEqual(TOL);
-        expect(relative(d.dqdd_dqd, jacobian((x) => fd(q, x, tau), qd)), `dqdd/dqd, ${mode}`).toBeLessThanOrEqual(TOL);
-        expect(relative(d.dqdd_dtau, jacobian((x) => fd(q, qd, x), tau)), `dqdd/dtau, ${mode}`).toBeLessThanOrEqual(TOL);
+        expect(
+          relative(
+            d.dqdd_dq,
+            jacobian((x) => fd(x, qd, tau), q),
+          ),
+          `dqdd/dq, ${mode}`,
+        ).toBeLessThanOrEqual(TOL);
+        expect(
+          relative(
+            d.dqdd_dqd,
+            jacobian((x) => fd(q, x, tau), qd),
+          ),
+          `dqdd/dqd, ${mode}`,
+        ).toBeLessThanOrEqual(TOL);
+        expect(
+          relative(
+            d.dqdd_dtau,
+            jacobian((x) => fd(q, qd, x), tau),
+          ),
+          `dqdd/dtau, ${mode}`,
+        ).toBeLessThanOrEqual(TOL);
       }
     });
   }
@@ -41,14 +62,35 @@ describe('dtau/d(q, qd, qdd) against fourth-order differences of the inverse cod
   for (const t of all) {
     it(t.name, () => {
       const inv = inverseOf(t);
-      const n = inv.coordinates.length, rnd = prng(17 + n);
-      const q = vector(n, rnd, 1.5), qd = vector(n, rnd, 1), qdd = vector(n, rnd, 3);
+      const n = inv.coordinates.length,
+        rnd = prng(17 + n);
+      const q = vector(n, rnd, 1.5),
+        qd = vector(n, rnd, 1),
+        qdd = vector(n, rnd, 3);
       const id = (a: ArrayLike<number>, b: ArrayLike<number>, c: ArrayLike<number>) => Float64Array.from(inv.inverse(0, a, b, c));
       const d = inv.inverseDerivatives(q, qd, qdd);
       expect(relative(d.tau, id(q, qd, qdd)), 'tau').toBeLessThanOrEqual(1e-12);
-      expect(relative(d.dtau_dq, jacobian((x) => id(x, qd, qdd), q)), 'dtau/dq').toBeLessThanOrEqual(TOL);
-      expect(relative(d.dtau_dqd, jacobian((x) => id(q, x, qdd), qd)), 'dtau/dqd').toBeLessThanOrEqual(TOL);
-      expect(relative(d.dtau_dqdd, jacobian((x) => id(q, qd, x), qdd)), 'dtau/dqdd').toBeLessThanOrEqual(TOL);
+      expect(
+        relative(
+          d.dtau_dq,
+          jacobian((x) => id(x, qd, qdd), q),
+        ),
+        'dtau/dq',
+      ).toBeLessThanOrEqual(TOL);
+      expect(
+        relative(
+          d.dtau_dqd,
+          jacobian((x) => id(q, x, qdd), qd),
+        ),
+        'dtau/dqd',
+      ).toBeLessThanOrEqual(TOL);
+      expect(
+        relative(
+          d.dtau_dqdd,
+          jacobian((x) => id(q, qd, x), qdd),
+        ),
+        'dtau/dqdd',
+      ).toBeLessThanOrEqual(TOL);
       // one direction: ID' = dID/dq dq + dID/dqd dqd + M dqdd; FD' = dFD/dq dq + dFD/dqd dqd + dFD/dtau dtau
       const [dq, dqd, dqdd] = [vector(n, rnd, 1), vector(n, rnd, 1), vector(n, rnd, 1)];
       const run = inv.inverseDynamics();
@@ -56,7 +98,8 @@ describe('dtau/d(q, qd, qdd) against fourth-order differences of the inverse cod
       const want = [mulMV(d.dtau_dq, dq), mulMV(d.dtau_dqd, dqd), mulMV(d.dtau_dqdd, dqdd)].reduce((s, v) => s.map((x, i) => x + v[i]));
       expect(relative(jvp.tau, d.tau), 'tau of the tangent').toBeLessThanOrEqual(1e-12);
       expect(relative(jvp.dtau, want), 'ID along a direction').toBeLessThanOrEqual(1e-11);
-      const tau = vector(n, rnd, 5), f = run.forwardDerivatives(q, qd, tau);
+      const tau = vector(n, rnd, 5),
+        f = run.forwardDerivatives(q, qd, tau);
       const fwd = run.forwardTangent(q, qd, tau, dq, dqd, dqdd);
       const fwant = [mulMV(f.dqdd_dq, dq), mulMV(f.dqdd_dqd, dqd), mulMV(f.dqdd_dtau, dqdd)].reduce((s, v) => s.map((x, i) => x + v[i]));
       expect(relative(fwd.qdd, f.qdd), 'qdd of the tangent').toBeLessThanOrEqual(1e-12);

@@ -17,7 +17,8 @@ export function difference(f: (x: Float64Array) => Float64Array, x: ArrayLike<nu
 
 /** the n x n Jacobian of f at x (row-major), column j by difference() */
 export function jacobian(f: (x: Float64Array) => Float64Array, x: ArrayLike<number>, h = 1e-3): Float64Array {
-  const n = x.length, cols = Array.from({ length: n }, (_, j) => difference(f, x, j, h));
+  const n = x.length,
+    cols = Array.from({ length: n }, (_, j) => difference(f, x, j, h));
   const m = cols[0]?.length ?? 0;
   const J = new Float64Array(m * n);
   for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) J[i * n + j] = cols[j][i];
@@ -25,15 +26,20 @@ export function jacobian(f: (x: Float64Array) => Float64Array, x: ArrayLike<numb
 }
 
 /** qdd = FD(q, qd, tau) by a model compiled for the forward problem (torn or relaxed), in the inverse model's coordinate order */
-export function forwardDynamics(fwd: CompiledModel, coordinates: CompiledModel['coordinates']): (q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>) => Float64Array {
+export function forwardDynamics(
+  fwd: CompiledModel,
+  coordinates: CompiledModel['coordinates'],
+): (q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>) => Float64Array {
   const state = fwd.createState();
-  const x = state.x0(), dx = new Float64Array(x.length);
+  const x = state.x0(),
+    dx = new Float64Array(x.length);
   const at = (name: string) => {
     const i = fwd.stateNames.indexOf(name);
     if (i < 0) throw new Error(`${name} is not a state of the forward model`);
     return i;
   };
-  const iq = coordinates.map((k) => at(k.q)), iqd = coordinates.map((k) => at(k.qd));
+  const iq = coordinates.map((k) => at(k.q)),
+    iqd = coordinates.map((k) => at(k.qd));
   const itau = coordinates.map((k) => fwd.generated.layout.inputs.indexOf(k.tau));
   return (q, qd, tau) => {
     iq.forEach((k, i) => (x[k] = q[i]));
@@ -46,7 +52,8 @@ export function forwardDynamics(fwd: CompiledModel, coordinates: CompiledModel['
 
 /** the largest |a - b| over the largest |b| (at least 1) */
 export function relative(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0, s = 1;
-  for (let i = 0; i < b.length; i++) (d = Math.max(d, Math.abs(a[i] - b[i]))), (s = Math.max(s, Math.abs(b[i])));
+  let d = 0,
+    s = 1;
+  for (let i = 0; i < b.length; i++) ((d = Math.max(d, Math.abs(a[i] - b[i]))), (s = Math.max(s, Math.abs(b[i]))));
   return d / s;
 }

@@ -23,8 +23,11 @@ class Rotor extends Component {
   readonly k: GeneralizedCoordinate;
   constructor(name: string) {
     super(name);
-    const q = this.variable('q', { start: 0 }), qd = this.variable('qd', { start: 0 }), qdd = this.variable('qdd');
-    const u = this.input('u', 1), tau = this.input('tau', 0);
+    const q = this.variable('q', { start: 0 }),
+      qd = this.variable('qd', { start: 0 }),
+      qdd = this.variable('qdd');
+    const u = this.input('u', 1),
+      tau = this.input('tau', 0);
     this.equation(der(q), qd);
     this.equation(der(qd), qdd);
     this.equation(mul(2, qdd), u);

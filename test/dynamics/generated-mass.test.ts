@@ -26,7 +26,8 @@ describe('generated M(q) against n + 1 inverse-dynamics evaluations (1e-12 of th
       const rnd = prng(33 + inv.n);
       for (let s = 0; s < 3; s++) {
         const q = randomQ(inv.n, rnd);
-        const M = inv.massMatrix(q), want = inv.massMatrixByColumns(q);
+        const M = inv.massMatrix(q),
+          want = inv.massMatrixByColumns(q);
         // the columns' oracle subtracts ID(q, 0, 0) (gravity, springs): its rounding is relative to that too
         const zero = new Float64Array(inv.n);
         const scale = Math.max(maxAbs(want), maxAbs(inv.evaluate(0, q, zero, zero)));

@@ -55,7 +55,8 @@ describe('inverse dynamics against the recursive Newton-Euler oracle (1e-10 rela
           worst = Math.max(worst, d);
           expect(d, `state ${s}: q = [${q}], tau = [${[...tau]}], oracle [${want}]`).toBeLessThanOrEqual(1e-10);
         }
-        if (/chain n = 64|PUMA/.test(c.name)) console.log(`inverse ${c.name} ${mode}: max relative difference to RNEA ${worst.toExponential(2)}; ops ${JSON.stringify(inv.report.ops)}`);
+        if (/chain n = 64|PUMA/.test(c.name))
+          console.log(`inverse ${c.name} ${mode}: max relative difference to RNEA ${worst.toExponential(2)}; ops ${JSON.stringify(inv.report.ops)}`);
       });
     }
   }
@@ -74,25 +75,32 @@ describe('kinematic loops: the forces of inverse dynamics, fed to forward dynami
         expect(inv.coordinates).toHaveLength(1);
         const k = inv.coordinates[0];
         const x = fwd.x0();
-        const iq = fwd.stateNames.indexOf(k.q), iqd = fwd.stateNames.indexOf(k.qd);
+        const iq = fwd.stateNames.indexOf(k.q),
+          iqd = fwd.stateNames.indexOf(k.qd);
         const q0 = x[iq];
         const rnd = prng(l.name.length);
         for (let s = 0; s < 8; s++) {
           // a path from the start pose, so that both loops' Newton iterations follow the same branch
-          const q = q0 + l.step * s, qd = -2 + 4 * rnd(), qdd = -10 + 20 * rnd();
+          const q = q0 + l.step * s,
+            qd = -2 + 4 * rnd(),
+            qdd = -10 + 20 * rnd();
           const tau = inv.inverse(0, [q], [qd], [qdd]);
           x[iq] = q;
           x[iqd] = qd;
           fwd.setInput(k.tau, tau[0]);
           const dx = new Float64Array(x.length);
           fwd.derivatives(0, x, dx);
-          expect(Math.abs(dx[iqd] - qdd), `state ${s}: q ${q}, qd ${qd}, tau ${tau[0]}: forward gives ${dx[iqd]}, wanted ${qdd}`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(qdd)));
+          expect(Math.abs(dx[iqd] - qdd), `state ${s}: q ${q}, qd ${qd}, tau ${tau[0]}: forward gives ${dx[iqd]}, wanted ${qdd}`).toBeLessThanOrEqual(
+            1e-10 * Math.max(1, Math.abs(qdd)),
+          );
           // the rest joints agree too: the same closed loop
           for (const name of fwd.stateNames.length ? inv.signalNames().filter((v) => /\.q(\[\d\])?$/.test(v) && v !== k.q) : []) {
             if (fwd.hasSignal(name)) expect(Math.abs(fwd.signal(name) - inv.signal(name)), name).toBeLessThanOrEqual(1e-9);
           }
         }
-        console.log(`inverse ${l.name} ${mode}: ops ${JSON.stringify(inv.report.ops)} (forward ${JSON.stringify(fwd.report.ops)}), blocks ${JSON.stringify(inv.report.blocks.map((b) => [b.size, b.tearing, b.solver]))}`);
+        console.log(
+          `inverse ${l.name} ${mode}: ops ${JSON.stringify(inv.report.ops)} (forward ${JSON.stringify(fwd.report.ops)}), blocks ${JSON.stringify(inv.report.blocks.map((b) => [b.size, b.tearing, b.solver]))}`,
+        );
       });
     }
   }
@@ -116,8 +124,12 @@ describe('compile stays pure and the problem switch is explicit', () => {
   });
 
   it('kron compile --inverse --json: problem, the coordinates, the forces and their ops', async () => {
-    let stdout = '', stderr = '';
-    const code = await main(['compile', 'mechanisms/puma560.ts', '--inverse', '--json'], { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+    let stdout = '',
+      stderr = '';
+    const code = await main(['compile', 'mechanisms/puma560.ts', '--inverse', '--json'], {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as CompileReport;
@@ -153,8 +165,10 @@ describe('compile stays pure and the problem switch is explicit', () => {
 
   it('two inverse runs of one compiled model side by side give the same forces', () => {
     const inv = compile(chain({ n: 6 }), { problem: 'inverse' });
-    const a = inv.inverseDynamics(), b = inv.inverseDynamics();
-    const q = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], qd = [1, -1, 1, -1, 1, -1];
+    const a = inv.inverseDynamics(),
+      b = inv.inverseDynamics();
+    const q = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+      qd = [1, -1, 1, -1, 1, -1];
     const ta = a.evaluate(0, q, qd, [0, 0, 0, 0, 0, 0]);
     b.evaluate(0, qd, q, [1, 1, 1, 1, 1, 1]);
     expect([...a.evaluate(0, q, qd, [0, 0, 0, 0, 0, 0])]).toEqual([...ta]);
@@ -169,7 +183,12 @@ describe('multi-axis state joints (spherical, universal): one coordinate per axi
     const ball = m.spherical('ball', { d: 0.3 });
     const b1 = m.body('b1', { m: 2, rcm: [0.2, -0.3, 0.1], I: [0.05, 0.04, 0.03, 0.01, 0, 0.005] });
     const bar = m.bar('bar', { r: [0.1, -0.6, 0.2] });
-    const cardan = m.universal('cardan', { axes: [[1, 0, 0], [0, 1, 0]] });
+    const cardan = m.universal('cardan', {
+      axes: [
+        [1, 0, 0],
+        [0, 1, 0],
+      ],
+    });
     const b2 = m.body('b2', { m: 1, rcm: [0, -0.4, 0.1], I: [0.02, 0.01, 0.02] });
     m.connect(m.world.frame_b, ball.frame_a);
     m.connect(ball.frame_b, b1.frame_a);
@@ -187,7 +206,9 @@ describe('multi-axis state joints (spherical, universal): one coordinate per axi
       expect(inv.report.blocks).toEqual([]);
       const rnd = prng(11);
       for (let s = 0; s < 5; s++) {
-        const q = inv.coordinates.map(() => -1 + 2 * rnd()), qd = q.map(() => -2 + 4 * rnd()), qdd = q.map(() => -5 + 10 * rnd());
+        const q = inv.coordinates.map(() => -1 + 2 * rnd()),
+          qd = q.map(() => -2 + 4 * rnd()),
+          qdd = q.map(() => -5 + 10 * rnd());
         const tau = inv.inverse(0, q, qd, qdd);
         const x = fwd.x0();
         inv.coordinates.forEach((k, i) => {
@@ -197,7 +218,9 @@ describe('multi-axis state joints (spherical, universal): one coordinate per axi
         });
         const dx = new Float64Array(x.length);
         fwd.derivatives(0, x, dx);
-        inv.coordinates.forEach((k, i) => expect(Math.abs(dx[fwd.stateNames.indexOf(k.qd)] - qdd[i]), `${k.qdd} at state ${s}`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(qdd[i]))));
+        inv.coordinates.forEach((k, i) =>
+          expect(Math.abs(dx[fwd.stateNames.indexOf(k.qd)] - qdd[i]), `${k.qdd} at state ${s}`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(qdd[i]))),
+        );
         const M = inv.massMatrix(q);
         for (let i = 0; i < 5; i++) for (let j = 0; j < i; j++) expect(Math.abs(M[i * 5 + j] - M[j * 5 + i])).toBeLessThanOrEqual(1e-12);
         for (let i = 0; i < 5; i++) expect(M[i * 5 + i]).toBeGreaterThan(0);

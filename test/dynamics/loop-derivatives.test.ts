@@ -62,7 +62,8 @@ const all = [...named, ...randomLoops(5)];
 function point(build: () => Mechanism, n: number, seed: number) {
   const fwd = compile(build());
   const inv = compile(build(), { problem: 'inverse' });
-  const x0 = fwd.x0(), rnd = prng(seed);
+  const x0 = fwd.x0(),
+    rnd = prng(seed);
   const q = Float64Array.from(inv.coordinates, (k) => x0[fwd.stateNames.indexOf(k.q)] + 0.05 * (2 * rnd() - 1));
   return { q, qd: vector(n, rnd, 1), tau: vector(n, rnd, 2), qdd: vector(n, rnd, 3), rnd };
 }
@@ -77,9 +78,27 @@ describe('loops: dqdd/d(q, qd, tau) against fourth-order differences of the forw
       for (const mode of ['torn', 'relaxed'] as const) {
         const fd = forwardDynamics(compile(t.build(), { mode }), inv.coordinates);
         expect(relative(d.qdd, fd(q, qd, tau)), `qdd, ${mode}`).toBeLessThanOrEqual(1e-10);
-        expect(relative(d.dqdd_dq, jacobian((x) => fd(x, qd, tau), q, H)), `dqdd/dq, ${mode}`).toBeLessThanOrEqual(TOL);
-        expect(relative(d.dqdd_dqd, jacobian((x) => fd(q, x, tau), qd, H)), `dqdd/dqd, ${mode}`).toBeLessThanOrEqual(TOL);
-        expect(relative(d.dqdd_dtau, jacobian((x) => fd(q, qd, x), tau, H)), `dqdd/dtau, ${mode}`).toBeLessThanOrEqual(TOL);
+        expect(
+          relative(
+            d.dqdd_dq,
+            jacobian((x) => fd(x, qd, tau), q, H),
+          ),
+          `dqdd/dq, ${mode}`,
+        ).toBeLessThanOrEqual(TOL);
+        expect(
+          relative(
+            d.dqdd_dqd,
+            jacobian((x) => fd(q, x, tau), qd, H),
+          ),
+          `dqdd/dqd, ${mode}`,
+        ).toBeLessThanOrEqual(TOL);
+        expect(
+          relative(
+            d.dqdd_dtau,
+            jacobian((x) => fd(q, qd, x), tau, H),
+          ),
+          `dqdd/dtau, ${mode}`,
+        ).toBeLessThanOrEqual(TOL);
       }
     });
   }
@@ -94,9 +113,27 @@ describe('loops: dtau/d(q, qd, qdd) against differences of the inverse code, the
       const id = (a: ArrayLike<number>, b: ArrayLike<number>, c: ArrayLike<number>) => Float64Array.from(torn.inverse(0, a, b, c));
       const d = torn.inverseDerivatives(q, qd, qdd);
       expect(relative(d.tau, id(q, qd, qdd)), 'tau').toBeLessThanOrEqual(1e-12);
-      expect(relative(d.dtau_dq, jacobian((x) => id(x, qd, qdd), q, H)), 'dtau/dq').toBeLessThanOrEqual(TOL);
-      expect(relative(d.dtau_dqd, jacobian((x) => id(q, x, qdd), qd, H)), 'dtau/dqd').toBeLessThanOrEqual(TOL);
-      expect(relative(d.dtau_dqdd, jacobian((x) => id(q, qd, x), qdd, H)), 'dtau/dqdd').toBeLessThanOrEqual(TOL);
+      expect(
+        relative(
+          d.dtau_dq,
+          jacobian((x) => id(x, qd, qdd), q, H),
+        ),
+        'dtau/dq',
+      ).toBeLessThanOrEqual(TOL);
+      expect(
+        relative(
+          d.dtau_dqd,
+          jacobian((x) => id(q, x, qdd), qd, H),
+        ),
+        'dtau/dqd',
+      ).toBeLessThanOrEqual(TOL);
+      expect(
+        relative(
+          d.dtau_dqdd,
+          jacobian((x) => id(q, qd, x), qdd, H),
+        ),
+        'dtau/dqdd',
+      ).toBeLessThanOrEqual(TOL);
       // the generated M (the tangents along qdd) against n + 1 evaluations of the inverse code
       const run = torn.inverseDynamics();
       expect(relative(run.massMatrix(q), run.massMatrixByColumns(q)), 'M').toBeLessThanOrEqual(1e-12);
@@ -108,7 +145,8 @@ describe('loops: dtau/d(q, qd, qdd) against differences of the inverse code, the
       const jvp = run.inverseTangent(q, qd, qdd, dq, dqd, dqdd);
       const want = [mulMV(d.dtau_dq, dq), mulMV(d.dtau_dqd, dqd), mulMV(d.dtau_dqdd, dqdd)].reduce((s, v) => s.map((x, i) => x + v[i]));
       expect(relative(jvp.dtau, want), 'ID along a direction').toBeLessThanOrEqual(1e-11);
-      const f = run.forwardDerivatives(q, qd, tau), fwd = run.forwardTangent(q, qd, tau, dq, dqd, dqdd);
+      const f = run.forwardDerivatives(q, qd, tau),
+        fwd = run.forwardTangent(q, qd, tau, dq, dqd, dqdd);
       const fwant = [mulMV(f.dqdd_dq, dq), mulMV(f.dqdd_dqd, dqd), mulMV(f.dqdd_dtau, dqdd)].reduce((s, v) => s.map((x, i) => x + v[i]));
       expect(relative(fwd.dqdd, fwant), 'FD along a direction').toBeLessThanOrEqual(1e-10);
     });

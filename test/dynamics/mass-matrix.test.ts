@@ -60,7 +60,12 @@ describe('mass matrix and bias against the oracles (trees)', () => {
         }
         expect(() => cholesky(M, n)).not.toThrow();
         const h = inv.bias(q, qd);
-        const hWant = rnea(c.oracle, q, qd, q.map(() => 0)).map((v, i) => v + passiveForce(c.passive?.[i], q[i], qd[i]));
+        const hWant = rnea(
+          c.oracle,
+          q,
+          qd,
+          q.map(() => 0),
+        ).map((v, i) => v + passiveForce(c.passive?.[i], q[i], qd[i]));
         const hScale = Math.max(1, maxAbs(hWant));
         h.forEach((v, i) => expect(Math.abs(v - hWant[i]) / hScale, `h[${i}]`).toBeLessThanOrEqual(1e-10));
         // forward dynamics with random drives: M qdd + h = tau
@@ -98,11 +103,14 @@ describe('mass matrix and bias of kinematic loops (the reduced equations of the 
       const fwd = compile(l.build());
       const k = inv.coordinates[0];
       const x = fwd.x0();
-      const iq = fwd.stateNames.indexOf(k.q), iqd = fwd.stateNames.indexOf(k.qd);
+      const iq = fwd.stateNames.indexOf(k.q),
+        iqd = fwd.stateNames.indexOf(k.qd);
       const q0 = x[iq];
       const rnd = prng(5);
       for (let s = 0; s < 6; s++) {
-        const q = q0 + 0.05 * s, qd = -2 + 4 * rnd(), tau = -20 + 40 * rnd();
+        const q = q0 + 0.05 * s,
+          qd = -2 + 4 * rnd(),
+          tau = -20 + 40 * rnd();
         const M = inv.massMatrix([q]);
         expect(M[0]).toBeGreaterThan(0);
         const h = inv.bias([q], [qd]);

@@ -12,11 +12,13 @@ import { cases, prng, pumaTree } from './cases.ts';
 const total = (o: { mul: number; add: number; div: number; fn: number }) => o.mul + o.add + o.div + o.fn;
 
 describe('counted RNEA', () => {
-  it('returns rnea()\'s forces on the chain, the PUMA and random trees', () => {
+  it("returns rnea()'s forces on the chain, the PUMA and random trees", () => {
     const rnd = prng(3);
     for (const tree of [chainTree(7, chainParameters), pumaTree(9.81), ...cases.map((c) => c.oracle)]) {
       const n = tree.bodies.length;
-      const q = Array.from({ length: n }, () => -3 + 6 * rnd()), qd = q.map(() => -2 + 4 * rnd()), qdd = q.map(() => -5 + 10 * rnd());
+      const q = Array.from({ length: n }, () => -3 + 6 * rnd()),
+        qd = q.map(() => -2 + 4 * rnd()),
+        qdd = q.map(() => -5 + 10 * rnd());
       const want = rnea(tree, q, qd, qdd);
       const got = rneaCounted(tree, q, qd, qdd).tau;
       got.forEach((v, i) => expect(Math.abs(v - want[i])).toBeLessThanOrEqual(1e-12 * Math.max(1, ...want.map(Math.abs))));
@@ -41,7 +43,9 @@ describe('counted RNEA', () => {
     const ops = [32, 48, 64].map((n) => {
       const inv = compile(chain({ n }), { problem: 'inverse' });
       const oracle = rneaCounted(chainTree(n, chainParameters), new Array(n).fill(0.1), new Array(n).fill(0.2), new Array(n).fill(0.3)).ops;
-      console.log(`chain n = ${n}: compiled inverse ${JSON.stringify(inv.report.ops)} = ${total(inv.report.ops)}, counted RNEA ${JSON.stringify(oracle)} = ${total(oracle)}, ratio ${(total(inv.report.ops) / total(oracle)).toFixed(2)}`);
+      console.log(
+        `chain n = ${n}: compiled inverse ${JSON.stringify(inv.report.ops)} = ${total(inv.report.ops)}, counted RNEA ${JSON.stringify(oracle)} = ${total(oracle)}, ratio ${(total(inv.report.ops) / total(oracle)).toFixed(2)}`,
+      );
       // the library resolves every frame in world coordinates (dense R, R I R^T per body), the RNEA in body coordinates
       expect(total(inv.report.ops)).toBeLessThan(2 * total(oracle));
       return total(inv.report.ops);

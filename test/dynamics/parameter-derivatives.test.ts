@@ -18,7 +18,9 @@ type Build = () => Parameters<typeof compile>[0];
 /** qdd at (q, qd, tau) of the forward code with parameters p (by name) set on its own state */
 function forwardByParameters(build: Build, coordinates: ReturnType<typeof compile>['coordinates'], names: readonly string[]) {
   const fwd = compile(build(), { mode: 'torn', foldParameters: false });
-  const state = fwd.createState(), x = state.x0(), dx = new Float64Array(x.length);
+  const state = fwd.createState(),
+    x = state.x0(),
+    dx = new Float64Array(x.length);
   const at = (s: string) => fwd.stateNames.indexOf(s);
   return (q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, p: ArrayLike<number>) => {
     coordinates.forEach((k, i) => {
@@ -42,8 +44,11 @@ describe('dqdd/dp and dtau/dp against central differences of the re-parameterise
   for (const [name, build, names, q] of cases) {
     it(name, () => {
       const inv = compile(build(), { problem: 'inverse', foldParameters: false });
-      const n = inv.coordinates.length, P = names.length;
-      const qd = q.map((_, i) => 0.5 - 0.2 * i), tau = q.map((_, i) => 0.3 * i - 0.5), qdd = q.map((_, i) => 1 - 0.4 * i);
+      const n = inv.coordinates.length,
+        P = names.length;
+      const qd = q.map((_, i) => 0.5 - 0.2 * i),
+        tau = q.map((_, i) => 0.3 * i - 0.5),
+        qdd = q.map((_, i) => 1 - 0.4 * i);
       const p0 = Float64Array.from(names, (k) => inv.state.p[inv.generated.layout.parameters.indexOf(k)]);
       const f = inv.forwardDerivatives(q, qd, tau, { parameters: names });
       const fd = forwardByParameters(build, inv.coordinates, names);
@@ -53,7 +58,13 @@ describe('dqdd/dp and dtau/dp against central differences of the re-parameterise
         for (let j = 0; j < P; j++) difference(g, p0, j, 1e-4 * Math.max(1, Math.abs(p0[j]))).forEach((v, i) => (J[i * P + j] = v));
         return J;
       };
-      expect(relative(f.dqdd_dp!, byColumns((p) => fd(q, qd, tau, p))), 'dqdd/dp').toBeLessThanOrEqual(1e-8);
+      expect(
+        relative(
+          f.dqdd_dp!,
+          byColumns((p) => fd(q, qd, tau, p)),
+        ),
+        'dqdd/dp',
+      ).toBeLessThanOrEqual(1e-8);
       // every parameter chosen moves the accelerations (a zero column would test nothing)
       for (let j = 0; j < P; j++) expect(Math.max(...Array.from({ length: n }, (_, i) => Math.abs(f.dqdd_dp![i * P + j]))), names[j]).toBeGreaterThan(1e-6);
       // the inverse code re-parameterised: a run with its own state

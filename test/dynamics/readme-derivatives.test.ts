@@ -24,12 +24,17 @@ describe('docs/guide/analysis.md: the derivatives example', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const [tau, twice] = r.stdout.trim().split('\n').map((l) => l.split(' ').map(Number));
+    const [tau, twice] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').map(Number));
     expect(tau).toEqual([1, 2, 3, 0, 0, 0]);
     expect(twice[0]).toBe(twice[1]);
     const inv = compile(puma560(), { problem: 'inverse' });
     const fd = forwardDynamics(compile(puma560()), inv.coordinates);
-    const q = [0.1, 0.5, -0.4, 0.2, 0.7, -0.3], qd = [0, 0.5, 0, 0, -1, 0], u = [1, 2, 3, 0, 0, 0];
+    const q = [0.1, 0.5, -0.4, 0.2, 0.7, -0.3],
+      qd = [0, 0.5, 0, 0, -1, 0],
+      u = [1, 2, 3, 0, 0, 0];
     expect(twice[0]).toBeCloseTo(difference((x) => fd(x, qd, u), q, 1)[0], 8);
   });
 });

@@ -23,7 +23,8 @@ function example(readme: string): string {
  */
 function doublePendulum(q: number[], qd: number[]) {
   const [m, l1, c, I, g] = [1, 1, 0.5, 0.01, 9.80665];
-  const c2 = Math.cos(q[1]), s2 = Math.sin(q[1]);
+  const c2 = Math.cos(q[1]),
+    s2 = Math.sin(q[1]);
   const M11 = 2 * I + m * c * c + m * (l1 * l1 + c * c + 2 * l1 * c * c2);
   const M12 = I + m * (c * c + l1 * c * c2);
   const M22 = I + m * c * c;

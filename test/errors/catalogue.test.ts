@@ -20,7 +20,8 @@ interface Run {
 }
 
 async function kron(...argv: string[]): Promise<Run> {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
@@ -31,7 +32,11 @@ function kronProcess(...argv: string[]): Run {
 }
 
 /** a URDF file in a fresh folder: a fixed base, a link "a" of 1 kg, and the joints (and extra links) given */
-function urdf(name: string, body: string, a = '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'): string {
+function urdf(
+  name: string,
+  body: string,
+  a = '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>',
+): string {
   const file = join(mkdtempSync(join(tmpdir(), 'kron-urdf-')), name);
   writeFileSync(file, `<?xml version="1.0"?>\n<robot name="r">\n  <link name="base"/>\n  <link name="a">${a}</link>\n  ${body}\n</robot>\n`);
   return file;
@@ -45,27 +50,33 @@ describe('error catalogue: model files and parameters', () => {
   it('unknown model file (exit 2, as a process)', () => {
     const r = kronProcess('simulate', 'mechanisms/nope.ts');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(lines(
-      'UsageError: model file mechanisms/nope.ts not found',
-      '  hint: give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'UsageError: model file mechanisms/nope.ts not found',
+        '  hint: give the path of a model module or a URDF robot, e.g. mechanisms/drivetrain.ts or mechanisms/puma560.urdf',
+      ),
+    );
   });
   it('model module with no default export (exit 1)', async () => {
     const r = await kron('compile', 'test/cli/fixtures/no-default.ts');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'ModelError: model module test/cli/fixtures/no-default.ts has no default export that builds a model',
-      '  hint: export default function build(p) { const m = new Model("name"); ...; return m; }',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: model module test/cli/fixtures/no-default.ts has no default export that builds a model',
+        '  hint: export default function build(p) { const m = new Model("name"); ...; return m; }',
+      ),
+    );
   });
   it('--set of a parameter that does not exist (exit 1), with the nearest name', async () => {
     const r = await kron('compile', 'mechanisms/drivetrain.ts', '--set', 's9.J=1');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'ModelError: no parameter named s9.J',
-      '  variables: s9.J',
-      '  hint: did you mean s1.J? the module declares J1, J2, i, tau, w0; the model has drive.tau, s1.J, g.i, s2.J',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: no parameter named s9.J',
+        '  variables: s9.J',
+        '  hint: did you mean s1.J? the module declares J1, J2, i, tau, w0; the model has drive.tau, s1.J, g.i, s2.J',
+      ),
+    );
   });
 });
 
@@ -73,11 +84,13 @@ describe('error catalogue: mechanisms', () => {
   it('unconnected frame (exit 1): names the body and its frame, not 24 equations', async () => {
     const r = await kron('compile', 'test/errors/fixtures/unconnected.ts');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'ModelError: link is not connected to the world: link.frame_a has no path of connections and joints to world.frame_b',
-      '  component: link',
-      '  hint: connect link.frame_a (e.g. mech.connect(someJoint.frame_b, link.frame_a))',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: link is not connected to the world: link.frame_a has no path of connections and joints to world.frame_b',
+        '  component: link',
+        '  hint: connect link.frame_a (e.g. mech.connect(someJoint.frame_b, link.frame_a))',
+      ),
+    );
   });
   it('body with negative mass (exit 1): from the module parameter and from --set on the body', async () => {
     const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'm=-1');
@@ -85,29 +98,35 @@ describe('error catalogue: mechanisms', () => {
     expect(r.stderr).toBe(lines('ModelError: body link: mass -1 is not a finite number >= 0', '  component: link', '  hint: give a mass in kg, 0 or more'));
     const s = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.m=-1');
     expect(s.code).toBe(1);
-    expect(s.stderr).toBe(lines(
-      'ModelError: body link: mass -1 is not a finite number >= 0',
-      '  component: link',
-      '  hint: give a mass in kg, 0 or more (check the --set values of link.m and link.I)',
-    ));
+    expect(s.stderr).toBe(
+      lines(
+        'ModelError: body link: mass -1 is not a finite number >= 0',
+        '  component: link',
+        '  hint: give a mass in kg, 0 or more (check the --set values of link.m and link.I)',
+      ),
+    );
   });
   it('inertia that is not positive semi-definite (exit 1)', async () => {
     const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.I[1][2]=1');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'ModelError: body link: inertia (Ixx 0.001, Iyy 0.01, Izz 0.01, Ixy 1) is not positive semi-definite: principal moments -0.99451, 0.01, 1.00551',
-      '  component: link',
-      '  hint: the inertia tensor about the centre of mass must be positive semi-definite (check the --set values of link.m and link.I)',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: body link: inertia (Ixx 0.001, Iyy 0.01, Izz 0.01, Ixy 1) is not positive semi-definite: principal moments -0.99451, 0.01, 1.00551',
+        '  component: link',
+        '  hint: the inertia tensor about the centre of mass must be positive semi-definite (check the --set values of link.m and link.I)',
+      ),
+    );
   });
   it('inertia that violates the triangle inequality (exit 1)', async () => {
     const r = await kron('compile', 'mechanisms/pendulum.ts', '--set', 'link.I[1][1]=0.5');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'ModelError: body link: inertia (Ixx 0.5, Iyy 0.01, Izz 0.01) violates the triangle inequality: principal moments 0.01, 0.01, 0.5 (0.01 + 0.01 < 0.5)',
-      '  component: link',
-      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C (check the --set values of link.m and link.I)',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: body link: inertia (Ixx 0.5, Iyy 0.01, Izz 0.01) violates the triangle inequality: principal moments 0.01, 0.01, 0.5 (0.01 + 0.01 < 0.5)',
+        '  component: link',
+        '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C (check the --set values of link.m and link.I)',
+      ),
+    );
   });
   it('a massless body is fine where the mass matrix stays regular: PUMA 560 link 1 (exit 0)', async () => {
     for (const file of ['mechanisms/puma560.ts', 'mechanisms/puma560.urdf']) {
@@ -120,24 +139,58 @@ describe('error catalogue: mechanisms', () => {
   it('zero-length joint axis (exit 1)', async () => {
     const r = await kron('compile', 'test/errors/fixtures/axis.ts', '--set', 'az=0');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'ModelError: axis [0, 0, 0] of j1 has zero length',
-      '  component: j1',
-      '  hint: give a non-zero axis direction in frame_a coordinates, e.g. [0, 0, 1]',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: axis [0, 0, 0] of j1 has zero length',
+        '  component: j1',
+        '  hint: give a non-zero axis direction in frame_a coordinates, e.g. [0, 0, 1]',
+      ),
+    );
   });
 });
 
 describe('error catalogue: joint limits and friction (exit 1)', () => {
   const cases: [string, string[], string[]][] = [
-    ['lower limit above the upper one (module parameters)', ['--set', 'lower=1', '--set', 'upper=0'],
-      ['ModelError: joint j1: lower limit 1 is above the upper limit 0', '  component: j1', '  variables: j1.limit_lower', '  hint: give limits: [lower, upper] with lower <= upper']],
-    ['negative friction (module parameter)', ['--set', 'friction=-1'],
-      ['ModelError: joint j1: friction -1 is not a finite number >= 0', '  component: j1', '  variables: j1.friction', '  hint: give a friction level in N m (N), 0 or more']],
-    ['lower limit above the upper one (--set on the joint)', ['--set', 'j1.limit_lower=2'],
-      ['ModelError: joint j1: lower limit 2 is above the upper limit 1', '  component: j1', '  variables: j1.limit_lower', '  hint: give limits: [lower, upper] with lower <= upper (check the --set values)']],
-    ['negative friction (--set on the joint)', ['--set', 'j1.friction=-0.5'],
-      ['ModelError: joint j1: friction -0.5 is not a finite number >= 0', '  component: j1', '  variables: j1.friction', '  hint: give a friction level in N m (N), 0 or more (check the --set values)']],
+    [
+      'lower limit above the upper one (module parameters)',
+      ['--set', 'lower=1', '--set', 'upper=0'],
+      [
+        'ModelError: joint j1: lower limit 1 is above the upper limit 0',
+        '  component: j1',
+        '  variables: j1.limit_lower',
+        '  hint: give limits: [lower, upper] with lower <= upper',
+      ],
+    ],
+    [
+      'negative friction (module parameter)',
+      ['--set', 'friction=-1'],
+      [
+        'ModelError: joint j1: friction -1 is not a finite number >= 0',
+        '  component: j1',
+        '  variables: j1.friction',
+        '  hint: give a friction level in N m (N), 0 or more',
+      ],
+    ],
+    [
+      'lower limit above the upper one (--set on the joint)',
+      ['--set', 'j1.limit_lower=2'],
+      [
+        'ModelError: joint j1: lower limit 2 is above the upper limit 1',
+        '  component: j1',
+        '  variables: j1.limit_lower',
+        '  hint: give limits: [lower, upper] with lower <= upper (check the --set values)',
+      ],
+    ],
+    [
+      'negative friction (--set on the joint)',
+      ['--set', 'j1.friction=-0.5'],
+      [
+        'ModelError: joint j1: friction -0.5 is not a finite number >= 0',
+        '  component: j1',
+        '  variables: j1.friction',
+        '  hint: give a friction level in N m (N), 0 or more (check the --set values)',
+      ],
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {
@@ -152,42 +205,62 @@ describe('error catalogue: kinematic loops', () => {
   it('an over-constrained loop: a box on two parallel guides (exit 1)', async () => {
     const r = await kron('compile', 'test/errors/fixtures/uncut-loop.ts');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'ModelError: the kinematic loop (p2, p1) cut at p2 has 5 constraints, but its tree joints have only 1 coordinate it may determine',
-      '  component: p2',
-      '  hint: the loop is over-constrained or too many of its joints are states: free a joint marked state: true, or cut the loop with a joint that constrains less (available: p1 (1))',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: the kinematic loop (p2, p1) cut at p2 has 5 constraints, but its tree joints have only 1 coordinate it may determine',
+        '  component: p2',
+        '  hint: the loop is over-constrained or too many of its joints are states: free a joint marked state: true, or cut the loop with a joint that constrains less (available: p1 (1))',
+      ),
+    );
   });
   it('Newton failure: a four-bar whose links cannot close stops at time 0 with the residual and the joints (exit 1)', async () => {
     const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', '--set', 'b=0.1', '--set', 'c=0.2', '--stop', '0.1');
     expect(r.code).toBe(1);
     const [first, , hint] = r.stderr.split('\n');
     // the residual is where the iteration stopped, not a property of the linkage: only its size is asserted
-    const residual = /^SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns \(tearing variables j2\.q, j4\.q; kinematic loop cut at j3 with joints j2, j1, j4\); residual (\S+)$/.exec(first);
+    const residual =
+      /^SimulationError: Newton iteration did not converge at time 0 in the algebraic loop of 10 unknowns \(tearing variables j2\.q, j4\.q; kinematic loop cut at j3 with joints j2, j1, j4\); residual (\S+)$/.exec(
+        first,
+      );
     expect(residual, first).not.toBeNull();
     expect(Number(residual![1])).toBeGreaterThan(1e-2);
     expect(hint).toMatch(/^ {2}hint: the loop may not close with these dimensions/);
   });
   it('dead point: a four-bar started 3e-15 rad from its change point stops at time 0, naming the loop (exit 1)', async () => {
-    const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', ...['a=0.2', 'd=0.6', 'b=0.4', 'c=0.4', 'theta2=3.14159265358979', 'w=4'].flatMap((p) => ['--set', p]), '--stop', '0.004');
+    const r = await kron(
+      'simulate',
+      'mechanisms/fourbar-planar.ts',
+      ...['a=0.2', 'd=0.6', 'b=0.4', 'c=0.4', 'theta2=3.14159265358979', 'w=4'].flatMap((p) => ['--set', p]),
+      '--stop',
+      '0.004',
+    );
     expect(r.code).toBe(1);
     // the condition estimate depends on where Newton lands within 1e-12 of the change point: its order is asserted
     const [first, ...rest] = r.stderr.split('\n');
-    const estimate = /^SimulationError: the kinematic loop cut at j3 \(joints j2, j1, j4\) is at a singular position at time 0: its constraint Jacobian is ill-conditioned \(condition estimate (\S+)\), a dead point or change point of the linkage$/.exec(first);
+    const estimate =
+      /^SimulationError: the kinematic loop cut at j3 \(joints j2, j1, j4\) is at a singular position at time 0: its constraint Jacobian is ill-conditioned \(condition estimate (\S+)\), a dead point or change point of the linkage$/.exec(
+        first,
+      );
     expect(estimate, first).not.toBeNull();
     expect(Number(estimate![1])).toBeGreaterThan(1e5);
-    expect(rest.join('\n')).toBe(lines(
-      '  variables: j2.q, j4.q',
-      '  hint: here the joints the loop determines cannot follow the state joints (their speeds grow without bound); start away from the dead point, choose state joints that drive the linkage through it (mark joints { state: true }), or change the dimensions',
-    ));
+    expect(rest.join('\n')).toBe(
+      lines(
+        '  variables: j2.q, j4.q',
+        '  hint: here the joints the loop determines cannot follow the state joints (their speeds grow without bound); start away from the dead point, choose state joints that drive the linkage through it (mark joints { state: true }), or change the dimensions',
+      ),
+    );
   });
   it('assembly branch: a step too large for the loop to follow stops (exit 1)', async () => {
     // --unsafe-step: at h = 0.05 RK4's stability check would stop it first (see 'RK4 beyond its stability region')
     const r = await kron('simulate', 'mechanisms/fourbar-planar.ts', '--set', 'w=30', '--step', '0.05', '--stop', '1', '--unsafe-step');
     expect(r.code).toBe(1);
     const [first, , hint] = r.stderr.split('\n').filter((l) => !l.startsWith('warning: --unsafe-step'));
-    expect(first).toBe('SimulationError: the kinematic loop cut at j3 (joints j2, j1, j4) left its assembly branch between time 0.025 and 0.05: the determinant of its constraint Jacobian changed sign, so the motion passed a singular position (a change point or dead point, where assembly branches meet) or the step was too large and Newton landed on the mirror assembly');
-    expect(hint).toBe('  hint: reduce --step (or use --integrator adaptive); if the error stays at the same time, the loop is at a singular position: past a change point (a loop that folds flat, e.g. a four-bar with a + d = b + c) the motion may go on along either branch and the equations do not say which, so no step size passes it; a dead point of these state joints others may drive through (mark joints { state: true }); else start away from it, stop before it, or change the dimensions');
+    expect(first).toBe(
+      'SimulationError: the kinematic loop cut at j3 (joints j2, j1, j4) left its assembly branch between time 0.025 and 0.05: the determinant of its constraint Jacobian changed sign, so the motion passed a singular position (a change point or dead point, where assembly branches meet) or the step was too large and Newton landed on the mirror assembly',
+    );
+    expect(hint).toBe(
+      '  hint: reduce --step (or use --integrator adaptive); if the error stays at the same time, the loop is at a singular position: past a change point (a loop that folds flat, e.g. a four-bar with a + d = b + c) the motion may go on along either branch and the equations do not say which, so no step size passes it; a dead point of these state joints others may drive through (mark joints { state: true }); else start away from it, stop before it, or change the dimensions',
+    );
   });
 });
 
@@ -196,9 +269,13 @@ describe('error catalogue: simulation', () => {
     const r = await kron('simulate', 'test/sim/fixtures/arm3.ts', '--stop', '3', '--integrator', 'rk4');
     expect(r.code).toBe(1);
     const [first, variables, hint] = r.stderr.split('\n');
-    expect(first).toMatch(/^SimulationError: fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3171 1\/s \(j3\.qd, j2\.qd, j1\.qd\) decays in the model but grows 1\.75-fold per step in the numbers; RK4 keeps it below a step of 0\.000878$/);
+    expect(first).toMatch(
+      /^SimulationError: fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3171 1\/s \(j3\.qd, j2\.qd, j1\.qd\) decays in the model but grows 1\.75-fold per step in the numbers; RK4 keeps it below a step of 0\.000878$/,
+    );
     expect(variables).toBe('  variables: j3.qd, j2.qd, j1.qd');
-    expect(hint).toBe('  hint: use --integrator radau (stiff, error-controlled), or a smaller step (--step 0.0005); --unsafe-step runs anyway, with an answer that is wrong');
+    expect(hint).toBe(
+      '  hint: use --integrator radau (stiff, error-controlled), or a smaller step (--step 0.0005); --unsafe-step runs anyway, with an answer that is wrong',
+    );
   });
 
   it('--step <= 0 (exit 2)', async () => {
@@ -215,11 +292,27 @@ describe('error catalogue: simulation', () => {
   });
   it('unknown --integrator, --rtol with the fixed-step rk4, a tolerance <= 0, --unsafe-step with radau or auto (exit 2)', async () => {
     const cases = [
-      [['--integrator', 'euler'], 'UsageError: --integrator must be rk4, adaptive, radau or auto, got "euler"', '  hint: e.g. --integrator adaptive --rtol 1e-8'],
-      [['--integrator', 'rk4', '--rtol', '1e-8'], 'UsageError: --rtol applies to the error-controlled integrators (adaptive, radau; auto where it goes on with radau)', '  hint: add --integrator adaptive, or --integrator radau for a stiff model'],
-      [['--integrator', 'auto', '--unsafe-step'], 'UsageError: --unsafe-step applies to the rk4 integrator', '  hint: the auto integrator goes on with radau where RK4\'s step is unstable: drop --unsafe-step'],
+      [
+        ['--integrator', 'euler'],
+        'UsageError: --integrator must be rk4, adaptive, radau or auto, got "euler"',
+        '  hint: e.g. --integrator adaptive --rtol 1e-8',
+      ],
+      [
+        ['--integrator', 'rk4', '--rtol', '1e-8'],
+        'UsageError: --rtol applies to the error-controlled integrators (adaptive, radau; auto where it goes on with radau)',
+        '  hint: add --integrator adaptive, or --integrator radau for a stiff model',
+      ],
+      [
+        ['--integrator', 'auto', '--unsafe-step'],
+        'UsageError: --unsafe-step applies to the rk4 integrator',
+        "  hint: the auto integrator goes on with radau where RK4's step is unstable: drop --unsafe-step",
+      ],
       [['--integrator', 'adaptive', '--atol', '0'], 'UsageError: atol 0 must be a finite number > 0', '  hint: e.g. --atol 1e-8'],
-      [['--integrator', 'radau', '--unsafe-step'], 'UsageError: --unsafe-step applies to the rk4 integrator', '  hint: the radau integrator controls its own steps: drop --unsafe-step'],
+      [
+        ['--integrator', 'radau', '--unsafe-step'],
+        'UsageError: --unsafe-step applies to the rk4 integrator',
+        '  hint: the radau integrator controls its own steps: drop --unsafe-step',
+      ],
     ] as const;
     for (const [flags, message, hint] of cases) {
       const r = await kron('simulate', 'mechanisms/drivetrain.ts', ...flags);
@@ -231,16 +324,20 @@ describe('error catalogue: simulation', () => {
     const r = kronProcess('simulate', 'test/errors/fixtures/blowup.ts', '--stop', '2', '--step', '0.25');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(lines(
-      'SimulationError: a non-finite value appeared in the step from time 0.75, at time 1: first non-finite variable g (g = 1/(1 - x))',
-      '  variables: g',
-      '  hint: a division by zero or a value growing without bound: check parameters and start values, or reduce --step',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'SimulationError: a non-finite value appeared in the step from time 0.75, at time 1: first non-finite variable g (g = 1/(1 - x))',
+        '  variables: g',
+        '  hint: a division by zero or a value growing without bound: check parameters and start values, or reduce --step',
+      ),
+    );
   });
   it('NaN during an adaptive simulation: the same report (exit 1)', async () => {
     const r = await kron('simulate', 'test/errors/fixtures/blowup.ts', '--stop', '2', '--integrator', 'adaptive');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^SimulationError: a non-finite value appeared in the step from time 0\.9\d*, at time 1: first non-finite variable g \(g = 1\/\(1 - x\)\)\n/);
+    expect(r.stderr).toMatch(
+      /^SimulationError: a non-finite value appeared in the step from time 0\.9\d*, at time 1: first non-finite variable g \(g = 1\/\(1 - x\)\)\n/,
+    );
   });
 });
 
@@ -249,101 +346,159 @@ describe('error catalogue: controller modules (--controller)', () => {
   it('a controller file that does not exist (exit 2)', async () => {
     const r = await run('test/errors/fixtures/nope.ts');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(lines(
-      'UsageError: controller file test/errors/fixtures/nope.ts not found',
-      '  hint: give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'UsageError: controller file test/errors/fixtures/nope.ts not found',
+        '  hint: give the path of a controller module, e.g. --controller mechanisms/controllers/puma560-pd.ts',
+      ),
+    );
   });
   it('a controller module with no default export (exit 1)', async () => {
     const r = await run('test/errors/fixtures/controller-no-default.ts');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(lines(
-      'ModelError: controller module test/errors/fixtures/controller-no-default.ts has no default export that is a controller function',
-      '  component: test/errors/fixtures/controller-no-default.ts',
-      '  hint: export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: controller module test/errors/fixtures/controller-no-default.ts has no default export that is a controller function',
+        '  component: test/errors/fixtures/controller-no-default.ts',
+        '  hint: export default function controller(t, state, inputs) { inputs["j1.tau"] = -100 * state["j1.q"] - 20 * state["j1.qd"]; }',
+      ),
+    );
   });
   it('a controller that throws: its message, where in its file, the time of the RK4 stage (exit 1)', async () => {
     const r = await run('test/errors/fixtures/controller-throws.ts');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(lines(
-      'SimulationError: controller test/errors/fixtures/controller-throws.ts failed at time 0.25: no gain scheduled beyond t = 0.2 (thrown at controller (test/errors/fixtures/controller-throws.ts:5:22))',
-      '  component: test/errors/fixtures/controller-throws.ts',
-      '  hint: the error is the controller\'s own; it is called as controller(t, state, inputs) at every evaluation of the derivatives (each RK4 stage), state by state name (e.g. state["j1.q"])',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'SimulationError: controller test/errors/fixtures/controller-throws.ts failed at time 0.25: no gain scheduled beyond t = 0.2 (thrown at controller (test/errors/fixtures/controller-throws.ts:5:22))',
+        '  component: test/errors/fixtures/controller-throws.ts',
+        '  hint: the error is the controller\'s own; it is called as controller(t, state, inputs) at every evaluation of the derivatives (each RK4 stage), state by state name (e.g. state["j1.q"])',
+      ),
+    );
   });
   it('a controller that sets an input the model does not have (exit 1)', async () => {
     const r = await run('test/errors/fixtures/controller-unknown-input.ts');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'SimulationError: controller test/errors/fixtures/controller-unknown-input.ts sets j2.tau, which is not an input of the model',
-      '  component: test/errors/fixtures/controller-unknown-input.ts',
-      '  variables: j2.tau',
-      '  hint: inputs: j1.tau',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'SimulationError: controller test/errors/fixtures/controller-unknown-input.ts sets j2.tau, which is not an input of the model',
+        '  component: test/errors/fixtures/controller-unknown-input.ts',
+        '  variables: j2.tau',
+        '  hint: inputs: j1.tau',
+      ),
+    );
   });
   it('a controller that sets an input to NaN, from a misspelt state name (exit 1)', async () => {
     const r = await run('test/errors/fixtures/controller-nan.ts');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'SimulationError: controller test/errors/fixtures/controller-nan.ts set input j1.tau to NaN at time 0',
-      '  component: test/errors/fixtures/controller-nan.ts',
-      '  variables: j1.tau',
-      '  hint: set inputs to finite numbers; state[name] is undefined for a name that is not a state (states: j1.q, j1.qd)',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'SimulationError: controller test/errors/fixtures/controller-nan.ts set input j1.tau to NaN at time 0',
+        '  component: test/errors/fixtures/controller-nan.ts',
+        '  variables: j1.tau',
+        '  hint: set inputs to finite numbers; state[name] is undefined for a name that is not a state (states: j1.q, j1.qd)',
+      ),
+    );
   });
   it('a controller that drives a torque the model already defines by an equation (PD in the model; exit 1)', async () => {
     const r = await kron('simulate', 'mechanisms/puma560-pd.ts', '--stop', '0.01', '--controller', 'mechanisms/controllers/puma560-pd.ts');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'SimulationError: controller mechanisms/controllers/puma560-pd.ts sets j1.tau, which is not an input of the model',
-      '  component: mechanisms/controllers/puma560-pd.ts',
-      '  variables: j1.tau',
-      '  hint: j1.tau is computed by the model\'s equations (an equation defines it, e.g. a controller in the model): drive a model without it; inputs: (none)',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'SimulationError: controller mechanisms/controllers/puma560-pd.ts sets j1.tau, which is not an input of the model',
+        '  component: mechanisms/controllers/puma560-pd.ts',
+        '  variables: j1.tau',
+        "  hint: j1.tau is computed by the model's equations (an equation defines it, e.g. a controller in the model): drive a model without it; inputs: (none)",
+      ),
+    );
   });
   it('two controllers in the model on one joint: structurally singular, naming both laws (exit 1)', async () => {
     const r = await kron('compile', 'test/errors/fixtures/two-pd.ts');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(lines(
-      'StructuralError: structurally singular: 39 equations, 38 unknowns, at most 38 can be matched',
-      '  variables: pd.e, pd_again.e, j1.tau',
-      '  equations:',
-      '    over-determined: pd: pd.e = pd.ref - j1.q',
-      '    over-determined: pd: pd.tau = -j1.qd + 10*pd.e',
-      '    over-determined: pd_again: pd_again.e = -j1.q + pd_again.ref',
-      '    over-determined: pd_again: pd_again.tau = 20*pd_again.e - 2*j1.qd',
-      '  hint: 4 equations determine only 3 unknowns: remove a redundant equation or constraint, or make a known quantity unknown. The input j1.tau can be defined by one equation each (one controller per joint).',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'StructuralError: structurally singular: 39 equations, 38 unknowns, at most 38 can be matched',
+        '  variables: pd.e, pd_again.e, j1.tau',
+        '  equations:',
+        '    over-determined: pd: pd.e = pd.ref - j1.q',
+        '    over-determined: pd: pd.tau = -j1.qd + 10*pd.e',
+        '    over-determined: pd_again: pd_again.e = -j1.q + pd_again.ref',
+        '    over-determined: pd_again: pd_again.tau = 20*pd_again.e - 2*j1.qd',
+        '  hint: 4 equations determine only 3 unknowns: remove a redundant equation or constraint, or make a known quantity unknown. The input j1.tau can be defined by one equation each (one controller per joint).',
+      ),
+    );
   });
 });
 
 describe('error catalogue: malformed URDF (exit 1, naming the element)', () => {
   const cases: [string, string, string, string][] = [
-    ['missing parent link', joint('j1', 'revolute', 'bse', 'a'),
-      'ModelError: URDF bad.urdf: <joint name="j1">: parent link "bse" is not defined', '  hint: add <link name="bse"> or correct the name'],
-    ['missing child link', joint('j1', 'revolute', 'base', 'arm'),
-      'ModelError: URDF bad.urdf: <joint name="j1">: child link "arm" is not defined', '  hint: add <link name="arm"> or correct the name'],
-    ['no <parent> element', '<joint name="j1" type="revolute"><child link="a"/></joint>',
-      'ModelError: URDF bad.urdf: <joint name="j1">: has no <parent link="...">', '  hint: name the parent link of the joint: <parent link="..."/>'],
-    ['unknown joint type', joint('j1', 'hinge', 'base', 'a'),
-      'ModelError: URDF bad.urdf: <joint name="j1">: unknown joint type "hinge"', '  hint: supported types: revolute, continuous, prismatic, fixed, floating, planar'],
-    ['zero-length axis', joint('j1', 'revolute', 'base', 'a', '<axis xyz="0 0 0"/>'),
-      'ModelError: URDF bad.urdf: <joint name="j1"> <axis>: axis xyz="0 0 0" has zero length', '  hint: give a non-zero direction in the child link frame, e.g. xyz="0 0 1"'],
-    ['joint limits with lower above upper', joint('j1', 'revolute', 'base', 'a', '<limit lower="1" upper="-1" effort="1" velocity="1"/>'),
-      'ModelError: URDF bad.urdf: <joint name="j1"> <limit>: lower="1" is above upper="-1"', '  hint: give lower <= upper (rad, or m for a prismatic joint)'],
-    ['negative joint friction', joint('j1', 'revolute', 'base', 'a', '<dynamics friction="-0.2"/>'),
-      'ModelError: URDF bad.urdf: <joint name="j1"> <dynamics>: friction -0.2 is negative', '  hint: give a friction >= 0 (N m, or N for a prismatic joint)'],
-    ['cycle (a link with two parents)', `<link name="b"/>${joint('j1', 'revolute', 'base', 'a')}${joint('j2', 'revolute', 'a', 'b')}${joint('j3', 'revolute', 'b', 'a')}`,
-      'ModelError: URDF bad.urdf: <link name="a">: is the child of two joints, "j1" and "j3", which closes a kinematic loop', '  hint: URDF describes trees: every link but the root is the child of exactly one joint'],
-    ['cycle (detached from the root)', `<link name="b"/>${joint('j1', 'revolute', 'a', 'b')}${joint('j2', 'revolute', 'b', 'a')}`,
-      'ModelError: URDF bad.urdf: <robot>: the joints form a cycle: a -> b -> a', '  hint: URDF describes trees: every link must be reachable from the root link'],
-    ['several roots', '',
-      'ModelError: URDF bad.urdf: <robot>: there are 2 root links (links that are the child of no joint): "base", "a"', '  hint: connect every link but one to a parent with a <joint>'],
-    ['not well-formed XML', '<joint name="j1">',
-      "ModelError: URDF bad.urdf: not well-formed XML at line 6, column 1: Expected closing tag 'joint' (opened in line 5, col 3) instead of closing tag 'robot'.", '  hint: check the tags around that line'],
+    [
+      'missing parent link',
+      joint('j1', 'revolute', 'bse', 'a'),
+      'ModelError: URDF bad.urdf: <joint name="j1">: parent link "bse" is not defined',
+      '  hint: add <link name="bse"> or correct the name',
+    ],
+    [
+      'missing child link',
+      joint('j1', 'revolute', 'base', 'arm'),
+      'ModelError: URDF bad.urdf: <joint name="j1">: child link "arm" is not defined',
+      '  hint: add <link name="arm"> or correct the name',
+    ],
+    [
+      'no <parent> element',
+      '<joint name="j1" type="revolute"><child link="a"/></joint>',
+      'ModelError: URDF bad.urdf: <joint name="j1">: has no <parent link="...">',
+      '  hint: name the parent link of the joint: <parent link="..."/>',
+    ],
+    [
+      'unknown joint type',
+      joint('j1', 'hinge', 'base', 'a'),
+      'ModelError: URDF bad.urdf: <joint name="j1">: unknown joint type "hinge"',
+      '  hint: supported types: revolute, continuous, prismatic, fixed, floating, planar',
+    ],
+    [
+      'zero-length axis',
+      joint('j1', 'revolute', 'base', 'a', '<axis xyz="0 0 0"/>'),
+      'ModelError: URDF bad.urdf: <joint name="j1"> <axis>: axis xyz="0 0 0" has zero length',
+      '  hint: give a non-zero direction in the child link frame, e.g. xyz="0 0 1"',
+    ],
+    [
+      'joint limits with lower above upper',
+      joint('j1', 'revolute', 'base', 'a', '<limit lower="1" upper="-1" effort="1" velocity="1"/>'),
+      'ModelError: URDF bad.urdf: <joint name="j1"> <limit>: lower="1" is above upper="-1"',
+      '  hint: give lower <= upper (rad, or m for a prismatic joint)',
+    ],
+    [
+      'negative joint friction',
+      joint('j1', 'revolute', 'base', 'a', '<dynamics friction="-0.2"/>'),
+      'ModelError: URDF bad.urdf: <joint name="j1"> <dynamics>: friction -0.2 is negative',
+      '  hint: give a friction >= 0 (N m, or N for a prismatic joint)',
+    ],
+    [
+      'cycle (a link with two parents)',
+      `<link name="b"/>${joint('j1', 'revolute', 'base', 'a')}${joint('j2', 'revolute', 'a', 'b')}${joint('j3', 'revolute', 'b', 'a')}`,
+      'ModelError: URDF bad.urdf: <link name="a">: is the child of two joints, "j1" and "j3", which closes a kinematic loop',
+      '  hint: URDF describes trees: every link but the root is the child of exactly one joint',
+    ],
+    [
+      'cycle (detached from the root)',
+      `<link name="b"/>${joint('j1', 'revolute', 'a', 'b')}${joint('j2', 'revolute', 'b', 'a')}`,
+      'ModelError: URDF bad.urdf: <robot>: the joints form a cycle: a -> b -> a',
+      '  hint: URDF describes trees: every link must be reachable from the root link',
+    ],
+    [
+      'several roots',
+      '',
+      'ModelError: URDF bad.urdf: <robot>: there are 2 root links (links that are the child of no joint): "base", "a"',
+      '  hint: connect every link but one to a parent with a <joint>',
+    ],
+    [
+      'not well-formed XML',
+      '<joint name="j1">',
+      "ModelError: URDF bad.urdf: not well-formed XML at line 6, column 1: Expected closing tag 'joint' (opened in line 5, col 3) instead of closing tag 'robot'.",
+      '  hint: check the tags around that line',
+    ],
   ];
   for (const [what, body, message, hint] of cases) {
     it(what, async () => {
@@ -354,25 +509,54 @@ describe('error catalogue: malformed URDF (exit 1, naming the element)', () => {
   }
   const inertial = (mass: string, inertia: string) => `<inertial><mass value="${mass}"/><inertia ${inertia}/></inertial>`;
   const link: [string, string, string, string][] = [
-    ['negative mass', inertial('-2', 'ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: mass -2 is not a finite number >= 0', '  hint: give a mass in kg, 0 or more'],
-    ['inertia not positive semi-definite', inertial('2', 'ixx="1" iyy="1" izz="1" ixy="2" ixz="0" iyz="0"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 1, Ixy 2) is not positive semi-definite: principal moments -1, 1, 3', '  hint: the inertia tensor about the centre of mass must be positive semi-definite'],
-    ['inertia violating the triangle inequality', inertial('2', 'ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"'),
+    [
+      'negative mass',
+      inertial('-2', 'ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: mass -2 is not a finite number >= 0',
+      '  hint: give a mass in kg, 0 or more',
+    ],
+    [
+      'inertia not positive semi-definite',
+      inertial('2', 'ixx="1" iyy="1" izz="1" ixy="2" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 1, Ixy 2) is not positive semi-definite: principal moments -1, 1, 3',
+      '  hint: the inertia tensor about the centre of mass must be positive semi-definite',
+    ],
+    [
+      'inertia violating the triangle inequality',
+      inertial('2', 'ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"'),
       'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 3) violates the triangle inequality: principal moments 1, 1, 3 (1 + 1 < 3)',
-      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C'],
-    ['principal moments violating the triangle inequality, though the diagonal does not', inertial('1', 'ixx="1" iyy="1" izz="0.2" ixy="0.9" ixz="0" iyz="0"'),
+      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C',
+    ],
+    [
+      'principal moments violating the triangle inequality, though the diagonal does not',
+      inertial('1', 'ixx="1" iyy="1" izz="0.2" ixy="0.9" ixz="0" iyz="0"'),
       'ModelError: URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 0.2, Ixy 0.9) violates the triangle inequality: principal moments 0.1, 0.2, 1.9 (0.1 + 0.2 < 1.9)',
-      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C'],
-    ['a number that is not one', inertial('heavy', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="heavy" is not a decimal number', '  hint: e.g. value="0"'],
-    ['a hexadecimal number', inertial('0x10', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="0x10" is not a decimal number', '  hint: e.g. value="0"'],
-    ['a number out of range', inertial('1e308', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
-      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="1e308" is out of range: Kron reads magnitudes up to 1e9', '  hint: URDF quantities are in SI units (m, kg, kg m^2, rad): check the units'],
-    ['missing products of inertia', inertial('1', 'ixx="1" iyy="1" izz="1"'),
+      '  hint: the principal moments A <= B <= C of a rigid body satisfy A + B >= C',
+    ],
+    [
+      'a number that is not one',
+      inertial('heavy', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="heavy" is not a decimal number',
+      '  hint: e.g. value="0"',
+    ],
+    [
+      'a hexadecimal number',
+      inertial('0x10', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="0x10" is not a decimal number',
+      '  hint: e.g. value="0"',
+    ],
+    [
+      'a number out of range',
+      inertial('1e308', 'ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"'),
+      'ModelError: URDF bad.urdf: <link name="a"> <inertial> <mass>: value="1e308" is out of range: Kron reads magnitudes up to 1e9',
+      '  hint: URDF quantities are in SI units (m, kg, kg m^2, rad): check the units',
+    ],
+    [
+      'missing products of inertia',
+      inertial('1', 'ixx="1" iyy="1" izz="1"'),
       'ModelError: URDF bad.urdf: <link name="a"> <inertial> <inertia>: attributes ixy, ixz, iyz are missing',
-      '  hint: URDF gives all six: <inertia ixx="..." iyy="..." izz="..." ixy="0" ixz="0" iyz="0"/>'],
+      '  hint: URDF gives all six: <inertia ixx="..." iyy="..." izz="..." ixy="0" ixz="0" iyz="0"/>',
+    ],
   ];
   for (const [what, a, message, hint] of link) {
     it(what, async () => {
@@ -392,31 +576,40 @@ describe('error catalogue: files the readers refuse, through the shell (one mess
   const robot = (inside: string) => `<robot name="r"><link name="base">${inside}</link></robot>\n`;
   it('a URDF whose DOCTYPE declares entities, as in a billion-laughs file (exit 1)', () => {
     const dtd = '<!ENTITY l0 "lol">' + Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
-    const r = kronProcess('simulate', write('laughs.urdf', `<?xml version="1.0"?>\n<!DOCTYPE robot [${dtd}]>\n${robot('<visual><geometry><mesh filename="&l9;"/></geometry></visual>')}`));
+    const r = kronProcess(
+      'simulate',
+      write('laughs.urdf', `<?xml version="1.0"?>\n<!DOCTYPE robot [${dtd}]>\n${robot('<visual><geometry><mesh filename="&l9;"/></geometry></visual>')}`),
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(lines(
-      'ModelError: URDF laughs.urdf: the DOCTYPE declares entities (&l0;), which Kron does not expand',
-      '  hint: write the values in place (xacro can generate them) and remove the DOCTYPE',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: URDF laughs.urdf: the DOCTYPE declares entities (&l0;), which Kron does not expand',
+        '  hint: write the values in place (xacro can generate them) and remove the DOCTYPE',
+      ),
+    );
   });
   it('a URDF nested deeper than the XML reader goes (exit 1)', () => {
     const r = kronProcess('simulate', write('deep.urdf', robot('<a>'.repeat(200) + '</a>'.repeat(200))));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(lines(
-      'ModelError: URDF deep.urdf: the XML reader refused it: Maximum nested tags exceeded',
-      '  hint: Kron reads XML nested at most 100 elements deep, without DOCTYPE entities',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'ModelError: URDF deep.urdf: the XML reader refused it: Maximum nested tags exceeded',
+        '  hint: Kron reads XML nested at most 100 elements deep, without DOCTYPE entities',
+      ),
+    );
   });
   it('a model module that imports a package that is not installed (exit 2)', () => {
     const r = kronProcess('simulate', 'test/errors/fixtures/missing-package.ts');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(lines(
-      'UsageError: model module test/errors/fixtures/missing-package.ts imports the package "no-such-package", which is not installed',
-      '  hint: install it (npm install no-such-package) or correct the name',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'UsageError: model module test/errors/fixtures/missing-package.ts imports the package "no-such-package", which is not installed',
+        '  hint: install it (npm install no-such-package) or correct the name',
+      ),
+    );
   });
 });
 
@@ -427,10 +620,16 @@ describe('error catalogue: the command line (exit 2)', () => {
     [['fly'], `UsageError: unknown command "fly"\n  hint: commands: ${commands}; kron --help lists them`],
     [['simulate'], 'UsageError: kron simulate needs a model file\n  hint: kron simulate mechanisms/drivetrain.ts; kron simulate --help'],
     [['compile', 'mechanisms/drivetrain.ts', '--frobnicate'], "UsageError: Unknown option '--frobnicate'\n  hint: kron compile --help lists the options"],
-    [['compile', 'mechanisms/drivetrain.ts', '--mode', 'fast'], 'UsageError: --mode must be torn, relaxed or auto, got "fast"\n  hint: auto compiles both forms and keeps the one with fewer operations'],
+    [
+      ['compile', 'mechanisms/drivetrain.ts', '--mode', 'fast'],
+      'UsageError: --mode must be torn, relaxed or auto, got "fast"\n  hint: auto compiles both forms and keeps the one with fewer operations',
+    ],
     [['compile', 'mechanisms/drivetrain.ts', '--set', 'i'], 'UsageError: --set expects name=value, got "i"\n  hint: e.g. --set n=16'],
     [['compile', 'mechanisms/drivetrain.ts', '--set', 'i=abc'], 'UsageError: --set i expects a number, got "abc"'],
-    [['compile', 'mechanisms/drivetrain.ts', '--gravity', '0,0,-1'], 'UsageError: --gravity applies to mechanisms (models built with Mechanism, which have a world)'],
+    [
+      ['compile', 'mechanisms/drivetrain.ts', '--gravity', '0,0,-1'],
+      'UsageError: --gravity applies to mechanisms (models built with Mechanism, which have a world)',
+    ],
     [['compile', 'mechanisms/pendulum.ts', '--gravity', '0,-1'], 'UsageError: --gravity expects gx,gy,gz, got "0,-1"\n  hint: e.g. --gravity 0,0,-9.80665'],
   ];
   for (const [argv, message] of cases) {
@@ -446,56 +645,79 @@ describe('error catalogue: inverse dynamics', () => {
   it('kron compile --inverse of a model without generalized coordinates (exit 2)', async () => {
     const r = await kron('compile', 'mechanisms/drivetrain.ts', '--inverse');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(lines(
-      'UsageError: model drivetrain declares no generalized coordinates, so it has no inverse problem',
-      '  hint: inverse dynamics needs a Mechanism with state joints (or a Model whose generalizedCoordinates() names q, qd, qdd and tau)',
-    ));
+    expect(r.stderr).toBe(
+      lines(
+        'UsageError: model drivetrain declares no generalized coordinates, so it has no inverse problem',
+        '  hint: inverse dynamics needs a Mechanism with state joints (or a Model whose generalizedCoordinates() names q, qd, qdd and tau)',
+      ),
+    );
   });
 });
 
 describe('error catalogue: sweeps (exit 2)', () => {
   const cases: [string[], string[]][] = [
-    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'link.m=1:2'], [
-      'UsageError: --grid "link.m=1:2": a range is a:b:n (n points from a to b)',
-      "  hint: e.g. --grid 'link2.m=1:5:9' (9 points from 1 to 5) or --grid 'j1.q=-1,0,1'",
-    ]],
-    [['sweep', 'mechanisms/pendulum.ts', '--samples', '3', '--dist', 'link.m=gauss(1,2)'], [
-      'UsageError: --dist "link.m=gauss(1,2)": expected normal(mean,sd) or uniform(low,high)',
-      "  hint: e.g. --dist 'link2.m=normal(17.4,0.5)' or --dist 'j2.q=uniform(-0.5,0.5)'",
-    ]],
-    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.Q=1,2'], [
-      'UsageError: a sweep names j1.Q, which is neither a parameter nor a variable of the model',
-      '  variables: j1.Q',
-      "  hint: sweep a model parameter (link2.m) or a state's start value (j1.q); j1 has j1.q, j1.qd; a model module's own parameters (n=16) change its structure: give them with --set",
-    ]],
-    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--samples', '2', '--dist', 'j1.qd=normal(0,1)'], [
-      'UsageError: a sweep is a --grid or a Monte Carlo (--samples with --dist), not both',
-      "  hint: run two sweeps, e.g. one with --grid 'j1.q=-1,0,1', one with --samples 100 --dist 'link2.m=normal(17.4,0.5)'",
-    ]],
-    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'http://x'], [
-      'UsageError: --queue expects a redis:// or rediss:// URL, got "http://x"',
-      '  hint: e.g. --queue redis://127.0.0.1:6379, or rediss://kron@redis.example.org:6380 with TLS',
-    ]],
-    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'redis://kron:secret@127.0.0.1:1', '--tls-ca', 'ca.crt'], [
-      'UsageError: --tls-ca applies to a rediss:// URL (TLS), and --queue is redis://kron:***@127.0.0.1:1',
-      '  hint: write rediss://127.0.0.1:1',
-    ]],
-    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'redis://127.0.0.1:1', '--key-file', '/nonexistent/queue.key'], [
-      'UsageError: --key-file /nonexistent/queue.key cannot be read (ENOENT)',
-      '  hint: make one with: openssl rand -hex 32 > queue.key; chmod 600 queue.key; give the same key to the producer and every worker (--key-file queue.key, or the environment variable KRON_QUEUE_KEY)',
-    ]],
-    [['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--key-file', 'queue.key'], [
-      'UsageError: --key-file applies to a queued sweep',
-      '  hint: add --queue redis://host:port, or leave it out',
-    ]],
-    [['worker', '--queue', 'redis://127.0.0.1:1', '--metric-dir', '/nonexistent'], [
-      'UsageError: --metric-dir /nonexistent is not a folder',
-      "  hint: give the folder that holds the sweeps' --metric modules",
-    ]],
-    [['worker'], [
-      'UsageError: kron worker needs --queue redis://host:port',
-      '  hint: the Redis that `kron sweep --queue` enqueues to, e.g. kron worker --queue redis://127.0.0.1:6379',
-    ]],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--grid', 'link.m=1:2'],
+      [
+        'UsageError: --grid "link.m=1:2": a range is a:b:n (n points from a to b)',
+        "  hint: e.g. --grid 'link2.m=1:5:9' (9 points from 1 to 5) or --grid 'j1.q=-1,0,1'",
+      ],
+    ],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--samples', '3', '--dist', 'link.m=gauss(1,2)'],
+      [
+        'UsageError: --dist "link.m=gauss(1,2)": expected normal(mean,sd) or uniform(low,high)',
+        "  hint: e.g. --dist 'link2.m=normal(17.4,0.5)' or --dist 'j2.q=uniform(-0.5,0.5)'",
+      ],
+    ],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.Q=1,2'],
+      [
+        'UsageError: a sweep names j1.Q, which is neither a parameter nor a variable of the model',
+        '  variables: j1.Q',
+        "  hint: sweep a model parameter (link2.m) or a state's start value (j1.q); j1 has j1.q, j1.qd; a model module's own parameters (n=16) change its structure: give them with --set",
+      ],
+    ],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--samples', '2', '--dist', 'j1.qd=normal(0,1)'],
+      [
+        'UsageError: a sweep is a --grid or a Monte Carlo (--samples with --dist), not both',
+        "  hint: run two sweeps, e.g. one with --grid 'j1.q=-1,0,1', one with --samples 100 --dist 'link2.m=normal(17.4,0.5)'",
+      ],
+    ],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'http://x'],
+      [
+        'UsageError: --queue expects a redis:// or rediss:// URL, got "http://x"',
+        '  hint: e.g. --queue redis://127.0.0.1:6379, or rediss://kron@redis.example.org:6380 with TLS',
+      ],
+    ],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'redis://kron:secret@127.0.0.1:1', '--tls-ca', 'ca.crt'],
+      ['UsageError: --tls-ca applies to a rediss:// URL (TLS), and --queue is redis://kron:***@127.0.0.1:1', '  hint: write rediss://127.0.0.1:1'],
+    ],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--queue', 'redis://127.0.0.1:1', '--key-file', '/nonexistent/queue.key'],
+      [
+        'UsageError: --key-file /nonexistent/queue.key cannot be read (ENOENT)',
+        '  hint: make one with: openssl rand -hex 32 > queue.key; chmod 600 queue.key; give the same key to the producer and every worker (--key-file queue.key, or the environment variable KRON_QUEUE_KEY)',
+      ],
+    ],
+    [
+      ['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=1', '--key-file', 'queue.key'],
+      ['UsageError: --key-file applies to a queued sweep', '  hint: add --queue redis://host:port, or leave it out'],
+    ],
+    [
+      ['worker', '--queue', 'redis://127.0.0.1:1', '--metric-dir', '/nonexistent'],
+      ['UsageError: --metric-dir /nonexistent is not a folder', "  hint: give the folder that holds the sweeps' --metric modules"],
+    ],
+    [
+      ['worker'],
+      [
+        'UsageError: kron worker needs --queue redis://host:port',
+        '  hint: the Redis that `kron sweep --queue` enqueues to, e.g. kron worker --queue redis://127.0.0.1:6379',
+      ],
+    ],
   ];
   for (const [argv, message] of cases) {
     it(`kron ${argv.join(' ')}`, async () => {

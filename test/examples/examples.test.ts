@@ -36,7 +36,9 @@ async function run<T>(name: string): Promise<{ module: T; output: string }> {
 
 describe('examples/', () => {
   it('every example is tested here, and each opens with a one-line summary that names it', () => {
-    const files = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.ts')).sort();
+    const files = readdirSync(join(root, 'examples'))
+      .filter((f) => f.endsWith('.ts'))
+      .sort();
     expect(files).toEqual(['fourbar.ts', 'ilqr.ts', 'inverse-dynamics.ts', 'linearization.ts', 'pendulum.ts', 'sweep.ts', 'urdf-pd.ts', 'viewer.ts']);
     for (const f of files) expect(readFileSync(join(root, 'examples', f), 'utf8')).toMatch(new RegExp(`^// ${f.slice(0, -3)}: \\S.*\\n//\\n`));
   });
@@ -57,11 +59,13 @@ describe('examples/', () => {
     const [q1, q2, q4] = ['j1.q', 'j2.q', 'j4.q'].map((s) => ex.result.get(s as 'j1.q'));
     // Freudenstein's equation of the crank angle t2 and the rocker angle t4, and the coupler's own angle t2 + q2
     const [K1, K2, K3] = [d / a, d / c, (a * a - b * b + c * c + d * d) / (2 * a * c)];
-    let freudenstein = 0, coupler = 0;
+    let freudenstein = 0,
+      coupler = 0;
     for (let k = 0; k < ex.result.length; k++) {
       freudenstein = Math.max(freudenstein, Math.abs(K1 * Math.cos(q4[k]) - K2 * Math.cos(q1[k]) + K3 - Math.cos(q1[k] - q4[k])));
       // B + b (cos, sin)(t2 + q2) is the rocker's end C
-      const cx = a * Math.cos(q1[k]) + b * Math.cos(q1[k] + q2[k]) - d, cy = a * Math.sin(q1[k]) + b * Math.sin(q1[k] + q2[k]);
+      const cx = a * Math.cos(q1[k]) + b * Math.cos(q1[k] + q2[k]) - d,
+        cy = a * Math.sin(q1[k]) + b * Math.sin(q1[k] + q2[k]);
       coupler = Math.max(coupler, Math.abs(Math.hypot(cx, cy) - c), Math.abs(Math.atan2(cy, cx) - q4[k]));
     }
     expect(freudenstein).toBeLessThan(1e-10);
@@ -79,7 +83,9 @@ describe('examples/', () => {
 
   it('urdf-pd: the arm settles where kp (q - ref) carries its weight (the static equilibrium, by Newton)', async () => {
     const { module: ex, output } = await run<typeof import('../../examples/urdf-pd.ts')>('urdf-pd');
-    const { m1, L1, lc1, m2, lc2 } = ex.arm, { kp } = ex.gains, ref = [ex.target.shoulder, ex.target.elbow];
+    const { m1, L1, lc1, m2, lc2 } = ex.arm,
+      { kp } = ex.gains,
+      ref = [ex.target.shoulder, ex.target.elbow];
     // joints about y, positive angles lower the arm: gravity's torques g (m1 lc1 + m2 L1) cos q1 + g m2 lc2 cos(q1 + q2), g m2 lc2 cos(q1 + q2)
     const residual = (q: number[]) => [
       kp * (q[0] - ref[0]) - G * ((m1 * lc1 + m2 * L1) * Math.cos(q[0]) + m2 * lc2 * Math.cos(q[0] + q[1])),
@@ -87,8 +93,13 @@ describe('examples/', () => {
     ];
     let q = [...ref];
     for (let k = 0; k < 30; k++) {
-      const r = residual(q), s1 = G * (m1 * lc1 + m2 * L1) * Math.sin(q[0]), s12 = G * m2 * lc2 * Math.sin(q[0] + q[1]);
-      const J = [[kp + s1 + s12, s12], [s12, kp + s12]];
+      const r = residual(q),
+        s1 = G * (m1 * lc1 + m2 * L1) * Math.sin(q[0]),
+        s12 = G * m2 * lc2 * Math.sin(q[0] + q[1]);
+      const J = [
+        [kp + s1 + s12, s12],
+        [s12, kp + s12],
+      ];
       const det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
       q = [q[0] - (J[1][1] * r[0] - J[0][1] * r[1]) / det, q[1] - (J[0][0] * r[1] - J[1][0] * r[0]) / det];
     }
@@ -119,8 +130,14 @@ describe('examples/', () => {
     const w = Math.sqrt(G / ((Izz + m * d * d) / (m * d)));
     const sorted = (e: { re: number; im: number }[]) => e.map((v) => [v.re, v.im]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
     const close = (got: number[][], want: number[][]) => got.forEach((v, k) => v.forEach((x, i) => expect(Math.abs(x - want[k][i])).toBeLessThan(1e-9)));
-    close(sorted(ex.down.eigenvalues), [[0, -w], [0, w]]);
-    close(sorted(ex.up.eigenvalues), [[-w, 0], [w, 0]]);
+    close(sorted(ex.down.eigenvalues), [
+      [0, -w],
+      [0, w],
+    ]);
+    close(sorted(ex.up.eigenvalues), [
+      [-w, 0],
+      [w, 0],
+    ]);
     // B: the torque's angular acceleration 1 / Ip
     expect(ex.down.B[1][0]).toBeCloseTo(1 / (Izz + m * d * d), 12);
     expect(output).toContain(`+ ${w.toFixed(9)}i`);
@@ -149,9 +166,21 @@ describe('examples/', () => {
     const h = 1e-5;
     for (const k of [0, 37, 100, 163, 199]) {
       const { A, B } = ex.step(xs[k], us[k], true) as { A: number[]; B: number[] };
-      for (const [J, cols, at] of [[A, 4, 'x'], [B, 2, 'u']] as const) {
+      for (const [J, cols, at] of [
+        [A, 4, 'x'],
+        [B, 2, 'u'],
+      ] as const) {
         for (let j = 0; j < cols; j++) {
-          const shift = (s: number) => (at === 'x' ? oracleStep(xs[k].map((v, i) => v + (i === j ? s : 0)), us[k]) : oracleStep(xs[k], us[k].map((v, i) => v + (i === j ? s : 0))));
+          const shift = (s: number) =>
+            at === 'x'
+              ? oracleStep(
+                  xs[k].map((v, i) => v + (i === j ? s : 0)),
+                  us[k],
+                )
+              : oracleStep(
+                  xs[k],
+                  us[k].map((v, i) => v + (i === j ? s : 0)),
+                );
           const [plus, minus] = [shift(h), shift(-h)];
           for (let i = 0; i < 4; i++) expect(Math.abs(J[i * cols + j] - (plus[i] - minus[i]) / (2 * h)), `d${at}: k ${k}, ${i}, ${j}`).toBeLessThan(1e-8);
         }
@@ -160,7 +189,7 @@ describe('examples/', () => {
     expect(output).toMatch(/^iLQR: \d+ iterations/);
   });
 
-  it('sweep: each length\'s period is the exact one, and 2 pi sqrt(L/g) (1 + 2 r^2 / 5 L^2)^(1/2) to first order', async () => {
+  it("sweep: each length's period is the exact one, and 2 pi sqrt(L/g) (1 + 2 r^2 / 5 L^2)^(1/2) to first order", async () => {
     const { module: ex, output } = await run<typeof import('../../examples/sweep.ts')>('sweep');
     const { m, r } = ex.ball;
     expect(ex.rows.map((row) => row.L)).toEqual(ex.lengths);
@@ -172,7 +201,7 @@ describe('examples/', () => {
     expect(output.split('\n')).toHaveLength(ex.lengths.length + 2);
   });
 
-  it('viewer: writes a result file whose poses are the run\'s angles (elbow at L1 (cos q1, sin q1), link 2 turned by q1 + q2)', () => {
+  it("viewer: writes a result file whose poses are the run's angles (elbow at L1 (cos q1, sin q1), link 2 turned by q1 + q2)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-example-'));
     try {
       // from the repository, as its tests run a TypeScript program: tsx maps 'kron' to src/ by tsconfig.json

@@ -3,7 +3,9 @@ import { add, cos, diff, div, evaluate, exp, linearIn, mul, neg, num, pow, show,
 import { Model } from '../../src/model/index.ts';
 
 const m = new Model('t');
-const x = m.variable('x'), y = m.variable('y'), z = m.variable('z');
+const x = m.variable('x'),
+  y = m.variable('y'),
+  z = m.variable('z');
 const vars = [x, y, z];
 
 describe('hash-consing and simplification at construction', () => {
@@ -42,11 +44,12 @@ describe('hash-consing and simplification at construction', () => {
 
 // seeded random expressions for property tests
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 function randomExpr(r: () => number, depth: number): Expr {
   if (depth === 0 || r() < 0.2) return r() < 0.7 ? vars[Math.floor(r() * 3)] : num(Math.round(r() * 8 - 4) / 2);
-  const a = randomExpr(r, depth - 1), b = randomExpr(r, depth - 1);
+  const a = randomExpr(r, depth - 1),
+    b = randomExpr(r, depth - 1);
   const k = Math.floor(r() * 9);
   return [add(a, b), sub(a, b), mul(a, b), div(a, add(2.5, mul(b, b))), sin(a), cos(b), pow(a, 3), exp(mul(0.1, a)), atan2(a, add(b, 3))][k];
 }

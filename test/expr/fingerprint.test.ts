@@ -19,8 +19,16 @@ const same = (a: Expr, b: Expr) => {
 
 /** R S R^T with R the rotation about z by q (sin q, cos q) and S symmetric of six symbols, by its entries' defining sums */
 function congruence(): Expr[][] {
-  const S = [[s[0], s[1], s[2]], [s[1], s[3], s[4]], [s[2], s[4], s[5]]];
-  const R: Expr[][] = [[cos(q), mul(-1, sin(q)), num(0)], [sin(q), cos(q), num(0)], [num(0), num(0), num(1)]];
+  const S = [
+    [s[0], s[1], s[2]],
+    [s[1], s[3], s[4]],
+    [s[2], s[4], s[5]],
+  ];
+  const R: Expr[][] = [
+    [cos(q), mul(-1, sin(q)), num(0)],
+    [sin(q), cos(q), num(0)],
+    [num(0), num(0), num(1)],
+  ];
   const RS = R.map((row) => [0, 1, 2].map((j) => add(...row.map((r, k) => mul(r, S[k][j])))));
   return RS.map((row) => [0, 1, 2].map((j) => add(...row.map((e, k) => mul(e, R[j][k])))));
 }
@@ -31,7 +39,12 @@ describe('fingerprints', () => {
     expect(same(div(sub(pow(x, 2), pow(y, 2)), sub(x, y)), add(x, y))).toBe(true);
     const A = congruence();
     expect(A[0][1]).not.toBe(A[1][0]); // different trees: hash-consing alone does not share them
-    for (const [i, j] of [[0, 1], [0, 2], [1, 2]]) expect(same(A[i][j], A[j][i])).toBe(true);
+    for (const [i, j] of [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ])
+      expect(same(A[i][j], A[j][i])).toBe(true);
   });
 
   it('differ for different functions, however close', () => {

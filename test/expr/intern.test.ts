@@ -7,7 +7,8 @@ import { type Expr, ExprError, add, cos, diff, mul, num, sin, symsOf, tableSnaps
 import { Model } from '../../src/model/index.ts';
 
 const m = new Model('t');
-const x = m.variable('x'), y = m.variable('y');
+const x = m.variable('x'),
+  y = m.variable('y');
 const X = m.variables[0];
 
 describe('withLocalTable: the intern table of one compile', () => {
@@ -42,7 +43,7 @@ describe('withLocalTable: the intern table of one compile', () => {
     expect(diff(e, X)).toBe(add(mul(cos(x), x), sin(x)));
   });
 
-  it('started from a snapshot (mode auto\'s second form): the nodes made before it, not those made after', () => {
+  it("started from a snapshot (mode auto's second form): the nodes made before it, not those made after", () => {
     let early: Expr | undefined, late: Expr | undefined;
     const snapshot = withLocalTable(() => {
       early = add(sin(x), 11.5);
@@ -66,10 +67,12 @@ describe('withLocalTable: the intern table of one compile', () => {
   });
 
   it('ends with its function, also when that throws', () => {
-    expect(() => withLocalTable(() => {
-      add(x, 9.5);
-      throw new Error('boom');
-    })).toThrow('boom');
+    expect(() =>
+      withLocalTable(() => {
+        add(x, 9.5);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     const outside = add(x, 9.5);
     expect(add(9.5, x)).toBe(outside);
     expect(withLocalTable(() => add(x, 9.5))).toBe(outside);

@@ -21,7 +21,9 @@ describe('a fuzz batch survives its cases', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(results.map((r) => r.cls ?? r.failure!.kind)).toEqual(['agree', 'agree', 'crash', 'agree', 'timeout', 'agree', 'crash', 'agree']);
     expect(results[2].failure!.detail).toBe('the worker died while running this case: exit code 7');
-    expect(results[4].failure!.detail).toMatch(/^no answer after 3 s: the worker was stopped \(reproduce: npm run fuzz -- --seed 5 --cases 1 --small --family mixed --verbose\)$/);
+    expect(results[4].failure!.detail).toMatch(
+      /^no answer after 3 s: the worker was stopped \(reproduce: npm run fuzz -- --seed 5 --cases 1 --small --family mixed --verbose\)$/,
+    );
     expect(results[6].failure!.detail).toBe('the worker died while running this case: Error: stand-in failure on seed 7');
   });
 
@@ -37,6 +39,10 @@ describe('a fuzz batch survives its cases', () => {
     const { result } = safeCase(41, { ...TASK }, () => {
       throw new Error('axisAngle: rebuilt rotation off by 1e-5');
     });
-    expect(result).toEqual({ seed: 41, shape: '(the generator failed)', failure: { kind: 'crash', detail: 'generator: Error: axisAngle: rebuilt rotation off by 1e-5' } });
+    expect(result).toEqual({
+      seed: 41,
+      shape: '(the generator failed)',
+      failure: { kind: 'crash', detail: 'generator: Error: axisAngle: rebuilt rotation off by 1e-5' },
+    });
   });
 });

@@ -29,8 +29,10 @@ const REST = [1, 2];
 /** [theta2, coupler angle relative to the crank, rocker angle] with the coupler-rocker joint C on the left of B -> D */
 function closedForm(theta: number): number[] {
   const B = [a * Math.cos(theta), a * Math.sin(theta)];
-  const u = [d - B[0], -B[1]], L = Math.hypot(u[0], u[1]);
-  const along = (b * b - c * c + L * L) / (2 * L), across = Math.sqrt(b * b - along * along);
+  const u = [d - B[0], -B[1]],
+    L = Math.hypot(u[0], u[1]);
+  const along = (b * b - c * c + L * L) / (2 * L),
+    across = Math.sqrt(b * b - along * along);
   const C = [B[0] + (along * u[0] - across * u[1]) / L, B[1] + (along * u[1] + across * u[0]) / L];
   return [theta, Math.atan2(C[1] - B[1], C[0] - B[0]) - theta, Math.atan2(C[1], C[0] - d)];
 }

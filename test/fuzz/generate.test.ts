@@ -23,17 +23,25 @@ function closure(spec: MechanismSpec): number {
 /** the largest distance between a cut's two frame origins at the start values, by the quaternion kinematics (floating.ts) */
 function gap(spec: MechanismSpec): number {
   const model = floatingModel(floatingTree(spec));
-  const k = kinematics(model, spec.links.flatMap((l) => l.q), new Array<number>(model.nv).fill(0));
+  const k = kinematics(
+    model,
+    spec.links.flatMap((l) => l.q),
+    new Array<number>(model.nv).fill(0),
+  );
   const origin = (link: number, bar?: V3, rot?: Parameters<typeof fixedTransform>[1]) => {
     const o = fixedTransform(bar, rot).o;
     if (link < 0) return o;
     const b = k[model.links[link].body];
     return add(b.p, mulMV(b.R, o));
   };
-  return Math.max(0, ...spec.cuts.map((c) => {
-    const a = origin(c.a.link, c.a.bar, c.a.rotation), b = origin(c.b.link, c.b.bar, c.b.rotation);
-    return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-  }));
+  return Math.max(
+    0,
+    ...spec.cuts.map((c) => {
+      const a = origin(c.a.link, c.a.bar, c.a.rotation),
+        b = origin(c.b.link, c.b.bar, c.b.rotation);
+      return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    }),
+  );
 }
 
 describe('axisAngle', () => {
@@ -82,7 +90,8 @@ describe('every generated mechanism closes its loops at its start values', () =>
         expect(Math.abs(dot(normalize(first.axes[0]), p))).toBeLessThan(1e-14);
         const onlyThisLoop = loopLinks({ ...spec, cuts: [first] });
         for (const i of onlyThisLoop) {
-          const l = spec.links[i], n = normalize(l.axes[0] as V3);
+          const l = spec.links[i],
+            n = normalize(l.axes[0] as V3);
           expect(l.rotation).toBeUndefined();
           expect(l.joint === 'revolute' ? Math.abs(Math.abs(dot(n, p)) - 1) : Math.abs(dot(n, p)), `seed ${seed} j${i + 1}`).toBeLessThan(1e-14);
         }
@@ -93,7 +102,7 @@ describe('every generated mechanism closes its loops at its start values', () =>
     expect(cuts.get('planar-prismatic')).toBeGreaterThan(30);
   });
 
-  it('the floating family: free roots, ball joints and ball cuts; the cuts\' origins meet by the quaternion kinematics too', () => {
+  it("the floating family: free roots, ball joints and ball cuts; the cuts' origins meet by the quaternion kinematics too", () => {
     const seen = new Map<string, number>();
     const count = (k: string) => seen.set(k, (seen.get(k) ?? 0) + 1);
     for (const small of [false, true]) {
@@ -109,6 +118,7 @@ describe('every generated mechanism closes its loops at its start values', () =>
         if (spec.links.some((l, i) => i > 0 && l.joint === 'free')) count('another free joint');
       }
     }
-    for (const k of ['ball', 'spherical', 'universal', 'revolute', 'planar', 'ball on a loop', 'another free joint']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(10);
+    for (const k of ['ball', 'spherical', 'universal', 'revolute', 'planar', 'ball on a loop', 'another free joint'])
+      expect(seen.get(k) ?? 0, k).toBeGreaterThan(10);
   });
 });

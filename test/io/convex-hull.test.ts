@@ -9,7 +9,8 @@ import { convexHull } from '../../src/io/convex-hull.ts';
 import { rng } from '../../src/bench/timing.ts';
 
 const at = (xyz: readonly number[], i: number) => xyz.slice(3 * i, 3 * i + 3);
-const det = (a: number[], b: number[], c: number[]) => a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+const det = (a: number[], b: number[], c: number[]) =>
+  a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
 
 /** the volume enclosed by outward triangles: sum of det(a, b, c)/6 */
 function volume(xyz: readonly number[], t: readonly number[]): number {
@@ -22,15 +23,19 @@ function volume(xyz: readonly number[], t: readonly number[]): number {
 function bruteVolume(xyz: readonly number[]): number {
   const n = xyz.length / 3;
   let v = 0;
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) for (let k = j + 1; k < n; k++) {
-    const [a, b, c] = [at(xyz, i), at(xyz, j), at(xyz, k)];
-    const side = (p: number[]) => det([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]], [p[0] - a[0], p[1] - a[1], p[2] - a[2]]);
-    let pos = 0, neg = 0;
-    for (let m = 0; m < n; m++) if (m !== i && m !== j && m !== k) (side(at(xyz, m)) > 0 ? pos++ : neg++);
-    if (pos && neg) continue;
-    // outward: the other points behind
-    v += (pos ? -1 : 1) * det(a, b, c) / 6;
-  }
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++)
+      for (let k = j + 1; k < n; k++) {
+        const [a, b, c] = [at(xyz, i), at(xyz, j), at(xyz, k)];
+        const side = (p: number[]) =>
+          det([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]], [p[0] - a[0], p[1] - a[1], p[2] - a[2]]);
+        let pos = 0,
+          neg = 0;
+        for (let m = 0; m < n; m++) if (m !== i && m !== j && m !== k) side(at(xyz, m)) > 0 ? pos++ : neg++;
+        if (pos && neg) continue;
+        // outward: the other points behind
+        v += ((pos ? -1 : 1) * det(a, b, c)) / 6;
+      }
   return v;
 }
 
@@ -46,7 +51,9 @@ describe('convex hull', () => {
         const [a, b, c] = [at(xyz, t[f]), at(xyz, t[f + 1]), at(xyz, t[f + 2])];
         for (let m = 0; m < n; m++) {
           const p = at(xyz, m);
-          expect(det([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]], [p[0] - a[0], p[1] - a[1], p[2] - a[2]])).toBeLessThan(1e-12);
+          expect(det([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]], [p[0] - a[0], p[1] - a[1], p[2] - a[2]])).toBeLessThan(
+            1e-12,
+          );
         }
       }
       expect(Math.abs(volume(xyz, t) - bruteVolume(xyz)), `seed ${seed}`).toBeLessThan(1e-12);

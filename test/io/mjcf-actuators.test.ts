@@ -35,8 +35,13 @@ const FORCE = { shoulder_actuator: 3, elbow_actuator0: 5, slide_servo: 6 };
  * sees every point after both evaluated it.
  */
 function worstAtRandomStates(
-  c: CompiledModel, robot: MjcfRobot, peer: MujocoPeer, inputs: readonly string[], seed: number,
-  each?: (state: ModelState, ctrl: number[]) => void, span = 3,
+  c: CompiledModel,
+  robot: MjcfRobot,
+  peer: MujocoPeer,
+  inputs: readonly string[],
+  seed: number,
+  each?: (state: ModelState, ctrl: number[]) => void,
+  span = 3,
 ): number {
   const names = coordinateNames(jointsOf(robot));
   const at = (n: string) => stateIndex(c, n);
@@ -50,7 +55,12 @@ function worstAtRandomStates(
     inputs.forEach((n, i) => state.setInput(n, ctrl[i]));
     const dx = new Float64Array(x.length);
     state.derivatives(0, x, dx);
-    const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]), undefined, ctrl);
+    const qacc = peer.accelerations(
+      names.q.map((n) => x[at(n)]),
+      names.v.map((n) => x[at(n)]),
+      undefined,
+      ctrl,
+    );
     const kron = names.v.map((n) => dx[at(n)]);
     worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / Math.max(...kron.map(Math.abs)));
     each?.(state, ctrl);
@@ -71,12 +81,36 @@ describe('MJCF actuators, armature and fixed tendons: Kron der(qd) equals MuJoCo
       [6, 'general', 'yaw', 0.5, [1.5, 0, 0], [0, 0, 0], undefined, undefined],
     ]);
     expect(robot.tendons.map((t) => [t.name, t.joints.map((j) => [j.joint, j.coef]), t.stiffness, t.springlength, t.damping, t.range])).toEqual([
-      ['coupling', [['shoulder', 1], ['elbow', -0.5]], 5, 0.1, 0.3, [-1, 1]],
-      ['at-rest', [['yaw', 2], ['slide', 1]], 3, 0, 0.2, undefined],
+      [
+        'coupling',
+        [
+          ['shoulder', 1],
+          ['elbow', -0.5],
+        ],
+        5,
+        0.1,
+        0.3,
+        [-1, 1],
+      ],
+      [
+        'at-rest',
+        [
+          ['yaw', 2],
+          ['slide', 1],
+        ],
+        3,
+        0,
+        0.2,
+        undefined,
+      ],
     ]);
     const { mechanism, warnings } = mjcfMechanism(robot);
-    expect(warnings).toEqual(['tendon at-rest is the component at_rest', 'tendon ranges are limit springs (limits.ts), where MuJoCo uses constraints: coupling',
-      'actuator yaw-motor is the component yaw_motor', 'actuator slide servo is the component slide_servo']);
+    expect(warnings).toEqual([
+      'tendon at-rest is the component at_rest',
+      'tendon ranges are limit springs (limits.ts), where MuJoCo uses constraints: coupling',
+      'actuator yaw-motor is the component yaw_motor',
+      'actuator slide servo is the component slide_servo',
+    ]);
     const c = compile(mechanism);
     expect(c.generated.layout.inputs).toEqual(expect.arrayContaining(CTRL));
     expect(c.signalNames()).toContain('at_rest.F');
@@ -88,7 +122,8 @@ describe('MJCF actuators, armature and fixed tendons: Kron der(qd) equals MuJoCo
       const c = compile(mjcfMechanism(robot, { limitsAndFriction: false }).mechanism, { mode });
       const peer = await smoothPeer(xml);
       expect([peer.nv, peer.model.nu]).toEqual([7, 7]);
-      let ctrlClamped = 0, forceClamped = 0;
+      let ctrlClamped = 0,
+        forceClamped = 0;
       // controls in [-3, 3]: the ranges are [-1, 1] to [-2, 2], so many are clamped
       const worst = worstAtRandomStates(c, robot, peer, CTRL, 31, (state, ctrl) => {
         // MuJoCo's actuator forces after its clamps equal Kron's <actuator>.force signals
@@ -106,7 +141,10 @@ describe('MJCF actuators, armature and fixed tendons: Kron der(qd) equals MuJoCo
 
 describe("the fixtures' own actuators at random controls: Kron der(qd) equals MuJoCo qacc", () => {
   // the humanoid's 21 motors are named after their joints: their inputs are the joints' <name>.ctrl
-  const files: [string, string][] = [['humanoid.xml', 'ctrllimited motors from a default class, on the joints they are named after; fixed tendons'], ['iiwa14.xml', "menagerie's position servos as <general> with affine bias and ctrlrange"]];
+  const files: [string, string][] = [
+    ['humanoid.xml', 'ctrllimited motors from a default class, on the joints they are named after; fixed tendons'],
+    ['iiwa14.xml', "menagerie's position servos as <general> with affine bias and ctrlrange"],
+  ];
   for (const [file, what] of files) {
     for (const mode of ['relaxed', 'torn'] as Mode[]) {
       it(`${file}: ${what}; ${mode}, 25 states to 1e-10`, async () => {
@@ -159,11 +197,19 @@ describe("a position servo's dampratio (kv from the inertia at qpos0, as MuJoCo'
       const kv = Array.from(peer.model.actuator_biasprm as Float64Array).filter((_, i) => i % 10 === 2);
       ['p1', 'p2', 'p3', 'p4'].forEach((a, i) => expect(Math.abs(c.signal(`${a}.bias[3]`) / kv[i] - 1), a).toBeLessThan(1e-12));
       let clamped = 0;
-      const worst = worstAtRandomStates(c, robot, peer, ['p1.ctrl', 'p2.ctrl', 'p3.ctrl', 'p4.ctrl'], 3, () => {
-        // MuJoCo's qfrc_actuator on h1 (dof 0) and h2 (dof 5) at their clamps
-        const q = peer.data.qfrc_actuator as Float64Array;
-        clamped += Number(Math.abs(q[0]) === 2) + Number(Math.abs(q[5]) === 0.5);
-      }, 1);
+      const worst = worstAtRandomStates(
+        c,
+        robot,
+        peer,
+        ['p1.ctrl', 'p2.ctrl', 'p3.ctrl', 'p4.ctrl'],
+        3,
+        () => {
+          // MuJoCo's qfrc_actuator on h1 (dof 0) and h2 (dof 5) at their clamps
+          const q = peer.data.qfrc_actuator as Float64Array;
+          clamped += Number(Math.abs(q[0]) === 2) + Number(Math.abs(q[5]) === 0.5);
+        },
+        1,
+      );
       expect(worst).toBeLessThan(1e-10);
       expect(clamped).toBeGreaterThan(5);
     });
@@ -171,7 +217,9 @@ describe("a position servo's dampratio (kv from the inertia at qpos0, as MuJoCo'
 });
 
 describe('MJCF actuators and tendons Kron does not model: warnings naming them; what cannot be read: model errors at the line', () => {
-  const robot = (actuators: string, tendons = '') => parseMjcf(`<mujoco>
+  const robot = (actuators: string, tendons = '') =>
+    parseMjcf(
+      `<mujoco>
   <worldbody>
     <body name="a"><joint name="hinge"/><geom size="0.1"/>
       <body name="b" pos="0 0 -0.3"><joint name="ball" type="ball"/><geom size="0.1"/><site name="s"/></body>
@@ -179,23 +227,29 @@ describe('MJCF actuators and tendons Kron does not model: warnings naming them; 
   </worldbody>
   <tendon>${tendons}</tendon>
   <actuator>${actuators}</actuator>
-</mujoco>`, 'w.xml');
+</mujoco>`,
+      'w.xml',
+    );
   // the geoms' warning (contacts) is every file's: left out here
   const warnings = (actuators: string, tendons = '') => mjcfMechanism(robot(actuators, tendons)).warnings.filter((w) => !w.startsWith('geoms are drawn'));
 
   it('warns, naming the element and line, and leaves out what it does not model', () => {
     expect(warnings('<muscle joint="hinge"/><intvelocity joint="hinge"/><cylinder joint="hinge"/><adhesion body="a"/>')).toEqual([
-      'w.xml:8: <muscle>: muscle actuators are not modelled (left out)', 'w.xml:8: <intvelocity>: intvelocity actuators are not modelled (left out)',
-      'w.xml:8: <cylinder>: cylinder actuators are not modelled (left out)', 'w.xml:8: <adhesion>: adhesion actuators are not modelled (left out)',
+      'w.xml:8: <muscle>: muscle actuators are not modelled (left out)',
+      'w.xml:8: <intvelocity>: intvelocity actuators are not modelled (left out)',
+      'w.xml:8: <cylinder>: cylinder actuators are not modelled (left out)',
+      'w.xml:8: <adhesion>: adhesion actuators are not modelled (left out)',
     ]);
     expect(warnings('<motor name="m" site="s"/>')).toEqual(['w.xml:8: <motor name="m">: its site transmission is not modelled (left out)']);
     expect(warnings('<general joint="hinge" dyntype="muscle"/><general joint="hinge" dyntype="filter" actearly="true"/>')).toEqual([
-      'w.xml:8: <general>: dyntype muscle (activation dynamics) is not modelled (left out)', "w.xml:8: <general>: actearly (the force from the next step's activation) is not modelled (left out)",
+      'w.xml:8: <general>: dyntype muscle (activation dynamics) is not modelled (left out)',
+      "w.xml:8: <general>: actearly (the force from the next step's activation) is not modelled (left out)",
     ]);
     expect(warnings('<general joint="hinge" gaintype="muscle"/>')).toEqual(['w.xml:8: <general>: gaintype muscle is not modelled (left out)']);
     expect(warnings('<motor name="m" joint="ball"/>')).toEqual(['w.xml:8: <motor name="m">: drives the 3-dof joint ball: not modelled (left out)']);
     expect(warnings('', '<spatial name="cable"><site site="s"/></spatial><fixed frictionloss="1"><joint joint="hinge"/></fixed>')).toEqual([
-      'w.xml:7: <spatial name="cable">: spatial tendons are not modelled (left out)', 'w.xml:7: <fixed>: frictionloss is not modelled',
+      'w.xml:7: <spatial name="cable">: spatial tendons are not modelled (left out)',
+      'w.xml:7: <fixed>: frictionloss is not modelled',
     ]);
   });
 
@@ -211,7 +265,10 @@ describe('MJCF actuators and tendons Kron does not model: warnings naming them; 
   });
 
   it('refuses, naming the element and line: an unknown joint or tendon, no transmission, an empty ctrlrange, a negative kv, a tendon over a ball joint', () => {
-    const refused = (actuators: string, tendons = '') => () => mjcfMechanism(robot(actuators, tendons));
+    const refused =
+      (actuators: string, tendons = '') =>
+      () =>
+        mjcfMechanism(robot(actuators, tendons));
     expect(refused('<motor name="m" joint="elbow"/>')).toThrow(/MJCF w.xml:8: <motor name="m">: joint "elbow" is not a joint of the file/);
     expect(refused('<motor tendon="t"/>')).toThrow(/MJCF w.xml:8: <motor>: tendon "t" is not a fixed tendon of the file/);
     expect(refused('<motor/>')).toThrow(/MJCF w.xml:8: <motor>: has no transmission/);
@@ -247,7 +304,12 @@ describe('MJCF activation dynamics: the state <actuator>.act against MuJoCo act_
   for (const mode of ['relaxed', 'torn'] as Mode[]) {
     it(`integrator (actrange), filter (dynprm), position timeconst: der(act) = act_dot and der(qd) = qacc at 25 states, ${mode}, to 1e-10`, async () => {
       const robot = parseMjcf(ACT, 'act.xml');
-      expect(robot.actuators.map((a) => a.dyn)).toEqual([{ type: 'integrator', tau: 1, actrange: [-1.5, 1.5] }, { type: 'filter', tau: 0.05 }, undefined, { type: 'filter', tau: 0.1 }]);
+      expect(robot.actuators.map((a) => a.dyn)).toEqual([
+        { type: 'integrator', tau: 1, actrange: [-1.5, 1.5] },
+        { type: 'filter', tau: 0.05 },
+        undefined,
+        { type: 'filter', tau: 0.1 },
+      ]);
       const c = compile(mjcfMechanism(robot, { limitsAndFriction: false }).mechanism, { mode });
       const peer = await smoothPeer(ACT);
       expect([peer.model.nu, peer.model.na]).toEqual([4, 3]);
@@ -264,9 +326,16 @@ describe('MJCF activation dynamics: the state <actuator>.act against MuJoCo act_
         const dx = new Float64Array(x.length);
         state.derivatives(0, x, dx);
         const act = ACTS.map((n) => x[at(n)]);
-        const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]), undefined, ctrl, act);
+        const qacc = peer.accelerations(
+          names.q.map((n) => x[at(n)]),
+          names.v.map((n) => x[at(n)]),
+          undefined,
+          ctrl,
+          act,
+        );
         const actDot = Float64Array.from(peer.data.act_dot as Float64Array);
-        const kron = [...names.v.map((n) => dx[at(n)]), ...ACTS.map((n) => dx[at(n)])], mj = [...qacc, ...actDot];
+        const kron = [...names.v.map((n) => dx[at(n)]), ...ACTS.map((n) => dx[at(n)])],
+          mj = [...qacc, ...actDot];
         worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - mj[i]))) / Math.max(...mj.map(Math.abs)));
       }
       expect(worst).toBeLessThan(1e-10);

@@ -57,7 +57,9 @@ describe('MJCF geoms drawn by the viewer', () => {
       </body></worldbody></mujoco>`);
     expect(shapesOf(mechanism, 'a').map((g) => [g.shape, g.color])).toEqual([[{ type: 'box', size: [0.2, 0.4, 0.6] }, '#000000']]);
     expect(shapesOf(mechanism, 'b').map((g) => g.shape)).toEqual([{ type: 'sphere', radius: 0.05 }]);
-    expect(warnings.filter((w) => w.includes('mesh'))).toEqual(["2 mesh geoms are not drawn (mesh files are not read): their bodies' collision geoms stand in"]);
+    expect(warnings.filter((w) => w.includes('mesh'))).toEqual([
+      "2 mesh geoms are not drawn (mesh files are not read): their bodies' collision geoms stand in",
+    ]);
   });
 
   it("the world's plane is the floor, in the scene the viewer reads: its point, normal and colour", () => {
@@ -79,19 +81,28 @@ describe('MJCF mesh files for the viewer', () => {
   writeFileSync(join(dir, 'robot', 'assets', 'cube.obj'), 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
   writeFileSync(join(dir, 'outside.obj'), 'v 0 0 0\n');
   const xml = join(dir, 'robot', 'r.xml');
-  writeFileSync(xml, `<mujoco><compiler meshdir="assets"/>
+  writeFileSync(
+    xml,
+    `<mujoco><compiler meshdir="assets"/>
     <asset><mesh file="cube.obj" scale="2 2 3"/><mesh name="gone" file="gone.stl"/><material name="red" rgba="1 0 0 1"/></asset>
     <worldbody><body name="a"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="cube" material="red" pos="0 0 1"/></body>
-      <body name="b"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="gone"/><geom size="0.1" group="3"/></body></worldbody></mujoco>`);
+      <body name="b"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="gone"/><geom size="0.1" group="3"/></body></worldbody></mujoco>`,
+  );
 
   it("a mesh geom is its file under meshdir, with the mesh's scale; a missing one's body has its collision solids", () => {
     const { mechanism, warnings } = loadMjcf(xml);
-    expect(shapesOf(mechanism, 'a')).toEqual([{ shape: { type: 'mesh', filename: 'assets/cube.obj', file: join(dir, 'robot', 'assets', 'cube.obj'), radius: 0.05, scale: [2, 2, 3] }, color: '#ff0000', offset: [0, 0, 1] }]);
+    expect(shapesOf(mechanism, 'a')).toEqual([
+      {
+        shape: { type: 'mesh', filename: 'assets/cube.obj', file: join(dir, 'robot', 'assets', 'cube.obj'), radius: 0.05, scale: [2, 2, 3] },
+        color: '#ff0000',
+        offset: [0, 0, 1],
+      },
+    ]);
     expect(shapesOf(mechanism, 'b').map((g) => g.shape)).toEqual([{ type: 'sphere', radius: 0.1 }]);
     expect(warnings).toContain("1 mesh geom is not drawn (their files are not found): their bodies' collision geoms stand in");
   });
 
-  it('a mesh is found inside the MJCF file\'s folder only, and only as STL or OBJ', () => {
+  it("a mesh is found inside the MJCF file's folder only, and only as STL or OBJ", () => {
     expect(findMjcfMesh(xml, 'assets/cube.obj')).toEqual({ file: join(dir, 'robot', 'assets', 'cube.obj') });
     expect(findMjcfMesh(xml, '../outside.obj')).toMatchObject({ reason: "outside the MJCF file's folder, not served" });
     expect(findMjcfMesh(xml, 'assets/gone.stl')).toMatchObject({ reason: 'not found next to the MJCF file' });
@@ -99,9 +110,17 @@ describe('MJCF mesh files for the viewer', () => {
   });
 
   it("kron view serves an MJCF run's meshes found again from its MJCF file, none outside its folder, none when it is gone", () => {
-    const mesh = (filename: string) => ({ name: 'a', kind: 'body' as const, frame: 0, geometry: { shape: { type: 'mesh' as const, filename, radius: 0.05 }, color: '#888888' } });
+    const mesh = (filename: string) => ({
+      name: 'a',
+      kind: 'body' as const,
+      frame: 0,
+      geometry: { shape: { type: 'mesh' as const, filename, radius: 0.05 }, color: '#888888' },
+    });
     const run = (mjcf: string): PlaybackRun => ({
-      model: 'm', time: [0], signals: {}, source: { mjcf },
+      model: 'm',
+      time: [0],
+      signals: {},
+      source: { mjcf },
       scene: { gravity: [0, 0, -9.81], frames: [], world: -1, shapes: [mesh('assets/cube.obj'), mesh('../outside.obj')], links: [], joints: [] },
     });
     const here = runFiles(run(xml), []);

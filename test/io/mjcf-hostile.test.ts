@@ -19,16 +19,22 @@ function refusal(text: string, files: Record<string, string> = {}): ModelError {
 
 describe('hostile MJCF: typed errors naming the element and line', () => {
   it('malformed XML: the line and column of the mismatch', () => {
-    expect(refusal('<mujoco>\n<worldbody>\n<body name="a">\n</worldbody>\n</mujoco>\n').message).toMatch(/^MJCF robot\.xml: not well-formed XML at line 4, column 1: Expected closing tag 'body'/);
+    expect(refusal('<mujoco>\n<worldbody>\n<body name="a">\n</worldbody>\n</mujoco>\n').message).toMatch(
+      /^MJCF robot\.xml: not well-formed XML at line 4, column 1: Expected closing tag 'body'/,
+    );
   });
 
   it('a missing include', () => {
-    expect(refusal('<mujoco>\n  <include file="nothere.xml"/>\n</mujoco>').message).toBe('MJCF robot.xml:2: <include>: the included file "nothere.xml" is not found');
+    expect(refusal('<mujoco>\n  <include file="nothere.xml"/>\n</mujoco>').message).toBe(
+      'MJCF robot.xml:2: <include>: the included file "nothere.xml" is not found',
+    );
   });
 
   it('an include loop, named file by file', () => {
     const files = { 'b.xml': '<mujoco>\n  <include file="c.xml"/>\n</mujoco>', 'c.xml': '<mujoco>\n\n  <include file="b.xml"/>\n</mujoco>' };
-    expect(refusal('<mujoco>\n  <include file="b.xml"/>\n</mujoco>', files).message).toBe('MJCF c.xml:3: <include>: includes "b.xml", which is already being included: robot.xml -> b.xml -> c.xml -> b.xml');
+    expect(refusal('<mujoco>\n  <include file="b.xml"/>\n</mujoco>', files).message).toBe(
+      'MJCF c.xml:3: <include>: includes "b.xml", which is already being included: robot.xml -> b.xml -> c.xml -> b.xml',
+    );
   });
 
   it('a class that does not exist', () => {
@@ -40,7 +46,9 @@ describe('hostile MJCF: typed errors naming the element and line', () => {
   });
 
   it('a fullinertia that is not positive definite', () => {
-    expect(refusal(body('<joint/><inertial pos="0 0 0" mass="1" fullinertia="1 1 1 2 0 0"/>')).message).toMatch(/^MJCF robot\.xml:4: <inertial>: fullinertia="1 1 1 2 0 0" is not positive definite: its least principal moment is -1$/);
+    expect(refusal(body('<joint/><inertial pos="0 0 0" mass="1" fullinertia="1 1 1 2 0 0"/>')).message).toMatch(
+      /^MJCF robot\.xml:4: <inertial>: fullinertia="1 1 1 2 0 0" is not positive definite: its least principal moment is -1$/,
+    );
   });
 
   it('a joint axis of zero length', () => {
@@ -57,6 +65,8 @@ describe('hostile MJCF: typed errors naming the element and line', () => {
   it('numbers that are not numbers, a geom without size, a free joint below another body', () => {
     expect(refusal(body('<joint damping="fast"/>')).message).toBe('MJCF robot.xml:4: <joint>: damping="fast" is not 1 decimal number');
     expect(refusal(body('<geom type="box" size="0.1 0.2"/>')).message).toBe('MJCF robot.xml:4: <geom>: a box needs 3 positive sizes, got size="0.1 0.2 0"');
-    expect(refusal(body('<body name="b"><freejoint/><geom size="1"/></body>')).message).toBe('MJCF robot.xml:4: <body name="b">: has a free joint but is not a body of the world');
+    expect(refusal(body('<body name="b"><freejoint/><geom size="1"/></body>')).message).toBe(
+      'MJCF robot.xml:4: <body name="b">: has a free joint but is not a body of the world',
+    );
   });
 });

@@ -32,7 +32,12 @@ function normalised(qpos: readonly number[], names: readonly string[]): number[]
 }
 
 describe('MJCF keyframes: the start state is the key, as MuJoCo reads it', () => {
-  const cases: [string, string, number][] = [['actuators.xml', 'bent', 0], ['actuators.xml', '1', 1], ['humanoid.xml', 'squat', 0], ['humanoid.xml', 'supine', 3]];
+  const cases: [string, string, number][] = [
+    ['actuators.xml', 'bent', 0],
+    ['actuators.xml', '1', 1],
+    ['humanoid.xml', 'squat', 0],
+    ['humanoid.xml', 'supine', 3],
+  ];
   for (const [file, key, k] of cases) {
     it(`${file} key ${key}: x0 equals MuJoCo's key_qpos and key_qvel row ${k}; the actuators' ctrl starts at key_ctrl`, async () => {
       const xml = fixture(file);
@@ -49,7 +54,15 @@ describe('MJCF keyframes: the start state is the key, as MuJoCo reads it', () =>
       qvel.forEach((v, i) => expect(start(names.v)[i], names.v[i]).toBeCloseTo(v, 14));
       if (file === 'actuators.xml') {
         const ctrl = Array.from(peer.model.key_ctrl as Float64Array).slice(k * nu, (k + 1) * nu);
-        const inputs = ['yaw_motor.ctrl', 'shoulder.ctrl', 'elbow_actuator0.ctrl', 'slide_servo.ctrl', 'pull.ctrl', 'elbow_actuator1.ctrl', 'yaw_actuator1.ctrl'];
+        const inputs = [
+          'yaw_motor.ctrl',
+          'shoulder.ctrl',
+          'elbow_actuator0.ctrl',
+          'slide_servo.ctrl',
+          'pull.ctrl',
+          'elbow_actuator1.ctrl',
+          'yaw_actuator1.ctrl',
+        ];
         const state = c.createState();
         state.derivatives(0, x0, new Float64Array(x0.length));
         inputs.forEach((n, i) => expect(state.signal(n), n).toBe(ctrl[i]));
@@ -60,7 +73,11 @@ describe('MJCF keyframes: the start state is the key, as MuJoCo reads it', () =>
   it('an unknown key is a usage error naming the nearest and listing the keys; a qpos of the wrong length a model error at the key', () => {
     const robot = parseMjcf(fixture('humanoid.xml'), 'humanoid.xml');
     expect(() => mjcfMechanism(robot, { keyframe: 'sqat' })).toThrow(UsageError);
-    expect(() => mjcfMechanism(robot, { keyframe: 'sqat' })).toThrow(expect.objectContaining({ details: expect.objectContaining({ hint: 'did you mean squat? its keyframes: squat, stand_on_left_leg, prone, supine (an unnamed key by its number)' }) }));
+    expect(() => mjcfMechanism(robot, { keyframe: 'sqat' })).toThrow(
+      expect.objectContaining({
+        details: expect.objectContaining({ hint: 'did you mean squat? its keyframes: squat, stand_on_left_leg, prone, supine (an unnamed key by its number)' }),
+      }),
+    );
     const short = parseMjcf(fixture('actuators.xml').replace('qpos="0 0.3 0 0.05 1 0 0 0"', 'qpos="0 0.3"'), 'actuators.xml');
     expect(() => mjcfMechanism(short, { keyframe: '1' })).toThrow(ModelError);
     expect(() => mjcfMechanism(short, { keyframe: '1' })).toThrow(/actuators.xml:56: <key>: qpos has 2 numbers, the model's qpos 8/);
@@ -72,7 +89,19 @@ describe('kron --keyframe', () => {
 
   it('simulate humanoid.xml --keyframe squat: the first sample is the key (abdomen_y.q 0.4, knee_right.q -2.65)', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'kron-key-')), 'run.csv');
-    const r = kron('simulate', 'test/io/fixtures/mjcf/humanoid.xml', '--keyframe', 'squat', '--stop', '0.002', '--signals', 'abdomen_y.q,knee_right.q,root.r[3]', '--out', out, '--no-cache');
+    const r = kron(
+      'simulate',
+      'test/io/fixtures/mjcf/humanoid.xml',
+      '--keyframe',
+      'squat',
+      '--stop',
+      '0.002',
+      '--signals',
+      'abdomen_y.q,knee_right.q,root.r[3]',
+      '--out',
+      out,
+      '--no-cache',
+    );
     expect(r.stderr).toContain(`wrote 3 samples of 3 signals to ${out}`);
     const [head, first] = readFileSync(out, 'utf8').trim().split('\n');
     expect(head).toBe('time,abdomen_y.q,knee_right.q,root.r[3]');
@@ -82,7 +111,9 @@ describe('kron --keyframe', () => {
   it('an unknown key, and --keyframe on a URDF robot, are usage errors (exit 2) with hints', () => {
     const unknown = kron('compile', 'test/io/fixtures/mjcf/humanoid.xml', '--keyframe', 'squa', '--no-cache');
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('UsageError: keyframe "squa" is not in Humanoid\n  hint: did you mean squat? its keyframes: squat, stand_on_left_leg, prone, supine');
+    expect(unknown.stderr).toContain(
+      'UsageError: keyframe "squa" is not in Humanoid\n  hint: did you mean squat? its keyframes: squat, stand_on_left_leg, prone, supine',
+    );
     const urdf = kron('compile', 'mechanisms/puma560.urdf', '--keyframe', 'home');
     expect(urdf.status).toBe(2);
     expect(urdf.stderr).toContain('UsageError: --keyframe is for MJCF robots, and mechanisms/puma560.urdf is a URDF robot');

@@ -20,11 +20,16 @@ export interface ConstraintRows {
   Jdv: number[];
 }
 
-const CONNECT = 0, WELD = 1, JOINT = 2, EQ_DATA = 11;
+const CONNECT = 0,
+  WELD = 1,
+  JOINT = 2,
+  EQ_DATA = 11;
 
 /** a body's point (world) and its linear and angular Jacobians, or their time derivatives */
 function jacobians(mj: MainModule, m: MjModel, d: MjData, point: number[], body: number, dot: boolean): { p: number[][]; r: number[][] } {
-  const nv = m.nv, jp = new mj.DoubleBuffer(3 * nv), jr = new mj.DoubleBuffer(3 * nv);
+  const nv = m.nv,
+    jp = new mj.DoubleBuffer(3 * nv),
+    jr = new mj.DoubleBuffer(3 * nv);
   try {
     (dot ? mj.mj_jacDot : mj.mj_jac)(m, d, jp, jr, point, body);
     const rows = (b: typeof jp) => {
@@ -40,13 +45,17 @@ function jacobians(mj: MainModule, m: MjModel, d: MjData, point: number[], body:
 
 /** the world position of a point given in a body's frame */
 function worldPoint(d: MjData, body: number, local: ArrayLike<number>): number[] {
-  const x = d.xpos as Float64Array, R = d.xmat as Float64Array;
+  const x = d.xpos as Float64Array,
+    R = d.xmat as Float64Array;
   return [0, 1, 2].map((i) => x[3 * body + i] + R[9 * body + 3 * i] * local[0] + R[9 * body + 3 * i + 1] * local[1] + R[9 * body + 3 * i + 2] * local[2]);
 }
 
 /** every connect's anchor gap (m) at the state of the last mj_forward or mj_step */
 export function connectGaps(m: MjModel, d: MjData): number[] {
-  const type = m.eq_type as Int32Array, b1 = m.eq_obj1id as Int32Array, b2 = m.eq_obj2id as Int32Array, data = m.eq_data as Float64Array;
+  const type = m.eq_type as Int32Array,
+    b1 = m.eq_obj1id as Int32Array,
+    b2 = m.eq_obj2id as Int32Array,
+    data = m.eq_data as Float64Array;
   const gaps: number[] = [];
   for (let e = 0; e < m.neq; e++) {
     if (type[e] !== CONNECT) continue;
@@ -59,7 +68,10 @@ export function connectGaps(m: MjModel, d: MjData): number[] {
 
 /** the equality constraints' rows at the state of the last mj_forward */
 export function constraintRows(mj: MainModule, m: MjModel, d: MjData): ConstraintRows {
-  const type = m.eq_type as Int32Array, b1 = m.eq_obj1id as Int32Array, b2 = m.eq_obj2id as Int32Array, data = m.eq_data as Float64Array;
+  const type = m.eq_type as Int32Array,
+    b1 = m.eq_obj1id as Int32Array,
+    b2 = m.eq_obj2id as Int32Array,
+    data = m.eq_data as Float64Array;
   const qvel = Array.from(d.qvel as Float64Array);
   const out: ConstraintRows = { J: [], Jdv: [] };
   const diff = (a: number[][], b: number[][]) => a.map((row, i) => row.map((v, k) => v - b[i][k]));
@@ -81,7 +93,9 @@ export function constraintRows(mj: MainModule, m: MjModel, d: MjData): Constrain
       push([...diff(j2.p, j1.p), ...diff(j2.r, j1.r)], [...diff(k2.p, k1.p), ...diff(k2.r, k1.r)]);
     } else if (type[e] === JOINT) {
       // y - y0 = P(x - x0): the row e_y - P'(u) e_x, and Jdot qvel = -P''(u) xd^2
-      const c = data.slice(EQ_DATA * e, EQ_DATA * e + 5), dofs = m.jnt_dofadr as Int32Array, adr = m.jnt_qposadr as Int32Array;
+      const c = data.slice(EQ_DATA * e, EQ_DATA * e + 5),
+        dofs = m.jnt_dofadr as Int32Array,
+        adr = m.jnt_qposadr as Int32Array;
       const row = new Array<number>(m.nv).fill(0);
       row[dofs[b1[e]]] = 1;
       let ddP = 0;
@@ -104,7 +118,8 @@ function independent(J: number[][], rhs: number[]): { J: number[][]; rhs: number
   const scale = Math.max(...J.map((r) => Math.hypot(...r)));
   const kept: { J: number[][]; rhs: number[] } = { J: [], rhs: [] };
   J.forEach((row, i) => {
-    let r = [...row], b = rhs[i];
+    let r = [...row],
+      b = rhs[i];
     kept.J.forEach((k, n) => {
       const c = r.reduce((s, v, j) => s + v * k[j], 0);
       r = r.map((v, j) => v - c * k[j]);
@@ -121,7 +136,8 @@ function independent(J: number[][], rhs: number[]): { J: number[][]; rhs: number
 
 /** Gaussian elimination with partial pivoting: A x = b, A square (copied) */
 export function solve(A: number[][], b: number[]): number[] {
-  const n = b.length, M = A.map((r, i) => [...r, b[i]]);
+  const n = b.length,
+    M = A.map((r, i) => [...r, b[i]]);
   for (let c = 0; c < n; c++) {
     let p = c;
     for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
@@ -146,7 +162,8 @@ export function exactAccelerations(mj: MainModule, m: MjModel, d: MjData, qpos: 
   (d.qvel as Float64Array).set(qvel);
   (d.qfrc_applied as Float64Array).fill(0);
   mj.mj_forward(m, d);
-  const nv = m.nv, buffer = new mj.DoubleBuffer(nv * nv);
+  const nv = m.nv,
+    buffer = new mj.DoubleBuffer(nv * nv);
   let M: number[][];
   try {
     mj.mj_fullM(m, d, buffer);
@@ -157,7 +174,10 @@ export function exactAccelerations(mj: MainModule, m: MjModel, d: MjData, qpos: 
   }
   const force = Array.from({ length: nv }, (_, i) => (d.qfrc_passive as Float64Array)[i] - (d.qfrc_bias as Float64Array)[i]);
   const rows = constraintRows(mj, m, d);
-  const { J, rhs } = independent(rows.J, rows.Jdv.map((v) => -v));
+  const { J, rhs } = independent(
+    rows.J,
+    rows.Jdv.map((v) => -v),
+  );
   const K = [...M.map((r, i) => [...r, ...J.map((j) => j[i])]), ...J.map((j) => [...j, ...J.map(() => 0)])];
   return { qacc: solve(K, [...force, ...rhs]).slice(0, nv), rows: J.length };
 }

@@ -79,7 +79,8 @@ async function againstKkt({ xml, file, keepBalls }: Case, mode: Mode): Promise<{
   const joints = jointsOf(robot);
   const state = c.createState();
   const rand = rng(11);
-  let worst = 0, rows = 0;
+  let worst = 0,
+    rows = 0;
   for (let k = 0; k < 25; k++) {
     const x = perturbed(c, rand, keepBalls ?? false);
     state.normalize(x);
@@ -165,20 +166,25 @@ const SPATIAL = `<mujoco model="spatial">
 const SPATIAL_WELD = (() => {
   const axes = ['0 0 1', '1 0 0', '0 1 0', '1 1 0', '0 1 1', '1 0 1', '1 -1 1'];
   const pos = ['0 0 0', '0.3 0 0', '0 0.3 0', '0 0 0.3', '0.2 -0.1 0', '0 0.2 -0.1', '-0.1 0 0.2'];
-  const open = axes.map((a, i) => `<body name="l${i + 1}" pos="${pos[i]}"><joint name="h${i + 1}" axis="${a}"/><geom type="capsule" fromto="0 0 0 0.1 0.05 0" size="0.02"/>`).join('\n');
+  const open = axes
+    .map((a, i) => `<body name="l${i + 1}" pos="${pos[i]}"><joint name="h${i + 1}" axis="${a}"/><geom type="capsule" fromto="0 0 0 0.1 0.05 0" size="0.02"/>`)
+    .join('\n');
   return `<mujoco model="spatialweld"><compiler angle="radian"/><worldbody>\n${open}\n${axes.map(() => '</body>').join('')}\n</worldbody>
   <equality><weld body1="l7"/></equality></mujoco>`;
 })();
 
 /** a planar loop closed by a weld: the fourth link welded to the rocker */
 const WELDED = FOURBAR.replace('model="fourbar"', 'model="welded"')
-  .replace(`        <geom type="capsule" fromto="0 0 0 0.5 0 0.3" size="0.02"/>
-      </body>`, `        <geom type="capsule" fromto="0 0 0 0.5 0 0.3" size="0.02"/>
+  .replace(
+    `        <geom type="capsule" fromto="0 0 0 0.5 0 0.3" size="0.02"/>
+      </body>`,
+    `        <geom type="capsule" fromto="0 0 0 0.5 0 0.3" size="0.02"/>
         <body name="link" pos="0.5 0 0.3">
           <joint name="j3" axis="0 1 0"/>
           <geom type="capsule" fromto="0 0 0 -0.05 0 -0.15" size="0.02"/>
         </body>
-      </body>`)
+      </body>`,
+  )
   .replace('<connect name="pin" body1="coupler" body2="rocker" anchor="0.5 0 0.3"/>', '<weld name="glue" body1="link" body2="rocker"/>');
 
 /** two pendulums on parallel hinges, joint a following joint b by a polynomial (MuJoCo's joint equality) */
@@ -200,10 +206,15 @@ const cases: Case[] = [
   { file: 'spatial.xml', xml: SPATIAL, what: 'a spatial loop (hinges about z, x, y, x) closed by a connect' },
   { file: 'spatialweld.xml', xml: SPATIAL_WELD, what: 'a spatial loop of seven hinges closed to the world by a weld (6 rows)' },
   { file: 'welded.xml', xml: WELDED, what: 'a planar loop closed by a weld (6 rows, 3 independent: the planar weld)' },
-  { file: 'cassie.xml', xml: fixture('cassie.xml'), what: "Agility's Cassie (menagerie): four connects, two planar (plantar rods), two through quaternion ball joints (achilles rods), a free pelvis", keepBalls: true },
+  {
+    file: 'cassie.xml',
+    xml: fixture('cassie.xml'),
+    what: "Agility's Cassie (menagerie): four connects, two planar (plantar rods), two through quaternion ball joints (achilles rods), a free pelvis",
+    keepBalls: true,
+  },
 ];
 
-describe('MJCF loops: Kron accelerations equal the exact KKT solution of MuJoCo\'s model', () => {
+describe("MJCF loops: Kron accelerations equal the exact KKT solution of MuJoCo's model", () => {
   for (const k of cases) {
     for (const mode of ['relaxed', 'torn'] as Mode[]) {
       it(`${k.what}; ${mode}: 25 closed states to 1e-9`, async () => {
@@ -221,7 +232,8 @@ describe('MJCF joint equality', () => {
       const c = compile(mjcfMechanism(parseMjcf(xml, 'gear.xml')).mechanism, { mode });
       expect(c.stateNames).toEqual(['b.q', 'b.qd']);
       for (const q of [0.3, -1.2, 2.5]) {
-        const x = Float64Array.from([q, 0.7]), dx = new Float64Array(2);
+        const x = Float64Array.from([q, 0.7]),
+          dx = new Float64Array(2);
         c.derivatives(0, x, dx);
         const exact = (-(2 * 0.5 + 1 * 0.3) * 9.81 * Math.sin(q)) / (2 * 0.25 + 1e-3 + 1 * 0.09 + 2e-3);
         expect(dx[1]).toBeCloseTo(exact, 12);
@@ -231,7 +243,13 @@ describe('MJCF joint equality', () => {
   });
 
   it('a joint equality on a ball joint, or a joint coupled twice: ModelErrors naming the element', () => {
-    const xml = (eq: string) => pendulums('0 1').replace('<body name="B" pos="1 0 0">', '<body name="B" pos="1 0 0"><body name="C"><joint name="c" type="ball"/><inertial pos="0 0 -0.1" mass="1" diaginertia="1e-3 1e-3 1e-3"/></body>').replace('</equality>', `${eq}\n  </equality>`);
+    const xml = (eq: string) =>
+      pendulums('0 1')
+        .replace(
+          '<body name="B" pos="1 0 0">',
+          '<body name="B" pos="1 0 0"><body name="C"><joint name="c" type="ball"/><inertial pos="0 0 -0.1" mass="1" diaginertia="1e-3 1e-3 1e-3"/></body>',
+        )
+        .replace('</equality>', `${eq}\n  </equality>`);
     expect(() => mjcfMechanism(parseMjcf(xml('<joint joint1="c" joint2="b"/>'), 'ball.xml'))).toThrow(/ball\.xml:9: <joint>: joint c is a ball joint/);
     expect(() => mjcfMechanism(parseMjcf(xml('<joint joint1="a"/>'), 'twice.xml'))).toThrow(/twice\.xml:9: <joint>: joint1="a" is already determined/);
   });
@@ -266,14 +284,21 @@ function cutFrames(c: CompiledModel): string[][] {
   return c.report.kinematics!.loops.map((l) => [1, 2, 3].flatMap((i) => [`${l.cut}.frame_a.r[${i}]`, `${l.cut}.frame_b.r[${i}]`]));
 }
 
-describe('Cassie over 5 s: Kron keeps the loops closed, MuJoCo\'s soft equality drifts', () => {
-  it('the largest anchor gap over 5 s of motion: < 1e-10 m in Kron; MuJoCo\'s measured on its own run from the same state', async () => {
+describe("Cassie over 5 s: Kron keeps the loops closed, MuJoCo's soft equality drifts", () => {
+  it("the largest anchor gap over 5 s of motion: < 1e-10 m in Kron; MuJoCo's measured on its own run from the same state", async () => {
     const xml = fixture('cassie.xml');
     const robot = parseMjcf(xml, 'cassie.xml');
     const { mechanism } = mjcfMechanism(robot, { limitsAndFriction: false });
     const c = compile(mechanism, { mode: 'relaxed' });
     // the legs set moving: falling freely under gravity alone, nothing inside would move
-    const start = { 'left_knee.qd': 2, 'right_knee.qd': -1.5, 'left_hip_pitch.qd': -1, 'right_foot_crank.qd': 3, 'left_foot_crank.qd': -2, 'right_hip_roll.qd': 1 };
+    const start = {
+      'left_knee.qd': 2,
+      'right_knee.qd': -1.5,
+      'left_hip_pitch.qd': -1,
+      'right_foot_crank.qd': 3,
+      'left_foot_crank.qd': -2,
+      'right_hip_roll.qd': 1,
+    };
     const gaps = cutFrames(c);
     const cpu = process.cpuUsage();
     const run = simulate(c, { stop: 5, step: 5e-4, interval: 1e-2, integrator: 'auto', start, signals: gaps.flat() });
@@ -289,11 +314,14 @@ describe('Cassie over 5 s: Kron keeps the loops closed, MuJoCo\'s soft equality 
     // MuJoCo from the same closed state: equality on (soft), contacts, limits and actuation off, armature 0
     const mj = await mujoco();
     const peer = await smoothPeer(forMujoco(xml));
-    const m = peer.model, d = peer.data, flags = mj.mjtDisableBit;
+    const m = peer.model,
+      d = peer.data,
+      flags = mj.mjtDisableBit;
     m.opt.disableflags = (flags.mjDSBL_CONTACT.value | flags.mjDSBL_ACTUATION.value | flags.mjDSBL_LIMIT.value | flags.mjDSBL_FRICTIONLOSS.value) as number;
     const state = c.createState();
     Object.entries(start).forEach(([n, v]) => state.setStart(n, v));
-    const x = state.x0(), dx = new Float64Array(x.length);
+    const x = state.x0(),
+      dx = new Float64Array(x.length);
     state.derivatives(0, x, dx);
     const v = mujocoVectors(c, state, jointsOf(robot), x, dx);
     (d.qpos as Float64Array).set(v.qpos);
@@ -304,7 +332,9 @@ describe('Cassie over 5 s: Kron keeps the loops closed, MuJoCo\'s soft equality 
       mj.mj_step(m, d);
       soft = Math.max(soft, ...mujocoGaps(m, d));
     }
-    console.log(`Cassie, 5 s (Kron ${kronCpu.toFixed(1)} s CPU, ${run.time.length} samples): largest connect gap Kron ${kron.toExponential(2)} m, MuJoCo (soft, timestep ${m.opt.timestep} s) ${soft.toExponential(2)} m`);
+    console.log(
+      `Cassie, 5 s (Kron ${kronCpu.toFixed(1)} s CPU, ${run.time.length} samples): largest connect gap Kron ${kron.toExponential(2)} m, MuJoCo (soft, timestep ${m.opt.timestep} s) ${soft.toExponential(2)} m`,
+    );
     expect(kron).toBeLessThan(1e-10);
     expect(soft).toBeGreaterThan(kron);
   }, 600_000);
@@ -325,7 +355,9 @@ describe('MJCF equality: hostile', () => {
 
   it('an equality naming a body that does not exist: a ModelError with the element and line', () => {
     expect(() => parseMjcf(model('<connect body1="b" body2="nope" anchor="0.1 0 0"/>'), 'bad.xml')).toThrow(ModelError);
-    expect(() => parseMjcf(model('<connect body1="b" body2="nope" anchor="0.1 0 0"/>'), 'bad.xml')).toThrow(/bad\.xml:9: <connect>: body2="nope" is not a body of the file/);
+    expect(() => parseMjcf(model('<connect body1="b" body2="nope" anchor="0.1 0 0"/>'), 'bad.xml')).toThrow(
+      /bad\.xml:9: <connect>: body2="nope" is not a body of the file/,
+    );
     expect(() => parseMjcf(model('<joint joint1="ja" joint2="nope"/>'), 'bad.xml')).toThrow(/bad\.xml:9: <joint>: joint2="nope" is not a named joint/);
   });
 
@@ -357,12 +389,17 @@ describe('MJCF equality: hostile', () => {
   it("a weld holding a planar loop's link 0.2 m out of its plane cannot close: a ModelError naming the cut", () => {
     // (a connect always closes at the file's pose, where its second anchor is taken; a weld's relpose need not)
     const { mechanism } = mjcfMechanism(parseMjcf(model('<weld name="tilted" body1="b" body2="c" relpose="0.05 0.2 -0.05 1 0 0 0"/>'), 'tilt.xml'));
-    expect(() => compile(mechanism)).toThrow(/planar kinematic loop .* cannot close at tilted: its frames are 0\.2\d* m apart along the planes' normal.* \(tilted is MJCF tilt\.xml:9: <weld name="tilted">\)/);
+    expect(() => compile(mechanism)).toThrow(
+      /planar kinematic loop .* cannot close at tilted: its frames are 0\.2\d* m apart along the planes' normal.* \(tilted is MJCF tilt\.xml:9: <weld name="tilted">\)/,
+    );
   });
 
   it('a loop its joints cannot close: the ModelError names the cut and its <equality> element with file and line', () => {
     // a weld of b to its parent a leaves jb alone to meet 6 constraints; a connect of b to the world, 3 with ja and jb in a plane
-    for (const [equality, cut, element] of [['<weld body1="a" body2="b"/>', 'a_b_weld', '<weld>'], ['<connect name="pin" body1="b" body2="world" anchor="0.1 0 0"/>', 'pin', '<connect name="pin">']]) {
+    for (const [equality, cut, element] of [
+      ['<weld body1="a" body2="b"/>', 'a_b_weld', '<weld>'],
+      ['<connect name="pin" body1="b" body2="world" anchor="0.1 0 0"/>', 'pin', '<connect name="pin">'],
+    ]) {
       const { mechanism } = mjcfMechanism(parseMjcf(model(equality), 'over.xml'));
       let error: unknown;
       try {
@@ -377,7 +414,12 @@ describe('MJCF equality: hostile', () => {
   });
 
   it('an inactive equality is skipped with a warning; solref and solimp are read and ignored', () => {
-    const robot = parseMjcf(model('<connect body1="b" body2="c" anchor="0.1 0 0" active="false"/><connect body1="b" body2="c" anchor="0.1 0 0" solref="0.01 1" solimp="0.9 0.95 0.001"/>'), 'soft.xml');
+    const robot = parseMjcf(
+      model(
+        '<connect body1="b" body2="c" anchor="0.1 0 0" active="false"/><connect body1="b" body2="c" anchor="0.1 0 0" solref="0.01 1" solimp="0.9 0.95 0.001"/>',
+      ),
+      'soft.xml',
+    );
     expect(robot.equalities).toHaveLength(1);
     expect(robot.warnings.join('\n')).toMatch(/soft\.xml:9: <connect>: active="false": skipped/);
   });

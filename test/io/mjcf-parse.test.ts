@@ -20,13 +20,95 @@ function expectVec(a: readonly number[], b: readonly number[]) {
 describe('body orientations: where the rotation takes the unit axes', () => {
   const cases: [string, string, [number[], number[]][]][] = [
     // quat is normalised: 180 degrees about (0, 1, 1)/sqrt2 takes x to -x and y to z
-    ['quat (unnormalised)', 'quat="0 0 1 1"', [[[1, 0, 0], [-1, 0, 0]], [[0, 1, 0], [0, 0, 1]]]],
-    ['axisangle in degrees', 'axisangle="0 0 2 90"', [[[1, 0, 0], [0, 1, 0]], [[0, 0, 1], [0, 0, 1]]]],
+    [
+      'quat (unnormalised)',
+      'quat="0 0 1 1"',
+      [
+        [
+          [1, 0, 0],
+          [-1, 0, 0],
+        ],
+        [
+          [0, 1, 0],
+          [0, 0, 1],
+        ],
+      ],
+    ],
+    [
+      'axisangle in degrees',
+      'axisangle="0 0 2 90"',
+      [
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+        [
+          [0, 0, 1],
+          [0, 0, 1],
+        ],
+      ],
+    ],
     // moving axes xyz: R = Rx(0) Ry(90) Rz(90); x -> Ry(90) y = y, z -> Ry(90) z = x
-    ['euler xyz (moving axes)', 'euler="0 90 90"', [[[1, 0, 0], [0, 1, 0]], [[0, 0, 1], [1, 0, 0]]]],
-    ['xyaxes (y made orthogonal to x)', 'xyaxes="1 1 0 0 1 0"', [[[1, 0, 0], [s2, s2, 0]], [[0, 1, 0], [-s2, s2, 0]], [[0, 0, 1], [0, 0, 1]]]],
-    ['zaxis', 'zaxis="1 0 0"', [[[0, 0, 1], [1, 0, 0]], [[0, 1, 0], [0, 1, 0]]]],
-    ['zaxis along -z: half a turn about x', 'zaxis="0 0 -3"', [[[0, 0, 1], [0, 0, -1]], [[0, 1, 0], [0, -1, 0]]]],
+    [
+      'euler xyz (moving axes)',
+      'euler="0 90 90"',
+      [
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+        [
+          [0, 0, 1],
+          [1, 0, 0],
+        ],
+      ],
+    ],
+    [
+      'xyaxes (y made orthogonal to x)',
+      'xyaxes="1 1 0 0 1 0"',
+      [
+        [
+          [1, 0, 0],
+          [s2, s2, 0],
+        ],
+        [
+          [0, 1, 0],
+          [-s2, s2, 0],
+        ],
+        [
+          [0, 0, 1],
+          [0, 0, 1],
+        ],
+      ],
+    ],
+    [
+      'zaxis',
+      'zaxis="1 0 0"',
+      [
+        [
+          [0, 0, 1],
+          [1, 0, 0],
+        ],
+        [
+          [0, 1, 0],
+          [0, 1, 0],
+        ],
+      ],
+    ],
+    [
+      'zaxis along -z: half a turn about x',
+      'zaxis="0 0 -3"',
+      [
+        [
+          [0, 0, 1],
+          [0, 0, -1],
+        ],
+        [
+          [0, 1, 0],
+          [0, -1, 0],
+        ],
+      ],
+    ],
   ];
   for (const [what, attr, images] of cases) {
     it(what, () => {
@@ -58,46 +140,73 @@ describe('defaults', () => {
       </default>
     </default>`;
 
-  it('a nested class inherits its parent\'s attributes and overrides some; childclass applies to the body\'s own joints and its descendants; class wins over childclass', () => {
-    const r = robot(`<body name="p" childclass="b">
+  it("a nested class inherits its parent's attributes and overrides some; childclass applies to the body's own joints and its descendants; class wins over childclass", () => {
+    const r = robot(
+      `<body name="p" childclass="b">
         <joint name="j1"/><joint name="j2" class="main"/><joint name="j3" class="a" damping="7"/>
         <geom size="0.1"/>
         <body name="c"><joint name="j4"/><geom size="0.1"/></body>
       </body>
-      <body name="q"><joint name="j5"/><geom size="0.1"/></body>`, head);
-    const joints = Object.fromEntries([...r.bodies[0].joints, ...r.bodies[0].children[0].joints, ...r.bodies[1].joints].map((j) => [j.name, [j.damping, j.stiffness, j.armature]]));
+      <body name="q"><joint name="j5"/><geom size="0.1"/></body>`,
+      head,
+    );
+    const joints = Object.fromEntries(
+      [...r.bodies[0].joints, ...r.bodies[0].children[0].joints, ...r.bodies[1].joints].map((j) => [j.name, [j.damping, j.stiffness, j.armature]]),
+    );
     expect(joints).toEqual({ j1: [4, 3, 0.5], j2: [1, 2, 0], j3: [7, 3, 0.5], j4: [4, 3, 0.5], j5: [1, 2, 0] });
   });
 
   it('limited: a range limits the joint under autolimits (the default); limited="false" does not; without autolimits a range needs limited', () => {
-    const r = robot('<body name="p"><joint name="a" range="-10 10"/><joint name="b" range="-10 10" limited="false"/><joint name="c"/><geom size="0.1"/></body>');
+    const r = robot(
+      '<body name="p"><joint name="a" range="-10 10"/><joint name="b" range="-10 10" limited="false"/><joint name="c"/><geom size="0.1"/></body>',
+    );
     expect(r.bodies[0].joints.map((j) => j.range !== undefined)).toEqual([true, false, false]);
-    expect(() => robot('<body name="p"><joint range="-1 1"/><geom size="0.1"/></body>', '<compiler autolimits="false"/>')).toThrow(/has a range but not limited/);
+    expect(() => robot('<body name="p"><joint range="-1 1"/><geom size="0.1"/></body>', '<compiler autolimits="false"/>')).toThrow(
+      /has a range but not limited/,
+    );
   });
 });
 
 describe('inertia from geoms: the closed forms of the solids (density 1000 unless given)', () => {
   const [r, h, a, b, c] = [0.05, 0.3, 0.1, 0.2, 0.3];
   const cases: [string, string, number, [number, number, number]][] = [
-    ['sphere', `<geom type="sphere" size="${r}"/>`, (1000 * 4 * Math.PI * r ** 3) / 3, [0.4, 0.4, 0.4].map((k) => k * ((1000 * 4 * Math.PI * r ** 3) / 3) * r * r) as [number, number, number]],
+    [
+      'sphere',
+      `<geom type="sphere" size="${r}"/>`,
+      (1000 * 4 * Math.PI * r ** 3) / 3,
+      [0.4, 0.4, 0.4].map((k) => k * ((1000 * 4 * Math.PI * r ** 3) / 3) * r * r) as [number, number, number],
+    ],
     (() => {
       const m = 1000 * Math.PI * r * r * h;
       return ['cylinder', `<geom type="cylinder" size="${r} ${h / 2}"/>`, m, [(m * (3 * r * r + h * h)) / 12, (m * (3 * r * r + h * h)) / 12, (m * r * r) / 2]];
     })(),
     (() => {
       // a cylinder and two hemispheres whose centres of mass are 3r/8 beyond its ends (parallel axes from there)
-      const mc = 1000 * Math.PI * r * r * h, mh = (1000 * 2 * Math.PI * r ** 3) / 3, d = h / 2 + (3 * r) / 8;
+      const mc = 1000 * Math.PI * r * r * h,
+        mh = (1000 * 2 * Math.PI * r ** 3) / 3,
+        d = h / 2 + (3 * r) / 8;
       const hemi = (2 / 5) * mh * r * r - mh * ((3 * r) / 8) ** 2 + mh * d * d;
       const x = (mc * (3 * r * r + h * h)) / 12 + 2 * hemi;
       return ['capsule', `<geom type="capsule" size="${r} ${h / 2}"/>`, mc + 2 * mh, [x, x, (mc * r * r) / 2 + 2 * (2 / 5) * mh * r * r]];
     })(),
     (() => {
       const m = (300 * 4 * Math.PI * a * b * c) / 3;
-      return ['ellipsoid (density 300)', `<geom type="ellipsoid" size="${a} ${b} ${c}" density="300"/>`, m, [(m * (b * b + c * c)) / 5, (m * (a * a + c * c)) / 5, (m * (a * a + b * b)) / 5]];
+      return [
+        'ellipsoid (density 300)',
+        `<geom type="ellipsoid" size="${a} ${b} ${c}" density="300"/>`,
+        m,
+        [(m * (b * b + c * c)) / 5, (m * (a * a + c * c)) / 5, (m * (a * a + b * b)) / 5],
+      ];
     })(),
     (() => {
-      const m = 2.5, [X, Y, Z] = [2 * a, 2 * b, 2 * c];
-      return ['box (mass given)', `<geom type="box" size="${a} ${b} ${c}" mass="2.5"/>`, m, [(m * (Y * Y + Z * Z)) / 12, (m * (X * X + Z * Z)) / 12, (m * (X * X + Y * Y)) / 12]];
+      const m = 2.5,
+        [X, Y, Z] = [2 * a, 2 * b, 2 * c];
+      return [
+        'box (mass given)',
+        `<geom type="box" size="${a} ${b} ${c}" mass="2.5"/>`,
+        m,
+        [(m * (Y * Y + Z * Z)) / 12, (m * (X * X + Z * Z)) / 12, (m * (X * X + Y * Y)) / 12],
+      ];
     })(),
   ];
   for (const [what, geom, mass, moments] of cases) {
@@ -145,10 +254,17 @@ describe('component names (the contract)', () => {
 
 describe('colours for the viewer', () => {
   it("a geom's rgba, else its material's (the material's class defaults apply); the body draws each of its solid geoms", () => {
-    const r = parseMjcf(`<mujoco><default><default class="m"><material rgba="0 1 0 1"/></default></default>
+    const r = parseMjcf(
+      `<mujoco><default><default class="m"><material rgba="0 1 0 1"/></default></default>
       <asset><material name="red" rgba="1 0 0 1"/><material name="green" class="m"/></asset>
-      <worldbody><body name="a"><geom size="0.1" material="red"/><geom size="0.1" material="green"/><geom size="0.1" material="red" rgba="0 0 1 1"/></body></worldbody></mujoco>`, 't.xml');
-    expect(r.bodies[0].geoms.map((g) => g.rgba)).toEqual([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]]);
+      <worldbody><body name="a"><geom size="0.1" material="red"/><geom size="0.1" material="green"/><geom size="0.1" material="red" rgba="0 0 1 1"/></body></worldbody></mujoco>`,
+      't.xml',
+    );
+    expect(r.bodies[0].geoms.map((g) => g.rgba)).toEqual([
+      [1, 0, 0, 1],
+      [0, 1, 0, 1],
+      [0, 0, 1, 1],
+    ]);
     const body = mjcfMechanism(r).mechanism.children.find((c) => c.localName === 'a') as unknown as { shapes: { color: string }[] };
     expect(body.shapes.map((g) => g.color)).toEqual(['#ff0000', '#00ff00', '#0000ff']);
   });

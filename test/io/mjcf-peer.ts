@@ -38,7 +38,7 @@ export async function smoothPeer(xml: string, options: SmoothOptions = {}): Prom
   const peer = options.files ? await MujocoPeer.fromXml(xml, options.files) : await MujocoPeer.fromXml(mujocoReadable(xml));
   peers.push(peer);
   const d = mj.mjtDisableBit;
-  const flags = d.mjDSBL_CONTACT.value | d.mjDSBL_CONSTRAINT.value | (options.actuation ?? true ? 0 : d.mjDSBL_ACTUATION.value);
+  const flags = d.mjDSBL_CONTACT.value | d.mjDSBL_CONSTRAINT.value | ((options.actuation ?? true) ? 0 : d.mjDSBL_ACTUATION.value);
   peer.model.opt.disableflags = flags as number;
   if (options.armature === false) (peer.model.dof_armature as Float64Array).fill(0);
   return peer;
@@ -48,7 +48,9 @@ export async function smoothPeer(xml: string, options: SmoothOptions = {}): Prom
 export function jointsOf(robot: MjcfRobot): { name: string; type: string }[] {
   const joints: { name: string; type: string }[] = [];
   const walk = (b: MjcfRobot['bodies'][number]) => {
-    b.joints.forEach((j, k) => joints.push({ name: (j.name ?? (j.type === 'free' ? `${b.name}_free` : `${b.name}_joint${k}`)).replace(/[^A-Za-z0-9_]/g, '_'), type: j.type }));
+    b.joints.forEach((j, k) =>
+      joints.push({ name: (j.name ?? (j.type === 'free' ? `${b.name}_free` : `${b.name}_joint${k}`)).replace(/[^A-Za-z0-9_]/g, '_'), type: j.type }),
+    );
     b.children.forEach(walk);
   };
   robot.bodies.forEach(walk);
@@ -89,7 +91,8 @@ export function stateIndex(c: CompiledModel, name: string): number {
  */
 export function worstQaccDifference(c: CompiledModel, robot: MjcfRobot, peer: MujocoPeer, states = 25, seed = 7): number {
   const names = coordinateNames(jointsOf(robot));
-  if (names.q.length + names.v.length !== c.stateNames.length) throw new Error(`Kron has ${c.stateNames.length} states, MuJoCo's qpos and qvel ${names.q.length + names.v.length}`);
+  if (names.q.length + names.v.length !== c.stateNames.length)
+    throw new Error(`Kron has ${c.stateNames.length} states, MuJoCo's qpos and qvel ${names.q.length + names.v.length}`);
   const at = (n: string) => stateIndex(c, n);
   const state = c.createState();
   const rand = rng(seed);
@@ -99,7 +102,10 @@ export function worstQaccDifference(c: CompiledModel, robot: MjcfRobot, peer: Mu
     state.normalize(x);
     const dx = new Float64Array(x.length);
     state.derivatives(0, x, dx);
-    const qacc = peer.accelerations(names.q.map((n) => x[at(n)]), names.v.map((n) => x[at(n)]));
+    const qacc = peer.accelerations(
+      names.q.map((n) => x[at(n)]),
+      names.v.map((n) => x[at(n)]),
+    );
     const kron = names.v.map((n) => dx[at(n)]);
     const scale = Math.max(...kron.map(Math.abs));
     worst = Math.max(worst, Math.max(...kron.map((a, i) => Math.abs(a - qacc[i]))) / scale);

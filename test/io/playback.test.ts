@@ -33,7 +33,7 @@ describe('JSON results for the viewer', () => {
     expect(run.scene!.gravity).toEqual([0, 0, -9.81]);
   });
 
-  it('--contact records every pair\'s contact signals beside the states (the viewer\'s arrows); --signals keeps to its names; no --contact, the states only', async () => {
+  it("--contact records every pair's contact signals beside the states (the viewer's arrows); --signals keeps to its names; no --contact, the states only", async () => {
     const rest = ['--set', 'v0=0', '--step', '1e-5', '--integrator', 'rk4'];
     const pair = 'contact.world.ground__ball.collision1';
     const on = await simulateTo('sphere-on-plane', '--contact', ...rest);

@@ -25,10 +25,12 @@ describe('playback poses', () => {
     const { scene, poses } = playback!;
     const f1 = scene.frames.findIndex((f) => f.members.includes('link1.frame_a'));
     const f2 = scene.frames.findIndex((f) => f.members.includes('link2.frame_a'));
-    const q1 = result.get('j1.q'), q2 = result.get('j2.q');
+    const q1 = result.get('j1.q'),
+      q2 = result.get('j2.q');
     expect(poses.data).toHaveLength(result.length * poses.frames * POSE_STRIDE);
     for (let k = 0; k < result.length; k++) {
-      const p1 = pose(poses, k, f1), p2 = pose(poses, k, f2);
+      const p1 = pose(poses, k, f1),
+        p2 = pose(poses, k, f2);
       expect(p1.slice(0, 3).map(Math.abs)).toEqual([0, 0, 0]);
       expect(wrap(zAngle(p1) - q1[k])).toBeCloseTo(0, 5);
       expect(p2[0]).toBeCloseTo(dp.L1 * Math.cos(q1[k]), 5);
@@ -38,7 +40,7 @@ describe('playback poses', () => {
     }
   });
 
-  it('PUMA 560 (spatial): each quaternion gives back the frame\'s recorded R, element by element', () => {
+  it("PUMA 560 (spatial): each quaternion gives back the frame's recorded R, element by element", () => {
     const model = puma560({ q2: 0.4, q3: -0.7, q4: 0.3, q5: 0.9, q6: -0.2 });
     const c = compile(model, { mode: 'relaxed' });
     const { playback } = simulatePlayback(model, c, { stop: 0.2, step: 1e-3, interval: 0.05 });
@@ -69,7 +71,8 @@ describe('playback poses', () => {
     });
     const p = packPoses(cols, angles.length);
     for (let k = 1; k < angles.length; k++) {
-      const a = pose(p, k - 1, 0).slice(3), b = pose(p, k, 0).slice(3);
+      const a = pose(p, k - 1, 0).slice(3),
+        b = pose(p, k, 0).slice(3);
       expect(a.reduce((s, v, i) => s + v * b[i], 0)).toBeGreaterThan(0.9);
     }
   });
@@ -107,10 +110,17 @@ describe('interpolation and bounds', () => {
     const turns = [0, 1, 2, 3].map((k) => (k * Math.PI) / 2);
     const p: Poses = { layout: 'x y z qx qy qz qw', frames: 1, data: turns.flatMap((a) => [0, 0, 0, 0, 0, Math.sin(a / 2), Math.cos(a / 2)]) };
     const scene: Scene = {
-      gravity: [0, -9.81, 0], frames: [{ name: 'f', members: ['f'] }], world: -1, links: [], joints: [],
+      gravity: [0, -9.81, 0],
+      frames: [{ name: 'f', members: ['f'] }],
+      world: -1,
+      links: [],
+      joints: [],
       shapes: [{ name: 'ball', kind: 'body', frame: 0, geometry: { shape: { type: 'sphere', radius: 0.1 }, color: '#000', offset: [1, 0, 0] } }],
     };
     const b = runBounds(scene, p);
-    [[-1.1, -1.1, -0.1], [1.1, 1.1, 0.1]].forEach((want, i) => want.forEach((v, j) => expect((i ? b.max : b.min)[j]).toBeCloseTo(v, 12)));
+    [
+      [-1.1, -1.1, -0.1],
+      [1.1, 1.1, 0.1],
+    ].forEach((want, i) => want.forEach((v, j) => expect((i ? b.max : b.min)[j]).toBeCloseTo(v, 12)));
   });
 });

@@ -64,7 +64,11 @@ describe('describeScene', () => {
       const { m, r, I } = pumaLinks[i];
       expect(b.geometry.offset).toEqual([...r]);
       if (m === 0) return expect(b.geometry.shape).toEqual({ type: 'sphere', radius: 0.015 });
-      const box = inertiaBox(m, [[I[0], 0, 0], [0, I[1], 0], [0, 0, I[2]]])!;
+      const box = inertiaBox(m, [
+        [I[0], 0, 0],
+        [0, I[1], 0],
+        [0, 0, I[2]],
+      ])!;
       expect(b.geometry.shape).toEqual({ type: 'box', size: box.size });
       expect(b.geometry.orientation).toEqual(box.orientation);
     });
@@ -74,7 +78,8 @@ describe('describeScene', () => {
     expect(away.length).toBeGreaterThan(2);
     expect(rods).toHaveLength(away.length);
     rods.forEach((rod, k) => {
-      const r = away[k].r, length = Math.hypot(...r);
+      const r = away[k].r,
+        length = Math.hypot(...r);
       const { shape, offset, axis } = rod.geometry;
       expect(shape).toEqual({ type: 'cylinder', radius: LINK_RADIUS, length });
       // its two ends: frame_a's origin and the centre of mass

@@ -90,7 +90,9 @@ describe('URDF numbers are decimal and in range, in every attribute read', () =>
     it(`${where} ${attribute}: not decimal, out of range`, () => {
       for (const word of notDecimal) {
         const e = refusal(robot({ [slot]: withWord(slot, word) }));
-        expect(e.message, word).toMatch(new RegExp(`^URDF bad\\.urdf: ${escape(where)}: ${attribute}=".*" is not ${count === 1 ? 'a decimal number' : `${count} decimal numbers`}$`));
+        expect(e.message, word).toMatch(
+          new RegExp(`^URDF bad\\.urdf: ${escape(where)}: ${attribute}=".*" is not ${count === 1 ? 'a decimal number' : `${count} decimal numbers`}$`),
+        );
       }
       for (const word of ['1e308', '-1e308', '1e999', '1.000001e9', '-2e9']) {
         const e = refusal(robot({ [slot]: withWord(slot, word) }));
@@ -130,13 +132,19 @@ describe('URDF inertials as urdfdom requires them', () => {
   });
   it('an inertia whose principal moments break the triangle inequality is refused, though its diagonal keeps it', () => {
     const e = refusal(robot({ ixx: '1', iyy: '1', izz: '0.2', ixy: '0.9' }));
-    expect(e.message).toBe('URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 0.2, Ixy 0.9) violates the triangle inequality: principal moments 0.1, 0.2, 1.9 (0.1 + 0.2 < 1.9)');
+    expect(e.message).toBe(
+      'URDF bad.urdf: <link name="a"> <inertial>: inertia (Ixx 1, Iyy 1, Izz 0.2, Ixy 0.9) violates the triangle inequality: principal moments 0.1, 0.2, 1.9 (0.1 + 0.2 < 1.9)',
+    );
   });
   it('a thin plate turned about two axes (A + B = C, rounded) is read', () => {
     // a 0.3 x 0.4 plate of 1 kg, turned by 0.7 rad about z and 0.4 rad about x, printed to 17 digits
     const [a, b, c] = [0.16 / 12, 0.09 / 12, 0.25 / 12];
     const [cz, sz, cx, sx] = [Math.cos(0.7), Math.sin(0.7), Math.cos(0.4), Math.sin(0.4)];
-    const R = [[cz, -sz * cx, sz * sx], [sz, cz * cx, -cz * sx], [0, sx, cx]];
+    const R = [
+      [cz, -sz * cx, sz * sx],
+      [sz, cz * cx, -cz * sx],
+      [0, sx, cx],
+    ];
     const e = (i: number, j: number) => R[i][0] * a * R[j][0] + R[i][1] * b * R[j][1] + R[i][2] * c * R[j][2];
     const I = [e(0, 0), e(1, 1), e(2, 2), e(0, 1), e(0, 2), e(1, 2)].map((v) => v.toPrecision(17));
     const r = parseUrdf(robot({ ixx: I[0], iyy: I[1], izz: I[2], ixy: I[3], ixz: I[4], iyz: I[5] }));
@@ -162,10 +170,22 @@ describe('the XML reader within limits', () => {
   it('refuses DOCTYPE entities: declared, billion laughs, oversized, external', () => {
     const laughs = '<!ENTITY l0 "lol">' + Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
     const cases = [
-      [` [<!ENTITY r "0.1">]`, '<visual><geometry><sphere radius="&r;"/></geometry></visual>', 'the DOCTYPE declares entities (&r;), which Kron does not expand'],
+      [
+        ` [<!ENTITY r "0.1">]`,
+        '<visual><geometry><sphere radius="&r;"/></geometry></visual>',
+        'the DOCTYPE declares entities (&r;), which Kron does not expand',
+      ],
       [` [${laughs}]`, '<visual><geometry><mesh filename="&l9;"/></geometry></visual>', 'the DOCTYPE declares entities (&l0;), which Kron does not expand'],
-      [` [<!ENTITY big "${'x'.repeat(20_000)}">]`, '<visual><geometry><mesh filename="&big;"/></geometry></visual>', 'the XML reader refused it: Entity "big" size (20000) exceeds maximum allowed size (10000)'],
-      [` [<!ENTITY e SYSTEM "file:///etc/passwd">]`, '<visual><geometry><mesh filename="&e;"/></geometry></visual>', 'the XML reader refused it: External entities are not supported'],
+      [
+        ` [<!ENTITY big "${'x'.repeat(20_000)}">]`,
+        '<visual><geometry><mesh filename="&big;"/></geometry></visual>',
+        'the XML reader refused it: Entity "big" size (20000) exceeds maximum allowed size (10000)',
+      ],
+      [
+        ` [<!ENTITY e SYSTEM "file:///etc/passwd">]`,
+        '<visual><geometry><mesh filename="&e;"/></geometry></visual>',
+        'the XML reader refused it: External entities are not supported',
+      ],
     ];
     for (const [dtd, inside, message] of cases) expect(refusal(doctype(dtd, inside)).message).toBe(`URDF bad.urdf: ${message}`);
   });
@@ -176,7 +196,10 @@ describe('the XML reader within limits', () => {
   it('reads a chain of 20000 links in order (the tree walk recursed, and overflowed the stack)', () => {
     const n = 20_000;
     const links = Array.from({ length: n + 1 }, (_, i) => `<link name="l${i}"/>`).join('');
-    const joints = Array.from({ length: n }, (_, i) => `<joint name="j${n - 1 - i}" type="revolute"><parent link="l${n - 1 - i}"/><child link="l${n - i}"/></joint>`).join('');
+    const joints = Array.from(
+      { length: n },
+      (_, i) => `<joint name="j${n - 1 - i}" type="revolute"><parent link="l${n - 1 - i}"/><child link="l${n - i}"/></joint>`,
+    ).join('');
     const r = parseUrdf(`<robot name="r">${links}${joints}</robot>`);
     expect(r.joints.map((j) => j.name)).toEqual(Array.from({ length: n }, (_, i) => `j${i}`));
   });

@@ -21,7 +21,14 @@ import { findMesh, inside, packageRoot, rosPackagePath } from '../../src/node/ur
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'kron-urdf-mesh-')));
 const robot = join(root, 'arm', 'urdf');
 for (const d of ['arm/meshes', 'arm/urdf', 'outside', 'shared/tools/meshes']) mkdirSync(join(root, d), { recursive: true });
-for (const f of ['arm/meshes/upper.stl', 'arm/urdf/near.obj', 'arm/meshes/fore.dae', 'arm/meshes/notes.txt', 'outside/secret.stl', 'shared/tools/meshes/grip.stl']) {
+for (const f of [
+  'arm/meshes/upper.stl',
+  'arm/urdf/near.obj',
+  'arm/meshes/fore.dae',
+  'arm/meshes/notes.txt',
+  'outside/secret.stl',
+  'shared/tools/meshes/grip.stl',
+]) {
   writeFileSync(join(root, f), 'solid x\nendsolid x\n');
 }
 symlinkSync(join(root, 'outside', 'secret.stl'), join(robot, 'shadow.obj')); // a link next to the URDF that leaves the root
@@ -58,7 +65,9 @@ describe('findMesh', () => {
       expect(file(name), name).toMatch(new RegExp(`^${outside}, outside the URDF's package root ${join(root, 'arm')} where meshes must lie`));
     }
     expect(file('package://arm/../outside/secret.stl')).toMatch(new RegExp(`^${outside}, outside package arm's folder ${join(root, 'arm')} `));
-    expect(file('shadow.obj')).toBe(`${outside} (${join(robot, 'shadow.obj')} is a symbolic link), outside the URDF's package root ${join(root, 'arm')} where meshes must lie (ROS_PACKAGE_PATH adds package folders)`);
+    expect(file('shadow.obj')).toBe(
+      `${outside} (${join(robot, 'shadow.obj')} is a symbolic link), outside the URDF's package root ${join(root, 'arm')} where meshes must lie (ROS_PACKAGE_PATH adds package folders)`,
+    );
   });
 
   it('names that are no file of this machine are refused with the reason, not thrown (file://host, encoded /, NUL, http:, package:// without a path)', () => {
@@ -85,7 +94,9 @@ describe('findMesh', () => {
     writeFileSync(join(loose, 'm.stl'), 'solid\n');
     expect(packageRoot(join(loose, 'r.urdf'))).toBe(loose);
     expect(findMesh(join(loose, 'r.urdf'), 'm.stl', [])).toEqual({ file: join(loose, 'm.stl') });
-    expect(findMesh(join(loose, 'r.urdf'), '../arm/meshes/upper.stl', [])).toMatchObject({ why: expect.stringMatching(`outside the URDF's package root ${loose} `) });
+    expect(findMesh(join(loose, 'r.urdf'), '../arm/meshes/upper.stl', [])).toMatchObject({
+      why: expect.stringMatching(`outside the URDF's package root ${loose} `),
+    });
   });
 
   it('a package on ROS_PACKAGE_PATH: package:// finds it there, confined to its folder; absolute names may point into it', () => {
@@ -119,12 +130,15 @@ describe('findMesh', () => {
 
 describe('loadUrdf with meshes', () => {
   it('carries the file found, the scale and the rotation; a missing mesh warns', () => {
-    writeFileSync(urdf, `<robot name="arm">
+    writeFileSync(
+      urdf,
+      `<robot name="arm">
   <link name="base"><visual><origin rpy="0 0 0.5"/><geometry><mesh filename="package://arm/meshes/upper.stl" scale="0.001 0.001 0.001"/></geometry></visual></link>
   <link name="tip"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><geometry><mesh filename="package://arm/meshes/gone.stl"/></geometry></visual></link>
   <joint name="j" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/></joint>
-</robot>`);
+</robot>`,
+    );
     const { mechanism, warnings } = loadUrdf(urdf);
     const body = (name: string) => mechanism.children.find((c) => c.localName === name) as Body;
     expect(body('base').geometry).toMatchObject({
@@ -139,8 +153,15 @@ describe('loadUrdf with meshes', () => {
     const bad = join(robot, 'bad.urdf');
     const link = (name: string, mesh: string) => `<link name="${name}"><visual><geometry><mesh filename="${mesh}"/></geometry></visual></link>`;
     const meshes = { host: 'file://host/x.stl', slash: 'file:///a%2fb.stl', link: 'shadow.obj', up: '../../outside/secret.stl' };
-    writeFileSync(bad, `<robot name="bad">${link('base', 'near.obj')}${Object.entries(meshes).map(([n, m]) => link(n, m)).join('')}
-${Object.keys(meshes).map((n) => `<joint name="to_${n}" type="fixed"><parent link="base"/><child link="${n}"/></joint>`).join('')}</robot>`);
+    writeFileSync(
+      bad,
+      `<robot name="bad">${link('base', 'near.obj')}${Object.entries(meshes)
+        .map(([n, m]) => link(n, m))
+        .join('')}
+${Object.keys(meshes)
+  .map((n) => `<joint name="to_${n}" type="fixed"><parent link="base"/><child link="${n}"/></joint>`)
+  .join('')}</robot>`,
+    );
     const { mechanism, warnings } = loadUrdf(bad);
     expect(warnings).toEqual([
       'link host: mesh "file://host/x.stl" is a file:// URL on another machine (host "host"), not a file here, drawn as a placeholder sphere',
@@ -154,11 +175,18 @@ ${Object.keys(meshes).map((n) => `<joint name="to_${n}" type="fixed"><parent lin
 
   it('kron simulate of a URDF with file://host and encoded-slash meshes: exit 0 with the warnings (was: internal error TypeError, exit 1)', async () => {
     const odd = join(robot, 'odd.urdf');
-    writeFileSync(odd, `<robot name="odd"><link name="base"><visual><geometry><mesh filename="file://host/x.stl"/></geometry></visual></link>
+    writeFileSync(
+      odd,
+      `<robot name="odd"><link name="base"><visual><geometry><mesh filename="file://host/x.stl"/></geometry></visual></link>
 <link name="b"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial><visual><geometry><mesh filename="file:///a%2fb.stl"/></geometry></visual></link>
-<joint name="j1" type="revolute"><parent link="base"/><child link="b"/><axis xyz="0 1 0"/></joint></robot>`);
-    let stdout = '', stderr = '';
-    const code = await main(['simulate', odd, '--stop', '0.01'], { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+<joint name="j1" type="revolute"><parent link="base"/><child link="b"/><axis xyz="0 1 0"/></joint></robot>`,
+    );
+    let stdout = '',
+      stderr = '';
+    const code = await main(['simulate', odd, '--stop', '0.01'], {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+    });
     expect(code, stderr).toBe(0);
     expect(stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
       'warning: link base: mesh "file://host/x.stl" is a file:// URL on another machine (host "host"), not a file here, drawn as a placeholder sphere',
@@ -169,7 +197,10 @@ ${Object.keys(meshes).map((n) => `<joint name="to_${n}" type="fixed"><parent lin
 
   it('packagePath (default ROS_PACKAGE_PATH) names the folders of packages', () => {
     const tool = join(robot, 'tool.urdf');
-    writeFileSync(tool, '<robot name="t"><link name="g"><visual><geometry><mesh filename="package://tools/meshes/grip.stl"/></geometry></visual></link></robot>');
+    writeFileSync(
+      tool,
+      '<robot name="t"><link name="g"><visual><geometry><mesh filename="package://tools/meshes/grip.stl"/></geometry></visual></link></robot>',
+    );
     const shape = (m: ReturnType<typeof loadUrdf>) => (m.mechanism.children.find((c) => c.localName === 'g') as Body).geometry!.shape;
     expect(shape(loadUrdf(tool, { packagePath: [join(root, 'shared')] }))).toMatchObject({ file: join(root, 'shared/tools/meshes/grip.stl') });
     expect(shape(loadUrdf(tool, { packagePath: [] }))).not.toHaveProperty('file');
@@ -178,7 +209,11 @@ ${Object.keys(meshes).map((n) => `<joint name="to_${n}" type="fixed"><parent lin
 
 describe('rpyQuaternion', () => {
   it('is the rotation of rpyMatrix (Rz(yaw) Ry(pitch) Rx(roll))', () => {
-    for (const rpy of [[0.3, -1.2, 2.5], [-2, 0.4, -0.1], [Math.PI / 2, 0, 0]] as [number, number, number][]) {
+    for (const rpy of [
+      [0.3, -1.2, 2.5],
+      [-2, 0.4, -0.1],
+      [Math.PI / 2, 0, 0],
+    ] as [number, number, number][]) {
       const [x, y, z, w] = rpyQuaternion(rpy);
       const fromQ = [
         [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],

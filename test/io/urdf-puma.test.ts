@@ -48,7 +48,11 @@ describe('PUMA 560: URDF against the model module', () => {
 
 describe('PUMA 560: kron simulate on both files', () => {
   const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), 'simulate', ...args], { cwd: root, encoding: 'utf8' });
-  const table = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(','));
+  const table = (file: string) =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
   function expectSameTrajectories(a: string[][], b: string[][]): void {
     expect(b[0]).toEqual(a[0]); // time,j1.q,j1.qd,...,j6.qd
     expect(b.length).toBe(a.length);

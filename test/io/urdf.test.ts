@@ -19,9 +19,21 @@ const dot = (a: V, b: V) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const cross = (a: V, b: V): V => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const add = (a: V, b: V): V => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (k: number, a: V): V => [k * a[0], k * a[1], k * a[2]];
-const rx = (t: number): M => [[1, 0, 0], [0, Math.cos(t), -Math.sin(t)], [0, Math.sin(t), Math.cos(t)]];
-const ry = (t: number): M => [[Math.cos(t), 0, Math.sin(t)], [0, 1, 0], [-Math.sin(t), 0, Math.cos(t)]];
-const rz = (t: number): M => [[Math.cos(t), -Math.sin(t), 0], [Math.sin(t), Math.cos(t), 0], [0, 0, 1]];
+const rx = (t: number): M => [
+  [1, 0, 0],
+  [0, Math.cos(t), -Math.sin(t)],
+  [0, Math.sin(t), Math.cos(t)],
+];
+const ry = (t: number): M => [
+  [Math.cos(t), 0, Math.sin(t)],
+  [0, 1, 0],
+  [-Math.sin(t), 0, Math.cos(t)],
+];
+const rz = (t: number): M => [
+  [Math.cos(t), -Math.sin(t), 0],
+  [Math.sin(t), Math.cos(t), 0],
+  [0, 0, 1],
+];
 /** URDF: fixed-axis roll about x, then pitch about y, then yaw about z */
 const rpy = ([r, p, y]: V): M => mm(rz(y), mm(ry(p), rx(r)));
 /** rotation by angle t about the unit axis n (Rodrigues) */
@@ -50,8 +62,15 @@ interface Case {
 function physicalInertia(r: (lo: number, hi: number) => number): M {
   const pts = Array.from({ length: 4 }, () => [r(0.1, 1), [r(-0.3, 0.3), r(-0.3, 0.3), r(-0.3, 0.3)] as V] as const);
   const mass = pts.reduce((s, [m]) => s + m, 0);
-  const c = scale(1 / mass, pts.reduce((s, [m, p]) => add(s, scale(m, p)), [0, 0, 0] as V));
-  const I: M = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const c = scale(
+    1 / mass,
+    pts.reduce((s, [m, p]) => add(s, scale(m, p)), [0, 0, 0] as V),
+  );
+  const I: M = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   for (const [m, p0] of pts) {
     const p = add(p0, scale(-1, c));
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) I[i][j] += m * ((i === j ? dot(p, p) : 0) - p[i] * p[j]);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 
 async function kron(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
@@ -36,13 +37,17 @@ describe('kron with --relax-iterate', () => {
   it('an iteration that does not converge (exit 1)', async () => {
     const r = await kron('simulate', 'mechanisms/rcgrid.ts', '--set', 'n=3', '--iterate-max-sweeps', '2', '--iterate-tol', '1e-12', '--stop', '0.01');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^SimulationError: the relaxing iteration of relaxed loop 0 \(8 iteration variables\) did not converge in 2 sweeps at time 0: the slowest variables still changed by Rc_\d_\d\.vp \(\d\.\de-\d+\), /);
+    expect(r.stderr).toMatch(
+      /^SimulationError: the relaxing iteration of relaxed loop 0 \(8 iteration variables\) did not converge in 2 sweeps at time 0: the slowest variables still changed by Rc_\d_\d\.vp \(\d\.\de-\d+\), /,
+    );
     expect(r.stderr).toContain('  hint: Gauss-Seidel converges slowly where the rows are far from diagonally dominant');
   });
 
   it('an over-relaxation factor outside (0, 2) (exit 2)', async () => {
     const r = await kron('compile', 'mechanisms/rcgrid.ts', '--iterate-omega', '2.5');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('UsageError: over-relaxation factor 2.5 must lie in (0, 2)\n  hint: successive over-relaxation converges only for 0 < omega < 2; 1 is Gauss-Seidel, e.g. --iterate-omega 1.3\n');
+    expect(r.stderr).toBe(
+      'UsageError: over-relaxation factor 2.5 must lie in (0, 2)\n  hint: successive over-relaxation converges only for 0 < omega < 2; 1 is Gauss-Seidel, e.g. --iterate-omega 1.3\n',
+    );
   });
 });

@@ -14,7 +14,8 @@ export interface Grid {
 /** node potentials for capacitor voltages u (row-major, n*n) */
 export function nodePotentials(g: Grid, u: Float64Array): Float64Array {
   const N = g.n * g.n;
-  const A = new Float64Array(N * N), b = new Float64Array(N);
+  const A = new Float64Array(N * N),
+    b = new Float64Array(N);
   for (let r = 0; r < g.n; r++) {
     for (let c = 0; c < g.n; c++) {
       const k = r * g.n + c;
@@ -25,7 +26,12 @@ export function nodePotentials(g: Grid, u: Float64Array): Float64Array {
       }
       A[k * N + k] = -1 / g.Rc;
       b[k] = -u[k] / g.Rc;
-      for (const [rr, cc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
+      for (const [rr, cc] of [
+        [r - 1, c],
+        [r + 1, c],
+        [r, c - 1],
+        [r, c + 1],
+      ]) {
         if (rr < 0 || cc < 0 || rr >= g.n || cc >= g.n) continue;
         A[k * N + k] -= 1 / g.R;
         A[k * N + rr * g.n + cc] += 1 / g.R;
@@ -72,9 +78,18 @@ export function integrateGrid(g: Grid, h: number, steps: number, every: number):
   const out = [Float64Array.from(u)];
   for (let s = 1; s <= steps; s++) {
     const k1 = gridDerivatives(g, u);
-    const k2 = gridDerivatives(g, u.map((x, i) => x + (h / 2) * k1[i]));
-    const k3 = gridDerivatives(g, u.map((x, i) => x + (h / 2) * k2[i]));
-    const k4 = gridDerivatives(g, u.map((x, i) => x + h * k3[i]));
+    const k2 = gridDerivatives(
+      g,
+      u.map((x, i) => x + (h / 2) * k1[i]),
+    );
+    const k3 = gridDerivatives(
+      g,
+      u.map((x, i) => x + (h / 2) * k2[i]),
+    );
+    const k4 = gridDerivatives(
+      g,
+      u.map((x, i) => x + h * k3[i]),
+    );
     u = u.map((x, i) => x + (h / 6) * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]));
     if (s % every === 0) out.push(Float64Array.from(u));
   }

@@ -47,7 +47,8 @@ describe('RC grid, relaxing iteration', () => {
     const oracle = integrateGrid(grid(5), 1e-3, 1000, 100);
     const direct = compile(build({ n: 5 }), { mode: 'relaxed' });
     const iterated = compile(build({ n: 5 }), { relaxIterate: { tol: TOL } });
-    const a = simulate(direct, { stop: 1, step: 1e-3, interval: 0.1 }), b = simulate(iterated, { stop: 1, step: 1e-3, interval: 0.1 });
+    const a = simulate(direct, { stop: 1, step: 1e-3, interval: 0.1 }),
+      b = simulate(iterated, { stop: 1, step: 1e-3, interval: 0.1 });
     for (const name of a.names) a.get(name).forEach((v, s) => expect(Math.abs(b.get(name)[s] - v)).toBeLessThan(10 * TOL));
     expect(deviation(direct, oracle, 5).worst).toBeLessThan(1e-11);
   });
@@ -56,7 +57,9 @@ describe('RC grid, relaxing iteration', () => {
     const { report } = compile(build({ n: 4 }), { relaxIterate: { omega: 1.2 } });
     expect(report.mode).toBe('relaxed');
     // 4 x 4 nodes: the node (0,0) is the source's; the other 15 potentials iterate
-    expect(report.relaxedLoops).toEqual([expect.objectContaining({ remainder: 15, method: 'iteration', iteration: { variables: 15, tol: 1e-10, maxSweeps: 500, omega: 1.2 } })]);
+    expect(report.relaxedLoops).toEqual([
+      expect.objectContaining({ remainder: 15, method: 'iteration', iteration: { variables: 15, tol: 1e-10, maxSweeps: 500, omega: 1.2 } }),
+    ]);
     expect(compile(build({ n: 4 }), { mode: 'relaxed' }).report.relaxedLoops[0].method).toBeUndefined();
   });
 
@@ -72,13 +75,15 @@ describe('RC grid, relaxing iteration', () => {
     expect(first.sweeps).toBeGreaterThan(5);
     expect(second.sweeps - first.sweeps).toBe(1);
     // and the derivatives are the oracle's at that state
-    const n = 6, ref = gridDerivatives(grid(n), orderByNode(c, x, n));
+    const n = 6,
+      ref = gridDerivatives(grid(n), orderByNode(c, x, n));
     c.stateNames.forEach((s, i) => expect(Math.abs(dx[i] - ref[nodeOf(s, n)])).toBeLessThan(1e-9));
   });
 
   it('successive over-relaxation (omega 1.3) takes fewer sweeps to the same solution', () => {
     const run = (omega: number) => simulate(compile(build({ n: 8 }), { relaxIterate: { omega } }), { stop: 0.2, step: 1e-3, interval: 0.1 });
-    const gs = run(1), sor = run(1.3);
+    const gs = run(1),
+      sor = run(1.3);
     expect(sor.iterations![0].meanSweeps).toBeLessThan(0.8 * gs.iterations![0].meanSweeps);
     for (const name of gs.names) gs.get(name).forEach((v, s) => expect(Math.abs(sor.get(name)[s] - v)).toBeLessThan(1e-9));
   });

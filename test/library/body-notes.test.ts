@@ -18,11 +18,16 @@ function pendulum(I?: [number, number, number]): Mechanism {
 describe('a body without inertia', () => {
   it('is named in the compile report, with the two ways to say what is meant', () => {
     const notes = compile(pendulum(), { mode: 'torn' }).report.diagnostics.filter((d) => d.startsWith('body '));
-    expect(notes).toEqual(['body link has a mass but no inertia I: it is a point mass at its centre of mass (give I: [Ixx, Iyy, Izz] about the centre of mass, or I: [0, 0, 0] for a point mass on purpose)']);
+    expect(notes).toEqual([
+      'body link has a mass but no inertia I: it is a point mass at its centre of mass (give I: [Ixx, Iyy, Izz] about the centre of mass, or I: [0, 0, 0] for a point mass on purpose)',
+    ]);
   });
 
   it('given I, or I: [0, 0, 0] on purpose, has no note', () => {
-    for (const I of [[0.01, 0.02, 0.02], [0, 0, 0]] as [number, number, number][]) {
+    for (const I of [
+      [0.01, 0.02, 0.02],
+      [0, 0, 0],
+    ] as [number, number, number][]) {
       expect(compile(pendulum(I), { mode: 'relaxed' }).report.diagnostics.filter((d) => d.startsWith('body '))).toEqual([]);
     }
   });

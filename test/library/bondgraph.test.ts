@@ -3,7 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.ts';
 import { Model } from '../../src/model/index.ts';
-import { C, OneJunction, R, Se, ZeroJunction, type BondGraphSketch, assignCausality, algebraicLoopMatrix, selectTearPorts } from '../../src/library/bondgraph/index.ts';
+import {
+  C,
+  OneJunction,
+  R,
+  Se,
+  ZeroJunction,
+  type BondGraphSketch,
+  assignCausality,
+  algebraicLoopMatrix,
+  selectTearPorts,
+} from '../../src/library/bondgraph/index.ts';
 
 describe('bond-graph elements', () => {
   it('Se -> 1 -> (R, C): der(e_C) = (E - e_C) / (R C)', () => {
@@ -51,8 +61,33 @@ const sketch = (elements: [string, BondGraphSketch['elements'][number]['kind']][
 describe('causality and algebraic loops (section 4)', () => {
   it('SCAP on fig. 1: R1 and R3 resistive, R2, R4, R5 conductive', () => {
     const g = sketch(
-      [['Se', 'Se'], ['R1', 'R'], ['R2', 'R'], ['R3', 'R'], ['R4', 'R'], ['R5', 'R'], ['C', 'C'], ['j1', '1'], ['z1', '0'], ['j2', '1'], ['z2', '0'], ['j3', '1']],
-      [['Se', 'j1'], ['j1', 'R1'], ['j1', 'z1'], ['z1', 'R2'], ['z1', 'j2'], ['j2', 'R3'], ['j2', 'z2'], ['z2', 'R4'], ['z2', 'j3'], ['j3', 'R5'], ['j3', 'C']],
+      [
+        ['Se', 'Se'],
+        ['R1', 'R'],
+        ['R2', 'R'],
+        ['R3', 'R'],
+        ['R4', 'R'],
+        ['R5', 'R'],
+        ['C', 'C'],
+        ['j1', '1'],
+        ['z1', '0'],
+        ['j2', '1'],
+        ['z2', '0'],
+        ['j3', '1'],
+      ],
+      [
+        ['Se', 'j1'],
+        ['j1', 'R1'],
+        ['j1', 'z1'],
+        ['z1', 'R2'],
+        ['z1', 'j2'],
+        ['j2', 'R3'],
+        ['j2', 'z2'],
+        ['z2', 'R4'],
+        ['z2', 'j3'],
+        ['j3', 'R5'],
+        ['j3', 'C'],
+      ],
     );
     const effortFrom = assignCausality(g);
     const name = (k: number) => g.elements[k].name;
@@ -61,20 +96,50 @@ describe('causality and algebraic loops (section 4)', () => {
   });
 
   it('two resistors in parallel on an effort source (one 0-junction): no algebraic loop', () => {
-    const g = sketch([['Se', 'Se'], ['z', '0'], ['Ra', 'R'], ['Rb', 'R']], [['Se', 'z'], ['z', 'Ra'], ['z', 'Rb']]);
+    const g = sketch(
+      [
+        ['Se', 'Se'],
+        ['z', '0'],
+        ['Ra', 'R'],
+        ['Rb', 'R'],
+      ],
+      [
+        ['Se', 'z'],
+        ['z', 'Ra'],
+        ['z', 'Rb'],
+      ],
+    );
     const m = algebraicLoopMatrix(g);
     expect(m.entries.flat().some(Boolean)).toBe(false);
     expect(selectTearPorts(m.entries)).toEqual([]);
   });
 
   it('a voltage divider (Se - 1 - 0 with Ra on the 1 and Rb on the 0): one loop Ra-Rb', () => {
-    const g = sketch([['Se', 'Se'], ['j', '1'], ['z', '0'], ['Ra', 'R'], ['Rb', 'R']], [['Se', 'j'], ['j', 'Ra'], ['j', 'z'], ['z', 'Rb']]);
-    expect(algebraicLoopMatrix(g).entries).toEqual([[false, true], [true, false]]);
+    const g = sketch(
+      [
+        ['Se', 'Se'],
+        ['j', '1'],
+        ['z', '0'],
+        ['Ra', 'R'],
+        ['Rb', 'R'],
+      ],
+      [
+        ['Se', 'j'],
+        ['j', 'Ra'],
+        ['j', 'z'],
+        ['z', 'Rb'],
+      ],
+    );
+    expect(algebraicLoopMatrix(g).entries).toEqual([
+      [false, true],
+      [true, false],
+    ]);
     expect(selectTearPorts(algebraicLoopMatrix(g).entries)).toEqual([0]);
   });
 
   it('removing rows 1 and 4 of Table 1 leaves (3, 5): port 3 is chosen as well', () => {
-    const x = true, _ = false;
+    const x = true,
+      _ = false;
     const without14 = [
       [_, _, _, _, _],
       [_, _, _, _, _],
@@ -86,7 +151,17 @@ describe('causality and algebraic loops (section 4)', () => {
   });
 
   it('reports a causal conflict: two effort sources on one 0-junction', () => {
-    const g = sketch([['S1', 'Se'], ['S2', 'Se'], ['z', '0']], [['S1', 'z'], ['S2', 'z']]);
+    const g = sketch(
+      [
+        ['S1', 'Se'],
+        ['S2', 'Se'],
+        ['z', '0'],
+      ],
+      [
+        ['S1', 'z'],
+        ['S2', 'z'],
+      ],
+    );
     expect(() => assignCausality(g)).toThrow(/causal conflict/);
   });
 });

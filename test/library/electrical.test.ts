@@ -8,7 +8,9 @@ import { Capacitor, ConstantVoltage, Ground, MeshCut, NodeCut, Resistor, TearCut
 
 describe('RC circuit', () => {
   it('charges as u(t) = V (1 - exp(-t / RC))', () => {
-    const V = 5, R = 2, C = 0.25;
+    const V = 5,
+      R = 2,
+      C = 0.25;
     const m = new Model('rc');
     const gnd = m.add(new Ground('gnd'));
     const src = m.add(new ConstantVoltage('src', { V }));
@@ -53,9 +55,7 @@ function divider(cut: 'none' | 'mesh' | 'node' | 'tear'): Model {
 describe('cut objects on a voltage divider', () => {
   it.each(['none', 'mesh', 'node', 'tear'] as const)('%s: one loop torn to one variable, i = 2, v_mid = 6', (cut) => {
     const c = compile(divider(cut), { mode: 'torn' });
-    expect(c.report.blocks.map((b) => ({ tearing: b.tearing, from: b.tearingFrom }))).toEqual([
-      { tearing: 1, from: cut === 'none' ? 'heuristic' : 'hints' },
-    ]);
+    expect(c.report.blocks.map((b) => ({ tearing: b.tearing, from: b.tearingFrom }))).toEqual([{ tearing: 1, from: cut === 'none' ? 'heuristic' : 'hints' }]);
     c.derivatives(0, c.x0(), new Float64Array(0));
     expect(c.signal('ra.i')).toBeCloseTo(2, 14);
     expect(c.signal('rb.vp')).toBeCloseTo(6, 14);

@@ -25,10 +25,7 @@ const loose = (o: object) => o as never;
 describe('component options are checked when the component is built', () => {
   it('a string where a number belongs: the component, the option and the value', () => {
     const m = new Mechanism('arm');
-    expect(refusal(() => m.revolute('j1', loose({ q: 'zero' })))).toEqual([
-      "joint j1: option q is 'zero' (a string), where a number belongs",
-      'e.g. q: 0',
-    ]);
+    expect(refusal(() => m.revolute('j1', loose({ q: 'zero' })))).toEqual(["joint j1: option q is 'zero' (a string), where a number belongs", 'e.g. q: 0']);
   });
 
   it('an unknown option, with did you mean and the options there are', () => {
@@ -43,7 +40,9 @@ describe('component options are checked when the component is built', () => {
 
   it('a value not among the allowed ones; options that are not an object', () => {
     const m = new Mechanism('arm');
-    expect(refusal(() => m.revolute('j1', loose({ limits: [-1, 1], limitKind: 'hard' })))[0]).toBe("joint j1: option limitKind is 'hard' (a string), where one of 'spring', 'impact' belongs");
+    expect(refusal(() => m.revolute('j1', loose({ limits: [-1, 1], limitKind: 'hard' })))[0]).toBe(
+      "joint j1: option limitKind is 'hard' (a string), where one of 'spring', 'impact' belongs",
+    );
     expect(refusal(() => m.bar('b', loose({ r: 'up' })))[0]).toBe("bar b: option r is 'up' (a string), where an array of numbers belongs");
     expect(refusal(() => new Mechanism('x', loose([0, -9.81, 0])))[0]).toBe('mechanism x: its options are an array of 3 (number), not an object');
   });
@@ -56,7 +55,8 @@ describe('component options are checked when the component is built', () => {
     m.connect(j1.frame_b, link.frame_a);
     const c = compile(m);
     const state = c.createState();
-    const x = state.x0(), dx = new Float64Array(x.length);
+    const x = state.x0(),
+      dx = new Float64Array(x.length);
     state.derivatives(0, x, dx);
     // (m L^2 + Izz) qdd = -m g L cos q, gravity -9.80665 along y
     expect(dx[c.stateNames.indexOf('j1.qd')]).toBeCloseTo((-2 * 9.80665 * 0.5 * Math.cos(0.3)) / (2 * 0.25 + 0.1), 12);

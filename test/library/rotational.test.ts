@@ -8,7 +8,8 @@ import { Model } from '../../src/model/index.ts';
 import { Damper, Gear, Shaft, ShaftS, Spring, TorqueSource } from '../../src/library/rotational/index.ts';
 import build from '../../mechanisms/drivetrain.ts';
 
-const J1 = 1, J2 = 2;
+const J1 = 1,
+  J2 = 2;
 
 function twoInertias(element: Spring | Damper): Model {
   const m = new Model('two');
@@ -56,7 +57,8 @@ describe('Damper between two inertias', () => {
 
 describe('Gear', () => {
   it('mounted the other way round still tears to one variable: (J1 + i^2 J2) der(s1.w) = tau', () => {
-    const i = 3, tau = 1.5;
+    const i = 3,
+      tau = 1.5;
     const m = new Model('flipped');
     const drive = m.add(new TorqueSource('drive', { tau }));
     const s1 = m.add(new Shaft('s1', { J: J1 }));

@@ -34,7 +34,12 @@ describe('energy signals against independent computations', () => {
   });
 
   it('sprung pendulum under gravity (1, -9, 2): T = 1/2 (m L^2 + Izz) qd^2, V = -m g . r_cm + 1/2 c (q - q0)^2 (1e-12)', () => {
-    const g = [1, -9, 2] as const, mass = 2, L = 0.7, Izz = 0.05, c = 3, q0 = 0.4;
+    const g = [1, -9, 2] as const,
+      mass = 2,
+      L = 0.7,
+      Izz = 0.05,
+      c = 3,
+      q0 = 0.4;
     const m = new Mechanism('sprung', { gravity: g });
     const j = m.revolute('j', { axis: [0, 0, 1], c, q0 });
     const rod = m.body('rod', { m: mass, rcm: [L, 0, 0], I: [0.01, 0.05, Izz] });
@@ -42,7 +47,11 @@ describe('energy signals against independent computations', () => {
     m.connect(j.frame_b, rod.frame_a);
     for (const mode of ['torn', 'relaxed'] as const) {
       const compiled = compile(m, { mode });
-      for (const [q, qd] of [[0.3, -2], [-2.5, 0.7], [1.9, 4]]) {
+      for (const [q, qd] of [
+        [0.3, -2],
+        [-2.5, 0.7],
+        [1.9, 4],
+      ]) {
         compiled.derivatives(0, Float64Array.of(q, qd), new Float64Array(2));
         const T = 0.5 * (mass * L * L + Izz) * qd * qd;
         const V = -mass * (g[0] * L * Math.cos(q) + g[1] * L * Math.sin(q)) + 0.5 * c * (q - q0) ** 2;
@@ -79,10 +88,12 @@ describe('energy conservation over a run (RK4)', () => {
     const E = res.get('energy.total');
     return { drift: Math.max(...Array.from(E, (e) => Math.abs(e - E[0]))), E0: E[0] };
   };
-  it('four-bar, 2 s: drift below 1e-6 of E(0) at h = 1e-3, and ~16 times less at h = 5e-4 (fourth order: it is the integrator\'s)', () => {
+  it("four-bar, 2 s: drift below 1e-6 of E(0) at h = 1e-3, and ~16 times less at h = 5e-4 (fourth order: it is the integrator's)", () => {
     for (const mode of ['torn', 'relaxed'] as const) {
       const [a, b] = [drift(1e-3, mode), drift(5e-4, mode)];
-      console.log(`four-bar ${mode}: E(0) = ${a.E0} J, drift ${a.drift.toExponential(3)} J at h = 1e-3, ${b.drift.toExponential(3)} J at h = 5e-4, ratio ${(a.drift / b.drift).toFixed(1)}`);
+      console.log(
+        `four-bar ${mode}: E(0) = ${a.E0} J, drift ${a.drift.toExponential(3)} J at h = 1e-3, ${b.drift.toExponential(3)} J at h = 5e-4, ratio ${(a.drift / b.drift).toFixed(1)}`,
+      );
       expect(a.drift).toBeLessThan(1e-6 * Math.abs(a.E0));
       expect(a.drift / b.drift).toBeGreaterThan(8);
       expect(a.drift / b.drift).toBeLessThan(32);

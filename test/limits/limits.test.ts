@@ -35,16 +35,22 @@ function pendulum(options: JointOptions): { m: Mechanism; j: Revolute } {
 }
 
 describe('a pendulum falling onto its lower limit', () => {
-  const lower = -1, q0 = 0.5;
+  const lower = -1,
+    q0 = 0.5;
   // defaults by hand: omega = 0.3 / 1e-3 = 300 rad/s, zeta = 0.5 at I = 0.26
-  const k = I * 300 ** 2, d = 2 * 0.5 * 300 * I;
-  const omega = Math.sqrt(k / I), zeta = d / (2 * Math.sqrt(k * I)), wd = omega * Math.sqrt(1 - zeta * zeta);
+  const k = I * 300 ** 2,
+    d = 2 * 0.5 * 300 * I;
+  const omega = Math.sqrt(k / I),
+    zeta = d / (2 * Math.sqrt(k * I)),
+    wd = omega * Math.sqrt(1 - zeta * zeta);
   // impact speed from energy: 1/2 I v^2 = m g l (sin q0 - sin(lower))
   const vIn = Math.sqrt((2 * mass * g * l * (Math.sin(q0) - Math.sin(lower))) / I);
   // penetration x = lower - q in contact: I x'' + d x' + k x = -tauG(lower) (the load, nearly constant), x(0) = 0, x'(0) = vIn
   const delta = -tauG(lower) / k;
   const x = (t: number) => {
-    const e = Math.exp(-zeta * omega * t), s = Math.sin(wd * t), c = Math.cos(wd * t);
+    const e = Math.exp(-zeta * omega * t),
+      s = Math.sin(wd * t),
+      c = Math.cos(wd * t);
     return delta * (1 - e * (c + (zeta / Math.sqrt(1 - zeta * zeta)) * s)) + (vIn / wd) * e * s;
   };
   const xd = (t: number) => (x(t + 1e-9) - x(t - 1e-9)) / 2e-9;
@@ -66,7 +72,8 @@ describe('a pendulum falling onto its lower limit', () => {
         expect(c.signal('j.limit_c')).toBeCloseTo(k, 9);
         expect(c.signal('j.limit_d')).toBeCloseTo(d, 11);
         const res = simulate(c, { stop: 3, step, interval: step, signals: ['j.q', 'j.qd', 'energy.total'] });
-        const q = res.get('j.q'), qd = res.get('j.qd');
+        const q = res.get('j.q'),
+          qd = res.get('j.qd');
         const enter = q.findIndex((v) => v < lower);
         let leave = enter;
         while (q[leave] < lower) leave++;
@@ -76,7 +83,9 @@ describe('a pendulum falling onto its lower limit', () => {
         const atLimit = (i: number) => Math.sqrt(qd[i] ** 2 + (2 * mass * g * l * (Math.sin(q[i]) - Math.sin(lower))) / I);
         const [vIn_, vOut_] = [atLimit(enter - 1), atLimit(leave)];
         const n = res.length - 1;
-        console.log(`rebound ${mode} h=${step}: v_in ${vIn_.toFixed(5)} (oracle ${vIn.toFixed(5)}), peak penetration ${peak.toExponential(4)} (oracle ${xMax.toExponential(4)}), v_out ${vOut_.toFixed(5)} (oracle ${vOut.toFixed(5)}, restitution ${(vOut_ / vIn_).toFixed(4)}), rest q ${q[n]} (oracle ${qRest}, deflection ${(lower - qRest).toExponential(4)}), final qd ${qd[n].toExponential(2)}`);
+        console.log(
+          `rebound ${mode} h=${step}: v_in ${vIn_.toFixed(5)} (oracle ${vIn.toFixed(5)}), peak penetration ${peak.toExponential(4)} (oracle ${xMax.toExponential(4)}), v_out ${vOut_.toFixed(5)} (oracle ${vOut.toFixed(5)}, restitution ${(vOut_ / vIn_).toFixed(4)}), rest q ${q[n]} (oracle ${qRest}, deflection ${(lower - qRest).toExponential(4)}), final qd ${qd[n].toExponential(2)}`,
+        );
         expect(vIn_).toBeCloseTo(vIn, 6);
         // the contact lasts pi / wd = 12 ms; at h = 1e-3 the switch inside a step costs first-order accuracy
         expect(Math.abs(peak / xMax - 1)).toBeLessThan(step < 1e-3 ? 0.01 : 0.1);
@@ -105,15 +114,22 @@ describe('a pendulum falling onto its lower limit', () => {
 describe('regularised Coulomb friction', () => {
   it('above the gravity torque it holds the pendulum: it creeps at v_eps atanh(tau_g / F) (defaults, and v_eps = 0.01 at h = 1e-4)', () => {
     const F = 8; // |tau_g| = m g l = 4.90 N m at q = 0
-    for (const [options, step] of [[{}, 1e-3], [{ frictionVelocity: 0.01 }, 1e-4]] as const) {
+    for (const [options, step] of [
+      [{}, 1e-3],
+      [{ frictionVelocity: 0.01 }, 1e-4],
+    ] as const) {
       const { m } = pendulum({ q: 0, friction: F, ...options });
       const c = compile(m);
       const veps = options.frictionVelocity ?? limitDefaults(I, F).frictionVelocity;
       expect(c.signal('j.friction_v')).toBeCloseTo(veps, 14);
       const res = simulate(c, { stop: 2, step, interval: 0.01, signals: ['j.q', 'j.qd'] });
-      const n = res.length - 1, q = res.get('j.q')[n], qd = res.get('j.qd')[n];
+      const n = res.length - 1,
+        q = res.get('j.q')[n],
+        qd = res.get('j.qd')[n];
       const creep = -veps * Math.atanh(-tauG(q) / F);
-      console.log(`friction holds (v_eps ${veps.toPrecision(4)}, h ${step}): after 2 s q ${q.toExponential(4)}, qd ${qd.toExponential(4)}, creep oracle ${creep.toExponential(4)}`);
+      console.log(
+        `friction holds (v_eps ${veps.toPrecision(4)}, h ${step}): after 2 s q ${q.toExponential(4)}, qd ${qd.toExponential(4)}, creep oracle ${creep.toExponential(4)}`,
+      );
       expect(Math.abs(qd / creep - 1)).toBeLessThan(1e-3);
       expect(Math.abs(q)).toBeLessThan(2 * Math.abs(creep) * 1.05); // moved only by the creep
     }
@@ -134,9 +150,12 @@ describe('regularised Coulomb friction', () => {
         expect(dx[1]).toBeCloseTo((tauG(q) - F) / I, 12);
       }
       const res = simulate(c, { stop: 0.4, step: 1e-4, interval: 0.01, signals: ['j.q', 'j.qd', 'energy.total'] });
-      const n = res.length - 1, q = res.get('j.q'), E = res.get('energy.total');
+      const n = res.length - 1,
+        q = res.get('j.q'),
+        E = res.get('energy.total');
       expect(res.get('j.qd')[n]).toBeLessThan(-1); // still falling
-      const lost = E[0] - E[n], want = F * (q[0] - q[n]);
+      const lost = E[0] - E[n],
+        want = F * (q[0] - q[n]);
       console.log(`friction slides (${mode}): dq ${(q[0] - q[n]).toFixed(5)} rad, energy lost ${lost.toFixed(6)} J, F |dq| ${want.toFixed(6)} J`);
       expect(Math.abs(lost / want - 1)).toBeLessThan(2e-3); // the start, |qd| < v_eps, is the difference
     }
@@ -172,12 +191,14 @@ describe('URDF <limit> and <dynamics friction> against JointOptions', () => {
     ['shoulder', 'slide'].forEach((j, i) => {
       expect(a.signal(`${j}.limit_c`)).toBeCloseTo(defaults[i].stiffness, 9);
       expect(a.signal(`${j}.friction_v`)).toBeCloseTo(defaults[i].frictionVelocity, 15);
-      for (const p of ['limit_lower', 'limit_upper', 'limit_c', 'limit_d', 'friction', 'friction_v']) expect(b.signal(`${j}.${p}`), `${j}.${p}`).toBeCloseTo(a.signal(`${j}.${p}`), 9);
+      for (const p of ['limit_lower', 'limit_upper', 'limit_c', 'limit_d', 'friction', 'friction_v'])
+        expect(b.signal(`${j}.${p}`), `${j}.${p}`).toBeCloseTo(a.signal(`${j}.${p}`), 9);
     });
     expect(b.signal('shoulder.d')).toBe(0.05);
     const signals = ['shoulder.q', 'shoulder.qd', 'slide.q', 'slide.qd', 'energy.total'];
     const [ra, rb] = [a, b].map((c) => simulate(c, { stop: 2, step: 1e-3, interval: 0.01, signals }));
-    for (const s of signals) ra.get(s).forEach((v, k) => expect(Math.abs(rb.get(s)[k] - v), `${s} at ${ra.time[k]}`).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(v))));
+    for (const s of signals)
+      ra.get(s).forEach((v, k) => expect(Math.abs(rb.get(s)[k] - v), `${s} at ${ra.time[k]}`).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(v))));
     // both limits reached: the shoulder rests on its upper limit, the slider at its outer end
     const n = ra.length - 1;
     expect(ra.get('shoulder.q')[n]).toBeGreaterThan(0.3);
@@ -203,8 +224,10 @@ describe('URDF <limit> and <dynamics friction> against JointOptions', () => {
 describe('the defaults follow the masses the compile uses (issue 28)', () => {
   // with --set rod.m = 100 (compile's parameters), the reference inertia is Izz + 100 l^2, not the declared one's
   it('--set of the body sizes the default limit spring, damper and friction speed again; --set of the limit itself wins', () => {
-    const heavy = 100, Iheavy = Izz + heavy * l * l;
-    const want = limitDefaults(Iheavy, 2), declared = limitDefaults(I, 2);
+    const heavy = 100,
+      Iheavy = Izz + heavy * l * l;
+    const want = limitDefaults(Iheavy, 2),
+      declared = limitDefaults(I, 2);
     const c = compile(pendulum({ q: 0.5, limits: [-1, 1], friction: 2 }).m, { parameters: { 'rod.m': heavy } });
     expect(c.signal('j.limit_c')).toBeCloseTo(want.stiffness, 6);
     expect(c.signal('j.limit_d')).toBeCloseTo(want.damping, 9);

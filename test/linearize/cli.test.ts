@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 
 async function kron(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
   return { code, stdout, stderr };
 }
 
-const g = 9.80665, I = 0.01 + 0.25; // mechanisms/pendulum.ts: Izz + m L^2
+const g = 9.80665,
+  I = 0.01 + 0.25; // mechanisms/pendulum.ts: Izz + m L^2
 
 describe('kron linearize', () => {
   it('prints A and B of the pendulum at the bottom, named by state and input', async () => {
@@ -19,17 +21,29 @@ describe('kron linearize', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^linearization of pendulum at t = 0 \(compile [\d.]+ ms, linearize [\d.]+ ms\)$/);
     expect(lines.slice(1, 3)).toEqual(['  states x: j1.q = -1.5707963, j1.qd = 0', '  inputs u: j1.tau = 0']);
-    expect(r.stdout).toContain([
-      'A =          j1.q  j1.qd',
-      'j1.q            0      1',
-      `j1.qd  ${Number((-g * 0.5 / I).toPrecision(8))}      0`,
-    ].join('\n'));
+    expect(r.stdout).toContain(['A =          j1.q  j1.qd', 'j1.q            0      1', `j1.qd  ${Number(((-g * 0.5) / I).toPrecision(8))}      0`].join('\n'));
     // sqrt(g / l_eff) = sqrt(9.80665 / 0.52)
     expect(r.stdout).toContain(`\neigenvalues of A: ±${Number(Math.sqrt(g / (I / 0.5)).toPrecision(8))}i\n`);
     expect(r.stdout).toContain(['B =       j1.tau', 'j1.q           0', `j1.qd  ${Number((1 / I).toPrecision(8))}`].join('\n'));
   });
   it('--json with outputs, inputs, a frame Jacobian, --set and --mode', async () => {
-    const r = await kron('linearize', 'mechanisms/pendulum.ts', '--at', 'j1.q=0.5', '--at', 'j1.tau=0.2', '--outputs', 'der(j1.qd),j1.q', '--frame', 'j1.frame_b', '--set', 'm=2', '--mode', 'relaxed', '--json');
+    const r = await kron(
+      'linearize',
+      'mechanisms/pendulum.ts',
+      '--at',
+      'j1.q=0.5',
+      '--at',
+      'j1.tau=0.2',
+      '--outputs',
+      'der(j1.qd),j1.q',
+      '--frame',
+      'j1.frame_b',
+      '--set',
+      'm=2',
+      '--mode',
+      'relaxed',
+      '--json',
+    );
     expect(r.code).toBe(0);
     const l = JSON.parse(r.stdout);
     const Ip = 0.01 + 2 * 0.25;
@@ -54,7 +68,8 @@ describe('kron linearize', () => {
     expect(l.inputs).toEqual(['j1.tau']);
     expect(l.D).toEqual([[0]]);
     // the loop closes where (1.2 + s)^2 = 0.8 + 0.2 cos(phi) - 0.04 sin(phi) (mechanisms/fourbar.ts): ds/dphi by hand
-    const phi = 0.3, s = Math.sqrt(0.8 + 0.2 * Math.cos(phi) - 0.04 * Math.sin(phi)) - 1.2;
+    const phi = 0.3,
+      s = Math.sqrt(0.8 + 0.2 * Math.cos(phi) - 0.04 * Math.sin(phi)) - 1.2;
     expect(l.y[0]).toBeCloseTo(s, 10);
     expect(l.C[0][0]).toBeCloseTo((-0.2 * Math.sin(phi) - 0.04 * Math.cos(phi)) / (2 * (1.2 + s)), 10);
   });
@@ -63,7 +78,8 @@ describe('kron linearize', () => {
     const [g, s] = await Promise.all(['generated', 'symbolic'].map((m) => kron('linearize', 'mechanisms/fourbar.ts', ...at, '--method', m)));
     const [lg, ls] = [JSON.parse(g.stdout), JSON.parse(s.stdout)];
     expect([lg.method, ls.method]).toEqual(['generated', 'symbolic']);
-    const phi = 0.3, slide = Math.sqrt(0.8 + 0.2 * Math.cos(phi) - 0.04 * Math.sin(phi)) - 1.2;
+    const phi = 0.3,
+      slide = Math.sqrt(0.8 + 0.2 * Math.cos(phi) - 0.04 * Math.sin(phi)) - 1.2;
     expect(lg.C[0][0]).toBeCloseTo((-0.2 * Math.sin(phi) - 0.04 * Math.cos(phi)) / (2 * (1.2 + slide)), 12);
     expect(lg.A[1][0]).toBeCloseTo(ls.A[1][0], 10);
     const text = await kron('linearize', 'mechanisms/fourbar.ts', '--at', 'j1.q=0.3', '--method', 'generated');
@@ -75,12 +91,21 @@ describe('kron linearize', () => {
   it('a model without states (the resistor ladder) says so', async () => {
     const r = await kron('linearize', 'mechanisms/resistorladder.ts');
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').slice(1)).toEqual(['  states x: (none)', '  inputs u: (none)', "  x' = f(x, u) there: (none)", '', 'no states: A, B and C are empty', '']);
+    expect(r.stdout.split('\n').slice(1)).toEqual([
+      '  states x: (none)',
+      '  inputs u: (none)',
+      "  x' = f(x, u) there: (none)",
+      '',
+      'no states: A, B and C are empty',
+      '',
+    ]);
   });
   it('errors: an unknown state (exit 1), a bad --at and a missing model file (exit 2)', async () => {
     const bad = await kron('linearize', 'mechanisms/pendulum.ts', '--at', 'j9.q=0');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('ModelError: no state or input named j9.q: the operating point is given by the states and inputs\n  variables: j9.q\n  hint: did you mean j1.q? states: j1.q, j1.qd; inputs: j1.tau\n');
+    expect(bad.stderr).toBe(
+      'ModelError: no state or input named j9.q: the operating point is given by the states and inputs\n  variables: j9.q\n  hint: did you mean j1.q? states: j1.q, j1.qd; inputs: j1.tau\n',
+    );
     const format = await kron('linearize', 'mechanisms/pendulum.ts', '--at', 'j1.q');
     expect(format.code).toBe(2);
     expect(format.stderr).toBe('UsageError: --at expects name=value, got "j1.q"\n  hint: e.g. --at j1.q=0.1,j1.qd=0\n');

@@ -24,7 +24,12 @@ function similar(reals: number[], pairs: [number, number][], seed: number): numb
   const f = luFactor(n, Float64Array.from(S.flat()));
   if (isSingular(f)) throw new Error('singular S');
   // columns of S^-1
-  const inv = Array.from({ length: n }, (_, j) => luSolve(f, Float64Array.from({ length: n }, (_, i) => (i === j ? 1 : 0))));
+  const inv = Array.from({ length: n }, (_, j) =>
+    luSolve(
+      f,
+      Float64Array.from({ length: n }, (_, i) => (i === j ? 1 : 0)),
+    ),
+  );
   const SD = S.map((row) => D.map((_, j) => row.reduce((acc, v, k) => acc + v * D[k][j], 0)));
   return SD.map((row) => inv.map((col) => row.reduce((acc, v, k) => acc + v * col[k], 0)));
 }
@@ -34,12 +39,31 @@ describe('eigenvalues', () => {
     const cases: [number[], [number, number][]][] = [
       [[3, -1, 0.5], []],
       [[], [[0, 4.342688373311203]]],
-      [[-2, 7], [[-0.5, 3], [1.5, 0.25]]],
+      [
+        [-2, 7],
+        [
+          [-0.5, 3],
+          [1.5, 0.25],
+        ],
+      ],
       [[1, 1, -3, 0], [[-1, 10]]],
-      [Array.from({ length: 8 }, (_, i) => i - 3.5), [[0.1, 1], [-0.2, 2], [0.3, 3]]],
+      [
+        Array.from({ length: 8 }, (_, i) => i - 3.5),
+        [
+          [0.1, 1],
+          [-0.2, 2],
+          [0.3, 3],
+        ],
+      ],
     ];
     cases.forEach(([reals, pairs], c) => {
-      const want = [...reals.map((re) => ({ re, im: 0 })), ...pairs.flatMap(([re, im]) => [{ re, im }, { re, im: -im }])].sort((p, q) => q.re - p.re || q.im - p.im);
+      const want = [
+        ...reals.map((re) => ({ re, im: 0 })),
+        ...pairs.flatMap(([re, im]) => [
+          { re, im },
+          { re, im: -im },
+        ]),
+      ].sort((p, q) => q.re - p.re || q.im - p.im);
       const got = eigenvalues(similar(reals, pairs, 11 + c));
       expect(got).toHaveLength(want.length);
       // found to a few rounding units (7e-15 at most); D is diagonalizable, so the repeated 1 is as well conditioned as the rest
@@ -47,17 +71,35 @@ describe('eigenvalues', () => {
     });
   });
   it('a badly scaled similarity D A D^-1 (D from 1e-6 to 1e6, as a stiff spring beside light bodies gives): the same spectrum', () => {
-    const reals = [-40, -3, 0.5], pairs: [number, number][] = [[-0.5, 30], [-2, 0.7], [0, 1e-3]];
+    const reals = [-40, -3, 0.5],
+      pairs: [number, number][] = [
+        [-0.5, 30],
+        [-2, 0.7],
+        [0, 1e-3],
+      ];
     const A = similar(reals, pairs, 7);
-    const n = A.length, d = Array.from({ length: n }, (_, i) => 10 ** (-6 + (12 * i) / (n - 1)));
+    const n = A.length,
+      d = Array.from({ length: n }, (_, i) => 10 ** (-6 + (12 * i) / (n - 1)));
     const scaled = A.map((row, i) => row.map((v, j) => (d[i] * v) / d[j]));
-    const want = [...reals.map((re) => ({ re, im: 0 })), ...pairs.flatMap(([re, im]) => [{ re, im }, { re, im: -im }])].sort((p, q) => q.re - p.re || q.im - p.im);
+    const want = [
+      ...reals.map((re) => ({ re, im: 0 })),
+      ...pairs.flatMap(([re, im]) => [
+        { re, im },
+        { re, im: -im },
+      ]),
+    ].sort((p, q) => q.re - p.re || q.im - p.im);
     const got = eigenvalues(scaled);
     got.forEach((e, i) => expect(Math.hypot(e.re - want[i].re, e.im - want[i].im)).toBeLessThanOrEqual(1e-9 * (1 + Math.hypot(want[i].re, want[i].im))));
   });
   it('triangular and 1 x 1 matrices: the diagonal', () => {
     expect(eigenvalues([[5]])).toEqual([{ re: 5, im: 0 }]);
-    expect(eigenvalues([[1, 2, 3], [0, 4, 5], [0, 0, -6]]).map((e) => e.re)).toEqual([4, 1, -6]);
+    expect(
+      eigenvalues([
+        [1, 2, 3],
+        [0, 4, 5],
+        [0, 0, -6],
+      ]).map((e) => e.re),
+    ).toEqual([4, 1, -6]);
     expect(eigenvalues([])).toEqual([]);
   });
   it('the pendulum linearized at the bottom: ±i sqrt(g / l_eff), l_eff = (Izz + m L^2) / (m L)', () => {
@@ -77,9 +119,13 @@ describe('the double pendulum hanging down: normal modes', () => {
     const M11 = p.I1 + p.m1 * p.lc1 ** 2 + p.I2 + p.m2 * (p.L1 ** 2 + p.lc2 ** 2 + 2 * p.L1 * p.lc2);
     const M12 = p.I2 + p.m2 * (p.lc2 ** 2 + p.L1 * p.lc2);
     const M22 = p.I2 + p.m2 * p.lc2 ** 2;
-    const K11 = g * (p.m1 * p.lc1 + p.m2 * p.L1 + p.m2 * p.lc2), K12 = g * p.m2 * p.lc2, K22 = K12;
+    const K11 = g * (p.m1 * p.lc1 + p.m2 * p.L1 + p.m2 * p.lc2),
+      K12 = g * p.m2 * p.lc2,
+      K22 = K12;
     // det(K - s M) = 0, s = w^2: a s^2 - b s + c = 0
-    const a = M11 * M22 - M12 ** 2, b = K11 * M22 + K22 * M11 - 2 * K12 * M12, c = K11 * K22 - K12 ** 2;
+    const a = M11 * M22 - M12 ** 2,
+      b = K11 * M22 + K22 * M11 - 2 * K12 * M12,
+      c = K11 * K22 - K12 ** 2;
     const root = Math.sqrt(b * b - 4 * a * c);
     const w = [Math.sqrt((b + root) / (2 * a)), Math.sqrt((2 * c) / (b + root))];
     const e = eigenvalues(linearize(build(), { at: { 'j1.q': -Math.PI / 2, 'j2.q': 0, 'j1.qd': 0, 'j2.qd': 0 } }).A);

@@ -54,11 +54,13 @@ describe('linearize: errors', () => {
     expect(thrown(() => linearize(compile(pendulum()), { mode: 'relaxed' }))).toBeInstanceOf(UsageError);
     expect(thrown(() => linearize(pendulum(), { at: { 'j1.q': NaN } })).message).toBe('j1.q set to NaN at the operating point');
   });
-  it('an operating point where the loop cannot close names the loop\'s unknowns', () => {
+  it("an operating point where the loop cannot close names the loop's unknowns", () => {
     // crank 0.35, coupler 0.5, rocker 0.3, ground 0.6: at theta2 = pi the crank pin is 0.95 from the rocker's pivot, beyond b + c = 0.8
     const e = thrown(() => linearize(fourbarPlanar({ a: 0.35, b: 0.5, c: 0.3, theta2: 0 }), { at: { 'j1.q': Math.PI } }));
     expect(e).toBeInstanceOf(ModelError);
-    expect(e.message).toMatch(/^no consistent solution at the operating point: Newton iteration did not converge at time 0 in the algebraic loop of \d+ unknowns \(tearing variables j2\.q, j4\.q; kinematic loop cut at j3 with joints j2, j1, j4\)/);
+    expect(e.message).toMatch(
+      /^no consistent solution at the operating point: Newton iteration did not converge at time 0 in the algebraic loop of \d+ unknowns \(tearing variables j2\.q, j4\.q; kinematic loop cut at j3 with joints j2, j1, j4\)/,
+    );
     expect(e.details.variables).toContain('j2.q');
     expect(e.details.variables).toContain('j4.q');
     expect(e.details.hint).toContain('the operating point was j1.q=3.141592653589793, j1.qd=4');

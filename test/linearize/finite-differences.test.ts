@@ -33,14 +33,18 @@ describe('linearize against finite differences of derivatives()', () => {
   });
   it('spatial chain of 6 links with velocities (1e-7)', () => {
     const at: Record<string, number> = {};
-    for (let k = 1; k <= 6; k++) (at[`j${k}.q`] = 0.3 * Math.sin(k)), (at[`j${k}.qd`] = 0.5 * Math.cos(2 * k));
+    for (let k = 1; k <= 6; k++) ((at[`j${k}.q`] = 0.3 * Math.sin(k)), (at[`j${k}.qd`] = 0.5 * Math.cos(2 * k)));
     const { a, b } = compare(chain({ n: 6 }), at);
     expect(a).toBeLessThanOrEqual(1e-7);
     expect(b).toBeLessThanOrEqual(1e-7);
   });
   it('spatial four-bar (loop closed: j2..j4 follow j1), both modes (1e-7)', () => {
     for (const mode of ['torn', 'relaxed'] as const) {
-      for (const [q, qd] of [[0.3, 0], [1.2, 2.5], [-2, -4]]) {
+      for (const [q, qd] of [
+        [0.3, 0],
+        [1.2, 2.5],
+        [-2, -4],
+      ]) {
         const { a, b, l } = compare(fourbar(), { 'j1.q': q, 'j1.qd': qd }, mode);
         expect(l.states).toEqual(['j1.q', 'j1.qd']);
         expect(a).toBeLessThanOrEqual(1e-7);
@@ -48,14 +52,18 @@ describe('linearize against finite differences of derivatives()', () => {
       }
     }
   });
-  it('spatial four-bar with the tilted guide (the tearing paper\'s three loops) (1e-7)', () => {
+  it("spatial four-bar with the tilted guide (the tearing paper's three loops) (1e-7)", () => {
     const { a, b } = compare(fourbar({ tilt: 0.3 }), { 'j1.q': 0.5, 'j1.qd': 1 });
     expect(a).toBeLessThanOrEqual(1e-7);
     expect(b).toBeLessThanOrEqual(1e-7);
   });
   it('planar four-bar (planar cut), both modes (1e-7)', () => {
     for (const mode of ['torn', 'relaxed'] as const) {
-      for (const [q, qd] of [[Math.PI / 3, 4], [2.5, -1], [-1, 0]]) {
+      for (const [q, qd] of [
+        [Math.PI / 3, 4],
+        [2.5, -1],
+        [-1, 0],
+      ]) {
         const { a, b } = compare(fourbarPlanar(), { 'j1.q': q, 'j1.qd': qd }, mode);
         expect(a).toBeLessThanOrEqual(1e-7);
         expect(b).toBeLessThanOrEqual(1e-7);
@@ -72,7 +80,9 @@ describe('linearize against finite differences of derivatives()', () => {
 
 describe('every model module of mechanisms/ at its start values', () => {
   // mechanical, rotational, electrical and bond-graph models; loops (sixbar: two); models without states or inputs
-  const files = readdirSync(new URL('../../mechanisms/', import.meta.url)).filter((f) => f.endsWith('.ts')).sort();
+  const files = readdirSync(new URL('../../mechanisms/', import.meta.url))
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   it.each(files)('%s: A and B against central differences (1e-7)', async (file) => {
     const build = (await import(`../../mechanisms/${file}`)).default as (p?: object) => Parameters<typeof compile>[0];
     const compiled = compile(build(file === 'chain.ts' ? { n: 5 } : file === 'longdrivetrain.ts' ? { n: 20 } : {}));

@@ -37,7 +37,9 @@ function agree(build: Build, mode: 'torn' | 'relaxed', pick: { inputs?: (all: st
 describe('generated A, B, C, D against the symbolic linearization (1e-10)', () => {
   for (const mode of ['torn', 'relaxed'] as const) {
     it(`PUMA 560, ${mode}: every input; outputs a frame position and a joint force`, () => {
-      const { g } = agree(() => puma(), mode, { outputs: (all) => [all.find((n) => /^j6\.frame_b\.r_0\[1\]$/.test(n)) ?? all.find((n) => n.includes('frame_b.r'))!, 'j2.tau'] });
+      const { g } = agree(() => puma(), mode, {
+        outputs: (all) => [all.find((n) => /^j6\.frame_b\.r_0\[1\]$/.test(n)) ?? all.find((n) => n.includes('frame_b.r'))!, 'j2.tau'],
+      });
       expect(g.C).toHaveLength(2);
     });
   }
@@ -55,7 +57,12 @@ describe('generated A, B, C, D against the symbolic linearization (1e-10)', () =
 describe('kinematic loops: generated through the blocks implicitly, against the symbolic linearization (1e-10)', () => {
   // the point: the state joints near their start (the loop's Newton stays on its assembly branch)
   const near = (c: ReturnType<typeof compile>) => Object.fromEntries(c.stateNames.map((s, i) => [s, c.x0()[i] + 0.05 * Math.cos(i)]));
-  const loops = [['four-bar', fourbar, ['j4.q']], ['planar four-bar', fourbarPlanar, ['j2.q', 'j4.q']], ['six-bar', sixbar, ['jB.q', 'jF.q']], ['slider-crank', slidercrank, ['j2.q', 'j3.q']]] as const;
+  const loops = [
+    ['four-bar', fourbar, ['j4.q']],
+    ['planar four-bar', fourbarPlanar, ['j2.q', 'j4.q']],
+    ['six-bar', sixbar, ['jB.q', 'jF.q']],
+    ['slider-crank', slidercrank, ['j2.q', 'j3.q']],
+  ] as const;
   for (const [name, build, outputs] of loops) {
     for (const mode of ['torn', 'relaxed'] as const) {
       it(`${name}, ${mode}: A, B and the loop's joints as outputs`, () => {
@@ -88,8 +95,15 @@ describe('when the generated code is used', () => {
 });
 
 describe('frame Jacobians by generated code against the symbolic ones (1e-12)', () => {
-  const frames = (c: ReturnType<typeof compile>) => c.signalNames().filter((n) => n.endsWith('.R[1][1]')).map((n) => n.slice(0, -'.R[1][1]'.length));
-  for (const [name, build, mode] of [['PUMA 560', () => puma(), 'torn'], ['KUKA iiwa 14', iiwa, 'relaxed']] as const) {
+  const frames = (c: ReturnType<typeof compile>) =>
+    c
+      .signalNames()
+      .filter((n) => n.endsWith('.R[1][1]'))
+      .map((n) => n.slice(0, -'.R[1][1]'.length));
+  for (const [name, build, mode] of [
+    ['PUMA 560', () => puma(), 'torn'],
+    ['KUKA iiwa 14', iiwa, 'relaxed'],
+  ] as const) {
     it(`${name} (${mode}): the last frame, same J, r, R; the first call symbolic, the second generated`, () => {
       const compiled = compile(build(), { mode });
       const frame = frames(compiled).at(-1)!;
@@ -107,7 +121,8 @@ describe('frame Jacobians by generated code against the symbolic ones (1e-12)', 
   it('the four-bar: the coupler frame generated through the loop, the symbolic J (1e-12)', () => {
     const compiled = compile(fourbar());
     const at = { 'j1.q': 0.4, 'j1.qd': 0.2 };
-    const s = frameJacobian(compiled, 'b3.bar.frame_b', { at, method: 'symbolic' }), g = frameJacobian(compiled, 'b3.bar.frame_b', { at, method: 'generated' });
+    const s = frameJacobian(compiled, 'b3.bar.frame_b', { at, method: 'symbolic' }),
+      g = frameJacobian(compiled, 'b3.bar.frame_b', { at, method: 'generated' });
     expect(relativeDifference(g.J, s.J)).toBeLessThanOrEqual(1e-12);
     expect(g.J.flat().some((v) => v !== 0)).toBe(true);
   });
@@ -115,7 +130,10 @@ describe('frame Jacobians by generated code against the symbolic ones (1e-12)', 
 
 describe('a frame Jacobian as a generated function of q (frameJacobianFunction)', () => {
   it('the iiwa 14 link 7 and the PUMA link 6 at three points: the symbolic J (1e-12)', () => {
-    for (const [build, frame] of [[iiwa, 'link7.frame_a'], [() => puma(), 'link6.frame_a']] as const) {
+    for (const [build, frame] of [
+      [iiwa, 'link7.frame_a'],
+      [() => puma(), 'link6.frame_a'],
+    ] as const) {
       const compiled = compile(build());
       const f = frameJacobianFunction(compiled, frame);
       const n = f.coordinates.length;
@@ -124,7 +142,12 @@ describe('a frame Jacobian as a generated function of q (frameJacobianFunction)'
         const J = f.jacobian(q);
         const want = frameJacobian(compiled, frame, { at: Object.fromEntries(f.coordinates.map((c, i) => [c, q[i]])), method: 'symbolic' });
         expect(want.coordinates).toEqual(f.coordinates);
-        expect(relativeDifference(Array.from({ length: 6 }, (_, k) => [...J.subarray(k * n, (k + 1) * n)]), want.J)).toBeLessThanOrEqual(1e-12);
+        expect(
+          relativeDifference(
+            Array.from({ length: 6 }, (_, k) => [...J.subarray(k * n, (k + 1) * n)]),
+            want.J,
+          ),
+        ).toBeLessThanOrEqual(1e-12);
       }
     }
   });
@@ -137,19 +160,28 @@ describe('a frame Jacobian as a generated function of q (frameJacobianFunction)'
 describe("J' qd of a frame as generated code of (q, qd) (frameJacobianFunction's jdotqd)", () => {
   // along a curved path q(t) = q0 + t v + t^2 a / 2: d/dt (J(q(t)) qd(t)) = J' qd + J qdd, so J' qd = that derivative - J a,
   // the derivative by fourth-order central differences of the generated J (step 1e-3)
-  for (const [name, build, frame] of [['PUMA 560', () => puma(), 'link6.frame_a'], ['KUKA iiwa 14', iiwa, 'link7.frame_a']] as const) {
+  for (const [name, build, frame] of [
+    ['PUMA 560', () => puma(), 'link6.frame_a'],
+    ['KUKA iiwa 14', iiwa, 'link7.frame_a'],
+  ] as const) {
     it(`${name}, ${frame}: against differences of J(q(t)) qd(t) along a path, three points (1e-8)`, () => {
       const f = frameJacobianFunction(compile(build()), frame);
       const n = f.coordinates.length;
       for (let k = 0; k < 3; k++) {
-        const q0 = Array.from({ length: n }, (_, i) => 0.7 * Math.sin(1.7 * i + k)), v = Array.from({ length: n }, (_, i) => Math.cos(0.9 * i + 2 * k)), a = Array.from({ length: n }, (_, i) => 0.5 * Math.sin(2.3 * i - k));
+        const q0 = Array.from({ length: n }, (_, i) => 0.7 * Math.sin(1.7 * i + k)),
+          v = Array.from({ length: n }, (_, i) => Math.cos(0.9 * i + 2 * k)),
+          a = Array.from({ length: n }, (_, i) => 0.5 * Math.sin(2.3 * i - k));
         const Jv = (t: number) => {
           const J = f.jacobian(q0.map((q, i) => q + t * v[i] + (t * t * a[i]) / 2));
           return Array.from({ length: 6 }, (_, r) => v.reduce((s, vi, i) => s + J[r * n + i] * (vi + t * a[i]), 0));
         };
-        const h = 1e-3, [p2, p1, m1, m2] = [Jv(2 * h), Jv(h), Jv(-h), Jv(-2 * h)];
+        const h = 1e-3,
+          [p2, p1, m1, m2] = [Jv(2 * h), Jv(h), Jv(-h), Jv(-2 * h)];
         const J0 = f.jacobian(q0);
-        const want = Array.from({ length: 6 }, (_, r) => (-p2[r] + 8 * p1[r] - 8 * m1[r] + m2[r]) / (12 * h) - a.reduce((s, ai, i) => s + J0[r * n + i] * ai, 0));
+        const want = Array.from(
+          { length: 6 },
+          (_, r) => (-p2[r] + 8 * p1[r] - 8 * m1[r] + m2[r]) / (12 * h) - a.reduce((s, ai, i) => s + J0[r * n + i] * ai, 0),
+        );
         const got = f.jdotqd(q0, v);
         const scale = Math.max(1, ...want.map(Math.abs));
         expect(Math.max(...want.map((w, r) => Math.abs(got[r] - w))) / scale, `point ${k}`).toBeLessThanOrEqual(1e-8);
@@ -157,8 +189,7 @@ describe("J' qd of a frame as generated code of (q, qd) (frameJacobianFunction's
       }
     });
   }
-  it("wrong lengths: a UsageError naming the count", () => {
+  it('wrong lengths: a UsageError naming the count', () => {
     expect(() => frameJacobianFunction(compile(puma()), 'link6.frame_a').jdotqd([0], [0])).toThrow(/J' qd of link6.frame_a takes 6 coordinates/);
   });
 });
-

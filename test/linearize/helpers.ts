@@ -14,7 +14,8 @@ export function finiteDifferences(compiled: CompiledModel, x: readonly number[],
     return [...dx];
   };
   const column = (perturb: (d: number) => [number[], number[]], step: number) => {
-    const plus = f(...perturb(step)), minus = f(...perturb(-step));
+    const plus = f(...perturb(step)),
+      minus = f(...perturb(-step));
     return plus.map((p, i) => (p - minus[i]) / (2 * step));
   };
   const byState = x.map((xj, j) => column((d) => [x.map((v, k) => (k === j ? v + d : v)), [...u]], h * (1 + Math.abs(xj))));
@@ -25,7 +26,8 @@ export function finiteDifferences(compiled: CompiledModel, x: readonly number[],
 
 /** the largest |a - b| over the largest |b| (at least 1): the relative difference of two matrices */
 export function relativeDifference(a: readonly (readonly number[])[], b: readonly (readonly number[])[]): number {
-  let diff = 0, scale = 1;
+  let diff = 0,
+    scale = 1;
   b.forEach((row, i) => row.forEach((v, j) => ((diff = Math.max(diff, Math.abs(a[i][j] - v))), (scale = Math.max(scale, Math.abs(v))))));
   return diff / scale;
 }
@@ -33,14 +35,21 @@ export function relativeDifference(a: readonly (readonly number[])[], b: readonl
 /** eigenvalues of [[a, b], [c, d]] from the characteristic polynomial l^2 - tr l + det */
 export function eigenvalues2(M: readonly (readonly number[])[]): { re: number; im: number }[] {
   const [[a, b], [c, d]] = M;
-  const half = (a + d) / 2, disc = half * half - (a * d - b * c);
+  const half = (a + d) / 2,
+    disc = half * half - (a * d - b * c);
   if (disc >= 0) {
     const r = Math.sqrt(disc);
     // the larger root directly, the smaller from the product (no cancellation)
     const big = half >= 0 ? half + r : half - r;
     const small = big === 0 ? 0 : (a * d - b * c) / big;
-    return [{ re: big, im: 0 }, { re: small, im: 0 }].sort((p, q) => q.re - p.re);
+    return [
+      { re: big, im: 0 },
+      { re: small, im: 0 },
+    ].sort((p, q) => q.re - p.re);
   }
   const r = Math.sqrt(-disc);
-  return [{ re: half, im: r }, { re: half, im: -r }];
+  return [
+    { re: half, im: r },
+    { re: half, im: -r },
+  ];
 }

@@ -41,11 +41,18 @@ function frameAt(c: CompiledModel, frame: string, x: Float64Array) {
 
 describe('frame Jacobians', () => {
   it('planar two-link arm: the textbook closed form', () => {
-    for (const [q1, q2] of [[0.3, 0.9], [-1.2, 2.1], [2.5, -0.4]]) {
+    for (const [q1, q2] of [
+      [0.3, 0.9],
+      [-1.2, 2.1],
+      [2.5, -0.4],
+    ]) {
       const J = frameJacobian(twoLinkArm(), 'bar2.frame_b', { at: { 'j1.q': q1, 'j2.q': q2 } });
       expect(J.coordinates).toEqual(['j1.q', 'j2.q']);
       expect(J.speeds).toEqual(['j1.qd', 'j2.qd']);
-      const s1 = Math.sin(q1), c1 = Math.cos(q1), s12 = Math.sin(q1 + q2), c12 = Math.cos(q1 + q2);
+      const s1 = Math.sin(q1),
+        c1 = Math.cos(q1),
+        s12 = Math.sin(q1 + q2),
+        c12 = Math.cos(q1 + q2);
       const want = [
         [-l1 * s1 - l2 * s12, -l2 * s12],
         [l1 * c1 + l2 * c12, l2 * c12],
@@ -69,9 +76,18 @@ describe('frame Jacobians', () => {
     const Jqd = J.J.map((row) => row.reduce((s, a, j) => s + a * qd[j], 0));
     [...v, ...w].forEach((value, i) => expect(Math.abs(Jqd[i] - value)).toBeLessThanOrEqual(1e-13));
     J.coordinates.forEach((q, j) => {
-      const h = 1e-6, k = c.stateNames.indexOf(q);
-      const rp = frameAt(c, 'bar4.frame_b', x.map((v, i) => (i === k ? v + h : v))).r;
-      const rm = frameAt(c, 'bar4.frame_b', x.map((v, i) => (i === k ? v - h : v))).r;
+      const h = 1e-6,
+        k = c.stateNames.indexOf(q);
+      const rp = frameAt(
+        c,
+        'bar4.frame_b',
+        x.map((v, i) => (i === k ? v + h : v)),
+      ).r;
+      const rm = frameAt(
+        c,
+        'bar4.frame_b',
+        x.map((v, i) => (i === k ? v - h : v)),
+      ).r;
       for (let i = 0; i < 3; i++) expect(Math.abs((rp[i] - rm[i]) / (2 * h) - J.J[i][j])).toBeLessThanOrEqual(1e-8);
     });
   });

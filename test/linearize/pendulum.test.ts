@@ -44,8 +44,9 @@ describe('linearize: the pendulum against its closed form', () => {
     expect(Math.abs(e2.re + omega) / omega).toBeLessThanOrEqual(1e-8);
     expect(Math.abs(l.B[1][0] * I - 1)).toBeLessThanOrEqual(1e-12);
   });
-  it('away from equilibrium: A = [[0, 1], [m g L sin q / I, 0]] and x\' = f(x) at the point', () => {
-    const q = 0.7, qd = 1.3;
+  it("away from equilibrium: A = [[0, 1], [m g L sin q / I, 0]] and x' = f(x) at the point", () => {
+    const q = 0.7,
+      qd = 1.3;
     const l = linearize(pendulum(), { at: { 'j1.q': q, 'j1.qd': qd, 'j1.tau': 0.5 } });
     expect(l.A[1][0]).toBeCloseTo((m * g * L * Math.sin(q)) / I, 12);
     expect(Math.abs(l.A[1][1])).toBeLessThanOrEqual(1e-14); // exactly 0, up to rounding in the acceleration-level block

@@ -26,13 +26,25 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 const all = files(root);
-const folders = new Set(all.flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
-const code = all.filter((f) => /\.(ts|mjs|js)$/.test(f) && !f.startsWith('test/')).map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
+const folders = new Set(
+  all.flatMap((f) =>
+    f
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
+const code = all
+  .filter((f) => /\.(ts|mjs|js)$/.test(f) && !f.startsWith('test/'))
+  .map((f) => readFileSync(join(root, f), 'utf8'))
+  .join('\n');
 
 /** a function, method, or function-valued constant of that name is defined in the code (not only called) */
 const defined = (name: string) =>
-  new RegExp(`^\\s*(?:export\\s+)?(?:(?:public|protected|private|static|async|override|abstract|readonly|get|set|declare)\\s+)*(?:function\\*?\\s+)?\\*?${name}\\s*(?:<[^>]*>)?\\(`, 'm').test(code) ||
-  new RegExp(`(?:const|let|var)\\s+${name}\\s*=|\\b${name}\\s*:\\s*(?:\\(|function|async)`).test(code);
+  new RegExp(
+    `^\\s*(?:export\\s+)?(?:(?:public|protected|private|static|async|override|abstract|readonly|get|set|declare)\\s+)*(?:function\\*?\\s+)?\\*?${name}\\s*(?:<[^>]*>)?\\(`,
+    'm',
+  ).test(code) || new RegExp(`(?:const|let|var)\\s+${name}\\s*=|\\b${name}\\s*:\\s*(?:\\(|function|async)`).test(code);
 
 const named = [...doc.matchAll(/`([^`\s]+)`/g)].map((m) => ({ text: m[1], at: m.index! }));
 
@@ -42,7 +54,9 @@ describe('docs/ARCHITECTURE.md names what exists', () => {
       .filter(({ text }) => /^[\w./-]+\.(ts|mjs|js|json|md)$/.test(text) || /^[\w.-]+(\/[\w.-]+)*\/$/.test(text))
       .filter(({ text, at }) => {
         const path = text.replace(/\/$/, '');
-        const exists = text.endsWith('/') ? folders.has(path) || [...folders].some((f) => f.endsWith(`/${path}`)) : all.some((f) => f === path || f.endsWith(`/${path}`));
+        const exists = text.endsWith('/')
+          ? folders.has(path) || [...folders].some((f) => f.endsWith(`/${path}`))
+          : all.some((f) => f === path || f.endsWith(`/${path}`));
         return !exists && !proposed(text, at);
       })
       .map(({ text }) => text);

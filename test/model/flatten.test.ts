@@ -8,7 +8,8 @@ class Pin extends Component {
   p: Connector;
   constructor(name: string) {
     super(name);
-    const v = this.variable('v'), i = this.variable('i');
+    const v = this.variable('v'),
+      i = this.variable('i');
     this.p = this.connector('p', { across: { v }, through: { i } });
   }
 }
@@ -68,10 +69,13 @@ describe('alias elimination', () => {
   it('removes x = y, x = -y and x = c, keeping states and derivatives as representatives', () => {
     const m = new Model('m');
     const s = m.variable('s', { start: 2 });
-    const a = m.variable('a'), b = m.variable('b', { start: 5 }), c = m.variable('c'), d = m.variable('d');
-    m.equation(der(s), a);      // a -> der(s)
-    m.equation(b, neg(c));      // c -> -b (c declared later)
-    m.equation(d, 3);           // d -> 3
+    const a = m.variable('a'),
+      b = m.variable('b', { start: 5 }),
+      c = m.variable('c'),
+      d = m.variable('d');
+    m.equation(der(s), a); // a -> der(s)
+    m.equation(b, neg(c)); // c -> -b (c declared later)
+    m.equation(d, 3); // d -> 3
     m.equation(a, add(b, d, s));
     const r = eliminateAliases(flatten(m));
     expect(r.equations.map((e) => show(e.residual))).toEqual(['der(s) - (3 + s + b)']);
@@ -82,7 +86,8 @@ describe('alias elimination', () => {
   });
   it('never eliminates an equation that carries a tearing hint', () => {
     const m = new Model('m');
-    const x = m.variable('x'), y = m.variable('y');
+    const x = m.variable('x'),
+      y = m.variable('y');
     m.equation(add(x, residue(x)), y);
     m.equation(y, 1);
     const r = eliminateAliases(flatten(m));

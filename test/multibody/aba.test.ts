@@ -21,12 +21,23 @@ interface Case {
 }
 
 const joints = (n: number) => Array.from({ length: n }, (_, i) => `j${i + 1}`);
-const cases: Case[] = [1, 4, 8, 24, 40].map((n) => ({ name: `chain n = ${n}`, mechanism: () => chain({ n }), tree: chainTree(n, chainParameters), joints: joints(n) }));
+const cases: Case[] = [1, 4, 8, 24, 40].map((n) => ({
+  name: `chain n = ${n}`,
+  mechanism: () => chain({ n }),
+  tree: chainTree(n, chainParameters),
+  joints: joints(n),
+}));
 // trees with general axes, prismatic joints, fixed rotations and branches: the general paths of the oracle
 for (const seed of [1003, 1006, 1011, 1017]) {
   const nb = 3 + (seed % 7);
   const t = randomTree(seed, nb);
-  cases.push({ name: `random tree seed ${seed}, ${nb} bodies`, mechanism: () => randomTree(seed, nb).mechanism, tree: t.oracle, joints: t.joints, passive: t.bodies });
+  cases.push({
+    name: `random tree seed ${seed}, ${nb} bodies`,
+    mechanism: () => randomTree(seed, nb).mechanism,
+    tree: t.oracle,
+    joints: t.joints,
+    passive: t.bodies,
+  });
 }
 
 const variants: AbaVariant[] = ['dense', 'compact'];
@@ -49,7 +60,12 @@ describe('articulated-body algorithm (oracle) = Kron forward dynamics; RNEA inve
             expect(err, `${variant}, ${where}: aba = [${qdd}], kron = [${kron}]`).toBeLessThanOrEqual(1e-10 * scale);
             // inverse dynamics of the ABA accelerations returns the applied forces
             const back = rnea(c.tree, q, qd, qdd);
-            const bias = rnea(c.tree, q, qd, qdd.map(() => 0));
+            const bias = rnea(
+              c.tree,
+              q,
+              qd,
+              qdd.map(() => 0),
+            );
             const fscale = Math.max(1, ...total.map(Math.abs), ...bias.map(Math.abs));
             const ferr = Math.max(...back.map((v, i) => Math.abs(v - total[i])));
             expect(ferr, `${variant}, ${where}: rnea = [${back}], applied = [${total}]`).toBeLessThanOrEqual(1e-10 * fscale);
@@ -91,7 +107,13 @@ describe('articulated-body algorithm: operation counts on the chain', () => {
         const rnd = prng(n);
         const counts = [0, 1].map(() => {
           const q = tree.bodies.map(() => -3 + 6 * rnd());
-          const { ops } = aba(tree, q, q.map(() => -2 + 4 * rnd()), q.map(() => -5 + 10 * rnd()), variant);
+          const { ops } = aba(
+            tree,
+            q,
+            q.map(() => -2 + 4 * rnd()),
+            q.map(() => -5 + 10 * rnd()),
+            variant,
+          );
           return ops;
         });
         expect(counts[1]).toEqual(counts[0]);

@@ -23,10 +23,15 @@ function pendulum(armature: number): Mechanism {
 
 describe('armature on a coordinate', () => {
   it('pendulum: (m L^2 + Izz + a) qdd = -m g L cos q + tau, T = 1/2 (m L^2 + Izz + a) qd^2 (1e-12), both forms', () => {
-    const a = 0.3, I = 2 * 0.7 ** 2 + 0.05;
+    const a = 0.3,
+      I = 2 * 0.7 ** 2 + 0.05;
     for (const mode of MODES) {
       const c = compile(pendulum(a), { mode });
-      for (const [q, qd, tau] of [[0.3, -2, 0], [-2.5, 0.7, 1.5], [1.9, 4, -3]]) {
+      for (const [q, qd, tau] of [
+        [0.3, -2, 0],
+        [-2.5, 0.7, 1.5],
+        [1.9, 4, -3],
+      ]) {
         c.setInput('j.tau', tau);
         const dx = new Float64Array(2);
         c.derivatives(0, Float64Array.of(q, qd), dx);
@@ -108,7 +113,7 @@ describe('armature keeps energy.total over a run', () => {
     });
   }
 
-  it('a free joint\'s rotors: 1/2 a (|v|^2 + |w|^2) + 1/2 a_h qd^2 more kinetic energy than without armature (1e-14)', () => {
+  it("a free joint's rotors: 1/2 a (|v|^2 + |w|^2) + 1/2 a_h qd^2 more kinetic energy than without armature (1e-14)", () => {
     const [withRotors, without] = [compile(floating()), compile(floating(0))];
     for (const c of [withRotors, without]) c.derivatives(0, withRotors.x0(), new Float64Array(withRotors.stateNames.length));
     const rotors = 0.5 * 0.05 * (0.09 + 0.04 + 1 + 4 + 1 + 9) + 0.5 * 0.1 * 4;

@@ -10,7 +10,10 @@ export function heavyLightBranches(): Mechanism {
   const root = m.body('root', { m: 1, rcm: [0.1, 0, 0], I: [0.01, 0.02, 0.03] });
   m.connect(m.world.frame_b, j0.frame_a);
   m.connect(j0.frame_b, root.frame_a);
-  for (const [name, mass, y] of [['heavy', 1e12, 0.2], ['light', 1, -0.2]] as const) {
+  for (const [name, mass, y] of [
+    ['heavy', 1e12, 0.2],
+    ['light', 1, -0.2],
+  ] as const) {
     const j = m.revolute(`j${name}`, { axis: [0, 0, 1], q: 0.4, qd: -0.5 });
     const b = m.body(name, { m: mass, rcm: [0.3, 0.1, 0], I: [mass * 0.01, mass * 0.02, mass * 0.03] });
     const bar = m.bar(`bar${name}`, { r: [0, y, 0] });

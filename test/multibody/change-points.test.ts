@@ -82,10 +82,13 @@ describe('change points, fuzzed: every run stops with the typed error or follows
     const random = prng(2028);
     const outcomes = { stopped: 0, followed: 0 };
     for (let i = 0; i < 40; i++) {
-      const a = 0.1 + 0.15 * random(), d = 0.45 + 0.3 * random();
+      const a = 0.1 + 0.15 * random(),
+        d = 0.45 + 0.3 * random();
       const eps = [0, 0, 1e-3, 1e-2, 0.1][i % 5];
-      const b = (a + d + eps) * (0.35 + 0.3 * random()), c = a + d + eps - b;
-      const w = 2 + 6 * random(), theta2 = Math.PI - 0.05 - 0.3 * random();
+      const b = (a + d + eps) * (0.35 + 0.3 * random()),
+        c = a + d + eps - b;
+      const w = 2 + 6 * random(),
+        theta2 = Math.PI - 0.05 - 0.3 * random();
       const h = [1e-3, 2e-3, 5e-3, 1e-2][i % 4];
       const model = compile(buildPlanar({ a, b, c, d, w, theta2, q2: -0.1, q4: Math.PI - 0.1 }));
       const run = rk4(model, FOURBAR, h, 0.3);

@@ -16,7 +16,7 @@ class Link extends Component {
     this.frame_a = this.add(new Frame('frame_a'));
     this.frame_b = this.add(new Frame('frame_b'));
     const bar = this.add(new FixedTranslation('bar', { r: [length, 0, 0] }));
-    const body = this.add(new Body('body', { m: mass, rcm: [length / 2, 0, 0], I: [0.001, mass * length ** 2 / 12, mass * length ** 2 / 12], gravity }));
+    const body = this.add(new Body('body', { m: mass, rcm: [length / 2, 0, 0], I: [0.001, (mass * length ** 2) / 12, (mass * length ** 2) / 12], gravity }));
     this.connect(this.frame_a, bar.frame_a);
     this.connect(bar.frame_b, this.frame_b);
     this.connect(this.frame_a, body.frame_a);
@@ -35,9 +35,12 @@ function pendulum(composite: boolean): Mechanism {
     m.connect(l1.frame_b, j2.frame_a);
     m.connect(j2.frame_b, l2.frame_a);
   } else {
-    for (const [k, [L, mass]] of [[0.5, 1], [0.4, 0.8]].entries()) {
+    for (const [k, [L, mass]] of [
+      [0.5, 1],
+      [0.4, 0.8],
+    ].entries()) {
       const bar = m.bar(`bar${k + 1}`, { r: [L, 0, 0] });
-      const body = m.body(`body${k + 1}`, { m: mass, rcm: [L / 2, 0, 0], I: [0.001, mass * L ** 2 / 12, mass * L ** 2 / 12] });
+      const body = m.body(`body${k + 1}`, { m: mass, rcm: [L / 2, 0, 0], I: [0.001, (mass * L ** 2) / 12, (mass * L ** 2) / 12] });
       const [from] = k === 0 ? [j1.frame_b] : [j2.frame_b];
       m.connect(from, bar.frame_a);
       m.connect(from, body.frame_a);

@@ -16,7 +16,12 @@ export interface DrivenState {
 }
 
 // (model, joint names, passive elements, random source) => state, drives and computed accelerations
-export function driveAtRandom(model: CompiledModel, joints: readonly string[], passive: readonly (Passive | undefined)[] | undefined, rnd: () => number): DrivenState {
+export function driveAtRandom(
+  model: CompiledModel,
+  joints: readonly string[],
+  passive: readonly (Passive | undefined)[] | undefined,
+  rnd: () => number,
+): DrivenState {
   const q = joints.map(() => -Math.PI + 2 * Math.PI * rnd());
   const qd = joints.map(() => -2 + 4 * rnd());
   const tau = joints.map(() => -5 + 10 * rnd());

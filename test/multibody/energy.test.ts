@@ -44,10 +44,13 @@ function bodyData(c: CompiledModel, name: string): BodyData {
 /** kinetic and potential energy of the bodies at every sample */
 function energies(res: SimulationResult, bodies: readonly BodyData[], g: number[]): { T: Float64Array; V: Float64Array } {
   const n = res.length;
-  const T = new Float64Array(n), V = new Float64Array(n);
+  const T = new Float64Array(n),
+    V = new Float64Array(n);
   for (const b of bodies) {
     const col = (s: string) => res.get(`${b.name}.frame_a.${s}`);
-    const r = ijk.map((i) => col(`r[${i}]`)), v = ijk.map((i) => col(`v[${i}]`)), w = ijk.map((i) => col(`w[${i}]`));
+    const r = ijk.map((i) => col(`r[${i}]`)),
+      v = ijk.map((i) => col(`v[${i}]`)),
+      w = ijk.map((i) => col(`w[${i}]`));
     const R = ijk.map((i) => ijk.map((j) => col(`R[${i}][${j}]`)));
     for (let k = 0; k < n; k++) {
       const Rk = R.map((row) => row.map((c) => c[k]));
@@ -92,10 +95,12 @@ describe('energy', () => {
     mech.connect(j1.frame_b, link.frame_a);
     for (const mode of ['torn', 'relaxed'] as const) {
       const c = compile(mech, { mode });
-      const h = 1e-3, stop = 8;
+      const h = 1e-3,
+        stop = 8;
       const res = simulate(c, { stop, step: h, signals: [...frameSignals('link'), 'j1.q', 'j1.qd'] });
       const { T, V } = energies(res, [bodyData(c, 'link')], gravity(c));
-      const q = res.get('j1.q'), qd = res.get('j1.qd');
+      const q = res.get('j1.q'),
+        qd = res.get('j1.qd');
       const E = T.map((t, k) => t + V[k] + 0.5 * p.c * (q[k] - p.q0) ** 2);
       const scale = Math.max(...E.map(Math.abs));
       // monotone: no sample gains energy (beyond the rounding of E itself)
@@ -108,7 +113,9 @@ describe('energy', () => {
       let dissipated = 0;
       for (let k = 0; k + 2 <= steps; k += 2) dissipated += (h / 3) * p.d * (qd[k] ** 2 + 4 * qd[k + 1] ** 2 + qd[k + 2] ** 2);
       const lost = E[0] - E[steps];
-      console.log(`damped pendulum ${mode}: E(0) = ${E[0].toFixed(6)} J, lost ${lost.toFixed(6)} J, integral d qd^2 = ${dissipated.toFixed(6)} J, largest rise ${rise.toExponential(2)}`);
+      console.log(
+        `damped pendulum ${mode}: E(0) = ${E[0].toFixed(6)} J, lost ${lost.toFixed(6)} J, integral d qd^2 = ${dissipated.toFixed(6)} J, largest rise ${rise.toExponential(2)}`,
+      );
       expect(T[steps], `${mode}: it comes nearly to rest`).toBeLessThan(0.01 * Math.max(...T));
       expect(Math.abs(lost - dissipated)).toBeLessThanOrEqual(1e-8 * lost);
     }

@@ -22,9 +22,18 @@ function biped(gravity: V, kneeTorque = 0): Mechanism {
   m.connect(m.world.frame_b, torso.frame_a);
   m.connect(torso.frame_b, m.body('torso', { m: 8, rcm: [0, 0, 0.1], I: [0.3, 0.2, 0.15] }).frame_a);
   const cut = m.ball('feet', { cut: true });
-  for (const [side, s] of [['l', 1], ['r', -1]] as const) {
+  for (const [side, s] of [
+    ['l', 1],
+    ['r', -1],
+  ] as const) {
     const hipAt = m.bar(`${side}_hip_at`, { r: [0, 0.15 * s, 0] });
-    const hip = m.universal(`${side}_hip`, { axes: [[1, 0, 0], [0, 1, 0]], qd: [0.5 * s, -0.3] }); // a start velocity the loop's closure projects
+    const hip = m.universal(`${side}_hip`, {
+      axes: [
+        [1, 0, 0],
+        [0, 1, 0],
+      ],
+      qd: [0.5 * s, -0.3],
+    }); // a start velocity the loop's closure projects
     const thigh = m.body(`${side}_thigh`, { m: 1.2, rcm: [0, -0.0375 * s, -0.2], I: [0.02, 0.02, 0.004] });
     const thighBar = m.bar(`${side}_thigh_bar`, { r: [0, -0.075 * s, -0.4] });
     const knee = m.revolute(`${side}_knee`, { axis: [0, 1, 0], tau: kneeTorque * s, c: 10, q0: -0.3 }); // a spring, bent at rest: the legs swing, and do not fold onto themselves
@@ -48,7 +57,9 @@ const SHANKS = ['l', 'r'].flatMap((side) => [...vector(`${side}_shank.frame_a.r`
 function feet(read: (name: string) => number): V[] {
   return (['l', 'r'] as const).map((side) => {
     const b = [0, (side === 'l' ? -1 : 1) * 0.075, -0.4];
-    return [1, 2, 3].map((i) => read(`${side}_shank.frame_a.r[${i}]`) + [1, 2, 3].reduce((sum, j) => sum + read(`${side}_shank.frame_a.R[${i}][${j}]`) * b[j - 1], 0)) as V;
+    return [1, 2, 3].map(
+      (i) => read(`${side}_shank.frame_a.r[${i}]`) + [1, 2, 3].reduce((sum, j) => sum + read(`${side}_shank.frame_a.R[${i}][${j}]`) * b[j - 1], 0),
+    ) as V;
   });
 }
 const MOMENTUM = [...vector('momentum.linear'), ...vector('momentum.angular'), ...vector('com.r'), 'com.m', 'energy.total'];
@@ -65,18 +76,34 @@ describe('a loop on a floating base: two legs of a free torso joined at the feet
       const [da, db] = [new Float64Array(x.length), new Float64Array(x.length)];
       a.derivatives(0, x, da);
       b.derivatives(0, x, db);
-      let worst = 0, scale = 1;
-      for (let i = 0; i < x.length; i++) (worst = Math.max(worst, Math.abs(da[i] - db[i]))), (scale = Math.max(scale, Math.abs(db[i])));
+      let worst = 0,
+        scale = 1;
+      for (let i = 0; i < x.length; i++) ((worst = Math.max(worst, Math.abs(da[i] - db[i]))), (scale = Math.max(scale, Math.abs(db[i]))));
       expect(worst / scale).toBeLessThan(1e-10);
     }
   });
 
   it('over 3 s without gravity, knee torques: the feet stay together, momentum and the line of the centre of mass stay to 1e-9', () => {
     for (const mode of ['torn', 'relaxed'] as const) {
-      const r = simulate(compile(biped([0, 0, 0], 0.3), { mode }), { stop: 3, step: 1e-3, integrator: 'adaptive', rtol: 1e-12, atol: 1e-14, interval: 0.05, signals: [...SHANKS, ...MOMENTUM] });
+      const r = simulate(compile(biped([0, 0, 0], 0.3), { mode }), {
+        stop: 3,
+        step: 1e-3,
+        integrator: 'adaptive',
+        rtol: 1e-12,
+        atol: 1e-14,
+        interval: 0.05,
+        signals: [...SHANKS, ...MOMENTUM],
+      });
       const at = (names: string[], k: number) => names.map((n) => r.get(n)[k]);
-      const p0 = at(vector('momentum.linear'), 0), L0 = at(vector('momentum.angular'), 0), c0 = at(vector('com.r'), 0), M = r.get('com.m')[0];
-      let gap = 0, dp = 0, dL = 0, line = 0, moved = 0;
+      const p0 = at(vector('momentum.linear'), 0),
+        L0 = at(vector('momentum.angular'), 0),
+        c0 = at(vector('com.r'), 0),
+        M = r.get('com.m')[0];
+      let gap = 0,
+        dp = 0,
+        dL = 0,
+        line = 0,
+        moved = 0;
       for (let k = 0; k < r.length; k++) {
         const [l, rf] = feet((n) => r.get(n)[k]);
         gap = Math.max(gap, Math.hypot(l[0] - rf[0], l[1] - rf[1], l[2] - rf[2]));
@@ -94,9 +121,18 @@ describe('a loop on a floating base: two legs of a free torso joined at the feet
     }
   });
 
-  it('without torques the loop\'s forces do no work: the energy (kinetic and the knees\' springs) stays to 1e-9 over 3 s', () => {
-    const r = simulate(compile(biped([0, 0, 0], 0)), { stop: 3, step: 1e-3, integrator: 'adaptive', rtol: 1e-12, atol: 1e-14, interval: 0.05, signals: ['energy.total', 'energy.kinetic'] });
-    const E = r.get('energy.total'), K = r.get('energy.kinetic');
+  it("without torques the loop's forces do no work: the energy (kinetic and the knees' springs) stays to 1e-9 over 3 s", () => {
+    const r = simulate(compile(biped([0, 0, 0], 0)), {
+      stop: 3,
+      step: 1e-3,
+      integrator: 'adaptive',
+      rtol: 1e-12,
+      atol: 1e-14,
+      interval: 0.05,
+      signals: ['energy.total', 'energy.kinetic'],
+    });
+    const E = r.get('energy.total'),
+      K = r.get('energy.kinetic');
     const worst = Math.max(...E.map((e) => Math.abs(e - E[0])));
     expect(Math.max(...K) - Math.min(...K)).toBeGreaterThan(1e-3); // the legs swing: energy moves between motion and springs
     expect(worst / Math.max(...K)).toBeLessThan(1e-9);

@@ -79,11 +79,13 @@ describe('floating robots: Kron against the floating-base oracle (ABA and CRBA f
         for (let k = 0; k < 50; k++) {
           const u = tau.map(() => 20 * (2 * rand() - 1));
           tau.forEach((n, i) => state.setInput(n, u[i]));
-          const x = randomState(state, rand), dx = new Float64Array(x.length);
+          const x = randomState(state, rand),
+            dx = new Float64Array(x.length);
           state.derivatives(0, x, dx);
           const kron = vi.map((i) => dx[i]);
           const [qs, vs] = [qi.map((i) => x[i]), vi.map((i) => x[i])];
-          const aba = forwardDynamics(model, qs, vs, u), crba = forwardDynamics(model, qs, vs, u, undefined, 'crba');
+          const aba = forwardDynamics(model, qs, vs, u),
+            crba = forwardDynamics(model, qs, vs, u, undefined, 'crba');
           const scale = Math.max(...aba.map(Math.abs));
           worst = Math.max(worst, ...kron.map((a, i) => Math.abs(a - aba[i]) / scale), ...crba.map((a, i) => Math.abs(a - aba[i]) / scale));
         }

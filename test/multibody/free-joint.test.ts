@@ -32,18 +32,32 @@ const quatR = ([w, x, y, z]: readonly number[]): number[][] => [
   [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
 ];
 
-interface BodySpec { name: string; m: number; rcm: V; I: V }
+interface BodySpec {
+  name: string;
+  m: number;
+  rcm: V;
+  I: V;
+}
 
 /** total linear momentum, angular momentum about the world origin and centre of mass, from each body's frame_a signals */
 function momentum(read: (name: string) => number, bodies: readonly BodySpec[]): { p: V; L: V; com: V } {
-  const p: V = [0, 0, 0], L: V = [0, 0, 0], mc: V = [0, 0, 0];
+  const p: V = [0, 0, 0],
+    L: V = [0, 0, 0],
+    mc: V = [0, 0, 0];
   let M = 0;
   for (const b of bodies) {
     const g = (s: string) => read(`${b.name}.frame_a.${s}`);
     const R = [1, 2, 3].map((i) => [1, 2, 3].map((j) => g(`R[${i}][${j}]`)));
-    const r = [1, 2, 3].map((i) => g(`r[${i}]`)), v = [1, 2, 3].map((i) => g(`v[${i}]`)), w = [1, 2, 3].map((i) => g(`w[${i}]`));
-    const c = apply(R, b.rcm), rc = r.map((x, i) => x + c[i]), vc = v.map((x, i) => x + cross(w, c)[i]);
-    const Lc = apply(R, applyT(R, w).map((x, i) => x * b.I[i]));
+    const r = [1, 2, 3].map((i) => g(`r[${i}]`)),
+      v = [1, 2, 3].map((i) => g(`v[${i}]`)),
+      w = [1, 2, 3].map((i) => g(`w[${i}]`));
+    const c = apply(R, b.rcm),
+      rc = r.map((x, i) => x + c[i]),
+      vc = v.map((x, i) => x + cross(w, c)[i]);
+    const Lc = apply(
+      R,
+      applyT(R, w).map((x, i) => x * b.I[i]),
+    );
     const moment = cross(rc, vc);
     for (let i = 0; i < 3; i++) {
       p[i] += b.m * vc[i];
@@ -72,9 +86,16 @@ function floatingChain(n: number, seed: number): { m: Mechanism; bodies: BodySpe
       const bar = m.bar(`o${k}`, { r: [0.3, 0.05 * (rnd() - 0.5), 0] });
       m.connect(at, bar.frame_a);
       const kind = k % 3;
-      const j = kind === 0 ? m.ball(`j${k}`, { Q: [1, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5], w: [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5], tau: [0.1 * (rnd() - 0.5), 0.1 * (rnd() - 0.5), 0.1 * (rnd() - 0.5)] })
-        : kind === 1 ? m.revolute(`j${k}`, { axis: [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5], q: rnd() - 0.5, qd: rnd() - 0.5, tau: 0.1 * (rnd() - 0.5) })
-          : m.prismatic(`j${k}`, { axis: [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5], q: 0.1 * rnd(), qd: rnd() - 0.5, tau: 0.1 * (rnd() - 0.5) });
+      const j =
+        kind === 0
+          ? m.ball(`j${k}`, {
+              Q: [1, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5],
+              w: [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5],
+              tau: [0.1 * (rnd() - 0.5), 0.1 * (rnd() - 0.5), 0.1 * (rnd() - 0.5)],
+            })
+          : kind === 1
+            ? m.revolute(`j${k}`, { axis: [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5], q: rnd() - 0.5, qd: rnd() - 0.5, tau: 0.1 * (rnd() - 0.5) })
+            : m.prismatic(`j${k}`, { axis: [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5], q: 0.1 * rnd(), qd: rnd() - 0.5, tau: 0.1 * (rnd() - 0.5) });
       m.connect(bar.frame_b, j.frame_a);
       at = j.frame_b;
     }
@@ -127,8 +148,9 @@ function opsChain(n: number): Mechanism {
 }
 
 const relativeMax = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let d = 0, s = 0;
-  for (let i = 0; i < a.length; i++) (d = Math.max(d, Math.abs(a[i] - b[i]))), (s = Math.max(s, Math.abs(b[i])));
+  let d = 0,
+    s = 0;
+  for (let i = 0; i < a.length; i++) ((d = Math.max(d, Math.abs(a[i] - b[i]))), (s = Math.max(s, Math.abs(b[i]))));
   return d / s;
 };
 
@@ -146,10 +168,12 @@ describe('the torque-free rigid body on a free joint (principal inertias 1, 2, 3
     const runs = (['torn', 'relaxed'] as const).map((mode) => simulate(compile(spinning(), { mode }), { stop: 10, step: 1e-3, interval: 0.01, signals }));
     for (const r of runs) {
       const at = (k: number) => {
-        const Q = [1, 2, 3, 4].map((i) => r.get(`j.Q[${i}]`)[k]), w = [1, 2, 3].map((i) => r.get(`j.w[${i}]`)[k]);
+        const Q = [1, 2, 3, 4].map((i) => r.get(`j.Q[${i}]`)[k]),
+          w = [1, 2, 3].map((i) => r.get(`j.w[${i}]`)[k]);
         return { Q, L: apply(quatR(Q), [w[0], 2 * w[1], 3 * w[2]]), E: 0.5 * (w[0] ** 2 + 2 * w[1] ** 2 + 3 * w[2] ** 2) };
       };
-      const first = at(0), n = r.length;
+      const first = at(0),
+        n = r.length;
       for (let k = 0; k < n; k += 10) {
         const now = at(k);
         expect(Math.abs(Math.hypot(...now.Q) - 1)).toBeLessThan(1e-12);
@@ -165,16 +189,21 @@ describe('the torque-free rigid body on a free joint (principal inertias 1, 2, 3
     expect(relativeMax(runs[0].get('j.w[2]'), runs[1].get('j.w[2]'))).toBeLessThan(1e-9);
   });
 
-  it('its flip period is the closed form\'s (Landau-Lifshitz §37, elliptic integrals) to 1e-9, and Omega(t) follows Jacobi\'s functions, both forms', () => {
+  it("its flip period is the closed form's (Landau-Lifshitz §37, elliptic integrals) to 1e-9, and Omega(t) follows Jacobi's functions, both forms", () => {
     // spun faster than above so that 10 s hold several flips; Omega(0) = (0.2, 4, 0.3) rad/s in the principal frame
-    const w0: V = [0.2, 4, 0.3], cf = torqueFree([1, 2, 3], w0);
+    const w0: V = [0.2, 4, 0.3],
+      cf = torqueFree([1, 2, 3], w0);
     const m = new Mechanism('spin', { gravity: [0, 0, 0] });
     const j = m.free('j', { w: w0 });
     m.connect(m.world.frame_b, j.frame_a);
     m.connect(j.frame_b, m.body('b', { m: 1, I: [1, 2, 3] }).frame_a);
     for (const mode of ['torn', 'relaxed'] as const) {
-      const h = 1e-3, r = simulate(compile(m, { mode }), { stop: 10, step: h, interval: h, signals: ['j.w[1]', 'j.w[2]', 'j.w[3]', 'j.wd[2]'] });
-      const w = [r.get('j.w[1]'), r.get('j.w[2]'), r.get('j.w[3]')], w2 = w[1], wd2 = r.get('j.wd[2]'), flips: number[] = [];
+      const h = 1e-3,
+        r = simulate(compile(m, { mode }), { stop: 10, step: h, interval: h, signals: ['j.w[1]', 'j.w[2]', 'j.w[3]', 'j.wd[2]'] });
+      const w = [r.get('j.w[1]'), r.get('j.w[2]'), r.get('j.w[3]')],
+        w2 = w[1],
+        wd2 = r.get('j.wd[2]'),
+        flips: number[] = [];
       let worst = 0;
       for (let k = 1; k < r.length; k++) {
         // a flip: Omega2 changes sign within the step; the root of the cubic Hermite interpolant of Omega2 and its rate
@@ -197,9 +226,13 @@ describe('the torque-free rigid body on a free joint (principal inertias 1, 2, 3
 describe('a free-floating chain of 8 bodies without gravity, joint torques its only forces', () => {
   const { m, bodies } = floatingChain(8, 3);
   const c = compile(m, { mode: 'relaxed' });
-  const names = bodies.flatMap((b) => ['r', 'v', 'w'].flatMap((s) => [1, 2, 3].map((i) => `${b.name}.frame_a.${s}[${i}]`)).concat([1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b.name}.frame_a.R[${i}][${j}]`))));
+  const names = bodies.flatMap((b) =>
+    ['r', 'v', 'w']
+      .flatMap((s) => [1, 2, 3].map((i) => `${b.name}.frame_a.${s}[${i}]`))
+      .concat([1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b.name}.frame_a.R[${i}][${j}]`))),
+  );
 
-  it('the momentum\'s rates vanish at random states: central differences along the motion, both forms', () => {
+  it("the momentum's rates vanish at random states: central differences along the motion, both forms", () => {
     const random = prng(41);
     for (const compiled of [c, compile(floatingChain(8, 3).m, { mode: 'torn' })] as CompiledModel[]) {
       const s = compiled.createState();
@@ -213,7 +246,8 @@ describe('a free-floating chain of 8 bodies without gravity, joint torques its o
           s.derivatives(0, y, new Float64Array(x.length));
           return momentum((n) => s.signal(n), bodies);
         };
-        const e = 1e-5, [plus, minus] = [at(e), at(-e)];
+        const e = 1e-5,
+          [plus, minus] = [at(e), at(-e)];
         const scale = momentum((n) => (s.derivatives(0, x, new Float64Array(x.length)), s.signal(n)), bodies);
         const rate = (k: 'p' | 'L') => Math.max(...plus[k].map((v, i) => Math.abs(v - minus[k][i]) / (2 * e))) / Math.max(1, Math.hypot(...scale[k]));
         // central differences of a quantity that is constant along the motion: O(e^2) and rounding, no O(1) rate
@@ -223,11 +257,12 @@ describe('a free-floating chain of 8 bodies without gravity, joint torques its o
     }
   });
 
-  it('over 10 s its momentum stays to RK4\'s accuracy (fourth order in the step) and its centre of mass moves on a line', () => {
+  it("over 10 s its momentum stays to RK4's accuracy (fourth order in the step) and its centre of mass moves on a line", () => {
     const drift = (h: number) => {
       const r = simulate(c, { stop: 10, step: h, interval: 1, signals: names });
       const read = (k: number) => momentum((n) => r.get(n)[k], bodies);
-      const a = read(0), z = read(r.length - 1);
+      const a = read(0),
+        z = read(r.length - 1);
       const M = bodies.reduce((s, b) => s + b.m, 0);
       return {
         p: Math.max(...z.p.map((v, i) => Math.abs(v - a.p[i]))),
@@ -245,7 +280,15 @@ describe('a free-floating chain of 8 bodies without gravity, joint torques its o
   it('its momentum is conserved to 1e-10 (relative) over 10 s when the integrator is asked for it; the momentum.* and com.* signals say so', () => {
     // RK4 at h = 1e-3 keeps it to 1e-8 (above: the error is RK4's, fourth order); an error-controlled run at
     // rtol 1e-13 keeps it to 3e-11 (measured: p 2.8e-12, L 3.1e-11, the centre of mass off its line 3.8e-12 m)
-    const r = simulate(c, { stop: 10, step: 1e-3, integrator: 'adaptive', rtol: 1e-13, atol: 1e-15, interval: 0.1, signals: ['com.m', 'com.r[1]', 'com.r[2]', 'com.r[3]', ...['linear', 'angular'].flatMap((s) => [1, 2, 3].map((i) => `momentum.${s}[${i}]`))] });
+    const r = simulate(c, {
+      stop: 10,
+      step: 1e-3,
+      integrator: 'adaptive',
+      rtol: 1e-13,
+      atol: 1e-15,
+      interval: 0.1,
+      signals: ['com.m', 'com.r[1]', 'com.r[2]', 'com.r[3]', ...['linear', 'angular'].flatMap((s) => [1, 2, 3].map((i) => `momentum.${s}[${i}]`))],
+    });
     const vector = (name: string, k: number) => [1, 2, 3].map((i) => r.get(`${name}[${i}]`)[k]);
     const [p0, L0, c0] = [vector('momentum.linear', 0), vector('momentum.angular', 0), vector('com.r', 0)];
     const M = r.get('com.m')[0];
@@ -290,11 +333,17 @@ describe('a free-floating chain of 8 bodies without gravity, joint torques its o
 });
 
 describe('the torn form of a floating tree: the floating-base CRBA', () => {
-  it('solves H z = c by Cholesky, H one symmetric block of 6 + n coordinates (the matching may pair a free joint\'s rows in a cycle; the planner orders them back)', () => {
-    for (const [name, m] of [['limbs', limbs(3)], ['chain', opsChain(8)]] as const) {
+  it("solves H z = c by Cholesky, H one symmetric block of 6 + n coordinates (the matching may pair a free joint's rows in a cycle; the planner orders them back)", () => {
+    for (const [name, m] of [
+      ['limbs', limbs(3)],
+      ['chain', opsChain(8)],
+    ] as const) {
       const c = compile(m, { mode: 'torn' });
       const loops = c.report.blocks.filter((b) => b.tearing > 1);
-      expect(loops.map((b) => b.solver), name).toEqual(['cholesky']);
+      expect(
+        loops.map((b) => b.solver),
+        name,
+      ).toEqual(['cholesky']);
       const dof = c.stateNames.filter((n) => /\.(v|w)\[\d\]$|\.qd$/.test(n)).length;
       expect(loops[0].tearing, name).toBe(dof);
     }
@@ -305,15 +354,28 @@ describe('a quaternion ball joint against the Cardan spherical joint', () => {
   // two links hanging under gravity, the first on a ball (Cardan) joint, the second on a revolute
   const twoLinks = (ball: boolean, q: V, qd: V) => {
     const m = new Mechanism(ball ? 'ball' : 'cardan');
-    const rx = (a: number) => [[1, 0, 0], [0, Math.cos(a), -Math.sin(a)], [0, Math.sin(a), Math.cos(a)]];
-    const ry = (a: number) => [[Math.cos(a), 0, Math.sin(a)], [0, 1, 0], [-Math.sin(a), 0, Math.cos(a)]];
-    const rz = (a: number) => [[Math.cos(a), -Math.sin(a), 0], [Math.sin(a), Math.cos(a), 0], [0, 0, 1]];
+    const rx = (a: number) => [
+      [1, 0, 0],
+      [0, Math.cos(a), -Math.sin(a)],
+      [0, Math.sin(a), Math.cos(a)],
+    ];
+    const ry = (a: number) => [
+      [Math.cos(a), 0, Math.sin(a)],
+      [0, 1, 0],
+      [-Math.sin(a), 0, Math.cos(a)],
+    ];
+    const rz = (a: number) => [
+      [Math.cos(a), -Math.sin(a), 0],
+      [Math.sin(a), Math.cos(a), 0],
+      [0, 0, 1],
+    ];
     const mul = (A: number[][], B: number[][]) => A.map((row) => [0, 1, 2].map((j) => row[0] * B[0][j] + row[1] * B[1][j] + row[2] * B[2][j]));
     // R = Rx Ry Rz; its quaternion (Shepperd, w largest here) and the relative angular velocity in frame_b
     const R = mul(mul(rx(q[0]), ry(q[1])), rz(q[2]));
     const w4 = Math.sqrt(1 + R[0][0] + R[1][1] + R[2][2]) / 2;
     const Q = [w4, (R[2][1] - R[1][2]) / (4 * w4), (R[0][2] - R[2][0]) / (4 * w4), (R[1][0] - R[0][1]) / (4 * w4)];
-    const e2 = apply(rx(q[0]), [0, 1, 0]), e3 = apply(mul(rx(q[0]), ry(q[1])), [0, 0, 1]);
+    const e2 = apply(rx(q[0]), [0, 1, 0]),
+      e3 = apply(mul(rx(q[0]), ry(q[1])), [0, 0, 1]);
     const wa = [0, 1, 2].map((i) => qd[0] * [1, 0, 0][i] + qd[1] * e2[i] + qd[2] * e3[i]);
     const j1 = ball ? m.ball('j1', { Q, w: applyT(R, wa) }) : m.spherical('j1', { q, qd });
     const b1 = m.body('b1', { m: 2, rcm: [0.3, 0.05, -0.02], I: [0.03, 0.05, 0.06] });
@@ -329,7 +391,7 @@ describe('a quaternion ball joint against the Cardan spherical joint', () => {
   };
   const probes = ['b1.frame_a.z[1]', 'b1.frame_a.z[2]', 'b1.frame_a.z[3]', 'b2.frame_a.a[1]', 'b2.frame_a.a[2]', 'b2.frame_a.a[3]', 'der(j2.qd)'];
 
-  it('at 20 random states away from gimbal lock the bodies\' accelerations agree to 1e-11, both forms', () => {
+  it("at 20 random states away from gimbal lock the bodies' accelerations agree to 1e-11, both forms", () => {
     const random = prng(17);
     for (let trial = 0; trial < 20; trial++) {
       const q: V = [2 * (random() - 0.5), 2 * (random() - 0.5), 2 * (random() - 0.5)];
@@ -350,7 +412,9 @@ describe('a quaternion ball joint against the Cardan spherical joint', () => {
 describe('typed errors', () => {
   it('a zero quaternion, a ball joint a loop should determine, a vector of two numbers, inverse dynamics', () => {
     expect(() => new Mechanism('m').ball('j', { Q: [0, 0, 0, 0] })).toThrow(ModelError);
-    expect(() => new Mechanism('m').free('j', { Q: [0, 0, 0, 0] })).toThrow(/start orientation Q = \[0, 0, 0, 0\] of joint j is not a quaternion of non-zero length/);
+    expect(() => new Mechanism('m').free('j', { Q: [0, 0, 0, 0] })).toThrow(
+      /start orientation Q = \[0, 0, 0, 0\] of joint j is not a quaternion of non-zero length/,
+    );
     expect(() => new Mechanism('m').ball('j', { state: false })).toThrow(/joint j is a quaternion ball joint marked state: false/);
     expect(() => new Mechanism('m').free('j', { r: [1, 2] })).toThrow(/r = \[1, 2\] is not three finite numbers/);
     const m = new Mechanism('m');

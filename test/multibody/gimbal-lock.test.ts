@@ -75,7 +75,8 @@ describe('gimbal lock of a Cardan spherical joint', () => {
     for (let i = 0; i < 20; i++) {
       const r: [number, number, number] = [0.2 + 0.5 * random(), 0.2 * (random() - 0.5), 0.2 * (random() - 0.5)];
       // even cases aimed at the pose (q[2] within 0.3 to 0.6 of +-90 degrees, turning towards it), odd ones anywhere
-      const side = random() < 0.5 ? 1 : -1, aimed = i % 2 === 0;
+      const side = random() < 0.5 ? 1 : -1,
+        aimed = i % 2 === 0;
       const q = [random() - 0.5, aimed ? side * (Math.PI / 2 - 0.3 - 0.3 * random()) : 1.6 * (random() - 0.5), random() - 0.5];
       const qd = [2 * (random() - 0.5), (aimed ? side : random() < 0.5 ? 1 : -1) * (0.5 + 2.5 * random()), 2 * (random() - 0.5)];
       const h = [1e-3, 2e-3, 5e-3][i % 3];

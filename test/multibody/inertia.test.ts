@@ -12,7 +12,6 @@ import { prng, quaternionRotation as rotation } from './random-tree.ts';
 type Six = [number, number, number, number, number, number];
 type M = number[][];
 
-
 /** R diag(d) R^T as [xx, yy, zz, xy, xz, yz] */
 function rotated(R: M, d: number[]): Six {
   const e = (i: number, j: number) => R[i][0] * d[0] * R[j][0] + R[i][1] * d[1] * R[j][1] + R[i][2] * d[2] * R[j][2];
@@ -31,7 +30,16 @@ describe('principalMoments', () => {
   });
   it('recovers A, B, C from R diag(A, B, C) R^T: distinct, double, triple, rank one, zero (200 seeded rotations, 1e-14 of the trace)', () => {
     const u = prng(13);
-    const spectra = [[0.3, 1.1, 1.2], [1, 1, 1.5], [2, 2, 2], [0, 0, 1], [0, 1, 1], [1e-9, 1, 1], [0, 0, 0], [0.1, 0.2, 0.3000001]];
+    const spectra = [
+      [0.3, 1.1, 1.2],
+      [1, 1, 1.5],
+      [2, 2, 2],
+      [0, 0, 1],
+      [0, 1, 1],
+      [1e-9, 1, 1],
+      [0, 0, 0],
+      [0.1, 0.2, 0.3000001],
+    ];
     for (let k = 0; k < 200; k++) {
       const d = spectra[k % spectra.length].map((v) => v * (k < 100 ? 1 : 10 ** (Math.round(u() * 12) - 6)));
       const got = principalMoments(rotated(rotation(u), d));
@@ -62,20 +70,28 @@ describe('principalMoments', () => {
 describe('inertiaProblem: principal moments, for a Body as for a URDF link', () => {
   it('rejects the issue inertia, whose diagonal as written satisfies the triangle inequality', () => {
     expect(inertiaProblem(1, [1, 1, 0.2, 0.9, 0, 0])?.what).toBe(
-      'inertia (Ixx 1, Iyy 1, Izz 0.2, Ixy 0.9) violates the triangle inequality: principal moments 0.1, 0.2, 1.9 (0.1 + 0.2 < 1.9)');
+      'inertia (Ixx 1, Iyy 1, Izz 0.2, Ixy 0.9) violates the triangle inequality: principal moments 0.1, 0.2, 1.9 (0.1 + 0.2 < 1.9)',
+    );
     expect(() => new Mechanism('m').body('b', { m: 1, I: [1, 1, 0.2, 0.9, 0, 0] })).toThrow(ModelError);
     expect(() => new Mechanism('m').body('b', { m: 1, I: [1, 1, 0.2, 0.9, 0, 0] })).toThrow(/body b: inertia .* violates the triangle inequality/);
   });
   it('rejects a negative principal moment behind a positive diagonal and positive 2x2 minors', () => {
     expect(inertiaProblem(1, [1, 1, 1, -0.6, -0.6, -0.6])?.what).toBe(
-      'inertia (Ixx 1, Iyy 1, Izz 1, Ixy -0.6, Ixz -0.6, Iyz -0.6) is not positive semi-definite: principal moments -0.2, 1.6, 1.6');
+      'inertia (Ixx 1, Iyy 1, Izz 1, Ixy -0.6, Ixz -0.6, Iyz -0.6) is not positive semi-definite: principal moments -0.2, 1.6, 1.6',
+    );
   });
   it('accepts rotated physical inertias, thin plates (A + B = C) and rods (0, A, A) within the rounding tolerance', () => {
     const u = prng(29);
     for (let k = 0; k < 100; k++) {
       const [a, b] = [u(), u()];
       const between = Math.abs(a - b) + u() * (a + b - Math.abs(a - b));
-      for (const d of [[a, b, a + b], [a, b, Math.abs(a - b)], [0, a, a], [a, b, between]]) expect(inertiaProblem(1, rotated(rotation(u), d)), `${d}`).toBeUndefined();
+      for (const d of [
+        [a, b, a + b],
+        [a, b, Math.abs(a - b)],
+        [0, a, a],
+        [a, b, between],
+      ])
+        expect(inertiaProblem(1, rotated(rotation(u), d)), `${d}`).toBeUndefined();
     }
   });
   it('rejects a plate that breaks the triangle inequality by 1e-6 of its trace, at any orientation', () => {

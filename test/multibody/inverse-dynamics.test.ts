@@ -45,7 +45,13 @@ for (let k = 0; k < 20; k++) {
   const seed = 1000 + k;
   const nb = 2 + (k % 9);
   const t = randomTree(seed, nb);
-  cases.push({ name: `random tree seed ${seed}, ${nb} bodies`, mechanism: () => randomTree(seed, nb).mechanism, oracle: t.oracle, joints: t.joints, passive: t.bodies });
+  cases.push({
+    name: `random tree seed ${seed}, ${nb} bodies`,
+    mechanism: () => randomTree(seed, nb).mechanism,
+    oracle: t.oracle,
+    joints: t.joints,
+    passive: t.bodies,
+  });
 }
 
 describe('inverse dynamics (RNEA) returns the drives of forward dynamics', () => {
@@ -58,7 +64,12 @@ describe('inverse dynamics (RNEA) returns the drives of forward dynamics', () =>
         for (let s = 0; s < 5; s++) {
           const { q, qd, tau, total: want, qdd: qdd } = driveAtRandom(model, c.joints, c.passive, rnd);
           const got = rnea(c.oracle, q, qd, qdd);
-          const bias = rnea(c.oracle, q, qd, qdd.map(() => 0));
+          const bias = rnea(
+            c.oracle,
+            q,
+            qd,
+            qdd.map(() => 0),
+          );
           const scale = Math.max(1, ...want.map(Math.abs), ...bias.map(Math.abs));
           const err = Math.max(...got.map((g, i) => Math.abs(g - want[i])));
           expect(err, `state ${s}: q = [${q}], qd = [${qd}], tau = [${tau}], qdd = [${qdd}], rnea = [${got}]`).toBeLessThanOrEqual(1e-9 * scale);

@@ -21,7 +21,8 @@ export function energyAt(res: SimulationResult, cylinders: readonly BodyCylinder
     const R = [0, 1, 2].map((i) => [0, 1, 2].map((j) => s(`R[${i + 1}][${j + 1}]`)));
     const vec = (n: string) => [0, 1, 2].map((i) => s(`${n}[${i + 1}]`));
     const [r, v, w] = [vec('r'), vec('v'), vec('w')];
-    const body = c.body, m = body.mass;
+    const body = c.body,
+      m = body.mass;
     const rc = [0, 1, 2].map((i) => R[i][0] * body.rcm[0] + R[i][1] * body.rcm[1] + R[i][2] * body.rcm[2]);
     const vc = [v[0] + w[1] * rc[2] - w[2] * rc[1], v[1] + w[2] * rc[0] - w[0] * rc[2], v[2] + w[0] * rc[1] - w[1] * rc[0]];
     // w in body coordinates, then w_b . I w_b

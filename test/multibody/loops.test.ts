@@ -28,9 +28,15 @@ function run(build: () => Mechanism, cuts: string[], extra: string[] = []) {
   return (['torn', 'relaxed'] as const).map((mode) => {
     const m = build();
     const c = compile(m, { mode });
-    const res = simulate(c, { stop: 5, step: 1e-3, interval: 0.01, signals: [...c.stateNames, ...extra, ...cylinders(m).flatMap(cylinderSignals), ...cuts.flatMap(gapSignals)] });
+    const res = simulate(c, {
+      stop: 5,
+      step: 1e-3,
+      interval: 0.01,
+      signals: [...c.stateNames, ...extra, ...cylinders(m).flatMap(cylinderSignals), ...cuts.flatMap(gapSignals)],
+    });
     const e0 = energyAt(res, cylinders(m), 0);
-    let gap = 0, drift = 0;
+    let gap = 0,
+      drift = 0;
     for (let k = 0; k < res.length; k++) {
       for (const cut of cuts) gap = Math.max(gap, gapAt(res, cut, k));
       drift = Math.max(drift, Math.abs(energyAt(res, cylinders(m), k) - e0) / Math.abs(e0));
@@ -55,7 +61,11 @@ describe('the four-bar of the tearing paper (mechanisms/fourbar.ts)', () => {
 
   it("with a tilted guide the loops are the paper's: position 3 (Newton), velocity 3, dynamics 7", () => {
     const blocks = compile(buildFourbar({ tilt: 0.1 }), { mode: 'torn' }).report.blocks;
-    expect(blocks.map((b) => [b.tearing, b.linear])).toEqual([[3, false], [3, true], [7, true]]);
+    expect(blocks.map((b) => [b.tearing, b.linear])).toEqual([
+      [3, false],
+      [3, true],
+      [7, true],
+    ]);
     expect(blocks[0].tearVariables.sort()).toEqual(['j3.q[1]', 'j3.q[2]', 'j4.q']);
     expect(blocks[1].tearVariables.sort()).toEqual(['j3.qd[1]', 'j3.qd[2]', 'j4.qd']);
   });
@@ -90,7 +100,8 @@ describe('the four-bar of the tearing paper (mechanisms/fourbar.ts)', () => {
       expect(r.drift).toBeLessThan(1e-6);
       expect(r.e0).toBeCloseTo(104.3598, 4);
       expect(Math.abs(r.e0 - oracle.energy(0, W0)) / r.e0).toBeLessThan(1e-9);
-      const phi = r.res.get('j1.q'), s = r.res.get('j4.q');
+      const phi = r.res.get('j1.q'),
+        s = r.res.get('j4.q');
       for (let k = 0; k < r.res.length; k++) {
         expect(Math.abs((1.2 + s[k]) ** 2 - (0.8 + 0.2 * Math.cos(phi[k]) - 0.04 * Math.sin(phi[k])))).toBeLessThan(1e-10);
       }
@@ -123,7 +134,9 @@ describe('the four-bar of the tearing paper (mechanisms/fourbar.ts)', () => {
 
 describe('the planar crank-rocker (mechanisms/fourbar-planar.ts)', () => {
   const { a, b, c, d } = planar;
-  const K1 = d / a, K2 = d / c, K3 = (a * a - b * b + c * c + d * d) / (2 * a * c);
+  const K1 = d / a,
+    K2 = d / c,
+    K3 = (a * a - b * b + c * c + d * d) / (2 * a * c);
 
   it('is closed by the planar cut; the position loop torn to the two rest angles, the dynamics to 5', () => {
     const r = compile(buildPlanar(), { mode: 'torn' }).report;
@@ -136,7 +149,8 @@ describe('the planar crank-rocker (mechanisms/fourbar-planar.ts)', () => {
   it("Freudenstein's equation and the loop's angle sum hold along 5 s; modes agree; energy is conserved", () => {
     const runs = run(() => buildPlanar(), ['j3'], ['j2.q', 'j3.q', 'j4.q']);
     for (const r of runs) {
-      const t2 = r.res.get('j1.q'), t4 = r.res.get('j4.q');
+      const t2 = r.res.get('j1.q'),
+        t4 = r.res.get('j4.q');
       for (let k = 0; k < r.res.length; k++) {
         expect(Math.abs(K1 * Math.cos(t4[k]) - K2 * Math.cos(t2[k]) + K3 - Math.cos(t2[k] - t4[k]))).toBeLessThan(1e-10);
         const sum = t2[k] + r.res.get('j2.q')[k] + r.res.get('j3.q')[k] - t4[k];
@@ -155,7 +169,10 @@ describe('the planar crank-rocker (mechanisms/fourbar-planar.ts)', () => {
 describe('a six-bar with two loops (mechanisms/sixbar.ts)', () => {
   it('the builder cuts both loops with planar cuts and keeps the crank as the one state joint', () => {
     const k = compile(buildSixbar()).report.kinematics!;
-    expect(k.loops.map((l) => [l.cut, l.chosenBy, l.constraints, l.planar])).toEqual([['jC', 'builder', 2, true], ['jG', 'builder', 2, true]]);
+    expect(k.loops.map((l) => [l.cut, l.chosenBy, l.constraints, l.planar])).toEqual([
+      ['jC', 'builder', 2, true],
+      ['jG', 'builder', 2, true],
+    ]);
     expect(k.stateJoints).toEqual(['jA']);
   });
 
@@ -211,7 +228,9 @@ describe('badly closed loops are errors that name the loop', () => {
   });
 
   it('a box on two parallel guides is over-constrained: the prismatic cut has 5 constraints, its tree 1 coordinate', () => {
-    expect(() => compile(buildUncut())).toThrow(/kinematic loop \(p2, p1\) cut at p2 has 5 constraints, but its tree joints have only 1 coordinate it may determine/);
+    expect(() => compile(buildUncut())).toThrow(
+      /kinematic loop \(p2, p1\) cut at p2 has 5 constraints, but its tree joints have only 1 coordinate it may determine/,
+    );
   });
 
   it('a rigid loop (a body connected to the world twice through bars) is named', () => {
@@ -235,7 +254,8 @@ describe('badly closed loops are errors that name the loop', () => {
   it('a loop that cannot close stops with the time, the residual and the joints of the loop', () => {
     const c = compile(buildPlanar({ b: 0.1, c: 0.2 }));
     expect(() => simulate(c, { stop: 0.1, step: 1e-3 })).toThrow(SimulationError);
-    expect(() => simulate(compile(buildPlanar({ b: 0.1, c: 0.2 })), { stop: 0.1, step: 1e-3 }))
-      .toThrow(/Newton iteration did not converge at time 0 .*kinematic loop cut at j3 with joints j2, j1, j4\); residual/);
+    expect(() => simulate(compile(buildPlanar({ b: 0.1, c: 0.2 })), { stop: 0.1, step: 1e-3 })).toThrow(
+      /Newton iteration did not converge at time 0 .*kinematic loop cut at j3 with joints j2, j1, j4\); residual/,
+    );
   });
 });

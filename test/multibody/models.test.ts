@@ -50,8 +50,12 @@ describe('double pendulum against its closed form', () => {
       const c = compile(doublePendulum(p), { mode });
       const r = rng(17);
       for (let k = 0; k < 20; k++) {
-        const q1 = r(-Math.PI, Math.PI), q2 = r(-Math.PI, Math.PI), qd1 = r(-4, 4), qd2 = r(-4, 4);
-        const tau1 = r(-5, 5), tau2 = r(-5, 5);
+        const q1 = r(-Math.PI, Math.PI),
+          q2 = r(-Math.PI, Math.PI),
+          qd1 = r(-4, 4),
+          qd2 = r(-4, 4);
+        const tau1 = r(-5, 5),
+          tau2 = r(-5, 5);
         c.setInput('j1.tau', tau1);
         c.setInput('j2.tau', tau2);
         const got = accelerations(c, ['j1', 'j2'], stateOf(c, { j1: q1, j2: q2 }, { j1: qd1, j2: qd2 }));
@@ -63,7 +67,8 @@ describe('double pendulum against its closed form', () => {
   });
 
   it('a 2 s run agrees with RK4 on the closed form (same step) to 1e-8, both modes', () => {
-    const h = 1e-3, stop = 2;
+    const h = 1e-3,
+      stop = 2;
     // classical RK4 on x = [q1, q2, qd1, qd2]
     const f = (x: number[]) => [x[2], x[3], ...doublePendulumAcceleration(oracle, x[0], x[1], x[2], x[3])];
     const ref: number[][] = [[p.q1, p.q2, p.qd1, p.qd2]];
@@ -80,10 +85,12 @@ describe('double pendulum against its closed form', () => {
       const res = simulate(compile(doublePendulum(p), { mode }), { stop, step: h, signals });
       expect(res.length).toBe(ref.length);
       let worst = 0;
-      signals.forEach((s, i) => res.get(s).forEach((v, k) => {
-        worst = Math.max(worst, Math.abs(v - ref[k][i]) / Math.max(1, Math.abs(ref[k][i])));
-        expectClose(v, ref[k][i], 1e-8, `${mode} ${s} at t = ${res.time[k]}`);
-      }));
+      signals.forEach((s, i) =>
+        res.get(s).forEach((v, k) => {
+          worst = Math.max(worst, Math.abs(v - ref[k][i]) / Math.max(1, Math.abs(ref[k][i])));
+          expectClose(v, ref[k][i], 1e-8, `${mode} ${s} at t = ${res.time[k]}`);
+        }),
+      );
       console.log(`doublependulum ${mode}: 2 s run, largest deviation from RK4 on the closed form ${worst.toExponential(2)}`);
     }
   });
@@ -105,12 +112,17 @@ describe('PUMA 560 (Armstrong, Khatib & Burdick 1986; Corke mdl_puma560)', () =>
 
   it('relaxed: one block per joint, each torn to 1, none spanning the mechanism', () => {
     const { blocks, equations, relaxedLoops } = relaxed.report;
-    console.log(`puma560 relaxed: equations ${equations}, blocks ${JSON.stringify(blocks.map((b) => ({ size: b.size, tearing: b.tearing, tear: b.tearVariables.join(' ') })))}, relaxedLoops ${JSON.stringify(relaxedLoops)}`);
+    console.log(
+      `puma560 relaxed: equations ${equations}, blocks ${JSON.stringify(blocks.map((b) => ({ size: b.size, tearing: b.tearing, tear: b.tearVariables.join(' ') })))}, relaxedLoops ${JSON.stringify(relaxedLoops)}`,
+    );
     expect(blocks).toHaveLength(6);
     for (const b of blocks) {
       expect(b.tearing).toBe(1);
       expect(b.size).toBeLessThanOrEqual(40);
-      expect(b.variables.filter((v) => /^der\(j\d\.qd\)$/.test(v)), `block torn on ${b.tearVariables}`).toHaveLength(1);
+      expect(
+        b.variables.filter((v) => /^der\(j\d\.qd\)$/.test(v)),
+        `block torn on ${b.tearVariables}`,
+      ).toHaveLength(1);
     }
     expect(blocks.flatMap((b) => b.tearVariables).sort()).toEqual(joints.map((j) => `der(${j}.qd)`));
   });
@@ -136,7 +148,9 @@ describe('PUMA 560 (Armstrong, Khatib & Burdick 1986; Corke mdl_puma560)', () =>
     // hand check at qz (arm straight up, x along base x): joint 2 holds g sum_k m_k x_k over the centres
     // of mass of links 2..6, joint 3 holds g a3 (m4 + m5 + m6) (link 3's centre of mass is over its axis)
     const [, l2, l3, l4, l5, l6] = pumaLinks;
-    const a2 = l2.a, a3 = l3.a, g = 9.81;
+    const a2 = l2.a,
+      a3 = l3.a,
+      g = 9.81;
     const x = [a2 + l2.r[0], a2 + a3 + l3.r[0], a2 + a3, a2 + a3, a2 + a3];
     const G2 = g * [l2.m, l3.m, l4.m, l5.m, l6.m].reduce((s, m, i) => s + m * x[i], 0);
     const G3 = g * a3 * (l4.m + l5.m + l6.m);
@@ -151,7 +165,10 @@ describe('PUMA 560 (Armstrong, Khatib & Burdick 1986; Corke mdl_puma560)', () =>
       // Minv[i] is column i of M^-1; M^-1 is symmetric when M is
       for (let i = 0; i < 6; i++) for (let k = 0; k < i; k++) expectClose(Minv[i][k], Minv[k][i], 1e-10, `${c.report.mode} M^-1 symmetry (${i}, ${k})`);
       const Mi = joints.map((_, r) => joints.map((_, i) => Minv[i][r]));
-      const G = solveDense(Mi, free.map((v) => -v));
+      const G = solveDense(
+        Mi,
+        free.map((v) => -v),
+      );
       const want = [0, G2, G3, 0, 0, 0];
       G.forEach((v, i) => expectClose(v, want[i], 1e-9, `${c.report.mode} G${i + 1}(qz)`));
       [0, 37.4837, 0.2489, 0, 0, 0].forEach((v, i) => expect(Math.abs(G[i] - v), `${c.report.mode} gravload ${i + 1}`).toBeLessThanOrEqual(5e-5));
@@ -181,14 +198,19 @@ describe('branched tree: torso on a slide and a turntable, two three-link arms',
   it('torn tears to 8; relaxed has one block per joint, none spanning; they agree to 1e-10 on 100 random states', () => {
     const torn = compile(tree(), { mode: 'torn' });
     const relaxed = compile(tree(), { mode: 'relaxed' });
-    console.log(`tree torn: equations ${torn.report.equations}, blocks ${JSON.stringify(torn.report.blocks.map((b) => [b.size, b.tearing]))}; relaxed: blocks ${JSON.stringify(relaxed.report.blocks.map((b) => [b.size, b.tearing, b.tearVariables[0]]))}`);
+    console.log(
+      `tree torn: equations ${torn.report.equations}, blocks ${JSON.stringify(torn.report.blocks.map((b) => [b.size, b.tearing]))}; relaxed: blocks ${JSON.stringify(relaxed.report.blocks.map((b) => [b.size, b.tearing, b.tearVariables[0]]))}`,
+    );
     expect(torn.report.blocks).toHaveLength(1);
     expect(torn.report.blocks[0].tearing).toBe(8);
     const { blocks } = relaxed.report;
     expect(blocks).toHaveLength(joints.length);
     for (const b of blocks) {
       expect(b.tearing).toBe(1);
-      expect(b.variables.filter((v) => /^der\(\w+\.qd\)$/.test(v)), `block torn on ${b.tearVariables}`).toHaveLength(1);
+      expect(
+        b.variables.filter((v) => /^der\(\w+\.qd\)$/.test(v)),
+        `block torn on ${b.tearVariables}`,
+      ).toHaveLength(1);
     }
     expect(blocks.flatMap((b) => b.tearVariables).sort()).toEqual(joints.map((j) => `der(${j}.qd)`).sort());
     agree(torn, relaxed, 77);

@@ -34,7 +34,11 @@ interface Signals {
   M: number;
 }
 const signalsOf = (read: (name: string) => number): Signals => ({
-  p: vec(read, 'momentum.linear'), L: vec(read, 'momentum.angular'), r: vec(read, 'com.r'), v: vec(read, 'com.v'), M: read('com.m'),
+  p: vec(read, 'momentum.linear'),
+  L: vec(read, 'momentum.angular'),
+  r: vec(read, 'com.r'),
+  v: vec(read, 'com.v'),
+  M: read('com.m'),
 });
 
 /** the model's signals at state x (derivatives() evaluates it, signal() reads it) */
@@ -47,7 +51,8 @@ function at(c: CompiledModel, x: Float64Array): Signals {
 function expectClose(got: Signals, want: Signals, tol: number, what: string): void {
   const scale = Math.max(1, ...[want.p, want.L, want.r, want.v].flat().map(Math.abs), want.M);
   for (const k of ['p', 'L', 'r', 'v'] as const) {
-    for (let i = 0; i < 3; i++) expect(Math.abs(got[k][i] - want[k][i]), `${what}: ${k}[${i + 1}] ${got[k][i]} vs ${want[k][i]}`).toBeLessThanOrEqual(tol * scale);
+    for (let i = 0; i < 3; i++)
+      expect(Math.abs(got[k][i] - want[k][i]), `${what}: ${k}[${i + 1}] ${got[k][i]} vs ${want[k][i]}`).toBeLessThanOrEqual(tol * scale);
   }
   expect(Math.abs(got.M - want.M), `${what}: M`).toBeLessThanOrEqual(tol * scale);
 }
@@ -85,7 +90,13 @@ describe('momentum and centre of mass: closed forms', () => {
     const cases: { name: string; options: CompileOptions; m: number; c: V3; I: readonly number[] }[] = [
       { name: 'declared', options: {}, m: pendulum.m, c: pendulum.rcm, I: pendulum.I },
       { name: '--set', options: { parameters: set }, m: 2.5, c: [-0.3, 0.1, 0.25], I: [0.02, 0.03, 0.045, 0.001, 0.002, 0.005] },
-      { name: '--set, --keep-parameters', options: { parameters: set, foldParameters: false }, m: 2.5, c: [-0.3, 0.1, 0.25], I: [0.02, 0.03, 0.045, 0.001, 0.002, 0.005] },
+      {
+        name: '--set, --keep-parameters',
+        options: { parameters: set, foldParameters: false },
+        m: 2.5,
+        c: [-0.3, 0.1, 0.25],
+        I: [0.02, 0.03, 0.045, 0.001, 0.002, 0.005],
+      },
     ];
     for (const { name, options, m, c, I } of cases) {
       for (const mode of MODES) {
@@ -109,10 +120,13 @@ describe('momentum and centre of mass: closed forms', () => {
    *   L_z = m1 (c1 x v1)_z + m2 (c2 x v2)_z + I1 w1 + I2 w2,  L_x = L_y = 0
    */
   function doubleByHand(q1: number, q2: number, w1: number, w2: number): Signals {
-    const th1 = q1, th2 = q1 + q2, ww2 = w1 + w2;
+    const th1 = q1,
+      th2 = q1 + q2,
+      ww2 = w1 + w2;
     const e = (th: number, k: number): V3 => [k * Math.cos(th), k * Math.sin(th), 0];
     const ed = (th: number, k: number): V3 => [-k * Math.sin(th), k * Math.cos(th), 0];
-    const c1 = e(th1, dp.lc1), v1 = ed(th1, dp.lc1 * w1);
+    const c1 = e(th1, dp.lc1),
+      v1 = ed(th1, dp.lc1 * w1);
     const c2 = e(th1, dp.L1).map((x, i) => x + e(th2, dp.lc2)[i]) as V3;
     const v2 = ed(th1, dp.L1 * w1).map((x, i) => x + ed(th2, dp.lc2 * ww2)[i]) as V3;
     const M = dp.m1 + dp.m2;
@@ -163,10 +177,16 @@ function fromFrames(read: (name: string) => number, bodies: readonly BodyParamet
   const out: Signals = { p: [0, 0, 0], L: [0, 0, 0], r: [0, 0, 0], v: [0, 0, 0], M: 0 };
   for (const b of bodies) {
     const f = `${b.name}.frame_a`;
-    const r = vec(read, `${f}.r`), v = vec(read, `${f}.v`), w = vec(read, `${f}.w`);
+    const r = vec(read, `${f}.r`),
+      v = vec(read, `${f}.v`),
+      w = vec(read, `${f}.w`);
     const R = ijk.map((i) => ijk.map((j) => read(`${f}.R[${i}][${j}]`)));
     const [xx, yy, zz, xy, xz, yz] = b.I;
-    const I = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+    const I = [
+      [xx, xy, xz],
+      [xy, yy, yz],
+      [xz, yz, zz],
+    ];
     const Rc = R.map((row) => row[0] * b.rcm[0] + row[1] * b.rcm[1] + row[2] * b.rcm[2]);
     const rc = r.map((x, i) => x + Rc[i]);
     const wxRc = cross(w, Rc);
@@ -192,7 +212,11 @@ function fromFrames(read: (name: string) => number, bodies: readonly BodyParamet
 const treeBodies = (tree: ReturnType<typeof randomTree>): BodyParameters[] => tree.bodies.map((b, k) => ({ name: `b${k + 1}`, m: b.m, rcm: b.rcm, I: b.I }));
 
 describe('momentum and centre of mass: random trees', () => {
-  for (const [seed, nb] of [[2901, 3], [2902, 7], [2903, 12]]) {
+  for (const [seed, nb] of [
+    [2901, 3],
+    [2902, 7],
+    [2903, 12],
+  ]) {
     it(`seed ${seed}, ${nb} bodies, 10 random states: the definitions summed from the frame_a signals to 1e-13; torn equals relaxed`, () => {
       const tree = randomTree(seed, nb);
       const [torn, relaxed] = MODES.map((mode) => compile(randomTree(seed, nb).mechanism, { mode }));
@@ -205,8 +229,18 @@ describe('momentum and centre of mass: random trees', () => {
           relaxed.setInput(`${j}.tau`, tau);
         }
         const [a, b] = [at(torn, x), at(relaxed, x)];
-        expectClose(a, fromFrames((n) => torn.signal(n), treeBodies(tree)), 1e-13, `torn state ${s}`);
-        expectClose(b, fromFrames((n) => relaxed.signal(n), treeBodies(tree)), 1e-13, `relaxed state ${s}`);
+        expectClose(
+          a,
+          fromFrames((n) => torn.signal(n), treeBodies(tree)),
+          1e-13,
+          `torn state ${s}`,
+        );
+        expectClose(
+          b,
+          fromFrames((n) => relaxed.signal(n), treeBodies(tree)),
+          1e-13,
+          `relaxed state ${s}`,
+        );
         expectClose(a, b, 1e-12, `torn vs relaxed state ${s}`);
       }
     });
@@ -218,43 +252,63 @@ const rate = (f: readonly number[], k: number, h: number) => (f[k - 2] - 8 * f[k
 
 describe('momentum: Newton and Euler for the whole mechanism', () => {
   it('random tree with two roots, springs, dampers and oblique gravity, RK4 over 1 s: dp/dt = M g + sum of root forces, dL/dt = their torque about the origin', () => {
-    const seed = 3021, nb = 6;
+    const seed = 3021,
+      nb = 6;
     const tree = randomTree(seed, nb);
     const roots = tree.joints.filter((_, k) => tree.bodies[k].parent < 0);
     expect(roots).toEqual(['j1', 'j4']);
     const rnd = prng(seed);
-    const start = Object.fromEntries(tree.joints.flatMap((j) => [[`${j}.q`, -1 + 2 * rnd()], [`${j}.qd`, -2 + 4 * rnd()]]));
+    const start = Object.fromEntries(
+      tree.joints.flatMap((j) => [
+        [`${j}.q`, -1 + 2 * rnd()],
+        [`${j}.qd`, -2 + 4 * rnd()],
+      ]),
+    );
     const g = tree.gravity;
-    const h = 1e-3, stop = 1;
+    const h = 1e-3,
+      stop = 1;
     for (const mode of MODES) {
       const c = compile(randomTree(seed, nb).mechanism, { mode });
       const frame = (j: string, q: string) => ijk.map((i) => `${j}.frame_a.${q}[${i}]`);
-      const names = [...['momentum.linear', 'momentum.angular', 'com.r'].flatMap((s) => ijk.map((i) => `${s}[${i}]`)), 'com.m', ...roots.flatMap((j) => ['f', 't', 'r'].flatMap((q) => frame(j, q)))];
+      const names = [
+        ...['momentum.linear', 'momentum.angular', 'com.r'].flatMap((s) => ijk.map((i) => `${s}[${i}]`)),
+        'com.m',
+        ...roots.flatMap((j) => ['f', 't', 'r'].flatMap((q) => frame(j, q))),
+      ];
       const run = rk4Run(c, h, stop, names, start);
       expect(run.error).toBeUndefined();
       const s = (name: string) => run.signals[name];
       const n = s('com.m').length;
-      let worstF = 0, worstT = 0, scaleF = 0, scaleT = 0;
+      let worstF = 0,
+        worstT = 0,
+        scaleF = 0,
+        scaleT = 0;
       for (let k = 2; k < n - 2; k++) {
         const at = (name: string) => s(name)[k];
-        const M = at('com.m'), rcom = vec(at, 'com.r');
+        const M = at('com.m'),
+          rcom = vec(at, 'com.r');
         // the external force and its torque about the origin: gravity on every body (M g at the centre of mass) and the world's reaction at each root
         const F = g.map((x) => M * x);
         const T = cross(rcom, F);
         for (const j of roots) {
-          const f = vec(at, `${j}.frame_a.f`), t = vec(at, `${j}.frame_a.t`), rxf = cross(vec(at, `${j}.frame_a.r`), f);
+          const f = vec(at, `${j}.frame_a.f`),
+            t = vec(at, `${j}.frame_a.t`),
+            rxf = cross(vec(at, `${j}.frame_a.r`), f);
           for (let i = 0; i < 3; i++) {
             F[i] += f[i];
             T[i] += t[i] + rxf[i];
           }
         }
-        const dp = ijk.map((i) => rate(s(`momentum.linear[${i}]`), k, h)), dL = ijk.map((i) => rate(s(`momentum.angular[${i}]`), k, h));
+        const dp = ijk.map((i) => rate(s(`momentum.linear[${i}]`), k, h)),
+          dL = ijk.map((i) => rate(s(`momentum.angular[${i}]`), k, h));
         worstF = Math.max(worstF, norm(dp.map((x, i) => x - F[i])));
         worstT = Math.max(worstT, norm(dL.map((x, i) => x - T[i])));
         scaleF = Math.max(scaleF, norm(F));
         scaleT = Math.max(scaleT, norm(T));
       }
-      console.log(`Newton-Euler ${mode}: max |dp/dt - F| = ${worstF.toExponential(2)} (max |F| ${scaleF.toFixed(3)} N), max |dL/dt - T| = ${worstT.toExponential(2)} (max |T| ${scaleT.toFixed(3)} N m)`);
+      console.log(
+        `Newton-Euler ${mode}: max |dp/dt - F| = ${worstF.toExponential(2)} (max |F| ${scaleF.toFixed(3)} N), max |dL/dt - T| = ${worstT.toExponential(2)} (max |T| ${scaleT.toFixed(3)} N m)`,
+      );
       expect(worstF).toBeLessThanOrEqual(1e-8 * scaleF);
       expect(worstT).toBeLessThanOrEqual(1e-8 * scaleT);
     }
@@ -278,10 +332,12 @@ function spinningTree(seed: number, nb: number): { mechanism: Mechanism; n: V3 }
   const n = unit();
   const frames: Frame[] = [];
   for (let k = 1; k <= nb; k++) {
-    const m = u(0.2, 2), s = [u(0.002, 0.05), u(0.002, 0.05), u(0.002, 0.05)].map((x) => m * x);
+    const m = u(0.2, 2),
+      s = [u(0.002, 0.05), u(0.002, 0.05), u(0.002, 0.05)].map((x) => m * x);
     const body = mech.body(`b${k}`, { m, rcm: [u(-0.3, 0.3), u(-0.3, 0.3), u(-0.3, 0.3)], I: [s[1] + s[2], s[0] + s[2], s[0] + s[1]] });
     const spring = k > 1 && rnd() < 0.6 ? { c: u(0.5, 5), q0: u(-0.5, 0.5), d: u(0, 0.5) } : {};
-    const joint = k > 1 && rnd() < 0.3 ? mech.prismatic(`j${k}`, { axis: unit(), ...spring }) : mech.revolute(`j${k}`, { axis: k === 1 ? n : unit(), ...spring });
+    const joint =
+      k > 1 && rnd() < 0.3 ? mech.prismatic(`j${k}`, { axis: unit(), ...spring }) : mech.revolute(`j${k}`, { axis: k === 1 ? n : unit(), ...spring });
     if (k === 1) mech.connect(mech.world.frame_b, joint.frame_a);
     else {
       const bar = mech.bar(`o${k}`, { r: [u(-0.4, 0.4), u(-0.4, 0.4), u(-0.4, 0.4)] });
@@ -295,10 +351,16 @@ function spinningTree(seed: number, nb: number): { mechanism: Mechanism; n: V3 }
 }
 
 describe('momentum: conservation', () => {
-  it('no gravity, a free root revolute at the origin: n . L constant over 5 s of RK4 to the integrator\'s accuracy (16x less at half the step)', () => {
-    const seed = 2929, nb = 6;
+  it("no gravity, a free root revolute at the origin: n . L constant over 5 s of RK4 to the integrator's accuracy (16x less at half the step)", () => {
+    const seed = 2929,
+      nb = 6;
     const rnd = prng(seed + 1);
-    const start = Object.fromEntries(Array.from({ length: nb }, (_, k) => [[`j${k + 1}.q`, -0.5 + rnd()], [`j${k + 1}.qd`, -2 + 4 * rnd()]]).flat());
+    const start = Object.fromEntries(
+      Array.from({ length: nb }, (_, k) => [
+        [`j${k + 1}.q`, -0.5 + rnd()],
+        [`j${k + 1}.qd`, -2 + 4 * rnd()],
+      ]).flat(),
+    );
     const names = ijk.map((i) => `momentum.angular[${i}]`);
     for (const mode of MODES) {
       const { mechanism, n } = spinningTree(seed, nb);
@@ -311,7 +373,9 @@ describe('momentum: conservation', () => {
         return { drift: Math.max(...along.map((x) => Math.abs(x - along[0]))) / scale, along: along[0], scale };
       };
       const [a, b] = [drift(2e-3), drift(1e-3)];
-      console.log(`n . L ${mode}: ${a.along.toFixed(6)} kg m^2/s (|L| up to ${a.scale.toFixed(4)}), relative drift ${a.drift.toExponential(2)} at h = 2e-3, ${b.drift.toExponential(2)} at h = 1e-3, ratio ${(a.drift / b.drift).toFixed(1)}`);
+      console.log(
+        `n . L ${mode}: ${a.along.toFixed(6)} kg m^2/s (|L| up to ${a.scale.toFixed(4)}), relative drift ${a.drift.toExponential(2)} at h = 2e-3, ${b.drift.toExponential(2)} at h = 1e-3, ratio ${(a.drift / b.drift).toFixed(1)}`,
+      );
       expect(b.drift).toBeLessThan(1e-8);
       expect(a.drift / b.drift).toBeGreaterThan(8);
       expect(a.drift / b.drift).toBeLessThan(32);
@@ -320,7 +384,7 @@ describe('momentum: conservation', () => {
 });
 
 describe('momentum and com: names and cost', () => {
-  it('a component of the user\'s own named momentum or com keeps the name; the signals cost nothing in derivatives(), only in the outputs pass', () => {
+  it("a component of the user's own named momentum or com keeps the name; the signals cost nothing in derivatives(), only in the outputs pass", () => {
     const build = (own: readonly string[]) => {
       const mech = doublePendulum();
       for (const name of own) mech.connect(mech.world.frame_b, mech.bar(name, { r: [0, 0, 0] }).frame_a);

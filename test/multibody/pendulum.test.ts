@@ -31,7 +31,8 @@ describe('multibody library', () => {
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
     for (let k = 0; k < 10; k++) {
       const x = Float64Array.from(torn.stateNames, rnd);
-      const a = new Float64Array(x.length), b = new Float64Array(x.length);
+      const a = new Float64Array(x.length),
+        b = new Float64Array(x.length);
       torn.derivatives(0, x, a);
       relaxed.derivatives(0, x, b);
       a.forEach((v, i) => expect(Math.abs(v - b[i])).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(v))));
@@ -57,8 +58,12 @@ describe('multibody library', () => {
     expect(relaxed.report.diagnostics).toEqual([]);
     // j1 and j2 with nothing between them act as one 2-dof joint: one block torn to 2, j3 its own
     expect(relaxed.report.blocks.map((b) => b.tearing).sort()).toEqual([1, 2]);
-    for (const x of [[0.3, 1, -0.2, 0.5, 0.1, -1], [2, -0.3, 1, 0.2, -0.4, 0.7]]) {
-      const a = new Float64Array(6), b = new Float64Array(6);
+    for (const x of [
+      [0.3, 1, -0.2, 0.5, 0.1, -1],
+      [2, -0.3, 1, 0.2, -0.4, 0.7],
+    ]) {
+      const a = new Float64Array(6),
+        b = new Float64Array(6);
       torn.derivatives(0, Float64Array.from(x), a);
       relaxed.derivatives(0, Float64Array.from(x), b);
       a.forEach((v, i) => expect(Math.abs(v - b[i])).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(v))));

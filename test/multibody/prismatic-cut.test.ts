@@ -28,7 +28,9 @@ const W0 = (300 * Math.PI) / 180;
 /** the slider's position along the guide as a function of the crank angle, and its first two derivatives */
 function sliderKinematics(theta: number) {
   const { r, l, e } = slider;
-  const g = r * Math.sin(theta) - e, dg = r * Math.cos(theta), ddg = -r * Math.sin(theta);
+  const g = r * Math.sin(theta) - e,
+    dg = r * Math.cos(theta),
+    ddg = -r * Math.sin(theta);
   const S = Math.sqrt(l * l - g * g);
   return {
     x: r * Math.cos(theta) + S,
@@ -47,7 +49,8 @@ const maxAbs = (v: number[]) => Math.max(...v.map(Math.abs));
 /** the cut joint's frames at the compiled model's last evaluation: relative position, velocity, acceleration, turn */
 function cutFrames(c: CompiledModel, cut: string) {
   const [fa, fb] = [`${cut}.frame_a`, `${cut}.frame_b`];
-  const Ra = frameMatrix(c, fa), Rb = frameMatrix(c, fb);
+  const Ra = frameMatrix(c, fa),
+    Rb = frameMatrix(c, fb);
   return {
     Ra,
     turn: maxAbs(Ra.flatMap((row, i) => row.map((x, j) => x - Rb[i][j]))),
@@ -79,7 +82,9 @@ function expectCutHolds(c: CompiledModel, cut: string, normals: number[], w: num
 describe('the offset slider-crank cut at its slider (mechanisms/slidercrank.ts, planar prismatic cut)', () => {
   it('the loop is planar: the slider is its cut with 2 constraints, the crank the one state joint', () => {
     const k = compile(buildSliderCrank()).report.kinematics!;
-    expect(k.loops).toEqual([{ cut: 'j4', chosenBy: 'user', constraints: 2, planar: true, joints: ['j1', 'j2', 'j3'], restJoints: ['j3', 'j2'], restCoordinates: ['j3', 'j2'] }]);
+    expect(k.loops).toEqual([
+      { cut: 'j4', chosenBy: 'user', constraints: 2, planar: true, joints: ['j1', 'j2', 'j3'], restJoints: ['j3', 'j2'], restCoordinates: ['j3', 'j2'] },
+    ]);
     expect(k.stateJoints).toEqual(['j1']);
   });
 
@@ -94,7 +99,8 @@ describe('the offset slider-crank cut at its slider (mechanisms/slidercrank.ts, 
         const w = -8 + 16 * rnd();
         const dx = new Float64Array(2);
         c.derivatives(0, Float64Array.of(theta, w), dx);
-        const alpha = dx[1], s = sliderKinematics(theta);
+        const alpha = dx[1],
+          s = sliderKinematics(theta);
         expect(Math.abs(c.signal('j4.q') - s.x)).toBeLessThan(1e-11);
         expect(Math.abs(c.signal('j4.qd') - s.dx * w)).toBeLessThan(1e-11);
         expect(Math.abs(c.signal('j4.qdd') - (s.ddx * w * w + s.dx * alpha))).toBeLessThan(1e-9 * (1 + w * w));
@@ -108,9 +114,18 @@ describe('the offset slider-crank cut at its slider (mechanisms/slidercrank.ts, 
     const runs = MODES.map((mode) => {
       const m = buildSliderCrank({ c: 40, x0: 0.45 });
       const cylinders = components(m).filter((k): k is BodyCylinder => k instanceof BodyCylinder);
-      const res = simulate(compile(m, { mode }), { stop: 5, step: 1e-3, interval: 0.01, signals: ['j1.q', 'j4.q', 'j4.qd', ...cylinders.flatMap(cylinderSignals)] });
+      const res = simulate(compile(m, { mode }), {
+        stop: 5,
+        step: 1e-3,
+        interval: 0.01,
+        signals: ['j1.q', 'j4.q', 'j4.qd', ...cylinders.flatMap(cylinderSignals)],
+      });
       // the energy from the frames (loop-helpers.ts), the slider's 1/2 m v^2 and its spring: not Kron's energy signals
-      const energy = (k: number) => energyAt(res, cylinders, k) + 0.5 * slider.ms * res.get('j4.qd')[k] ** 2 + slider.ms * STANDARD_GRAVITY * slider.e + 0.5 * 40 * (res.get('j4.q')[k] - 0.45) ** 2;
+      const energy = (k: number) =>
+        energyAt(res, cylinders, k) +
+        0.5 * slider.ms * res.get('j4.qd')[k] ** 2 +
+        slider.ms * STANDARD_GRAVITY * slider.e +
+        0.5 * 40 * (res.get('j4.q')[k] - 0.45) ** 2;
       const e0 = energy(0);
       let drift = 0;
       for (let k = 0; k < res.length; k++) drift = Math.max(drift, Math.abs(energy(k) - e0) / e0);
@@ -136,17 +151,34 @@ function fourbarCutAtSlider(): Mechanism {
   const ground = m.bar('ground', { r: [1.2, 0, 0] });
   const j4 = m.prismatic('j4', { axis: [1, 0, 0], q: -0.2, cut: true });
   const b2 = m.bodyCylinder('b2', { r: [0, 0.2, 0], ...look });
-  const j3 = m.universal('j3', { axes: [[0, 1, 0], [0, 0, 1]] });
+  const j3 = m.universal('j3', {
+    axes: [
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+  });
   const b3 = m.bodyCylinder('b3', { r: [-1, 0.3, 0.1], ...look });
-  for (const [a, b] of [[m.world.frame_b, j1.frame_a], [j1.frame_b, b1.frame_a], [b1.frame_b, j2.frame_a], [m.world.frame_b, ground.frame_a], [ground.frame_b, j4.frame_a],
-    [j4.frame_b, b2.frame_a], [b2.frame_b, j3.frame_a], [j3.frame_b, b3.frame_a], [b3.frame_b, j2.frame_b]] as const) m.connect(a, b);
+  for (const [a, b] of [
+    [m.world.frame_b, j1.frame_a],
+    [j1.frame_b, b1.frame_a],
+    [b1.frame_b, j2.frame_a],
+    [m.world.frame_b, ground.frame_a],
+    [ground.frame_b, j4.frame_a],
+    [j4.frame_b, b2.frame_a],
+    [b2.frame_b, j3.frame_a],
+    [j3.frame_b, b3.frame_a],
+    [b3.frame_b, j2.frame_b],
+  ] as const)
+    m.connect(a, b);
   return m;
 }
 
 describe('the four-bar of the tearing paper cut at its slider (spatial prismatic cut)', () => {
   it('the slider is the cut with 5 constraints; the ball and universal joints are determined by the loop', () => {
     const k = compile(fourbarCutAtSlider()).report.kinematics!;
-    expect(k.loops).toEqual([{ cut: 'j4', chosenBy: 'user', constraints: 5, planar: false, joints: ['j1', 'j2', 'j3'], restJoints: ['j3', 'j2'], restCoordinates: ['j3', 'j2'] }]);
+    expect(k.loops).toEqual([
+      { cut: 'j4', chosenBy: 'user', constraints: 5, planar: false, joints: ['j1', 'j2', 'j3'], restJoints: ['j3', 'j2'], restCoordinates: ['j3', 'j2'] },
+    ]);
   });
 
   it('start: s = -0.2, ds/dt and the crank acceleration as the oracle and the ball-joint cut', () => {
@@ -170,7 +202,8 @@ describe('the four-bar of the tearing paper cut at its slider (spatial prismatic
     const wrapped = (x: number) => Math.atan2(Math.sin(x), Math.cos(x));
     const runs = MODES.map((mode) => simulate(compile(fourbarCutAtSlider(), { mode }), { stop: 5, step: 1e-3, interval: 0.01, signals }));
     for (const res of runs) {
-      const phi = res.get('j1.q'), e = res.get('energy.total');
+      const phi = res.get('j1.q'),
+        e = res.get('energy.total');
       expect(Math.abs(e[0] - fourbar.energy(0, W0)) / e[0]).toBeLessThan(1e-9);
       for (let k = 0; k < res.length; k++) {
         const p = fourbar.position(phi[k]);

@@ -88,9 +88,17 @@ function randomRotation(rnd: () => number): M3 {
  */
 function randomInertia(rnd: () => number, m: number): TreeBody['I'] {
   const s = vector(rnd, 0.002, 0.05).map((x) => m * x);
-  const P: M3 = [[s[1] + s[2], 0, 0], [0, s[0] + s[2], 0], [0, 0, s[0] + s[1]]];
+  const P: M3 = [
+    [s[1] + s[2], 0, 0],
+    [0, s[0] + s[2], 0],
+    [0, 0, s[0] + s[1]],
+  ];
   const Q = randomRotation(rnd);
-  const Qt: M3 = [[Q[0][0], Q[1][0], Q[2][0]], [Q[0][1], Q[1][1], Q[2][1]], [Q[0][2], Q[1][2], Q[2][2]]];
+  const Qt: M3 = [
+    [Q[0][0], Q[1][0], Q[2][0]],
+    [Q[0][1], Q[1][1], Q[2][1]],
+    [Q[0][2], Q[1][2], Q[2][2]],
+  ];
   const I = mulMM(mulMM(Q, P), Qt);
   return [I[0][0], I[1][1], I[2][2], (I[0][1] + I[1][0]) / 2, (I[0][2] + I[2][0]) / 2, (I[1][2] + I[2][1]) / 2];
 }
@@ -99,7 +107,10 @@ function randomInertia(rnd: () => number, m: number): TreeBody['I'] {
 function randomBody(rnd: () => number, i: number): TreeBody {
   const parent = i === 0 || rnd() < 0.1 ? -1 : Math.floor(rnd() * i); // the world, or a body 0 .. i - 1
   const bar = rnd() < 0.85 ? vector(rnd, -0.5, 0.5) : undefined;
-  const rot = rnd() < 0.35 ? { axis: direction(rnd, 0.5, 2), angle: uniform(rnd, -Math.PI, Math.PI), r: rnd() < 0.5 ? vector(rnd, -0.3, 0.3) : ([0, 0, 0] as V3) } : undefined;
+  const rot =
+    rnd() < 0.35
+      ? { axis: direction(rnd, 0.5, 2), angle: uniform(rnd, -Math.PI, Math.PI), r: rnd() < 0.5 ? vector(rnd, -0.3, 0.3) : ([0, 0, 0] as V3) }
+      : undefined;
   const joint = rnd() < 0.75 ? 'revolute' : 'prismatic';
   const axis = direction(rnd, 0.5, 2);
   const spring = rnd() < 0.2;
@@ -115,7 +126,14 @@ export function randomTree(seed: number, nb: number): RandomTree {
   const rnd = prng(seed);
   const bodies = Array.from({ length: nb }, (_, i) => randomBody(rnd, i));
   const gravity: V3 = rnd() < 0.7 ? [0, -9.80665, 0] : direction(rnd, 1, 15);
-  return { seed, bodies, gravity, mechanism: buildMechanism(seed, bodies, gravity), oracle: describe(bodies, gravity), joints: bodies.map((_, i) => `j${i + 1}`) };
+  return {
+    seed,
+    bodies,
+    gravity,
+    mechanism: buildMechanism(seed, bodies, gravity),
+    oracle: describe(bodies, gravity),
+    joints: bodies.map((_, i) => `j${i + 1}`),
+  };
 }
 
 // (bodies, gravity) => the Mechanism, with the builder

@@ -37,7 +37,8 @@ describe('random trees', () => {
           torn.setInput(`${j}.tau`, tau);
           relaxed.setInput(`${j}.tau`, tau);
         }
-        const a = new Float64Array(x.length), b = new Float64Array(x.length);
+        const a = new Float64Array(x.length),
+          b = new Float64Array(x.length);
         torn.derivatives(0, x, a);
         relaxed.derivatives(0, x, b);
         const scale = Math.max(1, ...a.map(Math.abs));

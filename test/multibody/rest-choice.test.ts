@@ -133,7 +133,12 @@ describe('rest joints chosen by rank at the start pose', () => {
       expect(k.restCoordinates.slice().sort()).toEqual(['j2[1]', 'j2[2]', 'j3']);
       expect(c.stateNames.filter((n) => /\.q(\[|$)/.test(n))).toEqual(['j1.q', 'j2.q[3]']);
       // 0.2 s: the crank falls and near 0.27 s reaches its extreme angle, a dead point of this choice (j1 a state)
-      return simulate(c, { stop: 0.2, step: 1e-3, interval: 0.01, signals: [...c.stateNames, ...[crank, coupler, rocker].flatMap(cylinderSignals), ...gapSignals('c1')] });
+      return simulate(c, {
+        stop: 0.2,
+        step: 1e-3,
+        interval: 0.01,
+        signals: [...c.stateNames, ...[crank, coupler, rocker].flatMap(cylinderSignals), ...gapSignals('c1')],
+      });
     });
     for (const res of runs) {
       const e0 = energyAt(res, [crank, coupler, rocker], 0);
@@ -152,8 +157,13 @@ describe('rest joints chosen by rank at the start pose', () => {
     // bare "did not converge": the loop stops closing past a position near a singular one, or (signWatch) the
     // determinant of its constraint Jacobian turns back from zero within a step as the crank reaches its extreme
     const c = compile(m);
-    expect(() => simulate(c, { stop: 0.3, step: 1e-3, interval: 0.01 })).toThrow(/cut at c1 .* (does not close at time 0\.2\d+ .*near a singular one.*dead point|may have left its assembly branch between time 0\.2\d+ and 0\.2\d+.*came near a singular position)/);
+    expect(() => simulate(c, { stop: 0.3, step: 1e-3, interval: 0.01 })).toThrow(
+      /cut at c1 .* (does not close at time 0\.2\d+ .*near a singular one.*dead point|may have left its assembly branch between time 0\.2\d+ and 0\.2\d+.*came near a singular position)/,
+    );
     // it moves: the crank turns and the coupler spins
-    expect(Math.abs(runs[0].get('j1.q' as never).at(-1)! - runs[0].get('j1.q' as never)[0]) + Math.abs(runs[0].get(names.find((n) => n.startsWith('j2'))! as never).at(-1)!)).toBeGreaterThan(0.1);
+    expect(
+      Math.abs(runs[0].get('j1.q' as never).at(-1)! - runs[0].get('j1.q' as never)[0]) +
+        Math.abs(runs[0].get(names.find((n) => n.startsWith('j2'))! as never).at(-1)!),
+    ).toBeGreaterThan(0.1);
   });
 });

@@ -12,8 +12,14 @@ export interface Rk4Run {
 }
 
 export function rk4Run(c: CompiledModel, h: number, stop: number, names: readonly string[], start?: Readonly<Record<string, number>>): Rk4Run {
-  const s = c.createState({ start }), x = s.x0(), n = x.length;
-  const k1 = new Float64Array(n), k2 = new Float64Array(n), k3 = new Float64Array(n), k4 = new Float64Array(n), y = new Float64Array(n);
+  const s = c.createState({ start }),
+    x = s.x0(),
+    n = x.length;
+  const k1 = new Float64Array(n),
+    k2 = new Float64Array(n),
+    k3 = new Float64Array(n),
+    k4 = new Float64Array(n),
+    y = new Float64Array(n);
   const run: Rk4Run = { signals: Object.fromEntries(names.map((name) => [name, []])) };
   try {
     for (let i = 0, t = 0; t < stop - 1e-12; i++, t = i * h) {

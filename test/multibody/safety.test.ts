@@ -35,7 +35,8 @@ function evaluate(c: CompiledModel, x = c.x0()): Float64Array | Error {
 
 /** max |a - b| over max |b|, norm-wise */
 function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0, s = 0;
+  let d = 0,
+    s = 0;
   for (let i = 0; i < b.length; i++) {
     d = Math.max(d, Math.abs(a[i] - b[i]));
     s = Math.max(s, Math.abs(b[i]));
@@ -53,7 +54,7 @@ function heavyChain(n: number, heavy: number, M: number): { mech: Mechanism; tre
     const m = k === heavy ? M : 1;
     const axis: [number, number, number] = k % 2 ? [0, 0, 1] : [0, 1, 0];
     const I: [number, number, number] = [m * 1e-4, (m * L * L) / 12, (m * L * L) / 12];
-    const j = mech.revolute(`j${k}`, { axis, q: 0.2 * (k % 3 - 1), qd: 0.3 });
+    const j = mech.revolute(`j${k}`, { axis, q: 0.2 * ((k % 3) - 1), qd: 0.3 });
     const body = mech.body(`b${k}`, { m, rcm: [L / 2, 0, 0], I });
     const bar = mech.bar(`bar${k}`, { r: [L, 0, 0] });
     mech.connect(parent, j.frame_a);
@@ -67,8 +68,13 @@ function heavyChain(n: number, heavy: number, M: number): { mech: Mechanism; tre
 
 /** the accelerations of the oracle at the chain's start state */
 function oracleAccelerations(tree: RneaTree, n: number): number[] {
-  const q = Array.from({ length: n }, (_, i) => 0.2 * ((i + 1) % 3 - 1));
-  return aba(tree, q, q.map(() => 0.3), q.map(() => 0)).qdd;
+  const q = Array.from({ length: n }, (_, i) => 0.2 * (((i + 1) % 3) - 1));
+  return aba(
+    tree,
+    q,
+    q.map(() => 0.3),
+    q.map(() => 0),
+  ).qdd;
 }
 
 const accelerations = (dx: Float64Array) => [...dx].filter((_, i) => i % 2 === 1);
@@ -99,7 +105,8 @@ describe('singular mass matrices: both modes stop with the same message', () => 
   const collinear = () => {
     // two revolutes about z with no body between them: they turn the same body about the same axis
     const m = new Mechanism('collinear');
-    const j1 = m.revolute('j1', { axis: [0, 0, 1] }), j2 = m.revolute('j2', { axis: [0, 0, 1] });
+    const j1 = m.revolute('j1', { axis: [0, 0, 1] }),
+      j2 = m.revolute('j2', { axis: [0, 0, 1] });
     const b = m.body('b', { m: 1, rcm: [0.5, 0, 0], I: [0.01, 0.02, 0.03] });
     m.connect(m.world.frame_b, j1.frame_a);
     m.connect(j1.frame_b, j2.frame_a);
@@ -166,17 +173,24 @@ describe('kinematic loops at singular positions', () => {
       const c = compile(buildPlanar({ ...dims, theta2: 3.14159265358979, w: 4 }), { mode });
       const e = evaluate(c);
       expect(e).toBeInstanceOf(SimulationError);
-      expect((e as Error).message).toMatch(/^the kinematic loop cut at j3 \(joints j2, j1, j4\) is at a singular position at time 0: its constraint Jacobian is ill-conditioned \(condition estimate \d\.\de\+5\)/);
+      expect((e as Error).message).toMatch(
+        /^the kinematic loop cut at j3 \(joints j2, j1, j4\) is at a singular position at time 0: its constraint Jacobian is ill-conditioned \(condition estimate \d\.\de\+5\)/,
+      );
     }
   });
 
-  it('started at theta2 = 3 it runs on Freudenstein\'s equation up to the change point, and stops there (change-points.test.ts)', () => {
-    const K1 = dims.d / dims.a, K2 = dims.d / dims.c, K3 = (dims.a ** 2 - dims.b ** 2 + dims.c ** 2 + dims.d ** 2) / (2 * dims.a * dims.c);
+  it("started at theta2 = 3 it runs on Freudenstein's equation up to the change point, and stops there (change-points.test.ts)", () => {
+    const K1 = dims.d / dims.a,
+      K2 = dims.d / dims.c,
+      K3 = (dims.a ** 2 - dims.b ** 2 + dims.c ** 2 + dims.d ** 2) / (2 * dims.a * dims.c);
     const c = compile(buildPlanar({ ...dims, theta2: 3, w: 4 }));
     const res = simulate(c, { stop: 0.029, step: 1e-3, signals: ['j1.q', 'j4.q'] });
-    const t2 = res.get('j1.q'), t4 = res.get('j4.q');
+    const t2 = res.get('j1.q'),
+      t4 = res.get('j4.q');
     for (let k = 0; k < res.length; k++) expect(Math.abs(K1 * Math.cos(t4[k]) - K2 * Math.cos(t2[k]) + K3 - Math.cos(t2[k] - t4[k]))).toBeLessThan(1e-9);
-    expect(() => simulate(c, { stop: 0.1, step: 1e-3 })).toThrow(/^the kinematic loop cut at j3 \(joints j2, j1, j4\) may have left its assembly branch between time 0\.03 and 0\.0305/);
+    expect(() => simulate(c, { stop: 0.1, step: 1e-3 })).toThrow(
+      /^the kinematic loop cut at j3 \(joints j2, j1, j4\) may have left its assembly branch between time 0\.03 and 0\.0305/,
+    );
   });
 
   it('a step too large for the loop to follow stops with the assembly-branch error', () => {
@@ -184,7 +198,9 @@ describe('kinematic loops at singular positions', () => {
     // Newton lands on the mirror assembly: the sign of the constraint Jacobian's determinant changes
     // (unsafeStep: at h = 0.05 the linkage's damped mode, -60 1/s, is beyond RK4's region, which stops an rk4 run first)
     expect(() => simulate(c, { stop: 1, step: 0.05, integrator: 'rk4' })).toThrow(/^fixed-step RK4 at step 0\.05 is unstable for this model at time 0/);
-    expect(() => simulate(c, { stop: 1, step: 0.05, unsafeStep: true })).toThrow(/^the kinematic loop cut at j3 \(joints j2, j1, j4\) left its assembly branch between time 0\.025 and 0\.05/);
+    expect(() => simulate(c, { stop: 1, step: 0.05, unsafeStep: true })).toThrow(
+      /^the kinematic loop cut at j3 \(joints j2, j1, j4\) left its assembly branch between time 0\.025 and 0\.05/,
+    );
     // the same motion at a step that resolves it runs
     expect(() => simulate(compile(buildPlanar({ w: 30 })), { stop: 1, step: 0.005 })).not.toThrow();
     // so does the default (auto), by radau from t = 0 (its first step, 0.05, lands stages on the mirror assembly, which its

@@ -34,9 +34,40 @@ function weldedChain(axes: readonly V[], bars: readonly V[]): Mechanism {
 }
 
 const chains: [string, V[], V[], number][] = [
-  ['planar: three hinges about y', [[0, 1, 0], [0, 1, 0], [0, 1, 0]], [[0.3, 0, 0.1], [0.3, 0, -0.2], [0.2, 0, 0.1]], 3],
-  ['spatial: six hinges about skew axes', [[0, 0, 1], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 1, 1], [1, 0, 1]],
-    [[0.3, 0, 0], [0, 0.3, 0], [0, 0, 0.3], [0.2, -0.1, 0], [0, 0.2, -0.1], [-0.1, 0, 0.2]], 6],
+  [
+    'planar: three hinges about y',
+    [
+      [0, 1, 0],
+      [0, 1, 0],
+      [0, 1, 0],
+    ],
+    [
+      [0.3, 0, 0.1],
+      [0.3, 0, -0.2],
+      [0.2, 0, 0.1],
+    ],
+    3,
+  ],
+  [
+    'spatial: six hinges about skew axes',
+    [
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+      [1, 1, 0],
+      [0, 1, 1],
+      [1, 0, 1],
+    ],
+    [
+      [0.3, 0, 0],
+      [0, 0.3, 0],
+      [0, 0, 0.3],
+      [0.2, -0.1, 0],
+      [0, 0.2, -0.1],
+      [-0.1, 0, 0.2],
+    ],
+    6,
+  ],
 ];
 
 describe('Weld: a chain welded to the world at its start pose stays there', () => {

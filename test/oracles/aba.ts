@@ -134,7 +134,11 @@ export const mv3 = (f: Flops, M: M3, a: readonly number[]): V3 => [f.dot(M[0], a
 export const mtv3 = (f: Flops, M: M3, a: readonly number[]): V3 => [0, 1, 2].map((j) => f.dot([M[0][j], M[1][j], M[2][j]], a)) as V3;
 /** A B, dense: 27 mul 18 add */
 export const mm3 = (f: Flops, A: M3, B: M3): M3 => A.map((row) => [0, 1, 2].map((j) => f.dot(row, [B[0][j], B[1][j], B[2][j]]))) as M3;
-const transpose3 = (M: M3): M3 => [[M[0][0], M[1][0], M[2][0]], [M[0][1], M[1][1], M[2][1]], [M[0][2], M[1][2], M[2][2]]];
+const transpose3 = (M: M3): M3 => [
+  [M[0][0], M[1][0], M[2][0]],
+  [M[0][1], M[1][1], M[2][1]],
+  [M[0][2], M[1][2], M[2][2]],
+];
 
 // ---- spatial helpers (counted) -----------------------------------------------------
 
@@ -144,11 +148,33 @@ const add6 = (f: Flops, a: Vec6, b: Vec6): Vec6 => a.map((x, i) => f.add(x, b[i]
 /** M x, dense: 36 mul 30 add */
 const mv6 = (f: Flops, M: Mat6, x: Vec6): Vec6 => M.map((row) => f.dot(row, x));
 /** M^T x, dense: 36 mul 30 add */
-const mtv6 = (f: Flops, M: Mat6, x: Vec6): Vec6 => [0, 1, 2, 3, 4, 5].map((j) => f.dot(M.map((row) => row[j]), x));
+const mtv6 = (f: Flops, M: Mat6, x: Vec6): Vec6 =>
+  [0, 1, 2, 3, 4, 5].map((j) =>
+    f.dot(
+      M.map((row) => row[j]),
+      x,
+    ),
+  );
 /** A B, dense: 216 mul 180 add */
-const mm6 = (f: Flops, A: Mat6, B: Mat6): Mat6 => A.map((row) => [0, 1, 2, 3, 4, 5].map((j) => f.dot(row, B.map((r) => r[j]))));
+const mm6 = (f: Flops, A: Mat6, B: Mat6): Mat6 =>
+  A.map((row) =>
+    [0, 1, 2, 3, 4, 5].map((j) =>
+      f.dot(
+        row,
+        B.map((r) => r[j]),
+      ),
+    ),
+  );
 /** A^T B, dense: 216 mul 180 add */
-const mtm6 = (f: Flops, A: Mat6, B: Mat6): Mat6 => [0, 1, 2, 3, 4, 5].map((i) => [0, 1, 2, 3, 4, 5].map((j) => f.dot(A.map((r) => r[i]), B.map((r) => r[j]))));
+const mtm6 = (f: Flops, A: Mat6, B: Mat6): Mat6 =>
+  [0, 1, 2, 3, 4, 5].map((i) =>
+    [0, 1, 2, 3, 4, 5].map((j) =>
+      f.dot(
+        A.map((r) => r[i]),
+        B.map((r) => r[j]),
+      ),
+    ),
+  );
 const transpose6 = (M: Mat6): Mat6 => [0, 1, 2, 3, 4, 5].map((i) => M.map((row) => row[i]));
 /** motion cross product v xm m = [w x mw; w x mv + v x mw]: 18 mul 12 add */
 const crossM = (f: Flops, v: Vec6, m: Vec6): Vec6 => {
@@ -217,8 +243,16 @@ function spatialInertia(b: RneaBody): Mat6 {
   const [xx, yy, zz, xy, xz, yz] = b.I;
   const [cx, cy, cz] = b.c;
   const m = b.m;
-  const C: M3 = [[0, -cz, cy], [cz, 0, -cx], [-cy, cx, 0]];
-  const Ic: M3 = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+  const C: M3 = [
+    [0, -cz, cy],
+    [cz, 0, -cx],
+    [-cy, cx, 0],
+  ];
+  const Ic: M3 = [
+    [xx, xy, xz],
+    [xy, yy, yz],
+    [xz, yz, zz],
+  ];
   const M: Mat6 = Array.from({ length: 6 }, () => new Array<number>(6).fill(0));
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
@@ -248,11 +282,27 @@ function transform(f: Flops, p: Prepared, q: number, variant: AbaVariant): Trans
   let E: M3;
   let r: V3;
   if (b.joint === 'revolute') {
-    const c = f.cos(q), s = f.sin(q);
+    const c = f.cos(q),
+      s = f.sin(q);
     let J: M3; // Rot(n, q)^T: parent-joint-frame -> body coordinates
-    if (k === 0) J = [[1, 0, 0], [0, c, s], [0, -s, c]];
-    else if (k === 1) J = [[c, 0, -s], [0, 1, 0], [s, 0, c]];
-    else if (k === 2) J = [[c, s, 0], [-s, c, 0], [0, 0, 1]];
+    if (k === 0)
+      J = [
+        [1, 0, 0],
+        [0, c, s],
+        [0, -s, c],
+      ];
+    else if (k === 1)
+      J = [
+        [c, 0, -s],
+        [0, 1, 0],
+        [s, 0, c],
+      ];
+    else if (k === 2)
+      J = [
+        [c, s, 0],
+        [-s, c, 0],
+        [0, 0, 1],
+      ];
     else {
       // Rodrigues, transposed: c 1 + (1 - c) n n^T - s [n x]
       const t = f.sub(1, c);
@@ -268,17 +318,22 @@ function transform(f: Flops, p: Prepared, q: number, variant: AbaVariant): Trans
     r = b.o;
   } else {
     E = transpose3(b.E);
-    r = add3(f, b.o, p.En.map((x) => f.mul(x, q)));
+    r = add3(
+      f,
+      b.o,
+      p.En.map((x) => f.mul(x, q)),
+    );
   }
   const T: Transform = { E, r };
   if (variant === 'dense') {
     // X = [E 0; -E rx E]; (E rx)_ij = sum_l E_il (rx)_lj, two non-zero (rx)_lj per column
     const [rx, ry, rz] = r;
-    const ER: M3 = E.map((e) => [f.sub(f.mul(e[1], rz), f.mul(e[2], ry)), f.sub(f.mul(e[2], rx), f.mul(e[0], rz)), f.sub(f.mul(e[0], ry), f.mul(e[1], rx))]) as M3;
-    T.X = [
-      ...E.map((e) => [...e, 0, 0, 0]),
-      ...E.map((e, i) => [-ER[i][0], -ER[i][1], -ER[i][2], ...e]),
-    ];
+    const ER: M3 = E.map((e) => [
+      f.sub(f.mul(e[1], rz), f.mul(e[2], ry)),
+      f.sub(f.mul(e[2], rx), f.mul(e[0], rz)),
+      f.sub(f.mul(e[0], ry), f.mul(e[1], rx)),
+    ]) as M3;
+    T.X = [...E.map((e) => [...e, 0, 0, 0]), ...E.map((e, i) => [-ER[i][0], -ER[i][1], -ER[i][2], ...e])];
   }
   f.inTransforms = false;
   return T;
@@ -311,7 +366,11 @@ export function aba(tree: RneaTree, q: readonly number[], qd: readonly number[],
   };
   const AS = (p: Prepared, A: Mat6): Vec6 => A.map((row) => St(p, row));
 
-  const X: Transform[] = [], v: Vec6[] = [], c: Vec6[] = [], IA: Mat6[] = [], pA: Vec6[] = [];
+  const X: Transform[] = [],
+    v: Vec6[] = [],
+    c: Vec6[] = [],
+    IA: Mat6[] = [],
+    pA: Vec6[] = [];
   // pass 1: velocities, velocity-product accelerations, rigid-body inertias and bias forces
   for (let i = 0; i < nb; i++) {
     const p = P[i];
@@ -323,7 +382,9 @@ export function aba(tree: RneaTree, q: readonly number[], qd: readonly number[],
     pA[i] = crossF(f, v[i], mv6(f, p.I, v[i]));
   }
   // pass 2: articulated-body inertias and bias forces, leaves to root
-  const U: Vec6[] = [], Dinv: number[] = [], u: number[] = [];
+  const U: Vec6[] = [],
+    Dinv: number[] = [],
+    u: number[] = [];
   for (let i = nb - 1; i >= 0; i--) {
     const p = P[i];
     U[i] = AS(p, IA[i]);
@@ -333,14 +394,19 @@ export function aba(tree: RneaTree, q: readonly number[], qd: readonly number[],
     if (parent < 0) continue;
     const W = U[i].map((x) => f.mul(x, Dinv[i])); // U D^-1
     const Ia = IA[i].map((row, r) => row.map((x, s) => f.sub(x, f.mul(W[r], U[i][s]))));
-    const pa = add6(f, add6(f, pA[i], mv6(f, Ia, c[i])), W.map((x) => f.mul(x, u[i])));
+    const pa = add6(
+      f,
+      add6(f, pA[i], mv6(f, Ia, c[i])),
+      W.map((x) => f.mul(x, u[i])),
+    );
     const add = inertiaToParent(f, X[i], Ia);
     IA[parent] = IA[parent].map((row, r) => row.map((x, s) => f.add(x, add[r][s])));
     pA[parent] = add6(f, pA[parent], forceToParent(f, X[i], pa));
   }
   // pass 3: accelerations, root to leaves; the base accelerates by -gravity
   const a0: Vec6 = [0, 0, 0, -tree.gravity[0], -tree.gravity[1], -tree.gravity[2]];
-  const a: Vec6[] = [], qdd: number[] = [];
+  const a: Vec6[] = [],
+    qdd: number[] = [];
   for (let i = 0; i < nb; i++) {
     const p = P[i];
     const ap = add6(f, motionToBody(f, X[i], p.b.parent < 0 ? a0 : a[p.b.parent]), c[i]);

@@ -40,17 +40,22 @@ export function svdColumns(A: readonly (readonly number[])[], n = A[0]?.length ?
     let rotated = false;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {
-        const alpha = dotv(a[p], a[p]), beta = dotv(a[q], a[q]), gamma = dotv(a[p], a[q]);
+        const alpha = dotv(a[p], a[p]),
+          beta = dotv(a[q], a[q]),
+          gamma = dotv(a[p], a[q]);
         // orthogonal to working precision relative to the two columns' own sizes
         if (gamma === 0 || Math.abs(gamma) <= (Number.EPSILON / 2) * Math.sqrt(alpha * beta) || Math.max(alpha, beta) <= noise) continue;
         rotated = true;
         const zeta = (beta - alpha) / (2 * gamma);
         const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
-        const c = 1 / Math.sqrt(1 + t * t), s = c * t;
+        const c = 1 / Math.sqrt(1 + t * t),
+          s = c * t;
         for (const M of [a, v]) {
-          const x = M[p], y = M[q];
+          const x = M[p],
+            y = M[q];
           for (let i = 0; i < x.length; i++) {
-            const xi = x[i], yi = y[i];
+            const xi = x[i],
+              yi = y[i];
             x[i] = c * xi - s * yi;
             y[i] = s * xi + c * yi;
           }
@@ -75,20 +80,26 @@ const SPLIT = 134217729; // 2^27 + 1
 /** a * b = p + e exactly (Dekker) */
 function twoProduct(a: number, b: number): [number, number] {
   const p = a * b;
-  const ca = SPLIT * a, ah = ca - (ca - a), al = a - ah;
-  const cb = SPLIT * b, bh = cb - (cb - b), bl = b - bh;
-  return [p, al * bl - (((p - ah * bh) - al * bh) - ah * bl)];
+  const ca = SPLIT * a,
+    ah = ca - (ca - a),
+    al = a - ah;
+  const cb = SPLIT * b,
+    bh = cb - (cb - b),
+    bl = b - bh;
+  return [p, al * bl - (p - ah * bh - al * bh - ah * bl)];
 }
 
 /** a + b = s + e exactly (Knuth) */
 function twoSum(a: number, b: number): [number, number] {
-  const s = a + b, z = s - a;
-  return [s, (a - (s - z)) + (b - z)];
+  const s = a + b,
+    z = s - a;
+  return [s, a - (s - z) + (b - z)];
 }
 
 /** sum_i x_i y_i as if in twice the working precision, then rounded */
 export function dot2(x: readonly number[], y: readonly number[]): number {
-  let s = 0, c = 0;
+  let s = 0,
+    c = 0;
   for (let i = 0; i < x.length; i++) {
     const [p, ep] = twoProduct(x[i], y[i]);
     const [t, es] = twoSum(s, p);

@@ -41,21 +41,28 @@ export function mergeBodies(a: OracleBody | undefined, b: OracleBody, E: M3, o: 
   const cb = add(o, mulMV(E, b.c));
   const m = A.m + b.m;
   const c = m > 0 ? scale(1 / m, add(scale(A.m, A.c), scale(b.m, cb))) : cb;
-  const full = (I: readonly number[]): M3 => [[I[0], I[3], I[4]], [I[3], I[1], I[5]], [I[4], I[5], I[2]]];
+  const full = (I: readonly number[]): M3 => [
+    [I[0], I[3], I[4]],
+    [I[3], I[1], I[5]],
+    [I[4], I[5], I[2]],
+  ];
   const Ib = mulMM(mulMM(E, full(b.I)), transpose3(E));
   // Steiner: about the common centre, I_own + m (|d|^2 1 - d d^T), d from the common centre to the own centre
   const steiner = (mass: number, p: V3): M3 => {
     const d = add(p, scale(-1, c));
     return [0, 1, 2].map((i) => [0, 1, 2].map((j) => mass * ((i === j ? d[0] ** 2 + d[1] ** 2 + d[2] ** 2 : 0) - d[i] * d[j]))) as M3;
   };
-  const Ia = full(A.I), Sa = steiner(A.m, A.c), Sb = steiner(b.m, cb);
+  const Ia = full(A.I),
+    Sa = steiner(A.m, A.c),
+    Sb = steiner(b.m, cb);
   const I = [0, 1, 2].map((i) => [0, 1, 2].map((j) => Ia[i][j] + Ib[i][j] + Sa[i][j] + Sb[i][j]));
   return { m, c, I: [I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]] };
 }
 
 // (floating tree) => the joint tree with the same motion, and where each floating link's frame_b sits on it
 export function cardanEquivalent(tree: FloatingTree): CardanEquivalent {
-  const links: OracleLink[] = [], at: AttachedFrame[] = [];
+  const links: OracleLink[] = [],
+    at: AttachedFrame[] = [];
   const none = { c: 0, q0: 0, d: 0 };
   tree.links.forEach((l, i) => {
     const from = attach({ tree: { links, gravity: tree.gravity }, at }, l.parent, l.E, l.o); // frame_a
@@ -69,7 +76,13 @@ export function cardanEquivalent(tree: FloatingTree): CardanEquivalent {
     }
     const head = { parent: from.link, E: from.E, o: from.o };
     if (l.joint === 'free') {
-      ([[1, 0, 0], [0, 1, 0], [0, 0, 1]] as V3[]).forEach((axis, k) => {
+      (
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ] as V3[]
+      ).forEach((axis, k) => {
         links.push({ ...(k ? { parent: links.length - 1, E: identity(), o: [0, 0, 0] as V3 } : head), joint: 'prismatic', axes: [axis], law: none });
       });
       links.push({ parent: links.length - 1, E: identity(), o: [0, 0, 0], joint: 'spherical', axes: SPHERICAL_AXES, body: l.body, law: none });
@@ -89,14 +102,19 @@ export function cardanAngles(R: M3): V3 {
 }
 
 const axesSeenFromB = (a: V3): [V3, V3, M3, M3] => {
-  const Ryt = rotation([0, 1, 0], -a[1]), Rzt = rotation([0, 0, 1], -a[2]);
+  const Ryt = rotation([0, 1, 0], -a[1]),
+    Rzt = rotation([0, 0, 1], -a[2]);
   return [mulMV(Rzt, mulMV(Ryt, [1, 0, 0])), mulMV(Rzt, [0, 1, 0]), Ryt, Rzt];
 };
 
 /** J(a): w (frame_b) = J da */
 export function cardanJacobian(a: V3): M3 {
   const [c1, c2] = axesSeenFromB(a);
-  return [[c1[0], c2[0], 0], [c1[1], c2[1], 0], [c1[2], c2[2], 1]];
+  return [
+    [c1[0], c2[0], 0],
+    [c1[1], c2[1], 0],
+    [c1[2], c2[2], 1],
+  ];
 }
 
 /** (dJ/dt) da, from d/dt (Rot(n, -a) u) = -da n x (Rot(n, -a) u) for fixed n and u */
@@ -117,15 +135,17 @@ export function toCardan(tree: FloatingTree, q: readonly number[], v: readonly n
   tree.links.forEach((l, i) => {
     const { qi, vi, nv } = model.links[i];
     if (l.joint !== 'ball' && l.joint !== 'free') {
-      out.q.push(...q.slice(qi, qi + nv)), out.v.push(...v.slice(vi, vi + nv)), out.tau.push(...tau.slice(vi, vi + nv));
+      (out.q.push(...q.slice(qi, qi + nv)), out.v.push(...v.slice(vi, vi + nv)), out.tau.push(...tau.slice(vi, vi + nv)));
       return;
     }
-    const free = l.joint === 'free', qa = qi + (free ? 3 : 0), va = vi + (free ? 3 : 0);
-    if (free) out.q.push(...q.slice(qi, qi + 3)), out.v.push(...v.slice(vi, vi + 3)), out.tau.push(...tau.slice(vi, vi + 3));
+    const free = l.joint === 'free',
+      qa = qi + (free ? 3 : 0),
+      va = vi + (free ? 3 : 0);
+    if (free) (out.q.push(...q.slice(qi, qi + 3)), out.v.push(...v.slice(vi, vi + 3)), out.tau.push(...tau.slice(vi, vi + 3)));
     const a = cardanAngles(quatMatrix(q.slice(qa, qa + 4) as Quat, `link ${i}: ${l.joint} joint Q`));
     checkGimbal(a, `link ${i} (${l.joint})`);
     const J = cardanJacobian(a);
-    out.q.push(...a), out.v.push(...solveDense(J, v.slice(va, va + 3))), out.tau.push(...mulMtV(J, tau.slice(va, va + 3) as V3));
+    (out.q.push(...a), out.v.push(...solveDense(J, v.slice(va, va + 3))), out.tau.push(...mulMtV(J, tau.slice(va, va + 3) as V3)));
   });
   return out;
 }
@@ -138,7 +158,8 @@ export function fromCardanAccelerations(tree: FloatingTree, qc: readonly number[
     const n = { revolute: 1, prismatic: 1, universal: 2, spherical: 3, ball: 3, free: 6, fixed: 0 }[l.joint];
     if (l.joint === 'ball' || l.joint === 'free') {
       const c = at + (l.joint === 'free' ? 3 : 0);
-      const a = qc.slice(c, c + 3) as V3, da = vc.slice(c, c + 3) as V3;
+      const a = qc.slice(c, c + 3) as V3,
+        da = vc.slice(c, c + 3) as V3;
       if (l.joint === 'free') dv.push(...ddc.slice(at, at + 3));
       dv.push(...add(mulMV(cardanJacobian(a), ddc.slice(c, c + 3) as V3), cardanJdotTimes(a, da)));
     } else dv.push(...ddc.slice(at, at + n));

@@ -31,11 +31,18 @@ export function floatingMjcf(tree: FloatingTree): string {
     const l = tree.links[i];
     if (l.joint === 'free' && l.parent >= 0) throw new Error(`link ${i}: MuJoCo has free joints only on bodies of the world`);
     const b = l.body ?? { m: 0, c: [0, 0, 0], I: [0, 0, 0, 0, 0, 0] };
-    const axes = l.joint === 'spherical' && !l.axes?.length ? SPHERICAL_AXES : l.axes ?? [];
-    const joints = l.joint === 'free' ? [`${pad}  <freejoint name="j${i}"/>`]
-      : l.joint === 'ball' ? [`${pad}  <joint name="j${i}" type="ball"/>`]
-        : l.joint === 'fixed' ? []
-          : axes.map((a, k) => `${pad}  <joint name="j${i}${axes.length > 1 ? `_${k}` : ''}" type="${l.joint === 'prismatic' ? 'slide' : 'hinge'}" axis="${list(a)}"/>`);
+    const axes = l.joint === 'spherical' && !l.axes?.length ? SPHERICAL_AXES : (l.axes ?? []);
+    const joints =
+      l.joint === 'free'
+        ? [`${pad}  <freejoint name="j${i}"/>`]
+        : l.joint === 'ball'
+          ? [`${pad}  <joint name="j${i}" type="ball"/>`]
+          : l.joint === 'fixed'
+            ? []
+            : axes.map(
+                (a, k) =>
+                  `${pad}  <joint name="j${i}${axes.length > 1 ? `_${k}` : ''}" type="${l.joint === 'prismatic' ? 'slide' : 'hinge'}" axis="${list(a)}"/>`,
+              );
     return [
       `${pad}<body name="b${i}" pos="${list(l.o)}" quat="${list(quatFromMatrix(l.E))}">`,
       `${pad}  <inertial pos="${list(b.c)}" mass="${num(b.m)}" fullinertia="${list(b.I)}"/>`,
@@ -71,14 +78,30 @@ export interface MujocoState {
 }
 
 // (tree, index, oracle state and inputs) => MuJoCo's arrays
-export function toMujoco(tree: FloatingTree, ix: MujocoIndex, nbody: number, q: readonly number[], v: readonly number[], tau: readonly number[], fExt: readonly (ExternalForce | undefined)[] = []): MujocoState {
+export function toMujoco(
+  tree: FloatingTree,
+  ix: MujocoIndex,
+  nbody: number,
+  q: readonly number[],
+  v: readonly number[],
+  tau: readonly number[],
+  fExt: readonly (ExternalForce | undefined)[] = [],
+): MujocoState {
   const model = floatingModel(tree);
-  const out: MujocoState = { qpos: new Array<number>(model.nq).fill(0), qvel: new Array<number>(model.nv).fill(0), qfrc: new Array<number>(model.nv).fill(0), xfrc: new Array<number>(6 * nbody).fill(0) };
+  const out: MujocoState = {
+    qpos: new Array<number>(model.nq).fill(0),
+    qvel: new Array<number>(model.nv).fill(0),
+    qfrc: new Array<number>(model.nv).fill(0),
+    xfrc: new Array<number>(6 * nbody).fill(0),
+  };
   tree.links.forEach((l, i) => {
     const { qi, vi, nq, nv } = model.links[i];
     const put = (to: number[], at: number, x: readonly number[]) => x.forEach((y, k) => (to[at + k] = y));
     if (l.joint === 'free') {
-      put(out.qpos, ix.qpos[i], [...l.o.map((o, k) => o + mulMV(l.E, q.slice(qi, qi + 3) as V3)[k]), ...quatMul(quatFromMatrix(l.E), q.slice(qi + 3, qi + 7) as Quat)]);
+      put(out.qpos, ix.qpos[i], [
+        ...l.o.map((o, k) => o + mulMV(l.E, q.slice(qi, qi + 3) as V3)[k]),
+        ...quatMul(quatFromMatrix(l.E), q.slice(qi + 3, qi + 7) as Quat),
+      ]);
       put(out.qvel, ix.dof[i], [...mulMV(l.E, v.slice(vi, vi + 3) as V3), ...v.slice(vi + 3, vi + 6)]);
       put(out.qfrc, ix.dof[i], [...mulMV(l.E, tau.slice(vi, vi + 3) as V3), ...tau.slice(vi + 3, vi + 6)]);
     } else {

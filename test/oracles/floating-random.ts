@@ -38,8 +38,16 @@ export function randomBody(rand: Random): OracleBody {
   // second moments of the mass about the principal axes; I_xx = s_y + s_z etc. satisfies the triangle inequality
   const s = [0, 1, 2].map(() => m * between(rand, 0.002, 0.05));
   const R = randomRotation(rand);
-  const D: M3 = [[s[1] + s[2], 0, 0], [0, s[0] + s[2], 0], [0, 0, s[0] + s[1]]];
-  const I = mulMM(mulMM(R, D), [[R[0][0], R[1][0], R[2][0]], [R[0][1], R[1][1], R[2][1]], [R[0][2], R[1][2], R[2][2]]]);
+  const D: M3 = [
+    [s[1] + s[2], 0, 0],
+    [0, s[0] + s[2], 0],
+    [0, 0, s[0] + s[1]],
+  ];
+  const I = mulMM(mulMM(R, D), [
+    [R[0][0], R[1][0], R[2][0]],
+    [R[0][1], R[1][1], R[2][1]],
+    [R[0][2], R[1][2], R[2][2]],
+  ]);
   return { m, c: vec(rand, 0.2), I: [I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]] };
 }
 
@@ -85,7 +93,8 @@ export function randomState(rand: Random, model: FloatingModel, r = 1): { q: num
 
 /** the relative difference of two vectors: max |a - b| / max(|a|, |b|, floor) */
 export function relDiff(a: readonly number[], b: readonly number[], floor = 1): number {
-  let d = 0, s = floor;
+  let d = 0,
+    s = floor;
   a.forEach((x, i) => ((d = Math.max(d, Math.abs(x - b[i]))), (s = Math.max(s, Math.abs(x), Math.abs(b[i])))));
   return d / s;
 }

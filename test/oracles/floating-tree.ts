@@ -110,15 +110,34 @@ function axesOf(l: FloatingLink, i: number): V3[] {
 }
 
 function inertiaOf(b: OracleBody | undefined): { m: number; c: V3; Ic: M3 } {
-  if (!b) return { m: 0, c: [0, 0, 0], Ic: [[0, 0, 0], [0, 0, 0], [0, 0, 0]] };
+  if (!b)
+    return {
+      m: 0,
+      c: [0, 0, 0],
+      Ic: [
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+    };
   const [xx, yy, zz, xy, xz, yz] = b.I;
-  return { m: b.m, c: b.c, Ic: [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]] };
+  return {
+    m: b.m,
+    c: b.c,
+    Ic: [
+      [xx, xy, xz],
+      [xy, yy, yz],
+      [xz, yz, zz],
+    ],
+  };
 }
 
 // (description) => the model of single joints, universal and spherical expanded
 export function floatingModel(tree: FloatingTree): FloatingModel {
-  const bodies: ModelBody[] = [], links: FloatingModel['links'] = [];
-  let nq = 0, nv = 0;
+  const bodies: ModelBody[] = [],
+    links: FloatingModel['links'] = [];
+  let nq = 0,
+    nv = 0;
   tree.links.forEach((l, i) => {
     if (!(l.parent < i)) throw new Error(`link ${i}: parent ${l.parent} must come before it`);
     const axes = axesOf(l, i);
@@ -130,8 +149,18 @@ export function floatingModel(tree: FloatingTree): FloatingModel {
       const [dq, dv] = SIZES[kind];
       bodies.push({
         parent: k > 0 ? bodies.length - 1 : l.parent < 0 ? -1 : links[l.parent].body,
-        kind, n: normalize(axis), E: k === 0 ? l.E : identity(), o: k === 0 ? l.o : [0, 0, 0],
-        qi: nq, nq: dq, vi: nv, nv: dv, m, c, Ic, I: spatialInertia(m, c, Ic),
+        kind,
+        n: normalize(axis),
+        E: k === 0 ? l.E : identity(),
+        o: k === 0 ? l.o : [0, 0, 0],
+        qi: nq,
+        nq: dq,
+        vi: nv,
+        nv: dv,
+        m,
+        c,
+        Ic,
+        I: spatialInertia(m, c, Ic),
       });
       nq += dq;
       nv += dv;
@@ -192,12 +221,20 @@ export interface BodyMotion {
 
 /** S x for the joint's velocity coordinates x (a slice of a v-sized vector) */
 export function subspaceTimes(S: readonly Vec6[], x: readonly number[], at: number): Vec6 {
-  return S.reduce((acc, s, k) => add6(acc, s.map((y) => y * x[at + k])), zero6());
+  return S.reduce(
+    (acc, s, k) =>
+      add6(
+        acc,
+        s.map((y) => y * x[at + k]),
+      ),
+    zero6(),
+  );
 }
 
 // (model, q, v) => every body's transform, world pose and spatial velocity, root to leaves
 export function kinematics(model: FloatingModel, q: readonly number[], v: readonly number[]): BodyMotion[] {
-  if (q.length !== model.nq || v.length !== model.nv) throw new Error(`state has ${q.length} positions and ${v.length} velocities, the model ${model.nq} and ${model.nv}`);
+  if (q.length !== model.nq || v.length !== model.nv)
+    throw new Error(`state has ${q.length} positions and ${v.length} velocities, the model ${model.nq} and ${model.nv}`);
   const out: BodyMotion[] = [];
   model.bodies.forEach((b, i) => {
     const J = jointMotion(b, q, v, `body ${i}`);

@@ -19,8 +19,22 @@ import { type MujocoIndex, floatingMjcf, fromMujocoAccelerations, toMujoco } fro
 import { aba as fixedAba, chainTree } from './aba.ts';
 import { directional } from './ridders.ts';
 import {
-  type ExternalForce, type FloatingLink, type FloatingModel, type FloatingTree, centreOfMass, floatingModel, forwardDynamics,
-  integrateQuaternion, inverseDynamics, kinematics, kineticEnergy, massMatrix, momentum, positionRate, potentialEnergy, rk4Step,
+  type ExternalForce,
+  type FloatingLink,
+  type FloatingModel,
+  type FloatingTree,
+  centreOfMass,
+  floatingModel,
+  forwardDynamics,
+  integrateQuaternion,
+  inverseDynamics,
+  kinematics,
+  kineticEnergy,
+  massMatrix,
+  momentum,
+  positionRate,
+  potentialEnergy,
+  rk4Step,
 } from './floating.ts';
 import { type Quat, quatAngle, quatFromAxisAngle, quatFromMatrix, quatMatrix, quatMul, quatNorm, quatRate } from './quaternion.ts';
 import { prng, randomBody, randomFloatingTree, randomQuat, randomState, relDiff } from './floating-random.ts';
@@ -31,10 +45,11 @@ const zeros = (n: number) => new Array<number>(n).fill(0);
 const maxAbsDiff = (a: readonly number[], b: readonly number[]) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 
 describe('quaternions', () => {
-  it('R(Q) of an axis-angle quaternion is Rodrigues\' rotation, and Shepperd\'s method inverts it', () => {
+  it("R(Q) of an axis-angle quaternion is Rodrigues' rotation, and Shepperd's method inverts it", () => {
     const rand = prng(1);
     for (let k = 0; k < 20; k++) {
-      const n: V3 = [rand() - 0.5, rand() - 0.5, rand() - 0.5], phi = 6 * rand() - 3;
+      const n: V3 = [rand() - 0.5, rand() - 0.5, rand() - 0.5],
+        phi = 6 * rand() - 3;
       const len = Math.hypot(...n);
       const R = rotation(scale(1 / len, n), phi);
       const Q = quatFromAxisAngle(n, phi);
@@ -45,13 +60,16 @@ describe('quaternions', () => {
 
   it('R(a b) = R(a) R(b): the Hamilton product composes rotations', () => {
     const rand = prng(2);
-    const a = randomQuat(rand), b = randomQuat(rand);
+    const a = randomQuat(rand),
+      b = randomQuat(rand);
     expect(maxAbsDiff(quatMatrix(quatMul(a, b)).flat(), mulMM(quatMatrix(a), quatMatrix(b)).flat())).toBeLessThan(1e-15);
   });
 
   it('integrateQuaternion is exact for a constant body rate and der(Q) = 1/2 Q (0, w) is its derivative', () => {
     const Q0 = randomQuat(prng(3));
-    const w: V3 = [0.3, -1.2, 2.1], t = 0.7, len = Math.hypot(...w);
+    const w: V3 = [0.3, -1.2, 2.1],
+      t = 0.7,
+      len = Math.hypot(...w);
     // constant w in the body: R(t) = R(0) Rot(w/|w|, |w| t)
     expect(quatAngle(integrateQuaternion(Q0, w, t), quatMul(Q0, quatFromAxisAngle(w, len * t)))).toBeLessThan(1e-15);
     const d = directional(([s]) => integrateQuaternion(Q0, w, s), [0], [1]);
@@ -90,7 +108,11 @@ describe('elliptic functions (torque-free.ts)', () => {
 
 describe('the torque-free body in closed form', () => {
   const I: V3 = [1, 2, 3];
-  for (const w0 of [[0.02, 2, 0.03], [0.3, -1.5, -0.01], [-0.05, 0.01, 1]] as V3[]) {
+  for (const w0 of [
+    [0.02, 2, 0.03],
+    [0.3, -1.5, -0.01],
+    [-0.05, 0.01, 1],
+  ] as V3[]) {
     it(`Omega(t) from Omega(0) = ${w0.join(', ')} satisfies Euler's equations and keeps E and |M|`, () => {
       const cf = torqueFree(I, w0);
       expect(maxAbsDiff(cf.omega(0), w0)).toBeLessThan(1e-11);
@@ -111,15 +133,19 @@ describe('the torque-free body in closed form', () => {
 });
 
 describe('floating.ts: ABA and CRBA, forward and inverse', () => {
-  it('the example of floating.ts\'s header runs as written: nq 12, nv 10, inverse after forward returns tau', () => {
-    const model = floatingModel({ gravity: [0, 0, -9.81], links: [
-      { parent: -1, E: identity(), o: [0, 0, 0], joint: 'free', body: { m: 10, c: [0, 0, 0], I: [1, 2, 3, 0, 0, 0] } },
-      { parent: 0, E: identity(), o: [0.3, 0, 0], joint: 'ball', body: { m: 1, c: [0, 0, -0.2], I: [0.01, 0.01, 0.002, 0, 0, 0] } },
-      { parent: 1, E: identity(), o: [0, 0, -0.4], joint: 'revolute', axes: [[0, 1, 0]], body: { m: 1, c: [0, 0, -0.2], I: [0.01, 0.01, 0.002, 0, 0, 0] } },
-    ] });
+  it("the example of floating.ts's header runs as written: nq 12, nv 10, inverse after forward returns tau", () => {
+    const model = floatingModel({
+      gravity: [0, 0, -9.81],
+      links: [
+        { parent: -1, E: identity(), o: [0, 0, 0], joint: 'free', body: { m: 10, c: [0, 0, 0], I: [1, 2, 3, 0, 0, 0] } },
+        { parent: 0, E: identity(), o: [0.3, 0, 0], joint: 'ball', body: { m: 1, c: [0, 0, -0.2], I: [0.01, 0.01, 0.002, 0, 0, 0] } },
+        { parent: 1, E: identity(), o: [0, 0, -0.4], joint: 'revolute', axes: [[0, 1, 0]], body: { m: 1, c: [0, 0, -0.2], I: [0.01, 0.01, 0.002, 0, 0, 0] } },
+      ],
+    });
     expect([model.nq, model.nv]).toEqual([12, 10]);
     const q = [0.1, 0.2, 0.3, ...quatFromAxisAngle([1, 1, 0], 0.4), ...quatFromAxisAngle([0, 1, 1], -0.7), 0.5];
-    const v = [0.3, -0.1, 0.2, 0.5, -0.4, 0.3, 1, -0.5, 0.2, 0.8], tau = [1, 0, -2, 0.1, 0.2, -0.1, 0.3, -0.2, 0.1, 0.4];
+    const v = [0.3, -0.1, 0.2, 0.5, -0.4, 0.3, 1, -0.5, 0.2, 0.8],
+      tau = [1, 0, -2, 0.1, 0.2, -0.1, 0.3, -0.2, 0.1, 0.4];
     const dv = forwardDynamics(model, q, v, tau);
     expect(relDiff(dv, forwardDynamics(model, q, v, tau, undefined, 'crba'))).toBeLessThan(1e-13);
     expect(relDiff(inverseDynamics(model, q, v, dv), tau)).toBeLessThan(1e-13);
@@ -131,7 +157,9 @@ describe('floating.ts: ABA and CRBA, forward and inverse', () => {
       const rand = prng(seed);
       const model = floatingModel(randomFloatingTree(rand, 1 + (seed % 10)));
       const { q, v, tau } = randomState(rand, model);
-      const fExt = model.tree.links.map((): ExternalForce | undefined => (rand() < 0.3 ? { force: [rand(), -rand(), rand()], torque: [rand(), rand(), -rand()] } : undefined));
+      const fExt = model.tree.links.map((): ExternalForce | undefined =>
+        rand() < 0.3 ? { force: [rand(), -rand(), rand()], torque: [rand(), rand(), -rand()] } : undefined,
+      );
       const a = forwardDynamics(model, q, v, tau, fExt, 'aba');
       const c = forwardDynamics(model, q, v, tau, fExt, 'crba');
       worst = Math.max(worst, relDiff(a, c));
@@ -149,7 +177,7 @@ describe('floating.ts: ABA and CRBA, forward and inverse', () => {
       const { q, v } = randomState(rand, model);
       const H = massMatrix(model, q);
       const Hv = H.map((row) => row.reduce((s, x, j) => s + x * v[j], 0));
-      expect(0.5 * Hv.reduce((s, x, i) => s + x * v[i], 0) / kineticEnergy(model, q, v) - 1).toBeLessThan(1e-13);
+      expect((0.5 * Hv.reduce((s, x, i) => s + x * v[i], 0)) / kineticEnergy(model, q, v) - 1).toBeLessThan(1e-13);
       H.forEach((row, i) => row.forEach((x, j) => expect(x).toBe(H[j][i])));
     }
   });
@@ -169,7 +197,14 @@ describe('floating.ts: ABA and CRBA, forward and inverse', () => {
     const model = floatingModel(randomFloatingTree(prng(52), 2, { joints: ['ball'] }));
     const q = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
     expect(() => forwardDynamics(model, q, zeros(9), zeros(9))).toThrow(/body 1: ball joint Q: \|Q\| = 0/);
-    const link = (parent: number, joint: FloatingLink['joint'], axes?: V3[]): FloatingLink => ({ parent, E: identity(), o: ZERO, joint, axes, body: randomBody(prng(1)) });
+    const link = (parent: number, joint: FloatingLink['joint'], axes?: V3[]): FloatingLink => ({
+      parent,
+      E: identity(),
+      o: ZERO,
+      joint,
+      axes,
+      body: randomBody(prng(1)),
+    });
     expect(() => floatingModel({ gravity: ZERO, links: [link(1, 'free'), link(-1, 'ball')] })).toThrow(/link 0: parent 1 must come before it/);
     expect(() => floatingModel({ gravity: ZERO, links: [link(-1, 'revolute')] })).toThrow(/link 0 \(revolute\): 0 axes given, 1 expected/);
   });
@@ -180,8 +215,13 @@ function expandableTree(t: FloatingTree, rand: () => number): OracleTree {
   return {
     gravity: t.gravity,
     links: t.links.slice(1).map((l) => ({
-      parent: l.parent - 1, E: l.E, o: l.o, joint: l.joint as JointType, axes: l.joint === 'spherical' ? SPHERICAL_AXES : [...l.axes!],
-      body: l.body, law: { c: rand(), q0: rand() - 0.5, d: rand() },
+      parent: l.parent - 1,
+      E: l.E,
+      o: l.o,
+      joint: l.joint as JointType,
+      axes: l.joint === 'spherical' ? SPHERICAL_AXES : [...l.axes!],
+      body: l.body,
+      law: { c: rand(), q0: rand() - 0.5, d: rand() },
     })),
   };
 }
@@ -190,7 +230,8 @@ function expandableTree(t: FloatingTree, rand: () => number): OracleTree {
 
 describe('floating.ts against joint-tree.ts (ball = Cardan spherical, free = three sliders and a Cardan spherical, fixed = merged)', () => {
   it('the same accelerations on 40 seeded random trees with every joint type, to 1e-9', () => {
-    let worst = 0, fixed = 0;
+    let worst = 0,
+      fixed = 0;
     for (let seed = 101; seed <= 140; seed++) {
       const rand = prng(seed);
       const tree = randomFloatingTree(rand, 1 + (seed % 10));
@@ -207,7 +248,7 @@ describe('floating.ts against joint-tree.ts (ball = Cardan spherical, free = thr
     expect(fixed).toBeGreaterThan(5);
   });
 
-  it('an OracleTree is a FloatingTree: a fixed-base tree with spring-dampers on every joint type gives joint-tree.ts\'s accelerations', () => {
+  it("an OracleTree is a FloatingTree: a fixed-base tree with spring-dampers on every joint type gives joint-tree.ts's accelerations", () => {
     const rand = prng(142);
     const free = randomFloatingTree(rand, 7, { joints: ['revolute', 'prismatic', 'universal', 'spherical'] });
     // the root's children hang from the world instead; every link gets a spring-damper
@@ -228,7 +269,10 @@ describe('floating.ts against joint-tree.ts (ball = Cardan spherical, free = thr
     const R = mulMM(mulMM(rotation([1, 0, 0], c.q[3]), rotation([0, 1, 0], c.q[4])), rotation([0, 0, 1], c.q[5]));
     expect(maxAbsDiff(R.flat(), quatMatrix(q.slice(3, 7) as Quat).flat())).toBeLessThan(1e-15);
     expect(maxAbsDiff(mulMV(cardanJacobian(c.q.slice(3, 6) as V3), c.v.slice(3, 6) as V3), v.slice(3, 6))).toBeLessThan(1e-14);
-    expect(c.tau.reduce((s, x, i) => s + x * c.v[i], 0)).toBeCloseTo(tau.reduce((s, x, i) => s + x * v[i], 0), 13);
+    expect(c.tau.reduce((s, x, i) => s + x * c.v[i], 0)).toBeCloseTo(
+      tau.reduce((s, x, i) => s + x * v[i], 0),
+      13,
+    );
   });
 });
 
@@ -240,8 +284,10 @@ describe('a loop on a floating base (a cut between two legs) through floating-ca
     gravity: ZERO,
     links: [
       { parent: -1, E: identity(), o: ZERO, joint: 'free', body: { m: 5, c: [0, 0, 0.05], I: [0.2, 0.3, 0.25, 0.01, 0, 0.02] } },
-      leg(0, [0.2, 0.1, 0], [0, 1, 0]), leg(1, [0, 0, -0.4], [1, 0, 0.3]),
-      leg(0, [-0.2, 0.1, 0], [0, 1, 0]), leg(3, [0, 0, -0.4], [1, 0.2, 0]),
+      leg(0, [0.2, 0.1, 0], [0, 1, 0]),
+      leg(1, [0, 0, -0.4], [1, 0, 0.3]),
+      leg(0, [-0.2, 0.1, 0], [0, 1, 0]),
+      leg(3, [0, 0, -0.4], [1, 0.2, 0]),
     ],
   };
   const model = floatingModel(tree);
@@ -259,7 +305,10 @@ describe('a loop on a floating base (a cut between two legs) through floating-ca
   const { G } = constraintSystem(sys, expand(sys.tree), c0.q, c0.v);
   const rest = [7, 8, 9];
   const others = c0.v.map((x, i) => (rest.includes(i) ? 0 : x));
-  const vr = solveDense(G.map((row) => rest.map((i) => row[i])), G.map((row) => -row.reduce((acc, g, i) => acc + g * others[i], 0)));
+  const vr = solveDense(
+    G.map((row) => rest.map((i) => row[i])),
+    G.map((row) => -row.reduce((acc, g, i) => acc + g * others[i], 0)),
+  );
   const v = state.v.map((x, i) => (rest.includes(i) ? vr[rest.indexOf(i)] : x));
   // internal torques on the legs only
   const tau = state.tau.map((x, i) => (i < 6 ? 0 : x));
@@ -283,23 +332,31 @@ describe('a loop on a floating base (a cut between two legs) through floating-ca
     expect(Math.max(...directional(gap, [...q, ...v], loose, 1e-3).value.map(Math.abs))).toBeGreaterThan(1e-2);
   });
 
-  it('no gravity, leg torques only: the cut\'s forces are internal, momentum does not change', () => {
-    const d = directional((y) => {
-      const m = momentum(model, split(y).q, split(y).v);
-      return [...m.linear, ...m.angular];
-    }, [...q, ...v], flow, 1e-3);
+  it("no gravity, leg torques only: the cut's forces are internal, momentum does not change", () => {
+    const d = directional(
+      (y) => {
+        const m = momentum(model, split(y).q, split(y).v);
+        return [...m.linear, ...m.angular];
+      },
+      [...q, ...v],
+      flow,
+      1e-3,
+    );
     expect(Math.max(...d.value.map(Math.abs))).toBeLessThan(1e-9);
   });
 
-  it('and do no work: the energy changes at the torques\' power tau . v', () => {
+  it("and do no work: the energy changes at the torques' power tau . v", () => {
     const d = directional((y) => [kineticEnergy(model, split(y).q, split(y).v)], [...q, ...v], flow, 1e-3);
-    expect(d.value[0]).toBeCloseTo(tau.reduce((acc, t, i) => acc + t * v[i], 0), 9);
+    expect(d.value[0]).toBeCloseTo(
+      tau.reduce((acc, t, i) => acc + t * v[i], 0),
+      9,
+    );
   });
 });
 
 // ---- against MuJoCo (WebAssembly, in this process): the conventions of qpos, qvel, qacc, qfrc_applied, xfrc_applied
 
-describe('floating.ts against MuJoCo\'s qacc (floating-mjcf.ts)', () => {
+describe("floating.ts against MuJoCo's qacc (floating-mjcf.ts)", () => {
   it('the same accelerations on 30 seeded random trees (free root turned by frame_a, ball, hinges, slides, fixed), to 1e-10', async () => {
     const mj = await (await import('@mujoco/mujoco')).default();
     let worst = 0;
@@ -310,7 +367,9 @@ describe('floating.ts against MuJoCo\'s qacc (floating-mjcf.ts)', () => {
       tree.links.forEach((l) => (l.body ??= randomBody(rand)));
       const model = floatingModel(tree);
       const { q, v, tau } = randomState(rand, model);
-      const fExt = tree.links.map((): ExternalForce | undefined => (rand() < 0.3 ? { force: [rand(), -rand(), rand()], torque: [rand(), rand(), -rand()] } : undefined));
+      const fExt = tree.links.map((): ExternalForce | undefined =>
+        rand() < 0.3 ? { force: [rand(), -rand(), rand()], torque: [rand(), rand(), -rand()] } : undefined,
+      );
       const m = mj.MjModel.from_xml_string(floatingMjcf(tree));
       const d = new mj.MjData(m);
       try {
@@ -345,28 +404,44 @@ describe('floating.ts under a root of 1e9 kg is the fixed-base ABA (aba.ts)', ()
     const root: FloatingLink = { parent: -1, E: identity(), o: ZERO, joint: 'free', body: { m: M, c: ZERO, I: [100 * M, 100 * M, 100 * M, 0, 0, 0] } };
     return {
       gravity: t.gravity,
-      links: [root, ...t.bodies.map((b): FloatingLink => ({ parent: b.parent + 1, E: b.E, o: b.o, joint: b.joint, axes: [b.axis], body: { m: b.m, c: b.c, I: b.I } }))],
+      links: [
+        root,
+        ...t.bodies.map((b): FloatingLink => ({ parent: b.parent + 1, E: b.E, o: b.o, joint: b.joint, axes: [b.axis], body: { m: b.m, c: b.c, I: b.I } })),
+      ],
     };
   }
   const rand = prng(7);
   // links 1.. of a random floating tree of revolutes and sliders, link 0 (the free root) taken away: the world
   const randomTree = (): RneaTree => ({
     gravity: [0, -9.81, 0],
-    bodies: randomFloatingTree(rand, 7, { joints: ['revolute', 'prismatic'] }).links.slice(1).map((l) => ({
-      parent: l.parent - 1, joint: l.joint as 'revolute' | 'prismatic', axis: l.axes![0], E: l.E, o: l.o, ...(l.body ?? { m: 0, c: ZERO, I: [0, 0, 0, 0, 0, 0] }),
-    })),
+    bodies: randomFloatingTree(rand, 7, { joints: ['revolute', 'prismatic'] })
+      .links.slice(1)
+      .map((l) => ({
+        parent: l.parent - 1,
+        joint: l.joint as 'revolute' | 'prismatic',
+        axis: l.axes![0],
+        E: l.E,
+        o: l.o,
+        ...(l.body ?? { m: 0, c: ZERO, I: [0, 0, 0, 0, 0, 0] }),
+      })),
   });
-  for (const [name, t] of [['the chain of mechanisms/chain.ts', chainTree(6, { L: 0.5, m: 1 })], ['a random tree of revolutes and sliders', randomTree()]] as [string, RneaTree][]) {
+  for (const [name, t] of [
+    ['the chain of mechanisms/chain.ts', chainTree(6, { L: 0.5, m: 1 })],
+    ['a random tree of revolutes and sliders', randomTree()],
+  ] as [string, RneaTree][]) {
     it(`${name}: the joints' accelerations agree to ~1e-8, and 1000 times better under 1e12 kg (the root's own motion)`, () => {
       const n = t.bodies.length;
-      const qj = Array.from({ length: n }, () => 2 * rand() - 1), vj = Array.from({ length: n }, () => 2 * rand() - 1), tj = Array.from({ length: n }, () => 2 * rand() - 1);
+      const qj = Array.from({ length: n }, () => 2 * rand() - 1),
+        vj = Array.from({ length: n }, () => 2 * rand() - 1),
+        tj = Array.from({ length: n }, () => 2 * rand() - 1);
       const ref = fixedAba(t, qj, vj, tj).qdd;
       const error = (M: number) => {
         const hold: ExternalForce = { force: scale(-M, t.gravity), torque: ZERO };
         const dv = forwardDynamics(floatingModel(onHeavyRoot(t, M)), [0, 0, 0, 1, 0, 0, 0, ...qj], [...zeros(6), ...vj], [...zeros(6), ...tj], [hold]);
         return relDiff(dv.slice(6), ref);
       };
-      const e9 = error(1e9), e12 = error(1e12);
+      const e9 = error(1e9),
+        e12 = error(1e12);
       expect(e9).toBeLessThan(3e-8);
       expect(e12).toBeLessThan(3e-11);
       expect(e9 / e12).toBeGreaterThan(500);
@@ -384,10 +459,13 @@ describe('floating.ts: the physics of a free-floating tree', () => {
     const s = randomState(rand, model);
     // the root's free joint acts between the root and the world: its forces would be external
     const tau = s.tau.map((x, i) => (i < 6 ? 0 : x));
-    const p0 = momentum(model, s.q, s.v), c0 = centreOfMass(model, s.q);
+    const p0 = momentum(model, s.q, s.v),
+      c0 = centreOfMass(model, s.q);
     // (step) => the largest relative change of [P, L] over 0.4 s, and of the centre of mass from c0 + t P / M
     const run = (h: number) => {
-      let { q, v } = s, dp = 0, dc = 0;
+      let { q, v } = s,
+        dp = 0,
+        dc = 0;
       for (let k = 1; k * h <= 0.4 + 1e-12; k++) {
         ({ q, v } = rk4Step(model, q, v, h, tau));
         const p = momentum(model, q, v);
@@ -396,29 +474,39 @@ describe('floating.ts: the physics of a free-floating tree', () => {
       }
       return { dp, dc };
     };
-    const coarse = run(2e-3), fine = run(1e-3);
+    const coarse = run(2e-3),
+      fine = run(1e-3);
     expect(fine.dp).toBeLessThan(3e-12);
     // RK4's own error, not a modelling one: halving the step divides it by ~2^4
     expect(coarse.dp / fine.dp).toBeGreaterThan(12);
     expect(fine.dc).toBeLessThan(1e-12);
   });
 
-  it('dP/dt and dL/dt are the external forces: gravity, forces on the links, the root joint\'s f (world) and tau (body)', () => {
+  it("dP/dt and dL/dt are the external forces: gravity, forces on the links, the root joint's f (world) and tau (body)", () => {
     const rand = prng(62);
     const model = floatingModel(randomFloatingTree(rand, 7));
     const { q, v, tau } = randomState(rand, model);
-    const fExt = model.tree.links.map((): ExternalForce | undefined => (rand() < 0.5 ? { force: [rand(), -rand(), rand()], torque: [-rand(), rand(), rand()] } : undefined));
+    const fExt = model.tree.links.map((): ExternalForce | undefined =>
+      rand() < 0.5 ? { force: [rand(), -rand(), rand()], torque: [-rand(), rand(), rand()] } : undefined,
+    );
     const x = [...q, ...v];
     const rate = [...positionRate(model, q, v), ...forwardDynamics(model, q, v, tau, fExt)];
-    const d = directional((y) => {
-      const m = momentum(model, stateVector(model, y).q, stateVector(model, y).v);
-      return [...m.linear, ...m.angular];
-    }, x, rate, 1e-3);
+    const d = directional(
+      (y) => {
+        const m = momentum(model, stateVector(model, y).q, stateVector(model, y).v);
+        return [...m.linear, ...m.angular];
+      },
+      x,
+      rate,
+      1e-3,
+    );
     // the expected rates, from the world positions of the links' centres of mass
     const { mass, r: com } = centreOfMass(model, q);
     // the root's frame_a is turned by E from the world: f and r are frame_a-resolved, tau frame_b-resolved (R = E R(Q))
     const E = model.tree.links[0].E;
-    const R0 = mulMM(E, quatMatrix(q.slice(3, 7) as Quat)), r0 = mulMV(E, q.slice(0, 3) as V3), f0 = mulMV(E, tau.slice(0, 3) as V3);
+    const R0 = mulMM(E, quatMatrix(q.slice(3, 7) as Quat)),
+      r0 = mulMV(E, q.slice(0, 3) as V3),
+      f0 = mulMV(E, tau.slice(0, 3) as V3);
     let F = add(scale(mass, model.tree.gravity), f0);
     let T = add(cross(scale(mass, com), model.tree.gravity), add(cross(r0, f0), mulMV(R0, tau.slice(3, 6) as V3)));
     fExt.forEach((e, l) => {
@@ -437,9 +525,18 @@ describe('floating.ts: the physics of a free-floating tree', () => {
     const { tau } = randomState(rand, model);
     const energy = (a: readonly number[], b: readonly number[]) => kineticEnergy(model, a, b) + potentialEnergy(model, a);
     const x = [...q, ...v];
-    const d = directional((y) => [energy(stateVector(model, y).q, stateVector(model, y).v)], x, [...positionRate(model, q, v), ...forwardDynamics(model, q, v, tau)], 1e-3);
-    expect(d.value[0]).toBeCloseTo(tau.reduce((s, t, i) => s + t * v[i], 0), 9);
-    const E0 = energy(q, v), scaleE = kineticEnergy(model, q, v) + Math.abs(potentialEnergy(model, q));
+    const d = directional(
+      (y) => [energy(stateVector(model, y).q, stateVector(model, y).v)],
+      x,
+      [...positionRate(model, q, v), ...forwardDynamics(model, q, v, tau)],
+      1e-3,
+    );
+    expect(d.value[0]).toBeCloseTo(
+      tau.reduce((s, t, i) => s + t * v[i], 0),
+      9,
+    );
+    const E0 = energy(q, v),
+      scaleE = kineticEnergy(model, q, v) + Math.abs(potentialEnergy(model, q));
     for (let k = 0; k < 500; k++) ({ q, v } = rk4Step(model, q, v, 1e-3));
     expect(Math.abs(energy(q, v) - E0) / scaleE).toBeLessThan(1e-10);
   });
@@ -451,21 +548,34 @@ function linkCentre(model: FloatingModel, q: readonly number[], l: number): V3 {
   return add(k.p, mulMV(k.R, model.tree.links[l].body?.c ?? ZERO));
 }
 
-describe('the torque-free body (Dzhanibekov): the oracle\'s RK4 against the closed form', () => {
+describe("the torque-free body (Dzhanibekov): the oracle's RK4 against the closed form", () => {
   it('spun near its intermediate axis it flips every T/2 of Landau-Lifshitz to 1e-9; Omega(t), L (world), E and |Q| kept', () => {
-    const I: V3 = [1, 2, 3], w0: V3 = [0.2, 4, 0.3];
+    const I: V3 = [1, 2, 3],
+      w0: V3 = [0.2, 4, 0.3];
     // the centre of mass off the body origin and moving: the free joint's v is the origin's, the rotation must not see it
-    const c: V3 = [0.1, -0.2, 0.05], u: V3 = [0.3, -0.1, 0.2];
+    const c: V3 = [0.1, -0.2, 0.05],
+      u: V3 = [0.3, -0.1, 0.2];
     const model = floatingModel({ gravity: ZERO, links: [{ parent: -1, E: identity(), o: ZERO, joint: 'free', body: { m: 1.5, c, I: [...I, 0, 0, 0] } }] });
     const cf = torqueFree(I, w0);
-    let q = [0, 0, 0, 1, 0, 0, 0], v = [...add(u, scale(-1, cross(w0, c))), ...w0];
-    const L0 = momentum(model, q, v).angular, E0 = kineticEnergy(model, q, v), c0 = centreOfMass(model, q).r;
-    const h = 1e-3, flips: number[] = [];
-    let worstW = 0, worstL = 0, worstE = 0, worstQ = 0;
+    let q = [0, 0, 0, 1, 0, 0, 0],
+      v = [...add(u, scale(-1, cross(w0, c))), ...w0];
+    const L0 = momentum(model, q, v).angular,
+      E0 = kineticEnergy(model, q, v),
+      c0 = centreOfMass(model, q).r;
+    const h = 1e-3,
+      flips: number[] = [];
+    let worstW = 0,
+      worstL = 0,
+      worstE = 0,
+      worstQ = 0;
     for (let k = 1; k <= 10_000; k++) {
       const next = rk4Step(model, q, v, h);
       // a flip: Omega2 changes sign within the step; the root of the cubic Hermite interpolant of Omega2 and its rate
-      if (Math.sign(next.v[4]) !== Math.sign(v[4])) flips.push((k - 1) * h + h * hermiteRoot(v[4], next.v[4], h * forwardDynamics(model, q, v, zeros(6))[4], h * forwardDynamics(model, next.q, next.v, zeros(6))[4]));
+      if (Math.sign(next.v[4]) !== Math.sign(v[4]))
+        flips.push(
+          (k - 1) * h +
+            h * hermiteRoot(v[4], next.v[4], h * forwardDynamics(model, q, v, zeros(6))[4], h * forwardDynamics(model, next.q, next.v, zeros(6))[4]),
+        );
       ({ q, v } = next);
       const w = cf.omega(k * h);
       worstW = Math.max(worstW, maxAbsDiff(v.slice(3), w) / 4);

@@ -82,30 +82,62 @@ const gravityAcceleration = (model: FloatingModel): Vec6 => join([0, 0, 0], scal
 const velocitySlice = (b: ModelBody, x: readonly number[]) => x.slice(b.vi, b.vi + b.nv);
 
 // (model, q, v, Q, fExt) => dv by the articulated-body algorithm (Table 7.1; gravity as the base's acceleration -g)
-export function aba(model: FloatingModel, q: readonly number[], v: readonly number[], Q: readonly number[], fExt?: readonly (ExternalForce | undefined)[]): number[] {
+export function aba(
+  model: FloatingModel,
+  q: readonly number[],
+  v: readonly number[],
+  Q: readonly number[],
+  fExt?: readonly (ExternalForce | undefined)[],
+): number[] {
   const M = kinematics(model, q, v);
   const fx = bodyForces(model, M, fExt);
   const nb = model.bodies.length;
   const c = M.map(velocityProduct);
   const IA: Mat6[] = model.bodies.map((b) => b.I.map((row) => [...row]));
   const pA: Vec6[] = model.bodies.map((b, i) => sub6(crossF(M[i].v, matVec(b.I, M[i].v)), fx[i]));
-  const U: Vec6[][] = [], Dinv: number[][][] = [], u: number[][] = [];
+  const U: Vec6[][] = [],
+    Dinv: number[][][] = [],
+    u: number[][] = [];
   // pass 2: articulated-body inertias and bias forces, leaves to root
   for (let i = nb - 1; i >= 0; i--) {
-    const b = model.bodies[i], S = M[i].S;
+    const b = model.bodies[i],
+      S = M[i].S;
     U[i] = S.map((s) => matVec(IA[i], s));
-    Dinv[i] = invert(S.map((s) => U[i].map((Uk) => dotN(s, Uk))), `body ${i} (${b.kind}): D = S^T IA S`);
+    Dinv[i] = invert(
+      S.map((s) => U[i].map((Uk) => dotN(s, Uk))),
+      `body ${i} (${b.kind}): D = S^T IA S`,
+    );
     u[i] = velocitySlice(b, Q).map((x, k) => x - dotN(S[k], pA[i]));
     if (b.parent < 0) continue;
-    const UD = U[i].map((_, k) => U[i].reduce((acc, Uj, j) => add6(acc, Uj.map((x) => x * Dinv[i][j][k])), zero6())); // columns of U D^-1
+    const UD = U[i].map((_, k) =>
+      U[i].reduce(
+        (acc, Uj, j) =>
+          add6(
+            acc,
+            Uj.map((x) => x * Dinv[i][j][k]),
+          ),
+        zero6(),
+      ),
+    ); // columns of U D^-1
     const Ia = IA[i].map((row, r) => row.map((x, s) => x - UD.reduce((acc, col, k) => acc + col[r] * U[i][k][s], 0)));
-    const pa = add6(add6(pA[i], matVec(Ia, c[i])), UD.reduce((acc, col, k) => add6(acc, col.map((x) => x * u[i][k])), zero6()));
+    const pa = add6(
+      add6(pA[i], matVec(Ia, c[i])),
+      UD.reduce(
+        (acc, col, k) =>
+          add6(
+            acc,
+            col.map((x) => x * u[i][k]),
+          ),
+        zero6(),
+      ),
+    );
     const dI = inertiaFrom(M[i].X, Ia);
     IA[b.parent] = IA[b.parent].map((row, r) => row.map((x, s) => x + dI[r][s]));
     pA[b.parent] = add6(pA[b.parent], forceFrom(M[i].X, pa));
   }
   // pass 3: accelerations, root to leaves
-  const a: Vec6[] = [], dv = new Array<number>(model.nv).fill(0);
+  const a: Vec6[] = [],
+    dv = new Array<number>(model.nv).fill(0);
   for (let i = 0; i < nb; i++) {
     const b = model.bodies[i];
     const ap = add6(motionTo(M[i].X, b.parent < 0 ? gravityAcceleration(model) : a[b.parent]), c[i]);
@@ -118,10 +150,17 @@ export function aba(model: FloatingModel, q: readonly number[], v: readonly numb
 }
 
 // (model, q, v, dv, fExt) => the generalized forces Q the motion needs (RNEA, Table 5.1; gravity as the base's acceleration)
-export function rnea(model: FloatingModel, q: readonly number[], v: readonly number[], dv: readonly number[], fExt?: readonly (ExternalForce | undefined)[]): number[] {
+export function rnea(
+  model: FloatingModel,
+  q: readonly number[],
+  v: readonly number[],
+  dv: readonly number[],
+  fExt?: readonly (ExternalForce | undefined)[],
+): number[] {
   const M = kinematics(model, q, v);
   const fx = bodyForces(model, M, fExt);
-  const a: Vec6[] = [], f: Vec6[] = [];
+  const a: Vec6[] = [],
+    f: Vec6[] = [];
   model.bodies.forEach((b, i) => {
     a[i] = add6(add6(motionTo(M[i].X, b.parent < 0 ? gravityAcceleration(model) : a[b.parent]), subspaceTimes(M[i].S, dv, b.vi)), velocityProduct(M[i]));
     f[i] = sub6(add6(matVec(b.I, a[i]), crossF(M[i].v, matVec(b.I, M[i].v))), fx[i]);
@@ -163,15 +202,31 @@ export const biasForces = (model: FloatingModel, q: readonly number[], v: readon
   rnea(model, q, v, new Array<number>(model.nv).fill(0), fExt);
 
 // (model, q, v, tau, fExt, method) => dv: the accelerations (header conventions)
-export function forwardDynamics(model: FloatingModel, q: readonly number[], v: readonly number[], tau: readonly number[], fExt?: readonly (ExternalForce | undefined)[], method: Method = 'aba'): number[] {
+export function forwardDynamics(
+  model: FloatingModel,
+  q: readonly number[],
+  v: readonly number[],
+  tau: readonly number[],
+  fExt?: readonly (ExternalForce | undefined)[],
+  method: Method = 'aba',
+): number[] {
   const Q = appliedForces(model, q, v, tau);
   if (method === 'aba') return aba(model, q, v, Q, fExt);
   const C = biasForces(model, q, v, fExt);
-  return solveDense(massMatrix(model, q), Q.map((x, i) => x - C[i]));
+  return solveDense(
+    massMatrix(model, q),
+    Q.map((x, i) => x - C[i]),
+  );
 }
 
 // (model, q, v, dv, fExt) => the input tau that gives dv (the force laws' part removed): forwardDynamics' inverse
-export function inverseDynamics(model: FloatingModel, q: readonly number[], v: readonly number[], dv: readonly number[], fExt?: readonly (ExternalForce | undefined)[]): number[] {
+export function inverseDynamics(
+  model: FloatingModel,
+  q: readonly number[],
+  v: readonly number[],
+  dv: readonly number[],
+  fExt?: readonly (ExternalForce | undefined)[],
+): number[] {
   const Q = rnea(model, q, v, dv, fExt);
   const laws = appliedForces(model, q, v, new Array<number>(model.nv).fill(0));
   return Q.map((x, i) => x - laws[i]);
@@ -200,7 +255,8 @@ function massPoints(model: FloatingModel, q: readonly number[], v: readonly numb
 
 /** total linear momentum and angular momentum about the world origin, world-resolved: sum of m cd and c x m cd + R Ic w */
 export function momentum(model: FloatingModel, q: readonly number[], v: readonly number[]): { linear: V3; angular: V3 } {
-  let linear: V3 = [0, 0, 0], angular: V3 = [0, 0, 0];
+  let linear: V3 = [0, 0, 0],
+    angular: V3 = [0, 0, 0];
   for (const p of massPoints(model, q, v)) {
     const mv = scale(p.m, p.cd);
     linear = add(linear, mv);
@@ -213,7 +269,13 @@ export function momentum(model: FloatingModel, q: readonly number[], v: readonly
 export function centreOfMass(model: FloatingModel, q: readonly number[]): { mass: number; r: V3 } {
   const pts = massPoints(model, q, new Array<number>(model.nv).fill(0));
   const mass = pts.reduce((s, p) => s + p.m, 0);
-  return { mass, r: scale(1 / mass, pts.reduce((s, p) => add(s, scale(p.m, p.c)), [0, 0, 0] as V3)) };
+  return {
+    mass,
+    r: scale(
+      1 / mass,
+      pts.reduce((s, p) => add(s, scale(p.m, p.c)), [0, 0, 0] as V3),
+    ),
+  };
 }
 
 /** 1/2 sum (m |cd|^2 + w . Ic w) */
@@ -256,14 +318,25 @@ export function normalizeQuaternions(model: FloatingModel, q: readonly number[])
  * every quaternion renormalised (a change of O(h^5) per step, below the
  * method's own error; it keeps R(Q) a rotation over long runs)
  */
-export function rk4Step(model: FloatingModel, q: readonly number[], v: readonly number[], h: number, tau?: readonly number[], fExt?: readonly (ExternalForce | undefined)[], method: Method = 'aba'): { q: number[]; v: number[] } {
+export function rk4Step(
+  model: FloatingModel,
+  q: readonly number[],
+  v: readonly number[],
+  h: number,
+  tau?: readonly number[],
+  fExt?: readonly (ExternalForce | undefined)[],
+  method: Method = 'aba',
+): { q: number[]; v: number[] } {
   const t = tau ?? new Array<number>(model.nv).fill(0);
   const f = (x: readonly number[], y: readonly number[]) => ({ dq: positionRate(model, x, y), dv: forwardDynamics(model, x, y, t, fExt, method) });
   const at = (k: { dq: number[]; dv: number[] }, s: number) => ({ q: q.map((x, i) => x + s * k.dq[i]), v: v.map((x, i) => x + s * k.dv[i]) });
   const k1 = f(q, v);
-  const s2 = at(k1, h / 2), k2 = f(s2.q, s2.v);
-  const s3 = at(k2, h / 2), k3 = f(s3.q, s3.v);
-  const s4 = at(k3, h), k4 = f(s4.q, s4.v);
+  const s2 = at(k1, h / 2),
+    k2 = f(s2.q, s2.v);
+  const s3 = at(k2, h / 2),
+    k3 = f(s3.q, s3.v);
+  const s4 = at(k3, h),
+    k4 = f(s4.q, s4.v);
   const comb = (x: readonly number[], key: 'dq' | 'dv') => x.map((xi, i) => xi + (h / 6) * (k1[key][i] + 2 * k2[key][i] + 2 * k3[key][i] + k4[key][i]));
   return { q: normalizeQuaternions(model, comb(q, 'dq')), v: comb(v, 'dv') };
 }

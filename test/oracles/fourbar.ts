@@ -7,7 +7,9 @@
 // Kinetic energy T = 1/2 m(phi) phid^2 with m(phi) from the velocities of the
 // poses (central differences in phi), potential V(phi) = sum m g y_cm, and
 // Lagrange's equation m phidd + 1/2 m' phid^2 + V' = 0.
-const RHO = 7700, RADIUS = 0.025, G = 9.80665;
+const RHO = 7700,
+  RADIUS = 0.025,
+  G = 9.80665;
 type V3 = [number, number, number];
 type M3 = [V3, V3, V3];
 
@@ -15,9 +17,21 @@ const mv = (R: M3, v: V3): V3 => [0, 1, 2].map((i) => R[i][0] * v[0] + R[i][1] *
 const mm = (A: M3, B: M3): M3 => [0, 1, 2].map((i) => [0, 1, 2].map((j) => A[i][0] * B[0][j] + A[i][1] * B[1][j] + A[i][2] * B[2][j])) as M3;
 const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (k: number, a: V3): V3 => [k * a[0], k * a[1], k * a[2]];
-const rx = (t: number): M3 => [[1, 0, 0], [0, Math.cos(t), -Math.sin(t)], [0, Math.sin(t), Math.cos(t)]];
-const ry = (t: number): M3 => [[Math.cos(t), 0, Math.sin(t)], [0, 1, 0], [-Math.sin(t), 0, Math.cos(t)]];
-const rz = (t: number): M3 => [[Math.cos(t), -Math.sin(t), 0], [Math.sin(t), Math.cos(t), 0], [0, 0, 1]];
+const rx = (t: number): M3 => [
+  [1, 0, 0],
+  [0, Math.cos(t), -Math.sin(t)],
+  [0, Math.sin(t), Math.cos(t)],
+];
+const ry = (t: number): M3 => [
+  [Math.cos(t), 0, Math.sin(t)],
+  [0, 1, 0],
+  [-Math.sin(t), 0, Math.cos(t)],
+];
+const rz = (t: number): M3 => [
+  [Math.cos(t), -Math.sin(t), 0],
+  [Math.sin(t), Math.cos(t), 0],
+  [0, 0, 1],
+];
 
 interface Cylinder {
   r: V3;
@@ -27,8 +41,10 @@ interface Cylinder {
 }
 
 function cylinder(r: V3): Cylinder {
-  const L = Math.hypot(...r), m = RHO * Math.PI * RADIUS * RADIUS * L;
-  const axial = (m * RADIUS * RADIUS) / 2, across = (m * (L * L + 3 * RADIUS * RADIUS)) / 12;
+  const L = Math.hypot(...r),
+    m = RHO * Math.PI * RADIUS * RADIUS * L;
+  const axial = (m * RADIUS * RADIUS) / 2,
+    across = (m * (L * L + 3 * RADIUS * RADIUS)) / 12;
   const u = scale(1 / L, r);
   const I = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (i === j ? across : 0) + (axial - across) * u[i] * u[j])) as M3;
   return { r, m, I };
@@ -59,16 +75,23 @@ export function position(phi: number): FourbarPosition {
   const U: V3 = [1.2 + s, 0.2, 0];
   const d: V3 = [P[0] - U[0], P[1] - U[1], P[2] - U[2]];
   // x sin q1 + z cos q1 = r3_z: rho sin(q1 + delta) = r3_z, the root near 0
-  const rho = Math.hypot(d[0], d[2]), delta = Math.atan2(d[2], d[0]);
+  const rho = Math.hypot(d[0], d[2]),
+    delta = Math.atan2(d[2], d[0]);
   const wrap = (t: number) => Math.atan2(Math.sin(t), Math.cos(t));
   const roots = [Math.asin(B3.r[2] / rho) - delta, Math.PI - Math.asin(B3.r[2] / rho) - delta].map(wrap);
   const q1 = Math.abs(roots[0]) < Math.abs(roots[1]) ? roots[0] : roots[1];
   const e = mv(ry(-q1), d);
   const q2 = Math.atan2(e[1], e[0]) - Math.atan2(B3.r[1], B3.r[0]);
   const R3 = mm(ry(q1), rz(q2));
-  const I: M3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const I: M3 = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
   return {
-    s, q1, q2,
+    s,
+    q1,
+    q2,
     poses: [
       { R: R1, c: mv(R1, scale(0.5, B1.r)) },
       { R: I, c: [1.2 + s, 0.1, 0] },

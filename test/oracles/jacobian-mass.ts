@@ -16,7 +16,9 @@ const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export function massMatrixOracle(tree: RneaTree, q: readonly number[]): number[][] {
   const nb = tree.bodies.length;
   // forward kinematics: body frame orientation R (body -> world) and origin p, world coordinates
-  const R: M3[] = [], p: V3[] = [], axis: V3[] = [];
+  const R: M3[] = [],
+    p: V3[] = [],
+    axis: V3[] = [];
   tree.bodies.forEach((b, i) => {
     const Rp = b.parent < 0 ? identity() : R[b.parent];
     const pp: V3 = b.parent < 0 ? [0, 0, 0] : p[b.parent];
@@ -37,13 +39,22 @@ export function massMatrixOracle(tree: RneaTree, q: readonly number[]): number[]
     const b = tree.bodies[k];
     const c = add(p[k], mulMV(R[k], b.c));
     const [xx, yy, zz, xy, xz, yz] = b.I;
-    const Ib: M3 = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
-    const Rt: M3 = [[R[k][0][0], R[k][1][0], R[k][2][0]], [R[k][0][1], R[k][1][1], R[k][2][1]], [R[k][0][2], R[k][1][2], R[k][2][2]]];
+    const Ib: M3 = [
+      [xx, xy, xz],
+      [xy, yy, yz],
+      [xz, yz, zz],
+    ];
+    const Rt: M3 = [
+      [R[k][0][0], R[k][1][0], R[k][2][0]],
+      [R[k][0][1], R[k][1][1], R[k][2][1]],
+      [R[k][0][2], R[k][1][2], R[k][2][2]],
+    ];
     const Iw = mulMM(mulMM(R[k], Ib), Rt);
     // the joints from body k to the world
     const path: number[] = [];
     for (let i = k; i >= 0; i = tree.bodies[i].parent) path.push(i);
-    const Jv = new Map<number, V3>(), Jw = new Map<number, V3>();
+    const Jv = new Map<number, V3>(),
+      Jw = new Map<number, V3>();
     for (const i of path) {
       if (tree.bodies[i].joint === 'revolute') {
         Jw.set(i, axis[i]);

@@ -64,12 +64,22 @@ export interface AttachedFrame {
   o: V3;
 }
 
-export const SPHERICAL_AXES: V3[] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+export const SPHERICAL_AXES: V3[] = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 
 /** the axes of a joint as Kron defines them */
 export function jointAxes(joint: JointType, axes?: readonly V3[]): V3[] {
   if (joint === 'spherical') return SPHERICAL_AXES;
-  if (joint === 'universal') return axes ? [axes[0], axes[1]] : [[1, 0, 0], [0, 1, 0]];
+  if (joint === 'universal')
+    return axes
+      ? [axes[0], axes[1]]
+      : [
+          [1, 0, 0],
+          [0, 1, 0],
+        ];
   return [axes![0]];
 }
 
@@ -85,7 +95,10 @@ export interface Expanded {
 
 // (tree) => the RNEA tree of one-axis joints over massless frames
 export function expand(tree: OracleTree): Expanded {
-  const bodies: RneaBody[] = [], first: number[] = [], last: number[] = [], laws: ForceLaw[] = [];
+  const bodies: RneaBody[] = [],
+    first: number[] = [],
+    last: number[] = [],
+    laws: ForceLaw[] = [];
   const none: OracleBody = { m: 0, c: [0, 0, 0], I: [0, 0, 0, 0, 0, 0] };
   tree.links.forEach((l, i) => {
     if (!(l.parent < i)) throw new Error(`link ${i}: parent ${l.parent} must come before it`);
@@ -135,7 +148,14 @@ export function massMatrix(t: RneaTree, q: readonly number[]): number[][] {
   const n = t.bodies.length;
   const still = { ...t, gravity: [0, 0, 0] as V3 };
   const zero = new Array<number>(n).fill(0);
-  const cols = Array.from({ length: n }, (_, j) => rnea(still, q, zero, zero.map((_, k) => (k === j ? 1 : 0))));
+  const cols = Array.from({ length: n }, (_, j) =>
+    rnea(
+      still,
+      q,
+      zero,
+      zero.map((_, k) => (k === j ? 1 : 0)),
+    ),
+  );
   // symmetric by theory; average the two halves so the eigen solver sees an exactly symmetric matrix
   return cols.map((_, i) => cols.map((_, j) => (cols[j][i] + cols[i][j]) / 2));
 }
@@ -150,5 +170,8 @@ export function forwardDynamics(x: Expanded, q: readonly number[], qd: readonly 
   const n = q.length;
   const h = rnea(x.rnea, q, qd, new Array<number>(n).fill(0));
   const Q = appliedForces(x.laws, q, qd, tau);
-  return solveSymmetricPsd(massMatrix(x.rnea, q), Q.map((v, i) => v - h[i]));
+  return solveSymmetricPsd(
+    massMatrix(x.rnea, q),
+    Q.map((v, i) => v - h[i]),
+  );
 }

@@ -18,10 +18,19 @@ const dotn = (a: readonly number[], b: readonly number[]) => a.reduce((s, v, i) 
  * cut in every constrained direction, whatever the rest of the mechanism can.
  */
 export function columnRank(sys: LoopSystem, q: readonly number[], columns: readonly number[]): number {
-  const { G } = constraintSystem(sys, expand(sys.tree), q, q.map(() => 0));
-  const m = columns.length, c = G.length;
+  const { G } = constraintSystem(
+    sys,
+    expand(sys.tree),
+    q,
+    q.map(() => 0),
+  );
+  const m = columns.length,
+    c = G.length;
   if (m === 0 || c === 0) return 1;
-  const { sigma } = svdColumns(G.map((row) => columns.map((i) => row[i])), m);
+  const { sigma } = svdColumns(
+    G.map((row) => columns.map((i) => row[i])),
+    m,
+  );
   return c > m ? 0 : sigma[c - 1] / sigma[0];
 }
 
@@ -36,9 +45,17 @@ export function assemble(sys: LoopSystem, q: readonly number[], rest: readonly n
   for (let it = 0; it < 50; it++) {
     const phi = constraints(sys, x, y);
     if (maxAbs(phi) < 1e-12) return y;
-    const { G } = constraintSystem(sys, x, y, y.map(() => 0));
+    const { G } = constraintSystem(
+      sys,
+      x,
+      y,
+      y.map(() => 0),
+    );
     const J = G.map((row) => rest.map((i) => row[i]));
-    const step = solveSquare(J, phi.map((v) => -v));
+    const step = solveSquare(
+      J,
+      phi.map((v) => -v),
+    );
     if (!step) return undefined;
     rest.forEach((i, k) => (y[i] += step[k]));
   }
@@ -67,7 +84,9 @@ const MAX_REST_STEP = 0.1;
  */
 export function continueLoop(sys: LoopSystem, start: readonly number[], target: readonly number[], rest: readonly number[]): Continuation {
   const at = (s: number, from: readonly number[]) => from.map((v, i) => (rest.includes(i) ? v : start[i] + s * (target[i] - start[i])));
-  let q = [...start], s = 0, step = 1 / 16;
+  let q = [...start],
+    s = 0,
+    step = 1 / 16;
   while (s < 1) {
     const next = Math.min(1, s + step);
     const closed = assemble(sys, at(next, q), rest);

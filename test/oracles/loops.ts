@@ -80,7 +80,8 @@ export function normalsOf(n: V3): [V3, V3] {
 
 // (expanded tree, cut, poses) => the cut's constraint residuals (header table)
 function cutResiduals(x: Expanded, cut: OracleCut, all: ReturnType<typeof poses>): number[] {
-  const A = framePose(x, all, cut.a), B = framePose(x, all, cut.b);
+  const A = framePose(x, all, cut.a),
+    B = framePose(x, all, cut.b);
   const d = sub(B.r, A.r);
   if (cut.type === 'spherical') return d;
   if (cut.type === 'universal') {
@@ -104,13 +105,15 @@ const inPlaneNormal = (cut: OracleCut): V3 => normalize(cross(normalize(cut.axes
 
 /** a cut prismatic's displacement along its guide: s = (R_a n) . d */
 function cutDisplacement(x: Expanded, cut: OracleCut, all: ReturnType<typeof poses>): number {
-  const A = framePose(x, all, cut.a), B = framePose(x, all, cut.b);
+  const A = framePose(x, all, cut.a),
+    B = framePose(x, all, cut.b);
   return dot(mulMV(A.R, normalize(cut.axes[0])), sub(B.r, A.r));
 }
 
 /** the relative angle of a cut revolute: R_a^T R_b = Rot(n, theta) */
 function cutAngle(x: Expanded, cut: OracleCut, all: ReturnType<typeof poses>): number {
-  const A = framePose(x, all, cut.a), B = framePose(x, all, cut.b);
+  const A = framePose(x, all, cut.a),
+    B = framePose(x, all, cut.b);
   const n = normalize(cut.axes[0]);
   const [u] = normalsOf(n);
   const ub = mulMtV(A.R, mulMV(B.R, u));
@@ -139,8 +142,11 @@ export function constraintSystem(sys: LoopSystem, x: Expanded, q: readonly numbe
   const n = q.length;
   const out: ConstraintSystem = { phi: [], G: [], bias: [] };
   for (const cut of sys.cuts) {
-    const A = sideMotion(x, all, cut.a), B = sideMotion(x, all, cut.b);
-    const d = sub(B.r, A.r), dd = sub(B.v, A.v), ddd = sub(B.a, A.a);
+    const A = sideMotion(x, all, cut.a),
+      B = sideMotion(x, all, cut.b);
+    const d = sub(B.r, A.r),
+      dd = sub(B.v, A.v),
+      ddd = sub(B.a, A.a);
     const dcol = Array.from({ length: n }, (_, k) => sub(B.dv[k], A.dv[k]));
     // d . e_j, e_j fixed in the world
     const translation = (j: number) => {
@@ -150,7 +156,8 @@ export function constraintSystem(sys: LoopSystem, x: Expanded, q: readonly numbe
     };
     // (R_a u) . (R_b e) = c: d/dt = (w_a - w_b) . (u x e)
     const orientation = (u: V3, e: V3, c: number) => {
-      const [ua, dua, ddua] = carried(mulMV(A.R, u), A), [eb, deb, ddeb] = carried(mulMV(B.R, e), B);
+      const [ua, dua, ddua] = carried(mulMV(A.R, u), A),
+        [eb, deb, ddeb] = carried(mulMV(B.R, e), B);
       const axis = cross(ua, eb);
       out.phi.push(dot(ua, eb) - c);
       out.G.push(Array.from({ length: n }, (_, k) => dot(sub(A.dw[k], B.dw[k]), axis)));
@@ -197,14 +204,16 @@ export function constraintSystem(sys: LoopSystem, x: Expanded, q: readonly numbe
 
 /** dtheta/dq of a cut revolute's angle: (w_b - w_a) per unit rate, along the axis in frame_a */
 function cutAngleRate(x: Expanded, cut: OracleCut, all: Motion[]): number[] {
-  const A = sideMotion(x, all, cut.a), B = sideMotion(x, all, cut.b);
+  const A = sideMotion(x, all, cut.a),
+    B = sideMotion(x, all, cut.b);
   const na = mulMV(A.R, normalize(cut.axes[0]));
   return A.dw.map((_, k) => dot(sub(B.dw[k], A.dw[k]), na));
 }
 
 /** ds/dq of a cut prismatic's displacement (header) */
 function cutDisplacementRate(x: Expanded, cut: OracleCut, all: Motion[]): number[] {
-  const A = sideMotion(x, all, cut.a), B = sideMotion(x, all, cut.b);
+  const A = sideMotion(x, all, cut.a),
+    B = sideMotion(x, all, cut.b);
   const na = mulMV(A.R, normalize(cut.axes[0]));
   const d = sub(B.r, A.r);
   return A.dw.map((_, k) => dot(cross(A.dw[k], na), d) + dot(na, sub(B.dv[k], A.dv[k])));
@@ -212,32 +221,38 @@ function cutDisplacementRate(x: Expanded, cut: OracleCut, all: Motion[]): number
 
 export type LoopSolution =
   | {
-    singular: false;
-    qdd: number[];
-    /** the constraint forces of the KKT form */
-    lambda: number[];
-    /** sigma_min / sigma_max of G */
-    rankG: number;
-    /** smallest eigenvalue of the reduced mass matrix in mass-scaled coordinates (unit diagonal scale) */
-    minScaled: number;
-    /** condition of G times that of the reduced mass-scaled matrix */
-    cond: number;
-    /** the size of the last refinement step, relative as the fuzzer measures: max |dqdd| / (max |qdd| + 1) */
-    err: number;
-    /**
-     * per coordinate, a first-order bound on how far qdd moves when every
-     * number of the KKT system (M, h, Q, G, gamma) is off by one rounding
-     * (dataSensitivity): the oracle's own accuracy, and any double-precision
-     * method's, on this state
-     */
-    sensitivity: number[];
-    phi: number;
-    Gqd: number;
-  }
+      singular: false;
+      qdd: number[];
+      /** the constraint forces of the KKT form */
+      lambda: number[];
+      /** sigma_min / sigma_max of G */
+      rankG: number;
+      /** smallest eigenvalue of the reduced mass matrix in mass-scaled coordinates (unit diagonal scale) */
+      minScaled: number;
+      /** condition of G times that of the reduced mass-scaled matrix */
+      cond: number;
+      /** the size of the last refinement step, relative as the fuzzer measures: max |dqdd| / (max |qdd| + 1) */
+      err: number;
+      /**
+       * per coordinate, a first-order bound on how far qdd moves when every
+       * number of the KKT system (M, h, Q, G, gamma) is off by one rounding
+       * (dataSensitivity): the oracle's own accuracy, and any double-precision
+       * method's, on this state
+       */
+      sensitivity: number[];
+      phi: number;
+      Gqd: number;
+    }
   | { singular: true; why: string; rankG: number; minScaled: number; cond: number; phi: number; Gqd: number };
 
 type Kkt =
-  | { singular: false; solve: (b1: readonly number[], b2: readonly number[]) => { qdd: number[]; lambda: number[] }; rankG: number; minScaled: number; cond: number }
+  | {
+      singular: false;
+      solve: (b1: readonly number[], b2: readonly number[]) => { qdd: number[]; lambda: number[] };
+      rankG: number;
+      minScaled: number;
+      cond: number;
+    }
   | { singular: true; why: string; rankG: number; minScaled: number; cond: number };
 
 /**
@@ -266,61 +281,123 @@ type Kkt =
  * coordinates with the constraints projected off range(G0), P = 1 - U0 U0^T.
  */
 function solveKkt(M: number[][], G: number[][]): Kkt {
-  const n = M.length, c = G.length;
+  const n = M.length,
+    c = G.length;
   const sG = svdColumns(G, n);
   const rankG = c === 0 ? 1 : sG.sigma[c - 1] / sG.sigma[0];
   const top = sG.sigma[0] ?? 0;
-  if (c > n || !(rankG > RANK)) return { singular: true, why: `constraint Jacobian G (${c}x${n}) is rank deficient: sigma_min/sigma_max = ${rankG.toExponential(2)}`, rankG, minScaled: NaN, cond: Infinity };
+  if (c > n || !(rankG > RANK))
+    return {
+      singular: true,
+      why: `constraint Jacobian G (${c}x${n}) is rank deficient: sigma_min/sigma_max = ${rankG.toExponential(2)}`,
+      rankG,
+      minScaled: NaN,
+      cond: Infinity,
+    };
   const massless = M.map((_, i) => i).filter((i) => !(M[i][i] > 0));
   const massive = M.map((_, i) => i).filter((i) => M[i][i] > 0);
   const k0 = massless.length;
-  const s0 = svdColumns(G.map((row) => massless.map((i) => row[i])), k0);
+  const s0 = svdColumns(
+    G.map((row) => massless.map((i) => row[i])),
+    k0,
+  );
   if (k0 > 0 && (k0 > c || !(s0.sigma[k0 - 1] > RANK * top))) {
     const rel = k0 > c ? 0 : s0.sigma[k0 - 1] / top;
-    return { singular: true, why: `massless coordinates ${massless.join(', ')} (M_ii = 0) have a motion the constraints allow: G restricted to them has sigma_min/sigma_max(G) = ${rel.toExponential(2)}`, rankG, minScaled: 0, cond: Infinity };
+    return {
+      singular: true,
+      why: `massless coordinates ${massless.join(', ')} (M_ii = 0) have a motion the constraints allow: G restricted to them has sigma_min/sigma_max(G) = ${rel.toExponential(2)}`,
+      rankG,
+      minScaled: 0,
+      cond: Infinity,
+    };
   }
-  const U0 = s0.U.slice(0, k0), V0 = s0.V.slice(0, k0), S0 = s0.sigma.slice(0, k0);
-  const project = (v: readonly number[]) => U0.reduce((acc, u) => { const s = dotn(u, v); return acc.map((x, i) => x - s * u[i]); }, [...v]);
+  const U0 = s0.U.slice(0, k0),
+    V0 = s0.V.slice(0, k0),
+    S0 = s0.sigma.slice(0, k0);
+  const project = (v: readonly number[]) =>
+    U0.reduce(
+      (acc, u) => {
+        const s = dotn(u, v);
+        return acc.map((x, i) => x - s * u[i]);
+      },
+      [...v],
+    );
   const d = massive.map((i) => 1 / Math.sqrt(M[i][i]));
-  const n1 = massive.length, r = c - k0;
+  const n1 = massive.length,
+    r = c - k0;
   const Gt: number[][] = Array.from({ length: c }, () => new Array<number>(n1).fill(0));
   massive.forEach((i, j) => project(G.map((row) => row[i])).forEach((v, k) => (Gt[k][j] = v * d[j])));
   const s1 = svdColumns(Gt, n1);
-  if (r > 0 && !(s1.sigma[r - 1] > 0)) return { singular: true, why: `constraint Jacobian of the massive coordinates, mass-scaled, lost rank`, rankG, minScaled: NaN, cond: Infinity };
-  const Vr = s1.V.slice(0, r), Ur = s1.U.slice(0, r), Sr = s1.sigma.slice(0, r);
+  if (r > 0 && !(s1.sigma[r - 1] > 0))
+    return { singular: true, why: `constraint Jacobian of the massive coordinates, mass-scaled, lost rank`, rankG, minScaled: NaN, cond: Infinity };
+  const Vr = s1.V.slice(0, r),
+    Ur = s1.U.slice(0, r),
+    Sr = s1.sigma.slice(0, r);
   const Z = s1.V.slice(r);
   // unit-diagonal mass matrix of the massive coordinates, and its reduction to null(G)
   const Mt = massive.map((i, a) => massive.map((j, b) => d[a] * M[i][j] * d[b]));
   const MtZ = Z.map((z) => mulMatVec(Mt, z));
   const Mr = Z.map((zi) => MtZ.map((mz) => dotn(zi, mz)));
   const { values, vectors } = symmetricEigen(Mr);
-  const minScaled = values.length ? values[0] : 1, maxScaled = values.length ? values[values.length - 1] : 1;
+  const minScaled = values.length ? values[0] : 1,
+    maxScaled = values.length ? values[values.length - 1] : 1;
   const condG = c === 0 ? 1 : sG.sigma[0] / sG.sigma[c - 1];
   const cond = condG * (minScaled > 0 ? maxScaled / minScaled : Infinity);
-  if (!(minScaled > SINGULAR)) return { singular: true, why: `reduced mass matrix (mass-scaled coordinates) singular: smallest eigenvalue ${minScaled.toExponential(2)}: a motion the loops allow moves (almost) no mass`, rankG, minScaled, cond };
+  if (!(minScaled > SINGULAR))
+    return {
+      singular: true,
+      why: `reduced mass matrix (mass-scaled coordinates) singular: smallest eigenvalue ${minScaled.toExponential(2)}: a motion the loops allow moves (almost) no mass`,
+      rankG,
+      minScaled,
+      cond,
+    };
   const solve = (b1: readonly number[], b2: readonly number[]) => {
     // lambda's part in range(G0) from the massless rows: -G0^T lambda0 = b1_0
     const lambda0 = new Array<number>(c).fill(0);
-    V0.forEach((v, k) => { const s = -dotn(v, massless.map((i) => b1[i])) / S0[k]; U0[k].forEach((u, j) => (lambda0[j] += s * u)); });
+    V0.forEach((v, k) => {
+      const s =
+        -dotn(
+          v,
+          massless.map((i) => b1[i]),
+        ) / S0[k];
+      U0[k].forEach((u, j) => (lambda0[j] += s * u));
+    });
     const f = massive.map((i, j) => d[j] * (b1[i] + G.reduce((acc, row, k) => acc + row[i] * lambda0[k], 0)));
     const pb2 = project(b2);
     const p = new Array<number>(n1).fill(0);
-    Vr.forEach((v, k) => { const s = dotn(Ur[k], pb2) / Sr[k]; v.forEach((vi, j) => (p[j] += s * vi)); });
+    Vr.forEach((v, k) => {
+      const s = dotn(Ur[k], pb2) / Sr[k];
+      v.forEach((vi, j) => (p[j] += s * vi));
+    });
     const Mp = mulMatVec(Mt, p);
-    const g = Z.map((z) => dotn(z, f.map((fi, j) => fi - Mp[j])));
+    const g = Z.map((z) =>
+      dotn(
+        z,
+        f.map((fi, j) => fi - Mp[j]),
+      ),
+    );
     // y = Mr^-1 g by its eigenvectors
     const y = new Array<number>(Z.length).fill(0);
-    vectors.forEach((v, k) => { const s = dotn(v, g) / values[k]; v.forEach((vi, j) => (y[j] += s * vi)); });
+    vectors.forEach((v, k) => {
+      const s = dotn(v, g) / values[k];
+      v.forEach((vi, j) => (y[j] += s * vi));
+    });
     const xs = p.map((pj, j) => pj + Z.reduce((acc, z, k) => acc + z[j] * y[k], 0));
     // the rest of lambda from the massive rows: Gt^T mu = Mt x - f
     const res = mulMatVec(Mt, xs).map((v, j) => v - f[j]);
     const lambda = [...lambda0];
-    Ur.forEach((u, k) => { const s = dotn(Vr[k], res) / Sr[k]; u.forEach((ui, j) => (lambda[j] += s * ui)); });
+    Ur.forEach((u, k) => {
+      const s = dotn(Vr[k], res) / Sr[k];
+      u.forEach((ui, j) => (lambda[j] += s * ui));
+    });
     const qdd = new Array<number>(n).fill(0);
     massive.forEach((i, j) => (qdd[i] = d[j] * xs[j]));
     // massless accelerations from the constraints: G0 qdd0 = b2 - G1 qdd1
     const rest = b2.map((b, k) => b - massive.reduce((acc, i) => acc + G[k][i] * qdd[i], 0));
-    V0.forEach((v, k) => { const s = dotn(U0[k], rest) / S0[k]; massless.forEach((i, j) => (qdd[i] += s * v[j])); });
+    V0.forEach((v, k) => {
+      const s = dotn(U0[k], rest) / S0[k];
+      massless.forEach((i, j) => (qdd[i] += s * v[j]));
+    });
     return { qdd, lambda };
   };
   return { singular: false, solve, rankG, minScaled, cond };
@@ -378,14 +455,17 @@ export function loopDynamics(sys: LoopSystem, q: readonly number[], qd: readonly
  * (|r_cb - r_i| + 1), and its inertial torque tr(I_b) (|al_b| + |w_b|^2).
  */
 function biasScale(x: Expanded, all: readonly Motion[], h: readonly number[]): number[] {
-  const t = x.rnea, g = Math.hypot(...t.gravity);
+  const t = x.rnea,
+    g = Math.hypot(...t.gravity);
   const norm = (v: V3) => Math.hypot(v[0], v[1], v[2]);
   const hs = h.map(Math.abs);
   t.bodies.forEach((b, k) => {
     if (b.m === 0 && b.I.every((v) => v === 0)) return;
-    const m = all[k], rc = mulMV(m.R, b.c);
+    const m = all[k],
+      rc = mulMV(m.R, b.c);
     const spin = norm(m.al) + norm(m.w) ** 2;
-    const force = b.m * (g + norm(m.a) + spin * norm(rc)), torque = (b.I[0] + b.I[1] + b.I[2]) * spin;
+    const force = b.m * (g + norm(m.a) + spin * norm(rc)),
+      torque = (b.I[0] + b.I[1] + b.I[2]) * spin;
     for (const i of path(t, k)) hs[i] += force * (norm(sub(add(m.r, rc), all[i].r)) + 1) + torque;
   });
   return hs;
@@ -413,15 +493,28 @@ function biasScale(x: Expanded, all: readonly Motion[], h: readonly number[]): n
  */
 function dataSensitivity(
   solve: (b1: readonly number[], b2: readonly number[]) => { qdd: number[] },
-  M: number[][], G: number[][], hs: number[], Q: number[], gamma: number[], qdd: number[], lambda: number[],
+  M: number[][],
+  G: number[][],
+  hs: number[],
+  Q: number[],
+  gamma: number[],
+  qdd: number[],
+  lambda: number[],
 ): number[] {
-  const n = M.length, c = G.length, eps = Number.EPSILON;
+  const n = M.length,
+    c = G.length,
+    eps = Number.EPSILON;
   const rowMax = G.map((row) => maxAbs(row));
   const dG = (k: number, j: number) => (G[k][j] !== 0 ? rowMax[k] : 0);
   const sq = M.map((row, i) => Math.sqrt(Math.max(row[i], 0)));
-  const db1 = M.map((_, i) => eps * (Math.abs(Q[i]) + hs[i]
-    + qdd.reduce((acc, v, j) => acc + sq[i] * sq[j] * Math.abs(v), 0)
-    + lambda.reduce((acc, l, k) => acc + dG(k, i) * Math.abs(l), 0)));
+  const db1 = M.map(
+    (_, i) =>
+      eps *
+      (Math.abs(Q[i]) +
+        hs[i] +
+        qdd.reduce((acc, v, j) => acc + sq[i] * sq[j] * Math.abs(v), 0) +
+        lambda.reduce((acc, l, k) => acc + dG(k, i) * Math.abs(l), 0)),
+  );
   const db2 = G.map((row, k) => eps * (Math.abs(gamma[k]) + row.reduce((acc, _, j) => acc + dG(k, j) * Math.abs(qdd[j]), 0)));
   const bound = new Array<number>(n).fill(0);
   const unit = (m: number, j: number) => Array.from({ length: m }, (_, i) => (i === j ? 1 : 0));

@@ -50,7 +50,9 @@ export function mna(net: Network): MnaSolution {
   const A = Array.from({ length: size }, () => new Array<number>(size).fill(0));
   const rhs = new Array<number>(size).fill(0);
   for (const r of net.resistors) {
-    const g = 1 / r.R, a = row.get(r.p), b = row.get(r.n);
+    const g = 1 / r.R,
+      a = row.get(r.p),
+      b = row.get(r.n);
     if (a !== undefined) A[a][a] += g;
     if (b !== undefined) A[b][b] += g;
     if (a !== undefined && b !== undefined) {
@@ -59,7 +61,9 @@ export function mna(net: Network): MnaSolution {
     }
   }
   net.branches.forEach((e, j) => {
-    const col = nodes.length + j, a = row.get(e.p), b = row.get(e.n);
+    const col = nodes.length + j,
+      a = row.get(e.p),
+      b = row.get(e.n);
     if (a !== undefined) A[a][col] = A[col][a] = 1;
     if (b !== undefined) A[b][col] = A[col][b] = -1;
     rhs[col] = e.E;

@@ -28,7 +28,8 @@ export function nodalAnalysis(resistors: readonly ResistorBranch[], fixed: Reado
   const I = nodes.map(() => 0);
   for (const r of resistors) {
     const g = 1 / r.R;
-    const a = k.get(r.p), b = k.get(r.n);
+    const a = k.get(r.p),
+      b = k.get(r.n);
     if (a !== undefined) {
       G[a][a] += g;
       if (b !== undefined) G[a][b] -= g;

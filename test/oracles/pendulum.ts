@@ -36,10 +36,18 @@ export interface DoublePendulumParameters {
 
 /** [qdd1, qdd2] at (q1, q2, qd1, qd2) with joint torques tau1, tau2 */
 export function doublePendulumAcceleration(
-  p: DoublePendulumParameters, q1: number, q2: number, qd1: number, qd2: number, tau1 = 0, tau2 = 0,
+  p: DoublePendulumParameters,
+  q1: number,
+  q2: number,
+  qd1: number,
+  qd2: number,
+  tau1 = 0,
+  tau2 = 0,
 ): [number, number] {
   const { m1, lc1, I1, L1, m2, lc2, I2, g } = p;
-  const cos2 = Math.cos(q2), c1 = Math.cos(q1), c12 = Math.cos(q1 + q2);
+  const cos2 = Math.cos(q2),
+    c1 = Math.cos(q1),
+    c12 = Math.cos(q1 + q2);
   const M11 = m1 * lc1 * lc1 + I1 + m2 * (L1 * L1 + lc2 * lc2 + 2 * L1 * lc2 * cos2) + I2;
   const M12 = m2 * (lc2 * lc2 + L1 * lc2 * cos2) + I2;
   const M22 = m2 * lc2 * lc2 + I2;

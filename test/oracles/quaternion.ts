@@ -19,7 +19,8 @@ export type Quat = [number, number, number, number];
 
 /** Hamilton product a (x) b: the rotation b, then a (R(a b) = R(a) R(b)) */
 export function quatMul(a: Quat, b: Quat): Quat {
-  const [aw, ax, ay, az] = a, [bw, bx, by, bz] = b;
+  const [aw, ax, ay, az] = a,
+    [bw, bx, by, bz] = b;
   return [
     aw * bw - ax * bx - ay * by - az * bz,
     aw * bx + ax * bw + ay * bz - az * by,

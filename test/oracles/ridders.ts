@@ -5,7 +5,10 @@
 // serves both; it also returns its own error estimate, which the loop oracle
 // carries into its tolerance.
 
-const CON = 1.4, CON2 = CON * CON, NTAB = 10, SAFE = 2;
+const CON = 1.4,
+  CON2 = CON * CON,
+  NTAB = 10,
+  SAFE = 2;
 
 export interface Extrapolated {
   value: number[];
@@ -41,7 +44,8 @@ export function extrapolate(D: (h: number) => number[], h0: number): Extrapolate
 export function directional(f: (x: number[]) => number[], x: readonly number[], v: readonly number[], h0 = 0.1): Extrapolated {
   const at = (s: number) => f(x.map((xi, i) => xi + s * v[i]));
   return extrapolate((h) => {
-    const p = at(h), m = at(-h);
+    const p = at(h),
+      m = at(-h);
     return p.map((pi, k) => (pi - m[k]) / (2 * h));
   }, h0);
 }
@@ -51,14 +55,22 @@ export function secondDirectional(f: (x: number[]) => number[], x: readonly numb
   const at = (s: number) => f(x.map((xi, i) => xi + s * v[i]));
   const f0 = at(0);
   return extrapolate((h) => {
-    const p = at(h), m = at(-h);
+    const p = at(h),
+      m = at(-h);
     return p.map((pi, k) => (pi - 2 * f0[k] + m[k]) / (h * h));
   }, h0);
 }
 
 /** the Jacobian of f at x (rows: entries of f, columns: entries of x), with the largest error estimate */
 export function jacobian(f: (x: number[]) => number[], x: readonly number[], h0 = 0.1): { J: number[][]; err: number } {
-  const cols = x.map((_, j) => directional(f, x, x.map((_, k) => (k === j ? 1 : 0)), h0));
+  const cols = x.map((_, j) =>
+    directional(
+      f,
+      x,
+      x.map((_, k) => (k === j ? 1 : 0)),
+      h0,
+    ),
+  );
   const m = cols.length ? cols[0].value.length : 0;
   return { J: Array.from({ length: m }, (_, i) => cols.map((c) => c.value[i])), err: Math.max(0, ...cols.map((c) => c.err)) };
 }

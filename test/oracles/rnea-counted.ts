@@ -39,10 +39,17 @@ function prepare(b: RneaBody): Prepared {
   const k = n.filter((x) => x === 0).length === 2 && n.includes(1) ? n.indexOf(1) : -1;
   const [xx, yy, zz, xy, xz, yz] = b.I;
   return {
-    b, n, k, plain: isIdentity(b.E),
+    b,
+    n,
+    k,
+    plain: isIdentity(b.E),
     nn: n.map((x) => n.map((y) => x * y)) as M3,
     En: [0, 1, 2].map((i) => b.E[i][0] * n[0] + b.E[i][1] * n[1] + b.E[i][2] * n[2]) as V3,
-    Ic: [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]],
+    Ic: [
+      [xx, xy, xz],
+      [xy, yy, yz],
+      [xz, yz, zz],
+    ],
   };
 }
 
@@ -58,20 +65,43 @@ export function rneaCounted(tree: RneaTree, q: readonly number[], qd: readonly n
   const plusN = (p: Prepared, x: V3, s: number): V3 => (p.k >= 0 ? (x.map((v, j) => (j === p.k ? f.add(v, s) : v)) as V3) : add3(f, x, scale3(s, p.n)));
   /** n . x */
   const dotN = (p: Prepared, x: V3): number => (p.k >= 0 ? x[p.k] : f.dot(p.n, x));
-  const Xr: M3[] = [], d: V3[] = [], w: V3[] = [], wd: V3[] = [], a: V3[] = [], F: V3[] = [], N: V3[] = [];
+  const Xr: M3[] = [],
+    d: V3[] = [],
+    w: V3[] = [],
+    wd: V3[] = [],
+    a: V3[] = [],
+    F: V3[] = [],
+    N: V3[] = [];
   // outward pass
   for (let i = 0; i < nb; i++) {
-    const p = P[i], b = p.b;
+    const p = P[i],
+      b = p.b;
     const prismatic = b.joint === 'prismatic';
     if (prismatic) {
       Xr[i] = b.E;
       d[i] = add3(f, b.o, scale3(q[i], p.En));
     } else {
-      const c = f.cos(q[i]), s = f.sin(q[i]);
+      const c = f.cos(q[i]),
+        s = f.sin(q[i]);
       let R: M3;
-      if (p.k === 0) R = [[1, 0, 0], [0, c, -s], [0, s, c]];
-      else if (p.k === 1) R = [[c, 0, s], [0, 1, 0], [-s, 0, c]];
-      else if (p.k === 2) R = [[c, -s, 0], [s, c, 0], [0, 0, 1]];
+      if (p.k === 0)
+        R = [
+          [1, 0, 0],
+          [0, c, -s],
+          [0, s, c],
+        ];
+      else if (p.k === 1)
+        R = [
+          [c, 0, s],
+          [0, 1, 0],
+          [-s, 0, c],
+        ];
+      else if (p.k === 2)
+        R = [
+          [c, -s, 0],
+          [s, c, 0],
+          [0, 0, 1],
+        ];
       else {
         // Rodrigues: c 1 + (1 - c) n n^T + s [n x]
         const t = f.sub(1, c);
@@ -90,9 +120,15 @@ export function rneaCounted(tree: RneaTree, q: readonly number[], qd: readonly n
     if (b.parent < 0) {
       wIn = [0, 0, 0];
       wdIn = [0, 0, 0];
-      aIn = mtv3(f, Xr[i], tree.gravity.map((g) => -g));
+      aIn = mtv3(
+        f,
+        Xr[i],
+        tree.gravity.map((g) => -g),
+      );
     } else {
-      const wp = w[b.parent], wdp = wd[b.parent], ap = a[b.parent];
+      const wp = w[b.parent],
+        wdp = wd[b.parent],
+        ap = a[b.parent];
       wIn = mtv3(f, Xr[i], wp);
       wdIn = mtv3(f, Xr[i], wdp);
       aIn = mtv3(f, Xr[i], add3(f, ap, add3(f, cross3(f, wdp, d[i]), cross3(f, wp, cross3(f, wp, d[i])))));

@@ -69,11 +69,17 @@ export const mulMM = (A: M3, B: M3): M3 => {
   const row = (i: number): V3 => [dot(A[i], col(0)), dot(A[i], col(1)), dot(A[i], col(2))];
   return [row(0), row(1), row(2)];
 };
-export const identity = (): M3 => [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+export const identity = (): M3 => [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 
 /** Rodrigues: rotation by angle phi about the unit axis n, R = c 1 + (1 - c) n n^T + s [n x] */
 export function rotation(n: V3, phi: number): M3 {
-  const c = Math.cos(phi), s = Math.sin(phi), k = 1 - c;
+  const c = Math.cos(phi),
+    s = Math.sin(phi),
+    k = 1 - c;
   const [x, y, z] = n;
   return [
     [c + k * x * x, k * x * y - s * z, k * x * z + s * y],
@@ -84,7 +90,11 @@ export function rotation(n: V3, phi: number): M3 {
 
 function inertiaMatrix(I: RneaBody['I']): M3 {
   const [xx, yy, zz, xy, xz, yz] = I;
-  return [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+  return [
+    [xx, xy, xz],
+    [xy, yy, yz],
+    [xz, yz, zz],
+  ];
 }
 
 // ---- the algorithm -------------------------------------------------------------
@@ -92,8 +102,13 @@ function inertiaMatrix(I: RneaBody['I']): M3 {
 // (tree, q, qd, qdd) => tau, the generalized force of each joint
 export function rnea(tree: RneaTree, q: readonly number[], qd: readonly number[], qdd: readonly number[]): number[] {
   const nb = tree.bodies.length;
-  const Xr: M3[] = [], d: V3[] = [], w: V3[] = [], wd: V3[] = [], a: V3[] = [];
-  const F: V3[] = [], N: V3[] = [];
+  const Xr: M3[] = [],
+    d: V3[] = [],
+    w: V3[] = [],
+    wd: V3[] = [],
+    a: V3[] = [];
+  const F: V3[] = [],
+    N: V3[] = [];
   const zero: V3 = [0, 0, 0];
   // outward pass: velocities and accelerations, root to leaves
   for (let i = 0; i < nb; i++) {

@@ -61,7 +61,15 @@ export function motions(t: RneaTree, q: readonly number[], qd: readonly number[]
     if (prismatic) {
       out.push({ R: Ra, r, w: p.w, v: add(add(p.v, wxr), scale(qd[i], s)), al: p.al, a: add(carried, scale(2 * qd[i], cross(p.w, s))), s });
     } else {
-      out.push({ R: mulMM(Ra, rotation(n, q[i])), r, w: add(p.w, scale(qd[i], s)), v: add(p.v, wxr), al: add(p.al, scale(qd[i], cross(p.w, s))), a: carried, s });
+      out.push({
+        R: mulMM(Ra, rotation(n, q[i])),
+        r,
+        w: add(p.w, scale(qd[i], s)),
+        v: add(p.v, wxr),
+        al: add(p.al, scale(qd[i], cross(p.w, s))),
+        a: carried,
+        s,
+      });
     }
   });
   return out;
@@ -88,7 +96,8 @@ export function frameMotion(t: RneaTree, all: readonly Motion[], b: number, E: M
   const rho = mulMV(m.R, o);
   const r = add(m.r, rho);
   const on = path(t, b);
-  const dw: V3[] = [], dv: V3[] = [];
+  const dw: V3[] = [],
+    dv: V3[] = [];
   for (let k = 0; k < n; k++) {
     if (!on.has(k)) {
       dw.push(ZERO);
@@ -102,9 +111,14 @@ export function frameMotion(t: RneaTree, all: readonly Motion[], b: number, E: M
     }
   }
   return {
-    R: mulMM(m.R, E), r, w: m.w, v: add(m.v, cross(m.w, rho)), al: m.al,
+    R: mulMM(m.R, E),
+    r,
+    w: m.w,
+    v: add(m.v, cross(m.w, rho)),
+    al: m.al,
     a: add(add(m.a, cross(m.al, rho)), cross(m.w, cross(m.w, rho))),
-    dw, dv,
+    dw,
+    dv,
   };
 }
 
@@ -113,4 +127,3 @@ export function carried(u: V3, f: { w: V3; al: V3 }): [V3, V3, V3] {
   const du = cross(f.w, u);
   return [u, du, add(cross(f.al, u), cross(f.w, du))];
 }
-

@@ -33,7 +33,11 @@ export const dotN = (a: readonly number[], b: readonly number[]): number => a.re
 /** A x for a dense matrix (rows) */
 export const matVec = (A: readonly (readonly number[])[], x: readonly number[]): number[] => A.map((row) => dotN(row, x));
 export const transpose = (A: readonly (readonly number[])[]): number[][] => (A.length ? A[0].map((_, j) => A.map((row) => row[j])) : []);
-export const transpose3 = (M: M3): M3 => [[M[0][0], M[1][0], M[2][0]], [M[0][1], M[1][1], M[2][1]], [M[0][2], M[1][2], M[2][2]]];
+export const transpose3 = (M: M3): M3 => [
+  [M[0][0], M[1][0], M[2][0]],
+  [M[0][1], M[1][1], M[2][1]],
+  [M[0][2], M[1][2], M[2][2]],
+];
 
 /** X m: a motion vector from p to i coordinates, [E w; E (v - r x w)] */
 export function motionTo(X: Transform, m: readonly number[]): Vec6 {
@@ -72,7 +76,11 @@ export function crossF(v: readonly number[], f: readonly number[]): Vec6 {
 
 /** rigid-body inertia about the frame's origin, centre of mass c, inertia Ic about it: [Ic + m cx cx^T, m cx; m cx^T, m 1] (eq. 2.63) */
 export function spatialInertia(m: number, c: V3, Ic: M3): Mat6 {
-  const C: M3 = [[0, -c[2], c[1]], [c[2], 0, -c[0]], [-c[1], c[0], 0]];
+  const C: M3 = [
+    [0, -c[2], c[1]],
+    [c[2], 0, -c[0]],
+    [-c[1], c[0], 0],
+  ];
   const I = zeros(6, 6);
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {

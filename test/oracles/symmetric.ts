@@ -36,8 +36,9 @@ export function symmetricEigen(A: readonly (readonly number[])[]): Eigen {
   const a = A.map((r) => [...r]);
   const v: number[][] = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
   for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0, total = 0;
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) (i === j ? (total += a[i][j] ** 2) : (off += a[i][j] ** 2));
+    let off = 0,
+      total = 0;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) i === j ? (total += a[i][j] ** 2) : (off += a[i][j] ** 2);
     if (off <= 1e-32 * (total + off) || off === 0) break;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {
@@ -45,19 +46,23 @@ export function symmetricEigen(A: readonly (readonly number[])[]): Eigen {
         // the rotation that zeroes a[p][q] (Golub & Van Loan, Algorithm 8.5.1, sym.schur2)
         const theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
         const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        const c = 1 / Math.sqrt(t * t + 1),
+          s = t * c;
         for (let k = 0; k < n; k++) {
-          const akp = a[k][p], akq = a[k][q];
+          const akp = a[k][p],
+            akq = a[k][q];
           a[k][p] = c * akp - s * akq;
           a[k][q] = s * akp + c * akq;
         }
         for (let k = 0; k < n; k++) {
-          const apk = a[p][k], aqk = a[q][k];
+          const apk = a[p][k],
+            aqk = a[q][k];
           a[p][k] = c * apk - s * aqk;
           a[q][k] = s * apk + c * aqk;
         }
         for (let k = 0; k < n; k++) {
-          const vkp = v[k][p], vkq = v[k][q];
+          const vkp = v[k][p],
+            vkq = v[k][q];
           v[k][p] = c * vkp - s * vkq;
           v[k][q] = s * vkp + c * vkq;
         }
@@ -82,7 +87,8 @@ export function solveSymmetricPsd(A: readonly (readonly number[])[], b: readonly
   const d = ref.map((v) => 1 / Math.sqrt(v));
   const S = A.map((row, i) => row.map((x, j) => d[i] * x * d[j]));
   const { values, vectors } = symmetricEigen(S);
-  const min = values[0], max = values[n - 1];
+  const min = values[0],
+    max = values[n - 1];
   const cond = min > 0 ? max / min : Infinity;
   if (min <= SINGULAR) return { singular: true, cond, minScaled: min, why: `smallest eigenvalue of the scaled matrix ${min.toExponential(2)}` };
   // x = D^-1/2 V L^-1 V^T D^-1/2 b

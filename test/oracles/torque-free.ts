@@ -43,10 +43,13 @@ export function carlsonRF(x: number, y: number, z: number): number {
     const l = Math.sqrt(x) * Math.sqrt(y) + Math.sqrt(y) * Math.sqrt(z) + Math.sqrt(z) * Math.sqrt(x);
     [x, y, z] = [(x + l) / 4, (y + l) / 4, (z + l) / 4];
     const A = (x + y + z) / 3;
-    const X = 1 - x / A, Y = 1 - y / A, Z = -(X + Y);
+    const X = 1 - x / A,
+      Y = 1 - y / A,
+      Z = -(X + Y);
     // error of the series below: ~ max|X, Y, Z|^6 / 4 < 1e-17
     if (Math.max(Math.abs(X), Math.abs(Y), Math.abs(Z)) < 0.0015) {
-      const E2 = X * Y - Z * Z, E3 = X * Y * Z;
+      const E2 = X * Y - Z * Z,
+        E3 = X * Y * Z;
       return (1 - E2 / 10 + E3 / 14 + (E2 * E2) / 24 - (3 * E2 * E3) / 44) / Math.sqrt(A);
     }
   }
@@ -59,14 +62,16 @@ export function ellipticF(phi: number, m: number): number {
   const K = ellipticK(m);
   const turns = Math.round(phi / Math.PI);
   const r = phi - turns * Math.PI;
-  const s = Math.sin(r), c = Math.cos(r);
+  const s = Math.sin(r),
+    c = Math.cos(r);
   return 2 * turns * K + s * carlsonRF(c * c, 1 - m * s * s, 1);
 }
 
 /** sn, cn, dn of (u | m) by the descending AGM (A&S 16.4) */
 export function jacobiElliptic(u: number, m: number): { sn: number; cn: number; dn: number } {
   checkParameter(m);
-  const a = [1], c = [Math.sqrt(m)];
+  const a = [1],
+    c = [Math.sqrt(m)];
   let b = Math.sqrt(1 - m);
   while (Math.abs(c[c.length - 1]) > 1e-17 && a.length < 64) {
     const an = a[a.length - 1];
@@ -75,7 +80,8 @@ export function jacobiElliptic(u: number, m: number): { sn: number; cn: number; 
     b = Math.sqrt(an * b);
   }
   const N = a.length - 1;
-  let phi = 2 ** N * a[N] * u, prev = phi;
+  let phi = 2 ** N * a[N] * u,
+    prev = phi;
   for (let n = N; n >= 1; n--) [prev, phi] = [phi, (phi + Math.asin((c[n] / a[n]) * Math.sin(phi))) / 2];
   return { sn: Math.sin(phi), cn: Math.cos(phi), dn: N === 0 ? 1 : Math.cos(phi) / Math.cos(prev - phi) };
 }
@@ -117,8 +123,12 @@ export function torqueFree(I: V3, w0: V3): TorqueFree {
       return out;
     };
     // residual of I1 dOmega1/dt = (I2 - I3) Omega2 Omega3 at t = 0, by a central difference (only to pick the sign)
-    const h = 1e-6, p = at(h), q = at(-h), x = at(0);
-    const res = Math.abs((I[0] * (p[0] - q[0])) / (2 * h) - (I[1] - I[2]) * x[1] * x[2]) + Math.abs((I[1] * (p[1] - q[1])) / (2 * h) - (I[2] - I[0]) * x[2] * x[0]);
+    const h = 1e-6,
+      p = at(h),
+      q = at(-h),
+      x = at(0);
+    const res =
+      Math.abs((I[0] * (p[0] - q[0])) / (2 * h) - (I[1] - I[2]) * x[1] * x[2]) + Math.abs((I[1] * (p[1] - q[1])) / (2 * h) - (I[2] - I[0]) * x[2] * x[0]);
     return { res, at };
   });
   const best = fits[0].res <= fits[1].res ? fits[0] : fits[1];
@@ -128,7 +138,8 @@ export function torqueFree(I: V3, w0: V3): TorqueFree {
 /** the root in [0, 1] of the cubic Hermite interpolant through (0, y0), (1, y1) with slopes d0, d1 (per unit step) */
 export function hermiteRoot(y0: number, y1: number, d0: number, d1: number): number {
   const p = (s: number) => (2 * s ** 3 - 3 * s ** 2 + 1) * y0 + (s ** 3 - 2 * s ** 2 + s) * d0 + (-2 * s ** 3 + 3 * s ** 2) * y1 + (s ** 3 - s ** 2) * d1;
-  let a = 0, b = 1;
+  let a = 0,
+    b = 1;
   for (let i = 0; i < 60; i++) {
     const m = (a + b) / 2;
     if (Math.sign(p(m)) === Math.sign(p(a))) a = m;

@@ -108,7 +108,10 @@ beforeAll(() => {
   // npm ci has just built it in CI, and a build costs ~17 s of CPU (scripts/build-inputs.mjs)
   const packed = run('npm', ['pack', '--pack-destination', packDir, ...(distIsCurrent() ? ['--ignore-scripts'] : [])], root);
   expect(packed.status, packed.output).toBe(0);
-  tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(
+    packDir,
+    readdirSync(packDir).find((f) => f.endsWith('.tgz'))!,
+  );
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'kron-user', private: true, type: 'module' }, null, 2));
   const installed = run('npm', ['install', tarball, ...OFFLINE_FRIENDLY], app);
@@ -120,8 +123,25 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack, installed into a fresh folder', () => {
   it('ships dist/, bin, mechanisms and the LICENSE, and no TypeScript sources or bench/', () => {
-    const listing = run('tar', ['-tzf', tarball], work).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/check.js', 'dist/src/api.js', 'dist/viewer/browser.js', 'dist/viewer/page/index.html', 'bin/kron.mjs', 'mechanisms/pendulum.ts', 'mechanisms/puma560.urdf', 'examples/pendulum.ts', 'examples/urdf-pd.ts', 'LICENSE', 'README.md']) {
+    const listing = run('tar', ['-tzf', tarball], work)
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
+    for (const f of [
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/cli/check.js',
+      'dist/src/api.js',
+      'dist/viewer/browser.js',
+      'dist/viewer/page/index.html',
+      'bin/kron.mjs',
+      'mechanisms/pendulum.ts',
+      'mechanisms/puma560.urdf',
+      'examples/pendulum.ts',
+      'examples/urdf-pd.ts',
+      'LICENSE',
+      'README.md',
+    ]) {
       expect(listing, f).toContain(f);
     }
     expect(listing.filter((f) => f.startsWith('src/') || f.startsWith('bench/') || f.startsWith('test/'))).toEqual([]);
@@ -135,7 +155,21 @@ describe('npm pack, installed into a fresh folder', () => {
   it('0. the optional peers are not installed; a queued sweep says what to install (exit 2)', () => {
     for (const p of ['three', 'uplot', 'bullmq', 'ioredis']) expect(existsSync(join(app, 'node_modules', p)), p).toBe(false);
     writeFileSync(join(app, 'queue.key'), 'ab'.repeat(32), { mode: 0o600 });
-    const r = npx('kron', 'sweep', 'model.ts', '--grid', 'j1.q=0,1', '--stop', '0.01', '--queue', 'redis://127.0.0.1:1', '--key-file', 'queue.key', '--out', 'q.csv');
+    const r = npx(
+      'kron',
+      'sweep',
+      'model.ts',
+      '--grid',
+      'j1.q=0,1',
+      '--stop',
+      '0.01',
+      '--queue',
+      'redis://127.0.0.1:1',
+      '--key-file',
+      'queue.key',
+      '--out',
+      'q.csv',
+    );
     expect(r.status, r.output).toBe(2);
     expect(r.stderr).toContain('needs the package bullmq, which is not installed');
     expect(r.stderr).toContain('npm install bullmq ioredis');
@@ -162,7 +196,7 @@ describe('npm pack, installed into a fresh folder', () => {
     }
   }, 120_000);
 
-  it('2. npx kron simulate model.ts (a model module importing from \'kron\'): qdd at t = 0 is the closed form', () => {
+  it("2. npx kron simulate model.ts (a model module importing from 'kron'): qdd at t = 0 is the closed form", () => {
     const r = npx('kron', 'simulate', 'model.ts', '--stop', '0.01', '--signals', 'j1.q,der(j1.qd)');
     expect(r.status, r.output).toBe(0);
     // not a word on stderr: tsx's IPC connection, made as it loaded, once read as the model going to the network
@@ -185,7 +219,13 @@ describe('npm pack, installed into a fresh folder', () => {
     writeFileSync(join(app, 'accel.mjs'), SCRIPT);
     const r = run(process.execPath, ['accel.mjs'], app);
     expect(r.status, r.output).toBe(0);
-    const printed = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split(' ')).map(([mode, v]) => [mode, Number(v)]));
+    const printed = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '))
+        .map(([mode, v]) => [mode, Number(v)]),
+    );
     const want = closedForm(P.q0);
     expect(Object.keys(printed)).toEqual(['torn', 'relaxed']);
     for (const v of Object.values(printed)) expect(Math.abs(v - want)).toBeLessThan(1e-12 * Math.abs(want));
@@ -211,13 +251,16 @@ describe('npm pack, installed into a fresh folder', () => {
     expect(check.stderr).toContain('npm install --save-dev typescript');
   }, 120_000);
 
-  it('4. tsc --strict --noEmit (module nodenext) of a consumer of \'kron\' and \'kron/browser\' against the shipped types', () => {
+  it("4. tsc --strict --noEmit (module nodenext) of a consumer of 'kron' and 'kron/browser' against the shipped types", () => {
     const typescript = `typescript@${pkg.devDependencies.typescript.replace(/^[\^~]/, '')}`;
     const installed = run('npm', ['install', '--save-dev', typescript, ...OFFLINE_FRIENDLY], app);
     expect(installed.status, installed.output).toBe(0);
     writeFileSync(join(app, 'consumer.ts'), CONSUMER);
     // no skipLibCheck: Kron's declarations are checked too; no @types/node: they must not need it
-    const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] }, files: ['consumer.ts'] };
+    const tsconfig = {
+      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] },
+      files: ['consumer.ts'],
+    };
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     const r = npx('tsc', '-p', '.');
     expect(r.status, r.output).toBe(0);
@@ -244,7 +287,7 @@ describe('npm pack, installed into a fresh folder', () => {
     expect(bad.stderr).toContain('ModelError: model module bad.ts does not type-check: 1 error, above');
   }, 120_000);
 
-  it('5. kron view model.ts serves the page with a bundle in which \'kron\' is the browser entry', async () => {
+  it("5. kron view model.ts serves the page with a bundle in which 'kron' is the browser entry", async () => {
     // the installed bin itself (what npx runs), so that killing the child stops the server
     const server: ChildProcess = spawn(join(app, 'node_modules/.bin/kron'), ['view', 'model.ts', '--port', '0'], { cwd: app, env: cleanEnv() });
     try {
@@ -299,7 +342,10 @@ describe('npm pack, installed into a fresh folder', () => {
             const url = await new Promise<string>((ok, fail) => {
               let out = '';
               const timer = setTimeout(() => fail(new Error(`no URL after 60 s: ${out}`)), 60_000);
-              server.stdout!.on('data', (d) => ((out += d), /http:\/\/127\.0\.0\.1:\d+\//.test(out) && (clearTimeout(timer), ok(/http:\/\/127\.0\.0\.1:\d+\//.exec(out)![0]))));
+              server.stdout!.on(
+                'data',
+                (d) => ((out += d), /http:\/\/127\.0\.0\.1:\d+\//.test(out) && (clearTimeout(timer), ok(/http:\/\/127\.0\.0\.1:\d+\//.exec(out)![0]))),
+              );
               server.on('exit', (code) => fail(new Error(`${body.trim()} exited with ${code}: ${out}`)));
             });
             expect((await fetch(`${url}config.json`)).status).toBe(200);
@@ -307,11 +353,17 @@ describe('npm pack, installed into a fresh folder', () => {
             server.kill();
           }
         } else if (lang === 'sh' && info === '') {
-          for (const line of body.trim().split('\n').filter((l) => l.trim() && !l.startsWith('#'))) {
+          for (const line of body
+            .trim()
+            .split('\n')
+            .filter((l) => l.trim() && !l.startsWith('#'))) {
             const r = run('sh', ['-c', line], folder);
             expect(r.status, r.output).toBe(0);
             // no warning: only the note of a file written
-            expect(r.stderr.split('\n').filter((l) => l && !/^wrote \d+ samples of \d+ signals to /.test(l)), line).toEqual([]);
+            expect(
+              r.stderr.split('\n').filter((l) => l && !/^wrote \d+ samples of \d+ signals to /.test(l)),
+              line,
+            ).toEqual([]);
             outputs.push(r.stdout);
           }
         }
@@ -337,7 +389,7 @@ describe('npm pack, installed into a fresh folder', () => {
     expect(printed).toContain(`torque at 2 s: ${(2 * 9.80665 * 0.5 * Math.cos(rest(400))).toFixed(3)} N m`);
   }, 600_000);
 
-  it('6. a web app bundling \'kron\' and \'kron/browser\' for the browser gets no Node-only code', () => {
+  it("6. a web app bundling 'kron' and 'kron/browser' for the browser gets no Node-only code", () => {
     // the viewer component's optional peers, as the app installs them
     const peers = run('npm', ['install', `three@${pkg.devDependencies.three}`, `uplot@${pkg.devDependencies.uplot}`, ...OFFLINE_FRIENDLY], app);
     expect(peers.status, peers.output).toBe(0);

@@ -54,18 +54,36 @@ describe('bond graph with algebraic loops (fig. 1-3)', () => {
 const FIG1: BondGraphSketch = {
   elements: [
     { name: 'Se', kind: 'Se' },
-    { name: 'R1', kind: 'R' }, { name: 'R2', kind: 'R' }, { name: 'R3', kind: 'R' }, { name: 'R4', kind: 'R' }, { name: 'R5', kind: 'R' },
+    { name: 'R1', kind: 'R' },
+    { name: 'R2', kind: 'R' },
+    { name: 'R3', kind: 'R' },
+    { name: 'R4', kind: 'R' },
+    { name: 'R5', kind: 'R' },
     { name: 'C', kind: 'C' },
-    { name: 'one1', kind: '1' }, { name: 'zero1', kind: '0' }, { name: 'one2', kind: '1' }, { name: 'zero2', kind: '0' }, { name: 'one3', kind: '1' },
+    { name: 'one1', kind: '1' },
+    { name: 'zero1', kind: '0' },
+    { name: 'one2', kind: '1' },
+    { name: 'zero2', kind: '0' },
+    { name: 'one3', kind: '1' },
   ],
   bonds: [
-    ['Se', 'one1'], ['one1', 'R1'], ['one1', 'zero1'], ['zero1', 'R2'], ['zero1', 'one2'],
-    ['one2', 'R3'], ['one2', 'zero2'], ['zero2', 'R4'], ['zero2', 'one3'], ['one3', 'R5'], ['one3', 'C'],
+    ['Se', 'one1'],
+    ['one1', 'R1'],
+    ['one1', 'zero1'],
+    ['zero1', 'R2'],
+    ['zero1', 'one2'],
+    ['one2', 'R3'],
+    ['one2', 'zero2'],
+    ['zero2', 'R4'],
+    ['zero2', 'one3'],
+    ['one3', 'R5'],
+    ['one3', 'C'],
   ],
 };
 
 // Table 1 of the paper, ports 1..5 = R1..R5
-const x = true, _ = false;
+const x = true,
+  _ = false;
 const TABLE1 = [
   [_, x, _, x, x],
   [x, _, _, _, _],

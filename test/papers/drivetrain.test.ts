@@ -17,21 +17,20 @@ describe('drive train (relaxing paper fig. 1, eqs. 3-5)', () => {
     expect(report.states).toBe(1);
   });
 
-  it.each([
-    parameters,
-    { J1: 0.3, J2: 5, i: 0.25, tau: -2, w0: 1 },
-    { J1: 2, J2: 1e-3, i: 12, tau: 7, w0: 0 },
-  ])('der(s2.w) is eq. 5 and the loop variables solve eq. 3 (%o)', (p) => {
-    const c = compile(build(p), { mode: 'torn' });
-    const dx = new Float64Array(1);
-    c.derivatives(0, c.x0(), dx);
-    close(dx[0], driveTrainAcceleration(p.J1, p.J2, p.i, p.tau), 1e-12);
-    const [alpha1, alpha2, tau1, tau2] = driveTrainEq3(p.J1, p.J2, p.i, p.tau);
-    close(c.signal('s1.a'), alpha1, 1e-12);
-    close(c.signal('der(s2.w)'), alpha2, 1e-12);
-    close(c.signal('s1.tr'), tau1, 1e-12);
-    close(c.signal('s2.tl'), tau2, 1e-12);
-  });
+  it.each([parameters, { J1: 0.3, J2: 5, i: 0.25, tau: -2, w0: 1 }, { J1: 2, J2: 1e-3, i: 12, tau: 7, w0: 0 }])(
+    'der(s2.w) is eq. 5 and the loop variables solve eq. 3 (%o)',
+    (p) => {
+      const c = compile(build(p), { mode: 'torn' });
+      const dx = new Float64Array(1);
+      c.derivatives(0, c.x0(), dx);
+      close(dx[0], driveTrainAcceleration(p.J1, p.J2, p.i, p.tau), 1e-12);
+      const [alpha1, alpha2, tau1, tau2] = driveTrainEq3(p.J1, p.J2, p.i, p.tau);
+      close(c.signal('s1.a'), alpha1, 1e-12);
+      close(c.signal('der(s2.w)'), alpha2, 1e-12);
+      close(c.signal('s1.tr'), tau1, 1e-12);
+      close(c.signal('s2.tl'), tau2, 1e-12);
+    },
+  );
 
   it('simulates constant acceleration from the start value for 1 s', () => {
     const p = { ...parameters, w0: 0.5 };

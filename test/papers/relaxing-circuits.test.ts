@@ -10,7 +10,7 @@ import buildExcerpt, { parameters as excerptDefaults } from '../../mechanisms/mn
 import { excerptSolution, mna, rcLadderDerivatives } from '../oracles/mna.ts';
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 const close = (got: number, want: number, tol: number, what: string) =>
@@ -30,7 +30,8 @@ describe('the MNA oracle', () => {
   it('solves the completed excerpt like the hand-eliminated node equation at node 4', () => {
     // node 2: i_C = -v2 / R2 (i_C from n2 to n4 through C); v2 = v4 + u; KCL at node 4:
     // (v4 - V1)/R1 + (v4 - V3)/R3 + (v4 + u)/R2 = 0
-    const p = { V1: 1.5, V3: -0.5, R1: 2, R2: 3, R3: 5, C: 0.7 }, u = 0.4;
+    const p = { V1: 1.5, V3: -0.5, R1: 2, R2: 3, R3: 5, C: 0.7 },
+      u = 0.4;
     const v4 = (p.V1 / p.R1 + p.V3 / p.R3 - u / p.R2) / (1 / p.R1 + 1 / p.R2 + 1 / p.R3);
     const s = excerptSolution(p, u);
     expect(s.v.get('n4')).toBeCloseTo(v4, 14);
@@ -40,7 +41,14 @@ describe('the MNA oracle', () => {
   it('puts a voltage-defined branch current into KCL with the right sign', () => {
     // source 2 V through 1 ohm + 3 ohm: 0.5 A from n1 through the resistors to ground,
     // i.e. -0.5 A from p to n through the source
-    const s = mna({ ground: 'g', resistors: [{ name: 'a', p: 'n1', n: 'm', R: 1 }, { name: 'b', p: 'm', n: 'g', R: 3 }], branches: [{ name: 'E', p: 'n1', n: 'g', E: 2 }] });
+    const s = mna({
+      ground: 'g',
+      resistors: [
+        { name: 'a', p: 'n1', n: 'm', R: 1 },
+        { name: 'b', p: 'm', n: 'g', R: 3 },
+      ],
+      branches: [{ name: 'E', p: 'n1', n: 'g', E: 2 }],
+    });
     expect(s.v.get('m')).toBeCloseTo(1.5, 14);
     expect(s.i.get('E')).toBeCloseTo(-0.5, 14);
   });
@@ -55,7 +63,9 @@ describe('RC ladder (section 6): relaxed compile against MNA', () => {
   // where node 4 has no capacitor to ground.
   it.each([1, 5, 20])('n = %i: no algebraic loop, relaxedLoops empty', (n) => {
     const { report } = compile(buildLadder({ n }), { mode: 'relaxed' });
-    console.log(`rcladder n=${n} relaxed: relaxedLoops ${JSON.stringify(report.relaxedLoops)}, blocks ${report.blocks.length}, ops ${JSON.stringify(report.ops)}`);
+    console.log(
+      `rcladder n=${n} relaxed: relaxedLoops ${JSON.stringify(report.relaxedLoops)}, blocks ${report.blocks.length}, ops ${JSON.stringify(report.ops)}`,
+    );
     expect(report.blocks).toEqual([]);
     expect(report.relaxedLoops).toEqual([]);
     expect(report.states).toBe(n);
@@ -70,7 +80,12 @@ describe('RC ladder (section 6): relaxed compile against MNA', () => {
       const dx = new Float64Array(x.length);
       c.derivatives(0, x, dx);
       const u = Array.from({ length: n }, (_, k) => c.signal(`C${k + 1}.u`));
-      const want = rcLadderDerivatives(u.map(() => p.R), u.map(() => p.C), p.V, u);
+      const want = rcLadderDerivatives(
+        u.map(() => p.R),
+        u.map(() => p.C),
+        p.V,
+        u,
+      );
       want.forEach((w, k) => close(c.signal(`der(C${k + 1}.u)`), w, 1e-10, `der(C${k + 1}.u)`));
       c.stateNames.forEach((s, j) => close(dx[j], c.signal(`der(${s})`), 0, `dx of ${s}`));
     }
@@ -80,10 +95,17 @@ describe('RC ladder (section 6): relaxed compile against MNA', () => {
     const p = { ...ladderDefaults, n, V: 2, R: 0.8, C: 1.3 };
     const c = compile(buildLadder(p), { mode: 'relaxed' });
     const names = Array.from({ length: n }, (_, k) => `C${k + 1}.u`);
-    const step = 0.01, stop = 2;
+    const step = 0.01,
+      stop = 2;
     const sim = simulate(c, { stop, step, signals: names });
     // classic RK4 with the same step, on der(u) from the oracle
-    const f = (u: number[]) => rcLadderDerivatives(names.map(() => p.R), names.map(() => p.C), p.V, u);
+    const f = (u: number[]) =>
+      rcLadderDerivatives(
+        names.map(() => p.R),
+        names.map(() => p.C),
+        p.V,
+        u,
+      );
     let u = names.map(() => 0);
     const samples = [u];
     for (let s = 0; s < Math.round(stop / step); s++) {
@@ -126,7 +148,9 @@ describe('the fig. 2 excerpt (section 6): five equations relaxed down', () => {
       const { report } = compile(buildExcerpt(), { mode: 'relaxed', foldParameters });
       console.log(`mnaexcerpt relaxed (foldParameters ${foldParameters}): relaxedLoops ${JSON.stringify(report.relaxedLoops)}`);
       // parameters folded, the pivots are constants; kept symbolic, the four divisions by them are checked at run time
-      expect(report.relaxedLoops).toEqual([{ size: 5, relaxedBlocks: 4, largest: 1, remainder: 1, ...(foldParameters ? { checkedPivots: 0 } : { checkedPivots: 4, fallback: 'division' }) }]);
+      expect(report.relaxedLoops).toEqual([
+        { size: 5, relaxedBlocks: 4, largest: 1, remainder: 1, ...(foldParameters ? { checkedPivots: 0 } : { checkedPivots: 4, fallback: 'division' }) },
+      ]);
       expect(report.blocks).toEqual([]);
     }
   });

@@ -10,7 +10,7 @@ import build, { gearRatio, inertia, parameters } from '../../mechanisms/longdriv
 type Params = typeof parameters;
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 /** the defaults scaled by random factors in [0.5, 1.5); n, rigid, shaftsFirst as given */
@@ -95,7 +95,12 @@ describe('long drive train: relaxing stays O(n) (sections 3, 5)', () => {
       const torn = compile(build(p), { mode: 'torn', ...unfolded });
       const relaxed = compile(build(p), { mode: 'relaxed', ...unfolded });
       expect(relaxed.stateNames).toEqual(torn.stateNames);
-      expectSameSignals(torn, relaxed, torn.x0().map(() => r() * 2 - 1), 1e-12);
+      expectSameSignals(
+        torn,
+        relaxed,
+        torn.x0().map(() => r() * 2 - 1),
+        1e-12,
+      );
     }
   });
 });

@@ -90,7 +90,7 @@ describe('resistor ladder (tearing paper, electrical circuits)', () => {
     expect(mulDiv(compiled(variant))).toBeLessThan(lu.mul + lu.div);
   });
 
-  it.each([0, 1, 2, 3])('variant %i with symbolic resistances costs no more than the paper\'s Dymola code', (variant) => {
+  it.each([0, 1, 2, 3])("variant %i with symbolic resistances costs no more than the paper's Dymola code", (variant) => {
     const { paper, symbolic } = counts[variant];
     expect(symbolic.mult).toBeGreaterThan(0);
     expect(symbolic.mult).toBeLessThanOrEqual(paper.mult);
@@ -108,7 +108,11 @@ describe('resistor ladder (tearing paper, electrical circuits)', () => {
       const row = readme.find((l) => l.trim().startsWith(`| ${c.variant} |`));
       expect(row, `README row for ${c.variant}`).toBeDefined();
       const pairs = [...row!.matchAll(/(\d+) \/ (\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
-      expect(pairs, row).toEqual([[c.paper.mult, c.paper.add], [c.symbolic.mult, c.symbolic.add], [c.folded.mult, c.folded.add]]);
+      expect(pairs, row).toEqual([
+        [c.paper.mult, c.paper.add],
+        [c.symbolic.mult, c.symbolic.add],
+        [c.folded.mult, c.folded.add],
+      ]);
     }
   });
 });

@@ -11,7 +11,8 @@ import { SimulationError, UsageError } from '../../src/errors.ts';
 /** x'' = -w^2 x, x(0) = 1: x = cos(w t) */
 function oscillator(w: number) {
   const m = new Model('oscillator');
-  const x = m.variable('x', { start: 1 }), v = m.variable('v', { start: 0 });
+  const x = m.variable('x', { start: 1 }),
+    v = m.variable('v', { start: 0 });
   m.equation(der(x), v);
   m.equation(der(v), mul(-w * w, x));
   return compile(m);
@@ -31,7 +32,8 @@ describe("simulate({ integrator: 'adaptive' })", () => {
       const r = simulate(oscillator(2), { stop: 5, step: 0.1, integrator: 'adaptive', rtol, atol: rtol * 1e-3, signals: ['x'] });
       return Math.max(...r.get('x').map((x, k) => Math.abs(x - Math.cos(2 * r.time[k]))));
     };
-    const loose = error(1e-5), tight = error(1e-10);
+    const loose = error(1e-5),
+      tight = error(1e-10);
     expect(loose).toBeLessThan(1e-3);
     expect(tight).toBeLessThan(1e-8);
     expect(tight).toBeLessThan(loose / 100);
@@ -44,9 +46,10 @@ describe("simulate({ integrator: 'adaptive' })", () => {
     expect(a.time[a.length - 1]).toBe(1.05);
     expect(a.final('x')).toBeCloseTo(Math.cos(1.05), 6);
   });
-  it('is more accurate than RK4 for the same number of evaluations on x\' = -x/2 (steps grow where the tolerance allows)', () => {
+  it("is more accurate than RK4 for the same number of evaluations on x' = -x/2 (steps grow where the tolerance allows)", () => {
     const m = new Model('decay');
-    const x = m.variable('x', { start: 1 }), u = m.input('u');
+    const x = m.variable('x', { start: 1 }),
+      u = m.input('u');
     m.equation(der(x), add(mul(-0.5, x), u));
     const c = compile(m);
     const run = (options: Partial<Parameters<typeof simulate>[1]>) => {
@@ -65,7 +68,8 @@ describe("simulate({ integrator: 'adaptive' })", () => {
   });
   it('reads inputs given as functions of time', () => {
     const m = new Model('ramp');
-    const x = m.variable('x', { start: 0 }), u = m.input('u');
+    const x = m.variable('x', { start: 0 }),
+      u = m.input('u');
     m.equation(der(x), u);
     const r = simulate(compile(m), { stop: 2, step: 0.5, integrator: 'adaptive', inputs: { u: (t) => 3 * t * t } });
     expect(r.final('x')).toBeCloseTo(8, 8); // x = t^3
@@ -78,14 +82,15 @@ describe("simulate({ integrator: 'adaptive' })", () => {
   });
   it('stops at a non-finite value, naming the time and the first non-finite variable', () => {
     const m = new Model('blowup');
-    const x = m.variable('x', { start: 0 }), g = m.variable('g');
+    const x = m.variable('x', { start: 0 }),
+      g = m.variable('g');
     m.equation(g, div(1, sub(1, x))); // infinite at x = 1, reached at t = 1
     m.equation(der(x), add(1, mul(1e-300, g)));
     expect(() => simulate(compile(m), { stop: 2, step: 0.25, integrator: 'adaptive' })).toThrow(
       /non-finite value appeared in the step from time 0.75, at time 1: first non-finite variable g \(g = 1\/\(1 - x\)\)/,
     );
   });
-  it('gives up with a SimulationError when the step size collapses at a singularity (x\' = 1/(1 - x) ends at t = 0.5)', () => {
+  it("gives up with a SimulationError when the step size collapses at a singularity (x' = 1/(1 - x) ends at t = 0.5)", () => {
     const m = new Model('singular');
     const x = m.variable('x', { start: 0 });
     m.equation(der(x), div(1, sub(1, x)));

@@ -12,7 +12,8 @@ describe('integrator auto (the default)', () => {
   it('a model RK4 handles: exactly the rk4 run, and the result says rk4 ran', () => {
     const c = compile(fourbar());
     const options = { stop: 1, step: 1e-3, interval: 0.01 };
-    const auto = simulate(c, options), rk4 = simulate(c, { ...options, integrator: 'rk4' });
+    const auto = simulate(c, options),
+      rk4 = simulate(c, { ...options, integrator: 'rk4' });
     for (const n of c.stateNames) expect([...auto.get(n)]).toEqual([...rk4.get(n)]);
     expect(auto.integration).toEqual(rk4.integration);
     expect(auto.integration!.integrator).toBe('rk4');
@@ -22,8 +23,10 @@ describe('integrator auto (the default)', () => {
   it('a model that turns stiff at t = 1.5: RK4 up to there, radau after, and the switch at 1.5', () => {
     // x'' = -k x - c x': k = 1, c = 0.1 until t = 1.5, then k = 1e8, c = 2.5e4 (eigenvalues -5e3 and -2e4: RK4 at 1e-3 unstable)
     const m = new Model('stiffens');
-    const x = m.variable('x', { start: 1 }), v = m.variable('v', { start: 0 });
-    const k = m.input('k'), c = m.input('c');
+    const x = m.variable('x', { start: 1 }),
+      v = m.variable('v', { start: 0 });
+    const k = m.input('k'),
+      c = m.input('c');
     m.equation(der(x), v);
     m.equation(der(v), sub(mul(-1, mul(k, x)), mul(c, v)));
     const compiled = compile(m);

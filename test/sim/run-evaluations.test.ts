@@ -14,7 +14,8 @@ import { Rk4Stepper } from '../../src/sim/steppers/rk4.ts';
 // a softening spring: f = -k x - x^3, so that f is an unknown of its own, not an alias of x
 function spring() {
   const m = new Model('spring');
-  const x = m.variable('x', { start: 1 }), v = m.variable('v', { start: 0 });
+  const x = m.variable('x', { start: 1 }),
+    v = m.variable('v', { start: 0 });
   const f = m.variable('f');
   m.equation(der(x), v);
   m.equation(der(v), f);
@@ -52,7 +53,8 @@ describe('evaluations of a fixed-step run', () => {
   it('a run without inputs or controller records what the run with a controller that does nothing records', () => {
     const c = compile(spring());
     const options = { stop: 2, step: 0.01, interval: 0.05, signals: ['x', 'v', 'f'] };
-    const plain = simulate(c, options), hooked = simulate(c, { ...options, controller: () => {} });
+    const plain = simulate(c, options),
+      hooked = simulate(c, { ...options, controller: () => {} });
     expect(plain.columns).toEqual(hooked.columns);
     expect(plain.time).toEqual(hooked.time);
   });

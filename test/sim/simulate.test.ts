@@ -8,7 +8,8 @@ import { SimulationError, UsageError } from '../../src/errors.ts';
 
 function oscillator(k: number, mass: number) {
   const m = new Model('oscillator');
-  const x = m.variable('x', { start: 1 }), v = m.variable('v', { start: 0 });
+  const x = m.variable('x', { start: 1 }),
+    v = m.variable('v', { start: 0 });
   const f = m.variable('f');
   m.equation(der(x), v);
   m.equation(mul(mass, der(v)), f);
@@ -22,7 +23,8 @@ describe('fixed-step RK4 (ode-rk4)', () => {
       const r = simulate(compile(oscillator(4, 1)), { stop: 3, step: h, signals: ['x', 'v', 'f'] });
       return Math.abs(r.final('x') - Math.cos(2 * 3));
     };
-    const e1 = errorAt(0.01), e2 = errorAt(0.005);
+    const e1 = errorAt(0.01),
+      e2 = errorAt(0.005);
     expect(e1).toBeLessThan(1e-7);
     expect(e1 / e2).toBeGreaterThan(14); // 2^4 = 16
     expect(e1 / e2).toBeLessThan(18);
@@ -55,7 +57,8 @@ describe('fixed-step RK4 (ode-rk4)', () => {
   });
   it('stops at a non-finite value, naming the time and the first non-finite variable', () => {
     const m = new Model('blowup');
-    const x = m.variable('x', { start: 0 }), g = m.variable('g');
+    const x = m.variable('x', { start: 0 }),
+      g = m.variable('g');
     m.equation(g, div(1, sub(1, x))); // infinite at x = 1, reached at t = 1
     m.equation(der(x), add(1, mul(1e-300, g)));
     let err: SimulationError | undefined;

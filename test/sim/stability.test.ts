@@ -10,7 +10,7 @@ import { Mechanism, Model, SimulationError, compile, der, eigenvalues, linearize
 import arm from './fixtures/arm3.ts';
 import { rk4Amplification, rk4Instability } from '../../src/sim/stability.ts';
 
-describe('RK4\'s stability region', () => {
+describe("RK4's stability region", () => {
   it('R(z) at the known boundary points: -2.785 on the real axis, 2.828i on the imaginary', () => {
     expect(rk4Amplification(-2.78529356, 0)).toBeCloseTo(1, 6);
     expect(rk4Amplification(-2.7, 0)).toBeLessThan(1);
@@ -19,8 +19,12 @@ describe('RK4\'s stability region', () => {
     expect(rk4Amplification(-1e-3, 2.8)).toBeLessThan(1);
   });
 
-  it('a damped oscillator x\'\' + 2 z w x\' + w^2 x = 0: flagged exactly when |R(mu h)| > 1 for its closed-form eigenvalues', () => {
-    for (const [w, zeta] of [[1000, 0.05], [1000, 2], [300, 0.7]]) {
+  it("a damped oscillator x'' + 2 z w x' + w^2 x = 0: flagged exactly when |R(mu h)| > 1 for its closed-form eigenvalues", () => {
+    for (const [w, zeta] of [
+      [1000, 0.05],
+      [1000, 2],
+      [300, 0.7],
+    ]) {
       const mu = zeta < 1 ? { re: -zeta * w, im: w * Math.sqrt(1 - zeta * zeta) } : { re: -w * (zeta + Math.sqrt(zeta * zeta - 1)), im: 0 };
       const f = (dx: Float64Array, x: Float64Array) => {
         dx[0] = x[1];
@@ -45,7 +49,7 @@ describe('the 3-link PD arm of issue 30 (kp 200, kd 30; fixtures/arm3.ts)', () =
   const compiled = compile(arm());
   const run = (options: object) => simulate(compiled, { stop: 3, step: 1e-3, interval: 0.5, signals: ['j1.q', 'pd1.tau'], ...options });
 
-  it('RK4 at h = 1e-3 stops at t = 0 with a SimulationError naming the fast mode\'s variables and a step that works', () => {
+  it("RK4 at h = 1e-3 stops at t = 0 with a SimulationError naming the fast mode's variables and a step that works", () => {
     let error: unknown;
     try {
       run({ integrator: 'rk4' });
@@ -72,7 +76,9 @@ describe('the 3-link PD arm of issue 30 (kp 200, kd 30; fixtures/arm3.ts)', () =
     const checked = run({ integrator: 'adaptive', rtol: 1e-10, atol: 1e-12 });
     expect(r.integration!.integrator).toBe('radau');
     expect(r.integration!.switched!.time).toBe(0);
-    expect(r.integration!.switched!.reason).toMatch(/^fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3\d\d\d 1\/s/);
+    expect(r.integration!.switched!.reason).toMatch(
+      /^fixed-step RK4 at step 0\.001 is unstable for this model at time 0: the mode with eigenvalue -3\d\d\d 1\/s/,
+    );
     // radau at its default tolerances (rtol 1e-6) against Cash-Karp at rtol 1e-10
     for (const name of ['j1.q', 'pd1.tau'] as const) {
       r.get(name).forEach((v, k) => expect(Math.abs(v - checked.get(name)[k])).toBeLessThan(1e-4 * Math.max(1, Math.abs(v))));
@@ -91,7 +97,8 @@ describe('a model that becomes stiff between two checks', () => {
     // x'' = -k x - 0.1 x': k = 1 until t = 1.5, then 1e8 (eigenvalues -0.05 ± 1e4 i, beyond RK4's 2.83/h at h = 1e-3);
     // the checks run at t = 0 and t = 1, so the blow-up comes between them
     const m = new Model('stiffens');
-    const x = m.variable('x', { start: 1 }), v = m.variable('v', { start: 0 });
+    const x = m.variable('x', { start: 1 }),
+      v = m.variable('v', { start: 0 });
     const k = m.input('k');
     m.equation(der(x), v);
     m.equation(der(v), sub(mul(-1, mul(k, x)), mul(0.1, v)));
@@ -116,14 +123,21 @@ describe('fuzz: the check against the exact spectrum of kron linearize', () => {
   // against RK4's amplification at random steps. Arnoldi sees the whole spectrum up to 20 states.
   it('30 chains x 4 steps: flagged exactly when an exact decaying eigenvalue has |R(mu h)| > 1 (away from |R| = 1 by 1e-3)', () => {
     let seed = 30;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
-    let flagged = 0, judged = 0;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    let flagged = 0,
+      judged = 0;
     for (let k = 0; k < 30; k++) {
       const n = 2 + Math.floor(rnd() * 7);
       const m = new Mechanism(`chain${k}`);
       let at = m.world.frame_b;
       for (let i = 0; i < n; i++) {
-        const j = m.revolute(`j${i + 1}`, { axis: [rnd() - 0.5, rnd() - 0.5, 1], q: rnd() - 0.5, qd: rnd() - 0.5, c: 10 ** (4 * rnd()), d: 10 ** (3 * rnd() - 1) });
+        const j = m.revolute(`j${i + 1}`, {
+          axis: [rnd() - 0.5, rnd() - 0.5, 1],
+          q: rnd() - 0.5,
+          qd: rnd() - 0.5,
+          c: 10 ** (4 * rnd()),
+          d: 10 ** (3 * rnd() - 1),
+        });
         const b = m.body(`b${i + 1}`, { m: 0.2 + rnd(), rcm: [0.1 + 0.2 * rnd(), 0, 0], I: [0.01, 0.01 + 0.01 * rnd(), 0.01 + 0.01 * rnd()] });
         const bar = m.bar(`o${i + 1}`, { r: [0.3, 0, 0] });
         m.connect(at, j.frame_a);

@@ -9,7 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { STEPPERS, INTEGRATORS } from '../../src/sim/steppers/index.ts';
 import type { Derivatives, StepperSettings } from '../../src/sim/steppers/stepper.ts';
 
-const settings = (step: number, extra: Partial<StepperSettings> = {}): StepperSettings => ({ step, stop: 10, rtol: 1e-8, atol: 1e-10, maxSteps: 1e6, ...extra });
+const settings = (step: number, extra: Partial<StepperSettings> = {}): StepperSettings => ({
+  step,
+  stop: 10,
+  rtol: 1e-8,
+  atol: 1e-10,
+  maxSteps: 1e6,
+  ...extra,
+});
 
 /** y' = cos t, y(0) = 0: y = sin t (also a check of the time each stage is given) */
 const sine: Derivatives = (dx, _x, t) => (dx[0] = Math.cos(t));
@@ -63,9 +70,10 @@ describe('every stepper', () => {
 });
 
 describe('the rk4 stepper', () => {
-  it('takes one step as R(z) = 1 + z + z²/2 + z³/6 + z⁴/24 on y\' = λy', () => {
+  it("takes one step as R(z) = 1 + z + z²/2 + z³/6 + z⁴/24 on y' = λy", () => {
     for (const z of [-0.3, -2.5, 0.7]) {
-      const h = 0.01, lambda = z / h;
+      const h = 0.01,
+        lambda = z / h;
       const s = STEPPERS.rk4(Float64Array.of(1), (dx, x) => (dx[0] = lambda * x[0]), 0, settings(h));
       s.step(1);
       expect(s.x[0]).toBeCloseTo(1 + z + z ** 2 / 2 + z ** 3 / 6 + z ** 4 / 24, 14);
@@ -77,7 +85,7 @@ describe('the rk4 stepper', () => {
     const s = STEPPERS.rk4(Float64Array.of(0), sine, 0, settings(0.001));
     const times: number[] = [];
     for (const until of [0.0025, 0.005]) {
-      while (s.t < until) s.step(until), times.push(s.t);
+      while (s.t < until) (s.step(until), times.push(s.t));
     }
     expect(times).toEqual([0.001, 0.002, 0.0025, 0.003, 0.004, 0.005]);
     // 1000 steps of 0.001 end at exactly 1, not 0.9999999999999062
@@ -90,12 +98,16 @@ describe('the rk4 stepper', () => {
     const calls: [number, number][] = [];
     const s = STEPPERS.rk4(Float64Array.of(0), sine, 0, settings(0.001, { guard: (t, _x, h) => calls.push([t, h]) }));
     while (s.t < 2.5) s.step(2.5);
-    expect(calls).toEqual([[0, 0.001], [1, 0.001], [2, 0.001]]);
+    expect(calls).toEqual([
+      [0, 0.001],
+      [1, 0.001],
+      [2, 0.001],
+    ]);
   });
 });
 
 describe('the adaptive (Cash-Karp) stepper', () => {
-  it('counts six evaluations per attempt, the first shared by a step\'s attempts, and the rejections', () => {
+  it("counts six evaluations per attempt, the first shared by a step's attempts, and the rejections", () => {
     // a first step far too large is rejected until the error is within tolerance
     const s = STEPPERS.adaptive(Float64Array.of(1), (dx, x) => (dx[0] = -50 * x[0]), 0, settings(1, { rtol: 1e-6, atol: 1e-9 }));
     while (s.t < 1) s.step(1);

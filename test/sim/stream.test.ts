@@ -12,7 +12,9 @@ import { UsageError } from '../../src/errors.ts';
 // x'' = -4 x from x = 1: x = cos 2t, and f = -4 x an algebraic signal
 function oscillator() {
   const m = new Model('oscillator');
-  const x = m.variable('x', { start: 1 }), v = m.variable('v', { start: 0 }), f = m.variable('f');
+  const x = m.variable('x', { start: 1 }),
+    v = m.variable('v', { start: 0 }),
+    f = m.variable('f');
   m.equation(der(x), v);
   m.equation(der(v), f);
   m.equation(f, mul(-4, x));
@@ -20,7 +22,9 @@ function oscillator() {
 }
 
 const collect = (compiled: ReturnType<typeof compile>, options: Parameters<typeof simulateBlocks>[1], size: number) => {
-  const time: number[] = [], x: number[] = [], f: number[] = [];
+  const time: number[] = [],
+    x: number[] = [],
+    f: number[] = [];
   const arrays = new Set<Float64Array>();
   const blocks = simulateBlocks(compiled, options, size);
   let next = blocks.next();
@@ -28,7 +32,7 @@ const collect = (compiled: ReturnType<typeof compile>, options: Parameters<typeo
     const b = next.value;
     expect(b.length).toBeLessThanOrEqual(size);
     arrays.add(b.time);
-    for (let k = 0; k < b.length; k++) time.push(b.time[k]), x.push(b.columns[0][k]), f.push(b.columns[1][k]);
+    for (let k = 0; k < b.length; k++) (time.push(b.time[k]), x.push(b.columns[0][k]), f.push(b.columns[1][k]));
   }
   return { time, x, f, arrays, stats: next.value };
 };
@@ -73,14 +77,18 @@ describe('a result too large to hold', () => {
   it('--stop 1e12 at 1 ms: a UsageError with the number of samples and a hint, not a RangeError', () => {
     const e = refused({ stop: 1e12, step: 1e-3 });
     expect(e).toBeInstanceOf(UsageError);
-    expect((e as UsageError).message).toBe('a run of 1000000000000001 samples of 2 signals and the time would hold 2.24e+7 GiB in memory, more than the 1 GiB a result may');
+    expect((e as UsageError).message).toBe(
+      'a run of 1000000000000001 samples of 2 signals and the time would hold 2.24e+7 GiB in memory, more than the 1 GiB a result may',
+    );
     expect((e as UsageError).details.hint).toMatch(/--interval.*--out.*simulateBlocks/);
   });
 
   it('refused before the first evaluation: a controller is never called; a run within the limit is not refused', () => {
     let calls = 0;
     const count = () => void calls++;
-    expect(() => simulate(compiled, { stop: 2e5, step: 1e-3, signals: ['x'], controller: count })).toThrow(/^a run of 200000001 samples of 1 signals and the time would hold 2\.98 GiB/);
+    expect(() => simulate(compiled, { stop: 2e5, step: 1e-3, signals: ['x'], controller: count })).toThrow(
+      /^a run of 200000001 samples of 1 signals and the time would hold 2\.98 GiB/,
+    );
     expect(calls).toBe(0);
     expect(sampleCount({ stop: 2e5, step: 1e-3 }) * 2 * 8).toBeGreaterThan(MAX_RESULT_BYTES);
     // as long a run, kept every 10 s: 20001 samples

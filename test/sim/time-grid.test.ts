@@ -8,7 +8,6 @@ import { rng } from '../../src/bench/timing.ts';
 /** the definition: k h rounded to 14 significant digits, through its decimal string */
 const byString = (k: number, h: number) => Number((k * h).toPrecision(14));
 
-
 /** the k in [0, n] whose times differ from the definition's */
 function mismatches(h: number, n: number): number[] {
   const bad: number[] = [];
@@ -29,7 +28,8 @@ describe('timeAt: the RK4 grid without a string', () => {
   });
 
   it('equals it for steps of 15 significant digits ending in 5, whose multiples fall next to a half in the 14th digit', () => {
-    for (const h of [1.00000000000005e-3, 1.23456789012345e-4, 3.33333333333335e-2, 7.77777777777775e-6, 0.100000000000005]) expect(mismatches(h, 100000), `h = ${h}`).toEqual([]);
+    for (const h of [1.00000000000005e-3, 1.23456789012345e-4, 3.33333333333335e-2, 7.77777777777775e-6, 0.100000000000005])
+      expect(mismatches(h, 100000), `h = ${h}`).toEqual([]);
   });
 
   it('equals it for seeded random steps from 1e-9 to 10, and past the fast range', () => {

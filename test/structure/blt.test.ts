@@ -82,12 +82,18 @@ describe('bltBlocks', () => {
   it('handles a 300000-deep dependency chain and a 300000-equation loop without stack overflow', () => {
     const n = 300_000;
     // eq i: {x_i, x_{i+1}}: eq i needs eq i+1, so the solve order is n-1, ..., 0
-    const chain = bipartiteFromLists(n, Array.from({ length: n }, (_, i) => (i === n - 1 ? [i] : [i, i + 1])));
+    const chain = bipartiteFromLists(
+      n,
+      Array.from({ length: n }, (_, i) => (i === n - 1 ? [i] : [i, i + 1])),
+    );
     const c = bltBlocks(chain, maximumMatching(chain));
     expect(c.blockStart.length).toBe(n + 1);
     expect(c.order[0]).toBe(n - 1);
     expect(c.order[n - 1]).toBe(0);
-    const cycle = bipartiteFromLists(n, Array.from({ length: n }, (_, i) => [i, (i + 1) % n]));
+    const cycle = bipartiteFromLists(
+      n,
+      Array.from({ length: n }, (_, i) => [i, (i + 1) % n]),
+    );
     const l = bltBlocks(cycle, maximumMatching(cycle));
     expect(Array.from(l.blockStart)).toEqual([0, n]);
   });

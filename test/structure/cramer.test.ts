@@ -23,7 +23,8 @@ type Result = ReturnType<typeof cramerSolve>;
 
 // (A row-major k x k, b, k) => z with A z = b and det(A), by Gaussian elimination with partial pivoting
 function gaussSolve(A0: readonly number[], b0: readonly number[], k: number): { z: number[]; det: number } {
-  const A = [...A0], b = [...b0];
+  const A = [...A0],
+    b = [...b0];
   let det = 1;
   for (let p = 0; p < k; p++) {
     let piv = p;
@@ -83,13 +84,20 @@ function constant(rand: () => number): number {
 function randomEntry(rand: () => number): Expr {
   const s = () => SYMS[randInt(rand, SYMS.length)];
   switch (randInt(rand, 7)) {
-    case 0: return num(constant(rand));
-    case 1: return s();
-    case 2: return add(s(), constant(rand));
-    case 3: return mul(s(), s());
-    case 4: return sub(mul(constant(rand), s()), s());
-    case 5: return div(s(), add(2, s()));
-    default: return sin(add(s(), constant(rand)));
+    case 0:
+      return num(constant(rand));
+    case 1:
+      return s();
+    case 2:
+      return add(s(), constant(rand));
+    case 3:
+      return mul(s(), s());
+    case 4:
+      return sub(mul(constant(rand), s()), s());
+    case 5:
+      return div(s(), add(2, s()));
+    default:
+      return sin(add(s(), constant(rand)));
   }
 }
 
@@ -155,7 +163,11 @@ describe('cramerSolve against Gaussian elimination', () => {
       for (let seed = 1; seed <= 20; seed++) {
         expect(checkAgainstGauss(5000 + 100 * k + seed, k, dense, (rand) => num(constant(rand)))).toBe(true);
         const rand = rng(5000 + 100 * k + seed);
-        const r = cramerSolve(matrix(k, dense, () => num(constant(rand))), Array.from({ length: k }, () => num(constant(rand))), k);
+        const r = cramerSolve(
+          matrix(k, dense, () => num(constant(rand))),
+          Array.from({ length: k }, () => num(constant(rand))),
+          k,
+        );
         expect(r.assigns).toEqual([]);
         expect(r.z.every((e) => e.op === 'const')).toBe(true);
       }
@@ -202,10 +214,18 @@ describe('cramerSolve against Gaussian elimination', () => {
     for (let seed = 1; seed <= 12; seed++) {
       const rand = rng(seed);
       const rowOf = permutation(rand, k);
-      const H = matrix(k, (i, j) => rowOf[j] === i, () => num(1));
+      const H = matrix(
+        k,
+        (i, j) => rowOf[j] === i,
+        () => num(1),
+      );
       const c = [1, 2, 3, 4].map(num);
       const r = cramerSolve(H, c, k);
-      const ge = gaussSolve(H.map((e) => e.value), c.map((e) => e.value), k);
+      const ge = gaussSolve(
+        H.map((e) => e.value),
+        c.map((e) => e.value),
+        k,
+      );
       expect(r.det).toBe(num(ge.det));
       expect(r.z.map((e) => e.value)).toEqual(ge.z);
     }
@@ -218,7 +238,7 @@ describe('cramerSolve against Gaussian elimination', () => {
   });
 });
 
-describe('shared subdeterminants (the paper\'s tree, section 5)', () => {
+describe("shared subdeterminants (the paper's tree, section 5)", () => {
   it('binds each distinct minor of [H c] once: sum over orders 2..k-1 of C(k+1, m), plus det', () => {
     for (let k = 2; k <= 5; k++) {
       const { H, c } = symbolic(k);
@@ -251,7 +271,15 @@ describe('shared subdeterminants (the paper\'s tree, section 5)', () => {
       const k = 1 + (seed % 4);
       let r: Result;
       try {
-        r = cramerSolve(matrix(k, () => rand() < 0.8, () => randomEntry(rand)), Array.from({ length: k }, () => randomEntry(rand)), k);
+        r = cramerSolve(
+          matrix(
+            k,
+            () => rand() < 0.8,
+            () => randomEntry(rand),
+          ),
+          Array.from({ length: k }, () => randomEntry(rand)),
+          k,
+        );
       } catch {
         continue;
       }
@@ -313,15 +341,19 @@ describe('op counts against the runtime dense solvers', () => {
     for (let k = 1; k <= 4; k++) {
       const { H, c } = symbolic(k, dense, 'cmp');
       const cr = opsOf(cramerSolve(H, c, k));
-      const lu = luOps(k), ch = choleskyOps(k);
+      const lu = luOps(k),
+        ch = choleskyOps(k);
       cramer.push(cr);
-      rows.push(`| ${k} | ${cr.mul}/${cr.add}/${cr.div} | ${total(cr)} | ${lu.mul}/${lu.add}/${lu.div} | ${total(lu)} | ${ch.mul}/${ch.add}/${ch.div}/${ch.fn} | ${total(ch)} |`);
+      rows.push(
+        `| ${k} | ${cr.mul}/${cr.add}/${cr.div} | ${total(cr)} | ${lu.mul}/${lu.add}/${lu.div} | ${total(lu)} | ${ch.mul}/${ch.add}/${ch.div}/${ch.fn} | ${total(ch)} |`,
+      );
     }
     console.log(rows.join('\n'));
     // k = 1: one division (generated code divides directly; luSolve would scale first)
     expect(cramer[0]).toEqual({ mul: 0, add: 0, div: 1, fn: 0 });
     for (let k = 2; k <= 4; k++) {
-      const cr = cramer[k - 1], lu = luOps(k);
+      const cr = cramer[k - 1],
+        lu = luOps(k);
       // Cramer divides k times; LU k(k+1)/2 times, plus 2k for its row and column scales
       expect(cr.div).toBe(k);
       expect(lu.div).toBe((k * (k + 1)) / 2 + 2 * k);
@@ -341,7 +373,16 @@ describe('determinism', () => {
       const build = () => {
         const rand = rng(700 + seed);
         const k = 2 + (seed % 3);
-        return cramerSolve(matrix(k, () => rand() < 0.85, () => randomEntry(rand)), Array.from({ length: k }, () => randomEntry(rand)), k, 'b1.');
+        return cramerSolve(
+          matrix(
+            k,
+            () => rand() < 0.85,
+            () => randomEntry(rand),
+          ),
+          Array.from({ length: k }, () => randomEntry(rand)),
+          k,
+          'b1.',
+        );
       };
       let r1: Result, r2: Result;
       try {
@@ -361,9 +402,13 @@ describe('determinism', () => {
   });
 
   it('builds literally the same nodes when nothing needs a temporary', () => {
-    for (const [k, pattern] of [[1, dense], [3, (i: number, j: number) => i === j]] as const) {
+    for (const [k, pattern] of [
+      [1, dense],
+      [3, (i: number, j: number) => i === j],
+    ] as const) {
       const { H, c } = symbolic(k, pattern, 'same');
-      const r1 = cramerSolve(H, c, k), r2 = cramerSolve(H, c, k);
+      const r1 = cramerSolve(H, c, k),
+        r2 = cramerSolve(H, c, k);
       expect(r1.assigns).toEqual([]);
       r1.z.forEach((e, i) => expect(r2.z[i]).toBe(e));
       expect(r2.det).toBe(r1.det);

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UNASSIGNED, bipartiteFromLists, printIncidence, subgraph } from '../../src/structure/graph.ts';
 import { randInt, randomLists, rng } from './helpers.ts';
 
-const rows = (start: Int32Array, adj: Int32Array) =>
-  Array.from({ length: start.length - 1 }, (_, i) => Array.from(adj.subarray(start[i], start[i + 1])));
+const rows = (start: Int32Array, adj: Int32Array) => Array.from({ length: start.length - 1 }, (_, i) => Array.from(adj.subarray(start[i], start[i + 1])));
 
 describe('bipartiteFromLists', () => {
   it('sorts and deduplicates each row and builds the transpose', () => {
@@ -46,7 +45,10 @@ describe('subgraph', () => {
     expect(Array.from(s.eqs)).toEqual([3, 0]);
     expect(Array.from(s.vars)).toEqual([3, 0, 2]);
     // local eq0 = global eq3 {x0, x3} -> local {1, 0}; local eq1 = global eq0 {x0, x2} -> local {1, 2}
-    expect(rows(s.graph.eqStart, s.graph.eqAdj)).toEqual([[0, 1], [1, 2]]);
+    expect(rows(s.graph.eqStart, s.graph.eqAdj)).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
     expect(rows(s.graph.varStart, s.graph.varAdj)).toEqual([[0], [0, 1], [1]]);
   });
 
@@ -57,10 +59,15 @@ describe('subgraph', () => {
       const lists = randomLists(rand, n, n, 0.1);
       const g = bipartiteFromLists(n, lists);
       const eqs = Array.from({ length: n }, (_, i) => i).filter(() => rand() < (t % 2 ? 0.05 : 0.6));
-      const vars = Array.from({ length: n }, (_, i) => i).filter(() => rand() < (t % 2 ? 0.05 : 0.6)).reverse();
+      const vars = Array.from({ length: n }, (_, i) => i)
+        .filter(() => rand() < (t % 2 ? 0.05 : 0.6))
+        .reverse();
       const s = subgraph(g, eqs, vars);
       const expected = eqs.map((e) =>
-        lists[e].filter((v) => vars.includes(v)).map((v) => vars.indexOf(v)).sort((a, b) => a - b),
+        lists[e]
+          .filter((v) => vars.includes(v))
+          .map((v) => vars.indexOf(v))
+          .sort((a, b) => a - b),
       );
       expect(rows(s.graph.eqStart, s.graph.eqAdj)).toEqual(expected.map((r) => [...new Set(r)]));
     }

@@ -80,7 +80,7 @@ export function oracleMatching(g: Bipartite): Matching {
       }
     }
     if (free === UNASSIGNED) continue;
-    for (let v = free; v !== UNASSIGNED; ) {
+    for (let v = free; v !== UNASSIGNED;) {
       const e = parentEq[v];
       const prev = eqToVar[e];
       eqToVar[e] = v;
@@ -130,11 +130,7 @@ export function matchingViolations(g: Bipartite, m: Matching): string[] {
 }
 
 // (block, solvable, result) => list of violations of the causal-sequence contract (empty when valid)
-export function causalViolations(
-  g: Bipartite,
-  solvable: (eq: number, v: number) => boolean,
-  r: TearingResult,
-): string[] {
+export function causalViolations(g: Bipartite, solvable: (eq: number, v: number) => boolean, r: TearingResult): string[] {
   const bad: string[] = [];
   const known = new Uint8Array(g.nVar);
   const usedEq = new Uint8Array(g.nEq);

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bipartiteFromLists } from '../../src/structure/graph.ts';
 import { maximumMatching } from '../../src/structure/matching.ts';
-import {
-  bruteForceMatchingSize,
-  matchingViolations,
-  oracleMatching,
-  randInt,
-  randomLists,
-  randomPerfect,
-  rng,
-} from './helpers.ts';
+import { bruteForceMatchingSize, matchingViolations, oracleMatching, randInt, randomLists, randomPerfect, rng } from './helpers.ts';
 
 describe('maximumMatching', () => {
   it('equals exhaustive search on many tiny random graphs', () => {
@@ -39,7 +31,11 @@ describe('maximumMatching', () => {
 
   it('equals the augmenting-path oracle on medium over- and under-determined systems', () => {
     const rand = rng(12);
-    for (const [nEq, nVar] of [[3000, 2500], [2500, 3000], [3000, 3000]]) {
+    for (const [nEq, nVar] of [
+      [3000, 2500],
+      [2500, 3000],
+      [3000, 3000],
+    ]) {
       const g = bipartiteFromLists(nVar, randomLists(rand, nEq, nVar, 2.2 / nVar));
       const m = maximumMatching(g);
       expect(matchingViolations(g, m)).toEqual([]);

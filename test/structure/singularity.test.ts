@@ -33,9 +33,7 @@ describe('singularParts', () => {
       const other = oracleMatching(g); // different tie-breaking, same size
       const a = singularParts(g, m);
       const b = singularParts(g, other);
-      expect([a.overEqs, a.overVars, a.underEqs, a.underVars].map(ids)).toEqual(
-        [b.overEqs, b.overVars, b.underEqs, b.underVars].map(ids),
-      );
+      expect([a.overEqs, a.overVars, a.underEqs, a.underVars].map(ids)).toEqual([b.overEqs, b.overVars, b.underEqs, b.underVars].map(ids));
       expect(a.overEqs.length - a.overVars.length).toBe(nEq - m.size);
       expect(a.underVars.length - a.underEqs.length).toBe(nVar - m.size);
       // the two parts are disjoint

@@ -41,9 +41,12 @@ describe('the solve form of torn linear steps', () => {
     expect(steps.length).toBeGreaterThan(0);
     const source = c.source();
     for (const s of steps) {
-      const form = s.form!, k = s.z.length;
+      const form = s.form!,
+        k = s.z.length;
       expect(form).toBeDefined();
-      const report = [...c.plan.blocks, ...c.plan.fallbacks].find((b, i) => (i < c.plan.blocks.length ? i : i - c.plan.blocks.length + (1 << 20)) === s.block) as BlockReport;
+      const report = [...c.plan.blocks, ...c.plan.fallbacks].find(
+        (b, i) => (i < c.plan.blocks.length ? i : i - c.plan.blocks.length + (1 << 20)) === s.block,
+      ) as BlockReport;
       expect(report.form).toBe(form.kind);
       expect(report.why).toBe(form.why);
       expect(report.solver).toBe(form.kind === 'sparse-cholesky' ? 'cholesky' : form.kind);
@@ -56,7 +59,8 @@ describe('the solve form of torn linear steps', () => {
       // used only when it saves a fifth of the dense factorisation
       expect(total(form.sparse.ops)).toBeLessThan(0.8 * total(choleskyOps(k)));
       // the pattern: every entry H_ij off the diagonal that is not the constant 0 is one the factorisation updates
-      const { order, start, rows } = form.sparse, covered = new Set<number>();
+      const { order, start, rows } = form.sparse,
+        covered = new Set<number>();
       order.forEach((j, p) => rows.slice(start[p], start[p + 1]).forEach((i) => covered.add(i * k + j).add(j * k + i)));
       for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (i !== j && !isConst(s.H[i * k + j], 0)) expect(covered.has(i * k + j)).toBe(true);
       // what codegen prints: the pattern's order, as the record has it
@@ -70,7 +74,18 @@ describe('the solve form of torn linear steps', () => {
     // H = [[a, b], [a, b]]: det H = ab - ba is identically 0, which cramerSolve reports as a StructuralError
     const H = [a, b, a, b];
     expect(() => cramerSolve(H, [num(1), num(2)], 2, '')).toThrow(StructuralError);
-    const step: LinearStep = { kind: 'linear', block: 0, prelude: [], z: [a.sym!, b.sym!] as never, H, c: [num(1), num(2)], symmetric: false, paired: false, y: [], solver: 'lu' };
+    const step: LinearStep = {
+      kind: 'linear',
+      block: 0,
+      prelude: [],
+      z: [a.sym!, b.sym!] as never,
+      H,
+      c: [num(1), num(2)],
+      symmetric: false,
+      paired: false,
+      y: [],
+      solver: 'lu',
+    };
     const report = { solver: 'lu' } as BlockReport;
     const [chosen] = chooseSolvers([step], () => report) as LinearStep[];
     expect(chosen.solver).toBe('lu');

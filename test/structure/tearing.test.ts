@@ -14,7 +14,12 @@ const plain = (p: { kind: string; eqs: Int32Array; vars: Int32Array }) => ({
 
 // Relaxing paper eq. 3, vars a1=0, a2=1, tau1=2, tau2=3:
 //   eq0: J1*a1 + tau1 = tin   eq1: J2*a2 - tau2 = 0   eq2: -a1 + i*a2 = 0   eq3: i*tau1 - tau2 = 0
-const driveTrain = bipartiteFromLists(4, [[0, 2], [1, 3], [0, 1], [2, 3]]);
+const driveTrain = bipartiteFromLists(4, [
+  [0, 2],
+  [1, 3],
+  [0, 1],
+  [2, 3],
+]);
 
 describe('tearWithHints', () => {
   it('tears the drive-train loop with a2 and the J2 equation', () => {
@@ -37,7 +42,12 @@ describe('tearWithHints', () => {
 
   it('reports the loop that one tear variable leaves in a two-loop block', () => {
     // loop A: e0(x0, x1), e1(x0, x1, x3); loop B: e2(x0, x2, x3), e3(x2, x3); coupled through x0 and x3
-    const g = bipartiteFromLists(4, [[0, 1], [0, 1, 3], [0, 2, 3], [2, 3]]);
+    const g = bipartiteFromLists(4, [
+      [0, 1],
+      [0, 1, 3],
+      [0, 2, 3],
+      [2, 3],
+    ]);
     const r = tearWithHints(g, all, [0], [1]);
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -123,7 +133,11 @@ describe('tearHeuristic', () => {
       for (let b = 0; b + 1 < blt.blockStart.length; b++) {
         const eqs = blt.order.subarray(blt.blockStart[b], blt.blockStart[b + 1]);
         if (eqs.length < 2) continue;
-        const block = subgraph(g, eqs, eqs.map((e) => m.eqToVar[e])).graph;
+        const block = subgraph(
+          g,
+          eqs,
+          eqs.map((e) => m.eqToVar[e]),
+        ).graph;
         checkHeuristic(block, hashedSolvable(salt, share));
         blocks++;
       }
@@ -137,7 +151,10 @@ describe('tearHeuristic', () => {
     expect(r.tearVars.length).toBe(r.residueEqs.length);
     expect(() => tearHeuristic(bipartiteFromLists(2, [[0, 1]]), all)).toThrow(RangeError);
     const n = 200_000;
-    const cycle = bipartiteFromLists(n, Array.from({ length: n }, (_, i) => [i, (i + 1) % n]));
+    const cycle = bipartiteFromLists(
+      n,
+      Array.from({ length: n }, (_, i) => [i, (i + 1) % n]),
+    );
     const big = tearHeuristic(cycle, all);
     expect(big.tearVars.length).toBe(1);
     expect(tearWithHints(cycle, all, big.tearVars, big.residueEqs).ok).toBe(true);

@@ -61,7 +61,15 @@ describe('torn form by relaxed elimination with the qdd kept', () => {
       });
       // no drive: RNEA of the torn accelerations is zero torque at every joint
       const tau = rnea(tree, q, qd, qdd);
-      const scale = Math.max(1, ...rnea(tree, q, qd, qdd.map(() => 0)).map(Math.abs));
+      const scale = Math.max(
+        1,
+        ...rnea(
+          tree,
+          q,
+          qd,
+          qdd.map(() => 0),
+        ).map(Math.abs),
+      );
       for (const t of tau) expect(Math.abs(t)).toBeLessThan(1e-10 * scale);
     }
   });
@@ -81,7 +89,8 @@ describe('torn form by columns at run time (more than 64 tearing variables)', ()
     const rnd = prng(11);
     for (let s = 0; s < 3; s++) {
       const x = torn.x0().map(() => 2 * rnd() - 1);
-      const a = new Float64Array(x.length), b = new Float64Array(x.length);
+      const a = new Float64Array(x.length),
+        b = new Float64Array(x.length);
       torn.derivatives(0, x, a);
       relaxed.derivatives(0, Float64Array.from(x), b);
       const scale = Math.max(1, ...b.map(Math.abs));

@@ -8,12 +8,14 @@ import { main } from '../../src/cli/main.ts';
 import build from '../../mechanisms/pendulum.ts';
 
 async function kron(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
   return { code, stdout, stderr };
 }
 
-const HINT = "  hint: fewer points (--grid 'x=a:b:n' with a smaller n, a smaller --samples); with --force the runs are made one at a time as the sweep goes, the rows written as runs finish, and the same command resumes an interrupted sweep\n";
+const HINT =
+  "  hint: fewer points (--grid 'x=a:b:n' with a smaller n, a smaller --samples); with --force the runs are made one at a time as the sweep goes, the rows written as runs finish, and the same command resumes an interrupted sweep\n";
 
 describe('more than 10^6 runs', () => {
   it('a billion-point grid or a billion samples without --force: a usage error before anything is compiled or made (exit 2)', async () => {
@@ -28,7 +30,7 @@ describe('more than 10^6 runs', () => {
     expect(() => sweepPoints({ grid: ['a=0:1:1e9', 'b=0:1:1e9'], force: true })).toThrow(/more than can be numbered/);
   });
 
-  it('with force, a billion-point grid holds none of its points: run i is the nested loops\' point, read in any order', () => {
+  it("with force, a billion-point grid holds none of its points: run i is the nested loops' point, read in any order", () => {
     const heap = process.memoryUsage().heapUsed;
     const points = sweepPoints({ grid: ['a=0:1:1000000000', 'b=-1,1'], force: true });
     expect(points.count).toBe(2e9);
@@ -44,7 +46,8 @@ describe('more than 10^6 runs', () => {
     const dist = ['m=normal(2,0.1)', 'q=uniform(-1,1)'];
     const points = sweepPoints({ samples: 1e9, dist, seed: 5, force: true });
     // the oracle: draw run by run from a generator of the same seed
-    const random = new Random(5), ds = dist.map(parseDist);
+    const random = new Random(5),
+      ds = dist.map(parseDist);
     const drawn = Array.from({ length: 50 }, () => ds.map((d) => (d.kind === 'normal' ? random.normal(d.a, d.b) : random.uniform(d.a, d.b))));
     for (const i of [0, 1, 2, 49, 3, 48, 0]) expect(points.at(i)).toEqual(drawn[i]);
     expect(sweepPoints({ samples: 50, dist, seed: 5 }).values).toEqual(drawn);

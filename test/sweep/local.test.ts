@@ -18,12 +18,19 @@ const collect = async (results: AsyncIterable<SweepResult>) => {
 };
 const simulation = { stop: 0.3, step: 1e-3 };
 const grid = (workers: number): SweepSpec => ({ grid: ['link.m=0.5:2:4', 'j1.q=-1,0.5'], simulate: simulation, signals: ['j1.q', 'j1.qd'], workers });
-const monteCarlo = (workers: number): SweepSpec => ({ samples: 6, dist: ['link.m=normal(1,0.2)', 'j1.qd=uniform(-2,2)'], seed: 11, simulate: simulation, workers });
+const monteCarlo = (workers: number): SweepSpec => ({
+  samples: 6,
+  dist: ['link.m=normal(1,0.2)', 'j1.qd=uniform(-2,2)'],
+  seed: 11,
+  simulate: simulation,
+  workers,
+});
 
 describe('sweep on worker threads', () => {
   it('1 and 2 workers give bit-identical results in run order, for a grid and for Monte Carlo samples', async () => {
     for (const spec of [grid, monteCarlo]) {
-      const one = await collect(sweep(build(), spec(1))), two = await collect(sweep(build(), spec(2)));
+      const one = await collect(sweep(build(), spec(1))),
+        two = await collect(sweep(build(), spec(2)));
       expect(one.map((r) => r.index)).toEqual([...one.keys()]);
       expect(one.every((r) => r.status === 'ok')).toBe(true);
       const names = Object.keys(one[0].values);
@@ -59,7 +66,9 @@ describe('sweep on worker threads', () => {
   });
 
   it('a name that is neither a parameter nor a state is a usage error before anything runs', async () => {
-    await expect(collect(sweep(build(), { grid: ['link.mass=1,2'], simulate: simulation }))).rejects.toThrow(/link.mass, which is neither a parameter nor a variable/);
+    await expect(collect(sweep(build(), { grid: ['link.mass=1,2'], simulate: simulation }))).rejects.toThrow(
+      /link.mass, which is neither a parameter nor a variable/,
+    );
   });
 
   it('the portable model, through JSON, runs bit-identically to the compiled model it came from', () => {
@@ -74,15 +83,33 @@ describe('sweep on worker threads', () => {
 
 describe('kron sweep', () => {
   const run = async (...args: string[]) => {
-    let stdout = '', stderr = '';
+    let stdout = '',
+      stderr = '';
     const code = await main(['sweep', ...args], { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
     return { code, stdout, stderr };
   };
 
   it('writes one CSV row per run with the swept values, status, error, metrics and the --metric columns; --detail one CSV per run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-sweep-'));
-    const out = join(dir, 'sweep.csv'), detail = join(dir, 'runs');
-    const r = await run('mechanisms/pendulum.ts', '--grid', 'j1.q=-1,0,1', '--stop', '0.2', '--signals', 'j1.q,j1.qd', '--metric', 'test/sweep/fixtures/metric.ts', '--detail', detail, '--workers', '2', '--out', out);
+    const out = join(dir, 'sweep.csv'),
+      detail = join(dir, 'runs');
+    const r = await run(
+      'mechanisms/pendulum.ts',
+      '--grid',
+      'j1.q=-1,0,1',
+      '--stop',
+      '0.2',
+      '--signals',
+      'j1.q,j1.qd',
+      '--metric',
+      'test/sweep/fixtures/metric.ts',
+      '--detail',
+      detail,
+      '--workers',
+      '2',
+      '--out',
+      out,
+    );
     expect(r.stderr).toBe(`wrote 3 runs (0 failed) to ${out}\n`);
     expect(r.code).toBe(0);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
@@ -94,7 +121,19 @@ describe('kron sweep', () => {
   });
 
   it('a metric that reads a signal not recorded fails each run with the reason', async () => {
-    const r = await run('mechanisms/pendulum.ts', '--grid', 'j1.q=0', '--stop', '0.1', '--signals', 'j1.q', '--metric', 'test/sweep/fixtures/metric.ts', '--workers', '1');
+    const r = await run(
+      'mechanisms/pendulum.ts',
+      '--grid',
+      'j1.q=0',
+      '--stop',
+      '0.1',
+      '--signals',
+      'j1.q',
+      '--metric',
+      'test/sweep/fixtures/metric.ts',
+      '--workers',
+      '1',
+    );
     expect(r.stdout).toBe('run,j1.q,status,error\n0,0,error,UsageError: signal j1.qd was not recorded\n');
     expect(r.stderr).toBe('1 of 1 runs failed\n');
   });

@@ -58,7 +58,9 @@ describe('the sweep record', () => {
     expect(readChanged('settings.simulate.stop', -1)).toBe(`the record at ${at}: settings.simulate: stop time -1 must be a finite number >= 0`);
     expect(readChanged('settings.simulate.integrator', 'euler')).toMatch(/settings.simulate: integrator "euler" is not known/);
     expect(readChanged('settings.signals', 'j1.q')).toBe(`the record at ${at}: settings.signals is not a list of names`);
-    expect(readChanged('settings.metric.name', '../../etc/passwd')).toBe(`the record at ${at}: settings.metric.name is "../../etc/passwd", not a file name (no folders)`);
+    expect(readChanged('settings.metric.name', '../../etc/passwd')).toBe(
+      `the record at ${at}: settings.metric.name is "../../etc/passwd", not a file name (no folders)`,
+    );
     expect(readChanged('settings.metric.sha256', 'abc')).toBe(`the record at ${at}: settings.metric.sha256 is not 64 hex digits`);
     expect(readChanged('settings.detail', '..')).toBe(`the record at ${at}: settings.detail is "..", not a folder name (no folders above it)`);
     expect(readChanged('settings.detail', '/tmp/x')).toMatch(/settings.detail is "\/tmp\/x", not a folder name/);
@@ -75,9 +77,14 @@ describe('jobs and results', () => {
   it('a job reads back as its sweep and run; one that names another run, or values that are not finite numbers, is refused', () => {
     expect(readJob(key, `${hash}-4`, jobMessage(key, `${hash}-4`, hash, task))).toEqual({ sweep: hash, task });
     // signed for id -4 but offered as -5: the signature names the place
-    expect(refusal(() => readJob(key, `${hash}-5`, jobMessage(key, `${hash}-4`, hash, task)))).toMatch(/^the job 0123456789abcdef-5 has a signature that does not match/);
-    expect(refusal(() => readJob(key, `${hash}-5`, jobMessage(key, `${hash}-5`, hash, task)))).toBe(`the job ${hash}-5: task.index is 4, not the run its id names`);
-    const bad = (t: object, sweep = hash) => refusal(() => readJob(key, `${sweep}-4`, { message: key.sign('job', `${sweep}-4`, JSON.stringify({ sweep, task: t })) }));
+    expect(refusal(() => readJob(key, `${hash}-5`, jobMessage(key, `${hash}-4`, hash, task)))).toMatch(
+      /^the job 0123456789abcdef-5 has a signature that does not match/,
+    );
+    expect(refusal(() => readJob(key, `${hash}-5`, jobMessage(key, `${hash}-5`, hash, task)))).toBe(
+      `the job ${hash}-5: task.index is 4, not the run its id names`,
+    );
+    const bad = (t: object, sweep = hash) =>
+      refusal(() => readJob(key, `${sweep}-4`, { message: key.sign('job', `${sweep}-4`, JSON.stringify({ sweep, task: t })) }));
     expect(bad({ ...task, parameters: { 'link.m': 'NaN' } })).toBe(`the job ${hash}-4: task.parameters.link.m is "NaN", not a finite number`);
     expect(bad({ ...task, start: null })).toBe(`the job ${hash}-4: task.start is null, not an object`);
     expect(bad(task, 'ZZ')).toBe('the job ZZ-4: sweep is "ZZ", not 16 hex digits');

@@ -23,12 +23,15 @@ beforeAll(() => {
 function writeMetric(dir: string, factor: number): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'factor.ts'), `export const factor = ${factor};\n`);
-  writeFileSync(join(dir, 'metric.ts'), "import { factor } from './factor.ts';\nexport default (r: { final(name: string): number }) => ({ scaled: factor * r.final('j1.q') });\n");
+  writeFileSync(
+    join(dir, 'metric.ts'),
+    "import { factor } from './factor.ts';\nexport default (r: { final(name: string): number }) => ({ scaled: factor * r.final('j1.q') });\n",
+  );
   return join(dir, 'metric.ts');
 }
 
 describe('metricHash', () => {
-  it('changes with the module\'s text and with a file it imports; the same files elsewhere hash the same', () => {
+  it("changes with the module's text and with a file it imports; the same files elsewhere hash the same", () => {
     const a = writeMetric(join(folder, 'a'), 1);
     const h1 = metricHash(a);
     expect(h1).toMatch(/^[0-9a-f]{16}$/);
@@ -47,7 +50,9 @@ describe('metricHash', () => {
     const started = metricHash(file);
     writeMetric(join(folder, 'c'), 3);
     await expect(loadMetric(file, started)).rejects.toThrow(ModelError);
-    await expect(loadMetric(file, started)).rejects.toThrow(`metric module ${file} is not the one the sweep was started with: its text or a file it imports differs here`);
+    await expect(loadMetric(file, started)).rejects.toThrow(
+      `metric module ${file} is not the one the sweep was started with: its text or a file it imports differs here`,
+    );
     expect(typeof (await loadMetric(file, metricHash(file)))).toBe('function');
   });
 });
@@ -57,7 +62,10 @@ afterAll(killAll);
 
 /** the CSV's columns by name: final(j1.q) and scaled of every row */
 function columns(csv: string): { final: number[]; scaled: number[] } {
-  const [head, ...rows] = csv.trim().split('\n').map((l) => l.split(','));
+  const [head, ...rows] = csv
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   const at = (name: string) => rows.map((r) => Number(r[head.indexOf(name)]));
   return { final: at('final(j1.q)'), scaled: at('scaled') };
 }
@@ -72,7 +80,8 @@ describe.skipIf(skipQueue)('a running kron worker and an edited metric', () => {
     const metric = writeMetric(join(folder, 'queued'), 1);
     const worker = kron(['worker', '--queue', url, '--workers', '1', '--metric-dir', join(folder, 'queued')]);
     await until('the worker', () => worker.stderrText().includes('kron worker:'));
-    const sweep = (out: string) => kron(['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0.1,0.2,0.3', '--stop', '0.5', '--metric', metric, '--queue', url, '--out', join(folder, out)]);
+    const sweep = (out: string) =>
+      kron(['sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0.1,0.2,0.3', '--stop', '0.5', '--metric', metric, '--queue', url, '--out', join(folder, out)]);
     expect(await exited(sweep('one.csv'))).toBe(0);
     const one = columns(readFileSync(join(folder, 'one.csv'), 'utf8'));
     expect(one.final.every(Number.isFinite)).toBe(true);

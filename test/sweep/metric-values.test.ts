@@ -6,11 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 
 async function sweep(metric: string, grid = 'j1.q=0,1') {
-  let stdout = '', stderr = '';
-  const code = await main(['sweep', 'mechanisms/pendulum.ts', '--grid', grid, '--stop', '0.01', '--signals', 'j1.q', '--workers', '1', '--metric', `test/sweep/fixtures/${metric}`], {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-  });
+  let stdout = '',
+    stderr = '';
+  const code = await main(
+    ['sweep', 'mechanisms/pendulum.ts', '--grid', grid, '--stop', '0.01', '--signals', 'j1.q', '--workers', '1', '--metric', `test/sweep/fixtures/${metric}`],
+    {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+    },
+  );
   return { code, rows: stdout.trim().split('\n'), stderr };
 }
 
@@ -19,14 +23,21 @@ const row = (run: number, q: number, error: string) => `${run},${q},error,"Model
 describe('metric values', () => {
   it('null is an error row, not 0', async () => {
     const r = await sweep('metric-null.ts');
-    expect(r.rows).toEqual(['run,j1.q,status,error', row(0, 0, 'metric-null.ts, run 0: "peak" is null, not a finite number'), row(1, 1, 'metric-null.ts, run 1: "peak" is null, not a finite number')]);
+    expect(r.rows).toEqual([
+      'run,j1.q,status,error',
+      row(0, 0, 'metric-null.ts, run 0: "peak" is null, not a finite number'),
+      row(1, 1, 'metric-null.ts, run 1: "peak" is null, not a finite number'),
+    ]);
     expect(r.stderr).toBe('2 of 2 runs failed\n');
     expect(r.code).toBe(0); // a failed run is a row; the sweep itself went through
   });
 
   it('a string is an error row, not a column per character of NaN', async () => {
     const r = await sweep('metric-string.ts', 'j1.q=0');
-    expect(r.rows).toEqual(['run,j1.q,status,error', row(0, 0, 'metric-string.ts, run 0: returned the string "hello", not a number or an object of named numbers')]);
+    expect(r.rows).toEqual([
+      'run,j1.q,status,error',
+      row(0, 0, 'metric-string.ts, run 0: returned the string "hello", not a number or an object of named numbers'),
+    ]);
   });
 
   it('a key that is already a column (status) is an error row, not a second status column', async () => {

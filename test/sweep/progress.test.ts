@@ -6,7 +6,15 @@ import { sweepBar } from '../../src/cli/progress.ts';
 
 describe('sweepBar', () => {
   it('draws runs done of all and the rate', () => {
-    const terminal = { isTTY: true, columns: 100, text: '', write(s: string) { terminal.text += s; return true; } };
+    const terminal = {
+      isTTY: true,
+      columns: 100,
+      text: '',
+      write(s: string) {
+        terminal.text += s;
+        return true;
+      },
+    };
     let now = 0;
     const bar = sweepBar(terminal as unknown as WriteStream, 40, () => now);
     now = 2000;
@@ -26,4 +34,3 @@ describe('sweepBar', () => {
     expect(writes.calls).toEqual([]);
   });
 });
-

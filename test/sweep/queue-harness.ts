@@ -32,16 +32,24 @@ export function killAll(): void {
 }
 
 export function kron(args: string[], env: NodeJS.ProcessEnv = {}): Kron {
-  const child = spawn(process.execPath, [join(root, 'bin/kron.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KRON_QUEUE_KEY: KEY, ...env } });
+  const child = spawn(process.execPath, [join(root, 'bin/kron.mjs'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KRON_QUEUE_KEY: KEY, ...env },
+  });
   children.push(child);
   krons.push(child);
-  let err = '', out = '';
+  let err = '',
+    out = '';
   child.stderr!.on('data', (d: Buffer) => ((err += d), (written += d.length)));
   child.stdout!.on('data', (d: Buffer) => ((out += d), (written += d.length)));
   return Object.assign(child, { stderrText: () => err, stdoutText: () => out });
 }
 
-export const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code)),
+  );
 
 /** CPU clock ticks (user + system, /proc/<pid>/stat) the running kron processes have used: 0 where /proc is not */
 function kronTicks(): number {
@@ -67,7 +75,8 @@ function kronTicks(): number {
  */
 export async function until(what: string, ok: () => boolean | Promise<boolean>, idleMs = 30_000): Promise<void> {
   const progress = () => `${written} ${kronTicks()}`;
-  let seen = progress(), idleSince = Date.now();
+  let seen = progress(),
+    idleSince = Date.now();
   while (!(await ok())) {
     const now = progress();
     if (now !== seen) [seen, idleSince] = [now, Date.now()];
@@ -99,10 +108,16 @@ export async function startRedis(port: number, extra: string[] = []): Promise<Ch
 }
 
 /** the run indices a worker's --verbose lines say it started, or finished */
-export const lines = (log: string, what: 'started' | 'ok') => [...log.matchAll(new RegExp(`^run (\\d+) of sweep \\w+: ${what}$`, 'gm'))].map((m) => Number(m[1]));
+export const lines = (log: string, what: 'started' | 'ok') =>
+  [...log.matchAll(new RegExp(`^run (\\d+) of sweep \\w+: ${what}$`, 'gm'))].map((m) => Number(m[1]));
 
 /** a CSV's rows after the header, split into fields (no field here holds a comma) */
-export const rows = (csv: string) => csv.trim().split('\n').slice(1).map((r) => r.split(','));
+export const rows = (csv: string) =>
+  csv
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((r) => r.split(','));
 
 /**
  * A queue test's own timeout: only the backstop for a process that spins

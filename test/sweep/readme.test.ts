@@ -39,6 +39,11 @@ describe('docs/guide/sweeps.md', () => {
     writeFileSync(file, code.replace("'./mechanisms/pendulum.ts'", "'../mechanisms/pendulum.ts'"));
     const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, encoding: 'utf8' });
     expect(r.stderr).toBe('');
-    expect(r.stdout.trim().split('\n').map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual(['0 -1 ok', '1 0 ok', '2 1 ok']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ').slice(0, 3).join(' ')),
+    ).toEqual(['0 -1 ok', '1 0 ok', '2 1 ok']);
   });
 });

@@ -14,7 +14,12 @@ const pem = (name: string) => (writeFileSync(join(dir, name), `-----BEGIN ${name
 describe('the queue URL', () => {
   it('redis:// with a database, an ACL user and a password from the URL or the environment', () => {
     expect(redisOptions('redis://10.0.0.5:6380/2', {}, {})).toEqual({ host: '10.0.0.5', port: 6380, db: 2, maxRetriesPerRequest: null });
-    expect(redisOptions('redis://kron@h', {}, { KRON_REDIS_PASSWORD: 'from env' })).toMatchObject({ host: 'h', port: 6379, username: 'kron', password: 'from env' });
+    expect(redisOptions('redis://kron@h', {}, { KRON_REDIS_PASSWORD: 'from env' })).toMatchObject({
+      host: 'h',
+      port: 6379,
+      username: 'kron',
+      password: 'from env',
+    });
     expect(redisOptions('redis://kron:p%40ss@h', {}, { KRON_REDIS_PASSWORD: 'from env' })).toMatchObject({ username: 'kron', password: 'p@ss' });
     expect(redisOptions('redis://[::1]:7000', {}, {})).toMatchObject({ host: '::1', port: 7000 });
     expect(redisOptions('redis://h', {}, {})).not.toHaveProperty('tls');

@@ -17,12 +17,25 @@ import build from '../../mechanisms/pendulum.ts';
 const root = new URL('../../', import.meta.url).pathname;
 
 async function kron(...argv: string[]) {
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   const code = await main(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
   return { code, stdout, stderr };
 }
 
-const sweepArgs = (out: string, stop = '0.05') => ['mechanisms/pendulum.ts', '--grid', 'j1.q=0:1:1000', '--stop', stop, '--signals', 'j1.q', '--workers', '2', '--out', out];
+const sweepArgs = (out: string, stop = '0.05') => [
+  'mechanisms/pendulum.ts',
+  '--grid',
+  'j1.q=0:1:1000',
+  '--stop',
+  stop,
+  '--signals',
+  'j1.q',
+  '--workers',
+  '2',
+  '--out',
+  out,
+];
 const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
 
 /** resolves once the file has `lines` lines */
@@ -38,7 +51,9 @@ async function lines(child: ChildProcess, file: string, count: number): Promise<
 describe('kron sweep --out: runs kept as they finish, resumed by the same command', () => {
   it('SIGTERM keeps the finished runs (exit 143, a message); another sweep is refused; the same command resumes to the uninterrupted CSV byte for byte', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-resume-'));
-    const reference = join(dir, 'reference.csv'), out = join(dir, 'sweep.csv'), partial = `${out}.partial`;
+    const reference = join(dir, 'reference.csv'),
+      out = join(dir, 'sweep.csv'),
+      partial = `${out}.partial`;
     expect((await kron('sweep', ...sweepArgs(reference))).stderr).toBe(`wrote 1000 runs (0 failed) to ${reference}\n`);
 
     const child = spawn(process.execPath, [join(root, 'bin/kron.mjs'), 'sweep', ...sweepArgs(out)], { cwd: root });
@@ -57,7 +72,11 @@ describe('kron sweep --out: runs kept as they finish, resumed by the same comman
     const before = readFileSync(partial, 'utf8');
     const other = await kron('sweep', ...sweepArgs(out, '0.06'));
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(new RegExp(`^UsageError: ${partial} holds another sweep \\([0-9a-f]{16}, not [0-9a-f]{16}\\): another model, other settings, another metric or other runs\n  hint: it is the partial file of --out ${out}: delete it to start this sweep afresh, or give another --out\n$`));
+    expect(other.stderr).toMatch(
+      new RegExp(
+        `^UsageError: ${partial} holds another sweep \\([0-9a-f]{16}, not [0-9a-f]{16}\\): another model, other settings, another metric or other runs\n  hint: it is the partial file of --out ${out}: delete it to start this sweep afresh, or give another --out\n$`,
+      ),
+    );
     expect(readFileSync(partial, 'utf8')).toBe(before);
 
     // a crash in the middle of a line: that line is dropped
@@ -74,7 +93,9 @@ describe('kron sweep --out: runs kept as they finish, resumed by the same comman
     const out = join(dir, 'sweep.csv');
     writeFileSync(`${out}.partial`, 'run,j1.q\n0,1\n');
     const r = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', '--stop', '0.01', '--workers', '1', '--out', out);
-    expect(r.stderr).toBe(`UsageError: ${out}.partial is not a partial sweep file Kron wrote: line 1 is not JSON\n  hint: it is the partial file of --out ${out}: delete it to start this sweep afresh, or give another --out\n`);
+    expect(r.stderr).toBe(
+      `UsageError: ${out}.partial is not a partial sweep file Kron wrote: line 1 is not JSON\n  hint: it is the partial file of --out ${out}: delete it to start this sweep afresh, or give another --out\n`,
+    );
     expect(r.code).toBe(2);
     expect(readFileSync(`${out}.partial`, 'utf8')).toBe('run,j1.q\n0,1\n');
   });

@@ -43,7 +43,9 @@ describe('queue message signing', () => {
     expect(refused(() => key.open('result', where, body))).toBe(`the result at ${where} is not signed`);
     expect(refused(() => key.open('result', where, undefined))).toBe(`the result at ${where} is not signed`);
     const other = new QueueKey(randomBytes(32));
-    expect(refused(() => key.open('result', where, other.sign('result', where, body)))).toBe(`the result at ${where} is signed with another key (key id ${other.id}, this one's is ${key.id})`);
+    expect(refused(() => key.open('result', where, other.sign('result', where, body)))).toBe(
+      `the result at ${where} is signed with another key (key id ${other.id}, this one's is ${key.id})`,
+    );
     const altered = message.replace('0.25', '0.26');
     expect(refused(() => key.open('result', where, altered))).toBe(`the result at ${where} has a signature that does not match: it was altered or forged`);
     // run 3's genuine result copied to run 5's place, or a result offered as a job
@@ -64,7 +66,9 @@ describe('queue message signing', () => {
     expect(queueKey(join(dir, 'queue.key'), { KRON_QUEUE_KEY: 'x'.repeat(40) }).id).toBe(key.id);
     expect(() => queueKey(undefined, {})).toThrow(UsageError);
     expect(() => queueKey(undefined, {})).toThrow(/needs a signing key/);
-    expect(() => queueKey(undefined, { KRON_QUEUE_KEY: 'short' })).toThrow('the environment variable KRON_QUEUE_KEY is 5 bytes long: a queue key needs at least 32');
+    expect(() => queueKey(undefined, { KRON_QUEUE_KEY: 'short' })).toThrow(
+      'the environment variable KRON_QUEUE_KEY is 5 bytes long: a queue key needs at least 32',
+    );
     expect(() => queueKey(join(dir, 'missing.key'), {})).toThrow(/--key-file .*missing\.key cannot be read \(ENOENT\)/);
   });
 });

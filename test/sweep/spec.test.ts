@@ -27,7 +27,8 @@ describe('--grid', () => {
     expect(parseGrid('j1.q=0.25')).toEqual({ name: 'j1.q', values: [0.25] });
   });
   it('bad specs are usage errors that name --grid with an example', () => {
-    for (const bad of ['link.m', '=1,2', 'link.m=', 'link.m=1:2', 'link.m=1:2:0', 'link.m=1:2:2.5', 'link.m=a,b', 'link.m=1,,2']) usage(() => parseGrid(bad), '--grid');
+    for (const bad of ['link.m', '=1,2', 'link.m=', 'link.m=1:2', 'link.m=1:2:0', 'link.m=1:2:2.5', 'link.m=a,b', 'link.m=1,,2'])
+      usage(() => parseGrid(bad), '--grid');
   });
 });
 
@@ -37,7 +38,8 @@ describe('--dist', () => {
     expect(parseDist('j1.q=uniform(-1, 1)')).toEqual({ name: 'j1.q', kind: 'uniform', a: -1, b: 1 });
   });
   it('bad specs are usage errors that name --dist', () => {
-    for (const bad of ['link.m=gauss(1,2)', 'link.m=normal(1)', 'link.m=normal(1,-2)', 'link.m=uniform(2,1)', 'link.m=normal(a,1)', 'normal(1,2)']) usage(() => parseDist(bad), '--dist');
+    for (const bad of ['link.m=gauss(1,2)', 'link.m=normal(1)', 'link.m=normal(1,-2)', 'link.m=uniform(2,1)', 'link.m=normal(a,1)', 'normal(1,2)'])
+      usage(() => parseDist(bad), '--dist');
   });
 });
 
@@ -45,11 +47,20 @@ describe('runs', () => {
   it('a grid is every combination, the first axis slowest', () => {
     const runs = expandRuns({ grid: [parseGrid('a=1,2'), parseGrid('b=10,20,30')] });
     expect(runs.names).toEqual(['a', 'b']);
-    expect(runs.values).toEqual([[1, 10], [1, 20], [1, 30], [2, 10], [2, 20], [2, 30]]);
+    expect(runs.values).toEqual([
+      [1, 10],
+      [1, 20],
+      [1, 30],
+      [2, 10],
+      [2, 20],
+      [2, 30],
+    ]);
   });
   it('samples: the same seed gives the same draws, another seed others', () => {
     const spec = { samples: 50, dist: ['a=normal(2,0.1)', 'b=uniform(-1,1)'], seed: 7 };
-    const one = sweepPoints(spec), two = sweepPoints(spec), other = sweepPoints({ ...spec, seed: 8 });
+    const one = sweepPoints(spec),
+      two = sweepPoints(spec),
+      other = sweepPoints({ ...spec, seed: 8 });
     expect(one).toEqual(two);
     expect(one.values).toHaveLength(50);
     expect(other.values[0]).not.toEqual(one.values[0]);
@@ -73,15 +84,18 @@ describe('Random (xoshiro128** seeded by splitmix32)', () => {
     for (const v of first) expect(Number.isInteger(v) && v >= 0 && v < 2 ** 32).toBe(true);
   });
   it('normal deviates have the mean and deviation asked for (n = 20000: within 4 standard errors)', () => {
-    const r = new Random(42), n = 20000;
+    const r = new Random(42),
+      n = 20000;
     const xs = Array.from({ length: n }, () => r.normal(2, 0.5));
     const mean = xs.reduce((a, b) => a + b) / n;
     const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
     expect(Math.abs(mean - 2)).toBeLessThan((4 * 0.5) / Math.sqrt(n));
-    expect(Math.abs(sd - 0.5)).toBeLessThan(4 * 0.5 / Math.sqrt(2 * n));
+    expect(Math.abs(sd - 0.5)).toBeLessThan((4 * 0.5) / Math.sqrt(2 * n));
   });
   it('uniform draws fill [a, b) evenly (each tenth within 5 standard errors of n/10)', () => {
-    const r = new Random(3), n = 20000, bins = new Array(10).fill(0);
+    const r = new Random(3),
+      n = 20000,
+      bins = new Array(10).fill(0);
     for (let i = 0; i < n; i++) bins[Math.floor(r.uniform(0, 10))]++;
     const se = Math.sqrt(n * 0.1 * 0.9);
     for (const b of bins) expect(Math.abs(b - n / 10)).toBeLessThan(5 * se);

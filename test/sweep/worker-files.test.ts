@@ -22,15 +22,21 @@ describe("a worker's folders", () => {
   it('the metric by name in --metric-dir, when its content is the one the record names', () => {
     expect(localSettings({ simulate, metric: { name: 'm.ts', sha256 } }, { metricDir: metrics }).metric).toBe(join(metrics, 'm.ts'));
     const other = createHash('sha256').update('something else').digest('hex');
-    expect(() => localSettings({ simulate, metric: { name: 'm.ts', sha256: other } }, { metricDir: metrics })).toThrow(/has other content \(SHA-256 [0-9a-f]{12}\.\.\.\): copy the producer's version/);
-    expect(() => localSettings({ simulate, metric: { name: 'n.ts', sha256 } }, { metricDir: metrics })).toThrow(`is not in --metric-dir ${metrics}: copy it there`);
+    expect(() => localSettings({ simulate, metric: { name: 'm.ts', sha256: other } }, { metricDir: metrics })).toThrow(
+      /has other content \(SHA-256 [0-9a-f]{12}\.\.\.\): copy the producer's version/,
+    );
+    expect(() => localSettings({ simulate, metric: { name: 'n.ts', sha256 } }, { metricDir: metrics })).toThrow(
+      `is not in --metric-dir ${metrics}: copy it there`,
+    );
     expect(() => localSettings({ simulate, metric: { name: 'm.ts', sha256 } }, {})).toThrow(WorkerSetupError);
   });
 
   it('refuses a symbolic link out of the folder', () => {
     writeFileSync(join(dir, 'outside.ts'), text);
     symlinkSync(join(dir, 'outside.ts'), join(metrics, 'link.ts'));
-    expect(() => localSettings({ simulate, metric: { name: 'link.ts', sha256 } }, { metricDir: metrics })).toThrow(/link\.ts leads to .*outside\.ts, outside the folder \(a symbolic link\?\): refused/);
+    expect(() => localSettings({ simulate, metric: { name: 'link.ts', sha256 } }, { metricDir: metrics })).toThrow(
+      /link\.ts leads to .*outside\.ts, outside the folder \(a symbolic link\?\): refused/,
+    );
   });
 
   it('details under --detail-dir/<name>, made when missing; none without --detail-dir', () => {

@@ -23,7 +23,13 @@ const PAIR = 'world.ground__ball.collision1';
 /** the arrows' colour (viewer/page/contact-arrows.ts ARROW_COLOR, #e000e0) */
 const MAGENTA = [0xe0, 0x00, 0xe0];
 
-interface Arrows { count: number; visible: boolean; scale: number; largest: number; arrows: { pair: string; shown: boolean; from: number[]; to: number[] }[] }
+interface Arrows {
+  count: number;
+  visible: boolean;
+  scale: number;
+  largest: number;
+  arrows: { pair: string; shown: boolean; from: number[]; to: number[] }[];
+}
 const contacts = async (page: Page) => ((await page.evaluate('window.kron.state()')) as { contacts: Arrows }).contacts;
 type Point = { x: number; y: number };
 const onScreen = (page: Page, world: number[]) => page.evaluate(`window.kron.worldOnScreen(${JSON.stringify(world)})`) as Promise<Point>;
@@ -46,7 +52,8 @@ beforeAll(async () => {
   if (!RUN) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   // at rest: launched with no speed, started at its static penetration m g / k; RK4 at a step it is stable at
-  sphere = (await simulateRun('mechanisms/sphere-on-plane.ts', 'sphere-rest', 0.2, ['--contact', '--set', 'v0=0', '--step', '1e-5', '--integrator', 'rk4'])).file;
+  sphere = (await simulateRun('mechanisms/sphere-on-plane.ts', 'sphere-rest', 0.2, ['--contact', '--set', 'v0=0', '--step', '1e-5', '--integrator', 'rk4']))
+    .file;
   // launched at v0 = 2 m/s: it slides until t = 2 v0 / (7 mu g) = 0.194 s
   sliding = (await simulateRun('mechanisms/sphere-on-plane.ts', 'sphere-sliding', 0.1, ['--contact', '--step', '1e-5', '--integrator', 'rk4'])).file;
   fourbar = (await simulateRun('mechanisms/fourbar.ts', 'fourbar', 0.1)).file;
@@ -73,14 +80,15 @@ afterAll(() => pages.close());
     expect(arrow.to[0] - arrow.from[0]).toBeCloseTo(0, 9);
     expect(length / (shown.scale * 9.81)).toBeCloseTo(1, 9);
 
-    const foot = await onScreen(page, arrow.from), tip = await onScreen(page, arrow.to);
+    const foot = await onScreen(page, arrow.from),
+      tip = await onScreen(page, arrow.to);
     expect(tip.y, 'the tip above the foot on screen').toBeLessThan(foot.y - 10);
     const around = { x0: Math.min(foot.x, tip.x) - 12, x1: Math.max(foot.x, tip.x) + 12, y0: tip.y - 4, y1: foot.y + 6 };
     const png = PNG.sync.read(await page.locator('#scene').screenshot({ path: join(ARTIFACTS, 'sphere-rest-arrow.png') }));
     const on = magenta(png, around);
     expect(on.length, 'magenta pixels between the contact point and the tip').toBeGreaterThan(30);
     // the head's pixels: in the upper part, above the contact point
-    expect(on.filter((p) => p.y < foot.y - 0.5 * (foot.y - tip.y)).length, 'the arrow\'s head above the point').toBeGreaterThan(10);
+    expect(on.filter((p) => p.y < foot.y - 0.5 * (foot.y - tip.y)).length, "the arrow's head above the point").toBeGreaterThan(10);
     expect(magenta(png, { x0: 0, x1: png.width, y0: 0, y1: png.height }).length, 'magenta nowhere else').toBeLessThan(on.length + 5);
 
     await page.keyboard.press('c');
@@ -102,7 +110,7 @@ afterAll(() => pages.close());
     await page.close();
   });
 
-  it('the sliding sphere: the arrow leans back against the motion by Coulomb\'s mu = 0.3 (|ft| / fn)', async () => {
+  it("the sliding sphere: the arrow leans back against the motion by Coulomb's mu = 0.3 (|ft| / fn)", async () => {
     const page = await open(sliding);
     await page.evaluate('window.kron.seek(0.05)');
     const [arrow] = (await contacts(page)).arrows;

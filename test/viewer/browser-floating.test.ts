@@ -25,7 +25,12 @@ const SUITE = 'viewer of floating robots in Chromium (free joint posing, a camer
 const notRun = notRunner('test/viewer/browser-floating.test.ts');
 
 type Quaternion = [number, number, number, number];
-interface Tracking { body: string; frame: number; world: number[]; screen: { x: number; y: number } }
+interface Tracking {
+  body: string;
+  frame: number;
+  world: number[];
+  screen: { x: number; y: number };
+}
 interface ViewerState {
   time: number;
   playing: boolean;
@@ -44,22 +49,30 @@ async function shot(page: Page, name: string): Promise<PNG> {
 
 /** the box of the saturated (orange, yellow) pixels: the bodies and joint markers; the background, grid and grey bodies are not */
 function saturatedBox(png: PNG): { cx: number; cy: number; width: number; height: number; count: number } {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, count = 0;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity,
+    count = 0;
   for (let y = 0; y < png.height; y++) {
     for (let x = 0; x < png.width; x++) {
       const i = (y * png.width + x) * 4;
       const [r, g, b] = [png.data[i], png.data[i + 1], png.data[i + 2]];
       if (Math.max(r, g, b) - Math.min(r, g, b) < 90) continue;
       count++;
-      x0 = Math.min(x0, x), y0 = Math.min(y0, y), x1 = Math.max(x1, x), y1 = Math.max(y1, y);
+      ((x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y)));
     }
   }
   return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, width: x1 - x0 + 1, height: y1 - y0 + 1, count };
 }
 
 /** Hamilton product of (w, x, y, z) quaternions */
-const times = ([a, b, c, d]: Quaternion, [e, f, g, h]: Quaternion): Quaternion =>
-  [a * e - b * f - c * g - d * h, a * f + b * e + c * h - d * g, a * g - b * h + c * e + d * f, a * h + b * g - c * f + d * e];
+const times = ([a, b, c, d]: Quaternion, [e, f, g, h]: Quaternion): Quaternion => [
+  a * e - b * f - c * g - d * h,
+  a * f + b * e + c * h - d * g,
+  a * g - b * h + c * e + d * f,
+  a * h + b * g - c * f + d * e,
+];
 /** a turn by angle about a world axis (0 x, 1 y, 2 z) */
 const turn = (axis: number, angle: number): Quaternion => {
   const q: Quaternion = [Math.cos(angle / 2), 0, 0, 0];
@@ -88,8 +101,16 @@ afterAll(() => pages.close());
     await page.evaluate('window.kron.seek(0)');
     await page.locator('#pose-panel summary').click();
     await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
-    expect(await page.locator('#pose-sliders input[data-coordinate]').evaluateAll((e) => e.map((x) => (x as HTMLInputElement).dataset.coordinate))).toEqual(['j.r[1]', 'j.r[2]', 'j.r[3]']);
-    expect(await page.locator('#pose-sliders input[data-orientation="j"]').evaluateAll((e) => e.map((x) => (x as HTMLInputElement).dataset.rpy))).toEqual(['roll', 'pitch', 'yaw']);
+    expect(await page.locator('#pose-sliders input[data-coordinate]').evaluateAll((e) => e.map((x) => (x as HTMLInputElement).dataset.coordinate))).toEqual([
+      'j.r[1]',
+      'j.r[2]',
+      'j.r[3]',
+    ]);
+    expect(await page.locator('#pose-sliders input[data-orientation="j"]').evaluateAll((e) => e.map((x) => (x as HTMLInputElement).dataset.rpy))).toEqual([
+      'roll',
+      'pitch',
+      'yaw',
+    ]);
     const box = tumbling.run.scene!.shapes.find((s) => s.name === 'box')!.frame;
     const drag = (selector: string, value: number) =>
       page.locator(`#pose-sliders input${selector}`).evaluate((e: HTMLInputElement, v) => ((e.value = String(v)), e.dispatchEvent(new Event('input'))), value);
@@ -145,26 +166,42 @@ afterAll(() => pages.close());
     await page.close();
   });
 
-  it('a floating URDF robot poses from its file by its root\'s free joint; live mode poses the tumbling box with its own model', async () => {
+  it("a floating URDF robot poses from its file by its root's free joint; live mode poses the tumbling box with its own model", async () => {
     const urdf = join(dir, 'arm.urdf');
-    writeFileSync(urdf, `<robot name="arm">
+    writeFileSync(
+      urdf,
+      `<robot name="arm">
   <link name="torso"><inertial><mass value="4"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><geometry><box size="0.3 0.3 0.3"/></geometry></visual></link>
   <link name="upper"><inertial><origin xyz="0 0 -0.2"/><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><origin xyz="0 0 -0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></visual></link>
   <joint name="shoulder" type="revolute"><parent link="torso"/><child link="upper"/><origin xyz="0.2 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
-</robot>`);
+</robot>`,
+    );
     const { file, run } = await simulateRun(urdf, 'arm-floating', 0.5, ['--floating']);
-    expect(run.scene!.joints.map((j) => [j.name, j.type])).toEqual([['torso_free', 'freejoint'], ['shoulder', 'revolute']]);
+    expect(run.scene!.joints.map((j) => [j.name, j.type])).toEqual([
+      ['torso_free', 'freejoint'],
+      ['shoulder', 'revolute'],
+    ]);
     const page = await open(file);
     await page.evaluate('window.kron.seek(0.5)');
     await page.locator('#pose-panel summary').click();
     await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
-    expect(Object.keys((await state(page)).posing.coordinates)).toEqual(['torso_free.r[1]', 'torso_free.r[2]', 'torso_free.r[3]', 'shoulder.q', 'torso_free.Q[1]', 'torso_free.Q[2]', 'torso_free.Q[3]', 'torso_free.Q[4]']);
+    expect(Object.keys((await state(page)).posing.coordinates)).toEqual([
+      'torso_free.r[1]',
+      'torso_free.r[2]',
+      'torso_free.r[3]',
+      'shoulder.q',
+      'torso_free.Q[1]',
+      'torso_free.Q[2]',
+      'torso_free.Q[3]',
+      'torso_free.Q[4]',
+    ]);
     const torso = run.scene!.shapes.find((x) => x.name === 'torso')!.frame;
     // the robot has fallen 0.5 s: lifted back to 1 m, turned a quarter about z, it is drawn there
     expect(await page.evaluate("window.kron.pose({ 'torso_free.r[3]': 1 })")).toBe(true);
-    await page.locator('#pose-sliders input[data-orientation="torso_free"][data-rpy="yaw"]')
+    await page
+      .locator('#pose-sliders input[data-orientation="torso_free"][data-rpy="yaw"]')
       .evaluate((e: HTMLInputElement) => ((e.value = String(Math.PI / 2)), e.dispatchEvent(new Event('input'))));
     const frame = ((await page.evaluate('window.kron.posedFrames()')) as number[][])[torso];
     expect(frame[2]).toBeCloseTo(1, 6);

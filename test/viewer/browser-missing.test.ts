@@ -13,7 +13,11 @@ const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 function runBrowserTests(ci: boolean) {
   // without vitest's colours, for the tally
   const env = { ...process.env, KRON_CHROMIUM: '/nonexistent/chromium', CI: ci ? 'true' : '', NO_COLOR: '1', FORCE_COLOR: '0' };
-  const r = spawnSync(process.execPath, [vitest, 'run', 'test/viewer/browser.test.ts', 'test/viewer/browser-scene.test.ts', '--reporter=default'], { cwd: root, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [vitest, 'run', 'test/viewer/browser.test.ts', 'test/viewer/browser-scene.test.ts', '--reporter=default'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   return { status: r.status, output: r.stdout + r.stderr };
 }
 

@@ -60,8 +60,24 @@ const black = (r: number, g: number, b: number) => Math.max(r, g, b) < 45;
 
 /** a unit cube (corners at 0 and 1) as an OBJ file: 8 vertices, 6 quadrilateral faces */
 const CUBE = [
-  ...[[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]].map((v) => `v ${v.join(' ')}`),
-  ...[[1, 4, 3, 2], [5, 6, 7, 8], [1, 2, 6, 5], [2, 3, 7, 6], [3, 4, 8, 7], [4, 1, 5, 8]].map((f) => `f ${f.join(' ')}`),
+  ...[
+    [0, 0, 0],
+    [1, 0, 0],
+    [1, 1, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+    [1, 0, 1],
+    [1, 1, 1],
+    [0, 1, 1],
+  ].map((v) => `v ${v.join(' ')}`),
+  ...[
+    [1, 4, 3, 2],
+    [5, 6, 7, 8],
+    [1, 2, 6, 5],
+    [2, 3, 7, 6],
+    [3, 4, 8, 7],
+    [4, 1, 5, 8],
+  ].map((f) => `f ${f.join(' ')}`),
 ].join('\n');
 /** the mesh's material: rgba 0.1 0.3 0.95 */
 const blue = (r: number, g: number, b: number) => b > 120 && r < 90 && b > g + 40;
@@ -118,11 +134,14 @@ afterAll(() => pages.close());
   it('a mesh geom whose OBJ file is under meshdir is drawn from the file, scaled, in its material; kron view serves it', async () => {
     mkdirSync(join(dir, 'arm', 'assets'), { recursive: true });
     writeFileSync(join(dir, 'arm', 'assets', 'cube.obj'), CUBE);
-    writeFileSync(join(dir, 'arm', 'arm.xml'), `<mujoco model="arm"><compiler meshdir="assets"/>
+    writeFileSync(
+      join(dir, 'arm', 'arm.xml'),
+      `<mujoco model="arm"><compiler meshdir="assets"/>
       <asset><mesh file="cube.obj" scale="0.3 0.3 0.3"/><material name="blue" rgba="0.1 0.3 0.95 1"/></asset>
       <worldbody><body name="link" pos="0 0 0.5"><joint axis="0 1 0"/><inertial pos="0 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>
         <geom type="mesh" mesh="cube" material="blue" pos="-0.15 -0.15 -0.15"/><geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.02" rgba="0.8 0.1 0.1 1"/></body>
-      </worldbody></mujoco>`);
+      </worldbody></mujoco>`,
+    );
     const { file, run } = await simulateRun(join(dir, 'arm', 'arm.xml'), 'arm', 0.1);
     expect(run.source?.mjcf).toBe(join(dir, 'arm', 'arm.xml'));
     expect(run.scene!.shapes.map((s) => s.geometry.shape.type)).toEqual(['mesh', 'capsule']);

@@ -36,8 +36,11 @@ afterAll(() => pages.close());
 
 /** a URDF table with n links whose meshes are nowhere: n notes */
 function lostMeshesUrdf(n: number): string {
-  const links = Array.from({ length: n }, (_, k) => `<link name="lost${k}"><visual><geometry><mesh filename="package://bench/meshes/lost${k}.stl"/></geometry></visual></link>
-  <joint name="fix${k}" type="fixed"><parent link="table"/><child link="lost${k}"/><origin xyz="${0.2 * k} 0 0"/></joint>`);
+  const links = Array.from(
+    { length: n },
+    (_, k) => `<link name="lost${k}"><visual><geometry><mesh filename="package://bench/meshes/lost${k}.stl"/></geometry></visual></link>
+  <joint name="fix${k}" type="fixed"><parent link="table"/><child link="lost${k}"/><origin xyz="${0.2 * k} 0 0"/></joint>`,
+  );
   return `<robot name="lost">
   <link name="table"><visual><geometry><box size="1 1 0.02"/></geometry></visual></link>
   ${links.join('\n  ')}
@@ -62,15 +65,22 @@ export default function build() {
     await page.locator('#params-panel summary').click();
     expect(await page.locator('#params-note').textContent()).toBe("fourbar's parameters: compile & run builds the model with these values");
     const fields = await page.locator('#param-fields input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).dataset.parameter));
-    const numeric = Object.entries(fourbarParameters).filter(([, v]) => typeof v === 'number').map(([k]) => k);
+    const numeric = Object.entries(fourbarParameters)
+      .filter(([, v]) => typeof v === 'number')
+      .map(([k]) => k);
     expect(fields).toEqual(numeric);
     await page.close();
   });
 
   it('the timeline spans the view at 1280 x 800 and at 800 x 600; the buttons stay on one line below it', async () => {
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 800, height: 600 },
+    ]) {
       const page = await open(fourbar, viewport);
-      const stage = await box(page, '#stage'), controls = await box(page, '#controls'), timeline = await box(page, '#timeline');
+      const stage = await box(page, '#stage'),
+        controls = await box(page, '#controls'),
+        timeline = await box(page, '#timeline');
       // it was 68 px at 1280 x 800, squeezed between the buttons
       expect(timeline.width, `${viewport.width}`).toBeGreaterThan(0.9 * stage.width);
       const play = await box(page, '#play');

@@ -27,13 +27,12 @@ const notRun = notRunner('test/viewer/browser-plots.test.ts');
 const { dir, errors, simulateRun, open, ...pages } = viewerPages('kron-viewer-plots-');
 let fourbar: { file: string; run: PlaybackRun };
 
-
-
 /** the legend's values as the page shows them, by series label */
 async function legend(page: Page): Promise<Record<string, number>> {
   await page.waitForTimeout(100); // uPlot draws the legend on its next frame
-  const rows = await page.locator('#plot .u-legend .u-series').evaluateAll((trs) =>
-    trs.map((tr) => [tr.querySelector('.u-label')?.textContent ?? '', tr.querySelector('.u-value')?.textContent ?? '']));
+  const rows = await page
+    .locator('#plot .u-legend .u-series')
+    .evaluateAll((trs) => trs.map((tr) => [tr.querySelector('.u-label')?.textContent ?? '', tr.querySelector('.u-value')?.textContent ?? '']));
   return Object.fromEntries(rows.map(([label, value]) => [label, Number(value)]));
 }
 
@@ -66,7 +65,8 @@ afterAll(() => pages.close());
 
   it('a signal the run did not record is computed in the page and equals the one simulate() records in node', async () => {
     const page = await open(fourbar.file);
-    const force = 'j2.frame_b.f[2]', position = 'b3.bar.frame_b.r[2]';
+    const force = 'j2.frame_b.f[2]',
+      position = 'b3.bar.frame_b.r[2]';
     expect(fourbar.run.signals[force]).toBeUndefined();
     // node: the same run recording them (kron simulate's defaults: step 1e-3)
     const compiled = compile(fourbarModule({}) as Model, { mode: 'torn' });
@@ -132,7 +132,11 @@ afterAll(() => pages.close());
     await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: 20_000 });
     const info = ((await page.evaluate('window.kron.state()')) as { info: InfoState }).info;
     const [kinetic, potential, total] = energy.map((n) => reference.get(n)[k]);
-    for (const [shown, expected] of [[info.energy!.kinetic, kinetic], [info.energy!.potential, potential], [info.energy!.total, total]]) {
+    for (const [shown, expected] of [
+      [info.energy!.kinetic, kinetic],
+      [info.energy!.potential, potential],
+      [info.energy!.total, total],
+    ]) {
       expect(Math.abs(shown - expected) / Math.abs(total)).toBeLessThan(1e-9);
     }
     expect(Math.abs(info.energy!.drift - (total - reference.get('energy.total')[0]))).toBeLessThan(1e-9 * Math.abs(total));

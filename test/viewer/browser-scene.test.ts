@@ -22,7 +22,6 @@ const SUITE = 'viewer scene in Chromium (URDF rpy and meshes, model tree, posing
 
 const notRun = notRunner('test/viewer/browser-scene.test.ts');
 
-
 interface ViewerState {
   model: string;
   time: number;
@@ -38,8 +37,6 @@ interface ViewerState {
 
 const { dir, errors, simulateRun, open, ...pages } = viewerPages('kron-viewer-scene-');
 
-
-
 const state = (page: Page) => page.evaluate('window.kron.state()') as Promise<ViewerState>;
 
 async function shot(page: Page, name: string): Promise<PNG> {
@@ -49,18 +46,21 @@ async function shot(page: Page, name: string): Promise<PNG> {
 
 /** the bounding box of the pixels that pass a colour test, and their count */
 function pixelBox(png: PNG, test: (r: number, g: number, b: number) => boolean): Box & { count: number } {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, count = 0;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity,
+    count = 0;
   for (let y = 0; y < png.height; y++) {
     for (let x = 0; x < png.width; x++) {
       const i = (y * png.width + x) * 4;
       if (!test(png.data[i], png.data[i + 1], png.data[i + 2])) continue;
       count++;
-      x0 = Math.min(x0, x), y0 = Math.min(y0, y), x1 = Math.max(x1, x), y1 = Math.max(y1, y);
+      ((x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y)));
     }
   }
   return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, count };
 }
-
 
 const grow = (b: Box, m: number): Box => ({ x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m });
 
@@ -80,8 +80,18 @@ function robotUrdf(rpy: string): string {
 
 /** an ASCII STL tetrahedron of edge ~0.2 m */
 const TETRA = (() => {
-  const v = [[0, 0, 0], [0.2, 0, 0], [0, 0.2, 0], [0, 0, 0.2]];
-  const faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+  const v = [
+    [0, 0, 0],
+    [0.2, 0, 0],
+    [0, 0.2, 0],
+    [0, 0, 0.2],
+  ];
+  const faces = [
+    [0, 2, 1],
+    [0, 1, 3],
+    [0, 3, 2],
+    [1, 2, 3],
+  ];
   const facet = (f: number[]) => `facet normal 0 0 0\n outer loop\n${f.map((k) => `  vertex ${v[k].join(' ')}`).join('\n')}\n endloop\nendfacet`;
   return `solid tetra\n${faces.map(facet).join('\n')}\nendsolid tetra\n`;
 })();
@@ -106,7 +116,10 @@ afterAll(() => pages.close());
     mkdirSync(join(dir, 'bench', 'meshes'), { recursive: true });
     writeFileSync(join(dir, 'bench', 'meshes', 'tetra.stl'), TETRA);
     const boxes: Record<string, Box & { count: number }> = {};
-    for (const [name, rpy] of [['flat', '0 0 0'], ['rolled', '0.6 0 0']]) {
+    for (const [name, rpy] of [
+      ['flat', '0 0 0'],
+      ['rolled', '0.6 0 0'],
+    ]) {
       const urdf = join(dir, 'bench', 'urdf', `${name}.urdf`);
       writeFileSync(urdf, robotUrdf(rpy));
       const { file } = await simulateRun(urdf, name, 0.2);
@@ -243,7 +256,21 @@ afterAll(() => pages.close());
     const controls = (await page.locator('#controls').boundingBox())!;
     expect(controls.height).toBeLessThan(64);
     expect((await page.locator('header').boundingBox())!.height).toBeLessThan(45);
-    for (const id of ['reset', 'step-back', 'play', 'step-forward', 'timeline', 'clock', 'speed', 'loop', 'show-frames', 'show-axes', 'fit', 'screenshot', 'record']) {
+    for (const id of [
+      'reset',
+      'step-back',
+      'play',
+      'step-forward',
+      'timeline',
+      'clock',
+      'speed',
+      'loop',
+      'show-frames',
+      'show-axes',
+      'fit',
+      'screenshot',
+      'record',
+    ]) {
       const b = (await page.locator(`#${id}`).boundingBox())!;
       expect(b.x + b.width, id).toBeLessThanOrEqual(controls.x + controls.width);
       expect(b.y + b.height, id).toBeLessThanOrEqual(controls.y + controls.height);

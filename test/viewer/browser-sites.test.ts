@@ -61,7 +61,9 @@ type Seen = Record<string, { site?: string; status?: number }>;
 async function statuses(url: string, expected: string[]): Promise<{ page: Page; seen: () => Seen }> {
   const page = await browser.newPage();
   const cdp = await page.context().newCDPSession(page);
-  const paths = new Map<string, string>(), sites = new Map<string, string>(), codes = new Map<string, number>();
+  const paths = new Map<string, string>(),
+    sites = new Map<string, string>(),
+    codes = new Map<string, number>();
   cdp.on('Network.requestWillBeSent', (e) => {
     const u = new URL(e.request.url);
     if (e.request.url.startsWith(viewer.url)) paths.set(e.requestId, u.search === '?script' ? `${u.pathname}${u.search}` : u.pathname);
@@ -72,14 +74,20 @@ async function statuses(url: string, expected: string[]): Promise<{ page: Page; 
   const seen = (): Seen => Object.fromEntries([...paths].map(([id, path]) => [path, { site: sites.get(id), status: codes.get(id) }]));
   await page.goto(url, { timeout: 15_000 });
   const done = () => expected.every((p) => seen()[p]?.status !== undefined && seen()[p]?.site !== undefined);
-  await expect.poll(done, { timeout: 15_000 }).toBe(true).catch(() => {
-    throw new Error(`not every request to the viewer was seen: ${JSON.stringify(seen())}`);
-  });
+  await expect
+    .poll(done, { timeout: 15_000 })
+    .toBe(true)
+    .catch(() => {
+      throw new Error(`not every request to the viewer was seen: ${JSON.stringify(seen())}`);
+    });
   return { page, seen };
 }
 
 (RUN ? describe : notRun)(SUITE, () => {
-  for (const [site, host] of [['same-site', '127.0.0.1'], ['cross-site', 'localhost']]) {
+  for (const [site, host] of [
+    ['same-site', '127.0.0.1'],
+    ['cross-site', 'localhost'],
+  ]) {
     it(`a page on ${host}:<another port> (${site}) gets 403 for models.js, config.json and the page, by fetch and by <script>`, async () => {
       const paths = ['/models.js', '/config.json', '/', '/models.js?script'];
       const { page, seen } = await statuses(`http://${host}:${otherPort}/`, paths);

@@ -64,7 +64,8 @@ async function shot(target: Locator | Page, name: string): Promise<PNG> {
 
 /** variance of the luminance: 0 for a blank canvas */
 function variance(png: PNG): number {
-  let sum = 0, sq = 0;
+  let sum = 0,
+    sq = 0;
   const n = png.width * png.height;
   for (let i = 0; i < png.data.length; i += 4) {
     const y = 0.299 * png.data[i] + 0.587 * png.data[i + 1] + 0.114 * png.data[i + 2];
@@ -73,8 +74,6 @@ function variance(png: PNG): number {
   }
   return sq / n - (sum / n) ** 2;
 }
-
-
 
 /** pixels within 60 (per channel) of a colour */
 function pixelsNear(png: PNG, hex: string): number {
@@ -87,14 +86,15 @@ function pixelsNear(png: PNG, hex: string): number {
 /** the sample whose frame positions are farthest from the first sample's: where the run has moved most */
 function farthestSample(r: PlaybackRun): number {
   const { frames, data } = r.poses!;
-  let best = 0, far = -1;
+  let best = 0,
+    far = -1;
   for (let k = 0; k < r.time.length; k++) {
     let d = 0;
     for (let f = 0; f < frames * POSE_STRIDE; f += POSE_STRIDE) {
       const o = k * frames * POSE_STRIDE + f;
       d = Math.max(d, Math.hypot(data[o] - data[f], data[o + 1] - data[f + 1], data[o + 2] - data[f + 2]));
     }
-    if (d > far) (far = d), (best = k);
+    if (d > far) ((far = d), (best = k));
   }
   return best;
 }
@@ -146,8 +146,14 @@ afterAll(async () => {
     const b = await shot(page.locator('#scene'), `time-b.png`);
     writeFileSync(join(ARTIFACTS, 'time-b.txt'), `t = ${t2} s (sample ${k})\n`);
     const margin = 8;
-    const x = Math.min(boxA.x, boxB.x) - margin, y = Math.min(boxA.y, boxB.y) - margin;
-    const region = { x, y, width: Math.max(boxA.x + boxA.width, boxB.x + boxB.width) + margin - x, height: Math.max(boxA.y + boxA.height, boxB.y + boxB.height) + margin - y };
+    const x = Math.min(boxA.x, boxB.x) - margin,
+      y = Math.min(boxA.y, boxB.y) - margin;
+    const region = {
+      x,
+      y,
+      width: Math.max(boxA.x + boxA.width, boxB.x + boxB.width) + margin - x,
+      height: Math.max(boxA.y + boxA.height, boxB.y + boxB.height) + margin - y,
+    };
     const d = changed(a, b, region);
     expect(d.inside).toBeGreaterThan(200);
     expect(d.outside / d.outsideTotal).toBeLessThan(1e-3);
@@ -231,11 +237,14 @@ afterAll(async () => {
       page.waitForEvent('download', { timeout: 0 }),
       (async () => {
         await page.locator('#record').click();
-        await page.evaluate(() => new Promise<void>((done) => {
-          let frames = 0;
-          const tick = () => (++frames >= 20 ? done() : requestAnimationFrame(tick));
-          requestAnimationFrame(tick);
-        }));
+        await page.evaluate(
+          () =>
+            new Promise<void>((done) => {
+              let frames = 0;
+              const tick = () => (++frames >= 20 ? done() : requestAnimationFrame(tick));
+              requestAnimationFrame(tick);
+            }),
+        );
         await page.locator('#record').click();
       })(),
     ]);
@@ -284,7 +293,15 @@ async function bundleApp(): Promise<string> {
     name: 'kron-browser',
     setup: (b) => void b.onResolve({ filter: /^kron\/browser$/ }, () => ({ path: new URL('../../viewer/browser.ts', import.meta.url).pathname })),
   };
-  const out = await build({ stdin: { contents: APP, loader: 'js', resolveDir: ARTIFACTS }, bundle: true, format: 'esm', platform: 'browser', write: false, plugins: [entry], logLevel: 'silent' });
+  const out = await build({
+    stdin: { contents: APP, loader: 'js', resolveDir: ARTIFACTS },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    plugins: [entry],
+    logLevel: 'silent',
+  });
   return out.outputFiles[0].text;
 }
 

@@ -72,8 +72,13 @@ describe('the camera following a body', () => {
     follow.start(7, body, false);
     expect(follow.frame).toBe(7);
     expect(camera.position.toArray()).toEqual([3, 2, 10]); // nothing moves until the body does
-    const offset = camera.position.clone().sub(body), targetOffset = controls.target.clone().sub(body);
-    for (const p of [[0.5, -3, -1], [2, -10, 4], [2, -10, 4]]) {
+    const offset = camera.position.clone().sub(body),
+      targetOffset = controls.target.clone().sub(body);
+    for (const p of [
+      [0.5, -3, -1],
+      [2, -10, 4],
+      [2, -10, 4],
+    ]) {
       body.set(p[0], p[1], p[2]);
       follow.moved(body.clone());
       expect(camera.position.clone().sub(body).distanceTo(offset)).toBeLessThan(1e-12);

@@ -14,7 +14,7 @@ export function changed(a: PNG, b: PNG, box: Box): { inside: number; outside: nu
       const i = (y * a.width + x) * 4;
       const differs = [0, 1, 2].some((c) => Math.abs(a.data[i + c] - b.data[i + c]) > 40);
       if (inside(box, x, y)) out.inside += +differs;
-      else (out.outside += +differs), out.outsideTotal++;
+      else ((out.outside += +differs), out.outsideTotal++);
     }
   }
   return out;

@@ -17,9 +17,21 @@ import { type Quaternion, type Rpy, quaternionOfRpy, rpyOfQuaternion } from '../
 type M = number[][];
 const mul = (A: M, B: M): M => A.map((row) => B[0].map((_, j) => row.reduce((s, a, k) => s + a * B[k][j], 0)));
 const apply = (A: M, v: readonly number[]) => A.map((row) => row.reduce((s, a, k) => s + a * v[k], 0));
-const Rx = (a: number): M => [[1, 0, 0], [0, Math.cos(a), -Math.sin(a)], [0, Math.sin(a), Math.cos(a)]];
-const Ry = (a: number): M => [[Math.cos(a), 0, Math.sin(a)], [0, 1, 0], [-Math.sin(a), 0, Math.cos(a)]];
-const Rz = (a: number): M => [[Math.cos(a), -Math.sin(a), 0], [Math.sin(a), Math.cos(a), 0], [0, 0, 1]];
+const Rx = (a: number): M => [
+  [1, 0, 0],
+  [0, Math.cos(a), -Math.sin(a)],
+  [0, Math.sin(a), Math.cos(a)],
+];
+const Ry = (a: number): M => [
+  [Math.cos(a), 0, Math.sin(a)],
+  [0, 1, 0],
+  [-Math.sin(a), 0, Math.cos(a)],
+];
+const Rz = (a: number): M => [
+  [Math.cos(a), -Math.sin(a), 0],
+  [Math.sin(a), Math.cos(a), 0],
+  [0, 0, 1],
+];
 const fromRpy = ([r, p, y]: Rpy): M => mul(Rz(y), mul(Ry(p), Rx(r)));
 /** the rotation matrix of a unit quaternion (w, x, y, z), as the textbooks write it */
 const fromQuaternion = ([w, x, y, z]: readonly number[]): M => [
@@ -137,7 +149,16 @@ describe.each(['torn', 'relaxed'] as const)('posing free and ball joints (pose.t
     const { poser: p } = poser(ballPendulum(), mode);
     const Q = quaternionOfRpy([0.3, -0.4, 1.2]);
     const unit = p.pose(toStates('j', Q));
-    expect(Array.from(p.pose(toStates('j', Q.map((v) => 7.5 * v))))).toEqual(Array.from(unit));
+    expect(
+      Array.from(
+        p.pose(
+          toStates(
+            'j',
+            Q.map((v) => 7.5 * v),
+          ),
+        ),
+      ),
+    ).toEqual(Array.from(unit));
     let error: unknown;
     try {
       p.pose(toStates('j', [0, 0, 0, 0]));

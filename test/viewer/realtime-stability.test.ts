@@ -11,8 +11,8 @@ import arm from '../sim/fixtures/arm3.ts';
 import pendulum from '../../mechanisms/pendulum.ts';
 import ball from '../../mechanisms/bouncing-ball.ts';
 
-describe('the live run checks RK4\'s stability as simulate() does', () => {
-  it('the stiff PD arm stops at t = 0 with simulate()\'s message', () => {
+describe("the live run checks RK4's stability as simulate() does", () => {
+  it("the stiff PD arm stops at t = 0 with simulate()'s message", () => {
     const compiled = compile(arm());
     const expected = (() => {
       try {
@@ -28,7 +28,7 @@ describe('the live run checks RK4\'s stability as simulate() does', () => {
     expect(live.time).toBe(0);
   });
 
-  it('a pendulum runs on, through the checks every 1000 steps, to simulate()\'s states', () => {
+  it("a pendulum runs on, through the checks every 1000 steps, to simulate()'s states", () => {
     const compiled = compile(pendulum());
     const live = new RealTimeRun(compiled, undefined);
     live.advanceTo(1.2);

@@ -60,9 +60,20 @@ describe('kron view server', () => {
 
   it('paths that climb out of the routes, encoded or not, are 404 and leak nothing', async () => {
     const attempts = [
-      '/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/%2e%2e%2f%2e%2e%2fpackage.json',
-      '/run.json/../package.json', '/./package.json', '//etc/passwd', '/..\\package.json', '/viewer/page/index.html',
-      '/src/cli/view.ts', '/package.json', `/${runFile}`, '/app.js%00.html', 'http://127.0.0.1/../package.json',
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/..%2fpackage.json',
+      '/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/run.json/../package.json',
+      '/./package.json',
+      '//etc/passwd',
+      '/..\\package.json',
+      '/viewer/page/index.html',
+      '/src/cli/view.ts',
+      '/package.json',
+      `/${runFile}`,
+      '/app.js%00.html',
+      'http://127.0.0.1/../package.json',
     ];
     for (const path of attempts) {
       const r = await get(server.port, path);
@@ -80,7 +91,9 @@ describe('kron view server', () => {
   });
 
   it('listens on the loopback interface only', async () => {
-    const external = Object.values(networkInterfaces()).flat().filter((a) => a && a.family === 'IPv4' && !a.internal);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a && a.family === 'IPv4' && !a.internal);
     for (const a of external) {
       const refused = await new Promise<boolean>((ok) => {
         const s = connect({ host: a!.address, port: server.port });
@@ -101,19 +114,22 @@ describe('kron view server', () => {
     }
   });
 
-  it('with a model module (kron view model.ts) it bundles that model, which imports \'kron\', and runs it live', async () => {
+  it("with a model module (kron view model.ts) it bundles that model, which imports 'kron', and runs it live", async () => {
     const model = join(dir, 'swing.ts');
-    writeFileSync(model, [
-      "import { Mechanism } from 'kron';",
-      'export default function build() {',
-      "  const m = new Mechanism('swing');",
-      "  const j = m.revolute('j', { axis: [0, 0, 1], q: 0.2 });",
-      "  const b = m.body('b', { m: 2, rcm: [0.4, 0, 0] });",
-      '  m.connect(m.world.frame_b, j.frame_a);',
-      '  m.connect(j.frame_b, b.frame_a);',
-      '  return m;',
-      '}',
-    ].join('\n'));
+    writeFileSync(
+      model,
+      [
+        "import { Mechanism } from 'kron';",
+        'export default function build() {',
+        "  const m = new Mechanism('swing');",
+        "  const j = m.revolute('j', { axis: [0, 0, 1], q: 0.2 });",
+        "  const b = m.body('b', { m: 2, rcm: [0.4, 0, 0] });",
+        '  m.connect(m.world.frame_b, j.frame_a);',
+        '  m.connect(j.frame_b, b.frame_a);',
+        '  return m;',
+        '}',
+      ].join('\n'),
+    );
     const live = await serveViewer({ model, port: 0 });
     try {
       expect(JSON.parse((await get(live.port, '/config.json')).body)).toEqual({ run: null, live: 'swing' });
@@ -140,26 +156,43 @@ describe('kron view server', () => {
 
   /** a run of a URDF robot whose scene shows these meshes (name as the URDF writes it -> the path the run recorded) */
   function urdfRun(name: string, urdf: string | undefined, meshes: Record<string, string | undefined>): string {
-    const shape = (filename: string, file: string | undefined, k: number) => ({ name: `l${k}`, kind: 'body', frame: 0, geometry: { shape: { type: 'mesh', filename, ...(file && { file }), radius: 0.05 }, color: '#888888' } });
-    const scene = { gravity: [0, 0, -9.8], frames: [{ name: 'f', members: ['f'] }], world: -1, shapes: Object.entries(meshes).map(([n, f], k) => shape(n, f, k)), links: [], joints: [] };
+    const shape = (filename: string, file: string | undefined, k: number) => ({
+      name: `l${k}`,
+      kind: 'body',
+      frame: 0,
+      geometry: { shape: { type: 'mesh', filename, ...(file && { file }), radius: 0.05 }, color: '#888888' },
+    });
+    const scene = {
+      gravity: [0, 0, -9.8],
+      frames: [{ name: 'f', members: ['f'] }],
+      world: -1,
+      shapes: Object.entries(meshes).map(([n, f], k) => shape(n, f, k)),
+      links: [],
+      joints: [],
+    };
     const file = join(dir, `${name}.json`);
     writeFileSync(file, JSON.stringify({ model: 'm', time: [0], signals: {}, scene, ...(urdf && { source: { urdf } }) }));
     return file;
   }
 
-  it('serves the meshes of a URDF robot\'s run, found again under the URDF\'s package root, each under a numbered route, and the URDF; no other file', async () => {
+  it("serves the meshes of a URDF robot's run, found again under the URDF's package root, each under a numbered route, and the URDF; no other file", async () => {
     const robot = join(dir, 'robot');
     mkdirSync(join(robot, 'meshes'), { recursive: true });
     writeFileSync(join(robot, 'meshes', 'part.stl'), 'solid part\nendsolid part\n');
     const urdf = join(robot, 'robot.urdf');
     writeFileSync(urdf, '<robot name="r"><link name="a"/></robot>');
     // the recorded paths do not matter: the third names package.json, which is not served
-    const run = urdfRun('meshes', urdf, { 'meshes/part.stl': join(robot, 'meshes/part.stl'), 'package://robot/meshes/part.stl': undefined, 'gone.stl': join(dir, '..', 'package.json') });
+    const run = urdfRun('meshes', urdf, {
+      'meshes/part.stl': join(robot, 'meshes/part.stl'),
+      'package://robot/meshes/part.stl': undefined,
+      'gone.stl': join(dir, '..', 'package.json'),
+    });
     const other = await serveViewer({ run, port: 0 });
     try {
       const config = (await get(other.port, '/config.json')).body;
       expect(JSON.parse(config)).toEqual({
-        run: 'run.json', urdf: 'model.urdf',
+        run: 'run.json',
+        urdf: 'model.urdf',
         meshes: { 'meshes/part.stl': 'mesh/0.stl', 'package://robot/meshes/part.stl': 'mesh/0.stl' },
         unserved: { 'gone.stl': 'not found next to the URDF' },
       });
@@ -191,7 +224,9 @@ describe('kron view server', () => {
       expect(config.meshes).toBeUndefined();
       expect(config.unserved).toEqual(Object.fromEntries(names.map((n) => [n, "outside the URDF's package root, not served"])));
       expect(other.warnings).toHaveLength(5);
-      expect(other.warnings[0]).toBe(`link l0: mesh "shadow.obj" resolves to ${secret} (${join(robot, 'shadow.obj')} is a symbolic link), outside the URDF's package root ${join(dir, 'evil')} where meshes must lie (ROS_PACKAGE_PATH adds package folders), drawn as a placeholder sphere`);
+      expect(other.warnings[0]).toBe(
+        `link l0: mesh "shadow.obj" resolves to ${secret} (${join(robot, 'shadow.obj')} is a symbolic link), outside the URDF's package root ${join(dir, 'evil')} where meshes must lie (ROS_PACKAGE_PATH adds package folders), drawn as a placeholder sphere`,
+      );
       for (const route of ['/mesh/0.obj', '/mesh/0.stl', '/mesh/1.stl', '/mesh/4.stl']) expect((await get(other.port, route)).status, route).toBe(404);
     } finally {
       await other.close();
@@ -234,7 +269,7 @@ describe('kron view server', () => {
     }
   });
 
-  it('refuses requests from another site\'s page on every route (Origin, Sec-Fetch-Site: 403), and serves the page itself, its own fetches and direct navigation', async () => {
+  it("refuses requests from another site's page on every route (Origin, Sec-Fetch-Site: 403), and serves the page itself, its own fetches and direct navigation", async () => {
     const robot = join(dir, 'sites');
     mkdirSync(robot, { recursive: true });
     writeFileSync(join(robot, 'part.stl'), 'solid part\n');
@@ -251,7 +286,12 @@ describe('kron view server', () => {
       { 'sec-fetch-site': 'cross-site', origin: self }, // either header suffices
       { 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' },
     ];
-    const allowed: Record<string, string>[] = [{}, { 'sec-fetch-site': 'none' }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'same-origin', origin: self }];
+    const allowed: Record<string, string>[] = [
+      {},
+      { 'sec-fetch-site': 'none' },
+      { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'same-origin', origin: self },
+    ];
     try {
       for (const route of routes) {
         for (const headers of forged) {
@@ -272,7 +312,11 @@ describe('kron view server', () => {
 
   it('--track body: config.json names it; a body the run or the model module has not is a UsageError naming it and its bodies', async () => {
     const scene = {
-      gravity: [0, 0, -9.8], frames: [{ name: 'f', members: ['f'] }], world: -1, links: [], joints: [],
+      gravity: [0, 0, -9.8],
+      frames: [{ name: 'f', members: ['f'] }],
+      world: -1,
+      links: [],
+      joints: [],
       shapes: ['base', 'arm.body'].map((name) => ({ name, kind: 'body', frame: 0, geometry: { shape: { type: 'sphere', radius: 0.1 }, color: '#888888' } })),
     };
     const file = join(dir, 'bodies.json');
@@ -290,17 +334,20 @@ describe('kron view server', () => {
     await expect(serveViewer({ run: runFile, port: 0, track: 'base' })).rejects.toThrow(/has no mechanism to follow \(a plot-only run\)/);
     // a model module is built to check (here a pendulum whose body is b)
     const model = join(dir, 'pendulum-b.ts');
-    writeFileSync(model, [
-      "import { Mechanism } from 'kron';",
-      'export default function build() {',
-      "  const m = new Mechanism('pendulum_b');",
-      "  const j = m.revolute('j', { axis: [0, 0, 1] });",
-      "  const b = m.body('b', { m: 1, rcm: [0.5, 0, 0] });",
-      '  m.connect(m.world.frame_b, j.frame_a);',
-      '  m.connect(j.frame_b, b.frame_a);',
-      '  return m;',
-      '}',
-    ].join('\n'));
+    writeFileSync(
+      model,
+      [
+        "import { Mechanism } from 'kron';",
+        'export default function build() {',
+        "  const m = new Mechanism('pendulum_b');",
+        "  const j = m.revolute('j', { axis: [0, 0, 1] });",
+        "  const b = m.body('b', { m: 1, rcm: [0.5, 0, 0] });",
+        '  m.connect(m.world.frame_b, j.frame_a);',
+        '  m.connect(j.frame_b, b.frame_a);',
+        '  return m;',
+        '}',
+      ].join('\n'),
+    );
     const live = await serveViewer({ model, port: 0, track: 'b' });
     expect(JSON.parse((await get(live.port, '/config.json')).body)).toEqual({ run: null, live: 'pendulum-b', track: 'b' });
     await live.close();

@@ -14,7 +14,8 @@ const bin = join(root, 'bin/kron.mjs');
 /** kron view's URL, once it prints it */
 function served(args: string[]): Promise<{ url: string; server: ChildProcess; stderr: () => string }> {
   const server = spawn(process.execPath, [bin, 'view', ...args, '--port', '0'], { cwd: root });
-  let out = '', err = '';
+  let out = '',
+    err = '';
   server.stderr!.on('data', (d) => (err += d));
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`no URL after 120 s: ${out}${err}`)), 120_000);
@@ -28,7 +29,10 @@ function served(args: string[]): Promise<{ url: string; server: ChildProcess; st
 }
 
 describe('kron view of a robot file: simulated, then played', () => {
-  for (const [file, extra] of [['test/io/fixtures/mjcf/iiwa14.xml', ['--keyframe', 'home']], ['mechanisms/puma560.urdf', []]] as const) {
+  for (const [file, extra] of [
+    ['test/io/fixtures/mjcf/iiwa14.xml', ['--keyframe', 'home']],
+    ['mechanisms/puma560.urdf', []],
+  ] as const) {
     it(`${file}: the run kron simulate writes, played`, async () => {
       const { url, server } = await served([file, '--stop', '0.2', ...extra]);
       try {
@@ -36,7 +40,10 @@ describe('kron view of a robot file: simulated, then played', () => {
         expect([config.run, config.live]).toEqual(['run.json', undefined]);
         const run = (await (await fetch(`${url}run.json`)).json()) as { time: number[]; signals: Record<string, number[]> };
         const out = join(mkdtempSync(join(tmpdir(), 'kron-view-robot-')), 'run.json');
-        const simulated = spawnSync(process.execPath, [bin, 'simulate', file, '--stop', '0.2', '--interval', '0.01', '--out', out, ...extra], { cwd: root, encoding: 'utf8' });
+        const simulated = spawnSync(process.execPath, [bin, 'simulate', file, '--stop', '0.2', '--interval', '0.01', '--out', out, ...extra], {
+          cwd: root,
+          encoding: 'utf8',
+        });
         expect(simulated.status, simulated.stderr).toBe(0);
         const reference = JSON.parse(readFileSync(out, 'utf8')) as typeof run;
         expect(run.time).toEqual(reference.time);

@@ -11,8 +11,7 @@ import * as THREE from 'three';
 export const FILL = 0.88;
 
 export function boxCorners(box: THREE.Box3): THREE.Vector3[] {
-  return [0, 1, 2, 3, 4, 5, 6, 7].map((i) => new THREE.Vector3(
-    i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
+  return [0, 1, 2, 3, 4, 5, 6, 7].map((i) => new THREE.Vector3(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
 }
 
 /** the direction the camera looks from (towards the centre), for a mechanism that reaches `extent` */
@@ -48,7 +47,8 @@ export function meshCorners(objects: readonly THREE.Object3D[], skip: ReadonlySe
 
 /** the points' box on screen, in normalised device coordinates */
 export function projectedBox(points: readonly THREE.Vector3[], camera: THREE.Camera): { min: THREE.Vector2; max: THREE.Vector2 } {
-  const min = new THREE.Vector2(Infinity, Infinity), max = new THREE.Vector2(-Infinity, -Infinity);
+  const min = new THREE.Vector2(Infinity, Infinity),
+    max = new THREE.Vector2(-Infinity, -Infinity);
   for (const p of points) {
     const q = p.clone().project(camera);
     min.min(new THREE.Vector2(q.x, q.y));
@@ -62,10 +62,13 @@ export function fitPoints(camera: THREE.PerspectiveCamera, points: readonly THRE
   const box = new THREE.Box3().setFromPoints(points as THREE.Vector3[]);
   const centre = box.getCenter(new THREE.Vector3());
   const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-3);
-  const tanY = Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2), tanX = tanY * camera.aspect;
+  const tanY = Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2),
+    tanX = tanY * camera.aspect;
   let distance = radius / Math.min(tanX, tanY) + radius; // the bounding sphere fits: a start
   camera.up.copy(up);
-  const right = new THREE.Vector3(), upward = new THREE.Vector3(), p = new THREE.Vector3();
+  const right = new THREE.Vector3(),
+    upward = new THREE.Vector3(),
+    p = new THREE.Vector3();
   for (let i = 0; i < 6; i++) {
     camera.position.copy(centre).addScaledVector(view, distance);
     camera.lookAt(centre);
@@ -76,10 +79,12 @@ export function fitPoints(camera: THREE.PerspectiveCamera, points: readonly THRE
     // (loops, not Math.min(...xs): a large mechanism has more points than a call takes arguments)
     let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
     for (const q of local) {
-      const u = q.x / -q.z, v = q.y / -q.z;
+      const u = q.x / -q.z,
+        v = q.y / -q.z;
       [x0, x1, y0, y1] = [Math.min(x0, u), Math.max(x1, u), Math.min(y0, v), Math.max(y1, v)];
     }
-    const cx = ((x0 + x1) / 2) * distance, cy = ((y0 + y1) / 2) * distance;
+    const cx = ((x0 + x1) / 2) * distance,
+      cy = ((y0 + y1) / 2) * distance;
     right.setFromMatrixColumn(camera.matrixWorld, 0);
     upward.setFromMatrixColumn(camera.matrixWorld, 1);
     centre.addScaledVector(right, cx).addScaledVector(upward, cy);

@@ -12,7 +12,8 @@ import { sampleBefore } from '../../src/io/poses.ts';
 /** the arrows' colour: magenta, which no part, axis or grid of the view uses (the browser test finds it by colour) */
 export const ARROW_COLOR = '#e000e0';
 const PREFIX = 'contact.';
-const P = ['p[1]', 'p[2]', 'p[3]'], F = ['f[1]', 'f[2]', 'f[3]'];
+const P = ['p[1]', 'p[2]', 'p[3]'],
+  F = ['f[1]', 'f[2]', 'f[3]'];
 
 interface Pair {
   name: string;
@@ -24,7 +25,11 @@ interface Pair {
 
 /** (the run's signals) => the names of the pairs with all of p[1..3] and f[1..3] recorded */
 export function contactPairs(signals: Record<string, ArrayLike<number>>): string[] {
-  const names = new Set(Object.keys(signals).filter((n) => n.startsWith(PREFIX) && n.endsWith('.f[1]')).map((n) => n.slice(PREFIX.length, -'.f[1]'.length)));
+  const names = new Set(
+    Object.keys(signals)
+      .filter((n) => n.startsWith(PREFIX) && n.endsWith('.f[1]'))
+      .map((n) => n.slice(PREFIX.length, -'.f[1]'.length)),
+  );
   return [...names].filter((pair) => [...P, ...F].every((s) => `${PREFIX}${pair}.${s}` in signals));
 }
 
@@ -43,7 +48,11 @@ export class ContactArrows {
   private visible = true;
 
   /** (the run's signals and sample times, the mechanism's size in m) */
-  constructor(signals: Record<string, ArrayLike<number>>, private readonly time: ArrayLike<number>, size: number) {
+  constructor(
+    signals: Record<string, ArrayLike<number>>,
+    private readonly time: ArrayLike<number>,
+    size: number,
+  ) {
     const column = (pair: string, s: string) => signals[`${PREFIX}${pair}.${s}`];
     let largest = 0;
     const names = contactPairs(signals);
@@ -57,7 +66,7 @@ export class ContactArrows {
     const dotMaterial = overlay(new THREE.MeshBasicMaterial({ color: ARROW_COLOR }));
     this.pairs = names.map((name) => {
       const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 1, 0), new THREE.Vector3(), 1, ARROW_COLOR);
-      overlay(arrow.line.material as THREE.Material), overlay(arrow.cone.material as THREE.Material);
+      (overlay(arrow.line.material as THREE.Material), overlay(arrow.cone.material as THREE.Material));
       const dot = new THREE.Mesh(dotGeometry, dotMaterial);
       for (const o of [arrow, arrow.line, arrow.cone, dot]) o.renderOrder = 10;
       arrow.name = dot.name = `contact ${name}`;
@@ -70,16 +79,22 @@ export class ContactArrows {
   /** the arrows at time t: f interpolated between samples as the poses are; p too, or the sample's that pushes when the other does not (a contact made or broken between them) */
   setTime(t: number): void {
     const { time } = this;
-    const k = sampleBefore(time, t), next = Math.min(k + 1, time.length - 1);
+    const k = sampleBefore(time, t),
+      next = Math.min(k + 1, time.length - 1);
     const span = time[next] - time[k];
     const s = span > 0 ? Math.min(1, Math.max(0, (t - time[k]) / span)) : 0;
-    const p = new THREE.Vector3(), f = new THREE.Vector3(), pa = new THREE.Vector3(), pb = new THREE.Vector3(), fb = new THREE.Vector3();
+    const p = new THREE.Vector3(),
+      f = new THREE.Vector3(),
+      pa = new THREE.Vector3(),
+      pb = new THREE.Vector3(),
+      fb = new THREE.Vector3();
     for (const pair of this.pairs) {
       f.set(pair.f[0][k], pair.f[1][k], pair.f[2][k]);
       fb.set(pair.f[0][next], pair.f[1][next], pair.f[2][next]);
       pa.set(pair.p[0][k], pair.p[1][k], pair.p[2][k]);
       pb.set(pair.p[0][next], pair.p[1][next], pair.p[2][next]);
-      const aPushes = f.lengthSq() > 0, bPushes = fb.lengthSq() > 0;
+      const aPushes = f.lengthSq() > 0,
+        bPushes = fb.lengthSq() > 0;
       p.copy(aPushes && bPushes ? pa.lerp(pb, s) : aPushes ? pa : pb);
       f.lerp(fb, s);
       const length = f.length() * this.scale;

@@ -12,7 +12,8 @@ function download(blob: Blob, name: string): void {
 
 export function savePNG(canvas: HTMLCanvasElement, name: string): Promise<void> {
   return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob ? (download(blob, name), resolve()) : reject(new Error('the canvas gave no image'))), 'image/png'));
+    canvas.toBlob((blob) => (blob ? (download(blob, name), resolve()) : reject(new Error('the canvas gave no image'))), 'image/png'),
+  );
 }
 
 /** start recording; the returned function stops and downloads the video */

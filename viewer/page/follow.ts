@@ -49,7 +49,10 @@ export class CameraFollow {
   /** where the followed frame was when the camera last moved with it */
   private readonly at = new THREE.Vector3();
 
-  constructor(private readonly camera: THREE.Camera, private readonly controls: OrbitControls) {}
+  constructor(
+    private readonly camera: THREE.Camera,
+    private readonly controls: OrbitControls,
+  ) {}
 
   /** follow the frame, now at p; centre: the target moves onto it first, the camera with it (same offset) */
   start(frame: number, p: THREE.Vector3, centre: boolean): void {

@@ -63,7 +63,15 @@ export class InfoOverlay {
 
   /** a new run; its energy is computed later (prepareEnergy: it may compile the model) */
   show(signals: RunSignals, integration: Integration | undefined, live?: LiveCost, contacts = ''): void {
-    Object.assign(this, { signals, energy: undefined, energyNote: 'energy: computing…', integration: describeIntegration(integration), rtf: 0, live, contacts });
+    Object.assign(this, {
+      signals,
+      energy: undefined,
+      energyNote: 'energy: computing…',
+      integration: describeIntegration(integration),
+      rtf: 0,
+      live,
+      contacts,
+    });
   }
 
   /** the energy columns: recorded, or replayed when the page has the model; else a note says why not */
@@ -107,10 +115,22 @@ export class InfoOverlay {
     const rows: [string, string][] = [
       [clock, `${t.toFixed(3)} s`],
       ['real time', playing ? `${this.rtf.toFixed(2)}x` : 'paused'],
-      ...(energy ? ([['kinetic', `${fixed(energy.kinetic)} J`], ['potential', `${fixed(energy.potential)} J`], ['total', `${fixed(energy.total)} J`], ['drift', `${energy.drift.toExponential(2)} J`]] as [string, string][]) : []),
+      ...(energy
+        ? ([
+            ['kinetic', `${fixed(energy.kinetic)} J`],
+            ['potential', `${fixed(energy.potential)} J`],
+            ['total', `${fixed(energy.total)} J`],
+            ['drift', `${energy.drift.toExponential(2)} J`],
+          ] as [string, string][])
+        : []),
       ['integrator', this.integration],
       ...(this.contacts ? ([['contact arrows', this.contacts]] as [string, string][]) : []),
-      ...(this.live ? ([['compile', `${this.live.compileMs} ms`], ['derivatives', `${this.live.evaluationUs.toFixed(1)} µs`]] as [string, string][]) : []),
+      ...(this.live
+        ? ([
+            ['compile', `${this.live.compileMs} ms`],
+            ['derivatives', `${this.live.evaluationUs.toFixed(1)} µs`],
+          ] as [string, string][])
+        : []),
     ];
     const table = document.createElement('table');
     for (const [k, v] of rows) table.insertRow().append(...[k, v].map((x) => Object.assign(document.createElement('td'), { textContent: x })));

@@ -26,10 +26,12 @@ const TIMING_MS = 20;
 /** µs per evaluation of the derivatives at the start state, on a state of its own */
 function timeEvaluation(compiled: CompiledModel): number {
   const state = compiled.createState();
-  const x = state.x0(), dx = new Float64Array(x.length);
+  const x = state.x0(),
+    dx = new Float64Array(x.length);
   state.derivatives(0, x, dx); // the first call settles a loop's Newton guess
   const t0 = performance.now();
-  let n = 0, elapsed = 0;
+  let n = 0,
+    elapsed = 0;
   while (elapsed < TIMING_MS) {
     for (let i = 0; i < 100; i++) state.derivatives(0, x, dx);
     n += 100;
@@ -62,14 +64,16 @@ export function mechanismModule(name: string): (typeof mechanismList)[number]['m
 
 /** the loaded model modules whose default model has frames to draw (built once per load) */
 export function liveMechanisms(): string[] {
-  return (drawable ??= mechanisms.filter((m) => {
-    try {
-      const model = m.module.default?.({});
-      return model instanceof Model && hasFrames(model);
-    } catch {
-      return false;
-    }
-  }).map((m) => m.name));
+  return (drawable ??= mechanisms
+    .filter((m) => {
+      try {
+        const model = m.module.default?.({});
+        return model instanceof Model && hasFrames(model);
+      } catch {
+        return false;
+      }
+    })
+    .map((m) => m.name));
 }
 
 /** is there a bundled model module of that name (drawable or not: a drive train's signals replay too) */

@@ -31,13 +31,26 @@ import { bodyFrame, bodyNames, firstMovingBody } from './follow.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
-  model: $('model-name'), status: $('status'), report: $('report'),
-  play: $<HTMLButtonElement>('play'), timeline: $<HTMLInputElement>('timeline'), clock: $('clock'),
-  speed: $<HTMLInputElement>('speed'), speedValue: $('speed-value'), loop: $<HTMLInputElement>('loop'),
-  frames: $<HTMLInputElement>('show-frames'), axes: $<HTMLInputElement>('show-axes'), contacts: $<HTMLInputElement>('show-contacts'),
-  record: $<HTMLButtonElement>('record'), help: $('help'), signalList: $('signal-list'),
-  liveMechanism: $<HTMLSelectElement>('live-mechanism'), liveMode: $<HTMLSelectElement>('live-mode'), liveStop: $<HTMLInputElement>('live-stop'),
-  picker: $<HTMLDetailsElement>('signal-picker'), variablesNote: $('variables-note'),
+  model: $('model-name'),
+  status: $('status'),
+  report: $('report'),
+  play: $<HTMLButtonElement>('play'),
+  timeline: $<HTMLInputElement>('timeline'),
+  clock: $('clock'),
+  speed: $<HTMLInputElement>('speed'),
+  speedValue: $('speed-value'),
+  loop: $<HTMLInputElement>('loop'),
+  frames: $<HTMLInputElement>('show-frames'),
+  axes: $<HTMLInputElement>('show-axes'),
+  contacts: $<HTMLInputElement>('show-contacts'),
+  record: $<HTMLButtonElement>('record'),
+  help: $('help'),
+  signalList: $('signal-list'),
+  liveMechanism: $<HTMLSelectElement>('live-mechanism'),
+  liveMode: $<HTMLSelectElement>('live-mode'),
+  liveStop: $<HTMLInputElement>('live-stop'),
+  picker: $<HTMLDetailsElement>('signal-picker'),
+  variablesNote: $('variables-note'),
   wrap: $<HTMLInputElement>('wrap-angles'),
 };
 
@@ -62,19 +75,30 @@ let meshesUnserved = new Map<string, string>();
 let following: string | undefined;
 /** the body kron view --track named */
 let requestedTrack: string | undefined;
-const tree = new ModelTreePanel($('tree'), $('part-info'), (path) => (view.select(path), view.render()), (signal) => addPlotted(signal));
+const tree = new ModelTreePanel(
+  $('tree'),
+  $('part-info'),
+  (path) => (view.select(path), view.render()),
+  (signal) => addPlotted(signal),
+);
 const posing = new PosePanel($('pose-panel'), $('pose-sliders'), $('pose-note'), (pose) => (view.setPose(pose), view.render()));
 const params = new ParamsPanel($('param-fields'), $('params-note'));
 /** the live run's last time and the total energy at its start (the overlay's drift) */
 let liveClock = { t: 0, wall: 0, startTotal: undefined as number | undefined };
-const realtime = new RealTimePanel($<HTMLButtonElement>('realtime-toggle'), $('input-sliders'), $('realtime-note'), (pose, t, energy) => {
-  view.setPose(pose);
-  ui.clock.textContent = `live ${t.toFixed(3)} s`;
-  const now = performance.now();
-  if (t === 0) liveClock = { t: 0, wall: now, startTotal: energy?.total };
-  info.updateLive(t, (now - liveClock.wall) / 1000, t - liveClock.t, energy, liveClock.startTotal);
-  Object.assign(liveClock, { t, wall: now });
-}, () => (player.playing = false, update()));
+const realtime = new RealTimePanel(
+  $<HTMLButtonElement>('realtime-toggle'),
+  $('input-sliders'),
+  $('realtime-note'),
+  (pose, t, energy) => {
+    view.setPose(pose);
+    ui.clock.textContent = `live ${t.toFixed(3)} s`;
+    const now = performance.now();
+    if (t === 0) liveClock = { t: 0, wall: now, startTotal: energy?.total };
+    info.updateLive(t, (now - liveClock.wall) / 1000, t - liveClock.t, energy, liveClock.startTotal);
+    Object.assign(liveClock, { t, wall: now });
+  },
+  () => ((player.playing = false), update()),
+);
 
 function status(text: string, error = false): void {
   ui.status.textContent = text;
@@ -135,9 +159,8 @@ function showEveryVariable(): void {
   if (!signals || !ui.picker.open || everyShown === signals) return;
   everyShown = signals;
   const every = signals.every();
-  ui.variablesNote.textContent = typeof every === 'string'
-    ? `only the recorded signals: ${every}`
-    : `${every.names().length} variables of the model, computed from the recorded states`;
+  ui.variablesNote.textContent =
+    typeof every === 'string' ? `only the recorded signals: ${every}` : `${every.names().length} variables of the model, computed from the recorded states`;
   if (typeof every !== 'string') variables.showAll(every.names());
 }
 
@@ -242,7 +265,9 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   signals = new RunSignals(next, model, `${next.model} is not a model of mechanisms/ (kron view model.ts runs a model of your own live)`);
   tree.show(next, signals);
   if (next.report) renderReport(ui.report, next.report, extra);
-  else ui.report.innerHTML = '<p class="muted">this run carries no compile report (<code>kron simulate --out run.json</code> writes one for mechanisms; <code>kron compile</code> prints it).</p>';
+  else
+    ui.report.innerHTML =
+      '<p class="muted">this run carries no compile report (<code>kron simulate --out run.json</code> writes one for mechanisms; <code>kron compile</code> prints it).</p>';
   const chosen = defaultSignals(signals.recorded);
   variables.show(signals.recorded, chosen, (n) => signals?.unit(n) ?? '');
   plot.show(signals, chosen);
@@ -257,7 +282,14 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
 
 async function loadServedRun(): Promise<void> {
   // live: the model module of `kron view model.ts`, run as soon as the page opens
-  const config = (await (await fetch('config.json')).json()) as { run: string | null; live?: string; meshes?: Record<string, string>; unserved?: Record<string, string>; urdf?: string; track?: string };
+  const config = (await (await fetch('config.json')).json()) as {
+    run: string | null;
+    live?: string;
+    meshes?: Record<string, string>;
+    unserved?: Record<string, string>;
+    urdf?: string;
+    track?: string;
+  };
   following = requestedTrack = config.track;
   // Maps: a mesh named "constructor" is a name, not Object.prototype's
   meshRoutes = new Map(Object.entries(config.meshes ?? {}));
@@ -294,11 +326,19 @@ function compileUrdf(text: string, served: PlaybackRun): CompiledModel {
 async function live(name: string, mode: Mode, stop: number, parameters?: Record<string, number>): Promise<void> {
   params.show(name);
   const values = parameters ?? params.changed();
-  const changed = Object.entries(values).map(([p, v]) => `${p} = ${v}`).join(', ');
+  const changed = Object.entries(values)
+    .map(([p, v]) => `${p} = ${v}`)
+    .join(', ');
   status(`compiling ${name} (${mode})${changed ? ` with ${changed}` : ''} and simulating ${stop} s…`);
   try {
     // in the compile worker: the page keeps drawing meanwhile
-    const { run: next, simulateMs, compiled, evaluationUs, inWorker } = await runLiveOffThread({ version: modelsVersion, name, mode, stop, parameters: values });
+    const {
+      run: next,
+      simulateMs,
+      compiled,
+      evaluationUs,
+      inWorker,
+    } = await runLiveOffThread({ version: modelsVersion, name, mode, stop, parameters: values });
     const extra = {
       'simulation time (live)': `${simulateMs} ms for ${stop} s${inWorker ? ' (in a worker)' : ''}`,
       ...(changed && { 'parameters (live)': changed }),
@@ -315,7 +355,8 @@ async function live(name: string, mode: Mode, stop: number, parameters?: Record<
 
 /** the live selector lists the model modules the server bundles now (new files under mechanisms/ included) */
 async function refreshMechanisms(): Promise<void> {
-  const chosen = ui.liveMechanism.value, loaded = ui.liveMechanism.querySelector('option.loaded');
+  const chosen = ui.liveMechanism.value,
+    loaded = ui.liveMechanism.querySelector('option.loaded');
   await reloadMechanisms();
   modelsVersion++;
   ui.liveMechanism.replaceChildren(...liveMechanisms().map((n) => new Option(n, n)));
@@ -340,8 +381,8 @@ function wireControls(): void {
   const on = (id: string, f: () => void) => $(id).addEventListener('click', f);
   on('play', () => (player.toggle(), update()));
   on('reset', () => seek(0));
-  on('step-back', () => (player.playing = false, player.step(-1), update()));
-  on('step-forward', () => (player.playing = false, player.step(1), update()));
+  on('step-back', () => ((player.playing = false), player.step(-1), update()));
+  on('step-forward', () => ((player.playing = false), player.step(1), update()));
   on('screenshot', () => void savePNG(view.canvas, `${run?.model ?? 'kron'}-t${player.time.toFixed(2)}.png`));
   on('record', toggleRecording);
   on('fit', () => view.fit());
@@ -361,7 +402,13 @@ function wireControls(): void {
   ui.frames.addEventListener('change', () => view.setShowFrames(ui.frames.checked));
   ui.axes.addEventListener('change', () => view.setShowJointAxes(ui.axes.checked));
   ui.contacts.addEventListener('change', () => view.setShowContacts(ui.contacts.checked));
-  on('live-reload', () => void refreshMechanisms().then(() => status(`live: ${liveMechanisms().length} mechanisms`)).catch((e) => status(e instanceof Error ? e.message : String(e), true)));
+  on(
+    'live-reload',
+    () =>
+      void refreshMechanisms()
+        .then(() => status(`live: ${liveMechanisms().length} mechanisms`))
+        .catch((e) => status(e instanceof Error ? e.message : String(e), true)),
+  );
   ui.liveMechanism.addEventListener('change', () => params.show(ui.liveMechanism.value));
   $('live').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -378,8 +425,8 @@ function onKey(e: KeyboardEvent): void {
   const actions: Record<string, () => void> = {
     ' ': () => player.toggle(),
     Backspace: () => player.seek(0),
-    ArrowRight: () => (player.playing = false, player.step(1)),
-    ArrowLeft: () => (player.playing = false, player.step(-1)),
+    ArrowRight: () => ((player.playing = false), player.step(1)),
+    ArrowLeft: () => ((player.playing = false), player.step(-1)),
     ArrowUp: () => setSpeed(player.speed * 2),
     ArrowDown: () => setSpeed(player.speed / 2),
     f: () => view.fit(),
@@ -403,7 +450,8 @@ function onKey(e: KeyboardEvent): void {
 
 function frame(last: number) {
   return (now: number) => {
-    const before = player.time, dt = Math.min(0.1, (now - last) / 1000);
+    const before = player.time,
+      dt = Math.min(0.1, (now - last) / 1000);
     realtime.frame(dt, player.speed);
     if (player.advance(dt)) {
       // simulated time shown over wall time (a loop back to the start counts the run's duration)
@@ -447,18 +495,32 @@ const kron = {
   csv: () => plot.csv(),
   showInfo,
   state: () => ({
-    model: run?.model, time: player.time, playing: player.playing, speed: player.speed, duration: player.duration,
-    samples: run?.time.length ?? 0, frames: run?.poses?.frames ?? 0,
-    plot: plot.state(), mechanismBox: view.mechanismOnScreen(), liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
-    selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '', playIcon: ui.play.textContent,
-    plotOnly: document.body.classList.contains('plot-only'), notes: notes.texts(),
-    selected: tree.selection, posing: posing.state(), info: info.state(), realtime: realtime.state(),
+    model: run?.model,
+    time: player.time,
+    playing: player.playing,
+    speed: player.speed,
+    duration: player.duration,
+    samples: run?.time.length ?? 0,
+    frames: run?.poses?.frames ?? 0,
+    plot: plot.state(),
+    mechanismBox: view.mechanismOnScreen(),
+    liveMechanisms: [...ui.liveMechanism.options].map((o) => o.value),
+    selectedMechanism: ui.liveMechanism.selectedOptions[0]?.textContent ?? '',
+    playIcon: ui.play.textContent,
+    plotOnly: document.body.classList.contains('plot-only'),
+    notes: notes.texts(),
+    selected: tree.selection,
+    posing: posing.state(),
+    info: info.state(),
+    realtime: realtime.state(),
     tracking: following === undefined ? undefined : { body: following, ...view.tracked() },
     contacts: view.contacts?.state(),
   }),
 };
 declare global {
-  interface Window { kron: typeof kron }
+  interface Window {
+    kron: typeof kron;
+  }
 }
 window.kron = kron;
 
@@ -467,5 +529,7 @@ wireControls();
 $('controls').addEventListener('pointerup', (e) => setTimeout(() => (e.target as HTMLElement).blur?.(), 0));
 window.addEventListener('keydown', onKey);
 setSpeed(1);
-kron.ready = refreshMechanisms().then(loadServedRun).catch((e) => status(e instanceof Error ? e.message : String(e), true));
+kron.ready = refreshMechanisms()
+  .then(loadServedRun)
+  .catch((e) => status(e instanceof Error ? e.message : String(e), true));
 requestAnimationFrame(frame(performance.now()));

@@ -50,7 +50,9 @@ export interface ViewerHandle {
 export function mountViewer(container: HTMLElement, run: PlaybackRun, options: ViewerOptions = {}): ViewerHandle {
   const { scene, poses } = run;
   if (!scene || !poses) {
-    throw new UsageError(`the run of ${run.model} has no scene to draw`, { hint: 'record it with simulatePlayback(model, compiled, options), from a model with frames (a Mechanism)' });
+    throw new UsageError(`the run of ${run.model} has no scene to draw`, {
+      hint: 'record it with simulatePlayback(model, compiled, options), from a model with frames (a Mechanism)',
+    });
   }
   // SceneView sizes the canvas to its parent: a box that fills the container
   const box = document.createElement('div');

@@ -12,7 +12,10 @@ export class NotesBox {
   private readonly summary: HTMLElement;
   private closed = false;
 
-  constructor(private readonly box: HTMLElement, private readonly list: HTMLElement) {
+  constructor(
+    private readonly box: HTMLElement,
+    private readonly list: HTMLElement,
+  ) {
     this.details = box.querySelector('details')!;
     this.summary = box.querySelector('summary')!;
     box.querySelector('button.close')!.addEventListener('click', () => ((this.closed = true), this.layout()));

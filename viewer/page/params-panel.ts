@@ -9,7 +9,10 @@ export class ParamsPanel {
   private defaults: Record<string, number> = {};
   private fields = new Map<string, HTMLInputElement>();
 
-  constructor(private readonly list: HTMLElement, private readonly noteEl: HTMLElement) {}
+  constructor(
+    private readonly list: HTMLElement,
+    private readonly noteEl: HTMLElement,
+  ) {}
 
   /** the fields of a model module's parameters; values kept when the same module is shown again */
   show(name: string): void {

@@ -39,7 +39,8 @@ export class Player {
 
   /** to the next (+1) or previous (-1) sample time */
   step(direction: 1 | -1): void {
-    const s = this.samples, eps = 1e-9 * Math.max(1, this.duration);
+    const s = this.samples,
+      eps = 1e-9 * Math.max(1, this.duration);
     let k = sampleBefore(s, this.time);
     if (direction > 0) {
       while (k < s.length - 1 && s[k] <= this.time + eps) k++;

@@ -60,10 +60,17 @@ export class SignalPlot {
     const units = (this.units = [...new Set(series.map((s) => s.unit || '(no unit)'))]);
     const scale = (unit: string) => `y:${unit}`;
     const opts: uPlot.Options = {
-      width: this.width(), height: this.height(),
-      series: [{ label: 'time (s)' }, ...series.map((s, i) => ({ label: s.name, scale: scale(s.unit || '(no unit)'), stroke: COLORS[(first + i) % COLORS.length], width: 1.5 }))],
+      width: this.width(),
+      height: this.height(),
+      series: [
+        { label: 'time (s)' },
+        ...series.map((s, i) => ({ label: s.name, scale: scale(s.unit || '(no unit)'), stroke: COLORS[(first + i) % COLORS.length], width: 1.5 })),
+      ],
       scales: { x: { time: false }, ...Object.fromEntries(units.map((u) => [scale(u), {}])) },
-      axes: [{ label: 'time (s)', labelSize: 18 }, ...units.map((u, i) => ({ scale: scale(u), label: u, labelSize: 18, side: i % 2 ? 1 : 3, grid: { show: i === 0 } }))],
+      axes: [
+        { label: 'time (s)', labelSize: 18 },
+        ...units.map((u, i) => ({ scale: scale(u), label: u, labelSize: 18, side: i % 2 ? 1 : 3, grid: { show: i === 0 } })),
+      ],
       legend: { live: true },
       cursor: { sync: { key: SYNC } },
       // uPlot sets its scales and cursor after construction (its first commit): only when it is ready

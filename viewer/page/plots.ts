@@ -110,7 +110,11 @@ export class PlotStack {
   /** take a signal off whichever plot has it */
   drop(name: string): void {
     const i = this.plots.findIndex((p) => p.chosen.includes(name));
-    if (i >= 0) this.draw(i, this.plots[i].chosen.filter((n) => n !== name));
+    if (i >= 0)
+      this.draw(
+        i,
+        this.plots[i].chosen.filter((n) => n !== name),
+      );
   }
 
   /** a new empty plot below the others; it becomes the current one */
@@ -141,7 +145,8 @@ export class PlotStack {
 
   /** time and every plotted signal as drawn (angles wrapped when they are), one row per sample */
   csv(): string {
-    const names = this.chosen, time = this.source?.time ?? [];
+    const names = this.chosen,
+      time = this.source?.time ?? [];
     const columns = this.plots.flatMap((p) => p.data);
     const rows = [['time', ...names].join(',')];
     for (let k = 0; k < time.length; k++) rows.push([time[k], ...columns.map((c) => c[k])].join(','));

@@ -116,7 +116,11 @@ export class PosePanel {
     }
     this.build();
     this.follow(this.shown.t, this.shown.playing);
-    this.note(this.poser.coordinates.length + this.poser.orientations.length ? 'drag while paused; play returns to the recorded motion' : 'no joint coordinates to pose');
+    this.note(
+      this.poser.coordinates.length + this.poser.orientations.length
+        ? 'drag while paused; play returns to the recorded motion'
+        : 'no joint coordinates to pose',
+    );
     return true;
   }
 

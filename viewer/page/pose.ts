@@ -43,7 +43,10 @@ export class Poser {
   private readonly dx: Float64Array;
   private readonly poseNames: string[];
 
-  constructor(readonly compiled: CompiledModel, scene: Scene) {
+  constructor(
+    readonly compiled: CompiledModel,
+    scene: Scene,
+  ) {
     this.state = compiled.createState();
     this.x = this.state.x0();
     this.dx = new Float64Array(this.x.length);
@@ -58,11 +61,13 @@ export class Poser {
       const joint = name.replace(POSITION, '');
       return POSITION.test(name) && types.get(joint) === 'freejoint' ? [{ name, joint, length: true }] : [];
     });
-    this.orientations = compiled.stateNames.filter((n) => QUATERNION.test(n)).flatMap((first) => {
-      const joint = first.replace(QUATERNION, '');
-      const Q = [1, 2, 3, 4].map((k) => `${joint}.Q[${k}]`) as Orientation['states'];
-      return Q.every((n) => states.has(n)) ? [{ joint, states: Q }] : [];
-    });
+    this.orientations = compiled.stateNames
+      .filter((n) => QUATERNION.test(n))
+      .flatMap((first) => {
+        const joint = first.replace(QUATERNION, '');
+        const Q = [1, 2, 3, 4].map((k) => `${joint}.Q[${k}]`) as Orientation['states'];
+        return Q.every((n) => states.has(n)) ? [{ joint, states: Q }] : [];
+      });
   }
 
   /** every state's name, in the compiled model's order */
@@ -93,7 +98,9 @@ export class Poser {
       const unit = unitOrUndefined(Q);
       if (!unit) {
         throw new UsageError(`${joint}.Q = (${Q.join(', ')}) is not an orientation: a quaternion of no length`, {
-          component: joint, variables: states, hint: 'give Q = (w, x, y, z) not all zero (it is normalised), or pose it by roll, pitch and yaw',
+          component: joint,
+          variables: states,
+          hint: 'give Q = (w, x, y, z) not all zero (it is normalised), or pose it by roll, pitch and yaw',
         });
       }
       at.forEach((i, k) => (x[i] = unit[k]));

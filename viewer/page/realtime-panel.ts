@@ -73,7 +73,13 @@ export class RealTimePanel {
     for (const name of inputs) {
       this.values[name] = 0;
       const label = document.createElement('label');
-      const slider = Object.assign(document.createElement('input'), { type: 'range', min: String(-INPUT_RANGE), max: String(INPUT_RANGE), step: '0.01', value: '0' });
+      const slider = Object.assign(document.createElement('input'), {
+        type: 'range',
+        min: String(-INPUT_RANGE),
+        max: String(INPUT_RANGE),
+        step: '0.01',
+        value: '0',
+      });
       slider.dataset.input = name;
       const out = document.createElement('output');
       out.textContent = '0';
@@ -134,8 +140,12 @@ export class RealTimePanel {
 
   state(): RealTimeState {
     return {
-      available: !!this.source, running: this.running, time: this.live?.time ?? 0, inputs: { ...this.values },
-      states: this.live?.states() ?? {}, note: this.noteEl.textContent ?? '',
+      available: !!this.source,
+      running: this.running,
+      time: this.live?.time ?? 0,
+      inputs: { ...this.values },
+      states: this.live?.states() ?? {},
+      note: this.noteEl.textContent ?? '',
     };
   }
 }

@@ -27,7 +27,12 @@ export class RealTimeRun {
   /** the stability check's probe state (src/sim/stability.ts), made at the first check */
   private probe: ModelState | undefined;
 
-  constructor(readonly compiled: CompiledModel, scene: Scene | undefined, inputs: Readonly<Record<string, number>> = {}, readonly step = REALTIME_STEP) {
+  constructor(
+    readonly compiled: CompiledModel,
+    scene: Scene | undefined,
+    inputs: Readonly<Record<string, number>> = {},
+    readonly step = REALTIME_STEP,
+  ) {
     this.state = compiled.createState();
     this.inputs = compiled.generated.layout.inputs;
     for (const [name, value] of Object.entries(inputs)) this.state.setInput(name, value);
@@ -105,6 +110,11 @@ export class RealTimeRun {
   /** the frames' poses now, 7 numbers each (the layout of Poses) */
   pose(): Float32Array {
     this.state.derivatives(this.time, this.x, this.dx);
-    return Float32Array.from(packPoses(this.poseNames.map((n) => [this.state.signal(n)]), 1).data);
+    return Float32Array.from(
+      packPoses(
+        this.poseNames.map((n) => [this.state.signal(n)]),
+        1,
+      ).data,
+    );
   }
 }

@@ -25,7 +25,10 @@ export class SignalReplay {
   private readonly dx: Float64Array;
   private readonly columns = new Map<string, Float64Array>();
 
-  private constructor(readonly compiled: CompiledModel, private readonly run: PlaybackRun) {
+  private constructor(
+    readonly compiled: CompiledModel,
+    private readonly run: PlaybackRun,
+  ) {
     this.state = compiled.createState();
     this.x = new Float64Array(compiled.stateNames.length);
     this.dx = new Float64Array(this.x.length);
@@ -36,7 +39,8 @@ export class SignalReplay {
     const missing = compiled.stateNames.filter((n) => !run.signals[n]);
     // signals the model here does not have: the run is of other parameters (kron simulate --set floating=1), not a subset of signals
     const foreign = Object.keys(run.signals).find((n) => !n.includes('(') && !compiled.hasSignal(n));
-    if (missing.length && foreign) return `the run is not of the model compiled here with its default parameters: it has ${foreign}, the model has not (a run with other --set values?)`;
+    if (missing.length && foreign)
+      return `the run is not of the model compiled here with its default parameters: it has ${foreign}, the model has not (a run with other --set values?)`;
     if (missing.length) return `the run did not record the state ${missing[0]} (kron simulate records the states unless --signals says otherwise)`;
     const replay = new SignalReplay(compiled, run);
     return replay.mismatch() ?? replay;
@@ -75,13 +79,20 @@ export class SignalReplay {
   // (sample k) => max |x(t_k+1) - x_k+1| / max(1, |x_k+1|): RK4 from the recorded x_k, with the run's step if it used RK4
   private stepError(k: number): number {
     const { run, compiled } = this;
-    const t0 = run.time[k], dt = run.time[k + 1] - t0;
+    const t0 = run.time[k],
+      dt = run.time[k + 1] - t0;
     const h = run.integration?.integrator === 'rk4' ? run.integration.step : Math.min(1e-3, dt / 10);
     const steps = Math.max(1, Math.round(dt / h));
     // simulate()'s RK4 stepper: the same stages in the same order, on the same grid of times
     const start = Float64Array.from(compiled.stateNames, (s) => run.signals[s][k]);
     const t1 = run.time[k + 1];
-    const stepper = new Rk4Stepper(start, (dx, y, t) => this.state.derivatives(t, y, dx), t0, { step: dt / steps, stop: t1, rtol: 0, atol: 0, maxSteps: Infinity });
+    const stepper = new Rk4Stepper(start, (dx, y, t) => this.state.derivatives(t, y, dx), t0, {
+      step: dt / steps,
+      stop: t1,
+      rtol: 0,
+      atol: 0,
+      maxSteps: Infinity,
+    });
     while (stepper.t < t1) stepper.step(t1);
     const x = stepper.x;
     const next = compiled.stateNames.map((s) => run.signals[s][k + 1]);
@@ -107,9 +118,9 @@ export class SignalReplay {
     // the recorded motion obeys the page's equations: from sample k, one interval of RK4 reaches sample k + 1
     for (const k of [0, n >> 1, n - 2].filter((k) => k >= 0 && k < n - 1)) {
       const worst = this.stepError(k);
-      if (!(worst <= this.motionTolerance())) return `the model compiled here does not reproduce this run's motion at t = ${run.time[k]} (${worst.toExponential(1)} apart: other parameters, inputs or a controller?)`;
+      if (!(worst <= this.motionTolerance()))
+        return `the model compiled here does not reproduce this run's motion at t = ${run.time[k]} (${worst.toExponential(1)} apart: other parameters, inputs or a controller?)`;
     }
     return undefined;
   }
 }
-

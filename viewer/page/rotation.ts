@@ -30,11 +30,15 @@ const GIMBAL = 1e-14;
 export function rpyOfQuaternion([w, x, y, z]: Readonly<Quaternion>): Rpy {
   const n2 = w * w + x * x + y * y + z * z;
   // R's entries (quaternion.ts, rotationNumbers) for a quaternion of length √n2
-  const r20 = (2 * (x * z - w * y)) / n2, r21 = (2 * (y * z + w * x)) / n2;
-  const r10 = (2 * (x * y + w * z)) / n2, r00 = 1 - (2 * (y * y + z * z)) / n2;
-  const r01 = (2 * (x * y - w * z)) / n2, r11 = 1 - (2 * (x * x + z * z)) / n2;
+  const r20 = (2 * (x * z - w * y)) / n2,
+    r21 = (2 * (y * z + w * x)) / n2;
+  const r10 = (2 * (x * y + w * z)) / n2,
+    r00 = 1 - (2 * (y * y + z * z)) / n2;
+  const r01 = (2 * (x * y - w * z)) / n2,
+    r11 = 1 - (2 * (x * x + z * z)) / n2;
   // R[2][0] = -sin(pitch), |R[0..1][0]| = cos(pitch): atan2 keeps pitch accurate near ±π/2, where asin would not
-  const c = Math.hypot(r00, r10), pitch = Math.atan2(-r20, c);
+  const c = Math.hypot(r00, r10),
+    pitch = Math.atan2(-r20, c);
   const yaw = c < GIMBAL ? Math.atan2(-r01, r11) : Math.atan2(r10, r00);
   // the roll of what is left, Rx(roll) = Ry(pitch)^T Rz(yaw)^T R (its column 2): it absorbs the yaw's rounding
   // (near pitch ±π/2 the yaw is known to ε / cos(pitch) only, and an error there is mostly a turn about x)

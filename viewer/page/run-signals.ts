@@ -14,7 +14,11 @@ export class RunSignals implements SeriesSource {
   private replay: SignalReplay | string | undefined;
 
   /** model: the run's compiled model, or how to compile it here (undefined: only the recorded signals) */
-  constructor(readonly run: PlaybackRun, private readonly model: (() => CompiledModel) | undefined, private readonly noModel: string) {}
+  constructor(
+    readonly run: PlaybackRun,
+    private readonly model: (() => CompiledModel) | undefined,
+    private readonly noModel: string,
+  ) {}
 
   get time(): ArrayLike<number> {
     return this.run.time;

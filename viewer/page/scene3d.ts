@@ -29,7 +29,10 @@ function attach<T extends THREE.Object3D>(parent: THREE.Object3D, child: T): T {
 function thicknesses(scene: Scene): number[] {
   const half = (s: Shape) => (s.type === 'box' ? Math.min(...s.size) / 2 : s.type === 'ellipsoid' ? Math.min(...s.radii) : s.type === 'plane' ? 0 : s.radius);
   // a floor is no part of the mechanism
-  return scene.shapes.filter((x) => x.geometry.shape.type !== 'plane').map((x) => half(x.geometry.shape)).sort((a, b) => a - b);
+  return scene.shapes
+    .filter((x) => x.geometry.shape.type !== 'plane')
+    .map((x) => half(x.geometry.shape))
+    .sort((a, b) => a - b);
 }
 
 /**
@@ -261,7 +264,10 @@ export class SceneView {
     grid.position.copy(box.getCenter(new THREE.Vector3()).projectOnPlane(normal)).addScaledVector(normal, new THREE.Vector3(...floor.point).dot(normal));
     grid.geometry.computeBoundingBox();
     const size = grid.geometry.boundingBox!.max.x - grid.geometry.boundingBox!.min.x;
-    const plane = new THREE.Mesh(new THREE.PlaneGeometry(size, size), new THREE.MeshStandardMaterial({ color: floor.color, roughness: 0.9, side: THREE.DoubleSide, transparent: true, opacity: 0.6 }));
+    const plane = new THREE.Mesh(
+      new THREE.PlaneGeometry(size, size),
+      new THREE.MeshStandardMaterial({ color: floor.color, roughness: 0.9, side: THREE.DoubleSide, transparent: true, opacity: 0.6 }),
+    );
     plane.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), normal);
     plane.position.copy(grid.position).addScaledVector(normal, -1e-3 * size);
     return [grid, plane];
@@ -276,7 +282,10 @@ export class SceneView {
   private pedestal(world: THREE.Vector3, ground: THREE.Vector3, radius: number): THREE.Object3D[] {
     const height = world.clone().sub(ground).dot(this.up);
     if (!(height > 2 * radius)) return [];
-    const column = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius * 1.3, height, 32), new THREE.MeshStandardMaterial({ color: '#5d6d7e', roughness: 0.7 }));
+    const column = new THREE.Mesh(
+      new THREE.CylinderGeometry(radius, radius * 1.3, height, 32),
+      new THREE.MeshStandardMaterial({ color: '#5d6d7e', roughness: 0.7 }),
+    );
     column.quaternion.setFromUnitVectors(Y, this.up);
     column.position.copy(world).addScaledVector(this.up, -height / 2 - 0.5 * radius);
     return [column];
@@ -286,7 +295,10 @@ export class SceneView {
     const sky = new THREE.HemisphereLight('#ffffff', '#667788', 2.2);
     sky.position.copy(up);
     const sun = new THREE.DirectionalLight('#ffffff', 1.6);
-    sun.position.copy(up).multiplyScalar(2).add(new THREE.Vector3(1, 1, 1));
+    sun.position
+      .copy(up)
+      .multiplyScalar(2)
+      .add(new THREE.Vector3(1, 1, 1));
     return [sky, sun];
   }
 
@@ -422,7 +434,8 @@ export class SceneView {
     if (!points.length) return undefined;
     const { clientWidth: w, clientHeight: h } = this.canvas;
     const { min, max } = projectedBox(points, this.camera);
-    const x = Math.max(0, ((min.x + 1) / 2) * w), y = Math.max(0, ((1 - max.y) / 2) * h);
+    const x = Math.max(0, ((min.x + 1) / 2) * w),
+      y = Math.max(0, ((1 - max.y) / 2) * h);
     return { x, y, width: Math.min(w, ((max.x + 1) / 2) * w) - x, height: Math.min(h, ((1 - min.y) / 2) * h) - y };
   }
 

@@ -75,12 +75,16 @@ export function shapeObject(g: Geometry, on: ShapeCallbacks): THREE.Object3D {
   if (s.type === 'cylinder' || s.type === 'capsule') group.quaternion.setFromUnitVectors(Y, new THREE.Vector3(...(g.axis ?? [1, 0, 0])).normalize());
   if (g.orientation) group.quaternion.premultiply(new THREE.Quaternion(...g.orientation));
   const geometry =
-    s.type === 'box' ? new THREE.BoxGeometry(...s.size)
-    : s.type === 'cylinder' ? new THREE.CylinderGeometry(s.radius, s.radius, s.length, 32)
-    : s.type === 'capsule' ? new THREE.CapsuleGeometry(s.radius, s.length, 8, 32)
-    : s.type === 'plane' ? new THREE.PlaneGeometry(...s.size)
-    // an ellipsoid is a unit sphere scaled below; a mesh's placeholder a sphere of its size
-    : new THREE.SphereGeometry(s.type === 'ellipsoid' ? 1 : s.radius, 32, 16);
+    s.type === 'box'
+      ? new THREE.BoxGeometry(...s.size)
+      : s.type === 'cylinder'
+        ? new THREE.CylinderGeometry(s.radius, s.radius, s.length, 32)
+        : s.type === 'capsule'
+          ? new THREE.CapsuleGeometry(s.radius, s.length, 8, 32)
+          : s.type === 'plane'
+            ? new THREE.PlaneGeometry(...s.size)
+            : // an ellipsoid is a unit sphere scaled below; a mesh's placeholder a sphere of its size
+              new THREE.SphereGeometry(s.type === 'ellipsoid' ? 1 : s.radius, 32, 16);
   const mesh = new THREE.Mesh(geometry, material(g.color));
   if (s.type === 'ellipsoid') mesh.scale.set(...s.radii);
   // a floor is seen from below too when the camera dips under it
@@ -103,9 +107,10 @@ export function jointMarker(type: string, axis: Vec3Tuple | undefined, s: number
   const color = type === 'prismatic' ? '#00a8c6' : '#f1c40f';
   const m = new THREE.MeshStandardMaterial({ color, roughness: 0.4 });
   if (!axis) return new THREE.Mesh(new THREE.SphereGeometry(s * 0.5, 24, 12), m);
-  const mesh = type === 'prismatic'
-    ? new THREE.Mesh(new THREE.CylinderGeometry(s * 0.2, s * 0.2, s * 3, 16), m)
-    : new THREE.Mesh(new THREE.CylinderGeometry(s * 0.6, s * 0.6, s * 0.8, 24), m);
+  const mesh =
+    type === 'prismatic'
+      ? new THREE.Mesh(new THREE.CylinderGeometry(s * 0.2, s * 0.2, s * 3, 16), m)
+      : new THREE.Mesh(new THREE.CylinderGeometry(s * 0.6, s * 0.6, s * 0.8, 24), m);
   mesh.quaternion.setFromUnitVectors(Y, new THREE.Vector3(...axis).normalize());
   return mesh;
 }

@@ -101,7 +101,9 @@ export class ModelTreePanel {
   /** the selected component's parameters and its signals' values at time t */
   refresh(t: number): void {
     this.time = t;
-    const run = this.run, path = this.selected, source = this.signals;
+    const run = this.run,
+      path = this.selected,
+      source = this.signals;
     if (!run || !path || !source) return void this.info.replaceChildren();
     const mine = (name: string) => name.startsWith(`${path}.`);
     const parameters = Object.entries(run.scene?.parameters ?? {}).filter(([n]) => mine(n));
@@ -110,7 +112,8 @@ export class ModelTreePanel {
     const values = source.valuesAt(signals, t);
     const table = (rows: [string, string][]) => {
       const t = document.createElement('table');
-      for (const [a, b] of rows) t.insertRow().append(...[a, b].map((x, i) => Object.assign(document.createElement('td'), { textContent: x, className: i ? 'n' : '' })));
+      for (const [a, b] of rows)
+        t.insertRow().append(...[a, b].map((x, i) => Object.assign(document.createElement('td'), { textContent: x, className: i ? 'n' : '' })));
       return t;
     };
     const heading = (text: string) => Object.assign(document.createElement('h3'), { textContent: text });
@@ -121,8 +124,12 @@ export class ModelTreePanel {
     });
     this.info.replaceChildren(
       heading(path),
-      heading(`parameters (${parameters.length})`), parameters.length ? table(parameters.map(([n, v]) => [n.slice(path.length + 1), String(Number(v.toPrecision(6)))])) : muted(run.scene?.parameters ? 'none' : 'not in this run (written before the viewer showed parameters)'),
-      heading(`signals (${signals.length})`), signals.length ? signalRows : muted('none recorded (kron simulate --signals chooses them)'),
+      heading(`parameters (${parameters.length})`),
+      parameters.length
+        ? table(parameters.map(([n, v]) => [n.slice(path.length + 1), String(Number(v.toPrecision(6)))]))
+        : muted(run.scene?.parameters ? 'none' : 'not in this run (written before the viewer showed parameters)'),
+      heading(`signals (${signals.length})`),
+      signals.length ? signalRows : muted('none recorded (kron simulate --signals chooses them)'),
     );
   }
 }

@@ -6,16 +6,38 @@ import type { Scene } from '../../src/io/types.ts';
 
 /** a joint coordinate and its derivatives: rad for revolute and others, m for prismatic */
 const JOINT: Record<string, [string, string]> = {
-  q: ['rad', 'm'], qd: ['rad/s', 'm/s'], qdd: ['rad/s²', 'm/s²'],
+  q: ['rad', 'm'],
+  qd: ['rad/s', 'm/s'],
+  qdd: ['rad/s²', 'm/s²'],
 };
 
 /** by last segment: frames (Modelica's r v a R w z f t), bodies, energy, momentum, free and ball joints, rotational flanges */
 const BY_SEGMENT: Record<string, string> = {
-  tau: 'N m', r: 'm', v: 'm/s', a: 'm/s²', R: '1', w: 'rad/s', z: 'rad/s²', f: 'N', t: 'N m', fc: 'N',
-  m: 'kg', r_cm: 'm', I: 'kg m²', g: 'm/s²', phi: 'rad', J: 'kg m²',
-  kinetic: 'J', potential: 'J', total: 'J',
+  tau: 'N m',
+  r: 'm',
+  v: 'm/s',
+  a: 'm/s²',
+  R: '1',
+  w: 'rad/s',
+  z: 'rad/s²',
+  f: 'N',
+  t: 'N m',
+  fc: 'N',
+  m: 'kg',
+  r_cm: 'm',
+  I: 'kg m²',
+  g: 'm/s²',
+  phi: 'rad',
+  J: 'kg m²',
+  kinetic: 'J',
+  potential: 'J',
+  total: 'J',
   // momentum.linear, momentum.angular (about the world origin); free and ball joints' quaternion and accelerations
-  linear: 'kg m/s', angular: 'kg m²/s', Q: '1', vd: 'm/s²', wd: 'rad/s²',
+  linear: 'kg m/s',
+  angular: 'kg m²/s',
+  Q: '1',
+  vd: 'm/s²',
+  wd: 'rad/s²',
 };
 
 /** a signal's name => its last segment without indices (j1.frame_b.r[2] => r) */

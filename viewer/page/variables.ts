@@ -62,22 +62,25 @@ export class VariableBrowser {
   /** every variable of the model, grouped by component */
   showAll(names: readonly string[]): void {
     this.groups = groupByComponent(names);
-    this.groupsBox.replaceChildren(...[...this.groups].map(([key, members]) => {
-      const group = document.createElement('details');
-      group.dataset.component = key;
-      const summary = Object.assign(document.createElement('summary'), { textContent: `${key} (${members.length})` });
-      const list = document.createElement('div');
-      list.className = 'variables';
-      group.append(summary, list);
-      group.addEventListener('toggle', () => group.open && !list.childElementCount && this.fill(list, members));
-      return group;
-    }));
+    this.groupsBox.replaceChildren(
+      ...[...this.groups].map(([key, members]) => {
+        const group = document.createElement('details');
+        group.dataset.component = key;
+        const summary = Object.assign(document.createElement('summary'), { textContent: `${key} (${members.length})` });
+        const list = document.createElement('div');
+        list.className = 'variables';
+        group.append(summary, list);
+        group.addEventListener('toggle', () => group.open && !list.childElementCount && this.fill(list, members));
+        return group;
+      }),
+    );
     this.filter();
   }
 
   private fill(list: HTMLElement, names: readonly string[]): void {
     list.replaceChildren(...names.slice(0, MAX_SHOWN).map((n) => this.checkbox(n)));
-    if (names.length > MAX_SHOWN) list.append(Object.assign(document.createElement('p'), { className: 'muted', textContent: `${names.length - MAX_SHOWN} more: search narrows the list` }));
+    if (names.length > MAX_SHOWN)
+      list.append(Object.assign(document.createElement('p'), { className: 'muted', textContent: `${names.length - MAX_SHOWN} more: search narrows the list` }));
   }
 
   /** the search: groups with matches open, showing only those; empty: all closed and whole */

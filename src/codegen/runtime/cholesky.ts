@@ -29,7 +29,8 @@ export function nearSymmetric(n: number, A: ArrayLike<number>): boolean {
 export function isSymmetric(n: number, A: ArrayLike<number>): boolean {
   for (let i = 1; i < n; i++) {
     for (let j = 0; j < i; j++) {
-      const a = A[i * n + j], b = A[j * n + i];
+      const a = A[i * n + j],
+        b = A[j * n + i];
       if (Math.abs(a - b) > 1e-10 * (Math.abs(a) + Math.abs(b)) + 1e-300) return false;
     }
   }
@@ -64,7 +65,8 @@ export function choleskySolve(n: number, A: Workspace, b: Workspace): number {
     if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
     if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
     small = Math.min(small, s / ajj); // as sparseCholeskySolve, whose unrolled form needs no branch
-    const d = Math.sqrt(s), inv = 1 / d;
+    const d = Math.sqrt(s),
+      inv = 1 / d;
     A[j * n + j] = d;
     for (let i = j + 1; i < n; i++) A[i * n + j] = (A[i * n + j] - rowDot(A, i * n, A, j * n, j)) * inv;
   }
@@ -83,7 +85,11 @@ export function choleskySolve(n: number, A: Workspace, b: Workspace): number {
 // sum waits out the latency of each addition (a dense Cholesky of 64 took
 // 0.75 of its time with four)
 function rowDot(A: ArrayLike<number>, a: number, B: ArrayLike<number>, c: number, m: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, k = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    k = 0;
   for (; k + 3 < m; k += 4) {
     s0 += A[a + k] * B[c + k];
     s1 += A[a + k + 1] * B[c + k + 1];
@@ -100,28 +106,42 @@ function rowDot(A: ArrayLike<number>, a: number, B: ArrayLike<number>, c: number
 // the same pivot tests and return values as choleskySolve. The original
 // diagonal goes to d first: a pivot is judged against it; then d keeps the
 // pivots' reciprocals (one division per pivot, none in the solves).
-export function sparseCholeskySolve(n: number, A: Workspace, b: Workspace, order: ArrayLike<number>, start: ArrayLike<number>, rows: ArrayLike<number>, d: Workspace): number {
+export function sparseCholeskySolve(
+  n: number,
+  A: Workspace,
+  b: Workspace,
+  order: ArrayLike<number>,
+  start: ArrayLike<number>,
+  rows: ArrayLike<number>,
+  d: Workspace,
+): number {
   const tiny = choleskyTiny(n);
   let small = 1;
   for (let j = 0; j < n; j++) d[j] = A[j * n + j];
   for (let p = 0; p < n; p++) {
-    const j = order[p], ajj = d[j], s = A[j * n + j];
+    const j = order[p],
+      ajj = d[j],
+      s = A[j * n + j];
     if (!(ajj > 0 && ajj < Infinity)) return ajj < 0 ? 0 : -1;
     if (!(s > tiny * ajj)) return s < -tiny * ajj ? 0 : -1;
     small = Math.min(small, s / ajj); // no branch: see unrolledCholesky
-    const l = Math.sqrt(s), inv = 1 / l;
+    const l = Math.sqrt(s),
+      inv = 1 / l;
     A[j * n + j] = l;
     d[j] = inv; // the diagonal is judged; from here d holds 1 / l_jj for the solves
-    const first = start[p], end = start[p + 1];
+    const first = start[p],
+      end = start[p + 1];
     for (let q = first; q < end; q++) A[rows[q] * n + j] *= inv;
     for (let q = first; q < end; q++) {
-      const i = rows[q], lij = A[i * n + j];
+      const i = rows[q],
+        lij = A[i * n + j];
       for (let r = first; r < q; r++) A[i * n + rows[r]] -= lij * A[rows[r] * n + j];
       A[i * n + i] -= lij * lij;
     }
   }
   for (let p = 0; p < n; p++) {
-    const j = order[p], x = (b[j] *= d[j]);
+    const j = order[p],
+      x = (b[j] *= d[j]);
     for (let q = start[p]; q < start[p + 1]; q++) b[rows[q]] -= A[rows[q] * n + j] * x;
   }
   for (let p = n - 1; p >= 0; p--) {
@@ -137,10 +157,12 @@ export function sparseCholeskySolve(n: number, A: Workspace, b: Workspace, order
 // are structural zeros, which an earlier LU fallback may have overwritten
 export function sparseNearSymmetric(n: number, A: ArrayLike<number>, order: ArrayLike<number>, start: ArrayLike<number>, rows: ArrayLike<number>): boolean {
   for (let p = 0; p < n; p++) {
-    const j = order[p], ajj = A[j * n + j];
+    const j = order[p],
+      ajj = A[j * n + j];
     if (!(ajj > 0)) return false;
     for (let q = start[p]; q < start[p + 1]; q++) {
-      const i = rows[q], dij = Math.abs(A[i * n + j] - A[j * n + i]);
+      const i = rows[q],
+        dij = Math.abs(A[i * n + j] - A[j * n + i]);
       if (!(dij * dij <= 1e-24 * ajj * A[i * n + i])) return false;
     }
   }

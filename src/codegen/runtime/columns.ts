@@ -22,7 +22,17 @@ export interface ColumnsBlock {
 // workspace slots z, the slots dz of their directions, H (k x k) and c, r
 // that residual() fills (the causal sequence and the residues), d that
 // direction() fills (their derivatives along dz).
-export function columnsBlock(k: number, z: ArrayLike<number>, dz: ArrayLike<number>, H: Workspace, c: Workspace, r: Workspace, d: Workspace, residual: Piece, direction: Piece): ColumnsBlock {
+export function columnsBlock(
+  k: number,
+  z: ArrayLike<number>,
+  dz: ArrayLike<number>,
+  H: Workspace,
+  c: Workspace,
+  r: Workspace,
+  d: Workspace,
+  residual: Piece,
+  direction: Piece,
+): ColumnsBlock {
   return { k, z, dz, H, c, r, d, residual, direction };
 }
 
@@ -30,7 +40,13 @@ export function columnsBlock(k: number, z: ArrayLike<number>, dz: ArrayLike<numb
 // causal sequence and the residues at z = 0 give c = -r(0); the derivative
 // of the sequence and the residues along dz = e_j gives column j
 export function columnsForm(b: ColumnsBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): void {
-  const k = b.k, z = b.z, dz = b.dz, H = b.H, c = b.c, r = b.r, d = b.d;
+  const k = b.k,
+    z = b.z,
+    dz = b.dz,
+    H = b.H,
+    c = b.c,
+    r = b.r,
+    d = b.d;
   for (let i = 0; i < k; i++) w[z[i]] = 0;
   b.residual(t, x, u, p, w);
   for (let i = 0; i < k; i++) c[i] = -r[i];

@@ -71,12 +71,17 @@ export function luSolve(n: number, A: Workspace, b: Workspace, refine?: boolean)
     for (let i = 0; i < n; i++) s[3 * n + i] = b[i];
     for (let k = 0; k < n * n; k++) s[5 * n + k] = A[k];
   }
-  let small = Infinity, large = 0;
+  let small = Infinity,
+    large = 0;
   for (let p = 0; p < n; p++) {
-    let m = p, big = Math.abs(A[p * n + p]) * s[p];
+    let m = p,
+      big = Math.abs(A[p * n + p]) * s[p];
     for (let i = p + 1; i < n; i++) {
       const v = Math.abs(A[i * n + p]) * s[i];
-      if (v > big) { big = v; m = i; }
+      if (v > big) {
+        big = v;
+        m = i;
+      }
     }
     const scaled = big * s[n + p];
     if (!(scaled > tiny)) return 0;
@@ -84,8 +89,14 @@ export function luSolve(n: number, A: Workspace, b: Workspace, refine?: boolean)
     large = Math.max(large, scaled);
     s[2 * n + p] = m;
     if (m !== p) {
-      for (let j = 0; j < n; j++) { const t = A[p * n + j]; A[p * n + j] = A[m * n + j]; A[m * n + j] = t; }
-      const u = s[p]; s[p] = s[m]; s[m] = u;
+      for (let j = 0; j < n; j++) {
+        const t = A[p * n + j];
+        A[p * n + j] = A[m * n + j];
+        A[m * n + j] = t;
+      }
+      const u = s[p];
+      s[p] = s[m];
+      s[m] = u;
     }
     const d = A[p * n + p];
     for (let i = p + 1; i < n; i++) {
@@ -96,7 +107,9 @@ export function luSolve(n: number, A: Workspace, b: Workspace, refine?: boolean)
   }
   luApply(n, A, s, b);
   if (refine) {
-    const r = 4 * n, A0 = 5 * n, b0 = 3 * n;
+    const r = 4 * n,
+      A0 = 5 * n,
+      b0 = 3 * n;
     for (let step = 0; step < 2; step++) {
       for (let i = 0; i < n; i++) {
         let t = s[b0 + i];
@@ -104,7 +117,8 @@ export function luSolve(n: number, A: Workspace, b: Workspace, refine?: boolean)
         s[r + i] = t;
       }
       luApply(n, A, s, s, r); // in place in the scratch: a subarray view would allocate at every call
-      let change = 0, size = 0;
+      let change = 0,
+        size = 0;
       for (let i = 0; i < n; i++) {
         b[i] += s[r + i];
         change = Math.max(change, Math.abs(s[r + i]));
@@ -122,7 +136,11 @@ function luApply(n: number, A: Workspace, s: Workspace, b: Workspace, o = 0): vo
   // the swaps moved whole rows, multipliers included: all of them first, as LAPACK's getrs
   for (let p = 0; p < n; p++) {
     const m = s[2 * n + p];
-    if (m !== p) { const t = b[o + p]; b[o + p] = b[o + m]; b[o + m] = t; }
+    if (m !== p) {
+      const t = b[o + p];
+      b[o + p] = b[o + m];
+      b[o + m] = t;
+    }
   }
   for (let p = 0; p < n; p++) for (let i = p + 1; i < n; i++) b[o + i] -= A[i * n + p] * b[o + p];
   for (let i = n - 1; i >= 0; i--) {

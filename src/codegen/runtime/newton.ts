@@ -67,13 +67,43 @@ export interface NewtonBlock {
 // sweep limit (else 0), the slots of its statistics (evaluations, sweeps,
 // max, fallbacks) and its step (substituteSweeps); scratch space for the
 // rest. One shape for every block.
-export function newtonBlock(k: number, block: number, z: ArrayLike<number>, r: Workspace, J: Workspace, residual: Piece, jacobian: Piece, fail: Report, record: ArrayLike<number>, maxSweeps: number, stats: ArrayLike<number>, step: Step | null): NewtonBlock {
+export function newtonBlock(
+  k: number,
+  block: number,
+  z: ArrayLike<number>,
+  r: Workspace,
+  J: Workspace,
+  residual: Piece,
+  jacobian: Piece,
+  fail: Report,
+  record: ArrayLike<number>,
+  maxSweeps: number,
+  stats: ArrayLike<number>,
+  step: Step | null,
+): NewtonBlock {
   const closure = record.length ? k : 0;
   return {
-    k, block, z, r, J, residual, jacobian, fail, record, maxSweeps, stats, step,
-    dz: doubles(k), entry: doubles(k), merits: doubles(MERIT_MEMORY), A: doubles(k * k), g: doubles(k),
+    k,
+    block,
+    z,
+    r,
+    J,
+    residual,
+    jacobian,
+    fail,
+    record,
+    maxSweeps,
+    stats,
+    step,
+    dz: doubles(k),
+    entry: doubles(k),
+    merits: doubles(MERIT_MEMORY),
+    A: doubles(k * k),
+    g: doubles(k),
     // the last solution and Newton's first step from it (newtonClosed)
-    z0: doubles(closure), firstStep: doubles(closure), cond: doubles(2),
+    z0: doubles(closure),
+    firstStep: doubles(closure),
+    cond: doubles(2),
   };
 }
 
@@ -90,17 +120,41 @@ export function newtonBlock(k: number, block: number, z: ArrayLike<number>, r: W
 // Levenberg-Marquardt (levenbergMarquardtStep). Phase 0 damped Newton, 1
 // full steps, 2 Levenberg-Marquardt.
 export function newtonSolve(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): void {
-  const k = b.k, z = b.z, r = b.r, J = b.J, dz = b.dz, entry = b.entry, merits = b.merits, closure = b.record.length > 0, f = b.firstStep;
+  const k = b.k,
+    z = b.z,
+    r = b.r,
+    J = b.J,
+    dz = b.dz,
+    entry = b.entry,
+    merits = b.merits,
+    closure = b.record.length > 0,
+    f = b.firstStep;
   // the entry guess, for a closure also the last solution and no first step yet (newtonClosed)
-  if (closure) for (let i = 0; i < k; i++) { b.z0[i] = w[z[i]]; f[i] = 0; entry[i] = w[z[i]]; }
+  if (closure)
+    for (let i = 0; i < k; i++) {
+      b.z0[i] = w[z[i]];
+      f[i] = 0;
+      entry[i] = w[z[i]];
+    }
   else for (let i = 0; i < k; i++) entry[i] = w[z[i]];
   if (b.maxSweeps > 0 && substituteSweeps(b, t, x, u, p, w)) return;
-  let small = false, lambda = 1, last = Infinity, accepted = 0, phase = 0, best = Infinity, mu = 1e-3, retry = false;
+  let small = false,
+    lambda = 1,
+    last = Infinity,
+    accepted = 0,
+    phase = 0,
+    best = Infinity,
+    mu = 1e-3,
+    retry = false;
   merits.fill(0);
   for (let it = 0; ; it++) {
     b.residual(t, x, u, p, w);
-    let norm = 0, merit = 0;
-    for (let i = 0; i < k; i++) { norm = Math.max(norm, Math.abs(r[i])); merit += r[i] * r[i]; }
+    let norm = 0,
+      merit = 0;
+    for (let i = 0; i < k; i++) {
+      norm = Math.max(norm, Math.abs(r[i]));
+      merit += r[i] * r[i];
+    }
     if (phase === 0 && !(merit < last) && lambda > 1e-9 && it < 200) {
       lambda *= 0.5;
       for (let i = 0; i < k; i++) w[z[i]] += lambda * dz[i];
@@ -111,11 +165,16 @@ export function newtonSolve(b: NewtonBlock, t: number, x: ArrayLike<number>, u: 
     if (phase === 2) {
       if (!retry && !(merit < last)) {
         for (let i = 0; i < k; i++) w[z[i]] += dz[i];
-        mu *= 4; retry = true;
-        if (mu <= 1e12) { it--; continue; }
+        mu *= 4;
+        retry = true;
+        if (mu <= 1e12) {
+          it--;
+          continue;
+        }
       } else {
         if (!retry) mu = Math.max(mu / 3, 1e-15);
-        retry = false; last = merit;
+        retry = false;
+        last = merit;
       }
     }
     if (norm <= 1e-12 || (small && norm <= 1e-6)) {
@@ -126,7 +185,13 @@ export function newtonSolve(b: NewtonBlock, t: number, x: ArrayLike<number>, u: 
       best = Math.min(best, norm);
       if (phase < 2) {
         for (let i = 0; i < k; i++) w[z[i]] = entry[i];
-        phase++; small = false; lambda = 1; last = Infinity; mu = 1e-3; retry = false; it = -1;
+        phase++;
+        small = false;
+        lambda = 1;
+        last = Infinity;
+        mu = 1e-3;
+        retry = false;
+        it = -1;
         continue;
       }
       // the smallest residual of the three attempts (the full steps' may have diverged), and for a
@@ -136,14 +201,26 @@ export function newtonSolve(b: NewtonBlock, t: number, x: ArrayLike<number>, u: 
     }
     b.jacobian(t, x, u, p, w);
     if (phase === 2) {
-      if (!levenbergMarquardtStep(b, mu)) { mu *= 4; retry = true; it--; continue; }
-    // a singular Jacobian on the way ends this phase: Levenberg-Marquardt's step exists where Newton's does not
-    } else if (!(luSolve(k, J, r) > 0)) { small = true; it--; continue; }
-    let step = 0, size = 0;
+      if (!levenbergMarquardtStep(b, mu)) {
+        mu *= 4;
+        retry = true;
+        it--;
+        continue;
+      }
+      // a singular Jacobian on the way ends this phase: Levenberg-Marquardt's step exists where Newton's does not
+    } else if (!(luSolve(k, J, r) > 0)) {
+      small = true;
+      it--;
+      continue;
+    }
+    let step = 0,
+      size = 0;
     const first = closure && it === 0; // the linear prediction of the change (newtonClosed)
     for (let i = 0; i < k; i++) {
-      dz[i] = r[i]; w[z[i]] -= r[i];
-      step = Math.max(step, Math.abs(r[i])); size = Math.max(size, Math.abs(w[z[i]]));
+      dz[i] = r[i];
+      w[z[i]] -= r[i];
+      step = Math.max(step, Math.abs(r[i]));
+      size = Math.max(size, Math.abs(w[z[i]]));
       if (first) f[i] = -r[i];
     }
     small = phase < 2 && step <= 1e-14 * (1 + size);
@@ -180,16 +257,27 @@ export function newtonSolve(b: NewtonBlock, t: number, x: ArrayLike<number>, u: 
 // The record (b.record: slots of w) is signWatch's, of det J over its
 // largest entry to the power k (closureCondition).
 function newtonClosed(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): void {
-  const k = b.k, z = b.z, z0 = b.z0, f = b.firstStep, R = b.record, cond = b.cond;
+  const k = b.k,
+    z = b.z,
+    z0 = b.z0,
+    f = b.firstStep,
+    R = b.record,
+    cond = b.cond;
   b.jacobian(t, x, u, p, w);
   closureCondition(k, b.J, cond);
-  const rcond = cond[0], since = w[R[0]], recorded = w[R[1]] !== 0;
+  const rcond = cond[0],
+    since = w[R[0]],
+    recorded = w[R[1]] !== 0;
   if (!(rcond >= DEAD_POINT_RCOND)) b.fail('deadpoint', b.block, t, rcond);
   const verdict = signWatch(w, R, t, cond[1]);
   if (verdict === 1) b.fail('changepoint', b.block, t, rcond, since);
-  let off = 0, predicted = 0, size = 0;
+  let off = 0,
+    predicted = 0,
+    size = 0;
   for (let i = 0; i < k; i++) {
-    off = Math.max(off, Math.abs(w[z[i]] - z0[i] - f[i])); predicted = Math.max(predicted, Math.abs(f[i])); size = Math.max(size, Math.abs(w[z[i]]));
+    off = Math.max(off, Math.abs(w[z[i]] - z0[i] - f[i]));
+    predicted = Math.max(predicted, Math.abs(f[i]));
+    size = Math.max(size, Math.abs(w[z[i]]));
   }
   if (recorded && advancedFrom(since, t) && off > BRANCH_JUMP * predicted + 1e-6 * (1 + size)) b.fail('branch', b.block, t, off);
   if (verdict === 2) b.fail('turnback', b.block, t, rcond, since);
@@ -224,17 +312,31 @@ function advancedFrom(t1: number, t: number): boolean {
 // after the one at its end) takes t1's place. The extrapolation reaches at
 // most 8 times the span it is taken from.
 export function signWatch(w: Workspace, R: ArrayLike<number>, t: number, value: number): 0 | 1 | 2 {
-  const t1 = w[R[0]], t0 = w[R[2]], d0 = w[R[3]], m1 = w[R[5]], size = Math.abs(value);
+  const t1 = w[R[0]],
+    t0 = w[R[2]],
+    d0 = w[R[3]],
+    m1 = w[R[5]],
+    size = Math.abs(value);
   let d1 = w[R[1]];
-  if (t < t1 && !(t > t0) && d1 !== 0) { w[R[4]] = t; d1 = 0; }
+  if (t < t1 && !(t > t0) && d1 !== 0) {
+    w[R[4]] = t;
+    d1 = 0;
+  }
   const advanced = advancedFrom(t1, t);
   let verdict: 0 | 1 | 2 = 0;
-  if (d1 !== 0 && (value > 0) !== (d1 > 0) && (advanced || t < t1 || t1 > w[R[4]])) verdict = 1;
-  else if (advanced && d1 !== 0 && d0 !== 0 && t - t1 <= 8 * (t1 - t0) && (d1 + (d1 - d0) * (t - t1) / (t1 - t0) > 0) !== (d1 > 0)) verdict = 2;
+  if (d1 !== 0 && value > 0 !== d1 > 0 && (advanced || t < t1 || t1 > w[R[4]])) verdict = 1;
+  else if (advanced && d1 !== 0 && d0 !== 0 && t - t1 <= 8 * (t1 - t0) && d1 + ((d1 - d0) * (t - t1)) / (t1 - t0) > 0 !== d1 > 0) verdict = 2;
   else if (advanced && d1 !== 0 && d0 !== 0 && size > m1 && Math.abs(d0) - m1 > m1) verdict = 2;
-  if (d1 === 0) { w[R[4]] = t; w[R[3]] = 0; } else if (advanced) { w[R[2]] = t1; w[R[3]] = d1; }
+  if (d1 === 0) {
+    w[R[4]] = t;
+    w[R[3]] = 0;
+  } else if (advanced) {
+    w[R[2]] = t1;
+    w[R[3]] = d1;
+  }
   w[R[5]] = advanced || d1 === 0 ? size : Math.min(m1, size);
-  w[R[0]] = t; w[R[1]] = value;
+  w[R[0]] = t;
+  w[R[1]] = value;
   return verdict;
 }
 
@@ -249,20 +351,30 @@ export function signWatch(w: Workspace, R: ArrayLike<number>, t: number, value: 
 function closureCondition(k: number, J: Workspace, out: Workspace): void {
   let large = 0;
   for (let i = 0; i < k * k; i++) large = Math.max(large, Math.abs(J[i]));
-  out[0] = 0; out[1] = 0;
+  out[0] = 0;
+  out[1] = 0;
   if (!(large > 0 && large < Infinity)) return;
-  let small = Infinity, det = 1;
+  let small = Infinity,
+    det = 1;
   for (let q = 0; q < k; q++) {
-    let m = q, big = Math.abs(J[q * k + q]);
+    let m = q,
+      big = Math.abs(J[q * k + q]);
     for (let i = q + 1; i < k; i++) {
       const v = Math.abs(J[i * k + q]);
-      if (v > big) { big = v; m = i; }
+      if (v > big) {
+        big = v;
+        m = i;
+      }
     }
     small = Math.min(small, big);
     if (!(big > 0)) return;
     if (m !== q) {
       det = -det;
-      for (let j = q; j < k; j++) { const s = J[q * k + j]; J[q * k + j] = J[m * k + j]; J[m * k + j] = s; }
+      for (let j = q; j < k; j++) {
+        const s = J[q * k + j];
+        J[q * k + j] = J[m * k + j];
+        J[m * k + j] = s;
+      }
     }
     det *= J[q * k + q] / large;
     for (let i = q + 1; i < k; i++) {
@@ -270,7 +382,8 @@ function closureCondition(k: number, J: Workspace, out: Workspace): void {
       for (let j = q + 1; j < k; j++) J[i * k + j] -= l * J[q * k + j];
     }
   }
-  out[0] = small / large; out[1] = det;
+  out[0] = small / large;
+  out[1] = det;
 }
 
 // A kinematic loop that none of the attempts closes: the unscaled rcond of
@@ -295,7 +408,11 @@ function newtonStuck(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLi
 // angles, which the oracle's minimum-norm Newton closes). False when the
 // damped normal equations are singular too.
 function levenbergMarquardtStep(b: NewtonBlock, mu: number): boolean {
-  const k = b.k, J = b.J, r = b.r, A = b.A, g = b.g;
+  const k = b.k,
+    J = b.J,
+    r = b.r,
+    A = b.A,
+    g = b.g;
   for (let a = 0; a < k; a++) {
     let ga = 0;
     for (let i = 0; i < k; i++) ga += J[i * k + a] * r[i];
@@ -303,7 +420,8 @@ function levenbergMarquardtStep(b: NewtonBlock, mu: number): boolean {
     for (let c = 0; c <= a; c++) {
       let s = 0;
       for (let i = 0; i < k; i++) s += J[i * k + a] * J[i * k + c];
-      A[a * k + c] = s; A[c * k + a] = s;
+      A[a * k + c] = s;
+      A[c * k + a] = s;
     }
   }
   for (let a = 0; a < k; a++) A[a * k + a] += mu * A[a * k + a] + 1e-300;
@@ -323,14 +441,21 @@ function levenbergMarquardtStep(b: NewtonBlock, mu: number): boolean {
 // lower the largest residual, a vanishing diagonal or the sweep limit
 // restores the entry guess for Newton, and the fallback is counted.
 function substituteSweeps(b: NewtonBlock, t: number, x: ArrayLike<number>, u: ArrayLike<number>, p: ArrayLike<number>, w: Workspace): boolean {
-  const k = b.k, z = b.z, r = b.r, s = b.stats; // s: evaluations, sweeps, max, fallbacks
+  const k = b.k,
+    z = b.z,
+    r = b.r,
+    s = b.stats; // s: evaluations, sweeps, max, fallbacks
   w[s[0]] += 1;
-  let sweep = 0, converged = false;
+  let sweep = 0,
+    converged = false;
   for (let previous = Infinity; sweep <= b.maxSweeps; sweep++) {
     b.residual(t, x, u, p, w);
     let norm = 0;
     for (let i = 0; i < k; i++) norm = Math.max(norm, Math.abs(r[i]));
-    if (norm <= 1e-12) { converged = true; break; }
+    if (norm <= 1e-12) {
+      converged = true;
+      break;
+    }
     if (!(norm < previous) || sweep === b.maxSweeps) break;
     previous = norm;
     b.jacobian(t, x, u, p, w);
@@ -343,4 +468,3 @@ function substituteSweeps(b: NewtonBlock, t: number, x: ArrayLike<number>, u: Ar
   for (let i = 0; i < k; i++) w[z[i]] = b.entry[i];
   return false;
 }
-

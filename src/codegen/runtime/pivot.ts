@@ -12,7 +12,9 @@ import type { Workspace } from './types.ts';
 // optimised code of the function pivotOk is inlined into. The store has its
 // feedback from the first evaluation, where the scale starts at 0.
 export function pivotOk(p: number, w: Workspace, s: number): boolean {
-  const m = Math.abs(p), largest = w[s], above = m > PIVOT_EPS * largest;
+  const m = Math.abs(p),
+    largest = w[s],
+    above = m > PIVOT_EPS * largest;
   if (m > largest) {
     w[s] = m;
     return true;

@@ -52,27 +52,37 @@ const frameOf = (pose: ArrayLike<number>, at: number, box: Box): Frame => ({
 const radius = (F: Frame, L: V) => F.h[0] * Math.abs(dot(F.ax[0], L)) + F.h[1] * Math.abs(dot(F.ax[1], L)) + F.h[2] * Math.abs(dot(F.ax[2], L));
 
 export function boxBox(out: ContactList, pose: ArrayLike<number>, a: number, A: Box, b: number, B: Box, margin: number, pair: number): void {
-  const FA = frameOf(pose, a, A), FB = frameOf(pose, b, B);
+  const FA = frameOf(pose, a, A),
+    FB = frameOf(pose, b, B);
   const D: V = [FB.c[0] - FA.c[0], FB.c[1] - FA.c[1], FB.c[2] - FA.c[2]];
   // the axis of largest separation s = |L.D| - rA - rB (negative: the penetration along L)
-  let best = -Infinity, bestAxis: V = [0, 0, 1], kind = -1;
+  let best = -Infinity,
+    bestAxis: V = [0, 0, 1],
+    kind = -1;
   for (let f = 0; f < 6; f++) {
     const L = (f < 3 ? FA : FB).ax[f % 3];
     const s = Math.abs(dot(L, D)) - radius(FA, L) - radius(FB, L);
-    if (s > best) best = s, bestAxis = L, kind = f;
+    if (s > best) ((best = s), (bestAxis = L), (kind = f));
   }
-  let edge: [number, number] | undefined, edgeBest = -Infinity, edgeAxis: V = bestAxis;
+  let edge: [number, number] | undefined,
+    edgeBest = -Infinity,
+    edgeAxis: V = bestAxis;
   let separated = best > 0;
-  for (let i = 0; i < 3 && !separated; i++) for (let j = 0; j < 3; j++) {
-    const u = FA.ax[i], w = FB.ax[j];
-    const L: V = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
-    const len = Math.hypot(L[0], L[1], L[2]);
-    if (len < PARALLEL) continue;
-    L[0] /= len, L[1] /= len, L[2] /= len;
-    const s = Math.abs(dot(L, D)) - radius(FA, L) - radius(FB, L);
-    if (s > 0) { separated = true; break; }
-    if (s > edgeBest) edgeBest = s, edgeAxis = L, edge = [i, j];
-  }
+  for (let i = 0; i < 3 && !separated; i++)
+    for (let j = 0; j < 3; j++) {
+      const u = FA.ax[i],
+        w = FB.ax[j];
+      const L: V = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+      const len = Math.hypot(L[0], L[1], L[2]);
+      if (len < PARALLEL) continue;
+      ((L[0] /= len), (L[1] /= len), (L[2] /= len));
+      const s = Math.abs(dot(L, D)) - radius(FA, L) - radius(FB, L);
+      if (s > 0) {
+        separated = true;
+        break;
+      }
+      if (s > edgeBest) ((edgeBest = s), (edgeAxis = L), (edge = [i, j]));
+    }
   if (edge && !(edgeBest > FACE_BIAS * best + 1e-12)) edge = undefined;
   if (edge) bestAxis = edgeAxis;
   if (separated) return separatedBoxes(out, FA, FB, margin, pair);
@@ -93,12 +103,18 @@ function faceContacts(out: ContactList, R: Frame, I: Frame, i: number, nR: V, ma
   const out_j = dot(I.ax[j], nR) > 0 ? -1 : 1;
   const ic = along(I.c, out_j * I.h[j], I.ax[j]);
   const [p, q] = [(j + 1) % 3, (j + 2) % 3];
-  let poly: V[] = [[1, 1], [-1, 1], [-1, -1], [1, -1]].map(([sp, sq]) => along(along(ic, sp * I.h[p], I.ax[p]), sq * I.h[q], I.ax[q]));
+  let poly: V[] = [
+    [1, 1],
+    [-1, 1],
+    [-1, -1],
+    [1, -1],
+  ].map(([sp, sq]) => along(along(ic, sp * I.h[p], I.ax[p]), sq * I.h[q], I.ax[q]));
   // clip by the reference face's side planes: |(x - face).u| <= h_u for its two other axes
-  for (const k of [(i + 1) % 3, (i + 2) % 3]) for (const s of [1, -1]) {
-    poly = clip(poly, R.ax[k], s, dot(R.ax[k], face) * s + R.h[k]);
-    if (poly.length === 0) return;
-  }
+  for (const k of [(i + 1) % 3, (i + 2) % 3])
+    for (const s of [1, -1]) {
+      poly = clip(poly, R.ax[k], s, dot(R.ax[k], face) * s + R.h[k]);
+      if (poly.length === 0) return;
+    }
   const top = dot(nR, face);
   for (const x of poly) {
     const depth = top - dot(nR, x);
@@ -113,8 +129,10 @@ function faceContacts(out: ContactList, R: Frame, I: Frame, i: number, nR: V, ma
 function clip(poly: V[], u: V, s: number, limit: number): V[] {
   const kept: V[] = [];
   for (let k = 0; k < poly.length; k++) {
-    const x = poly[k], y = poly[(k + 1) % poly.length];
-    const fx = s * dot(u, x) - limit, fy = s * dot(u, y) - limit;
+    const x = poly[k],
+      y = poly[(k + 1) % poly.length];
+    const fx = s * dot(u, x) - limit,
+      fy = s * dot(u, y) - limit;
     if (fx <= 0) kept.push(x);
     if ((fx < 0 && fy > 0) || (fx > 0 && fy < 0)) {
       const t = fx / (fx - fy);
@@ -132,9 +150,11 @@ function edgeEdge(out: ContactList, FA: Frame, FB: Frame, i: number, j: number, 
     for (let k = 0; k < 3; k++) if (k !== e) c = along(c, (dir * dot(F.ax[k], n) >= 0 ? 1 : -1) * F.h[k], F.ax[k]);
     return [along(c, -F.h[e], F.ax[e]), F.ax[e].map((v) => 2 * F.h[e] * v) as V];
   };
-  const [pA, dA] = start(FA, i, 1), [pB, dB] = start(FB, j, -1);
+  const [pA, dA] = start(FA, i, 1),
+    [pB, dB] = start(FB, j, -1);
   const [s, t] = closestSegmentSegment(pA, dA, pB, dB);
-  const xa = along(pA, s, dA), xb = along(pB, t, dB);
+  const xa = along(pA, s, dA),
+    xb = along(pB, t, dB);
   const d = dot([xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]], n);
   if (!(d < margin)) return;
   out.push(d, n[0], n[1], n[2], (xa[0] + xb[0]) / 2, (xa[1] + xb[1]) / 2, (xa[2] + xb[2]) / 2, pair);
@@ -142,18 +162,22 @@ function edgeEdge(out: ContactList, FA: Frame, FB: Frame, i: number, j: number, 
 
 // (disjoint boxes) => one contact at their closest points, when nearer than the margin
 function separatedBoxes(out: ContactList, FA: Frame, FB: Frame, margin: number, pair: number): void {
-  let best = Infinity, xa: V = [0, 0, 0], xb: V = [0, 0, 0];
+  let best = Infinity,
+    xa: V = [0, 0, 0],
+    xb: V = [0, 0, 0];
   const consider = (p: V, q: V) => {
     const L = Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]);
-    if (L < best) best = L, xa = p, xb = q;
+    if (L < best) ((best = L), (xa = p), (xb = q));
   };
   for (const v of corners(FA)) consider(v, closestInBox(FB, v));
   for (const v of corners(FB)) consider(closestInBox(FA, v), v);
-  const ea = edges(FA), eb = edges(FB);
-  for (const [p1, d1] of ea) for (const [p2, d2] of eb) {
-    const [s, t] = closestSegmentSegment(p1, d1, p2, d2);
-    consider(along(p1, s, d1), along(p2, t, d2));
-  }
+  const ea = edges(FA),
+    eb = edges(FB);
+  for (const [p1, d1] of ea)
+    for (const [p2, d2] of eb) {
+      const [s, t] = closestSegmentSegment(p1, d1, p2, d2);
+      consider(along(p1, s, d1), along(p2, t, d2));
+    }
   if (!(best < margin)) return;
   const n = [(xb[0] - xa[0]) / best, (xb[1] - xa[1]) / best, (xb[2] - xa[2]) / best];
   out.push(best, n[0], n[1], n[2], (xa[0] + xb[0]) / 2, (xa[1] + xb[1]) / 2, (xa[2] + xb[2]) / 2, pair);
@@ -161,7 +185,8 @@ function separatedBoxes(out: ContactList, FA: Frame, FB: Frame, margin: number, 
 
 function corners(F: Frame): V[] {
   const list: V[] = [];
-  for (let k = 0; k < 8; k++) list.push(along(along(along(F.c, (k & 1 ? 1 : -1) * F.h[0], F.ax[0]), (k & 2 ? 1 : -1) * F.h[1], F.ax[1]), (k & 4 ? 1 : -1) * F.h[2], F.ax[2]));
+  for (let k = 0; k < 8; k++)
+    list.push(along(along(along(F.c, (k & 1 ? 1 : -1) * F.h[0], F.ax[0]), (k & 2 ? 1 : -1) * F.h[1], F.ax[1]), (k & 4 ? 1 : -1) * F.h[2], F.ax[2]));
   return list;
 }
 
@@ -170,10 +195,11 @@ function edges(F: Frame): [V, V][] {
   const list: [V, V][] = [];
   for (let e = 0; e < 3; e++) {
     const [p, q] = [(e + 1) % 3, (e + 2) % 3];
-    for (const sp of [-1, 1]) for (const sq of [-1, 1]) {
-      const mid = along(along(F.c, sp * F.h[p], F.ax[p]), sq * F.h[q], F.ax[q]);
-      list.push([along(mid, -F.h[e], F.ax[e]), F.ax[e].map((v) => 2 * F.h[e] * v) as V]);
-    }
+    for (const sp of [-1, 1])
+      for (const sq of [-1, 1]) {
+        const mid = along(along(F.c, sp * F.h[p], F.ax[p]), sq * F.h[q], F.ax[q]);
+        list.push([along(mid, -F.h[e], F.ax[e]), F.ax[e].map((v) => 2 * F.h[e] * v) as V]);
+      }
   }
   return list;
 }

@@ -30,16 +30,32 @@ const GOLDEN_STEPS = 60;
 const TIE = 1e-10;
 const PHI = (Math.sqrt(5) - 1) / 2;
 
-export function capsuleConvex(out: ContactList, pose: ArrayLike<number>, a: number, radius: number, length: number, b: number, B: Convex, margin: number, pair: number): void {
+export function capsuleConvex(
+  out: ContactList,
+  pose: ArrayLike<number>,
+  a: number,
+  radius: number,
+  length: number,
+  b: number,
+  B: Convex,
+  margin: number,
+  pair: number,
+): void {
   const [p, d] = core(pose, a, length);
   const at = (t: number): P => [p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]];
-  const sphere = (t: number) => (B.type === 'box' ? sphereBoxAt(out, at(t), radius, pose, b, B, margin, pair) : sphereCylinderAt(out, at(t), radius, pose, b, B, margin, pair));
+  const sphere = (t: number) =>
+    B.type === 'box' ? sphereBoxAt(out, at(t), radius, pose, b, B, margin, pair) : sphereCylinderAt(out, at(t), radius, pose, b, B, margin, pair);
   if (length === 0) return sphere(0);
   const f = (t: number) => distanceTo(B, pose, b, at(t));
-  let lo = 0, hi = 1, x1 = hi - PHI, x2 = PHI, f1 = f(x1), f2 = f(x2);
+  let lo = 0,
+    hi = 1,
+    x1 = hi - PHI,
+    x2 = PHI,
+    f1 = f(x1),
+    f2 = f(x2);
   for (let k = 0; k < GOLDEN_STEPS; k++) {
-    if (f1 <= f2) hi = x2, x2 = x1, f2 = f1, x1 = hi - PHI * (hi - lo), f1 = f(x1);
-    else lo = x1, x1 = x2, f1 = f2, x2 = lo + PHI * (hi - lo), f2 = f(x2);
+    if (f1 <= f2) ((hi = x2), (x2 = x1), (f2 = f1), (x1 = hi - PHI * (hi - lo)), (f1 = f(x1)));
+    else ((lo = x1), (x1 = x2), (f1 = f2), (x2 = lo + PHI * (hi - lo)), (f2 = f(x2)));
   }
   let t = (lo + hi) / 2;
   const fmin = Math.min(f(t), f1, f2);
@@ -53,10 +69,9 @@ export function capsuleConvex(out: ContactList, pose: ArrayLike<number>, a: numb
 function distanceTo(B: Convex, pose: ArrayLike<number>, b: number, x: P): number {
   const w = [x[0] - pose[b + 9], x[1] - pose[b + 10], x[2] - pose[b + 11]];
   const y = [0, 1, 2].map((j) => pose[b + j] * w[0] + pose[b + 3 + j] * w[1] + pose[b + 6 + j] * w[2]);
-  const q = B.type === 'box'
-    ? y.map((v, i) => Math.abs(v) - B.size[i] / 2)
-    : [Math.hypot(y[0], y[1]) - B.radius, Math.abs(y[2]) - B.length / 2];
-  let outside = 0, inside = -Infinity;
-  for (const v of q) outside += Math.max(v, 0) ** 2, inside = Math.max(inside, v);
+  const q = B.type === 'box' ? y.map((v, i) => Math.abs(v) - B.size[i] / 2) : [Math.hypot(y[0], y[1]) - B.radius, Math.abs(y[2]) - B.length / 2];
+  let outside = 0,
+    inside = -Infinity;
+  for (const v of q) ((outside += Math.max(v, 0) ** 2), (inside = Math.max(inside, v)));
   return Math.sqrt(outside) + Math.min(inside, 0);
 }

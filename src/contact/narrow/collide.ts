@@ -28,7 +28,16 @@ export function narrowPhaseFor(a: ShapeType, b: ShapeType): boolean {
 }
 
 // (contacts, poses (stride 12), A's pose index and shape, B's, margin, pair index) => contacts of the pair with distance < margin appended
-export function collide(out: ContactList, pose: ArrayLike<number>, a: number, A: CollisionShape, b: number, B: CollisionShape, margin: number, pair: number): void {
+export function collide(
+  out: ContactList,
+  pose: ArrayLike<number>,
+  a: number,
+  A: CollisionShape,
+  b: number,
+  B: CollisionShape,
+  margin: number,
+  pair: number,
+): void {
   if (RANK[A.type] > RANK[B.type]) {
     const from = out.count;
     collideOrdered(out, pose, b, B, a, A, margin, pair);
@@ -38,7 +47,16 @@ export function collide(out: ContactList, pose: ArrayLike<number>, a: number, A:
   collideOrdered(out, pose, a, A, b, B, margin, pair);
 }
 
-function collideOrdered(out: ContactList, pose: ArrayLike<number>, a: number, A: CollisionShape, b: number, B: CollisionShape, margin: number, pair: number): void {
+function collideOrdered(
+  out: ContactList,
+  pose: ArrayLike<number>,
+  a: number,
+  A: CollisionShape,
+  b: number,
+  B: CollisionShape,
+  margin: number,
+  pair: number,
+): void {
   if (A.type === 'plane') {
     if (B.type === 'sphere' || B.type === 'capsule') return planeCapsule(out, pose, a, b, B.radius, lengthOf(B), margin, pair);
     if (B.type === 'box') return planeBox(out, pose, a, b, B, margin, pair);

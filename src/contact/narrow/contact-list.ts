@@ -25,8 +25,8 @@ export class ContactList {
     if (this.count === this.dist.length) this.grow();
     const k = this.count++;
     this.dist[k] = d;
-    this.normal[3 * k] = nx, this.normal[3 * k + 1] = ny, this.normal[3 * k + 2] = nz;
-    this.point[3 * k] = px, this.point[3 * k + 1] = py, this.point[3 * k + 2] = pz;
+    ((this.normal[3 * k] = nx), (this.normal[3 * k + 1] = ny), (this.normal[3 * k + 2] = nz));
+    ((this.point[3 * k] = px), (this.point[3 * k + 1] = py), (this.point[3 * k + 2] = pz));
     this.pair[k] = pair;
   }
 
@@ -49,6 +49,6 @@ export class ContactList {
       b.set(a);
       return b;
     };
-    this.dist = more(this.dist, 1), this.normal = more(this.normal, 3), this.point = more(this.point, 3), this.pair = more(this.pair, 1);
+    ((this.dist = more(this.dist, 1)), (this.normal = more(this.normal, 3)), (this.point = more(this.point, 3)), (this.pair = more(this.pair, 1)));
   }
 }

@@ -12,27 +12,46 @@ type Shape<T extends CollisionShape['type']> = Extract<CollisionShape, { type: T
 
 // the candidate point q (world) at distance d pushed when d < margin
 function candidate(out: ContactList, pose: ArrayLike<number>, a: number, qx: number, qy: number, qz: number, margin: number, pair: number): void {
-  const nx = pose[a + 2], ny = pose[a + 5], nz = pose[a + 8];
+  const nx = pose[a + 2],
+    ny = pose[a + 5],
+    nz = pose[a + 8];
   const d = nx * (qx - pose[a + 9]) + ny * (qy - pose[a + 10]) + nz * (qz - pose[a + 11]);
   if (d < margin) out.push(d, nx, ny, nz, qx - 0.5 * d * nx, qy - 0.5 * d * ny, qz - 0.5 * d * nz, pair);
 }
 
 // (plane pose at a, sphere or capsule pose at b) => each end's lowest point (a sphere: a capsule of length 0)
-export function planeCapsule(out: ContactList, pose: ArrayLike<number>, a: number, b: number, radius: number, length: number, margin: number, pair: number): void {
-  const nx = pose[a + 2], ny = pose[a + 5], nz = pose[a + 8];
+export function planeCapsule(
+  out: ContactList,
+  pose: ArrayLike<number>,
+  a: number,
+  b: number,
+  radius: number,
+  length: number,
+  margin: number,
+  pair: number,
+): void {
+  const nx = pose[a + 2],
+    ny = pose[a + 5],
+    nz = pose[a + 8];
   const h = length / 2;
   // a sphere's one centre, a capsule's two
   for (let s = h > 0 ? -1 : 1; s <= 1; s += 2) {
-    const cx = pose[b + 9] + s * h * pose[b + 2], cy = pose[b + 10] + s * h * pose[b + 5], cz = pose[b + 11] + s * h * pose[b + 8];
+    const cx = pose[b + 9] + s * h * pose[b + 2],
+      cy = pose[b + 10] + s * h * pose[b + 5],
+      cz = pose[b + 11] + s * h * pose[b + 8];
     candidate(out, pose, a, cx - radius * nx, cy - radius * ny, cz - radius * nz, margin, pair);
   }
 }
 
 // (plane pose at a, box pose at b) => its eight corners (no allocation: called at every evaluation)
 export function planeBox(out: ContactList, pose: ArrayLike<number>, a: number, b: number, box: Shape<'box'>, margin: number, pair: number): void {
-  const hx = box.size[0] / 2, hy = box.size[1] / 2, hz = box.size[2] / 2;
+  const hx = box.size[0] / 2,
+    hy = box.size[1] / 2,
+    hz = box.size[2] / 2;
   for (let k = 0; k < 8; k++) {
-    const sx = k & 1 ? hx : -hx, sy = k & 2 ? hy : -hy, sz = k & 4 ? hz : -hz;
+    const sx = k & 1 ? hx : -hx,
+      sy = k & 2 ? hy : -hy,
+      sz = k & 4 ? hz : -hz;
     const qx = pose[b + 9] + pose[b] * sx + pose[b + 1] * sy + pose[b + 2] * sz;
     const qy = pose[b + 10] + pose[b + 3] * sx + pose[b + 4] * sy + pose[b + 5] * sz;
     const qz = pose[b + 11] + pose[b + 6] * sx + pose[b + 7] * sy + pose[b + 8] * sz;
@@ -46,20 +65,39 @@ const RIM = [-1, 0, 0, 1, 0, -1, 1, 0];
 // (plane pose at a, cylinder pose at b) => four points on each rim: the deepest, the highest and the two halfway, so that a
 // cylinder standing on an end rests on four points and one tilted onto its rim on the deepest (no allocation)
 export function planeCylinder(out: ContactList, pose: ArrayLike<number>, a: number, b: number, cyl: Shape<'cylinder'>, margin: number, pair: number): void {
-  const nx = pose[a + 2], ny = pose[a + 5], nz = pose[a + 8];
-  const ax = pose[b + 2], ay = pose[b + 5], az = pose[b + 8];
+  const nx = pose[a + 2],
+    ny = pose[a + 5],
+    nz = pose[a + 8];
+  const ax = pose[b + 2],
+    ay = pose[b + 5],
+    az = pose[b + 8];
   const na = nx * ax + ny * ay + nz * az;
   // u: the rim's direction away from the plane (n's part across the axis); any direction across the axis when the ends lie flat
-  let ux = nx - na * ax, uy = ny - na * ay, uz = nz - na * az;
+  let ux = nx - na * ax,
+    uy = ny - na * ay,
+    uz = nz - na * az;
   let norm = Math.hypot(ux, uy, uz);
-  if (norm < 1e-12) (ux = pose[b]), (uy = pose[b + 3]), (uz = pose[b + 6]), (norm = 1);
-  (ux /= norm), (uy /= norm), (uz /= norm);
-  const vx = ay * uz - az * uy, vy = az * ux - ax * uz, vz = ax * uy - ay * ux;
-  const h = cyl.length / 2, r = cyl.radius;
+  if (norm < 1e-12) ((ux = pose[b]), (uy = pose[b + 3]), (uz = pose[b + 6]), (norm = 1));
+  ((ux /= norm), (uy /= norm), (uz /= norm));
+  const vx = ay * uz - az * uy,
+    vy = az * ux - ax * uz,
+    vz = ax * uy - ay * ux;
+  const h = cyl.length / 2,
+    r = cyl.radius;
   for (let s = -1; s <= 1; s += 2) {
     for (let k = 0; k < 8; k += 2) {
-      const cu = r * RIM[k], cv = r * RIM[k + 1];
-      candidate(out, pose, a, pose[b + 9] + s * h * ax + cu * ux + cv * vx, pose[b + 10] + s * h * ay + cu * uy + cv * vy, pose[b + 11] + s * h * az + cu * uz + cv * vz, margin, pair);
+      const cu = r * RIM[k],
+        cv = r * RIM[k + 1];
+      candidate(
+        out,
+        pose,
+        a,
+        pose[b + 9] + s * h * ax + cu * ux + cv * vx,
+        pose[b + 10] + s * h * ay + cu * uy + cv * vy,
+        pose[b + 11] + s * h * az + cu * uz + cv * vz,
+        margin,
+        pair,
+      );
     }
   }
 }

@@ -12,7 +12,9 @@ type P = [number, number, number];
 
 // the two cores' closest points and radii => the contact pushed when d < margin
 export function roundPair(out: ContactList, cA: P, rA: number, cB: P, rB: number, margin: number, pair: number): void {
-  const dx = cB[0] - cA[0], dy = cB[1] - cA[1], dz = cB[2] - cA[2];
+  const dx = cB[0] - cA[0],
+    dy = cB[1] - cA[1],
+    dz = cB[2] - cA[2];
   const L = Math.hypot(dx, dy, dz);
   const d = L - rA - rB;
   if (!(d < margin)) return;
@@ -25,14 +27,29 @@ export function roundPair(out: ContactList, cA: P, rA: number, cB: P, rB: number
 export function core(pose: ArrayLike<number>, at: number, length: number): [P, P] {
   const h = length / 2;
   const ax: P = [pose[at + 2], pose[at + 5], pose[at + 8]];
-  return [[pose[at + 9] - h * ax[0], pose[at + 10] - h * ax[1], pose[at + 11] - h * ax[2]], [2 * h * ax[0], 2 * h * ax[1], 2 * h * ax[2]]];
+  return [
+    [pose[at + 9] - h * ax[0], pose[at + 10] - h * ax[1], pose[at + 11] - h * ax[2]],
+    [2 * h * ax[0], 2 * h * ax[1], 2 * h * ax[2]],
+  ];
 }
 
 const along = (p: P, d: P, t: number): P => [p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]];
 
 // (A a sphere or capsule: radius and length 0 for a sphere; B likewise) => the contact of the two
-export function capsuleCapsule(out: ContactList, pose: ArrayLike<number>, a: number, rA: number, lA: number, b: number, rB: number, lB: number, margin: number, pair: number): void {
-  const [pA, dA] = core(pose, a, lA), [pB, dB] = core(pose, b, lB);
+export function capsuleCapsule(
+  out: ContactList,
+  pose: ArrayLike<number>,
+  a: number,
+  rA: number,
+  lA: number,
+  b: number,
+  rB: number,
+  lB: number,
+  margin: number,
+  pair: number,
+): void {
+  const [pA, dA] = core(pose, a, lA),
+    [pB, dB] = core(pose, b, lB);
   if (lA === 0) return roundPair(out, pA, rA, along(pB, dB, closestOnSegment(pA, pB, dB)), rB, margin, pair);
   if (lB === 0) return roundPair(out, along(pA, dA, closestOnSegment(pB, pA, dA)), rA, pB, rB, margin, pair);
   const [s, t] = closestSegmentSegment(pA, dA, pB, dB);

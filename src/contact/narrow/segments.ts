@@ -17,16 +17,19 @@ export function closestOnSegment(c: V, p: V, d: V): number {
 /** [s, t] of the closest points of segments p1 + s d1 and p2 + t d2 (Ericson's ClosestPtSegmentSegment) */
 export function closestSegmentSegment(p1: V, d1: V, p2: V, d2: V): [number, number] {
   const r = sub(p1, p2);
-  const a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
+  const a = dot(d1, d1),
+    e = dot(d2, d2),
+    f = dot(d2, r);
   if (a <= 0 && e <= 0) return [0, 0];
   if (a <= 0) return [0, clamp01(f / e)];
   const c = dot(d1, r);
   if (e <= 0) return [clamp01(-c / a), 0];
-  const b = dot(d1, d2), denom = a * e - b * b;
+  const b = dot(d1, d2),
+    denom = a * e - b * b;
   // parallel segments (denom 0): any s; take 0, then t follows
   let s = denom > 1e-14 * a * e ? clamp01((b * f - c * e) / denom) : 0;
   let t = (b * s + f) / e;
-  if (t < 0) t = 0, s = clamp01(-c / a);
-  else if (t > 1) t = 1, s = clamp01((b - c) / a);
+  if (t < 0) ((t = 0), (s = clamp01(-c / a)));
+  else if (t > 1) ((t = 1), (s = clamp01((b - c) / a)));
   return [s, t];
 }

@@ -16,7 +16,16 @@ export function sphereBox(out: ContactList, pose: ArrayLike<number>, a: number, 
 }
 
 // (centre (world) and radius of the sphere, the box's pose at b) => the contact pushed when d < margin
-export function sphereBoxAt(out: ContactList, centre: readonly number[], radius: number, pose: ArrayLike<number>, b: number, box: Box, margin: number, pair: number): void {
+export function sphereBoxAt(
+  out: ContactList,
+  centre: readonly number[],
+  radius: number,
+  pose: ArrayLike<number>,
+  b: number,
+  box: Box,
+  margin: number,
+  pair: number,
+): void {
   // the centre in box coordinates: R_b^T (c - p_b)
   const w = [centre[0] - pose[b + 9], centre[1] - pose[b + 10], centre[2] - pose[b + 11]];
   const c = [0, 1, 2].map((j) => pose[b + j] * w[0] + pose[b + 3 + j] * w[1] + pose[b + 6 + j] * w[2]);
@@ -26,13 +35,14 @@ export function sphereBoxAt(out: ContactList, centre: readonly number[], radius:
   const L = Math.hypot(e[0], e[1], e[2]);
   let d: number, nl: number[], surface: number[];
   if (L > 0) {
-    d = L - radius, nl = e.map((x) => x / L), surface = q;
+    ((d = L - radius), (nl = e.map((x) => x / L)), (surface = q));
   } else {
     let i = 0;
     for (let k = 1; k < 3; k++) if (h[k] - Math.abs(c[k]) < h[i] - Math.abs(c[i])) i = k;
-    const side = c[i] < 0 ? -1 : 1, depth = h[i] - Math.abs(c[i]);
-    d = -depth - radius, nl = [0, 0, 0], nl[i] = -side;
-    surface = [...c], surface[i] = side * h[i];
+    const side = c[i] < 0 ? -1 : 1,
+      depth = h[i] - Math.abs(c[i]);
+    ((d = -depth - radius), (nl = [0, 0, 0]), (nl[i] = -side));
+    ((surface = [...c]), (surface[i] = side * h[i]));
   }
   if (!(d < margin)) return;
   pushLocal(out, centre, radius, pose, b, d, nl, surface, pair);
@@ -40,7 +50,17 @@ export function sphereBoxAt(out: ContactList, centre: readonly number[], radius:
 
 // (the sphere, B's pose, distance, normal and surface point in B's coordinates) => the contact pushed, in world coordinates:
 // n = R_b nl, the point midway between c + r n and the surface point
-export function pushLocal(out: ContactList, centre: readonly number[], radius: number, pose: ArrayLike<number>, b: number, d: number, nl: readonly number[], surface: readonly number[], pair: number): void {
+export function pushLocal(
+  out: ContactList,
+  centre: readonly number[],
+  radius: number,
+  pose: ArrayLike<number>,
+  b: number,
+  d: number,
+  nl: readonly number[],
+  surface: readonly number[],
+  pair: number,
+): void {
   const world = (v: readonly number[], i: number) => pose[b + 3 * i] * v[0] + pose[b + 3 * i + 1] * v[1] + pose[b + 3 * i + 2] * v[2];
   const n = [world(nl, 0), world(nl, 1), world(nl, 2)];
   const mid = (i: number) => 0.5 * (centre[i] + radius * n[i] + pose[b + 9 + i] + world(surface, i));

@@ -69,7 +69,7 @@ export function assignCausality(g: BondGraphSketch): Int32Array {
     set(b, strong === zero ? other(b, j) : j);
   };
   const propagate = () => {
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       g.elements.forEach((e, j) => {
         if (e.kind !== '0' && e.kind !== '1') return;
@@ -111,8 +111,8 @@ export function algebraicLoopMatrix(g: BondGraphSketch): LoopMatrix {
     const s = incident[j].find((b) => (e.kind === '0' ? effortFrom[b] !== j : effortFrom[b] === j))!;
     for (const b of incident[j]) {
       if (b === s) continue;
-      if (e.kind === '0') next[2 * s].push(2 * b), next[2 * b + 1].push(2 * s + 1);
-      else next[2 * s + 1].push(2 * b + 1), next[2 * b].push(2 * s);
+      if (e.kind === '0') (next[2 * s].push(2 * b), next[2 * b + 1].push(2 * s + 1));
+      else (next[2 * s + 1].push(2 * b + 1), next[2 * b].push(2 * s));
     }
   });
   const rs = g.elements.map((e, k) => [e, k] as const).filter(([e]) => e.kind === 'R');
@@ -127,7 +127,7 @@ export function algebraicLoopMatrix(g: BondGraphSketch): LoopMatrix {
       const sig = stack.pop()!;
       const j = inputOf.get(sig);
       if (j !== undefined && j !== i) entries[i][j] = entries[j][i] = true;
-      for (const t of next[sig]) if (!seen[t]) (seen[t] = 1), stack.push(t);
+      for (const t of next[sig]) if (!seen[t]) ((seen[t] = 1), stack.push(t));
     }
   });
   return { ports: rs.map(([e]) => e.name), entries };
@@ -140,11 +140,12 @@ export function selectTearPorts(entries: readonly (readonly boolean[])[]): numbe
   const count = (i: number) => entries[i].filter((x, j) => x && !removed[j]).length;
   const chosen: number[] = [];
   for (;;) {
-    let best = -1, most = 0;
+    let best = -1,
+      most = 0;
     for (let i = 0; i < n; i++) {
       if (removed[i]) continue;
       const c = count(i);
-      if (c > most) (best = i), (most = c);
+      if (c > most) ((best = i), (most = c));
     }
     if (best < 0) return chosen;
     removed[best] = 1;

@@ -47,7 +47,8 @@ export class ComputedTorque extends Component {
     for (const k of ['kp', 'kd'] as const) {
       if (options[k] < 0) throw new ModelError(`ComputedTorque ${name}: gain ${k} = ${options[k]} is negative`, { component: name, hint: 'gains are >= 0' });
     }
-    const kp = this.parameter('kp', options.kp), kd = this.parameter('kd', options.kd);
+    const kp = this.parameter('kp', options.kp),
+      kd = this.parameter('kd', options.kd);
     const reference = ex(typeof options.ref === 'function' ? options.ref(time) : (options.ref ?? 0));
     const speed = ex(options.refSpeed ?? (ofTimeAlone(reference) ? diff(reference, TIME) : 0));
     const acceleration = options.refAcceleration ?? (ofTimeAlone(speed) ? diff(speed, TIME) : 0);

@@ -55,7 +55,8 @@ export class PD extends Component {
       });
     }
     this.checkParameters((k) => (k === 'kp' ? options.kp : options.kd));
-    const kp = this.parameter('kp', options.kp), kd = this.parameter('kd', options.kd);
+    const kp = this.parameter('kp', options.kp),
+      kd = this.parameter('kd', options.kd);
     const reference = ex(typeof options.ref === 'function' ? options.ref(time) : (options.ref ?? 0));
     const speed = options.refSpeed ?? (ofTimeAlone(reference) ? diff(reference, TIME) : 0);
     this.ref = this.variable('ref');

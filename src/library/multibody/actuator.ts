@@ -67,7 +67,10 @@ export class Actuator extends Component {
     for (const key of ['ctrlRange', 'forceRange'] as const) {
       const r = options[key];
       if (r && !(r[0] <= r[1] && r.every(Number.isFinite))) {
-        throw new ModelError(`actuator ${name}: ${key} [${r.join(', ')}] is not [lower, upper] with lower <= upper`, { component: name, hint: `give ${key}: [lower, upper]` });
+        throw new ModelError(`actuator ${name}: ${key} [${r.join(', ')}] is not [lower, upper] with lower <= upper`, {
+          component: name,
+          hint: `give ${key}: [lower, upper]`,
+        });
       }
     }
     this.ctrl = (options.ctrlOwner ?? this).input('ctrl', options.ctrl ?? 0);
@@ -84,7 +87,10 @@ export class Actuator extends Component {
   /** the state act and its dynamics; returns what the force is made of (act, clamped to its range) */
   private activation(owner: Component, u: Expr, a: ActivationOptions): Expr {
     if (a.type === 'filter' && !((a.tau ?? 0) >= 0 && Number.isFinite(a.tau ?? 0))) {
-      throw new ModelError(`actuator ${this.localName}: the filter's time constant ${a.tau} is not a number >= 0`, { component: this.localName, hint: 'give tau in s (MuJoCo\'s dynprm[0])' });
+      throw new ModelError(`actuator ${this.localName}: the filter's time constant ${a.tau} is not a number >= 0`, {
+        component: this.localName,
+        hint: "give tau in s (MuJoCo's dynprm[0])",
+      });
     }
     const act = owner.variable('act', { start: a.act ?? 0 });
     // MuJoCo's tau = max(mjMINVAL, dynprm[0])

@@ -52,7 +52,16 @@ export interface BallJointOptions {
   geometry?: Geometry;
 }
 
-const BALL_OPTIONS = { Q: NUMBERS, w: NUMBERS, tau: NUMBERS, d: NUMBER, armature: NUMBER, cut: oneOf(true, false, 'point'), state: BOOLEAN, geometry: OBJECT } satisfies Record<keyof BallJointOptions, OptionKind>;
+const BALL_OPTIONS = {
+  Q: NUMBERS,
+  w: NUMBERS,
+  tau: NUMBERS,
+  d: NUMBER,
+  armature: NUMBER,
+  cut: oneOf(true, false, 'point'),
+  state: BOOLEAN,
+  geometry: OBJECT,
+} satisfies Record<keyof BallJointOptions, OptionKind>;
 
 /** the angular part of a ball or free joint: its variables and, as a tree joint, its equations */
 export interface Rotation {
@@ -81,7 +90,7 @@ export class BallJoint extends Joint {
     if (options.state === false) {
       throw new ModelError(`joint ${name} is a quaternion ball joint marked state: false`, {
         component: name,
-        hint: 'a loop cannot determine a quaternion (four coordinates from three constraints): make it the loop\'s cut ({ cut: true }), let another joint of the loop be determined, or use a Cardan spherical joint there',
+        hint: "a loop cannot determine a quaternion (four coordinates from three constraints): make it the loop's cut ({ cut: true }), let another joint of the loop be determined, or use a Cardan spherical joint there",
       });
     }
     this.options = options;
@@ -94,7 +103,8 @@ export class BallJoint extends Joint {
 
   /** the armature's kinetic energy 1/2 armature |w|^2 (energy.ts); 0 before elaboration or without one */
   get storedEnergy(): { kinetic: Expr; potential: Expr } {
-    const a = this.options.armature, w = this.rotation?.w;
+    const a = this.options.armature,
+      w = this.rotation?.w;
     return { kinetic: a && w ? mul(0.5, a, add(...w.map((x) => pow(x, 2)))) : ZERO, potential: ZERO };
   }
 
@@ -121,7 +131,9 @@ export class BallJoint extends Joint {
   }
 
   protected treeEquations(): void {
-    const o = this.options, fa = this.frame_a, fb = this.frame_b;
+    const o = this.options,
+      fa = this.frame_a,
+      fb = this.frame_b;
     const rot = (this.rotation = rotationVariables(this, this.start, o.w, o.tau));
     const Rb = mulMM(fa.R, rotationOf(rot.Q));
     matrixEquation(this, fb.R, Rb);
@@ -133,8 +145,14 @@ export class BallJoint extends Joint {
   }
 
   protected cutEquations(): void {
-    const fa = this.frame_a, fb = this.frame_b;
-    closeLoop(this, fa, fb, this.planarCut && this.plane ? inPlane(fa, fb, this.plane.normal, this.plane.inWorld) : WORLD_AXES.map((u) => translation(fa, fb, u, true)));
+    const fa = this.frame_a,
+      fb = this.frame_b;
+    closeLoop(
+      this,
+      fa,
+      fb,
+      this.planarCut && this.plane ? inPlane(fa, fb, this.plane.normal, this.plane.inWorld) : WORLD_AXES.map((u) => translation(fa, fb, u, true)),
+    );
   }
 }
 
@@ -153,7 +171,9 @@ export function rotationVariables(j: Joint, Q0: readonly number[], w0: readonly 
 // frame_b's angular velocity and acceleration through a rotation whose frame_b axes are the columns of Rb
 // (world-resolved), and the d'Alembert equation of each axis with its tearing hint
 export function angularEquations(j: Joint, Rb: ReturnType<typeof mulMM>, rot: Rotation, damping = 0, armature = 0): void {
-  const fa = j.frame_a, fb = j.frame_b, e = columns(Rb);
+  const fa = j.frame_a,
+    fb = j.frame_b,
+    e = columns(Rb);
   const wRel = vadd(vadd(vscale(rot.w[0], e[0]), vscale(rot.w[1], e[1])), vscale(rot.w[2], e[2]));
   const zRel = vadd(vadd(vscale(rot.wd[0], e[0]), vscale(rot.wd[1], e[1])), vscale(rot.wd[2], e[2]));
   j.vectorEquation(fb.w, vadd(fa.w, wRel));

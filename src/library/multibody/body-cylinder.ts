@@ -27,7 +27,10 @@ export interface BodyCylinderOptions {
 /** the density of steel, kg/m^3 (the default) */
 export const STEEL = 7700;
 
-const BODYCYLINDER_OPTIONS = { r: NUMBERS, diameter: NUMBER, density: NUMBER, color: TEXT, gravity: NUMBERS } satisfies Record<keyof BodyCylinderOptions, OptionKind>;
+const BODYCYLINDER_OPTIONS = { r: NUMBERS, diameter: NUMBER, density: NUMBER, color: TEXT, gravity: NUMBERS } satisfies Record<
+  keyof BodyCylinderOptions,
+  OptionKind
+>;
 
 export class BodyCylinder extends Component {
   /** the link's first end */
@@ -42,7 +45,9 @@ export class BodyCylinder extends Component {
   constructor(name: string, options: BodyCylinderOptions) {
     super(name);
     checkOptions(`body cylinder ${name}`, options, BODYCYLINDER_OPTIONS);
-    const r = options.r, L = Math.hypot(...r), R = (options.diameter ?? 0.05) / 2;
+    const r = options.r,
+      L = Math.hypot(...r),
+      R = (options.diameter ?? 0.05) / 2;
     const density = options.density ?? STEEL;
     if (!(L > 0) || !(R > 0) || !(density > 0)) {
       throw new ModelError(`body cylinder ${name}: length ${L}, diameter ${2 * R} and density ${density} must be positive`, {
@@ -51,23 +56,26 @@ export class BodyCylinder extends Component {
       });
     }
     const m = density * Math.PI * R * R * L;
-    const axial = (m * R * R) / 2, across = (m * (L * L + 3 * R * R)) / 12;
+    const axial = (m * R * R) / 2,
+      across = (m * (L * L + 3 * R * R)) / 12;
     const u = r.map((x) => x / L);
     // I = across (1 - u u^T) + axial u u^T, in frame_a coordinates
     const I = (i: number, j: number) => (i === j ? across : 0) + (axial - across) * u[i] * u[j];
     this.bar = this.add(new FixedTranslation('bar', { r }));
-    this.body = this.add(new Body('body', {
-      m,
-      rcm: [r[0] / 2, r[1] / 2, r[2] / 2],
-      I: [I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)],
-      gravity: options.gravity,
-      geometry: {
-        shape: { type: 'cylinder', radius: R, length: L },
-        color: options.color ?? '#8e9aaf',
-        offset: [r[0] / 2, r[1] / 2, r[2] / 2],
-        axis: [u[0], u[1], u[2]],
-      },
-    }));
+    this.body = this.add(
+      new Body('body', {
+        m,
+        rcm: [r[0] / 2, r[1] / 2, r[2] / 2],
+        I: [I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)],
+        gravity: options.gravity,
+        geometry: {
+          shape: { type: 'cylinder', radius: R, length: L },
+          color: options.color ?? '#8e9aaf',
+          offset: [r[0] / 2, r[1] / 2, r[2] / 2],
+          axis: [u[0], u[1], u[2]],
+        },
+      }),
+    );
     // the bar's frames are the cylinder's: fewer variables than frames of its own
     this.frame_a = this.bar.frame_a;
     this.frame_b = this.bar.frame_b;

@@ -40,7 +40,10 @@ export interface BodyOptions {
   collision?: readonly Collider[];
 }
 
-const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECTS, collision: LIST } satisfies Record<keyof BodyOptions, OptionKind>;
+const BODY_OPTIONS = { m: NUMBER, rcm: NUMBERS, I: NUMBERS, gravity: NUMBERS, geometry: OBJECTS, collision: LIST } satisfies Record<
+  keyof BodyOptions,
+  OptionKind
+>;
 
 /** a rigid body (Newton-Euler at its centre of mass), attached at frame_a */
 export class Body extends Component {
@@ -81,11 +84,19 @@ export class Body extends Component {
     this.mass = options.m;
     const c = vec3(...(rcm.map((x, i) => this.parameter(`r_cm[${i + 1}]`, x)) as [never, never, never]));
     const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = options.I ?? [0, 0, 0];
-    this.inertia = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+    this.inertia = [
+      [xx, xy, xz],
+      [xy, yy, yz],
+      [xz, yz, zz],
+    ];
     this.inertiaGiven = options.I !== undefined;
     const p = (i: number, j: number, v: number) => this.parameter(`I[${i}][${j}]`, v);
     const [Ixy, Ixz, Iyz] = [p(1, 2, xy), p(1, 3, xz), p(2, 3, yz)];
-    const I = mat3([[p(1, 1, xx), Ixy, Ixz], [Ixy, p(2, 2, yy), Iyz], [Ixz, Iyz, p(3, 3, zz)]]);
+    const I = mat3([
+      [p(1, 1, xx), Ixy, Ixz],
+      [Ixy, p(2, 2, yy), Iyz],
+      [Ixz, Iyz, p(3, 3, zz)],
+    ]);
     const g = vex(options.gravity ?? [0, -9.80665, 0]);
     const fa = this.frame_a;
     const rc = mulMV(fa.R, c);
@@ -97,13 +108,15 @@ export class Body extends Component {
       this.vectorEquation(fa.t, vadd(inertial, cross(rc, fa.f)));
     } else {
       const input = (n: string) => vec3(...([1, 2, 3].map((i) => this.input(`${n}[${i}]`, 0)) as [Expr, Expr, Expr]));
-      const F = input('contact_f'), T = input('contact_t');
+      const F = input('contact_f'),
+        T = input('contact_t');
       this.vectorEquation(fa.f, vsub(vscale(m, vsub(acm, g)), F));
       this.vectorEquation(fa.t, vsub(vadd(inertial, cross(rc, vadd(fa.f, F))), T));
       this.contactPower = add(dot(F, fa.v), dot(T, fa.w));
     }
     // energies: v_cm = v_a + w_a x rc; w . (I_w w) = (R_a^T w) . I (R_a^T w)
-    const vcm = vadd(fa.v, cross(fa.w, rc)), wb = mulMTV(fa.R, fa.w);
+    const vcm = vadd(fa.v, cross(fa.w, rc)),
+      wb = mulMTV(fa.R, fa.w);
     this.kineticEnergy = mul(0.5, add(mul(m, dot(vcm, vcm)), dot(wb, mulMV(I, wb))));
     this.potentialEnergy = mul(-1, m, dot(g, vadd(fa.r, rc)));
   }
@@ -111,14 +124,20 @@ export class Body extends Component {
   /** a body given a mass but no I is a point mass: allowed (a ball, a carriage), but a rigid body missing its inertia looks the same */
   override notes(): string[] {
     if (this.inertiaGiven || this.mass === 0) return [];
-    return [`body ${this.path} has a mass but no inertia I: it is a point mass at its centre of mass (give I: [Ixx, Iyy, Izz] about the centre of mass, or I: [0, 0, 0] for a point mass on purpose)`];
+    return [
+      `body ${this.path} has a mass but no inertia I: it is a point mass at its centre of mass (give I: [Ixx, Iyy, Izz] about the centre of mass, or I: [0, 0, 0] for a point mass on purpose)`,
+    ];
   }
 
   /** mass and inertia set with --set (e.g. link.m=-1) are checked like those given to the constructor */
   override checkParameters(value: (localName: string) => number): void {
     const I = [value('I[1][1]'), value('I[2][2]'), value('I[3][3]'), value('I[1][2]'), value('I[1][3]'), value('I[2][3]')] as const;
     const problem = inertiaProblem(value('m'), I);
-    if (problem) throw new ModelError(`body ${this.path}: ${problem.what}`, { component: this.path, hint: `${problem.hint} (check the --set values of ${this.path}.m and ${this.path}.I)` });
+    if (problem)
+      throw new ModelError(`body ${this.path}: ${problem.what}`, {
+        component: this.path,
+        hint: `${problem.hint} (check the --set values of ${this.path}.m and ${this.path}.I)`,
+      });
   }
 }
 
@@ -141,13 +160,20 @@ export function inertiaProblem(m: number, I: BodyOptions['I']): InertiaProblem |
   if (!(m >= 0) || !Number.isFinite(m)) return { what: `mass ${m} is not a finite number >= 0`, hint: 'give a mass in kg, 0 or more' };
   const [xx, yy, zz, xy = 0, xz = 0, yz = 0] = I ?? [0, 0, 0];
   const labels = ['Ixx', 'Iyy', 'Izz', 'Ixy', 'Ixz', 'Iyz'];
-  const shown = `(${[xx, yy, zz, xy, xz, yz].map((v, i) => (i < 3 || v !== 0 ? `${labels[i]} ${v}` : '')).filter(Boolean).join(', ')})`;
-  if (![xx, yy, zz, xy, xz, yz].every(Number.isFinite)) return { what: `inertia ${shown} has a non-finite entry`, hint: 'give finite moments and products of inertia in kg m^2' };
+  const shown = `(${[xx, yy, zz, xy, xz, yz]
+    .map((v, i) => (i < 3 || v !== 0 ? `${labels[i]} ${v}` : ''))
+    .filter(Boolean)
+    .join(', ')})`;
+  if (![xx, yy, zz, xy, xz, yz].every(Number.isFinite))
+    return { what: `inertia ${shown} has a non-finite entry`, hint: 'give finite moments and products of inertia in kg m^2' };
   const tol = 1e-9 * (Math.abs(xx) + Math.abs(yy) + Math.abs(zz));
   const [A, B, C] = principalMoments([xx, yy, zz, xy, xz, yz]);
   const moments = [A, B, C].map((v) => Number(v.toPrecision(6)));
   if (!(A >= -tol)) {
-    return { what: `inertia ${shown} is not positive semi-definite: principal moments ${moments.join(', ')}`, hint: 'the inertia tensor about the centre of mass must be positive semi-definite' };
+    return {
+      what: `inertia ${shown} is not positive semi-definite: principal moments ${moments.join(', ')}`,
+      hint: 'the inertia tensor about the centre of mass must be positive semi-definite',
+    };
   }
   if (!(A + B >= C - tol)) {
     return {
@@ -160,7 +186,11 @@ export function inertiaProblem(m: number, I: BodyOptions['I']): InertiaProblem |
 
 /** the eigenvalues of the symmetric inertia [xx, yy, zz, xy, xz, yz] in ascending order (jacobi.ts) */
 export function principalMoments([xx, yy, zz, xy, xz, yz]: readonly [number, number, number, number, number, number]): [number, number, number] {
-  return symmetricEigen3([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]).values.sort((a, b) => a - b);
+  return symmetricEigen3([
+    [xx, xy, xz],
+    [xy, yy, yz],
+    [xz, yz, zz],
+  ]).values.sort((a, b) => a - b);
 }
 
 function checkInertia(name: string, o: BodyOptions): void {

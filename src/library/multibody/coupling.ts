@@ -31,17 +31,28 @@ export class Coupling extends Component {
   /** the constraint force: a tearing variable of the acceleration level */
   readonly lambda: Expr;
 
-  constructor(name: string, readonly joint1: OneDofJoint, readonly joint2: OneDofJoint | undefined, options: CouplingOptions = {}) {
+  constructor(
+    name: string,
+    readonly joint1: OneDofJoint,
+    readonly joint2: OneDofJoint | undefined,
+    options: CouplingOptions = {},
+  ) {
     super(name);
     const c = options.coefficients ?? [0, 1];
     if (c.length > 5 || !c.every(Number.isFinite)) {
-      throw new ModelError(`coupling ${name}: coefficients [${c.join(', ')}] are not at most five finite numbers`, { component: name, hint: 'give c0..c4 of y - y0 = c0 + c1 u + ... + c4 u^4' });
+      throw new ModelError(`coupling ${name}: coefficients [${c.join(', ')}] are not at most five finite numbers`, {
+        component: name,
+        hint: 'give c0..c4 of y - y0 = c0 + c1 u + ... + c4 u^4',
+      });
     }
-    if (joint1 === joint2) throw new ModelError(`coupling ${name} couples joint ${joint1.path} to itself`, { component: name, hint: 'couple two different joints' });
+    if (joint1 === joint2)
+      throw new ModelError(`coupling ${name} couples joint ${joint1.path} to itself`, { component: name, hint: 'couple two different joints' });
     this.lambda = this.variable('fc');
     // five coefficients, the missing ones 0 (a zero parameter folds away)
     const given = [0, 1, 2, 3, 4].map((i) => c[i] ?? 0);
-    const x = joint2?.q ?? ZERO, xd = joint2?.qd ?? ZERO, xdd = joint2?.qdd ?? ZERO;
+    const x = joint2?.q ?? ZERO,
+      xd = joint2?.qd ?? ZERO,
+      xdd = joint2?.qdd ?? ZERO;
     const u = sub(x, this.parameter('x0', options.x0 ?? 0));
     const coef = given.map((v, i) => this.parameter(`c${i}`, v));
     // P, P' and P'' as sums of powers of u

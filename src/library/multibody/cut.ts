@@ -36,7 +36,9 @@ export interface Constraint {
 
 /** u . (r_b - r_a) = 0; u world-resolved, fixed in frame a unless `inWorld` */
 export function translation(fa: Frame, fb: Frame, u: Vec3, inWorld = false): Constraint {
-  const d = vsub(fb.r, fa.r), vrel = vsub(fb.v, fa.v), arel = vsub(fb.a, fa.a);
+  const d = vsub(fb.r, fa.r),
+    vrel = vsub(fb.v, fa.v),
+    arel = vsub(fb.a, fa.a);
   if (inWorld) return { position: dot(u, d), velocity: dot(u, vrel), acceleration: dot(u, arel), force: u };
   const du = cross(fa.w, u);
   const ddu = vadd(cross(fa.z, u), cross(fa.w, du));
@@ -74,7 +76,8 @@ export interface Applied {
  * applied torque (a drive on a cut revolute) or force (on a cut prismatic).
  */
 export function closeLoop(c: Component, fa: Frame, fb: Frame, constraints: readonly Constraint[], applied: Applied = {}): Expr[] {
-  let f: Vec3 = applied.force ?? vec3(0, 0, 0), t: Vec3 = applied.torque ?? vec3(0, 0, 0);
+  let f: Vec3 = applied.force ?? vec3(0, 0, 0),
+    t: Vec3 = applied.torque ?? vec3(0, 0, 0);
   const fc = constraints.map((k, i) => {
     const lambda = c.variable(`fc[${i + 1}]`);
     c.equation(k.position, residue(ZERO));

@@ -50,7 +50,8 @@ export class FixedRotation extends Component {
     this.axis = n.map((x) => x.value);
     this.angle = options.angle;
     this.r = (options.r ?? [0, 0, 0]).map(Number);
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     matrixEquation(this, fb.R, mulMM(fa.R, snapped(axisRotation(n, options.angle))));
     rigidOffset(this, fa, fb, mulMV(fa.R, options.r ?? [0, 0, 0]));
   }

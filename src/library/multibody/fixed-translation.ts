@@ -36,7 +36,8 @@ export class FixedTranslation extends Component {
     this.r = options.r.map(Number);
     this.geometry = options.geometry;
     const r = options.r.map((x, i) => this.parameter(`r[${i + 1}]`, Number(x))) as [never, never, never];
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     matrixEquation(this, fb.R, fa.R);
     // w x (w x R r) as the body on frame_a writes it: the two share w . c_k and w . w
     rigidOffset(this, fa, fb, mulMV(fa.R, r), centripetal(fa.w, fa.R, r, this.r));

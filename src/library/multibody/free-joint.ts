@@ -48,7 +48,10 @@ export interface FreeJointOptions {
   geometry?: Geometry;
 }
 
-const FREE_OPTIONS = { r: NUMBERS, Q: NUMBERS, v: NUMBERS, w: NUMBERS, f: NUMBERS, tau: NUMBERS, geometry: OBJECT, armature: NUMBER } satisfies Record<keyof FreeJointOptions, OptionKind>;
+const FREE_OPTIONS = { r: NUMBERS, Q: NUMBERS, v: NUMBERS, w: NUMBERS, f: NUMBERS, tau: NUMBERS, geometry: OBJECT, armature: NUMBER } satisfies Record<
+  keyof FreeJointOptions,
+  OptionKind
+>;
 
 export class FreeJoint extends Joint {
   readonly dof = 6;
@@ -63,7 +66,13 @@ export class FreeJoint extends Joint {
   constructor(name: string, options: FreeJointOptions = {}) {
     checkOptions(`joint ${name}`, options, FREE_OPTIONS);
     super(name, options);
-    for (const [key, v] of [['r', options.r], ['v', options.v], ['w', options.w], ['f', options.f], ['tau', options.tau]] as const) {
+    for (const [key, v] of [
+      ['r', options.r],
+      ['v', options.v],
+      ['w', options.w],
+      ['f', options.f],
+      ['tau', options.tau],
+    ] as const) {
       if (v !== undefined && !(v.length === 3 && v.every(Number.isFinite))) {
         throw new ModelError(`free joint ${name}: ${key} = [${v.join(', ')}] is not three finite numbers`, { component: name, hint: `give ${key}: [x, y, z]` });
       }
@@ -78,7 +87,9 @@ export class FreeJoint extends Joint {
 
   /** the armature's kinetic energy 1/2 armature (|v|^2 + |w|^2) (energy.ts); 0 before elaboration or without one */
   get storedEnergy(): { kinetic: Expr; potential: Expr } {
-    const a = this.options.armature, v = this.translation?.v, w = this.rotation?.w;
+    const a = this.options.armature,
+      v = this.translation?.v,
+      w = this.rotation?.w;
     return { kinetic: a && v && w ? mul(0.5, a, add(...[...v, ...w].map((x) => pow(x, 2)))) : ZERO, potential: ZERO };
   }
 
@@ -104,15 +115,22 @@ export class FreeJoint extends Joint {
   }
 
   protected treeEquations(): void {
-    const o = this.options, fa = this.frame_a, fb = this.frame_b;
-    const vector = (name: string, start?: readonly number[]) => vec3(...([0, 1, 2].map((i) => this.variable(`${name}[${i + 1}]`, { start: start?.[i] ?? 0 })) as [Expr, Expr, Expr]));
-    const r = vector('r', o.r), v = vector('v', o.v), vd = vector('vd');
+    const o = this.options,
+      fa = this.frame_a,
+      fb = this.frame_b;
+    const vector = (name: string, start?: readonly number[]) =>
+      vec3(...([0, 1, 2].map((i) => this.variable(`${name}[${i + 1}]`, { start: start?.[i] ?? 0 })) as [Expr, Expr, Expr]));
+    const r = vector('r', o.r),
+      v = vector('v', o.v),
+      vd = vector('vd');
     const f = vec3(...([0, 1, 2].map((i) => this.input(`f[${i + 1}]`, o.f?.[i] ?? 0)) as [Expr, Expr, Expr]));
     r.forEach((ri, i) => this.equation(der(ri), v[i]));
     v.forEach((vi, i) => this.equation(der(vi), vd[i]));
     this.translation = { r, v, vd, f };
     const rot = (this.rotation = rotationVariables(this, this.start, o.w, o.tau));
-    const p = mulMV(fa.R, r), vRel = mulMV(fa.R, v), aRel = mulMV(fa.R, vd);
+    const p = mulMV(fa.R, r),
+      vRel = mulMV(fa.R, v),
+      aRel = mulMV(fa.R, vd);
     const Rb = mulMM(fa.R, rotationOf(rot.Q));
     matrixEquation(this, fb.R, Rb);
     this.vectorEquation(fb.r, vadd(fa.r, p));
@@ -127,7 +145,9 @@ export class FreeJoint extends Joint {
   }
 
   protected cutEquations(): void {
-    throw new ModelError(`free joint ${this.path} cannot close a loop`, { component: this.path, hint: 'a free joint constrains nothing: close the loop with another joint' });
+    throw new ModelError(`free joint ${this.path} cannot close a loop`, {
+      component: this.path,
+      hint: 'a free joint constrains nothing: close the loop with another joint',
+    });
   }
 }
-

@@ -39,7 +39,10 @@ export function impactLimits(c: Component, o: JointOptions, q: Expr, qd: Expr, l
   const e = c.parameter('restitution', o.restitution ?? DEFAULT_RESTITUTION);
   const vr = c.parameter('rest_velocity', o.restVelocity ?? DEFAULT_REST_VELOCITY);
   const modes: Expr[] = [];
-  for (const [side, beyond] of [['upper', sub(q, upper)], ['lower', sub(lower, q)]] as const) {
+  for (const [side, beyond] of [
+    ['upper', sub(q, upper)],
+    ['lower', sub(lower, q)],
+  ] as const) {
     const held = c.mode(`limit_contact_${side}`, 0);
     const free = sub(ONE, held);
     // 1 for a rebound, 0 for an impact slower than the rest speed
@@ -57,10 +60,14 @@ export function impactLimits(c: Component, o: JointOptions, q: Expr, qd: Expr, l
 
 /** restitution and rest speed as numbers the impact limits can use, else fail(what, hint, variable) */
 export function checkImpactOptions(o: JointOptions, fail: (what: string, hint: string, variable: string) => never): void {
-  if (o.limitKind !== undefined && o.limitKind !== 'spring' && o.limitKind !== 'impact') fail(`limitKind "${o.limitKind}" is not known`, "use limitKind: 'spring' (the default) or 'impact'", 'limit_lower');
+  if (o.limitKind !== undefined && o.limitKind !== 'spring' && o.limitKind !== 'impact')
+    fail(`limitKind "${o.limitKind}" is not known`, "use limitKind: 'spring' (the default) or 'impact'", 'limit_lower');
   const impact = o.limitKind === 'impact';
-  if ((o.restitution !== undefined || o.restVelocity !== undefined) && !impact) fail('restitution or restVelocity without limitKind: \'impact\'', "give limitKind: 'impact' (and limits: [lower, upper])", 'restitution');
+  if ((o.restitution !== undefined || o.restVelocity !== undefined) && !impact)
+    fail("restitution or restVelocity without limitKind: 'impact'", "give limitKind: 'impact' (and limits: [lower, upper])", 'restitution');
   if (impact && o.limits === undefined) fail("limitKind 'impact' without limits", 'give limits: [lower, upper] too', 'limit_lower');
-  if (o.restitution !== undefined && !(o.restitution >= 0 && o.restitution <= 1)) fail(`restitution ${o.restitution} is not in [0, 1]`, 'give the coefficient of restitution e: 0 (no rebound) to 1 (elastic)', 'restitution');
-  if (o.restVelocity !== undefined && !(o.restVelocity >= 0 && Number.isFinite(o.restVelocity))) fail(`restVelocity ${o.restVelocity} is not a finite number >= 0`, 'give a speed in rad/s (m/s), 0 or more', 'rest_velocity');
+  if (o.restitution !== undefined && !(o.restitution >= 0 && o.restitution <= 1))
+    fail(`restitution ${o.restitution} is not in [0, 1]`, 'give the coefficient of restitution e: 0 (no rebound) to 1 (elastic)', 'restitution');
+  if (o.restVelocity !== undefined && !(o.restVelocity >= 0 && Number.isFinite(o.restVelocity)))
+    fail(`restVelocity ${o.restVelocity} is not a finite number >= 0`, 'give a speed in rad/s (m/s), 0 or more', 'rest_velocity');
 }

@@ -87,9 +87,25 @@ export interface JointOptions {
 
 /** what each option of a revolute or prismatic joint must be (options.ts) */
 export const JOINT_OPTIONS = {
-  axis: NUMBERS, q: NUMBER, qd: NUMBER, tau: NUMBER, c: NUMBER, q0: NUMBER, d: NUMBER,
-  limits: NUMBERS, limitKind: oneOf('spring', 'impact'), restitution: NUMBER, restVelocity: NUMBER, limitStiffness: NUMBER, limitDamping: NUMBER,
-  friction: NUMBER, frictionVelocity: NUMBER, cut: oneOf(true, false, 'planar'), state: BOOLEAN, geometry: OBJECT, armature: NUMBER,
+  axis: NUMBERS,
+  q: NUMBER,
+  qd: NUMBER,
+  tau: NUMBER,
+  c: NUMBER,
+  q0: NUMBER,
+  d: NUMBER,
+  limits: NUMBERS,
+  limitKind: oneOf('spring', 'impact'),
+  restitution: NUMBER,
+  restVelocity: NUMBER,
+  limitStiffness: NUMBER,
+  limitDamping: NUMBER,
+  friction: NUMBER,
+  frictionVelocity: NUMBER,
+  cut: oneOf(true, false, 'planar'),
+  state: BOOLEAN,
+  geometry: OBJECT,
+  armature: NUMBER,
 } satisfies Record<keyof JointOptions, OptionKind>;
 
 /** a joint between two frames: its coordinates relate frame_b's pose to frame_a's */
@@ -216,7 +232,8 @@ export function coordinate(c: Component, options: JointOptions, suffix = ''): Co
   const terms: Expr[] = [tau];
   let potential: Expr = ZERO;
   if (options.c) {
-    const k = c.parameter(`c${suffix}`, options.c), dq = sub(q, c.parameter(`q0${suffix}`, options.q0 ?? 0));
+    const k = c.parameter(`c${suffix}`, options.c),
+      dq = sub(q, c.parameter(`q0${suffix}`, options.q0 ?? 0));
     terms.push(mul(-1, k, dq));
     potential = mul(0.5, k, pow(dq, 2));
   }
@@ -327,13 +344,17 @@ export abstract class OneDofJoint extends Joint {
   override checkParameters(value: (localName: string) => number): void {
     if (!this.limitModel) return;
     const o = this.options;
-    checkLimitOptions(this.path, {
-      limits: o.limits && [value('limit_lower'), value('limit_upper')],
-      limitStiffness: o.limits && value('limit_c'),
-      limitDamping: o.limits && value('limit_d'),
-      friction: o.friction ? value('friction') : undefined,
-      frictionVelocity: o.friction ? value('friction_v') : undefined,
-    }, ' (check the --set values)');
+    checkLimitOptions(
+      this.path,
+      {
+        limits: o.limits && [value('limit_lower'), value('limit_upper')],
+        limitStiffness: o.limits && value('limit_c'),
+        limitDamping: o.limits && value('limit_d'),
+        friction: o.friction ? value('friction') : undefined,
+        frictionVelocity: o.friction ? value('friction_v') : undefined,
+      },
+      ' (check the --set values)',
+    );
   }
 
   /**
@@ -342,7 +363,9 @@ export abstract class OneDofJoint extends Joint {
    * sizes them again when --set changes the bodies beyond the joint.
    */
   limitDefaultsFor(I: number, friction: number): Record<string, number> {
-    const o = this.options, d = limitDefaults(I, friction), out: Record<string, number> = {};
+    const o = this.options,
+      d = limitDefaults(I, friction),
+      out: Record<string, number> = {};
     if (o.limits && o.limitStiffness === undefined) out[`${this.path}.limit_c`] = d.stiffness;
     if (o.limits && o.limitDamping === undefined) out[`${this.path}.limit_d`] = d.damping;
     if (o.friction && o.frictionVelocity === undefined) out[`${this.path}.friction_v`] = d.frictionVelocity;

@@ -73,10 +73,12 @@ export function limitFriction(c: Component, o: JointOptions, q: Expr, qd: Expr, 
   const terms: Expr[] = [];
   let potential: Expr = ZERO;
   if (o.limits) {
-    const lower = c.parameter('limit_lower', o.limits[0]), upper = c.parameter('limit_upper', o.limits[1]);
+    const lower = c.parameter('limit_lower', o.limits[0]),
+      upper = c.parameter('limit_upper', o.limits[1]);
     const k = c.parameter('limit_c', o.limitStiffness ?? defaults.stiffness);
     const d = c.parameter('limit_d', o.limitDamping ?? defaults.damping);
-    const pu = max(0, sub(q, upper)), pl = max(0, sub(lower, q));
+    const pu = max(0, sub(q, upper)),
+      pl = max(0, sub(lower, q));
     // hard limits: the spring-damper only where an impact has stopped the joint (impact-limits.ts)
     const [cu, cl] = o.limitKind === 'impact' ? impactLimits(c, o, q, qd, lower, upper) : [ONE, ONE];
     terms.push(mul(k, sub(mul(cl, pl), mul(cu, pu))), neg(mul(d, qd, add(mul(cu, step(sub(q, upper))), mul(cl, step(sub(lower, q)))))));
@@ -97,7 +99,8 @@ export function checkLimitOptions(name: string, o: JointOptions, hintSuffix = ''
   };
   if (o.limits !== undefined) {
     const [lower, upper] = o.limits;
-    if (!Number.isFinite(lower) || !Number.isFinite(upper)) fail(`limits [${lower}, ${upper}] are not finite numbers`, 'give limits: [lower, upper] in rad (revolute) or m (prismatic)', 'limit_lower');
+    if (!Number.isFinite(lower) || !Number.isFinite(upper))
+      fail(`limits [${lower}, ${upper}] are not finite numbers`, 'give limits: [lower, upper] in rad (revolute) or m (prismatic)', 'limit_lower');
     if (lower > upper) fail(`lower limit ${lower} is above the upper limit ${upper}`, 'give limits: [lower, upper] with lower <= upper', 'limit_lower');
   }
   checkImpactOptions(o, fail);

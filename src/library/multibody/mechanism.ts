@@ -99,7 +99,14 @@ export class Mechanism extends Model {
       const stores = all.filter(storesEnergy);
       stores.forEach((c) => c.elaborate());
       const stored = stores.map((c) => c.storedEnergy);
-      this.energy = this.add(new Energy(ENERGY, bodies, stored.map((e) => e.potential), stored.map((e) => e.kinetic)));
+      this.energy = this.add(
+        new Energy(
+          ENERGY,
+          bodies,
+          stored.map((e) => e.potential),
+          stored.map((e) => e.kinetic),
+        ),
+      );
     }
     // momentum.* and com.* (momentum.ts); a component of the user's own named momentum or com keeps the name likewise
     const massive = all.filter((c): c is Body => c instanceof Body);
@@ -124,7 +131,8 @@ export class Mechanism extends Model {
     const all = components(this);
     const joints = all.filter((c): c is OneDofJoint => c instanceof OneDofJoint && c.sizedByBuilder);
     const body = (b: Body): BodyValues => {
-      const v = (local: string) => value(`${b.path}.${local}`), I = (i: number, j: number) => v(`I[${Math.min(i, j)}][${Math.max(i, j)}]`);
+      const v = (local: string) => value(`${b.path}.${local}`),
+        I = (i: number, j: number) => v(`I[${Math.min(i, j)}][${Math.max(i, j)}]`);
       return { mass: v('m'), rcm: [1, 2, 3].map((i) => v(`r_cm[${i}]`)), inertia: [1, 2, 3].map((i) => [1, 2, 3].map((j) => I(i, j))) };
     };
     const out: Record<string, number> = {};
@@ -142,16 +150,26 @@ export class Mechanism extends Model {
   override generalizedCoordinates(): GeneralizedCoordinate[] {
     elaborate(this);
     // a quaternion's four positions for three velocities: not one (q, qd, qdd, tau) per coordinate (issue 29)
-    const quaternion = components(this).filter((c) => (c instanceof FreeJoint || c instanceof BallJoint) && c.role === 'state').map((c) => c.path);
+    const quaternion = components(this)
+      .filter((c) => (c instanceof FreeJoint || c instanceof BallJoint) && c.role === 'state')
+      .map((c) => c.path);
     if (quaternion.length) {
-      throw new UsageError(`inverse dynamics (and with it the mass matrix and bias) of a model with free or quaternion ball joints is not built yet: ${quaternion.join(', ')}`, {
-        component: quaternion[0],
-        hint: 'their coordinates are a quaternion Q[1..4] with velocities w[1..3]; forward dynamics, linearize and simulate work; for inverse dynamics use revolute or Cardan spherical joints for now',
-      });
+      throw new UsageError(
+        `inverse dynamics (and with it the mass matrix and bias) of a model with free or quaternion ball joints is not built yet: ${quaternion.join(', ')}`,
+        {
+          component: quaternion[0],
+          hint: 'their coordinates are a quaternion Q[1..4] with velocities w[1..3]; forward dynamics, linearize and simulate work; for inverse dynamics use revolute or Cardan spherical joints for now',
+        },
+      );
     }
-    return components(this).flatMap((c) => (c instanceof Joint ? c.stateCoordinates() : [])).map((k) => ({
-      q: variableOf(k.q)!, qd: variableOf(k.qd)!, qdd: variableOf(k.qdd)!, tau: variableOf(k.tau)!,
-    }));
+    return components(this)
+      .flatMap((c) => (c instanceof Joint ? c.stateCoordinates() : []))
+      .map((k) => ({
+        q: variableOf(k.q)!,
+        qd: variableOf(k.qd)!,
+        qdd: variableOf(k.qdd)!,
+        tau: variableOf(k.tau)!,
+      }));
   }
 
   /**

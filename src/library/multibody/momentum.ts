@@ -96,7 +96,15 @@ function motionOf(b: Body): BodyMotion {
   const fa = b.frame_a;
   const rcm = mulMV(fa.R, cm);
   const vc = vadd(fa.v, cross(fa.w, rcm));
-  const { Iw } = worldInertia(fa.R, mat3([[I(1, 1), I(1, 2), I(1, 3)], [I(1, 2), I(2, 2), I(2, 3)], [I(1, 3), I(2, 3), I(3, 3)]]), b.inertia);
+  const { Iw } = worldInertia(
+    fa.R,
+    mat3([
+      [I(1, 1), I(1, 2), I(1, 3)],
+      [I(1, 2), I(2, 2), I(2, 3)],
+      [I(1, 3), I(2, 3), I(3, 3)],
+    ]),
+    b.inertia,
+  );
   return { m, rc: vadd(fa.r, rcm), p: vscale(m, vc), spin: mulMV(Iw, fa.w) };
 }
 

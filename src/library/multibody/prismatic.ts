@@ -46,7 +46,14 @@ export class Prismatic extends OneDofJoint {
   }
 
   relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
-    return { R: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], p: this.axis.map((x) => x.value * q[0]) };
+    return {
+      R: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      p: this.axis.map((x) => x.value * q[0]),
+    };
   }
 
   cutResidual(a: Pose, b: Pose): number[] {
@@ -63,7 +70,8 @@ export class Prismatic extends OneDofJoint {
   }
 
   protected kinematics(): void {
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     const e = mulMV(fa.R, this.axis);
     const d = vscale(this.q, e);
     const ed = vscale(this.qd, e);
@@ -79,7 +87,8 @@ export class Prismatic extends OneDofJoint {
   }
 
   protected cutEquations(): void {
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     const e = mulMV(fa.R, this.axis);
     closeLoop(this, fa, fb, this.cutConstraintList(), { force: vscale(this.drive, vneg(e)) });
     // the measured displacement along the guide: a translation constraint's three levels along e
@@ -91,8 +100,10 @@ export class Prismatic extends OneDofJoint {
 
   /** the constraints of the header, world-resolved */
   private cutConstraintList(): Constraint[] {
-    const fa = this.frame_a, fb = this.frame_b;
-    const inA = (u: Vec3) => mulMV(fa.R, u), inB = (u: Vec3) => mulMV(fb.R, u);
+    const fa = this.frame_a,
+      fb = this.frame_b;
+    const inA = (u: Vec3) => mulMV(fa.R, u),
+      inB = (u: Vec3) => mulMV(fb.R, u);
     if (this.planarCut) {
       const { n, w } = this.planarDirections();
       const [nv, wv] = [vec3(n[0], n[1], n[2]), vec3(w[0], w[1], w[2])];
@@ -100,8 +111,10 @@ export class Prismatic extends OneDofJoint {
     }
     const [u1, u2] = normals(this.axis);
     return [
-      translation(fa, fb, inA(u1)), translation(fa, fb, inA(u2)),
-      orientation(fa, fb, inA(u1), inB(this.axis), 0), orientation(fa, fb, inA(u2), inB(this.axis), 0),
+      translation(fa, fb, inA(u1)),
+      translation(fa, fb, inA(u2)),
+      orientation(fa, fb, inA(u1), inB(this.axis), 0),
+      orientation(fa, fb, inA(u2), inB(this.axis), 0),
       orientation(fa, fb, inA(u1), inB(u2), 0),
     ];
   }

@@ -29,7 +29,9 @@ export interface BodyValues {
 // (all components, the world's frame) => referenceInertia set on every joint with limits or friction that has none,
 // from the declared body values (mutates the joints, like the builder's roles; sizedByBuilder marks them)
 export function setReferenceInertias(components: readonly Component[], world: Frame): void {
-  const joints = components.filter((c): c is OneDofJoint => c instanceof OneDofJoint && (c.hasLimitsOrFriction || c.inLimitedTendon) && c.referenceInertia === undefined);
+  const joints = components.filter(
+    (c): c is OneDofJoint => c instanceof OneDofJoint && (c.hasLimitsOrFriction || c.inLimitedTendon) && c.referenceInertia === undefined,
+  );
   for (const [j, I] of referenceInertias(components, world, joints, (b) => b)) {
     j.referenceInertia = I;
     j.sizedByBuilder = true;
@@ -37,7 +39,12 @@ export function setReferenceInertias(components: readonly Component[], world: Fr
 }
 
 // (all components, the world's frame, joints, a body's values) => the reference inertia of each joint from those body values
-export function referenceInertias(components: readonly Component[], world: Frame, joints: readonly OneDofJoint[], valuesOf: (b: Body) => BodyValues): Map<OneDofJoint, number> {
+export function referenceInertias(
+  components: readonly Component[],
+  world: Frame,
+  joints: readonly OneDofJoint[],
+  valuesOf: (b: Body) => BodyValues,
+): Map<OneDofJoint, number> {
   const out = new Map<OneDofJoint, number>();
   if (joints.length === 0) return out;
   const tree = components.filter((c): c is Joint => c instanceof Joint && c.role !== 'cut');
@@ -45,7 +52,11 @@ export function referenceInertias(components: readonly Component[], world: Frame
   if (!poses) return out; // a rigid element of the user's own: the defaults use 1
   const next = new Map<Frame, { to: Frame; via: Component }[]>();
   const link = (a: Frame, b: Frame, via: Component) => {
-    for (const [x, y] of [[a, b], [b, a]]) next.set(x, [...(next.get(x) ?? []), { to: y, via }]);
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ])
+      next.set(x, [...(next.get(x) ?? []), { to: y, via }]);
   };
   for (const c of components) {
     for (const [x, y] of c.connections) if (x.owner instanceof Frame && y.owner instanceof Frame) link(x.owner, y.owner, c);
@@ -75,7 +86,19 @@ export function referenceInertias(components: readonly Component[], world: Frame
     const at = poses.get(j.frame_a);
     if (!at) continue;
     const values = bodies.map(valuesOf);
-    const I = j instanceof Revolute ? aboutAxis(bodies, values, poses, apply(at.R, j.axis.map((x) => x.value)), at.p) : values.reduce((s, x) => s + x.mass, 0);
+    const I =
+      j instanceof Revolute
+        ? aboutAxis(
+            bodies,
+            values,
+            poses,
+            apply(
+              at.R,
+              j.axis.map((x) => x.value),
+            ),
+            at.p,
+          )
+        : values.reduce((s, x) => s + x.mass, 0);
     if (I > 0 && Number.isFinite(I)) out.set(j, I);
   }
   return out;
@@ -85,12 +108,21 @@ export function referenceInertias(components: readonly Component[], world: Frame
 function aboutAxis(bodies: readonly Body[], values: readonly BodyValues[], poses: ReadonlyMap<Frame, Pose>, e: number[], p: number[]): number {
   let I = 0;
   for (const [k, body] of bodies.entries()) {
-    const P = poses.get(body.frame_a), b = values[k];
+    const P = poses.get(body.frame_a),
+      b = values[k];
     if (!P) continue;
     const c = P.p.map((v, i) => v + apply(P.R, b.rcm)[i]);
     const eb = [0, 1, 2].map((i) => dot3([P.R[0][i], P.R[1][i], P.R[2][i]], e)); // R^T e: the axis in body coordinates
     const r = cross3(e, difference(c, p));
-    I += dot3(eb, apply(b.inertia.map((row) => [...row]), eb)) + b.mass * dot3(r, r);
+    I +=
+      dot3(
+        eb,
+        apply(
+          b.inertia.map((row) => [...row]),
+          eb,
+        ),
+      ) +
+      b.mass * dot3(r, r);
   }
   return I;
 }

@@ -42,18 +42,32 @@ export class Revolute extends OneDofJoint {
   }
 
   relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
-    return { R: rotationMatrix(this.axis.map((x) => x.value), q[0]), p: [0, 0, 0] };
+    return {
+      R: rotationMatrix(
+        this.axis.map((x) => x.value),
+        q[0],
+      ),
+      p: [0, 0, 0],
+    };
   }
 
   cutResidual(a: Pose, b: Pose): number[] {
     const n = this.axis.map((x) => x.value);
-    const [u1, u2] = normals(this.axis).map((u) => apply(a.R, u.map((x) => x.value)));
-    const d = difference(b.p, a.p), eb = apply(b.R, n);
+    const [u1, u2] = normals(this.axis).map((u) =>
+      apply(
+        a.R,
+        u.map((x) => x.value),
+      ),
+    );
+    const d = difference(b.p, a.p),
+      eb = apply(b.R, n);
     return this.planarCut ? [dot3(u1, d), dot3(u2, d)] : [...d, dot3(u1, eb), dot3(u2, eb)];
   }
 
   protected kinematics(): void {
-    const n = this.axis, fa = this.frame_a, fb = this.frame_b;
+    const n = this.axis,
+      fa = this.frame_a,
+      fb = this.frame_b;
     const e = mulMV(fa.R, n);
     matrixEquation(this, fb.R, mulMM(fa.R, axisRotation(n, this.q)));
     this.vectorEquation(fb.r, fa.r);
@@ -67,7 +81,8 @@ export class Revolute extends OneDofJoint {
   }
 
   protected cutEquations(): void {
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     const local = normals(this.axis);
     const [u1, u2] = local.map((u) => mulMV(fa.R, u));
     const e = mulMV(fa.R, this.axis);

@@ -18,7 +18,10 @@ import { multiply, rotationMatrix } from './start-pose.ts';
 import { BOOLEAN, NUMBER, NUMBERS, OBJECT, type OptionKind, oneOf } from '../options.ts';
 
 /** limits and friction are for one-degree-of-freedom joints (revolute, prismatic) */
-export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd' | 'armature' | 'limits' | 'limitStiffness' | 'limitDamping' | 'friction' | 'frictionVelocity'> {
+export interface MultiAxisOptions extends Omit<
+  JointOptions,
+  'axis' | 'q' | 'qd' | 'tau' | 'c' | 'q0' | 'd' | 'armature' | 'limits' | 'limitStiffness' | 'limitDamping' | 'friction' | 'frictionVelocity'
+> {
   /** start values (guesses unless the joint is a state joint), one per axis */
   q?: readonly number[];
   /** start speeds, one per axis */
@@ -29,8 +32,15 @@ export interface MultiAxisOptions extends Omit<JointOptions, 'axis' | 'q' | 'qd'
 
 /** what each option of a spherical joint must be (options.ts) */
 export const MULTI_AXIS_OPTIONS = {
-  q: NUMBERS, qd: NUMBERS, d: NUMBER, limitKind: oneOf('spring', 'impact'), restitution: NUMBER, restVelocity: NUMBER,
-  cut: oneOf(true, false, 'planar'), state: BOOLEAN, geometry: OBJECT,
+  q: NUMBERS,
+  qd: NUMBERS,
+  d: NUMBER,
+  limitKind: oneOf('spring', 'impact'),
+  restitution: NUMBER,
+  restVelocity: NUMBER,
+  cut: oneOf(true, false, 'planar'),
+  state: BOOLEAN,
+  geometry: OBJECT,
 } satisfies Record<keyof MultiAxisOptions, OptionKind>;
 
 export abstract class RotationSequence extends Joint {
@@ -57,16 +67,35 @@ export abstract class RotationSequence extends Joint {
   }
 
   relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
-    return { R: this.axes.reduce((R, n, i) => multiply(R, rotationMatrix(n.map((x) => x.value), q[i])), [[1, 0, 0], [0, 1, 0], [0, 0, 1]]), p: [0, 0, 0] };
+    return {
+      R: this.axes.reduce(
+        (R, n, i) =>
+          multiply(
+            R,
+            rotationMatrix(
+              n.map((x) => x.value),
+              q[i],
+            ),
+          ),
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ],
+      ),
+      p: [0, 0, 0],
+    };
   }
 
   protected treeEquations(state: boolean): void {
     const o = this.options;
-    this.coordinates = this.axes.map((_, i) =>
-      coordinate(this, { q: o.q?.[i], qd: o.qd?.[i], d: o.d }, `[${i + 1}]`));
+    this.coordinates = this.axes.map((_, i) => coordinate(this, { q: o.q?.[i], qd: o.qd?.[i], d: o.d }, `[${i + 1}]`));
     this.coordinates.forEach((k, i) => coordinateRole(this, k, state && !this.restAxes?.has(i)));
-    const fa = this.frame_a, fb = this.frame_b;
-    let R: Mat3 = fa.R, w: Vec3 = fa.w, z: Vec3 = relax3(fa.z);
+    const fa = this.frame_a,
+      fb = this.frame_b;
+    let R: Mat3 = fa.R,
+      w: Vec3 = fa.w,
+      z: Vec3 = relax3(fa.z);
     const e: Vec3[] = [];
     this.axes.forEach((n, i) => {
       const { q, qd, qdd } = this.coordinates[i];

@@ -22,7 +22,10 @@ export interface Pose {
 
 /** Rodrigues: rotation by angle q about the unit axis n */
 export function rotationMatrix(n: readonly number[], q: number): M3 {
-  const [x, y, z] = n, c = Math.cos(q), s = Math.sin(q), C = 1 - c;
+  const [x, y, z] = n,
+    c = Math.cos(q),
+    s = Math.sin(q),
+    C = 1 - c;
   return [
     [c + x * x * C, x * y * C - z * s, x * z * C + y * s],
     [y * x * C + z * s, c + y * y * C, y * z * C - x * s],
@@ -44,9 +47,21 @@ type Link = { a: Frame; b: Frame; relative: () => { R: M3; p: number[] } };
  * given); undefined when a rigid element's offset is not known here (a user's
  * own component), and the builder keeps its structural rule.
  */
-export function startPoses(components: readonly Component[], world: Frame, treeJoints: readonly Joint[], q: ReadonlyMap<Joint, readonly number[]> = new Map()): Map<Frame, Pose> | undefined {
+export function startPoses(
+  components: readonly Component[],
+  world: Frame,
+  treeJoints: readonly Joint[],
+  q: ReadonlyMap<Joint, readonly number[]> = new Map(),
+): Map<Frame, Pose> | undefined {
   const links: Link[] = [];
-  const identity = { R: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], p: [0, 0, 0] };
+  const identity = {
+    R: [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    p: [0, 0, 0],
+  };
   const joints = new Set<Component>(treeJoints);
   for (const c of components) {
     for (const [x, y] of c.connections) {
@@ -66,7 +81,8 @@ export function startPoses(components: readonly Component[], world: Frame, treeJ
   const poses = new Map<Frame, Pose>([[world, { R: identity.R, p: [0, 0, 0] }]]);
   const queue = [world];
   for (let k = 0; k < queue.length; k++) {
-    const f = queue[k], at = poses.get(f)!;
+    const f = queue[k],
+      at = poses.get(f)!;
     for (const l of byFrame.get(f) ?? []) {
       const other = l.a === f ? l.b : l.a;
       if (poses.has(other)) continue;
@@ -91,12 +107,19 @@ const isJoint = (c: Component): boolean => typeof (c as Partial<Joint>).relative
  * with respect to each coordinate of the candidate joints, at the start pose,
  * by central differences; undefined when the pose cannot be computed.
  */
-export function loopColumns(components: readonly Component[], world: Frame, treeJoints: readonly Joint[], cuts: readonly Joint[], candidates: readonly Joint[]): Map<Joint, number[][]> | undefined {
+export function loopColumns(
+  components: readonly Component[],
+  world: Frame,
+  treeJoints: readonly Joint[],
+  cuts: readonly Joint[],
+  candidates: readonly Joint[],
+): Map<Joint, number[][]> | undefined {
   const residual = (q: ReadonlyMap<Joint, readonly number[]>) => {
     const poses = startPoses(components, world, treeJoints, q);
     const rows: number[] = [];
     for (const cut of cuts) {
-      const a = poses?.get(cut.frame_a), b = poses?.get(cut.frame_b);
+      const a = poses?.get(cut.frame_a),
+        b = poses?.get(cut.frame_b);
       if (!a || !b) return undefined;
       rows.push(...cut.cutResidual(a, b));
     }
@@ -107,11 +130,14 @@ export function loopColumns(components: readonly Component[], world: Frame, tree
   const out = new Map<Joint, number[][]>();
   for (const j of candidates) {
     const q0 = j.startCoordinates();
-    out.set(j, q0.map((_, k) => {
-      const at = (d: number) => residual(new Map([[j, q0.map((v, i) => (i === k ? v + d : v))]]))!;
-      const [plus, minus] = [at(h), at(-h)];
-      return plus.map((v, i) => (v - minus[i]) / (2 * h));
-    }));
+    out.set(
+      j,
+      q0.map((_, k) => {
+        const at = (d: number) => residual(new Map([[j, q0.map((v, i) => (i === k ? v + d : v))]]))!;
+        const [plus, minus] = [at(h), at(-h)];
+        return plus.map((v, i) => (v - minus[i]) / (2 * h));
+      }),
+    );
   }
   return out;
 }

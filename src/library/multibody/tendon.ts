@@ -44,7 +44,8 @@ export class FixedTendon extends Component {
 
   constructor(name: string, options: FixedTendonOptions) {
     super(name);
-    if (!options.joints.length) throw new ModelError(`tendon ${name} has no joints`, { component: name, hint: 'give the joints it couples with their coefficients' });
+    if (!options.joints.length)
+      throw new ModelError(`tendon ${name} has no joints`, { component: name, hint: 'give the joints it couples with their coefficients' });
     checkLimitOptions(name, { limits: options.limits });
     this.options = options;
     this.L = this.variable('L');
@@ -61,9 +62,11 @@ export class FixedTendon extends Component {
   /** the force law, after the joints' reference inertias are set (they size the limit's defaults) */
   override elaborate(): void {
     if (this.limit) return;
-    const o = this.options, terms: Expr[] = [];
+    const o = this.options,
+      terms: Expr[] = [];
     if (o.stiffness) {
-      const k = this.parameter('c', o.stiffness), stretch = sub(this.L, this.parameter('L0', o.restLength ?? 0));
+      const k = this.parameter('c', o.stiffness),
+        stretch = sub(this.L, this.parameter('L0', o.restLength ?? 0));
       terms.push(neg(mul(k, stretch)));
       this.spring = mul(0.5, k, pow(stretch, 2));
     }

@@ -119,19 +119,32 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
       });
     }
     if (planar && !cut.joint.planarCut) {
-      throw new ModelError(`the kinematic loop (${loopNames}) is planar, and cutting it at ${cut.joint.path} over-constrains it: ${constraints} constraints where a planar loop has 2 independent ones, so the torn position Jacobian is singular`, {
-        component: cut.joint.path,
-        hint: "close the loop with a planar cut: a revolute or prismatic joint with { cut: 'planar' } (a revolute's constrains the two in-plane translations, a prismatic's the in-plane translation normal to its axis and the turn)",
-      });
+      throw new ModelError(
+        `the kinematic loop (${loopNames}) is planar, and cutting it at ${cut.joint.path} over-constrains it: ${constraints} constraints where a planar loop has 2 independent ones, so the torn position Jacobian is singular`,
+        {
+          component: cut.joint.path,
+          hint: "close the loop with a planar cut: a revolute or prismatic joint with { cut: 'planar' } (a revolute's constrains the two in-plane translations, a prismatic's the in-plane translation normal to its axis and the turn)",
+        },
+      );
     }
     // columns over this and the earlier loops' constraints: their rest joints follow when this loop's move
     const earlierRest = earlier.flatMap((l) => l.rest);
-    const columns = loopColumns(components, worldFrame, spanningJoints, [...earlier.map((l) => l.cut), cut.joint], [...new Set([...treeJoints, ...earlierRest.map((u) => u.joint)])]);
+    const columns = loopColumns(
+      components,
+      worldFrame,
+      spanningJoints,
+      [...earlier.map((l) => l.cut), cut.joint],
+      [...new Set([...treeJoints, ...earlierRest.map((u) => u.joint)])],
+    );
     const chosen = chooseRest(path, constraints, rest, tree.depth, loopNames, cut.joint.path, columns && { columns, earlierRest });
     earlier.push({ cut: cut.joint, rest: chosen });
     const whole = chosen.filter((u) => u.axes.length === u.joint.dof);
     loops.push({
-      cut: cut.joint.path, chosenBy, constraints, planar, joints: path.map((e) => e.joint.path),
+      cut: cut.joint.path,
+      chosenBy,
+      constraints,
+      planar,
+      joints: path.map((e) => e.joint.path),
       restJoints: whole.map((u) => u.joint.path),
       restCoordinates: chosen.flatMap(coordinateNames),
     });
@@ -150,7 +163,9 @@ export function assignJointRoles(components: readonly Component[], worldFrame: F
     j.restAxes = axes && axes.size < j.dof ? axes : undefined;
   }
   const names = (role: string) => joints.filter((j) => j.role === role).map((j) => j.path);
-  const restCoordinates = joints.flatMap((j) => (j.role === 'rest' ? [j.path] : coordinateNames({ joint: j, axes: [...(j.restAxes ?? [])].sort((x, y) => x - y) })));
+  const restCoordinates = joints.flatMap((j) =>
+    j.role === 'rest' ? [j.path] : coordinateNames({ joint: j, axes: [...(j.restAxes ?? [])].sort((x, y) => x - y) }),
+  );
   return { loops, stateJoints: names('state'), restJoints: names('rest'), restCoordinates, cutJoints: names('cut') };
 }
 
@@ -167,17 +182,22 @@ function closeInPlane(cut: BallJoint | Weld, plane: LoopPlane, poses: ReadonlyMa
   const normal = plane.normalIn(cut);
   cut.planarCut = true;
   cut.plane = { normal, inWorld };
-  const a = poses?.get(cut.frame_a), b = poses?.get(cut.frame_b);
+  const a = poses?.get(cut.frame_a),
+    b = poses?.get(cut.frame_b);
   if (!a || !b) return;
-  const p = apply(a.R, normal), d = difference(b.p, a.p);
+  const p = apply(a.R, normal),
+    d = difference(b.p, a.p);
   const off = Math.abs(dot3(p, d));
   // a weld's frame_b must not be tilted out of the planes either
   const tilt = cut instanceof Weld ? Math.hypot(...difference(apply(b.R, normal), p)) : 0;
   if (off > 1e-9 * Math.max(1, Math.hypot(...d)) || tilt > 1e-9) {
-    throw new ModelError(`the planar kinematic loop (${loopNames}) cannot close at ${cut.path}: its frames are ${off > 1e-9 ? `${off.toPrecision(3)} m apart along the planes' normal` : `tilted ${tilt.toPrecision(3)} rad out of the planes`}, which no joint of the loop can change`, {
-      component: cut.path,
-      hint: 'a planar loop moves in parallel planes: place the two frames of the cut in the same plane (or make the loop spatial)',
-    });
+    throw new ModelError(
+      `the planar kinematic loop (${loopNames}) cannot close at ${cut.path}: its frames are ${off > 1e-9 ? `${off.toPrecision(3)} m apart along the planes' normal` : `tilted ${tilt.toPrecision(3)} rad out of the planes`}, which no joint of the loop can change`,
+      {
+        component: cut.path,
+        hint: 'a planar loop moves in parallel planes: place the two frames of the cut in the same plane (or make the loop spatial)',
+      },
+    );
   }
 }
 
@@ -190,7 +210,8 @@ export function rigidGroups(components: readonly Component[], frames: Frame[]) {
     return i;
   };
   const union = (x: Frame, y: Frame, why: () => string) => {
-    const a = find(index.get(x)!), b = find(index.get(y)!);
+    const a = find(index.get(x)!),
+      b = find(index.get(y)!);
     if (a === b) {
       throw new ModelError(`${why()} closes a loop without a joint: ${x.path} and ${y.path} are already rigidly connected`, {
         component: x.path,
@@ -259,7 +280,8 @@ function treePath(a: number, b: number, tree: Tree): Edge[] {
     const e = tree.parentEdge.get(v)!;
     return { e, next: e.a === v ? e.b : e.a };
   };
-  const fromA: Edge[] = [], fromB: Edge[] = [];
+  const fromA: Edge[] = [],
+    fromB: Edge[] = [];
   while (a !== b) {
     if (tree.depth.get(a)! >= tree.depth.get(b)!) {
       const s = up(a);
@@ -295,7 +317,15 @@ const coordinateNames = (u: RestUnit): string[] => (u.axes.length === u.joint.do
  * When no set of coordinates has full rank, the loop cannot be closed: a
  * ModelError.
  */
-function chooseRest(path: Edge[], constraints: number, rest: Map<Joint, Set<number>>, depth: Map<number, number>, loopNames: string, cut: string, rank?: RankData): RestUnit[] {
+function chooseRest(
+  path: Edge[],
+  constraints: number,
+  rest: Map<Joint, Set<number>>,
+  depth: Map<number, number>,
+  loopNames: string,
+  cut: string,
+  rank?: RankData,
+): RestUnit[] {
   const depthOf = (e: Edge) => Math.max(depth.get(e.a)!, depth.get(e.b)!);
   const marked = path.filter((e) => e.joint.marks.state === false && !rest.has(e.joint)).map((e) => ({ joint: e.joint, axes: allAxes(e.joint) }));
   const free = path
@@ -303,16 +333,23 @@ function chooseRest(path: Edge[], constraints: number, rest: Map<Joint, Set<numb
     .sort((x, y) => depthOf(y) - depthOf(x) || y.order - x.order)
     .map((e) => e.joint);
   const wholes = free.filter((j) => !rest.has(j)).map((joint) => ({ joint, axes: allAxes(joint) }));
-  const singles = free.flatMap((joint) => allAxes(joint).filter((i) => !rest.get(joint)?.has(i)).map((i) => ({ joint, axes: [i] })));
+  const singles = free.flatMap((joint) =>
+    allAxes(joint)
+      .filter((i) => !rest.get(joint)?.has(i))
+      .map((i) => ({ joint, axes: [i] })),
+  );
   const markedDof = marked.reduce((n, u) => n + u.axes.length, 0);
   const need = constraints - markedDof;
   const picked = pickRest(wholes, need, marked, rank) ?? (rank && pickRest(singles, need, marked, rank));
   if (!picked && rank && pickRest(singles, need, marked)) {
     // coordinates enough by their count, but none of those sets can move the cut in every constrained direction
-    throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} cannot be closed by its tree joints: every set of ${constraints} of their coordinates leaves a constrained direction of the cut that they cannot move (at the start position)`, {
-      component: cut,
-      hint: 'cut the loop at another joint, mark the joints the loop should determine with { state: false } (their coordinates must move the cut in every direction it constrains), or check that the start position is not a dead point',
-    });
+    throw new ModelError(
+      `the kinematic loop (${loopNames}) cut at ${cut} cannot be closed by its tree joints: every set of ${constraints} of their coordinates leaves a constrained direction of the cut that they cannot move (at the start position)`,
+      {
+        component: cut,
+        hint: 'cut the loop at another joint, mark the joints the loop should determine with { state: false } (their coordinates must move the cut in every direction it constrains), or check that the start position is not a dead point',
+      },
+    );
   }
   const chosen = [...marked, ...(picked ?? [])];
   const count = chosen.reduce((n, u) => n + u.axes.length, 0);
@@ -320,14 +357,18 @@ function chooseRest(path: Edge[], constraints: number, rest: Map<Joint, Set<numb
     const open = path.filter((e) => e.joint.marks.state !== true && !rest.has(e.joint));
     const available = open.map((e) => `${e.joint.path} (${e.joint.dof})`);
     const dof = open.reduce((n, e) => n + e.joint.dof, 0);
-    const why = count > constraints ? `${count} coordinates of its tree joints are marked to be determined by them`
-      : dof < constraints ? `its tree joints have ${dof === 0 ? 'no coordinates' : `only ${dof} coordinate${dof > 1 ? 's' : ''}`} it may determine`
-        : `no set of its tree joints has exactly ${constraints} coordinates to determine`;
+    const why =
+      count > constraints
+        ? `${count} coordinates of its tree joints are marked to be determined by them`
+        : dof < constraints
+          ? `its tree joints have ${dof === 0 ? 'no coordinates' : `only ${dof} coordinate${dof > 1 ? 's' : ''}`} it may determine`
+          : `no set of its tree joints has exactly ${constraints} coordinates to determine`;
     throw new ModelError(`the kinematic loop (${loopNames}) cut at ${cut} has ${constraints} constraints, but ${why}`, {
       component: cut,
-      hint: count > constraints
-        ? `too many joints are marked state: false; joints with coordinates available: ${available.join(', ')}`
-        : `the loop is over-constrained or too many of its joints are states: free a joint marked state: true, or cut the loop with a joint that constrains less (available: ${available.join(', ') || 'none'})`,
+      hint:
+        count > constraints
+          ? `too many joints are marked state: false; joints with coordinates available: ${available.join(', ')}`
+          : `the loop is over-constrained or too many of its joints are states: free a joint marked state: true, or cut the loop with a joint that constrains less (available: ${available.join(', ') || 'none'})`,
     });
   }
   for (const u of chosen) rest.set(u.joint, new Set([...(rest.get(u.joint) ?? []), ...u.axes]));

@@ -18,7 +18,14 @@ const UNIVERSAL_OPTIONS = { ...MULTI_AXIS_OPTIONS, axes: NUMBERS } satisfies Rec
 export class Universal extends RotationSequence {
   constructor(name: string, options: UniversalOptions = {}) {
     checkOptions(`joint ${name}`, options, UNIVERSAL_OPTIONS);
-    super(name, options.axes ?? [[1, 0, 0], [0, 1, 0]], options);
+    super(
+      name,
+      options.axes ?? [
+        [1, 0, 0],
+        [0, 1, 0],
+      ],
+      options,
+    );
   }
 
   cutConstraints(): number {
@@ -31,7 +38,8 @@ export class Universal extends RotationSequence {
   }
 
   protected cutEquations(): void {
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     const [n1, n2] = this.axes;
     const c = n1.reduce((s, x, i) => s + x.value * n2[i].value, 0);
     const angle = orientation(fa, fb, mulMV(fa.R, n1), mulMV(fb.R, n2), c);

@@ -21,9 +21,17 @@ export interface WeldOptions {
   geometry?: Geometry;
 }
 
-const AXES = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+const AXES = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 /** the orientation constraints' pairs: u_i of frame_a normal to e_(i+1) of frame_b */
-const PAIRS: [number, number][] = [[0, 1], [1, 2], [2, 0]];
+const PAIRS: [number, number][] = [
+  [0, 1],
+  [1, 2],
+  [2, 0],
+];
 
 export class Weld extends Joint {
   readonly dof = 0;
@@ -62,11 +70,15 @@ export class Weld extends Joint {
 
   protected treeEquations(): void {
     // never reached: the constructor marks it cut, and the spanning tree leaves cut joints out
-    throw new ModelError(`weld ${this.path} is not a loop's cut`, { component: this.path, hint: 'a weld closes a kinematic loop; connect two bodies directly to join them rigidly' });
+    throw new ModelError(`weld ${this.path} is not a loop's cut`, {
+      component: this.path,
+      hint: 'a weld closes a kinematic loop; connect two bodies directly to join them rigidly',
+    });
   }
 
   protected cutEquations(): void {
-    const fa = this.frame_a, fb = this.frame_b;
+    const fa = this.frame_a,
+      fb = this.frame_b;
     const inA = (v: readonly number[]): Vec3 => mulMV(fa.R, vec3(v[0], v[1], v[2]));
     const inB = (v: readonly number[]): Vec3 => mulMV(fb.R, vec3(v[0], v[1], v[2]));
     let constraints: Constraint[];

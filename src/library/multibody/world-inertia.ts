@@ -45,10 +45,16 @@ function aroundMoment(R: Mat3, I: Mat3, declared: readonly (readonly number[])[]
   const m = [2, 1, 0].reduce((best, k) => (count(moments, moments[k]) > count(moments, moments[best]) ? k : best), 2);
   const c = [0, 1, 2].map((k) => column(R, k));
   const D = (k: number, l: number, lam: Expr): Expr => (k === l ? sub(I[k][k], lam) : I[k][l]);
-  const pairs: [number, number][] = [[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]];
+  const pairs: [number, number][] = [
+    [0, 0],
+    [1, 1],
+    [2, 2],
+    [0, 1],
+    [0, 2],
+    [1, 2],
+  ];
   // (c_k c_l^T + c_l c_k^T)_ij, or c_k c_k^T when k = l
-  const term = (k: number, l: number, i: number, j: number): Expr =>
-    k === l ? mul(c[k][i], c[k][j]) : add(mul(c[k][i], c[l][j]), mul(c[l][i], c[k][j]));
+  const term = (k: number, l: number, i: number, j: number): Expr => (k === l ? mul(c[k][i], c[k][j]) : add(mul(c[k][i], c[l][j]), mul(c[l][i], c[k][j])));
   const around = (lam: Expr, i: number, j: number): Expr => add(i === j ? lam : ZERO, ...pairs.map(([k, l]) => mul(D(k, l, lam), term(k, l, i, j))));
   const Iw = symmetric((i, j) => around(I[m][m], i, j));
   const wc = c.map((ck) => (w: Vec3) => cross(w, ck));
@@ -56,7 +62,11 @@ function aroundMoment(R: Mat3, I: Mat3, declared: readonly (readonly number[])[]
   // w x (c_k (c_l . w) + c_l (c_k . w)) = (c_l . w)(w x c_k) + (c_k . w)(w x c_l)
   const gyroscopic = (w: Vec3): Vec3 => {
     const terms = pairs.map(([k, l]) => {
-      const a = wc[k](w), b = wc[l](w), dk = dot(c[k], w), dl = dot(c[l], w), d = D(k, l, I[m][m]);
+      const a = wc[k](w),
+        b = wc[l](w),
+        dk = dot(c[k], w),
+        dl = dot(c[l], w),
+        d = D(k, l, I[m][m]);
       return k === l ? a.map((x) => mul(d, dk, x)) : a.map((x, i) => mul(d, add(mul(dl, x), mul(dk, b[i]))));
     });
     return vec3(add(...terms.map((t) => t[0])), add(...terms.map((t) => t[1])), add(...terms.map((t) => t[2])));

@@ -16,7 +16,12 @@ export class AutoStepper extends WrappingStepper {
   readonly name = 'auto';
   protected inner: Stepper;
 
-  constructor(x0: Float64Array, private readonly f: Derivatives, t0: number, private readonly settings: StepperSettings) {
+  constructor(
+    x0: Float64Array,
+    private readonly f: Derivatives,
+    t0: number,
+    private readonly settings: StepperSettings,
+  ) {
     super();
     this.inner = settings.switched?.time !== undefined ? new Radau5Stepper(x0, f, t0, settings) : new Rk4Stepper(x0, f, t0, settings);
   }

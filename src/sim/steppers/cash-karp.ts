@@ -26,7 +26,12 @@ export class CashKarpStepper implements Stepper {
   private readonly f1: Float64Array;
   private f1At = NaN;
 
-  constructor(x0: Float64Array, f: Derivatives, t0: number, private readonly settings: StepperSettings) {
+  constructor(
+    x0: Float64Array,
+    f: Derivatives,
+    t0: number,
+    private readonly settings: StepperSettings,
+  ) {
     const { step, stop, rtol, atol } = settings;
     this.minStep = 1e-12 * Math.max(stop, step);
     this.before = new Float64Array(x0.length);
@@ -70,7 +75,14 @@ export class CashKarpStepper implements Stepper {
     this.tPrev = t0;
     this.f1At = NaN;
     if (this.stats.steps > this.settings.maxSteps) {
-      throw tooManySteps('adaptive', this.settings.maxSteps, it.t, until, taken, 'the model is probably stiff; use --integrator radau, or loosen --rtol/--atol');
+      throw tooManySteps(
+        'adaptive',
+        this.settings.maxSteps,
+        it.t,
+        until,
+        taken,
+        'the model is probably stiff; use --integrator radau, or loosen --rtol/--atol',
+      );
     }
     if (taken <= this.minStep * (1 + 1e-9) && until - it.t > 2 * this.minStep) {
       throw new SimulationError(`the adaptive step size fell below ${this.minStep.toPrecision(3)} at time ${it.t}`, {

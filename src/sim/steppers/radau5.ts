@@ -39,26 +39,50 @@ import { type Derivatives, type Stepper, type StepperSettings, StepFailure, atte
 const EPS = Number.EPSILON;
 // the nodes c1, c2, c3 = 1 of Radau IIA of order 5 (§IV.5)
 const SQ6 = Math.sqrt(6);
-const C1 = (4 - SQ6) / 10, C2 = (4 + SQ6) / 10;
-const C1M1 = C1 - 1, C2M1 = C2 - 1, C1MC2 = C1 - C2;
+const C1 = (4 - SQ6) / 10,
+  C2 = (4 + SQ6) / 10;
+const C1M1 = C1 - 1,
+  C2M1 = C2 - 1,
+  C1MC2 = C1 - C2;
 // the error estimate's weights (γ0 = 1/u1, e = (DD1, DD2, DD3)/h; §IV.8 'Error Estimation')
-const DD1 = -(13 + 7 * SQ6) / 3, DD2 = (-13 + 7 * SQ6) / 3, DD3 = -1 / 3;
+const DD1 = -(13 + 7 * SQ6) / 3,
+  DD2 = (-13 + 7 * SQ6) / 3,
+  DD3 = -1 / 3;
 // the eigenvalues of A⁻¹: u1 real, α ± iβ ('Simplified Newton Iterations')
-const CBRT81 = Math.cbrt(81), CBRT9 = Math.cbrt(9);
+const CBRT81 = Math.cbrt(81),
+  CBRT9 = Math.cbrt(9);
 const U1 = 30 / (6 + CBRT81 - CBRT9);
-const ALPH0 = (12 - CBRT81 + CBRT9) / 60, BETA0 = ((CBRT81 + CBRT9) * Math.sqrt(3)) / 60;
-const ALPH = ALPH0 / (ALPH0 * ALPH0 + BETA0 * BETA0), BETA = BETA0 / (ALPH0 * ALPH0 + BETA0 * BETA0);
+const ALPH0 = (12 - CBRT81 + CBRT9) / 60,
+  BETA0 = ((CBRT81 + CBRT9) * Math.sqrt(3)) / 60;
+const ALPH = ALPH0 / (ALPH0 * ALPH0 + BETA0 * BETA0),
+  BETA = BETA0 / (ALPH0 * ALPH0 + BETA0 * BETA0);
 // T with T⁻¹ A⁻¹ T = diag(u1, [[α, -β], [β, α]]), and T⁻¹; RADAU5's 20-digit values
 // rounded to doubles (T32 = 1, T33 = 0)
-const T11 = 0.09123239487089295, T12 = -0.1412552950209542, T13 = -0.030029194105147424;
-const T21 = 0.241717932707107, T22 = 0.20412935229379994, T23 = 0.3829421127572619;
+const T11 = 0.09123239487089295,
+  T12 = -0.1412552950209542,
+  T13 = -0.030029194105147424;
+const T21 = 0.241717932707107,
+  T22 = 0.20412935229379994,
+  T23 = 0.3829421127572619;
 const T31 = 0.966048182615093;
-const TI11 = 4.325579890063155, TI12 = 0.33919925181580984, TI13 = 0.5417705399358749;
-const TI21 = -4.178718591551905, TI22 = -0.32768282076106237, TI23 = 0.47662355450055044;
-const TI31 = -0.5028726349457868, TI32 = 2.571926949855605, TI33 = -0.5960392048282249;
+const TI11 = 4.325579890063155,
+  TI12 = 0.33919925181580984,
+  TI13 = 0.5417705399358749;
+const TI21 = -4.178718591551905,
+  TI22 = -0.32768282076106237,
+  TI23 = 0.47662355450055044;
+const TI31 = -0.5028726349457868,
+  TI32 = 2.571926949855605,
+  TI33 = -0.5960392048282249;
 // RADAU5's defaults: Newton iterations per step, the θ below which J is kept, the safety
 // factor, the bounds of h_new / h, and the band of h_new / h in which h (and its LU) is kept
-const NIT = 7, THET = 0.001, SAFE = 0.9, FACL = 5, FACR = 1 / 8, QUOT1 = 1, QUOT2 = 1.2;
+const NIT = 7,
+  THET = 0.001,
+  SAFE = 0.9,
+  FACL = 5,
+  FACR = 1 / 8,
+  QUOT1 = 1,
+  QUOT2 = 1.2;
 /** attempts of one step (each cuts h by 2 or more) before the step is given up */
 const MAX_ATTEMPTS = 60;
 
@@ -124,7 +148,12 @@ export class Radau5Stepper implements Stepper {
   private hacc = 0;
   private erracc = 0;
 
-  constructor(x0: Float64Array, f: Derivatives, t0: number, private readonly settings: StepperSettings) {
+  constructor(
+    x0: Float64Array,
+    f: Derivatives,
+    t0: number,
+    private readonly settings: StepperSettings,
+  ) {
     const n = (this.n = x0.length);
     this.x = Float64Array.from(x0);
     this.t = this.tPrev = t0;
@@ -164,7 +193,8 @@ export class Radau5Stepper implements Stepper {
     let h = Math.min(proposal, this.hmax);
     let last = t0 + 1.0001 * h >= until;
     if (last) h = until - t0;
-    let rejectedHere = false, singular = 0;
+    let rejectedHere = false,
+      singular = 0;
     for (let tries = 0; ; tries++) {
       if (tries >= MAX_ATTEMPTS || 0.1 * h <= Math.abs(t0) * EPS) throw this.stepTooSmall(t0, h, tries);
       if (this.needJacobian) this.formJacobian(t0);
@@ -189,13 +219,20 @@ export class Radau5Stepper implements Stepper {
       let quot = Math.max(FACR, Math.min(FACL, err ** 0.25 / fac));
       if (err < 1) {
         // Gustafsson's predictive controller ('Step Size Selection'): the last two accepted steps' errors
-        if (this.accepted > 0) quot = Math.max(quot, Math.max(FACR, Math.min(FACL, ((this.hacc / h) * (err * err / this.erracc) ** 0.25) / SAFE)));
+        if (this.accepted > 0) quot = Math.max(quot, Math.max(FACR, Math.min(FACL, ((this.hacc / h) * ((err * err) / this.erracc) ** 0.25) / SAFE)));
         this.hacc = h;
         this.erracc = Math.max(1e-2, err);
         this.accept(t0, h, last ? until : t0 + h);
         this.propose(h / quot, h, proposal, last, rejectedHere);
         if (this.stats.steps > this.settings.maxSteps) {
-          throw tooManySteps('radau', this.settings.maxSteps, this.t, until, h, 'loosen --rtol/--atol, or check the model for fast oscillations (a stiff integrator follows every oscillation it can resolve)');
+          throw tooManySteps(
+            'radau',
+            this.settings.maxSteps,
+            this.t,
+            until,
+            h,
+            'loosen --rtol/--atol, or check the model for fast oscillations (a stiff integrator follows every oscillation it can resolve)',
+          );
         }
         return;
       }
@@ -221,15 +258,22 @@ export class Radau5Stepper implements Stepper {
   private newton(t0: number, h: number): Newton {
     const { n, x: y, z1, z2, z3, f1, f2, f3, work } = this;
     this.startingValues(h);
-    const fac1 = U1 / h, alphn = ALPH / h, betan = BETA / h;
+    const fac1 = U1 / h,
+      alphn = ALPH / h,
+      betan = BETA / h;
     this.faccon = Math.max(this.faccon, EPS) ** 0.8;
     this.theta = THET;
-    let dynold = 0, thqold = 0;
-    for (let newt = 0; ; ) {
+    let dynold = 0,
+      thqold = 0;
+    for (let newt = 0; ;) {
       if (newt >= NIT) return { converged: false, shrink: 0.5 };
       // f at the stages, into z1..z3
       try {
-        for (const [z, c] of [[z1, C1], [z2, C2], [z3, 1]] as const) {
+        for (const [z, c] of [
+          [z1, C1],
+          [z2, C2],
+          [z3, 1],
+        ] as const) {
           for (let i = 0; i < n; i++) work[i] = y[i] + z[i];
           this.trial(z, work, t0 + c * h);
         }
@@ -244,12 +288,15 @@ export class Radau5Stepper implements Stepper {
       // right-hand sides T⁻¹ F(Z) - Λ W / h, solved with E1 and E2 (RADAU5's SLVRAD)
       const r2 = this.rhs2;
       for (let i = 0; i < n; i++) {
-        const a1 = z1[i], a2 = z2[i], a3 = z3[i];
+        const a1 = z1[i],
+          a2 = z2[i],
+          a3 = z3[i];
         z1[i] = TI11 * a1 + TI12 * a2 + TI13 * a3 - fac1 * f1[i];
         r2[i] = TI21 * a1 + TI22 * a2 + TI23 * a3 - alphn * f2[i] + betan * f3[i];
         r2[n + i] = TI31 * a1 + TI32 * a2 + TI33 * a3 - alphn * f3[i] - betan * f2[i];
       }
-      const d1 = luSolve(this.e1!, z1), d23 = luSolve(this.e2!, r2);
+      const d1 = luSolve(this.e1!, z1),
+        d23 = luSolve(this.e2!, r2);
       newt++;
       this.iterations = newt;
       let dyno = 0;
@@ -274,7 +321,9 @@ export class Radau5Stepper implements Stepper {
       }
       dynold = Math.max(dyno, EPS);
       for (let i = 0; i < n; i++) {
-        const w1 = (f1[i] += d1[i]), w2 = (f2[i] += d23[i]), w3 = (f3[i] += d23[n + i]);
+        const w1 = (f1[i] += d1[i]),
+          w2 = (f2[i] += d23[i]),
+          w3 = (f3[i] += d23[n + i]);
         z1[i] = T11 * w1 + T12 * w2 + T13 * w3;
         z2[i] = T21 * w1 + T22 * w2 + T23 * w3;
         z3[i] = T31 * w1 + w2;
@@ -290,9 +339,13 @@ export class Radau5Stepper implements Stepper {
       for (const v of [z1, z2, z3, f1, f2, f3]) v.fill(0);
       return;
     }
-    const c3q = h / this.hold, c1q = C1 * c3q, c2q = C2 * c3q;
+    const c3q = h / this.hold,
+      c1q = C1 * c3q,
+      c2q = C2 * c3q;
     for (let i = 0; i < n; i++) {
-      const ak1 = cont1[i], ak2 = cont2[i], ak3 = cont3[i];
+      const ak1 = cont1[i],
+        ak2 = cont2[i],
+        ak3 = cont3[i];
       const a = (z1[i] = c1q * (ak1 + (c1q - C2M1) * (ak2 + (c1q - C1M1) * ak3)));
       const b = (z2[i] = c2q * (ak1 + (c2q - C2M1) * (ak2 + (c2q - C1M1) * ak3)));
       const c = (z3[i] = c3q * (ak1 + (c3q - C2M1) * (ak2 + (c3q - C1M1) * ak3)));
@@ -309,7 +362,9 @@ export class Radau5Stepper implements Stepper {
    */
   private estimate(t0: number, h: number): number {
     const { n, x: y, y0, z1, z2, z3, f1, f2, cont, scal } = this;
-    const hee1 = DD1 / h, hee2 = DD2 / h, hee3 = DD3 / h;
+    const hee1 = DD1 / h,
+      hee2 = DD2 / h,
+      hee3 = DD3 / h;
     for (let i = 0; i < n; i++) {
       f2[i] = hee1 * z1[i] + hee2 * z2[i] + hee3 * z3[i];
       cont[i] = f2[i] + y0[i];
@@ -394,8 +449,12 @@ export class Radau5Stepper implements Stepper {
   /** E1 = (u1/h) I - J and E2 = ((α + iβ)/h) I - J in its real 2n form, factored; false when singular */
   private factor(h: number): boolean {
     const { n, J } = this;
-    const fac1 = U1 / h, alphn = ALPH / h, betan = BETA / h, m = 2 * n;
-    const A1 = new Float64Array(n * n), A2 = new Float64Array(m * m);
+    const fac1 = U1 / h,
+      alphn = ALPH / h,
+      betan = BETA / h,
+      m = 2 * n;
+    const A1 = new Float64Array(n * n),
+      A2 = new Float64Array(m * m);
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         const a = -J[i * n + j];
@@ -409,7 +468,8 @@ export class Radau5Stepper implements Stepper {
       A2[(n + i) * m + i] = betan;
     }
     this.stats.decompositions++;
-    const e1 = luFactor(n, A1), e2 = luFactor(m, A2);
+    const e1 = luFactor(n, A1),
+      e2 = luFactor(m, A2);
     if (isSingular(e1) || isSingular(e2)) {
       this.hLu = NaN;
       return false;
@@ -450,16 +510,22 @@ export class Radau5Stepper implements Stepper {
   }
 
   private stepTooSmall(t: number, h: number, tries: number): SimulationError {
-    const what = tries >= MAX_ATTEMPTS ? `${tries} attempts of the step failed, the last of ${h.toPrecision(3)} s` : `the step size fell to ${h.toPrecision(3)} s, below rounding`;
+    const what =
+      tries >= MAX_ATTEMPTS
+        ? `${tries} attempts of the step failed, the last of ${h.toPrecision(3)} s`
+        : `the step size fell to ${h.toPrecision(3)} s, below rounding`;
     return new SimulationError(`the radau integrator could not take a step from time ${t}: ${what}`, {
       hint: "Newton's iteration or the error control cannot succeed here: the model is probably discontinuous or not differentiable at this time (a switch, a kink, a state leaving its domain), or its solution runs away to infinity (after a small state that --atol does not resolve went astray: tighten --atol below the smallest state that matters), or the tolerances ask for more than double precision gives; check the model near this time",
     });
   }
 
   private singularMatrix(t: number, h: number): SimulationError {
-    return new SimulationError(`the radau integrator's iteration matrix I - h γ ∂f/∂x is singular at time ${t} (step ${h.toPrecision(3)} s, five step sizes tried)`, {
-      hint: "∂f/∂x is probably not finite or not consistent with f there (a kink, a division near zero, the model's own Jacobian wrong); check the model near this time, or try --integrator adaptive",
-    });
+    return new SimulationError(
+      `the radau integrator's iteration matrix I - h γ ∂f/∂x is singular at time ${t} (step ${h.toPrecision(3)} s, five step sizes tried)`,
+      {
+        hint: "∂f/∂x is probably not finite or not consistent with f there (a kink, a division near zero, the model's own Jacobian wrong); check the model near this time, or try --integrator adaptive",
+      },
+    );
   }
 }
 

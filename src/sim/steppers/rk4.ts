@@ -84,7 +84,12 @@ export class Rk4Stepper implements Stepper {
   private checkedSize = 0;
   private grown = false;
 
-  constructor(x0: Float64Array, f: Derivatives, t0: number, private readonly settings: StepperSettings) {
+  constructor(
+    x0: Float64Array,
+    f: Derivatives,
+    t0: number,
+    private readonly settings: StepperSettings,
+  ) {
     this.h = settings.step;
     this.f = counted(f, this.stats);
     this.integrator = rk4(x0, this.f, t0, this.h);

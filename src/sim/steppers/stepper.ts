@@ -127,7 +127,11 @@ export type StepperFactory = (x0: Float64Array, f: Derivatives, t0: number, sett
 
 /** why a step was not taken: the state before it and the step size it tried (simulate() names the variable) */
 export class StepFailure extends Error {
-  constructor(readonly t: number, readonly x: Float64Array, readonly h: number) {
+  constructor(
+    readonly t: number,
+    readonly x: Float64Array,
+    readonly h: number,
+  ) {
     super(`step from ${t} failed`);
   }
 }
@@ -167,7 +171,10 @@ export function hermite(out: Float64Array, s: number, t0: number, x0: Float64Arr
     return;
   }
   const u = (s - t0) / h;
-  const h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u), h01 = u * u * (3 - 2 * u), h11 = u * u * (u - 1);
+  const h00 = (1 + 2 * u) * (1 - u) * (1 - u),
+    h10 = u * (1 - u) * (1 - u),
+    h01 = u * u * (3 - 2 * u),
+    h11 = u * u * (u - 1);
   for (let i = 0; i < out.length; i++) out[i] = h00 * x0[i] + h10 * h * f0[i] + h01 * x1[i] + h11 * h * f1[i];
 }
 

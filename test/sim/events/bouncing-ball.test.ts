@@ -14,7 +14,10 @@ import { SimulationError } from '../../../src/errors.ts';
 import build from '../../../mechanisms/bouncing-ball.ts';
 import { eventRun } from './run-events.ts';
 
-const h0 = 1, g = 9.81, t0 = Math.sqrt((2 * h0) / g), v0 = g * t0;
+const h0 = 1,
+  g = 9.81,
+  t0 = Math.sqrt((2 * h0) / g),
+  v0 = g * t0;
 /** impact k (1-based) */
 const impactTime = (e: number, k: number) => t0 * (1 + 2 * Array.from({ length: k - 1 }, (_, i) => e ** (i + 1)).reduce((a, b) => a + b, 0));
 
@@ -68,14 +71,16 @@ describe('the bouncing ball (e = 0.8) against its closed form', () => {
 
 describe('the Zeno guard', () => {
   it('stops the ball with e = 0.5 and no rest speed near its accumulation time, in fewer evaluations than a run to the stop, with a message', () => {
-    const e = 0.5, accumulation = (t0 * (1 + e)) / (1 - e);
+    const e = 0.5,
+      accumulation = (t0 * (1 + e)) / (1 - e);
     const compiled = compile(build({ e, restVelocity: 0 }));
     const resting = compile(build({ e, restVelocity: 0.1 }));
     for (const integrator of ['rk4', 'adaptive'] as const) {
       // "quickly" as a count, not a time: a controller is called at every evaluation of the
       // derivatives, and the guard must stop with less work than the well-posed ball (one that
       // comes to rest) takes over the whole interval
-      let evaluations = 0, whole = 0;
+      let evaluations = 0,
+        whole = 0;
       let error: unknown;
       try {
         simulate(compiled, { stop: 3, step: 1e-3, integrator, controller: () => void evaluations++ });

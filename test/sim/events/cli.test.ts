@@ -25,7 +25,10 @@ describe('kron and events', () => {
   });
 
   it('refuses a zeno count or an event interval it cannot use', () => {
-    for (const [flag, value, message] of [['--zeno-count', '0', 'zenoCount 0 must be an integer >= 1'], ['--min-event-interval', '-1', 'minEventInterval -1 must be a finite number >= 0']]) {
+    for (const [flag, value, message] of [
+      ['--zeno-count', '0', 'zenoCount 0 must be an integer >= 1'],
+      ['--min-event-interval', '-1', 'minEventInterval -1 must be a finite number >= 0'],
+    ]) {
       const r = kron('simulate', 'mechanisms/bouncing-ball.ts', flag, value);
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(message);

@@ -15,7 +15,11 @@ import { simulate } from '../../../src/sim/simulate.ts';
 import { ModelError } from '../../../src/errors.ts';
 import { eventRun } from './run-events.ts';
 
-const m = 1, L = 0.5, Izz = 0.01, g = 9.80665, IO = m * L * L + Izz;
+const m = 1,
+  L = 0.5,
+  Izz = 0.01,
+  g = 9.80665,
+  IO = m * L * L + Izz;
 const V = (q: number) => m * g * L * Math.sin(q);
 
 function pendulum(options: JointOptions) {
@@ -28,7 +32,11 @@ function pendulum(options: JointOptions) {
 }
 
 describe('a pendulum on hard joint limits', () => {
-  const e = 0.7, lower = -1, upper = 1, q0 = 0.5, qd0 = 6;
+  const e = 0.7,
+    lower = -1,
+    upper = 1,
+    q0 = 0.5,
+    qd0 = 6;
   const compiled = compile(pendulum({ q: q0, qd: qd0, limits: [lower, upper], limitKind: 'impact', restitution: e }));
   for (const integrator of ['rk4', 'adaptive'] as const) {
     it(`${integrator}: rebound = e x impact speed, kinetic energy after = e^2 x before, against energy conservation`, () => {

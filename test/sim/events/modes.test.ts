@@ -14,8 +14,11 @@ import { simulate } from '../../../src/sim/simulate.ts';
 import { ModelError } from '../../../src/errors.ts';
 import { eventRun } from './run-events.ts';
 
-const k = 0.5, P = 15, Teq = P / k;
-const on = Math.log((Teq - 20) / (Teq - 22)) / k, off = Math.log(22 / 20) / k;
+const k = 0.5,
+  P = 15,
+  Teq = P / k;
+const on = Math.log((Teq - 20) / (Teq - 22)) / k,
+  off = Math.log(22 / 20) / k;
 
 /** the switching times before `stop`: off, on, off, ... */
 function switches(stop: number): number[] {
@@ -62,7 +65,10 @@ describe('a mode switched by events (a thermostat)', () => {
     ]);
     const result = simulate(compiled, { stop: 10, step: 1e-3, signals: ['T', 'heater'] });
     const n = switches(10).length;
-    expect(result.events).toEqual([{ name: 'off', count: Math.ceil(n / 2) }, { name: 'on', count: Math.floor(n / 2) }]);
+    expect(result.events).toEqual([
+      { name: 'off', count: Math.ceil(n / 2) },
+      { name: 'on', count: Math.floor(n / 2) },
+    ]);
     expect(Math.max(...result.get('T'))).toBeLessThan(22 + 1e-9);
     expect(Math.min(...result.get('T'))).toBeGreaterThan(20 - 1e-9);
   });
@@ -70,7 +76,8 @@ describe('a mode switched by events (a thermostat)', () => {
   it('travels with the portable model as data (a worker, the compile cache): the same run', () => {
     const compiled = compile(thermostat());
     const copy = new CompiledModel(JSON.parse(JSON.stringify(compiled.portable())));
-    const a = simulate(compiled, { stop: 10, step: 1e-3 }), b = simulate(copy, { stop: 10, step: 1e-3 });
+    const a = simulate(compiled, { stop: 10, step: 1e-3 }),
+      b = simulate(copy, { stop: 10, step: 1e-3 });
     expect([...b.get('T')]).toEqual([...a.get('T')]);
   });
 });
@@ -80,7 +87,8 @@ describe('several indicators crossing in one step', () => {
     // x' = 1 from 0: 'late' at x = 0.5 declared before 'early' at x = 0.4; one adaptive step spans both
     const m = new Model('two');
     const x = m.variable('x', { start: 0 });
-    const a = m.mode('a', 0), b = m.mode('b', 0);
+    const a = m.mode('a', 0),
+      b = m.mode('b', 0);
     m.equation(der(x), 1);
     m.when('late', sub(x, 0.5), { direction: 'rising', set: [[a, 1]] });
     m.when('early', sub(x, 0.4), { direction: 'rising', set: [[b, 1]] });
@@ -95,7 +103,11 @@ describe('several indicators crossing in one step', () => {
 
 describe('when() refuses what it cannot run, naming the event', () => {
   const cases: [string, (m: Model) => void, RegExp][] = [
-    ['a set of a variable that is not a mode', (m) => m.when('e', m.variable('y'), { set: [[m.variable('z'), 1]] }), /event e: set takes a mode declared with mode\(\)/],
+    [
+      'a set of a variable that is not a mode',
+      (m) => m.when('e', m.variable('y'), { set: [[m.variable('z'), 1]] }),
+      /event e: set takes a mode declared with mode\(\)/,
+    ],
     ['no action', (m) => m.when('e', m.variable('y'), {}), /event e: has no action/],
     ['an unknown direction', (m) => m.when('e', m.variable('y'), { direction: 'up' as 'rising', set: [[m.mode('h'), 1]] }), /direction "up" is not known/],
     ['a reinit of an expression', (m) => m.when('e', m.variable('y'), { reinit: [[add(m.variable('z'), 1), 0]] }), /reinit\(\) takes a state variable/],
@@ -110,7 +122,8 @@ describe('when() refuses what it cannot run, naming the event', () => {
 
   it('a reinit of a variable that is not a state, at compile time', () => {
     const m = new Model('bad');
-    const x = m.variable('x', { start: 1 }), y = m.variable('y');
+    const x = m.variable('x', { start: 1 }),
+      y = m.variable('y');
     m.equation(der(x), -1);
     m.equation(y, mul(2, x));
     m.when('e', x, { direction: 'falling', reinit: [[y, 1]] });

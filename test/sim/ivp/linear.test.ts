@@ -16,7 +16,7 @@ const f = (dx: Float64Array, x: Float64Array, t: number) => {
   dx[0] = LAMBDA * (x[0] - Math.cos(t)) - Math.sin(t);
 };
 
-describe('RADAU5 on y\' = λ (y - cos t) - sin t, λ = -1e6', () => {
+describe("RADAU5 on y' = λ (y - cos t) - sin t, λ = -1e6", () => {
   it('reaches t = 10 in a handful of steps, within a small multiple of the tolerance, with one Jacobian (by differences)', () => {
     // free to choose its steps (no samples in between) it takes steps of seconds: the stiff
     // component's error is what the filtered estimate (I - h γ J)⁻¹ barely sees, and Radau IIA's
@@ -40,7 +40,9 @@ describe('RADAU5 on y\' = λ (y - cos t) - sin t, λ = -1e6', () => {
     // 0.1 s, its steps stay short enough (7.5e-8 measured; 4.7e-5 with samples every 0.5 s)
     const s = new Radau5Stepper(Float64Array.of(1), f, 0, { step: 1e-6, stop: 10, rtol: 1e-6, atol: 1e-6, maxSteps: 1e6 });
     const out = new Float64Array(1);
-    let worst = 0, ends = 0, steps = 0;
+    let worst = 0,
+      ends = 0,
+      steps = 0;
     for (let k = 1; k <= 100; k++) {
       const until = k / 10;
       while (s.t < until) {
@@ -61,7 +63,9 @@ describe('RADAU5 on y\' = λ (y - cos t) - sin t, λ = -1e6', () => {
 
   it("runs through simulate({ integrator: 'radau' }) on a compiled model, sampled every 0.1 s, and reports its statistics", () => {
     const m = new Model('stiff');
-    const x = m.variable('x', { start: 1 }), u = m.input('u'), w = m.input('w');
+    const x = m.variable('x', { start: 1 }),
+      u = m.input('u'),
+      w = m.input('w');
     m.equation(der(x), add(mul(LAMBDA, sub(x, u)), w));
     const r = simulate(compile(m), { stop: 10, step: 0.1, integrator: 'radau', rtol: 1e-6, atol: 1e-6, inputs: { u: Math.cos, w: (t) => -Math.sin(t) } });
     expect(r.length).toBe(101);

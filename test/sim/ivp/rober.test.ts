@@ -8,10 +8,23 @@ import { ROBER_REFERENCE, rober, scd, solve } from './ivp.ts';
 describe('RADAU5 on Robertson (stiff, to t = 1e11)', () => {
   it("follows Hairer's radau5.f step for step to t = 0.3 (rtol 1e-2, atol 1e-8, h0 1e-6)", () => {
     // radau5.f's output as cpmech/russell checks its port against it (russell_ode/tests/test_radau5_robertson.rs)
-    const fortran = { y: [9.886740138499884e-1, 3.44772047178207e-5, 1.12915089452939e-2], evaluations: 88, jacobians: 8, decompositions: 15, accepted: 15, attempts: 17 };
+    const fortran = {
+      y: [9.886740138499884e-1, 3.44772047178207e-5, 1.12915089452939e-2],
+      evaluations: 88,
+      jacobians: 8,
+      decompositions: 15,
+      accepted: 15,
+      attempts: 17,
+    };
     const { y, stats } = solve(rober, { rtol: 1e-2, atol: 1e-8, h0: 1e-6, tEnd: 0.3 });
     fortran.y.forEach((v, i) => expect(Math.abs(y[i] - v) / v).toBeLessThan(1e-12));
-    expect(stats).toEqual({ steps: fortran.accepted, rejected: fortran.attempts - fortran.accepted, evaluations: fortran.evaluations, jacobians: fortran.jacobians, decompositions: fortran.decompositions });
+    expect(stats).toEqual({
+      steps: fortran.accepted,
+      rejected: fortran.attempts - fortran.accepted,
+      evaluations: fortran.evaluations,
+      jacobians: fortran.jacobians,
+      decompositions: fortran.decompositions,
+    });
   });
 
   it('meets rober.f reference at t = 1e11 to the digits asked, and conserves mass', () => {

@@ -20,7 +20,8 @@ function relaxationOracle(eps: number, t: number): [number, number] {
   const G = (y: number) => Math.log(y) - (y * y) / 2;
   const halves = Math.floor(t / (T / 2));
   const target = t - (halves * T) / 2 + G(2);
-  let lo = 1, hi = 2; // G falls from -0.5 at 1 to ln 2 - 2 at 2: bisection for G(y) = target
+  let lo = 1,
+    hi = 2; // G falls from -0.5 at 1 to ln 2 - 2 at 2: bisection for G(y) = target
   for (let k = 0; k < 100; k++) {
     const mid = (lo + hi) / 2;
     if (G(mid) > target) lo = mid;

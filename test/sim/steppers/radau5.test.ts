@@ -33,8 +33,12 @@ describe("issue 30's arm (fixtures/arm3.ts, kp 200, kd 30): stiff for RK4 at 1e-
     expect(radau.final('j1.q')).toBeCloseTo(0.39476, 5);
     expect(radau.final('pd1.tau')).toBeCloseTo(21.047, 3);
     // within the tolerances (rtol 1e-6 of values of order 1 to 100), at every sample of the transient
-    for (const [name, scale] of [['j1.q', 1], ['pd1.tau', 100]] as const) {
-      const a = radau.get(name), b = rk4.get(name);
+    for (const [name, scale] of [
+      ['j1.q', 1],
+      ['pd1.tau', 100],
+    ] as const) {
+      const a = radau.get(name),
+        b = rk4.get(name);
       expect(Math.max(...a.map((v, k) => Math.abs(v - b[k])))).toBeLessThan(1e-5 * scale);
     }
     const { integration } = radau as RunStats; // simulate() attaches the run's statistics
@@ -51,10 +55,14 @@ describe('the PUMA 560 (mechanisms/puma560.urdf) falling under gravity for 2 s',
     const compiled = compile(urdfMechanism(parseUrdf(readFileSync(new URL('../../../mechanisms/puma560.urdf', import.meta.url), 'utf8'))).mechanism);
     const base = { stop: 2, step: 1e-3, interval: 0.1 };
     const reference = simulate(compiled, { ...base, integrator: 'adaptive', rtol: 1e-9, atol: 1e-12 });
-    for (const [rtol, atol, within] of [[1e-6, 1e-9, 1e-4], [1e-10, 1e-12, 1e-6]] as const) {
+    for (const [rtol, atol, within] of [
+      [1e-6, 1e-9, 1e-4],
+      [1e-10, 1e-12, 1e-6],
+    ] as const) {
       const r = simulate(compiled, { ...base, integrator: 'radau', rtol, atol });
       for (const name of compiled.stateNames) {
-        const a = r.get(name), b = reference.get(name);
+        const a = r.get(name),
+          b = reference.get(name);
         expect(Math.max(...a.map((v, k) => Math.abs(v - b[k])))).toBeLessThan(within * Math.max(1, ...b.map(Math.abs)));
       }
     }
@@ -89,7 +97,12 @@ describe('the Stepper contract', () => {
 
 describe('typed failures, never a hang or a NaN', () => {
   it('more than maxSteps steps: a SimulationError with the time reached', () => {
-    const s = new Radau5Stepper(Float64Array.of(2, 0), (dx, y) => ((dx[0] = y[1]), (dx[1] = ((1 - y[0] * y[0]) * y[1] - y[0]) / 1e-6)), 0, settings({ maxSteps: 50 }));
+    const s = new Radau5Stepper(
+      Float64Array.of(2, 0),
+      (dx, y) => ((dx[0] = y[1]), (dx[1] = ((1 - y[0] * y[0]) * y[1] - y[0]) / 1e-6)),
+      0,
+      settings({ maxSteps: 50 }),
+    );
     const e = thrown(() => run(s, 2)) as SimulationError;
     expect(e).toBeInstanceOf(SimulationError);
     expect(e.message).toMatch(/^the radau integrator took more than 50 steps and reached time 0\.\d+ of 2$/);
@@ -109,10 +122,15 @@ describe('typed failures, never a hang or a NaN', () => {
   });
   it("the model's own error at every stage (a loop that cannot close): retried with shorter steps, then thrown as it is", () => {
     const closure = new SimulationError('loop L1 does not close at time 0.5', { hint: 'the model says why' });
-    const s = new Radau5Stepper(Float64Array.of(0), (dx, _y, t) => {
-      if (t > 0.5) throw closure;
-      dx[0] = 1;
-    }, 0, settings());
+    const s = new Radau5Stepper(
+      Float64Array.of(0),
+      (dx, _y, t) => {
+        if (t > 0.5) throw closure;
+        dx[0] = 1;
+      },
+      0,
+      settings(),
+    );
     expect(thrown(() => run(s, 2))).toBe(closure);
     expect(s.t).toBe(0.5);
     expect(s.stats.rejected).toBeGreaterThan(10);
