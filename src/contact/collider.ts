@@ -6,7 +6,9 @@ import { checkMaterial } from './material.ts';
 import { type CollisionShape, checkShape } from './shapes.ts';
 import { ModelError } from '../errors.ts';
 
+/** a collision geometry on a body (BodyOptions.collision): its shape, pose, material and filter */
 export interface Collider {
+  /** sphere, capsule, box, cylinder or plane (shapes.ts) */
   shape: CollisionShape;
   /** a name for messages and for the pair's signals (default: collision1, collision2, ... on its body) */
   name?: string;
@@ -18,6 +20,7 @@ export interface Collider {
   material?: ContactMaterial;
   /** MuJoCo's bitmasks (filter.ts); default 1 and 1 */
   contype?: number;
+  /** the other bitmask: a pair may touch when one's contype meets the other's conaffinity */
   conaffinity?: number;
 }
 

@@ -18,8 +18,10 @@
 // takes the other's as they are, so a sphere's own values are its contact's.
 import { ModelError } from '../errors.ts';
 
+/** the normal force law: linear spring-damper, or Hunt-Crossley (k + c delta') delta^n */
 export type ContactLaw = 'linear' | 'hunt-crossley';
 
+/** a geometry's contact parameters: stiffness and damping, or MuJoCo's time constant and damping ratio; friction; the law */
 export interface ContactMaterial {
   /** normal stiffness (N/m for the linear law, N/m^n for Hunt-Crossley) */
   stiffness?: number;

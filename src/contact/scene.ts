@@ -33,25 +33,30 @@ export interface SceneGeometry {
   readonly bits: FilterBits;
 }
 
+/** how a contact scene is made */
 export interface ContactOptions {
   /** the regularised friction's slip speed v_s (m/s, law.ts; default 1e-4) */
   slipSpeed?: number;
 }
 
+/** a mechanism's collision geometry, the pairs that may touch and their parameters: what simulate({ contact }) runs with */
 export class ContactScene {
   /** the bodies with collision geometry, by path: each has inputs contact_f[1..3], contact_t[1..3] */
   readonly bodies: readonly string[];
+  /** every collision geometry, with its body, pose in frame_a and filter bits */
   readonly geometries: readonly SceneGeometry[];
   /** the pairs that may touch (i < j into geometries), and their parameters in the same order */
   readonly pairs: readonly (readonly [number, number])[];
+  /** each pair's mixed parameters (material.ts), in the order of pairs */
   readonly materials: readonly PairMaterial[];
+  /** the regularised friction's slip speed (m/s) */
   readonly slipSpeed: number;
 
   private constructor(bodies: string[], geometries: SceneGeometry[], pairs: [number, number][], materials: PairMaterial[], slipSpeed: number) {
     ((this.bodies = bodies), (this.geometries = geometries), (this.pairs = pairs), (this.materials = materials), (this.slipSpeed = slipSpeed));
   }
 
-  // (mechanism, options) => its contact scene; a ModelError for a pair that may touch without a narrow phase
+  /** (mechanism, options) => its contact scene; a ModelError for a pair that may touch without a narrow phase */
   static of(mech: Mechanism, options: ContactOptions = {}): ContactScene {
     const slip = options.slipSpeed ?? DEFAULT_SLIP_SPEED;
     if (!(slip > 0 && Number.isFinite(slip)))

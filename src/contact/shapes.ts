@@ -11,6 +11,7 @@
 // collision shape may differ from it, as in URDF and MJCF.
 import { ModelError } from '../errors.ts';
 
+/** a collision primitive, in its own frame: sphere, capsule and cylinder along z, box by edge lengths, plane z <= 0 */
 export type CollisionShape =
   | { readonly type: 'sphere'; readonly radius: number }
   | { readonly type: 'capsule'; readonly radius: number; readonly length: number }
