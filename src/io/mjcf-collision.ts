@@ -5,10 +5,10 @@
 // layer's as MuJoCo mixes a pair's: the larger sliding friction (the first of
 // friction's numbers, default 1) and the means of the two solrefs (time
 // constant and damping ratio, default 0.02 s and 1) and of the two solimps
-// (MuJoCo's solmix weighs them equally by default; solmix and priority are
-// not read), all put on the robot's geom, the plane carrying none
-// (material.ts then takes the one side's as they are; with several planes,
-// those of the first the geom may touch).
+// (MuJoCo's solmix weighs them equally by default; solmix is not read), or
+// those of the geom of higher priority as they are; all put on the robot's
+// geom, the plane carrying none (material.ts then takes the one side's as
+// they are; with several planes, those of the first the geom may touch).
 // MuJoCo's contacts are soft constraints solved per step; Kron's are compliant
 // forces: mjcf-solref.ts turns the mixed solref and solimp into the linear
 // spring (an equivalent solref) that rests a body at MuJoCo's depth.
@@ -53,8 +53,10 @@ const mean = (a: readonly number[], b: readonly number[]) => a.map((x, i) => (x 
 /** a geom's contact parameters against the plane p, mixed as MuJoCo mixes them, and the filter bits re-encoded (header) */
 function colliderOf(g: MjcfGeom, shape: CollisionShape, p: MjcfGeom): Collider {
   const [w, x, y, z] = g.quat;
-  const solref = mean(g.solref ?? SOLREF, p.solref ?? SOLREF),
-    solimp = mean(g.solimp ?? SOLIMP, p.solimp ?? SOLIMP);
+  // of two priorities the higher geom's parameters alone, else the mix
+  const [a, b] = g.priority === p.priority ? [g, p] : g.priority > p.priority ? [g, g] : [p, p];
+  const solref = mean(a.solref ?? SOLREF, b.solref ?? SOLREF),
+    solimp = mean(a.solimp ?? SOLIMP, b.solimp ?? SOLIMP);
   // a box rests on a face's four corners (mjcf-solref.ts)
   const rows = shape.type === 'box' ? 4 : 1;
   return {
@@ -64,7 +66,7 @@ function colliderOf(g: MjcfGeom, shape: CollisionShape, p: MjcfGeom): Collider {
     ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }),
     contype: 1,
     conaffinity: 0,
-    material: { friction: Math.max(g.friction, p.friction), ...equivalentSolref(solref, solimp, rows) },
+    material: { friction: Math.max(a.friction, b.friction), ...equivalentSolref(solref, solimp, rows) },
   };
 }
 

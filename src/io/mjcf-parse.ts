@@ -80,6 +80,8 @@ export interface MjcfGeom {
   solref?: [number, number];
   /** MuJoCo's solimp (d0, dmax, width, mid, power; missing ones MuJoCo's defaults) when the geom or its class gives it */
   solimp?: number[];
+  /** MuJoCo's priority: of a pair, the higher one's friction, solref and solimp are used as they are (no mixing) */
+  priority: number;
   /** its visualisation group: MuJoCo's viewer shows 0, 1 and 2 (menagerie files put collision geoms in 3) */
   group: number;
   /** kg/m^3 (kg/m^2 for a shell), and the mass (kg) when the file gives one: inertia from geoms */
@@ -491,6 +493,7 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
     friction,
     ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
     ...(solimp && { solimp }),
+    priority: r.number(e, a, 'priority', 0),
     group: r.number(e, a, 'group', 0),
     density,
     ...(massGiven !== undefined && { mass: massGiven }),
