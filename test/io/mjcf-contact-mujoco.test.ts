@@ -23,6 +23,9 @@ interface Case {
   size: string;
   /** the geom's solref and solimp attributes ('' for MuJoCo's defaults) */
   sol: string;
+  /** the plane's (default: the geom's, so that the pair's mix is the geom's own) */
+  plane?: string;
+  /** the pair's solref and solimp as MuJoCo mixes them, worked by hand */
   solref: number[];
   solimp: number[];
 }
@@ -32,12 +35,31 @@ const CASES: Case[] = [
   { shape: 'sphere', half: 0.1, size: '0.1', sol: 'solref="0.05 0.7" solimp="0.5 0.99 0.01 0.3 3"', solref: [0.05, 0.7], solimp: [0.5, 0.99, 0.01, 0.3, 3] },
   { shape: 'box', half: 0.05, size: '0.1 0.2 0.05', sol: '', solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2] },
   { shape: 'box', half: 0.05, size: '0.1 0.2 0.05', sol: 'solref="0.03 1.2" solimp="0.2 0.9 0.02"', solref: [0.03, 1.2], solimp: [0.2, 0.9, 0.02, 0.5, 2] },
+  // the plane's defaults mixed in: the means
+  {
+    shape: 'sphere',
+    half: 0.1,
+    size: '0.1',
+    sol: 'solref="0.05 0.7" solimp="0.5 0.99 0.01 0.3 3"',
+    plane: '',
+    solref: [0.035, 0.85],
+    solimp: [0.7, 0.97, 0.0055, 0.4, 2.5],
+  },
+  // the geom of higher priority alone
+  {
+    shape: 'sphere',
+    half: 0.1,
+    size: '0.1',
+    sol: 'solref="0.05 0.7" solimp="0.5 0.99 0.01 0.3 3" priority="1"',
+    plane: '',
+    solref: [0.05, 0.7],
+    solimp: [0.5, 0.99, 0.01, 0.3, 3],
+  },
 ];
 
-// the plane carries MuJoCo's defaults: the pair's mean is the body's geom's own only when both are the defaults, so the plane gets the geom's too
 const xmlOf = (c: Case) => `<mujoco model="rest">
   <worldbody>
-    <geom name="floor" type="plane" size="2 2 0.1" ${c.sol}/>
+    <geom name="floor" type="plane" size="2 2 0.1" ${c.plane ?? c.sol}/>
     <body name="b" pos="0 0 ${c.half + 0.01}">
       <freejoint/>
       <geom type="${c.shape}" size="${c.size}" mass="2" ${c.sol}/>
@@ -58,7 +80,7 @@ async function mujocoDepths(c: Case): Promise<number[]> {
 
 describe("MJCF contact rests at MuJoCo's depth (solref and solimp mapped)", () => {
   for (const c of CASES) {
-    it(`a ${c.shape}, ${c.sol || 'default solref and solimp'}`, async () => {
+    it(`a ${c.shape}, ${c.sol || 'default solref and solimp'}${c.plane === undefined ? '' : ', the plane default'}`, async () => {
       const depths = await mujocoDepths(c);
       expect(depths).toHaveLength(c.shape === 'box' ? 4 : 1);
       const mj = depths[0];
