@@ -13,8 +13,8 @@
 // spring-damper. Kron's feet get the linear law whose rest depth equals
 // MuJoCo's (a quarter of the weight over MuJoCo's mean foot depth at rest,
 // 17.45 mm, measured on the run below: k = 2137 N/m), critically damped for
-// a quarter of the robot's mass; MuJoCo's friction (the larger of foot and
-// floor, 0.8) is kept. The importer's own mapping (src/io/mjcf-solref.ts:
+// a quarter of the robot's mass; MuJoCo's friction (the foot's 0.8: its
+// priority 1 over the floor makes its parameters the pair's) is kept. The importer's own mapping (src/io/mjcf-solref.ts:
 // MuJoCo's rest depth for a body carrying its own weight, k = 171 N/m on a
 // calf of 0.2414 kg) would sink the feet 22 cm: a foot carries a quarter of
 // the robot (37.3 N, 16 times its calf's weight), where this solimp is far
