@@ -13,9 +13,13 @@
 // spring-damper. Kron's feet get the linear law whose rest depth equals
 // MuJoCo's (a quarter of the weight over MuJoCo's mean foot depth at rest,
 // 17.45 mm, measured on the run below: k = 2137 N/m), critically damped for
-// a quarter of the robot's mass; MuJoCo's friction (the larger of foot and
-// floor, 0.8) is kept. The importer's own mapping (solref per unit of the
-// contact body's mass: k = m_calf / tc^2 = 600 N/m) sinks the feet 6 cm.
+// a quarter of the robot's mass; MuJoCo's friction (the foot's 0.8: its
+// priority 1 over the floor makes its parameters the pair's) is kept. The importer's own mapping (src/io/mjcf-solref.ts:
+// MuJoCo's rest depth for a body carrying its own weight, k = 171 N/m on a
+// calf of 0.2414 kg) would sink the feet 22 cm: a foot carries a quarter of
+// the robot (37.3 N, 16 times its calf's weight), where this solimp is far
+// stiffer, and MuJoCo weighs the calf as 0.566 kg (its body_invweight0, the
+// leg's inertia seen from the foot), so the hand fit stays.
 import { readFileSync } from 'node:fs';
 import { compile } from '../../src/index.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';

@@ -2,17 +2,12 @@
 // humanoid/humanoid.xml of google-deepmind/mujoco) falling on its plane from
 // the file's pose, no control, in Kron and in MuJoCo (WebAssembly, same
 // process): the scene of test/contact/robots.test.ts and bench/contact-robots.ts.
-// The contact laws, made as close as the two allow: MuJoCo's contact is a
-// soft constraint whose reference acceleration is -b v - k' r (k' = 1 /
-// tc^2 at damping ratio 1, tc the pair's mean solref time constant) applied
-// with impedance d (solimp's dmax once deeper than its width, .99 for this
-// file's geoms, 3 mm). At rest, (1 - d) of gravity's pull is left over, so the
-// rest depth is (1 - d) g / (d k'): a spring of m d / (1 - d) / tc^2 (m the
-// contact body's mass, as the importer's mapping) holds the same depth.
-// Kron's geoms get that linear law, critically damped, and the importer's
-// friction (the larger of geom and plane). The importer's own mapping
-// (k = m / tc^2, d left out) is 99 times softer: the feet sink 4 cm and the
-// humanoid sits down where MuJoCo's falls over.
+// The contact laws, made as close as the two allow: the importer's own
+// mapping (src/io/mjcf-solref.ts), MuJoCo's pair solref and solimp (the mean
+// of geom and plane: .0175 1 and .9 .97 .002) turned into the linear spring
+// that rests each body, on its own weight, at MuJoCo's soft-constraint depth;
+// friction the larger of geom and plane. (Before the importer read solimp,
+// this module set k = m d / (1 - d) / tc^2 by hand, d = .99.)
 // Not modelled: the limbs touching each other (the importer collides the
 // robot with its planes, not itself) and MuJoCo's tendon limits as
 // constraints (limit springs here).
@@ -28,9 +23,6 @@ import { FIXTURES } from './go2.ts';
 
 const read = (f: string) => readFileSync(FIXTURES + f, 'utf8');
 
-/** solimp's dmax of the file's geoms (class body: solimp=".9 .99 .003") */
-export const IMPEDANCE = 0.99;
-
 export interface Humanoid {
   mechanism: Mechanism;
   compiled: CompiledModel;
@@ -40,18 +32,11 @@ export interface Humanoid {
   normalForces: string[];
 }
 
-// () => the humanoid in Kron with the contact law of the header
+// () => the humanoid in Kron, its contact law the importer's (header)
 export function humanoidKron(options: { mode?: 'torn' | 'relaxed' } = {}): Humanoid {
   const robot = parseMjcf(read('humanoid.xml'), 'humanoid.xml', { readFile: read });
   const { mechanism } = mjcfMechanism(robot, { contact: true });
   const bodies = mechanism.children.filter((c): c is Body => c instanceof Body);
-  const gain = IMPEDANCE / (1 - IMPEDANCE);
-  for (const b of bodies) {
-    for (const c of b.collision) {
-      const tc = c.material?.timeConstant ?? 0.02;
-      c.material = { stiffness: (b.mass * gain) / tc ** 2, damping: (2 * b.mass * Math.sqrt(gain)) / tc, friction: c.material?.friction ?? 1 };
-    }
-  }
   const compiled = compile(mechanism, options.mode && { mode: options.mode });
   return {
     mechanism,

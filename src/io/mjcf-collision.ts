@@ -3,13 +3,15 @@
 // contact layer has a shape for becomes a Collider of its body (src/contact),
 // the world's planes a ground. MuJoCo's parameters map onto the contact
 // layer's as MuJoCo mixes a pair's: the larger sliding friction (the first of
-// friction's numbers, default 1) and the mean of the two solrefs (time
-// constant and damping ratio, default 0.02 s and 1; MuJoCo's solmix weighs
-// them equally by default), both put on the robot's geom, the plane carrying
-// none (material.ts then takes the one side's as they are; with several
-// planes, those of the first the geom may touch).
+// friction's numbers, default 1) and the means of the two solrefs (time
+// constant and damping ratio, default 0.02 s and 1) and of the two solimps
+// (MuJoCo's solmix weighs them equally by default; solmix is not read), or
+// those of the geom of higher priority as they are; all put on the robot's
+// geom, the plane carrying none (material.ts then takes the one side's as
+// they are; with several planes, those of the first the geom may touch).
 // MuJoCo's contacts are soft constraints solved per step; Kron's are compliant
-// forces with that time constant: close, not the same (README, "Contact").
+// forces: mjcf-solref.ts turns the mixed solref and solimp into the linear
+// spring (an equivalent solref) that rests a body at MuJoCo's depth.
 // A geom the contact layer has no shape for (a mesh, an ellipsoid, a height
 // field) is a warning, counted.
 // For now the robot touches the world's planes and not itself: the contact
@@ -23,6 +25,7 @@ import type { CollisionShape } from '../contact/shapes.ts';
 import type { Mechanism } from '../library/multibody/mechanism.ts';
 import { rotate } from './mjcf-frame.ts';
 import type { MjcfGeom } from './mjcf-parse.ts';
+import { SOLIMP, SOLREF, equivalentSolref } from './mjcf-solref.ts';
 
 /** the contact shape of a geom, in MuJoCo's half sizes; undefined: none yet */
 function shapeOf(g: MjcfGeom): CollisionShape | undefined {
@@ -44,13 +47,18 @@ function shapeOf(g: MjcfGeom): CollisionShape | undefined {
 /** MuJoCo's rule: the two geoms may touch */
 const touch = (a: MjcfGeom, b: MjcfGeom) => (a.contype & b.conaffinity) !== 0 || (b.contype & a.conaffinity) !== 0;
 
-/** MuJoCo's default solref */
-const SOLREF: readonly [number, number] = [0.02, 1];
+/** the mean of two parameter vectors (MuJoCo's mix at equal solmix) */
+const mean = (a: readonly number[], b: readonly number[]) => a.map((x, i) => (x + b[i]) / 2);
 
 /** a geom's contact parameters against the plane p, mixed as MuJoCo mixes them, and the filter bits re-encoded (header) */
 function colliderOf(g: MjcfGeom, shape: CollisionShape, p: MjcfGeom): Collider {
   const [w, x, y, z] = g.quat;
-  const [a, b] = [g.solref ?? SOLREF, p.solref ?? SOLREF];
+  // of two priorities the higher geom's parameters alone, else the mix
+  const [a, b] = g.priority === p.priority ? [g, p] : g.priority > p.priority ? [g, g] : [p, p];
+  const solref = mean(a.solref ?? SOLREF, b.solref ?? SOLREF),
+    solimp = mean(a.solimp ?? SOLIMP, b.solimp ?? SOLIMP);
+  // a box rests on a face's four corners (mjcf-solref.ts)
+  const rows = shape.type === 'box' ? 4 : 1;
   return {
     shape,
     ...(g.name !== undefined && { name: g.name }),
@@ -58,7 +66,7 @@ function colliderOf(g: MjcfGeom, shape: CollisionShape, p: MjcfGeom): Collider {
     ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }),
     contype: 1,
     conaffinity: 0,
-    material: { friction: Math.max(g.friction, p.friction), timeConstant: (a[0] + b[0]) / 2, dampingRatio: (a[1] + b[1]) / 2 },
+    material: { friction: Math.max(a.friction, b.friction), ...equivalentSolref(solref, solimp, rows) },
   };
 }
 

@@ -78,6 +78,10 @@ export interface MjcfGeom {
   friction: number;
   /** MuJoCo's solref (time constant s, damping ratio) when the geom or its class gives it (positive numbers) */
   solref?: [number, number];
+  /** MuJoCo's solimp (d0, dmax, width, mid, power; missing ones MuJoCo's defaults) when the geom or its class gives it */
+  solimp?: number[];
+  /** MuJoCo's priority: of a pair, the higher one's friction, solref and solimp are used as they are (no mixing) */
+  priority: number;
   /** its visualisation group: MuJoCo's viewer shows 0, 1 and 2 (menagerie files put collision geoms in 3) */
   group: number;
   /** kg/m^3 (kg/m^2 for a shell), and the mass (kg) when the file gives one: inertia from geoms */
@@ -474,6 +478,7 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
   const shell = a.shellinertia ?? 'false';
   if (shell !== 'true' && shell !== 'false') fail(e, `shellinertia="${shell}" is not true or false`, 'give shellinertia="true" for a hollow geom');
   const solref = a.solref === undefined ? undefined : r.numbers(e, a, 'solref', 2);
+  const solimp = a.solimp === undefined ? undefined : r.numbers(e, a, 'solimp', 5, [0.9, 0.95, 0.001, 0.5, 2], 1);
   return {
     ...(a.name !== undefined && { name: a.name }),
     type,
@@ -487,6 +492,8 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
     conaffinity,
     friction,
     ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
+    ...(solimp && { solimp }),
+    priority: r.number(e, a, 'priority', 0),
     group: r.number(e, a, 'group', 0),
     density,
     ...(massGiven !== undefined && { mass: massGiven }),
