@@ -6,7 +6,7 @@
 // as two Prismatic joints along the plane (<name>_x, <name>_y: the axis's
 // normals) and a Revolute about the axis (<name>_yaw), fixed joints as the
 // origin alone; each link with an inertial or
-// a visual becomes a Body at the link frame, its centre of mass and inertia
+// a visual (or, with contact, a collision) becomes a Body at the link frame, its centre of mass and inertia
 // carried from the inertial frame into the link frame (I_link = R I R^T).
 // Joint damping becomes the joint's damper d, <limit lower upper> the joint's
 // limits and <dynamics friction> its friction (limits.ts: defaults sized by
@@ -178,10 +178,8 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   const attach = (link: UrdfLink, frame: Frame) => {
     const geometry = geometryOf(link, warnings, options.meshFile);
     const collision = options.contact ? urdfColliders(link, options.contactMaterial ?? URDF_CONTACT_MATERIAL, warnings) : [];
-    if (!link.inertial && !geometry) {
-      if (collision.length) warnings.push(`link ${link.name}: <collision> on a link with neither <inertial> nor <visual> (no body): not collided`);
-      return;
-    }
+    // a link with collision geometry alone (A1's thigh shoulders) is a massless body, as one with a visual alone
+    if (!link.inertial && !geometry && !collision.length) return;
     const inertial = link.inertial ?? { origin: { xyz: [0, 0, 0], rpy: [0, 0, 0] }, mass: 0, inertia: [0, 0, 0, 0, 0, 0] };
     const body = m.body(names.take(link.name, `link ${link.name}`), {
       m: inertial.mass,

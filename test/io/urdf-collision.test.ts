@@ -99,6 +99,11 @@ describe('URDF <collision> elements as collision geometry', () => {
       ra: V = [0.3, 0.1, 0.2];
     expectPose(poses.get('arm.rod'), mul(Ra, rpy(0, Math.PI / 2, 0)), add(ra, app(Ra, [0, 0, 0.25])));
     expectPose(poses.get('arm.tip'), mul(Ra, rpy(-0.2, 0.1, 0.5)), add(ra, app(Ra, [0.02, 0.01, 0.5])));
+    // a link with a collision alone, fixed to the arm: a massless body carrying it
+    expect(byName.get('guard')!.mass).toBe(0);
+    const Rg = mul(Ra, rpy(0.3, 0, 0)),
+      rg = add(ra, app(Ra, [0, 0, 0.6]));
+    expectPose(poses.get('guard.collision1'), Rg, add(rg, app(Rg, [0, 0.05, 0])));
   });
 
   it('adds a ground against gravity (or where told); the robot touches the ground, not itself', () => {
@@ -108,8 +113,12 @@ describe('URDF <collision> elements as collision geometry', () => {
     expect(ground.name).toBe('world.ground');
     // the plane's z axis (column 3 of R) is its normal: against URDF's gravity -z
     expect([ground.R[2], ground.R[5], ground.R[8]].map((v) => v + 0)).toEqual([0, 0, 1]);
-    // every pair is the ground and one robot geometry, no robot pair; the base, fixed to the world, is one rigid body with the ground (the arm's 2)
-    expect(scene.pairs.map(([i, j]) => `${scene.geometries[i].name}__${scene.geometries[j].name}`)).toEqual(['world.ground__arm.rod', 'world.ground__arm.tip']);
+    // every pair is the ground and one robot geometry, no robot pair; the base, fixed to the world, is one rigid body with the ground
+    expect(scene.pairs.map(([i, j]) => `${scene.geometries[i].name}__${scene.geometries[j].name}`)).toEqual([
+      'world.ground__arm.rod',
+      'world.ground__arm.tip',
+      'world.ground__guard.collision1',
+    ]);
     for (const [i, j] of scene.pairs) expect([scene.geometries[i], scene.geometries[j]].filter((g) => g.body < 0)).toHaveLength(1);
     const placed = ContactScene.of(urdfMechanism(robot, { contact: true, ground: { point: [0, 0, -1], normal: [0, 1, 1] } }).mechanism);
     const g = placed.geometries.find((x) => x.body < 0)!;
