@@ -175,11 +175,13 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   const m = new Mechanism(robot.name || 'robot', { gravity: options.gravity ?? [0, 0, -STANDARD_GRAVITY] });
   const jointNames = new Map(robot.joints.map((j) => [j, names.take(j.name, `joint ${j.name}`)]));
   const links = new Map(robot.links.map((l) => [l.name, l]));
+  let collided = false;
   const attach = (link: UrdfLink, frame: Frame) => {
     const geometry = geometryOf(link, warnings, options.meshFile);
     const collision = options.contact ? urdfColliders(link, options.contactMaterial ?? URDF_CONTACT_MATERIAL, warnings) : [];
     // a link with collision geometry alone (A1's thigh shoulders) is a massless body, as one with a visual alone
     if (!link.inertial && !geometry && !collision.length) return;
+    collided ||= collision.length > 0;
     const inertial = link.inertial ?? { origin: { xyz: [0, 0, 0], rpy: [0, 0, 0] }, mass: 0, inertia: [0, 0, 0, 0, 0, 0] };
     const body = m.body(names.take(link.name, `link ${link.name}`), {
       m: inertial.mass,
@@ -214,7 +216,11 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
     frames.set(j.child, frame);
     attach(links.get(j.child)!, frame);
   }
-  if (options.contact) addUrdfGround(m, options.ground ?? {});
+  if (options.contact) {
+    addUrdfGround(m, options.ground ?? {});
+    // said, not silent: --contact on a robot without collision elements (puma560.urdf) changes nothing
+    if (!collided) warnings.push('contact: no link has a <collision> box, cylinder, sphere or capsule, so nothing touches the ground');
+  }
   return { mechanism: m, warnings };
 }
 

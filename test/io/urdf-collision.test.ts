@@ -194,6 +194,11 @@ describe('URDF <collision> elements as collision geometry', () => {
     const { compileMs: _b, ...rb } = b.report;
     expect(ra).toEqual(rb);
     expect(a.signalNames().some((n) => n.includes('contact_f'))).toBe(false);
+    // asked for on a robot without collision elements, contact is said to do nothing
+    const puma = readFileSync(new URL('../../mechanisms/puma560.urdf', import.meta.url), 'utf8');
+    expect(urdfMechanism(parseUrdf(puma, 'puma560.urdf'), { contact: true }).warnings).toEqual([
+      'contact: no link has a <collision> box, cylinder, sphere or capsule, so nothing touches the ground',
+    ]);
   });
 
   it('kron simulate robot.urdf --floating --contact writes contact.* signals', async () => {
