@@ -33,7 +33,7 @@ export interface OpenOptions {
   floating?: boolean;
   /** an MJCF robot's start state from its <keyframe> key of this name (--keyframe) */
   keyframe?: string;
-  /** an MJCF robot's geoms that may collide as collision geometry, its planes as grounds (--contact) */
+  /** an MJCF robot's geoms that may collide as collision geometry, its planes as grounds; a URDF robot's <collision> elements and a ground plane (--contact) */
   contact?: boolean;
 }
 
@@ -88,7 +88,7 @@ export async function openModel(file: string, sets: Record<string, number>, opti
     // the XML parser only for a URDF: a model module's run should not pay for loading it
     const { loadUrdf } = await import('../node/urdf-file.ts');
     return () => {
-      const { mechanism, warnings } = loadUrdf(path, { floating: options.floating });
+      const { mechanism, warnings } = loadUrdf(path, { floating: options.floating, contact: options.contact });
       checkOverrides(mechanism, sets, {});
       // the URDF's own text is in the cache key; its meshes are drawn, not compiled
       return { model: mechanism, overrides: { ...sets }, warnings, reads: { files: {}, env: {} } };

@@ -6,8 +6,11 @@
 // numbers that are not decimal or out of range, and XML beyond the reader's
 // limits (size, nesting, DOCTYPE entities).
 // Joint position limits (<limit lower upper>) and <dynamics damping friction>
-// are read; <limit effort velocity>, <collision>, <transmission> and <gazebo>
-// are not.
+// are read; so is <collision> (a box, cylinder, sphere, mesh, or Drake's
+// <capsule>), but leniently: a collision element it cannot read is kept as
+// its error, raised only when contact is asked for (urdf-collision.ts), so a
+// robot whose collision elements were never read before still loads.
+// <limit effort velocity>, <transmission> and <gazebo> are not read.
 import { ModelError } from '../errors.ts';
 import { inertiaProblem } from '../library/multibody/body.ts';
 import { type Element, readXml } from './urdf-xml.ts';
@@ -25,6 +28,11 @@ export type UrdfShape =
   | { type: 'cylinder'; radius: number; length: number }
   | { type: 'sphere'; radius: number }
   | { type: 'mesh'; filename: string; scale?: Vec3 };
+
+export type UrdfCapsule = { type: 'capsule'; radius: number; length: number };
+
+/** a <collision> element: its pose and shape in the link frame, or the error reading it (raised only with contact) */
+export type UrdfCollision = { name?: string; origin: UrdfPose; shape: UrdfShape | UrdfCapsule } | { name?: string; error: ModelError };
 
 export interface UrdfVisual {
   origin: UrdfPose;
@@ -45,6 +53,8 @@ export interface UrdfLink {
   name: string;
   inertial?: UrdfInertial;
   visuals: UrdfVisual[];
+  /** its <collision> elements, in order (parseUrdf always sets it; a robot made by hand may leave it out) */
+  collisions?: UrdfCollision[];
 }
 
 export const JOINT_TYPES = ['revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar'] as const;
@@ -256,12 +266,46 @@ function readLink(r: UrdfReader, e: Element, materials: Map<string, string>): Ur
     inertial = { origin: r.pose(r.only(inertialElement, 'origin', w), w), mass, inertia };
   }
   const visuals = r.children(e, 'visual').map((v, i) => readVisual(r, v, `${where} <visual> ${i + 1}`, materials));
-  return { name, inertial, visuals };
+  const collisions = r.children(e, 'collision').map((c, i) => readCollision(r, c, `${where} <collision> ${i + 1}`));
+  return { name, inertial, visuals, collisions };
+}
+
+function readCollision(r: UrdfReader, e: Element, where: string): UrdfCollision {
+  const name = r.attribute(e, 'name');
+  try {
+    const g = r.only(e, 'geometry', where);
+    const c = g && r.children(g, 'capsule')[0];
+    const shape = c ? readCapsule(r, c, `${where} <geometry> <capsule>`) : readShape(r, e, where, ['capsule']);
+    return { ...(name && { name }), origin: r.pose(r.only(e, 'origin', where), where), shape };
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    return { ...(name && { name }), error };
+  }
+}
+
+/** Drake's and PyBullet's <capsule radius length>: length between the caps' centres, axis z (Kron's capsule) */
+function readCapsule(r: UrdfReader, c: Element, where: string): UrdfCapsule {
+  const [radius, length] = ['radius', 'length'].map((k) => r.numbers(c, k, 1, where)[0]);
+  if (!(radius > 0 && length >= 0)) r.fail(where, `radius ${radius} must be > 0 and length ${length} >= 0`, 'give them in m');
+  return { type: 'capsule', radius, length };
 }
 
 function readVisual(r: UrdfReader, e: Element, where: string, materials: Map<string, string>): UrdfVisual {
+  const shape = readShape(r, e, where);
+  const material = r.only(e, 'material', where);
+  let color: string | undefined;
+  if (material) {
+    const c = r.only(material, 'color', `${where} <material>`);
+    color = c ? rgbaToCss(r.numbers(c, 'rgba', 4, `${where} <material> <color>`)) : materials.get(r.attribute(material, 'name') ?? '');
+  }
+  return { origin: r.pose(r.only(e, 'origin', where), where), shape, color };
+}
+
+/** the shape of a <visual> or <collision>'s <geometry> (`more`: further shapes its caller reads, named in the hint) */
+function readShape(r: UrdfReader, e: Element, where: string, more: string[] = []): UrdfShape {
+  const names = [...['box', 'cylinder', 'sphere'], ...more].map((k) => `<${k}>`).join(', ') + ' or <mesh>';
   const g = r.only(e, 'geometry', where);
-  if (!g) r.fail(where, 'has no <geometry>', 'give <geometry> with a <box>, <cylinder>, <sphere> or <mesh>');
+  if (!g) r.fail(where, 'has no <geometry>', `give <geometry> with a ${names}`);
   const w = `${where} <geometry>`;
   const [kind] = ['box', 'cylinder', 'sphere', 'mesh'].filter((k) => r.children(g, k).length);
   const s = kind ? r.children(g, kind)[0] : undefined;
@@ -279,14 +323,8 @@ function readVisual(r: UrdfReader, e: Element, where: string, materials: Map<str
   else if (kind === 'mesh') {
     const scale = r.attribute(s!, 'scale') === undefined ? undefined : (positive(r.numbers(s, 'scale', 3, `${w} <mesh>`), 'scale') as Vec3);
     shape = { type: 'mesh', filename: r.attribute(s!, 'filename') ?? '', ...(scale && { scale }) };
-  } else r.fail(w, 'has no <box>, <cylinder>, <sphere> or <mesh>', 'give one of them');
-  const material = r.only(e, 'material', where);
-  let color: string | undefined;
-  if (material) {
-    const c = r.only(material, 'color', `${where} <material>`);
-    color = c ? rgbaToCss(r.numbers(c, 'rgba', 4, `${where} <material> <color>`)) : materials.get(r.attribute(material, 'name') ?? '');
-  }
-  return { origin: r.pose(r.only(e, 'origin', where), where), shape, color };
+  } else r.fail(w, `has no ${names}`, 'give one of them');
+  return shape;
 }
 
 function readJoint(r: UrdfReader, e: Element): UrdfJoint {

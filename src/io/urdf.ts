@@ -6,11 +6,13 @@
 // as two Prismatic joints along the plane (<name>_x, <name>_y: the axis's
 // normals) and a Revolute about the axis (<name>_yaw), fixed joints as the
 // origin alone; each link with an inertial or
-// a visual becomes a Body at the link frame, its centre of mass and inertia
+// a visual (or, with contact, a collision) becomes a Body at the link frame, its centre of mass and inertia
 // carried from the inertial frame into the link frame (I_link = R I R^T).
 // Joint damping becomes the joint's damper d, <limit lower upper> the joint's
 // limits and <dynamics friction> its friction (limits.ts: defaults sized by
-// the bodies beyond the joint); gravity is URDF's usual (0, 0, -9.80665). Reading
+// the bodies beyond the joint); gravity is URDF's usual (0, 0, -9.80665). With
+// `contact`, <collision> elements become the bodies' collision geometry and a
+// ground plane is added (urdf-collision.ts); without, nothing of them. Reading
 // a .urdf file from disk is src/node/urdf-file.ts (this file runs in browsers).
 import { ENERGY, Mechanism } from '../library/multibody/mechanism.ts';
 import { COM, MOMENTUM } from '../library/multibody/momentum.ts';
@@ -19,6 +21,8 @@ import type { Frame } from '../library/multibody/frame.ts';
 import type { Geometry } from '../library/multibody/geometry.ts';
 import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3 } from './urdf-parse.ts';
 import { type Mat, rpyMatrix, rpyQuaternion } from './rpy.ts';
+import type { ContactMaterial } from '../contact/material.ts';
+import { URDF_CONTACT_MATERIAL, type UrdfGround, addUrdfGround, urdfColliders } from './urdf-collision.ts';
 
 export { rpyMatrix, rpyQuaternion };
 
@@ -44,6 +48,17 @@ export interface UrdfOptions {
   meshFile?: (filename: string) => string | MeshNotRead | undefined;
   /** the root link on a free joint named <root link>_free (MuJoCo's freejoint): the robot is not fixed to the world */
   floating?: boolean;
+  /**
+   * each link's <collision> elements (box, cylinder, sphere, capsule) as its
+   * body's collision geometry, and a ground plane, for contact (kron simulate
+   * --contact); default false: not read. The robot touches the ground, not
+   * itself; a <mesh> is a warning (urdf-collision.ts)
+   */
+  contact?: boolean;
+  /** with contact: every collision element's parameters (default MuJoCo's: timeConstant 0.02 s, dampingRatio 1, friction 1) */
+  contactMaterial?: ContactMaterial;
+  /** with contact: where the ground plane is (default through the origin, normal against gravity) */
+  ground?: UrdfGround;
 }
 
 /** a mesh the loader did not read, and why: the warning says "link L: mesh "F" <why>" */
@@ -160,15 +175,20 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   const m = new Mechanism(robot.name || 'robot', { gravity: options.gravity ?? [0, 0, -STANDARD_GRAVITY] });
   const jointNames = new Map(robot.joints.map((j) => [j, names.take(j.name, `joint ${j.name}`)]));
   const links = new Map(robot.links.map((l) => [l.name, l]));
+  let collided = false;
   const attach = (link: UrdfLink, frame: Frame) => {
     const geometry = geometryOf(link, warnings, options.meshFile);
-    if (!link.inertial && !geometry) return;
+    const collision = options.contact ? urdfColliders(link, options.contactMaterial ?? URDF_CONTACT_MATERIAL, warnings) : [];
+    // a link with collision geometry alone (A1's thigh shoulders) is a massless body, as one with a visual alone
+    if (!link.inertial && !geometry && !collision.length) return;
+    collided ||= collision.length > 0;
     const inertial = link.inertial ?? { origin: { xyz: [0, 0, 0], rpy: [0, 0, 0] }, mass: 0, inertia: [0, 0, 0, 0, 0, 0] };
     const body = m.body(names.take(link.name, `link ${link.name}`), {
       m: inertial.mass,
       rcm: inertial.origin.xyz,
       I: rotateInertia(rpyMatrix(inertial.origin.rpy), inertial.inertia),
       geometry,
+      ...(collision.length && { collision }),
     });
     m.connect(frame, body.frame_a);
   };
@@ -195,6 +215,11 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
     }
     frames.set(j.child, frame);
     attach(links.get(j.child)!, frame);
+  }
+  if (options.contact) {
+    addUrdfGround(m, options.ground ?? {});
+    // said, not silent: --contact on a robot without collision elements (puma560.urdf) changes nothing
+    if (!collided) warnings.push('contact: no link has a <collision> box, cylinder, sphere or capsule, so nothing touches the ground');
   }
   return { mechanism: m, warnings };
 }

@@ -1,0 +1,68 @@
+// A URDF robot's collision geometry (urdfMechanism's contact option): each
+// link's <collision> elements become its body's Colliders (src/contact) at
+// the element's <origin> in the link frame, which is the body's frame_a (the
+// importer puts the body at the link frame and carries the inertial frame's
+// offset in rcm, so the collision pose needs no change). <box size> is
+// already full edge lengths and <cylinder>'s axis is z, as the contact
+// layer's shapes; Drake's <capsule> is read too. A <mesh> is a warning naming
+// the link and file: the contact layer has no mesh pairs yet.
+// URDF has no world geometry, so contact brings a ground plane (normal
+// against gravity, through the origin unless placed by the ground option).
+// Parameters: URDF has none for contact, so every collision element gets
+// one material, MuJoCo's defaults (solref 0.02 s, damping ratio 1, friction
+// 1) unless the contactMaterial option gives another; the ground carries
+// none, so a pair's is the robot's (material.ts).
+// The robot touches the ground, not itself, as the MJCF importer does
+// (mjcf-collision.ts): a URDF's links overlap at their joints, URDF has no
+// standard filter, and the contact layer has no narrow phase for some pairs
+// of shapes (box-cylinder, cylinder-cylinder). So the robot's geometry has contype 1, conaffinity 0, the ground
+// contype 0, conaffinity 1.
+import type { Collider } from '../contact/collider.ts';
+import type { ContactMaterial } from '../contact/material.ts';
+import type { Mechanism } from '../library/multibody/mechanism.ts';
+import { rpyQuaternion } from './rpy.ts';
+import type { UrdfLink } from './urdf-parse.ts';
+
+/** MuJoCo's default solref and friction: what a URDF collision element touches with unless told otherwise */
+export const URDF_CONTACT_MATERIAL: ContactMaterial = { timeConstant: 0.02, dampingRatio: 1, friction: 1 };
+
+/** where the ground plane of a URDF robot with contact is */
+export interface UrdfGround {
+  /** its outward normal, world-resolved (default: against gravity) */
+  normal?: readonly [number, number, number];
+  /** a point of it (default the origin) */
+  point?: readonly [number, number, number];
+}
+
+// (link, the material to give, warnings) => its colliders; a <mesh> is a warning, a collision element that could not be read its error
+export function urdfColliders(link: UrdfLink, material: ContactMaterial, warnings: string[]): Collider[] {
+  const out: Collider[] = [];
+  const taken = new Set<string>();
+  (link.collisions ?? []).forEach((c, k) => {
+    if ('error' in c) throw c.error;
+    const s = c.shape;
+    if (s.type === 'mesh') {
+      warnings.push(`link ${link.name}: <collision> mesh "${s.filename}" has no contact shape yet (no mesh pairs): not collided`);
+      return;
+    }
+    // a name for the pair's signals (contact.<link>.<name>__...): characters outside [A-Za-z0-9_] replaced, unique on the link
+    let name = (c.name ?? `collision${k + 1}`).replace(/[^A-Za-z0-9_]/g, '_');
+    while (taken.has(name)) name = `${name}_${k + 1}`;
+    taken.add(name);
+    out.push({
+      shape: s.type === 'box' ? { type: 'box', size: s.size } : s,
+      name,
+      offset: c.origin.xyz,
+      ...(c.origin.rpy.some((a) => a !== 0) && { orientation: rpyQuaternion(c.origin.rpy) }),
+      material,
+      contype: 1,
+      conaffinity: 0,
+    });
+  });
+  return out;
+}
+
+// (mechanism, where) => the ground the robot touches (filter bits: header)
+export function addUrdfGround(m: Mechanism, ground: UrdfGround): void {
+  m.ground({ ...ground, contype: 0, conaffinity: 1 });
+}
