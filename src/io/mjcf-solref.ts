@@ -16,7 +16,7 @@
 // rests on: 4 for a box on a face, MuJoCo's and Kron's corner contacts; 1
 // otherwise), so a body resting on a plane sits at MuJoCo's depth, found by
 // bisection (f/m is increasing in r). Checked against MuJoCo's WebAssembly
-// build in test/io/mjcf-contact.test.ts (to 1%).
+// build in test/io/mjcf-contact-mujoco.test.ts (to 1%).
 // Per unit mass the spring is kappa = g / (n r*); material.ts multiplies by
 // the pair's mass (as MuJoCo's A). It is handed over as an equivalent solref
 // (tc' = 1 / (zeta sqrt(kappa)), zeta): material.ts's k = m / (tc' zeta)^2
