@@ -9,9 +9,11 @@
 // URDF has no world geometry, so contact brings a ground plane (normal
 // against gravity, through the origin unless placed by the ground option).
 // Parameters: URDF has none for contact, so every collision element gets
-// one material, MuJoCo's defaults (solref 0.02 s, damping ratio 1, friction
-// 1) unless the contactMaterial option gives another; the ground carries
-// none, so a pair's is the robot's (material.ts).
+// MuJoCo's defaults (solref 0.02 s, damping ratio 1, solimp 0.9 0.95 0.001
+// 0.5 2, friction 1) as the MJCF importer maps them (mjcf-solref.ts: a body
+// rests at MuJoCo's depth; a box on its 4 corners) unless the
+// contactMaterial option gives one; the ground carries none, so a pair's is
+// the robot's (material.ts).
 // The robot touches the ground, not itself, as the MJCF importer does
 // (mjcf-collision.ts): a URDF's links overlap at their joints, URDF has no
 // standard filter, and the contact layer has no narrow phase for some pairs
@@ -20,11 +22,15 @@
 import type { Collider } from '../contact/collider.ts';
 import type { ContactMaterial } from '../contact/material.ts';
 import type { Mechanism } from '../library/multibody/mechanism.ts';
+import { SOLIMP, SOLREF, equivalentSolref } from './mjcf-solref.ts';
 import { rpyQuaternion } from './rpy.ts';
 import type { UrdfLink } from './urdf-parse.ts';
 
-/** MuJoCo's default solref and friction: what a URDF collision element touches with unless told otherwise */
-export const URDF_CONTACT_MATERIAL: ContactMaterial = { timeConstant: 0.02, dampingRatio: 1, friction: 1 };
+/** MuJoCo's default contact for a shape, as the MJCF importer maps it: what a URDF collision element touches with unless told otherwise */
+export const urdfContactMaterial = (shape: { readonly type: string }): ContactMaterial => ({
+  friction: 1,
+  ...equivalentSolref(SOLREF, SOLIMP, shape.type === 'box' ? 4 : 1),
+});
 
 /** where the ground plane of a URDF robot with contact is */
 export interface UrdfGround {
@@ -34,8 +40,8 @@ export interface UrdfGround {
   point?: readonly [number, number, number];
 }
 
-// (link, the material to give, warnings) => its colliders; a <mesh> is a warning, a collision element that could not be read its error
-export function urdfColliders(link: UrdfLink, material: ContactMaterial, warnings: string[]): Collider[] {
+// (link, the material to give (undefined: MuJoCo's defaults), warnings) => its colliders; a <mesh> is a warning, a collision element that could not be read its error
+export function urdfColliders(link: UrdfLink, material: ContactMaterial | undefined, warnings: string[]): Collider[] {
   const out: Collider[] = [];
   const taken = new Set<string>();
   (link.collisions ?? []).forEach((c, k) => {
@@ -54,7 +60,7 @@ export function urdfColliders(link: UrdfLink, material: ContactMaterial, warning
       name,
       offset: c.origin.xyz,
       ...(c.origin.rpy.some((a) => a !== 0) && { orientation: rpyQuaternion(c.origin.rpy) }),
-      material,
+      material: material ?? urdfContactMaterial(s),
       contype: 1,
       conaffinity: 0,
     });

@@ -22,7 +22,7 @@ import type { Geometry } from '../library/multibody/geometry.ts';
 import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3 } from './urdf-parse.ts';
 import { type Mat, rpyMatrix, rpyQuaternion } from './rpy.ts';
 import type { ContactMaterial } from '../contact/material.ts';
-import { URDF_CONTACT_MATERIAL, type UrdfGround, addUrdfGround, urdfColliders } from './urdf-collision.ts';
+import { type UrdfGround, addUrdfGround, urdfColliders } from './urdf-collision.ts';
 
 export { rpyMatrix, rpyQuaternion };
 
@@ -178,7 +178,7 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   let collided = false;
   const attach = (link: UrdfLink, frame: Frame) => {
     const geometry = geometryOf(link, warnings, options.meshFile);
-    const collision = options.contact ? urdfColliders(link, options.contactMaterial ?? URDF_CONTACT_MATERIAL, warnings) : [];
+    const collision = options.contact ? urdfColliders(link, options.contactMaterial, warnings) : [];
     // a link with collision geometry alone (A1's thigh shoulders) is a massless body, as one with a visual alone
     if (!link.inertial && !geometry && !collision.length) return;
     collided ||= collision.length > 0;
