@@ -4,24 +4,16 @@
 // trees — before and after a change to the compiler's speed — can be compared
 // byte for byte with `diff -r`: a speed-up must not change what is generated.
 // Run: npx tsx bench/emit-snapshot.ts <out-dir> [model ...]
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadModel } from '../src/cli/load.ts';
 import { compile, type CompileOptions } from '../src/compile.ts';
+import { snapshotModels } from './snapshot-models.ts';
 
 const [out, ...only] = process.argv.slice(2);
 if (!out) throw new Error('usage: npx tsx bench/emit-snapshot.ts <out-dir> [model ...]');
 mkdirSync(out, { recursive: true });
-const models = only.length
-  ? only
-  : [
-      ...readdirSync('mechanisms')
-        .filter((f) => f.endsWith('.ts') || f.endsWith('.urdf'))
-        .map((f) => join('mechanisms', f)),
-      ...readdirSync('bench/robots')
-        .filter((f) => f.endsWith('.urdf'))
-        .map((f) => join('bench/robots', f)),
-    ];
+const models = snapshotModels(only);
 const variants: [string, CompileOptions][] = [
   ['auto', {}],
   ['torn', { mode: 'torn' }],

@@ -5,10 +5,11 @@
 // after a change that must not change the numbers, such as the runtime's
 // move to TypeScript modules — can be compared bit for bit with `diff -r`.
 // Run: npx tsx bench/trajectory-snapshot.ts <out-dir> [--stop s] [model ...]
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadModel } from '../src/cli/load.ts';
 import { compile, type CompileOptions } from '../src/compile.ts';
+import { snapshotModels } from './snapshot-models.ts';
 import { simulate } from '../src/sim/simulate.ts';
 
 const args = process.argv.slice(2);
@@ -17,16 +18,7 @@ const stop = at >= 0 ? Number(args.splice(at, 2)[1]) : 0.3;
 const [out, ...only] = args;
 if (!out) throw new Error('usage: npx tsx bench/trajectory-snapshot.ts <out-dir> [--stop s] [model ...]');
 mkdirSync(out, { recursive: true });
-const models = only.length
-  ? only
-  : [
-      ...readdirSync('mechanisms')
-        .filter((f) => f.endsWith('.ts') || f.endsWith('.urdf'))
-        .map((f) => join('mechanisms', f)),
-      ...readdirSync('bench/robots')
-        .filter((f) => f.endsWith('.urdf'))
-        .map((f) => join('bench/robots', f)),
-    ];
+const models = snapshotModels(only);
 const variants: [string, CompileOptions][] = [
   ['torn', { mode: 'torn' }],
   ['relaxed', { mode: 'relaxed' }],
