@@ -3,7 +3,8 @@
 // report) a JSON result carries for the viewer. The pose signals are
 // recorded in the same run and kept out of the result's signals. A run with
 // contact and no signals asked for also records every pair's contact
-// signals (contact.*): the viewer draws its force arrows from p and f.
+// signals (contact.*): the viewer draws its force arrows from p and f; and
+// the energy signals, which the viewer cannot replay without the contact.
 import type { CompiledModel } from '../codegen/compiled.ts';
 import type { ModelState } from '../codegen/state.ts';
 import { Frame } from '../library/multibody/index.ts';
@@ -35,8 +36,9 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const { parameters, start, ...rest } = options;
   const state = compiled.createState({ parameters, start });
   const scene = describeScene(model, (n) => state.signal(n), gravityOf(state));
-  // the states by default; with contact (and no --signals) the pairs' forces too, so that the viewer can draw them
-  const names = options.signals ?? (options.contact ? [...compiled.stateNames, 'contact.*'] : compiled.stateNames);
+  // the states by default; with contact (and no --signals) the pairs' forces too, so that the viewer can draw them, and
+  // the energy: its replay in the page has no contact forces, so the run must carry it
+  const names = options.signals ?? (options.contact ? [...compiled.stateNames, ...energyOf(state, compiled), 'contact.*'] : compiled.stateNames);
   const poseNames = poseSignalNames(scene.frames, (n) => state.hasSignal(n));
   const run = simulate(state, { ...rest, signals: [...names, ...poseNames] });
   // the run's own names: patterns such as contact.* come back spelt out (contact/signals.ts)
@@ -52,6 +54,10 @@ export function simulatePlayback(model: Model, compiled: CompiledModel, options:
   const integration: Integration = { integrator, step, ...(integrator !== 'rk4' && { rtol, atol }), ...statsOf(run.integration) };
   return { result, playback: { scene, poses, report: compiled.report, integration } };
 }
+
+/** the energy signals the model has that are not states (energy.contact_work is one) */
+const energyOf = (state: ModelState, compiled: CompiledModel): string[] =>
+  ['energy.kinetic', 'energy.potential', 'energy.total'].filter((n) => state.hasSignal(n) && !compiled.stateNames.includes(n));
 
 /** the integrator's counts for the result file (what it cost), without its name (the file has it already) */
 function statsOf(stats: IntegrationStats | undefined): Partial<Integration> {

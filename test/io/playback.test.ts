@@ -33,13 +33,22 @@ describe('JSON results for the viewer', () => {
     expect(run.scene!.gravity).toEqual([0, 0, -9.81]);
   });
 
-  it("--contact records every pair's contact signals beside the states (the viewer's arrows); --signals keeps to its names; no --contact, the states only", async () => {
+  it("--contact records every pair's contact signals and the energy beside the states (the viewer's arrows and energy); --signals keeps to its names; no --contact, the states only", async () => {
     const rest = ['--set', 'v0=0', '--step', '1e-5', '--integrator', 'rk4'];
     const pair = 'contact.world.ground__ball.collision1';
     const on = await simulateTo('sphere-on-plane', '--contact', ...rest);
     const off = await simulateTo('sphere-on-plane', ...rest);
     const contact = ['fn', 'ft[1]', 'ft[2]', 'p[1]', 'p[2]', 'p[3]', 'f[1]', 'f[2]', 'f[3]'].map((s) => `${pair}.${s}`);
-    expect(Object.keys(on.signals)).toEqual([...Object.keys(off.signals), ...contact]);
+    const energy = ['energy.kinetic', 'energy.potential', 'energy.total'];
+    // and the energy, which the viewer cannot replay without the contact
+    expect(Object.keys(on.signals)).toEqual([...Object.keys(off.signals), ...energy, ...contact]);
+    const [kinetic, potential, total] = energy.map((n) => on.signals[n]);
+    const work = on.signals['energy.contact_work'];
+    total.forEach((e, k) => {
+      expect(Math.abs(kinetic[k] + potential[k] - e)).toBeLessThan(1e-12);
+      // at rest at its static depth: the contact does no work, the total stays at its start
+      expect(Math.abs(e - work[k] - total[0])).toBeLessThan(1e-9);
+    });
     expect(Object.keys(off.signals).some((n) => n.startsWith('contact.'))).toBe(false);
     // resting on the plane (m = 1 kg, g = 9.81): the ground pushes the ball up (gravity along -y) by its weight
     expect(on.signals[`${pair}.f[2]`].at(-1)).toBeCloseTo(9.81, 9);

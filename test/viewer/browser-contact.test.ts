@@ -4,7 +4,8 @@
 // quarter of the mechanism's size for the run's largest force, which is the
 // ball's weight m g = 9.81 N; on screen its pixels lie above the contact
 // point, and go when the arrows are toggled off (key c, the checkbox). A run
-// without contact has no arrows. Screenshots go to test-artifacts/viewer-contact/.
+// without contact has no arrows. The info overlay shows the sliding sphere's
+// energy and the work friction took, against the closed form. Screenshots go to test-artifacts/viewer-contact/.
 // Without /usr/bin/chromium the suite is replaced by one test that says so
 // loudly (CI=true: a missing browser fails it), as test/viewer/browser.test.ts does.
 import { mkdirSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InfoState } from '../../viewer/page/info.ts';
 import { RUN, notRunner } from './chromium.ts';
 import { viewerPages } from './pages.ts';
 
@@ -121,6 +123,24 @@ afterAll(() => pages.close());
     expect(dx / dy).toBeCloseTo(-0.3, 7);
     expect(dz).toBeCloseTo(0, 9);
     await page.locator('#scene').screenshot({ path: join(ARTIFACTS, 'sphere-sliding-arrow.png') });
+
+    // the energy overlay, from the run's energy signals (the page cannot replay contact): while it slides,
+    // v = v0 - mu g t and friction's torque mu m g a, its arm a = r - d/2 from the centre to the middle of the
+    // penetration d = m g / k, spins it up: w = mu m g a t / I, I = 2/5 m r^2. Friction took exactly the
+    // kinetic energy's loss (the ball stays at its rest depth: no spring work, no change of height).
+    const info = ((await page.evaluate('window.kron.state()')) as { info: InfoState }).info;
+    const [m, g, mu, v0, r, k] = [1, 9.81, 0.3, 2, 0.1, 1e6];
+    const t = info.time,
+      I = (2 / 5) * m * r ** 2;
+    const w = (mu * m * g * (r - (m * g) / k / 2) * t) / I;
+    const kinetic = (m / 2) * (v0 - mu * g * t) ** 2 + (I / 2) * w ** 2;
+    expect(t).toBeGreaterThan(0.04);
+    expect(Math.abs(info.energy!.kinetic / kinetic - 1)).toBeLessThan(1e-7);
+    expect(Math.abs(info.energy!.contactWork! / (kinetic - (m / 2) * v0 ** 2) - 1)).toBeLessThan(1e-7);
+    expect(Math.abs(info.energy!.drift - info.energy!.contactWork!), 'drift less the contact work: the integrator alone').toBeLessThan(1e-9);
+    expect(info.energyNote).toBe('');
+    await page.screenshot({ path: join(ARTIFACTS, 'sphere-sliding-energy.png') });
+    expect(await page.locator('#info').innerText()).toMatch(/contact work\s+-\d\.\d{4} J/);
     await page.close();
   });
 

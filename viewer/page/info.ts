@@ -1,7 +1,9 @@
 // The info overlay (as in MuJoCo's simulate): time, the real-time factor
 // (simulated seconds shown per second of wall clock, measured), the
 // kinetic, potential and total energy at the playhead and the total's drift
-// since the start (the integrator's error for a conservative mechanism),
+// since the start (the integrator's error for a conservative mechanism; with
+// contact, the work the contact forces did is shown beside it and taken
+// out of it: energy.contact_work, src/library/multibody/energy.ts),
 // the integrator and step, and for a live run the compile time and the time of
 // one evaluation of the derivatives. Energy and frames come from the run's
 // signals, recorded or computed by replay (run-signals.ts).
@@ -10,6 +12,8 @@ import { sampleBefore } from '../../src/io/poses.ts';
 import type { RunSignals } from './run-signals.ts';
 
 const ENERGY = ['energy.kinetic', 'energy.potential', 'energy.total'] as const;
+/** the contact forces' work since the start (a state of a mechanism with collision geometry) */
+const CONTACT_WORK = 'energy.contact_work';
 /** the real-time factor is averaged over this much wall clock (s) */
 const RTF_WINDOW = 0.5;
 
@@ -19,6 +23,8 @@ export interface EnergyAt {
   total: number;
   /** total(t) - total(0) */
   drift: number;
+  /** the contact forces' work from 0 to t (J; ≤ 0 once they let go), when the mechanism has collision geometry */
+  contactWork?: number;
 }
 
 /** a live run's costs, measured in this page */
@@ -50,6 +56,7 @@ const fixed = (x: number) => (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e
 
 export class InfoOverlay {
   private signals: RunSignals | undefined;
+  /** kinetic, potential, total and, with contact, the contact work */
   private energy: ArrayLike<number>[] | undefined;
   private live: LiveCost | undefined;
   private energyNote = '';
@@ -79,7 +86,7 @@ export class InfoOverlay {
     const s = this.signals;
     if (!s || this.energy) return;
     if (ENERGY.every((n) => s.has(n))) {
-      this.energy = s.columns(ENERGY);
+      this.energy = s.columns(s.has(CONTACT_WORK) ? [...ENERGY, CONTACT_WORK] : ENERGY);
       this.energyNote = '';
       return;
     }
@@ -121,6 +128,13 @@ export class InfoOverlay {
             ['potential', `${fixed(energy.potential)} J`],
             ['total', `${fixed(energy.total)} J`],
             ['drift', `${energy.drift.toExponential(2)} J`],
+            // what the contact took (or gave), and the drift less it: the integrator's error, as drift is without contact
+            ...(energy.contactWork !== undefined
+              ? [
+                  ['contact work', `${fixed(energy.contactWork)} J`],
+                  ['drift − work', `${(energy.drift - energy.contactWork).toExponential(2)} J`],
+                ]
+              : []),
           ] as [string, string][])
         : []),
       ['integrator', this.integration],
@@ -140,8 +154,8 @@ export class InfoOverlay {
   private energyAt(t: number): EnergyAt | undefined {
     if (!this.energy || !this.signals) return undefined;
     const k = sampleBefore(this.signals.time, t);
-    const [kinetic, potential, total] = this.energy.map((c) => c[k]);
-    return { kinetic, potential, total, drift: total - this.energy[2][0] };
+    const [kinetic, potential, total, contactWork] = this.energy.map((c) => c[k]);
+    return { kinetic, potential, total, drift: total - this.energy[2][0], ...(contactWork !== undefined && { contactWork }) };
   }
 
   state(): InfoState | undefined {
