@@ -107,7 +107,7 @@ afterAll(() => pages.close());
     expect(magenta(again, around).length).toBe(on.length);
     // the scale in the info overlay: the largest force and its arrow's length
     expect(await page.locator('#info').textContent()).toContain(`contact arrows9.81 N per ${(shown.scale * 9.81).toPrecision(3)} m`);
-    expect(await page.locator('#contacts-label').getAttribute('title')).toMatch(/^contact forces \(c\): .*9\.81 N, the largest of the run, draws/);
+    expect(await page.locator('#contacts-label').getAttribute('title')).toMatch(/^contact forces \(c\): .*9\.81 N, a typical force of the run .*draws/);
     expect(errors).toEqual([]);
     await page.close();
   });

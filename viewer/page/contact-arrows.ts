@@ -2,8 +2,12 @@
 // contact.<pair>.p[1..3] and force on B contact.<pair>.f[1..3] the run
 // recorded (kron simulate --contact --out run.json records them,
 // src/contact/signals.ts), an arrow at p along f and a dot at p, hidden while
-// the pair pushes no force. The largest |f| of the run draws as a quarter of
-// the mechanism's size. Arrows and dots are drawn over the bodies (no depth
+// the pair pushes no force. A typical force of the run — the 90th percentile
+// of |f| over the samples where a pair pushes — draws as a quarter of the
+// mechanism's size, and no arrow is longer than twice that: scaled by the
+// largest force, one impact (a robot dropped onto its feet pushes hundreds of
+// times its weight for a millisecond) shrank every resting arrow to a dot.
+// MuJoCo scales by the model's mean mass for the same reason. Arrows and dots are drawn over the bodies (no depth
 // test): a contact point lies on the surface of, or just inside, the bodies
 // that touch, and the force on B points into B.
 import * as THREE from 'three';
@@ -12,6 +16,10 @@ import { sampleBefore } from '../../src/io/poses.ts';
 /** the arrows' colour: magenta, which no part, axis or grid of the view uses (the browser test finds it by colour) */
 export const ARROW_COLOR = '#e000e0';
 const PREFIX = 'contact.';
+/** the force drawn a quarter of the size long: this quantile of the run's nonzero |f| */
+const TYPICAL = 0.9;
+/** an arrow is at most this many times the typical force's length (a capped arrow says so in state()) */
+const CAP = 2;
 const P = ['p[1]', 'p[2]', 'p[3]'],
   F = ['f[1]', 'f[2]', 'f[3]'];
 
@@ -45,7 +53,11 @@ export class ContactArrows {
   readonly scale: number;
   /** the largest |f| of the run (N) */
   readonly largest: number;
+  /** the typical |f| (N, the TYPICAL quantile of the nonzero ones), drawn a quarter of the size long */
+  readonly typical: number;
   private visible = true;
+  /** the longest arrow drawn (m): CAP times the typical force's */
+  private readonly longest: number;
 
   /** (the run's signals and sample times, the mechanism's size in m) */
   constructor(
@@ -54,14 +66,20 @@ export class ContactArrows {
     size: number,
   ) {
     const column = (pair: string, s: string) => signals[`${PREFIX}${pair}.${s}`];
-    let largest = 0;
     const names = contactPairs(signals);
+    const pushes: number[] = [];
     for (const pair of names) {
       const [x, y, z] = F.map((s) => column(pair, s));
-      for (let k = 0; k < time.length; k++) largest = Math.max(largest, Math.hypot(x[k], y[k], z[k]) || 0);
+      for (let k = 0; k < time.length; k++) {
+        const f = Math.hypot(x[k], y[k], z[k]);
+        if (f > 0 && Number.isFinite(f)) pushes.push(f);
+      }
     }
-    this.largest = largest;
-    this.scale = largest > 0 ? size / 4 / largest : 0;
+    pushes.sort((a, b) => a - b);
+    this.largest = pushes.at(-1) ?? 0;
+    this.typical = pushes.length ? pushes[Math.ceil(TYPICAL * pushes.length) - 1] : 0;
+    this.scale = this.typical > 0 ? size / 4 / this.typical : 0;
+    this.longest = (CAP * size) / 4;
     const dotGeometry = new THREE.SphereGeometry(size / 120, 12, 8);
     const dotMaterial = overlay(new THREE.MeshBasicMaterial({ color: ARROW_COLOR }));
     this.pairs = names.map((name) => {
@@ -97,7 +115,7 @@ export class ContactArrows {
         bPushes = fb.lengthSq() > 0;
       p.copy(aPushes && bPushes ? pa.lerp(pb, s) : aPushes ? pa : pb);
       f.lerp(fb, s);
-      const length = f.length() * this.scale;
+      const length = Math.min(f.length() * this.scale, this.longest);
       const shown = length > 0 && Number.isFinite(length);
       pair.arrow.visible = pair.dot.visible = shown;
       if (!shown) continue;
@@ -116,21 +134,33 @@ export class ContactArrows {
 
   /** the scale, for the info overlay: '' when the run recorded no contact forces */
   scaleText(): string {
-    return this.pairs.length && this.largest > 0 ? `${this.largest.toPrecision(3)} N per ${(this.largest * this.scale).toPrecision(3)} m` : '';
+    if (!this.pairs.length || !(this.typical > 0)) return '';
+    const capped =
+      this.largest * this.scale > this.longest ? `, capped at ${(CAP * this.typical).toPrecision(3)} N (largest ${this.largest.toPrecision(3)} N)` : '';
+    return `${this.typical.toPrecision(3)} N per ${(this.typical * this.scale).toPrecision(3)} m${capped}`;
   }
 
   /** the scale in words, for the checkbox's title */
   describe(): string {
     if (!this.pairs.length) return 'contact forces (c): this run recorded none (kron simulate --contact --out run.json records them)';
-    return `contact forces (c): an arrow at each pair's centre of pressure along the force on its second body; ${this.largest.toPrecision(3)} N, the largest of the run, draws ${(this.largest * this.scale).toPrecision(3)} m long`;
+    return `contact forces (c): an arrow at each pair's centre of pressure along the force on its second body; ${this.typical.toPrecision(3)} N, a typical force of the run (90% of its forces are at most this), draws ${(this.typical * this.scale).toPrecision(3)} m long, and no arrow is longer than ${this.longest.toPrecision(3)} m (the largest force is ${this.largest.toPrecision(3)} N)`;
   }
 
   /** for tests: the pairs, whether the arrows show, the scale, and each drawn arrow's foot and tip (world) */
-  state(): { count: number; visible: boolean; scale: number; largest: number; arrows: { pair: string; shown: boolean; from: number[]; to: number[] }[] } {
+  state(): {
+    count: number;
+    visible: boolean;
+    scale: number;
+    largest: number;
+    typical: number;
+    longest: number;
+    arrows: { pair: string; shown: boolean; from: number[]; to: number[] }[];
+  } {
     const arrows = this.pairs.map(({ name, arrow }) => {
       const dir = new THREE.Vector3(0, 1, 0).applyQuaternion(arrow.quaternion).multiplyScalar(arrow.line.scale.y + arrow.cone.scale.y);
       return { pair: name, shown: arrow.visible, from: arrow.position.toArray(), to: arrow.position.clone().add(dir).toArray() };
     });
-    return { count: this.pairs.length, visible: this.visible, scale: this.scale, largest: this.largest, arrows };
+    const { scale, largest, typical, longest } = this;
+    return { count: this.pairs.length, visible: this.visible, scale, largest, typical, longest, arrows };
   }
 }

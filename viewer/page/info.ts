@@ -128,7 +128,7 @@ export class InfoOverlay {
             ['potential', `${fixed(energy.potential)} J`],
             ['total', `${fixed(energy.total)} J`],
             ['drift', `${energy.drift.toExponential(2)} J`],
-            // what the contact took (or gave), and the drift less it: the integrator's error, as drift is without contact
+            // what the contact took (or gave), and the drift less it: the integrator's error (and the inputs' work), as drift is without contact
             ...(energy.contactWork !== undefined
               ? [
                   ['contact work', `${fixed(energy.contactWork)} J`],
