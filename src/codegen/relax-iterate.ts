@@ -31,10 +31,13 @@ export interface IterationSlots {
 export interface IterationStats {
   /** the relaxed loop (report.relaxedLoops index) */
   loop: number;
+  /** evaluations of the derivatives in the run */
   evaluations: number;
+  /** sweeps of the iteration, in all of them */
   sweeps: number;
   /** sweeps per evaluation: mean and max */
   meanSweeps: number;
+  /** the most sweeps one evaluation took */
   maxSweeps: number;
 }
 

@@ -17,6 +17,7 @@ import type { Integration, PlaybackFields, Vec3Tuple } from './types.ts';
 
 /** a run and, for a mechanism, what the viewer needs to draw it */
 export interface PlaybackRecording {
+  /** the run's samples, as simulate() returns them (the poses kept out) */
   result: SimulationResult;
   /** undefined for models without frames (nothing to draw) */
   playback: PlaybackFields | undefined;

@@ -119,7 +119,12 @@ export interface PlaybackRun extends Partial<PlaybackFields> {
    * robot.urdf), for the viewer's posing and meshes; the MJCF file of an MJCF
    * robot (kron simulate robot.xml), for its meshes
    */
-  source?: { urdf?: string; mjcf?: string };
+  source?: {
+    /** the URDF file's path */
+    urdf?: string;
+    /** the MJCF file's path */
+    mjcf?: string;
+  };
 }
 
 export const POSE_STRIDE = 7;

@@ -32,7 +32,13 @@ export function findMjcfMesh(mjcf: string, filename: string): MjcfMeshLookup {
 }
 
 /** (path of an MJCF .xml file, options) => mechanism, warnings, and the included files with what was read of them */
-export function loadMjcf(file: string, options: MjcfOptions = {}): MjcfModel & { included: Record<string, string | null> } {
+export function loadMjcf(
+  file: string,
+  options: MjcfOptions = {},
+): MjcfModel & {
+  /** every file it read (includes, meshes) by absolute path: a hash of its content (the compile cache checks it), null when it was missing */
+  included: Record<string, string | null>;
+} {
   const folder = dirname(resolve(file));
   const included: Record<string, string | null> = {};
   const readFile = (name: string) => {

@@ -47,7 +47,16 @@ export class SimulationResult<S extends string = string> {
   }
 
   /** { time: [...], signals: { name: [...] } } */
-  toJSON(): { time: number[]; signals: Record<S, number[]>; iterations?: IterationStats[]; substitutions?: SubstitutionStats[] } {
+  toJSON(): {
+    /** the sample times (s) */
+    time: number[];
+    /** each recorded signal's samples */
+    signals: Record<S, number[]>;
+    /** as the result's iterations */
+    iterations?: IterationStats[];
+    /** as the result's substitutions */
+    substitutions?: SubstitutionStats[];
+  } {
     const signals = Object.fromEntries(this.names.map((n, i) => [n, [...this.columns[i]]])) as Record<S, number[]>;
     return {
       time: [...this.time],

@@ -23,6 +23,7 @@ export interface TearOverride {
   variable?: string;
   /** residue equation, named by the variable it is matched to; omitted: the variable's own equation; '' none */
   equation?: string;
+  /** true: remove the tear the compiler chose (the variable, or the equation's) instead of adding one */
   remove?: boolean;
 }
 

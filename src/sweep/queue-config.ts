@@ -8,6 +8,7 @@ export interface TlsFiles {
   readonly ca?: string;
   /** this client's certificate and key, when the server asks for one (tls-auth-clients yes) */
   readonly cert?: string;
+  /** the private key of cert */
   readonly key?: string;
   /** the name the server's certificate must carry, when it is not the URL's host */
   readonly servername?: string;

@@ -23,7 +23,9 @@ export class SweepPoints {
   readonly #spec: unknown;
 
   private constructor(
+    /** the swept parameters and start values, in the order of each run's values */
     readonly names: readonly string[],
+    /** how many runs */
     readonly count: number,
     at: (i: number) => readonly number[],
     spec: unknown,
@@ -85,7 +87,16 @@ export class SweepPoints {
   }
 
   /** runs given value by value (sweepCompiled from code) */
-  static of(points: SweepPoints | { readonly names: readonly string[]; readonly values: readonly (readonly number[])[] }): SweepPoints {
+  static of(
+    points:
+      | SweepPoints
+      | {
+          /** the swept names */
+          readonly names: readonly string[];
+          /** values[i][k]: run i's value of names[k] */
+          readonly values: readonly (readonly number[])[];
+        },
+  ): SweepPoints {
     if (points instanceof SweepPoints) return points;
     return new SweepPoints(points.names, points.values.length, (i) => points.values[i], { names: points.names, values: points.values });
   }

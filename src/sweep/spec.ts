@@ -5,6 +5,7 @@ import { UsageError } from '../errors.ts';
 
 /** one axis of a grid: a parameter or start value and the values it takes */
 export interface GridAxis {
+  /** the parameter or start value (a signal name: j1.q, b1.m) */
   readonly name: string;
   /** the values, in run order */
   readonly values: readonly number[];
@@ -59,6 +60,7 @@ export const axisAt = (axis: GridAxis, k: number): number => (axis instanceof Ra
 
 /** a parameter or start value drawn at random in every run */
 export interface Distribution {
+  /** the parameter or start value (a signal name: j1.q, b1.m) */
   readonly name: string;
   /** normal(a = mean, b = standard deviation) or uniform(a = low, b = high) */
   readonly kind: 'normal' | 'uniform';

@@ -9,7 +9,15 @@ export class C extends Component {
   /** its port (effort e, flow f) */
   readonly p: Connector;
 
-  constructor(name: string, options: { C: number; e?: number }) {
+  constructor(
+    name: string,
+    options: {
+      /** capacitance: der(e) = f / C */
+      C: number;
+      /** the effort at the start (default 0) */
+      e?: number;
+    },
+  ) {
     super(name);
     const c = this.parameter('C', options.C);
     const e = this.variable('e', { start: options.e ?? 0 });

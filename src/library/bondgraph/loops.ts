@@ -22,7 +22,13 @@ export type SketchKind = 'Se' | 'Sf' | 'C' | 'I' | 'R' | '0' | '1';
 
 /** a bond graph's elements and bonds, for the causality and tearing analysis (no equations) */
 export interface BondGraphSketch {
-  readonly elements: readonly { readonly name: string; readonly kind: SketchKind }[];
+  /** its elements, each named once */
+  readonly elements: readonly {
+    /** the name bonds refer to */
+    readonly name: string;
+    /** which element it is */
+    readonly kind: SketchKind;
+  }[];
   /** bonds between elements by name; orientation does not matter for causality */
   readonly bonds: readonly (readonly [string, string])[];
 }

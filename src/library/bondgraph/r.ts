@@ -7,7 +7,13 @@ export class R extends Component {
   /** its port (effort e, flow f) */
   readonly p: Connector;
 
-  constructor(name: string, options: { R: number }) {
+  constructor(
+    name: string,
+    options: {
+      /** resistance: effort per flow */
+      R: number;
+    },
+  ) {
     super(name);
     const r = this.parameter('R', options.R);
     const e = this.variable('e');

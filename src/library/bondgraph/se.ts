@@ -6,7 +6,13 @@ export class Se extends Component {
   /** its port (effort e, flow f) */
   readonly p: Connector;
 
-  constructor(name: string, options: { E: number }) {
+  constructor(
+    name: string,
+    options: {
+      /** the effort it imposes */
+      E: number;
+    },
+  ) {
     super(name);
     const E = this.parameter('E', options.E);
     const e = this.variable('e');

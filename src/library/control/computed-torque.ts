@@ -34,7 +34,14 @@ export class ComputedTorque extends Component {
   /** the tracking error: reference minus q */
   readonly e: Expr;
 
-  constructor(name: string, joint: Actuated & { readonly qdd: Expr }, options: ComputedTorqueOptions) {
+  constructor(
+    name: string,
+    joint: Actuated & {
+      /** the joint's acceleration, which the control law states */
+      readonly qdd: Expr;
+    },
+    options: ComputedTorqueOptions,
+  ) {
     super(name);
     const input = variableOf(joint.tau);
     if (input?.kind !== 'input') {

@@ -6,7 +6,15 @@ import { der } from '../../model/index.ts';
 import { OnePort } from './one-port.ts';
 
 export class Capacitor extends OnePort {
-  constructor(name: string, options: { C: number; u?: number }) {
+  constructor(
+    name: string,
+    options: {
+      /** capacitance (F) */
+      C: number;
+      /** the voltage at the start (V, default 0) */
+      u?: number;
+    },
+  ) {
     super(name);
     const C = this.parameter('C', options.C);
     const u = this.variable('u', { start: options.u ?? 0 });

@@ -2,7 +2,13 @@
 import { OnePort } from './one-port.ts';
 
 export class ConstantVoltage extends OnePort {
-  constructor(name: string, options: { V: number }) {
+  constructor(
+    name: string,
+    options: {
+      /** the voltage it holds (V) */
+      V: number;
+    },
+  ) {
     super(name);
     const V = this.parameter('V', options.V);
     this.equation(this.u, V);

@@ -6,7 +6,13 @@ import { mul, relax, sub } from '../../expr/index.ts';
 import { OnePort } from './one-port.ts';
 
 export class Resistor extends OnePort {
-  constructor(name: string, options: { R: number }) {
+  constructor(
+    name: string,
+    options: {
+      /** resistance (Ω) */
+      R: number;
+    },
+  ) {
     super(name);
     const R = this.parameter('R', options.R);
     this.equation(mul(R, this.i), sub(relax(this.vp), relax(this.vn)));

@@ -25,7 +25,7 @@ import { ModelError } from '../../errors.ts';
 import { der } from '../../model/index.ts';
 import { WORLD_AXES, closeLoop, inPlane, planeDirections, translation } from './cut.ts';
 import type { Geometry } from './geometry.ts';
-import { Joint } from './joint.ts';
+import { type CutPlane, Joint, type RelativePose, type StoredEnergy } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { columns, quaternionRate, rotationNumbers, rotationOf, unitQuaternion } from './quaternion.ts';
 import { relax3 } from './revolute.ts';
@@ -79,7 +79,7 @@ export class BallJoint extends Joint {
   /** a point cut: in a planar loop only the translations in its planes (header) */
   readonly pointCut: boolean;
   /** a planar point cut: the planes' normal in frame_a coordinates, and whether the plane is fixed in the world (set by the builder) */
-  plane: { normal: readonly number[]; inWorld: boolean } | undefined;
+  plane: CutPlane | undefined;
   private readonly options: BallJointOptions;
   private readonly start: [number, number, number, number];
 
@@ -102,7 +102,7 @@ export class BallJoint extends Joint {
   }
 
   /** the armature's kinetic energy 1/2 armature |w|^2 (energy.ts); 0 before elaboration or without one */
-  get storedEnergy(): { kinetic: Expr; potential: Expr } {
+  get storedEnergy(): StoredEnergy {
     const a = this.options.armature,
       w = this.rotation?.w;
     return { kinetic: a && w ? mul(0.5, a, add(...w.map((x) => pow(x, 2)))) : ZERO, potential: ZERO };
@@ -116,7 +116,7 @@ export class BallJoint extends Joint {
     return [...this.start];
   }
 
-  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+  relativePose(q: readonly number[]): RelativePose {
     return { R: rotationNumbers(q), p: [0, 0, 0] };
   }
 

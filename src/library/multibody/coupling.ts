@@ -33,7 +33,9 @@ export class Coupling extends Component {
 
   constructor(
     name: string,
+    /** the joint whose coordinate y follows: y - y0 = P(x - x0) */
     readonly joint1: OneDofJoint,
+    /** the joint whose coordinate x it follows; undefined: y = y0 + c0 */
     readonly joint2: OneDofJoint | undefined,
     options: CouplingOptions = {},
   ) {

@@ -22,7 +22,7 @@ import { ModelError } from '../../errors.ts';
 import { der } from '../../model/index.ts';
 import { type Rotation, angularEquations, rotationVariables } from './ball-joint.ts';
 import type { Geometry } from './geometry.ts';
-import { Joint } from './joint.ts';
+import { Joint, type RelativePose, type StoredEnergy } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { columns, rotationNumbers, rotationOf, unitQuaternion } from './quaternion.ts';
 import { relax3 } from './revolute.ts';
@@ -57,7 +57,18 @@ export class FreeJoint extends Joint {
   readonly dof = 6;
   override readonly canBeRest = false;
   /** r, v, vd, f and the rotation's Q, w, wd, tau: declared when the joint is elaborated */
-  translation: { r: Vec3; v: Vec3; vd: Vec3; f: Vec3 } | undefined;
+  translation:
+    | {
+        /** frame_b's origin relative to frame_a's, in frame_a coordinates (m) */
+        r: Vec3;
+        /** its velocity, der(r) (m/s) */
+        v: Vec3;
+        /** its acceleration, der(v) (m/s²) */
+        vd: Vec3;
+        /** the force applied between the frames, on frame_b along frame_a's axes (N; an input, f[1..3], default 0) */
+        f: Vec3;
+      }
+    | undefined;
   /** Q, w, wd, tau: declared when the joint is elaborated */
   rotation: Rotation | undefined;
   private readonly options: FreeJointOptions;
@@ -86,7 +97,7 @@ export class FreeJoint extends Joint {
   }
 
   /** the armature's kinetic energy 1/2 armature (|v|^2 + |w|^2) (energy.ts); 0 before elaboration or without one */
-  get storedEnergy(): { kinetic: Expr; potential: Expr } {
+  get storedEnergy(): StoredEnergy {
     const a = this.options.armature,
       v = this.translation?.v,
       w = this.rotation?.w;
@@ -102,7 +113,7 @@ export class FreeJoint extends Joint {
     return [...(this.options.r ?? [0, 0, 0]), ...this.start];
   }
 
-  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+  relativePose(q: readonly number[]): RelativePose {
     return { R: rotationNumbers(q.slice(3, 7)), p: q.slice(0, 3) };
   }
 

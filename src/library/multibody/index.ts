@@ -6,7 +6,7 @@ export { World, STANDARD_GRAVITY } from './world.ts';
 export { Body, type BodyOptions } from './body.ts';
 export { FixedTranslation, Bar, type FixedTranslationOptions } from './fixed-translation.ts';
 export { FixedRotation, type FixedRotationOptions } from './fixed-rotation.ts';
-export { Joint, OneDofJoint, type JointOptions, type JointRole } from './joint.ts';
+export { Joint, OneDofJoint, type CutPlane, type JointOptions, type JointRole, type RelativePose, type StoredEnergy } from './joint.ts';
 export { Revolute } from './revolute.ts';
 export { Prismatic } from './prismatic.ts';
 export { RotationSequence, type MultiAxisOptions } from './rotation-sequence.ts';

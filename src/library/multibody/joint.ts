@@ -108,6 +108,30 @@ export const JOINT_OPTIONS = {
   armature: NUMBER,
 } satisfies Record<keyof JointOptions, OptionKind>;
 
+/** frame_b relative to frame_a (Joint.relativePose) */
+export interface RelativePose {
+  /** rotation, frame_b to frame_a coordinates */
+  R: number[][];
+  /** frame_b's origin in frame_a coordinates */
+  p: number[];
+}
+
+/** the energy a joint or tendon stores besides the bodies' (energy.ts sums it) */
+export interface StoredEnergy {
+  /** kinetic energy (a joint's armature, a tendon's) */
+  kinetic: Expr;
+  /** potential energy (its springs and limit springs) */
+  potential: Expr;
+}
+
+/** the plane of a planar cut joint (set by the builder, topology.ts) */
+export interface CutPlane {
+  /** the planes' normal in frame_a coordinates */
+  normal: readonly number[];
+  /** whether the plane is fixed in the world (else it turns with frame_a) */
+  inWorld: boolean;
+}
+
 /** a joint between two frames: its coordinates relate frame_b's pose to frame_a's */
 export abstract class Joint extends Component {
   /** the frame it hangs from (its parent side) */
@@ -170,12 +194,7 @@ export abstract class Joint extends Component {
   abstract startCoordinates(): number[];
 
   /** frame_b relative to frame_a at coordinates q: rotation R (frame_b to frame_a coordinates) and offset p (frame_a coordinates) */
-  abstract relativePose(q: readonly number[]): {
-    /** rotation, frame_b to frame_a coordinates */
-    R: number[][];
-    /** frame_b's origin in frame_a coordinates */
-    p: number[];
-  };
+  abstract relativePose(q: readonly number[]): RelativePose;
 
   /** as a cut joint, its position constraints' residuals at the poses of its frames, in numbers (cut.ts has them as equations) */
   abstract cutResidual(a: Pose, b: Pose): number[];
@@ -331,12 +350,7 @@ export abstract class OneDofJoint extends Joint {
   }
 
   /** what energy.ts sums besides the bodies: the springs' potential, the armature's kinetic energy */
-  get storedEnergy(): {
-    /** the armature's kinetic energy */
-    kinetic: Expr;
-    /** the springs' potential energy */
-    potential: Expr;
-  } {
+  get storedEnergy(): StoredEnergy {
     return { kinetic: this.kinetic, potential: this.potential };
   }
 

@@ -22,7 +22,7 @@ import { type Vec3, add, cross, dot, mulMV, residue, vadd, vec3, vneg, vscale } 
 import { ModelError } from '../../errors.ts';
 import { unitAxis } from './axis.ts';
 import { type Constraint, closeLoop, orientation, translation } from './cut.ts';
-import { OneDofJoint, type JointOptions } from './joint.ts';
+import { type JointOptions, OneDofJoint, type RelativePose } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { normals, relax3 } from './revolute.ts';
 import { type Pose, apply, difference, dot3 } from './start-pose.ts';
@@ -45,7 +45,7 @@ export class Prismatic extends OneDofJoint {
     return planar ? 2 : 5;
   }
 
-  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+  relativePose(q: readonly number[]): RelativePose {
     return {
       R: [
         [1, 0, 0],

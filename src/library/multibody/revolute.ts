@@ -16,7 +16,7 @@
 // qdd are then measured: q is the angle of frame_b about e, seen from frame_a.
 import { type Vec3, add, atan2, axisRotation, cross, dot, mulMM, mulMV, relax, residue, vadd, vec3, vneg, vscale, vsub } from '../../expr/index.ts';
 import { unitAxis } from './axis.ts';
-import { OneDofJoint, type JointOptions } from './joint.ts';
+import { type JointOptions, OneDofJoint, type RelativePose } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { WORLD_AXES, closeLoop, orientation, planeDirections, translation } from './cut.ts';
 import { type Pose, apply, difference, dot3, rotationMatrix } from './start-pose.ts';
@@ -41,7 +41,7 @@ export class Revolute extends OneDofJoint {
     return planar ? 2 : 5;
   }
 
-  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+  relativePose(q: readonly number[]): RelativePose {
     return {
       R: rotationMatrix(
         this.axis.map((x) => x.value),

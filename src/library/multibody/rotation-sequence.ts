@@ -11,7 +11,7 @@
 // Coordinates are q[i], qd[i], qdd[i] with inputs tau[i].
 import { type Mat3, type Vec3, type Vec3Like, add, axisRotation, cross, dot, mulMM, mulMV, residue, vadd, vec3, vneg, vscale } from '../../expr/index.ts';
 import { unitAxis } from './axis.ts';
-import { type Coordinate, Joint, type JointOptions, coordinate, coordinateRole } from './joint.ts';
+import { type Coordinate, coordinate, coordinateRole, Joint, type JointOptions, type RelativePose } from './joint.ts';
 import { cutBalance, matrixEquation } from './kinematics.ts';
 import { relax3 } from './revolute.ts';
 import { multiply, rotationMatrix } from './start-pose.ts';
@@ -66,7 +66,7 @@ export abstract class RotationSequence extends Joint {
     return this.axes.map((_, i) => this.options.q?.[i] ?? 0);
   }
 
-  relativePose(q: readonly number[]): { R: number[][]; p: number[] } {
+  relativePose(q: readonly number[]): RelativePose {
     return {
       R: this.axes.reduce(
         (R, n, i) =>

@@ -14,13 +14,18 @@
 import { type Expr, ZERO, add, mul, neg, pow, sub } from '../../expr/index.ts';
 import { ModelError } from '../../errors.ts';
 import { Component } from '../../model/index.ts';
-import { OneDofJoint } from './joint.ts';
+import { OneDofJoint, type StoredEnergy } from './joint.ts';
 import { type LimitFriction, checkLimitOptions, limitFriction } from './limits.ts';
 
 /** a fixed tendon: a linear combination of joint coordinates, with a spring, damper and limits */
 export interface FixedTendonOptions {
   /** the joints and their coefficients */
-  joints: readonly { joint: OneDofJoint; coef: number }[];
+  joints: readonly {
+    /** a joint whose coordinate is in L */
+    joint: OneDofJoint;
+    /** its coefficient in L = Σ coef q */
+    coef: number;
+  }[];
   /** the spring's stiffness on L */
   stiffness?: number;
   /** the spring's rest length L0 (default 0) */
@@ -77,7 +82,7 @@ export class FixedTendon extends Component {
   }
 
   /** the spring's and limits' potential energy (energy.ts), after elaboration */
-  get storedEnergy(): { kinetic: Expr; potential: Expr } {
+  get storedEnergy(): StoredEnergy {
     return { kinetic: ZERO, potential: add(this.spring, this.limit?.potential ?? ZERO) };
   }
 }

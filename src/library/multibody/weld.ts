@@ -12,7 +12,7 @@ import { type Vec3, mulMV, vec3 } from '../../expr/index.ts';
 import { ModelError } from '../../errors.ts';
 import { type Constraint, WORLD_AXES, closeLoop, inPlane, orientation, planeDirections, translation } from './cut.ts';
 import type { Geometry } from './geometry.ts';
-import { Joint } from './joint.ts';
+import { type CutPlane, Joint, type RelativePose } from './joint.ts';
 import { type Pose, apply, difference, dot3 } from './start-pose.ts';
 
 /** a weld's drawing */
@@ -37,7 +37,7 @@ export class Weld extends Joint {
   readonly dof = 0;
   override readonly canBeRest = false;
   /** a planar weld: the planes' normal in frame_a coordinates, and whether the plane is fixed in the world (set by the builder) */
-  plane: { normal: readonly number[]; inWorld: boolean } | undefined;
+  plane: CutPlane | undefined;
 
   constructor(name: string, options: WeldOptions = {}) {
     super(name, { ...options, cut: true });
@@ -55,7 +55,7 @@ export class Weld extends Joint {
     return [];
   }
 
-  relativePose(): { R: number[][]; p: number[] } {
+  relativePose(): RelativePose {
     return { R: AXES.map((r) => [...r]), p: [0, 0, 0] };
   }
 
