@@ -18,9 +18,9 @@
 //   what folding removes (a joint about z and one about y differ in which
 //   products vanish), so they are structure, not parameter values.
 // The connections inside an instance are compared by the connectors' places.
-import { type Expr, fold } from '../expr/index.ts';
+import type { Expr } from '../expr/index.ts';
 import { type Component, components } from './component.ts';
-import { type Variable, variableOf } from './variable.ts';
+import { variableOf } from './variable.ts';
 
 /** a group of instances that one template could compile */
 export interface TemplateClass {
@@ -71,68 +71,116 @@ function instanceRoots(model: Component): Component[] {
   return out;
 }
 
+const OPCODE: Readonly<Record<string, number>> = { const: 1, sym: 2, add: 3, mul: 4, div: 5, pow: 6, fn: 7, relax: 8, residue: 9 };
+const mix = (h: number, x: number) => Math.imul(h ^ x, 0x9e3779b1) + 0x7f4a7c15;
+const mix2 = (h: number, x: number) => Math.imul(h ^ (x >>> 0), 0x85ebca6b) ^ (h >>> 13);
+
 /**
- * Canonical ids of expression shapes: equal ids are equal trees under the
- * renaming above. One per detection, shared by all its instances.
+ * A node's shape as a 32-bit hash, and an instance's as two (each equation's
+ * shape mixed into two sums, differently): numbers, not a string per node,
+ * which cost a third of a second for the chain of 1024; one walk of its own,
+ * not fold(), whose closure per node doubled the time. Two instances alike in
+ * both sums are taken as the same subsystem: a collision could only merge two
+ * groups of this report; a template compiler must check its instances exactly.
  */
-class Shapes {
-  private readonly ids = new Map<string, number>();
-  id(key: string): number {
-    let id = this.ids.get(key);
-    if (id === undefined) this.ids.set(key, (id = this.ids.size));
-    return id;
+class Signer {
+  /** the walk's stack and a node's state on it (false: its arguments not yet pushed) */
+  private readonly stack: Expr[] = [];
+  private readonly expanded: boolean[] = [];
+  private memo = new Map<number, number>();
+  private place = new Map<number, number>();
+  private foreign = new Map<number, number>();
+  parameters = 0;
+
+  constructor(
+    private readonly values: ReadonlyMap<number, number>,
+    private readonly folds: boolean,
+  ) {}
+
+  /** a fresh instance: its own variables by place */
+  start(own: Map<number, number>): void {
+    this.memo = new Map();
+    this.place = own;
+    this.foreign = new Map();
+    this.parameters = 0;
+  }
+
+  /** a number: 0, 1 and -1 are structure (what folding removes), any other a parameter slot */
+  private number(x: number): number {
+    if (x === 0 || x === 1 || x === -1) return mix(0x51, x + 2);
+    this.parameters++;
+    return 0x52;
+  }
+
+  private leaf(n: Expr): number {
+    if (n.op === 'const') return this.number(n.value);
+    const v = variableOf(n);
+    if (!v) return mix(0x53, n.sym?.id ?? -1); // time, or a symbol of no variable: the same symbol in every instance
+    const value = this.folds && v.kind === 'parameter' ? this.values.get(v.id) : undefined;
+    if (value !== undefined) return this.number(value);
+    const own = this.place.get(v.id);
+    if (own !== undefined) return mix(0x54, own);
+    let k = this.foreign.get(v.id);
+    if (k === undefined) this.foreign.set(v.id, (k = this.foreign.size));
+    return mix(0x55, k);
+  }
+
+  shape(root: Expr): number {
+    const { stack, expanded, memo } = this;
+    stack.push(root);
+    expanded.push(false);
+    while (stack.length) {
+      const n = stack[stack.length - 1];
+      if (memo.has(n.id)) {
+        stack.pop();
+        expanded.pop();
+        continue;
+      }
+      if (n.args.length === 0) {
+        memo.set(n.id, this.leaf(n));
+        continue;
+      }
+      if (!expanded[expanded.length - 1]) {
+        expanded[expanded.length - 1] = true;
+        for (const a of n.args) if (!memo.has(a.id)) (stack.push(a), expanded.push(false));
+        continue;
+      }
+      let h = mix(mix(OPCODE[n.op], n.args.length), n.op === 'pow' ? n.value : 0);
+      if (n.fn) for (let i = 0; i < n.fn.length; i++) h = mix(h, n.fn.charCodeAt(i));
+      for (const a of n.args) h = mix(h, memo.get(a.id)!);
+      memo.set(n.id, h);
+    }
+    return memo.get(root.id)!;
   }
 }
 
-const STRUCTURAL = new Set([0, 1, -1]);
-
 /**
- * (one instance, its variables' places, the parameter values) => its
- * signature (equal signatures: the same subsystem) and how many numbers of
- * it would be table slots
+ * (one instance, a signer) => its signature (equal signatures: the same
+ * subsystem), how many numbers of it would be table slots, and its equations
  */
-function signature(
-  root: Component,
-  shapes: Shapes,
-  values: ReadonlyMap<number, number>,
-  folds: boolean,
-): { key: string; parameters: number; equations: number } {
+function signature(root: Component, signer: Signer): { key: string; parameters: number; equations: number } {
   const subtree = components(root);
   const place = new Map<number, number>();
   for (const c of subtree) for (const v of c.variables) for (const w of v.derivative ? [v, v.derivative] : [v]) place.set(w.id, place.size);
-  const foreign = new Map<number, number>();
-  let parameters = 0;
-  const memo = new Map<number, number>();
-  const number = (x: number): string => {
-    if (STRUCTURAL.has(x)) return `#${x}`;
-    parameters++;
-    return '#p';
-  };
-  const leaf = (n: Expr): string => {
-    if (n.op === 'const') return number(n.value);
-    const v = variableOf(n) as Variable | undefined;
-    if (!v) return `s?${n.sym?.name ?? ''}`; // time, or a symbol of no variable: the same in every instance
-    const value = folds && v.kind === 'parameter' ? values.get(v.id) : undefined;
-    if (value !== undefined) return number(value);
-    const own = place.get(v.id);
-    if (own !== undefined) return `v${own}`;
-    if (!foreign.has(v.id)) foreign.set(v.id, foreign.size);
-    return `x${foreign.get(v.id)}`;
-  };
-  const shape = (e: Expr): number =>
-    fold(e, memo, (n, args) =>
-      n.args.length === 0 ? shapes.id(leaf(n)) : shapes.id(`${n.op}:${n.op === 'pow' ? n.value : ''}:${n.fn ?? ''}(${args.join(',')})`),
-    );
-  const parts: string[] = [root.constructor.name];
-  let equations = 0;
+  signer.start(place);
+  let a = 0x2545f491,
+    b = 0x6c8e9cf5,
+    equations = 0;
   const connectorPlace = new Map(subtree.flatMap((c) => c.connectors).map((k, i) => [k, i]));
   for (const c of subtree) {
-    for (const e of c.equations) parts.push(`${shape(e.lhs)}=${shape(e.rhs)}`);
-    equations += c.equations.length;
-    for (const [a, b] of c.connections) parts.push(`c${connectorPlace.get(a) ?? '?'}-${connectorPlace.get(b) ?? '?'}`);
-    equations += c.connections.length; // a connection's equations: counted as one, a shape of its own
+    for (const e of c.equations) {
+      const l = signer.shape(e.lhs),
+        r = signer.shape(e.rhs);
+      a = mix(mix(a, l), r);
+      b = mix2(mix2(b, r), l);
+    }
+    for (const [x, y] of c.connections) {
+      a = mix(mix(a, connectorPlace.get(x) ?? -1), connectorPlace.get(y) ?? -1);
+      b = mix2(mix2(b, connectorPlace.get(y) ?? -1), connectorPlace.get(x) ?? -1);
+    }
+    equations += c.equations.length + c.connections.length; // a connection: counted as one equation
   }
-  return { key: parts.join(';'), parameters, equations };
+  return { key: `${root.constructor.name}:${equations}:${place.size}:${a >>> 0}:${b >>> 0}`, parameters: signer.parameters, equations };
 }
 
 /**
@@ -142,24 +190,32 @@ function signature(
  */
 export function findTemplates(model: Component, values: ReadonlyMap<number, number>, foldParameters = true): TemplateReport {
   const roots = instanceRoots(model);
-  // the class and equation count first: a signature is only made where a group could form
+  const count = (c: Component) => components(c).reduce((s, d) => s + d.equations.length + d.connections.length, 0);
+  // by class first: a signature is only made where a group could form
   const byClass = new Map<string, Component[]>();
   for (const c of roots) {
     const k = c.constructor.name;
     if (!byClass.has(k)) byClass.set(k, []);
     byClass.get(k)!.push(c);
   }
-  const shapes = new Shapes();
+  const equations = roots.reduce((s, c) => s + count(c), 0);
+  const candidates = [...byClass].filter(([, members]) => members.length >= MIN_INSTANCES);
+  // the classes' whole share bounds the groups': under MIN_SHARE, no signature can make templates pay
+  // (a tenth of flattening's time on the PUMA, spared)
+  const bound = candidates.reduce((s, [, members]) => s + members.reduce((t, c) => t + count(c), 0), 0);
+  if (bound < MIN_SHARE * equations) {
+    const list = candidates.map(([cls, members]) => `${cls} x${members.length}`).join(', ');
+    const reason =
+      candidates.length === 0
+        ? noRepeat
+        : `the classes that repeat (${list}) hold ${percent(bound, equations)} of ${equations} equations at most, under ${100 * MIN_SHARE}%: compiled flat`;
+    return { used: false, classes: [], equations, repeatedEquations: 0, reason };
+  }
   const groups = new Map<string, { class: string; equations: number; parameters: number; members: Component[] }>();
-  let equations = 0;
-  for (const [cls, members] of byClass) {
+  const signer = new Signer(values, foldParameters);
+  for (const [cls, members] of candidates) {
     for (const c of members) {
-      if (members.length < MIN_INSTANCES) {
-        equations += components(c).reduce((s, d) => s + d.equations.length + d.connections.length, 0);
-        continue;
-      }
-      const s = signature(c, shapes, values, foldParameters);
-      equations += s.equations;
+      const s = signature(c, signer);
       const g = groups.get(s.key);
       if (g) g.members.push(c);
       else groups.set(s.key, { class: cls, equations: s.equations, parameters: s.parameters, members: [c] });
@@ -179,16 +235,18 @@ export function findTemplates(model: Component, values: ReadonlyMap<number, numb
   return { used: false, classes, equations, repeatedEquations, reason: reasonOf(classes, equations, repeatedEquations) };
 }
 
+const noRepeat = `no component class repeats ${MIN_INSTANCES} or more times with the same equations: compiled flat`;
+const percent = (part: number, whole: number) => `${Math.round((100 * part) / Math.max(whole, 1))}%`;
+
 function reasonOf(classes: readonly TemplateClass[], equations: number, repeated: number): string {
-  const share = equations > 0 ? repeated / equations : 0;
-  const percent = `${Math.round(100 * share)}%`;
-  if (classes.length === 0) return `no component class repeats ${MIN_INSTANCES} or more times with the same equations: compiled flat`;
+  if (classes.length === 0) return noRepeat;
   const list = classes
     .slice(0, 4)
     .map((g) => `${g.class} x${g.instances}`)
     .join(', ');
-  if (share < MIN_SHARE) return `repeated subsystems (${list}) hold ${percent} of ${equations} equations, under ${100 * MIN_SHARE}%: compiled flat`;
-  return `repeated subsystems (${list}) hold ${percent} of ${equations} equations: a template would pay, but compiling templates is not built yet: compiled flat`;
+  if (repeated < MIN_SHARE * equations)
+    return `repeated subsystems (${list}) hold ${percent(repeated, equations)} of ${equations} equations, under ${100 * MIN_SHARE}%: compiled flat`;
+  return `repeated subsystems (${list}) hold ${percent(repeated, equations)} of ${equations} equations: a template would pay, but compiling templates is not built yet: compiled flat`;
 }
 
 /** whether a template would pay (the report's diagnostic is written only then) */
