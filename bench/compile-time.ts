@@ -12,7 +12,8 @@
 // is the package, as a user runs it). With --profile, dist's CLI once more
 // under `node --cpu-prof`, its CPU split by phase (bench/compile-profile.ts):
 // node and module loading, tsx, the model's build, flattening, structure,
-// codegen, the generated module's new Function, GC. CPU time
+// codegen, the generated module's new Function, GC, other threads (the
+// profile's shares, scaled to the profiled process's CPU). CPU time
 // (process.cpuUsage, /usr/bin/time), not wall time: the machines are shared.
 // With --cli or --profile the table is written to bench/results/compile-time.json.
 // Run: npx tsx bench/compile-time.ts [--cases puma,humanoid,chain:64,rcgrid:100]
@@ -29,7 +30,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CompileOptions } from '../src/compile.ts';
-import { type Phase, type PhaseMs, splitProfiles } from './compile-profile.ts';
+import { PHASES, type Phase, type PhaseMs, splitProfiles } from './compile-profile.ts';
 import { type BenchColumn, type BenchResult, writeBenchResult } from './results.ts';
 
 interface Sample {
@@ -167,9 +168,17 @@ function cli(name: string, which: Cli, profile: boolean): CliSample {
   const line = run.stderr.split('\n').find((l) => l.startsWith('KRON-TIME'));
   if (run.status !== 0 || !line) throw new Error(`kron compile ${c.file} (${which} CLI) failed: ${run.stderr}`);
   const [user, system, kb] = line.split(' ').slice(1).map(Number);
-  const phases = profDir ? splitProfiles(profDir) : undefined;
+  // the profile's sample intervals are wall time (on a loaded machine, time off the CPU too): its phases
+  // are shares, scaled to the process's measured CPU
+  const phases = profDir ? scaled(splitProfiles(profDir), (user + system) * 1000) : undefined;
   if (profDir) rmSync(profDir, { recursive: true, force: true });
   return { case: name, cli: which, file: c.file, cpu: user + system, peakRssMB: kb / 1024, ...(phases && { phases }) };
+}
+
+/** phases scaled so that they sum to cpuMs */
+function scaled(p: PhaseMs, cpuMs: number): PhaseMs {
+  const total = PHASES.reduce((t, k) => t + p[k], 0);
+  return Object.fromEntries(PHASES.map((k) => [k, total > 0 ? (p[k] * cpuMs) / total : 0])) as PhaseMs;
 }
 
 function parent(cases: string[], mode: string | undefined, rounds: number, withCli: boolean, profile: boolean, json: boolean, out: string | undefined): void {
@@ -213,7 +222,7 @@ function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]
   const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1] : NaN);
   const s2 = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(2));
   const mb = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(0));
-  const shown: Phase[] = ['node+modules', 'tsx', 'build', 'flatten', 'structure', 'codegen', 'newFunction', 'gc', 'other'];
+  const shown: Phase[] = ['node+modules', 'tsx', 'build', 'flatten', 'structure', 'codegen', 'newFunction', 'gc', 'other', 'otherThreads'];
   const columns: BenchColumn[] = [
     { label: 'case' },
     { label: 'mode' },
