@@ -50,6 +50,10 @@ interface Sample {
   peakRssMB: number;
   /** expression nodes made by the first compile() (expr/node.ts) */
   nodes: number;
+  /** the generated module's size (compile().source(), KB): flat, it grows with the instances; templated, it should not */
+  sourceKB: number;
+  /** repeated subsystems found (report.templates): 'Class xN' per group */
+  templates: string;
 }
 
 interface CliSample {
@@ -101,9 +105,11 @@ async function child(name: string, mode: string | undefined): Promise<void> {
   const model = build(c.params);
   const t1 = cpu(),
     made = exprCount();
-  compile(model, c.options);
+  const compiled = compile(model, c.options);
   const t2 = cpu(),
     nodes = exprCount() - made;
+  const sourceKB = compiled.source().length / 1024;
+  const templates = (compiled.report.templates?.classes ?? []).map((g) => `${g.class} x${g.instances}`).join(', ');
   compile(model, c.options);
   const t3 = cpu();
   const sample: Sample = {
@@ -117,6 +123,8 @@ async function child(name: string, mode: string | undefined): Promise<void> {
     processCpu: t2,
     peakRssMB: process.resourceUsage().maxRSS / 1024,
     nodes,
+    sourceKB,
+    templates,
   };
   console.log(JSON.stringify(sample));
 }
@@ -205,10 +213,10 @@ function parent(cases: string[], mode: string | undefined, rounds: number, withC
   }
   const f = (x: number) => x.toFixed(2).padStart(8);
   console.log('compile(): CPU seconds, peak RSS MB (one process per row)');
-  console.log('case          mode        start    build  compile     warm  process  peakRSS    nodes');
+  console.log('case          mode        start    build  compile     warm  process  peakRSS    nodes  sourceKB  templates');
   for (const s of samples) {
     console.log(
-      `${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)}`,
+      `${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)} ${s.sourceKB.toFixed(0).padStart(9)}  ${s.templates}`,
     );
   }
   const table = resultTable(cases, samples, cliSamples);
@@ -226,7 +234,10 @@ function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]
   const columns: BenchColumn[] = [
     { label: 'case' },
     { label: 'mode' },
-    ...['compile() s', 'warm s', 'RSS MB', 'repo CLI s', 'repo CLI MB', 'dist CLI s', 'dist CLI MB'].map((label) => ({ label, align: 'right' as const })),
+    ...['compile() s', 'warm s', 'RSS MB', 'source KB', 'repo CLI s', 'repo CLI MB', 'dist CLI s', 'dist CLI MB'].map((label) => ({
+      label,
+      align: 'right' as const,
+    })),
     ...shown.map((p) => ({ label: `dist ${p} s`, align: 'right' as const })),
   ];
   const rows = cases.map((name) => {
@@ -239,6 +250,7 @@ function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]
       s2(median(mine.map((s) => s.compileCpu))),
       s2(median(mine.map((s) => s.warmCpu))),
       mb(median(mine.map((s) => s.peakRssMB))),
+      mb(median(mine.map((s) => s.sourceKB))),
       s2(median(timed('repo').map((s) => s.cpu))),
       mb(median(timed('repo').map((s) => s.peakRssMB))),
       s2(median(timed('dist').map((s) => s.cpu))),
