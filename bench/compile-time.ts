@@ -202,6 +202,7 @@ function parent(cases: string[], mode: string | undefined, rounds: number, withC
       if (profile) cliSamples.push(cli(name, 'dist', true));
     }
   }
+  if (project) rmSync(project.dir, { recursive: true, force: true });
   const result = { date: new Date().toISOString(), commit: gitHead(), samples, cli: cliSamples };
   if (out) {
     mkdirSync(dirname(out), { recursive: true });
