@@ -7,21 +7,31 @@
 // compile() again in the same process (warm: the compiler's own functions
 // already optimised by V8). And, with --cli, the whole process of
 // `kron compile <file> --no-cache` (user + system CPU and peak RSS from
-// /usr/bin/time). CPU time (process.cpuUsage), not wall time: the machines
-// this runs on are shared.
+// /usr/bin/time) for both CLIs: this repository's (bin/kron.mjs, tsx over
+// src/) and the built package's (dist/, from a project folder where 'kron'
+// is the package, as a user runs it). With --profile, dist's CLI once more
+// under `node --cpu-prof`, its CPU split by phase (bench/compile-profile.ts):
+// node and module loading, tsx, the model's build, flattening, structure,
+// codegen, the generated module's new Function, GC, other threads (the
+// profile's shares, scaled to the profiled process's CPU). CPU time
+// (process.cpuUsage, /usr/bin/time), not wall time: the machines are shared.
+// With --cli or --profile the table is written to bench/results/compile-time.json.
 // Run: npx tsx bench/compile-time.ts [--cases puma,humanoid,chain:64,rcgrid:100]
-//        [--sizes 64,256,1024] [--mode relaxed] [--rounds 1] [--cli] [--json]
-//        [--out bench/results/compile-time.json]   (npm run bench:compile)
+//        [--sizes 64,256,1024] [--mode relaxed] [--rounds 1] [--cli] [--profile]
+//        [--json] [--out raw.json]   (npm run bench:compile; needs npm run build for dist)
 //   --sizes n,... is --cases chain:n,...; a case's mode is auto (puma, humanoid),
 //   relaxed (chain) or the relaxing iteration (rcgrid) unless --mode says.
 //   Rounds run the cases in turn, not one case repeatedly, so that a burst of
-//   load on the machine spreads over all.
+//   load on the machine spreads over all; the table shows the median.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CompileOptions } from '../src/compile.ts';
+import { PHASES, type Phase, type PhaseMs, splitProfiles } from './compile-profile.ts';
+import { type BenchColumn, type BenchResult, writeBenchResult } from './results.ts';
 
 interface Sample {
   case: string;
@@ -40,14 +50,21 @@ interface Sample {
   peakRssMB: number;
   /** expression nodes made by the first compile() (expr/node.ts) */
   nodes: number;
+  /** the generated module's size (compile().source(), KB): flat, it grows with the instances; templated, it should not */
+  sourceKB: number;
+  /** repeated subsystems found (report.templates): 'Class xN' per group */
+  templates: string;
 }
 
 interface CliSample {
   case: string;
+  cli: 'repo' | 'dist';
   file: string;
   /** user + system CPU of the whole `kron compile --no-cache` process, s */
   cpu: number;
   peakRssMB: number;
+  /** with --profile: the main thread's CPU by phase, ms (compile-profile.ts), and the other threads' */
+  phases?: PhaseMs;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -88,9 +105,11 @@ async function child(name: string, mode: string | undefined): Promise<void> {
   const model = build(c.params);
   const t1 = cpu(),
     made = exprCount();
-  compile(model, c.options);
+  const compiled = compile(model, c.options);
   const t2 = cpu(),
     nodes = exprCount() - made;
+  const sourceKB = compiled.source().length / 1024;
+  const templates = (compiled.report.templates?.classes ?? []).map((g) => `${g.class} x${g.instances}`).join(', ');
   compile(model, c.options);
   const t3 = cpu();
   const sample: Sample = {
@@ -104,29 +123,73 @@ async function child(name: string, mode: string | undefined): Promise<void> {
     processCpu: t2,
     peakRssMB: process.resourceUsage().maxRSS / 1024,
     nodes,
+    sourceKB,
+    templates,
   };
   console.log(JSON.stringify(sample));
 }
 
-/** `kron compile <file> --no-cache` as a user runs it: the whole process's CPU and peak RSS */
-function cli(name: string): CliSample {
+/** the two CLIs of one `kron compile`: this repository's (tsx over src/) and the built package's (dist/, as installed) */
+type Cli = 'repo' | 'dist';
+
+/**
+ * A folder where 'kron' is the built package, as in a user's project (in the
+ * repository, tsconfig maps 'kron' to src/, whose classes are not the built
+ * CLI's), with the case models copied in and a runner that starts dist's CLI
+ * as bin/kron.mjs does for an installed package. Made once per run.
+ */
+let project: { dir: string; runner: string } | undefined;
+function distProject(): { dir: string; runner: string } {
+  if (project) return project;
+  const main = join(root, 'dist/src/cli/main.js');
+  if (!existsSync(main)) throw new Error('bench/compile-time.ts --cli runs the built package too: npm run build first');
+  const dir = mkdtempSync(join(tmpdir(), 'kron-compile-time-'));
+  mkdirSync(join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  symlinkSync(root, join(dir, 'node_modules', 'kron'));
+  for (const f of ['puma560', 'humanoid', 'chain', 'rcgrid']) copyFileSync(join(root, 'mechanisms', `${f}.ts`), join(dir, `${f}.ts`));
+  const runner = join(dir, 'kron.mjs');
+  writeFileSync(runner, `const cli = await import(${JSON.stringify(main)});\ncli.guardProcess();\nprocess.exitCode = await cli.main(process.argv.slice(2));\n`);
+  return (project = { dir, runner });
+}
+
+/** `kron compile <file> --no-cache` as a user runs it: the whole process's CPU and peak RSS (and, with profile, its CPU by phase) */
+function cli(name: string, which: Cli, profile: boolean): CliSample {
   const c = caseOf(name);
   const params = Object.entries(c.params).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
   if (c.options.relaxIterate) params.push('--relax-iterate');
   else if (c.options.mode) params.push('--mode', c.options.mode);
-  const run = spawnSync('/usr/bin/time', ['-f', 'KRON-TIME %U %S %M', process.execPath, 'bin/kron.mjs', 'compile', c.file, '--no-cache', ...params], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'ignore', 'pipe'],
-    maxBuffer: 1 << 24,
-  });
+  const where =
+    which === 'repo' ? { cwd: root, script: 'bin/kron.mjs', file: c.file } : { cwd: distProject().dir, script: distProject().runner, file: basename(c.file) };
+  const profDir = profile ? mkdtempSync(join(tmpdir(), 'kron-compile-prof-')) : undefined;
+  const node = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+  const run = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'KRON-TIME %U %S %M', process.execPath, ...node, where.script, 'compile', where.file, '--no-cache', ...params],
+    {
+      cwd: where.cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 24,
+    },
+  );
   const line = run.stderr.split('\n').find((l) => l.startsWith('KRON-TIME'));
-  if (run.status !== 0 || !line) throw new Error(`kron compile ${c.file} failed: ${run.stderr}`);
+  if (run.status !== 0 || !line) throw new Error(`kron compile ${c.file} (${which} CLI) failed: ${run.stderr}`);
   const [user, system, kb] = line.split(' ').slice(1).map(Number);
-  return { case: name, file: c.file, cpu: user + system, peakRssMB: kb / 1024 };
+  // the profile's sample intervals are wall time (on a loaded machine, time off the CPU too): its phases
+  // are shares, scaled to the process's measured CPU
+  const phases = profDir ? scaled(splitProfiles(profDir), (user + system) * 1000) : undefined;
+  if (profDir) rmSync(profDir, { recursive: true, force: true });
+  return { case: name, cli: which, file: c.file, cpu: user + system, peakRssMB: kb / 1024, ...(phases && { phases }) };
 }
 
-function parent(cases: string[], mode: string | undefined, rounds: number, withCli: boolean, json: boolean, out: string | undefined): void {
+/** phases scaled so that they sum to cpuMs */
+function scaled(p: PhaseMs, cpuMs: number): PhaseMs {
+  const total = PHASES.reduce((t, k) => t + p[k], 0);
+  return Object.fromEntries(PHASES.map((k) => [k, total > 0 ? (p[k] * cpuMs) / total : 0])) as PhaseMs;
+}
+
+function parent(cases: string[], mode: string | undefined, rounds: number, withCli: boolean, profile: boolean, json: boolean, out: string | undefined): void {
   const self = fileURLToPath(import.meta.url);
   const samples: Sample[] = [],
     cliSamples: CliSample[] = [];
@@ -135,9 +198,11 @@ function parent(cases: string[], mode: string | undefined, rounds: number, withC
       const args = ['--import', 'tsx', self, '--child', name, ...(mode ? ['--mode', mode] : [])];
       const text = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       samples.push(JSON.parse(text.trim().split('\n').pop()!) as Sample);
-      if (withCli) cliSamples.push(cli(name));
+      if (withCli) for (const which of ['repo', 'dist'] as const) cliSamples.push(cli(name, which, false));
+      if (profile) cliSamples.push(cli(name, 'dist', true));
     }
   }
+  if (project) rmSync(project.dir, { recursive: true, force: true });
   const result = { date: new Date().toISOString(), commit: gitHead(), samples, cli: cliSamples };
   if (out) {
     mkdirSync(dirname(out), { recursive: true });
@@ -149,16 +214,52 @@ function parent(cases: string[], mode: string | undefined, rounds: number, withC
   }
   const f = (x: number) => x.toFixed(2).padStart(8);
   console.log('compile(): CPU seconds, peak RSS MB (one process per row)');
-  console.log('case          mode        start    build  compile     warm  process  peakRSS    nodes');
+  console.log('case          mode        start    build  compile     warm  process  peakRSS    nodes  sourceKB  templates');
   for (const s of samples) {
     console.log(
-      `${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)}`,
+      `${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)} ${s.sourceKB.toFixed(0).padStart(9)}  ${s.templates}`,
     );
   }
-  if (cliSamples.length) {
-    console.log('\nkron compile <file> --no-cache: the whole process, CPU seconds (user + system), peak RSS MB');
-    for (const s of cliSamples) console.log(`${s.case.padEnd(13)} ${f(s.cpu)} ${s.peakRssMB.toFixed(0).padStart(8)}`);
-  }
+  const table = resultTable(cases, samples, cliSamples);
+  console.log(`\n${table.columns.map((c) => c.label).join(' | ')}`);
+  for (const row of table.rows) console.log(row.join(' | '));
+  if (withCli || profile) console.log(`wrote ${writeBenchResult({ name: 'compile-time', command: 'npm run bench:compile -- --cli --profile', ...table })}`);
+}
+
+/** one row per case: compile() in process, both CLIs' whole process (median over rounds), dist's CPU by phase */
+function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]): Pick<BenchResult, 'columns' | 'rows' | 'raw'> {
+  const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1] : NaN);
+  const s2 = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(2));
+  const mb = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(0));
+  const shown: Phase[] = ['node+modules', 'tsx', 'build', 'flatten', 'structure', 'codegen', 'newFunction', 'gc', 'other', 'otherThreads'];
+  const columns: BenchColumn[] = [
+    { label: 'case' },
+    { label: 'mode' },
+    ...['compile() s', 'warm s', 'RSS MB', 'source KB', 'repo CLI s', 'repo CLI MB', 'dist CLI s', 'dist CLI MB'].map((label) => ({
+      label,
+      align: 'right' as const,
+    })),
+    ...shown.map((p) => ({ label: `dist ${p} s`, align: 'right' as const })),
+  ];
+  const rows = cases.map((name) => {
+    const mine = samples.filter((s) => s.case === name);
+    const timed = (which: Cli) => cliSamples.filter((s) => s.case === name && s.cli === which && !s.phases);
+    const profiled = cliSamples.filter((s) => s.case === name && s.phases);
+    return [
+      name,
+      mine[0]?.mode ?? '',
+      s2(median(mine.map((s) => s.compileCpu))),
+      s2(median(mine.map((s) => s.warmCpu))),
+      mb(median(mine.map((s) => s.peakRssMB))),
+      mb(median(mine.map((s) => s.sourceKB))),
+      s2(median(timed('repo').map((s) => s.cpu))),
+      mb(median(timed('repo').map((s) => s.peakRssMB))),
+      s2(median(timed('dist').map((s) => s.cpu))),
+      mb(median(timed('dist').map((s) => s.peakRssMB))),
+      ...shown.map((p) => s2(median(profiled.map((s) => s.phases![p] / 1000)))),
+    ];
+  });
+  return { columns, rows, raw: [...samples, ...cliSamples] };
 }
 
 function gitHead(): string | undefined {
@@ -176,6 +277,7 @@ const { values } = parseArgs({
     mode: { type: 'string' },
     rounds: { type: 'string', default: '1' },
     cli: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     out: { type: 'string' },
     child: { type: 'string' },
@@ -184,5 +286,5 @@ const { values } = parseArgs({
 if (values.child !== undefined) await child(values.child, values.mode);
 else {
   const cases = values.sizes ? values.sizes.split(',').map((n) => `chain:${n}`) : values.cases.split(',');
-  parent(cases, values.mode, Number(values.rounds), values.cli, values.json, values.out);
+  parent(cases, values.mode, Number(values.rounds), values.cli, values.profile, values.json, values.out);
 }

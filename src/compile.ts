@@ -10,11 +10,13 @@ import {
   type GeneralizedCoordinate,
   type Model,
   type ReducedModel,
+  type TemplateReport,
   type VarKind,
   type Variable,
   components,
   elaborate,
   eliminateAliases,
+  findTemplates,
   flatten,
   unconnectedConnectors,
   variableOf,
@@ -128,6 +130,8 @@ interface Front {
   flat: FlatModel;
   reduced: ReducedModel;
   outputs: Variable[];
+  /** the repeated subsystems found in the model (model/templates.ts) */
+  templates: TemplateReport;
   table: TableSnapshot;
   /** the reduced model sorted, by the first form's planning (structure/sort.ts) */
   sorted?: Sorted;
@@ -179,12 +183,13 @@ function front(model: Model, problem: Problem, options: CompileOptions): Omit<Fr
   const reduced = withoutKnownResidues(eliminateAliases(flat), coordinates);
   // the forces are what the inverse problem is for: computed with the derivatives, whatever their alias
   const outputs = coordinates.map((k) => reduced.aliases.get(k.tau.id)?.of ?? k.tau).filter((v) => !reduced.aliases.has(v.id));
-  return { coordinates, flat, reduced, outputs };
+  const templates = findTemplates(model, flat.parameterValues, options.foldParameters ?? true);
+  return { coordinates, flat, reduced, outputs, templates };
 }
 
 function compileElaborated(model: Model, mode: Mode, problem: Problem, options: CompileOptions, shared?: { front?: Front }): CompiledModel {
-  const { coordinates, flat, reduced, outputs } = shared?.front ?? front(model, problem, options);
-  if (shared && !shared.front) shared.front = { coordinates, flat, reduced, outputs, table: tableSnapshot() };
+  const { coordinates, flat, reduced, outputs, templates } = shared?.front ?? front(model, problem, options);
+  if (shared && !shared.front) shared.front = { coordinates, flat, reduced, outputs, templates, table: tableSnapshot() };
   let plan;
   try {
     const sorted = shared?.front ? (shared.front.sorted ??= sortEquations(reduced)) : undefined;
@@ -215,6 +220,8 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     diagnostics: [...components(model).flatMap((c) => c.notes()), ...plan.diagnostics],
     relaxedLoops: [...plan.relaxedLoops],
     problem,
+    // not a diagnostic: those are warnings on every run, and a flat compile is not wrong, only slower to make
+    templates,
   };
   if (problem === 'inverse')
     report.inverse = {

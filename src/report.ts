@@ -3,6 +3,7 @@
 import type { BlockReport, RelaxedLoopReport } from './structure/plan-types.ts';
 import type { OpCounts } from './structure/costs.ts';
 import type { Topology } from './library/multibody/topology.ts';
+import type { TemplateReport } from './model/templates.ts';
 
 /** the solve form: torn (M qdd = h, O(n^3)) or relaxed (articulated-body recursion, O(f)) */
 export type Mode = 'torn' | 'relaxed';
@@ -66,6 +67,12 @@ export interface CompileReport {
    * computed with the state derivatives)
    */
   inverse?: { coordinates: string[]; forces: string[]; ops: OpCounts };
+  /**
+   * repeated subsystems (model/templates.ts): the groups of instances of one
+   * component class with the same equations up to parameter values and
+   * neighbours, and why the compile is flat (templates are not compiled yet)
+   */
+  templates?: TemplateReport;
   /** compiled with mode 'auto' (--mode auto): both forms and the choice; `mode` is the form kept */
   auto?: AutoModeReport;
   /**

@@ -5,3 +5,4 @@ export * from './component.ts';
 export * from './flatten.ts';
 export * from './alias.ts';
 export * from './events.ts';
+export * from './templates.ts';
