@@ -3,7 +3,7 @@
 // run (process.cpuUsage(), warm: the run before it discarded), the
 // integrator's statistics, and the contact's share of the evaluations.
 //
-//   npx tsx bench/contact-robots/profile.ts go2|humanoid [--stop s] [--mode torn|relaxed] [--rounds n]
+//   npx tsx bench/contact-robots/profile.ts go2|humanoid [--stop s] [--mode torn|relaxed] [--rounds n] [--integrator auto|radau]
 import { parseArgs } from 'node:util';
 import { simulate } from '../../src/index.ts';
 import { UsageError } from '../../src/errors.ts';
@@ -12,7 +12,12 @@ import { type Humanoid, humanoidKron } from './humanoid.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { stop: { type: 'string' }, mode: { type: 'string', default: 'torn' }, rounds: { type: 'string', default: '1' } },
+  options: {
+    stop: { type: 'string' },
+    mode: { type: 'string', default: 'torn' },
+    rounds: { type: 'string', default: '1' },
+    integrator: { type: 'string', default: 'auto' },
+  },
 });
 const which = positionals[0];
 if (which !== 'go2' && which !== 'humanoid') throw new UsageError(`scene ${which} is not go2 or humanoid`, { hint: 'e.g. profile.ts go2 --stop 2' });
@@ -25,6 +30,7 @@ const runOf = (s: Go2 | Humanoid) =>
     interval: stop,
     signals: [],
     contact: s.contact,
+    integrator: values.integrator === 'radau' ? 'radau' : 'auto',
     ...('controller' in s && { controller: s.controller, start: s.start }),
   });
 const run = () => runOf(scene);
