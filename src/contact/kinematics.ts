@@ -13,12 +13,14 @@
 // solved block of the compiled plan (a kinematic loop, or a torn plan whose
 // positions a block solves), the model's relaxed plan as straight-line code
 // (analysis/linearize-generated.ts straightPlan) is tried; else there is no
-// such code and run.ts evaluates the whole model for the frames, as before.
+// such code and run.ts evaluates the whole model for the frames, as before;
+// also for a model rebuilt from its portable form, which has no plan.
 //
 // Glossary: plan the solve plan (structure/plan-types.ts); list its explicit
 // assignments in solve order; wanted the frames' signals, by name.
 import { type Expr, add, mul, num, symsOf, withLocalTable } from '../expr/index.ts';
 import { TIME } from '../model/index.ts';
+import { UsageError } from '../errors.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type DerivedCode, derivedCode } from '../codegen/derived.ts';
 import { needed } from '../codegen/tangent.ts';
@@ -45,7 +47,14 @@ export function frameKinematics(compiled: CompiledModel, wanted: readonly string
 }
 
 function make(compiled: CompiledModel, wanted: readonly string[]): FrameKinematics | string {
-  const own = compiled.plan;
+  let own: SolvePlan;
+  try {
+    own = compiled.plan;
+  } catch (e) {
+    // a model rebuilt from its portable form (a worker's) runs without its plan: the model is evaluated for the frames
+    if (e instanceof UsageError) return `the compiled model carries no plan (${e.message})`;
+    throw e;
+  }
   const tried = fromPlan(compiled, own, wanted);
   if (typeof tried !== 'string') return { ...tried, from: 'compiled' };
   const straight = straightPlan(compiled);

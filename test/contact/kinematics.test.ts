@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ContactScene, Mechanism, compile } from 'kron';
 import { ContactRun } from '../../src/contact/run.ts';
 import { frameKinematics } from '../../src/contact/kinematics.ts';
+import { CompiledModel } from '../../src/codegen/compiled.ts';
 import { rng } from '../structure/helpers.ts';
 import { scene } from './forms-scene.ts';
 
@@ -109,4 +110,20 @@ it('a frame solved in a loop: no code of its own, the whole model evaluated for 
   for (const { state, run } of runs) (state.derivatives(0, x, new Float64Array(x.length)), run.apply(0, x));
   expect(runs[0].run.contacts.count).toBeGreaterThan(0);
   expect(Array.from(runs[0].state.u)).toEqual(Array.from(runs[1].state.u));
+});
+
+it('a model rebuilt from its portable form (no plan): the whole model evaluated for the frames', () => {
+  const mech = scene();
+  const compiled = compile(mech);
+  const rebuilt = new CompiledModel(compiled.portable());
+  const contact = ContactScene.of(mech);
+  expect(frameKinematics(rebuilt, contact.bodies.flatMap(frameNames))).toMatch(/carries no plan/);
+  const runs = [compiled, rebuilt].map((c) => {
+    const state = c.createState();
+    return { state, run: new ContactRun(contact, state) };
+  });
+  const x = compiled.x0();
+  for (const { run } of runs) run.apply(0, x);
+  expect(runs[0].run.contacts.count).toBeGreaterThan(0);
+  expect(Array.from(runs[1].state.u)).toEqual(Array.from(runs[0].state.u));
 });
