@@ -21,8 +21,7 @@
 //   F1..F3       W = T⁻¹ Z, the transformed increments ('Simplified Newton Iterations')
 //   J            ∂f/∂x at (t, y), row-major n × n
 //   E1           (γ/h) I - J, real        (γ = u1, the real eigenvalue of A⁻¹)
-//   E2           ((α + iβ)/h) I - J, complex (α ± iβ the other two), solved in
-//                its real 2n × 2n form [[αI/h - J, -βI/h], [βI/h, αI/h - J]]
+//   E2           ((α + iβ)/h) I - J, complex (α ± iβ the other two)
 //   cont1..3     the collocation polynomial's divided differences (dense output)
 //   scal         atol' + rtol' |y_i|, the error weights
 //
