@@ -53,7 +53,7 @@ import { pairKey } from './filter.ts';
 import { contactForce } from './law.ts';
 import { PAIR_STRIDE, fillPairRecords } from './signals.ts';
 import { ContactList } from './narrow/contact-list.ts';
-import { type FrameKinematics, frameKinematics } from './kinematics.ts';
+import type { FrameKinematics } from './kinematics.ts';
 import { collide } from './narrow/collide.ts';
 import { POSE_STRIDE, composePose } from './pose.ts';
 import type { ContactScene } from './scene.ts';
@@ -125,7 +125,7 @@ export class ContactRun {
       ...['r', 'v', 'w'].flatMap((q) => [1, 2, 3].map((i) => `${b}.frame_a.${q}[${i}]`)),
     ];
     this.frames = scene.bodies.flatMap((b) => names(b).map((n) => state.reader(n)));
-    this.kinematics = frames === 'model' ? 'asked for the model' : frameKinematics(state.model, scene.bodies.flatMap(names));
+    this.kinematics = frames === 'model' ? 'asked for the model' : scene.frameKinematics(state.model, scene.bodies.flatMap(names));
     const layout = state.model.generated.layout.inputs;
     this.inputs = Int32Array.from(
       scene.bodies.flatMap((b) =>
