@@ -40,9 +40,11 @@
 // run that asks records them (recordPairs()): other runs do the same work
 // as before, bit for bit.
 //
-// The price is the first evaluation: twice the derivatives' cost per
-// evaluation. A kinematics-only pass (the steps the frames need, as
-// structure/needed.ts splits off the outputs) would make it a fraction.
+// The frames come from a kinematics-only pass where the plan computes
+// them by explicit assignments (kinematics.ts: the steps the frames need,
+// generated alone, a fraction of the derivatives' cost); else (a frame
+// solved inside a loop) from an evaluation of the whole model at (t, x),
+// twice the derivatives' cost per evaluation.
 import { SimulationError } from '../errors.ts';
 import type { ModelState } from '../codegen/state.ts';
 import { SweepAndPrune } from './broad-phase.ts';
@@ -51,6 +53,7 @@ import { pairKey } from './filter.ts';
 import { contactForce } from './law.ts';
 import { PAIR_STRIDE, fillPairRecords } from './signals.ts';
 import { ContactList } from './narrow/contact-list.ts';
+import type { FrameKinematics } from './kinematics.ts';
 import { collide } from './narrow/collide.ts';
 import { POSE_STRIDE, composePose } from './pose.ts';
 import type { ContactScene } from './scene.ts';
@@ -71,6 +74,8 @@ export class ContactRun {
   normalForces = new Float64Array(16);
   sticks = new Uint8Array(16);
   private readonly frames: ((x: Float64Array) => number)[];
+  /** the frames' own code (kinematics.ts), else why there is none and the model is evaluated for them */
+  readonly kinematics: FrameKinematics | string;
   private readonly inputs: Int32Array;
   private readonly body: Float64Array;
   /** views of each body's R and r in `body`, made once: readFrames allocates nothing per evaluation */
@@ -112,12 +117,15 @@ export class ContactRun {
   constructor(
     readonly scene: ContactScene,
     readonly state: ModelState,
+    /** where the frames come from: their own code where there is some (the default), or the whole model (the tests' oracle) */
+    frames: 'kinematics' | 'model' = 'kinematics',
   ) {
     const names = (b: string) => [
       ...[1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b}.frame_a.R[${i}][${j}]`)),
       ...['r', 'v', 'w'].flatMap((q) => [1, 2, 3].map((i) => `${b}.frame_a.${q}[${i}]`)),
     ];
     this.frames = scene.bodies.flatMap((b) => names(b).map((n) => state.reader(n)));
+    this.kinematics = frames === 'model' ? 'asked for the model' : scene.frameKinematics(state.model, scene.bodies.flatMap(names));
     const layout = state.model.generated.layout.inputs;
     this.inputs = Int32Array.from(
       scene.bodies.flatMap((b) =>
@@ -157,17 +165,24 @@ export class ContactRun {
     return (this.pairRecords ??= new Float64Array(PAIR_STRIDE * this.scene.pairs.length));
   }
 
-  // (t, x) => the contact wrenches at (t, x) in the state's inputs (the model evaluated at (t, x) on the way)
+  // (t, x) => the contact wrenches at (t, x) in the state's inputs (the frames' kinematics, or the model, evaluated at (t, x) on the way)
   apply(t: number, x: Float64Array): void {
-    this.state.derivatives(t, x, this.scratch);
-    this.readFrames(x);
+    this.readFrames(t, x);
     this.detect();
     this.forcesToWrenches();
     for (let k = 0; k < this.inputs.length; k++) this.state.u[this.inputs[k]] = this.wrench[k];
   }
 
-  private readFrames(x: Float64Array): void {
-    for (let k = 0; k < this.frames.length; k++) this.body[k] = this.frames[k](x);
+  private readFrames(t: number, x: Float64Array): void {
+    const kin = this.kinematics;
+    if (typeof kin === 'string') {
+      this.state.derivatives(t, x, this.scratch);
+      for (let k = 0; k < this.frames.length; k++) this.body[k] = this.frames[k](x);
+    } else {
+      kin.run(t, x, this.state.u, this.state.p);
+      const { w, slots } = kin;
+      for (let k = 0; k < slots.length; k++) this.body[k] = w[slots[k]];
+    }
     const { geometries } = this.scene;
     for (let i = 0; i < geometries.length; i++) {
       const g = geometries[i];

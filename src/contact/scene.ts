@@ -20,6 +20,8 @@ import { narrowPhaseFor } from './narrow/collide.ts';
 import { quaternionMatrix } from './pose.ts';
 import type { CollisionShape } from './shapes.ts';
 import { DEFAULT_SLIP_SPEED } from './law.ts';
+import type { CompiledModel } from '../codegen/compiled.ts';
+import { type FrameKinematics, frameKinematics } from './kinematics.ts';
 
 export interface SceneGeometry {
   /** "<body>.<collider name>", or "world.<name>" */
@@ -57,6 +59,15 @@ export class ContactScene {
   }
 
   /** (mechanism, options) => its contact scene; a ModelError for a pair that may touch without a narrow phase */
+  /**
+   * The frames' own code for a run (kinematics.ts), or why there is none. Reached through the
+   * scene, not imported by run.ts: kinematics.ts brings the planner (a relaxed plan) and the code
+   * generator, which a run without contact (kron simulate from the compile cache) must not load.
+   */
+  frameKinematics(compiled: CompiledModel, wanted: readonly string[]): FrameKinematics | string {
+    return frameKinematics(compiled, wanted);
+  }
+
   static of(mech: Mechanism, options: ContactOptions = {}): ContactScene {
     const slip = options.slipSpeed ?? DEFAULT_SLIP_SPEED;
     if (!(slip > 0 && Number.isFinite(slip)))

@@ -21,17 +21,16 @@
 //   F1..F3       W = T⁻¹ Z, the transformed increments ('Simplified Newton Iterations')
 //   J            ∂f/∂x at (t, y), row-major n × n
 //   E1           (γ/h) I - J, real        (γ = u1, the real eigenvalue of A⁻¹)
-//   E2           ((α + iβ)/h) I - J, complex (α ± iβ the other two), solved in
-//                its real 2n × 2n form [[αI/h - J, -βI/h], [βI/h, αI/h - J]]
+//   E2           ((α + iβ)/h) I - J, complex (α ± iβ the other two)
 //   cont1..3     the collocation polynomial's divided differences (dense output)
 //   scal         atol' + rtol' |y_i|, the error weights
 //
-// Why the real 2n × 2n form of E2 and not a complex LU: the project's dense
-// LU (analysis/dense-lu.ts) brings equilibration, the singularity test and
-// the sparse triangular solves that mechanism Jacobians profit from; the
-// form costs twice a complex LU's flops, which at the sizes of this project
-// (n ≤ a few hundred states) is well below the cost of the f evaluations.
-import { type LuFactors, isSingular, luFactor, luSolve } from '../../analysis/dense-lu.ts';
+// E1 and E2 are factored in place, E2 as a complex matrix (radau-lu.ts, as
+// RADAU5's DECOMR and DECOMC): once E2 in its real 2n × 2n form through the
+// implicit function theorem's LU (analysis/dense-lu.ts, which equilibrates
+// and allocates), but radau factors at every change of step size, and on
+// the falling humanoid that was a fifth of the run's time.
+import { factorComplex, factorReal, solveComplex, solveReal } from './radau-lu.ts';
 import { NonFiniteError } from '../../codegen/state.ts';
 import { SimulationError } from '../../errors.ts';
 import { type Derivatives, type Stepper, type StepperSettings, StepFailure, attempt, counted, emptyStats, tooManySteps } from './stepper.ts';
@@ -83,6 +82,13 @@ const NIT = 7,
   FACR = 1 / 8,
   QUOT1 = 1,
   QUOT2 = 1.2;
+/**
+ * θ below which J is kept when J is by differences (n evaluations of f, against 3 for one more
+ * Newton iteration): RADAU5's documentation of WORK(3), "increase WORK(3), to 0.1 say, when
+ * Jacobian evaluations are costly". On the contact robots (37 and 56 states) it halved the
+ * Jacobians and cut the evaluations by a quarter to a half (docs/guide/contact.md).
+ */
+const THET_DIFFERENCES = 0.1;
 /** attempts of one step (each cuts h by 2 or more) before the step is given up */
 const MAX_ATTEMPTS = 60;
 
@@ -129,8 +135,15 @@ export class Radau5Stepper implements Stepper {
   private readonly work: Float64Array;
   private readonly rhs2: Float64Array;
   private readonly J: Float64Array;
-  private e1?: LuFactors;
-  private e2?: LuFactors;
+  /** E1 (n × n) and E2 (n × n complex, re/im pairs) factored in place, their pivots, the factorisations' scratch */
+  private readonly e1: Float64Array;
+  private readonly e2: Float64Array;
+  private readonly p1: Int32Array;
+  private readonly p2: Int32Array;
+  private readonly nz: Int32Array;
+  /** E2's right-hand side's real and imaginary parts: views of rhs2 */
+  private readonly r2re: Float64Array;
+  private readonly r2im: Float64Array;
   /** the step size E1 and E2 were factored for (NaN: not factored) */
   private hLu = NaN;
   /** J is to be formed before the next attempt; J was formed at the current (t, y) */
@@ -141,6 +154,8 @@ export class Radau5Stepper implements Stepper {
   private reject = false;
   private faccon = 1;
   private theta = THET;
+  /** θ below which J is kept: THET, or THET_DIFFERENCES when J is formed by differences */
+  private readonly thet: number;
   /** Newton's iterations of the last attempt */
   private iterations = 0;
   /** Gustafsson's controller: the last accepted step and its error */
@@ -159,6 +174,7 @@ export class Radau5Stepper implements Stepper {
     this.t = this.tPrev = t0;
     this.f = counted(f, this.stats);
     this.trial = settings.trial ? counted(settings.trial, this.stats) : this.f;
+    this.thet = settings.jacobian ? THET : THET_DIFFERENCES;
     // RADAU5 transforms the tolerances (its §"ITOL"): the order-3 error estimate of an order-5
     // method overestimates the local error, so rtol' = 0.1 rtol^(2/3) and atol' = rtol' atol / rtol
     this.rtol = 0.1 * settings.rtol ** (2 / 3);
@@ -171,7 +187,12 @@ export class Radau5Stepper implements Stepper {
     [this.y0, this.scal, this.z1, this.z2, this.z3, this.f1, this.f2, this.f3] = [v(), v(), v(), v(), v(), v(), v(), v()];
     [this.cont, this.cont1, this.cont2, this.cont3, this.work] = [v(), v(), v(), v(), v()];
     this.rhs2 = new Float64Array(2 * n);
+    this.r2re = this.rhs2.subarray(0, n);
+    this.r2im = this.rhs2.subarray(n);
     this.J = new Float64Array(n * n);
+    this.e1 = new Float64Array(n * n);
+    this.e2 = new Float64Array(2 * n * n);
+    [this.p1, this.p2, this.nz] = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
     if (n) attempt(t0, this.x, this.h, () => this.f(this.y0, this.x, t0));
     this.scale();
   }
@@ -262,7 +283,7 @@ export class Radau5Stepper implements Stepper {
       alphn = ALPH / h,
       betan = BETA / h;
     this.faccon = Math.max(this.faccon, EPS) ** 0.8;
-    this.theta = THET;
+    this.theta = this.thet;
     let dynold = 0,
       thqold = 0;
     for (let newt = 0; ;) {
@@ -295,8 +316,9 @@ export class Radau5Stepper implements Stepper {
         r2[i] = TI21 * a1 + TI22 * a2 + TI23 * a3 - alphn * f2[i] + betan * f3[i];
         r2[n + i] = TI31 * a1 + TI32 * a2 + TI33 * a3 - alphn * f3[i] - betan * f2[i];
       }
-      const d1 = luSolve(this.e1!, z1),
-        d23 = luSolve(this.e2!, r2);
+      (solveReal(n, this.e1, this.p1, z1), solveComplex(n, this.e2, this.p2, this.r2re, this.r2im));
+      const d1 = z1,
+        d23 = r2;
       newt++;
       this.iterations = newt;
       let dyno = 0;
@@ -369,7 +391,8 @@ export class Radau5Stepper implements Stepper {
       f2[i] = hee1 * z1[i] + hee2 * z2[i] + hee3 * z3[i];
       cont[i] = f2[i] + y0[i];
     }
-    let e = luSolve(this.e1!, cont);
+    const e = cont;
+    solveReal(n, this.e1, this.p1, e);
     let err = rms(e, scal);
     if (err < 1 || !(this.first || this.reject)) return err;
     for (let i = 0; i < n; i++) cont[i] = y[i] + e[i];
@@ -380,8 +403,8 @@ export class Radau5Stepper implements Stepper {
       throw x;
     }
     for (let i = 0; i < n; i++) cont[i] = f1[i] + f2[i];
-    e = luSolve(this.e1!, cont);
-    err = rms(e, scal);
+    solveReal(n, this.e1, this.p1, cont);
+    err = rms(cont, scal);
     return Number.isFinite(err) ? err : Infinity;
   }
 
@@ -417,7 +440,7 @@ export class Radau5Stepper implements Stepper {
   private propose(hnew: number, h: number, proposal: number, last: boolean, rejectedHere: boolean): void {
     hnew = Math.min(hnew, this.hmax);
     if (rejectedHere) hnew = Math.min(hnew, h);
-    const keep = this.theta <= THET;
+    const keep = this.theta <= this.thet;
     this.needJacobian = !keep;
     if (last && !rejectedHere) this.h = hnew < h ? hnew : Math.max(proposal, h);
     else if (keep && hnew / h >= QUOT1 && hnew / h <= QUOT2) this.h = h;
@@ -446,36 +469,23 @@ export class Radau5Stepper implements Stepper {
     }
   }
 
-  /** E1 = (u1/h) I - J and E2 = ((α + iβ)/h) I - J in its real 2n form, factored; false when singular */
+  /** E1 = (u1/h) I - J and E2 = ((α + iβ)/h) I - J, factored in place; false when singular */
   private factor(h: number): boolean {
-    const { n, J } = this;
+    const { n, J, e1, e2 } = this;
     const fac1 = U1 / h,
       alphn = ALPH / h,
-      betan = BETA / h,
-      m = 2 * n;
-    const A1 = new Float64Array(n * n),
-      A2 = new Float64Array(m * m);
+      betan = BETA / h;
+    for (let k = 0; k < n * n; k++) ((e1[k] = -J[k]), (e2[2 * k] = -J[k]), (e2[2 * k + 1] = 0));
     for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        const a = -J[i * n + j];
-        A1[i * n + j] = a;
-        A2[i * m + j] = A2[(n + i) * m + n + j] = a;
-      }
-      A1[i * n + i] += fac1;
-      A2[i * m + i] += alphn;
-      A2[(n + i) * m + n + i] += alphn;
-      A2[i * m + n + i] = -betan;
-      A2[(n + i) * m + i] = betan;
+      e1[i * n + i] += fac1;
+      e2[2 * (i * n + i)] += alphn;
+      e2[2 * (i * n + i) + 1] = betan;
     }
     this.stats.decompositions++;
-    const e1 = luFactor(n, A1),
-      e2 = luFactor(m, A2);
-    if (isSingular(e1) || isSingular(e2)) {
+    if (!factorReal(n, e1, this.p1, this.nz) || !factorComplex(n, e2, this.p2, this.nz)) {
       this.hLu = NaN;
       return false;
     }
-    this.e1 = e1;
-    this.e2 = e2;
     this.hLu = h;
     return true;
   }
