@@ -30,67 +30,11 @@
 // implicit function theorem's LU (analysis/dense-lu.ts, which equilibrates
 // and allocates), but radau factors at every change of step size, and on
 // the falling humanoid that was a fifth of the run's time.
+import * as K from './radau-constants.ts';
 import { factorComplex, factorReal, solveComplex, solveReal } from './radau-lu.ts';
 import { NonFiniteError } from '../../codegen/state.ts';
 import { SimulationError } from '../../errors.ts';
 import { type Derivatives, type Stepper, type StepperSettings, StepFailure, attempt, counted, emptyStats, tooManySteps } from './stepper.ts';
-
-const EPS = Number.EPSILON;
-// the nodes c1, c2, c3 = 1 of Radau IIA of order 5 (§IV.5)
-const SQ6 = Math.sqrt(6);
-const C1 = (4 - SQ6) / 10,
-  C2 = (4 + SQ6) / 10;
-const C1M1 = C1 - 1,
-  C2M1 = C2 - 1,
-  C1MC2 = C1 - C2;
-// the error estimate's weights (γ0 = 1/u1, e = (DD1, DD2, DD3)/h; §IV.8 'Error Estimation')
-const DD1 = -(13 + 7 * SQ6) / 3,
-  DD2 = (-13 + 7 * SQ6) / 3,
-  DD3 = -1 / 3;
-// the eigenvalues of A⁻¹: u1 real, α ± iβ ('Simplified Newton Iterations')
-const CBRT81 = Math.cbrt(81),
-  CBRT9 = Math.cbrt(9);
-const U1 = 30 / (6 + CBRT81 - CBRT9);
-const ALPH0 = (12 - CBRT81 + CBRT9) / 60,
-  BETA0 = ((CBRT81 + CBRT9) * Math.sqrt(3)) / 60;
-const ALPH = ALPH0 / (ALPH0 * ALPH0 + BETA0 * BETA0),
-  BETA = BETA0 / (ALPH0 * ALPH0 + BETA0 * BETA0);
-// T with T⁻¹ A⁻¹ T = diag(u1, [[α, -β], [β, α]]), and T⁻¹; RADAU5's 20-digit values
-// rounded to doubles (T32 = 1, T33 = 0)
-const T11 = 0.09123239487089295,
-  T12 = -0.1412552950209542,
-  T13 = -0.030029194105147424;
-const T21 = 0.241717932707107,
-  T22 = 0.20412935229379994,
-  T23 = 0.3829421127572619;
-const T31 = 0.966048182615093;
-const TI11 = 4.325579890063155,
-  TI12 = 0.33919925181580984,
-  TI13 = 0.5417705399358749;
-const TI21 = -4.178718591551905,
-  TI22 = -0.32768282076106237,
-  TI23 = 0.47662355450055044;
-const TI31 = -0.5028726349457868,
-  TI32 = 2.571926949855605,
-  TI33 = -0.5960392048282249;
-// RADAU5's defaults: Newton iterations per step, the θ below which J is kept, the safety
-// factor, the bounds of h_new / h, and the band of h_new / h in which h (and its LU) is kept
-const NIT = 7,
-  THET = 0.001,
-  SAFE = 0.9,
-  FACL = 5,
-  FACR = 1 / 8,
-  QUOT1 = 1,
-  QUOT2 = 1.2;
-/**
- * θ below which J is kept when J is by differences (n evaluations of f, against 3 for one more
- * Newton iteration): RADAU5's documentation of WORK(3), "increase WORK(3), to 0.1 say, when
- * Jacobian evaluations are costly". On the contact robots (37 and 56 states) it halved the
- * Jacobians and cut the evaluations by a quarter to a half (docs/guide/contact.md).
- */
-const THET_DIFFERENCES = 0.1;
-/** attempts of one step (each cuts h by 2 or more) before the step is given up */
-const MAX_ATTEMPTS = 60;
 
 /**
  * Newton's outcome: converged, or h to be cut by shrink; nonFinite when f was not finite at a
@@ -153,7 +97,7 @@ export class Radau5Stepper implements Stepper {
   private first = true;
   private reject = false;
   private faccon = 1;
-  private theta = THET;
+  private theta = K.THET;
   /** θ below which J is kept: THET, or THET_DIFFERENCES when J is formed by differences */
   private readonly thet: number;
   /** Newton's iterations of the last attempt */
@@ -174,15 +118,15 @@ export class Radau5Stepper implements Stepper {
     this.t = this.tPrev = t0;
     this.f = counted(f, this.stats);
     this.trial = settings.trial ? counted(settings.trial, this.stats) : this.f;
-    this.thet = settings.jacobian ? THET : THET_DIFFERENCES;
+    this.thet = settings.jacobian ? K.THET : K.THET_DIFFERENCES;
     // RADAU5 transforms the tolerances (its §"ITOL"): the order-3 error estimate of an order-5
     // method overestimates the local error, so rtol' = 0.1 rtol^(2/3) and atol' = rtol' atol / rtol
     this.rtol = 0.1 * settings.rtol ** (2 / 3);
     this.atol = (this.rtol * settings.atol) / settings.rtol;
     // Newton stops at κ Tol ('Stopping Criterion'), RADAU5's FNEWT, on the transformed rtol
-    this.fnewt = Math.max((10 * EPS) / this.rtol, Math.min(0.03, Math.sqrt(this.rtol)));
+    this.fnewt = Math.max((10 * K.EPS) / this.rtol, Math.min(0.03, Math.sqrt(this.rtol)));
     this.hmax = settings.stop > t0 ? settings.stop - t0 : Infinity;
-    this.h = Math.min(settings.step > 10 * EPS ? settings.step : 1e-6, this.hmax);
+    this.h = Math.min(settings.step > 10 * K.EPS ? settings.step : 1e-6, this.hmax);
     const v = () => new Float64Array(n);
     [this.y0, this.scal, this.z1, this.z2, this.z3, this.f1, this.f2, this.f3] = [v(), v(), v(), v(), v(), v(), v(), v()];
     [this.cont, this.cont1, this.cont2, this.cont3, this.work] = [v(), v(), v(), v(), v()];
@@ -200,7 +144,7 @@ export class Radau5Stepper implements Stepper {
   step(until: number): void {
     const t0 = this.t;
     if (t0 >= until) return;
-    if (this.n === 0 || until - t0 <= 4 * EPS * Math.abs(until)) {
+    if (this.n === 0 || until - t0 <= 4 * K.EPS * Math.abs(until)) {
       this.t = until; // nothing to integrate, or a gap below rounding: onto until
       return;
     }
@@ -217,7 +161,7 @@ export class Radau5Stepper implements Stepper {
     let rejectedHere = false,
       singular = 0;
     for (let tries = 0; ; tries++) {
-      if (tries >= MAX_ATTEMPTS || 0.1 * h <= Math.abs(t0) * EPS) throw this.stepTooSmall(t0, h, tries);
+      if (tries >= K.MAX_ATTEMPTS || 0.1 * h <= Math.abs(t0) * K.EPS) throw this.stepTooSmall(t0, h, tries);
       if (this.needJacobian) this.formJacobian(t0);
       // a step cut to a sample time repeats the last one but for rounding (k h - t): its LU serves
       if (!(Math.abs(h - this.hLu) <= 1e-9 * h) && !this.factor(h)) {
@@ -228,7 +172,7 @@ export class Radau5Stepper implements Stepper {
       }
       const newton = this.newton(t0, h);
       if (!newton.converged) {
-        const givingUp = tries + 1 >= MAX_ATTEMPTS || 0.05 * h <= Math.abs(t0) * EPS;
+        const givingUp = tries + 1 >= K.MAX_ATTEMPTS || 0.05 * h <= Math.abs(t0) * K.EPS;
         if (givingUp && newton.failed) throw newton.failed; // the model's error, at a stage of the smallest step
         if (givingUp && newton.nonFinite) throw new StepFailure(t0, before, h);
         ({ h, last, rejectedHere } = this.rejected(h * newton.shrink));
@@ -236,11 +180,11 @@ export class Radau5Stepper implements Stepper {
       }
       const err = this.estimate(t0, h);
       // h_new = h / quot, quot = err^(1/4) / fac within [1/8, 5] ('Step Size Selection'), fac lower when Newton needed many iterations
-      const fac = Math.min(SAFE, (SAFE * (1 + 2 * NIT)) / (this.iterations + 2 * NIT));
-      let quot = Math.max(FACR, Math.min(FACL, err ** 0.25 / fac));
+      const fac = Math.min(K.SAFE, (K.SAFE * (1 + 2 * K.NIT)) / (this.iterations + 2 * K.NIT));
+      let quot = Math.max(K.FACR, Math.min(K.FACL, err ** 0.25 / fac));
       if (err < 1) {
         // Gustafsson's predictive controller ('Step Size Selection'): the last two accepted steps' errors
-        if (this.accepted > 0) quot = Math.max(quot, Math.max(FACR, Math.min(FACL, ((this.hacc / h) * ((err * err) / this.erracc) ** 0.25) / SAFE)));
+        if (this.accepted > 0) quot = Math.max(quot, Math.max(K.FACR, Math.min(K.FACL, ((this.hacc / h) * ((err * err) / this.erracc) ** 0.25) / K.SAFE)));
         this.hacc = h;
         this.erracc = Math.max(1e-2, err);
         this.accept(t0, h, last ? until : t0 + h);
@@ -279,20 +223,20 @@ export class Radau5Stepper implements Stepper {
   private newton(t0: number, h: number): Newton {
     const { n, x: y, z1, z2, z3, f1, f2, f3, work } = this;
     this.startingValues(h);
-    const fac1 = U1 / h,
-      alphn = ALPH / h,
-      betan = BETA / h;
-    this.faccon = Math.max(this.faccon, EPS) ** 0.8;
+    const fac1 = K.U1 / h,
+      alphn = K.ALPH / h,
+      betan = K.BETA / h;
+    this.faccon = Math.max(this.faccon, K.EPS) ** 0.8;
     this.theta = this.thet;
     let dynold = 0,
       thqold = 0;
     for (let newt = 0; ;) {
-      if (newt >= NIT) return { converged: false, shrink: 0.5 };
+      if (newt >= K.NIT) return { converged: false, shrink: 0.5 };
       // f at the stages, into z1..z3
       try {
         for (const [z, c] of [
-          [z1, C1],
-          [z2, C2],
+          [z1, K.C1],
+          [z2, K.C2],
           [z3, 1],
         ] as const) {
           for (let i = 0; i < n; i++) work[i] = y[i] + z[i];
@@ -305,16 +249,16 @@ export class Radau5Stepper implements Stepper {
         if (e instanceof SimulationError) return { converged: false, shrink: 0.5, failed: e };
         throw e;
       }
-      if (!(finite(z1) && finite(z2) && finite(z3))) return { converged: false, shrink: 0.5, nonFinite: true };
+      if (!(K.finite(z1) && K.finite(z2) && K.finite(z3))) return { converged: false, shrink: 0.5, nonFinite: true };
       // right-hand sides T⁻¹ F(Z) - Λ W / h, solved with E1 and E2 (RADAU5's SLVRAD)
       const r2 = this.rhs2;
       for (let i = 0; i < n; i++) {
         const a1 = z1[i],
           a2 = z2[i],
           a3 = z3[i];
-        z1[i] = TI11 * a1 + TI12 * a2 + TI13 * a3 - fac1 * f1[i];
-        r2[i] = TI21 * a1 + TI22 * a2 + TI23 * a3 - alphn * f2[i] + betan * f3[i];
-        r2[n + i] = TI31 * a1 + TI32 * a2 + TI33 * a3 - alphn * f3[i] - betan * f2[i];
+        z1[i] = K.TI11 * a1 + K.TI12 * a2 + K.TI13 * a3 - fac1 * f1[i];
+        r2[i] = K.TI21 * a1 + K.TI22 * a2 + K.TI23 * a3 - alphn * f2[i] + betan * f3[i];
+        r2[n + i] = K.TI31 * a1 + K.TI32 * a2 + K.TI33 * a3 - alphn * f3[i] - betan * f2[i];
       }
       (solveReal(n, this.e1, this.p1, z1), solveComplex(n, this.e2, this.p2, this.r2re, this.r2im));
       const d1 = z1,
@@ -329,26 +273,26 @@ export class Radau5Stepper implements Stepper {
       dyno = Math.sqrt(dyno / (3 * n));
       if (!Number.isFinite(dyno)) return { converged: false, shrink: 0.5, nonFinite: true };
       // the rate of convergence θ and the predicted error after NIT iterations ('Stopping Criterion')
-      if (newt > 1 && newt < NIT) {
+      if (newt > 1 && newt < K.NIT) {
         const thq = dyno / dynold;
         this.theta = newt === 2 ? thq : Math.sqrt(thq * thqold);
         thqold = thq;
         if (!(this.theta < 0.99)) return { converged: false, shrink: 0.5 };
         this.faccon = this.theta / (1 - this.theta);
-        const dyth = (this.faccon * dyno * this.theta ** (NIT - 1 - newt)) / this.fnewt;
+        const dyth = (this.faccon * dyno * this.theta ** (K.NIT - 1 - newt)) / this.fnewt;
         if (dyth >= 1) {
           const qnewt = Math.max(1e-4, Math.min(20, dyth));
-          return { converged: false, shrink: 0.8 * qnewt ** (-1 / (4 + NIT - 1 - newt)) };
+          return { converged: false, shrink: 0.8 * qnewt ** (-1 / (4 + K.NIT - 1 - newt)) };
         }
       }
-      dynold = Math.max(dyno, EPS);
+      dynold = Math.max(dyno, K.EPS);
       for (let i = 0; i < n; i++) {
         const w1 = (f1[i] += d1[i]),
           w2 = (f2[i] += d23[i]),
           w3 = (f3[i] += d23[n + i]);
-        z1[i] = T11 * w1 + T12 * w2 + T13 * w3;
-        z2[i] = T21 * w1 + T22 * w2 + T23 * w3;
-        z3[i] = T31 * w1 + w2;
+        z1[i] = K.T11 * w1 + K.T12 * w2 + K.T13 * w3;
+        z2[i] = K.T21 * w1 + K.T22 * w2 + K.T23 * w3;
+        z3[i] = K.T31 * w1 + w2;
       }
       if (this.faccon * dyno <= this.fnewt) return { converged: true };
     }
@@ -362,18 +306,18 @@ export class Radau5Stepper implements Stepper {
       return;
     }
     const c3q = h / this.hold,
-      c1q = C1 * c3q,
-      c2q = C2 * c3q;
+      c1q = K.C1 * c3q,
+      c2q = K.C2 * c3q;
     for (let i = 0; i < n; i++) {
       const ak1 = cont1[i],
         ak2 = cont2[i],
         ak3 = cont3[i];
-      const a = (z1[i] = c1q * (ak1 + (c1q - C2M1) * (ak2 + (c1q - C1M1) * ak3)));
-      const b = (z2[i] = c2q * (ak1 + (c2q - C2M1) * (ak2 + (c2q - C1M1) * ak3)));
-      const c = (z3[i] = c3q * (ak1 + (c3q - C2M1) * (ak2 + (c3q - C1M1) * ak3)));
-      f1[i] = TI11 * a + TI12 * b + TI13 * c;
-      f2[i] = TI21 * a + TI22 * b + TI23 * c;
-      f3[i] = TI31 * a + TI32 * b + TI33 * c;
+      const a = (z1[i] = c1q * (ak1 + (c1q - K.C2M1) * (ak2 + (c1q - K.C1M1) * ak3)));
+      const b = (z2[i] = c2q * (ak1 + (c2q - K.C2M1) * (ak2 + (c2q - K.C1M1) * ak3)));
+      const c = (z3[i] = c3q * (ak1 + (c3q - K.C2M1) * (ak2 + (c3q - K.C1M1) * ak3)));
+      f1[i] = K.TI11 * a + K.TI12 * b + K.TI13 * c;
+      f2[i] = K.TI21 * a + K.TI22 * b + K.TI23 * c;
+      f3[i] = K.TI31 * a + K.TI32 * b + K.TI33 * c;
     }
   }
 
@@ -384,16 +328,16 @@ export class Radau5Stepper implements Stepper {
    */
   private estimate(t0: number, h: number): number {
     const { n, x: y, y0, z1, z2, z3, f1, f2, cont, scal } = this;
-    const hee1 = DD1 / h,
-      hee2 = DD2 / h,
-      hee3 = DD3 / h;
+    const hee1 = K.DD1 / h,
+      hee2 = K.DD2 / h,
+      hee3 = K.DD3 / h;
     for (let i = 0; i < n; i++) {
       f2[i] = hee1 * z1[i] + hee2 * z2[i] + hee3 * z3[i];
       cont[i] = f2[i] + y0[i];
     }
     const e = cont;
     solveReal(n, this.e1, this.p1, e);
-    let err = rms(e, scal);
+    let err = K.rms(e, scal);
     if (err < 1 || !(this.first || this.reject)) return err;
     for (let i = 0; i < n; i++) cont[i] = y[i] + e[i];
     try {
@@ -404,7 +348,7 @@ export class Radau5Stepper implements Stepper {
     }
     for (let i = 0; i < n; i++) cont[i] = f1[i] + f2[i];
     solveReal(n, this.e1, this.p1, cont);
-    err = rms(cont, scal);
+    err = K.rms(cont, scal);
     return Number.isFinite(err) ? err : Infinity;
   }
 
@@ -414,10 +358,10 @@ export class Radau5Stepper implements Stepper {
     for (let i = 0; i < n; i++) {
       y[i] += z3[i];
       // divided differences of the collocation polynomial through (0, y), (c_i, y + Z_i), in units of h (RADAU5's CONT)
-      cont1[i] = (z2[i] - z3[i]) / C2M1;
-      const ak = (z1[i] - z2[i]) / C1MC2;
-      const acont3 = (ak - z1[i] / C1) / C2;
-      cont2[i] = (ak - cont1[i]) / C1M1;
+      cont1[i] = (z2[i] - z3[i]) / K.C2M1;
+      const ak = (z1[i] - z2[i]) / K.C1MC2;
+      const acont3 = (ak - z1[i] / K.C1) / K.C2;
+      cont2[i] = (ak - cont1[i]) / K.C1M1;
       cont3[i] = cont2[i] - acont3;
     }
     this.settings.project?.(y); // back onto the constraint manifold (unit quaternions) after every accepted step
@@ -443,7 +387,7 @@ export class Radau5Stepper implements Stepper {
     const keep = this.theta <= this.thet;
     this.needJacobian = !keep;
     if (last && !rejectedHere) this.h = hnew < h ? hnew : Math.max(proposal, h);
-    else if (keep && hnew / h >= QUOT1 && hnew / h <= QUOT2) this.h = h;
+    else if (keep && hnew / h >= K.QUOT1 && hnew / h <= K.QUOT2) this.h = h;
     else this.h = hnew;
   }
 
@@ -461,7 +405,7 @@ export class Radau5Stepper implements Stepper {
     work.set(y);
     for (let j = 0; j < n; j++) {
       const ysafe = work[j];
-      const delta = Math.sqrt(EPS * Math.max(1e-5, Math.abs(ysafe)));
+      const delta = Math.sqrt(K.EPS * Math.max(1e-5, Math.abs(ysafe)));
       work[j] = ysafe + delta;
       this.trial(cont, work, t);
       for (let i = 0; i < n; i++) J[i * n + j] = (cont[i] - y0[i]) / delta;
@@ -472,9 +416,9 @@ export class Radau5Stepper implements Stepper {
   /** E1 = (u1/h) I - J and E2 = ((α + iβ)/h) I - J, factored in place; false when singular */
   private factor(h: number): boolean {
     const { n, J, e1, e2 } = this;
-    const fac1 = U1 / h,
-      alphn = ALPH / h,
-      betan = BETA / h;
+    const fac1 = K.U1 / h,
+      alphn = K.ALPH / h,
+      betan = K.BETA / h;
     for (let k = 0; k < n * n; k++) ((e1[k] = -J[k]), (e2[2 * k] = -J[k]), (e2[2 * k + 1] = 0));
     for (let i = 0; i < n; i++) {
       e1[i * n + i] += fac1;
@@ -502,7 +446,7 @@ export class Radau5Stepper implements Stepper {
       return;
     }
     const u = (s - this.tSol) / this.hSol;
-    for (let i = 0; i < n; i++) out[i] = x[i] + u * (cont1[i] + (u - C2M1) * (cont2[i] + (u - C1M1) * cont3[i]));
+    for (let i = 0; i < n; i++) out[i] = x[i] + u * (cont1[i] + (u - K.C2M1) * (cont2[i] + (u - K.C1M1) * cont3[i]));
   }
 
   /** a changed state at t (an event's reinit): no polynomial, J formed anew, the step size kept */
@@ -521,7 +465,7 @@ export class Radau5Stepper implements Stepper {
 
   private stepTooSmall(t: number, h: number, tries: number): SimulationError {
     const what =
-      tries >= MAX_ATTEMPTS
+      tries >= K.MAX_ATTEMPTS
         ? `${tries} attempts of the step failed, the last of ${h.toPrecision(3)} s`
         : `the step size fell to ${h.toPrecision(3)} s, below rounding`;
     return new SimulationError(`the radau integrator could not take a step from time ${t}: ${what}`, {
@@ -533,21 +477,8 @@ export class Radau5Stepper implements Stepper {
     return new SimulationError(
       `the radau integrator's iteration matrix I - h γ ∂f/∂x is singular at time ${t} (step ${h.toPrecision(3)} s, five step sizes tried)`,
       {
-        hint: "∂f/∂x is probably not finite or not consistent with f there (a kink, a division near zero, the model's own Jacobian wrong); check the model near this time, or try --integrator adaptive",
+        hint: "∂f/∂x is probably not K.finite or not consistent with f there (a kink, a division near zero, the model's own Jacobian wrong); check the model near this time, or try --integrator adaptive",
       },
     );
   }
-}
-
-/** RMS of e_i / scal_i, at least 1e-10 (RADAU5's error norm) */
-function rms(e: Float64Array, scal: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < e.length; i++) s += (e[i] / scal[i]) ** 2;
-  const err = Math.sqrt(s / e.length);
-  return Number.isNaN(err) ? Infinity : Math.max(err, 1e-10);
-}
-
-function finite(v: Float64Array): boolean {
-  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
-  return true;
 }
