@@ -18,6 +18,11 @@
 // tearing variables and the blocks' J^-1 enter the generated code
 // (torn-point.ts).
 //
+// A free or ball joint's quaternion: q holds its four numbers (n_q
+// positions), and d/dq is along q (+) delta e_j, Q (x) exp(delta e_k / 2)
+// for its rotation about frame_b's axis k (inverse-tangents.ts), so every
+// Jacobian stays n x n, on the tangent space.
+//
 // Glossary: n coordinates; matrices n x n row-major; L the factor of M = L^T L
 // (dense-cholesky.ts: a tree's M factors without fill-in).
 import { SimulationError } from '../errors.ts';
@@ -102,8 +107,8 @@ export class DynamicsDerivatives {
       if (state.fallbackEvaluations() !== fallbacks) throw this.fellBack();
     }
     u.set(state.u);
+    for (let i = 0; i < s.positionAt.length; i++) x[s.positionAt[i]] = q[i];
     for (let i = 0; i < n; i++) {
-      x[s.qAt[i]] = q[i];
       x[s.qdAt[i]] = qd ? qd[i] : 0;
       u[s.qddAt[i]] = qdd ? qdd[i] : 0;
     }
@@ -174,10 +179,11 @@ export class DynamicsDerivatives {
     this.massMatrix(q, M, t);
     const f = ltlFactor(this.n, M, this.L);
     if (typeof f === 'number') {
-      const c = this.dynamics.model.coordinates[f];
-      throw new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${f}, coordinate ${c.q})`, {
-        variables: [c.q],
-        hint: 'a coordinate that moves no mass (a massless end link, a zero inertia about its axis) has no acceleration to differentiate: give its link mass or inertia',
+      const c = this.dynamics.model.coordinates[f],
+        name = c.quaternion ? c.qd : c.q;
+      throw new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${f}, coordinate ${name})`, {
+        variables: [name],
+        hint: 'a coordinate that moves no mass (a massless end link, a zero inertia about its axis), or two that move the same masses alike (a free joint on a massless root whose first joint turns about the same axis), have no acceleration to differentiate: give the link mass or inertia',
       });
     }
     return f;

@@ -20,6 +20,11 @@
 // filled at run time (torn-point.ts, `loops`). A relaxing iteration or a
 // block formed by columns has none: why is said.
 //
+// A free or ball joint's rotation about frame_b's axis k has no position of
+// its own: its direction "q" moves the four numbers of its quaternion along
+// 1/2 Q (x) (0, e_k) (rotationTangent), so dID/dq is taken on the tangent
+// space of the rotations, n x n, as Pinocchio's derivatives are.
+//
 // Glossary: n coordinates, D directions; seeds as tangent.ts.
 import { type Expr, ONE, ZERO, add, mul, num } from '../expr/index.ts';
 import { Variable } from '../model/index.ts';
@@ -158,11 +163,22 @@ export class InverseTangents {
     more?.(seeds);
     for (let j = 0; j < this.n; j++) {
       for (const [what, , d] of seed(j)) {
+        const quaternion = what === 'q' ? slots.quaternion[j] : undefined;
         const v = what === 'q' ? plan.states[slots.qAt[j]] : what === 'qd' ? plan.states[slots.qdAt[j]] : plan.inputs[slots.qddAt[j]];
-        const dirs = seeds.get(v.id) ?? new Array<Expr>(D).fill(ZERO);
-        if (typeof d === 'number') dirs[d] = ONE;
-        else dirs[0] = d;
-        seeds.set(v.id, dirs);
+        // a quaternion joint's rotation moves its four Q at once (rotationTangent); the others their own variable by one
+        const moves = quaternion
+          ? rotationTangent(
+              Array.from(quaternion.Q, (i) => plan.states[i]),
+              quaternion.axis,
+            )
+          : [[v, ONE] as const];
+        for (const [m, by] of moves) {
+          const dirs = seeds.get(m.id) ?? new Array<Expr>(D).fill(ZERO);
+          const k = typeof d === 'number' ? d : 0;
+          // several rotations of one joint seed its Q in the same run-time direction: their moves add
+          dirs[k] = add(dirs[k], typeof d === 'number' ? by : mul(by, d));
+          seeds.set(m.id, dirs);
+        }
       }
     }
     const t = this.tangentsOf(seeds, D);
@@ -200,4 +216,20 @@ export function inverseTangents(model: CompiledModel): InverseTangents | string 
     cache.set(model, made);
   }
   return made;
+}
+
+/**
+ * The tangent of Q (x) exp(delta e_axis / 2) at delta = 0, 1/2 Q (x) (0, e_axis):
+ * Pinocchio's integrate on a unit quaternion, its perturbation on the right
+ * because the joint's angular velocity w is resolved in frame_b
+ * (der(Q) = 1/2 Q (x) (0, w), quaternion.ts). R(Q) is R(Q / |Q|), so a Q
+ * not quite of unit norm moves the rotation the same way.
+ */
+function rotationTangent(Q: readonly Variable[], axis: number): (readonly [Variable, Expr])[] {
+  const [w, x, y, z] = Q.map((v) => v.e);
+  const half = (...e: Expr[]) => e.map((v, i) => [Q[i], mul(0.5, v)] as const);
+  const neg = (e: Expr) => mul(-1, e);
+  if (axis === 0) return half(neg(x), w, z, neg(y));
+  if (axis === 1) return half(neg(y), neg(z), w, x);
+  return half(neg(z), y, neg(x), w);
 }
