@@ -46,7 +46,7 @@ export class InverseTangents {
   /** how many extra inputs the loops take (none for a tree) */
   readonly loopInputs: number;
   private readonly plan: SolvePlan;
-  private made: { mass?: DerivedCode; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
+  private made: { mass?: DerivedCode; massBias?: MassBias; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
   private readonly byParameters = new Map<string, DerivedCode>();
 
   /** `probe`: the plan's tangents in no direction, which say where its blocks' extra inputs go */
@@ -79,6 +79,39 @@ export class InverseTangents {
         return out;
       },
     ));
+  }
+
+  /**
+   * What forward dynamics takes from one run at (q, qd, 0): M's lower
+   * triangle as `mass`, then tau there (h, the bias), then the tangents of
+   * the loops' z along each qdd_j (z-major) — with them the z at any qdd is
+   * z(0) + dz/dqdd qdd, exact where only linear blocks depend on qdd (ID is
+   * affine in qdd), so the Jacobians' run needs no new solve of the loop
+   */
+  get massBias(): MassBias {
+    if (this.made.massBias) return this.made.massBias;
+    const n = this.n;
+    let affine = true,
+      zs = 0;
+    const code = this.derive(
+      'massBias',
+      n,
+      (j) => [['qdd', j, j]],
+      (tau, dtau, t) => {
+        const out: Expr[] = [];
+        for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) out.push(dtau(i, j));
+        for (let i = 0; i < n; i++) out.push(tau(i));
+        for (const b of t.blocks) {
+          const moves = b.z.some((z) => t.tangent(z.id)?.some((e) => !(e.op === 'const' && e.value === 0)));
+          // a Newton block that moves with qdd is not affine in it: the Jacobians' run solves the loop again
+          if (moves && this.plan.steps.some((st) => st.kind === 'newton' && st.block === b.block)) affine = false;
+          for (const z of b.z) for (let j = 0; j < n; j++) out.push(t.tangent(z.id)?.[j] ?? ZERO);
+          zs += b.z.length;
+        }
+        return out;
+      },
+    );
+    return (this.made.massBias = { code, affine, zs });
   }
 
   /** tau, then dID/dq and dID/dqd row-major (n x n each) */
@@ -154,7 +187,7 @@ export class InverseTangents {
     name: string,
     D: number,
     seed: (j: number) => Seed[],
-    outputs: (tau: (i: number) => Expr, dtau: (i: number, d: number) => Expr) => Expr[],
+    outputs: (tau: (i: number) => Expr, dtau: (i: number, d: number) => Expr, t: PlanTangents) => Expr[],
     extra: Variable[] = [],
     more?: (seeds: Map<number, Expr[]>) => void,
   ): DerivedCode {
@@ -197,8 +230,15 @@ export class InverseTangents {
       const dv = v && t.tangent(v.id);
       return dv ? mul(s.sign, dv[d]) : ZERO;
     };
-    return derivedCode(plan, [...t.extra, ...extra], t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
+    return derivedCode(plan, [...t.extra, ...extra], t.assigns, outputs(tau, dtau, t), `${this.model.report.model}.${name}`, this.model.fail);
   }
+}
+
+/** InverseTangents.massBias: the code, whether the loops' z are affine in qdd, and how many z there are */
+export interface MassBias {
+  readonly code: DerivedCode;
+  readonly affine: boolean;
+  readonly zs: number;
 }
 
 const cache = new WeakMap<CompiledModel, InverseTangents | string>();
