@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.ts';
 import { linearize } from '../../src/analysis/index.ts';
 import { Mechanism } from '../../src/library/multibody/index.ts';
+import tumbling, { parameters as box } from '../../mechanisms/tumbling.ts';
 import { forwardDynamics, jacobian } from '../dynamics/differences.ts';
 import { places, tangentJacobian } from '../dynamics/tangent-space.ts';
 import { relativeDifference } from './helpers.ts';
@@ -102,4 +103,21 @@ describe('linearize of a floating model on the tangent space', () => {
       ).toEqual(qd.map((v) => expect.closeTo(v, 12)));
     });
   }
+});
+
+describe("the tumbling box's linearization (docs/guide/analysis.md)", () => {
+  it('spun about its intermediate axis: eigenvalues +-omega sqrt((I2 - I1)(I3 - I2) / (I1 I3)) = +-1.8, the chart turning at +-|w0|/2 i, eight zeros', () => {
+    const l = linearize(tumbling(), { at: { 'j.w[1]': 0 } });
+    expect(l.A).toHaveLength(12);
+    const [I1, I2, I3] = [box.b ** 2 + box.c ** 2, box.a ** 2 + box.c ** 2, box.a ** 2 + box.b ** 2].map((v) => (box.m * v) / 12);
+    const lambda = box.spin * Math.sqrt(((I2 - I1) * (I3 - I2)) / (I1 * I3));
+    expect(lambda).toBeCloseTo(1.8, 12);
+    const e = l.eigenvalues;
+    expect(e.filter((v) => Math.abs(v.re) > 1e-9 && Math.abs(v.im) < 1e-12).map((v) => v.re)).toEqual([
+      expect.closeTo(lambda, 10),
+      expect.closeTo(-lambda, 10),
+    ]);
+    expect(e.filter((v) => Math.abs(v.im) > 1e-9).map((v) => Math.abs(v.im))).toEqual([expect.closeTo(box.spin / 2, 10), expect.closeTo(box.spin / 2, 10)]);
+    expect(e.filter((v) => Math.hypot(v.re, v.im) < 1e-9)).toHaveLength(8);
+  });
 });
