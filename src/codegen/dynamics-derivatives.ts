@@ -262,10 +262,12 @@ export class DynamicsDerivatives {
 
   /** tau = ID(q, qd, qdd), dID/dq and dID/dqd (one generated function), and M */
   inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array): InverseDerivatives {
-    // M first: with a loop its run solves the point at qdd = 0, which the Jacobians' run then replaces
-    const mass = M ?? this.massMatrix(q, new Float64Array(this.n * this.n), t);
     this.run(this.code.jacobian, t, q, qd, qdd);
-    return this.jacobianOutputs(mass);
+    if (M) return this.jacobianOutputs(M);
+    // M on the same inputs (a loop's z and J^-1 at this point: M does not depend on qd, qdd), no second solve
+    const mass = this.code.mass;
+    mass.run(t, this.x, this.u, this.dynamics.state.p);
+    return this.jacobianOutputs(this.lowerTriangle(mass, new Float64Array(this.n * this.n)));
   }
 
   /** the outputs of the Jacobians' code just run: tau, dID/dq, dID/dqd; and M */
