@@ -67,7 +67,7 @@ const models: { name: string; build: () => Mechanism; h?: number }[] = [
   { name: 'a chain of three ball joints', build: ballChain },
   { name: 'free-floating PUMA 560 (URDF --floating, 6 + 6)', build: floatingPuma },
   { name: 'free-floating KUKA iiwa 14 (MJCF freejoint, 6 + 7)', build: floatingIiwa },
-  { name: 'floating humanoid (6 + 31, branched)', build: () => humanoid({ floating: 1 }) },
+  { name: 'floating humanoid (35 coordinates: 6 + 29, branched)', build: () => humanoid({ floating: 1 }) },
   ...[2, 5, 15, 23, 24].map((seed) => {
     const spec = generate(seed, { family: 'floating' });
     return { name: `fuzz floating tree seed ${seed} (${spec.links.map((l) => l.joint).join(', ')})`, build: () => buildMechanism(spec), h: 3e-4 };
