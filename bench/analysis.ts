@@ -9,8 +9,8 @@
 // generated analysis code costs to make, and its size, beside the forward
 // code's, close the table. A table on stdout, JSON in bench/results/. The
 // loop rows (four-bar, six-bar: derivatives through the loop's blocks,
-// plan-tangents.ts) have no MJCF for MuJoCo and no frame-Jacobian function
-// (a loop's J needs its point solved); their points stay near the
+// plan-tangents.ts) have no MJCF for MuJoCo; their frame Jacobian solves
+// the loop at q first (frame-jacobian.ts); their points stay near the
 // assembled start so that each loop's Newton keeps its branch.
 //
 //   npm run bench:analysis
@@ -130,8 +130,8 @@ function kron(row: Row, rounds: number) {
     derivatives: made(() => run.forwardDerivatives(q1, zero, zero)),
     tangent: made(() => run.inverseTangent(q1, zero, zero, zero, zero, zero)),
     linearize: made(() => linearize(fwd, { at, method: 'generated' })),
-    frameJacobian: near ? 0 : made(() => (jacobian = frameJacobianFunction(fwd, frame))),
-    jdotqd: near ? 0 : made(() => jacobian!.jdotqd(q1, zero)),
+    frameJacobian: made(() => (jacobian = frameJacobianFunction(fwd, frame))),
+    jdotqd: made(() => jacobian!.jdotqd(q1, zero)),
   };
   const subjects: [string, Subject][] = [
     [`forward call (${fwd.report.mode})`, near ? evalNear(fwd, 1, x0, near) : evalSubject(fwd, 1)],
@@ -142,12 +142,8 @@ function kron(row: Row, rounds: number) {
     ['dtau/d(q, qd, qdd), generated', point(6, (q, qd, r) => run.inverseDerivatives(q, qd, r))],
     ['ID tangent along one direction', point(7, (q, qd, r) => run.inverseTangent(q, qd, r, qd, r, q))],
     ['linearize (A, B), generated', point(8, () => linearize(fwd, { at }))],
-    ...(near
-      ? []
-      : ([
-          [`frame Jacobian of ${frame}, generated function of q`, subject(n, 9, (q) => jacobian!.jacobian(q))],
-          [`J' qd of ${frame}, generated function of (q, qd)`, subject(n, 10, (q, qd) => jacobian!.jdotqd(q, qd))],
-        ] as [string, Subject][])),
+    [`frame Jacobian of ${frame}, generated function of q`, point(9, (q) => jacobian!.jacobian(q))],
+    [`J' qd of ${frame}, generated function of (q, qd)`, point(10, (q, qd) => jacobian!.jdotqd(q, qd))],
   ];
   const warmed = subjects.map(([, s]) => warm(s, { minCalls: 2000, maxMs: 8000 }));
   const timings = timeRounds(warmed, rounds);

@@ -225,7 +225,8 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   };
   if (problem === 'inverse')
     report.inverse = {
-      coordinates: coordinates.map((k) => k.q.name.replace(/\.q(\[\d+\])?$/, '$1')),
+      // a quaternion joint's rotation is named by its angular velocity (j.w[1]): it has no angle of its own
+      coordinates: coordinates.map((k) => (k.quaternion ? k.qd.name : k.q.name.replace(/\.q(\[\d+\])?$/, '$1'))),
       forces: coordinates.map((k) => k.tau.name),
       ops: generated.ops,
     };
@@ -233,7 +234,13 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
   const kinematics = model.describeStructure() as CompileReport['kinematics'];
   if (kinematics) report.kinematics = kinematics;
   const header = { model: report.model, mode, equations: report.equations, states: generated.layout.states.join(', ') };
-  const names = coordinates.map((k) => ({ q: k.q.name, qd: k.qd.name, qdd: k.qdd.name, tau: k.tau.name }));
+  const names = coordinates.map((k) => ({
+    q: k.q.name,
+    qd: k.qd.name,
+    qdd: k.qdd.name,
+    tau: k.tau.name,
+    ...(k.quaternion && { quaternion: { Q: k.quaternion.Q.map((v) => v.name), axis: k.quaternion.axis } }),
+  }));
   const target = checkTarget(options.target);
   const base = compiledData(plan, reduced, generated, report, header, {
     folded: options.foldParameters ?? true,

@@ -15,7 +15,7 @@ import type { Model } from '../model/index.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type PointOptions, operatingPoint } from './linearize.ts';
 import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
-import { codeFor, generatedRows, straightPlan } from './linearize-generated.ts';
+import { type Code, codeFor, generatedRows, straightPlan } from './linearize-generated.ts';
 import { frameBiasCode } from './frame-bias.ts';
 import type { DerivedCode } from '../codegen/derived.ts';
 import type { ModelState } from '../codegen/state.ts';
@@ -139,9 +139,7 @@ export function frameJacobianFunction(
   const names = [...[1, 2, 3].map((k) => `${frame}.r[${k}]`), ...[1, 2, 3].flatMap((a) => [1, 2, 3].map((b) => `${frame}.R[${a}][${b}]`))];
   const pairs = coordinates(compiled);
   const c = withLocalTable(() => codeFor(compiled, [], names, names, true)!);
-  // a loop's tangent code needs the point solved (its blocks' z and J^-1): not a function of q alone
-  const why =
-    typeof c === 'string' ? c : c.loops ? 'its relaxed form keeps a loop solved at run time' : pairs.length === 0 ? 'no state q with der(q) = qd' : undefined;
+  const why = typeof c === 'string' ? c : pairs.length === 0 ? 'no state q with der(q) = qd' : undefined;
   if (why !== undefined || typeof c === 'string') {
     throw new UsageError(`the frame Jacobian of ${frame} as a function of q cannot be generated: ${why}`, {
       hint: 'frameJacobian(model, frame, { at }) works on any model, loops included',
@@ -154,6 +152,7 @@ export function frameJacobianFunction(
     u = Float64Array.from(compiled.defaults.u),
     p = Float64Array.from(compiled.defaults.p);
   const at = Int32Array.from(pairs, (c) => c.q);
+  const point = c.loops ? loopPoint(compiled, frame, names, c.loops, code, x) : undefined;
   // workspace slots: R[a][b] at 3a + b, and coordinate i's rows dr[k] at 12 i + k, dR[a][b] at 12 i + 3 + 3a + b
   const R = Int32Array.from({ length: 9 }, (_, k) => code.slots[3 + k]);
   const d = Int32Array.from({ length: 12 * n }, (_, k) => code.slots[12 + (k % 12) * D + at[Math.floor(k / 12)]]);
@@ -163,7 +162,8 @@ export function frameJacobianFunction(
         `the Jacobian of ${frame} takes ${n} coordinates (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and a J of ${6 * n}, got ${q.length} and ${J.length}`,
       );
     for (let i = 0; i < n; i++) x[at[i]] = q[i];
-    code.run(0, x, u, p);
+    if (point) point.run();
+    else code.run(0, x, u, p);
     for (let i = 0, o = 0; i < n; i++, o += 12) {
       for (let k = 0; k < 3; k++) J[k * n + i] = w[d[o + k]];
       // W = dR/dq R^T, skew-symmetric (frameJacobian), its axial vector: W(a, b) = sum_c dR[a][c] R[b][c]
@@ -200,6 +200,7 @@ export function frameJacobianFunction(
       throw new UsageError(
         `J' qd of ${frame} takes ${n} coordinates and ${n} speeds (${pairs.map((c) => compiled.stateNames[c.q]).join(', ')}) and an out of 6, got ${q.length}, ${qd.length} and ${out.length}`,
       );
+    if (point) return loopBias(q, qd, out);
     const b = (bias ??= withLocalTable(() => frameBiasCode(compiled, straightPlan(compiled), frame, pairs)));
     for (let i = 0; i < n; i++) ((x[at[i]] = q[i]), (x[speedAt[i]] = qd[i]));
     b.run(0, x, u, p);
@@ -216,7 +217,61 @@ export function frameJacobianFunction(
         throw new SimulationError(`J' qd of ${frame} is not finite at this q, qd`, { hint: 'q or qd not finite, or a joint at a singular position' });
     return out;
   };
+  // through a loop: the model's own accelerations at (q, qd) and any drive, [a; z] = J qdd + J' qd, so
+  // J' qd = [a; z] - J qdd with the J of this point (the frame's a and z are its world-resolved accelerations)
+  const J = new Float64Array(6 * n),
+    accelerations = [...[1, 2, 3].map((k) => `${frame}.a[${k}]`), ...[1, 2, 3].map((k) => `${frame}.z[${k}]`)];
+  const loopBias = (q: ArrayLike<number>, qd: ArrayLike<number>, out: Float64Array): Float64Array => {
+    for (let i = 0; i < n; i++) x[speedAt[i]] = qd[i];
+    jacobian(q, J);
+    for (let k = 0; k < 6; k++) {
+      let Jqdd = 0;
+      for (let i = 0; i < n; i++) Jqdd += J[k * n + i] * point!.dx[speedAt[i]];
+      out[k] = point!.state.signal(accelerations[k]) - Jqdd;
+    }
+    for (let k = 0; k < 6; k++)
+      if (!Number.isFinite(out[k]))
+        throw new SimulationError(`J' qd of ${frame} is not finite at this q, qd`, { hint: 'q or qd not finite, or the loop at a singular position' });
+    return out;
+  };
   return { coordinates: pairs.map((c) => compiled.stateNames[c.q]), jacobian, jdotqd };
+}
+
+/**
+ * Through a kinematic loop the tangent code takes the point solved: the
+ * model's own code closes the loop at x (its Newton warm start keeps the
+ * assembly branch from call to call), then its blocks' z and J^-1 enter
+ * the code (torn-point.ts), so J is by the independent coordinates, the
+ * loop's joints following through its implicit tangent. The code's r and
+ * R must be the model's there (else a relaxed pivot was not trusted and
+ * its torn fallback solved the point).
+ */
+function loopPoint(
+  compiled: CompiledModel,
+  frame: string,
+  names: readonly string[],
+  loops: NonNullable<Code['loops']>,
+  code: Code['code'],
+  x: Float64Array,
+): { run: () => void; state: ModelState; dx: Float64Array } {
+  const state = compiled.createState(),
+    dx = new Float64Array(x.length);
+  const run = () => {
+    state.derivatives(0, x, dx);
+    loops.u.set(state.u);
+    loops.point.fill(0, x, loops.u, state.p, state.w);
+    code.run(0, x, loops.u, state.p);
+    for (let k = 0; k < names.length; k++) {
+      const v = code.w[code.slots[k]],
+        want = state.signal(names[k]);
+      if (!(Math.abs(v - want) <= 1e-9 * (1 + Math.abs(want))))
+        throw new SimulationError(`the Jacobian of ${frame}: its code computes ${names[k]} = ${v} at this q, the compiled model ${want}`, {
+          variables: [names[k]],
+          hint: 'a relaxed loop is near a singular pivot here (its torn fallback ran): compile the model with { mode: "torn" }',
+        });
+    }
+  };
+  return { run, state, dx };
 }
 
 /** the states q with der(q) = qd, another state (an alias of it, or an assignment of it in the plan), by their indices in x */

@@ -12,6 +12,7 @@ import { type CompileOptions, compile } from '../compile.ts';
 import { CompiledModel } from '../codegen/compiled.ts';
 import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
 import { generatedLinearization } from './linearize-generated.ts';
+import { onTangentSpace } from './linearize-tangent.ts';
 import type { ModelState } from '../codegen/state.ts';
 import { type Eigenvalue, eigenvalues } from './eigenvalues.ts';
 
@@ -39,6 +40,13 @@ export interface LinearizeOptions extends PointOptions {
    * the model allows it (no loop solved at run time); else symbolic.
    */
   method?: 'generated' | 'symbolic';
+  /**
+   * a free or ball joint's quaternion: 'tangent' (the default) replaces its
+   * four states Q[1..4] by the rotation vector theta[1..3] about frame_b's
+   * axes (A of a floating model 2 n_v x 2 n_v, linearize-tangent.ts);
+   * 'states' keeps the four
+   */
+  quaternions?: 'tangent' | 'states';
 }
 
 /** x' = A x + B u, y = C x + D u about an operating point, with its eigenvalues */
@@ -109,7 +117,8 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
       ({ A, B, C, D } = fast);
       y = outputs.map((name) => solved.state.signal(name));
     }
-    return {
+    const groups = options.quaternions === 'states' ? [] : (compiled.data.unitNorms ?? []);
+    const lin: Linearization = {
       model: compiled.report.model,
       time: point.t,
       states: [...compiled.stateNames],
@@ -124,10 +133,11 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
       C,
       D,
       method: typeof fast === 'string' ? 'symbolic' : 'generated',
-      eigenvalues: eigenvalues(A),
+      eigenvalues: groups.length ? [] : eigenvalues(A),
       compileMs,
-      linearizeMs: Math.round((performance.now() - t0) * 100) / 100,
+      linearizeMs: 0,
     };
+    return { ...onTangentSpace(lin, groups), linearizeMs: Math.round((performance.now() - t0) * 100) / 100 };
   });
 }
 

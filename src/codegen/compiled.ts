@@ -16,6 +16,7 @@ import { show } from '../expr/index.ts';
 import { Component } from '../model/index.ts';
 import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
 import { iterationFailure } from './relax-iterate.ts';
+import { positionNames } from './coordinate-slots.ts';
 import { type CoordinateNames, type DerivativeOptions, InverseDynamics } from './inverse.ts';
 import type { ForwardDerivatives, InverseDerivatives } from './dynamics-derivatives.ts';
 import type { Problem } from '../report.ts';
@@ -83,6 +84,8 @@ export class CompiledModel {
   readonly problem: Problem;
   /** problem 'inverse': the generalized coordinates (the state joints' q, qd, qdd, tau), the order of inverse()'s arrays */
   readonly coordinates: readonly CoordinateNames[];
+  /** problem 'inverse': the names of q's entries, the coordinates' q with a free or ball joint's quaternion Q[1..4] once for its three rotations (n_q >= n) */
+  readonly positions: readonly string[];
   /** the generated functions and the layout of x, u, p and the workspace */
   readonly generated: Generated;
   /** the compile report (kron compile --json) */
@@ -113,6 +116,7 @@ export class CompiledModel {
     this.folded = options.folded;
     this.problem = options.problem ?? 'forward';
     this.coordinates = options.coordinates ?? [];
+    this.positions = positionNames(this.coordinates);
     const w = doubles(data.defaults.w.length);
     data.defaults.w.forEach((v, i) => (w[i] = v));
     this.defaults = { x: Float64Array.from(data.defaults.x), w, u: Float64Array.from(data.defaults.u), p: Float64Array.from(data.defaults.p) };

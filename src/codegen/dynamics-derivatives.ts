@@ -18,6 +18,11 @@
 // tearing variables and the blocks' J^-1 enter the generated code
 // (torn-point.ts).
 //
+// A free or ball joint's quaternion: q holds its four numbers (n_q
+// positions), and d/dq is along q (+) delta e_j, Q (x) exp(delta e_k / 2)
+// for its rotation about frame_b's axis k (inverse-tangents.ts), so every
+// Jacobian stays n x n, on the tangent space.
+//
 // Glossary: n coordinates; matrices n x n row-major; L the factor of M = L^T L
 // (dense-cholesky.ts: a tree's M factors without fill-in).
 import { SimulationError } from '../errors.ts';
@@ -102,8 +107,8 @@ export class DynamicsDerivatives {
       if (state.fallbackEvaluations() !== fallbacks) throw this.fellBack();
     }
     u.set(state.u);
+    for (let i = 0; i < s.positionAt.length; i++) x[s.positionAt[i]] = q[i];
     for (let i = 0; i < n; i++) {
-      x[s.qAt[i]] = q[i];
       x[s.qdAt[i]] = qd ? qd[i] : 0;
       u[s.qddAt[i]] = qdd ? qdd[i] : 0;
     }
@@ -154,11 +159,16 @@ export class DynamicsDerivatives {
 
   /** M(q) into out (n x n, row-major), from its generated lower triangle */
   massMatrix(q: ArrayLike<number>, out: Float64Array, t = 0): Float64Array {
+    const code = this.code.mass;
+    this.run(code, t, q, undefined, undefined);
+    return this.lowerTriangle(code, out);
+  }
+
+  /** M from the lower triangle the code just run computed first, mirrored, into out */
+  private lowerTriangle(code: DerivedCode, out: Float64Array): Float64Array {
     const { n } = this,
-      code = this.code.mass,
       w = code.w,
       slots = code.slots;
-    this.run(code, t, q, undefined, undefined);
     for (let i = 0, k = 0; i < n; i++) {
       for (let j = 0; j <= i; j++, k++) {
         const v = w[slots[k]];
@@ -169,34 +179,32 @@ export class DynamicsDerivatives {
     return out;
   }
 
-  /** the factor L^T L of M(q) into L; a typed error when M is not positive definite */
-  private factor(q: ArrayLike<number>, t: number, M: Float64Array): Float64Array {
-    this.massMatrix(q, M, t);
+  /** M factored L^T L into L; a typed error when M is not positive definite */
+  private checkFactor(M: Float64Array): Float64Array {
     const f = ltlFactor(this.n, M, this.L);
     if (typeof f === 'number') {
-      const c = this.dynamics.model.coordinates[f];
-      throw new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${f}, coordinate ${c.q})`, {
-        variables: [c.q],
-        hint: 'a coordinate that moves no mass (a massless end link, a zero inertia about its axis) has no acceleration to differentiate: give its link mass or inertia',
+      const c = this.dynamics.model.coordinates[f],
+        name = c.quaternion ? c.qd : c.q;
+      throw new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${f}, coordinate ${name})`, {
+        variables: [name],
+        hint: 'a coordinate that moves no mass (a massless end link, a zero inertia about its axis), or two that move the same masses alike (a free joint on a massless root whose first joint turns about the same axis), have no acceleration to differentiate: give the link mass or inertia',
       });
     }
     return f;
   }
 
-  /** qdd = M^-1 (tau - h) with L factored; into qdd */
-  private accelerations(t: number, q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, qdd: Float64Array): Float64Array {
-    this.dynamics.bias(q, qd, this.h, t);
-    for (let i = 0; i < this.n; i++) qdd[i] = tau[i] - this.h[i];
-    return ltlSolveColumns(this.n, this.L, qdd, 1);
-  }
-
-  /** qdd = FD(q, qd, tau) and dqdd/d(q, qd, tau) */
+  /**
+   * qdd = FD(q, qd, tau) and dqdd/d(q, qd, tau). One run of the massBias
+   * code at (q, qd, 0) gives M and h (with a loop: after one solve of the
+   * loop and one inversion of its blocks' J), then the Jacobians' code runs
+   * at qdd on the same J^-1, the loops' z moved to qdd along their tangents
+   */
   forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
     const { n } = this;
     const M = new Float64Array(n * n);
-    const L = this.factor(q, t, M);
-    const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
-    const id = this.inverse(q, qd, qdd, t, M);
+    const qdd = this.solveForward(q, qd, tau, t, M);
+    const id = this.atAccelerations(q, qd, qdd, tau, t, M);
+    const L = this.L;
     // -M^-1 dID/dq and -M^-1 dID/dqd; M^-1 from the identity
     for (const J of [id.dtau_dq, id.dtau_dqd]) for (let k = 0; k < J.length; k++) J[k] = -J[k];
     const dq = ltlSolveColumns(n, L, id.dtau_dq, n);
@@ -206,17 +214,72 @@ export class DynamicsDerivatives {
     return { qdd, dqdd_dq: dq, dqdd_dqd: dqd, dqdd_dtau: ltlSolveColumns(n, L, eye, n) };
   }
 
+  /** M (into M, factored into L) and h from one run of the massBias code at (q, qd, 0); qdd = M^-1 (tau - h) */
+  private solveForward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t: number, M: Float64Array): Float64Array {
+    const { n } = this,
+      { code } = this.code.massBias,
+      names = this.dynamics.model.coordinates;
+    this.run(code, t, q, qd, undefined);
+    this.lowerTriangle(code, M);
+    this.checkFactor(M);
+    const h = this.same(this.read(code, (n * (n + 1)) / 2, this.h, (i) => names[i].tau));
+    const qdd = new Float64Array(n);
+    for (let i = 0; i < n; i++) qdd[i] = tau[i] - h[i];
+    return ltlSolveColumns(n, this.L, qdd, 1);
+  }
+
+  /**
+   * tau, dID/dq, dID/dqd at (q, qd, qdd = FD(tau)) right after solveForward:
+   * with a loop whose z are affine in qdd, the massBias run's z moved along
+   * their tangents and its J^-1 kept (no second solve); else a run of its own
+   */
+  private atAccelerations(
+    q: ArrayLike<number>,
+    qd: ArrayLike<number>,
+    qdd: Float64Array,
+    tau: ArrayLike<number>,
+    t: number,
+    M: Float64Array,
+  ): InverseDerivatives {
+    const mb = this.code.massBias;
+    if (this.code.loopInputs === 0 || !mb.affine) return this.inverse(q, qd, qdd, t, M);
+    const { n, u, x } = this,
+      m = this.dynamics.state.u.length,
+      w = mb.code.w,
+      slots = mb.code.slots,
+      from = (n * (n + 1)) / 2 + n;
+    for (let k = 0; k < mb.zs; k++) {
+      let dz = 0;
+      for (let j = 0; j < n; j++) dz += w[slots[from + k * n + j]] * qdd[j];
+      u[m + k] += dz;
+    }
+    for (let i = 0; i < n; i++) u[this.code.slots.qddAt[i]] = qdd[i];
+    this.code.jacobian.run(t, x, u, this.dynamics.state.p);
+    // the code's tau must be the drive itself: ID(q, qd, FD(q, qd, tau)) = tau
+    for (let i = 0; i < n; i++) this.tau[i] = tau[i];
+    return this.jacobianOutputs(M);
+  }
+
   /** tau = ID(q, qd, qdd), dID/dq and dID/dqd (one generated function), and M */
   inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array): InverseDerivatives {
+    this.run(this.code.jacobian, t, q, qd, qdd);
+    if (M) return this.jacobianOutputs(M);
+    // M on the same inputs (a loop's z and J^-1 at this point: M does not depend on qd, qdd), no second solve
+    const mass = this.code.mass;
+    mass.run(t, this.x, this.u, this.dynamics.state.p);
+    return this.jacobianOutputs(this.lowerTriangle(mass, new Float64Array(this.n * this.n)));
+  }
+
+  /** the outputs of the Jacobians' code just run: tau, dID/dq, dID/dqd; and M */
+  private jacobianOutputs(M: Float64Array): InverseDerivatives {
     const { n } = this,
       code = this.code.jacobian;
-    this.run(code, t, q, qd, qdd);
     const names = this.dynamics.model.coordinates;
     const by = (what: 'q' | 'qd') => (k: number) => `d(${names[(k / n) | 0].tau})/d(${names[k % n][what]})`;
     const tau = this.same(this.read(code, 0, new Float64Array(n), (i) => names[i].tau));
     const dq = this.read(code, n, new Float64Array(n * n), by('q'));
     const dqd = this.read(code, n + n * n, new Float64Array(n * n), by('qd'));
-    return { tau, dtau_dq: dq, dtau_dqd: dqd, dtau_dqdd: M ?? this.massMatrix(q, new Float64Array(n * n), t) };
+    return { tau, dtau_dq: dq, dtau_dqd: dqd, dtau_dqdd: M };
   }
 
   /** tau = ID(q, qd, qdd) and dID/dp (n x P, row-major) for the symbolic parameters at these indices of the plan's */
@@ -247,8 +310,7 @@ export class DynamicsDerivatives {
     t = 0,
   ): { qdd: Float64Array; dqdd_dp: Float64Array } {
     const { n } = this;
-    this.factor(q, t, new Float64Array(n * n));
-    const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
+    const qdd = this.solveForward(q, qd, tau, t, new Float64Array(n * n));
     const { dtau_dp } = this.inverseByParameters(q, qd, qdd, indices, t);
     for (let k = 0; k < dtau_dp.length; k++) dtau_dp[k] = -dtau_dp[k];
     return { qdd, dqdd_dp: ltlSolveColumns(n, this.L, dtau_dp, indices.length) };
@@ -284,8 +346,7 @@ export class DynamicsDerivatives {
     t = 0,
   ): { qdd: Float64Array; dqdd: Float64Array } {
     const { n } = this;
-    this.factor(q, t, new Float64Array(n * n));
-    const qdd = this.accelerations(t, q, qd, tau, new Float64Array(n));
+    const qdd = this.solveForward(q, qd, tau, t, new Float64Array(n * n));
     const { dtau: dID } = this.inverseTangent(q, qd, qdd, dq, dqd, new Float64Array(n), t);
     const dqdd = Float64Array.from(dID, (v, i) => dtau[i] - v);
     return { qdd, dqdd: ltlSolveColumns(n, this.L, dqdd, 1) };

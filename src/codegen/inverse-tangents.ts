@@ -20,6 +20,11 @@
 // filled at run time (torn-point.ts, `loops`). A relaxing iteration or a
 // block formed by columns has none: why is said.
 //
+// A free or ball joint's rotation about frame_b's axis k has no position of
+// its own: its direction "q" moves the four numbers of its quaternion along
+// 1/2 Q (x) (0, e_k) (rotationTangent), so dID/dq is taken on the tangent
+// space of the rotations, n x n, as Pinocchio's derivatives are.
+//
 // Glossary: n coordinates, D directions; seeds as tangent.ts.
 import { type Expr, ONE, ZERO, add, mul, num } from '../expr/index.ts';
 import { Variable } from '../model/index.ts';
@@ -41,7 +46,7 @@ export class InverseTangents {
   /** how many extra inputs the loops take (none for a tree) */
   readonly loopInputs: number;
   private readonly plan: SolvePlan;
-  private made: { mass?: DerivedCode; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
+  private made: { mass?: DerivedCode; massBias?: MassBias; jacobian?: DerivedCode; jvp?: DerivedCode } = {};
   private readonly byParameters = new Map<string, DerivedCode>();
 
   /** `probe`: the plan's tangents in no direction, which say where its blocks' extra inputs go */
@@ -74,6 +79,39 @@ export class InverseTangents {
         return out;
       },
     ));
+  }
+
+  /**
+   * What forward dynamics takes from one run at (q, qd, 0): M's lower
+   * triangle as `mass`, then tau there (h, the bias), then the tangents of
+   * the loops' z along each qdd_j (z-major) — with them the z at any qdd is
+   * z(0) + dz/dqdd qdd, exact where only linear blocks depend on qdd (ID is
+   * affine in qdd), so the Jacobians' run needs no new solve of the loop
+   */
+  get massBias(): MassBias {
+    if (this.made.massBias) return this.made.massBias;
+    const n = this.n;
+    let affine = true,
+      zs = 0;
+    const code = this.derive(
+      'massBias',
+      n,
+      (j) => [['qdd', j, j]],
+      (tau, dtau, t) => {
+        const out: Expr[] = [];
+        for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) out.push(dtau(i, j));
+        for (let i = 0; i < n; i++) out.push(tau(i));
+        for (const b of t.blocks) {
+          const moves = b.z.some((z) => t.tangent(z.id)?.some((e) => !(e.op === 'const' && e.value === 0)));
+          // a Newton block that moves with qdd is not affine in it: the Jacobians' run solves the loop again
+          if (moves && this.plan.steps.some((st) => st.kind === 'newton' && st.block === b.block)) affine = false;
+          for (const z of b.z) for (let j = 0; j < n; j++) out.push(t.tangent(z.id)?.[j] ?? ZERO);
+          zs += b.z.length;
+        }
+        return out;
+      },
+    );
+    return (this.made.massBias = { code, affine, zs });
   }
 
   /** tau, then dID/dq and dID/dqd row-major (n x n each) */
@@ -149,7 +187,7 @@ export class InverseTangents {
     name: string,
     D: number,
     seed: (j: number) => Seed[],
-    outputs: (tau: (i: number) => Expr, dtau: (i: number, d: number) => Expr) => Expr[],
+    outputs: (tau: (i: number) => Expr, dtau: (i: number, d: number) => Expr, t: PlanTangents) => Expr[],
     extra: Variable[] = [],
     more?: (seeds: Map<number, Expr[]>) => void,
   ): DerivedCode {
@@ -158,11 +196,22 @@ export class InverseTangents {
     more?.(seeds);
     for (let j = 0; j < this.n; j++) {
       for (const [what, , d] of seed(j)) {
+        const quaternion = what === 'q' ? slots.quaternion[j] : undefined;
         const v = what === 'q' ? plan.states[slots.qAt[j]] : what === 'qd' ? plan.states[slots.qdAt[j]] : plan.inputs[slots.qddAt[j]];
-        const dirs = seeds.get(v.id) ?? new Array<Expr>(D).fill(ZERO);
-        if (typeof d === 'number') dirs[d] = ONE;
-        else dirs[0] = d;
-        seeds.set(v.id, dirs);
+        // a quaternion joint's rotation moves its four Q at once (rotationTangent); the others their own variable by one
+        const moves = quaternion
+          ? rotationTangent(
+              Array.from(quaternion.Q, (i) => plan.states[i]),
+              quaternion.axis,
+            )
+          : [[v, ONE] as const];
+        for (const [m, by] of moves) {
+          const dirs = seeds.get(m.id) ?? new Array<Expr>(D).fill(ZERO);
+          const k = typeof d === 'number' ? d : 0;
+          // several rotations of one joint seed its Q in the same run-time direction: their moves add
+          dirs[k] = add(dirs[k], typeof d === 'number' ? by : mul(by, d));
+          seeds.set(m.id, dirs);
+        }
       }
     }
     const t = this.tangentsOf(seeds, D);
@@ -181,8 +230,15 @@ export class InverseTangents {
       const dv = v && t.tangent(v.id);
       return dv ? mul(s.sign, dv[d]) : ZERO;
     };
-    return derivedCode(plan, [...t.extra, ...extra], t.assigns, outputs(tau, dtau), `${this.model.report.model}.${name}`, this.model.fail);
+    return derivedCode(plan, [...t.extra, ...extra], t.assigns, outputs(tau, dtau, t), `${this.model.report.model}.${name}`, this.model.fail);
   }
+}
+
+/** InverseTangents.massBias: the code, whether the loops' z are affine in qdd, and how many z there are */
+export interface MassBias {
+  readonly code: DerivedCode;
+  readonly affine: boolean;
+  readonly zs: number;
 }
 
 const cache = new WeakMap<CompiledModel, InverseTangents | string>();
@@ -200,4 +256,20 @@ export function inverseTangents(model: CompiledModel): InverseTangents | string 
     cache.set(model, made);
   }
   return made;
+}
+
+/**
+ * The tangent of Q (x) exp(delta e_axis / 2) at delta = 0, 1/2 Q (x) (0, e_axis):
+ * Pinocchio's integrate on a unit quaternion, its perturbation on the right
+ * because the joint's angular velocity w is resolved in frame_b
+ * (der(Q) = 1/2 Q (x) (0, w), quaternion.ts). R(Q) is R(Q / |Q|), so a Q
+ * not quite of unit norm moves the rotation the same way.
+ */
+function rotationTangent(Q: readonly Variable[], axis: number): (readonly [Variable, Expr])[] {
+  const [w, x, y, z] = Q.map((v) => v.e);
+  const half = (...e: Expr[]) => e.map((v, i) => [Q[i], mul(0.5, v)] as const);
+  const neg = (e: Expr) => mul(-1, e);
+  if (axis === 0) return half(neg(x), w, z, neg(y));
+  if (axis === 1) return half(neg(y), neg(z), w, x);
+  return half(neg(z), y, neg(x), w);
 }

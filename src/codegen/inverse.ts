@@ -11,8 +11,11 @@
 // (subtracting ID(q, 0, 0) removes gravity and springs, which do not depend
 // on qdd; with qd = 0 nothing depends on qd). n + 1 evaluations for M.
 //
-// Glossary: n coordinates; q, qd, qdd, tau arrays of n in the order of
-// compiled.coordinates; x the state vector, u the inputs, w the workspace.
+// Glossary: n coordinates; qd, qdd, tau arrays of n in the order of
+// compiled.coordinates; q an array of n_q in the order of compiled.positions
+// (n_q = n, plus one per free or ball joint: its quaternion's four numbers
+// for three rotations, coordinate-slots.ts); x the state vector, u the
+// inputs, w the workspace.
 import { ModelError, UsageError } from '../errors.ts';
 import type { CompiledModel, SignalSource } from './compiled.ts';
 import type { ModelState } from './state.ts';
@@ -39,6 +42,8 @@ export interface CoordinateNames {
   readonly qdd: string;
   /** its generalized force (the joint's input) */
   readonly tau: string;
+  /** a free or ball joint's rotation about frame_b's axis `axis`: the names of its quaternion Q[1..4] (coordinate-slots.ts) */
+  readonly quaternion?: { readonly Q: readonly string[]; readonly axis: number };
 }
 
 /**
@@ -54,11 +59,13 @@ export function registerTangentCode(make: (model: CompiledModel) => InverseTange
 
 /** a run of inverse dynamics: its own state (inputs, workspace, Newton warm starts of loops) */
 export class InverseDynamics {
-  /** number of coordinates */
+  /** number of coordinates (velocities, accelerations, forces) */
   readonly n: number;
+  /** number of positions q: n, plus one per free or ball joint (its quaternion's four numbers for three rotations) */
+  readonly nq: number;
   private readonly x: Float64Array;
+  private readonly positionAt: Int32Array;
   private readonly dx: Float64Array;
-  private readonly qAt: Int32Array;
   private readonly qdAt: Int32Array;
   private readonly qddAt: Int32Array;
   private readonly tauFrom: readonly SignalSource[];
@@ -78,7 +85,8 @@ export class InverseDynamics {
     }
     const slots = coordinateSlots(model);
     this.n = slots.qAt.length;
-    this.qAt = slots.qAt;
+    this.nq = slots.positionAt.length;
+    this.positionAt = slots.positionAt;
     this.qdAt = slots.qdAt;
     this.qddAt = slots.qddAt;
     this.tauFrom = slots.tauFrom;
@@ -91,15 +99,18 @@ export class InverseDynamics {
 
   /** tau = ID(q, qd, qdd) into tau (returned); allocates nothing */
   evaluate(t: number, q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, tau: Float64Array = new Float64Array(this.n)): Float64Array {
-    const { x, n } = this;
-    if (q.length !== n || qd.length !== n || qdd.length !== n || tau.length !== n) {
+    const { x, n, nq } = this;
+    if (q.length !== nq || qd.length !== n || qdd.length !== n || tau.length !== n) {
+      const got = `got q ${q.length}, qd ${qd.length}, qdd ${qdd.length}, tau ${tau.length}`;
       throw new UsageError(
-        `inverse dynamics takes ${n} coordinates (${this.model.coordinates.map((c) => c.q).join(', ')}), got q ${q.length}, qd ${qd.length}, qdd ${qdd.length}, tau ${tau.length}`,
+        nq === n
+          ? `inverse dynamics takes ${n} coordinates (${this.model.coordinates.map((c) => c.q).join(', ')}), ${got}`
+          : `inverse dynamics takes ${nq} positions (${this.model.positions.join(', ')}) and ${n} coordinates (${this.model.coordinates.map((c) => c.qd).join(', ')}), ${got}`,
       );
     }
     const u = this.state.u;
+    for (let i = 0; i < nq; i++) x[this.positionAt[i]] = q[i];
     for (let i = 0; i < n; i++) {
-      x[this.qAt[i]] = q[i];
       x[this.qdAt[i]] = qd[i];
       u[this.qddAt[i]] = qdd[i];
     }
@@ -252,11 +263,17 @@ export class InverseDynamics {
     });
   }
 
-  /** q has n entries, and so has `a` (named `what`, or an output of `size`); else a UsageError */
+  /** q has nq entries, `a` n (named `what`, or an output of `size`), and so has b; else a UsageError */
   private check(q: ArrayLike<number>, a: ArrayLike<number>, size: number, what: string, b?: ArrayLike<number>): void {
     const n = this.n,
-      names = () => this.model.coordinates.map((c) => c.q).join(', ');
-    if (q.length !== n) throw new UsageError(`${this.model.report.model} has ${n} coordinates (${names()}), got q of ${q.length}`);
+      names = () => this.model.coordinates.map((c) => (c.quaternion ? c.qd : c.q)).join(', ');
+    if (q.length !== this.nq)
+      throw new UsageError(
+        this.nq === n
+          ? `${this.model.report.model} has ${n} coordinates (${names()}), got q of ${q.length}`
+          : `${this.model.report.model} has ${this.nq} positions (${this.model.positions.join(', ')}: a quaternion's four numbers for its joint's three rotations), got q of ${q.length}`,
+        { hint: 'compiled.positions names the entries of q, compiled.coordinates those of qd, qdd and tau' },
+      );
     if (a.length !== size)
       throw new UsageError(
         size === n ? `${what} takes ${n} entries (${names()}), got ${a.length}` : `${what} has ${size} entries, got an array of ${a.length}`,

@@ -75,8 +75,8 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
   for (const s of steps) {
     if (s.kind === 'assign') {
       const t = tangents(known(s.assigns), map, D, symbol);
-      out.push(...t.assigns);
-      primal.push(...s.assigns);
+      append(out, t.assigns);
+      append(primal, s.assigns);
       map = t.map;
       continue;
     }
@@ -86,10 +86,10 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     const k = s.z.length;
     // z = z~, its value given
     const zGiven = s.z.map((z) => new Variable(undefined, `${z.name}~`, 'input'));
-    given.push(...zGiven);
+    append(given, zGiven);
     const copies = s.z.map((z, i) => ({ target: z, expr: zGiven[i].e }));
-    out.push(...copies);
-    primal.push(...copies);
+    append(out, copies);
+    append(primal, copies);
     // the residues with z held: r' in every direction
     const residues =
       s.kind === 'newton'
@@ -101,9 +101,9 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     const r = residues.map((e, i) => ({ target: new Temp(`h${s.block}[${i}]`), expr: e }));
     const before = known(s.kind === 'newton' ? s.y : s.prelude);
     const held = tangents([...before, ...known(r)], map, D, symbol);
-    out.push(...held.assigns);
-    primal.push(...before);
-    if (s.kind === 'newton') primal.push(...known(s.jacobianPrelude));
+    append(out, held.assigns);
+    append(primal, before);
+    if (s.kind === 'newton') append(primal, known(s.jacobianPrelude));
     // dz = -J^-1 r', J^-1 given at run time
     const inverse = rows(
       k * k,
@@ -120,8 +120,8 @@ export function planTangents(plan: SolvePlan, steps: readonly Step[], seeds: Rea
     });
     // then y with dz; a Newton block's y were computed (and their tangents with z held) above
     const after = tangents(known(s.y), zSeeds, D, symbol);
-    out.push(...(s.kind === 'newton' ? after.assigns.filter((a) => !s.y.includes(a)) : after.assigns));
-    if (s.kind === 'linear') primal.push(...s.y);
+    append(out, s.kind === 'newton' ? after.assigns.filter((a) => !s.y.includes(a)) : after.assigns);
+    if (s.kind === 'linear') append(primal, s.y);
     map = after.map;
     blocks.push({ block: s.block, z: s.z, J: s.kind === 'newton' ? s.jacobian : s.H, inverse });
   }
@@ -136,4 +136,9 @@ function bind(out: Assign[], e: Expr, name: string): Expr {
   const t = new Temp(name);
   out.push({ target: t, expr: e });
   return t.e;
+}
+
+/** list's items pushed onto out one by one: a spread of a large tree's tangents (10^5 assignments) overflows the call stack */
+function append<T>(out: T[], list: readonly T[]): void {
+  for (const x of list) out.push(x);
 }

@@ -339,4 +339,12 @@ export interface GeneralizedCoordinate {
   readonly qdd: Variable;
   /** generalized force */
   readonly tau: Variable;
+  /**
+   * A free or ball joint's rotation about its frame_b axis `axis` (0..2):
+   * the orientation is the unit quaternion Q (four states) and qd the
+   * angular velocity's component, so the coordinate has no position of its
+   * own (q is then Q[axis + 2], the quaternion's vector part, as a name);
+   * derivatives by it are along Q (x) exp(delta e_axis / 2)
+   */
+  readonly quaternion?: { readonly Q: readonly Variable[]; readonly axis: number };
 }

@@ -25,10 +25,15 @@ export function jacobian(f: (x: Float64Array) => Float64Array, x: ArrayLike<numb
   return J;
 }
 
-/** qdd = FD(q, qd, tau) by a model compiled for the forward problem (torn or relaxed), in the inverse model's coordinate order */
+/**
+ * qdd = FD(q, qd, tau) by a model compiled for the forward problem (torn or
+ * relaxed), in the inverse model's coordinate order; q's entries named by
+ * `positions` (the inverse model's, with a free or ball joint's quaternion)
+ */
 export function forwardDynamics(
   fwd: CompiledModel,
   coordinates: CompiledModel['coordinates'],
+  positions: readonly string[] = coordinates.map((k) => k.q),
 ): (q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>) => Float64Array {
   const state = fwd.createState();
   const x = state.x0(),
@@ -38,7 +43,7 @@ export function forwardDynamics(
     if (i < 0) throw new Error(`${name} is not a state of the forward model`);
     return i;
   };
-  const iq = coordinates.map((k) => at(k.q)),
+  const iq = positions.map(at),
     iqd = coordinates.map((k) => at(k.qd));
   const itau = coordinates.map((k) => fwd.generated.layout.inputs.indexOf(k.tau));
   return (q, qd, tau) => {

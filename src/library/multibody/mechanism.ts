@@ -9,6 +9,7 @@
 // tree, cuts every kinematic loop and chooses the state joints
 // (topology.ts); the compile report lists what it chose.
 import { type GeneralizedCoordinate, Model, components, elaborate, variableOf } from '../../model/index.ts';
+import type { Expr } from '../../expr/index.ts';
 import { KronError, UsageError } from '../../errors.ts';
 import { Body, type BodyOptions } from './body.ts';
 import { BodyCylinder, type BodyCylinderOptions } from './body-cylinder.ts';
@@ -149,27 +150,12 @@ export class Mechanism extends Model {
   /** the state joints' coordinates in declaration order (the order of the compiled states) */
   override generalizedCoordinates(): GeneralizedCoordinate[] {
     elaborate(this);
-    // a quaternion's four positions for three velocities: not one (q, qd, qdd, tau) per coordinate (issue 29)
-    const quaternion = components(this)
-      .filter((c) => (c instanceof FreeJoint || c instanceof BallJoint) && c.role === 'state')
-      .map((c) => c.path);
-    if (quaternion.length) {
-      throw new UsageError(
-        `inverse dynamics (and with it the mass matrix and bias) of a model with free or quaternion ball joints is not built yet: ${quaternion.join(', ')}`,
-        {
-          component: quaternion[0],
-          hint: 'their coordinates are a quaternion Q[1..4] with velocities w[1..3]; forward dynamics, linearize and simulate work; for inverse dynamics use revolute or Cardan spherical joints for now',
-        },
-      );
-    }
-    return components(this)
-      .flatMap((c) => (c instanceof Joint ? c.stateCoordinates() : []))
-      .map((k) => ({
-        q: variableOf(k.q)!,
-        qd: variableOf(k.qd)!,
-        qdd: variableOf(k.qdd)!,
-        tau: variableOf(k.tau)!,
-      }));
+    return components(this).flatMap((c): GeneralizedCoordinate[] => {
+      if (c instanceof FreeJoint || c instanceof BallJoint) return c.role === 'state' ? quaternionCoordinates(c) : [];
+      return c instanceof Joint
+        ? c.stateCoordinates().map((k) => ({ q: variableOf(k.q)!, qd: variableOf(k.qd)!, qdd: variableOf(k.qdd)!, tau: variableOf(k.tau)! }))
+        : [];
+    });
   }
 
   /**
@@ -239,4 +225,22 @@ export class Mechanism extends Model {
   rotation(name: string, options: FixedRotationOptions): FixedRotation {
     return this.add(new FixedRotation(name, options));
   }
+}
+
+/**
+ * A free joint's three translations (r, v = der(r), vd, f along frame_a's
+ * axes) and, for it and a ball joint, the three rotations about frame_b's
+ * axes: qd = w[i], qdd = wd[i], tau = tau[i], positions the quaternion Q
+ * (four numbers for three velocities, GeneralizedCoordinate.quaternion)
+ */
+function quaternionCoordinates(j: FreeJoint | BallJoint): GeneralizedCoordinate[] {
+  const v = (e: Expr) => variableOf(e)!;
+  const rot = j.rotation!,
+    Q = rot.Q.map(v);
+  const translations =
+    j instanceof FreeJoint
+      ? [0, 1, 2].map((i) => ({ q: v(j.translation!.r[i]), qd: v(j.translation!.v[i]), qdd: v(j.translation!.vd[i]), tau: v(j.translation!.f[i]) }))
+      : [];
+  const rotations = [0, 1, 2].map((axis) => ({ q: Q[axis + 1], qd: v(rot.w[axis]), qdd: v(rot.wd[axis]), tau: v(rot.tau[axis]), quaternion: { Q, axis } }));
+  return [...translations, ...rotations];
 }
