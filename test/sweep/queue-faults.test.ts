@@ -14,6 +14,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueueKey } from '../../src/sweep/signing.ts';
+import { kronInProcess } from '../cli/in-process.ts';
 import {
   BACKSTOP,
   type Kron,
@@ -47,11 +48,11 @@ let port: number, url: string, redis: Awaited<ReturnType<typeof startRedis>>, at
 /** the worker of the first tests */
 let w: Kron;
 
-/** the same sweep on threads here: the reference every queued sweep must equal */
+/** the same sweep on threads here, in this process (main()): the reference every queued sweep must equal */
 async function local(sweep: string[], name: string): Promise<string> {
   const out = join(dir, `${name}-local.csv`);
-  const run = kron(['sweep', ...sweep, '--workers', '1', '--out', out]);
-  expect(await exited(run), run.stderrText()).toBe(0);
+  const run = await kronInProcess('sweep', ...sweep, '--workers', '1', '--out', out);
+  expect(run.status, run.stderr).toBe(0);
   return readFileSync(out, 'utf8');
 }
 
