@@ -2,7 +2,7 @@
 //   KRON_TEST_CPU=/tmp/cpu.jsonl npx vitest run && npm run test:cpu -- /tmp/cpu.jsonl [rows]
 // Rows are the costliest files first; "own" is the test file's worker process, "children"
 // the processes it spawned (kron CLIs, npm, redis-server, Chromium) once they have exited.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { relative } from 'node:path';
 
@@ -15,6 +15,10 @@ interface Row {
 const [path, count = '25'] = process.argv.slice(2);
 if (!path) {
   console.error('usage: npm run test:cpu -- <file written with KRON_TEST_CPU=file> [rows]');
+  process.exit(2);
+}
+if (!existsSync(path)) {
+  console.error(`${path} not found: write it with KRON_TEST_CPU=${path} npm test`);
   process.exit(2);
 }
 const rows = readFileSync(path, 'utf8')
