@@ -16,7 +16,8 @@
 // and what a compile-and-simulate user does not get: three.js, uPlot and the
 // Redis queue's packages are optional peers (the page is shipped bundled), and
 // a queued sweep without them says what to install.
-// Slow (a build and two installs): generous timeouts.
+// Slow (a build and three installs): the suite's backstop of 10 minutes (vitest.config.ts) for each test,
+// none of their own.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,8 @@ const npx = (...args: string[]) => run('npx', ['--no', '--', ...args], app);
 // Test 1 and the getting-started guide (test 7) run npx itself, as the user types it.
 const bin = (command: string, ...args: string[]) => run(join(app, 'node_modules/.bin', command), args, app);
 const OFFLINE_FRIENDLY = ['--prefer-offline', '--no-audit', '--no-fund'];
+/** how long a server may take to print its URL: a backstop for one that never does, not a guess of how long it takes */
+const URL_WAIT = 300_000;
 let tarball = '';
 
 beforeAll(() => {
@@ -120,7 +123,7 @@ beforeAll(() => {
   const installed = run('npm', ['install', tarball, ...OFFLINE_FRIENDLY], app);
   expect(installed.status, installed.output).toBe(0);
   writeFileSync(join(app, 'model.ts'), MODEL);
-}, 600_000);
+});
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -197,7 +200,7 @@ describe('npm pack, installed into a fresh folder', () => {
     } finally {
       renameSync(`${tsx}.away`, tsx);
     }
-  }, 120_000);
+  });
 
   it("2. kron simulate model.ts (a model module importing from 'kron'): qdd at t = 0 is the closed form", () => {
     const r = bin('kron', 'simulate', 'model.ts', '--stop', '0.01', '--signals', 'j1.q,der(j1.qd)');
@@ -216,7 +219,7 @@ describe('npm pack, installed into a fresh folder', () => {
     // the second run of the module is served from the compile cache
     const again = bin('kron', 'compile', 'model.ts');
     expect(again.stdout).toMatch(/from the compile cache/);
-  }, 120_000);
+  });
 
   it('3. a plain .mjs script imports compile and simulate: torn and relaxed print the closed-form acceleration', () => {
     writeFileSync(join(app, 'accel.mjs'), SCRIPT);
@@ -232,7 +235,7 @@ describe('npm pack, installed into a fresh folder', () => {
     const want = closedForm(P.q0);
     expect(Object.keys(printed)).toEqual(['torn', 'relaxed']);
     for (const v of Object.values(printed)) expect(Math.abs(v - want)).toBeLessThan(1e-12 * Math.abs(want));
-  }, 120_000);
+  });
 
   it('8. kron examples lists the examples; one copied into the folder runs with tsx and measures the exact period', () => {
     const list = bin('kron', 'examples');
@@ -252,7 +255,7 @@ describe('npm pack, installed into a fresh folder', () => {
     expect(check.status, check.output).toBe(2);
     expect(check.stderr).toContain('UsageError: kron check needs the package typescript, which is not installed');
     expect(check.stderr).toContain('npm install --save-dev typescript');
-  }, 120_000);
+  });
 
   it("4. tsc --strict --noEmit (module nodenext) of a consumer of 'kron' and 'kron/browser' against the shipped types", () => {
     const typescript = `typescript@${pkg.devDependencies.typescript.replace(/^[\^~]/, '')}`;
@@ -273,7 +276,7 @@ describe('npm pack, installed into a fresh folder', () => {
     const bad = bin('tsc', '-p', '.');
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/consumer\.ts.*TS2322/);
-  }, 300_000);
+  });
 
   it('9. kron check type-checks a model module against the shipped declarations, then builds and compiles it', () => {
     // typescript is installed now (test 4)
@@ -288,7 +291,7 @@ describe('npm pack, installed into a fresh folder', () => {
     const before = text.slice(0, text.indexOf("q: 'zero'")).split('\n');
     expect(bad.stderr).toContain(`bad.ts:${before.length}:${before.at(-1)!.length + 1} Type 'string' is not assignable to type 'number'. (TS2322)`);
     expect(bad.stderr).toContain('ModelError: model module bad.ts does not type-check: 1 error, above');
-  }, 120_000);
+  });
 
   it("5. kron view model.ts serves the page with a bundle in which 'kron' is the browser entry", async () => {
     // the installed bin itself (what npx runs), so that killing the child stops the server
@@ -296,7 +299,7 @@ describe('npm pack, installed into a fresh folder', () => {
     try {
       const url = await new Promise<string>((ok, fail) => {
         let out = '';
-        const timer = setTimeout(() => fail(new Error(`no URL from kron view after 60 s: ${out}`)), 60_000);
+        const timer = setTimeout(() => fail(new Error(`no URL from kron view after ${URL_WAIT / 1000} s: ${out}`)), URL_WAIT);
         server.stdout!.on('data', (d) => {
           out += d;
           const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
@@ -321,7 +324,7 @@ describe('npm pack, installed into a fresh folder', () => {
     } finally {
       server.kill();
     }
-  }, 120_000);
+  });
 
   it('7. docs/guide/getting-started.md, as a new user follows it: every file and command on the page', async () => {
     const guide = readFileSync(join(root, 'docs/guide/getting-started.md'), 'utf8');
@@ -344,7 +347,7 @@ describe('npm pack, installed into a fresh folder', () => {
           try {
             const url = await new Promise<string>((ok, fail) => {
               let out = '';
-              const timer = setTimeout(() => fail(new Error(`no URL after 60 s: ${out}`)), 60_000);
+              const timer = setTimeout(() => fail(new Error(`no URL after ${URL_WAIT / 1000} s: ${out}`)), URL_WAIT);
               server.stdout!.on(
                 'data',
                 (d) => ((out += d), /http:\/\/127\.0\.0\.1:\d+\//.test(out) && (clearTimeout(timer), ok(/http:\/\/127\.0\.0\.1:\d+\//.exec(out)![0]))),
@@ -390,7 +393,7 @@ describe('npm pack, installed into a fresh folder', () => {
     const printed = outputs.find((o) => o.startsWith('q at 2 s:'))!;
     expect(printed).toContain(`q at 2 s: ${rest(400).toFixed(4)} rad`);
     expect(printed).toContain(`torque at 2 s: ${(2 * 9.80665 * 0.5 * Math.cos(rest(400))).toFixed(3)} N m`);
-  }, 600_000);
+  });
 
   it("6. a web app bundling 'kron' and 'kron/browser' for the browser gets no Node-only code", () => {
     // the viewer component's optional peers, as the app installs them
@@ -410,5 +413,5 @@ await build({
     expect(js.length).toBeGreaterThan(100_000);
     expect(js).toContain('WebGLRenderer'); // the viewer component came along
     expect(js).not.toMatch(/node:(fs|path|module|child_process)|readFileSync/);
-  }, 300_000);
+  });
 });
