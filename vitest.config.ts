@@ -28,6 +28,8 @@ export default defineConfig({
     // two workers on these 2-core machines (vitest's default is cores - 1): the same CPU,
     // half the wall time when the machine is free
     maxWorkers: 2,
+    // per-file CPU, recorded only when KRON_TEST_CPU names a file (docs/development.md)
+    setupFiles: ['test/cpu/record.ts'],
     projects: [
       {
         extends: true,

@@ -51,7 +51,7 @@ describe('kron check', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(new RegExp(`^${r.file}: types ok, built and compiled: \\d+ equations, 2 states, (torn|relaxed) form`));
-  }, 120_000);
+  });
 
   it('a string start value and an unknown option: each at its file:line:col (exit 1), nothing run', async () => {
     const text = GOOD.replace('q: o.q0', "q: 'zero'").replace('{ m: 2,', '{ mass: 2,');
@@ -65,7 +65,7 @@ describe('kron check', () => {
     expect(lines[2]).toBe(`ModelError: model module ${r.file} does not type-check: 2 errors, above`);
     expect(lines[3]).toMatch(/^ {2}hint: /);
     expect(r.stdout).toBe('');
-  }, 120_000);
+  });
 
   it('a misspelt option gets the name it meant and the options there are', async () => {
     const text = GOOD.replace('{ axis:', '{ axsi:');
@@ -74,7 +74,7 @@ describe('kron check', () => {
     expect(r.stderr).toContain(
       `${place(r.file, text, 'axsi')} Object literal may only specify known properties, and 'axsi' does not exist in type 'JointOptions'. Did you mean axis? It takes: axis, q, qd,`,
     );
-  }, 120_000);
+  });
 
   it('a syntax error: its line and column, as kron compile says it, no stack', async () => {
     const text = GOOD.replace("new Mechanism('arm')", "new Mechanism('arm'");
@@ -84,7 +84,7 @@ describe('kron check', () => {
     expect(r.stderr).toBe(
       `ModelError: model module ${r.file} has a syntax error at ${place(r.file, text, ';\n  const j1')}: ')' expected.\n  hint: correct it, and check again\n`,
     );
-  }, 120_000);
+  });
 
   it('a module that type-checks but throws when built: its own error, where it threw', async () => {
     const text = GOOD.replace("const m = new Mechanism('arm');", "const m = new Mechanism('arm');\n  if (o.q0 > 0) throw new Error('no arm length');");
@@ -93,7 +93,7 @@ describe('kron check', () => {
     expect(r.stderr).toContain(`ModelError: model module ${r.file} threw an error while it was built: Error: no arm length`);
     expect(r.stderr).toContain(`at build (${place(r.file, text, 'new Error')})`);
     expect(r.stderr).not.toMatch(/node_modules|src\/cli/);
-  }, 120_000);
+  });
 
   it('no file, or one that is not there: usage errors (exit 2)', async () => {
     let stderr = '';

@@ -21,10 +21,10 @@ describe('compiles release their memory', () => {
     const r = heap('--compiles', '30', '--n', '4');
     expect(r.heapMB.map((h) => h.compiles)).toEqual([0, 1, 10, 30]);
     expect(Math.abs(r.growthMB)).toBeLessThan(3);
-  }, 180_000);
+  });
 
   it('a parameter study on one model kept alive (folded parameters, a new mass each compile): the same', () => {
     const r = heap('--compiles', '30', '--n', '4', '--sweep');
     expect(Math.abs(r.growthMB)).toBeLessThan(3);
-  }, 180_000);
+  });
 });

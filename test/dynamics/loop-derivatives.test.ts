@@ -7,8 +7,8 @@
 // dependent joints consistently. The inverse model is compiled torn and
 // relaxed too: both must give the same derivatives.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.ts';
-import type { Mechanism } from '../../src/index.ts';
+import { type CompileOptions, compile } from '../../src/compile.ts';
+import type { CompiledModel, Mechanism } from '../../src/index.ts';
 import fourbar from '../../mechanisms/fourbar.ts';
 import fourbarPlanar from '../../mechanisms/fourbar-planar.ts';
 import sixbar from '../../mechanisms/sixbar.ts';
@@ -31,6 +31,18 @@ const H = 3e-5;
 const vector = (n: number, rnd: () => number, s: number) => Float64Array.from({ length: n }, () => s * (2 * rnd() - 1));
 const mulMV = (A: Float64Array, v: ArrayLike<number>) => Float64Array.from(v, (_, i) => Array.from(v).reduce((s, x, j) => s + A[i * v.length + j] * x, 0));
 
+/**
+ * each model compiled once per set of options in this file: the forward and inverse models the tests and
+ * point() ask for again are the same compiles (a compiled model's evaluations do not change it)
+ */
+const compiledOnce = new Map<() => Mechanism, Map<string, CompiledModel>>();
+function compiled(build: () => Mechanism, options: CompileOptions = {}): CompiledModel {
+  const byOptions = compiledOnce.get(build) ?? compiledOnce.set(build, new Map()).get(build)!;
+  const key = JSON.stringify(options);
+  if (!byOptions.has(key)) byOptions.set(key, compile(build(), options));
+  return byOptions.get(key)!;
+}
+
 /** seeded random loop mechanisms of the fuzzer (small: one or two loops, few links) that compile for the inverse problem, one per shape */
 function randomLoops(count: number): { name: string; build: () => Mechanism }[] {
   const out: { name: string; build: () => Mechanism }[] = [];
@@ -41,7 +53,7 @@ function randomLoops(count: number): { name: string; build: () => Mechanism }[] 
     shapes.add(spec.shape);
     const build = () => buildMechanism(generate(seed, { small: true }));
     try {
-      compile(build(), { problem: 'inverse' });
+      compiled(build, { problem: 'inverse' });
     } catch {
       continue; // the fuzzer's compile-error class: not this test's subject
     }
@@ -60,8 +72,8 @@ const all = [...named, ...randomLoops(5)];
 
 /** a point near the assembled start: the state joints' start values moved a little, so each loop's Newton stays on its branch */
 function point(build: () => Mechanism, n: number, seed: number) {
-  const fwd = compile(build());
-  const inv = compile(build(), { problem: 'inverse' });
+  const fwd = compiled(build);
+  const inv = compiled(build, { problem: 'inverse' });
   const x0 = fwd.x0(),
     rnd = prng(seed);
   const q = Float64Array.from(inv.coordinates, (k) => x0[fwd.stateNames.indexOf(k.q)] + 0.05 * (2 * rnd() - 1));
@@ -71,12 +83,12 @@ function point(build: () => Mechanism, n: number, seed: number) {
 describe('loops: dqdd/d(q, qd, tau) against fourth-order differences of the forward code, torn and relaxed (1e-8)', () => {
   for (const t of all) {
     it(t.name, () => {
-      const inv = compile(t.build(), { problem: 'inverse' });
+      const inv = compiled(t.build, { problem: 'inverse' });
       const n = inv.coordinates.length;
       const { q, qd, tau } = point(t.build, n, 11 + n);
       const d = inv.forwardDerivatives(q, qd, tau);
       for (const mode of ['torn', 'relaxed'] as const) {
-        const fd = forwardDynamics(compile(t.build(), { mode }), inv.coordinates);
+        const fd = forwardDynamics(compiled(t.build, { mode }), inv.coordinates);
         expect(relative(d.qdd, fd(q, qd, tau)), `qdd, ${mode}`).toBeLessThanOrEqual(1e-10);
         expect(
           relative(
@@ -107,7 +119,7 @@ describe('loops: dqdd/d(q, qd, tau) against fourth-order differences of the forw
 describe('loops: dtau/d(q, qd, qdd) against differences of the inverse code, the tangents, and M; the inverse model torn and relaxed agree', () => {
   for (const t of all) {
     it(t.name, () => {
-      const [torn, relaxed] = (['torn', 'relaxed'] as const).map((mode) => compile(t.build(), { problem: 'inverse', mode }));
+      const [torn, relaxed] = (['torn', 'relaxed'] as const).map((mode) => compiled(t.build, { problem: 'inverse', mode }));
       const n = torn.coordinates.length;
       const { q, qd, qdd, tau, rnd } = point(t.build, n, 11 + n);
       const id = (a: ArrayLike<number>, b: ArrayLike<number>, c: ArrayLike<number>) => Float64Array.from(torn.inverse(0, a, b, c));

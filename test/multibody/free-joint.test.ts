@@ -352,8 +352,8 @@ describe('the torn form of a floating tree: the floating-base CRBA', () => {
 
 describe('a quaternion ball joint against the Cardan spherical joint', () => {
   // two links hanging under gravity, the first on a ball (Cardan) joint, the second on a revolute
-  const twoLinks = (ball: boolean, q: V, qd: V) => {
-    const m = new Mechanism(ball ? 'ball' : 'cardan');
+  // the ball joint's quaternion Q and angular velocity w (in frame_b) of the Cardan angles q and their rates qd
+  const ballStart = (q: V, qd: V) => {
     const rx = (a: number) => [
       [1, 0, 0],
       [0, Math.cos(a), -Math.sin(a)],
@@ -377,7 +377,11 @@ describe('a quaternion ball joint against the Cardan spherical joint', () => {
     const e2 = apply(rx(q[0]), [0, 1, 0]),
       e3 = apply(mul(rx(q[0]), ry(q[1])), [0, 0, 1]);
     const wa = [0, 1, 2].map((i) => qd[0] * [1, 0, 0][i] + qd[1] * e2[i] + qd[2] * e3[i]);
-    const j1 = ball ? m.ball('j1', { Q, w: applyT(R, wa) }) : m.spherical('j1', { q, qd });
+    return { Q, w: applyT(R, wa) };
+  };
+  const twoLinks = (ball: boolean, q: V, qd: V) => {
+    const m = new Mechanism(ball ? 'ball' : 'cardan');
+    const j1 = ball ? m.ball('j1', ballStart(q, qd)) : m.spherical('j1', { q, qd });
     const b1 = m.body('b1', { m: 2, rcm: [0.3, 0.05, -0.02], I: [0.03, 0.05, 0.06] });
     const bar = m.bar('bar', { r: [0.6, 0, 0] });
     const j2 = m.revolute('j2', { axis: [0, 1, 0], q: 0.3, qd: -0.7 });
@@ -393,16 +397,33 @@ describe('a quaternion ball joint against the Cardan spherical joint', () => {
 
   it("at 20 random states away from gimbal lock the bodies' accelerations agree to 1e-11, both forms", () => {
     const random = prng(17);
+    // each model compiled once per form: start values are data (compile.ts), so a trial's state is x0 with
+    // the ball's Q, w and the Cardan q, qd written in by name, as the start values would have put them
+    const compiled = (['torn', 'relaxed'] as const).map((mode) => ({
+      mode,
+      a: compile(twoLinks(true, [0, 0, 0], [0, 0, 0]), { mode }),
+      b: compile(twoLinks(false, [0, 0, 0], [0, 0, 0]), { mode }),
+    }));
+    const read = (c: CompiledModel, values: Record<string, number>) => {
+      const x = c.x0();
+      for (const [name, v] of Object.entries(values)) x[c.stateNames.indexOf(name)] = v;
+      expect(c.stateNames).toEqual(expect.arrayContaining(Object.keys(values)));
+      c.derivatives(0, x, new Float64Array(c.stateNames.length));
+      return probes.map((p) => c.signal(p));
+    };
     for (let trial = 0; trial < 20; trial++) {
       const q: V = [2 * (random() - 0.5), 2 * (random() - 0.5), 2 * (random() - 0.5)];
       const qd: V = [random() - 0.5, random() - 0.5, random() - 0.5];
-      for (const mode of ['torn', 'relaxed'] as const) {
-        const [a, b] = [compile(twoLinks(true, q, qd), { mode }), compile(twoLinks(false, q, qd), { mode })];
-        const read = (c: CompiledModel) => {
-          c.derivatives(0, c.x0(), new Float64Array(c.stateNames.length));
-          return probes.map((p) => c.signal(p));
-        };
-        const [ra, rb] = [read(a), read(b)];
+      const { Q, w } = ballStart(q, qd);
+      const ball = Object.fromEntries([...Q.map((v, k) => [`j1.Q[${k + 1}]`, v]), ...w.map((v, k) => [`j1.w[${k + 1}]`, v])]);
+      const cardan = Object.fromEntries(
+        [0, 1, 2].flatMap((k) => [
+          [`j1.q[${k + 1}]`, q[k]],
+          [`j1.qd[${k + 1}]`, qd[k]],
+        ]),
+      );
+      for (const { mode, a, b } of compiled) {
+        const [ra, rb] = [read(a, ball), read(b, cardan)];
         expect(relativeMax(ra, rb), `trial ${trial} ${mode}`).toBeLessThan(1e-11);
       }
     }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { kronInProcess } from '../cli/in-process.ts';
 import { BACKSTOP, type Kron, exited, freePort, killAll, kron, redisAvailable, redisMissing, root, skipQueue, startRedis, until } from './queue-harness.ts';
 
 if (skipQueue)
@@ -69,8 +70,9 @@ describe.skipIf(skipQueue)('README: the queue', () => {
       const producer = kron(args);
       expect(await exited(producer), producer.stderrText()).toBe(0);
       expect(producer.stderrText()).not.toContain('keeps no append-only file');
-      const local = kron([...localArgs(args).map((w) => w.replace('mc-queued.csv', 'mc-local.csv')), '--workers', '1']);
-      expect(await exited(local), local.stderrText()).toBe(0);
+      // the reference, on threads in this process (main())
+      const local = await kronInProcess(...localArgs(args).map((w) => w.replace('mc-queued.csv', 'mc-local.csv')), '--workers', '1');
+      expect(local.status, local.stderr).toBe(0);
       expect(readFileSync(join(dir, 'mc-queued.csv'), 'utf8')).toBe(readFileSync(join(dir, 'mc-local.csv'), 'utf8'));
       worker.kill('SIGTERM');
       expect(await exited(worker)).toBe(0);
@@ -112,12 +114,12 @@ describe.skipIf(skipQueue)('README: the queue', () => {
       const args = kronArgs(line('sh', '--metric test/sweep/fixtures/metric.ts --detail'), swap);
       const producer = kron(args, env);
       expect(await exited(producer), producer.stderrText()).toBe(0);
-      const local = kron([
+      const local = await kronInProcess(
         ...localArgs(args).map((w) => w.replace('swing.csv', 'local.csv').replace('details/swing', 'local-details/swing')),
         '--workers',
         '1',
-      ]);
-      expect(await exited(local), local.stderrText()).toBe(0);
+      );
+      expect(local.status, local.stderr).toBe(0);
       const csv = readFileSync(join(dir, 'swing.csv'), 'utf8');
       expect(csv.split('\n')[0]).toContain('peak speed');
       expect(csv).toBe(readFileSync(join(dir, 'local.csv'), 'utf8'));

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { kronInProcess } from '../cli/in-process.ts';
 import { BACKSTOP, exited, freePort, killAll, kron, lines, redisAvailable, redisMissing, skipQueue, startRedis, until } from './queue-harness.ts';
 
 if (skipQueue) console.warn('test/sweep/queue.test.ts SKIPPED: redis-server is not installed (apt-get install redis-server); with CI=true this is a failure');
@@ -32,10 +33,11 @@ describe.skipIf(skipQueue)('a queued sweep survives a worker killed mid-run', ()
       const redis = await startRedis(port);
       const url = `redis://127.0.0.1:${port}`;
 
-      const local = kron(['sweep', ...SWEEP, '--workers', '2', '--out', join(dir, 'local.csv')]);
-      expect(await exited(local)).toBe(0);
-      const local2 = kron(['sweep', ...SWEEP2, '--workers', '2', '--out', join(dir, 'local2.csv')]);
-      expect(await exited(local2)).toBe(0);
+      // the single-machine references, on threads in this process (main())
+      const local = await kronInProcess('sweep', ...SWEEP, '--workers', '2', '--out', join(dir, 'local.csv'));
+      expect(local.status, local.stderr).toBe(0);
+      const local2 = await kronInProcess('sweep', ...SWEEP2, '--workers', '2', '--out', join(dir, 'local2.csv'));
+      expect(local2.status, local2.stderr).toBe(0);
       const workerArgs = ['worker', '--queue', url, '--workers', '1', '--lock-duration', '1000', '--stalled-interval', '500', '--verbose'];
       const [a, b] = [kron(workerArgs), kron(workerArgs)];
       await until('the workers', () => a.stderrText().includes('kron worker:') && b.stderrText().includes('kron worker:'));

@@ -86,7 +86,7 @@ describe('kron sweep --out: runs kept as they finish, resumed by the same comman
     expect(resumed.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(reference, 'utf8'));
     expect(existsSync(partial)).toBe(false);
-  }, 120_000);
+  });
 
   it('a partial file Kron did not write is refused, and left alone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-resume-'));

@@ -60,7 +60,7 @@ beforeAll(async () => {
   sliding = (await simulateRun('mechanisms/sphere-on-plane.ts', 'sphere-sliding', 0.1, ['--contact', '--step', '1e-5', '--integrator', 'rk4'])).file;
   fourbar = (await simulateRun('mechanisms/fourbar.ts', 'fourbar', 0.1)).file;
   await pages.launch();
-}, 60_000);
+});
 
 afterAll(() => pages.close());
 

@@ -16,7 +16,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STANDARD_GRAVITY } from '../../src/library/multibody/world.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
-import { RUN, notRunner } from './chromium.ts';
+import { RUN, notRunner, WAIT } from './chromium.ts';
 import { viewerPages } from './pages.ts';
 import { changed } from './pixels.ts';
 
@@ -44,7 +44,7 @@ const state = (page: Page) => page.evaluate('window.kron.state()') as Promise<Vi
 
 async function shot(page: Page, name: string): Promise<PNG> {
   await page.waitForTimeout(150); // a frame of requestAnimationFrame renders what changed
-  return PNG.sync.read(await page.locator('#scene').screenshot({ path: join(ARTIFACTS, name), timeout: 10_000 }));
+  return PNG.sync.read(await page.locator('#scene').screenshot({ path: join(ARTIFACTS, name), timeout: WAIT }));
 }
 
 /** the box of the saturated (orange, yellow) pixels: the bodies and joint markers; the background, grid and grey bodies are not */
@@ -91,7 +91,7 @@ beforeAll(async () => {
   tumbling = await simulateRun('mechanisms/tumbling.ts', 'tumbling', 2);
   falling = await simulateRun('mechanisms/humanoid.ts', 'humanoid-falling', 2, ['--set', 'floating=1']);
   await pages.launch();
-}, 120_000);
+});
 
 afterAll(() => pages.close());
 
@@ -100,7 +100,7 @@ afterAll(() => pages.close());
     const page = await open(tumbling.file);
     await page.evaluate('window.kron.seek(0)');
     await page.locator('#pose-panel summary').click();
-    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: WAIT });
     expect(await page.locator('#pose-sliders input[data-coordinate]').evaluateAll((e) => e.map((x) => (x as HTMLInputElement).dataset.coordinate))).toEqual([
       'j.r[1]',
       'j.r[2]',
@@ -186,7 +186,7 @@ afterAll(() => pages.close());
     const page = await open(file);
     await page.evaluate('window.kron.seek(0.5)');
     await page.locator('#pose-panel summary').click();
-    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: WAIT });
     expect(Object.keys((await state(page)).posing.coordinates)).toEqual([
       'torso_free.r[1]',
       'torso_free.r[2]',
@@ -211,7 +211,7 @@ afterAll(() => pages.close());
     // live: the page's own compiled model poses the free joint
     await page.evaluate("window.kron.live('tumbling', 'relaxed', 0.5)");
     await page.evaluate('window.kron.pause()');
-    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: WAIT });
     expect(await page.locator('#pose-sliders input').count()).toBe(6);
     expect(await page.evaluate("window.kron.pose({ 'j.r[2]': 0.25 })")).toBe(true);
     expect(errors).toEqual([]);
@@ -250,7 +250,7 @@ afterAll(() => pages.close());
     expect(seen.at(-1)!.y).toBeLessThan(-19);
     // playing, it keeps following
     await page.evaluate('window.kron.seek(0); window.kron.play()');
-    await page.waitForFunction('window.kron.state().time > 0.4', null, { timeout: 10_000 });
+    await page.waitForFunction('window.kron.state().time > 0.4', null, { timeout: WAIT });
     await page.evaluate('window.kron.pause()');
     const played = await state(page);
     expect(played.tracking!.world[1]).toBeLessThan(-0.7);

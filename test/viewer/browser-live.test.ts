@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN, launchChromium, notRunner } from './chromium.ts';
+import { RUN, launchChromium, notRunner, WAIT } from './chromium.ts';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { compile } from '../../src/compile.ts';
 import type { Model } from '../../src/model/index.ts';
@@ -41,8 +41,8 @@ async function open(viewport = { width: 1280, height: 800 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url, { timeout: 15_000 });
-  await page.waitForFunction('window.kron && window.kron.ready', null, { timeout: 15_000 });
+  await page.goto(server.url, { timeout: WAIT });
+  await page.waitForFunction('window.kron && window.kron.ready', null, { timeout: WAIT });
   await page.evaluate('window.kron.ready');
   return page;
 }
@@ -55,7 +55,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   copyFileSync('mechanisms/pendulum.ts', join(dir, 'pendulum.ts'));
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -69,18 +69,18 @@ afterAll(async () => {
     expect((await state(page)).liveMechanisms).toEqual(['pendulum']);
     copyFileSync('mechanisms/doublependulum.ts', join(dir, 'added.ts'));
     await page.locator('#live-reload').click();
-    await page.waitForFunction("window.kron.state().liveMechanisms.includes('added')", null, { timeout: 15_000 });
+    await page.waitForFunction("window.kron.state().liveMechanisms.includes('added')", null, { timeout: WAIT });
     expect((await state(page)).liveMechanisms).toEqual(['added', 'pendulum']);
     await page.selectOption('#live-mechanism', 'added');
     await page.locator('#live-run').click();
-    await page.waitForFunction("/^live: added/.test(document.querySelector('#status').textContent)", null, { timeout: 30_000 });
+    await page.waitForFunction("/^live: added/.test(document.querySelector('#status').textContent)", null, { timeout: WAIT });
     const s = await state(page);
     expect(s.samples).toBeGreaterThan(100);
     expect(s.selectedMechanism).toBe('added');
     await page.screenshot({ path: join(ARTIFACTS, 'added-model.png') });
     expect(errors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it('run live: a slider moves the live motion; an input set before the start matches simulate() in node', async () => {
     const page = await open();
@@ -92,10 +92,10 @@ afterAll(async () => {
     const runTo1 = async (during?: () => Promise<void>): Promise<RealTimeState> => {
       await page.evaluate('window.kron.realtime.start(1)');
       if (during) {
-        await page.waitForFunction('window.kron.state().realtime.time > 0.2', null, { timeout: 10_000 });
+        await page.waitForFunction('window.kron.state().realtime.time > 0.2', null, { timeout: WAIT });
         await during();
       }
-      await page.waitForFunction('window.kron.state().realtime.time >= 1', null, { timeout: 20_000 });
+      await page.waitForFunction('window.kron.state().realtime.time >= 1', null, { timeout: WAIT });
       return (await state(page)).realtime;
     };
     await slider.fill('0');
@@ -131,7 +131,7 @@ afterAll(async () => {
     expect((await state(page)).realtime.running).toBe(false);
     expect(errors).toEqual([]);
     await page.close();
-  }, 90_000);
+  });
 
   it('a parameter of the model module changed in the page changes the run; compile & run says compiling first', async () => {
     const page = await open();
@@ -145,7 +145,7 @@ afterAll(async () => {
         .observe(document.querySelector('#status'), { childList: true, characterData: true, subtree: true })`);
     await page.locator('#live-stop').fill('1');
     await page.locator('#live-run').click();
-    await page.waitForFunction("/^live: pendulum, torn, L = 0.8/.test(document.querySelector('#status').textContent)", null, { timeout: 30_000 });
+    await page.waitForFunction("/^live: pendulum, torn, L = 0.8/.test(document.querySelector('#status').textContent)", null, { timeout: WAIT });
     const statuses = (await page.evaluate('window.__statuses')) as string[];
     expect(statuses[0]).toMatch(/^compiling pendulum \(torn\) with L = 0.8/);
     const after = (await page.evaluate("window.kron.plotted('j1.q')")) as number[];
@@ -163,7 +163,7 @@ afterAll(async () => {
     await page.screenshot({ path: join(ARTIFACTS, 'parameter-changed.png') });
     expect(errors).toEqual([]);
     await page.close();
-  }, 90_000);
+  });
 
   it('the page keeps drawing while a larger model compiles and simulates (in the worker)', async () => {
     copyFileSync('mechanisms/humanoid.ts', join(dir, 'humanoid.ts'));
@@ -183,5 +183,5 @@ afterAll(async () => {
     expect(out.frames).toBeGreaterThan(5);
     expect(errors).toEqual([]);
     await page.close();
-  }, 90_000);
+  });
 });

@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaybackRun } from '../../src/io/types.ts';
-import { RUN, notRunner } from './chromium.ts';
+import { RUN, notRunner, WAIT } from './chromium.ts';
 import { viewerPages } from './pages.ts';
 import { type Box, inside } from './pixels.ts';
 
@@ -36,7 +36,7 @@ async function shot(page: Page, name: string): Promise<PNG> {
   await page.evaluate('window.kron.showInfo(false)');
   await page.evaluate('window.kron.fit()');
   await page.waitForTimeout(150); // a frame of requestAnimationFrame renders what changed
-  return PNG.sync.read(await page.locator('#scene').screenshot({ path: join(ARTIFACTS, name), timeout: 10_000 }));
+  return PNG.sync.read(await page.locator('#scene').screenshot({ path: join(ARTIFACTS, name), timeout: WAIT }));
 }
 
 /** pixels of a colour (by test) inside a box and in the whole image */
@@ -88,7 +88,7 @@ beforeAll(async () => {
   humanoid = await simulateRun(`${FIXTURES}/humanoid.xml`, 'humanoid', 0.1);
   go2 = await simulateRun(`${FIXTURES}/go2.xml`, 'go2', 0.1);
   await pages.launch();
-}, 300_000);
+});
 
 afterAll(() => pages.close());
 
@@ -109,7 +109,7 @@ afterAll(() => pages.close());
       expect(colourCount(png, tan, box).inside, body).toBeGreaterThan(20);
     }
     expect(errors).toEqual([]);
-  }, 60_000);
+  });
 
   it("menagerie's Go2 without its mesh files: the collision solids stand in, the base in its meshes' black", async () => {
     const shapes = go2.run.scene!.shapes;
@@ -129,7 +129,7 @@ afterAll(() => pages.close());
       expect(box.width * box.height, body).toBeGreaterThan(25);
     }
     expect(errors).toEqual([]);
-  }, 60_000);
+  });
 
   it('a mesh geom whose OBJ file is under meshdir is drawn from the file, scaled, in its material; kron view serves it', async () => {
     mkdirSync(join(dir, 'arm', 'assets'), { recursive: true });
@@ -154,5 +154,5 @@ afterAll(() => pages.close());
     expect(cube.total - cube.inside).toBeLessThan(0.01 * cube.total);
     expect(((await page.evaluate('window.kron.state()')) as { notes: string[] }).notes).toEqual([]);
     expect(errors).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN, notRunner } from './chromium.ts';
+import { RUN, notRunner, WAIT } from './chromium.ts';
 import { viewerPages } from './pages.ts';
 import { parameters as fourbarParameters } from '../../mechanisms/fourbar.ts';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fourbar = (await simulateRun('mechanisms/fourbar.ts', 'fourbar', 0.5)).file;
   await pages.launch();
-}, 60_000);
+});
 
 afterAll(() => pages.close());
 
@@ -100,7 +100,7 @@ export default function build() {
     const urdf = join(dir, 'bench', 'urdf', 'lost.urdf');
     writeFileSync(urdf, lostMeshesUrdf(8));
     const page = await open((await simulateRun(urdf, 'lost', 0.1)).file);
-    await page.waitForFunction('window.kron.state().notes.length === 8', null, { timeout: 10_000 });
+    await page.waitForFunction('window.kron.state().notes.length === 8', null, { timeout: WAIT });
     const view = await box(page, '#viewport');
     const notes = page.locator('#notes-box');
     expect(await notes.isVisible()).toBe(true);

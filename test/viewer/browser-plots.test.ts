@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN, notRunner } from './chromium.ts';
+import { RUN, notRunner, WAIT } from './chromium.ts';
 import { viewerPages } from './pages.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
 import { compile } from '../../src/compile.ts';
@@ -41,7 +41,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fourbar = await simulateRun('mechanisms/fourbar.ts', 'fourbar', 2);
   await pages.launch();
-}, 60_000);
+});
 
 afterAll(() => pages.close());
 
@@ -72,7 +72,7 @@ afterAll(() => pages.close());
     const compiled = compile(fourbarModule({}) as Model, { mode: 'torn' });
     const reference = simulate(compiled, { stop: 2, step: 1e-3, interval: 0.01, signals: [...compiled.stateNames, force, position] });
     await page.locator('#signal-picker summary').click();
-    await page.waitForFunction("document.querySelector('#variables-note').textContent.includes('variables of the model')", null, { timeout: 20_000 });
+    await page.waitForFunction("document.querySelector('#variables-note').textContent.includes('variables of the model')", null, { timeout: WAIT });
     await page.locator('#signal-search').fill('j2 frame_b f');
     await page.locator(`#variable-groups input[value="${force}"]`).check();
     // the model tree lists every signal of a part too, with its value at the playhead
@@ -129,7 +129,7 @@ afterAll(() => pages.close());
     const reference = simulate(compiled, { stop: 2, step: 1e-3, interval: 0.01, signals: energy });
     const k = 158;
     await page.evaluate(`window.kron.seek(${fourbar.run.time[k]})`);
-    await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: 20_000 });
+    await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: WAIT });
     const info = ((await page.evaluate('window.kron.state()')) as { info: InfoState }).info;
     const [kinetic, potential, total] = energy.map((n) => reference.get(n)[k]);
     for (const [shown, expected] of [
@@ -164,7 +164,7 @@ afterAll(() => pages.close());
     await page.evaluate("window.kron.plot('j1.qd')");
     await page.evaluate("window.kron.live('pendulum', 'torn', 1)");
     await page.evaluate('window.kron.pause(); window.kron.seek(0.5)');
-    await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: 20_000 });
+    await page.waitForFunction('window.kron.state().info.energy !== undefined', null, { timeout: WAIT });
     const live = ((await page.evaluate('window.kron.state()')) as { info: InfoState }).info;
     expect(live.live!.compileMs).toBeGreaterThan(0);
     expect(live.live!.evaluationUs).toBeGreaterThan(0);

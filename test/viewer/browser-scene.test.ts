@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN, notRunner } from './chromium.ts';
+import { RUN, notRunner, WAIT } from './chromium.ts';
 import { viewerPages } from './pages.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
 import { type Box, changed } from './pixels.ts';
@@ -41,7 +41,7 @@ const state = (page: Page) => page.evaluate('window.kron.state()') as Promise<Vi
 
 async function shot(page: Page, name: string): Promise<PNG> {
   await page.waitForTimeout(150); // a frame of requestAnimationFrame renders what changed
-  return PNG.sync.read(await page.locator('#scene').screenshot({ path: join(ARTIFACTS, name), timeout: 10_000 }));
+  return PNG.sync.read(await page.locator('#scene').screenshot({ path: join(ARTIFACTS, name), timeout: WAIT }));
 }
 
 /** the bounding box of the pixels that pass a colour test, and their count */
@@ -106,7 +106,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fourbar = await simulateRun('mechanisms/fourbar.ts', 'fourbar', 2);
   await pages.launch();
-}, 60_000);
+});
 
 afterAll(() => pages.close());
 
@@ -124,7 +124,7 @@ afterAll(() => pages.close());
       writeFileSync(urdf, robotUrdf(rpy));
       const { file } = await simulateRun(urdf, name, 0.2);
       const page = await open(file);
-      await page.waitForFunction('window.kron.state().notes.length > 0', null, { timeout: 10_000 });
+      await page.waitForFunction('window.kron.state().notes.length > 0', null, { timeout: WAIT });
       await page.waitForTimeout(500); // the STL arrives
       const png = await shot(page, `urdf-${name}.png`);
       boxes[name] = pixelBox(png, red);
@@ -135,7 +135,7 @@ afterAll(() => pages.close());
       if (name === 'rolled') {
         // posing a URDF robot: the page compiles it from its file; turning j1 turns the bar
         await page.locator('#pose-panel summary').click();
-        await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+        await page.waitForFunction('window.kron.state().posing.available', null, { timeout: WAIT });
         expect(await page.evaluate("window.kron.pose({ 'j1.q': 1.2 })")).toBe(true);
         const turned = pixelBox(await shot(page, 'urdf-rolled-posed.png'), red);
         expect(Math.abs(turned.width - boxes[name].width) + Math.abs(turned.height - boxes[name].height)).toBeGreaterThan(40);
@@ -180,7 +180,7 @@ afterAll(() => pages.close());
     const page = await open(fourbar.file);
     await page.evaluate('window.kron.seek(0)');
     await page.locator('#pose-panel summary').click();
-    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: WAIT });
     const a = await shot(page, 'pose-before.png');
     const slider = page.locator('#pose-sliders input[data-coordinate="j1.q"]');
     expect(await slider.isDisabled()).toBe(false);
@@ -208,7 +208,7 @@ afterAll(() => pages.close());
     // a live run poses with its own compiled model: the PUMA's six joints
     await page.evaluate("window.kron.live('puma560', 'torn', 0.2)");
     await page.evaluate('window.kron.pause()');
-    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: 20_000 });
+    await page.waitForFunction('window.kron.state().posing.available', null, { timeout: WAIT });
     expect(await page.locator('#pose-sliders input').count()).toBe(6);
     const before = await shot(page, 'pose-puma-before.png');
     expect(await page.evaluate("window.kron.pose({ 'j2.q': -0.8, 'j3.q': 0.6 })")).toBe(true);

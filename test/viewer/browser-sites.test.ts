@@ -10,7 +10,7 @@
 import { type Server, createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN, launchChromium, notRunner } from './chromium.ts';
+import { RUN, launchChromium, notRunner, WAIT } from './chromium.ts';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 
 const SUITE = "the viewer's server in Chromium against another site's page";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((ok) => other.listen(0, '127.0.0.1', ok));
   otherPort = (other.address() as { port: number }).port;
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -72,10 +72,10 @@ async function statuses(url: string, expected: string[]): Promise<{ page: Page; 
   cdp.on('Network.responseReceivedExtraInfo', (e) => codes.set(e.requestId, e.statusCode));
   await cdp.send('Network.enable');
   const seen = (): Seen => Object.fromEntries([...paths].map(([id, path]) => [path, { site: sites.get(id), status: codes.get(id) }]));
-  await page.goto(url, { timeout: 15_000 });
+  await page.goto(url, { timeout: WAIT });
   const done = () => expected.every((p) => seen()[p]?.status !== undefined && seen()[p]?.site !== undefined);
   await expect
-    .poll(done, { timeout: 15_000 })
+    .poll(done, { timeout: WAIT })
     .toBe(true)
     .catch(() => {
       throw new Error(`not every request to the viewer was seen: ${JSON.stringify(seen())}`);
@@ -98,7 +98,7 @@ async function statuses(url: string, expected: string[]): Promise<{ page: Page; 
 
   it("the viewer's own page still loads (none), and its own config.json and models.js are 200 (same-origin)", async () => {
     const { page, seen } = await statuses(viewer.url, ['/', '/config.json', '/models.js']);
-    await page.waitForFunction('window.kron && window.kron.ready', null, { timeout: 15_000 });
+    await page.waitForFunction('window.kron && window.kron.ready', null, { timeout: WAIT });
     expect(seen()['/']).toEqual({ site: 'none', status: 200 });
     expect(seen()['/config.json']).toEqual({ site: 'same-origin', status: 200 });
     expect(seen()['/models.js']).toEqual({ site: 'same-origin', status: 200 });

@@ -12,7 +12,7 @@ import { type Plugin, build } from 'esbuild';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN, launchChromium, notRunner } from './chromium.ts';
+import { RUN, launchChromium, notRunner, WAIT } from './chromium.ts';
 import { main } from '../../src/cli/main.ts';
 import { type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import { compile } from '../../src/compile.ts';
@@ -49,7 +49,7 @@ const errors: string[] = [];
 const kron = <T = void>(call: string) => page.evaluate(`window.kron.${call}`) as Promise<T>;
 const state = () => kron<ViewerState>('state()');
 
-async function waitFor(condition: string, what: string, timeout = 15_000): Promise<void> {
+async function waitFor(condition: string, what: string, timeout = WAIT): Promise<void> {
   try {
     await page.waitForFunction(condition, null, { timeout });
   } catch {
@@ -58,7 +58,7 @@ async function waitFor(condition: string, what: string, timeout = 15_000): Promi
 }
 
 async function shot(target: Locator | Page, name: string): Promise<PNG> {
-  const buffer = await target.screenshot({ path: join(ARTIFACTS, name), timeout: 10_000 });
+  const buffer = await target.screenshot({ path: join(ARTIFACTS, name), timeout: WAIT });
   return PNG.sync.read(buffer);
 }
 
@@ -111,10 +111,10 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url, { timeout: 15_000 });
+  await page.goto(server.url, { timeout: WAIT });
   await waitFor('window.kron && window.kron.state().samples > 0', 'the run to load');
   await kron('pause()');
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -219,7 +219,7 @@ afterAll(async () => {
 
   it('the PNG button saves the canvas as it is drawn', async () => {
     await kron('seek(0.3)');
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 10_000 }), page.locator('#screenshot').click()]);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: WAIT }), page.locator('#screenshot').click()]);
     const file = join(ARTIFACTS, 'button.png');
     await download.saveAs(file);
     const png = PNG.sync.read(readFileSync(file));
@@ -316,7 +316,7 @@ async function bundleApp(): Promise<string> {
       expect(js).not.toMatch(/["'`]node:[a-z_/]+["'`]/);
       await app.setContent(`<!doctype html><body style="margin:0"><div id="app" style="width:640px;height:480px"></div></body>`);
       await app.addScriptTag({ content: js, type: 'module' });
-      await app.waitForFunction('window.viewer && window.viewer.duration > 0', null, { timeout: 15_000 });
+      await app.waitForFunction('window.viewer && window.viewer.duration > 0', null, { timeout: WAIT });
       expect(await app.evaluate('window.viewer.duration')).toBeCloseTo(2, 9);
       await app.evaluate('window.viewer.seek(0)');
       await app.waitForTimeout(100);

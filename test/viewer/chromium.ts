@@ -10,6 +10,13 @@ import { describe, it } from 'vitest';
 export const CHROMIUM = process.env.KRON_CHROMIUM ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 export const IN_CI = ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
+/**
+ * how long a browser test waits for a page to get somewhere (loaded, ready, a frame drawn): a backstop for
+ * a page that never does, whose error names what was awaited, not a guess of how long it takes (the waits
+ * were 10-30 s, which the load of other jobs on 2 cores can exceed); the tests and hooks themselves have
+ * the suite's backstop of 10 minutes (vitest.config.ts)
+ */
+export const WAIT = 300_000;
 /** run the suites: the browser is there, or CI demands it (then they fail when it is missing) */
 export const RUN = HAVE_CHROMIUM || IN_CI;
 
@@ -38,6 +45,6 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-    timeout: 20_000,
+    timeout: WAIT,
   });
 }

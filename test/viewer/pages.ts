@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { main } from '../../src/cli/main.ts';
 import { type ServeOptions, type ViewerServer, serveViewer } from '../../src/cli/view.ts';
 import type { PlaybackRun } from '../../src/io/types.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, WAIT } from './chromium.ts';
 
 // (a prefix for the runs' folder) => the helpers of one test file
 export function viewerPages(prefix: string) {
@@ -37,11 +37,11 @@ export function viewerPages(prefix: string) {
       const page = await browser!.newPage({ viewport });
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(server.url, { timeout: 15_000 });
-      await page.waitForFunction('window.kron && window.kron.ready', null, { timeout: 15_000 });
+      await page.goto(server.url, { timeout: WAIT });
+      await page.waitForFunction('window.kron && window.kron.ready', null, { timeout: WAIT });
       await page.evaluate('window.kron.ready');
       if (file) {
-        await page.waitForFunction('window.kron.state().samples > 0', null, { timeout: 15_000 });
+        await page.waitForFunction('window.kron.state().samples > 0', null, { timeout: WAIT });
         await page.evaluate('window.kron.pause()');
       }
       return page;

@@ -52,7 +52,7 @@ describe('kron view of a robot file: simulated, then played', () => {
       } finally {
         server.kill();
       }
-    }, 240_000);
+    });
   }
 
   it('--stop without a robot file is a usage error (exit 2)', () => {
