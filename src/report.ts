@@ -57,7 +57,14 @@ export interface CompileReport {
   /** mechanisms: the joints' roles the builder chose (state, rest, cut) and the kinematic loops it cut */
   kinematics?: Topology;
   /** the zero-crossing events the components declare (Component.when), in the order of ModelState.indicators(); only when there are any */
-  events?: { name: string; component: string; direction: 'rising' | 'falling' | 'both' }[];
+  events?: {
+    /** the event's name within its component */
+    name: string;
+    /** the component that declares it */
+    component: string;
+    /** which zero crossings of its indicator fire it */
+    direction: 'rising' | 'falling' | 'both';
+  }[];
   /** what the code computes: forward dynamics (the default) or inverse dynamics */
   problem?: Problem;
   /**
@@ -66,7 +73,14 @@ export interface CompileReport {
    * operations of one inverse-dynamics evaluation (= ops: the forces are
    * computed with the state derivatives)
    */
-  inverse?: { coordinates: string[]; forces: string[]; ops: OpCounts };
+  inverse?: {
+    /** the generalized coordinates, by joint ("j1", "ball[2]") */
+    coordinates: string[];
+    /** the generalized forces computed ("j1.tau") */
+    forces: string[];
+    /** the operations of one inverse-dynamics evaluation */
+    ops: OpCounts;
+  };
   /**
    * repeated subsystems (model/templates.ts): the groups of instances of one
    * component class with the same equations up to parameter values and
@@ -84,7 +98,27 @@ export interface CompileReport {
    * built, which the entry is keyed on too (files, environment variables,
    * argv: the command line), absent when it read nothing
    */
-  cache?: { key: string; hit: boolean; loadMs?: number; stored?: boolean; reason?: string; reads?: { files: string[]; env: string[]; argv?: boolean } };
+  cache?: {
+    /** the entry's key */
+    key: string;
+    /** this run found the entry (compileMs is then the compile that stored it) */
+    hit: boolean;
+    /** on a hit: ms this run took to load the entry instead of compiling */
+    loadMs?: number;
+    /** on a miss: whether this run stored its compile (false: see reason) */
+    stored?: boolean;
+    /** why it was not stored: the module read what no key can hold */
+    reason?: string;
+    /** what the model module read while imported and built, which the key covers too; absent when it read nothing */
+    reads?: {
+      /** files read (paths) */
+      files: string[];
+      /** environment variables read (names) */
+      env: string[];
+      /** the command line (process.argv) was read */
+      argv?: boolean;
+    };
+  };
   /** compiled with target 'wasm': 'wasm' when the WebAssembly target runs, 'js' when it could not (diagnostics say why) */
   target?: 'js' | 'wasm';
 }

@@ -34,7 +34,12 @@ export type { CompiledData, CompiledOptions, FailureTables, SignalSource, Solved
  * run on it: check them on the CompiledModel it came from before sending a
  * run away. new CompiledModel(portable) runs it.
  */
-export type PortableModel = CompiledData & { readonly format: 'kron-portable-model/1'; readonly solveOrder: readonly SolvedUnknown[] };
+export type PortableModel = CompiledData & {
+  /** the format's name and version, checked when it is read */
+  readonly format: 'kron-portable-model/1';
+  /** the unknowns in the order the code computes them (firstNonFinite's diagnosis reads it) */
+  readonly solveOrder: readonly SolvedUnknown[];
+};
 
 export type Derivatives = ((t: number, x: Float64Array, dx: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void) & {
   outputs: (t: number, x: Float64Array, u: Float64Array, p: Float64Array, w: Workspace) => void;
@@ -73,7 +78,16 @@ export class CompiledModel {
   /** the generated code, shared by every state: it keeps nothing between calls outside the arrays it is given */
   readonly fn: Derivatives;
   /** what a new state starts with; never written */
-  readonly defaults: { readonly x: Float64Array; readonly w: Workspace; readonly u: Float64Array; readonly p: Float64Array };
+  readonly defaults: {
+    /** the start states */
+    readonly x: Float64Array;
+    /** the workspace (unknowns, with their start values as guesses) */
+    readonly w: Workspace;
+    /** the inputs' values */
+    readonly u: Float64Array;
+    /** the parameters' values */
+    readonly p: Float64Array;
+  };
   private readonly sources: ReadonlyMap<string, SignalSource>;
   private readonly folded: boolean;
   private defaultState: ModelState | undefined;
@@ -104,6 +118,7 @@ export class CompiledModel {
    * without one (a portable model in a worker) it runs but has no plan
    */
   constructor(
+    /** what the compile derived, as data (portable() adds what a worker needs) */
     readonly data: CompiledData,
     origin?: Origin | (() => Origin),
   ) {
@@ -295,7 +310,17 @@ export class CompiledModel {
   }
 
   /** the first non-finite unknown at (t, x), on the default state */
-  firstNonFinite(t: number, x: Float64Array): { name: string; equation: string } | undefined {
+  firstNonFinite(
+    t: number,
+    x: Float64Array,
+  ):
+    | {
+        /** the unknown's name */
+        name: string;
+        /** the expression that computed it, printed */
+        equation: string;
+      }
+    | undefined {
     return this.state.firstNonFinite(t, x);
   }
 

@@ -43,7 +43,12 @@ export interface CoordinateNames {
   /** its generalized force (the joint's input) */
   readonly tau: string;
   /** a free or ball joint's rotation about frame_b's axis `axis`: the names of its quaternion Q[1..4] (coordinate-slots.ts) */
-  readonly quaternion?: { readonly Q: readonly string[]; readonly axis: number };
+  readonly quaternion?: {
+    /** the names of the quaternion's states Q[1..4] */
+    readonly Q: readonly string[];
+    /** the frame_b axis (0..2) this coordinate turns about */
+    readonly axis: number;
+  };
 }
 
 /**
@@ -74,6 +79,7 @@ export class InverseDynamics {
   private readonly base: Float64Array;
 
   constructor(
+    /** the model compiled with problem 'inverse' */
     readonly model: CompiledModel,
     /** the state the generated code runs on (other inputs, e.g. a rest joint's drive, are set on it) */
     readonly state: ModelState = model.createState(),
@@ -208,7 +214,12 @@ export class InverseDynamics {
     dqd: ArrayLike<number>,
     dqdd: ArrayLike<number>,
     t = 0,
-  ): { tau: Float64Array; dtau: Float64Array } {
+  ): {
+    /** the generalized forces */
+    tau: Float64Array;
+    /** their derivative along the direction */
+    dtau: Float64Array;
+  } {
     for (const [what, a] of [
       ['qd', qd],
       ['qdd', qdd],
@@ -229,7 +240,12 @@ export class InverseDynamics {
     dqd: ArrayLike<number>,
     dtau: ArrayLike<number>,
     t = 0,
-  ): { qdd: Float64Array; dqdd: Float64Array } {
+  ): {
+    /** the accelerations */
+    qdd: Float64Array;
+    /** their derivative along the direction */
+    dqdd: Float64Array;
+  } {
     for (const [what, a] of [
       ['qd', qd],
       ['tau', tau],

@@ -41,7 +41,10 @@ export class ModelState {
   /** the state indices of each group of unit norm (a quaternion), for normalize() */
   private readonly unitGroups: readonly Int32Array[];
 
-  constructor(readonly model: CompiledModel) {
+  constructor(
+    /** the compiled model this state runs */
+    readonly model: CompiledModel,
+  ) {
     const d = model.defaults;
     // the WebAssembly target: this state's own instance, whose memory is the workspace
     const wasm = model.wasm && instantiate(model.wasm, model.fail, d.w.length);
@@ -239,7 +242,17 @@ export class ModelState {
    * After non-finite values appeared at (t, x): the first unknown in solve
    * order that is not finite, with the expression that computed it.
    */
-  firstNonFinite(t: number, x: Float64Array): { name: string; equation: string } | undefined {
+  firstNonFinite(
+    t: number,
+    x: Float64Array,
+  ):
+    | {
+        /** the unknown's name */
+        name: string;
+        /** the expression that computed it, printed */
+        equation: string;
+      }
+    | undefined {
     this.diagnosing = true;
     try {
       this.derivatives(t, x, new Float64Array(x.length));

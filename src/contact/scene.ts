@@ -58,7 +58,6 @@ export class ContactScene {
     ((this.bodies = bodies), (this.geometries = geometries), (this.pairs = pairs), (this.materials = materials), (this.slipSpeed = slipSpeed));
   }
 
-  /** (mechanism, options) => its contact scene; a ModelError for a pair that may touch without a narrow phase */
   /**
    * The frames' own code for a run (kinematics.ts), or why there is none. Reached through the
    * scene, not imported by run.ts: kinematics.ts brings the planner (a relaxed plan) and the code
@@ -68,6 +67,7 @@ export class ContactScene {
     return frameKinematics(compiled, wanted);
   }
 
+  /** (mechanism, options) => its contact scene; a ModelError for a pair that may touch without a narrow phase */
   static of(mech: Mechanism, options: ContactOptions = {}): ContactScene {
     const slip = options.slipSpeed ?? DEFAULT_SLIP_SPEED;
     if (!(slip > 0 && Number.isFinite(slip)))

@@ -13,11 +13,38 @@ import { ModelError } from '../errors.ts';
 
 /** a collision primitive, in its own frame: sphere, capsule and cylinder along z, box by edge lengths, plane z <= 0 */
 export type CollisionShape =
-  | { readonly type: 'sphere'; readonly radius: number }
-  | { readonly type: 'capsule'; readonly radius: number; readonly length: number }
-  | { readonly type: 'box'; readonly size: readonly [number, number, number] }
-  | { readonly type: 'cylinder'; readonly radius: number; readonly length: number }
-  | { readonly type: 'plane' };
+  | {
+      /** a sphere about the geometry's origin */
+      readonly type: 'sphere';
+      /** its radius (m) */
+      readonly radius: number;
+    }
+  | {
+      /** a capsule: a segment along the geometry's z axis, centred, swept by a sphere */
+      readonly type: 'capsule';
+      /** the sphere's radius (m) */
+      readonly radius: number;
+      /** the segment's length (m; 0 is a sphere) */
+      readonly length: number;
+    }
+  | {
+      /** a box centred at the geometry's origin */
+      readonly type: 'box';
+      /** its edge lengths along x, y, z (m) */
+      readonly size: readonly [number, number, number];
+    }
+  | {
+      /** a cylinder along the geometry's z axis, centred */
+      readonly type: 'cylinder';
+      /** its radius (m) */
+      readonly radius: number;
+      /** its length (m) */
+      readonly length: number;
+    }
+  | {
+      /** the half-space below the geometry's x-y plane (its normal is +z) */
+      readonly type: 'plane';
+    };
 
 export type ShapeType = CollisionShape['type'];
 

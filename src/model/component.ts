@@ -51,7 +51,12 @@ export interface Equation {
 }
 
 /** a connector, or a component that is one (it exposes its connector as `cut`) */
-export type Connectable = Connector | { readonly cut: Connector };
+export type Connectable =
+  | Connector
+  | {
+      /** the connector the component stands for */
+      readonly cut: Connector;
+    };
 
 const cutOf = (c: Connectable): Connector => (c instanceof Connector ? c : c.cut);
 
@@ -346,5 +351,10 @@ export interface GeneralizedCoordinate {
    * own (q is then Q[axis + 2], the quaternion's vector part, as a name);
    * derivatives by it are along Q (x) exp(delta e_axis / 2)
    */
-  readonly quaternion?: { readonly Q: readonly Variable[]; readonly axis: number };
+  readonly quaternion?: {
+    /** the quaternion's four states Q[1..4] */
+    readonly Q: readonly Variable[];
+    /** the frame_b axis (0..2) this coordinate turns about */
+    readonly axis: number;
+  };
 }
