@@ -61,7 +61,7 @@ const ROWS: Record<string, Row> = {
     xml: () => mujocoReadable(iiwaText()).replace('implicitfast', 'Euler'),
   },
   puma: { name: 'PUMA 560 (6 dof)', build: () => puma560(), xml: written(() => puma560()) },
-  humanoid: { name: 'humanoid (33 dof tree)', build: () => humanoid(), xml: written(() => humanoid()) },
+  humanoid: { name: 'humanoid (32 dof tree)', build: () => humanoid(), xml: written(() => humanoid()) },
   fourbar: { name: 'four-bar (a spatial loop, 1 dof)', build: () => fourbar(), near: 0.1 },
   sixbar: { name: 'six-bar (two loops, 1 dof)', build: () => sixbar(), near: 0.1 },
 };

@@ -4,11 +4,11 @@
 // lateral axis, then five branches off two hubs — two legs (hip z, x, y; knee;
 // ankle y, x) from the pelvis, a spine (waist y, x, z) to the chest, and off
 // the chest two arms (shoulder z, x, y; elbow; wrist z, x) and a neck (y, x)
-// to the head. 33 degrees of freedom, gravity along -y; every joint carries a
+// to the head. 32 degrees of freedom (3 + 2 × 6 + 3 + 2 × 6 + 2), gravity along -y; every joint carries a
 // body (the small ones stand for the motors between the axes of a compound
 // joint), as in MuJoCo's humanoid models. With floating: 1 the pelvis is on a
-// free joint `base` instead (issue 29: 6 + 31 degrees of freedom) and the
-// humanoid falls freely, as there is no contact yet:
+// free joint `base` instead (issue 29: 6 + 29 degrees of freedom) and the
+// humanoid falls freely (it has no collision geometry):
 //   npx kron simulate mechanisms/humanoid.ts --set floating=1 --stop 2 --out fall.json
 //   npx kron view fall.json --track pelvis
 import { type Frame, Mechanism } from 'kron';
