@@ -486,6 +486,7 @@ const kron = {
   /** the live run (run live): start it (held still at `until` s), stop it, set an input */
   realtime: {
     start: (until?: number) => realtime.start(until),
+    resume: (until?: number) => realtime.resume(until),
     stop: () => realtime.stop(),
     setInput: (name: string, value: number) => realtime.setInput(name, value),
   },

@@ -113,6 +113,14 @@ export class RealTimePanel {
     this.draw();
   }
 
+  /** the live run goes on from where it is (held still or stopped) to `until`, its state and inputs kept */
+  resume(until = Infinity): void {
+    if (!this.live) return this.start(until);
+    this.stopAt = until;
+    this.running = true;
+    this.toggle.textContent = 'stop';
+  }
+
   stop(): void {
     this.running = false;
     this.toggle.textContent = 'run live';
