@@ -12,7 +12,8 @@
 // (Carpentier & Mansard's identities on the tangents of the inverse
 // dynamics), no finite differences.
 //
-// Run it: npx tsx ilqr.ts
+// Run it: npx tsx ilqr.ts            (add --plot convergence.svg for the cost per iteration)
+import { writeFileSync } from 'node:fs';
 import { Mechanism, compile } from 'kron';
 
 /** rod k: mass, length, centre of mass from its joint, inertia about the centre of mass (about z); gravity along -y */
@@ -190,3 +191,41 @@ console.log(
   `end state q = [${end.slice(0, 2).map((v) => v.toFixed(5))}], qd = [${end.slice(2).map((v) => v.toFixed(5))}]; goal q = [${goal.slice(0, 2).map((v) => v.toFixed(5))}], at rest`,
 );
 console.log(`largest torque ${Math.max(...result.us.flat().map(Math.abs)).toFixed(3)} N m`);
+
+/** the cost per iteration on a log scale, as an SVG document (no plotting package: a polyline and decade lines) */
+export function convergenceSvg(costs: readonly number[], title: string): string {
+  const [W, H, left, right, top, bottom] = [640, 400, 70, 620, 50, 350];
+  const lo = Math.floor(Math.log10(Math.min(...costs))),
+    hi = Math.ceil(Math.log10(Math.max(...costs)));
+  const x = (i: number) => left + (i / Math.max(1, costs.length - 1)) * (right - left);
+  const y = (c: number) => bottom - ((Math.log10(c) - lo) / Math.max(1, hi - lo)) * (bottom - top);
+  const decades = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map(
+    (d) =>
+      `<line x1="${left}" x2="${right}" y1="${y(10 ** d)}" y2="${y(10 ** d)}" stroke="#ddd"/><text x="${left - 6}" y="${y(10 ** d) + 4}" text-anchor="end">1e${d}</text>`,
+  );
+  const step = costs.length > 40 ? 20 : costs.length > 10 ? 5 : 1;
+  const ticks = Array.from({ length: Math.floor((costs.length - 1) / step) + 1 }, (_, k) => k * step).map(
+    (i) => `<text x="${x(i)}" y="${bottom + 16}" text-anchor="middle">${i}</text>`,
+  );
+  const points = costs.map((c, i) => `${x(i).toFixed(2)},${y(c).toFixed(2)}`).join(' ');
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${W / 2}" y="26" text-anchor="middle" font-size="14">${title}</text>`,
+    ...decades,
+    ...ticks,
+    `<rect x="${left}" y="${top}" width="${right - left}" height="${bottom - top}" fill="none" stroke="#333"/>`,
+    `<text x="${(left + right) / 2}" y="${H - 16}" text-anchor="middle">iteration</text>`,
+    `<text transform="translate(18 ${(top + bottom) / 2}) rotate(-90)" text-anchor="middle">cost</text>`,
+    `<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="${points}"/>`,
+    '</svg>',
+    '',
+  ].join('\n');
+}
+
+const plot = process.argv.indexOf('--plot');
+if (plot > 0 && process.argv[plot + 1]) {
+  const title = `iLQR swing-up: ${last} iterations, ${((used.user + used.system) / 1e6).toFixed(2)} s CPU`;
+  writeFileSync(process.argv[plot + 1], convergenceSvg(result.costs, title));
+  console.log(`wrote ${process.argv[plot + 1]}`);
+}

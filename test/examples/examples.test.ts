@@ -187,6 +187,19 @@ describe('examples/', () => {
       }
     }
     expect(output).toMatch(/^iLQR: \d+ iterations/);
+    // its plot: one point per iteration, equally spaced, each height affine in log10(cost) (a log axis), so falling costs draw lower
+    const svg = ex.convergenceSvg(costs, 'test');
+    const pts = /<polyline[^>]* points="([^"]+)"/
+      .exec(svg)![1]
+      .split(' ')
+      .map((p) => p.split(',').map(Number));
+    expect(pts).toHaveLength(costs.length);
+    const slope = (pts.at(-1)![1] - pts[0][1]) / (Math.log10(costs.at(-1)!) - Math.log10(costs[0]));
+    expect(slope).toBeLessThan(0);
+    pts.forEach(([x, y], i) => {
+      expect(x - pts[0][0]).toBeCloseTo((i * (pts.at(-1)![0] - pts[0][0])) / (costs.length - 1), 1);
+      expect(y - pts[0][1]).toBeCloseTo(slope * (Math.log10(costs[i]) - Math.log10(costs[0])), 1);
+    });
   });
 
   it("sweep: each length's period is the exact one, and 2 pi sqrt(L/g) (1 + 2 r^2 / 5 L^2)^(1/2) to first order", async () => {
