@@ -5,26 +5,10 @@
 // box (its lowest rim point, z - h cos - r sin), lying on its side (both
 // ends of its lowest line), stacked on a wider cylinder (the smaller rim).
 import { describe, expect, it } from 'vitest';
-import { ContactList } from '../../src/contact/narrow/contact-list.ts';
-import { collide, signedDistance } from '../../src/contact/narrow/collide.ts';
+import { signedDistance } from '../../src/contact/narrow/collide.ts';
 import type { CollisionShape } from '../../src/contact/shapes.ts';
+import { I3, contacts } from './contacts.ts';
 import { poses, rodrigues } from './geometry-oracle.ts';
-
-const I3 = [
-  [1, 0, 0],
-  [0, 1, 0],
-  [0, 0, 1],
-];
-
-function contacts(pose: Float64Array, A: CollisionShape, B: CollisionShape) {
-  const out = new ContactList(2);
-  collide(out, pose, 0, A, 12, B, Infinity, 0);
-  return Array.from({ length: out.count }, (_, k) => ({
-    d: out.dist[k],
-    n: [...out.normal.subarray(3 * k, 3 * k + 3)],
-    p: [...out.point.subarray(3 * k, 3 * k + 3)],
-  }));
-}
 
 const close = (a: readonly number[], b: readonly number[], tol: number) => a.forEach((v, i) => expect(Math.abs(v - b[i])).toBeLessThan(tol));
 

@@ -6,38 +6,16 @@
 // face normals and edge cross products (convex-oracle.ts); a bad convex
 // shape is a ModelError naming its owner.
 import { describe, expect, it } from 'vitest';
-import { ContactList } from '../../src/contact/narrow/contact-list.ts';
-import { collide, signedDistance } from '../../src/contact/narrow/collide.ts';
+import { signedDistance } from '../../src/contact/narrow/collide.ts';
 import { gjk, type Vertex } from '../../src/contact/narrow/gjk.ts';
 import { epa } from '../../src/contact/narrow/epa.ts';
 import { type Solid, support } from '../../src/contact/narrow/support.ts';
 import { type CollisionShape, checkShape } from '../../src/contact/shapes.ts';
 import { ContactScene, Mechanism, ModelError } from 'kron';
 import { rng } from '../structure/helpers.ts';
+import { type Contact, I3, contacts } from './contacts.ts';
 import { poses, rodrigues, world } from './geometry-oracle.ts';
 import { type V3, hullDistance, satDepth, pointsOf } from './convex-oracle.ts';
-
-const I3 = [
-  [1, 0, 0],
-  [0, 1, 0],
-  [0, 0, 1],
-];
-
-interface Contact {
-  d: number;
-  n: number[];
-  p: number[];
-}
-
-function contacts(pose: Float64Array, A: CollisionShape, B: CollisionShape): Contact[] {
-  const out = new ContactList(2);
-  collide(out, pose, 0, A, 12, B, Infinity, 0);
-  return Array.from({ length: out.count }, (_, k) => ({
-    d: out.dist[k],
-    n: [...out.normal.subarray(3 * k, 3 * k + 3)],
-    p: [...out.point.subarray(3 * k, 3 * k + 3)],
-  }));
-}
 
 /** the same contacts in any order, each number to tol */
 function sameContacts(got: Contact[], want: Contact[], tol: number) {
