@@ -15,7 +15,7 @@
 import { ModelError } from '../errors.ts';
 import { hullOf } from './hull.ts';
 
-/** a collision primitive, in its own frame: sphere, capsule and cylinder along z, box by edge lengths, plane z <= 0 */
+/** a collision shape, in its own frame: sphere, capsule and cylinder along z, box by edge lengths, plane z <= 0, convex hull of points */
 export type CollisionShape =
   | {
       /** a sphere about the geometry's origin */
