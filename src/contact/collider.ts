@@ -8,7 +8,7 @@ import { ModelError } from '../errors.ts';
 
 /** a collision geometry on a body (BodyOptions.collision): its shape, pose, material and filter */
 export interface Collider {
-  /** sphere, capsule, box, cylinder or plane (shapes.ts) */
+  /** sphere, capsule, box, cylinder, plane or convex (shapes.ts) */
   shape: CollisionShape;
   /** a name for messages and for the pair's signals (default: collision1, collision2, ... on its body) */
   name?: string;

@@ -116,7 +116,7 @@ export class ContactScene {
         if (!narrowPhaseFor(a.shape.type, b.shape.type)) {
           throw new ModelError(`contact between ${a.name} (${a.shape.type}) and ${b.name} (${b.shape.type}) is not built yet`, {
             component: a.body >= 0 ? bodies[a.body].path : bodies[b.body].path,
-            hint: "the narrow phase has plane against sphere, capsule, box and cylinder, sphere and capsule against sphere, capsule, box and cylinder, and box-box (not yet box-cylinder, cylinder-cylinder); keep this pair apart with contype/conaffinity bits (MuJoCo's: a pair touches when contype of one & conaffinity of the other is not 0)",
+            hint: "the narrow phase has every pair of sphere, capsule, box, cylinder, convex and plane but plane-plane; keep this pair apart with contype/conaffinity bits (MuJoCo's: a pair touches when contype of one & conaffinity of the other is not 0)",
           });
         }
         pairs.push([i, j]);

@@ -7,11 +7,15 @@
 //             viewer's Shape 'box')
 //   cylinder  centred, axis z, `length` between its flat ends
 //   plane     the half-space z <= 0 (outward normal +z), unbounded
+//   convex    the convex hull of `vertices` (x y z ..., the geometry's
+//             frame): a mesh collided as its hull, as MuJoCo collides one;
+//             the hull is computed once, when the shape is checked (hull.ts)
 // Visual geometry (library/multibody/geometry.ts) is for drawing only; a
 // collision shape may differ from it, as in URDF and MJCF.
 import { ModelError } from '../errors.ts';
+import { hullOf } from './hull.ts';
 
-/** a collision primitive, in its own frame: sphere, capsule and cylinder along z, box by edge lengths, plane z <= 0 */
+/** a collision shape, in its own frame: sphere, capsule and cylinder along z, box by edge lengths, plane z <= 0, convex hull of points */
 export type CollisionShape =
   | {
       /** a sphere about the geometry's origin */
@@ -44,11 +48,17 @@ export type CollisionShape =
   | {
       /** the half-space below the geometry's x-y plane (its normal is +z) */
       readonly type: 'plane';
+    }
+  | {
+      /** the convex hull of points (a mesh's vertices), in the geometry's frame */
+      readonly type: 'convex';
+      /** x, y, z of each point (m), at least 4 spanning a volume */
+      readonly vertices: readonly number[];
     };
 
 export type ShapeType = CollisionShape['type'];
 
-export const SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'capsule', 'box', 'cylinder', 'plane'];
+export const SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'capsule', 'box', 'cylinder', 'plane', 'convex'];
 
 // (shape, who owns it for messages) => nothing, or a ModelError naming the bad dimension
 export function checkShape(shape: CollisionShape, owner: string): void {
@@ -66,6 +76,20 @@ export function checkShape(shape: CollisionShape, owner: string): void {
       throw bad(`box size ${String(shape.size)} is not three edge lengths`, 'give size: [x, y, z] in m');
     shape.size.forEach((s, i) => positive(`size[${i + 1}]`, s));
   }
+  if (shape.type === 'convex') checkConvex(shape.vertices, bad);
+}
+
+// a convex shape's points: x y z triples of finite numbers whose hull has a volume (computed here, once)
+function checkConvex(v: unknown, bad: (what: string, hint: string) => ModelError): void {
+  if (!Array.isArray(v) || v.length % 3 !== 0)
+    throw bad(`convex vertices are not x y z triples (${Array.isArray(v) ? `${v.length} numbers` : typeof v})`, 'give vertices: [x1, y1, z1, x2, ...] in m');
+  const k = v.findIndex((x) => !(typeof x === 'number' && Number.isFinite(x)));
+  if (k >= 0) throw bad(`convex vertex ${Math.floor(k / 3) + 1} has ${String(v[k])}, not a finite number`, 'give finite coordinates in m');
+  if (!hullOf(v))
+    throw bad(
+      `convex vertices (${v.length / 3} points) span no volume: fewer than 4 points, or all on one plane or line`,
+      'a flat mesh (a plane, a single face) has no hull to collide: use a box of small thickness, or a plane',
+    );
 }
 
 /** a bounding radius about the geometry's origin (Infinity for a plane): what the broad phase bounds a shape by */
@@ -81,5 +105,17 @@ export function boundingRadius(shape: CollisionShape): number {
       return Math.hypot(shape.radius, shape.length / 2);
     case 'plane':
       return Infinity;
+    case 'convex':
+      return hullOf(shape.vertices)?.radius ?? 0;
   }
+}
+
+/** a convex shape's hull, computed when the shape was checked (checkShape refuses one without) */
+export function hullOfShape(shape: Extract<CollisionShape, { type: 'convex' }>): NonNullable<ReturnType<typeof hullOf>> {
+  const h = hullOf(shape.vertices);
+  if (!h)
+    throw new ModelError(`convex collision shape of ${shape.vertices.length / 3} points spans no volume`, {
+      hint: 'check the shape with checkShape (BodyOptions.collision does) before colliding it',
+    });
+  return h;
 }

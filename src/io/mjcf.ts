@@ -39,7 +39,8 @@ import { type Placed, closeEqualities, filePoses } from './mjcf-loops.ts';
 import { addDrives } from './mjcf-drives.ts';
 import { type JointStart, keyStart } from './mjcf-keyframe.ts';
 import type { Joint } from '../library/multibody/joint.ts';
-import { addGrounds, collidersOf, planesOf } from './mjcf-collision.ts';
+import { type MeshShape, addGrounds, collidersOf, meshShapes, planesOf } from './mjcf-collision.ts';
+import type { ReadFile } from './mjcf-xml.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
 
@@ -74,6 +75,8 @@ export interface MjcfOptions {
    * --contact); default false: drawn only
    */
   contact?: boolean;
+  /** with contact: reads a mesh file (by the name meshFile takes), for mesh geoms collided as their vertices' convex hull; without it mesh geoms are a warning, not collided */
+  readFile?: ReadFile;
 }
 
 const DEFAULT_COLOR = '#a0a4a8';
@@ -117,6 +120,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     key?.joints,
     options.contact ?? false,
     planesOf(robot.worldGeoms),
+    options.contact ? meshShapes(robot.meshes, options.readFile, warnings) : undefined,
   );
   if (options.contact) addGrounds(m, build.planes);
   const floor = floorOf(robot.worldGeoms);
@@ -165,6 +169,8 @@ class Builder {
     private readonly contact: boolean,
     /** the world's planes that may collide (contact): what the robot's geoms touch */
     readonly planes: readonly MjcfGeom[],
+    /** with contact: mesh geoms' convex shapes */
+    private readonly meshCollider?: MeshShape,
   ) {}
 
   /** the joints built, by MJCF name (what tendons and actuators name) */
@@ -182,7 +188,7 @@ class Builder {
     let frame = free ? this.freeJoint(free, b) : this.place(parent, b.pos, b.quat, `${name}_pos`);
     for (const j of b.joints) if (j !== free) frame = this.joint(frame, j);
     const geometry = geometriesOf(b.geoms, this.meshes, this.meshShape);
-    const collision = this.contact ? collidersOf(b.geoms, this.planes, this.left) : [];
+    const collision = this.contact ? collidersOf(b.geoms, this.planes, this.left, this.meshCollider) : [];
     if (b.inertial || geometry.length || collision.length) {
       const { mass, com, inertia } = b.inertial ?? { mass: 0, com: [0, 0, 0] as Vec3, inertia: [0, 0, 0, 0, 0, 0] as const };
       const body = this.m.body(this.names.take(name, `body ${name}`), {

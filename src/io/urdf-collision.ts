@@ -4,8 +4,12 @@
 // importer puts the body at the link frame and carries the inertial frame's
 // offset in rcm, so the collision pose needs no change). <box size> is
 // already full edge lengths and <cylinder>'s axis is z, as the contact
-// layer's shapes; Drake's <capsule> is read too. A <mesh> is a warning naming
-// the link and file: the contact layer has no mesh pairs yet.
+// layer's shapes; Drake's <capsule> is read too. A <mesh> is collided as the
+// convex hull of its vertices, scaled (as MuJoCo collides a mesh; the
+// contact layer's convex shape), when the loader can read it (the
+// meshCollider option: src/node/urdf-file.ts reads OBJ and STL files under
+// the URDF's package root); a mesh not found or not read is a warning naming
+// the link and file, and is not collided.
 // URDF has no world geometry, so contact brings a ground plane (normal
 // against gravity, through the origin unless placed by the ground option).
 // Parameters: URDF has none for contact, so every collision element gets
@@ -15,11 +19,11 @@
 // contactMaterial option gives one; the ground carries none, so a pair's is
 // the robot's (material.ts).
 // The robot touches the ground, not itself, as the MJCF importer does
-// (mjcf-collision.ts): a URDF's links overlap at their joints, URDF has no
-// standard filter, and the contact layer has no narrow phase for some pairs
-// of shapes (box-cylinder, cylinder-cylinder). So the robot's geometry has contype 1, conaffinity 0, the ground
-// contype 0, conaffinity 1.
+// (mjcf-collision.ts): a URDF's links overlap at their joints and URDF has
+// no standard filter. So the robot's geometry has contype 1, conaffinity 0,
+// the ground contype 0, conaffinity 1.
 import type { Collider } from '../contact/collider.ts';
+import type { CollisionShape } from '../contact/shapes.ts';
 import type { ContactMaterial } from '../contact/material.ts';
 import type { Mechanism } from '../library/multibody/mechanism.ts';
 import { SOLIMP, SOLREF, equivalentSolref } from './mjcf-solref.ts';
@@ -40,17 +44,25 @@ export interface UrdfGround {
   point?: readonly [number, number, number];
 }
 
-// (link, the material to give (undefined: MuJoCo's defaults), warnings) => its colliders; a <mesh> is a warning, a collision element that could not be read its error
-export function urdfColliders(link: UrdfLink, material: ContactMaterial | undefined, warnings: string[]): Collider[] {
+/** a <mesh>'s convex shape (its vertices scaled), or why it has none; undefined when mesh files are not read */
+export type MeshCollider = (filename: string, scale: readonly [number, number, number] | undefined) => CollisionShape | { why: string } | undefined;
+
+// (link, the material to give (undefined: MuJoCo's defaults), warnings, how meshes are read) => its colliders; a mesh not read is a warning, a collision element that could not be read its error
+export function urdfColliders(link: UrdfLink, material: ContactMaterial | undefined, warnings: string[], meshCollider?: MeshCollider): Collider[] {
   const out: Collider[] = [];
   const taken = new Set<string>();
   (link.collisions ?? []).forEach((c, k) => {
     if ('error' in c) throw c.error;
-    const s = c.shape;
-    if (s.type === 'mesh') {
-      warnings.push(`link ${link.name}: <collision> mesh "${s.filename}" has no contact shape yet (no mesh pairs): not collided`);
-      return;
-    }
+    let s: CollisionShape | Exclude<typeof c.shape, { type: 'mesh' }>;
+    if (c.shape.type === 'mesh') {
+      const found = meshCollider?.(c.shape.filename, c.shape.scale);
+      if (found === undefined || 'why' in found) {
+        const why = found?.why ?? 'is not read (mesh files are read when the URDF is loaded from a file)';
+        warnings.push(`link ${link.name}: <collision> mesh "${c.shape.filename}" ${why}: not collided`);
+        return;
+      }
+      s = found;
+    } else s = c.shape;
     // a name for the pair's signals (contact.<link>.<name>__...): characters outside [A-Za-z0-9_] replaced, unique on the link
     let name = (c.name ?? `collision${k + 1}`).replace(/[^A-Za-z0-9_]/g, '_');
     while (taken.has(name)) name = `${name}_${k + 1}`;

@@ -22,7 +22,7 @@ import type { Geometry } from '../library/multibody/geometry.ts';
 import { type UrdfJoint, type UrdfLink, type UrdfPose, type UrdfRobot, type Vec3 } from './urdf-parse.ts';
 import { type Mat, rpyMatrix, rpyQuaternion } from './rpy.ts';
 import type { ContactMaterial } from '../contact/material.ts';
-import { type UrdfGround, addUrdfGround, urdfColliders } from './urdf-collision.ts';
+import { type MeshCollider, type UrdfGround, addUrdfGround, urdfColliders } from './urdf-collision.ts';
 
 export { rpyMatrix, rpyQuaternion };
 
@@ -52,9 +52,12 @@ export interface UrdfOptions {
    * each link's <collision> elements (box, cylinder, sphere, capsule) as its
    * body's collision geometry, and a ground plane, for contact (kron simulate
    * --contact); default false: not read. The robot touches the ground, not
-   * itself; a <mesh> is a warning (urdf-collision.ts)
+   * itself; a <mesh> is its vertices' convex hull when meshCollider reads it,
+   * else a warning (urdf-collision.ts)
    */
   contact?: boolean;
+  /** with contact: a <collision> mesh's convex shape (src/node/urdf-file.ts reads OBJ and STL files), or why not; without it meshes are not collided */
+  meshCollider?: MeshCollider;
   /** with contact: every collision element's parameters (default MuJoCo's: timeConstant 0.02 s, dampingRatio 1, friction 1) */
   contactMaterial?: ContactMaterial;
   /** with contact: where the ground plane is (default through the origin, normal against gravity) */
@@ -178,7 +181,7 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   let collided = false;
   const attach = (link: UrdfLink, frame: Frame) => {
     const geometry = geometryOf(link, warnings, options.meshFile);
-    const collision = options.contact ? urdfColliders(link, options.contactMaterial, warnings) : [];
+    const collision = options.contact ? urdfColliders(link, options.contactMaterial, warnings, options.meshCollider) : [];
     // a link with collision geometry alone (A1's thigh shoulders) is a massless body, as one with a visual alone
     if (!link.inertial && !geometry && !collision.length) return;
     collided ||= collision.length > 0;
@@ -219,7 +222,7 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   if (options.contact) {
     addUrdfGround(m, options.ground ?? {});
     // said, not silent: --contact on a robot without collision elements (puma560.urdf) changes nothing
-    if (!collided) warnings.push('contact: no link has a <collision> box, cylinder, sphere or capsule, so nothing touches the ground');
+    if (!collided) warnings.push('contact: no link has a <collision> box, cylinder, sphere, capsule or readable mesh, so nothing touches the ground');
   }
   return { mechanism: m, warnings };
 }

@@ -53,5 +53,5 @@ export function loadMjcf(
     const found = findMjcfMesh(file, name);
     return 'file' in found ? found.file : undefined;
   };
-  return { ...mjcfMechanism(parseMjcf(readFileSync(file, 'utf8'), basename(file), { readFile }), { meshFile, ...options }), included };
+  return { ...mjcfMechanism(parseMjcf(readFileSync(file, 'utf8'), basename(file), { readFile }), { meshFile, readFile, ...options }), included };
 }

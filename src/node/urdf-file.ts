@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type UrdfModel, type UrdfOptions, parseUrdf, urdfMechanism } from '../io/urdf.ts';
 import { findMesh, rosPackagePath } from './urdf-mesh.ts';
+import { meshFileCollider } from '../io/mesh-collider.ts';
+import { KronError } from '../errors.ts';
 
 export interface UrdfFileOptions extends UrdfOptions {
   /** folders of ROS packages for package:// names and absolute mesh paths (default: ROS_PACKAGE_PATH) */
@@ -18,5 +20,17 @@ export function loadUrdf(file: string, options: UrdfFileOptions = {}): UrdfModel
     const found = findMesh(file, name, packagePath);
     return 'file' in found ? found.file : { why: found.why };
   };
-  return urdfMechanism(parseUrdf(readFileSync(file, 'utf8'), basename(file)), { meshFile, ...rest });
+  // a collision mesh: the hull of its vertices (OBJ, STL); one that cannot be read is the warning's reason
+  const meshCollider = (name: string, scale: readonly number[] | undefined) => {
+    const found = findMesh(file, name, packagePath);
+    if (!('file' in found)) return { why: found.why };
+    try {
+      const shape = meshFileCollider(readFileSync(found.file), { mesh: name, file: found.file }, { scale });
+      return typeof shape === 'string' ? { why: shape } : shape;
+    } catch (e) {
+      if (!(e instanceof KronError)) throw e;
+      return { why: `could not be read as a collision mesh (${e.message.replace(/^MJCF mesh "[^"]*" \([^)]*\): /, '')})` };
+    }
+  };
+  return urdfMechanism(parseUrdf(readFileSync(file, 'utf8'), basename(file)), { meshFile, meshCollider, ...rest });
 }

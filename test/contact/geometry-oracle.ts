@@ -3,6 +3,11 @@
 // shape (the usual closed forms, in the shape's own frame), and points
 // sampled on each shape's surface.
 import type { CollisionShape } from '../../src/contact/shapes.ts';
+import { hullSamples, hullSdf, hullTriangles, pointsOf } from './convex-oracle.ts';
+
+/** a convex shape's brute-force face triangles, once per vertex list */
+const triangles = new WeakMap<readonly number[], ReturnType<typeof hullTriangles>>();
+const trianglesOf = (v: readonly number[]) => triangles.get(v) ?? triangles.set(v, hullTriangles(pointsOf(v))).get(v)!;
 
 export type V3 = [number, number, number];
 
@@ -65,6 +70,8 @@ export function sdf(s: CollisionShape, y: readonly number[]): number {
     }
     case 'plane':
       return z;
+    case 'convex':
+      return hullSdf(trianglesOf(s.vertices), y);
   }
 }
 
@@ -124,6 +131,9 @@ export function surfaceSamples(s: CollisionShape, n: number): V3[] {
       break;
     }
     case 'plane':
+      break;
+    case 'convex':
+      out.push(...hullSamples(pointsOf(s.vertices), n));
       break;
   }
   return out;

@@ -6,26 +6,10 @@
 // exact distance; a capsule lying on a face rests on both ends; a sphere
 // by the side, the end and the rim of a cylinder.
 import { describe, expect, it } from 'vitest';
-import { ContactList } from '../../src/contact/narrow/contact-list.ts';
-import { collide, signedDistance } from '../../src/contact/narrow/collide.ts';
+import { signedDistance } from '../../src/contact/narrow/collide.ts';
 import type { CollisionShape } from '../../src/contact/shapes.ts';
+import { I3, contacts } from './contacts.ts';
 import { poses, rodrigues } from './geometry-oracle.ts';
-
-const I3 = [
-  [1, 0, 0],
-  [0, 1, 0],
-  [0, 0, 1],
-];
-
-function contacts(pose: Float64Array, A: CollisionShape, B: CollisionShape) {
-  const out = new ContactList(2);
-  collide(out, pose, 0, A, 12, B, Infinity, 0);
-  return Array.from({ length: out.count }, (_, k) => ({
-    d: out.dist[k],
-    n: [...out.normal.subarray(3 * k, 3 * k + 3)],
-    p: [...out.point.subarray(3 * k, 3 * k + 3)],
-  }));
-}
 
 const close = (a: readonly number[], b: readonly number[], digits = 13) => a.forEach((v, i) => expect(v).toBeCloseTo(b[i], digits));
 const cube = (edge: number): CollisionShape => ({ type: 'box', size: [edge, edge, edge] });

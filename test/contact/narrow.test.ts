@@ -114,8 +114,9 @@ describe('narrow phase: closed forms', () => {
     expect(narrowPhaseFor('capsule', 'box')).toBe(true);
     expect(narrowPhaseFor('cylinder', 'sphere')).toBe(true);
     expect(narrowPhaseFor('cylinder', 'capsule')).toBe(true);
-    expect(narrowPhaseFor('cylinder', 'box')).toBe(false);
-    expect(narrowPhaseFor('cylinder', 'cylinder')).toBe(false);
+    expect(narrowPhaseFor('cylinder', 'box')).toBe(true);
+    expect(narrowPhaseFor('cylinder', 'cylinder')).toBe(true);
+    expect(narrowPhaseFor('convex', 'convex')).toBe(true);
     expect(narrowPhaseFor('plane', 'plane')).toBe(false);
   });
 });
@@ -134,7 +135,21 @@ function randomShape(type: CollisionShape['type'], r: () => number): CollisionSh
       return { type, radius: s() / 2, length: 2 * s() };
     case 'plane':
       return { type };
+    case 'convex':
+      return randomConvex(r, s());
   }
+}
+
+/** the hull of 8 to 15 random points in a ball of the given radius (a random polytope) */
+function randomConvex(r: () => number, radius: number): CollisionShape {
+  const n = 8 + Math.floor(8 * r());
+  const vertices: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const u = [r() - 0.5, r() - 0.5, r() - 0.5],
+      l = Math.hypot(...u);
+    vertices.push(...u.map((x) => (radius * x) / l));
+  }
+  return { type: 'convex', vertices };
 }
 
 const randomPose = (r: () => number, spread: number) => ({
@@ -144,7 +159,7 @@ const randomPose = (r: () => number, spread: number) => ({
 
 /** is X a capsule whose core segment has points inside Y, a box or cylinder (sampled) */
 function coreEnters(pose: Float64Array, x: number, X: CollisionShape, y: number, Y: CollisionShape): boolean {
-  if (X.type !== 'capsule' || (Y.type !== 'box' && Y.type !== 'cylinder')) return false;
+  if (X.type !== 'capsule' || (Y.type !== 'box' && Y.type !== 'cylinder' && Y.type !== 'convex')) return false;
   return Array.from({ length: 201 }, (_, k) => world(pose, x, [0, 0, X.length * (k / 200 - 0.5)])).some((w) => sdf(Y, local(pose, y, w)) < 1e-9);
 }
 
@@ -166,6 +181,15 @@ const PAIRS: [CollisionShape['type'], CollisionShape['type']][] = [
   ['capsule', 'cylinder'],
   ['cylinder', 'capsule'],
   ['box', 'box'],
+  ['box', 'cylinder'],
+  ['cylinder', 'box'],
+  ['cylinder', 'cylinder'],
+  ['plane', 'convex'],
+  ['sphere', 'convex'],
+  ['convex', 'capsule'],
+  ['box', 'convex'],
+  ['cylinder', 'convex'],
+  ['convex', 'convex'],
 ];
 
 describe('narrow phase: random poses against the oracles', () => {

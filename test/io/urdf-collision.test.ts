@@ -127,9 +127,11 @@ describe('URDF <collision> elements as collision geometry', () => {
     [g.R[2], g.R[5], g.R[8]].forEach((v, k) => expect(v).toBeCloseTo([0, Math.SQRT1_2, Math.SQRT1_2][k], 15));
   });
 
-  it('a <mesh> collision is a warning naming the link and file; an unreadable collision element is an error only with contact', () => {
+  it('a <mesh> collision not read is a warning naming the link and file; an unreadable collision element is an error only with contact', () => {
     const { warnings } = urdfMechanism(parseUrdf(read('shapes.urdf'), 'shapes.urdf'), { contact: true });
-    expect(warnings).toEqual(['link base: <collision> mesh "package://shapes/meshes/base.stl" has no contact shape yet (no mesh pairs): not collided']);
+    expect(warnings).toEqual([
+      'link base: <collision> mesh "package://shapes/meshes/base.stl" is not read (mesh files are read when the URDF is loaded from a file): not collided',
+    ]);
     const bad = read('box.urdf').replace('<box size="0.4 0.2 0.1"/></geometry>\n    </collision>', '<box size="0.4 -0.2 0.1"/></geometry>\n    </collision>');
     const robot = parseUrdf(bad, 'bad.urdf');
     // without contact the element is not read, as before
@@ -200,7 +202,7 @@ describe('URDF <collision> elements as collision geometry', () => {
     // asked for on a robot without collision elements, contact is said to do nothing
     const puma = readFileSync(new URL('../../mechanisms/puma560.urdf', import.meta.url), 'utf8');
     expect(urdfMechanism(parseUrdf(puma, 'puma560.urdf'), { contact: true }).warnings).toEqual([
-      'contact: no link has a <collision> box, cylinder, sphere or capsule, so nothing touches the ground',
+      'contact: no link has a <collision> box, cylinder, sphere, capsule or readable mesh, so nothing touches the ground',
     ]);
   });
 

@@ -23,6 +23,7 @@
 import type { CollisionShape } from '../shapes.ts';
 import type { ContactList } from './contact-list.ts';
 import { closestSegmentSegment } from './segments.ts';
+import { clip } from './clip.ts';
 
 type Box = Extract<CollisionShape, { type: 'box' }>;
 type V = [number, number, number];
@@ -123,23 +124,6 @@ function faceContacts(out: ContactList, R: Frame, I: Frame, i: number, nR: V, ma
     const m = along(x, depth / 2, nR);
     out.push(-depth, sign * nR[0], sign * nR[1], sign * nR[2], m[0], m[1], m[2], pair);
   }
-}
-
-/** the polygon's part with s (u . x) <= limit (Sutherland-Hodgman against one plane) */
-function clip(poly: V[], u: V, s: number, limit: number): V[] {
-  const kept: V[] = [];
-  for (let k = 0; k < poly.length; k++) {
-    const x = poly[k],
-      y = poly[(k + 1) % poly.length];
-    const fx = s * dot(u, x) - limit,
-      fy = s * dot(u, y) - limit;
-    if (fx <= 0) kept.push(x);
-    if ((fx < 0 && fy > 0) || (fx > 0 && fy < 0)) {
-      const t = fx / (fx - fy);
-      kept.push([x[0] + t * (y[0] - x[0]), x[1] + t * (y[1] - x[1]), x[2] + t * (y[2] - x[2])]);
-    }
-  }
-  return kept;
 }
 
 // (boxes, A's edge axis i, B's edge axis j, n from A to B) => one contact at the two edges' closest points

@@ -1,6 +1,7 @@
-// Capsule (A) against a box or a cylinder (B): a capsule is the set within
-// its radius of its core segment, so its contacts are spheres on the core
-// against B (sphere-box.ts, sphere-cylinder.ts), at two points:
+// Capsule (A) against a box, a cylinder or a convex hull (B): a capsule is
+// the set within its radius of its core segment, so its contacts are
+// spheres on the core against B (sphere-box.ts, sphere-cylinder.ts,
+// sphere-convex.ts), at two points:
 //   t*  the core point deepest in B: the minimum over t in [0, 1] of B's
 //       signed distance at the core point p(t). B is convex, so its signed
 //       distance is a convex function of the point and of t along a segment
@@ -20,8 +21,9 @@ import type { ContactList } from './contact-list.ts';
 import { core } from './round.ts';
 import { sphereBoxAt } from './sphere-box.ts';
 import { sphereCylinderAt } from './sphere-cylinder.ts';
+import { convexDistanceAt, sphereConvexAt } from './sphere-convex.ts';
 
-type Convex = Extract<CollisionShape, { type: 'box' | 'cylinder' }>;
+type Convex = Extract<CollisionShape, { type: 'box' | 'cylinder' | 'convex' }>;
 type P = [number, number, number];
 
 /** golden-section steps: 0.618^60 = 3e-13 of the core's length */
@@ -44,7 +46,11 @@ export function capsuleConvex(
   const [p, d] = core(pose, a, length);
   const at = (t: number): P => [p[0] + t * d[0], p[1] + t * d[1], p[2] + t * d[2]];
   const sphere = (t: number) =>
-    B.type === 'box' ? sphereBoxAt(out, at(t), radius, pose, b, B, margin, pair) : sphereCylinderAt(out, at(t), radius, pose, b, B, margin, pair);
+    B.type === 'box'
+      ? sphereBoxAt(out, at(t), radius, pose, b, B, margin, pair)
+      : B.type === 'cylinder'
+        ? sphereCylinderAt(out, at(t), radius, pose, b, B, margin, pair)
+        : sphereConvexAt(out, at(t), radius, pose, b, B, margin, pair);
   if (length === 0) return sphere(0);
   const f = (t: number) => distanceTo(B, pose, b, at(t));
   let lo = 0,
@@ -65,8 +71,9 @@ export function capsuleConvex(
   sphere(t < 0.5 ? 1 : 0);
 }
 
-/** B's signed distance at world point x (negative inside): Ericson's box and cylinder distances */
+/** B's signed distance at world point x (negative inside): Ericson's box and cylinder distances, a hull's by its faces and GJK */
 function distanceTo(B: Convex, pose: ArrayLike<number>, b: number, x: P): number {
+  if (B.type === 'convex') return convexDistanceAt(x, pose, b, B);
   const w = [x[0] - pose[b + 9], x[1] - pose[b + 10], x[2] - pose[b + 11]];
   const y = [0, 1, 2].map((j) => pose[b + j] * w[0] + pose[b + 3 + j] * w[1] + pose[b + 6 + j] * w[2]);
   const q = B.type === 'box' ? y.map((v, i) => Math.abs(v) - B.size[i] / 2) : [Math.hypot(y[0], y[1]) - B.radius, Math.abs(y[2]) - B.length / 2];

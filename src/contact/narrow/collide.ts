@@ -1,30 +1,29 @@
 // The narrow phase's dispatch: one pair of geometries => its contacts, by the
-// closed form for the pair's two shape types. Pairs are tested in the order
-// plane < sphere < capsule < box < cylinder and reported as asked: a pair
-// asked as (box, plane) is tested as (plane, box) and its normals flipped.
-// Pairs without a closed form yet (box-cylinder, cylinder-cylinder) are
-// refused when the scene is set up (narrowPhaseFor), never at run time.
+// closed form for the pair's two shape types, or GJK and EPA on their
+// support functions (convex-pair.ts) for the pairs of box, cylinder and
+// convex without one. Pairs are tested in the order
+// plane < sphere < capsule < box < cylinder < convex and reported as asked:
+// a pair asked as (box, plane) is tested as (plane, box) and its normals
+// flipped. Every pair but plane-plane has a narrow phase.
 import type { CollisionShape, ShapeType } from '../shapes.ts';
 import { ContactList } from './contact-list.ts';
-import { planeBox, planeCapsule, planeCylinder } from './plane.ts';
+import { planeBox, planeCapsule, planeConvex, planeCylinder } from './plane.ts';
 import { capsuleCapsule } from './round.ts';
 import { boxBox } from './box-box.ts';
 import { capsuleConvex } from './capsule-convex.ts';
 import { sphereBox } from './sphere-box.ts';
 import { sphereCylinder } from './sphere-cylinder.ts';
+import { sphereConvex } from './sphere-convex.ts';
+import { convexPair } from './convex-pair.ts';
 
-const RANK: Record<ShapeType, number> = { plane: 0, sphere: 1, capsule: 2, box: 3, cylinder: 4 };
+const RANK: Record<ShapeType, number> = { plane: 0, sphere: 1, capsule: 2, box: 3, cylinder: 4, convex: 5 };
 
 const radiusOf = (s: CollisionShape) => (s.type === 'sphere' || s.type === 'capsule' ? s.radius : 0);
 const lengthOf = (s: CollisionShape) => (s.type === 'capsule' ? s.length : 0);
 
-/** does the narrow phase have a closed form for this pair of shape types (in either order) */
+/** does the narrow phase have this pair of shape types (in either order): every pair but plane-plane (unbounded both, no contact point) */
 export function narrowPhaseFor(a: ShapeType, b: ShapeType): boolean {
-  const [lo, hi] = RANK[a] <= RANK[b] ? [a, b] : [b, a];
-  if (lo === 'plane') return hi !== 'plane';
-  if (hi === 'sphere' || hi === 'capsule') return true;
-  // sphere and capsule against box and cylinder, box against box; not yet: box-cylinder, cylinder-cylinder
-  return lo === 'sphere' || lo === 'capsule' || (lo === 'box' && hi === 'box');
+  return RANK[a] !== undefined && RANK[b] !== undefined && !(a === 'plane' && b === 'plane');
 }
 
 // (contacts, poses (stride 12), A's pose index and shape, B's, margin, pair index) => contacts of the pair with distance < margin appended
@@ -61,6 +60,7 @@ function collideOrdered(
     if (B.type === 'sphere' || B.type === 'capsule') return planeCapsule(out, pose, a, b, B.radius, lengthOf(B), margin, pair);
     if (B.type === 'box') return planeBox(out, pose, a, b, B, margin, pair);
     if (B.type === 'cylinder') return planeCylinder(out, pose, a, b, B, margin, pair);
+    if (B.type === 'convex') return planeConvex(out, pose, a, b, B, margin, pair);
     return;
   }
   if ((A.type === 'sphere' || A.type === 'capsule') && (B.type === 'sphere' || B.type === 'capsule')) {
@@ -68,8 +68,12 @@ function collideOrdered(
   }
   if (A.type === 'sphere' && B.type === 'box') return sphereBox(out, pose, a, A.radius, b, B, margin, pair);
   if (A.type === 'sphere' && B.type === 'cylinder') return sphereCylinder(out, pose, a, A.radius, b, B, margin, pair);
-  if (A.type === 'capsule' && (B.type === 'box' || B.type === 'cylinder')) return capsuleConvex(out, pose, a, A.radius, A.length, b, B, margin, pair);
+  if (A.type === 'sphere' && B.type === 'convex') return sphereConvex(out, pose, a, A.radius, b, B, margin, pair);
+  if (A.type === 'capsule' && B.type !== 'plane' && B.type !== 'sphere' && B.type !== 'capsule')
+    return capsuleConvex(out, pose, a, A.radius, A.length, b, B, margin, pair);
   if (A.type === 'box' && B.type === 'box') return boxBox(out, pose, a, A, b, B, margin, pair);
+  if (A.type !== 'sphere' && A.type !== 'capsule' && B.type !== 'plane' && B.type !== 'sphere' && B.type !== 'capsule')
+    return convexPair(out, pose, a, A, b, B, margin, pair);
 }
 
 /** the signed distance of two geometries (the smallest of their candidate points; negative: penetration), for tests and tools */

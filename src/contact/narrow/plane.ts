@@ -2,10 +2,11 @@
 // capsule, box and cylinder (geometry B): closed forms. With n the plane's
 // normal and o its origin, a point q of B is at signed distance n.(q - o);
 // each candidate point is B's deepest point of a feature (a sphere's or a cap's
-// lowest point, a box's corner, four points on each rim of a cylinder), kept
+// lowest point, a box's corner, four points on each rim of a cylinder, a
+// convex hull's vertex), kept
 // when its distance is below the margin. The contact point is midway between
 // the candidate and its projection on the plane; the normal is n (A to B).
-import type { CollisionShape } from '../shapes.ts';
+import { type CollisionShape, hullOfShape } from '../shapes.ts';
 import type { ContactList } from './contact-list.ts';
 
 type Shape<T extends CollisionShape['type']> = Extract<CollisionShape, { type: T }>;
@@ -99,5 +100,19 @@ export function planeCylinder(out: ContactList, pose: ArrayLike<number>, a: numb
         pair,
       );
     }
+  }
+}
+
+// (plane pose at a, convex hull pose at b) => its hull's vertices below the margin: a hull resting on a face touches at that face's corners, as a box
+export function planeConvex(out: ContactList, pose: ArrayLike<number>, a: number, b: number, convex: Shape<'convex'>, margin: number, pair: number): void {
+  const v = hullOfShape(convex).vertices;
+  for (let k = 0; k < v.length; k += 3) {
+    const sx = v[k],
+      sy = v[k + 1],
+      sz = v[k + 2];
+    const qx = pose[b + 9] + pose[b] * sx + pose[b + 1] * sy + pose[b + 2] * sz;
+    const qy = pose[b + 10] + pose[b + 3] * sx + pose[b + 4] * sy + pose[b + 5] * sz;
+    const qz = pose[b + 11] + pose[b + 6] * sx + pose[b + 7] * sy + pose[b + 8] * sz;
+    candidate(out, pose, a, qx, qy, qz, margin, pair);
   }
 }
