@@ -8,6 +8,7 @@ import type { Geometry } from '../library/multibody/geometry.ts';
 import type { Component, Model } from '../model/index.ts';
 import { ModelError } from '../errors.ts';
 import { inertiaBox } from './inertia-box.ts';
+import { groundFloor, sceneColliders } from './scene-colliders.ts';
 import type { PoseFrame, Scene, SceneJoint, SceneLink, SceneShape, Vec3Tuple } from './types.ts';
 
 /** steel: a body of negligible inertia (a point mass) is drawn as a sphere of its mass at its centre of mass */
@@ -144,5 +145,9 @@ export function describeScene(model: Model, value: ParameterValue, gravity: Vec3
     }
   }
   const parameters = Object.fromEntries(components.flatMap((c) => c.variables.filter((v) => v.kind === 'parameter').map((v) => [v.name, value(v.name)])));
-  return { gravity, frames, world: world ? index.get(world.frame_b)! : -1, shapes, links, joints, ...(world?.floor && { floor: world.floor }), parameters };
+  const worldSet = world ? index.get(world.frame_b)! : -1;
+  const colliders = sceneColliders(model, components, index, worldSet);
+  // the model's own floor (an MJCF plane), else its ground plane for contact
+  const floor = world?.floor ?? groundFloor(model);
+  return { gravity, frames, world: worldSet, shapes, links, joints, ...(colliders.length && { colliders }), ...(floor && { floor }), parameters };
 }

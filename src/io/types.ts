@@ -2,6 +2,7 @@
 // viewer can draw the mechanism at any sampled time: the static scene (what
 // to draw, attached to which frame) and the sampled frame poses.
 // Plain JSON data; `kron simulate --out run.json` writes it for mechanisms.
+import type { CollisionShape } from '../contact/shapes.ts';
 import type { Floor, Geometry } from '../library/multibody/geometry.ts';
 import type { CompileReport } from '../report.ts';
 
@@ -43,6 +44,20 @@ export interface SceneJoint {
   axis?: Vec3Tuple;
 }
 
+/** a collision geometry drawn on a pose set (the viewer's collision toggle): the contact layer's shape at its pose in the frame */
+export interface SceneCollider {
+  /** the body's path and the collider's name, e.g. "ball.collision1" ("world.…" for the world's) */
+  name: string;
+  /** index into scene.frames */
+  frame: number;
+  /** the shape (src/contact/shapes.ts: sphere, capsule and cylinder along z, box, convex by its hull's vertices) */
+  shape: CollisionShape;
+  /** where the shape's origin sits, in the frame's coordinates (m) */
+  offset?: Vec3Tuple;
+  /** the shape's rotation into the frame's coordinates, a unit quaternion [x, y, z, w] */
+  orientation?: [number, number, number, number];
+}
+
 /** what the viewer draws of a mechanism: frames grouped into pose sets, shapes on them, rods, joint axes */
 export interface Scene {
   /** the world's gravity: the viewer puts the ground grid normal to it */
@@ -57,7 +72,9 @@ export interface Scene {
   links: SceneLink[];
   /** joints, drawn as what they are on their axes */
   joints: SceneJoint[];
-  /** the world's floor (an MJCF plane): the viewer's ground there; absent: a grid just below the mechanism */
+  /** collision geometry (bodies' and the world's, planes left out), drawn when the viewer's collision toggle is on; absent: none */
+  colliders?: SceneCollider[];
+  /** the world's floor (an MJCF plane, or the ground plane of contact): the viewer's ground there; absent: a grid just below the mechanism */
   floor?: Floor;
   /** every parameter's value by hierarchical name (the viewer's model tree shows a component's); absent in older runs */
   parameters?: Record<string, number>;

@@ -15,6 +15,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InfoState } from '../../viewer/page/info.ts';
 import { RUN, notRunner } from './chromium.ts';
+import { changed } from './pixels.ts';
 import { viewerPages } from './pages.ts';
 
 const ARTIFACTS = new URL('../../test-artifacts/viewer-contact/', import.meta.url).pathname;
@@ -108,6 +109,56 @@ afterAll(() => pages.close());
     // the scale in the info overlay: the largest force and its arrow's length
     expect(await page.locator('#info').textContent()).toContain(`contact arrows9.81 N per ${(shown.scale * 9.81).toPrecision(3)} m`);
     expect(await page.locator('#contacts-label').getAttribute('title')).toMatch(/^contact forces \(c\): .*9\.81 N, a typical force of the run .*draws/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("collision geometry: g and the checkbox show the ball's collider, a translucent green sphere over the drawn one, and hide it again", async () => {
+    const page = await open(sphere);
+    await page.evaluate('window.kron.seek(0.1)');
+    const collision = async () => ((await page.evaluate('window.kron.state()')) as { collision: { count: number; shown: boolean } }).collision;
+    const shot = async (file?: string) => PNG.sync.read(await page.locator('#scene').screenshot(file ? { path: join(ARTIFACTS, file) } : {}));
+    expect(await collision()).toEqual({ count: 1, shown: false });
+    const before = await shot();
+    await page.keyboard.press('g');
+    expect(await collision()).toEqual({ count: 1, shown: true });
+    expect(await page.locator('#show-collision').isChecked()).toBe(true);
+    await page.waitForTimeout(100);
+    const shown = await shot('sphere-collision.png');
+    // the ball on screen: its centre (at its rest height, r less m g / k) and its radius across the view (the longest of three)
+    const centre = await onScreen(page, [0, 0.1, 0]);
+    let r = 0;
+    for (const edge of [
+      [0.1, 0.1, 0],
+      [0, 0.2, 0],
+      [0, 0.1, 0.1],
+    ]) {
+      const p = await onScreen(page, edge);
+      r = Math.max(r, Math.hypot(p.x - centre.x, p.y - centre.y));
+    }
+    const box = { x: centre.x - 1.25 * r, y: centre.y - 1.25 * r, width: 2.5 * r, height: 2.5 * r };
+    const diff = changed(before, shown, box);
+    expect(diff.inside, 'pixels of the ball that changed').toBeGreaterThan(0.5 * Math.PI * r * r);
+    expect(diff.outside, 'pixels elsewhere that changed').toBeLessThan(0.02 * diff.inside);
+    // greener where it changed: the mean of green less red over the ball's disk rises
+    const greenness = (png: PNG) => {
+      let sum = 0,
+        n = 0;
+      for (let y = Math.ceil(centre.y - 0.7 * r); y < centre.y + 0.7 * r; y++)
+        for (let x = Math.ceil(centre.x - 0.7 * r); x < centre.x + 0.7 * r; x++) {
+          const i = (y * png.width + x) * 4;
+          sum += png.data[i + 1] - png.data[i];
+          n++;
+        }
+      return sum / n;
+    };
+    expect(greenness(shown) - greenness(before)).toBeGreaterThan(30);
+
+    await page.locator('#show-collision').click();
+    expect(await collision()).toEqual({ count: 1, shown: false });
+    await page.waitForTimeout(100);
+    const hidden = changed(before, await shot(), box);
+    expect(hidden.inside + hidden.outside, 'hidden again: the view as before').toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -28,6 +28,7 @@ import { RealTimePanel } from './realtime-panel.ts';
 import { ParamsPanel } from './params-panel.ts';
 import { NotesBox } from './notes.ts';
 import { bodyFrame, bodyNames, firstMovingBody } from './follow.ts';
+import { wireToggles } from './toggles.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
@@ -43,6 +44,7 @@ const ui = {
   frames: $<HTMLInputElement>('show-frames'),
   axes: $<HTMLInputElement>('show-axes'),
   contacts: $<HTMLInputElement>('show-contacts'),
+  collision: $<HTMLInputElement>('show-collision'),
   record: $<HTMLButtonElement>('record'),
   help: $('help'),
   signalList: $('signal-list'),
@@ -399,9 +401,12 @@ function wireControls(): void {
   ui.timeline.addEventListener('input', () => seek(Number(ui.timeline.value)));
   ui.speed.addEventListener('input', () => setSpeed(10 ** Number(ui.speed.value)));
   ui.loop.addEventListener('change', () => (player.loop = ui.loop.checked));
-  ui.frames.addEventListener('change', () => view.setShowFrames(ui.frames.checked));
-  ui.axes.addEventListener('change', () => view.setShowJointAxes(ui.axes.checked));
-  ui.contacts.addEventListener('change', () => view.setShowContacts(ui.contacts.checked));
+  toggleKeys = wireToggles([
+    { box: ui.frames, key: 'x', set: (on) => view.setShowFrames(on) },
+    { box: ui.axes, key: 'j', set: (on) => view.setShowJointAxes(on) },
+    { box: ui.contacts, key: 'c', set: (on) => view.setShowContacts(on) },
+    { box: ui.collision, key: 'g', set: (on) => view.setShowCollision(on) },
+  ]);
   on(
     'live-reload',
     () =>
@@ -416,7 +421,9 @@ function wireControls(): void {
   });
 }
 
-const VIEW_KEYS = ['f', 't', 'x', 'j', 'c', 'i', '?', 'h', 'Escape'];
+/** the show/hide toggles' keys (wireControls) */
+let toggleKeys: Record<string, () => void> = {};
+const VIEW_KEYS = ['f', 't', 'x', 'j', 'c', 'g', 'i', '?', 'h', 'Escape'];
 
 /** MuJoCo's keys: space play/pause, backspace reset, arrows step; ? or h help */
 function onKey(e: KeyboardEvent): void {
@@ -431,9 +438,7 @@ function onKey(e: KeyboardEvent): void {
     ArrowDown: () => setSpeed(player.speed / 2),
     f: () => view.fit(),
     t: toggleTracking,
-    x: () => view.setShowFrames((ui.frames.checked = !ui.frames.checked)),
-    j: () => view.setShowJointAxes((ui.axes.checked = !ui.axes.checked)),
-    c: () => view.setShowContacts((ui.contacts.checked = !ui.contacts.checked)),
+    ...toggleKeys,
     i: () => showInfo($('info').hidden),
     '?': () => (ui.help.hidden = !ui.help.hidden),
     h: () => (ui.help.hidden = !ui.help.hidden),
@@ -516,6 +521,7 @@ const kron = {
     realtime: realtime.state(),
     tracking: following === undefined ? undefined : { body: following, ...view.tracked() },
     contacts: view.contacts?.state(),
+    collision: view.collisionState(),
   }),
 };
 declare global {

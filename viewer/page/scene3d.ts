@@ -13,6 +13,7 @@ import type { Floor, Shape } from '../../src/library/multibody/geometry.ts';
 import { ContactArrows } from './contact-arrows.ts';
 import { boxCorners, fitPoints, meshCorners, projectedBox, viewDirection } from './camera.ts';
 import { CameraFollow } from './follow.ts';
+import { colliderObject } from './colliders.ts';
 import { type MeshUrl, Y, jointMarker, placeRod, setHighlight, shapeObject } from './shapes.ts';
 
 const BACKGROUND = '#eef1f4';
@@ -112,6 +113,9 @@ export class SceneView {
   showFrames = false;
   showJointAxes = true;
   showContacts = true;
+  /** collision geometry shown (off: what the model looks like) */
+  showCollision = false;
+  private colliders: THREE.Object3D[] = [];
   /** the run's contact force arrows (none recorded: an empty set) */
   contacts: ContactArrows | undefined;
 
@@ -194,6 +198,8 @@ export class SceneView {
       this.addPart(j.name, marker);
       return marker;
     });
+    this.colliders = (scene.colliders ?? []).map((c) => attach(this.frames[c.frame], colliderObject(c)));
+    this.setShowCollision(this.showCollision);
     const worldFrame = new THREE.AxesHelper(size * 0.15);
     this.contacts = new ContactArrows(options.signals ?? {}, time, size);
     this.contacts.setVisible(this.showContacts);
@@ -413,6 +419,17 @@ export class SceneView {
     this.showContacts = on;
     this.contacts?.setVisible(on);
     this.dirty = true;
+  }
+
+  setShowCollision(on: boolean): void {
+    this.showCollision = on;
+    for (const c of this.colliders) c.visible = on;
+    this.dirty = true;
+  }
+
+  /** the collision geometry drawn: how many colliders, and whether they show */
+  collisionState(): { count: number; shown: boolean } {
+    return { count: this.colliders.length, shown: this.showCollision };
   }
 
   setShowJointAxes(on: boolean): void {
