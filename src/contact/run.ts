@@ -74,7 +74,9 @@ export class ContactRun {
   forces = new Float64Array(48);
   normalForces = new Float64Array(16);
   sticks = new Uint8Array(16);
-  private readonly frames: ((x: Float64Array) => number)[];
+  /** readers of the frames from an evaluated model, made when first needed (no kinematics code): a reader costs a signal lookup, 234 of them on Go2 */
+  private frames: ((x: Float64Array) => number)[] | undefined;
+  private readonly frameNames: string[];
   /** the frames' own code (kinematics.ts), else why there is none and the model is evaluated for them */
   readonly kinematics: FrameKinematics | string;
   /** the contact inputs' indices in the state's u, per body stride 6: contact_f[1..3], contact_t[1..3] */
@@ -134,8 +136,8 @@ export class ContactRun {
       ...[1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b}.frame_a.R[${i}][${j}]`)),
       ...['r', 'v', 'w'].flatMap((q) => [1, 2, 3].map((i) => `${b}.frame_a.${q}[${i}]`)),
     ];
-    this.frames = scene.bodies.flatMap((b) => names(b).map((n) => state.reader(n)));
-    this.kinematics = frames === 'model' ? 'asked for the model' : scene.frameKinematics(state.model, scene.bodies.flatMap(names));
+    this.frameNames = scene.bodies.flatMap(names);
+    this.kinematics = frames === 'model' ? 'asked for the model' : scene.frameKinematics(state.model, this.frameNames);
     const layout = state.model.generated.layout.inputs;
     this.inputs = Int32Array.from(
       scene.bodies.flatMap((b) =>
@@ -226,7 +228,8 @@ export class ContactRun {
     const kin = this.kinematics;
     if (typeof kin === 'string') {
       this.state.derivatives(t, x, this.scratch);
-      for (let k = 0; k < this.frames.length; k++) this.body[k] = this.frames[k](x);
+      const frames = (this.frames ??= this.frameNames.map((n) => this.state.reader(n)));
+      for (let k = 0; k < frames.length; k++) this.body[k] = frames[k](x);
     } else {
       kin.run(t, x, this.state.u, this.state.p);
       const { w, slots } = kin;
