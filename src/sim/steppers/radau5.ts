@@ -95,7 +95,8 @@ export class Radau5Stepper implements Stepper {
   private jacobianFresh = false;
   /** the last J kept parts formed at an earlier state (settings.jacobian said so); the next, after a failure, is to be formed whole */
   private jacobianKept = false;
-  private jacobianWhole = false;
+  /** the next J is to be formed whole: after a failure with kept parts, and a stepper's first (after an event the model may have changed) */
+  private jacobianWhole = true;
   /** the first step (or the first after a restart): no polynomial to start Newton from */
   private first = true;
   private reject = false;
@@ -460,7 +461,7 @@ export class Radau5Stepper implements Stepper {
     this.tPrev = this.t;
     this.hSol = 0;
     this.first = true;
-    this.needJacobian = true;
+    this.needJacobian = this.jacobianWhole = true;
     this.jacobianFresh = false;
     this.accepted = 0;
     this.faccon = 1;
