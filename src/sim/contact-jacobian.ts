@@ -17,8 +17,9 @@
 //        power linearly), so the difference is exact up to rounding, and it
 //        holds whatever frame the model reads the wrench in (world-resolved,
 //        about frame_a's origin: body.ts);
-//   D_b  central differences of the contact pass alone (kinematics code,
-//        narrow phase, law: a tenth of an evaluation on the robots), at a step
+//   D_b  central differences of the contact pass alone on the pairs in contact
+//        (ContactRun.applyActive: their frames, narrow phase and law; ~2.5 µs
+//        on Go2, against ~7 µs for the model's derivatives), at a step
 //        of 1e-8 (1 + |x_j|), far below the friction's regularisation speed v_s
 //        (1e-4 m/s), whose curvature μ fn / v_s² would spoil a coarser step
 //        (truncation (δ / v_s)² ≈ 1e-8). By differences rather than the law's
@@ -28,13 +29,19 @@
 //        part of ∂w/∂x.
 // What makes contact stiff (k, c, μ fn / v_s) is in D_b, and it changes fast
 // (make, break, stick, slip); F_x and G_b (M⁻¹ J_bᵀ) change with the pose
-// only. So a call forms D_b anew and keeps F_x and G_b from the last whole
+// only. So a call forms D_b anew (forward differences: n passes, their error
+// δ / v_s ≈ 1e-4 in the friction's stiffness is Newton's to ignore) and
+// keeps F_x and G_b from the last whole
 // formation for up to `keep` calls (returning true: radau then forms the
 // whole J again after a failure at that state, steppers/radau5.ts). A kept F_x
 // is an approximation for Newton alone: the solution is that of f, whatever J.
 // Nothing is dropped when formed whole: the geometric stiffness ∂(J_bᵀ)/∂q w
 // is in F_x (w held, its generalized force J_b(q)ᵀ w moves with q), the
-// wrench's own motion in G_b D_b.
+// wrench's own motion in G_b D_b. Not used for F_x: the generated
+// forwardDerivatives (analysis/), which on these robots costs more than the
+// n differences (Go2 ~2 ms a call against 38 × ~11 µs, the humanoid ~3 ms
+// against 56 × ~24 µs; measured under load, the ratio is what counts), and
+// would leave the controller, input functions and quaternion rows to map.
 import type { ModelState } from '../codegen/state.ts';
 import type { ContactRun } from '../contact/run.ts';
 import type { JacobianFn, StepperSettings } from './steppers/stepper.ts';
@@ -48,7 +55,7 @@ import { THET_DIFFERENCES } from './steppers/radau-constants.ts';
 const FX_STEP = Math.sqrt(2.220446049250313e-16);
 /** the contact pass's central-difference step, per unit of max(1, |x_j|) */
 const CONTACT_STEP = 1e-8;
-/** calls that keep F_x and G_b before they are formed again (measured on Go2 and the humanoid: bench/contact-robots) */
+/** calls that keep F_x and G_b before they are formed again (chosen, not tuned: 30 measured the same on Go2, within the machine's noise) */
 export const DEFAULT_KEEP = 8;
 
 /** what the Jacobian needs of the probe state: F with the contact inputs held, and a contact pass of its own */
@@ -144,8 +151,7 @@ export function contactJacobian(parts: ContactJacobianParts, n: number, stats: C
     formed[b] = 1;
   };
 
-  // D = ∂w/∂x: central differences for a whole J, forward ones (half the passes) for a kept one, whose
-  // error in the friction's stiffness, δ / v_s ≈ 1e-4 relative, Newton does not notice
+  // D = ∂w/∂x: central differences for a whole J, forward ones (half the passes) for a kept one (header)
   const formD = (y: Float64Array, t: number, central: boolean) => {
     z.set(y);
     for (let j = 0; j < n; j++) {
