@@ -4,6 +4,7 @@
 // integrator's statistics, and the contact's share of the evaluations.
 //
 //   npx tsx bench/contact-robots/profile.ts go2|humanoid [--stop s] [--mode torn|relaxed] [--rounds n] [--integrator auto|radau]
+//     [--jacobian contact|differences]
 import { parseArgs } from 'node:util';
 import { simulate } from '../../src/index.ts';
 import { UsageError } from '../../src/errors.ts';
@@ -17,6 +18,7 @@ const { values, positionals } = parseArgs({
     mode: { type: 'string', default: 'torn' },
     rounds: { type: 'string', default: '1' },
     integrator: { type: 'string', default: 'auto' },
+    jacobian: { type: 'string', default: 'contact' },
   },
 });
 const which = positionals[0];
@@ -31,6 +33,7 @@ const runOf = (s: Go2 | Humanoid) =>
     signals: [],
     contact: s.contact,
     integrator: values.integrator === 'radau' ? 'radau' : 'auto',
+    jacobian: values.jacobian === 'differences' ? 'differences' : 'contact',
     ...('controller' in s && { controller: s.controller, start: s.start }),
   });
 const run = () => runOf(scene);

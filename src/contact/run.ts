@@ -56,6 +56,7 @@ import { ContactList } from './narrow/contact-list.ts';
 import type { FrameKinematics } from './kinematics.ts';
 import { collide } from './narrow/collide.ts';
 import { POSE_STRIDE, composePose } from './pose.ts';
+import { BodyCull } from './body-cull.ts';
 import type { ContactScene } from './scene.ts';
 
 /** per body, stride 18: R (9, row-major), r (3), v (3), w (3) of frame_a, world-resolved */
@@ -73,14 +74,16 @@ export class ContactRun {
   forces = new Float64Array(48);
   normalForces = new Float64Array(16);
   sticks = new Uint8Array(16);
-  private readonly frames: ((x: Float64Array) => number)[];
+  /** readers of the frames from an evaluated model, made when first needed (no kinematics code): a reader costs a signal lookup, 234 of them on Go2 */
+  private frames: ((x: Float64Array) => number)[] | undefined;
+  private readonly frameNames: string[];
   /** the frames' own code (kinematics.ts), else why there is none and the model is evaluated for them */
   readonly kinematics: FrameKinematics | string;
-  private readonly inputs: Int32Array;
+  /** the contact inputs' indices in the state's u, per body stride 6: contact_f[1..3], contact_t[1..3] */
+  readonly inputs: Int32Array;
   private readonly body: Float64Array;
-  /** views of each body's R and r in `body`, made once: readFrames allocates nothing per evaluation */
-  private readonly bodyR: Float64Array[];
-  private readonly bodyOrigin: Float64Array[];
+  /** each geometry's pose in its body's frame_a (R row-major, then offset; stride 12): one typed array, so composing poses stays monomorphic */
+  private readonly local: Float64Array;
   /** the contact point and normal being worked on (copied: views per contact would allocate at every evaluation) */
   private readonly p = new Float64Array(3);
   private readonly n = new Float64Array(3);
@@ -90,9 +93,14 @@ export class ContactRun {
   private readonly bounded: number[];
   private readonly planes: number[];
   private readonly sap: SweepAndPrune;
+  /** the bodies wholly above the planes, whose geometries are skipped (body-cull.ts) */
+  private readonly cull: BodyCull;
+  /** some pair of the scene joins two bounded geometries: else sweep and prune has nothing to find (a robot against its planes) */
+  private readonly sweeps: boolean;
   private readonly pairIndex: Map<number, number>;
   private readonly scratch: Float64Array;
-  private readonly wrench: Float64Array;
+  /** per body (stride 6) the wrench of the last apply(), as written into the inputs */
+  readonly wrench: Float64Array;
   /** per contact: A's and B's point velocities, B's relative to A's, the force (reused) */
   private readonly vA = new Float64Array(3);
   private readonly vB = new Float64Array(3);
@@ -105,6 +113,10 @@ export class ContactRun {
   /** per pair, its signals at the last apply() (signals.ts, stride PAIR_STRIDE), once recordPairs() asked for them */
   pairRecords: Float64Array | undefined;
   private pairNormals: Float64Array | undefined;
+  /** the pairs in contact at keepActive()'s apply(), their geometries and those geometries' bodies (applyActive's) */
+  private activePairs: number[] = [];
+  private activeGeometries: number[] = [];
+  private activeBodies: number[] = [];
   /** narrow-phase pair tests in the last apply() (what the broad phase let through) */
   narrowTests = 0;
   /**
@@ -124,8 +136,8 @@ export class ContactRun {
       ...[1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b}.frame_a.R[${i}][${j}]`)),
       ...['r', 'v', 'w'].flatMap((q) => [1, 2, 3].map((i) => `${b}.frame_a.${q}[${i}]`)),
     ];
-    this.frames = scene.bodies.flatMap((b) => names(b).map((n) => state.reader(n)));
-    this.kinematics = frames === 'model' ? 'asked for the model' : scene.frameKinematics(state.model, scene.bodies.flatMap(names));
+    this.frameNames = scene.bodies.flatMap(names);
+    this.kinematics = frames === 'model' ? 'asked for the model' : scene.frameKinematics(state.model, this.frameNames);
     const layout = state.model.generated.layout.inputs;
     this.inputs = Int32Array.from(
       scene.bodies.flatMap((b) =>
@@ -144,13 +156,15 @@ export class ContactRun {
     );
     const n = scene.geometries.length;
     this.body = new Float64Array(BODY_STRIDE * scene.bodies.length);
-    this.bodyR = scene.bodies.map((_, b) => this.body.subarray(BODY_STRIDE * b, BODY_STRIDE * b + 9));
-    this.bodyOrigin = scene.bodies.map((_, b) => this.body.subarray(BODY_STRIDE * b + 9, BODY_STRIDE * b + 12));
     this.poses = new Float64Array(POSE_STRIDE * n);
+    this.local = new Float64Array(POSE_STRIDE * n);
+    scene.geometries.forEach((g, i) => (this.local.set(g.R, POSE_STRIDE * i), this.local.set(g.offset, POSE_STRIDE * i + 9)));
     this.bounded = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? -1 : i)).filter((i) => i >= 0);
     this.planes = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? i : -1)).filter((i) => i >= 0);
     this.bounds = new Float64Array(6 * this.bounded.length);
     this.sap = new SweepAndPrune(this.bounded.length);
+    this.cull = new BodyCull(scene, PLANE_CLEARANCE);
+    this.sweeps = scene.pairs.some(([i, j]) => scene.geometries[i].shape.type !== 'plane' && scene.geometries[j].shape.type !== 'plane');
     this.pairIndex = new Map(scene.pairs.map(([i, j], k) => [pairKey(i, j), k]));
     this.scratch = new Float64Array(state.model.stateNames.length);
     this.wrench = new Float64Array(6 * scene.bodies.length);
@@ -173,21 +187,77 @@ export class ContactRun {
     for (let k = 0; k < this.inputs.length; k++) this.state.u[this.inputs[k]] = this.wrench[k];
   }
 
+  /** the pairs in contact at the last apply() are those applyActive() tests from now on */
+  keepActive(): void {
+    const c = this.contacts,
+      { scene } = this;
+    this.activePairs = [...new Set(Array.from(c.pair.subarray(0, c.count)))];
+    this.activeGeometries = [...new Set(this.activePairs.flatMap((k) => scene.pairs[k]))];
+    this.activeBodies = [...new Set(this.activeGeometries.map((g) => scene.geometries[g].body).filter((b) => b >= 0))];
+  }
+
+  /**
+   * The contact wrenches at (t, x), written into the inputs as apply() writes them, of the pairs in
+   * contact at keepActive() alone: their bodies' frames, their narrow phase, the law; no broad phase,
+   * no other geometry. What differences of the wrenches near that state need (sim/contact-jacobian.ts),
+   * at a fraction of apply()'s cost (Go2: 4 of 24 geometries, 4 of 13 bodies' frames copied).
+   */
+  applyActive(t: number, x: Float64Array): void {
+    const kin = this.kinematics,
+      { geometries, pairs } = this.scene;
+    if (typeof kin === 'string') this.readFrames(t, x);
+    else {
+      kin.run(t, x, this.state.u, this.state.p);
+      const { w, slots } = kin;
+      for (const b of this.activeBodies) for (let k = BODY_STRIDE * b; k < BODY_STRIDE * (b + 1); k++) this.body[k] = w[slots[k]];
+      for (const i of this.activeGeometries) {
+        const g = geometries[i];
+        if (g.body >= 0) this.pose(i, g.body);
+      }
+    }
+    this.contacts.clear();
+    for (const k of this.activePairs) {
+      const [i, j] = pairs[k];
+      collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, 0, k);
+    }
+    this.forcesToWrenches();
+    for (let k = 0; k < this.inputs.length; k++) this.state.u[this.inputs[k]] = this.wrench[k];
+  }
+
   private readFrames(t: number, x: Float64Array): void {
     const kin = this.kinematics;
     if (typeof kin === 'string') {
       this.state.derivatives(t, x, this.scratch);
-      for (let k = 0; k < this.frames.length; k++) this.body[k] = this.frames[k](x);
+      const frames = (this.frames ??= this.frameNames.map((n) => this.state.reader(n)));
+      for (let k = 0; k < frames.length; k++) this.body[k] = frames[k](x);
     } else {
       kin.run(t, x, this.state.u, this.state.p);
       const { w, slots } = kin;
       for (let k = 0; k < slots.length; k++) this.body[k] = w[slots[k]];
     }
-    const { geometries } = this.scene;
+    const { geometries } = this.scene,
+      { cull } = this;
+    if (cull.active) cull.update(this.body);
     for (let i = 0; i < geometries.length; i++) {
-      const g = geometries[i];
-      if (g.body < 0) continue;
-      composePose(this.poses, POSE_STRIDE * i, this.bodyR[g.body], this.bodyOrigin[g.body], g.R, g.offset);
+      const b = geometries[i].body;
+      if (b < 0 || (cull.active && cull.clear[b])) continue;
+      this.pose(i, b);
+    }
+  }
+
+  /** geometry i's world pose from its body b's frame: R = R_b R_local, p = r_b + R_b offset (pose.ts composePose, on the flat arrays) */
+  private pose(i: number, b: number): void {
+    const out = this.poses,
+      L = this.local,
+      B = this.body,
+      at = POSE_STRIDE * i,
+      o = BODY_STRIDE * b;
+    for (let r = 0; r < 3; r++) {
+      const b0 = B[o + 3 * r],
+        b1 = B[o + 3 * r + 1],
+        b2 = B[o + 3 * r + 2];
+      for (let c = 0; c < 3; c++) out[at + 3 * r + c] = b0 * L[at + c] + b1 * L[at + 3 + c] + b2 * L[at + 6 + c];
+      out[at + 9 + r] = B[o + 9 + r] + b0 * L[at + 9] + b1 * L[at + 10] + b2 * L[at + 11];
     }
   }
 
@@ -197,11 +267,16 @@ export class ContactRun {
     out.clear();
     this.narrowTests = 0;
     const bounded = this.bounded;
-    for (let k = 0; k < bounded.length; k++) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], 0);
-    this.sap.find(this.bounds);
-    for (let k = 0; k < this.sap.pairCount; k++) this.test(bounded[this.sap.pairs[2 * k]], bounded[this.sap.pairs[2 * k + 1]]);
+    const { cull } = this,
+      culled = (k: number) => cull.active && cull.clear[geometries[bounded[k]].body] === 1;
+    for (let k = 0; k < bounded.length; k++)
+      if (!culled(k)) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], 0);
+    if (this.sweeps) {
+      this.sap.find(this.bounds);
+      for (let k = 0; k < this.sap.pairCount; k++) this.test(bounded[this.sap.pairs[2 * k]], bounded[this.sap.pairs[2 * k + 1]]);
+    }
     for (const p of this.planes) {
-      for (let k = 0; k < bounded.length; k++) if (!this.clearOf(p, k)) this.test(Math.min(p, bounded[k]), Math.max(p, bounded[k]));
+      for (let k = 0; k < bounded.length; k++) if (!culled(k) && !this.clearOf(p, k)) this.test(Math.min(p, bounded[k]), Math.max(p, bounded[k]));
     }
   }
 

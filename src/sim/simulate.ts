@@ -7,7 +7,7 @@
 // every sample (up to MAX_RESULT_BYTES); simulateBlocks() hands them on block
 // by block as they are computed, in constant memory, for runs of any length.
 import type { SubstitutionStats } from '../codegen/substitution.ts';
-import { SimulationError, UsageError } from '../errors.ts';
+import { UsageError } from '../errors.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { ModelState } from '../codegen/state.ts';
 import { SimulationResult } from './result.ts';
@@ -22,6 +22,8 @@ import { ContactRun } from '../contact/run.ts';
 import { expandContactSignals, isContactSignal, pairSignalIndex } from '../contact/signals.ts';
 import type { ContactScene } from '../contact/scene.ts';
 import { checkStickStep } from './stick-step.ts';
+import { nonFinite } from './non-finite.ts';
+import { type ContactJacobianParts, type ContactJacobianStats, contactJacobianFor } from './contact-jacobian.ts';
 
 export { INTEGRATORS, type IntegrationStats, type Integrator };
 
@@ -71,6 +73,12 @@ export interface SimulateOptions<S extends string = string> {
    * Without it a body's contact inputs keep their values (0: no contact).
    */
   contact?: ContactScene;
+  /**
+   * Contact with radau (or auto once it goes on with radau): its Jacobian ∂f/∂x by the chain rule through
+   * the contact wrenches, the rigid part kept between calls ('contact', the default; sim/contact-jacobian.ts),
+   * or by differences of the whole derivatives, n evaluations each ('differences', as before)
+   */
+  jacobian?: 'contact' | 'differences';
   /** called with the fraction done, at most every 1% */
   onProgress?: (fraction: number) => void;
   /**
@@ -242,8 +250,12 @@ interface Run<S extends string> {
   integration?: IntegrationStats;
   /** a model with events: the stepper that stops at them */
   events?: EventStepper;
+  /** contact with radau: the chain rule's Jacobians, whole and kept */
+  jacobian?: ContactJacobianStats;
   /** contact: the run's contact (the last evaluation's contacts and regime) */
   contact?: ContactRun;
+  /** contact: the probe state's parts for radau's Jacobian by the chain rule (sim/contact-jacobian.ts) */
+  readonly jacobianParts: () => ContactJacobianParts | undefined;
   /** a recorded signal is the run's, not the model's (per-pair contact signals): every sample evaluates at (t, x) */
   readonly evaluates: boolean;
 }
@@ -272,10 +284,15 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     })
     .filter((x) => x !== undefined);
   // the derivatives of a state with the run's input functions and controller
-  const derivativesOf = (s: ModelState, made?: (c: ContactRun) => void): Derivatives => {
+  const derivativesOf = (s: ModelState, made?: (c: ContactRun, held: Derivatives) => void): Derivatives => {
     const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
     const touch = options.contact && new ContactRun(options.contact, s);
-    if (touch) made?.(touch);
+    if (touch)
+      made?.(touch, (dx, x, t) => {
+        for (const [name, f] of inputFns) s.setInput(name, f(t));
+        if (control) control(t, x);
+        s.derivatives(t, x, dx);
+      });
     // nothing to set before the compiled code: the call alone (it runs 4 times a step)
     if (!control && !touch && inputFns.length === 0) return (dx, x, t) => s.derivatives(t, x, dx);
     return (dx, x, t) => {
@@ -300,10 +317,11 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
   // (Newton's warm start, the closures' sign records) nor its statistics; made at the first check
   let probe: { state: ModelState; deriv: Derivatives } | undefined;
   let probeContact: ContactRun | undefined;
+  let held: Derivatives | undefined;
   const prober = (): Derivatives => {
     if (!probe) {
       const s = state.model.createState();
-      probe = { state: s, deriv: derivativesOf(s, (c) => (probeContact = c)) };
+      probe = { state: s, deriv: derivativesOf(s, (c, h) => ((probeContact = c), (held = h))) };
     }
     syncProbe(probe.state, state);
     return probe.deriv;
@@ -316,6 +334,10 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     deriv,
     prober,
     probeContact: () => probeContact,
+    jacobianParts: () => {
+      prober();
+      return held && { state: probe!.state, held, touch: new ContactRun(options.contact!, probe!.state), before: prober };
+    },
     samples: sampleCount(options),
     before,
     contact,
@@ -358,6 +380,9 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
   if (integrator === 'radau' || integrator === 'auto') settings.trial = (dx, y, t) => run.prober()(dx, y, t);
   // a fixed step beyond RK4's stability region for a mode of the model stops the run (sim/stability.ts), or (auto) goes on with radau
   if (integrator === 'auto') settings.switched = {};
+  // contact: radau's J by the chain rule through the contact wrenches (sim/contact-jacobian.ts), unless differences are asked for
+  const chain = contactJacobianFor(run.contact && run.jacobianParts, integrator, options.jacobian, state.model.stateNames.length);
+  if (chain) ((run.jacobian = chain.stats), Object.assign(settings, chain.settings));
   // contact: its stiffness changes where contacts make, break or stick, so RK4's stability is checked there again
   const { contact } = run;
   if (contact) {
@@ -425,6 +450,7 @@ function recordsStateOnly(state: ModelState, names: readonly string[]): boolean 
 function stats(run: Run<string>): RunStats {
   const { state, before } = run;
   const out: RunStats = run.integration ? { integration: { ...run.integration } } : {};
+  if (out.integration && run.jacobian && out.integration.integrator === 'radau') out.integration.jacobian = { ...run.jacobian };
   if (run.events) out.events = run.events.counts();
   if (before.iterations.length) out.iterations = statsSince(before.iterations, state.iterationStats());
   if (before.substitutions.length) {
@@ -442,41 +468,4 @@ function reporter(onProgress: ((fraction: number) => void) | undefined): (fracti
   return (f) => {
     if (onProgress && f - reported >= 0.01) onProgress((reported = f));
   };
-}
-
-/**
- * Replays the failed step as an RK4 step stage by stage (same stages as
- * ode-rk4; for the adaptive integrator a probe over the step it tried) and
- * names the first non-finite variable, in solve order, at the first stage
- * whose derivatives are not finite.
- */
-function nonFinite(state: ModelState, t: number, x: Float64Array, h: number, deriv: Derivatives): SimulationError {
-  const n = x.length;
-  const k = new Float64Array(n),
-    stage = Float64Array.from(x);
-  let first: { name: string; equation: string } | undefined;
-  let at = t;
-  for (const [c, weight] of [
-    [0, 0],
-    [0.5, 0.5],
-    [0.5, 0.5],
-    [1, 1],
-  ] as const) {
-    for (let i = 0; i < n; i++) stage[i] = x[i] + weight * h * k[i];
-    at = t + c * h;
-    try {
-      deriv(k, stage, at);
-    } catch {
-      /* the workspace holds what was computed */
-    }
-    if (!k.every(Number.isFinite) || !stage.every(Number.isFinite)) {
-      first = state.firstNonFinite(at, stage);
-      break;
-    }
-  }
-  const what = first ? `${first.name} (${first.equation})` : 'a state';
-  return new SimulationError(`a non-finite value appeared in the step from time ${t}, at time ${at}: first non-finite variable ${what}`, {
-    variables: first ? [first.name] : [],
-    hint: 'a division by zero or a value growing without bound: check parameters and start values, or reduce --step',
-  });
 }

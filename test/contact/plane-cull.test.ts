@@ -1,8 +1,11 @@
-// The run's plane cull (run.ts, clearOf): a geometry whose bounds lie wholly
-// above a plane gets no plane test. Oracle: the narrow phase itself, called
-// on the run's own world poses for every (plane, geometry) pair the scene
-// has: the run finds exactly its contacts (same pairs, same depths, same
-// points), and what it skipped the narrow phase finds nothing for. Seeded
+// The run's plane culls (run.ts, clearOf: a geometry whose bounds lie wholly
+// above a plane gets no plane test; body-cull.ts: a body farther above every
+// plane than its geometries reach gets no pose either). Oracle: the narrow
+// phase itself, called on world poses composed here from the model's frames
+// (frame_a's R and r read from the evaluated model) for every (plane,
+// geometry) pair the scene has: the run finds exactly its contacts (same
+// pairs, same depths, same points), and what it skipped the narrow phase
+// finds nothing for. Seeded
 // random poses of a sphere, capsule, box and cylinder over two tilted
 // planes, from clear above to deep through.
 import { describe, expect, it } from 'vitest';
@@ -10,7 +13,7 @@ import { ContactScene, Mechanism, compile } from 'kron';
 import { ContactRun } from '../../src/contact/run.ts';
 import { ContactList } from '../../src/contact/narrow/contact-list.ts';
 import { collide } from '../../src/contact/narrow/collide.ts';
-import { POSE_STRIDE } from '../../src/contact/pose.ts';
+import { POSE_STRIDE, composePose } from '../../src/contact/pose.ts';
 import type { CollisionShape } from '../../src/contact/shapes.ts';
 import { rng } from '../structure/helpers.ts';
 
@@ -56,7 +59,15 @@ describe('the plane cull', () => {
       });
       state.normalize(x);
       run.apply(0, x);
-      const poses = (run as unknown as { poses: Float64Array }).poses;
+      state.derivatives(0, x, new Float64Array(x.length));
+      const poses = new Float64Array(POSE_STRIDE * contact.geometries.length);
+      contact.geometries.forEach((g, i) => {
+        const b = contact.bodies[g.body],
+          read = (n: string) => (b === undefined ? (n.includes('R') ? +(n[n.length - 5] === n[n.length - 2]) : 0) : state.reader(`${b}.frame_a.${n}`)(x));
+        const R = [1, 2, 3].flatMap((r) => [1, 2, 3].map((c) => read(`R[${r}][${c}]`))),
+          o = [1, 2, 3].map((k) => read(`r[${k}]`));
+        composePose(poses, POSE_STRIDE * i, R, o, g.R, g.offset);
+      });
       const every = new ContactList();
       contact.pairs.forEach(([i, j], p) =>
         collide(every, poses, POSE_STRIDE * i, contact.geometries[i].shape, POSE_STRIDE * j, contact.geometries[j].shape, 0, p),

@@ -34,6 +34,8 @@ export interface IntegrationStats extends StepperStats {
   integrator: Exclude<Integrator, 'auto'>;
   /** auto: the time it went on with radau, and why (the RK4 stability check's finding) */
   switched?: { time: number; reason: string };
+  /** radau with contact: how its Jacobians were formed (sim/contact-jacobian.ts) */
+  jacobian?: { method: 'chain rule' | 'differences'; reason?: string; whole: number; kept: number };
 }
 
 export type { Stepper };

@@ -93,6 +93,10 @@ export class Radau5Stepper implements Stepper {
   /** J is to be formed before the next attempt; J was formed at the current (t, y) */
   private needJacobian = true;
   private jacobianFresh = false;
+  /** the last J kept parts formed at an earlier state (settings.jacobian said so); the next, after a failure, is to be formed whole */
+  private jacobianKept = false;
+  /** the next J is to be formed whole: after a failure with kept parts, and a stepper's first (after an event the model may have changed) */
+  private jacobianWhole = true;
   /** the first step (or the first after a restart): no polynomial to start Newton from */
   private first = true;
   private reject = false;
@@ -118,7 +122,7 @@ export class Radau5Stepper implements Stepper {
     this.t = this.tPrev = t0;
     this.f = counted(f, this.stats);
     this.trial = settings.trial ? counted(settings.trial, this.stats) : this.f;
-    this.thet = settings.jacobian ? K.THET : K.THET_DIFFERENCES;
+    this.thet = settings.jacobianTheta ?? (settings.jacobian ? K.THET : K.THET_DIFFERENCES);
     // RADAU5 transforms the tolerances (its §"ITOL"): the order-3 error estimate of an order-5
     // method overestimates the local error, so rtol' = 0.1 rtol^(2/3) and atol' = rtol' atol / rtol
     this.rtol = 0.1 * settings.rtol ** (2 / 3);
@@ -211,6 +215,7 @@ export class Radau5Stepper implements Stepper {
     this.stats.rejected++;
     this.reject = true;
     if (!this.jacobianFresh) this.needJacobian = true;
+    else if (this.jacobianKept) this.needJacobian = this.jacobianWhole = true; // formed here, but with kept parts: whole now
     return { h, last: false, rejectedHere: true };
   }
 
@@ -399,7 +404,8 @@ export class Radau5Stepper implements Stepper {
     this.jacobianFresh = true;
     this.hLu = NaN;
     if (this.settings.jacobian) {
-      this.settings.jacobian(J, y, t, y0);
+      this.jacobianKept = this.settings.jacobian(J, y, t, y0, this.jacobianWhole) === true;
+      this.jacobianWhole = false;
       return;
     }
     work.set(y);
@@ -455,7 +461,7 @@ export class Radau5Stepper implements Stepper {
     this.tPrev = this.t;
     this.hSol = 0;
     this.first = true;
-    this.needJacobian = true;
+    this.needJacobian = this.jacobianWhole = true;
     this.jacobianFresh = false;
     this.accepted = 0;
     this.faccon = 1;

@@ -12,8 +12,12 @@ import { NonFiniteError } from '../../codegen/state.ts';
 /** dx = f(x, t), written into dx (the compiled model's derivatives, with inputs and controller) */
 export type Derivatives = (dx: Float64Array, x: Float64Array, t: number) => void;
 
-/** J = ∂f/∂x at (x, t), row-major n × n into J (f(x, t) is given as fx) */
-export type JacobianFn = (J: Float64Array, x: Float64Array, t: number, fx: Float64Array) => void;
+/**
+ * J = ∂f/∂x at (x, t), row-major n × n into J (f(x, t) is given as fx). `full`: form every part
+ * anew (the last J, which kept parts, failed at this state). Returns true when the J kept parts
+ * formed at an earlier state (sim/contact-jacobian.ts keeps the rigid part between calls).
+ */
+export type JacobianFn = (J: Float64Array, x: Float64Array, t: number, fx: Float64Array, full: boolean) => boolean | void;
 
 /** what a run's integration cost, for the report */
 export interface StepperStats {
@@ -43,6 +47,11 @@ export interface StepperSettings {
   project?: (x: Float64Array) => void;
   /** the model's own ∂f/∂x; implicit methods form it by differences without one */
   jacobian?: JacobianFn;
+  /**
+   * radau keeps J while Newton contracts by θ at most this (RADAU5's THET): 0.001 for a cheap J,
+   * 0.1 for a costly one; default 0.001 with `jacobian`, 0.1 without (differences cost n evaluations)
+   */
+  jacobianTheta?: number;
   /**
    * called before a step of size h from (t, x) that a fixed-step method is about to take, every
    * STABILITY_EVERY steps from the first (sim/stability.ts): may throw to stop the run

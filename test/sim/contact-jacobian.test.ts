@@ -1,0 +1,181 @@
+// radau's Jacobian with contact by the chain rule (src/sim/contact-jacobian.ts)
+// against its oracle: fourth-order central differences of the whole state
+// derivative f(x) = F(x, w(x)) — the contact pass and the model's derivatives
+// together, the function radau differences without it — at states with
+// contacts: a sphere sliding and one rolling on a plane, a box on a plane on
+// its four corners, the scene of a box, a capsule arm and a ball (torn and
+// relaxed), Go2 standing under its PD controller and the humanoid lying after
+// its fall, at rest on 9 contacts (torn and relaxed).
+//
+// Tolerance. Row by row, |J - J_oracle| <= 1e-6 (1 + max |J_oracle| of the
+// row), torn: the chain rule's F_x is forward differences (step
+// √eps (1 + |x|), truncation ½ δ F''; the worst measured 1.1e-7, the rolling
+// sphere; the humanoid lying on 9 contacts 1.7e-8), its D central ones of the
+// contact pass at 1e-8 (1 + |x|) (truncation (δ / v_s)² ≈ 1e-8 for the
+// friction's regularisation v_s = 1e-4 m/s, rounding ~1e-8 of the row); the
+// oracle's step 1e-7 (1 + |x|) leaves (h / v_s)^4 ≈ 1e-11. Relaxed forms 1e-5:
+// their evaluations carry ~5e-11 of noise (their iterations' tolerance),
+// which F_x's forward step √eps turns into ~3e-3 of a row of 3e3 (measured
+// 1.3e-6 on the box-capsule-ball scene). A J that dropped a
+// term — the contact point's motion over the surface, the lever arm's change,
+// the normal force's share in the friction — misses by 1e-3 or more of its row.
+import { describe, expect, it } from 'vitest';
+import { ContactScene, Mechanism, compile, simulate } from 'kron';
+import type { CompiledModel } from '../../src/codegen/compiled.ts';
+import type { ModelState } from '../../src/codegen/state.ts';
+import { ContactRun } from '../../src/contact/run.ts';
+import { type Controller, controllerHook } from '../../src/sim/controller.ts';
+import { type ContactJacobianStats, contactJacobian } from '../../src/sim/contact-jacobian.ts';
+import sphereOnPlane from '../../mechanisms/sphere-on-plane.ts';
+import { scene as formsScene } from '../contact/forms-scene.ts';
+import { go2Kron } from '../../bench/contact-robots/go2.ts';
+import { humanoidKron } from '../../bench/contact-robots/humanoid.ts';
+
+type F = (dx: Float64Array, x: Float64Array) => void;
+
+/** per solve form: the worst row error allowed (header) */
+const TOLERANCE = { torn: 1e-6, relaxed: 1e-5 };
+
+/** f(x) with contact on a state of its own, and the chain rule's J on another (as simulate gives radau its probe) */
+function setUp(compiled: CompiledModel, contact: ContactScene, controller?: Controller) {
+  const make = () => {
+    const state = compiled.createState();
+    const control = controller && controllerHook(state, controller, 'controller');
+    const held = (dx: Float64Array, x: Float64Array, t: number) => (control?.(t, x), state.derivatives(t, x, dx));
+    return { state, held, touch: new ContactRun(contact, state) };
+  };
+  const own = make(),
+    probe = make();
+  const f: F = (dx, x) => (own.touch.apply(0, x), own.held(dx, x, 0));
+  return { f, probe, state: own.state };
+}
+
+/** fourth-order central differences of f at x, step 1e-7 (1 + |x_j|) */
+function oracle(f: F, x: Float64Array): Float64Array {
+  const n = x.length,
+    J = new Float64Array(n * n),
+    z = Float64Array.from(x);
+  const d = [-2, -1, 1, 2].map(() => new Float64Array(n));
+  for (let j = 0; j < n; j++) {
+    const h = 1e-7 * (1 + Math.abs(x[j]));
+    [-2, -1, 1, 2].forEach((s, k) => ((z[j] = x[j] + s * h), f(d[k], z)));
+    z[j] = x[j];
+    for (let i = 0; i < n; i++) J[i * n + j] = (d[0][i] - 8 * d[1][i] + 8 * d[2][i] - d[3][i]) / (12 * h);
+  }
+  return J;
+}
+
+/** the chain rule's whole J at x, and its worst row error against the oracle (relative to 1 + the row's largest entry) */
+function compare(setup: ReturnType<typeof setUp>, x: Float64Array): { worst: number; row: number; stiffest: number; contacts: number } {
+  const n = x.length,
+    fx = new Float64Array(n);
+  setup.f(fx, x);
+  const stats: ContactJacobianStats = { method: 'chain rule', whole: 0, kept: 0 };
+  const J = new Float64Array(n * n);
+  contactJacobian(setup.probe, n, stats)(J, x, 0, fx, true);
+  const contacts = setup.probe.touch.contacts.count;
+  const O = oracle(setup.f, x);
+  let worst = 0,
+    row = -1,
+    stiffest = 0;
+  for (let i = 0; i < n; i++) {
+    let scale = 0,
+      err = 0;
+    for (let j = 0; j < n; j++) ((scale = Math.max(scale, Math.abs(O[i * n + j]))), (err = Math.max(err, Math.abs(J[i * n + j] - O[i * n + j]))));
+    stiffest = Math.max(stiffest, scale);
+    if (err / (1 + scale) > worst) ((worst = err / (1 + scale)), (row = i));
+  }
+  return { worst, row, stiffest, contacts };
+}
+
+const at = (compiled: CompiledModel, state: ModelState, values: Record<string, number>): Float64Array => {
+  const x = state.x0();
+  for (const [name, v] of Object.entries(values)) x[compiled.stateNames.indexOf(name)] = v;
+  return x;
+};
+
+describe('the chain-rule Jacobian with contact against differences of f', () => {
+  it('a sphere sliding and a sphere rolling on a plane (friction sliding; sticking at the regularised law)', () => {
+    const mech = sphereOnPlane();
+    const compiled = compile(mech);
+    const s = setUp(compiled, ContactScene.of(mech));
+    const depth = 0.1 - 9.81 / 1e6;
+    const sliding = compare(s, at(compiled, s.state, { 'j.r[2]': depth - 2e-5, 'j.v[1]': 2, 'j.v[2]': -0.01, 'j.w[3]': -3 }));
+    const rolling = compare(s, at(compiled, s.state, { 'j.r[2]': depth, 'j.v[1]': 1.4, 'j.w[3]': -14 + 2e-4 }));
+    for (const r of [sliding, rolling]) expect(r.worst, `row ${compiled.stateNames[r.row]}`).toBeLessThan(1e-6);
+    // rolling, the contact sticks: the friction's stiffness mu fn / v_s = 0.3 * 9.81 / 1e-4 is in J
+    expect(rolling.stiffest).toBeGreaterThan(1e4);
+  });
+
+  it('a box on a plane on its four corners, moving', () => {
+    const m = new Mechanism('box-on-plane');
+    const j = m.free('j');
+    const box = m.body('box', {
+      m: 2,
+      I: [0.02, 0.03, 0.04],
+      collision: [{ shape: { type: 'box', size: [0.4, 0.2, 0.3] }, material: { stiffness: 1e5, damping: 200, friction: 0.7 } }],
+    });
+    m.ground();
+    (m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, box.frame_a));
+    const compiled = compile(m);
+    const s = setUp(compiled, ContactScene.of(m));
+    const c = Math.cos(0.0005),
+      q = Math.sin(0.0005);
+    // a little tilted about x, so the four corners sink by different depths; sliding along x, turning about y
+    const x = at(compiled, s.state, { 'j.r[2]': 0.0995, 'j.Q[1]': q, 'j.Q[4]': c, 'j.v[1]': 0.3, 'j.v[2]': -0.02, 'j.w[2]': 0.5 });
+    const touch = new ContactRun(ContactScene.of(m), compiled.createState());
+    touch.apply(0, x);
+    expect(touch.contacts.count).toBe(4);
+    const r = compare(s, x);
+    expect(r.worst, `row ${compiled.stateNames[r.row]}`).toBeLessThan(1e-6);
+  });
+
+  it('a box with a capsule arm and a ball: box, capsule and sphere on the plane, torn and relaxed', () => {
+    for (const mode of ['torn', 'relaxed'] as const) {
+      const mech = formsScene();
+      const compiled = compile(mech, { mode });
+      const s = setUp(compiled, ContactScene.of(mech));
+      const x = at(compiled, s.state, {
+        'base.r[2]': 0.095,
+        'base.v[1]': 0.2,
+        'base.w[2]': 0.4,
+        'hinge.q': -0.2,
+        'hinge.qd': 0.3,
+        'fly.r[2]': 0.098,
+        'fly.v[1]': -0.5,
+        'fly.w[3]': 2,
+      });
+      const r = compare(s, x);
+      expect(r.worst, `${mode}: row ${compiled.stateNames[r.row]}`).toBeLessThan(TOLERANCE[mode]);
+    }
+  });
+
+  it('Go2 standing under its PD controller, torn and relaxed', { timeout: 120_000 }, () => {
+    for (const mode of ['torn', 'relaxed'] as const) {
+      const go2 = go2Kron({ mode });
+      const run = simulate(go2.compiled, { stop: 0.3, interval: 0.3, contact: go2.contact, controller: go2.controller, start: go2.start });
+      const x = Float64Array.from(go2.compiled.stateNames.map((n) => run.final(n)));
+      const s = setUp(go2.compiled, go2.contact, go2.controller);
+      const r = compare(s, x);
+      expect(r.worst, `${mode}: row ${go2.compiled.stateNames[r.row]}`).toBeLessThan(TOLERANCE[mode]);
+      expect(r.contacts).toBe(4); // on its four feet
+    }
+  });
+
+  it('the humanoid lying after its fall, torn and relaxed', { timeout: 300_000 }, () => {
+    // the state of the torn run, by name (the forms may order their states differently)
+    let lying: Record<string, number> | undefined;
+    for (const mode of ['torn', 'relaxed'] as const) {
+      const h = humanoidKron({ mode });
+      if (!lying) {
+        const run = simulate(h.compiled, { stop: 2.5, interval: 2.5, contact: h.contact });
+        lying = Object.fromEntries(h.compiled.stateNames.map((n) => [n, run.final(n)]));
+      }
+      const x = Float64Array.from(h.compiled.stateNames.map((n) => lying![n]));
+      const s = setUp(h.compiled, h.contact);
+      const r = compare(s, x);
+      expect(r.worst, `${mode}: row ${h.compiled.stateNames[r.row]}`).toBeLessThan(TOLERANCE[mode]);
+      expect(r.contacts).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
