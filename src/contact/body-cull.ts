@@ -13,7 +13,7 @@
 // unit normal n, the half-space below them solid); clear[b] 1 when body b is
 // above all of them by more than the margin.
 import type { ContactScene } from './scene.ts';
-import type { CollisionShape } from './shapes.ts';
+import { boundingRadius } from './shapes.ts';
 
 /** per body in run.ts's frame array: R (9), r (3), v (3), w (3) */
 const BODY_STRIDE = 18;
@@ -38,7 +38,7 @@ export class BodyCull {
     this.reach = new Float64Array(bodies.length);
     for (const g of geometries) {
       if (g.body < 0) continue;
-      const r = Math.hypot(...g.offset) + radius(g.shape);
+      const r = Math.hypot(...g.offset) + boundingRadius(g.shape);
       this.reach[g.body] = Math.max(this.reach[g.body], r);
     }
     const planes = geometries.filter((g) => g.shape.type === 'plane');
@@ -58,21 +58,5 @@ export class BodyCull {
       }
       clear[b] = above;
     }
-  }
-}
-
-/** the largest distance of a point of the shape from its centre */
-function radius(s: CollisionShape): number {
-  switch (s.type) {
-    case 'sphere':
-      return s.radius;
-    case 'capsule':
-      return s.length / 2 + s.radius;
-    case 'box':
-      return Math.hypot(...s.size) / 2;
-    case 'cylinder':
-      return Math.hypot(s.length / 2, s.radius);
-    case 'plane':
-      return 0;
   }
 }
