@@ -15,10 +15,13 @@
 // codegen, the generated module's new Function, GC, other threads (the
 // profile's shares, scaled to the profiled process's CPU). CPU time
 // (process.cpuUsage, /usr/bin/time), not wall time: the machines are shared.
+// With --flat, each case is compiled flat too (templates: false) in its
+// process: both generated bodies' sizes and the time per derivatives() of
+// each, interleaved (bench/compile-templates.ts).
 // With --cli or --profile the table is written to bench/results/compile-time.json.
 // Run: npx tsx bench/compile-time.ts [--cases puma,humanoid,chain:64,rcgrid:100]
 //        [--sizes 64,256,1024] [--mode relaxed] [--rounds 1] [--cli] [--profile]
-//        [--json] [--out raw.json]   (npm run bench:compile; needs npm run build for dist)
+//        [--flat] [--json] [--out raw.json]   (npm run bench:compile; needs npm run build for dist)
 //   --sizes n,... is --cases chain:n,...; a case's mode is auto (puma, humanoid),
 //   relaxed (chain) or the relaxing iteration (rcgrid) unless --mode says.
 //   Rounds run the cases in turn, not one case repeatedly, so that a burst of
@@ -32,6 +35,7 @@ import { parseArgs } from 'node:util';
 import type { CompileOptions } from '../src/compile.ts';
 import { PHASES, type Phase, type PhaseMs, splitProfiles } from './compile-profile.ts';
 import { type BenchColumn, type BenchResult, writeBenchResult } from './results.ts';
+import { type FlatComparison, compareFlat } from './compile-templates.ts';
 
 interface Sample {
   case: string;
@@ -54,6 +58,8 @@ interface Sample {
   sourceKB: number;
   /** repeated subsystems found (report.templates): 'Class xN' per group */
   templates: string;
+  /** with --flat: the templated compile against the flat one (compile-templates.ts) */
+  flat?: FlatComparison;
 }
 
 interface CliSample {
@@ -96,7 +102,7 @@ function caseOf(name: string, mode?: string): { file: string; n?: number; params
 }
 
 /** one case in this process: built, compiled cold and warm, printed as JSON */
-async function child(name: string, mode: string | undefined): Promise<void> {
+async function child(name: string, mode: string | undefined, withFlat: boolean): Promise<void> {
   const c = caseOf(name, mode);
   const { compile } = await import('../src/compile.ts');
   const { exprCount } = await import('../src/expr/index.ts');
@@ -112,6 +118,8 @@ async function child(name: string, mode: string | undefined): Promise<void> {
   const templates = (compiled.report.templates?.classes ?? []).map((g) => `${g.class} x${g.instances}`).join(', ');
   compile(model, c.options);
   const t3 = cpu();
+  const peakRssMB = process.resourceUsage().maxRSS / 1024; // before the flat compile of --flat
+  const flat = withFlat ? compareFlat(compiled, () => compile(build(c.params), { ...c.options, templates: false })) : undefined;
   const sample: Sample = {
     case: name,
     ...(c.n !== undefined && { n: c.n }),
@@ -121,10 +129,11 @@ async function child(name: string, mode: string | undefined): Promise<void> {
     compileCpu: t2 - t1,
     warmCpu: t3 - t2,
     processCpu: t2,
-    peakRssMB: process.resourceUsage().maxRSS / 1024,
+    peakRssMB,
     nodes,
     sourceKB,
     templates,
+    ...(flat && { flat }),
   };
   console.log(JSON.stringify(sample));
 }
@@ -189,13 +198,22 @@ function scaled(p: PhaseMs, cpuMs: number): PhaseMs {
   return Object.fromEntries(PHASES.map((k) => [k, total > 0 ? (p[k] * cpuMs) / total : 0])) as PhaseMs;
 }
 
-function parent(cases: string[], mode: string | undefined, rounds: number, withCli: boolean, profile: boolean, json: boolean, out: string | undefined): void {
+function parent(
+  cases: string[],
+  mode: string | undefined,
+  rounds: number,
+  withCli: boolean,
+  profile: boolean,
+  json: boolean,
+  out: string | undefined,
+  withFlat: boolean,
+): void {
   const self = fileURLToPath(import.meta.url);
   const samples: Sample[] = [],
     cliSamples: CliSample[] = [];
   for (let r = 0; r < rounds; r++) {
     for (const name of cases) {
-      const args = ['--import', 'tsx', self, '--child', name, ...(mode ? ['--mode', mode] : [])];
+      const args = ['--import', 'tsx', self, '--child', name, ...(mode ? ['--mode', mode] : []), ...(withFlat ? ['--flat'] : [])];
       const text = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       samples.push(JSON.parse(text.trim().split('\n').pop()!) as Sample);
       if (withCli) for (const which of ['repo', 'dist'] as const) cliSamples.push(cli(name, which, false));
@@ -220,6 +238,16 @@ function parent(cases: string[], mode: string | undefined, rounds: number, withC
       `${s.case.padEnd(13)} ${s.mode.padEnd(8)} ${f(s.startCpu)} ${f(s.buildCpu)} ${f(s.compileCpu)} ${f(s.warmCpu)} ${f(s.processCpu)} ${s.peakRssMB.toFixed(0).padStart(8)} ${String(s.nodes).padStart(8)} ${s.sourceKB.toFixed(0).padStart(9)}  ${s.templates}`,
     );
   }
+  if (withFlat) {
+    console.log('\ntemplated against flat (--flat): generated function body KB, flat compile() CPU s, CPU µs per derivatives()');
+    console.log('case          bodyKB  flatBodyKB  flatSourceKB  flatCompile   evalUs  flatEvalUs  ratio  templates');
+    for (const s of samples.filter((x) => x.flat)) {
+      const q = s.flat!;
+      console.log(
+        `${s.case.padEnd(13)} ${q.bodyKB.toFixed(0).padStart(6)} ${q.flatBodyKB.toFixed(0).padStart(11)} ${q.flatSourceKB.toFixed(0).padStart(13)} ${f(q.flatCompileCpu)}    ${q.evalUs.toFixed(1).padStart(6)} ${q.flatEvalUs.toFixed(1).padStart(11)} ${(q.evalUs / q.flatEvalUs).toFixed(3).padStart(6)}  ${q.reason.replace(/^.*: a template would pay/, '')}`,
+      );
+    }
+  }
   const table = resultTable(cases, samples, cliSamples);
   console.log(`\n${table.columns.map((c) => c.label).join(' | ')}`);
   for (const row of table.rows) console.log(row.join(' | '));
@@ -235,7 +263,20 @@ function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]
   const columns: BenchColumn[] = [
     { label: 'case' },
     { label: 'mode' },
-    ...['compile() s', 'warm s', 'RSS MB', 'source KB', 'repo CLI s', 'repo CLI MB', 'dist CLI s', 'dist CLI MB'].map((label) => ({
+    ...[
+      'compile() s',
+      'warm s',
+      'RSS MB',
+      'source KB',
+      'body KB',
+      'flat body KB',
+      'eval µs',
+      'flat eval µs',
+      'repo CLI s',
+      'repo CLI MB',
+      'dist CLI s',
+      'dist CLI MB',
+    ].map((label) => ({
       label,
       align: 'right' as const,
     })),
@@ -252,6 +293,10 @@ function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]
       s2(median(mine.map((s) => s.warmCpu))),
       mb(median(mine.map((s) => s.peakRssMB))),
       mb(median(mine.map((s) => s.sourceKB))),
+      mb(median(mine.flatMap((s) => (s.flat ? [s.flat.bodyKB] : [])))),
+      mb(median(mine.flatMap((s) => (s.flat ? [s.flat.flatBodyKB] : [])))),
+      s2(median(mine.flatMap((s) => (s.flat ? [s.flat.evalUs] : [])))),
+      s2(median(mine.flatMap((s) => (s.flat ? [s.flat.flatEvalUs] : [])))),
       s2(median(timed('repo').map((s) => s.cpu))),
       mb(median(timed('repo').map((s) => s.peakRssMB))),
       s2(median(timed('dist').map((s) => s.cpu))),
@@ -278,13 +323,14 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
     cli: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    flat: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     out: { type: 'string' },
     child: { type: 'string' },
   },
 });
-if (values.child !== undefined) await child(values.child, values.mode);
+if (values.child !== undefined) await child(values.child, values.mode, values.flat);
 else {
   const cases = values.sizes ? values.sizes.split(',').map((n) => `chain:${n}`) : values.cases.split(',');
-  parent(cases, values.mode, Number(values.rounds), values.cli, values.profile, values.json, values.out);
+  parent(cases, values.mode, Number(values.rounds), values.cli, values.profile, values.json, values.out, values.flat);
 }

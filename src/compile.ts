@@ -37,6 +37,7 @@ import { modeCost } from './structure/costs.ts';
 import { tornSolveBound } from './structure/solve-form.ts';
 import type { IterateOptions } from './structure/plan-types.ts';
 import { checkIterate, iterateOptions } from './structure/iterate-plan.ts';
+import { templatesAsked, templatesReport } from './compile-templates.ts';
 
 export type { AutoModeReport, CompileReport, Mode, Problem };
 
@@ -70,6 +71,14 @@ export interface CompileOptions {
   chunk?: number;
   /** share generated functions that are equal up to shifted workspace, state and parameter indices (default true) */
   share?: boolean;
+  /**
+   * compile repeated subsystems as templates (default true): where
+   * report.templates says a template pays, functions alike up to their slots
+   * and numbers are emitted once and run over an instance index with those
+   * from tables (codegen/templates.ts), the same numbers bit for bit; false
+   * compiles flat (report.templates.reason says which)
+   */
+  templates?: boolean;
   /**
    * the relaxing iteration (relaxing paper section 4, after eq. 11): implies mode
    * 'relaxed'; a relaxed loop's remainder (the nodal equations of MNA) is solved by
@@ -199,7 +208,8 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     throw e instanceof StructuralError ? (unconnectedCause(model, e) ?? e) : e;
   }
   const substitution = substitutionOptions(options.tornSubstitution);
-  const generated = generate(plan, { chunk: options.chunk, share: options.share, substitution, ir: options.target === 'wasm' });
+  const templated = templatesAsked(templates, options);
+  const generated = generate(plan, { chunk: options.chunk, share: options.share, substitution, ir: options.target === 'wasm', templates: templated === true });
   const report: CompileReport = {
     model: flat.name,
     mode,
@@ -221,7 +231,7 @@ function compileElaborated(model: Model, mode: Mode, problem: Problem, options: 
     relaxedLoops: [...plan.relaxedLoops],
     problem,
     // not a diagnostic: those are warnings on every run, and a flat compile is not wrong, only slower to make
-    templates,
+    templates: templatesReport(templates, templated, generated.templates),
   };
   if (problem === 'inverse')
     report.inverse = {

@@ -16,13 +16,12 @@
 //
 // Glossary: t time, x states, dx their derivatives, u inputs, p parameters
 // left symbolic, w workspace (unknowns, then compiler temporaries).
-import { type Expr, type Sym, symsOf } from '../expr/index.ts';
-import { TIME } from '../model/index.ts';
+import type { Expr, Sym } from '../expr/index.ts';
 import { type Assign, type AssignStep, type Checked, type SolvePlan, type Step, Temp, stepExprs } from '../structure/plan-types.ts';
 import { splitOutputs } from '../structure/needed.ts';
 import { Scope, localName } from './emitter.ts';
 import { IdTable } from './id-table.ts';
-import { type Elem, type Fn, type Value, elem, name, printBody, printElem, printFn } from './ir.ts';
+import { type Elem, type Fn, type Value, elem, printBody, printFn } from './ir.ts';
 import { ARGS, type Line, type Part, type Piece, type Program, printModule } from './program.ts';
 import type { RuntimeName } from './runtime.ts';
 import { newton } from './newton.ts';
@@ -30,7 +29,9 @@ import type { SubstitutionOptions, SubstitutionSlots } from './substitution.ts';
 import { type IterationSlots, emitIterate } from './relax-iterate.ts';
 import { type OpCounts, addOps, noOps } from './ops.ts';
 import { columns, linear } from './linear.ts';
-import { type Raw, Shapes, Sharing, measure, pieces } from './share.ts';
+import { type Raw, type Shared, Shapes, Sharing, measure, pieces } from './share.ts';
+import { Slots, isAtom, nameShape, readCounts } from './slots.ts';
+import { Templating, loopRuns } from './templates.ts';
 
 export interface Layout {
   states: string[];
@@ -65,109 +66,13 @@ export interface Generated {
   ir?: Fn[];
   /** the module as data (program.ts), which body prints: kept with ir, for the WebAssembly target */
   program?: Program;
+  /** what templating made (GenerateOptions.templates) */
+  templates?: TemplatesMade;
 }
 
 const PARAMS = ['t', 'x', 'u', 'p', 'w'];
 /** V8 leaves functions with more than ~60 KB of bytecode to its slower tiers: stay well below */
 const MAX_FUNCTION_CHARS = 30000;
-/** printed code that is a name, a number or an array element: no local needed to reuse it */
-const ATOM = /^[\w$.[\]]+$/;
-/** the value prints as an ATOM (found without printing it: a product or power prints one only of a single atom factor) */
-function isAtom(v: Value): boolean {
-  switch (v.k) {
-    case 'name':
-      return ATOM.test(v.s);
-    case 'elem':
-      // w[12] without printing it (a quarter of generating's time went to printing elements for this test)
-      return v.o === undefined && Number.isSafeInteger(v.i) && v.i >= 0 ? ATOM.test(v.a) : ATOM.test(printElem(v));
-    case 'num':
-      return ATOM.test(String(v.v));
-    case 'mul':
-      return v.c === 1 && v.f.length === 1 && isAtom(v.f[0]);
-    case 'pow':
-      return v.n === 1 && isAtom(v.b);
-    default:
-      return false;
-  }
-}
-
-class Slots {
-  readonly names: string[] = [];
-  /** symbol id -> its element: x[i], u[i], p[i], or its workspace slot w[i] */
-  private readonly index: IdTable<Elem>;
-  constructor(plan: SolvePlan) {
-    this.index = new IdTable<Elem>(true, plan.states.length + plan.inputs.length + plan.parameters.length + plan.unknowns.length);
-    plan.states.forEach((v, i) => this.set(v.id, elem('x', i)));
-    plan.inputs.forEach((v, i) => this.set(v.id, elem('u', i)));
-    plan.parameters.forEach((v, i) => this.set(v.id, elem('p', i)));
-    for (const v of plan.unknowns) this.slot(v);
-  }
-  private get(id: number): Elem | undefined {
-    const s = this.index.find(id);
-    return s < 0 ? undefined : this.index.obj(s);
-  }
-  private set(id: number, e: Elem): void {
-    this.index.setObj(this.index.slot(id), e);
-  }
-  /** the workspace slot of a target, allocated on first use */
-  slot(s: Sym): number {
-    return this.element(s).i;
-  }
-  /** the workspace element of a target, allocated on first use */
-  element(s: Sym): Elem {
-    const ref = this.get(s.id);
-    if (ref?.a === 'w') return ref;
-    if (ref) throw new Error(`codegen: ${s.name} is known (${printElem(ref)}) and cannot be assigned`);
-    const e = elem('w', this.names.length);
-    this.set(s.id, e);
-    this.names.push(s.name);
-    return e;
-  }
-  readonly ref = (s: Sym): Value => {
-    if (s.id === TIME.id) return name('t');
-    const r = this.get(s.id);
-    if (!r) throw new Error(`codegen: ${s.name} is read before it is computed`);
-    return r;
-  };
-}
-
-/**
- * A target's name with its component numbers dropped and its element indices
- * kept (`r0.row1183/bar62.frame_b.a[3]` -> `r#.row#/bar#.frame_b.a[3]`): part
- * of an assignment's shape, so that a run of assignments of one expression
- * shape (the entries of a matrix, six per body) is cut at the period of the
- * bodies, not at any multiple of one statement.
- */
-function nameShape(name: string): number {
-  // FNV-1a of name.replace(/(\[[^\]]*\])|\d+/g, (m, index) => index ?? '#'), hashed as it is scanned: a
-  // regular expression and a string per assignment were a twentieth of generating a long chain
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length;) {
-    const c = name.charCodeAt(i);
-    const close = c === 91 ? name.indexOf(']', i + 1) : -1; // an index `[...]` is kept as written
-    if (close >= 0) {
-      for (; i <= close; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-    } else if (c >= 48 && c <= 57) {
-      h = Math.imul(h ^ 35, 0x01000193); // a run of digits is one '#'
-      while (i < name.length && name.charCodeAt(i) >= 48 && name.charCodeAt(i) <= 57) i++;
-    } else {
-      h = Math.imul(h ^ c, 0x01000193);
-      i++;
-    }
-  }
-  return h;
-}
-
-/** symbol id -> how many of the expressions read it (into `counts`, emptied first) */
-function readCounts(exprs: readonly Expr[], counts = new IdTable()): IdTable {
-  counts.clear();
-  for (let k = 0; k < exprs.length; k++) {
-    const ids = symsOf(exprs[k]);
-    for (let i = 0; i < ids.length; i++) counts.add(ids[i], 1);
-  }
-  return counts;
-}
-
 export class Module {
   /** code outside functions (text, or described), straight-line functions that may be shared, functions of lines */
   readonly parts: (string | Part | Raw)[] = [];
@@ -195,8 +100,8 @@ export class Module {
     readonly reads: IdTable,
     /** successive substitution before Newton (GenerateOptions) */
     readonly substitution?: SubstitutionOptions,
-    /** functions equal up to shifted indices, collected as they are made (undefined: no sharing) */
-    readonly sharing?: Sharing,
+    /** functions equal up to shifted indices (or numbers too: templates), collected as they are made (undefined: neither) */
+    readonly sharing?: Sharing | Templating,
     /** keep every straight-line function's IR (GenerateOptions.ir) */
     readonly keepIr = true,
     /** how many expressions the plan evaluates: sizes the table of shape hashes */
@@ -403,6 +308,50 @@ export interface GenerateOptions {
    * it is printed (compile time and memory)
    */
   ir?: boolean;
+  /**
+   * emit functions equal up to their shifted indices and their numbers once,
+   * as a template over an instance index with those from tables, and runs of
+   * their calls as loops (templates.ts; in place of sharing). Default false:
+   * compile() asks for it where report.templates says a template pays
+   */
+  templates?: boolean;
+}
+
+/** what templating made (Generated.templates) */
+export interface TemplatesMade {
+  /** template functions emitted */
+  functions: number;
+  /** the flat functions they replace */
+  instances: number;
+  /** loops over consecutive instances */
+  loops: number;
+  /** groups of alike functions left flat, and why */
+  flat: string[];
+}
+
+/** the shared functions and their calls, or the templates' in the same shape, and the tables to declare before each */
+function sharedOf(sharing: Sharing | undefined, templating: Templating | undefined): Shared & { tables: Map<string, string>; made?: TemplatesMade } {
+  if (templating) {
+    const t = templating.templated(PARAMS);
+    const first = (k: number) => t.templates[k].instances[0];
+    return {
+      functions: new Map(t.templates.map((tp, k) => [first(k), tp.fn])),
+      calls: t.calls,
+      tables: new Map(t.templates.map((tp, k) => [first(k), tp.tables])),
+      made: { functions: t.templates.length, instances: t.calls.size, loops: 0, flat: t.flat },
+    };
+  }
+  const shared = sharing ? sharing.shared(PARAMS) : { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() };
+  return { ...shared, tables: new Map() };
+}
+
+/** dx from the workspace: one line per state, or (templated, many states) a loop over a table of their slots */
+function derivativeCopy(derivativeSlots: readonly number[], templated: boolean): { tail: string[]; table?: string } {
+  if (!templated || derivativeSlots.length < 8) return { tail: derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`) };
+  return {
+    tail: [`  for (let i = 0; i < ${derivativeSlots.length}; i++) dx[i] = w[dxSlots[i]];`],
+    table: `const dxSlots = Int32Array.of(${derivativeSlots.join(', ')});`,
+  };
 }
 
 // (plan, options) => module body, op counts and workspace layout
@@ -411,22 +360,26 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   const slots = new Slots(plan);
   const split = splitOutputs(plan);
   const keepIr = options.ir !== false;
-  const sharing = options.share === false ? undefined : new Sharing(keepIr);
+  const templating = options.templates ? new Templating(keepIr) : undefined;
+  const sharing = templating || options.share === false ? undefined : new Sharing(keepIr);
   const exprs = [...split.derivatives, ...split.outputs].flatMap(stepExprs);
   // sized for a symbol per expression (an assignment's target): the read counts' table does not grow
   const reads = readCounts(exprs, new IdTable(false, exprs.length));
-  const mod = new Module(slots, chunk, reads, options.substitution, sharing, keepIr, exprs.length);
+  // lists are cut where the flat compile cuts them (numbers exact in the shapes): other cuts bind other
+  // subexpressions to locals, and a product regrouped rounds otherwise; with the flat cuts the templated
+  // code runs the flat code's operations in its order, the same numbers bit for bit
+  const mod = new Module(slots, chunk, reads, options.substitution, templating ?? sharing, keepIr, exprs.length);
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);
   const outputOps = { mul: mod.ops.mul - ops.mul, add: mod.ops.add - ops.add, div: mod.ops.div - ops.div, fn: mod.ops.fn - ops.fn };
   const derivativeSlots = plan.states.map((s) => slots.slot(s.derivative!));
-  const copy = derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`);
+  const shared = sharedOf(sharing, templating);
+  const copy = derivativeCopy(derivativeSlots, (shared.made?.functions ?? 0) > 0);
   // a wrong number never leaves silently: NaN or an infinity in any derivative makes the sum non-finite, an error
-  const finite = copy.length
-    ? [`  let sum = 0;`, `  for (let i = 0; i < ${copy.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`]
+  const finite = derivativeSlots.length
+    ? [`  let sum = 0;`, `  for (let i = 0; i < ${derivativeSlots.length}; i++) sum += dx[i];`, `  if (!Number.isFinite(sum)) fail('nonfinite', -1, t, sum);`]
     : [];
-  const shared = sharing ? sharing.shared(PARAMS) : { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() };
   const ir: Fn[] = [];
   // the straight-line functions printed, by the name they are printed under: their text, or a shared one's IR
   const straight = new Map<string, Raw | Fn>();
@@ -443,16 +396,19 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
     if (!f) return [];
     ir.push(f);
     straight.set(f.name, f);
-    return [{ k: 'straight', name: f.name }];
+    const tables = shared.tables.get(q.name);
+    return [...(tables ? [{ k: 'code', s: tables } as const] : []), { k: 'straight', name: f.name }];
   });
+  if (copy.table) parts.push({ k: 'code', s: copy.table });
   const program: Program = {
     parts,
     derivatives: calls.map((l) => mod.structured(l)),
-    tail: [...copy, ...finite],
+    tail: [...copy.tail, ...finite],
     outputs: outputCalls.map((l) => mod.structured(l)),
     shared: Object.fromEntries(shared.calls),
     runtime: [...mod.runtime],
   };
+  if (shared.made) shared.made.loops = loopRuns(program);
   const body = printModule(program, {
     straight: (name) => {
       const f = straight.get(name)!;
@@ -471,7 +427,7 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   };
   // an unrolled factorisation counts as one function, as it always has
   const functions = parts.filter((q) => q.k === 'straight' || q.k === 'lines' || (q.k === 'code' && q.fn)).length + 2;
-  return { body, ops, outputOps, layout, functions, ...(keepIr && { ir, program }) };
+  return { body, ops, outputOps, layout, functions, ...(keepIr && { ir, program }), ...(shared.made && { templates: shared.made }) };
 }
 
 function emitSteps(mod: Module, steps: readonly Step[]): string[] {

@@ -137,9 +137,19 @@ function paren(v: Value, min: number): void {
   put(')');
 }
 
+/**
+ * Printing a template key (printKey): elements of the arrays that shift
+ * between instances (w, x, u, p) without their index, numbers without their
+ * magnitude; all else as the JavaScript prints it
+ */
+let keying = false;
+/** the arrays whose indices differ between a template's instances */
+export const SHIFTED_ARRAYS: ReadonlySet<string> = new Set(['w', 'x', 'u', 'p']);
+
 function elemCode(e: Elem): void {
   put(e.a);
   put('[');
+  if (keying && e.o === undefined && SHIFTED_ARRAYS.has(e.a)) return put(']');
   if (e.o !== undefined) {
     put(e.o);
     if (!e.i) return put(']');
@@ -152,7 +162,7 @@ function elemCode(e: Elem): void {
 /** a product without its sign: |c| as a leading factor unless 1 */
 function unsigned(v: Value & { k: 'mul' }): void {
   const start = at;
-  if (Math.abs(v.c) !== 1) put(String(Math.abs(v.c)));
+  if (Math.abs(v.c) !== 1) put(keying ? '#' : String(Math.abs(v.c)));
   for (let i = 0; i < v.f.length; i++) {
     if (at > start || i > 0) put('*');
     paren(v.f[i], 1);
@@ -163,7 +173,7 @@ function code(v: Value): void {
   switch (v.k) {
     case 'num':
       if (!(v.v >= 0)) put('-');
-      return put(String(v.v >= 0 ? v.v : -v.v));
+      return put(keying ? '#' : String(v.v >= 0 ? v.v : -v.v));
     case 'name':
       return put(v.s);
     case 'elem':
@@ -175,7 +185,7 @@ function code(v: Value): void {
         const t = v.t[i];
         if (t.k === 'num' && !(t.v >= 0)) {
           put(' - ');
-          put(String(-t.v));
+          put(keying ? '#' : String(-t.v));
         } else if (t.k === 'mul' && t.c < 0) {
           put(' - ');
           unsigned(t);
@@ -255,6 +265,20 @@ export const printStmt = (st: Stmt): string => (st.k === 'text' ? st.s : printed
 
 /** the body's lines, each indented, joined by newlines */
 export const printBody = (body: readonly Stmt[], indent = '  '): string => printed(() => bodyCode(body, indent));
+
+/**
+ * The body as a template's key (templates.ts): printed with every element of
+ * w, x, u, p as `w[]` and every number's magnitude as `#` (its sign kept):
+ * two bodies with equal keys compute alike up to those indices and numbers
+ */
+export function printKey(body: readonly Stmt[]): string {
+  keying = true;
+  try {
+    return printed(() => bodyCode(body, ''));
+  } finally {
+    keying = false;
+  }
+}
 
 /** `function name(params) {\n body \n}` */
 export const printFn = (f: Fn, indent = '  '): string =>

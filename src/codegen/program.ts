@@ -23,8 +23,12 @@ import { type RuntimeName, runtimeSource } from './runtime.ts';
 
 export const ARGS = 't, x, u, p, w';
 
-/** text, a call of module function `call` (`call(t, x, u, p, w)`), or a dense solve choleskySolve(k, H, c) */
-export type Piece = string | { call: string } | { solve: [k: number, H: string, c: string] };
+/**
+ * text, a call of module function `call` (`call(t, x, u, p, w)`), a dense
+ * solve choleskySolve(k, H, c), or a loop calling template `loop` for the
+ * instances from..to-1 (templates.ts): `for (let k = from; k < to; k++) loop(t, x, u, p, w, k);`
+ */
+export type Piece = string | { call: string } | { solve: [k: number, H: string, c: string] } | { loop: string; from: number; to: number };
 
 /** a line: text, or its indentation and pieces */
 export type Line = string | { indent: string; pieces: Piece[] };
@@ -90,6 +94,7 @@ export function printLine(line: Line, p: Program, hooks: Pick<Hooks, 'call' | 's
   for (const piece of line.pieces) {
     if (typeof piece === 'string') s += piece;
     else if ('call' in piece) s += hooks.call ? hooks.call(piece.call) : callText(p, piece.call);
+    else if ('loop' in piece) s += `for (let k = ${piece.from}; k < ${piece.to}; k++) ${piece.loop}(${ARGS}, k);`;
     else s += hooks.solve ? hooks.solve(...piece.solve) : `choleskySolve(${piece.solve.join(', ')})`;
   }
   return s;

@@ -5,7 +5,8 @@
 // it in a loop over an instance index with its parameters from a table, so
 // that compile time and code size grow with the distinct subsystems, not
 // the instances (issue 35). This is the first layer: finding them, and
-// saying in the report whether a template would pay; the compile stays flat.
+// saying in the report whether a template would pay; compile-templates.ts
+// decides, and codegen/templates.ts emits them.
 //
 // Two instances are the same subsystem when their equations, walked in
 // order, are the same expression trees (compared by hash: Signer) once
@@ -38,7 +39,7 @@ export interface TemplateClass {
 
 /** what the report says of repeated subsystems (CompileReport.templates) */
 export interface TemplateReport {
-  /** whether the compile used templates (not yet: the compile is flat) */
+  /** whether the compile used templates (compile-templates.ts: set by compile(); findTemplates says false) */
   used: boolean;
   /** the groups of at least MIN_INSTANCES instances, most equations first */
   classes: TemplateClass[];
@@ -46,7 +47,7 @@ export interface TemplateReport {
   equations: number;
   /** how many of them are in a group's instances */
   repeatedEquations: number;
-  /** why the compile is flat, in a sentence */
+  /** why the compile is flat, or what the templates made, in a sentence */
   reason: string;
 }
 
@@ -246,7 +247,7 @@ function reasonOf(classes: readonly TemplateClass[], equations: number, repeated
     .join(', ');
   if (repeated < MIN_SHARE * equations)
     return `repeated subsystems (${list}) hold ${percent(repeated, equations)} of ${equations} equations, under ${100 * MIN_SHARE}%: compiled flat`;
-  return `repeated subsystems (${list}) hold ${percent(repeated, equations)} of ${equations} equations: a template would pay, but compiling templates is not built yet: compiled flat`;
+  return `repeated subsystems (${list}) hold ${percent(repeated, equations)} of ${equations} equations: a template would pay`;
 }
 
 /** whether a template would pay (the report's diagnostic is written only then) */

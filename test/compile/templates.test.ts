@@ -41,10 +41,14 @@ describe('repeated subsystems (templates, first layer: detection)', () => {
     expect(group(report, 'Revolute').sort()).toEqual([n / 2, n / 2]);
     const odd = report.classes.find((g) => g.class === 'Revolute' && g.examples[0] === 'j1')!;
     expect(odd.examples).toEqual(['j1', 'j3', 'j5']);
-    // a template would pay, and the compile is flat all the same (it says so)
-    expect(report.used).toBe(false);
+    // a template would pay, and the compile uses templates (codegen/templates.ts; test/codegen/templates.test.ts)
+    expect(report.used).toBe(true);
     expect(templatesWouldPay(report)).toBe(true);
-    expect(report.reason).toMatch(/a template would pay, but compiling templates is not built yet: compiled flat/);
+    expect(report.reason).toMatch(/a template would pay: compiled as \d+ templates over \d+ instances' functions, \d+ loops/);
+    // asked for flat, it says so
+    const flat = compile(chain({ n }), { mode: 'relaxed', templates: false }).report.templates!;
+    expect(flat.used).toBe(false);
+    expect(flat.reason).toMatch(/a template would pay: templates: false asked for a flat compile: compiled flat$/);
   });
 
   it('masses that differ per link are parameter values: the bodies stay one group', () => {
