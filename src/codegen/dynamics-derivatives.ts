@@ -222,9 +222,15 @@ export class DynamicsDerivatives {
    * loop and one inversion of its blocks' J), then the Jacobians' code runs
    * at qdd on the same J^-1, the loops' z moved to qdd along their tangents
    */
-  forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
-    const analytical = this.analytical()?.forward(q, qd, tau, t);
+  forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0, out?: ForwardDerivatives): ForwardDerivatives {
+    const analytical = this.analytical()?.forward(q, qd, tau, t, out);
     if (analytical) return analytical;
+    const f = this.forwardByTangents(q, qd, tau, t);
+    return out ? copyInto(out, f) : f;
+  }
+
+  /** forward() by the generated tangents */
+  private forwardByTangents(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t: number): ForwardDerivatives {
     const { n } = this;
     const M = new Float64Array(n * n);
     const qdd = this.solveForward(q, qd, tau, t, M);
@@ -286,9 +292,10 @@ export class DynamicsDerivatives {
   }
 
   /** tau = ID(q, qd, qdd), dID/dq and dID/dqd (one generated function), and M */
-  inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array): InverseDerivatives {
-    const analytical = M ? undefined : this.analytical()?.inverse(q, qd, qdd, t);
+  inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array, out?: InverseDerivatives): InverseDerivatives {
+    const analytical = M ? undefined : this.analytical()?.inverse(q, qd, qdd, t, out);
     if (analytical) return analytical;
+    if (out) return copyInto(out, this.inverse(q, qd, qdd, t, M));
     this.run(this.code.jacobian, t, q, qd, qdd);
     if (M) return this.jacobianOutputs(M);
     // M on the same inputs (a loop's z and J^-1 at this point: M does not depend on qd, qdd), no second solve
@@ -378,6 +385,15 @@ export class DynamicsDerivatives {
     const dqdd = Float64Array.from(dID, (v, i) => dtau[i] - v);
     return { qdd, dqdd: ltlSolveColumns(n, this.L, dqdd, 1) };
   }
+}
+
+/** each array of `from` copied into the same-named one of `into` (the caller's out), which is returned */
+function copyInto<T extends object>(into: T, from: T): T {
+  for (const key of Object.keys(into) as (keyof T)[]) {
+    const a = into[key];
+    if (a instanceof Float64Array) a.set(from[key] as Float64Array);
+  }
+  return into;
 }
 
 function notFinite(inverse: InverseDynamics, what: string, v: number): SimulationError {

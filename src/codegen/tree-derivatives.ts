@@ -28,7 +28,11 @@
 // composite is 10 numbers: m, h (first moment m c), J (rotational inertia
 // about the world origin, symmetric: xx yy zz xy xz yz).
 import type { RigidTree } from './rigid-tree.ts';
-import { crossFAdd, crossM, dot6, inertia } from './spatial-ops.ts';
+import * as spatial from './spatial-ops.ts';
+
+// local bindings: under tsx's module interop every call of an imported name
+// goes through a getter, which the hot loops below would pay per call
+const { crossFAdd, crossM, dot6, inertia } = spatial;
 
 export class TreeDerivatives {
   readonly n: number;
@@ -321,24 +325,36 @@ export class TreeDerivatives {
     for (let k = 0; k < 6; k++) hc[s + k] = hb[s + k];
   }
 
-  /**
-   * After kinematics(q, qd): accelerations, forces and tau at qdd (tau in
-   * coordinate order into tau), and what the q-derivatives take from them
-   * (alpha, D)
-   */
+  /** after kinematics(q, qd): accelerations, forces and tau at qdd (coordinate order, into tau) */
   dynamics(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, tau: Float64Array): void {
-    const { tree, n, S, v, a, F, Ih, IJ, hb, t } = this;
+    const { tree, n, S, v, a, F, Ih, IJ, hb, a0 } = this;
     const { parent, coord } = tree;
     for (let b = 0; b < n; b++) {
       const s = 6 * b,
         p = parent[b],
-        A = p < 0 ? this.a0 : a,
+        A = p < 0 ? a0 : a,
         ap = p < 0 ? 0 : 6 * p;
-      // a_b = a_p + S qdd + v x S qd
-      crossM(v, s, S, s, t, 0);
       const qddb = qdd[coord[b]],
         qdb = qd[coord[b]];
-      for (let k = 0; k < 6; k++) a[s + k] = A[ap + k] + S[s + k] * qddb + t[k] * qdb;
+      // a_b = a_p + S qdd + (v x S) qd
+      const vw0 = v[s],
+        vw1 = v[s + 1],
+        vw2 = v[s + 2],
+        vv0 = v[s + 3],
+        vv1 = v[s + 4],
+        vv2 = v[s + 5];
+      const sw0 = S[s],
+        sw1 = S[s + 1],
+        sw2 = S[s + 2],
+        sv0 = S[s + 3],
+        sv1 = S[s + 4],
+        sv2 = S[s + 5];
+      a[s] = A[ap] + sw0 * qddb + (vw1 * sw2 - vw2 * sw1) * qdb;
+      a[s + 1] = A[ap + 1] + sw1 * qddb + (vw2 * sw0 - vw0 * sw2) * qdb;
+      a[s + 2] = A[ap + 2] + sw2 * qddb + (vw0 * sw1 - vw1 * sw0) * qdb;
+      a[s + 3] = A[ap + 3] + sv0 * qddb + (vw1 * sv2 - vw2 * sv1 + vv1 * sw2 - vv2 * sw1) * qdb;
+      a[s + 4] = A[ap + 4] + sv1 * qddb + (vw2 * sv0 - vw0 * sv2 + vv2 * sw0 - vv0 * sw2) * qdb;
+      a[s + 5] = A[ap + 5] + sv2 * qddb + (vw0 * sv1 - vw1 * sv0 + vv0 * sw1 - vv1 * sw0) * qdb;
       // f_b = I a + v x* I v
       inertia(tree.m[b], Ih, 3 * b, IJ, s, a, s, F, s);
       crossFAdd(v, s, hb, s, 1, F, s);
@@ -347,31 +363,37 @@ export class TreeDerivatives {
       const p = parent[b];
       if (p >= 0) for (let k = 0; k < 6; k++) F[6 * p + k] += F[6 * b + k];
     }
-    const { al, be, D, Cm, Ch, CJ, Bh, BJ, hc } = this;
+    for (let b = 0; b < n; b++) {
+      const k = coord[b];
+      tau[k] = dot6(S, 6 * b, F, 6 * b) + tree.c[b] * (q[k] - tree.q0[b]) + tree.d[b] * qd[k];
+    }
+  }
+
+  /** after dynamics(): alpha and D of the header, what the q-derivatives take from the accelerations and forces */
+  private accelerationTerms(): void {
+    const { tree, n, S, v, a, F, al, be, D, Cm, Ch, CJ, Bh, BJ, hc, t, a0 } = this;
+    const parent = tree.parent;
     for (let b = 0; b < n; b++) {
       const s = 6 * b,
-        p = parent[b],
-        k = coord[b];
-      tau[k] = dot6(S, s, F, s) + tree.c[b] * (q[k] - tree.q0[b]) + tree.d[b] * qd[k];
+        p = parent[b];
       // alpha = S x a_p - beta x v_p
-      crossM(S, s, p < 0 ? this.a0 : a, p < 0 ? 0 : 6 * p, al, s);
+      crossM(S, s, p < 0 ? a0 : a, p < 0 ? 0 : 6 * p, al, s);
       if (p >= 0) {
         crossM(be, s, v, 6 * p, t, 0);
         for (let i = 0; i < 6; i++) al[s + i] -= t[i];
       }
       // D = S x* F - Ic alpha - B beta - beta x* hc
-      D.fill(0, s, s + 6);
+      inertia(Cm[b], Ch, 3 * b, CJ, s, al, s, D, s);
+      inertia(0, Bh, 3 * b, BJ, s, be, s, t, 0);
+      for (let i = 0; i < 6; i++) D[s + i] = -D[s + i] - t[i];
       crossFAdd(S, s, F, s, 1, D, s);
       crossFAdd(be, s, hc, s, -1, D, s);
-      inertia(Cm[b], Ch, 3 * b, CJ, s, al, s, t, 0);
-      for (let i = 0; i < 6; i++) D[s + i] -= t[i];
-      inertia(0, Bh, 3 * b, BJ, s, be, s, t, 0);
-      for (let i = 0; i < 6; i++) D[s + i] -= t[i];
     }
   }
 
   /** after dynamics(): dtau/dq and dtau/dqd (n x n row-major, coordinate order) into dq, dqd */
   derivatives(dq: Float64Array, dqd: Float64Array): void {
+    this.accelerationTerms();
     const { tree, n, P, Q, al, be, S, D, E } = this;
     const { parent, coord } = tree;
     for (let i = 0; i < n; i++) {

@@ -39,6 +39,10 @@ export class TreeDynamics {
   private readonly T: Float64Array;
   private readonly zeros: Float64Array;
   private readonly M: Float64Array;
+  /** scratch: the tree's dtau/dq, dtau/dqd, and the n x 3n right-hand sides of forward() */
+  private readonly dq: Float64Array;
+  private readonly dqd: Float64Array;
+  private readonly W: Float64Array;
   private remeasured = 0;
   /** why the analytical path stopped (set when it falls back for good) */
   stopped: string | undefined;
@@ -52,6 +56,8 @@ export class TreeDynamics {
     this.td = new TreeDerivatives(tree);
     [this.k, this.b, this.r0, this.own, this.T, this.zeros] = [0, 0, 0, 0, 0, 0].map(() => new Float64Array(n));
     this.M = new Float64Array(n * n);
+    [this.dq, this.dqd] = [0, 0].map(() => new Float64Array(n * n));
+    this.W = new Float64Array(3 * n * n);
   }
 
   /** the analytical derivatives of this inverse model, or why it keeps the generated tangents */
@@ -135,13 +141,16 @@ export class TreeDynamics {
   }
 
   /** tau, dtau/dq, dtau/dqd, M at (q, qd, qdd); undefined when the tangents must answer (stopped says why) */
-  inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t: number): InverseDerivatives | undefined {
+  inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t: number, out?: InverseDerivatives): InverseDerivatives | undefined {
     if (!this.checked(t, q, qd, qdd)) return undefined;
     const n = this.n;
-    const dq = new Float64Array(n * n),
-      dqd = new Float64Array(n * n);
-    this.jacobians(dq, dqd);
-    return { tau: Float64Array.from(this.own), dtau_dq: dq, dtau_dqd: dqd, dtau_dqdd: Float64Array.from(this.M) };
+    const o = out ?? { tau: new Float64Array(n), dtau_dq: new Float64Array(n * n), dtau_dqd: new Float64Array(n * n), dtau_dqdd: new Float64Array(n * n) };
+    o.dtau_dq.fill(0);
+    o.dtau_dqd.fill(0);
+    this.jacobians(o.dtau_dq, o.dtau_dqd);
+    o.tau.set(this.own);
+    o.dtau_dqdd.set(this.M);
+    return o;
   }
 
   /** the tree's dtau/dq, dtau/dqd at its last point, with the residue's k and b on the diagonal */
@@ -154,25 +163,40 @@ export class TreeDynamics {
   }
 
   /** qdd = M^-1 (tau - h) and dqdd/d(q, qd, tau); undefined when the tangents must answer */
-  forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t: number): ForwardDerivatives | undefined {
+  forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t: number, out?: ForwardDerivatives): ForwardDerivatives | undefined {
     const { n } = this;
     if (!this.checked(t, q, qd, this.zeros)) return undefined;
     const L = this.factor(this.M);
-    const qdd = new Float64Array(n);
+    const qdd = out?.qdd ?? new Float64Array(n);
     for (let i = 0; i < n; i++) qdd[i] = tau[i] - this.own[i];
     ltlSolveColumns(n, L, qdd, 1);
     // the tree at qdd (its kinematics and M stay): alpha and D move with the accelerations
     this.td.dynamics(q, qd, qdd, this.T);
-    const dq = new Float64Array(n * n),
-      dqd = new Float64Array(n * n),
-      inv = new Float64Array(n * n);
+    const { dq, dqd, W } = this;
+    dq.fill(0);
+    dqd.fill(0);
     this.jacobians(dq, dqd);
-    for (let k = 0; k < n * n; k++) ((dq[k] = -dq[k]), (dqd[k] = -dqd[k]));
-    for (let i = 0; i < n; i++) inv[i * n + i] = 1;
-    ltlSolveColumns(n, L, dq, n);
-    ltlSolveColumns(n, L, dqd, n);
-    ltlSolveColumns(n, L, inv, n);
-    return { qdd, dqdd_dq: dq, dqdd_dqd: dqd, dqdd_dtau: inv };
+    // W = [-dtau/dq, -dtau/dqd, 1] (n x 3n), solved with M in one pass: M^-1 W = [dqdd/dq, dqdd/dqd, M^-1]
+    const m = 3 * n;
+    W.fill(0);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        W[i * m + j] = -dq[i * n + j];
+        W[i * m + n + j] = -dqd[i * n + j];
+      }
+      W[i * m + 2 * n + i] = 1;
+    }
+    ltlSolveColumns(n, L, W, m);
+    const a = out?.dqdd_dq ?? new Float64Array(n * n),
+      b = out?.dqdd_dqd ?? new Float64Array(n * n),
+      c = out?.dqdd_dtau ?? new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        a[i * n + j] = W[i * m + j];
+        b[i * n + j] = W[i * m + n + j];
+        c[i * n + j] = W[i * m + 2 * n + j];
+      }
+    return { qdd, dqdd_dq: a, dqdd_dqd: b, dqdd_dtau: c };
   }
 
   private names(i: number, j: number): string {
