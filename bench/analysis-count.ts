@@ -5,7 +5,8 @@
 // M^-1 part counted from L's non-zeros (dense-cholesky.ts: L^T L keeps a
 // tree's zeros), and CPU µs of each part of one forwardDerivatives call: the
 // massBias run (M, h), the jacobian run (tau, dID/dq, dID/dqd: 2n tangent
-// directions), the factorisation and the 3n solved columns.
+// directions), the factorisation and the 3n solved columns; and the whole
+// call by the tangents beside the analytical recursions (tree-dynamics.ts).
 //
 //   npx tsx bench/analysis-count.ts [--rows iiwa,puma,humanoid] [--rounds 9]
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { compile } from '../src/compile.ts';
 import { mjcfMechanism, parseMjcf } from '../src/io/mjcf.ts';
 import { type Subject, evalSubject, rng, timeRounds, warm } from '../src/bench/timing.ts';
 import { ltlFactor, ltlSolveColumns } from '../src/codegen/dense-cholesky.ts';
+import { DynamicsDerivatives } from '../src/codegen/dynamics-derivatives.ts';
 import type { Mechanism } from '../src/library/multibody/index.ts';
 import type { OpCounts } from '../src/codegen/ops.ts';
 import puma560 from '../mechanisms/puma560.ts';
@@ -39,7 +41,9 @@ for (const key of values.rows!.split(',')) {
   const q = Float64Array.from({ length: n }, () => 2 * rand() - 1),
     qd = Float64Array.from({ length: n }, () => 2 * rand() - 1),
     tau = Float64Array.from({ length: n }, () => 2 * rand() - 1);
-  run.forwardDerivatives(q, qd, tau); // made here, outside the timings
+  const tangents = new DynamicsDerivatives(run, d.code, false);
+  tangents.forward(q, qd, tau); // made here, outside the timings
+  d.forward(q, qd, tau);
   const M = run.massMatrix(q),
     L = new Float64Array(n * n);
   ltlFactor(n, M, L);
@@ -53,7 +57,8 @@ for (const key of values.rows!.split(',')) {
   const part = (f: () => void): Subject => ({ call: f, fresh: () => 0 });
   const subjects: [string, Subject][] = [
     ['forward call', evalSubject(fwd, 1)],
-    ['forwardDerivatives, whole', part(() => run.forwardDerivatives(q, qd, tau))],
+    ['forwardDerivatives by the tangents, whole', part(() => tangents.forward(q, qd, tau))],
+    [`forwardDerivatives, ${d.method}`, part(() => d.forward(q, qd, tau))],
     ['  massBias run (M, h)', part(() => code.massBias.code.run(0, x, u, p))],
     ['  jacobian run (tau, dID/dq, dID/dqd)', part(() => code.jacobian.run(0, x, u, p))],
     ['  L^T L factor', part(() => ltlFactor(n, M, L))],

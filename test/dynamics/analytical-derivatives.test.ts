@@ -73,6 +73,25 @@ describe('analytical derivatives of trees against the generated tangents (1e-10)
     expect(analytical.method).toBe('analytical');
   }, 120_000);
 
+  it('writes into out, the same numbers, and names a wrong-sized array', () => {
+    const puma = trees.find((t) => t.name === 'PUMA 560')!;
+    const run = compile(puma.build(), { problem: 'inverse' }).inverseDynamics();
+    const q = [0.1, 0.5, -0.4, 0.2, 0.7, -0.3],
+      qd = [0, 0.5, 0, 0, -1, 0],
+      tau = [1, 2, 3, 0, 0, 0];
+    const nn = () => new Float64Array(36);
+    const out = { qdd: new Float64Array(6), dqdd_dq: nn(), dqdd_dqd: nn(), dqdd_dtau: nn() };
+    const f = run.forwardDerivatives(q, qd, tau),
+      g = run.forwardDerivatives(q, qd, tau, 0, { out });
+    expect(g.dqdd_dq).toBe(out.dqdd_dq);
+    for (const key of ['qdd', 'dqdd_dq', 'dqdd_dqd', 'dqdd_dtau'] as const) expect([...g[key]]).toEqual([...f[key]]);
+    const iOut = { tau: new Float64Array(6), dtau_dq: nn(), dtau_dqd: nn(), dtau_dqdd: nn() };
+    expect([...run.inverseDerivatives(q, qd, f.qdd, 0, { out: iOut }).dtau_dq]).toEqual([...run.inverseDerivatives(q, qd, f.qdd).dtau_dq]);
+    expect(() => run.forwardDerivatives(q, qd, tau, 0, { out: { ...out, dqdd_dqd: new Float64Array(6) } })).toThrow(
+      /options\.out\.dqdd_dqd must be a Float64Array of 36 entries/,
+    );
+  }, 120_000);
+
   it('says why a model keeps the tangents: limits, a free joint, a loop', () => {
     const urdf = trees.find((t) => t.name.includes('URDF'))!;
     expect(both(urdf.build, 'relaxed').analytical.method).toMatch(/^tangents: joint j1 has limits or friction/);
