@@ -191,7 +191,15 @@ export class DynamicsDerivatives {
    * joint, forces they cannot see: `method` says why)
    */
   private analytical(): TreeDynamics | undefined {
-    if (this.tree === undefined) this.tree = this.code.loopInputs > 0 ? 'a kinematic loop' : TreeDynamics.make(this.dynamics, (M) => this.checkFactor(M));
+    if (this.tree === undefined)
+      this.tree =
+        this.code.loopInputs > 0
+          ? 'a kinematic loop'
+          : TreeDynamics.make(
+              this.dynamics,
+              () => this.code.rigidTree(),
+              (M) => this.checkFactor(M),
+            );
     return typeof this.tree === 'string' || this.tree.stopped ? undefined : this.tree;
   }
 

@@ -23,7 +23,7 @@
 import type { ForwardDerivatives, InverseDerivatives } from './dynamics-derivatives.ts';
 import type { InverseDynamics } from './inverse.ts';
 import { ltlSolveColumns } from './dense-cholesky.ts';
-import { type RigidTree, rigidTree } from './rigid-tree.ts';
+import type { RigidTree } from './rigid-tree.ts';
 import { TreeDerivatives } from './tree-derivatives.ts';
 
 /** how often the residue may be measured again (inputs changed) before the tangent code takes over */
@@ -61,9 +61,9 @@ export class TreeDynamics {
   }
 
   /** the analytical derivatives of this inverse model, or why it keeps the generated tangents */
-  static make(dynamics: InverseDynamics, factor: (M: Float64Array) => Float64Array): TreeDynamics | string {
+  static make(dynamics: InverseDynamics, read: () => RigidTree | string, factor: (M: Float64Array) => Float64Array): TreeDynamics | string {
     if (dynamics.nq !== dynamics.n) return 'free and ball joints keep the generated tangents';
-    const tree = rigidTree(dynamics.model);
+    const tree = read();
     if (typeof tree === 'string') return tree;
     const made = new TreeDynamics(dynamics, tree, factor);
     const why = made.measure(0);
