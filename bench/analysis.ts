@@ -133,13 +133,19 @@ function kron(row: Row, rounds: number) {
     frameJacobian: made(() => (jacobian = frameJacobianFunction(fwd, frame))),
     jdotqd: made(() => jacobian!.jdotqd(q1, zero)),
   };
+  // the derivatives written into arrays of the caller's, as MuJoCo's mjd_transitionFD writes A and B
+  const nn = () => new Float64Array(n * n);
+  const fOut = { qdd: new Float64Array(n), dqdd_dq: nn(), dqdd_dqd: nn(), dqdd_dtau: nn() },
+    iOut = { tau: new Float64Array(n), dtau_dq: nn(), dtau_dqd: nn(), dtau_dqdd: nn() };
+  const methods = run.derivatives(),
+    how = typeof methods === 'string' ? 'none' : methods.method === 'analytical' ? 'analytical' : 'generated';
   const subjects: [string, Subject][] = [
     [`forward call (${fwd.report.mode})`, near ? evalNear(fwd, 1, x0, near) : evalSubject(fwd, 1)],
     ['inverse call', point(2, (q, qd, r) => run.evaluate(0, q, qd, r, tau))],
     ['mass matrix, generated', point(3, (q) => run.massMatrix(q, M))],
     ['mass matrix, n + 1 inverse calls', point(4, (q) => run.massMatrixByColumns(q, M))],
-    ['dqdd/d(q, qd, tau), generated', point(5, (q, qd, r) => run.forwardDerivatives(q, qd, r))],
-    ['dtau/d(q, qd, qdd), generated', point(6, (q, qd, r) => run.inverseDerivatives(q, qd, r))],
+    [`dqdd/d(q, qd, tau), ${how}`, point(5, (q, qd, r) => run.forwardDerivatives(q, qd, r, 0, { out: fOut }))],
+    [`dtau/d(q, qd, qdd), ${how}`, point(6, (q, qd, r) => run.inverseDerivatives(q, qd, r, 0, { out: iOut }))],
     ['ID tangent along one direction', point(7, (q, qd, r) => run.inverseTangent(q, qd, r, qd, r, q))],
     ['linearize (A, B), generated', point(8, () => linearize(fwd, { at }))],
     [`frame Jacobian of ${frame}, generated function of q`, point(9, (q) => jacobian!.jacobian(q))],
@@ -152,6 +158,7 @@ function kron(row: Row, rounds: number) {
   return {
     n,
     mode: fwd.report.mode,
+    method: typeof methods === 'string' ? methods : methods.method,
     timings: subjects.map(([label], i) => ({ label, ...timings[i] })),
     compile: {
       forwardMs: fwd.report.compileMs,
@@ -189,13 +196,13 @@ for (const key of values.rows!.split(',')) {
   const k = kron(row, rounds);
   const native = row.xml ? mujocoC(row.xml(k.fwd), rounds) : 'no MJCF (a kinematic loop)';
   const forward = k.timings[0].us;
-  console.log(`\n${row.name}: n = ${k.n}, forward compiled ${k.mode}`);
+  console.log(`\n${row.name}: n = ${k.n}, forward compiled ${k.mode}; derivatives: ${k.method}`);
   console.log('| call | Kron µs (median) | × Kron forward | MuJoCo C µs |');
   console.log('|---|---:|---:|---:|');
   const peer: Record<string, string> = {
     forward: 'forward',
     'mass matrix, generated': 'fullM',
-    'dqdd/d(q, qd, tau), generated': 'fd',
+    'dqdd/d(q, qd, tau)': 'fd',
     'frame Jacobian': 'jac',
   };
   for (const t of k.timings as (Timing & { label: string })[]) {

@@ -30,6 +30,7 @@ import type { InverseDynamics } from './inverse.ts';
 import type { InverseTangents } from './inverse-tangents.ts';
 import type { DerivedCode } from './derived.ts';
 import { ltlFactor, ltlSolveColumns } from './dense-cholesky.ts';
+import { TreeDynamics } from './tree-dynamics.ts';
 
 /** qdd = FD(q, qd, tau) and its Jacobians (n x n, row-major) */
 export interface ForwardDerivatives {
@@ -74,7 +75,10 @@ export class DynamicsDerivatives {
   constructor(
     readonly dynamics: InverseDynamics,
     readonly code: InverseTangents,
+    /** false: the generated tangents only (the analytical recursions' oracle in the tests) */
+    analytical = true,
   ) {
+    if (!analytical) this.tree = 'the generated tangents asked for';
     this.n = code.n;
     this.x = dynamics.model.x0();
     this.dir = dynamics.state.u.length + code.loopInputs;
@@ -179,6 +183,33 @@ export class DynamicsDerivatives {
     return out;
   }
 
+  private tree: TreeDynamics | string | undefined = undefined;
+
+  /**
+   * The analytical recursions of a tree (tree-dynamics.ts), made on first
+   * use; undefined where they do not cover the model (a loop, a free or ball
+   * joint, forces they cannot see: `method` says why)
+   */
+  private analytical(): TreeDynamics | undefined {
+    if (this.tree === undefined)
+      this.tree =
+        this.code.loopInputs > 0
+          ? 'a kinematic loop'
+          : TreeDynamics.make(
+              this.dynamics,
+              () => this.code.rigidTree(),
+              (M) => this.checkFactor(M),
+            );
+    return typeof this.tree === 'string' || this.tree.stopped ? undefined : this.tree;
+  }
+
+  /** how forward() and inverse() differentiate: 'analytical', or 'tangents: ' and why the recursions do not cover the model */
+  get method(): string {
+    this.analytical();
+    const t = this.tree!;
+    return typeof t !== 'string' && !t.stopped ? 'analytical' : `tangents: ${typeof t === 'string' ? t : t.stopped}`;
+  }
+
   /** M factored L^T L into L; a typed error when M is not positive definite */
   private checkFactor(M: Float64Array): Float64Array {
     const f = ltlFactor(this.n, M, this.L);
@@ -199,7 +230,15 @@ export class DynamicsDerivatives {
    * loop and one inversion of its blocks' J), then the Jacobians' code runs
    * at qdd on the same J^-1, the loops' z moved to qdd along their tangents
    */
-  forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0): ForwardDerivatives {
+  forward(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0, out?: ForwardDerivatives): ForwardDerivatives {
+    const analytical = this.analytical()?.forward(q, qd, tau, t, out);
+    if (analytical) return analytical;
+    const f = this.forwardByTangents(q, qd, tau, t);
+    return out ? copyInto(out, f) : f;
+  }
+
+  /** forward() by the generated tangents */
+  private forwardByTangents(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t: number): ForwardDerivatives {
     const { n } = this;
     const M = new Float64Array(n * n);
     const qdd = this.solveForward(q, qd, tau, t, M);
@@ -261,7 +300,10 @@ export class DynamicsDerivatives {
   }
 
   /** tau = ID(q, qd, qdd), dID/dq and dID/dqd (one generated function), and M */
-  inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array): InverseDerivatives {
+  inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, M?: Float64Array, out?: InverseDerivatives): InverseDerivatives {
+    const analytical = M ? undefined : this.analytical()?.inverse(q, qd, qdd, t, out);
+    if (analytical) return analytical;
+    if (out) return copyInto(out, this.inverse(q, qd, qdd, t, M));
     this.run(this.code.jacobian, t, q, qd, qdd);
     if (M) return this.jacobianOutputs(M);
     // M on the same inputs (a loop's z and J^-1 at this point: M does not depend on qd, qdd), no second solve
@@ -351,6 +393,15 @@ export class DynamicsDerivatives {
     const dqdd = Float64Array.from(dID, (v, i) => dtau[i] - v);
     return { qdd, dqdd: ltlSolveColumns(n, this.L, dqdd, 1) };
   }
+}
+
+/** each array of `from` copied into the same-named one of `into` (the caller's out), which is returned */
+function copyInto<T extends object>(into: T, from: T): T {
+  for (const key of Object.keys(into) as (keyof T)[]) {
+    const a = into[key];
+    if (a instanceof Float64Array) a.set(from[key] as Float64Array);
+  }
+  return into;
 }
 
 function notFinite(inverse: InverseDynamics, what: string, v: number): SimulationError {

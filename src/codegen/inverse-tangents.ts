@@ -34,6 +34,7 @@ import { type CoordinateSlots, coordinateSlots } from './coordinate-slots.ts';
 import { type DerivedCode, derivedCode } from './derived.ts';
 import { type PlanTangents, planTangents } from './plan-tangents.ts';
 import { TornPoint } from './torn-point.ts';
+import { type RigidTree, rigidTree } from './rigid-tree.ts';
 
 /** coordinate j's q, qd or qdd moves by one along direction d (a number), or along direction 0 by a symbol's value */
 type Seed = ['q' | 'qd' | 'qdd', number, number | Expr];
@@ -60,6 +61,16 @@ export class InverseTangents {
     this.n = this.slots.qAt.length;
     this.loops = new TornPoint(model, plan, probe, plan.inputs.length);
     this.loopInputs = probe.extra.length;
+  }
+
+  private tree: RigidTree | string | undefined;
+  /**
+   * The model's tree of rigid bodies for the analytical recursions
+   * (rigid-tree.ts), read once; here because this module loads with the
+   * compiler: a model run from the compile cache loads no library
+   */
+  rigidTree(): RigidTree | string {
+    return (this.tree ??= rigidTree(this.model));
   }
 
   /** the plan's tangents from these seeds, or why there are none */

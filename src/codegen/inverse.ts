@@ -32,6 +32,18 @@ export interface DerivativeOptions {
   readonly parameters?: readonly string[];
 }
 
+/** forwardDerivatives' options: out, arrays to write the results into (returned; nothing allocated on the analytical path) */
+export interface ForwardOptions extends DerivativeOptions {
+  /** qdd (n) and the Jacobians (n x n) are written into these and returned */
+  readonly out?: ForwardDerivatives;
+}
+
+/** inverseDerivatives' options: out, arrays to write the results into (returned; nothing allocated on the analytical path) */
+export interface InverseOptions extends DerivativeOptions {
+  /** tau (n) and the Jacobians (n x n) are written into these and returned */
+  readonly out?: InverseDerivatives;
+}
+
 /** the names of one generalized coordinate: position, speed, acceleration, force */
 export interface CoordinateNames {
   /** the coordinate, e.g. "j1.q" or "ball.Q[2]" */
@@ -168,19 +180,21 @@ export class InverseDynamics {
    * dynamics (dynamics-derivatives.ts); through kinematic loops too (the
    * state joints' coordinates are the independent ones)
    */
-  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): ForwardDerivatives {
+  forwardDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, t = 0, options: ForwardOptions = {}): ForwardDerivatives {
     this.check(q, qd, this.n, 'qd', tau);
+    if (options.out) this.checkOut(options.out, ['qdd', 'dqdd_dq', 'dqdd_dqd', 'dqdd_dtau']);
     const d = this.tree('forwardDerivatives'),
-      f = d.forward(q, qd, tau, t);
+      f = d.forward(q, qd, tau, t, options.out);
     if (!options.parameters) return f;
     return { ...f, dqdd_dp: d.forwardByParameters(q, qd, tau, this.parameterIndices(options.parameters), t).dqdd_dp };
   }
 
   /** tau = ID(q, qd, qdd) and its exact Jacobians dtau/dq, dtau/dqd, dtau/dqdd = M */
-  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, options: DerivativeOptions = {}): InverseDerivatives {
+  inverseDerivatives(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t = 0, options: InverseOptions = {}): InverseDerivatives {
     this.check(q, qd, this.n, 'qd', qdd);
+    if (options.out) this.checkOut(options.out, ['tau', 'dtau_dq', 'dtau_dqd', 'dtau_dqdd']);
     const d = this.tree('inverseDerivatives'),
-      b = d.inverse(q, qd, qdd, t);
+      b = d.inverse(q, qd, qdd, t, undefined, options.out);
     if (!options.parameters) return b;
     return { ...b, dtau_dp: d.inverseByParameters(q, qd, qdd, this.parameterIndices(options.parameters), t).dtau_dp };
   }
@@ -279,23 +293,41 @@ export class InverseDynamics {
     });
   }
 
+  /** out's arrays: the first n, the others n x n Float64Arrays; else a UsageError naming the one that is not */
+  private checkOut(out: object, keys: readonly string[]): void {
+    const n = this.n;
+    keys.forEach((key, k) => {
+      const a = (out as Record<string, unknown>)[key],
+        size = k === 0 ? n : n * n;
+      if (!(a instanceof Float64Array) || a.length !== size)
+        throw new UsageError(`options.out.${key} must be a Float64Array of ${size} entries`, {
+          hint: `${this.model.report.model} has ${n} coordinates: ${keys[0]} takes n, the Jacobians n x n (row-major)`,
+        });
+    });
+  }
+
   /** q has nq entries, `a` n (named `what`, or an output of `size`), and so has b; else a UsageError */
   private check(q: ArrayLike<number>, a: ArrayLike<number>, size: number, what: string, b?: ArrayLike<number>): void {
     const n = this.n,
-      names = () => this.model.coordinates.map((c) => (c.quaternion ? c.qd : c.q)).join(', ');
+      names = coordinateList;
     if (q.length !== this.nq)
       throw new UsageError(
         this.nq === n
-          ? `${this.model.report.model} has ${n} coordinates (${names()}), got q of ${q.length}`
+          ? `${this.model.report.model} has ${n} coordinates (${names(this.model)}), got q of ${q.length}`
           : `${this.model.report.model} has ${this.nq} positions (${this.model.positions.join(', ')}: a quaternion's four numbers for its joint's three rotations), got q of ${q.length}`,
         { hint: 'compiled.positions names the entries of q, compiled.coordinates those of qd, qdd and tau' },
       );
     if (a.length !== size)
       throw new UsageError(
-        size === n ? `${what} takes ${n} entries (${names()}), got ${a.length}` : `${what} has ${size} entries, got an array of ${a.length}`,
+        size === n ? `${what} takes ${n} entries (${names(this.model)}), got ${a.length}` : `${what} has ${size} entries, got an array of ${a.length}`,
       );
-    if (b && b.length !== n) throw new UsageError(`${this.model.report.model} has ${n} coordinates (${names()}), got ${b.length} values`);
+    if (b && b.length !== n) throw new UsageError(`${this.model.report.model} has ${n} coordinates (${names(this.model)}), got ${b.length} values`);
   }
 }
 
 const n2 = (n: number) => n * n;
+
+/** the coordinates' names for a message (a function, not a closure per check: check() runs at every call) */
+function coordinateList(model: CompiledModel): string {
+  return model.coordinates.map((c) => (c.quaternion ? c.qd : c.q)).join(', ');
+}
