@@ -1,6 +1,6 @@
 // The fuzzer's contact family (--family contact): random trees dropped on a
 // plane. Plain data (ContactTree), built into a Mechanism by buildContact.
-//   root   a free body with a sphere, capsule or box as its collision geometry
+//   root   a free body with a sphere, capsule, box, cylinder or convex hull as its collision geometry
 //          (solid inertia of that shape), started above the ground at a random
 //          orientation and velocity (v up to 1 m/s, w up to 3 rad/s);
 //   links  1 to 4 revolute links below it, a tree (each hangs from the root,
@@ -9,7 +9,7 @@
 //          half-length L from its joint along a direction within about 40
 //          degrees of its parent's (so that the tree spreads outwards and no
 //          two bodies overlap at the start: the filter lets any two that are
-//          not parent and child touch), with a sphere, a capsule or a box
+//          not parent and child touch), with a sphere, capsule, box, cylinder or hull
 //          along the segment's middle; random axes, angles (|q| < 0.4 rad),
 //          rates (|qd| < 2 rad/s) and joint dampers (one link in two);
 //   ground the plane y = 0 (gravity -y), no parameters of its own;
@@ -26,7 +26,7 @@ import { Mechanism } from '../../src/index.ts';
 import type { Collider } from '../../src/contact/collider.ts';
 import { zOnto } from '../../src/contact/collider.ts';
 import type { ContactMaterial } from '../../src/contact/material.ts';
-import type { CollisionShape } from '../../src/contact/shapes.ts';
+import { type CollisionShape, boundingRadius } from '../../src/contact/shapes.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 
 type V3 = [number, number, number];
@@ -141,30 +141,52 @@ function apart(dir: () => V3, taken: readonly V3[]): V3 {
   return u;
 }
 
-/** a sphere, capsule or box of radius (half-width) r, the capsule's or box's length along z up to `length` */
+/**
+ * A sphere, capsule, box, cylinder or convex hull of radius (half-width) r, the length along z up to `length`.
+ * The hull: the box's corners each pulled in by up to 30% per coordinate, and six points on its faces'
+ * middles, so that it has slanted faces and is not the box (it keeps the box's inertia: a test scene, not a
+ * mass model).
+ */
 function pickShape(rnd: () => number, r: number, length: number): CollisionShape {
-  const u = rnd();
-  if (u < 1 / 3) return { type: 'sphere', radius: r };
-  if (u < 2 / 3) return { type: 'capsule', radius: r, length: Math.max(0, length - 2 * r) };
-  return { type: 'box', size: [2 * r, 2 * r, Math.max(2 * r, length)] };
+  const u = rnd(),
+    long = Math.max(2 * r, length);
+  if (u < 1 / 5) return { type: 'sphere', radius: r };
+  if (u < 2 / 5) return { type: 'capsule', radius: r, length: Math.max(0, length - 2 * r) };
+  if (u < 3 / 5) return { type: 'box', size: [2 * r, 2 * r, long] };
+  if (u < 4 / 5) return { type: 'cylinder', radius: r, length: long };
+  const half = [r, r, long / 2];
+  const corners = [-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [-1, 1].flatMap((z) => [x, y, z].map((c, i) => c * half[i] * (0.7 + 0.3 * rnd())))));
+  const faces = [0, 1, 2].flatMap((i) => [-1, 1].flatMap((side) => [0, 1, 2].map((k) => (k === i ? side * half[k] : 0))));
+  return { type: 'convex', vertices: [...corners, ...faces] };
 }
 
 /** the shape's furthest point from its centre */
-function reach(s: CollisionShape): number {
-  if (s.type === 'sphere') return s.radius;
-  if (s.type === 'capsule') return s.radius + s.length / 2;
-  if (s.type === 'box') return Math.hypot(...s.size) / 2;
-  return 0;
-}
+const reach = (s: CollisionShape): number => boundingRadius(s);
 
 /** a solid's inertia about its centre in its own frame (a capsule as a cylinder of its full length): [Ixx, Iyy, Izz] */
 function solidInertia(s: CollisionShape, m: number): V3 {
   if (s.type === 'sphere') return [0.4 * m * s.radius ** 2, 0.4 * m * s.radius ** 2, 0.4 * m * s.radius ** 2];
-  const [a, b, c] = s.type === 'box' ? s.size : s.type === 'capsule' ? [2 * s.radius, 2 * s.radius, s.length + 2 * s.radius] : [0, 0, 0];
-  if (s.type === 'box') return [(m * (b * b + c * c)) / 12, (m * (a * a + c * c)) / 12, (m * (a * a + b * b)) / 12];
+  const [a, b, c] =
+    s.type === 'box'
+      ? s.size
+      : s.type === 'capsule'
+        ? [2 * s.radius, 2 * s.radius, s.length + 2 * s.radius]
+        : s.type === 'cylinder'
+          ? [2 * s.radius, 2 * s.radius, s.length]
+          : s.type === 'convex'
+            ? hullBox(s.vertices)
+            : [0, 0, 0];
+  if (s.type === 'box' || s.type === 'convex') return [(m * (b * b + c * c)) / 12, (m * (a * a + c * c)) / 12, (m * (a * a + b * b)) / 12];
   const r = a / 2,
     side = (m * (3 * r * r + c * c)) / 12;
   return [side, side, (m * r * r) / 2];
+}
+
+/** the edge lengths of the box around a hull's points (pickShape's hulls are symmetric about z, so Ixx = Iyy) */
+function hullBox(v: readonly number[]): V3 {
+  const size = (i: number) => 2 * Math.max(...v.filter((_, k) => k % 3 === i).map(Math.abs));
+  const [x, y, z] = [size(0), size(1), size(2)];
+  return [Math.max(x, y), Math.max(x, y), z];
 }
 
 /** the inertia of a shape whose z axis is turned onto unit u: I = a 1 + (b - a) u u^T for a shape symmetric about z ([a, a, b]) */
@@ -198,6 +220,7 @@ export function buildContact(tree: ContactTree, seed: number): Mechanism {
 
 /** one line of what the tree contains, for the failure census */
 export function contactFeatures(tree: ContactTree): string {
-  const letter = (s: CollisionShape) => s.type[0].toUpperCase();
+  // S sphere, C capsule, B box, Y cylinder, H hull (convex)
+  const letter = (s: CollisionShape) => ({ sphere: 'S', capsule: 'C', box: 'B', cylinder: 'Y', convex: 'H', plane: 'P' })[s.type];
   return `base ${letter(tree.root.shape)}, links ${tree.links.map((l) => `${l.parent < 0 ? 'r' : l.parent + 1}${letter(l.shape)}`).join(' ')}, ${tree.law}, v_s ${tree.slipSpeed}`;
 }
