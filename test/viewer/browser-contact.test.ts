@@ -119,6 +119,7 @@ afterAll(() => pages.close());
     const collision = async () => ((await page.evaluate('window.kron.state()')) as { collision: { count: number; shown: boolean } }).collision;
     const shot = async (file?: string) => PNG.sync.read(await page.locator('#scene').screenshot(file ? { path: join(ARTIFACTS, file) } : {}));
     expect(await collision()).toEqual({ count: 1, shown: false });
+    expect(await page.locator('#collision-label').isVisible()).toBe(true);
     const before = await shot();
     await page.keyboard.press('g');
     expect(await collision()).toEqual({ count: 1, shown: true });
@@ -195,9 +196,10 @@ afterAll(() => pages.close());
     await page.close();
   });
 
-  it('a run without contact draws no arrows', async () => {
+  it('a run without contact draws no arrows and offers no collision toggle', async () => {
     const page = await open(fourbar);
     expect(await contacts(page)).toMatchObject({ count: 0, arrows: [] });
+    expect(await page.locator('#collision-label').isHidden()).toBe(true);
     const png = PNG.sync.read(await page.locator('#scene').screenshot());
     expect(magenta(png, { x0: 0, x1: png.width, y0: 0, y1: png.height })).toHaveLength(0);
     await page.close();

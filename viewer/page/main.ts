@@ -260,6 +260,8 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
       },
     });
     $('contacts-label').title = view.contacts!.describe();
+    // beside the model tree, for runs that have collision geometry (the controls' line has no room left at 800 px)
+    $('collision-label').hidden = view.collisionState().count === 0;
   }
   const model = pageModel(next, compiled);
   posing.show(next, model);
