@@ -120,6 +120,9 @@ afterAll(() => pages.close());
     const shot = async (file?: string) => PNG.sync.read(await page.locator('#scene').screenshot(file ? { path: join(ARTIFACTS, file) } : {}));
     expect(await collision()).toEqual({ count: 1, shown: false });
     expect(await page.locator('#collision-label').isVisible()).toBe(true);
+    // a contact run's controls (with the contacts toggle) stay on one line at 1280 x 800: the last button beside the first
+    const [reset, record] = await Promise.all(['#reset', '#record'].map((id) => page.locator(id).boundingBox()));
+    expect(Math.abs(record!.y - reset!.y), 'the record button on the line of the reset button').toBeLessThan(3);
     const before = await shot();
     await page.keyboard.press('g');
     expect(await collision()).toEqual({ count: 1, shown: true });
