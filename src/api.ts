@@ -70,7 +70,7 @@ export { compile, type CompileOptions, type CompileReport, type Mode, type Probl
 export type { CompiledModel, StateValues, PortableModel } from './codegen/compiled.ts';
 export type { CoordinateNames, InverseDynamics } from './codegen/inverse.ts';
 export type { ForwardDerivatives, InverseDerivatives } from './codegen/dynamics-derivatives.ts';
-export type { ModelState } from './codegen/state.ts';
+export type { ModelState, NonFiniteUnknown } from './codegen/state.ts';
 export type { TearOverride } from './structure/plan.ts';
 export type { IterateOptions } from './structure/plan-types.ts';
 export type { IterationStats } from './codegen/relax-iterate.ts';

@@ -14,7 +14,7 @@ import { moduleSource } from './module.ts';
 import type { CompiledData, SignalSource, SolvedUnknown } from './compiled-data.ts';
 import { show } from '../expr/index.ts';
 import { Component } from '../model/index.ts';
-import { ModelState, NonFiniteError, type SignalReader } from './state.ts';
+import { ModelState, NonFiniteError, type NonFiniteUnknown, type SignalReader } from './state.ts';
 import { iterationFailure } from './relax-iterate.ts';
 import { positionNames } from './coordinate-slots.ts';
 import { type CoordinateNames, type DerivativeOptions, InverseDynamics } from './inverse.ts';
@@ -310,17 +310,7 @@ export class CompiledModel {
   }
 
   /** the first non-finite unknown at (t, x), on the default state */
-  firstNonFinite(
-    t: number,
-    x: Float64Array,
-  ):
-    | {
-        /** the unknown's name */
-        name: string;
-        /** the expression that computed it, printed */
-        equation: string;
-      }
-    | undefined {
+  firstNonFinite(t: number, x: Float64Array): NonFiniteUnknown | undefined {
     return this.state.firstNonFinite(t, x);
   }
 

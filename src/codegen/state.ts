@@ -18,6 +18,14 @@ export type SignalReader = (x: Float64Array) => number;
 /** derivatives() computed NaN or an infinity (simulate() names the step it happened in) */
 export class NonFiniteError extends SimulationError {}
 
+/** the first unknown in solve order that is not finite (ModelState.firstNonFinite) */
+export interface NonFiniteUnknown {
+  /** the unknown's name */
+  name: string;
+  /** the expression that computed it, printed */
+  equation: string;
+}
+
 /** one state of a compiled model: its own workspace, inputs and parameters, so several runs can share the code */
 export class ModelState {
   /** workspace: unknowns and temporaries, kept between calls (Newton warm start) */
@@ -242,17 +250,7 @@ export class ModelState {
    * After non-finite values appeared at (t, x): the first unknown in solve
    * order that is not finite, with the expression that computed it.
    */
-  firstNonFinite(
-    t: number,
-    x: Float64Array,
-  ):
-    | {
-        /** the unknown's name */
-        name: string;
-        /** the expression that computed it, printed */
-        equation: string;
-      }
-    | undefined {
+  firstNonFinite(t: number, x: Float64Array): NonFiniteUnknown | undefined {
     this.diagnosing = true;
     try {
       this.derivatives(t, x, new Float64Array(x.length));
