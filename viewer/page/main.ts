@@ -20,14 +20,12 @@ import { compileLive, isBundled, liveMechanisms, reloadMechanisms } from './live
 import { runLiveOffThread } from './live-worker.ts';
 import { recordWebM, saveCSV, savePNG } from './export.ts';
 import { ModelTreePanel } from './tree.ts';
-import { compile } from '../../src/compile.ts';
-import { parseUrdf, urdfMechanism } from '../../src/io/urdf.ts';
-import { FreeJoint } from '../../src/library/multibody/free-joint.ts';
 import { PosePanel } from './pose-panel.ts';
 import { RealTimePanel } from './realtime-panel.ts';
 import { ParamsPanel } from './params-panel.ts';
 import { NotesBox } from './notes.ts';
-import { bodyFrame, bodyNames, firstMovingBody } from './follow.ts';
+import { BodyTracker } from './tracking.ts';
+import { compileUrdf } from './urdf-model.ts';
 import { wireToggles } from './toggles.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -74,9 +72,7 @@ let modelsVersion = 0;
 let meshRoutes = new Map<string, string>();
 let meshesUnserved = new Map<string, string>();
 /** the body the camera follows (kron view --track, key t), kept over runs that have it */
-let following: string | undefined;
-/** the body kron view --track named */
-let requestedTrack: string | undefined;
+const tracking = new BodyTracker(view, note, status);
 const tree = new ModelTreePanel(
   $('tree'),
   $('part-info'),
@@ -178,39 +174,6 @@ function showInfo(show: boolean): void {
   prepareInfo();
 }
 
-/** the pose set of the followed body in this run; a body it does not have is noted, and not followed */
-function trackedFrame(next: PlaybackRun): number | undefined {
-  if (following === undefined || !next.scene) return undefined;
-  const frame = bodyFrame(next.scene, following);
-  if (frame === undefined) {
-    const bodies = bodyNames(next.scene);
-    note(`no body ${following} to follow in ${next.model}: its bodies are ${bodies.slice(0, 12).join(', ')}${bodies.length > 12 ? ', …' : ''}`);
-    following = undefined;
-  }
-  return frame;
-}
-
-/** the camera follows this body (undefined: it stays where it is); false when the run has no such body */
-function track(body: string | undefined): boolean {
-  const frame = body === undefined || !run?.scene ? undefined : bodyFrame(run.scene, body);
-  following = frame === undefined ? undefined : body;
-  view.track(frame);
-  view.render();
-  return body === undefined || frame !== undefined;
-}
-
-/** key t: follow the selected body, or the one --track named, or the first that moves; or stop following */
-function toggleTracking(): void {
-  if (following !== undefined || !run?.scene || !run.poses) {
-    track(undefined);
-    return status('');
-  }
-  const selected = tree.selection;
-  const body = [selected, requestedTrack].find((b) => b !== undefined && bodyFrame(run!.scene!, b) !== undefined) ?? firstMovingBody(run.scene, run.poses);
-  if (body === undefined) status('no body moves in this run: nothing to follow (select one in the model tree)');
-  else if (track(body)) status(`the camera follows ${body} (t stops)`);
-}
-
 /** the model of a run for posing and replay: its own, or compiled here (memoised); undefined: the page cannot have it */
 function pageModel(next: PlaybackRun, compiled?: CompiledModel | (() => CompiledModel)): (() => CompiledModel) | undefined {
   if (compiled && typeof compiled !== 'function') return () => compiled;
@@ -251,7 +214,7 @@ function load(next: PlaybackRun, extra: Record<string, string | number> = {}, co
   if (next.scene && next.poses) {
     const missing = new Set<string>();
     view.load(next.scene, next.poses, next.time, {
-      track: trackedFrame(next),
+      track: tracking.frameIn(next),
       signals: next.signals,
       meshUrl: (s) => meshRoutes.get(s.filename),
       missingMesh: (filename, why) => {
@@ -294,7 +257,7 @@ async function loadServedRun(): Promise<void> {
     urdf?: string;
     track?: string;
   };
-  following = requestedTrack = config.track;
+  tracking.request(config.track);
   // Maps: a mesh named "constructor" is a name, not Object.prototype's
   meshRoutes = new Map(Object.entries(config.meshes ?? {}));
   meshesUnserved = new Map(Object.entries(config.unserved ?? {}));
@@ -308,22 +271,6 @@ async function loadServedRun(): Promise<void> {
   const urdf = config.urdf ? await (await fetch(config.urdf)).text() : undefined;
   load(served, {}, urdf ? () => compileUrdf(urdf, served) : undefined);
   if (!document.body.classList.contains('plot-only')) status('');
-}
-
-/**
- * A URDF robot's text as the compiled model of its run (gravity as
- * recorded; meshes do not matter for posing); floating (kron simulate
- * --floating) when the run has the free joint that --floating gives the root.
- */
-function compileUrdf(text: string, served: PlaybackRun): CompiledModel {
-  const gravity = served.scene?.gravity;
-  const robot = parseUrdf(text, served.source?.urdf ?? 'robot.urdf');
-  const options = gravity ? { gravity } : {};
-  const floating = urdfMechanism(robot, { ...options, floating: true }).mechanism;
-  // the first free joint is the root's (urdfMechanism makes it before the URDF's joints)
-  const root = floating.children.find((c) => c instanceof FreeJoint)?.path;
-  const mechanism = served.scene?.joints.some((j) => j.name === root) ? floating : urdfMechanism(robot, options).mechanism;
-  return compile(mechanism, { mode: 'torn' });
 }
 
 /** compile and simulate in the page with the parameter fields' values (or these); yields a frame first so the status shows */
@@ -439,7 +386,7 @@ function onKey(e: KeyboardEvent): void {
     ArrowUp: () => setSpeed(player.speed * 2),
     ArrowDown: () => setSpeed(player.speed / 2),
     f: () => view.fit(),
-    t: toggleTracking,
+    t: () => tracking.toggle(run, tree.selection),
     ...toggleKeys,
     i: () => showInfo($('info').hidden),
     '?': () => (ui.help.hidden = !ui.help.hidden),
@@ -487,7 +434,7 @@ const kron = {
   parts: () => view.partNames(),
   pose: (values: Record<string, number>) => posing.poseTo(values),
   /** the camera follows this body (none: stops); false when the run has no body of that name */
-  track: (body?: string) => track(body),
+  track: (body?: string) => tracking.track(run, body),
   /** a live model module's parameter field (compile & run uses it) */
   setParameter: (name: string, value: number) => params.set(name, value),
   /** the live run (run live): start it (held still at `until` s), stop it, set an input */
@@ -521,7 +468,7 @@ const kron = {
     posing: posing.state(),
     info: info.state(),
     realtime: realtime.state(),
-    tracking: following === undefined ? undefined : { body: following, ...view.tracked() },
+    tracking: tracking.following === undefined ? undefined : { body: tracking.following, ...view.tracked() },
     contacts: view.contacts?.state(),
     collision: view.collisionState(),
   }),
