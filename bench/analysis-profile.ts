@@ -44,7 +44,7 @@ for (const key of values.rows!.split(',')) {
     tau = Float64Array.from({ length: n }, () => 2 * rand() - 1);
   const nn = () => new Float64Array(n * n);
   const out = { qdd: new Float64Array(n), dqdd_dq: nn(), dqdd_dqd: nn(), dqdd_dtau: nn() };
-  d.forward(q, qd, tau, 0, { out }); // made here, outside the timings
+  d.forward(q, qd, tau, 0, out); // made here, outside the timings
   const td = new TreeDerivatives(tree);
   const M = nn(),
     L = nn(),
@@ -61,7 +61,7 @@ for (const key of values.rows!.split(',')) {
   const m = 3 * n;
   const subjects: [string, Subject][] = [
     ['forward call', evalSubject(fwd, 1)],
-    [`forwardDerivatives, ${d.method}, whole`, part(() => d.forward(q, qd, tau, 0, { out }))],
+    [`forwardDerivatives, ${d.method}, whole`, part(() => d.forward(q, qd, tau, 0, out))],
     ["  the model's inverse call (the check, h)", part(() => void run.evaluate(0, q, qd, zeros, own))],
     ['  kinematics, inertias, composites, M', part(() => td.kinematics(q, qd, M))],
     ['  accelerations and forces (once at 0, once at qdd)', part(() => (td.dynamics(q, qd, zeros, T), td.dynamics(q, qd, out.qdd, T)))],
