@@ -1,11 +1,13 @@
 // bench/analysis-profile: where one analytical forwardDerivatives call of a
 // tree goes (issue 33, step 1), part by part, in CPU time: the model's own
-// inverse call that checks the forces outside the tree, the recursions
-// (kinematics with M, the forces at qdd, the derivative pairs), the L^T L
-// factor of M, the 3n solved columns and the copies in and out; beside the
-// whole call (the generated code and the hand-written recursions) and the
-// forward call. The parts are timed alone on the same point, so their sum
-// is close to, not equal to, the whole.
+// inverse call that checks the forces outside the tree, the generated
+// functions (tree-generated.ts: point = kinematics, composites, M and the
+// velocity terms; the L^T D L factor; the qdd solve; pairs = the forces at
+// qdd and dtau/d(q, qd); the 3n solved columns), and the hand-written
+// recursions with the dense L^T L they replaced (tree-derivatives.ts,
+// dense-cholesky.ts: what the first profile measured); beside the whole
+// call and the forward call. The parts are timed alone on the same point,
+// so their sum is close to, not equal to, the whole.
 //
 //   npx tsx bench/analysis-profile.ts [--rows iiwa,humanoid] [--rounds 9]
 import { readFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { type Subject, evalSubject, rng, timeRounds, warm } from '../src/bench/t
 import { ltlFactor, ltlSolveColumns } from '../src/codegen/dense-cholesky.ts';
 import { TreeDerivatives } from '../src/codegen/tree-derivatives.ts';
 import { inverseTangents } from '../src/codegen/inverse-tangents.ts';
+import { treeFunctions } from '../src/codegen/tree-generated.ts';
 import type { Mechanism } from '../src/library/multibody/index.ts';
 import puma560 from '../mechanisms/puma560.ts';
 import humanoid from '../mechanisms/humanoid.ts';
@@ -59,11 +62,22 @@ for (const key of values.rows!.split(',')) {
   ltlFactor(n, M, L);
   const part = (f: () => void): Subject => ({ call: f, fresh: () => 0 });
   const m = 3 * n;
+  const g = treeFunctions(tree),
+    w = new Float64Array(g.slots),
+    kb = new Float64Array(2 * n),
+    r = new Float64Array(n);
+  g.point(q, qd, w);
+  g.factor(w);
   const subjects: [string, Subject][] = [
     ['forward call', evalSubject(fwd, 1)],
     [`forwardDerivatives, ${d.method}, whole`, part(() => d.forward(q, qd, tau, 0, out))],
     ["  the model's inverse call (the check, h)", part(() => void run.evaluate(0, q, qd, zeros, own))],
-    ['  kinematics, inertias, composites, M', part(() => td.kinematics(q, qd, M))],
+    ['  generated point: kinematics, composites, M, velocity terms', part(() => g.point(q, qd, w))],
+    ['  generated L^T D L factor', part(() => g.factor(w))],
+    ['  generated qdd solve', part(() => (r.set(tau), g.solve(w, r)))],
+    ['  generated pairs: forces at qdd, dtau/dq, dtau/dqd', part(() => g.pairs(q, qd, out.qdd, kb, w, T))],
+    ['  generated 3n solves into the outputs', part(() => g.forwardOut(w, out.dqdd_dq, out.dqdd_dqd, out.dqdd_dtau))],
+    ['hand-written (before): kinematics, inertias, composites, M', part(() => td.kinematics(q, qd, M))],
     ['  accelerations and forces (once at 0, once at qdd)', part(() => (td.dynamics(q, qd, zeros, T), td.dynamics(q, qd, out.qdd, T)))],
     ['  derivative pairs dtau/dq, dtau/dqd', part(() => (dq.fill(0), dqd.fill(0), td.derivatives(dq, dqd)))],
     ['  L^T L factor of M', part(() => void ltlFactor(n, M, L))],
@@ -88,6 +102,10 @@ for (const key of values.rows!.split(',')) {
     Number(values.rounds),
   );
   const f = t[0].us;
+  const o = g.report.ops;
   console.log(`\n${key}: n = ${n}, forward compiled ${fwd.report.mode}; tangent-space mapping: none (no free or ball joint)`);
+  console.log(
+    `generated: ${o.mul} mul, ${o.add} add, ${o.div} div, ${o.fn} fn, ${(g.report.chars / 1000).toFixed(0)} kB, made in ${g.report.ms.toFixed(0)} ms; forward code ${fwd.report.ops.mul + fwd.report.ops.add} ops, ${(fwd.generated.body.length / 1000).toFixed(0)} kB`,
+  );
   for (let i = 0; i < subjects.length; i++) console.log(`| ${subjects[i][0]} | ${t[i].us.toFixed(2)} µs | ${(t[i].us / f).toFixed(1)} × forward |`);
 }

@@ -24,6 +24,8 @@ export interface TreeCodeReport {
   chars: number;
   lines: number;
   ops: OpCount;
+  /** the operations of each function */
+  parts?: Record<string, OpCount>;
 }
 
 export interface TreeFunctions {
@@ -64,21 +66,10 @@ function compiled(made: { text: string; ops: OpCount; lines: number }[], t0: num
   };
 }
 
-/** a value of the workspace or a folded number, read */
-const reader = (s: Sym): ((w: Float64Array) => number) => {
-  if (typeof s === 'number') return () => s;
-  const k = Number(/^w\[(\d+)\]$/.exec(s)![1]);
-  return (w) => w[k];
-};
-
-/** the check of the pivots, as factored from the last body up: a pivot that cancels to nothing is relative to M's diagonal there */
+/** the check of the pivots as code, from the last body up: a pivot that cancels to nothing is relative to M's diagonal there */
 function pivotCheck(D: readonly Sym[], Mkk: readonly Sym[], coord: Int32Array): (w: Float64Array) => number {
-  const d = D.map(reader),
-    m = Mkk.map(reader);
-  return (w) => {
-    for (let b = d.length - 1; b >= 0; b--) if (!(d[b](w) > 1e-14 * Math.abs(m[b](w)))) return coord[b];
-    return -1;
-  };
+  const lines = D.map((d, b) => `if(!(${d}>${1e-14}*Math.abs(${Mkk[b]})))return ${coord[b]};`).reverse();
+  return new Function(`return function(w){${lines.join('')}return -1;}`)() as (w: Float64Array) => number;
 }
 
 /** M (n x n) entry (i, j) of body order written at coordinate order */
@@ -141,6 +132,7 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
   });
   const made = [point, massOut, factor, solve, pairs, inverseOut, forwardOut];
   const { fns, report } = compiled(made, t0);
+  report.parts = { point: point.ops, factor: factor.ops, solve: solve.ops, pairs: pairs.ops, forwardOut: forwardOut.ops };
   return {
     n,
     point: fns[0],
