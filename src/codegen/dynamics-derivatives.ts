@@ -205,6 +205,11 @@ export class DynamicsDerivatives {
     return typeof this.tree === 'string' || this.tree.stopped ? undefined : this.tree;
   }
 
+  /** the analytical path's generated code (what making it cost, its size), when it runs */
+  get analyticalCode(): TreeDynamics['report'] | undefined {
+    return this.analytical()?.report;
+  }
+
   /** how forward() and inverse() differentiate: 'analytical', or 'tangents: ' and why the recursions do not cover the model */
   get method(): string {
     this.analytical();

@@ -242,7 +242,8 @@ export class TreeRecursions {
         p = tree.parent[b],
         { S, hc } = B,
         qd = `qd[${tree.coord[b]}]`;
-      const BS = times(B.Bc, S);
+      // B S, read by Q and E: emitted once
+      const BS = terms(emit6(e, times(B.Bc, S)));
       // c_b . x = S_b . (x x* hc_b): (n x s_w + f x s_v, f x s_w), hc = (n, f)
       const c: Term[][] = [
         [

@@ -29,7 +29,7 @@
 import type { ForwardDerivatives, InverseDerivatives } from './dynamics-derivatives.ts';
 import type { InverseDynamics } from './inverse.ts';
 import type { RigidTree } from './rigid-tree.ts';
-import { type TreeFunctions, treeFunctions, treeMassFunction } from './tree-generated.ts';
+import { type TreeCodeReport, type TreeFunctions, treeFunctions, treeMassFunction } from './tree-generated.ts';
 
 /** how often the residue may be measured again (inputs changed) before the tangent code takes over */
 const REMEASURES = 3;
@@ -46,7 +46,7 @@ export class TreeDynamics {
   private readonly w: Float64Array;
   /** the model's parameters when the forces were measured */
   private readonly p: Float64Array;
-  private mass: { fn: (q: ArrayLike<number>, w: Float64Array, M: Float64Array) => void; w: Float64Array } | undefined;
+  private mass: { fn: (q: ArrayLike<number>, w: Float64Array, M: Float64Array) => void; w: Float64Array; report: TreeCodeReport } | undefined;
   private remeasured = 0;
   /** why the analytical path stopped (set when it falls back for good) */
   stopped: string | undefined;
@@ -74,9 +74,9 @@ export class TreeDynamics {
     return why ?? made;
   }
 
-  /** what making the generated code cost */
-  get report() {
-    return this.f.report;
+  /** what making the generated code cost: the derivatives' functions, and the mass matrix's once made */
+  get report(): { derivatives: TreeCodeReport; mass?: TreeCodeReport } {
+    return { derivatives: this.f.report, mass: this.mass?.report };
   }
 
   /** the tree at (q, qd, qdd): its tau into T (the workspace then holds the pairs there) */
@@ -201,7 +201,7 @@ export class TreeDynamics {
     if (this.stopped || !finite(q, q, q)) return undefined;
     const p = this.dynamics.state.p;
     for (let i = 0; i < p.length; i++) if (p[i] !== this.p[i] && !this.remeasure(t)) return undefined;
-    const mass = (this.mass ??= ((m) => ({ fn: m.fn, w: new Float64Array(m.slots) }))(treeMassFunction(this.tree)));
+    const mass = (this.mass ??= ((m) => ({ fn: m.fn, w: new Float64Array(m.slots), report: m.report }))(treeMassFunction(this.tree)));
     mass.fn(q, mass.w, out);
     return out;
   }
