@@ -30,6 +30,7 @@ import type { ForwardDerivatives, InverseDerivatives } from './dynamics-derivati
 import type { InverseDynamics } from './inverse.ts';
 import type { RigidTree } from './rigid-tree.ts';
 import { type TreeCodeReport, type TreeFunctions, treeFunctions, treeMassFunction } from './tree-generated.ts';
+import { PRINTED_OPERATIONS, handFunctions, handMassFunction, printedOperations } from './tree-hand.ts';
 
 /** how often the residue may be measured again (inputs changed) before the tangent code takes over */
 const REMEASURES = 3;
@@ -48,6 +49,8 @@ export class TreeDynamics {
   private readonly p: Float64Array;
   private mass: { fn: (q: ArrayLike<number>, w: Float64Array, M: Float64Array) => void; w: Float64Array; report: TreeCodeReport } | undefined;
   private remeasured = 0;
+  /** the recursions generated as code (else, for a tree too large to print, run as loops: tree-hand.ts) */
+  readonly printed: boolean;
   /** why the analytical path stopped (set when it falls back for good) */
   stopped: string | undefined;
 
@@ -57,7 +60,8 @@ export class TreeDynamics {
     private readonly notPositive: (coordinate: number) => Error,
   ) {
     const n = (this.n = tree.N);
-    this.f = treeFunctions(tree);
+    this.printed = printedOperations(tree) <= PRINTED_OPERATIONS;
+    this.f = this.printed ? treeFunctions(tree) : handFunctions(tree);
     [this.r0, this.own, this.T, this.zeros] = [0, 0, 0, 0].map(() => new Float64Array(n));
     this.kb = new Float64Array(2 * n);
     this.w = new Float64Array(this.f.slots);
@@ -75,8 +79,8 @@ export class TreeDynamics {
   }
 
   /** what making the generated code cost: the derivatives' functions, and the mass matrix's once made */
-  get report(): { derivatives: TreeCodeReport; mass?: TreeCodeReport } {
-    return { derivatives: this.f.report, mass: this.mass?.report };
+  get report(): { printed: boolean; derivatives: TreeCodeReport; mass?: TreeCodeReport } {
+    return { printed: this.printed, derivatives: this.f.report, mass: this.mass?.report };
   }
 
   /** the tree at (q, qd, qdd): its tau into T (the workspace then holds the pairs there) */
@@ -201,9 +205,17 @@ export class TreeDynamics {
     if (this.stopped || !finite(q, q, q)) return undefined;
     const p = this.dynamics.state.p;
     for (let i = 0; i < p.length; i++) if (p[i] !== this.p[i] && !this.remeasure(t)) return undefined;
-    const mass = (this.mass ??= ((m) => ({ fn: m.fn, w: new Float64Array(m.slots), report: m.report }))(treeMassFunction(this.tree)));
+    const mass = (this.mass ??= this.massFunction());
     mass.fn(q, mass.w, out);
     return out;
+  }
+
+  /** the mass matrix's function: generated, or the loops for a tree too large to print */
+  private massFunction(): NonNullable<TreeDynamics['mass']> {
+    const t0 = performance.now(),
+      m = this.printed ? treeMassFunction(this.tree) : handMassFunction(this.tree);
+    const report = 'report' in m ? m.report : { ms: performance.now() - t0, chars: 0, lines: 0, ops: { mul: 0, add: 0, div: 0, fn: 0 } };
+    return { fn: m.fn, w: new Float64Array(m.slots), report };
   }
 
   private names(i: number, j: number): string {

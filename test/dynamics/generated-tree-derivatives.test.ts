@@ -14,9 +14,12 @@ import { compile } from '../../src/compile.ts';
 import { inverseTangents } from '../../src/codegen/inverse-tangents.ts';
 import { TreeDerivatives } from '../../src/codegen/tree-derivatives.ts';
 import { treeFunctions, treeMassFunction } from '../../src/codegen/tree-generated.ts';
+import { PRINTED_OPERATIONS, handFunctions, printedOperations } from '../../src/codegen/tree-hand.ts';
+import chain from '../../mechanisms/chain.ts';
 import { ltlFactor, ltlSolveColumns } from '../../src/codegen/dense-cholesky.ts';
 import type { Mechanism } from '../../src/library/multibody/index.ts';
 import puma from '../../mechanisms/puma560.ts';
+import humanoidBuild from '../../mechanisms/humanoid.ts';
 import { cases, prng } from './cases.ts';
 import { trees } from './trees.ts';
 import { relative } from './differences.ts';
@@ -142,5 +145,70 @@ describe('the generated mass matrix', () => {
     expect(relative(after, run.massMatrixByColumns(q))).toBeLessThan(1e-12);
     const d = run.derivatives();
     expect(typeof d === 'string' ? d : d.method).toMatch(/^tangents: a force outside the tree/);
+  }, 120_000);
+});
+
+describe('a tree too large to print runs the same recursions as loops', () => {
+  it('the humanoid is printed, a chain of 48 is not (its pairs and solves grow with n times the pairs on a path)', () => {
+    expect(printedOperations(treeOf(() => humanoidBuild(), 'relaxed').tree)).toBeLessThan(PRINTED_OPERATIONS);
+    expect(printedOperations(treeOf(() => chain({ n: 48 }), 'relaxed').tree)).toBeGreaterThan(PRINTED_OPERATIONS);
+  }, 120_000);
+
+  // M of a chain of 48 is ill-conditioned: the residues are relative to the terms' size, M^-1 M - 1 to cond(M) eps
+  it('a chain of 48 by the loops: M qdd + h = tau with M and h of the model (1e-12 of the terms), dqdd/dtau M = 1 (1e-8)', () => {
+    const inv = compile(chain({ n: 48 }), { problem: 'inverse' });
+    const run = inv.inverseDynamics(),
+      n = 48,
+      rand = prng(5);
+    const q = Float64Array.from({ length: n }, () => 0.3 * (2 * rand() - 1)),
+      qd = Float64Array.from({ length: n }, () => 2 * rand() - 1),
+      tau = Float64Array.from({ length: n }, () => 2 * rand() - 1);
+    const f = run.forwardDerivatives(q, qd, tau);
+    const d = run.derivatives();
+    if (typeof d === 'string') throw new Error(d);
+    expect(d.method).toBe('analytical');
+    expect(d.analyticalCode?.printed).toBe(false);
+    // M qdd + h = tau, M from the n + 1 inverse calls
+    const M = run.massMatrixByColumns(q),
+      h = run.bias(q, qd);
+    const Mq = Float64Array.from({ length: n }, (_, i) => h[i] + M.subarray(i * n, i * n + n).reduce((s, m, j) => s + m * f.qdd[j], 0));
+    const terms = Math.max(
+      ...Array.from({ length: n }, (_, i) => Math.abs(h[i]) + M.subarray(i * n, i * n + n).reduce((s, m, j) => s + Math.abs(m * f.qdd[j]), 0)),
+    );
+    expect(Math.max(...Mq.map((x, i) => Math.abs(x - tau[i]))) / terms).toBeLessThan(1e-12);
+    const eye = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) eye[i * n + j] += f.dqdd_dtau[i * n + k] * M[k * n + j];
+    expect(
+      relative(
+        eye,
+        Float64Array.from({ length: n * n }, (_, k) => (k % (n + 1) === 0 ? 1 : 0)),
+      ),
+    ).toBeLessThan(1e-8);
+  }, 240_000);
+
+  it('the loops and the generated code agree on the PUMA (1e-10)', () => {
+    const { tree } = treeOf(() => puma(), 'relaxed');
+    const n = tree.N,
+      g = treeFunctions(tree),
+      h = handFunctions(tree),
+      rand = prng(9),
+      point = () => Float64Array.from({ length: n }, () => 2 * rand() - 1);
+    const q = point(),
+      qd = point(),
+      kb = new Float64Array(2 * n),
+      w = new Float64Array(g.slots);
+    const run = (f: typeof g) => {
+      const out = [0, 0, 0].map(() => new Float64Array(n * n)),
+        r = Float64Array.from(qd),
+        tau = new Float64Array(n);
+      f.point(q, qd, w);
+      f.factor(w);
+      f.solve(w, r);
+      f.pairs(q, qd, r, kb, w, tau);
+      f.forwardOut(w, out[0], out[1], out[2]);
+      return [r, tau, ...out];
+    };
+    const [a, b] = [run(g), run(h)];
+    a.forEach((x, k) => expect(relative(x, b[k])).toBeLessThan(1e-10));
   }, 120_000);
 });
