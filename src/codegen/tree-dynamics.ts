@@ -139,10 +139,10 @@ export class TreeDynamics {
     return undefined;
   }
 
-  /** the tree's tau (T, at the workspace's point) plus r0 + k q + b qd is the model's tau there */
-  private agrees(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>): boolean {
+  /** the tree's tau (T, at the workspace's point) plus r0 + k q + b qd is the model's tau there, to 1e-9 of the terms (`terms`: the size of M qdd) */
+  private agrees(q: ArrayLike<number>, qd: ArrayLike<number>, tau: ArrayLike<number>, terms = 0): boolean {
     const { n, T, kb, r0 } = this;
-    let scale = 1;
+    let scale = Math.max(1, terms);
     for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(tau[i]), Math.abs(this.own[i]));
     for (let i = 0; i < n; i++) if (!(Math.abs(T[i] + r0[i] + kb[i] * q[i] + kb[n + i] * qd[i] - tau[i]) <= 1e-9 * scale)) return false;
     return true;
@@ -185,8 +185,11 @@ export class TreeDynamics {
     for (let i = 0; i < n; i++) qdd[i] = tau[i] - own[i];
     f.solve(w, qdd);
     f.pairs(q, qd, qdd, this.kb, w, this.T);
-    // the model's h = the tree's + r0 + k q + b qd, checked as tau = T(qdd) + r0 + k q + b qd
-    if (!this.agrees(q, qd, tau)) {
+    // the model's h = the tree's + r0 + k q + b qd, checked as tau = T(qdd) + r0 + k q + b qd;
+    // T(qdd) rounds like M qdd, which an ill-conditioned M makes much larger than tau
+    let qddMax = 0;
+    for (let i = 0; i < n; i++) qddMax = Math.max(qddMax, Math.abs(qdd[i]));
+    if (!this.agrees(q, qd, tau, f.massScale(w) * qddMax)) {
       if (!this.remeasure(t)) return undefined;
       return this.forward(q, qd, tau, t, out);
     }

@@ -46,6 +46,8 @@ export interface TreeFunctions {
   forwardOut: Fn;
   /** after factor(w): the coordinate of the first pivot D_k (from the last body up) that is not positive, else -1 */
   pivot(w: Float64Array): number;
+  /** after point(): the largest diagonal entry of M (what the check of tau at the solved qdd rounds with) */
+  massScale(w: Float64Array): number;
   readonly slots: number;
   readonly report: TreeCodeReport;
 }
@@ -70,6 +72,11 @@ function compiled(made: { text: string; ops: OpCount; lines: number }[], t0: num
 function pivotCheck(D: readonly Sym[], Mkk: readonly Sym[], coord: Int32Array): (w: Float64Array) => number {
   const lines = D.map((d, b) => `if(!(${d}>${1e-14}*Math.abs(${Mkk[b]})))return ${coord[b]};`).reverse();
   return new Function(`return function(w){${lines.join('')}return -1;}`)() as (w: Float64Array) => number;
+}
+
+/** the largest magnitude of some workspace values (or folded numbers), as code */
+function largest(xs: readonly Sym[]): (w: Float64Array) => number {
+  return new Function(`return function(w){return Math.max(${xs.map((x) => `Math.abs(${x})`).join(',')});}`)() as (w: Float64Array) => number;
 }
 
 /** M (n x n) entry (i, j) of body order written at coordinate order */
@@ -142,6 +149,7 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
     pairs: fns[4],
     inverseOut: fns[5],
     forwardOut: fns[6],
+    massScale: largest(f.D.map((_, b) => r.M.get(r.key(b, b))!)),
     pivot: pivotCheck(
       f.D,
       f.D.map((_, b) => r.M.get(r.key(b, b))!),

@@ -42,6 +42,11 @@ export function handFunctions(tree: RigidTree): TreeFunctions {
       bad = typeof f === 'number' ? f : -1;
     },
     pivot: () => bad,
+    massScale: () => {
+      let m = 0;
+      for (let i = 0; i < n; i++) m = Math.max(m, Math.abs(M[i * n + i]));
+      return m;
+    },
     solve: (_w, r) => void ltlSolveColumns(n, L, r as Float64Array, 1),
     pairs: (q, qd, qdd, kb, _w, tau) => {
       td.dynamics(q, qd, qdd, tau as Float64Array);
