@@ -167,8 +167,10 @@ function kron(row: Row, rounds: number) {
       inverseMs: inv.report.compileMs,
       inverseChars: inv.generated.body.length,
       firstCallMs: firstCall,
-      mass: code?.mass.report,
-      jacobian: code?.jacobian.report,
+      // the analytical path's generated code (a tree), else the tangents'
+      analytical: typeof inverseCode === 'string' ? undefined : inverseCode.analyticalCode,
+      mass: how === 'analytical' ? undefined : code?.mass.report,
+      jacobian: how === 'analytical' ? undefined : code?.jacobian.report,
       tangent: code?.jvp.report,
     },
     fwd,
@@ -216,8 +218,12 @@ for (const key of values.rows!.split(',')) {
   const c = k.compile;
   const size = (r?: { ms: number; chars: number; ops: { mul: number; add: number } }) =>
     r ? `${r.ms} ms, ${(r.chars / 1000).toFixed(0)} kB, ${r.ops.mul + r.ops.add} ops` : 'none';
+  const tree = c.analytical;
+  const made = tree
+    ? `analytical: derivatives ${size({ ...tree.derivatives, ms: Math.round(tree.derivatives.ms) })}; mass ${size(tree.mass && { ...tree.mass, ms: Math.round(tree.mass.ms) })}`
+    : `mass ${size(c.mass)}; jacobian ${size(c.jacobian)}`;
   console.log(
-    `code: forward ${c.forwardMs} ms, ${(c.forwardChars / 1000).toFixed(0)} kB, ${c.forwardOps.mul + c.forwardOps.add} ops; mass ${size(c.mass)}; jacobian ${size(c.jacobian)}; tangent ${size(c.tangent)}; first calls (ms) ${JSON.stringify(c.firstCallMs)}`,
+    `code: forward ${c.forwardMs} ms, ${(c.forwardChars / 1000).toFixed(0)} kB, ${c.forwardOps.mul + c.forwardOps.add} ops; ${made}; tangent ${size(c.tangent)}; first calls (ms) ${JSON.stringify(c.firstCallMs)}`,
   );
   results.push({ row: key, name: row.name, n: k.n, mode: k.mode, timings: k.timings, compile: c, mujocoC: native });
 }

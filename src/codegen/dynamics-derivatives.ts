@@ -163,6 +163,8 @@ export class DynamicsDerivatives {
 
   /** M(q) into out (n x n, row-major), from its generated lower triangle */
   massMatrix(q: ArrayLike<number>, out: Float64Array, t = 0): Float64Array {
+    const tree = this.analytical()?.massMatrix(q, out, t);
+    if (tree) return tree;
     const code = this.code.mass;
     this.run(code, t, q, undefined, undefined);
     return this.lowerTriangle(code, out);
@@ -198,9 +200,14 @@ export class DynamicsDerivatives {
           : TreeDynamics.make(
               this.dynamics,
               () => this.code.rigidTree(),
-              (M) => this.checkFactor(M),
+              (k) => this.notPositive(k),
             );
     return typeof this.tree === 'string' || this.tree.stopped ? undefined : this.tree;
+  }
+
+  /** the analytical path's generated code (what making it cost, its size), when it runs */
+  get analyticalCode(): TreeDynamics['report'] | undefined {
+    return this.analytical()?.report;
   }
 
   /** how forward() and inverse() differentiate: 'analytical', or 'tangents: ' and why the recursions do not cover the model */
@@ -213,15 +220,18 @@ export class DynamicsDerivatives {
   /** M factored L^T L into L; a typed error when M is not positive definite */
   private checkFactor(M: Float64Array): Float64Array {
     const f = ltlFactor(this.n, M, this.L);
-    if (typeof f === 'number') {
-      const c = this.dynamics.model.coordinates[f],
-        name = c.quaternion ? c.qd : c.q;
-      throw new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${f}, coordinate ${name})`, {
-        variables: [name],
-        hint: 'a coordinate that moves no mass (a massless end link, a zero inertia about its axis), or two that move the same masses alike (a free joint on a massless root whose first joint turns about the same axis), have no acceleration to differentiate: give the link mass or inertia',
-      });
-    }
+    if (typeof f === 'number') throw this.notPositive(f);
     return f;
+  }
+
+  /** the error of a mass matrix that is not positive definite at coordinate k's pivot */
+  private notPositive(k: number): SimulationError {
+    const c = this.dynamics.model.coordinates[k],
+      name = c.quaternion ? c.qd : c.q;
+    return new SimulationError(`the mass matrix of ${this.dynamics.model.report.model} is not positive definite at this q (pivot ${k}, coordinate ${name})`, {
+      variables: [name],
+      hint: 'a coordinate that moves no mass (a massless end link, a zero inertia about its axis), or two that move the same masses alike (a free joint on a massless root whose first joint turns about the same axis), have no acceleration to differentiate: give the link mass or inertia',
+    });
   }
 
   /**

@@ -1,11 +1,12 @@
 // (compiled inverse model) => its tree of rigid bodies as plain numbers, or
 // why there is none: what the analytical derivatives (tree-derivatives.ts)
-// run on. The mechanism the model was compiled from is walked by the MJCF
-// writer (src/bench/mjcf.ts: every joint opens a body, the Kron Bodies fixed
-// to it through bars and rotations become its one inertial), with every
-// number read from the compiled model itself at q = 0 (folded parameters and
-// compile-time overrides included), so the tree is the compiled model's.
-// Bodies are numbered parents first (the writer's depth-first order).
+// run on. The mechanism the model was compiled from is walked as a tree of
+// rigid bodies (src/library/multibody/body-tree.ts, which the MJCF writer
+// prints too: every joint opens a body, the Kron Bodies fixed to it through
+// bars and rotations become its one inertial), with every number read from
+// the compiled model itself at q = 0 (folded parameters and compile-time
+// overrides included), so the tree is the compiled model's. Bodies are
+// numbered parents first (the walk's depth-first order).
 //
 // Covered: hinges (Revolute) and slides (Prismatic) with their spring and
 // damper, gravity. Not covered, with the reason returned: a model that is
@@ -20,7 +21,7 @@
 // coordinates), hinge 1 or 0 (a slide), c/q0/d the joint's spring and damper;
 // m, com, Ib its mass, centre of mass and inertia about it (body coordinates).
 import { ModelError } from '../errors.ts';
-import { type MjcfBody, mjcf } from '../bench/mjcf.ts';
+import { type For, type TreeBody, bodyTree } from '../library/multibody/body-tree.ts';
 import { Mechanism } from '../library/multibody/index.ts';
 import type { Component } from '../model/index.ts';
 import type { CompiledModel } from './compiled.ts';
@@ -43,6 +44,13 @@ export interface RigidTree {
   readonly gravity: Float64Array;
 }
 
+/** the tree's errors, phrased as reasons why the tangents answer */
+const DERIVATIVES: For = {
+  name: 'the analytical path',
+  limits: 'does not cover',
+  limitsHint: 'a joint with limits or friction keeps the generated tangents',
+};
+
 /** the mechanism a compiled model came from: the root of its states' owners */
 function mechanismOf(model: CompiledModel): Mechanism | undefined {
   let c = model.plan.states[0]?.owner as Component | undefined;
@@ -59,15 +67,15 @@ export function rigidTree(model: CompiledModel): RigidTree | string {
   const state = model.createState(),
     x = new Float64Array(model.stateNames.length);
   state.derivatives(0, x, new Float64Array(x.length));
-  let bodies: MjcfBody[], gravity: number[];
+  let bodies: TreeBody[], gravity: number[];
   try {
-    ({ bodies, gravity } = mjcf(mech, (name) => state.signal(name)));
+    ({ bodies, gravity } = bodyTree(mech, (name) => state.signal(name), DERIVATIVES));
   } catch (e) {
     if (e instanceof ModelError) return e.message;
     throw e;
   }
-  const list: { b: MjcfBody; parent: number }[] = [];
-  const visit = (b: MjcfBody, parent: number) => {
+  const list: { b: TreeBody; parent: number }[] = [];
+  const visit = (b: TreeBody, parent: number) => {
     const k = list.push({ b, parent }) - 1;
     b.children.forEach((c) => visit(c, k));
   };
@@ -78,7 +86,7 @@ export function rigidTree(model: CompiledModel): RigidTree | string {
   const index = new Map(model.coordinates.map((k, i) => [k.q, i]));
   const coord = Int32Array.from(list, ({ b }) => index.get(`${b.joint.name}.q`) ?? -1);
   if (list.length !== n || coord.some((k) => k < 0) || new Set(coord).size !== n) return 'its joints are not its coordinates one to one';
-  const flat = (f: (b: MjcfBody) => readonly number[]) => Float64Array.from(list.flatMap(({ b }) => [...f(b)]));
+  const flat = (f: (b: TreeBody) => readonly number[]) => Float64Array.from(list.flatMap(({ b }) => [...f(b)]));
   return {
     N: n,
     parent: Int32Array.from(list, (l) => l.parent),

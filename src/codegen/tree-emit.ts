@@ -1,0 +1,152 @@
+// Straight-line JavaScript from arithmetic on symbols, with the constants
+// folded as they are met: (sums of products of numbers and named values)
+// => function text. What tree-codegen.ts writes a tree's recursions with:
+// the tree's constants (unit axes, zero offsets, diagonal inertias, the
+// composite masses) are numbers, so a product with a zero vanishes, a one
+// drops out and two numbers multiply at generation time, as the forward
+// code's constants fold (expr/); what depends on q, qd, qdd stays a name.
+//
+// A symbol (Sym) is a number or an atom: a local `tK` or an array element
+// `w[k]`, `q[k]`. Every computed value is one `const` line; values a later
+// part reads are stored in the workspace `w` (store). The text is cut into
+// functions of at most `maxLines` lines at the caller's boundaries (V8 does
+// not optimise a function past ~60 kB of bytecode): a local is valid only in
+// its function, which `term` checks, and array elements are read into
+// locals once per function.
+import { KronError } from '../errors.ts';
+
+export type Sym = number | string;
+
+/** one product of a sum: its factors (numbers multiply into the coefficient) */
+export type Term = readonly Sym[];
+
+export interface OpCount {
+  mul: number;
+  add: number;
+  div: number;
+  fn: number;
+}
+
+export class Emitter {
+  ops: OpCount = { mul: 0, add: 0, div: 0, fn: 0 };
+  private chunks: string[][] = [[]];
+  private local = 0;
+  /** the first local of the current function: older ones are out of scope */
+  private firstLocal = 0;
+  private loaded = new Map<string, string>();
+  /** workspace slots handed out */
+  slots = 0;
+
+  constructor(private readonly maxLines = 700) {}
+
+  /** Σ terms, each the product of its factors; a number, an atom, or a new local */
+  sum(terms: readonly Term[]): Sym {
+    let k = 0;
+    const parts: string[] = [];
+    for (const t of terms) {
+      let c = 1;
+      const names: string[] = [];
+      for (const f of t) {
+        if (typeof f === 'number') c *= f;
+        else names.push(this.atom(f));
+      }
+      if (c === 0) continue;
+      if (names.length === 0) {
+        k += c;
+        continue;
+      }
+      this.ops.mul += names.length - 1 + (c === 1 || c === -1 ? 0 : 1);
+      const p = names.join('*');
+      parts.push(c === 1 ? `+${p}` : c === -1 ? `-${p}` : c > 0 ? `+${c}*${p}` : `-${-c}*${p}`);
+    }
+    if (parts.length === 0) return k;
+    if (k !== 0) parts.push(k > 0 ? `+${k}` : `-${-k}`);
+    this.ops.add += parts.length - 1;
+    if (parts.length === 1 && parts[0].startsWith('+') && !parts[0].includes('*')) return parts[0].slice(1);
+    const text = parts.join('');
+    return this.let(text.startsWith('+') ? text.slice(1) : text);
+  }
+
+  /** a * b */
+  mul(a: Sym, b: Sym): Sym {
+    return this.sum([[a, b]]);
+  }
+
+  /** cos, sin or the reciprocal of x: a number folded, else a local */
+  call(fn: 'cos' | 'sin' | 'inv', x: Sym): Sym {
+    if (typeof x === 'number') return fn === 'inv' ? 1 / x : Math[fn](x);
+    const a = this.atom(x);
+    if (fn === 'inv') this.ops.div++;
+    else this.ops.fn++;
+    return this.let(fn === 'inv' ? `1/${a}` : `Math.${fn}(${a})`);
+  }
+
+  /** x stored in a workspace slot of its own; a number stays a number */
+  store(x: Sym, always = false): Sym {
+    if (typeof x === 'number' && !always) return x;
+    if (typeof x === 'number') {
+      const s = `w[${this.slots++}]`;
+      this.line(`${s}=${x};`);
+      return s;
+    }
+    const s = `w[${this.slots++}]`,
+      a = this.atom(x);
+    this.line(`${s}=${a};`);
+    this.loaded.set(s, a);
+    return s;
+  }
+
+  /** out[k] = x (an output array of the caller's) */
+  write(array: string, k: number, x: Sym): void {
+    this.line(`${array}[${k}]=${typeof x === 'number' ? String(x) : this.atom(x)};`);
+  }
+
+  /** a place where the text may start a new function: nothing local lives on past it */
+  boundary(): void {
+    if (this.chunks[this.chunks.length - 1].length < this.maxLines) return;
+    this.chunks.push([]);
+    this.firstLocal = this.local;
+    this.loaded.clear();
+  }
+
+  /**
+   * One generated function of `args`: what `build` emits, cut into
+   * functions at its boundaries; `new Function(text)()` returns it. The
+   * workspace slots go on from the functions made before (they share w)
+   */
+  fn(args: string, build: () => void): { text: string; ops: OpCount; lines: number } {
+    this.chunks = [[]];
+    this.ops = { mul: 0, add: 0, div: 0, fn: 0 };
+    this.firstLocal = this.local;
+    this.loaded.clear();
+    build();
+    const chunks = this.chunks.filter((c) => c.length > 0);
+    const fns = chunks.map((c, i) => `function c${i}(${args}){\n${c.join('\n')}\n}`);
+    const text = `${fns.join('\n')}\nreturn function(${args}){${chunks.map((_, i) => `c${i}(${args});`).join('')}};`;
+    return { text, ops: this.ops, lines: chunks.reduce((s, c) => s + c.length, 0) };
+  }
+
+  private let(expr: string): string {
+    const name = `t${this.local++}`;
+    this.line(`const ${name}=${expr};`);
+    return name;
+  }
+
+  private line(s: string): void {
+    this.chunks[this.chunks.length - 1].push(s);
+  }
+
+  /** an atom usable here: an array element read into a local once per function; a local of this function */
+  private atom(s: string): string {
+    if (s.endsWith(']')) {
+      let l = this.loaded.get(s);
+      if (l === undefined) this.loaded.set(s, (l = this.let(s)));
+      return l;
+    }
+    if (s.startsWith('t') && Number(s.slice(1)) < this.firstLocal)
+      throw new KronError(`tree code generation: local ${s} used after the function it lives in`, {
+        hint: 'an internal error of src/codegen/tree-codegen.ts: a value read across a boundary must be stored in the workspace',
+      });
+    return s;
+  }
+}
