@@ -81,9 +81,12 @@ export function applyContactRules(
     };
     rules.pairs.push({ a, b, material: materialOf(own, a.shape.type === 'box' || b.shape.type === 'box') });
   }
-  // every filtered pair's parameters mixed as MuJoCo mixes them (a box on four corners: mjcf-solref.ts)
+  // every filtered pair's parameters mixed as MuJoCo mixes them (a box on four corners: mjcf-solref.ts); a collider whose material was
+  // changed after the import (a bench's fitted law) keeps its own, mixed by material.ts's rule
+  const imported = new Map([...geomOf.keys()].map((c) => [c, c.material]));
   rules.mix = (a, b) => {
     const [g, h] = [geomOf.get(a), geomOf.get(b)];
-    return g && h ? materialOf(mixParameters(g, h), a.shape.type === 'box' || b.shape.type === 'box') : undefined;
+    if (!g || !h || a.material !== imported.get(a) || b.material !== imported.get(b)) return undefined;
+    return materialOf(mixParameters(g, h), a.shape.type === 'box' || b.shape.type === 'box');
   };
 }
