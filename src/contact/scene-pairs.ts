@@ -117,7 +117,7 @@ function explicitPairs(inputs: PairInputs, rules: ContactRules): Map<number, Con
     }
     const key = pairKey(i, j);
     if (out.has(key))
-      throw new ModelError(`explicit contact pair ${inputs.geometries[i].name} / ${inputs.geometries[j].name} is given twice`, {
+      throw new ModelError(`explicit contact pair ${inputs.geometries[Math.min(i, j)].name} / ${inputs.geometries[Math.max(i, j)].name} is given twice`, {
         component: inputs.bodyPath[i],
         hint: 'give each pair once, with its parameters',
       });
