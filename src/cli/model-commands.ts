@@ -144,8 +144,7 @@ simulation options:
                      .f[1..3] (0 while apart), contact.<pair>.* or contact.* for all pairs;
                      a JSON --out records contact.* (the viewer's force arrows) with the
                      states unless --signals is given (then only the signals it names)
-  --self-contact     with --contact, a URDF robot's links touch each other too, but for
-                     adjacent links (an MJCF robot touches itself as its file says)
+  --self-contact     with --contact: a URDF robot's links touch each other, but adjacent ones
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:
@@ -350,12 +349,8 @@ export type CompileValues = Pick<
   Values,
   'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'
 > &
-  Partial<
-    Pick<
-      Values,
-      'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe' | 'contact' | 'self-contact'
-    >
-  >;
+  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe'>> &
+  Partial<Pick<Values, 'contact' | 'self-contact'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
 function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
@@ -414,8 +409,9 @@ export async function compileFrom(
   };
   const floating = values.floating ?? false,
     keyframe = values.keyframe,
-    contact = values.contact ?? false;
-  if (values['self-contact'] && !contact)
+    contact = values.contact ?? false,
+    selfContact = values['self-contact'] ?? false;
+  if (selfContact && !contact)
     throw new UsageError('--self-contact needs --contact', { hint: 'give --contact --self-contact (a URDF robot whose links touch each other)' });
   // the key's fields as before when not floating and without a keyframe: entries stored before those flags existed stay found
   const cache = lookUp(
@@ -427,13 +423,7 @@ export async function compileFrom(
   if (cache.broken) io.stderr.write(`warning: compile cache: ${cache.broken}; compiled again, and the entry replaced\n`);
   const open =
     !cache.compiled || eager
-      ? await openModel(file, sets, {
-          record: cache.modelKey !== undefined && !cache.compiled,
-          floating,
-          keyframe,
-          contact,
-          selfContact: values['self-contact'] ?? false,
-        })
+      ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe, contact, selfContact })
       : undefined;
   // the compiler and the multibody library with the model only (a model module imports them anyway)
   const compiler = open ? await loadCompiler() : undefined;
