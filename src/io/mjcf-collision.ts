@@ -1,14 +1,15 @@
 // An MJCF robot's collision geometry (mjcfMechanism's contact option): every
-// geom that may collide (contype or conaffinity non-zero) and that the
-// contact layer has a shape for becomes a Collider of its body (src/contact),
-// the world's planes a ground. MuJoCo's parameters map onto the contact
-// layer's as MuJoCo mixes a pair's: the larger sliding friction (the first of
-// friction's numbers, default 1) and the means of the two solrefs (time
-// constant and damping ratio, default 0.02 s and 1) and of the two solimps
-// (MuJoCo's solmix weighs them equally by default; solmix is not read), or
-// those of the geom of higher priority as they are; all put on the robot's
-// geom, the plane carrying none (material.ts then takes the one side's as
-// they are; with several planes, those of the first the geom may touch).
+// geom that may touch another (mjcf-filter.ts) and that the contact layer
+// has a shape for becomes a Collider of its body (src/contact), the world's
+// planes grounds and its other geoms world geometry. MuJoCo's parameters map
+// onto the contact layer's as MuJoCo mixes a pair's: the larger sliding
+// friction (the first of friction's numbers, default 1) and the means of
+// the two solrefs (time constant and damping ratio, default 0.02 s and 1)
+// and of the two solimps (MuJoCo's solmix weighs them equally by default;
+// solmix is not read), or those of the geom of higher priority as they are.
+// Every pair gets its mix (mixParameters, through the mechanism's
+// contactRules.mix: mjcf-filter.ts); a geom's Collider carries its mix with
+// the first plane it may touch (else its own), the plane none.
 // MuJoCo's contacts are soft constraints solved per step; Kron's are compliant
 // forces: mjcf-solref.ts turns the mixed solref and solimp into the linear
 // spring (an equivalent solref) that rests a body at MuJoCo's depth.
