@@ -8,9 +8,9 @@
 // that rests each body, on its own weight, at MuJoCo's soft-constraint depth;
 // friction the larger of geom and plane. (Before the importer read solimp,
 // this module set k = m d / (1 - d) / tc^2 by hand, d = .99.)
-// Not modelled: the limbs touching each other (the importer collides the
-// robot with its planes, not itself) and MuJoCo's tendon limits as
-// constraints (limit springs here).
+// The limbs touch each other as the file lets them (the importer's contact
+// selection: src/io/mjcf-filter.ts; condim 1, so without friction). Not
+// modelled: MuJoCo's tendon limits as constraints (limit springs here).
 import { readFileSync } from 'node:fs';
 import { compile } from '../../src/index.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
@@ -57,7 +57,7 @@ export interface MujocoHumanoid {
   base(): [number, number, number];
   /** the sum of the normal forces of the contacts with the floor (geom 0), N */
   floorForce(): number;
-  /** contacts between two of the robot's geoms (MuJoCo's self-collision, which Kron leaves out) */
+  /** contacts between two of the robot's geoms (MuJoCo's self-collision) */
   selfContacts(): number;
 }
 

@@ -12,6 +12,13 @@
 //          not parent and child touch), with a sphere, capsule, box, cylinder or hull
 //          along the segment's middle; random axes, angles (|q| < 0.4 rad),
 //          rates (|qd| < 2 rad/s) and joint dampers (one link in two);
+//   tips   a sphere at the far end of one leaf link in two: a second
+//          geometry on its body (drawn after everything above, so a seed's
+//          tree is the same as before but for its tips and bits);
+//   bits   each geometry's contype and conaffinity drawn from 1, 2, 3: two
+//          geometries of the tree touch when the bits meet (not parent and
+//          child, not one body); the ground is 3 and 3, so every geometry
+//          touches it;
 //   ground the plane y = 0 (gravity -y), no parameters of its own;
 //   law    per case the linear law (one case in four Hunt-Crossley, n = 1.5)
 //          with random stiffness, damping and friction per geometry, and a
@@ -46,10 +53,22 @@ export interface ContactLink {
   m: number;
   shape: CollisionShape;
   material: ContactMaterial;
+  /** a sphere at the segment's far end (2 L u), or none */
+  tip?: { radius: number; bits: Bits };
+  bits: Bits;
 }
 
+/** a geometry's contype and conaffinity (filter.ts) */
+export interface Bits {
+  contype: number;
+  conaffinity: number;
+}
+
+/** the ground's bits: it touches every geometry of the tree */
+export const GROUND_BITS: Bits = { contype: 3, conaffinity: 3 };
+
 export interface ContactTree {
-  root: { m: number; shape: CollisionShape; material: ContactMaterial; r: V3; Q: [number, number, number, number]; v: V3; w: V3 };
+  root: { m: number; shape: CollisionShape; material: ContactMaterial; r: V3; Q: [number, number, number, number]; v: V3; w: V3; bits: Bits };
   links: ContactLink[];
   slipSpeed: number;
   /** the law of every geometry (a pair may not mix laws) */
@@ -110,6 +129,7 @@ export function generateContact(seed: number): ContactTree {
       m,
       shape: pickShape(rnd, between(0.02, 0.05), 2 * L - 0.1),
       material: material(m),
+      bits: GROUND_BITS,
     });
   }
   // high enough that nothing touches the ground: the tree reaches at most the sum of its segments from the root's centre
@@ -117,7 +137,7 @@ export function generateContact(seed: number): ContactTree {
   const q4 = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5],
     n4 = Math.hypot(...q4) || 1;
   const Q = q4.map((x) => x / n4) as [number, number, number, number];
-  return {
+  const tree: ContactTree = {
     root: {
       m: rootMass,
       shape: rootShape,
@@ -126,12 +146,21 @@ export function generateContact(seed: number): ContactTree {
       Q,
       v: [between(-1, 1), between(-1, 0.5), between(-1, 1)],
       w: [between(-3, 3), between(-3, 3), between(-3, 3)],
+      bits: GROUND_BITS,
     },
     links,
     slipSpeed: rnd() < 0.5 ? 1e-3 : 1e-2,
     law,
     stop: 1,
   };
+  // drawn last: the draws above, and so the tree but for its tips and bits, are those of every seed before tips and bits
+  const bits = (): Bits => ({ contype: 1 + Math.floor(3 * rnd()), conaffinity: 1 + Math.floor(3 * rnd()) });
+  tree.root.bits = bits();
+  links.forEach((l, k) => {
+    l.bits = bits();
+    if (!links.some((c) => c.parent === k) && rnd() < 0.5) l.tip = { radius: between(0.02, 0.04), bits: bits() };
+  });
+  return tree;
 }
 
 /** a draw of dir() more than 70 degrees from each of the directions taken (the first of 50 draws that is, else the last) */
@@ -201,7 +230,7 @@ export function buildContact(tree: ContactTree, seed: number): Mechanism {
   const m = new Mechanism(`contact${seed}`, { gravity: [0, -G, 0] });
   const { root } = tree;
   const free = m.free('root', { r: root.r, Q: root.Q, v: root.v, w: root.w });
-  const base = m.body('base', { m: root.m, I: solidInertia(root.shape, root.m), collision: [{ shape: root.shape, material: root.material }] });
+  const base = m.body('base', { m: root.m, I: solidInertia(root.shape, root.m), collision: [{ shape: root.shape, material: root.material, ...root.bits }] });
   (m.connect(m.world.frame_b, free.frame_a), m.connect(free.frame_b, base.frame_a));
   const ends = [free.frame_b];
   tree.links.forEach((l, i) => {
@@ -209,12 +238,15 @@ export function buildContact(tree: ContactTree, seed: number): Mechanism {
     const bar = m.bar(`o${k}`, { r: l.at });
     const j = m.revolute(`j${k}`, { axis: l.axis, q: l.q, qd: l.qd, d: l.d });
     const centre = l.u.map((x) => l.L * x) as V3;
-    const collider: Collider = { shape: l.shape, offset: centre, orientation: zOnto(l.u), material: l.material };
-    const body = m.body(`b${k}`, { m: l.m, rcm: centre, I: turnedInertia(l.shape, l.m, l.u), collision: [collider] });
+    const collider: Collider = { shape: l.shape, offset: centre, orientation: zOnto(l.u), material: l.material, ...l.bits };
+    const tip: Collider[] = l.tip
+      ? [{ name: 'tip', shape: { type: 'sphere', radius: l.tip.radius }, offset: l.u.map((x) => 2 * l.L * x) as V3, material: l.material, ...l.tip.bits }]
+      : [];
+    const body = m.body(`b${k}`, { m: l.m, rcm: centre, I: turnedInertia(l.shape, l.m, l.u), collision: [collider, ...tip] });
     (m.connect(ends[l.parent + 1], bar.frame_a), m.connect(bar.frame_b, j.frame_a), m.connect(j.frame_b, body.frame_a));
     ends.push(j.frame_b);
   });
-  m.ground();
+  m.ground(GROUND_BITS);
   return m;
 }
 
@@ -222,5 +254,5 @@ export function buildContact(tree: ContactTree, seed: number): Mechanism {
 export function contactFeatures(tree: ContactTree): string {
   // S sphere, C capsule, B box, Y cylinder, H hull (convex)
   const letter = (s: CollisionShape) => ({ sphere: 'S', capsule: 'C', box: 'B', cylinder: 'Y', convex: 'H', plane: 'P' })[s.type];
-  return `base ${letter(tree.root.shape)}, links ${tree.links.map((l) => `${l.parent < 0 ? 'r' : l.parent + 1}${letter(l.shape)}`).join(' ')}, ${tree.law}, v_s ${tree.slipSpeed}`;
+  return `base ${letter(tree.root.shape)}, links ${tree.links.map((l) => `${l.parent < 0 ? 'r' : l.parent + 1}${letter(l.shape)}${l.tip ? '+S' : ''}`).join(' ')}, ${tree.law}, v_s ${tree.slipSpeed}`;
 }

@@ -35,6 +35,8 @@ export interface OpenOptions {
   keyframe?: string;
   /** an MJCF robot's geoms that may collide as collision geometry, its planes as grounds; a URDF robot's <collision> elements and a ground plane (--contact) */
   contact?: boolean;
+  /** with contact, a URDF robot's links touch each other too, but for adjacent links (--self-contact) */
+  selfContact?: boolean;
 }
 
 export async function loadModel(file: string, sets: Record<string, number>): Promise<LoadedModel> {
@@ -70,6 +72,18 @@ export async function openModel(file: string, sets: Record<string, number>, opti
         : "a model module gives its root a free joint itself: m.free('base') between m.world.frame_b and the root body",
     });
   }
+  if (options.selfContact && !(urdf && options.contact)) {
+    throw new UsageError(
+      `--self-contact is for URDF robots with --contact, and ${file} is ${urdf ? 'run without --contact' : mjcf ? 'an MJCF robot' : 'a model module'}`,
+      {
+        hint: urdf
+          ? 'give --contact --self-contact'
+          : mjcf
+            ? 'an MJCF robot touches itself as its file says (contype, conaffinity, <contact><exclude>, <pair>)'
+            : 'a model module sets contype/conaffinity on its colliders',
+      },
+    );
+  }
   if (options.keyframe !== undefined && !mjcf) {
     throw new UsageError(`--keyframe is for MJCF robots, and ${file} is ${urdf ? 'a URDF robot' : 'a model module'}`, {
       hint: 'give start values with --start name=value (e.g. --start j1.q=0.5)',
@@ -88,7 +102,7 @@ export async function openModel(file: string, sets: Record<string, number>, opti
     // the XML parser only for a URDF: a model module's run should not pay for loading it
     const { loadUrdf } = await import('../node/urdf-file.ts');
     return () => {
-      const { mechanism, warnings } = loadUrdf(path, { floating: options.floating, contact: options.contact });
+      const { mechanism, warnings } = loadUrdf(path, { floating: options.floating, contact: options.contact, selfContact: options.selfContact });
       checkOverrides(mechanism, sets, {});
       // the URDF's own text is in the cache key; its meshes are drawn, not compiled
       return { model: mechanism, overrides: { ...sets }, warnings, reads: { files: {}, env: {} } };

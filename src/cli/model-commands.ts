@@ -144,6 +144,7 @@ simulation options:
                      .f[1..3] (0 while apart), contact.<pair>.* or contact.* for all pairs;
                      a JSON --out records contact.* (the viewer's force arrows) with the
                      states unless --signals is given (then only the signals it names)
+  --self-contact     with --contact: a URDF robot's links touch each other, but adjacent ones
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:
@@ -199,6 +200,7 @@ export const SIMULATE_OPTIONS = {
   controller: { type: 'string' },
   'call-timeout': { type: 'string' },
   contact: { type: 'boolean', default: false },
+  'self-contact': { type: 'boolean', default: false },
   'unsafe-step': { type: 'boolean', default: false },
   'min-event-interval': { type: 'string' },
   'zeno-count': { type: 'string' },
@@ -347,7 +349,8 @@ export type CompileValues = Pick<
   Values,
   'mode' | 'set' | 'start' | 'tear' | 'untear' | 'keep-parameters' | 'no-cache' | 'torn-substitution' | 'target' | 'gravity' | 'emit'
 > &
-  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe' | 'contact'>>;
+  Partial<Pick<Values, 'relax-iterate' | 'iterate-tol' | 'iterate-max-sweeps' | 'iterate-omega' | 'import-timeout' | 'floating' | 'keyframe'>> &
+  Partial<Pick<Values, 'contact' | 'self-contact'>>;
 
 /** --relax-iterate and its settings (each of which implies it); undefined without any */
 function relaxIterate(values: CompileValues): Partial<IterateOptions> | undefined {
@@ -406,7 +409,10 @@ export async function compileFrom(
   };
   const floating = values.floating ?? false,
     keyframe = values.keyframe,
-    contact = values.contact ?? false;
+    contact = values.contact ?? false,
+    selfContact = values['self-contact'] ?? false;
+  if (selfContact && !contact)
+    throw new UsageError('--self-contact needs --contact', { hint: 'give --contact --self-contact (a URDF robot whose links touch each other)' });
   // the key's fields as before when not floating and without a keyframe: entries stored before those flags existed stay found
   const cache = lookUp(
     file,
@@ -417,7 +423,7 @@ export async function compileFrom(
   if (cache.broken) io.stderr.write(`warning: compile cache: ${cache.broken}; compiled again, and the entry replaced\n`);
   const open =
     !cache.compiled || eager
-      ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe, contact })
+      ? await openModel(file, sets, { record: cache.modelKey !== undefined && !cache.compiled, floating, keyframe, contact, selfContact })
       : undefined;
   // the compiler and the multibody library with the model only (a model module imports them anyway)
   const compiler = open ? await loadCompiler() : undefined;

@@ -5,6 +5,8 @@
 // holds those together, and their meshes usually overlap at the joint
 // (MuJoCo's parent filter, URDF's adjacent-link convention) — unless the
 // parent is the world, as in MuJoCo: a free body must land on the ground.
+// The whole selection (exclusions, explicit pairs, the parent filter's
+// switch) is scene-pairs.ts's.
 
 /** MuJoCo's defaults: every geometry collides with every other */
 export const DEFAULT_CONTYPE = 1;

@@ -1,9 +1,9 @@
 // A mechanism's contact scene: every collision geometry with the body that
 // carries it, and which pairs may touch. Built once from the Mechanism
 // (after its topology), plain data afterwards; attach() makes the run-time
-// part for one run state (run.ts). Geometries on one rigid group (a body and
-// what is welded to it) never touch each other, nor those of two groups one
-// joint apart unless one is the world (filter.ts); every other pair the bitmasks allow must have a
+// part for one run state (run.ts). Which pairs may touch: scene-pairs.ts
+// (the bitmasks, one rigid group, parent and child, the mechanism's
+// exclusions and explicit pairs: Mechanism.contactRules); every such pair must have a
 // narrow phase (narrow/collide.ts), else the scene is refused here, naming
 // the pair, rather than missing contacts at run time.
 import { ModelError } from '../errors.ts';
@@ -14,9 +14,9 @@ import { Frame } from '../library/multibody/frame.ts';
 import type { Mechanism } from '../library/multibody/mechanism.ts';
 import { rigidGroups } from '../library/multibody/topology.ts';
 import type { Collider } from './collider.ts';
-import { DEFAULT_CONAFFINITY, DEFAULT_CONTYPE, type FilterBits, mayTouch, pairKey } from './filter.ts';
-import { type PairMaterial, effectiveMass, pairMaterial } from './material.ts';
-import { narrowPhaseFor } from './narrow/collide.ts';
+import { DEFAULT_CONAFFINITY, DEFAULT_CONTYPE, type FilterBits } from './filter.ts';
+import type { PairMaterial } from './material.ts';
+import { parentChildPairs, selectPairs } from './scene-pairs.ts';
 import { quaternionMatrix } from './pose.ts';
 import type { CollisionShape } from './shapes.ts';
 import { DEFAULT_SLIP_SPEED } from './law.ts';
@@ -79,20 +79,19 @@ export class ContactScene {
       all.filter((c): c is Frame => c instanceof Frame),
     );
     const groupOf = (f: Frame) => groups.find(groups.index.get(f)!);
-    // parent and child one joint apart, except the world and its children (MuJoCo's parent filter exempts the world body: a free body falls onto the ground)
     const world = groupOf(mech.world.frame_b);
-    const adjacent = new Set(
-      all
-        .filter((c): c is Joint => c instanceof Joint)
-        .map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)])
-        .filter(([a, b]) => a !== world && b !== world)
-        .map(([a, b]) => pairKey(a, b)),
+    const massive = all.filter((c): c is Body => c instanceof Body);
+    const adjacent = parentChildPairs(
+      all.filter((c): c is Joint => c instanceof Joint).map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)] as const),
+      new Set(massive.map((b) => groupOf(b.frame_a))),
+      world,
     );
-    const bodies = all.filter((c): c is Body => c instanceof Body && c.collision.length > 0);
+    const bodies = massive.filter((b) => b.collision.length > 0);
     const geometries: SceneGeometry[] = [],
       group: number[] = [],
       mass: number[] = [],
-      material: Collider['material'][] = [];
+      bodyPath: string[] = [],
+      colliders: Collider[] = [];
     const add = (c: Collider, k: number, owner: string, body: number, g: number, m: number) => {
       geometries.push({
         name: `${owner}.${c.name ?? `collision${k + 1}`}`,
@@ -102,26 +101,12 @@ export class ContactScene {
         offset: [...(c.offset ?? [0, 0, 0])] as [number, number, number],
         bits: { contype: c.contype ?? DEFAULT_CONTYPE, conaffinity: c.conaffinity ?? DEFAULT_CONAFFINITY },
       });
-      (group.push(g), mass.push(m), material.push(c.material));
+      (group.push(g), mass.push(m), bodyPath.push(owner), colliders.push(c));
     };
-    mech.worldCollision.forEach((c, k) => add(c, k, 'world', -1, groupOf(mech.world.frame_b), Infinity));
+    mech.worldCollision.forEach((c, k) => add(c, k, 'world', -1, world, Infinity));
     bodies.forEach((b, i) => b.collision.forEach((c, k) => add(c, k, b.path, i, groupOf(b.frame_a), b.mass)));
-    const pairs: [number, number][] = [],
-      materials: PairMaterial[] = [];
-    for (let i = 0; i < geometries.length; i++)
-      for (let j = i + 1; j < geometries.length; j++) {
-        const [a, b] = [geometries[i], geometries[j]];
-        if (!mayTouch(a.bits, b.bits, group[i], group[j], adjacent)) continue;
-        if (a.shape.type === 'plane' && b.shape.type === 'plane') continue; // unbounded both: no contact point
-        if (!narrowPhaseFor(a.shape.type, b.shape.type)) {
-          throw new ModelError(`contact between ${a.name} (${a.shape.type}) and ${b.name} (${b.shape.type}) is not built yet`, {
-            component: a.body >= 0 ? bodies[a.body].path : bodies[b.body].path,
-            hint: "the narrow phase has every pair of sphere, capsule, box, cylinder, convex and plane but plane-plane; keep this pair apart with contype/conaffinity bits (MuJoCo's: a pair touches when contype of one & conaffinity of the other is not 0)",
-          });
-        }
-        pairs.push([i, j]);
-        materials.push(pairMaterial(material[i], material[j], effectiveMass(mass[i], mass[j])));
-      }
+    const known = new Set(['world', ...massive.map((b) => b.path)]);
+    const { pairs, materials } = selectPairs({ geometries, group, bodyPath, mass, colliders }, adjacent, mech.contactRules, known);
     return new ContactScene(
       bodies.map((b) => b.path),
       geometries,

@@ -1,14 +1,15 @@
 // An MJCF robot's collision geometry (mjcfMechanism's contact option): every
-// geom that may collide (contype or conaffinity non-zero) and that the
-// contact layer has a shape for becomes a Collider of its body (src/contact),
-// the world's planes a ground. MuJoCo's parameters map onto the contact
-// layer's as MuJoCo mixes a pair's: the larger sliding friction (the first of
-// friction's numbers, default 1) and the means of the two solrefs (time
-// constant and damping ratio, default 0.02 s and 1) and of the two solimps
-// (MuJoCo's solmix weighs them equally by default; solmix is not read), or
-// those of the geom of higher priority as they are; all put on the robot's
-// geom, the plane carrying none (material.ts then takes the one side's as
-// they are; with several planes, those of the first the geom may touch).
+// geom that may touch another (mjcf-filter.ts) and that the contact layer
+// has a shape for becomes a Collider of its body (src/contact), the world's
+// planes grounds and its other geoms world geometry. MuJoCo's parameters map
+// onto the contact layer's as MuJoCo mixes a pair's: the larger sliding
+// friction (the first of friction's numbers, default 1) and the means of
+// the two solrefs (time constant and damping ratio, default 0.02 s and 1)
+// and of the two solimps (MuJoCo's solmix weighs them equally by default;
+// solmix is not read), or those of the geom of higher priority as they are.
+// Every pair gets its mix (mixParameters, through the mechanism's
+// contactRules.mix: mjcf-filter.ts); a geom's Collider carries its mix with
+// the first plane it may touch (else its own), the plane none.
 // MuJoCo's contacts are soft constraints solved per step; Kron's are compliant
 // forces: mjcf-solref.ts turns the mixed solref and solimp into the linear
 // spring (an equivalent solref) that rests a body at MuJoCo's depth.
@@ -18,13 +19,14 @@
 // a mesh file not found or not read is a warning naming the geom and file.
 // A geom the contact layer has no shape for (an ellipsoid, a height field)
 // is a warning, counted.
-// For now the robot touches the world's planes and not itself: a robot's
-// links overlap at its joints where MuJoCo's filters (and its
-// self-collision exclusions) let them, which the importer does not make yet. So the bits are re-encoded: a geom
-// that MuJoCo's rule lets touch a plane of the file (contype of one &
-// conaffinity of the other, either way) gets contype 1 and conaffinity 0, a
-// plane contype 0 and conaffinity 1; robot pairs then never touch.
-import type { Collider } from '../contact/collider.ts';
+// Which geoms touch which is the file's (mjcf-filter.ts): the geoms' own
+// contype and conaffinity, MuJoCo's same-body and parent filters (the
+// contact layer's: scene-pairs.ts), <contact><exclude> and <contact><pair>.
+// condim 1 (frictionless) mixes as MuJoCo's: the larger of the two (or the
+// higher priority's), and a pair at condim 1 has no friction; condim 4 and 6
+// (torsional, rolling friction) act as 3.
+import { type Collider, checkColliders } from '../contact/collider.ts';
+import type { ContactMaterial } from '../contact/material.ts';
 import type { CollisionShape } from '../contact/shapes.ts';
 import { KronError } from '../errors.ts';
 import { convexOf, meshFileCollider, placeVertices } from './mesh-collider.ts';
@@ -53,28 +55,46 @@ function shapeOf(g: MjcfGeom): CollisionShape | undefined {
 }
 
 /** MuJoCo's rule: the two geoms may touch */
-const touch = (a: MjcfGeom, b: MjcfGeom) => (a.contype & b.conaffinity) !== 0 || (b.contype & a.conaffinity) !== 0;
+export const touch = (a: MjcfGeom, b: MjcfGeom) => (a.contype & b.conaffinity) !== 0 || (b.contype & a.conaffinity) !== 0;
 
 /** the mean of two parameter vectors (MuJoCo's mix at equal solmix) */
 const mean = (a: readonly number[], b: readonly number[]) => a.map((x, i) => (x + b[i]) / 2);
 
-/** a geom's contact parameters against the plane p, mixed as MuJoCo mixes them, and the filter bits re-encoded (header) */
-function colliderOf(g: MjcfGeom, shape: CollisionShape, p: MjcfGeom): Collider {
-  const [w, x, y, z] = g.quat;
-  // of two priorities the higher geom's parameters alone, else the mix
+/** a pair's MuJoCo parameters before they are mapped onto the contact layer's */
+export interface MixedParameters {
+  condim: number;
+  friction: number;
+  solref: readonly number[];
+  solimp: readonly number[];
+}
+
+// (two geoms) => their pair's parameters as MuJoCo mixes them: of two priorities the higher geom's alone, else the larger condim and friction and the mean solref and solimp
+export function mixParameters(g: MjcfGeom, p: MjcfGeom): MixedParameters {
   const [a, b] = g.priority === p.priority ? [g, p] : g.priority > p.priority ? [g, g] : [p, p];
-  const solref = mean(a.solref ?? SOLREF, b.solref ?? SOLREF),
-    solimp = mean(a.solimp ?? SOLIMP, b.solimp ?? SOLIMP);
-  // a box rests on a face's four corners (mjcf-solref.ts)
-  const rows = shape.type === 'box' ? 4 : 1;
+  return {
+    condim: Math.max(a.condim, b.condim),
+    friction: Math.max(a.friction, b.friction),
+    solref: mean(a.solref ?? SOLREF, b.solref ?? SOLREF),
+    solimp: mean(a.solimp ?? SOLIMP, b.solimp ?? SOLIMP),
+  };
+}
+
+// (a pair's MuJoCo parameters, whether a box is one of the two) => the contact layer's: condim 1 frictionless, solref and solimp as the spring resting a body at MuJoCo's depth (a box on a face's four corners: mjcf-solref.ts)
+export function materialOf(p: MixedParameters, box: boolean): ContactMaterial {
+  return { friction: p.condim === 1 ? 0 : p.friction, ...equivalentSolref(p.solref, p.solimp, box ? 4 : 1) };
+}
+
+/** a geom's collider: its shape at its pose, the file's filter bits, and its parameters mixed with `other`'s (the first plane it may touch, else itself) */
+function colliderOf(g: MjcfGeom, shape: CollisionShape, other: MjcfGeom): Collider {
+  const [w, x, y, z] = g.quat;
   return {
     shape,
     ...(g.name !== undefined && { name: g.name }),
     offset: g.pos,
     ...(w !== 1 && { orientation: [x, y, z, w] as [number, number, number, number] }),
-    contype: 1,
-    conaffinity: 0,
-    material: { friction: Math.max(a.friction, b.friction), ...equivalentSolref(solref, solimp, rows) },
+    contype: g.contype,
+    conaffinity: g.conaffinity,
+    material: materialOf(mixParameters(g, other), shape.type === 'box'),
   };
 }
 
@@ -112,38 +132,56 @@ export function meshShapes(meshes: Record<string, MjcfMesh>, readFile: ReadFile 
   };
 }
 
-// (a body's geoms, the world's planes, the count of those left out so far, mesh geoms' shapes) => its colliders: the geoms that may touch a plane
+// (a body's geoms, which geoms collide (mjcf-filter.ts), the world's planes, the count of those left out so far, mesh geoms' shapes, each collider's geom) => its colliders
 export function collidersOf(
   geoms: readonly MjcfGeom[],
+  collided: ReadonlySet<MjcfGeom>,
   planes: readonly MjcfGeom[],
   left: { count: number; types: Set<string> },
-  meshShape?: MeshShape,
+  meshShape: MeshShape | undefined,
+  geomOf: Map<Collider, MjcfGeom>,
 ): Collider[] {
   const out: Collider[] = [];
   for (const g of geoms) {
-    const plane = g.collides ? planes.find((p) => touch(g, p)) : undefined;
-    if (!plane) continue;
-    if (g.type === 'mesh' && meshShape) {
-      const shape = meshShape(g);
-      if (shape) out.push(colliderOf(g, shape, plane));
+    if (!collided.has(g)) continue;
+    const shape = g.type === 'mesh' && meshShape ? meshShape(g) : shapeOf(g);
+    if (!shape) {
+      if (g.type !== 'mesh' || !meshShape) (left.count++, left.types.add(g.type));
       continue;
     }
-    const shape = shapeOf(g);
-    if (shape) out.push(colliderOf(g, shape, plane));
-    else (left.count++, left.types.add(g.type));
+    const c = colliderOf(g, shape, planes.find((p) => touch(g, p)) ?? g);
+    geomOf.set(c, g);
+    out.push(c);
   }
   return out;
 }
 
-// (mechanism, the world's planes) => each added as a ground (its normal: the geom's z axis)
-export function addGrounds(m: Mechanism, planes: readonly MjcfGeom[]): void {
-  for (const g of planes) {
-    m.ground({
+// (mechanism, the world's geoms that collide, left out so far, mesh shapes, each collider's geom) => planes added as grounds (the normal: the geom's z axis), other shapes as world geometry
+export function addWorldColliders(
+  m: Mechanism,
+  world: readonly MjcfGeom[],
+  left: { count: number; types: Set<string> },
+  meshShape: MeshShape | undefined,
+  geomOf: Map<Collider, MjcfGeom>,
+): void {
+  for (const g of world.filter((w) => w.type === 'plane')) {
+    const c = m.ground({
       normal: rotate(g.quat, [0, 0, 1]),
       point: g.pos,
       ...(g.name !== undefined && { name: g.name }),
-      contype: 0,
-      conaffinity: 1,
+      contype: g.contype,
+      conaffinity: g.conaffinity,
     });
+    geomOf.set(c, g);
   }
+  const solid = collidersOf(
+    world.filter((w) => w.type !== 'plane'),
+    new Set(world),
+    [],
+    left,
+    meshShape,
+    geomOf,
+  );
+  checkColliders(solid, 'world');
+  m.worldCollision.push(...solid);
 }

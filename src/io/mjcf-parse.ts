@@ -9,8 +9,8 @@
 // <compiler angle> (degrees unless it says radian), as MuJoCo does; joint
 // values (ref, springref, range) are kept in qpos units (rad, m).
 // Elements that do not affect the dynamics (lights, cameras, sites, sensors,
-// textures, materials, visual, statistic, contact exclusions) are read and
-// ignored. Fixed tendons, actuators and keyframes are read by their own files
+// textures, materials, visual, statistic) are read and ignored; <contact>
+// and the filterparent flag by mjcf-contact.ts. Fixed tendons, actuators and keyframes are read by their own files
 // (mjcf-tendons.ts, mjcf-actuators.ts, mjcf-keyframe.ts).
 import { inertiaProblem, principalMoments } from '../library/multibody/body.ts';
 import { IDENTITY, type Quat, axisAngle, euler, unit, xyAxes, zAxis } from './mjcf-frame.ts';
@@ -23,6 +23,7 @@ import { type MjcfActuator, limitedRange, readActuators } from './mjcf-actuators
 import { type MjcfTendon, readTendons } from './mjcf-tendons.ts';
 import { type MjcfKey, readKeyframes } from './mjcf-keyframe.ts';
 import { MeshMasses, type MjcfMesh, meshName, readMesh } from './mjcf-mesh.ts';
+import { readContact } from './mjcf-contact.ts';
 
 export type { MassProperties } from './mjcf-inertia.ts';
 export type { MjcfActuator } from './mjcf-actuators.ts';
@@ -50,7 +51,7 @@ interface Compiler {
 type ClassDefaults = Map<string, Record<string, string>>;
 
 /** elements below <mujoco> that do not affect the dynamics, or are read elsewhere */
-const IGNORED_TOP = new Set(['visual', 'statistic', 'asset', 'sensor', 'custom', 'extension', 'size', 'contact']);
+const IGNORED_TOP = new Set(['visual', 'statistic', 'asset', 'sensor', 'custom', 'extension', 'size']);
 /** elements in a body that do not affect the dynamics */
 const IGNORED_IN_BODY = new Set(['site', 'camera', 'light', 'plugin']);
 /** elements that place bodies or add them in ways not read */
@@ -176,6 +177,8 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
     else if (c.tag === 'tendon') tendons.push(...readTendons(r, c));
     else if (c.tag === 'actuator') actuators.push(...readActuators(r, c));
     else if (c.tag === 'keyframe') keyframes.push(...readKeyframes(r, c));
+    else if (c.tag === 'contact')
+      continue; // readContact, below
     else if (c.tag !== 'compiler' && c.tag !== 'default' && !IGNORED_TOP.has(c.tag)) {
       r.warnings.push(`${where(c)}: not read`);
     }
@@ -190,7 +193,20 @@ export function parseMjcf(text: string, source = 'robot.xml', options: MjcfParse
     }
   }
   const equality = readEqualities(r, equalities, namesIn(bodies));
-  return { name: root.attrs.model ?? 'robot', gravity, bodies, worldGeoms, equalities: equality, tendons, actuators, keyframes, warnings: r.warnings, meshes };
+  const contact = readContact(r, root);
+  return {
+    name: root.attrs.model ?? 'robot',
+    gravity,
+    bodies,
+    worldGeoms,
+    contact,
+    equalities: equality,
+    tendons,
+    actuators,
+    keyframes,
+    warnings: r.warnings,
+    meshes,
+  };
 }
 
 /** the names of the bodies and joints, for the equalities that refer to them */
@@ -388,6 +404,7 @@ function readGeom(r: Reader, e: XmlNode, cls: string): MjcfGeom {
     friction,
     ...(solref && solref.every((x) => x > 0) && { solref: [solref[0], solref[1]] as [number, number] }),
     ...(solimp && { solimp }),
+    condim: r.number(e, a, 'condim', 3),
     priority: r.number(e, a, 'priority', 0),
     group: r.number(e, a, 'group', 0),
     density,

@@ -10,6 +10,7 @@ import type { MjcfActuator } from './mjcf-actuators.ts';
 import type { MjcfTendon } from './mjcf-tendons.ts';
 import type { MjcfKey } from './mjcf-keyframe.ts';
 import type { MjcfMesh } from './mjcf-mesh.ts';
+import type { MjcfContact } from './mjcf-contact.ts';
 import type { Vec3 } from './urdf-parse.ts';
 
 export type MjcfJointType = 'hinge' | 'slide' | 'ball' | 'free';
@@ -60,6 +61,8 @@ export interface MjcfGeom {
   solref?: [number, number];
   /** MuJoCo's solimp (d0, dmax, width, mid, power; missing ones MuJoCo's defaults) when the geom or its class gives it */
   solimp?: number[];
+  /** MuJoCo's contact dimensionality (1 frictionless, 3 sliding friction, 4 and 6 torsional and rolling too; default 3) */
+  condim: number;
   /** MuJoCo's priority: of a pair, the higher one's friction, solref and solimp are used as they are (no mixing) */
   priority: number;
   /** its visualisation group: MuJoCo's viewer shows 0, 1 and 2 (menagerie files put collision geoms in 3) */
@@ -95,6 +98,8 @@ export interface MjcfRobot {
   bodies: MjcfBody[];
   /** geoms of the world body itself (floors and the like): drawn, fixed */
   worldGeoms: MjcfGeom[];
+  /** the parent filter's switch, <contact><exclude> and <contact><pair> (mjcf-contact.ts) */
+  contact: MjcfContact;
   /** <equality> constraints (mjcf-equality.ts), closed exactly by mjcfMechanism */
   equalities: MjcfEquality[];
   /** fixed tendons (mjcf-tendons.ts), actuators (mjcf-actuators.ts), keyframes (mjcf-keyframe.ts), in file order */

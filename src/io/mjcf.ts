@@ -39,7 +39,9 @@ import { type Placed, closeEqualities, filePoses } from './mjcf-loops.ts';
 import { addDrives } from './mjcf-drives.ts';
 import { type JointStart, keyStart } from './mjcf-keyframe.ts';
 import type { Joint } from '../library/multibody/joint.ts';
-import { type MeshShape, addGrounds, collidersOf, meshShapes, planesOf } from './mjcf-collision.ts';
+import { type MeshShape, addWorldColliders, collidersOf, meshShapes, planesOf } from './mjcf-collision.ts';
+import { applyContactRules, collidedGeoms } from './mjcf-filter.ts';
+import type { Collider } from '../contact/collider.ts';
 import type { ReadFile } from './mjcf-xml.ts';
 
 export { parseMjcf, type MjcfRobot } from './mjcf-parse.ts';
@@ -70,9 +72,11 @@ export interface MjcfOptions {
   /** start from this <keyframe> key (its name, or its number when unnamed): qpos, qvel and ctrl (mjcf-keyframe.ts) */
   keyframe?: string;
   /**
-   * true: the geoms that may collide become the bodies' collision geometry and
-   * the world's planes grounds (mjcf-collision.ts), for contact (kron simulate
-   * --contact); default false: drawn only
+   * true: the geoms that may collide become the bodies' collision geometry, the
+   * world's planes grounds and its other geoms world geometry
+   * (mjcf-collision.ts), touching as the file says: contype and conaffinity,
+   * the parent filter, <contact><exclude> and <pair> (mjcf-filter.ts), for
+   * contact (kron simulate --contact); default false: drawn only
    */
   contact?: boolean;
   /** with contact: reads a mesh file (by the name meshFile takes), for mesh geoms collided as their vertices' convex hull; without it mesh geoms are a warning, not collided */
@@ -118,11 +122,18 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     options.limitsAndFriction ?? true,
     meshShape,
     key?.joints,
-    options.contact ?? false,
+    options.contact ? collidedGeoms(robot) : undefined,
     planesOf(robot.worldGeoms),
     options.contact ? meshShapes(robot.meshes, options.readFile, warnings) : undefined,
   );
-  if (options.contact) addGrounds(m, build.planes);
+  if (build.collided)
+    addWorldColliders(
+      m,
+      robot.worldGeoms.filter((g) => build.collided!.has(g)),
+      build.left,
+      build.meshCollider,
+      build.geomOf,
+    );
   const floor = floorOf(robot.worldGeoms);
   if (floor) m.world.floor = floor;
   // depth first with an explicit stack: the XML reader bounds nesting, but a loop needs no stack depth
@@ -136,6 +147,7 @@ export function mjcfMechanism(robot: MjcfRobot, options: MjcfOptions = {}): Mjcf
     for (let i = b.children.length - 1; i >= 0; i--) stack.push([b.children[i], frame]);
   }
   const named = new Map([...jointNames].filter(([j]) => j.name !== undefined).map(([joint, component]) => [joint.name!, { joint, component }]));
+  if (build.collided) applyContactRules(m, robot, build.paths, build.geomOf, warnings);
   closeEqualities(m, robot, placed, named, names, warnings);
   addDrives(robot, { m, joints: build.built, names, ctrl: key?.ctrl, limits: options.limitsAndFriction ?? true, warnings });
   for (const [what, joints] of build.notModelled) warnings.push(`${what} is not modelled: ${listed(joints, 'joint').replace(/ (is|are)$/, '')}`);
@@ -166,12 +178,17 @@ class Builder {
     private readonly limitsAndFriction: boolean,
     private readonly meshShape: (g: MjcfGeom) => Shape | undefined,
     private readonly start: Map<MjcfJoint, JointStart> | undefined,
-    private readonly contact: boolean,
-    /** the world's planes that may collide (contact): what the robot's geoms touch */
+    /** with contact: the geoms that get a collider (mjcf-filter.ts) */
+    readonly collided: ReadonlySet<MjcfGeom> | undefined,
+    /** the world's planes that may collide (contact): whose parameters a geom's collider carries */
     readonly planes: readonly MjcfGeom[],
     /** with contact: mesh geoms' convex shapes */
-    private readonly meshCollider?: MeshShape,
+    readonly meshCollider?: MeshShape,
   ) {}
+
+  /** with contact: each collider's geom (its parameters for MuJoCo's mixing) and each body's path (for exclusions) */
+  readonly geomOf = new Map<Collider, MjcfGeom>();
+  readonly paths = new Map<MjcfBody, string>();
 
   /** the joints built, by MJCF name (what tendons and actuators name) */
   readonly built = new Map<string, Joint>();
@@ -188,7 +205,7 @@ class Builder {
     let frame = free ? this.freeJoint(free, b) : this.place(parent, b.pos, b.quat, `${name}_pos`);
     for (const j of b.joints) if (j !== free) frame = this.joint(frame, j);
     const geometry = geometriesOf(b.geoms, this.meshes, this.meshShape);
-    const collision = this.contact ? collidersOf(b.geoms, this.planes, this.left, this.meshCollider) : [];
+    const collision = this.collided ? collidersOf(b.geoms, this.collided, this.planes, this.left, this.meshCollider, this.geomOf) : [];
     if (b.inertial || geometry.length || collision.length) {
       const { mass, com, inertia } = b.inertial ?? { mass: 0, com: [0, 0, 0] as Vec3, inertia: [0, 0, 0, 0, 0, 0] as const };
       const body = this.m.body(this.names.take(name, `body ${name}`), {
@@ -199,6 +216,7 @@ class Builder {
         ...(collision.length && { collision }),
       });
       this.m.connect(frame, body.frame_a);
+      this.paths.set(b, body.path);
     }
     return frame;
   }

@@ -18,10 +18,13 @@
 // rests at MuJoCo's depth; a box on its 4 corners) unless the
 // contactMaterial option gives one; the ground carries none, so a pair's is
 // the robot's (material.ts).
-// The robot touches the ground, not itself, as the MJCF importer does
-// (mjcf-collision.ts): a URDF's links overlap at their joints and URDF has
-// no standard filter. So the robot's geometry has contype 1, conaffinity 0,
-// the ground contype 0, conaffinity 1.
+// By default the robot touches the ground, not itself: a URDF's links
+// overlap at their joints and URDF has no standard filter. So the robot's
+// geometry has contype 1, conaffinity 0, the ground contype 0, conaffinity
+// 1. With the selfContact option (kron simulate --self-contact) the robot's
+// geometry has contype 1, conaffinity 1: links touch each other too, but
+// for adjacent links (a parent and its child, as MuJoCo's parent filter and
+// the contact layer's: src/contact/scene-pairs.ts) and links fixed together.
 import type { Collider } from '../contact/collider.ts';
 import type { CollisionShape } from '../contact/shapes.ts';
 import type { ContactMaterial } from '../contact/material.ts';
@@ -47,8 +50,14 @@ export interface UrdfGround {
 /** a <mesh>'s convex shape (its vertices scaled), or why it has none; undefined when mesh files are not read */
 export type MeshCollider = (filename: string, scale: readonly [number, number, number] | undefined) => CollisionShape | { why: string } | undefined;
 
-// (link, the material to give (undefined: MuJoCo's defaults), warnings, how meshes are read) => its colliders; a mesh not read is a warning, a collision element that could not be read its error
-export function urdfColliders(link: UrdfLink, material: ContactMaterial | undefined, warnings: string[], meshCollider?: MeshCollider): Collider[] {
+// (link, the material to give (undefined: MuJoCo's defaults), warnings, how meshes are read, links touch each other) => its colliders; a mesh not read is a warning, a collision element that could not be read its error
+export function urdfColliders(
+  link: UrdfLink,
+  material: ContactMaterial | undefined,
+  warnings: string[],
+  meshCollider?: MeshCollider,
+  selfContact = false,
+): Collider[] {
   const out: Collider[] = [];
   const taken = new Set<string>();
   (link.collisions ?? []).forEach((c, k) => {
@@ -74,7 +83,7 @@ export function urdfColliders(link: UrdfLink, material: ContactMaterial | undefi
       ...(c.origin.rpy.some((a) => a !== 0) && { orientation: rpyQuaternion(c.origin.rpy) }),
       material: material ?? urdfContactMaterial(s),
       contype: 1,
-      conaffinity: 0,
+      conaffinity: selfContact ? 1 : 0,
     });
   });
   return out;

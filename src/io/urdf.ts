@@ -52,10 +52,12 @@ export interface UrdfOptions {
    * each link's <collision> elements (box, cylinder, sphere, capsule) as its
    * body's collision geometry, and a ground plane, for contact (kron simulate
    * --contact); default false: not read. The robot touches the ground, not
-   * itself; a <mesh> is its vertices' convex hull when meshCollider reads it,
+   * itself unless selfContact; a <mesh> is its vertices' convex hull when meshCollider reads it,
    * else a warning (urdf-collision.ts)
    */
   contact?: boolean;
+  /** with contact: links touch each other too, but for a parent and its child (kron simulate --self-contact; default false: the ground only) */
+  selfContact?: boolean;
   /** with contact: a <collision> mesh's convex shape (src/node/urdf-file.ts reads OBJ and STL files), or why not; without it meshes are not collided */
   meshCollider?: MeshCollider;
   /** with contact: every collision element's parameters (default MuJoCo's: timeConstant 0.02 s, dampingRatio 1, friction 1) */
@@ -181,7 +183,7 @@ export function urdfMechanism(robot: UrdfRobot, options: UrdfOptions = {}): Urdf
   let collided = false;
   const attach = (link: UrdfLink, frame: Frame) => {
     const geometry = geometryOf(link, warnings, options.meshFile);
-    const collision = options.contact ? urdfColliders(link, options.contactMaterial, warnings, options.meshCollider) : [];
+    const collision = options.contact ? urdfColliders(link, options.contactMaterial, warnings, options.meshCollider, options.selfContact) : [];
     // a link with collision geometry alone (A1's thigh shoulders) is a massless body, as one with a visual alone
     if (!link.inertial && !geometry && !collision.length) return;
     collided ||= collision.length > 0;

@@ -30,6 +30,7 @@ import { Universal, type UniversalOptions } from './universal.ts';
 import { STANDARD_GRAVITY, World } from './world.ts';
 import { NUMBERS, type OptionKind, checkOptions } from '../options.ts';
 import { type Collider, checkColliders, zOnto } from '../../contact/collider.ts';
+import { type ContactRules, defaultContactRules } from '../../contact/rules.ts';
 
 /** the name of the energy component (its signals energy.kinetic, energy.potential, energy.total) */
 export const ENERGY = 'energy';
@@ -70,6 +71,8 @@ export class Mechanism extends Model {
   com: CentreOfMass | undefined;
   /** collision geometry fixed in the world (ground planes, Mechanism.ground) */
   readonly worldCollision: Collider[] = [];
+  /** which geometries touch beyond their bitmasks: the parent filter, excluded body pairs, explicit pairs (contact/rules.ts) */
+  readonly contactRules: ContactRules = defaultContactRules();
 
   /** the declared gravity, world-resolved (m/s^2; before any --set of world.g) */
   readonly gravity: readonly [number, number, number];
