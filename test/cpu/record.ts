@@ -45,7 +45,8 @@ if (out) {
       file,
       self: (used.user + used.system) / 1e6,
       children: childrenCpu() - startChildren,
-      // the collector's share of self, and the heap the worker carries into the next file (isolate: false)
+      // the collector's pauses in this file (seconds of wall time: under load longer than their CPU), and the heap the
+      // worker carries into the next file (isolate: false): a file that keeps big models alive makes every later GC dearer
       gc: ((gc.kronGcMs ?? 0) - startGc) / 1e3,
       heapMB: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
       pid: process.pid,
