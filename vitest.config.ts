@@ -30,6 +30,8 @@ export default defineConfig({
     maxWorkers: 2,
     // per-file CPU, recorded only when KRON_TEST_CPU names a file (docs/development.md)
     setupFiles: ['test/cpu/record.ts'],
+    // the run's compile cache in a temporary folder, never the user's (test/cache-dir.ts)
+    globalSetup: ['test/cache-dir.ts'],
     projects: [
       {
         extends: true,

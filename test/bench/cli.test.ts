@@ -1,19 +1,18 @@
 // `kron bench` end to end (src/cli/bench.ts): the JSON rows of issue 7, the
 // files it writes, and its usage errors. Shapes only: speed is the benchmark's
 // business, never a test's.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kronInProcess } from '../cli/in-process.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
-const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), 'bench', ...args], { cwd: root, encoding: 'utf8' });
+const kron = (...args: string[]) => kronInProcess('bench', ...args);
 
 describe('kron bench', () => {
-  it('--json --n 1,2 --models chain: torn and relaxed rows before and after a detach, mujoco rows, per n; bench.json, bench.md, chain.svg written', () => {
+  it('--json --n 1,2 --models chain: torn and relaxed rows before and after a detach, mujoco rows, per n; bench.json, bench.md, chain.svg written', async () => {
     const out = mkdtempSync(join(tmpdir(), 'kron-bench-'));
-    const r = kron('--json', '--n', '1,2', '--models', 'chain', '--rounds', '5', '--out', out);
+    const r = await kron('--json', '--n', '1,2', '--models', 'chain', '--rounds', '5', '--out', out);
     expect(r.status, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.map((x) => `${x.model} ${x.n} ${x.mode}${x.afterDetach ? ' detached' : ''}`).sort()).toEqual([
@@ -50,22 +49,22 @@ describe('kron bench', () => {
     expect(existsSync(join(out, 'chain.svg'))).toBe(true);
   });
 
-  it('--max-torn-n skips the larger torn rows and says so', () => {
+  it('--max-torn-n skips the larger torn rows and says so', async () => {
     const out = mkdtempSync(join(tmpdir(), 'kron-bench-'));
-    const r = kron('--n', '1,2', '--models', 'chain', '--max-torn-n', '1', '--no-mujoco', '--out', out);
+    const r = await kron('--n', '1,2', '--models', 'chain', '--max-torn-n', '1', '--no-mujoco', '--out', out);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('skipped chain n=2 torn: n > --max-torn-n 1');
     const saved = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8'));
     expect(saved.rows.map((x: { n: number; mode: string }) => `${x.n} ${x.mode}`).sort()).toEqual(['1 relaxed', '1 torn', '2 relaxed']);
   });
 
-  it('usage errors exit 2 and name the flag', () => {
+  it('usage errors exit 2 and name the flag', async () => {
     for (const [args, text] of [
       [['--n', '0'], '--n'],
       [['--models', 'chain,robot'], 'unknown model "robot"'],
       [['--bogus'], 'bogus'],
     ] as const) {
-      const r = kron(...args);
+      const r = await kron(...args);
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(text);
     }

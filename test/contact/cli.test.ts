@@ -1,16 +1,14 @@
 // kron simulate --contact: the rolling sphere's end speed 5 v0 / 7 from the
 // command line; without the flag it falls through the plane (contact is
 // off by default); a model that is no mechanism is a usage error.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kronInProcess } from '../cli/in-process.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
-const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), ...args], { cwd: root, encoding: 'utf8' });
+const kron = (...args: string[]) => kronInProcess(...args);
 
 describe('kron simulate --contact', () => {
-  it('rolls the sphere at 5 v0 / 7; without --contact it falls', () => {
-    const on = kron(
+  it('rolls the sphere at 5 v0 / 7; without --contact it falls', async () => {
+    const on = await kron(
       'simulate',
       'mechanisms/sphere-on-plane.ts',
       '--contact',
@@ -30,12 +28,12 @@ describe('kron simulate --contact', () => {
     expect(on.status).toBe(0);
     const v = Number(on.stdout.trim().split('\n').at(-1)!.split(',')[1]);
     expect(Math.abs(v / ((5 * 2) / 7) - 1)).toBeLessThan(1e-3);
-    const off = kron('simulate', 'mechanisms/sphere-on-plane.ts', '--stop', '0.2', '--interval', '0.2', '--signals', 'j.r[2]', '--no-cache');
+    const off = await kron('simulate', 'mechanisms/sphere-on-plane.ts', '--stop', '0.2', '--interval', '0.2', '--signals', 'j.r[2]', '--no-cache');
     expect(Number(off.stdout.trim().split('\n').at(-1)!.split(',')[1])).toBeLessThan(0);
   });
 
-  it("--signals contact.*: the pair's signals as columns; the sphere rolling on the plane carries its weight", () => {
-    const r = kron(
+  it("--signals contact.*: the pair's signals as columns; the sphere rolling on the plane carries its weight", async () => {
+    const r = await kron(
       'simulate',
       'mechanisms/sphere-on-plane.ts',
       '--contact',
@@ -56,13 +54,22 @@ describe('kron simulate --contact', () => {
     const pair = 'contact.world.ground__ball.collision1';
     expect(head.split(',')).toEqual(['time', ...['fn', 'ft[1]', 'ft[2]', 'p[1]', 'p[2]', 'p[3]', 'f[1]', 'f[2]', 'f[3]'].map((s) => `${pair}.${s}`)]);
     expect(Math.abs(Number(last.split(',')[1]) / 9.81 - 1)).toBeLessThan(1e-9);
-    const bad = kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--stop', '0.01', '--signals', 'contact.world.ground__ball.fn', '--no-cache');
+    const bad = await kron(
+      'simulate',
+      'mechanisms/sphere-on-plane.ts',
+      '--contact',
+      '--stop',
+      '0.01',
+      '--signals',
+      'contact.world.ground__ball.fn',
+      '--no-cache',
+    );
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('UsageError: contact signal contact.world.ground__ball.fn: no pair world.ground__ball');
   });
 
-  it('a model that is not a mechanism: usage error, exit 2', () => {
-    const r = kron('simulate', 'mechanisms/drivetrain.ts', '--contact', '--stop', '0.01', '--no-cache');
+  it('a model that is not a mechanism: usage error, exit 2', async () => {
+    const r = await kron('simulate', 'mechanisms/drivetrain.ts', '--contact', '--stop', '0.01', '--no-cache');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--contact applies to mechanisms');
   });

@@ -5,6 +5,7 @@
 // first and last hook is not, and the CPU of the processes it spawned and waited for
 // (kron CLIs, tsx, Chromium) is /proc/self/stat's cutime + cstime over the same span.
 import { appendFileSync, readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { afterAll, expect } from 'vitest';
 
 const out = process.env.KRON_TEST_CPU;
@@ -22,15 +23,34 @@ function childrenCpu(): number {
   }
 }
 
+/** the collector's pauses of this worker, in ms, summed (one observer per worker: setup files run per test file) */
+const gc = globalThis as { kronGcMs?: number };
+if (out && gc.kronGcMs === undefined) {
+  gc.kronGcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gc.kronGcMs! += e.duration;
+  }).observe({ entryTypes: ['gc'] });
+}
+
 if (out) {
   // vitest evaluates setup files again before each test file, also in a shared worker:
   // this counts the test file's imports and top-level code, which run before its hooks
   const start = process.cpuUsage();
   const startChildren = childrenCpu();
+  const startGc = gc.kronGcMs ?? 0;
   afterAll(() => {
     const used = process.cpuUsage(start);
     const file = expect.getState().testPath ?? 'unknown';
-    const row = { file, self: (used.user + used.system) / 1e6, children: childrenCpu() - startChildren };
+    const row = {
+      file,
+      self: (used.user + used.system) / 1e6,
+      children: childrenCpu() - startChildren,
+      // the collector's pauses in this file (seconds of wall time: under load longer than their CPU), and the heap the
+      // worker carries into the next file (isolate: false): a file that keeps big models alive makes every later GC dearer
+      gc: ((gc.kronGcMs ?? 0) - startGc) / 1e3,
+      heapMB: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+      pid: process.pid,
+    };
     appendFileSync(out, JSON.stringify(row) + '\n');
   });
 }

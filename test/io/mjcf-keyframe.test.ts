@@ -6,7 +6,6 @@
 // normalised, as Kron keeps it a unit quaternion). Unknown names are a usage
 // error with the keys listed; a qpos of the wrong length a model error naming
 // the key's line.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.ts';
 import { ModelError, UsageError } from '../../src/errors.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
+import { kronInProcess } from '../cli/in-process.ts';
 import { coordinateNames, freePeersAfterAll, jointsOf, smoothPeer, stateIndex } from './mjcf-peer.ts';
 
 const fixture = (f: string) => readFileSync(new URL(`fixtures/mjcf/${f}`, import.meta.url), 'utf8');
-const root = new URL('../..', import.meta.url).pathname;
 freePeersAfterAll();
 
 /** the key's qpos with every run of four numbers that is a quaternion (Q[1..4]) normalised */
@@ -85,11 +84,12 @@ describe('MJCF keyframes: the start state is the key, as MuJoCo reads it', () =>
 });
 
 describe('kron --keyframe', () => {
-  const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), ...args], { cwd: root, encoding: 'utf8' });
+  // in this process (main()): the flag's reading and messages are the subject, not the process
+  const kron = (...args: string[]) => kronInProcess(...args);
 
-  it('simulate humanoid.xml --keyframe squat: the first sample is the key (abdomen_y.q 0.4, knee_right.q -2.65)', () => {
+  it('simulate humanoid.xml --keyframe squat: the first sample is the key (abdomen_y.q 0.4, knee_right.q -2.65)', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'kron-key-')), 'run.csv');
-    const r = kron(
+    const r = await kron(
       'simulate',
       'test/io/fixtures/mjcf/humanoid.xml',
       '--keyframe',
@@ -108,13 +108,13 @@ describe('kron --keyframe', () => {
     expect(first.split(',').map(Number)).toEqual([0, 0.4, -2.65, 0.596]);
   });
 
-  it('an unknown key, and --keyframe on a URDF robot, are usage errors (exit 2) with hints', () => {
-    const unknown = kron('compile', 'test/io/fixtures/mjcf/humanoid.xml', '--keyframe', 'squa', '--no-cache');
+  it('an unknown key, and --keyframe on a URDF robot, are usage errors (exit 2) with hints', async () => {
+    const unknown = await kron('compile', 'test/io/fixtures/mjcf/humanoid.xml', '--keyframe', 'squa', '--no-cache');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain(
       'UsageError: keyframe "squa" is not in Humanoid\n  hint: did you mean squat? its keyframes: squat, stand_on_left_leg, prone, supine',
     );
-    const urdf = kron('compile', 'mechanisms/puma560.urdf', '--keyframe', 'home');
+    const urdf = await kron('compile', 'mechanisms/puma560.urdf', '--keyframe', 'home');
     expect(urdf.status).toBe(2);
     expect(urdf.stderr).toContain('UsageError: --keyframe is for MJCF robots, and mechanisms/puma560.urdf is a URDF robot');
   });

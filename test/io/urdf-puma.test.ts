@@ -3,7 +3,6 @@
 // once as URDF link frames with rotated inertials, so equal accelerations on
 // random states (with random drives) and equal trajectories mean the URDF
 // import places origins, axes, centres of mass and inertias right.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { compile } from '../../src/compile.ts';
 import type { Mode } from '../../src/report.ts';
 import { loadUrdf } from '../../src/node/urdf-file.ts';
 import { main } from '../../src/cli/main.ts';
+import { kronInProcess } from '../cli/in-process.ts';
 import { driveAtRandom } from '../multibody/drive.ts';
 import { prng } from '../multibody/random-tree.ts';
 
@@ -47,7 +47,8 @@ describe('PUMA 560: URDF against the model module', () => {
 });
 
 describe('PUMA 560: kron simulate on both files', () => {
-  const kron = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), 'simulate', ...args], { cwd: root, encoding: 'utf8' });
+  // in this process (main()): the two commands' output files are the subject, not the process
+  const kron = (...args: string[]) => kronInProcess('simulate', ...args);
   const table = (file: string) =>
     readFileSync(file, 'utf8')
       .trim()
@@ -66,11 +67,11 @@ describe('PUMA 560: kron simulate on both files', () => {
     }
     expect(moved).toBeGreaterThan(1); // the arm falls
   }
-  it("the issue's two commands, both at standard gravity: the same 2 s trajectories", () => {
+  it("the issue's two commands, both at standard gravity: the same 2 s trajectories", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kron-puma-'));
     const [p, u] = [join(dir, 'p.csv'), join(dir, 'u.csv')];
-    expect(kron('mechanisms/puma560.ts', '--set', 'limits=1', '--stop', '2', '--out', p).status).toBe(0);
-    const r = kron('mechanisms/puma560.urdf', '--stop', '2', '--out', u);
+    expect((await kron('mechanisms/puma560.ts', '--set', 'limits=1', '--stop', '2', '--out', p)).status).toBe(0);
+    const r = await kron('mechanisms/puma560.urdf', '--stop', '2', '--out', u);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe(`wrote 2001 samples of 12 signals to ${u}\n`);
     expectSameTrajectories(table(p), table(u));

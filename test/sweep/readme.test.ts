@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kronInProcess } from '../cli/in-process.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const section = readFileSync(join(root, 'docs/guide/sweeps.md'), 'utf8');
@@ -14,7 +15,7 @@ const artifacts = join(root, 'test-artifacts');
 const words = (line: string) => [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
 
 describe('docs/guide/sweeps.md', () => {
-  it('the local kron sweep commands run and write the CSV they name', () => {
+  it('the local kron sweep commands run and write the CSV they name', async () => {
     const sh = /```sh\n([\s\S]*?)```/.exec(section)![1];
     const commands = sh.split('\n').filter((l) => l.startsWith('npx kron sweep') && !l.includes('--queue'));
     expect(commands).toHaveLength(2);
@@ -23,7 +24,8 @@ describe('docs/guide/sweeps.md', () => {
       const args = words(line).slice(2);
       const out = join(artifacts, `readme-${args.indexOf('--out') >= 0 ? args[args.indexOf('--out') + 1].split('/').pop() : 'sweep.csv'}`);
       args.splice(args.indexOf('--out'), 2, '--out', out);
-      const r = spawnSync(process.execPath, [join(root, 'bin/kron.mjs'), ...args, '--workers', '2'], { cwd: root, encoding: 'utf8' });
+      // in this process (main()): the command's words as written, without a tsx start per command
+      const r = await kronInProcess(...args, '--workers', '2');
       expect(r.stderr).toMatch(/^wrote \d+ runs \(0 failed\)/);
       expect(r.status).toBe(0);
       const rows = readFileSync(out, 'utf8').trim().split('\n');

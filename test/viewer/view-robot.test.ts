@@ -2,11 +2,12 @@
 // simulate --out would), then the run played. Oracle: the served run is the
 // one kron simulate writes for the same robot and stop time, sample for
 // sample, and the page is told to play it.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kronInProcess } from '../cli/in-process.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const bin = join(root, 'bin/kron.mjs');
@@ -40,10 +41,8 @@ describe('kron view of a robot file: simulated, then played', () => {
         expect([config.run, config.live]).toEqual(['run.json', undefined]);
         const run = (await (await fetch(`${url}run.json`)).json()) as { time: number[]; signals: Record<string, number[]> };
         const out = join(mkdtempSync(join(tmpdir(), 'kron-view-robot-')), 'run.json');
-        const simulated = spawnSync(process.execPath, [bin, 'simulate', file, '--stop', '0.2', '--interval', '0.01', '--out', out, ...extra], {
-          cwd: root,
-          encoding: 'utf8',
-        });
+        // the reference in this process (main()): the same command, without a tsx start
+        const simulated = await kronInProcess('simulate', file, '--stop', '0.2', '--interval', '0.01', '--out', out, ...extra);
         expect(simulated.status, simulated.stderr).toBe(0);
         const reference = JSON.parse(readFileSync(out, 'utf8')) as typeof run;
         expect(run.time).toEqual(reference.time);
@@ -55,8 +54,8 @@ describe('kron view of a robot file: simulated, then played', () => {
     });
   }
 
-  it('--stop without a robot file is a usage error (exit 2)', () => {
-    const r = spawnSync(process.execPath, [bin, 'view', 'mechanisms/pendulum.ts', '--stop', '1'], { cwd: root, encoding: 'utf8' });
+  it('--stop without a robot file is a usage error (exit 2)', async () => {
+    const r = await kronInProcess('view', 'mechanisms/pendulum.ts', '--stop', '1');
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^UsageError: --stop is for a URDF or MJCF robot, which kron view simulates first/);
   });
