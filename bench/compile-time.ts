@@ -7,9 +7,11 @@
 // compile() again in the same process (warm: the compiler's own functions
 // already optimised by V8). And, with --cli, the whole process of
 // `kron compile <file> --no-cache` (user + system CPU and peak RSS from
-// /usr/bin/time) for both CLIs: this repository's (bin/kron.mjs, tsx over
-// src/) and the built package's (dist/, from a project folder where 'kron'
-// is the package, as a user runs it). With --profile, dist's CLI once more
+// /usr/bin/time) for three CLIs: this repository's (bin/kron.mjs: dist/
+// when it is fresh, as after `npm ci`), the same through tsx over src/
+// (KRON_FROM_SOURCES=1, what bin/kron.mjs ran before issue 35), and the
+// built package's (dist/, from a project folder where 'kron' is the
+// package, as a user runs it). With --profile, dist's CLI once more
 // under `node --cpu-prof`, its CPU split by phase (bench/compile-profile.ts):
 // node and module loading, tsx, the model's build, flattening, structure,
 // codegen, the generated module's new Function, GC, other threads (the
@@ -64,7 +66,7 @@ interface Sample {
 
 interface CliSample {
   case: string;
-  cli: 'repo' | 'dist';
+  cli: Cli;
   file: string;
   /** user + system CPU of the whole `kron compile --no-cache` process, s */
   cpu: number;
@@ -138,8 +140,8 @@ async function child(name: string, mode: string | undefined, withFlat: boolean):
   console.log(JSON.stringify(sample));
 }
 
-/** the two CLIs of one `kron compile`: this repository's (tsx over src/) and the built package's (dist/, as installed) */
-type Cli = 'repo' | 'dist';
+/** the CLIs of one `kron compile`: this repository's (bin/kron.mjs), it through tsx over src/, the built package's (dist/, as installed) */
+type Cli = 'repo' | 'sources' | 'dist';
 
 /**
  * A folder where 'kron' is the built package, as in a user's project (in the
@@ -169,7 +171,7 @@ function cli(name: string, which: Cli, profile: boolean): CliSample {
   if (c.options.relaxIterate) params.push('--relax-iterate');
   else if (c.options.mode) params.push('--mode', c.options.mode);
   const where =
-    which === 'repo' ? { cwd: root, script: 'bin/kron.mjs', file: c.file } : { cwd: distProject().dir, script: distProject().runner, file: basename(c.file) };
+    which === 'dist' ? { cwd: distProject().dir, script: distProject().runner, file: basename(c.file) } : { cwd: root, script: 'bin/kron.mjs', file: c.file };
   const profDir = profile ? mkdtempSync(join(tmpdir(), 'kron-compile-prof-')) : undefined;
   const node = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
   const run = spawnSync(
@@ -177,6 +179,7 @@ function cli(name: string, which: Cli, profile: boolean): CliSample {
     ['-f', 'KRON-TIME %U %S %M', process.execPath, ...node, where.script, 'compile', where.file, '--no-cache', ...params],
     {
       cwd: where.cwd,
+      env: { ...process.env, KRON_FROM_SOURCES: which === 'sources' ? '1' : '0' },
       encoding: 'utf8',
       stdio: ['ignore', 'ignore', 'pipe'],
       maxBuffer: 1 << 24,
@@ -216,7 +219,7 @@ function parent(
       const args = ['--import', 'tsx', self, '--child', name, ...(mode ? ['--mode', mode] : []), ...(withFlat ? ['--flat'] : [])];
       const text = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       samples.push(JSON.parse(text.trim().split('\n').pop()!) as Sample);
-      if (withCli) for (const which of ['repo', 'dist'] as const) cliSamples.push(cli(name, which, false));
+      if (withCli) for (const which of ['repo', 'sources', 'dist'] as const) cliSamples.push(cli(name, which, false));
       if (profile) cliSamples.push(cli(name, 'dist', true));
     }
   }
@@ -274,6 +277,8 @@ function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]
       'flat eval µs',
       'repo CLI s',
       'repo CLI MB',
+      'sources CLI s',
+      'sources CLI MB',
       'dist CLI s',
       'dist CLI MB',
     ].map((label) => ({
@@ -299,6 +304,8 @@ function resultTable(cases: string[], samples: Sample[], cliSamples: CliSample[]
       s2(median(mine.flatMap((s) => (s.flat ? [s.flat.flatEvalUs] : [])))),
       s2(median(timed('repo').map((s) => s.cpu))),
       mb(median(timed('repo').map((s) => s.peakRssMB))),
+      s2(median(timed('sources').map((s) => s.cpu))),
+      mb(median(timed('sources').map((s) => s.peakRssMB))),
       s2(median(timed('dist').map((s) => s.cpu))),
       mb(median(timed('dist').map((s) => s.peakRssMB))),
       ...shown.map((p) => s2(median(profiled.map((s) => s.phases![p] / 1000)))),

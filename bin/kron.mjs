@@ -2,9 +2,13 @@
 // The kron command. Installed from the package, it runs the built CLI
 // (dist/); tsx is registered only when a TypeScript model module is loaded
 // (src/node/import-module.ts). In the repository (src/ beside bin/) it runs
+// dist/ too when dist/ was built from the sources as they are
+// (scripts/build-inputs.mjs, distIsFresh: file times, ~3 ms), and otherwise
 // the TypeScript sources through tsx with the repository's tsconfig, whose
 // paths map 'kron' to src/: edits need no build, and model modules that
-// import 'kron' get the very classes the CLI checks against.
+// import 'kron' get the very classes the CLI checks against. Through tsx,
+// Kron's ~280 modules cost ~0.4 s of CPU more at every start (issue 35);
+// KRON_FROM_SOURCES=1 asks for the sources all the same.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -20,11 +24,14 @@ process.stdout.on('error', (e) => {
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 let cli;
-if (existsSync(sources)) {
+if (existsSync(sources) && (process.env.KRON_FROM_SOURCES === '1' || !(await import('../scripts/build-inputs.mjs')).distIsFresh())) {
   const { register } = await import('tsx/esm/api');
   register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
   cli = await import(sources.href);
 } else {
+  // in the repository, a model module's Kron must be dist/ too, whether it imports 'kron' or ../src/...ts
+  // (src/node/import-module.ts, prepareLoader; inherited by the processes and threads a command starts)
+  if (existsSync(sources)) process.env.KRON_REPO_DIST = new URL('..', import.meta.url).href;
   cli = await import('../dist/src/cli/main.js');
 }
 // the user's modules run under time limits, and process.exit in them is theirs to explain (src/node/user-code.ts);

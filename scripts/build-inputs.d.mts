@@ -3,3 +3,4 @@ export declare const root: string;
 export declare const STAMP: string;
 export declare function buildInputsHash(): string;
 export declare function distIsCurrent(): boolean;
+export declare function distIsFresh(at?: string): boolean;

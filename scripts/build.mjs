@@ -5,7 +5,7 @@
 // bundled once (dist/viewer/bundle), which an installed `kron view` serves as
 // it is, so that three.js and uPlot are not needed at run time.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +17,8 @@ const dist = join(root, 'dist');
 // a clean tree: files of deleted sources must not linger in the package
 rmSync(dist, { recursive: true, force: true });
 rmSync(STAMP, { force: true });
+// a margin before the read: file times come from a clock coarser than Date.now() (distIsFresh)
+const readAt = (Date.now() - 100) / 1000;
 const inputs = buildInputsHash(); // before building: an edit during the build makes the stamp stale, not wrong
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
@@ -44,3 +46,5 @@ for (const [key, file] of Object.entries(PAGE_FILES)) writeFileSync(join(PREBUIL
 // what this dist/ was built from (scripts/build-inputs.mjs)
 mkdirSync(dirname(STAMP), { recursive: true });
 writeFileSync(STAMP, inputs);
+// dated when the inputs were read: an input written since is newer (distIsFresh, bin/kron.mjs)
+utimesSync(STAMP, readAt, readAt);

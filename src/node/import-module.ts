@@ -29,7 +29,11 @@ export async function prepareLoader(path: string): Promise<void> {
   // 1.35 s CPU, 0.3 s less this way; bench/compile-time.ts); imported now, the model's import finds them loaded
   await import('../index.ts');
   const { register } = await import('tsx/esm/api');
-  register();
+  // the repository's CLI from dist/ (bin/kron.mjs): 'kron' is the package's own dist/ (the build's tsconfig maps
+  // nothing, where tsconfig.json maps it to src/), and Kron's sources imported by path are their built modules
+  const repo = process.env.KRON_REPO_DIST;
+  register(repo ? { tsconfig: fileURLToPath(new URL('tsconfig.build.json', repo)) } : {});
+  if (repo) (await import('node:module')).register(new URL('./repo-sources.js', import.meta.url), { data: { root: repo } });
   registered = true;
 }
 

@@ -60,13 +60,20 @@ export function nodeOps(n: Expr, into: OpCounts): void {
 export function expressionOps(exprs: readonly Expr[]): OpCounts {
   const ops = noOps();
   const seen = new Set<number>();
-  const stack = [...exprs];
+  const stack: Expr[] = [];
+  // a node is marked when pushed, so it is pushed once: a torn H's prelude is thousands of nodes that
+  // share their arguments, and pushing every argument (spread) to skip it later was the cost (the
+  // humanoid's hottest function with the compiler warm)
+  const visit = (e: Expr) => {
+    if (seen.has(e.id)) return;
+    seen.add(e.id);
+    stack.push(e);
+  };
+  exprs.forEach(visit);
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (seen.has(n.id)) continue;
-    seen.add(n.id);
-    stack.push(...n.args);
     nodeOps(n, ops);
+    for (let i = 0; i < n.args.length; i++) visit(n.args[i]);
   }
   return ops;
 }

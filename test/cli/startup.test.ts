@@ -36,7 +36,14 @@ function imported(env: NodeJS.ProcessEnv, ...args: string[]): { status: number |
     .filter((l) => l.startsWith('import '))
     .map((l) => l.slice(7));
   const packages = new Set(urls.flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.slice(1) ?? []));
-  const sources = urls.flatMap((u) => (u.startsWith(`file://${root}src/`) ? [u.slice(`file://${root}`.length)] : []));
+  // the repository's CLI runs dist/ when it is fresh (bin/kron.mjs): its modules are named by their sources
+  const sources = urls.flatMap((u) =>
+    u.startsWith(`file://${root}src/`)
+      ? [u.slice(`file://${root}`.length)]
+      : u.startsWith(`file://${root}dist/src/`)
+        ? [u.slice(`file://${root}dist/`.length).replace(/\.js$/, '.ts')]
+        : [],
+  );
   return { status: r.status, packages, sources, stderr: r.stderr };
 }
 
