@@ -19,6 +19,7 @@ import { type Controller, controllerHook } from './controller.ts';
 import { type EventCount, type EventStepper, type MakeStepper, withEvents } from './events.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 import { ContactRun } from '../contact/run.ts';
+import { Bristles } from '../contact/bristles.ts';
 import { expandContactSignals, isContactSignal, pairSignalIndex } from '../contact/signals.ts';
 import type { ContactScene } from '../contact/scene.ts';
 import { checkStickStep } from './stick-step.ts';
@@ -283,10 +284,12 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
       return typeof f === 'function' ? ([name, f] as const) : undefined;
     })
     .filter((x) => x !== undefined);
+  // elasto-plastic friction: one set of bristles for the run's ContactRuns (contact/bristles.ts), kept after every accepted step
+  const bristles = options.contact?.friction === 'elasto-plastic' ? new Bristles(options.contact.pairs.length) : undefined;
   // the derivatives of a state with the run's input functions and controller
   const derivativesOf = (s: ModelState, made?: (c: ContactRun, held: Derivatives) => void): Derivatives => {
     const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
-    const touch = options.contact && new ContactRun(options.contact, s);
+    const touch = options.contact && new ContactRun(options.contact, s, 'kinematics', bristles);
     if (touch)
       made?.(touch, (dx, x, t) => {
         for (const [name, f] of inputFns) s.setInput(name, f(t));
@@ -336,7 +339,7 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     probeContact: () => probeContact,
     jacobianParts: () => {
       prober();
-      return held && { state: probe!.state, held, touch: new ContactRun(options.contact!, probe!.state), before: prober };
+      return held && { state: probe!.state, held, touch: new ContactRun(options.contact!, probe!.state, 'kinematics', bristles), before: prober };
     },
     samples: sampleCount(options),
     before,
@@ -409,7 +412,11 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
   for (let s = every; s < steps + every; s += every) {
     const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
     try {
-      while (stepper.t < t) stepper.step(t);
+      while (stepper.t < t) {
+        stepper.step(t);
+        // elasto-plastic friction: the bristles the next step starts from (contact/bristles.ts)
+        contact?.accept(stepper.t, stepper.x);
+      }
     } catch (e) {
       if (e instanceof StepFailure) throw nonFinite(state, e.t, e.x, e.h, deriv);
       throw e;
