@@ -136,6 +136,8 @@ export class ContactRun {
     frames: 'kinematics' | 'model' = 'kinematics',
     /** elasto-plastic friction: the run's bristles, shared by its ContactRuns (default: bristles of its own) */
     bristles?: Bristles,
+    /** contacts reported up to this distance apart (m): the contact events' indicators (sim/contact-events.ts); forces act only below 0 */
+    readonly margin = 0,
   ) {
     this.bristles = scene.friction === 'elasto-plastic' ? (bristles ?? new Bristles(scene.pairs.length)) : undefined;
     this.bristleWork = this.bristles && new BristleWork(this.bristles, scene);
@@ -170,7 +172,7 @@ export class ContactRun {
     this.planes = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? i : -1)).filter((i) => i >= 0);
     this.bounds = new Float64Array(6 * this.bounded.length);
     this.sap = new SweepAndPrune(this.bounded.length);
-    this.cull = new BodyCull(scene, PLANE_CLEARANCE);
+    this.cull = new BodyCull(scene, PLANE_CLEARANCE + margin);
     this.sweeps = scene.pairs.some(([i, j]) => scene.geometries[i].shape.type !== 'plane' && scene.geometries[j].shape.type !== 'plane');
     this.pairIndex = new Map(scene.pairs.map(([i, j], k) => [pairKey(i, j), k]));
     this.scratch = new Float64Array(state.model.stateNames.length);
@@ -235,7 +237,7 @@ export class ContactRun {
     this.contacts.clear();
     for (const k of this.activePairs) {
       const [i, j] = pairs[k];
-      collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, 0, k);
+      collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, this.margin, k);
     }
     this.forcesToWrenches();
     for (let k = 0; k < this.inputs.length; k++) this.state.u[this.inputs[k]] = this.wrench[k];
@@ -287,7 +289,7 @@ export class ContactRun {
     const { cull } = this,
       culled = (k: number) => cull.active && cull.clear[geometries[bounded[k]].body] === 1;
     for (let k = 0; k < bounded.length; k++)
-      if (!culled(k)) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], 0);
+      if (!culled(k)) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], this.margin);
     if (this.sweeps) {
       this.sap.find(this.bounds);
       for (let k = 0; k < this.sap.pairCount; k++) this.test(bounded[this.sap.pairs[2 * k]], bounded[this.sap.pairs[2 * k + 1]]);
@@ -313,7 +315,7 @@ export class ContactRun {
       nz = pose[a + 8];
     const lowest =
       nx * (b[at + (nx > 0 ? 0 : 3)] - pose[a + 9]) + ny * (b[at + (ny > 0 ? 1 : 4)] - pose[a + 10]) + nz * (b[at + (nz > 0 ? 2 : 5)] - pose[a + 11]);
-    return lowest > PLANE_CLEARANCE;
+    return lowest > PLANE_CLEARANCE + this.margin;
   }
 
   private test(i: number, j: number): void {
@@ -321,7 +323,7 @@ export class ContactRun {
     if (pair === undefined) return;
     this.narrowTests++;
     const { geometries } = this.scene;
-    collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, 0, pair);
+    collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, this.margin, pair);
   }
 
   private forcesToWrenches(): void {
