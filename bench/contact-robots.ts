@@ -161,9 +161,14 @@ function sideBySide(friction: FrictionLaw) {
   const accuracy = {
     go2: { kron: worst(kGo2.base, kGo2Ref.base), mujoco: worst(mGo2.base, mGo2Ref.base) },
     humanoidFirstSecond: { kron: worst(kH.base.slice(0, 5), kHRef.base), mujoco: worst(mH.base.slice(0, 5), mHRef.base) },
+    // radau at its default tolerances, where auto ran RK4 (its fixed step's error is not the law's)
+    radau: {
+      go2: worst(kronRun(go2, GO2_STOP, 0.1, undefined, 'radau').base, kGo2Ref.base),
+      humanoidFirstSecond: worst(kronRun(humanoid, 1, 0.25, undefined, 'radau').base, kHRef.base),
+    },
   };
   console.log(
-    `[${friction} friction] accuracy, the base's largest distance from its own refined run (Kron rtol 1e-9, MuJoCo step / 10): Go2 over ${GO2_STOP} s Kron ${e(accuracy.go2.kron)} m, MuJoCo ${e(accuracy.go2.mujoco)} m; humanoid over its first second Kron ${e(accuracy.humanoidFirstSecond.kron)} m, MuJoCo ${e(accuracy.humanoidFirstSecond.mujoco)} m\n`,
+    `[${friction} friction] accuracy, the base's largest distance from its own refined run (Kron rtol 1e-9, MuJoCo step / 10): Go2 over ${GO2_STOP} s Kron ${e(accuracy.go2.kron)} m, MuJoCo ${e(accuracy.go2.mujoco)} m; humanoid over its first second Kron ${e(accuracy.humanoidFirstSecond.kron)} m, MuJoCo ${e(accuracy.humanoidFirstSecond.mujoco)} m; Kron with radau: Go2 ${e(accuracy.radau.go2)} m, humanoid ${e(accuracy.radau.humanoidFirstSecond)} m\n`,
   );
   return { go2: go2Summary, humanoid: humanoidSummary, accuracy };
 }
@@ -201,8 +206,15 @@ for (const mode of ['torn', 'relaxed'] as const) {
     subjects.push({ scene: 'go2', who, stop: GO2_STOP, run: () => void kronRun(g, GO2_STOP, GO2_STOP) });
     subjects.push({ scene: 'humanoid', who, stop: HUMANOID_STOP, run: () => void kronRun(h, HUMANOID_STOP, HUMANOID_STOP) });
     // auto keeps RK4 on Go2 with elasto-plastic friction (its checks pass at 1e-3 s): radau too, as the regularised law's run goes on
-    if (friction !== 'regularised')
+    if (friction !== 'regularised') {
       subjects.push({ scene: 'go2', who: `${who} radau`, stop: GO2_STOP, run: () => void kronRun(g, GO2_STOP, GO2_STOP, undefined, 'radau') });
+      subjects.push({
+        scene: 'humanoid',
+        who: `${who} radau`,
+        stop: HUMANOID_STOP,
+        run: () => void kronRun(h, HUMANOID_STOP, HUMANOID_STOP, undefined, 'radau'),
+      });
+    }
   }
 }
 const wasm = { go2: await go2Mujoco(), humanoid: await humanoidMujoco() };

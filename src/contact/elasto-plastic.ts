@@ -26,9 +26,12 @@
 // after which the bristle is re-anchored at the contact point where it now
 // is (bristles.ts), so the next step starts from the same force. A contact
 // that holds still holds a fixed deflection and force: no creep. Rolling
-// moves the contact point over the surface, not the bristle: its material
-// point leaves the contact only by (omega h)^2 r / 2, along the normal, per
-// step before it is re-anchored. The friction's stiffness is the normal
+// moves the contact point over the surface, and the bristle's material
+// point away from it: within a step of rotation omega h by r (omega h)^2 / 2
+// along the normal (dropped: d is taken on the tangent plane) and
+// r (omega h)^3 / 6 along the surface, a spurious deflection of that order
+// until the next accept() anchors the bristle again (a rolling resistance
+// that vanishes with the step). The friction's stiffness is the normal
 // contact's (kt and ct against the regularised law's mu fn / v_s).
 import type { PairMaterial } from './material.ts';
 import { normalForce } from './law.ts';
