@@ -24,6 +24,7 @@ import { readFileSync } from 'node:fs';
 import { compile } from '../../src/index.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { ContactScene } from '../../src/contact/scene.ts';
+import type { FrictionLaw } from '../../src/contact/law.ts';
 import { Body } from '../../src/library/multibody/body.ts';
 import type { Mechanism } from '../../src/library/multibody/mechanism.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
@@ -59,7 +60,7 @@ export interface Go2 {
 }
 
 // (options) => the Go2 scene in Kron, with its PD controller and the foot law of the header
-export function go2Kron(options: { mode?: 'torn' | 'relaxed' } = {}): Go2 {
+export function go2Kron(options: { mode?: 'torn' | 'relaxed'; friction?: FrictionLaw } = {}): Go2 {
   const robot = parseMjcf(read('go2-scene.xml'), 'go2-scene.xml', { readFile: read });
   const { mechanism } = mjcfMechanism(robot, { contact: true, keyframe: 'home' });
   const bodies = mechanism.children.filter((c): c is Body => c instanceof Body);
@@ -76,7 +77,7 @@ export function go2Kron(options: { mode?: 'torn' | 'relaxed' } = {}): Go2 {
     compiled,
     controller,
     mass,
-    contact: ContactScene.of(mechanism),
+    contact: ContactScene.of(mechanism, { friction: options.friction }),
     normalForces: compiled.signalNames().filter((n) => n.endsWith('.contact_f[3]')),
     start: { 'base_free.r[3]': START_HEIGHT },
   };

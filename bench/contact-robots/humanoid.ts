@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { compile } from '../../src/index.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { ContactScene } from '../../src/contact/scene.ts';
+import type { FrictionLaw } from '../../src/contact/law.ts';
 import { Body } from '../../src/library/multibody/body.ts';
 import type { Mechanism } from '../../src/library/multibody/mechanism.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
@@ -33,7 +34,7 @@ export interface Humanoid {
 }
 
 // () => the humanoid in Kron, its contact law the importer's (header)
-export function humanoidKron(options: { mode?: 'torn' | 'relaxed' } = {}): Humanoid {
+export function humanoidKron(options: { mode?: 'torn' | 'relaxed'; friction?: FrictionLaw } = {}): Humanoid {
   const robot = parseMjcf(read('humanoid.xml'), 'humanoid.xml', { readFile: read });
   const { mechanism } = mjcfMechanism(robot, { contact: true });
   const bodies = mechanism.children.filter((c): c is Body => c instanceof Body);
@@ -41,7 +42,7 @@ export function humanoidKron(options: { mode?: 'torn' | 'relaxed' } = {}): Human
   return {
     mechanism,
     compiled,
-    contact: ContactScene.of(mechanism),
+    contact: ContactScene.of(mechanism, { friction: options.friction }),
     mass: bodies.reduce((m, b) => m + b.mass, 0),
     normalForces: compiled.signalNames().filter((n) => n.endsWith('.contact_f[3]')),
   };

@@ -4,7 +4,7 @@
 // integrator's statistics, and the contact's share of the evaluations.
 //
 //   npx tsx bench/contact-robots/profile.ts go2|humanoid [--stop s] [--mode torn|relaxed] [--rounds n] [--integrator auto|radau]
-//     [--jacobian contact|differences]
+//     [--jacobian contact|differences] [--friction regularised|elasto-plastic]
 import { parseArgs } from 'node:util';
 import { simulate } from '../../src/index.ts';
 import { UsageError } from '../../src/errors.ts';
@@ -19,12 +19,14 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '1' },
     integrator: { type: 'string', default: 'auto' },
     jacobian: { type: 'string', default: 'contact' },
+    friction: { type: 'string', default: 'regularised' },
   },
 });
 const which = positionals[0];
 if (which !== 'go2' && which !== 'humanoid') throw new UsageError(`scene ${which} is not go2 or humanoid`, { hint: 'e.g. profile.ts go2 --stop 2' });
 const mode = values.mode === 'relaxed' ? 'relaxed' : 'torn';
-const scene: Go2 | Humanoid = which === 'go2' ? go2Kron({ mode }) : humanoidKron({ mode });
+const friction = values.friction === 'elasto-plastic' ? 'elasto-plastic' : 'regularised';
+const scene: Go2 | Humanoid = which === 'go2' ? go2Kron({ mode, friction }) : humanoidKron({ mode, friction });
 const stop = Number(values.stop ?? (which === 'go2' ? 10 : 5));
 const runOf = (s: Go2 | Humanoid) =>
   simulate(s.compiled, {
@@ -43,5 +45,7 @@ for (let r = 0; r < Number(values.rounds); r++) {
   const result = run();
   const d = process.cpuUsage(t);
   const cpu = (d.user + d.system) / 1e6;
-  console.log(`${which} ${mode} ${stop} s: ${cpu.toFixed(3)} CPU s, ${(cpu / stop).toFixed(4)} per simulated s; ${JSON.stringify(result.integration)}`);
+  console.log(
+    `${which} ${mode} ${friction} ${stop} s: ${cpu.toFixed(3)} CPU s, ${(cpu / stop).toFixed(4)} per simulated s; ${JSON.stringify(result.integration)}`,
+  );
 }

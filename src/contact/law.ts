@@ -18,14 +18,24 @@ import type { PairMaterial } from './material.ts';
 /** Drake's default stiction tolerance (m/s): slip below it is viscous creep */
 export const DEFAULT_SLIP_SPEED = 1e-4;
 
+/**
+ * how a contact's friction holds it: 'regularised' (this file: Coulomb with viscous creep below v_s, the default) or
+ * 'elasto-plastic' (elasto-plastic.ts: a tangential spring to an anchor that slides at mu fn, no creep)
+ */
+export type FrictionLaw = 'regularised' | 'elasto-plastic';
+
+// (material, penetration delta > 0, its rate delta') => fn before the clamp at 0 (the header's two laws)
+export function normalForce(m: PairMaterial, delta: number, rate: number): number {
+  return m.law === 'linear' ? m.k * delta + m.c * rate : delta ** m.n * (m.k + m.c * rate);
+}
+
 // (out, material, d, normal, relative velocity, v_s) => out[0..2] the force on B (world); returns fn
 export function contactForce(out: Float64Array, m: PairMaterial, d: number, n: ArrayLike<number>, v: ArrayLike<number>, slipSpeed: number): number {
   out[0] = out[1] = out[2] = 0;
   if (!(d < 0)) return 0;
   const delta = -d;
   const vn = n[0] * v[0] + n[1] * v[1] + n[2] * v[2];
-  const rate = -vn;
-  const fn = m.law === 'linear' ? m.k * delta + m.c * rate : delta ** m.n * (m.k + m.c * rate);
+  const fn = normalForce(m, delta, -vn);
   if (!(fn > 0)) return 0;
   const tx = v[0] - vn * n[0],
     ty = v[1] - vn * n[1],

@@ -51,6 +51,8 @@ import { SweepAndPrune } from './broad-phase.ts';
 import { boundsOf } from './bounds.ts';
 import { pairKey } from './filter.ts';
 import { contactForce } from './law.ts';
+import { BODY_STRIDE, BristleWork, Bristles } from './bristles.ts';
+import { NEXT_STRIDE, elastoPlasticForce } from './elasto-plastic.ts';
 import { PAIR_STRIDE, fillPairRecords } from './signals.ts';
 import { ContactList } from './narrow/contact-list.ts';
 import type { FrameKinematics } from './kinematics.ts';
@@ -59,8 +61,6 @@ import { POSE_STRIDE, composePose } from './pose.ts';
 import { BodyCull } from './body-cull.ts';
 import type { ContactScene } from './scene.ts';
 
-/** per body, stride 18: R (9, row-major), r (3), v (3), w (3) of frame_a, world-resolved */
-const BODY_STRIDE = 18;
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1],
   ZERO = [0, 0, 0];
 /** slip below STICK_SLIP v_s counts as sticking: the law's tangential stiffness is within 1/1000 of mu fn / v_s there */
@@ -117,6 +117,9 @@ export class ContactRun {
   private activePairs: number[] = [];
   private activeGeometries: number[] = [];
   private activeBodies: number[] = [];
+  /** elasto-plastic friction (elasto-plastic.ts): the run's bristles and this ContactRun's work on them (bristles.ts) */
+  readonly bristles: Bristles | undefined;
+  private readonly bristleWork: BristleWork | undefined;
   /** narrow-phase pair tests in the last apply() (what the broad phase let through) */
   narrowTests = 0;
   /**
@@ -131,7 +134,13 @@ export class ContactRun {
     readonly state: ModelState,
     /** where the frames come from: their own code where there is some (the default), or the whole model (the tests' oracle) */
     frames: 'kinematics' | 'model' = 'kinematics',
+    /** elasto-plastic friction: the run's bristles, shared by its ContactRuns (default: bristles of its own) */
+    bristles?: Bristles,
+    /** contacts reported up to this distance apart (m): the contact events' indicators (sim/contact-events.ts); forces act only below 0 */
+    readonly margin = 0,
   ) {
+    this.bristles = scene.friction === 'elasto-plastic' ? (bristles ?? new Bristles(scene.pairs.length)) : undefined;
+    this.bristleWork = this.bristles && new BristleWork(this.bristles, scene);
     const names = (b: string) => [
       ...[1, 2, 3].flatMap((i) => [1, 2, 3].map((j) => `${b}.frame_a.R[${i}][${j}]`)),
       ...['r', 'v', 'w'].flatMap((q) => [1, 2, 3].map((i) => `${b}.frame_a.${q}[${i}]`)),
@@ -163,7 +172,7 @@ export class ContactRun {
     this.planes = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? i : -1)).filter((i) => i >= 0);
     this.bounds = new Float64Array(6 * this.bounded.length);
     this.sap = new SweepAndPrune(this.bounded.length);
-    this.cull = new BodyCull(scene, PLANE_CLEARANCE);
+    this.cull = new BodyCull(scene, PLANE_CLEARANCE + margin);
     this.sweeps = scene.pairs.some(([i, j]) => scene.geometries[i].shape.type !== 'plane' && scene.geometries[j].shape.type !== 'plane');
     this.pairIndex = new Map(scene.pairs.map(([i, j], k) => [pairKey(i, j), k]));
     this.scratch = new Float64Array(state.model.stateNames.length);
@@ -185,6 +194,16 @@ export class ContactRun {
     this.detect();
     this.forcesToWrenches();
     for (let k = 0; k < this.inputs.length; k++) this.state.u[this.inputs[k]] = this.wrench[k];
+  }
+
+  /**
+   * After an accepted step to (t, x): the contacts there, and (elasto-plastic friction) the bristles the
+   * next step starts from (bristles.ts). The regularised law keeps nothing between steps.
+   */
+  accept(t: number, x: Float64Array): void {
+    if (!this.bristleWork) return;
+    this.apply(t, x);
+    this.bristleWork.keep(this.contacts, this.normalForces, this.body);
   }
 
   /** the pairs in contact at the last apply() are those applyActive() tests from now on */
@@ -218,7 +237,7 @@ export class ContactRun {
     this.contacts.clear();
     for (const k of this.activePairs) {
       const [i, j] = pairs[k];
-      collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, 0, k);
+      collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, this.margin, k);
     }
     this.forcesToWrenches();
     for (let k = 0; k < this.inputs.length; k++) this.state.u[this.inputs[k]] = this.wrench[k];
@@ -270,7 +289,7 @@ export class ContactRun {
     const { cull } = this,
       culled = (k: number) => cull.active && cull.clear[geometries[bounded[k]].body] === 1;
     for (let k = 0; k < bounded.length; k++)
-      if (!culled(k)) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], 0);
+      if (!culled(k)) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], this.margin);
     if (this.sweeps) {
       this.sap.find(this.bounds);
       for (let k = 0; k < this.sap.pairCount; k++) this.test(bounded[this.sap.pairs[2 * k]], bounded[this.sap.pairs[2 * k + 1]]);
@@ -296,7 +315,7 @@ export class ContactRun {
       nz = pose[a + 8];
     const lowest =
       nx * (b[at + (nx > 0 ? 0 : 3)] - pose[a + 9]) + ny * (b[at + (ny > 0 ? 1 : 4)] - pose[a + 10]) + nz * (b[at + (nz > 0 ? 2 : 5)] - pose[a + 11]);
-    return lowest > PLANE_CLEARANCE;
+    return lowest > PLANE_CLEARANCE + this.margin;
   }
 
   private test(i: number, j: number): void {
@@ -304,7 +323,7 @@ export class ContactRun {
     if (pair === undefined) return;
     this.narrowTests++;
     const { geometries } = this.scene;
-    collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, 0, pair);
+    collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, this.margin, pair);
   }
 
   private forcesToWrenches(): void {
@@ -315,7 +334,8 @@ export class ContactRun {
       ((this.forces = new Float64Array(3 * c.dist.length)),
         (this.normalForces = new Float64Array(c.dist.length)),
         (this.sticks = new Uint8Array(c.dist.length)));
-    const { vA, vB, vRel: v, f } = this;
+    const { vA, vB, vRel: v, f, bristleWork: work } = this;
+    work?.match(c, this.body);
     let regime = 0;
     for (let k = 0; k < c.count; k++) {
       const [i, j] = scene.pairs[c.pair[k]];
@@ -325,11 +345,14 @@ export class ContactRun {
       for (let q = 0; q < 3; q++) ((p[q] = c.point[3 * k + q]), (n[q] = c.normal[3 * k + q]));
       (this.pointVelocity(vA, bA, p), this.pointVelocity(vB, bB, p));
       for (let q = 0; q < 3; q++) v[q] = vB[q] - vA[q];
-      this.normalForces[k] = contactForce(f, scene.materials[c.pair[k]], c.dist[k], n, v, scene.slipSpeed);
+      const material = scene.materials[c.pair[k]];
+      this.normalForces[k] = work
+        ? elastoPlasticForce(f, work.next, NEXT_STRIDE * k, material, c.dist[k], n, v, work.deflection(k, bA, bB, this.body))
+        : contactForce(f, material, c.dist[k], n, v, scene.slipSpeed);
       this.forces.set(f, 3 * k);
       this.sticks[k] = 0;
       if (this.normalForces[k] > 0) {
-        this.sticks[k] = this.sticking(c.pair[k], n, v) ? 1 : 0;
+        this.sticks[k] = (work ? work.next[NEXT_STRIDE * k + 3] === 0 || this.sticking(c.pair[k], n, v, 0) : this.sticking(c.pair[k], n, v)) ? 1 : 0;
         regime = Math.imul(regime ^ (2 * c.pair[k] + this.sticks[k] + 1), 0x9e3779b1);
       }
       (this.addWrench(bB, p, f, 1), this.addWrench(bA, p, f, -1));
@@ -392,11 +415,12 @@ export class ContactRun {
   }
 
   /**
-   * Does the pair's contact stick: its slip below STICK_SLIP v_s, or reversed since the pair's last
+   * Does the pair's contact stick: its slip below `below` (STICK_SLIP v_s; elasto-plastic friction: 0, it
+   * tells sticking by its cone), or reversed since the pair's last
    * evaluation (a fixed step too large for the friction's stiffness makes it chatter about zero at
    * slips far above v_s, where the law looks soft; the reversal gives it away)
    */
-  private sticking(pair: number, n: ArrayLike<number>, v: ArrayLike<number>): boolean {
+  private sticking(pair: number, n: ArrayLike<number>, v: ArrayLike<number>, below = STICK_SLIP * this.scene.slipSpeed): boolean {
     const vn = n[0] * v[0] + n[1] * v[1] + n[2] * v[2],
       last = this.lastSlip,
       at = 3 * pair;
@@ -405,7 +429,7 @@ export class ContactRun {
       tz = v[2] - vn * n[2];
     const reversed = tx * last[at] + ty * last[at + 1] + tz * last[at + 2] < 0;
     ((last[at] = tx), (last[at + 1] = ty), (last[at + 2] = tz));
-    return reversed || Math.hypot(tx, ty, tz) < STICK_SLIP * this.scene.slipSpeed;
+    return reversed || Math.hypot(tx, ty, tz) < below;
   }
 
   /** the velocity of body b's material point at p: v + w x (p - r); the world's: 0 */

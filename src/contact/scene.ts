@@ -19,7 +19,7 @@ import type { PairMaterial } from './material.ts';
 import { parentChildPairs, selectPairs } from './scene-pairs.ts';
 import { quaternionMatrix } from './pose.ts';
 import type { CollisionShape } from './shapes.ts';
-import { DEFAULT_SLIP_SPEED } from './law.ts';
+import { DEFAULT_SLIP_SPEED, type FrictionLaw } from './law.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type FrameKinematics, frameKinematics } from './kinematics.ts';
 
@@ -39,6 +39,8 @@ export interface SceneGeometry {
 export interface ContactOptions {
   /** the regularised friction's slip speed v_s (m/s, law.ts; default 1e-4) */
   slipSpeed?: number;
+  /** 'regularised' (default; law.ts) or 'elasto-plastic' (elasto-plastic.ts: sticks without creep) */
+  friction?: FrictionLaw;
 }
 
 /** a mechanism's collision geometry, the pairs that may touch and their parameters: what simulate({ contact }) runs with */
@@ -53,9 +55,19 @@ export class ContactScene {
   readonly materials: readonly PairMaterial[];
   /** the regularised friction's slip speed (m/s) */
   readonly slipSpeed: number;
+  /** the friction law of every pair */
+  readonly friction: FrictionLaw;
 
-  private constructor(bodies: string[], geometries: SceneGeometry[], pairs: [number, number][], materials: PairMaterial[], slipSpeed: number) {
+  private constructor(
+    bodies: string[],
+    geometries: SceneGeometry[],
+    pairs: [number, number][],
+    materials: PairMaterial[],
+    slipSpeed: number,
+    friction: FrictionLaw,
+  ) {
     ((this.bodies = bodies), (this.geometries = geometries), (this.pairs = pairs), (this.materials = materials), (this.slipSpeed = slipSpeed));
+    this.friction = friction;
   }
 
   /**
@@ -72,6 +84,9 @@ export class ContactScene {
     const slip = options.slipSpeed ?? DEFAULT_SLIP_SPEED;
     if (!(slip > 0 && Number.isFinite(slip)))
       throw new ModelError(`contact slipSpeed ${slip} is not a finite number > 0`, { hint: 'give the friction regularisation speed in m/s, e.g. 1e-4' });
+    const friction = options.friction ?? 'regularised';
+    if (friction !== 'regularised' && friction !== 'elasto-plastic')
+      throw new ModelError(`contact friction law "${String(friction)}" is not known`, { hint: "use 'regularised' (the default) or 'elasto-plastic'" });
     elaborate(mech);
     const all = components(mech);
     const groups = rigidGroups(
@@ -113,6 +128,7 @@ export class ContactScene {
       pairs,
       materials,
       slip,
+      friction,
     );
   }
 }

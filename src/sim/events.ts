@@ -74,10 +74,36 @@ export interface LastEvent {
 /** a stepper that stops at the events of a model that has them, and counts them */
 export type EventStepper = Stepper & { counts(): EventCount[]; readonly last: LastEvent | undefined };
 
+/**
+ * Where the events come from: a compiled model's (withEvents), or another source of indicators at
+ * (t, x) (sim/contact-events.ts: contacts that make and break). `events` name them and give their
+ * directions; apply(k, t, x) does event k's actions on x (none: the run only restarts there).
+ */
+export interface EventSource {
+  readonly events: readonly Pick<EventInfo, 'name' | 'component' | 'direction' | 'reinit' | 'set'>[];
+  /** the model is evaluated at (t, x) before the indicators and the actions */
+  readonly readsModel: boolean;
+  indicators(t: number, x: Float64Array, out: Float64Array): void;
+  apply(k: number, t: number, x: Float64Array): void;
+  /** false: no Zeno guard (events that may come close without end, as a resting contact's) */
+  readonly zeno?: boolean;
+}
+
 // (state of a model with events, its derivatives, stepper factory, x0, settings) => a stepper that stops at the events and applies them
 export function withEvents(state: ModelState, deriv: Derivatives, make: MakeStepper, x0: Float64Array, settings: EventSettings = {}): EventStepper {
-  const events = state.model.data.events!;
-  return new Events(state, deriv, make, make(x0, 0), events.events, events.readsModel, settings);
+  const { events, readsModel } = state.model.data.events!;
+  const source: EventSource = {
+    events,
+    readsModel,
+    indicators: (t, x, out) => state.indicators(t, x, out),
+    apply: (k, t, x) => state.applyEvent(k, t, x),
+  };
+  return withEventSource(source, deriv, make, x0, settings);
+}
+
+// (events' source, derivatives, stepper factory, x0, settings) => a stepper that stops at the source's events and applies them
+export function withEventSource(source: EventSource, deriv: Derivatives, make: MakeStepper, x0: Float64Array, settings: EventSettings = {}): EventStepper {
+  return new Events(source, deriv, make, make(x0, 0), settings);
 }
 
 /** a time span as people write it: 1e-6, not 0.000001 */
@@ -107,26 +133,29 @@ class Events extends WrappingStepper implements EventStepper {
   private readonly zenoCount: number;
   last: LastEvent | undefined;
 
+  private readonly events: EventSource['events'];
+  private readonly readsModel: boolean;
+
   constructor(
-    private readonly state: ModelState,
+    private readonly source: EventSource,
     private readonly deriv: Derivatives,
     private readonly make: MakeStepper,
     first: Stepper,
-    private readonly events: readonly EventInfo[],
-    private readonly readsModel: boolean,
     settings: EventSettings,
   ) {
     super();
+    this.events = source.events;
+    this.readsModel = source.readsModel;
     this.inner = first;
     this.name = first.name;
-    this.n = events.length;
+    this.n = this.events.length;
     this.g = new Float64Array(this.n);
     this.gEnd = new Float64Array(this.n);
     this.gTrial = new Float64Array(this.n);
     this.xTrial = new Float64Array(first.x.length);
     this.scratch = new Float64Array(first.x.length);
     this.count = new Int32Array(this.n);
-    this.times = events.map(() => Float64Array.of(-Infinity, -Infinity, -Infinity));
+    this.times = this.events.map(() => Float64Array.of(-Infinity, -Infinity, -Infinity));
     this.streak = new Int32Array(this.n);
     this.minInterval = settings.minEventInterval ?? DEFAULT_MIN_EVENT_INTERVAL;
     this.zenoCount = settings.zenoCount ?? DEFAULT_ZENO_COUNT;
@@ -177,7 +206,7 @@ class Events extends WrappingStepper implements EventStepper {
   /** g at (t, x), the model evaluated first when an indicator reads an unknown */
   private indicators(t: number, x: Float64Array, out: Float64Array): void {
     if (this.readsModel) this.deriv(this.scratch, x, t);
-    this.state.indicators(t, x, out);
+    this.source.indicators(t, x, out);
   }
 
   /** indicator i at time s of the last step (dense output) */
@@ -261,9 +290,9 @@ class Events extends WrappingStepper implements EventStepper {
     const x = this.stateAt(te);
     this.last = { k, t: te, before: Float64Array.from(x) };
     if (this.readsModel) this.deriv(this.scratch, x, te);
-    this.state.applyEvent(k, te, x);
+    this.source.apply(k, te, x);
     this.count[k]++;
-    this.guard(k, te);
+    if (this.source.zeno !== false) this.guard(k, te);
     this.retire(this.inner);
     this.inner = this.make(x, te);
     this.indicators(te, this.inner.x, this.g);

@@ -16,9 +16,11 @@ import { DEFAULT_INTEGRATOR, INTEGRATORS, type IntegrationStats, type Integrator
 import { StepFailure, type StepperSettings } from './steppers/stepper.ts';
 import { timeAt } from './steppers/rk4.ts';
 import { type Controller, controllerHook } from './controller.ts';
-import { type EventCount, type EventStepper, type MakeStepper, withEvents } from './events.ts';
+import { type EventCount, type EventStepper, type MakeStepper, withEventSource, withEvents } from './events.ts';
+import { contactEventSource } from './contact-events.ts';
 import { type IterationStats, statsSince } from '../codegen/relax-iterate.ts';
 import { ContactRun } from '../contact/run.ts';
+import { Bristles } from '../contact/bristles.ts';
 import { expandContactSignals, isContactSignal, pairSignalIndex } from '../contact/signals.ts';
 import type { ContactScene } from '../contact/scene.ts';
 import { checkStickStep } from './stick-step.ts';
@@ -79,6 +81,8 @@ export interface SimulateOptions<S extends string = string> {
    * or by differences of the whole derivatives, n evaluations each ('differences', as before)
    */
   jacobian?: 'contact' | 'differences';
+  /** contact: locate each pair's making and breaking (its least distance through 0) as events and restart there (sim/contact-events.ts); default false */
+  contactEvents?: boolean;
   /** called with the fraction done, at most every 1% */
   onProgress?: (fraction: number) => void;
   /**
@@ -113,6 +117,10 @@ export function checkSimulateOptions(options: SimulateOptions): void {
   if (!(Number.isFinite(step) && step > 0)) throw new UsageError(`step ${step} must be a finite number > 0`, { hint: 'e.g. --step 1e-3' });
   if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) throw new UsageError(`interval ${interval} must be > 0`);
   if (!INTEGRATORS.includes(integrator)) throw new UsageError(`integrator "${integrator}" is not known`, { hint: `use ${INTEGRATORS.join(' or ')}` });
+  if (options.contactEvents && !options.contact)
+    throw new UsageError('contactEvents asks for the contacts of a run without contact', {
+      hint: 'give the run its contact scene (contact), or drop contactEvents',
+    });
   const { minEventInterval: gap, zenoCount: count } = options;
   if (gap !== undefined && !(Number.isFinite(gap) && gap >= 0))
     throw new UsageError(`minEventInterval ${gap} must be a finite number >= 0`, { hint: 'e.g. 1e-6 (s)' });
@@ -283,10 +291,12 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
       return typeof f === 'function' ? ([name, f] as const) : undefined;
     })
     .filter((x) => x !== undefined);
+  // elasto-plastic friction: one set of bristles for the run's ContactRuns (contact/bristles.ts), kept after every accepted step
+  const bristles = options.contact?.friction === 'elasto-plastic' ? new Bristles(options.contact.pairs.length) : undefined;
   // the derivatives of a state with the run's input functions and controller
   const derivativesOf = (s: ModelState, made?: (c: ContactRun, held: Derivatives) => void): Derivatives => {
     const control = options.controller && controllerHook(s, options.controller, options.controllerName ?? (options.controller.name || 'controller'));
-    const touch = options.contact && new ContactRun(options.contact, s);
+    const touch = options.contact && new ContactRun(options.contact, s, 'kinematics', bristles);
     if (touch)
       made?.(touch, (dx, x, t) => {
         for (const [name, f] of inputFns) s.setInput(name, f(t));
@@ -336,7 +346,7 @@ function prepare<S extends string>(compiled: CompiledModel | ModelState, options
     probeContact: () => probeContact,
     jacobianParts: () => {
       prober();
-      return held && { state: probe!.state, held, touch: new ContactRun(options.contact!, probe!.state), before: prober };
+      return held && { state: probe!.state, held, touch: new ContactRun(options.contact!, probe!.state, 'kinematics', bristles), before: prober };
     },
     samples: sampleCount(options),
     before,
@@ -403,13 +413,19 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
   // a model with events: a stepper that stops at them (sim/events.ts)
   const stepper = state.model.data.events
     ? (run.events = withEvents(state, deriv, restarts(integrator, deriv, settings), x, options))
-    : STEPPERS[integrator](x, deriv, 0, settings);
+    : options.contact && options.contactEvents
+      ? (run.events = withEventSource(contactEventSource(options.contact, state.model.createState()), deriv, restarts(integrator, deriv, settings), x, options))
+      : STEPPERS[integrator](x, deriv, 0, settings);
   run.integration = { integrator: integrator === 'auto' ? 'rk4' : integrator, ...stepper.stats };
   const { switched } = settings;
   for (let s = every; s < steps + every; s += every) {
     const t = s >= steps ? stop : timeAt(s, step); // the RK4 sampling grid
     try {
-      while (stepper.t < t) stepper.step(t);
+      while (stepper.t < t) {
+        stepper.step(t);
+        // elasto-plastic friction: the bristles the next step starts from (contact/bristles.ts)
+        contact?.accept(stepper.t, stepper.x);
+      }
     } catch (e) {
       if (e instanceof StepFailure) throw nonFinite(state, e.t, e.x, e.h, deriv);
       throw e;
