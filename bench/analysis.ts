@@ -7,7 +7,9 @@
 // mjd_transitionFD on an MJCF of the same model (the Menagerie file for the
 // iiwa; src/bench/mjcf.ts writes the PUMA's and the humanoid's). What the
 // generated analysis code costs to make, and its size, beside the forward
-// code's, close the table. A table on stdout, JSON in bench/results/. The
+// code's, close the table. A table on stdout, JSON in bench/results/analysis/
+// (one file per run, kept out of git: the checked-in results are the ones
+// docs/performance shows, test/docs/bench-pages.test.ts). The
 // loop rows (four-bar, six-bar: derivatives through the loop's blocks,
 // plan-tangents.ts) have no MJCF for MuJoCo; their frame Jacobian solves
 // the loop at q first (frame-jacobian.ts); their points stay near the
@@ -227,7 +229,7 @@ for (const key of values.rows!.split(',')) {
   );
   results.push({ row: key, name: row.name, n: k.n, mode: k.mode, timings: k.timings, compile: c, mujocoC: native });
 }
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-const file = join(root, 'bench/results', `analysis-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+mkdirSync(join(root, 'bench/results/analysis'), { recursive: true });
+const file = join(root, 'bench/results/analysis', `analysis-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(file, JSON.stringify(results, null, 2));
 console.log(`\n${file}`);
