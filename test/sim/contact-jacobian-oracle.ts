@@ -2,7 +2,7 @@
 // shared by contact-jacobian.test.ts and contact-jacobian-plastic.test.ts: f(x) with
 // contact on a state of its own, fourth-order central differences of it, and the
 // worst row error of the chain rule's whole J against them.
-import type { ContactScene } from 'kron';
+import { type ContactScene, Mechanism } from 'kron';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import type { ModelState } from '../../src/codegen/state.ts';
 import type { Bristles } from '../../src/contact/bristles.ts';
@@ -69,3 +69,17 @@ export const at = (compiled: CompiledModel, state: ModelState, values: Record<st
   for (const [name, v] of Object.entries(values)) x[compiled.stateNames.indexOf(name)] = v;
   return x;
 };
+
+/** a 2 kg box (0.4 x 0.2 x 0.3 m) on a free joint j over the ground, stiff and damped, friction 0.7: four corners touch */
+export function boxOnCorners(): Mechanism {
+  const m = new Mechanism('box-on-plane');
+  const j = m.free('j');
+  const box = m.body('box', {
+    m: 2,
+    I: [0.02, 0.03, 0.04],
+    collision: [{ shape: { type: 'box', size: [0.4, 0.2, 0.3] }, material: { stiffness: 1e5, damping: 200, friction: 0.7 } }],
+  });
+  m.ground();
+  (m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, box.frame_a));
+  return m;
+}

@@ -16,7 +16,7 @@ import { ContactRun } from '../../src/contact/run.ts';
 import type { Controller } from '../../src/sim/controller.ts';
 import sphereOnPlane from '../../mechanisms/sphere-on-plane.ts';
 import { go2Kron } from '../../bench/contact-robots/go2.ts';
-import { at, compare, setUp } from './contact-jacobian-oracle.ts';
+import { at, boxOnCorners, compare, setUp } from './contact-jacobian-oracle.ts';
 
 /** bristles kept at x0 (an accepted step there), then J at x0 moved by dx (the states named) */
 function stretched(compiled: CompiledModel, contact: ContactScene, x0: Float64Array, moved: Record<string, number>, controller?: Controller) {
@@ -51,15 +51,7 @@ describe('the chain-rule Jacobian with elasto-plastic friction against differenc
   });
 
   it('a box on its four corners, pushed a little along x and turned about its normal', () => {
-    const m = new Mechanism('box-on-plane');
-    const j = m.free('j');
-    const box = m.body('box', {
-      m: 2,
-      I: [0.02, 0.03, 0.04],
-      collision: [{ shape: { type: 'box', size: [0.4, 0.2, 0.3] }, material: { stiffness: 1e5, damping: 200, friction: 0.7 } }],
-    });
-    m.ground();
-    (m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, box.frame_a));
+    const m = boxOnCorners();
     const compiled = compile(m);
     const c = Math.cos(0.0005),
       q = Math.sin(0.0005);

@@ -20,9 +20,9 @@
 // term — the contact point's motion over the surface, the lever arm's change,
 // the normal force's share in the friction — misses by 1e-3 or more of its row.
 import { describe, expect, it } from 'vitest';
-import { ContactScene, Mechanism, compile, simulate } from 'kron';
+import { ContactScene, compile, simulate } from 'kron';
 import { ContactRun } from '../../src/contact/run.ts';
-import { at, compare, setUp } from './contact-jacobian-oracle.ts';
+import { at, boxOnCorners, compare, setUp } from './contact-jacobian-oracle.ts';
 
 /** per solve form: the worst row error allowed (header) */
 const TOLERANCE = { torn: 1e-6, relaxed: 1e-5 };
@@ -45,15 +45,7 @@ describe('the chain-rule Jacobian with contact against differences of f', () => 
   });
 
   it('a box on a plane on its four corners, moving', () => {
-    const m = new Mechanism('box-on-plane');
-    const j = m.free('j');
-    const box = m.body('box', {
-      m: 2,
-      I: [0.02, 0.03, 0.04],
-      collision: [{ shape: { type: 'box', size: [0.4, 0.2, 0.3] }, material: { stiffness: 1e5, damping: 200, friction: 0.7 } }],
-    });
-    m.ground();
-    (m.connect(m.world.frame_b, j.frame_a), m.connect(j.frame_b, box.frame_a));
+    const m = boxOnCorners();
     const compiled = compile(m);
     const s = setUp(compiled, ContactScene.of(m));
     const c = Math.cos(0.0005),
