@@ -2,11 +2,11 @@
 // shape is plain data: its vertices; this is the derived part the narrow
 // phase reads): the hull's own vertices (points inside the hull dropped,
 // they never support), and its faces as polygons, coplanar triangles of the
-// incremental hull (src/io/convex-hull.ts) merged, each with its outward
+// incremental hull (convex-hull.ts) merged, each with its outward
 // unit normal n and offset d (n.x = d on the face). A box's 8 corners give
 // 6 quads, so a hull of a box has the box's faces (narrow/convex-pair.ts
 // clips them as box-box.ts clips a box's).
-import { convexHull } from '../io/convex-hull.ts';
+import { convexHull } from './convex-hull.ts';
 
 export interface HullFace {
   /** outward unit normal, in the shape's frame */

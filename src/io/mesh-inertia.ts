@@ -41,7 +41,7 @@ import { principalMoments } from '../library/multibody/body.ts';
 import type { Vec3 } from './urdf-parse.ts';
 import { type Quat, rotate } from './mjcf-frame.ts';
 import { type MeshSource, type TriangleMesh, meshFail } from './mesh-file.ts';
-import { convexHull } from './convex-hull.ts';
+import { convexHull } from '../contact/convex-hull.ts';
 
 export type MeshInertiaRule = 'legacy' | 'exact' | 'convex' | 'shell';
 

@@ -1,5 +1,6 @@
 // The convex hull of a point set as outward triangles, for MuJoCo's
-// <mesh inertia="convex"> (mesh-inertia.ts), by the incremental algorithm
+// <mesh inertia="convex"> (io/mesh-inertia.ts) and the contact shape `convex`
+// (hull.ts), by the incremental algorithm
 // (de Berg et al., Computational Geometry, 3rd ed., ch. 11): a first
 // tetrahedron of extreme points, then each point outside the hull replaces
 // the faces it sees by a fan from the horizon (the edges between faces it

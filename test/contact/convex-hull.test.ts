@@ -1,11 +1,11 @@
-// The convex hull (src/io/convex-hull.ts) against brute force: for points
+// The convex hull (src/contact/convex-hull.ts) against brute force: for points
 // in general position, a triangle of three of them is a hull face exactly
 // when every other point lies on one side of its plane; the hull's volume is
 // the sum of those faces' signed tetrahedra (divergence theorem). Fuzzed over
 // random point clouds; a grid (many coplanar points) has the box's volume;
 // a flat set has no hull.
 import { describe, expect, it } from 'vitest';
-import { convexHull } from '../../src/io/convex-hull.ts';
+import { convexHull } from '../../src/contact/convex-hull.ts';
 import { rng } from '../../src/bench/timing.ts';
 
 const at = (xyz: readonly number[], i: number) => xyz.slice(3 * i, 3 * i + 3);
