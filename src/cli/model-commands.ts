@@ -17,6 +17,7 @@ import {
   integratorOf,
 } from '../sim/simulate.ts';
 import { FIXED_STEP } from '../sim/steppers/index.ts';
+import { PLASTIC_START } from '../sim/steppers/auto.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
 import { PlanUnavailable, cachedCompile, loadCompiler, lookUp } from './cached-compile.ts';
@@ -153,6 +154,8 @@ function parseTear(spec: string, remove: boolean): TearOverride {
 /** the default integrator went on with radau: said aloud, with where, why and the tolerances */
 function switchNote(switched: { time: number; reason: string }, options: SimulateOptions): string {
   const [rtol, atol] = [options.rtol ?? DEFAULT_RTOL, options.atol ?? DEFAULT_ATOL].map((v) => v.toExponential());
+  if (switched.reason === PLASTIC_START)
+    return `note: ${switched.reason}; the run used radau, the stiff solver (rtol ${rtol}, atol ${atol}), throughout; --integrator rk4 runs RK4 at --step instead`;
   return `note: ${switched.reason}; from time ${switched.time} the run went on with radau, the stiff solver (rtol ${rtol}, atol ${atol}); --integrator radau uses it throughout, --integrator rk4 stops there instead`;
 }
 

@@ -83,7 +83,8 @@ simulation options:
   --interval dt      sampling interval in s, a multiple of --step (default: every step)
   --integrator auto|rk4|adaptive|radau
                      auto (default): rk4 at --step while that step is stable for the model,
-                     radau from the first point where it is not (said on stderr); rk4:
+                     radau from the first point where it is not (said on stderr; from the
+                     start with --friction elasto-plastic); rk4:
                      fixed-step classical Runge-Kutta, an unstable step stops the run;
                      adaptive: Cash-Karp RK45 with error control, steps chosen between
                      samples; radau: implicit Radau IIA of order 5 with error control
@@ -123,7 +124,7 @@ simulation options:
   --friction law     with --contact: the contacts' friction law, regularised (default: Coulomb,
                      viscous below a slip of 1e-4 m/s, so a held contact creeps) or
                      elasto-plastic (a tangential spring to an anchor that slides at mu fn:
-                     sticks without creep; pair it with --integrator radau)
+                     sticks without creep; the default integrator runs it with radau)
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:

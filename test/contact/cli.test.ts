@@ -105,6 +105,11 @@ describe('kron simulate --contact --friction', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('UsageError: --friction must be regularised or elasto-plastic, got "elastoplastic"');
     expect(bad.stderr).toContain('did you mean elasto-plastic?');
+    // the default integrator runs the law with radau, and says so
+    const auto = await kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--friction', 'elasto-plastic', '--stop', '0.01', '--no-cache');
+    expect(auto.status).toBe(0);
+    expect(auto.stderr).toContain('note: contact with elasto-plastic friction');
+    expect(auto.stderr).toContain('the run used radau');
     const alone = await kron('simulate', 'mechanisms/sphere-on-plane.ts', '--friction', 'regularised', '--stop', '0.01', '--no-cache');
     expect(alone.status).toBe(2);
     expect(alone.stderr).toContain('UsageError: --friction needs --contact');
