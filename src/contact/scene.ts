@@ -97,7 +97,9 @@ export class ContactScene {
     const world = groupOf(mech.world.frame_b);
     const massive = all.filter((c): c is Body => c instanceof Body);
     const adjacent = parentChildPairs(
-      all.filter((c): c is Joint => c instanceof Joint).map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)] as const),
+      all
+        .filter((c): c is Joint => c instanceof Joint && !mech.contactRules.equalities.includes(c))
+        .map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)] as const),
       new Set(massive.map((b) => groupOf(b.frame_a))),
       world,
     );
