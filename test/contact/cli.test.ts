@@ -113,5 +113,9 @@ describe('kron simulate --contact --friction', () => {
     const alone = await kron('simulate', 'mechanisms/sphere-on-plane.ts', '--friction', 'regularised', '--stop', '0.01', '--no-cache');
     expect(alone.status).toBe(2);
     expect(alone.stderr).toContain('UsageError: --friction needs --contact');
+    // a sweep runs no contact: the flag is not one of its options
+    const sweep = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', '--friction', 'elasto-plastic', '--stop', '0.01');
+    expect(sweep.status).toBe(2);
+    expect(sweep.stderr).toContain("Unknown option '--friction'");
   });
 });
