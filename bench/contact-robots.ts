@@ -205,7 +205,7 @@ for (const mode of ['torn', 'relaxed'] as const) {
       who = `Kron ${mode}${friction === 'regularised' ? '' : ' e-p'}`;
     subjects.push({ scene: 'go2', who, stop: GO2_STOP, run: () => void kronRun(g, GO2_STOP, GO2_STOP) });
     subjects.push({ scene: 'humanoid', who, stop: HUMANOID_STOP, run: () => void kronRun(h, HUMANOID_STOP, HUMANOID_STOP) });
-    // auto keeps RK4 on Go2 with elasto-plastic friction (its checks pass at 1e-3 s): radau too, as the regularised law's run goes on
+    // auto runs elasto-plastic friction with radau from the start (sim/steppers/auto.ts); radau asked for by name too, the rows kept
     if (friction !== 'regularised') {
       subjects.push({ scene: 'go2', who: `${who} radau`, stop: GO2_STOP, run: () => void kronRun(g, GO2_STOP, GO2_STOP, undefined, 'radau') });
       subjects.push({

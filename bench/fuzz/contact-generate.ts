@@ -27,12 +27,16 @@
 //          force at 5e-4 m); damping up to critical (linear), or Hunt and
 //          Crossley's c = 3/2 alpha k with alpha up to 0.5 s/m (their
 //          restitution e ~ 1 - alpha v: from elastic to a dead stop at 2 m/s).
+//   friction per case the regularised law or (one case in two) the
+//          elasto-plastic one (contact/elasto-plastic.ts), drawn after the
+//          tips and bits, so a seed's tree is the same as before but for it.
 // The root starts high enough that nothing touches the ground, and falls onto
 // it within 0.6 s.
 import { Mechanism } from '../../src/index.ts';
 import type { Collider } from '../../src/contact/collider.ts';
 import { zOnto } from '../../src/contact/collider.ts';
 import type { ContactMaterial } from '../../src/contact/material.ts';
+import type { FrictionLaw } from '../../src/contact/law.ts';
 import { type CollisionShape, boundingRadius } from '../../src/contact/shapes.ts';
 import { prng } from '../../test/multibody/random-tree.ts';
 
@@ -73,6 +77,8 @@ export interface ContactTree {
   slipSpeed: number;
   /** the law of every geometry (a pair may not mix laws) */
   law: 'linear' | 'hunt-crossley';
+  /** the friction law of the scene (absent in cases stored before it was drawn: regularised) */
+  friction?: FrictionLaw;
   /** the run's end (s) */
   stop: number;
 }
@@ -160,6 +166,7 @@ export function generateContact(seed: number): ContactTree {
     l.bits = bits();
     if (!links.some((c) => c.parent === k) && rnd() < 0.5) l.tip = { radius: between(0.02, 0.04), bits: bits() };
   });
+  tree.friction = rnd() < 0.5 ? 'elasto-plastic' : 'regularised';
   return tree;
 }
 
@@ -254,5 +261,5 @@ export function buildContact(tree: ContactTree, seed: number): Mechanism {
 export function contactFeatures(tree: ContactTree): string {
   // S sphere, C capsule, B box, Y cylinder, H hull (convex)
   const letter = (s: CollisionShape) => ({ sphere: 'S', capsule: 'C', box: 'B', cylinder: 'Y', convex: 'H', plane: 'P' })[s.type];
-  return `base ${letter(tree.root.shape)}, links ${tree.links.map((l) => `${l.parent < 0 ? 'r' : l.parent + 1}${letter(l.shape)}${l.tip ? '+S' : ''}`).join(' ')}, ${tree.law}, v_s ${tree.slipSpeed}`;
+  return `base ${letter(tree.root.shape)}, links ${tree.links.map((l) => `${l.parent < 0 ? 'r' : l.parent + 1}${letter(l.shape)}${l.tip ? '+S' : ''}`).join(' ')}, ${tree.law}, ${tree.friction === 'elasto-plastic' ? 'elasto-plastic friction' : `v_s ${tree.slipSpeed}`}`;
 }

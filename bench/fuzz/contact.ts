@@ -15,7 +15,11 @@
 //           energy above the ground at the start)
 //   energy  energy.total above its start by more than ENERGY_TOL of E (the
 //           contacts' springs store energy, their dampers and friction and
-//           the joints' dampers take it: it may not grow without input), or
+//           the joints' dampers take it: it may not grow without input;
+//           elasto-plastic friction: more than that and what its bristles
+//           can hold, the largest over the samples of the sum over the
+//           pushing contacts of (mu fn)^2 / (2 kt), which energy.total does
+//           not count), or
 //           energy.total - contact_work above its start by more than
 //           WORK_TOL of E: contact_work is a state, integrated through each
 //           impact at the run's step, and a fixed step meets the force's
@@ -29,6 +33,8 @@
 //           to 0.06, failed seed 84: total - work 3.3e-2 E, energy.total
 //           not rising: the work's onset error at a small fast sphere's
 //           landing at RK4's step.)
+//   friction the case's law (contact-generate.ts): the regularised one, or
+//           elasto-plastic, which the default integrator runs with radau
 //   disagree the torn and relaxed forms' derivatives at sampled states with
 //           contacts (up to 4, with the same contact forces written into
 //           each, ContactRun) differ by more than 1e-10 relative
@@ -37,6 +43,7 @@
 // relative to the bound, and the largest energy rise.
 import { ContactScene, KronError, compile, simulate, type CompiledModel } from '../../src/index.ts';
 import { ContactRun } from '../../src/contact/run.ts';
+import { tangentialSpring } from '../../src/contact/elasto-plastic.ts';
 import type { CaseResult } from './check.ts';
 import { type Bits, type ContactTree, GROUND_BITS, buildContact, contactFeatures } from './contact-generate.ts';
 
@@ -55,7 +62,7 @@ export function contactCase(seed: number, tree: ContactTree): CaseResult {
   try {
     forms = (['torn', 'relaxed'] as const).map((mode) => {
       const mech = buildContact(tree, seed);
-      return { compiled: compile(mech, { mode }), scene: ContactScene.of(mech, { slipSpeed: tree.slipSpeed }) };
+      return { compiled: compile(mech, { mode }), scene: ContactScene.of(mech, { slipSpeed: tree.slipSpeed, friction: tree.friction }) };
     });
   } catch (e) {
     return e instanceof KronError ? fail('run-failed', `compile: ${describeError(e)}`) : fail('crash', `compile: ${describeError(e)}`);
@@ -94,36 +101,43 @@ export function contactCase(seed: number, tree: ContactTree): CaseResult {
     kept = -Infinity,
     deepest = 0;
   for (let s = 0; s < res.length; s++) ((rise = Math.max(rise, energy[s] - energy[0])), (kept = Math.max(kept, energy[s] - work[s] - energy[0])));
-  if (rise > ENERGY_TOL * E)
+  // the depth of every sample, and up to 4 samples with contacts pushing for the two forms
+  const probe = new ContactRun(scene, compiled.createState());
+  const withContact: number[] = [];
+  let selfSamples = 0,
+    deepestSelf = 0,
+    held = 0;
+  const plastic = scene.friction === 'elasto-plastic';
+  for (let s = 0; s < res.length; s++) {
+    const x = Float64Array.from(compiled.stateNames, (_, i) => columns[i][s]);
+    probe.apply(res.time[s], x);
+    const c = probe.contacts;
+    let pushes = false,
+      self = false,
+      holds = 0;
+    for (let q = 0; q < c.count; q++) {
+      const fn = probe.normalForces[q],
+        material = scene.materials[c.pair[q]];
+      if (plastic && fn > 0) holds += (material.mu * fn) ** 2 / (2 * tangentialSpring(material, -c.dist[q])[0]);
+      const [a] = scene.pairs[c.pair[q]];
+      if (scene.geometries[a].shape.type === 'plane') deepest = Math.max(deepest, -c.dist[q]);
+      else ((deepestSelf = Math.max(deepestSelf, -c.dist[q])), (self ||= probe.normalForces[q] > 0));
+      pushes ||= probe.normalForces[q] > 0;
+    }
+    held = Math.max(held, holds);
+    if (pushes) withContact.push(s);
+    if (self) selfSamples++;
+  }
+  if (rise > ENERGY_TOL * E + held)
     return fail(
       'energy',
-      `energy.total rose by ${rise.toPrecision(3)} J (${(rise / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`,
+      `energy.total rose by ${rise.toPrecision(3)} J (${(rise / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground${held ? `, beyond the ${held.toPrecision(3)} J the bristles can hold` : ''}) with no input`,
     );
   if (kept > WORK_TOL * E)
     return fail(
       'energy',
       `energy.total - contact_work rose by ${kept.toPrecision(3)} J (${(kept / E).toPrecision(3)} of the ${E.toPrecision(3)} J above the ground) with no input`,
     );
-  // the depth of every sample, and up to 4 samples with contacts pushing for the two forms
-  const probe = new ContactRun(scene, compiled.createState());
-  const withContact: number[] = [];
-  let selfSamples = 0,
-    deepestSelf = 0;
-  for (let s = 0; s < res.length; s++) {
-    const x = Float64Array.from(compiled.stateNames, (_, i) => columns[i][s]);
-    probe.apply(res.time[s], x);
-    const c = probe.contacts;
-    let pushes = false,
-      self = false;
-    for (let q = 0; q < c.count; q++) {
-      const [a] = scene.pairs[c.pair[q]];
-      if (scene.geometries[a].shape.type === 'plane') deepest = Math.max(deepest, -c.dist[q]);
-      else ((deepestSelf = Math.max(deepestSelf, -c.dist[q])), (self ||= probe.normalForces[q] > 0));
-      pushes ||= probe.normalForces[q] > 0;
-    }
-    if (pushes) withContact.push(s);
-    if (self) selfSamples++;
-  }
   if (Math.max(deepest, deepestSelf) > depthBound)
     return fail(
       'tunnel',
@@ -150,7 +164,7 @@ export function contactCase(seed: number, tree: ContactTree): CaseResult {
   return {
     ...base,
     cls: 'agree',
-    note: `deepest ${(deepest / depthBound).toPrecision(2)} of the bound${selfSamples ? `, self-contact in ${selfSamples} samples (deepest ${(deepestSelf / depthBound).toPrecision(2)} of the bound)` : ''}, energy rise ${(Math.max(rise, 0) / E).toExponential(1)} of E (with the work ${(Math.max(kept, 0) / E).toExponential(1)}), ${new Set(picks).size} states compared`,
+    note: `deepest ${(deepest / depthBound).toPrecision(2)} of the bound${selfSamples ? `, self-contact in ${selfSamples} samples (deepest ${(deepestSelf / depthBound).toPrecision(2)} of the bound)` : ''}, energy rise ${(Math.max(rise, 0) / E).toExponential(1)} of E (with the work ${(Math.max(kept, 0) / E).toExponential(1)}${plastic ? `; the bristles hold up to ${(held / E).toExponential(1)} of E` : ''}), ${new Set(picks).size} states compared`,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   integratorOf,
 } from '../sim/simulate.ts';
 import { FIXED_STEP } from '../sim/steppers/index.ts';
+import { PLASTIC_START } from '../sim/steppers/auto.ts';
 import type { Model } from '../model/index.ts';
 import { type LoadedModel, loadController, openModel } from './load.ts';
 import { PlanUnavailable, cachedCompile, loadCompiler, lookUp } from './cached-compile.ts';
@@ -28,6 +29,8 @@ import { progressBar } from './progress.ts';
 import { writeOutput } from '../node/output-file.ts';
 import { writeCSV, writeJSON } from './simulate-output.ts';
 import { shipped } from '../node/package.ts';
+import { FRICTION_LAWS, type FrictionLaw } from '../contact/law.ts';
+import { didYouMean } from '../suggest.ts';
 
 export { COMPILE_HELP, MODEL_FLAGS, SIMULATE_HELP } from './model-help.ts';
 
@@ -72,6 +75,7 @@ export const SIMULATE_OPTIONS = {
   'call-timeout': { type: 'string' },
   contact: { type: 'boolean', default: false },
   'self-contact': { type: 'boolean', default: false },
+  friction: { type: 'string' },
   'unsafe-step': { type: 'boolean', default: false },
   'min-event-interval': { type: 'string' },
   'zeno-count': { type: 'string' },
@@ -150,6 +154,8 @@ function parseTear(spec: string, remove: boolean): TearOverride {
 /** the default integrator went on with radau: said aloud, with where, why and the tolerances */
 function switchNote(switched: { time: number; reason: string }, options: SimulateOptions): string {
   const [rtol, atol] = [options.rtol ?? DEFAULT_RTOL, options.atol ?? DEFAULT_ATOL].map((v) => v.toExponential());
+  if (switched.reason === PLASTIC_START)
+    return `note: ${switched.reason}; the run used radau, the stiff solver (rtol ${rtol}, atol ${atol}), throughout; --integrator rk4 runs RK4 at --step instead`;
   return `note: ${switched.reason}; from time ${switched.time} the run went on with radau, the stiff solver (rtol ${rtol}, atol ${atol}); --integrator radau uses it throughout, --integrator rk4 stops there instead`;
 }
 
@@ -327,14 +333,26 @@ export async function runCompile(args: string[], io: Io): Promise<void> {
   io.stdout.write(values.json ? JSON.stringify(compiled.report, null, 2) + '\n' : formatReport(compiled.report) + '\n');
 }
 
-/** --contact: the scene of a mechanism's collision geometry (src/contact); a model that is no mechanism is a usage error */
-async function contactScene(model: Model, file: string, io: Io): Promise<SimulateOptions['contact']> {
+/** --friction: the contact's friction law (undefined: the default); a UsageError without --contact or for a law not known */
+export function frictionLaw(values: Partial<Pick<Values, 'friction' | 'contact'>>): FrictionLaw | undefined {
+  const law = values.friction;
+  if (law === undefined) return undefined;
+  if (!values.contact) throw new UsageError('--friction needs --contact', { hint: `give --contact --friction ${law} (the friction law of the contacts)` });
+  if (!(FRICTION_LAWS as readonly string[]).includes(law))
+    throw new UsageError(`--friction must be ${FRICTION_LAWS.join(' or ')}, got "${law}"`, {
+      hint: `${didYouMean(law, FRICTION_LAWS)}regularised (the default): Coulomb with creep below 1e-4 m/s; elasto-plastic: sticks without creep (with --integrator radau)`,
+    });
+  return law as FrictionLaw;
+}
+
+/** --contact: the scene of a mechanism's collision geometry (src/contact) with the friction law asked for; a model that is no mechanism is a usage error */
+async function contactScene(model: Model, file: string, io: Io, friction: FrictionLaw | undefined): Promise<SimulateOptions['contact']> {
   const [{ Mechanism }, { ContactScene }] = await Promise.all([import('../library/multibody/mechanism.ts'), import('../contact/scene.ts')]);
   if (!(model instanceof Mechanism))
     throw new UsageError(`--contact applies to mechanisms (models built with Mechanism); ${file} is not one`, {
       hint: 'give bodies collision geometry (BodyOptions.collision) and a ground (Mechanism.ground) in a mechanism',
     });
-  const scene = ContactScene.of(model);
+  const scene = ContactScene.of(model, { friction });
   if (scene.geometries.length === 0)
     io.stderr.write(`warning: --contact: ${file} has no collision geometry (BodyOptions.collision, Mechanism.ground), so no contact acts\n`);
   return scene;
@@ -354,6 +372,7 @@ export async function runSimulate(args: string[], io: Io): Promise<void> {
 async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<void> {
   const { values, file } = parse(args, 'simulate', io);
   const options = simulateOptions(values);
+  const friction = frictionLaw(values);
   warnUnsafeStep(options, io);
   applyTimeouts(values);
   if (values.controller !== undefined) {
@@ -363,7 +382,7 @@ async function simulateCommand(args: string[], io: Io, eager: boolean): Promise<
   const json = values.out?.endsWith('.json');
   const loaded = await compileFrom(file, values, io, 'forward', { eager: eager || json === true || values.contact, warn: !eager });
   const { compiled } = loaded;
-  if (values.contact) options.contact = await contactScene(loaded.model, file, io);
+  if (values.contact) options.contact = await contactScene(loaded.model, file, io, friction);
   const bar = progressBar(terminal(io));
   let written;
   try {

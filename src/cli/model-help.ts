@@ -83,7 +83,8 @@ simulation options:
   --interval dt      sampling interval in s, a multiple of --step (default: every step)
   --integrator auto|rk4|adaptive|radau
                      auto (default): rk4 at --step while that step is stable for the model,
-                     radau from the first point where it is not (said on stderr); rk4:
+                     radau from the first point where it is not (said on stderr; from the
+                     start with --friction elasto-plastic); rk4:
                      fixed-step classical Runge-Kutta, an unstable step stops the run;
                      adaptive: Cash-Karp RK45 with error control, steps chosen between
                      samples; radau: implicit Radau IIA of order 5 with error control
@@ -118,6 +119,12 @@ simulation options:
                      a JSON --out records contact.* (the viewer's force arrows) with the
                      states unless --signals is given (then only the signals it names)
   --self-contact     with --contact: a URDF robot's links touch each other, but adjacent ones
+                     and links fixed together never do (an MJCF robot touches itself as its
+                     file says)
+  --friction law     with --contact: the contacts' friction law, regularised (default: Coulomb,
+                     viscous below a slip of 1e-4 m/s, so a held contact creeps) or
+                     elasto-plastic (a tangential spring to an anchor that slides at mu fn:
+                     sticks without creep; the default integrator runs it with radau)
 A simulation that runs longer than a second shows a progress bar on a terminal.
 
 examples:
@@ -131,4 +138,5 @@ examples:
   kron simulate mechanisms/puma560-pd.ts --stop 5 --signals 'pd2.e,j2.tau'
   kron simulate mechanisms/puma560.ts --controller mechanisms/controllers/puma560-pd.ts --stop 5
   kron simulate mechanisms/sphere-on-plane.ts --contact --stop 0.5 --step 1e-5 --integrator rk4 --interval 0.1 --signals 'j.v[1],j.w[3]'
+  kron simulate mechanisms/sphere-on-plane.ts --contact --friction elasto-plastic --integrator radau --stop 0.5 --interval 0.1 --signals 'j.v[1]'
 `;

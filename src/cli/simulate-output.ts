@@ -54,7 +54,9 @@ export async function writeJSON(model: Model, compiled: CompiledModel, options: 
   const source = playback && kind ? { source: { [kind]: resolve(file) } } : {};
   const signals = Object.fromEntries(result.names.map((n, i) => [n, result.columns[i]]));
   const { iterations, substitutions, events, integration } = result;
-  const data = { model: compiled.report.model, time: result.time, signals, iterations, substitutions, events, ...playback, ...source };
+  // a contact run names its friction law (--friction)
+  const contact = options.contact && { contact: { friction: options.contact.friction } };
+  const data = { model: compiled.report.model, time: result.time, signals, iterations, substitutions, events, ...contact, ...playback, ...source };
   await writePieces([...jsonChunks(data), '\n'], out, io);
   return { samples: result.length, signals: result.names.length, stats: { integration, iterations, substitutions, events } };
 }

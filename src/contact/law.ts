@@ -23,6 +23,8 @@ export const DEFAULT_SLIP_SPEED = 1e-4;
  * 'elasto-plastic' (elasto-plastic.ts: a tangential spring to an anchor that slides at mu fn, no creep)
  */
 export type FrictionLaw = 'regularised' | 'elasto-plastic';
+/** the friction laws, the default first */
+export const FRICTION_LAWS: readonly FrictionLaw[] = ['regularised', 'elasto-plastic'];
 
 // (material, penetration delta > 0, its rate delta') => fn before the clamp at 0 (the header's two laws)
 export function normalForce(m: PairMaterial, delta: number, rate: number): number {

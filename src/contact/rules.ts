@@ -5,6 +5,7 @@
 // once when the scene is made (scene.ts, scene-pairs.ts).
 import type { Collider } from './collider.ts';
 import type { ContactMaterial } from './material.ts';
+import type { Joint } from '../library/multibody/joint.ts';
 
 /** a pair of geometries that touch whatever the filters say, with parameters of its own (MuJoCo's <contact><pair>) */
 export interface ExplicitPair {
@@ -20,6 +21,12 @@ export interface ContactRules {
    * alone (a parent and its child) never touch, unless one is the world. Default true.
    */
   filterParent: boolean;
+  /**
+   * cut joints that stand for constraints outside the body tree (MJCF's <equality> connect and weld): the
+   * parent filter ignores them, as MuJoCo's follows the tree (body_parentid) alone. A mechanism's own joints,
+   * cut or not, join a parent and its child.
+   */
+  readonly equalities: Joint[];
   /** body pairs whose geometries never touch, by body path ("world" for the world): MuJoCo's <contact><exclude> */
   readonly exclude: (readonly [string, string])[];
   /** explicit pairs: MuJoCo's <contact><pair> */
@@ -29,4 +36,4 @@ export interface ContactRules {
 }
 
 /** a mechanism's rules before anything is said: MuJoCo's defaults */
-export const defaultContactRules = (): ContactRules => ({ filterParent: true, exclude: [], pairs: [] });
+export const defaultContactRules = (): ContactRules => ({ filterParent: true, equalities: [], exclude: [], pairs: [] });

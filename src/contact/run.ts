@@ -12,7 +12,10 @@
 //      does not matter;
 //   2. the geometries' world poses, the broad phase (sweep and prune over
 //      the bounded geometries; every plane against every bounded geometry),
-//      the filter of the scene (scene.ts), the narrow phase;
+//      the filter of the scene (scene.ts), the narrow phase; body-cull.ts
+//      first skips the bodies that can touch nothing, and the pairs are
+//      tested in ascending order, so the contacts are the same bit for bit
+//      whatever was skipped;
 //   3. the force law at every contact (law.ts), summed per body into its
 //      wrench about frame_a's origin, written into the inputs;
 // then the integrator evaluates the derivatives with those inputs. So
@@ -58,7 +61,7 @@ import { ContactList } from './narrow/contact-list.ts';
 import type { FrameKinematics } from './kinematics.ts';
 import { collide } from './narrow/collide.ts';
 import { POSE_STRIDE, composePose } from './pose.ts';
-import { BodyCull } from './body-cull.ts';
+import { BodyCull, sortAscending } from './body-cull.ts';
 import type { ContactScene } from './scene.ts';
 
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1],
@@ -93,8 +96,12 @@ export class ContactRun {
   private readonly bounded: number[];
   private readonly planes: number[];
   private readonly sap: SweepAndPrune;
-  /** the bodies wholly above the planes, whose geometries are skipped (body-cull.ts) */
+  /** the bodies whose geometries can touch nothing, skipped (body-cull.ts), unless the run asked for no cull (the tests' oracle) */
   private readonly cull: BodyCull;
+  /** each geometry's index into bounded (and bounds), -1 for a plane */
+  private readonly slot: Int32Array;
+  /** the pairs of bounded geometries a pass tests (ascending) */
+  private readonly found: Int32Array;
   /** some pair of the scene joins two bounded geometries: else sweep and prune has nothing to find (a robot against its planes) */
   private readonly sweeps: boolean;
   private readonly pairIndex: Map<number, number>;
@@ -138,6 +145,8 @@ export class ContactRun {
     bristles?: Bristles,
     /** contacts reported up to this distance apart (m): the contact events' indicators (sim/contact-events.ts); forces act only below 0 */
     readonly margin = 0,
+    /** skip the geometries that can touch nothing (body-cull.ts; false: test every pair the broad phase finds, the tests' oracle) */
+    cull = true,
   ) {
     this.bristles = scene.friction === 'elasto-plastic' ? (bristles ?? new Bristles(scene.pairs.length)) : undefined;
     this.bristleWork = this.bristles && new BristleWork(this.bristles, scene);
@@ -172,7 +181,10 @@ export class ContactRun {
     this.planes = scene.geometries.map((g, i) => (g.shape.type === 'plane' ? i : -1)).filter((i) => i >= 0);
     this.bounds = new Float64Array(6 * this.bounded.length);
     this.sap = new SweepAndPrune(this.bounded.length);
-    this.cull = new BodyCull(scene, PLANE_CLEARANCE + margin);
+    this.cull = new BodyCull(scene, PLANE_CLEARANCE + margin, cull);
+    this.slot = new Int32Array(n).fill(-1);
+    this.bounded.forEach((i, k) => (this.slot[i] = k));
+    this.found = new Int32Array(scene.pairs.length);
     this.sweeps = scene.pairs.some(([i, j]) => scene.geometries[i].shape.type !== 'plane' && scene.geometries[j].shape.type !== 'plane');
     this.pairIndex = new Map(scene.pairs.map(([i, j], k) => [pairKey(i, j), k]));
     this.scratch = new Float64Array(state.model.stateNames.length);
@@ -259,7 +271,7 @@ export class ContactRun {
     if (cull.active) cull.update(this.body);
     for (let i = 0; i < geometries.length; i++) {
       const b = geometries[i].body;
-      if (b < 0 || (cull.active && cull.clear[b])) continue;
+      if (b < 0 || (cull.active && !cull.needed[b])) continue;
       this.pose(i, b);
     }
   }
@@ -285,17 +297,29 @@ export class ContactRun {
       out = this.contacts;
     out.clear();
     this.narrowTests = 0;
-    const bounded = this.bounded;
-    const { cull } = this,
-      culled = (k: number) => cull.active && cull.clear[geometries[bounded[k]].body] === 1;
-    for (let k = 0; k < bounded.length; k++)
-      if (!culled(k)) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], this.margin);
-    if (this.sweeps) {
-      this.sap.find(this.bounds);
-      for (let k = 0; k < this.sap.pairCount; k++) this.test(bounded[this.sap.pairs[2 * k]], bounded[this.sap.pairs[2 * k + 1]]);
+    const { bounded, cull, found } = this,
+      culls = cull.active;
+    for (let k = 0; k < bounded.length; k++) {
+      const b = geometries[bounded[k]].body;
+      if (!culls || b < 0 || cull.needed[b]) boundsOf(this.bounds, 6 * k, geometries[bounded[k]].shape, this.poses, POSE_STRIDE * bounded[k], this.margin);
     }
+    // the pairs of bounded geometries whose bounds overlap, tested in ascending pair order (which the broad phase does not keep)
+    let n = 0;
+    if (culls) n = cull.candidates(this.bounds, this.slot, found);
+    else if (this.sweeps) {
+      this.sap.find(this.bounds);
+      for (let k = 0; k < this.sap.pairCount; k++) {
+        const pair = this.pairIndex.get(pairKey(bounded[this.sap.pairs[2 * k]], bounded[this.sap.pairs[2 * k + 1]]));
+        if (pair !== undefined) found[n++] = pair;
+      }
+      sortAscending(found, n);
+    }
+    for (let m = 0; m < n; m++) this.testPair(found[m]);
     for (const p of this.planes) {
-      for (let k = 0; k < bounded.length; k++) if (!culled(k) && !this.clearOf(p, k)) this.test(Math.min(p, bounded[k]), Math.max(p, bounded[k]));
+      for (let k = 0; k < bounded.length; k++) {
+        const b = geometries[bounded[k]].body;
+        if (!(culls && b >= 0 && cull.clear[b]) && !this.clearOf(p, k)) this.test(Math.min(p, bounded[k]), Math.max(p, bounded[k]));
+      }
     }
   }
 
@@ -320,9 +344,13 @@ export class ContactRun {
 
   private test(i: number, j: number): void {
     const pair = this.pairIndex.get(pairKey(i, j));
-    if (pair === undefined) return;
+    if (pair !== undefined) this.testPair(pair);
+  }
+
+  private testPair(pair: number): void {
     this.narrowTests++;
-    const { geometries } = this.scene;
+    const { geometries, pairs } = this.scene,
+      [i, j] = pairs[pair];
     collide(this.contacts, this.poses, POSE_STRIDE * i, geometries[i].shape, POSE_STRIDE * j, geometries[j].shape, this.margin, pair);
   }
 

@@ -19,7 +19,7 @@ import type { PairMaterial } from './material.ts';
 import { parentChildPairs, selectPairs } from './scene-pairs.ts';
 import { quaternionMatrix } from './pose.ts';
 import type { CollisionShape } from './shapes.ts';
-import { DEFAULT_SLIP_SPEED, type FrictionLaw } from './law.ts';
+import { DEFAULT_SLIP_SPEED, FRICTION_LAWS, type FrictionLaw } from './law.ts';
 import type { CompiledModel } from '../codegen/compiled.ts';
 import { type FrameKinematics, frameKinematics } from './kinematics.ts';
 
@@ -85,7 +85,7 @@ export class ContactScene {
     if (!(slip > 0 && Number.isFinite(slip)))
       throw new ModelError(`contact slipSpeed ${slip} is not a finite number > 0`, { hint: 'give the friction regularisation speed in m/s, e.g. 1e-4' });
     const friction = options.friction ?? 'regularised';
-    if (friction !== 'regularised' && friction !== 'elasto-plastic')
+    if (!FRICTION_LAWS.includes(friction))
       throw new ModelError(`contact friction law "${String(friction)}" is not known`, { hint: "use 'regularised' (the default) or 'elasto-plastic'" });
     elaborate(mech);
     const all = components(mech);
@@ -97,7 +97,9 @@ export class ContactScene {
     const world = groupOf(mech.world.frame_b);
     const massive = all.filter((c): c is Body => c instanceof Body);
     const adjacent = parentChildPairs(
-      all.filter((c): c is Joint => c instanceof Joint).map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)] as const),
+      all
+        .filter((c): c is Joint => c instanceof Joint && !mech.contactRules.equalities.includes(c))
+        .map((j) => [groupOf(j.frame_a), groupOf(j.frame_b)] as const),
       new Set(massive.map((b) => groupOf(b.frame_a))),
       world,
     );

@@ -3,7 +3,8 @@
 // layer then selects pairs as MuJoCo does (src/contact/scene-pairs.ts) —
 // the geoms' own contype and conaffinity, never two geoms of one body or of
 // bodies welded together, nor of a parent and its child unless the file
-// says <flag filterparent="disable"> (the world exempt), nor of a
+// says <flag filterparent="disable"> (the world exempt; parent and child in
+// the body tree: two bodies joined by an <equality> are not, mjcf-loops.ts), nor of a
 // <contact><exclude> body pair; each <contact><pair> always, with its own
 // parameters, the ones it does not give mixed from its geoms' as MuJoCo
 // mixes them (mjcf-collision.ts), as every other pair's are.

@@ -18,6 +18,9 @@
 // there: a warning gives how far; the compiled model's loop Newton assembles
 // it at the first evaluation, moving the loop's rest coordinates; so is a
 // joint equality whose polycoef[0] is not 0.
+// Their bodies are no parent and child for the contact filter
+// (Mechanism.contactRules.equalities), as in MuJoCo, whose filter follows the
+// body tree.
 // Loops through a quaternion ball joint (Cassie's achilles rods) keep the
 // ball as a state joint: the builder makes hinges of the loop its rest
 // joints (topology.ts: a loop cannot determine a quaternion).
@@ -116,6 +119,7 @@ function connect(m: Mechanism, e: MjcfConnect, b1: Placed, b2: Placed, names: Na
   const point = add(b1.pos, rotate(b1.quat, e.anchor));
   const anchor2 = rotate(conjugate(b2.quat), sub(point, b2.pos));
   const cut = m.ball(name, { cut: 'point' });
+  m.contactRules.equalities.push(cut);
   m.connect(offset(m, b1.frame, e.anchor, IDENTITY, names, `${name}_anchor1`), cut.frame_a);
   m.connect(offset(m, b2.frame, anchor2, IDENTITY, names, `${name}_anchor2`), cut.frame_b);
 }
@@ -127,6 +131,7 @@ function weld(m: Mechanism, e: MjcfWeld, b1: Placed, b2: Placed, names: Names, w
   const relative = { pos: rotate(conjugate(b1.quat), sub(b2.pos, b1.pos)), quat: multiply(conjugate(b1.quat), b2.quat) };
   const wanted = e.relpose ?? relative;
   const cut = m.add(new Weld(name));
+  m.contactRules.equalities.push(cut);
   m.connect(offset(m, b1.frame, wanted.pos, wanted.quat, names, `${name}_relpose`), cut.frame_a);
   m.connect(b2.frame, cut.frame_b);
   if (e.relpose) {

@@ -15,6 +15,7 @@ import { checkRk4Step, syncProbe } from './stability.ts';
 import { DEFAULT_INTEGRATOR, INTEGRATORS, type IntegrationStats, type Integrator, STEPPERS } from './steppers/index.ts';
 import { StepFailure, type StepperSettings } from './steppers/stepper.ts';
 import { timeAt } from './steppers/rk4.ts';
+import { autoStart } from './steppers/auto.ts';
 import { type Controller, controllerHook } from './controller.ts';
 import { type EventCount, type EventStepper, type MakeStepper, withEventSource, withEvents } from './events.ts';
 import { contactEventSource } from './contact-events.ts';
@@ -389,7 +390,7 @@ function* integrate<S extends string>(run: Run<S>, options: Settled<S>, record: 
   // implicit methods evaluate their trial states on the probe state, synced from the run's last accepted evaluation each time
   if (integrator === 'radau' || integrator === 'auto') settings.trial = (dx, y, t) => run.prober()(dx, y, t);
   // a fixed step beyond RK4's stability region for a mode of the model stops the run (sim/stability.ts), or (auto) goes on with radau
-  if (integrator === 'auto') settings.switched = {};
+  if (integrator === 'auto') settings.switched = autoStart(options.contact?.friction);
   // contact: radau's J by the chain rule through the contact wrenches (sim/contact-jacobian.ts), unless differences are asked for
   const chain = contactJacobianFor(run.contact && run.jacobianParts, integrator, options.jacobian, state.model.stateNames.length);
   if (chain) ((run.jacobian = chain.stats), Object.assign(settings, chain.settings));

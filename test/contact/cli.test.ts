@@ -1,6 +1,12 @@
 // kron simulate --contact: the rolling sphere's end speed 5 v0 / 7 from the
 // command line; without the flag it falls through the plane (contact is
 // off by default); a model that is no mechanism is a usage error.
+// --friction elasto-plastic: the same closed form with the other law, the
+// law in the JSON run; a law not known, or the flag without --contact, a
+// usage error.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kronInProcess } from '../cli/in-process.ts';
 
@@ -72,5 +78,44 @@ describe('kron simulate --contact', () => {
     const r = await kron('simulate', 'mechanisms/drivetrain.ts', '--contact', '--stop', '0.01', '--no-cache');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--contact applies to mechanisms');
+  });
+});
+
+describe('kron simulate --contact --friction', () => {
+  it('elasto-plastic: the sphere rolls at 5 v0 / 7 (1e-3), and the JSON run names the law', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kron-friction-'));
+    try {
+      const args = ['simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--integrator', 'radau', '--stop', '0.4', '--interval', '0.2', '--no-cache'];
+      const r = await kron(...args, '--friction', 'elasto-plastic', '--signals', 'j.v[1]', '--out', join(dir, 'run.json'));
+      expect(r.status).toBe(0);
+      const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+      expect(run.contact).toEqual({ friction: 'elasto-plastic' });
+      expect(Math.abs(run.signals['j.v[1]'].at(-1) / ((5 * 2) / 7) - 1)).toBeLessThan(1e-3);
+      // the default law, said in the run too
+      const plain = await kron(...args, '--signals', 'j.v[1]', '--out', join(dir, 'plain.json'));
+      expect(plain.status).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'plain.json'), 'utf8')).contact).toEqual({ friction: 'regularised' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a law not known: usage error listing the laws, with the nearest; without --contact: usage error', async () => {
+    const bad = await kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--friction', 'elastoplastic', '--stop', '0.01', '--no-cache');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('UsageError: --friction must be regularised or elasto-plastic, got "elastoplastic"');
+    expect(bad.stderr).toContain('did you mean elasto-plastic?');
+    // the default integrator runs the law with radau, and says so
+    const auto = await kron('simulate', 'mechanisms/sphere-on-plane.ts', '--contact', '--friction', 'elasto-plastic', '--stop', '0.01', '--no-cache');
+    expect(auto.status).toBe(0);
+    expect(auto.stderr).toContain('note: contact with elasto-plastic friction');
+    expect(auto.stderr).toContain('the run used radau');
+    const alone = await kron('simulate', 'mechanisms/sphere-on-plane.ts', '--friction', 'regularised', '--stop', '0.01', '--no-cache');
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain('UsageError: --friction needs --contact');
+    // a sweep runs no contact: the flag is not one of its options
+    const sweep = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', '--friction', 'elasto-plastic', '--stop', '0.01');
+    expect(sweep.status).toBe(2);
+    expect(sweep.stderr).toContain("Unknown option '--friction'");
   });
 });

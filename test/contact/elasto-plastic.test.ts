@@ -3,7 +3,8 @@
 // friction angle (tan th < mu: no creep, its displacement over 5 s below
 // 1e-6 m), slides with a = g (sin th - mu cos th) above it; a solid sphere
 // launched sliding rolls from t = 2 v0 / (7 mu g) at 5 v0 / 7; the energy
-// never rises with no input.
+// never rises with no input. The default integrator runs the law with
+// radau from the start, as radau asked for does.
 import { describe, expect, it } from 'vitest';
 import { ContactScene, Mechanism, compile, simulate } from 'kron';
 import build, { parameters as P } from '../../mechanisms/sphere-on-plane.ts';
@@ -12,6 +13,7 @@ import { NEXT_STRIDE, elastoPlasticForce } from '../../src/contact/elasto-plasti
 import { contactForce } from '../../src/contact/law.ts';
 import { rng } from '../structure/helpers.ts';
 import { scene } from './forms-scene.ts';
+import { PLASTIC_START } from '../../src/sim/steppers/auto.ts';
 
 const g = 9.81,
   m = 2,
@@ -89,6 +91,20 @@ describe('elasto-plastic friction', () => {
     expect(Math.abs(-rate / (3.5 * mu * g) - 1)).toBeLessThan(1e-3);
     // rolling from t* on: v = 5 v0 / 7 at every sample
     for (let i = t.findIndex((ti) => ti > 0.25); i < t.length; i++) expect(Math.abs(v[i] / ((5 * v0) / 7) - 1)).toBeLessThan(1e-3);
+  });
+});
+
+describe('the default integrator with elasto-plastic friction', () => {
+  it('runs radau from the start (the run says so), bit for bit as radau asked for; the regularised law starts with RK4', () => {
+    const { mech, scene } = boxOn(0.5, 0.3, 0.2),
+      compiled = compile(mech);
+    const options = { stop: 0.2, interval: 0.05, contact: scene, signals: ['j.r[1]', 'j.v[1]', 'j.w[3]'] };
+    const auto = simulate(compiled, options),
+      radau = simulate(compiled, { ...options, integrator: 'radau' });
+    expect(auto.integration).toMatchObject({ integrator: 'radau', switched: { time: 0, reason: PLASTIC_START } });
+    for (const n of options.signals) expect([...auto.get(n)]).toEqual([...radau.get(n)]);
+    const regularised = simulate(compiled, { ...options, contact: ContactScene.of(mech) });
+    expect(regularised.integration?.integrator).toBe('rk4');
   });
 });
 

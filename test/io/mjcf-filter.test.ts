@@ -6,7 +6,9 @@
 // file whose bodies' weld groups are listed by hand: masks from geoms and
 // classes, a body welded to its parent, a body on three hinges, a static
 // geom of the world, <exclude>, <pair> (overriding an exclusion, merging
-// with a filtered pair, joining a geom that collides with nothing else).
+// with a filtered pair, joining a geom that collides with nothing else);
+// bodies joined by <equality> constraints, which MuJoCo's parent filter
+// does not see (it follows the body tree).
 import { describe, expect, it } from 'vitest';
 import { ContactScene } from 'kron';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
@@ -135,6 +137,45 @@ describe('MJCF contact selection as the file says, against an enumeration of MuJ
     expect(new Set(pairs)).toEqual(mujocoPairs(true, [], []));
     expect(pairs).not.toContain('b1|e2'); // e2 collides with nothing unless a pair says so
     expect(pairs).toContain('b1|f1');
+  });
+
+  it('bodies joined by an <equality> connect are no parent and child: the filter follows the body tree', () => {
+    // a four-bar (a parallelogram): P and R hinged to the world, Q hinged to P's top, Q's far end held to R's top by a connect
+    const text = `<mujoco model="fourbar">
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 .1"/>
+    <body name="P" pos="0 0 1">
+      <joint type="hinge" axis="0 1 0"/>
+      <geom name="p1" type="capsule" fromto="0 0 0 0 0 .5" size=".05"/>
+      <body name="Q" pos="0 0 .5">
+        <joint type="hinge" axis="0 1 0"/>
+        <geom name="q1" type="capsule" fromto="0 0 0 .5 0 0" size=".05"/>
+      </body>
+    </body>
+    <body name="R" pos=".5 0 1">
+      <joint type="hinge" axis="0 1 0"/>
+      <geom name="r1" type="capsule" fromto="0 0 0 0 0 .5" size=".05"/>
+    </body>
+  </worldbody>
+  <equality><connect body1="Q" body2="R" anchor=".5 0 0"/></equality>
+</mujoco>`;
+    // MuJoCo's rule over the body tree (every mask 1 / 1): not one body, not a parent and its child, the world exempt
+    const body: Record<string, string> = { floor: 'world', p1: 'P', q1: 'Q', r1: 'R' },
+      parent: Record<string, string> = { P: 'world', Q: 'P', R: 'world' };
+    const want = new Set<string>();
+    for (const g of Object.keys(body))
+      for (const h of Object.keys(body)) {
+        const [a, b] = [body[g], body[h]];
+        if (g >= h || a === b || (a !== 'world' && b !== 'world' && (parent[a] === b || parent[b] === a))) continue;
+        want.add(`${g}|${h}`);
+      }
+    const { mechanism } = mjcfMechanism(parseMjcf(text, 'fourbar.xml'), { contact: true });
+    const scene = ContactScene.of(mechanism),
+      geom = (i: number) => scene.geometries[i].name.split('.').pop()!;
+    const pairs = scene.pairs.map(([i, j]) => [geom(i), geom(j)].sort().join('|'));
+    expect(new Set(pairs)).toEqual(want);
+    expect(pairs).toContain('q1|r1'); // joined by the connect alone: filtered as parent and child before
+    expect(pairs).not.toContain('p1|q1');
   });
 
   it("explicit pairs take their own parameters, the rest the geoms' mix (pair defaults from the class)", () => {
