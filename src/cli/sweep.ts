@@ -84,8 +84,9 @@ examples:
   kron sweep mechanisms/pendulum.ts --grid 'j1.q=0:1:11' --queue redis://127.0.0.1:6379 --key-file queue.key --out /tmp/q.csv
 `;
 
-// a controller is a function in a module of this process, not yet one that runs elsewhere; a sweep runs no contact (--friction)
-const { controller: _controller, friction: _friction, ...SIMULATE_FLAGS } = SIMULATE_OPTIONS;
+// a controller is a function in a module of this process, not yet one that runs elsewhere; a sweep runs no
+// contact, so --contact, --self-contact and --friction are unknown options here rather than taken and ignored
+const { controller: _controller, contact: _contact, 'self-contact': _selfContact, friction: _friction, ...SIMULATE_FLAGS } = SIMULATE_OPTIONS;
 
 const SWEEP_OPTIONS = {
   ...COMPILE_OPTIONS,

@@ -117,5 +117,10 @@ describe('kron simulate --contact --friction', () => {
     const sweep = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', '--friction', 'elasto-plastic', '--stop', '0.01');
     expect(sweep.status).toBe(2);
     expect(sweep.stderr).toContain("Unknown option '--friction'");
+    for (const flag of ['--contact', '--self-contact']) {
+      const r = await kron('sweep', 'mechanisms/pendulum.ts', '--grid', 'j1.q=0,1', flag, '--stop', '0.01');
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`Unknown option '${flag}'`);
+    }
   });
 });
