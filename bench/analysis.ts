@@ -140,7 +140,7 @@ function kron(row: Row, rounds: number) {
   const fOut = { qdd: new Float64Array(n), dqdd_dq: nn(), dqdd_dqd: nn(), dqdd_dtau: nn() },
     iOut = { tau: new Float64Array(n), dtau_dq: nn(), dtau_dqd: nn(), dtau_dqdd: nn() };
   const methods = run.derivatives(),
-    how = typeof methods === 'string' ? 'none' : methods.method === 'analytical' ? 'analytical' : 'generated';
+    how = typeof methods === 'string' ? 'none' : methods.method.startsWith('analytical') ? 'analytical' : 'generated';
   const subjects: [string, Subject][] = [
     [`forward call (${fwd.report.mode})`, near ? evalNear(fwd, 1, x0, near) : evalSubject(fwd, 1)],
     ['inverse call', point(2, (q, qd, r) => run.evaluate(0, q, qd, r, tau))],

@@ -52,7 +52,7 @@ const DERIVATIVES: For = {
 };
 
 /** the mechanism a compiled model came from: the root of its states' owners */
-function mechanismOf(model: CompiledModel): Mechanism | undefined {
+export function mechanismOf(model: CompiledModel): Mechanism | undefined {
   let c = model.plan.states[0]?.owner as Component | undefined;
   while (c?.parent) c = c.parent;
   return c instanceof Mechanism ? c : undefined;

@@ -14,9 +14,9 @@ import { compile } from '../../src/compile.ts';
 import { linearize } from '../../src/analysis/index.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { mul, pow } from '../../src/expr/index.ts';
-import { Actuator, type Mechanism, OneDofJoint } from '../../src/library/multibody/index.ts';
-import { iiwa } from '../dynamics/trees.ts';
-import { prng, randomTree } from '../multibody/random-tree.ts';
+import type { OneDofJoint } from '../../src/library/multibody/index.ts';
+import { iiwa, withServos } from '../dynamics/trees.ts';
+import { randomTree } from '../multibody/random-tree.ts';
 import { relativeDifference } from './helpers.ts';
 
 const point = (c: CompiledModel, inputs = 0.3) => ({
@@ -59,21 +59,6 @@ function agrees(c: CompiledModel) {
   expect(relativeDifference(a.A, fd.A)).toBeLessThanOrEqual(1e-7);
   expect(relativeDifference(a.B, fd.B)).toBeLessThanOrEqual(1e-7);
   return a;
-}
-
-/** a position servo (MuJoCo's <position>: kp ctrl - kp q - kv qd) on the named joint of a mechanism */
-function servo(mech: Mechanism, joint: string, kp: number, kv: number): void {
-  const j = mech.children.find((c) => c.localName === joint) as OneDofJoint;
-  const a = mech.add(new Actuator(`servo_${joint}`, { length: j.q, velocity: j.qd, gain: [kp, 0, 0], bias: [0, -kp, -kv] }));
-  j.applyForce(a.force);
-}
-
-/** a random tree (springs and dampers from random-tree.ts) with servos on about a third of its joints */
-function withServos(seed: number, nb: number): Mechanism {
-  const t = randomTree(seed, nb),
-    rnd = prng(seed + 1);
-  t.joints.forEach((j) => rnd() < 0.35 && servo(t.mechanism, j, 1 + 20 * rnd(), 2 * rnd()));
-  return t.mechanism;
 }
 
 describe('linearize by the analytical tree derivatives', () => {
