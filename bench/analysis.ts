@@ -149,7 +149,7 @@ function kron(row: Row, rounds: number) {
     [`dqdd/d(q, qd, tau), ${how}`, point(5, (q, qd, r) => run.forwardDerivatives(q, qd, r, 0, { out: fOut }))],
     [`dtau/d(q, qd, qdd), ${how}`, point(6, (q, qd, r) => run.inverseDerivatives(q, qd, r, 0, { out: iOut }))],
     ['ID tangent along one direction', point(7, (q, qd, r) => run.inverseTangent(q, qd, r, qd, r, q))],
-    ['linearize (A, B), generated', point(8, () => linearize(fwd, { at }))],
+    [`linearize (A, B), ${linearize(fwd, { at }).method}`, point(8, () => linearize(fwd, { at }))],
     [`frame Jacobian of ${frame}, generated function of q`, point(9, (q) => jacobian!.jacobian(q))],
     [`J' qd of ${frame}, generated function of (q, qd)`, point(10, (q, qd) => jacobian!.jdotqd(q, qd))],
   ];
