@@ -3,7 +3,12 @@
 // forward call: what one change to the analytical tree derivatives did
 // (issue 33), without the drift of two runs on a loaded machine. The other
 // checkout is a path (e.g. a `git worktree add /tmp/old main` with
-// node_modules linked); both compile the same model files.
+// node_modules linked); both compile the same model files. Known limits:
+// mechanisms/*.ts import 'kron', which resolves to one checkout only, so the
+// other side's PUMA and humanoid are not its own Mechanism (its method then
+// says 'tangents: not a Mechanism'): only the iiwa (each side's own MJCF
+// reader) compares fairly; and the subject timed second ran ~0.15-0.4 µs
+// faster than the first with identical code here, so run both orders.
 //
 //   npx tsx bench/analysis-ab.ts --other /tmp/old [--rows iiwa,puma,humanoid] [--rounds 15]
 import { readFileSync } from 'node:fs';
