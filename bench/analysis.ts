@@ -140,7 +140,7 @@ function kron(row: Row, rounds: number) {
   const fOut = { qdd: new Float64Array(n), dqdd_dq: nn(), dqdd_dqd: nn(), dqdd_dtau: nn() },
     iOut = { tau: new Float64Array(n), dtau_dq: nn(), dtau_dqd: nn(), dtau_dqdd: nn() };
   const methods = run.derivatives(),
-    how = typeof methods === 'string' ? 'none' : methods.method === 'analytical' ? 'analytical' : 'generated';
+    how = typeof methods === 'string' ? 'none' : methods.method.startsWith('analytical') ? 'analytical' : 'generated';
   const subjects: [string, Subject][] = [
     [`forward call (${fwd.report.mode})`, near ? evalNear(fwd, 1, x0, near) : evalSubject(fwd, 1)],
     ['inverse call', point(2, (q, qd, r) => run.evaluate(0, q, qd, r, tau))],
@@ -149,7 +149,7 @@ function kron(row: Row, rounds: number) {
     [`dqdd/d(q, qd, tau), ${how}`, point(5, (q, qd, r) => run.forwardDerivatives(q, qd, r, 0, { out: fOut }))],
     [`dtau/d(q, qd, qdd), ${how}`, point(6, (q, qd, r) => run.inverseDerivatives(q, qd, r, 0, { out: iOut }))],
     ['ID tangent along one direction', point(7, (q, qd, r) => run.inverseTangent(q, qd, r, qd, r, q))],
-    ['linearize (A, B), generated', point(8, () => linearize(fwd, { at }))],
+    [`linearize (A, B), ${linearize(fwd, { at }).method}`, point(8, () => linearize(fwd, { at }))],
     [`frame Jacobian of ${frame}, generated function of q`, point(9, (q) => jacobian!.jacobian(q))],
     [`J' qd of ${frame}, generated function of (q, qd)`, point(10, (q, qd) => jacobian!.jdotqd(q, qd))],
   ];

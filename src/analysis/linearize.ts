@@ -13,6 +13,7 @@ import { CompiledModel } from '../codegen/compiled.ts';
 import { type OperatingPoint, type Sensitivities, sensitivities, solvePoint } from './implicit.ts';
 import { generatedLinearization } from './linearize-generated.ts';
 import { onTangentSpace } from './linearize-tangent.ts';
+import { treeLinearization } from './linearize-tree.ts';
 import type { ModelState } from '../codegen/state.ts';
 import { type Eigenvalue, eigenvalues } from './eigenvalues.ts';
 
@@ -38,8 +39,11 @@ export interface LinearizeOptions extends PointOptions {
    * (implicit.ts). Unset: symbolic on the first call, generated from the
    * second call with the same compiled model, inputs and outputs on, where
    * the model allows it (no loop solved at run time); else symbolic.
+   * 'analytical': a revolute/prismatic tree's analytical derivatives
+   * (linearize-tree.ts; no outputs), which an unset method takes from the
+   * first call where they apply.
    */
-  method?: 'generated' | 'symbolic';
+  method?: 'analytical' | 'generated' | 'symbolic';
   /**
    * a free or ball joint's quaternion: 'tangent' (the default) replaces its
    * four states Q[1..4] by the rotation vector theta[1..3] about frame_b's
@@ -77,8 +81,8 @@ export interface Linearization {
   C: number[][];
   /** dy/du, outputs x inputs */
   D: number[][];
-  /** how A, B, C, D were computed: by generated tangent code or symbolically (LinearizeOptions.method) */
-  method: 'generated' | 'symbolic';
+  /** how A, B, C, D were computed: by a tree's analytical derivatives, by generated tangent code or symbolically (LinearizeOptions.method) */
+  method: 'analytical' | 'generated' | 'symbolic';
   /** eigenvalues of A, complex pairs adjacent, by real part descending (eigenvalues.ts) */
   eigenvalues: Eigenvalue[];
   /** milliseconds: compile, and the linearization itself */
@@ -96,10 +100,21 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
     const outputs = [...(options.outputs ?? [])];
     for (const name of outputs) checkSignal(compiled, name);
     const solved = solvePoint(compiled, point, state);
+    const tree =
+      options.method === undefined || options.method === 'analytical'
+        ? treeLinearization(compiled, solved.state, point.x, point.t, solved.dx, inputs, outputs)
+        : `the ${options.method} method was asked for`;
+    if (typeof tree === 'string' && options.method === 'analytical') {
+      throw new UsageError(`linearize of ${compiled.report.model} by its analytical tree derivatives is not possible: ${tree}`, {
+        hint: 'leave method unset: the generated tangents or the symbolic path answer where the analytical recursions do not apply',
+      });
+    }
     const fast =
-      options.method === 'symbolic'
-        ? 'the symbolic method was asked for'
-        : generatedLinearization(compiled, solved.state, point.x, point.t, solved.dx, inputs, outputs, options.method === 'generated');
+      typeof tree !== 'string'
+        ? tree
+        : options.method === 'symbolic'
+          ? 'the symbolic method was asked for'
+          : generatedLinearization(compiled, solved.state, point.x, point.t, solved.dx, inputs, outputs, options.method === 'generated');
     if (typeof fast === 'string' && options.method === 'generated') {
       throw new UsageError(`linearize of ${compiled.report.model} by generated code is not possible: ${fast}`, {
         hint: "leave method unset (or 'symbolic'): the symbolic linearization handles loops",
@@ -132,7 +147,7 @@ export function linearize(model: Model | CompiledModel, options: LinearizeOption
       B,
       C,
       D,
-      method: typeof fast === 'string' ? 'symbolic' : 'generated',
+      method: typeof tree !== 'string' ? 'analytical' : typeof fast === 'string' ? 'symbolic' : 'generated',
       eigenvalues: groups.length ? [] : eigenvalues(A),
       compileMs,
       linearizeMs: 0,

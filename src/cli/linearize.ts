@@ -15,8 +15,9 @@ Compiles the model and linearizes it at an operating point:
 x are the states, u the inputs (joint torques tau, ...), y the --outputs.
 Kinematic loops stay closed: the state joints' coordinates are the states and
 the joints the loop determines follow through its constraints. Exact: symbolic
-derivatives of the equations and the implicit function theorem, or generated
-tangent code (loops through their blocks' implicit tangents), --method.
+derivatives of the equations and the implicit function theorem, generated
+tangent code (loops through their blocks' implicit tangents), or a tree's
+analytical derivatives, --method.
 
 ${MODEL_FLAGS}
 
@@ -29,10 +30,13 @@ linearization options:
   --outputs a,b,...  output signals y, the rows of C and D, e.g. 'b1.frame_b.r[1],j4.q'
   --frame f          also the frame's geometric Jacobian [v; w] = J qd (6 x n, world
                      coordinates, columns the state coordinates); repeatable
-  --method m         generated: generated tangent code (made on this call, then kept;
+  --method m         analytical: a revolute/prismatic tree's analytical derivatives
+                     (generated recursions; no --outputs; the default where they apply);
+                     generated: generated tangent code (made on this call, then kept;
                      pays from the second linearization of a compiled model);
                      symbolic: the flat equations differentiated symbolically;
-                     default: symbolic on the first call, as a one-off is cheapest
+                     default: analytical for a tree without --outputs, else symbolic on
+                     the first call, as a one-off is cheapest
   --json             print the result as JSON ({ model, time, states, inputs, outputs, x,
                      u, y, dx, A, B, C, D, eigenvalues, compileMs, linearizeMs, frames })
 
@@ -77,12 +81,14 @@ export async function runLinearize(args: string[], io: Io): Promise<void> {
   );
   const time = values.time === undefined ? undefined : number('--time', values.time);
   const method = values.method;
-  if (method !== undefined && method !== 'generated' && method !== 'symbolic')
-    throw new UsageError(`--method ${method}: not a method`, { hint: '--method generated or --method symbolic (default: symbolic on the first call)' });
+  if (method !== undefined && method !== 'analytical' && method !== 'generated' && method !== 'symbolic')
+    throw new UsageError(`--method ${method}: not a method`, {
+      hint: '--method analytical, generated or symbolic (default: analytical for a tree without --outputs, else symbolic on the first call)',
+    });
   const { compiled } = await compileFrom(file, values, io);
   const result = linearize(compiled, { at, time, inputs: names(values.inputs), outputs: names(values.outputs), method });
   result.compileMs = compiled.report.compileMs;
-  const frames = (values.frame ?? []).map((f) => frameJacobian(compiled, f, { at, time, method }));
+  const frames = (values.frame ?? []).map((f) => frameJacobian(compiled, f, { at, time, method: method === 'analytical' ? undefined : method }));
   io.stdout.write(values.json ? JSON.stringify({ ...result, frames }, null, 2) + '\n' : formatLinearization(result, frames));
 }
 
@@ -90,7 +96,7 @@ export async function runLinearize(args: string[], io: Io): Promise<void> {
 export function formatLinearization(l: Linearization, frames: readonly FrameJacobian[] = []): string {
   const point = (ns: string[], v: number[]) => ns.map((n, i) => `${n} = ${fmt(v[i])}`).join(', ') || '(none)';
   const lines = [
-    `linearization of ${l.model} at t = ${l.time} (compile ${l.compileMs} ms, linearize ${l.linearizeMs} ms${l.method === 'generated' ? ', generated code' : ''})`,
+    `linearization of ${l.model} at t = ${l.time} (compile ${l.compileMs} ms, linearize ${l.linearizeMs} ms${l.method === 'generated' ? ', generated code' : l.method === 'analytical' ? ', analytical tree derivatives' : ''})`,
     `  states x: ${point(l.states, l.x)}`,
     `  inputs u: ${point(l.inputs, l.u)}`,
     `  x' = f(x, u) there: ${l.dx.map(fmt).join(', ') || '(none)'}`,

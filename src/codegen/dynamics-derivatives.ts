@@ -210,11 +210,17 @@ export class DynamicsDerivatives {
     return this.analytical()?.report;
   }
 
-  /** how forward() and inverse() differentiate: 'analytical', or 'tangents: ' and why the recursions do not cover the model */
+  /**
+   * how forward() and inverse() differentiate: 'analytical' (the forces
+   * outside the tree proven affine: no model code runs per call),
+   * 'analytical, checked per call: ' and why the proof failed, or
+   * 'tangents: ' and why the recursions do not cover the model
+   */
   get method(): string {
     this.analytical();
     const t = this.tree!;
-    return typeof t !== 'string' && !t.stopped ? 'analytical' : `tangents: ${typeof t === 'string' ? t : t.stopped}`;
+    if (typeof t === 'string' || t.stopped) return `tangents: ${typeof t === 'string' ? t : t.stopped}`;
+    return t.checked === undefined ? 'analytical' : `analytical, checked per call: ${t.checked}`;
   }
 
   /** M factored L^T L into L; a typed error when M is not positive definite */

@@ -52,14 +52,19 @@ const DERIVATIVES: For = {
 };
 
 /** the mechanism a compiled model came from: the root of its states' owners */
-function mechanismOf(model: CompiledModel): Mechanism | undefined {
+export function mechanismOf(model: CompiledModel): Mechanism | undefined {
   let c = model.plan.states[0]?.owner as Component | undefined;
   while (c?.parent) c = c.parent;
   return c instanceof Mechanism ? c : undefined;
 }
 
-// (compiled inverse model) => its rigid tree, or why the analytical derivatives do not cover it
-export function rigidTree(model: CompiledModel): RigidTree | string {
+/**
+ * (compiled model) => its rigid tree, or why the analytical derivatives do
+ * not cover it. `coordinates`: the joints' positions by name, the order of
+ * coord (an inverse model's coordinates; a forward model's q states,
+ * analysis/linearize-tree.ts)
+ */
+export function rigidTree(model: CompiledModel, coordinates: readonly string[] = model.coordinates.map((k) => k.q)): RigidTree | string {
   const mech = mechanismOf(model);
   if (!mech) return 'not a Mechanism';
   if (model.report.kinematics && model.report.kinematics.loops.length > 0) return 'a kinematic loop';
@@ -80,10 +85,10 @@ export function rigidTree(model: CompiledModel): RigidTree | string {
     b.children.forEach((c) => visit(c, k));
   };
   bodies.forEach((b) => visit(b, -1));
-  const n = model.coordinates.length;
+  const n = coordinates.length;
   const other = list.find(({ b }) => b.joint.type !== 'hinge' && b.joint.type !== 'slide');
   if (other) return `joint ${other.b.joint.name} is a ${other.b.joint.type} joint`;
-  const index = new Map(model.coordinates.map((k, i) => [k.q, i]));
+  const index = new Map(coordinates.map((q, i) => [q, i]));
   const coord = Int32Array.from(list, ({ b }) => index.get(`${b.joint.name}.q`) ?? -1);
   if (list.length !== n || coord.some((k) => k < 0) || new Set(coord).size !== n) return 'its joints are not its coordinates one to one';
   const flat = (f: (b: TreeBody) => readonly number[]) => Float64Array.from(list.flatMap(({ b }) => [...f(b)]));

@@ -242,53 +242,22 @@ export class TreeRecursions {
         p = tree.parent[b],
         { S, hc } = B,
         qd = `qd[${tree.coord[b]}]`;
-      // B S, read by Q and E: emitted once
-      const BS = terms(emit6(e, times(B.Bc, S)));
-      // c_b . x = S_b . (x x* hc_b): (n x s_w + f x s_v, f x s_w), hc = (n, f)
-      const c: Term[][] = [
-        [
-          [hc[1], S[2]],
-          [-1, hc[2], S[1]],
-          [hc[4], S[5]],
-          [-1, hc[5], S[4]],
-        ],
-        [
-          [hc[2], S[0]],
-          [-1, hc[0], S[2]],
-          [hc[5], S[3]],
-          [-1, hc[3], S[5]],
-        ],
-        [
-          [hc[0], S[1]],
-          [-1, hc[1], S[0]],
-          [hc[3], S[4]],
-          [-1, hc[4], S[3]],
-        ],
-        [
-          [hc[4], S[2]],
-          [-1, hc[5], S[1]],
-        ],
-        [
-          [hc[5], S[0]],
-          [-1, hc[3], S[2]],
-        ],
-        [
-          [hc[3], S[1]],
-          [-1, hc[4], S[0]],
-        ],
-      ];
-      B.Q = store(e, emit6(e, plus([1, BS], [1, c])));
+      // B S and X = S x* hc, read by Q and E: emitted once. Q's c_b . x =
+      // S_b . (x x* hc_b) is (n x s_w + f x s_v, f x s_w) = -X, hc = (n, f)
+      const BS = terms(emit6(e, times(B.Bc, S))),
+        X = terms(emit6(e, crossF(S, hc)));
+      B.Q = store(e, emit6(e, plus([1, BS], [-1, X])));
       B.be = p < 0 ? ZERO6 : store(e, emit6(e, crossM(S, bodies[p].v)));
       // E = B S + S x* hc - 2 Ic beta
-      B.E = store(e, emit6(e, plus([1, BS], [1, crossF(S, hc)], [-2, times(B.Ic, B.be)])));
-      // a = a_p + S qdd + (v x S) qd; f = I a + v x* I v
-      B.cb = store(
-        e,
-        emit6(
-          e,
-          crossM(B.v, S).map((t) => t.map((x) => [...x, qd])),
-        ),
-      );
+      B.E = store(e, emit6(e, plus([1, BS], [1, X], [-2, times(B.Ic, B.be)])));
+      // a = a_p + S qdd + (v x S) qd, and v x S = (v_p + S qd) x S = v_p x S = -beta
+      B.cb =
+        p < 0
+          ? ZERO6
+          : store(
+              e,
+              B.be.map((x) => e.sum([[-1, x, qd]])),
+            );
       B.fb = store(e, emit6(e, crossF(B.v, B.hb)));
       e.boundary();
     }

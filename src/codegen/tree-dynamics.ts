@@ -20,6 +20,12 @@
 // r0) make it measure again; a model that fails either check (a controller
 // coupling joints, a force that is not affine, inputs that change at every
 // call) keeps the generated tangents, with the reason (`TreeDynamics.make`).
+// When the forces outside the tree are proven per-joint affine in (q, qd)
+// from the model's equations (tree-proof.ts), the measurement holds at
+// every point until a parameter or an input changes: a call then runs no
+// model code, h comes from the tree's own pass at qdd = 0 (bias) plus r0 +
+// k q + b qd, and only the inputs and parameters are compared with those
+// measured with (`checked` says why a model keeps the per-call check).
 // The mass matrix alone (massMatrix) needs no call of the model: the tree's
 // M is the model's while the model's parameters are those it was measured
 // with (checked per call; else measured again).
@@ -31,6 +37,9 @@ import type { InverseDynamics } from './inverse.ts';
 import type { RigidTree } from './rigid-tree.ts';
 import { type TreeCodeReport, type TreeFunctions, treeFunctions, treeMassFunction } from './tree-generated.ts';
 import { PRINTED_OPERATIONS, handFunctions, handMassFunction, printedOperations } from './tree-hand.ts';
+import { proveAffine } from './tree-proof.ts';
+import { mechanismOf } from './rigid-tree.ts';
+import { coordinateSlots } from './coordinate-slots.ts';
 
 /** how often the residue may be measured again (inputs changed) before the tangent code takes over */
 const REMEASURES = 3;
@@ -53,6 +62,11 @@ export class TreeDynamics {
   readonly printed: boolean;
   /** why the analytical path stopped (set when it falls back for good) */
   stopped: string | undefined;
+  /** why each call runs the model's own code to check the outside forces (undefined: proven affine, tree-proof.ts) */
+  readonly checked: string | undefined;
+  /** the inputs when the forces were measured, and which inputs count (not the inverse code's qdd slots) */
+  private readonly u: Float64Array;
+  private readonly inputs: Int32Array;
 
   private constructor(
     private readonly dynamics: InverseDynamics,
@@ -66,6 +80,27 @@ export class TreeDynamics {
     this.kb = new Float64Array(2 * n);
     this.w = new Float64Array(this.f.slots);
     this.p = Float64Array.from(dynamics.state.p);
+    this.u = Float64Array.from(dynamics.state.u);
+    const qdd = new Set(coordinateSlots(dynamics.model).qddAt);
+    this.inputs = Int32Array.from([...this.u.keys()].filter((k) => !qdd.has(k)));
+    const mech = mechanismOf(dynamics.model);
+    this.checked = mech ? proveAffine(mech) : 'not a Mechanism';
+  }
+
+  /** proven, and the parameters and inputs are those the forces were measured with: no model code need run */
+  private proven(): boolean {
+    if (this.checked !== undefined) return false;
+    const { p, u } = this.dynamics.state;
+    for (let i = 0; i < p.length; i++) if (p[i] !== this.p[i]) return false;
+    for (const k of this.inputs) if (u[k] !== this.u[k]) return false;
+    return true;
+  }
+
+  /** the model's h (into own) from the tree's: h_tree + r0 + k q + b qd, after point() */
+  private bias(q: ArrayLike<number>, qd: ArrayLike<number>): void {
+    const { n, own, r0, kb } = this;
+    this.f.bias(q, qd, this.w, own);
+    for (let i = 0; i < n; i++) own[i] += r0[i] + kb[i] * q[i] + kb[n + i] * qd[i];
   }
 
   /** the analytical derivatives of this inverse model, or why it keeps the generated tangents; notPositive: the error of a mass matrix that is not positive definite at coordinate k */
@@ -105,6 +140,7 @@ export class TreeDynamics {
       k = this.kb.subarray(0, n),
       b = this.kb.subarray(n);
     this.p.set(this.dynamics.state.p);
+    this.u.set(this.dynamics.state.u);
     let seed = 33;
     // a fixed Park-Miller sequence: the same points at every measurement
     const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647,
@@ -158,8 +194,11 @@ export class TreeDynamics {
   /** tau, dtau/dq, dtau/dqd, M at (q, qd, qdd); undefined when the tangents must answer (stopped says why) */
   inverse(q: ArrayLike<number>, qd: ArrayLike<number>, qdd: ArrayLike<number>, t: number, out?: InverseDerivatives): InverseDerivatives | undefined {
     if (this.stopped || !finite(q, qd, qdd)) return undefined;
-    this.treeAt(q, qd, qdd);
-    this.dynamics.evaluate(t, q, qd, qdd, this.own);
+    const T = this.treeAt(q, qd, qdd);
+    if (this.proven()) {
+      const { n, r0, kb } = this;
+      for (let i = 0; i < n; i++) this.own[i] = T[i] + r0[i] + kb[i] * q[i] + kb[n + i] * qd[i];
+    } else this.dynamics.evaluate(t, q, qd, qdd, this.own);
     if (!this.agrees(q, qd, this.own)) {
       if (!this.remeasure(t)) return undefined;
       return this.inverse(q, qd, qdd, t, out);
@@ -177,7 +216,8 @@ export class TreeDynamics {
     if (this.stopped || !finite(q, qd, tau)) return undefined;
     const { n, f, w, own } = this;
     f.point(q, qd, w);
-    this.dynamics.evaluate(t, q, qd, this.zeros, own);
+    if (this.proven()) this.bias(q, qd);
+    else this.dynamics.evaluate(t, q, qd, this.zeros, own);
     f.factor(w);
     const bad = f.pivot(w);
     if (bad >= 0) throw this.notPositive(bad);
@@ -227,8 +267,12 @@ export class TreeDynamics {
   }
 }
 
-/** every entry finite (else the tangents' path answers, with its typed error naming the entry) */
-function finite(...xs: ArrayLike<number>[]): boolean {
-  for (const x of xs) for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return false;
+/** every entry finite (else the tangents' path answers, with its typed error naming the entry); three arguments, no array made per call */
+function finite(a: ArrayLike<number>, b: ArrayLike<number>, c: ArrayLike<number>): boolean {
+  return allFinite(a) && allFinite(b) && allFinite(c);
+}
+
+function allFinite(x: ArrayLike<number>): boolean {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return false;
   return true;
 }

@@ -3,7 +3,8 @@
 // solves of tree-ltdl.ts printed for this tree and compiled once, sharing
 // one workspace w. Made on first use (tree-dynamics.ts, inverse.ts), never
 // by compile(). A forward-derivatives call runs
-//   point(q, qd)        kinematics, composites, M, the velocity terms, h
+//   point(q, qd)        kinematics, composites, M, the velocity terms
+//   bias(q, qd)         the tree's h (when the forces outside it are proven, tree-dynamics.ts)
 //   factor()            M = L^T D L (the pivots checked by the caller)
 //   solve(r)            r = M^-1 r in place: qdd = M^-1 (tau - h)
 //   pairs(q, qd, qdd)   the forces at qdd, tau, dtau/dq and dtau/dqd
@@ -32,6 +33,8 @@ export interface TreeFunctions {
   readonly n: number;
   /** (q, qd, w): everything at (q, qd) that does not depend on qdd */
   point: Fn;
+  /** (q, qd, w, h): after point(), the tree's h = tau at qdd = 0 (gravity, velocity terms, springs, dampers) */
+  bias: Fn;
   /** (w, M): M into M, both triangles */
   massOut: Fn;
   /** (w): the LTDL factor of M */
@@ -102,6 +105,7 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
     r.mass();
     r.velocityTerms();
   });
+  const bias = e.fn('q,qd,w,h', () => r.forces(0).tau.forEach((x, b) => e.write('h', coord[b], x)));
   const massOut = e.fn('w,M', () => writeMatrix(e, r, 'M', lower(r.M)));
   let f!: ReturnType<typeof emitLtdl>;
   const factor = e.fn('w', () => (f = emitLtdl(e, r)));
@@ -137,9 +141,9 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
       }
     }
   });
-  const made = [point, massOut, factor, solve, pairs, inverseOut, forwardOut];
+  const made = [point, massOut, factor, solve, pairs, inverseOut, forwardOut, bias];
   const { fns, report } = compiled(made, t0);
-  report.parts = { point: point.ops, factor: factor.ops, solve: solve.ops, pairs: pairs.ops, forwardOut: forwardOut.ops };
+  report.parts = { point: point.ops, bias: bias.ops, factor: factor.ops, solve: solve.ops, pairs: pairs.ops, forwardOut: forwardOut.ops };
   return {
     n,
     point: fns[0],
@@ -149,6 +153,7 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
     pairs: fns[4],
     inverseOut: fns[5],
     forwardOut: fns[6],
+    bias: fns[7],
     massScale: largest(f.D.map((_, b) => r.M.get(r.key(b, b))!)),
     pivot: pivotCheck(
       f.D,

@@ -29,13 +29,15 @@ export function handFunctions(tree: RigidTree): TreeFunctions {
     td = new TreeDerivatives(tree),
     m = 3 * n;
   const [M, L, dq, dqd] = [0, 0, 0, 0].map(() => new Float64Array(n * n)),
-    W = new Float64Array(3 * n * n);
+    W = new Float64Array(3 * n * n),
+    zeros = new Float64Array(n);
   let bad = -1;
   const copy = (from: Float64Array, to: ArrayLike<number>) => (to as Float64Array).set(from);
   const start = performance.now();
   return {
     n,
     point: (q, qd) => td.kinematics(q, qd, M),
+    bias: (q, qd, _w, h) => td.dynamics(q, qd, zeros, h as Float64Array),
     massOut: (_w, out) => copy(M, out),
     factor: () => {
       const f = ltlFactor(n, M, L);

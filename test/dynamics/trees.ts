@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import chain from '../../mechanisms/chain.ts';
 import humanoid from '../../mechanisms/humanoid.ts';
 import puma560 from '../../mechanisms/puma560.ts';
-import type { Mechanism } from '../../src/library/multibody/index.ts';
+import { Actuator, type ActuatorOptions, type Mechanism, type OneDofJoint } from '../../src/library/multibody/index.ts';
+import { prng, randomTree } from '../multibody/random-tree.ts';
 import { mjcfMechanism, parseMjcf } from '../../src/io/mjcf.ts';
 import { loadUrdf } from '../../src/node/urdf-file.ts';
 
@@ -26,3 +27,19 @@ export const trees: Tree[] = [
   { name: 'humanoid (32 joint coordinates, branched)', build: () => humanoid() },
   { name: 'chain n = 8', build: () => chain({ n: 8 }) },
 ];
+
+/** a position servo (MuJoCo's <position>: kp ctrl - kp q - kv qd) on the named joint of a mechanism */
+export function servo(mech: Mechanism, joint: string, kp: number, kv: number, options: Partial<ActuatorOptions> = {}): OneDofJoint {
+  const j = mech.children.find((c) => c.localName === joint) as OneDofJoint;
+  const a = mech.add(new Actuator(`servo_${joint}`, { length: j.q, velocity: j.qd, gain: [kp, 0, 0], bias: [0, -kp, -kv], ...options }));
+  j.applyForce(a.force);
+  return j;
+}
+
+/** a seeded random tree (springs and dampers, test/multibody/random-tree.ts) with servos on about a third of its joints */
+export function withServos(seed: number, nb: number): Mechanism {
+  const t = randomTree(seed, nb),
+    rnd = prng(seed + 1);
+  t.joints.forEach((j) => rnd() < 0.35 && servo(t.mechanism, j, 1 + 20 * rnd(), 2 * rnd()));
+  return t.mechanism;
+}

@@ -334,6 +334,11 @@ export abstract class OneDofJoint extends Joint {
     this.applied.push(force);
   }
 
+  /** the forces other components applied to the coordinate (applyForce), for the analytical derivatives' proof (codegen/tree-proof.ts) */
+  get appliedForces(): readonly Expr[] {
+    return this.applied;
+  }
+
   /** the joint's limits and friction, their parameters declared on first use (after the builder set referenceInertia) */
   private limitsAndFriction(): LimitFriction {
     return (this.limitModel ??= limitFriction(this, this.options, this.q, this.qd, this.referenceInertia));
