@@ -7,7 +7,7 @@
 // Both sides leave out what the importer does not model here: armature 0,
 // no limits, friction loss, contacts or actuation.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { compile, type Mode } from '../../src/compile.ts';
 import type { CompiledModel } from '../../src/codegen/compiled.ts';
 import { ModelError, SimulationError } from '../../src/errors.ts';
@@ -70,10 +70,25 @@ interface Case {
   keepBalls?: boolean;
 }
 
+/**
+ * The file's model read without limits and friction and compiled in one form, once per file and form: the
+ * KKT test, the cut's test and the 5 s run ask for Cassie in the same form (~1.5 s of CPU a compile)
+ */
+const compiledOnce = new Map<string, { robot: ReturnType<typeof parseMjcf>; c: CompiledModel }>();
+function compiled(xml: string, file: string, mode: Mode) {
+  const key = `${mode} ${file} ${xml}`;
+  let entry = compiledOnce.get(key);
+  if (!entry) {
+    const robot = parseMjcf(xml, file);
+    entry = { robot, c: compile(mjcfMechanism(robot, { limitsAndFriction: false }).mechanism, { mode }) };
+    compiledOnce.set(key, entry);
+  }
+  return entry;
+}
+afterAll(() => compiledOnce.clear());
+
 async function againstKkt({ xml, file, keepBalls }: Case, mode: Mode): Promise<{ worst: number; rows: number }> {
-  const robot = parseMjcf(xml, file);
-  const { mechanism } = mjcfMechanism(robot, { limitsAndFriction: false });
-  const c = compile(mechanism, { mode });
+  const { robot, c } = compiled(xml, file, mode);
   const peer = await smoothPeer(forMujoco(xml));
   const mj = await mujoco();
   const joints = jointsOf(robot);
@@ -264,10 +279,9 @@ describe('MJCF connect: the cut', () => {
   });
 
   it('Cassie: the plantar loops are planar with 2 constraints, the achilles loops spatial with 3, the balls stay states', () => {
-    const robot = parseMjcf(fixture('cassie.xml'), 'cassie.xml');
-    const { mechanism, warnings } = mjcfMechanism(robot, { limitsAndFriction: false });
+    const { warnings } = mjcfMechanism(parseMjcf(fixture('cassie.xml'), 'cassie.xml'), { limitsAndFriction: false });
     expect(warnings.join('\n')).not.toMatch(/equality/);
-    const c = compile(mechanism, { mode: 'torn' });
+    const { c } = compiled(fixture('cassie.xml'), 'cassie.xml', 'torn');
     const loops = c.report.kinematics!.loops;
     expect(loops.map((l) => [l.cut, l.constraints, l.planar])).toEqual([
       ['left_plantar_rod_left_foot_connect', 2, true],
@@ -287,9 +301,7 @@ function cutFrames(c: CompiledModel): string[][] {
 describe("Cassie over 5 s: Kron keeps the loops closed, MuJoCo's soft equality drifts", () => {
   it("the largest anchor gap over 5 s of motion: < 1e-10 m in Kron; MuJoCo's measured on its own run from the same state", async () => {
     const xml = fixture('cassie.xml');
-    const robot = parseMjcf(xml, 'cassie.xml');
-    const { mechanism } = mjcfMechanism(robot, { limitsAndFriction: false });
-    const c = compile(mechanism, { mode: 'relaxed' });
+    const { robot, c } = compiled(xml, 'cassie.xml', 'relaxed');
     // the legs set moving: falling freely under gravity alone, nothing inside would move
     const start = {
       'left_knee.qd': 2,
