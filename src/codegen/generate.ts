@@ -31,7 +31,7 @@ import { type OpCounts, addOps, noOps } from './ops.ts';
 import { columns, linear } from './linear.ts';
 import { type Raw, type Shared, Shapes, Sharing, measure, pieces } from './share.ts';
 import { Slots, isAtom, nameShape, readCounts } from './slots.ts';
-import { Templating, loopRuns } from './templates.ts';
+import { Templating, loopRuns, typedArrayOf } from './templates.ts';
 
 export interface Layout {
   states: string[];
@@ -350,7 +350,7 @@ function derivativeCopy(derivativeSlots: readonly number[], templated: boolean):
   if (!templated || derivativeSlots.length < 8) return { tail: derivativeSlots.map((k, i) => `  dx[${i}] = w[${k}];`) };
   return {
     tail: [`  for (let i = 0; i < ${derivativeSlots.length}; i++) dx[i] = w[dxSlots[i]];`],
-    table: `const dxSlots = Int32Array.of(${derivativeSlots.join(', ')});`,
+    table: `const dxSlots = ${typedArrayOf('Int32Array', derivativeSlots)};`,
   };
 }
 

@@ -265,14 +265,34 @@ function template(group: readonly Candidate[], id: number, params: readonly stri
   classList.forEach((_, c) => prelude.push({ k: 'const', name: `o${c}`, v: elem(ints, c, 'bi') }));
   slotValues.forEach((_, s) => prelude.push({ k: 'const', name: `q${s}`, v: elem(reals, s, 'bp') }));
   const decl: string[] = [];
-  if (nI) decl.push(`${ints} = Int32Array.of(${offsetRows.flat().join(', ')})`);
-  if (nP) decl.push(`${reals} = Float64Array.of(${group.flatMap((_, k) => slotValues.map((v) => String(v[k]))).join(', ')})`);
+  if (nI) decl.push(`${ints} = ${typedArrayOf('Int32Array', offsetRows.flat())}`);
+  if (nP)
+    decl.push(
+      `${reals} = ${typedArrayOf(
+        'Float64Array',
+        group.flatMap((_, k) => slotValues.map((v) => v[k])),
+      )}`,
+    );
   return {
     fn: { name: fnName, params: [...params, 'k'], body: [...prelude, ...computed] },
     tables: `const ${decl.join(', ')};`,
     instances: group.map((c) => c.raw.name),
   };
 }
+
+/**
+ * A typed array's literal: `Int32Array.of(...)`, or, past ARGUMENTS_ON_STACK
+ * values, from an array literal: a call's arguments live on the stack, and the
+ * tables of the RC grid n = 200 (3.2e5 offsets) overflowed it when the
+ * module was made (RangeError: Maximum call stack size exceeded).
+ */
+export function typedArrayOf(kind: 'Int32Array' | 'Float64Array', values: readonly number[]): string {
+  const list = values.map(String).join(', ');
+  return values.length > ARGUMENTS_ON_STACK ? `new ${kind}([${list}])` : `${kind}.of(${list})`;
+}
+
+/** values a typed array's literal passes as a call's arguments at most (V8 fails near 1e5 with its default stack) */
+const ARGUMENTS_ON_STACK = 10000;
 
 /** the template's body with one instance's offsets and numbers written in: what the flat compile printed for it */
 function specialise(body: readonly Stmt[], offsets: readonly number[], numbers: readonly number[]): Stmt[] {

@@ -8,7 +8,12 @@ import { dependsOn, symsOf } from './analysis.ts';
 
 /** differentiation by one variable: its memo, and the fold's two functions made once, not per call */
 interface ByVariable {
-  readonly memo: WeakMap<Expr, Expr>;
+  /**
+   * weak outside a compile; inside, by node id: the compile's table holds its
+   * nodes until it returns anyway, and a WeakMap's entries are ephemerons the
+   * collector traces one by one (the RC grid's compile made one per variable)
+   */
+  readonly memo: WeakMap<Expr, Expr> | Map<number, Expr>;
   readonly rule: (n: Expr, d: Expr[]) => Expr;
   readonly free: (n: Expr) => Expr | undefined;
 }
@@ -18,9 +23,9 @@ interface ByVariable {
 const shared = new WeakMap<Sym, ByVariable>();
 const fresh = () => new WeakMap<Sym, ByVariable>();
 
-function byVariable(v: Sym): ByVariable {
+function byVariable(v: Sym, inCompile: boolean): ByVariable {
   return {
-    memo: new WeakMap(),
+    memo: inCompile ? new Map() : new WeakMap(),
     rule: (n, d) => derivative(n, d, (s) => (s.id === v.id ? ONE : ZERO)),
     // a subexpression free of v differentiates to ZERO exactly (every rule below folds to it): not visited
     free: (n) => (dependsOn(n, v.id) ? undefined : ZERO),
@@ -31,8 +36,8 @@ function byVariable(v: Sym): ByVariable {
 export function diff(e: Expr, v: Sym): Expr {
   const memos = localMemo(shared, fresh);
   let by = memos.get(v);
-  if (!by) memos.set(v, (by = byVariable(v)));
-  return foldWeak(e, by.memo, by.rule, by.free);
+  if (!by) memos.set(v, (by = byVariable(v, memos !== shared)));
+  return by.memo instanceof Map ? fold(e, by.memo, by.rule, by.free) : foldWeak(e, by.memo, by.rule, by.free);
 }
 
 // (e, the tangent of each symbol) => the directional derivative of e: sum over its symbols s of de/ds times

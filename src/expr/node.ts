@@ -84,7 +84,16 @@ export interface Node extends Expr {
 }
 export type Slot = 'syms' | 'unrelaxedSyms';
 const fixed: Table = new Map();
-const anchored = new WeakMap<Sym, Table>();
+/**
+ * A symbol's nodes: one (its own, a model's variable) held as it is, a few
+ * (x and -x, x - y) in a list compared node by node, more in a table. A table
+ * per symbol was a Map of ~230 bytes beside each variable's 120: a fifth of a
+ * built RC grid.
+ */
+type Anchored = Table | Expr[] | Expr;
+const anchored = new WeakMap<Sym, Anchored>();
+/** a symbol's nodes are listed up to this many, then filed in a table */
+const LISTED = 8;
 /** the running compile's table and memos */
 let local: { table: OpenTable; memos: Map<object, unknown> } | undefined;
 
@@ -219,7 +228,7 @@ function same(n: Expr, op: Op, args: readonly Expr[], from: number, to: number, 
 }
 
 function find(
-  table: Table | undefined,
+  table: Anchored | undefined,
   h: number,
   op: Op,
   args: readonly Expr[],
@@ -229,7 +238,13 @@ function find(
   fn: FnName | undefined,
   sym: Sym | undefined,
 ): Expr | undefined {
-  const found = table?.get(h);
+  if (table === undefined) return undefined;
+  if (Array.isArray(table)) {
+    for (const n of table) if (same(n, op, args, from, to, value, fn, sym)) return n;
+    return undefined;
+  }
+  if (!(table instanceof Map)) return same(table, op, args, from, to, value, fn, sym) ? table : undefined;
+  const found = table.get(h);
   if (!found) return undefined;
   if (!Array.isArray(found)) return same(found, op, args, from, to, value, fn, sym) ? found : undefined;
   for (const n of found) if (same(n, op, args, from, to, value, fn, sym)) return n;
@@ -301,9 +316,19 @@ export function internRange(op: Op, args: readonly Expr[], from: number, to: num
   // (152-168 bytes for the two or three arguments of most sums and products: 16% of a compile's heap)
   const node = makeNode(nextExprId++, op, to === from ? NO_ARGS : args.slice(from, to), value, fn, sym, anchor, residue);
   if (local) local.table.put(h, node);
-  else if (outer) put(outer, h, node);
-  else anchored.set(anchor!, new Map([[h, node]]));
+  else if (outer instanceof Map) put(outer, h, node);
+  else if (Array.isArray(outer)) {
+    // a copy of exactly its length: push would grow the list's store to 17 or more
+    anchored.set(anchor!, outer.length < LISTED ? [...outer, node] : tableOf([...outer, node]));
+  } else anchored.set(anchor!, outer ? [outer, node] : node);
   return node;
+}
+
+/** a symbol's nodes, filed by their hashes */
+function tableOf(nodes: readonly Expr[]): Table {
+  const table: Table = new Map();
+  for (const n of nodes) put(table, hash(n.op, n.args, 0, n.args.length, n.value, n.fn, n.sym), n);
+  return table;
 }
 
 /**
@@ -315,7 +340,7 @@ export function internRange(op: Op, args: readonly Expr[], from: number, to: num
 export function freshSymbol(sym: Sym): Expr {
   const node = makeNode(nextExprId++, 'sym', NO_ARGS, 0, undefined, sym, sym, false);
   if (local) local.table.put(hash('sym', NO_ARGS, 0, 0, 0, undefined, sym), node);
-  else anchored.set(sym, new Map([[hash('sym', NO_ARGS, 0, 0, 0, undefined, sym), node]]));
+  else anchored.set(sym, node);
   return node;
 }
 

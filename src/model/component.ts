@@ -79,7 +79,8 @@ export class Component {
   parent: Component | undefined;
   /** its sub-components, in the order they were added */
   readonly children: Component[] = [];
-  private readonly childNames = new Set<string>();
+  /** its children's names, made with its first child: most components (a resistor, a body) have none, and a Set costs ~130 bytes */
+  private childNames: Set<string> | undefined;
   /** the variables it declares (states, unknowns, parameters, inputs) */
   readonly variables: Variable[] = [];
   /** the equations it declares */
@@ -140,7 +141,8 @@ export class Component {
   add<T extends Component>(child: T): T {
     if (child.parent) throw new ModelError(`component ${child.path} is already part of ${child.parent.path || 'the model'}`);
     // a set, not a scan of the children: a grid of 9e4 nodes adds 3.6e5 components (O(n^2) otherwise)
-    if (this.childNames.has(child.localName)) {
+    const names = (this.childNames ??= new Set());
+    if (names.has(child.localName)) {
       throw new ModelError(`two components named "${child.localName}" in ${this.path || 'the model'}`, {
         component: child.localName,
         hint: 'give every component a unique name within its parent',
@@ -148,7 +150,7 @@ export class Component {
     }
     child.parent = this;
     this.children.push(child);
-    this.childNames.add(child.localName);
+    names.add(child.localName);
     return child;
   }
 

@@ -91,8 +91,19 @@ export function flatten(model: Model, options: FlattenOptions = {}): FlatModel {
   const fold = options.foldParameters ?? true;
   const values = new Map<number, Expr>();
   if (fold) for (const [id, value] of parameterValues) values.set(id, num(value));
+  // written out, not { ...e, index, lhs: ... }: V8 gave each object a hidden class of its own when a
+  // spread's properties were overwritten (20k shapes at rcgrid n = 40), so every read of eq.residual
+  // after was megamorphic and each equation carried its shape's ~350 bytes
+  const at = (e: Omit<FlatEquation, 'index'>, index: number, lhs: Expr, rhs: Expr, residual: Expr): FlatEquation => ({
+    lhs,
+    rhs,
+    residual,
+    residues: e.residues,
+    origin: e.origin,
+    index,
+  });
   const equations = raw.map((e, index) =>
-    fold ? { ...e, index, lhs: substitute(e.lhs, values), rhs: substitute(e.rhs, values), residual: substitute(e.residual, values) } : { ...e, index },
+    fold ? at(e, index, substitute(e.lhs, values), substitute(e.rhs, values), substitute(e.residual, values)) : at(e, index, e.lhs, e.rhs, e.residual),
   );
   return { name: model.title, variables, equations, parameterValues, kinds: options.kinds ?? new Map() };
 }

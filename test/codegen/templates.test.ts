@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import chain from '../../mechanisms/chain.ts';
 import { type CompiledModel, Mechanism, type Model, compile, simulate } from '../../src/index.ts';
-import { Templating, loopRuns } from '../../src/codegen/templates.ts';
+import { Templating, loopRuns, typedArrayOf } from '../../src/codegen/templates.ts';
 import { type Stmt, elem, name, num, printBody, printFn } from '../../src/codegen/ir.ts';
 import type { Program } from '../../src/codegen/program.ts';
 import { prng, randomTree } from '../multibody/random-tree.ts';
@@ -197,5 +197,21 @@ describe('Templating (unit)', () => {
     expect(loopRuns(p)).toBe(1);
     expect(p.derivatives[0]).toEqual({ indent: '', pieces: [{ loop: 'tpl0', from: 0, to: 3 }] });
     expect(p.derivatives.slice(1)).toEqual([call('g'), call('f3'), call('f5'), call('f4', '  ')]);
+  });
+
+  it("typed arrays' literals hold their values at any length (a call's arguments overflowed the stack at 3.2e5)", () => {
+    const next = prng(35);
+    for (const length of [0, 1, 9999, 10000, 10001, 12345, 320000]) {
+      const ints = Array.from({ length }, () => Math.floor((next() - 0.5) * 2 ** 31));
+      const reals = Array.from({ length }, () => (next() - 0.5) * 10 ** Math.floor(20 * next() - 10));
+      const made = (kind: 'Int32Array' | 'Float64Array', values: number[]) =>
+        new Function(`return ${typedArrayOf(kind, values)};`)() as Int32Array | Float64Array;
+      const a = made('Int32Array', ints),
+        b = made('Float64Array', reals);
+      expect(a).toBeInstanceOf(Int32Array);
+      expect(b).toBeInstanceOf(Float64Array);
+      expect([...a]).toEqual(ints);
+      expect([...b]).toEqual(reals);
+    }
   });
 });

@@ -79,4 +79,17 @@ describe('withLocalTable: the intern table of one compile', () => {
     expect([...symsOf(outside)]).toEqual([X.id]);
     expect(num(9.5)).toBe(outside.args[0]);
   });
+
+  it("outside a compile, a symbol's nodes are one whether it anchors one, a few or many (its list, then its table)", () => {
+    const owner = new Model('anchors');
+    const z = owner.variable('z');
+    // each node's youngest symbol is z: 1, 2, ... 20 of them anchored there, each asked for again after every new one
+    const made: Expr[] = [];
+    for (let k = 0; k < 20; k++) {
+      made.push(add(mul(k + 0.5, z), x));
+      made.forEach((e, j) => expect(add(x, mul(z, j + 0.5))).toBe(e));
+    }
+    expect(new Set(made.map((e) => e.id)).size).toBe(20);
+    withLocalTable(() => made.forEach((e, j) => expect(add(mul(j + 0.5, z), x)).toBe(e)));
+  });
 });
