@@ -25,6 +25,7 @@ import { type For, type TreeBody, bodyTree } from '../library/multibody/body-tre
 import { Mechanism } from '../library/multibody/index.ts';
 import type { Component } from '../model/index.ts';
 import type { CompiledModel } from './compiled.ts';
+import { proveAffine } from './tree-proof.ts';
 
 export interface RigidTree {
   readonly N: number;
@@ -42,6 +43,14 @@ export interface RigidTree {
   readonly Ib: Float64Array;
   /** world-resolved */
   readonly gravity: Float64Array;
+  /**
+   * why the forces outside the tree must be checked at every call (undefined:
+   * proven per-joint affine, tree-proof.ts). Proven here, where the library is
+   * loaded anyway, so that tree-dynamics.ts, on every compiled model's import
+   * path, imports none of it: a run from the compile cache loads no library
+   * (test/cli/startup.test.ts)
+   */
+  readonly outsideForces: string | undefined;
 }
 
 /** the tree's errors, phrased as reasons why the tangents answer */
@@ -107,5 +116,6 @@ export function rigidTree(model: CompiledModel, coordinates: readonly string[] =
     com: flat((b) => b.inertial?.c ?? [0, 0, 0]),
     Ib: flat((b) => b.inertial?.I ?? [0, 0, 0, 0, 0, 0, 0, 0, 0]),
     gravity: Float64Array.from(gravity),
+    outsideForces: proveAffine(mech),
   };
 }

@@ -37,8 +37,6 @@ import type { InverseDynamics } from './inverse.ts';
 import type { RigidTree } from './rigid-tree.ts';
 import { type TreeCodeReport, type TreeFunctions, treeFunctions, treeMassFunction } from './tree-generated.ts';
 import { PRINTED_OPERATIONS, handFunctions, handMassFunction, printedOperations } from './tree-hand.ts';
-import { proveAffine } from './tree-proof.ts';
-import { mechanismOf } from './rigid-tree.ts';
 import { coordinateSlots } from './coordinate-slots.ts';
 
 /** how often the residue may be measured again (inputs changed) before the tangent code takes over */
@@ -83,8 +81,7 @@ export class TreeDynamics {
     this.u = Float64Array.from(dynamics.state.u);
     const qdd = new Set(coordinateSlots(dynamics.model).qddAt);
     this.inputs = Int32Array.from([...this.u.keys()].filter((k) => !qdd.has(k)));
-    const mech = mechanismOf(dynamics.model);
-    this.checked = mech ? proveAffine(mech) : 'not a Mechanism';
+    this.checked = tree.outsideForces;
   }
 
   /** proven, and the parameters and inputs are those the forces were measured with: no model code need run */
