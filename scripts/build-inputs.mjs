@@ -1,6 +1,8 @@
 // What dist/ is built from (scripts/build.mjs), as one hash: the paths and
 // contents of src/, viewer/ and the build's configuration and lockfile. The
-// build records it in node_modules/.cache/kron-build/inputs; a test that
+// build records it in dist/.build-inputs, beside what it describes (in
+// node_modules/.cache it was shared by every git worktree that links one
+// node_modules: one checkout's build made another's dist/ look fresh); a test that
 // packs the package (test/package/pack.test.ts) builds again only when the
 // recorded hash is not today's, so `npm ci && npm test` builds once, and an
 // edit to a source since the last build is never packed stale. The build
@@ -12,7 +14,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-const STAMP_PATH = 'node_modules/.cache/kron-build/inputs';
+/** where the stamp lives, relative to a checkout */
+export const STAMP_PATH = 'dist/.build-inputs';
 export const STAMP = join(root, STAMP_PATH);
 const INPUTS = ['src', 'viewer', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
 

@@ -7,12 +7,12 @@
 // from dist/ as from its sources (a model module's 'kron' is then dist/'s,
 // the classes the CLI checks against).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { distIsFresh } from '../../scripts/build-inputs.mjs';
+import { STAMP_PATH, distIsFresh } from '../../scripts/build-inputs.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -22,14 +22,14 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 function built(): string {
   const at = mkdtempSync(join(tmpdir(), 'kron-fresh-'));
   dirs.push(at);
-  const files = ['src/cli/main.ts', 'src/expr/node.ts', 'viewer/app.ts', 'package.json', 'dist/src/cli/main.js', 'node_modules/.cache/kron-build/inputs'];
+  const files = ['src/cli/main.ts', 'src/expr/node.ts', 'viewer/app.ts', 'package.json', 'dist/src/cli/main.js', STAMP_PATH];
   for (const f of files) {
     mkdirSync(dirname(join(at, f)), { recursive: true });
     writeFileSync(join(at, f), f);
   }
   for (const p of ['src/cli/main.ts', 'src/cli', 'src/expr/node.ts', 'src/expr', 'src', 'viewer/app.ts', 'viewer', 'package.json'])
     utimesSync(join(at, p), 1000, 1000);
-  utimesSync(join(at, 'node_modules/.cache/kron-build/inputs'), 2000, 2000);
+  utimesSync(join(at, STAMP_PATH), 2000, 2000);
   return at;
 }
 
@@ -54,11 +54,22 @@ describe('dist/ fresh by file times (bin/kron.mjs)', () => {
 
   it('is stale without a stamp or without dist/', () => {
     const unstamped = built();
-    rmSync(join(unstamped, 'node_modules/.cache/kron-build/inputs'));
+    rmSync(join(unstamped, STAMP_PATH));
     expect(distIsFresh(unstamped)).toBe(false);
     const unbuilt = built();
     rmSync(join(unbuilt, 'dist'), { recursive: true });
     expect(distIsFresh(unbuilt)).toBe(false);
+  });
+
+  it("is each checkout's own: a worktree sharing node_modules with a built one is not fresh", () => {
+    // git worktrees that link one node_modules (a stamp kept there was read by all of them)
+    const builtOne = built();
+    const other = built();
+    rmSync(join(other, STAMP_PATH));
+    mkdirSync(join(builtOne, 'node_modules'));
+    symlinkSync(join(builtOne, 'node_modules'), join(other, 'node_modules'));
+    expect(distIsFresh(builtOne)).toBe(true);
+    expect(distIsFresh(other)).toBe(false);
   });
 });
 
