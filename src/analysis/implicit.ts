@@ -12,7 +12,7 @@
 // Glossary
 //   z  unknowns (plan.unknowns, N), x states (n), u the chosen inputs (m)
 //   S  N x (n + m) row-major: dz_i/dx_j, then dz_i/du_k (the sensitivities)
-import { type Expr, type Sym, FUNCTIONS, diff, fold, show, symsOf } from '../expr/index.ts';
+import { type Expr, type Sym, diff, evaluate, show, symsOf } from '../expr/index.ts';
 import { KronError, ModelError, SimulationError } from '../errors.ts';
 import { TIME, type Variable, describeEquation } from '../model/index.ts';
 import type { CompiledModel, SignalSource } from '../codegen/compiled.ts';
@@ -132,31 +132,15 @@ export function pointText(compiled: CompiledModel, point: OperatingPoint): strin
 function evaluator(values: ReadonlyMap<number, number>): (e: Expr) => number {
   const memo = new Map<number, number>();
   return (e) =>
-    fold(e, memo, (node, a) => {
-      switch (node.op) {
-        case 'const':
-          return node.value;
-        case 'sym': {
-          const v = values.get(node.sym!.id);
-          if (v === undefined) throw new KronError(`linearize: no value for ${node.sym!.name} in ${show(e)}`);
-          return v;
-        }
-        case 'add':
-          return a.reduce((s, x) => s + x, 0);
-        case 'mul':
-          return a.reduce((s, x) => s * x, 1);
-        case 'div':
-          return a[0] / a[1];
-        case 'pow':
-          return a[0] ** node.value;
-        case 'fn':
-          return FUNCTIONS[node.fn!].eval(...a);
-        case 'relax':
-          return a[0];
-        case 'residue':
-          return 0;
-      }
-    });
+    evaluate(
+      e,
+      (sym) => {
+        const v = values.get(sym.id);
+        if (v === undefined) throw new KronError(`linearize: no value for ${sym.name} in ${show(e)}`);
+        return v;
+      },
+      memo,
+    );
 }
 
 // (F_z, -[F_x F_u]) => S = F_z^-1 (-[F_x F_u]); a singular F_z is a ModelError naming the unknown
