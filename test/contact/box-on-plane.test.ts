@@ -5,31 +5,12 @@
 // r = tan th / mu (law.ts: mu fn v / sqrt(v^2 + v_s^2) = m g sin th), below
 // 1e-6 m/s (the bound for a box at rest) with v_s = 1e-6.
 import { describe, expect, it } from 'vitest';
-import { ContactScene, Mechanism, compile, simulate } from 'kron';
+import { compile, simulate } from 'kron';
 import { ContactRun } from '../../src/contact/run.ts';
+import { boxMass as m, boxSize as size, boxOn as boxOnIncline, g } from './incline-scenes.ts';
 
-const g = 9.81,
-  m = 2,
-  size = [0.4, 0.2, 0.3] as const,
-  k = 1e5;
-
-// the box on a free joint, its bottom face on the plane through the origin with normal (-sin th, cos th, 0)
-function boxOn(th: number, mu: number, v0: number, slipSpeed: number) {
-  const mech = new Mechanism('box', { gravity: [0, -g, 0] });
-  const n = [-Math.sin(th), Math.cos(th), 0] as const,
-    down = [-Math.cos(th), -Math.sin(th), 0];
-  const h = size[1] / 2 - (m * g * Math.cos(th)) / (4 * k);
-  const j = mech.free('j', { r: [h * n[0], h * n[1], 0], Q: [Math.cos(th / 2), 0, 0, Math.sin(th / 2)], v: down.map((d) => v0 * d) });
-  const I = (a: number, b: number) => (m * (a * a + b * b)) / 12;
-  const box = mech.body('box', {
-    m,
-    I: [I(size[1], size[2]), I(size[0], size[2]), I(size[0], size[1])],
-    collision: [{ shape: { type: 'box', size: [...size] }, material: { stiffness: k, damping: 2 * Math.sqrt((k * m) / 4), friction: mu } }],
-  });
-  mech.ground({ normal: n });
-  (mech.connect(mech.world.frame_b, j.frame_a), mech.connect(j.frame_b, box.frame_a));
-  return { mech, down, scene: ContactScene.of(mech, { slipSpeed }) };
-}
+// the box on the incline, with the regularised law's slip speed
+const boxOn = (th: number, mu: number, v0: number, slipSpeed: number) => boxOnIncline(th, mu, v0, { slipSpeed });
 
 describe('a box on a plane', () => {
   it('at rest after a drop: the four corner forces sum to the weight (1e-9) and are equal', () => {

@@ -6,37 +6,15 @@
 // never rises with no input. The default integrator runs the law with
 // radau from the start, as radau asked for does.
 import { describe, expect, it } from 'vitest';
-import { ContactScene, Mechanism, compile, simulate } from 'kron';
+import { ContactScene, compile, simulate } from 'kron';
 import build, { parameters as P } from '../../mechanisms/sphere-on-plane.ts';
 import { ContactRun } from '../../src/contact/run.ts';
 import { NEXT_STRIDE, elastoPlasticForce } from '../../src/contact/elasto-plastic.ts';
 import { contactForce } from '../../src/contact/law.ts';
 import { rng } from '../structure/helpers.ts';
+import { boxMass as m, boxOn, g, boxStiffness as k, rollingFit } from './incline-scenes.ts';
 import { scene } from './forms-scene.ts';
 import { PLASTIC_START } from '../../src/sim/steppers/auto.ts';
-
-const g = 9.81,
-  m = 2,
-  size = [0.4, 0.2, 0.3] as const,
-  k = 1e5;
-
-// the box on a free joint, its bottom face on the plane through the origin with normal (-sin th, cos th, 0)
-function boxOn(th: number, mu: number, v0: number) {
-  const mech = new Mechanism('box', { gravity: [0, -g, 0] });
-  const n = [-Math.sin(th), Math.cos(th), 0] as const,
-    down = [-Math.cos(th), -Math.sin(th), 0];
-  const h = size[1] / 2 - (m * g * Math.cos(th)) / (4 * k);
-  const j = mech.free('j', { r: [h * n[0], h * n[1], 0], Q: [Math.cos(th / 2), 0, 0, Math.sin(th / 2)], v: down.map((d) => v0 * d) });
-  const I = (a: number, b: number) => (m * (a * a + b * b)) / 12;
-  const box = mech.body('box', {
-    m,
-    I: [I(size[1], size[2]), I(size[0], size[2]), I(size[0], size[1])],
-    collision: [{ shape: { type: 'box', size: [...size] }, material: { stiffness: k, damping: 2 * Math.sqrt((k * m) / 4), friction: mu } }],
-  });
-  mech.ground({ normal: n });
-  (mech.connect(mech.world.frame_b, j.frame_a), mech.connect(j.frame_b, box.frame_a));
-  return { mech, down, scene: ContactScene.of(mech, { friction: 'elasto-plastic' }) };
-}
 
 const along = (res: ReturnType<typeof simulate>, q: 'r' | 'v', down: number[]) => {
   const a = res.get(`j.${q}[1]`),
@@ -46,7 +24,7 @@ const along = (res: ReturnType<typeof simulate>, q: 'r' | 'v', down: number[]) =
 
 describe('elasto-plastic friction', () => {
   it('below the friction angle: the box holds still, its displacement from 1 s to 6 s below 1e-6 m', () => {
-    const { mech, down, scene } = boxOn(0.2, 0.5, 0);
+    const { mech, down, scene } = boxOn(0.2, 0.5, 0, { friction: 'elasto-plastic' });
     const res = simulate(compile(mech), { stop: 6, interval: 1, contact: scene, signals: ['j.r[1]', 'j.r[2]', 'j.v[1]', 'j.v[2]'] });
     const s = along(res, 'r', down);
     // it settles within the first second (the corners' springs take the weight along the slope: 1.2e-5 m), then holds
@@ -57,7 +35,7 @@ describe('elasto-plastic friction', () => {
   it('above it: slides with a = g (sin th - mu cos th), to 1e-3', () => {
     const th = 0.5,
       mu = 0.3;
-    const { mech, down, scene } = boxOn(th, mu, 0.2);
+    const { mech, down, scene } = boxOn(th, mu, 0.2, { friction: 'elasto-plastic' });
     const res = simulate(compile(mech), { stop: 0.5, interval: 0.01, contact: scene, signals: ['j.v[1]', 'j.v[2]'] });
     const v = along(res, 'v', down),
       t = res.time;
@@ -81,12 +59,7 @@ describe('elasto-plastic friction', () => {
       w = res.get('j.w[3]');
     const arm = radius - (mb * g) / kb / 2;
     const slip = v.map((vi, i) => vi + w[i] * arm);
-    const sliding = t.map((ti, i) => [ti, slip[i]]).filter(([, s]) => s > 0.1 * v0);
-    const n = sliding.length,
-      mt = sliding.reduce((a, [ti]) => a + ti, 0) / n,
-      ms = sliding.reduce((a, [, s]) => a + s, 0) / n;
-    const rate = sliding.reduce((a, [ti, s]) => a + (ti - mt) * (s - ms), 0) / sliding.reduce((a, [ti]) => a + (ti - mt) ** 2, 0);
-    const tStar = mt - ms / rate;
+    const { tStar, rate } = rollingFit(t, slip, v0);
     expect(Math.abs(tStar / ((2 * v0) / (7 * mu * g)) - 1)).toBeLessThan(1e-3);
     expect(Math.abs(-rate / (3.5 * mu * g) - 1)).toBeLessThan(1e-3);
     // rolling from t* on: v = 5 v0 / 7 at every sample
@@ -96,7 +69,7 @@ describe('elasto-plastic friction', () => {
 
 describe('the default integrator with elasto-plastic friction', () => {
   it('runs radau from the start (the run says so), bit for bit as radau asked for; the regularised law starts with RK4', () => {
-    const { mech, scene } = boxOn(0.5, 0.3, 0.2),
+    const { mech, scene } = boxOn(0.5, 0.3, 0.2, { friction: 'elasto-plastic' }),
       compiled = compile(mech);
     const options = { stop: 0.2, interval: 0.05, contact: scene, signals: ['j.r[1]', 'j.v[1]', 'j.w[3]'] };
     const auto = simulate(compiled, options),
@@ -205,7 +178,7 @@ describe('elasto-plastic friction through the compiled model', () => {
   it('energy never rises with no input but by what the tangential springs can hold: a box tossed onto an incline, sliding, stopping', () => {
     const th = 0.2,
       mu = 0.5;
-    const { mech, scene: contact } = boxOn(th, mu, 1.5);
+    const { mech, scene: contact } = boxOn(th, mu, 1.5, { friction: 'elasto-plastic' });
     const res = simulate(compile(mech), { stop: 2, interval: 1e-3, contact, start: { 'j.w[3]': 2 }, signals: ['energy.total', 'contact.*'] });
     const E = res.get('energy.total'),
       fn = res.names.filter((nm) => nm.endsWith('.fn')).map((nm) => res.get(nm));

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactScene, compile, simulate } from 'kron';
 import build, { parameters as P } from '../../mechanisms/sphere-on-plane.ts';
+import { rollingFit } from './incline-scenes.ts';
 
 describe('sphere on a plane', () => {
   it('dropped, comes to rest at the penetration m g / k (linear law), to 1e-9', () => {
@@ -50,12 +51,7 @@ describe('sphere on a plane', () => {
     const arm = radius - (m * g) / k / 2;
     const slip = v.map((vi, i) => vi + w[i] * arm);
     // sliding: the slip falls linearly at 3.5 mu g; fitted over the samples well above the regularisation speed, its zero is t*
-    const sliding = t.map((ti, i) => [ti, slip[i]]).filter(([, s]) => s > 0.1 * v0);
-    const n = sliding.length,
-      mt = sliding.reduce((a, [ti]) => a + ti, 0) / n,
-      ms = sliding.reduce((a, [, s]) => a + s, 0) / n;
-    const rate = sliding.reduce((a, [ti, s]) => a + (ti - mt) * (s - ms), 0) / sliding.reduce((a, [ti]) => a + (ti - mt) ** 2, 0);
-    const tStar = mt - ms / rate;
+    const { tStar, rate } = rollingFit(t, slip, v0);
     expect(Math.abs(tStar / ((2 * v0) / (7 * mu * g)) - 1)).toBeLessThan(1e-3);
     expect(Math.abs(-rate / (3.5 * mu * g) - 1)).toBeLessThan(1e-3);
     // rolling: v = 5 v0 / 7, and no slip
