@@ -12,7 +12,10 @@
 // 1e-9, MuJoCo at a tenth of its step), the base height at the end.
 // Each Kron part runs with both friction laws (contact/law.ts regularised,
 // the default; contact/elasto-plastic.ts), or the one --friction names.
-// Writes bench/results/contact-robots.json and prints the tables.
+// Writes bench/results/contact-robots.json (everything) and
+// contact-robots-accuracy.json and contact-robots-cpu.json (the tables of
+// docs/performance/contact.md),
+// and prints the tables.
 //
 //   npm run bench:contact [-- --rounds 2] [--mujoco-c /tmp/dv/bench_mujoco_xml] [--friction regularised|elasto-plastic|both]
 import { execFileSync } from 'node:child_process';
@@ -25,6 +28,7 @@ import { UsageError } from '../src/errors.ts';
 import { FIXTURES, G, type Go2, go2Kron, go2Mujoco, go2PdXml } from './contact-robots/go2.ts';
 import { type Humanoid, humanoidKron, humanoidMujoco } from './contact-robots/humanoid.ts';
 import type { FrictionLaw } from '../src/contact/law.ts';
+import { writeBenchResult } from './results.ts';
 
 const { values } = parseArgs({
   options: {
@@ -261,4 +265,48 @@ writeFileSync(
   results + 'contact-robots.json',
   JSON.stringify({ date: new Date().toISOString(), rounds, ...(byLaw.regularised ?? {}), byLaw, cpu }, null, 2) + '\n',
 );
-console.log(`\nwritten: bench/results/contact-robots.json`);
+// the accuracy and CPU tables as docs/performance/contact.md shows them (generated: npm run docs:bench)
+const sci = (x: number) => x.toExponential(1);
+const lawRuns = LAWS.map((l) => byLaw[l]);
+const row = (label: string, kron: (s: ReturnType<typeof sideBySide>) => string, mujoco: string) => [label, ...lawRuns.map((s) => (s ? kron(s) : '–')), mujoco];
+const any = Object.values(byLaw)[0];
+const counts = (i: ReturnType<typeof sideBySide>['go2']['integration']) => (i ? `${i.steps} / ${i.rejected} / ${i.evaluations}` : '–');
+writeBenchResult({
+  name: 'contact-robots-accuracy',
+  command: `npm run bench:contact -- --rounds ${rounds}${values.friction === 'both' ? '' : ` --friction ${values.friction}`}`,
+  columns: [{ label: 'quantity' }, ...LAWS.map((l) => ({ label: `Kron, ${l}`, align: 'right' as const })), { label: 'MuJoCo', align: 'right' }],
+  rows: [
+    row('Go2: base height at 10 s (m)', (s) => s.go2.heightAt10.kron.toFixed(6), any.go2.heightAt10.mujoco.toFixed(6)),
+    row('Go2: base moved from 1 s to 10 s (m)', (s) => sci(s.go2.drift1to10.kron), sci(any.go2.drift1to10.mujoco)),
+    row('Go2: largest abs(Σfn / W − 1) from 1 s', (s) => sci(s.go2.settledForce.kron), sci(any.go2.settledForce.mujoco)),
+    row('Go2: base from its own refined run (m)', (s) => sci(s.accuracy.go2.kron), sci(any.accuracy.go2.mujoco)),
+    row('Go2: steps / rejected / evaluations', (s) => counts(s.go2.integration), `${Math.round(GO2_STOP / wasm.go2.step)} steps`),
+    row('humanoid: torso height at 5 s (m)', (s) => s.humanoid.restHeight.kron.toFixed(4), any.humanoid.restHeight.mujoco.toFixed(4)),
+    row('humanoid: Σfn / W − 1 at 5 s', (s) => sci(s.humanoid.restForce.kron), sci(any.humanoid.restForce.mujoco)),
+    row('humanoid: torso moved in the last second (m)', (s) => sci(s.humanoid.lastSecondMoved.kron), sci(any.humanoid.lastSecondMoved.mujoco)),
+    row(
+      'humanoid: base from its own refined run, first second (m)',
+      (s) => sci(s.accuracy.humanoidFirstSecond.kron),
+      sci(any.accuracy.humanoidFirstSecond.mujoco),
+    ),
+    row('humanoid: steps / rejected / evaluations', (s) => counts(s.humanoid.integration), `${Math.round(HUMANOID_STOP / wasm.humanoid.step)} steps`),
+  ],
+  raw: [byLaw],
+});
+const lawsArg = values.friction === 'both' ? '' : ` --friction ${values.friction}`;
+writeBenchResult({
+  name: 'contact-robots-cpu',
+  command: `npm run bench:contact -- --rounds ${rounds}${lawsArg}`,
+  columns: [{ label: 'scene' }, { label: 'subject' }, { label: 'CPU s per simulated s', align: 'right' }, { label: '× MuJoCo C', align: 'right' }],
+  rows: cpu.map((c) => {
+    const ref = best.get(`${c.scene}|MuJoCo C`);
+    return [
+      c.scene === 'go2' ? 'Go2 standing, 10 s' : 'humanoid falling, 5 s',
+      c.who,
+      c.cpuPerSimulatedSecond.toPrecision(3),
+      ref ? (c.cpuPerSimulatedSecond / ref).toFixed(2) : '–',
+    ];
+  }),
+  raw: cpu,
+});
+console.log(`\nwritten: bench/results/contact-robots.json, contact-robots-accuracy.json, contact-robots-cpu.json`);

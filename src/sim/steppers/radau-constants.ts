@@ -53,7 +53,7 @@ export const NIT = 7,
  * θ below which J is kept when J is by differences (n evaluations of f, against 3 for one more
  * Newton iteration): RADAU5's documentation of WORK(3), "increase WORK(3), to 0.1 say, when
  * Jacobian evaluations are costly". On the contact robots (37 and 56 states) it halved the
- * Jacobians and cut the evaluations by a quarter to a half (docs/guide/contact.md).
+ * Jacobians and cut the evaluations by a quarter to a half (docs/performance/contact.md, Where the time went).
  */
 export const THET_DIFFERENCES = 0.1;
 /** attempts of one step (each cuts h by 2 or more) before the step is given up */
