@@ -25,6 +25,7 @@ import { INTEGRATORS, type Integrator } from '../src/sim/steppers/index.ts';
 import { cpuMicros } from '../src/bench/timing.ts';
 import { machine } from '../src/bench/report.ts';
 import { logLogSvg } from '../src/bench/plot.ts';
+import { writeBenchResult } from './results.ts';
 import fourbar from '../mechanisms/fourbar.ts';
 import puma from '../mechanisms/puma560.ts';
 import pumaStiff from '../mechanisms/puma560-stiff.ts';
@@ -198,7 +199,8 @@ const starters = [
   ['3-link PD arm (issue 30)', arm3()],
   ['stiff PUMA', pumaStiff()],
 ] as const;
-const defaultRows: string[] = [];
+const defaultRows: string[] = [],
+  defaultCells: string[][] = [];
 for (const [name, model] of starters) {
   const compiled = compile(model);
   const base = { stop: 2, interval: 0.01, signals: compiled.stateNames };
@@ -222,6 +224,7 @@ for (const [name, model] of starters) {
     });
   }
   defaultRows.push(`| ${name} | ${cells.map((c) => c.text).join(' | ')} |`);
+  defaultCells.push([name, ...cells.map((c) => c.text)]);
 }
 const defaultTable = [
   "### The default's candidates: largest relative error of the states (against radau at rtol 1e-11) and CPU time, 2 s runs",
@@ -232,6 +235,15 @@ const defaultTable = [
 ];
 console.log('\n' + defaultTable.join('\n'));
 md.push('', ...defaultTable, '');
+
+// the third table as docs/performance/benchmarks.md shows it (generated: npm run docs:bench)
+writeBenchResult({
+  name: 'integrators-default',
+  command: `npm run bench:integrators -- --rounds ${rounds}`,
+  columns: [{ label: 'model' }, ...candidates.map((c) => ({ label: c.label }))],
+  rows: defaultCells,
+  raw: defaultCells.map(([model, ...cells]) => ({ model, cells })),
+});
 
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, 'integrators.md'), md.join('\n'));
