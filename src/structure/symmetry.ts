@@ -63,6 +63,8 @@ class Points {
   private size = 0;
   private readonly stack: Expr[] = [];
   private readonly expanded: boolean[] = [];
+  /** an argument's first value, per argument of the node being computed */
+  private args: number[] = [];
 
   /** the temporary sym id now holds the values of node slot `from` */
   setTemp(id: number, from: number): void {
@@ -96,6 +98,7 @@ class Points {
     return this.slot.get(e.id)!;
   }
 
+  // no closures here: tsx names every closure it makes, a call per node
   private compute(n: Expr): number {
     const at = this.size++;
     if (this.values.length < this.size * POINTS) {
@@ -104,10 +107,12 @@ class Points {
       this.values = grown;
     }
     const v = this.values,
-      o = at * POINTS;
-    const arg = (i: number) => this.slot.get(n.args[i].id)! * POINTS;
+      o = at * POINTS,
+      args = this.args;
+    for (let i = 0; i < n.args.length; i++) args[i] = this.slot.get(n.args[i].id)! * POINTS;
+    if (n.op === 'fn' && NOT_ANALYTIC.has(n.fn!)) this.notAnalytic = true;
     for (let point = 0; point < POINTS; point++) {
-      let x: number;
+      let x = 0;
       switch (n.op) {
         case 'const':
           x = n.value;
@@ -118,28 +123,27 @@ class Points {
           break;
         }
         case 'add':
-          x = 0;
-          for (let i = 0; i < n.args.length; i++) x += v[arg(i) + point];
+          for (let i = 0; i < n.args.length; i++) x += v[args[i] + point];
           break;
         case 'mul':
           x = 1;
-          for (let i = 0; i < n.args.length; i++) x *= v[arg(i) + point];
+          for (let i = 0; i < n.args.length; i++) x *= v[args[i] + point];
           break;
         case 'div':
-          x = v[arg(0) + point] / v[arg(1) + point];
+          x = v[args[0] + point] / v[args[1] + point];
           break;
         case 'pow':
-          x = v[arg(0) + point] ** n.value;
+          x = v[args[0] + point] ** n.value;
           break;
-        case 'fn':
-          if (NOT_ANALYTIC.has(n.fn!)) this.notAnalytic = true;
-          x = FUNCTIONS[n.fn!].eval(...n.args.map((_, i) => v[arg(i) + point]));
+        case 'fn': {
+          const f = FUNCTIONS[n.fn!].eval;
+          x = n.args.length === 1 ? f(v[args[0] + point]) : f(v[args[0] + point], v[args[1] + point]);
           break;
+        }
         case 'relax':
-          x = v[arg(0) + point];
+          x = v[args[0] + point];
           break;
         case 'residue':
-          x = 0;
           break;
       }
       v[o + point] = x;
