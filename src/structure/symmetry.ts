@@ -153,7 +153,7 @@ class Points {
 }
 
 /** a value in [-1, 1] fixed by the symbol and the point: the same compile makes the same decision */
-function seeded(id: number, point: number): number {
+export function seeded(id: number, point: number): number {
   let s = (Math.imul(id + 1, 0x9e3779b1) ^ Math.imul(point, 0x85ebca6b)) >>> 0;
   s = Math.imul(s ^ (s >>> 16), 0x7feb352d) >>> 0;
   s = Math.imul(s ^ (s >>> 15), 0x846ca68b) >>> 0;

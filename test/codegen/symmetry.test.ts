@@ -10,7 +10,7 @@ import { type Expr, type FnName, add, call, cos, div, evaluate, mul, num, pow, s
 import type { Assign } from '../../src/structure/plan-types.ts';
 import { prng } from '../multibody/random-tree.ts';
 import { Temp } from '../../src/structure/plan-types.ts';
-import { symmetricByValue } from '../../src/structure/symmetry.ts';
+import { seeded, symmetricByValue } from '../../src/structure/symmetry.ts';
 
 const m3 = (...a: number[]) => Float64Array.from(a);
 
@@ -133,6 +133,7 @@ function byDefinition(prelude: readonly Assign[], H: readonly Expr[], k: number)
   for (let point = 1; point <= 3; point++) {
     const temps = new Map<number, number>();
     const memo = new Map<number, number>();
+    // the planner's seeded values, so that both judge at the same points
     const value = (e: Expr) => evaluate(e, (s) => temps.get(s.id) ?? seeded(s.id, point), memo);
     for (const a of prelude) {
       const v = value(a.expr);
@@ -144,12 +145,4 @@ function byDefinition(prelude: readonly Assign[], H: readonly Expr[], k: number)
       for (let j = 0; j < i; j++) if (!(Math.abs(h[i * k + j] - h[j * k + i]) <= 1e-10 * Math.sqrt(Math.abs(h[i * k + i] * h[j * k + j])))) return false;
   }
   return true;
-}
-
-/** the planner's seeded values (structure/symmetry.ts), so that both judge at the same points */
-function seeded(id: number, point: number): number {
-  let s = (Math.imul(id + 1, 0x9e3779b1) ^ Math.imul(point, 0x85ebca6b)) >>> 0;
-  s = Math.imul(s ^ (s >>> 16), 0x7feb352d) >>> 0;
-  s = Math.imul(s ^ (s >>> 15), 0x846ca68b) >>> 0;
-  return ((s ^ (s >>> 16)) >>> 0) / 2147483647.5 - 1;
 }
