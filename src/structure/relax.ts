@@ -155,7 +155,13 @@ function eliminate(eqs: readonly FlatEquation[], vars: readonly Variable[], hint
   // equation there means the relax marks contradict the intended flow (the reversed gear, section 10)
   const unmatched = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] < 0);
   if (unmatched.some((r) => eqs[r].residues.length > 0)) throw relaxSingular(graph, matching, eqs, vars);
-  const name = (id: number) => vars[local.get(id)!].name;
+  // a variable's name is built from its component path on every read: each is asked for again and again (labels)
+  const names = new Map<number, string>();
+  const name = (id: number) => {
+    let n = names.get(id);
+    if (n === undefined) names.set(id, (n = vars[local.get(id)!].name));
+    return n;
+  };
   const elim = new Elimination(eqs, vars, pool, name, hinted, keep);
   const blocks: BlockReport[] = [];
   const matchedEqs = eqs.map((_, r) => r).filter((r) => matching.eqToVar[r] >= 0);

@@ -17,7 +17,7 @@ import { type BlockReport, FALLBACK_BLOCKS, type LinearStep, type SolveForm, typ
 import { oneTriangle } from './one-triangle.ts';
 import { sparseCholesky } from './sparse-pattern.ts';
 import { keptSystem } from './relax.ts';
-import { type FormedLinear, type TornBlock, columnsStep, linearStep, newtonStep, tornLinearStep } from './torn.ts';
+import { type FormedLinear, type TornBlock, columnsStep, linearStep, newtonStep, tornLinearStep, withSymmetryByValue } from './torn.ts';
 
 /** torn blocks up to this size are also formed by sensitivities, and the cheaper form is kept */
 const COMPARE_UP_TO = 12;
@@ -66,16 +66,20 @@ export function formTorn(
  * also when the elimination cannot proceed.
  */
 function relaxedTornStep(t: TornBlock, eqs: FlatEquation[], vars: Variable[], hinted: Set<number>): [FormedLinear, Formation] {
+  // formed two ways, H's symmetry by value is tested on the one kept only (it makes no node: the same plan)
+  const compared = t.z.length <= COMPARE_UP_TO;
   let eliminated: FormedLinear;
   try {
-    eliminated = tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z));
+    eliminated = tornLinearStep(t, keptSystem(`b${t.block}.`, eqs, vars, hinted, t.z), !compared);
   } catch (e) {
     if (e instanceof StructuralError || e instanceof ExprError) return [linearStep(t), 'sensitivities'];
     throw e;
   }
-  if (t.z.length > COMPARE_UP_TO) return [eliminated, 'elimination'];
-  const bySensitivities = linearStep(t);
-  return formOps(bySensitivities) < formOps(eliminated) ? [bySensitivities, 'sensitivities'] : [eliminated, 'elimination'];
+  if (!compared) return [eliminated, 'elimination'];
+  const bySensitivities = linearStep(t, false);
+  return formOps(bySensitivities) < formOps(eliminated)
+    ? [withSymmetryByValue(bySensitivities), 'sensitivities']
+    : [withSymmetryByValue(eliminated), 'elimination'];
 }
 
 /** operations to form H and c (shared subexpressions counted once) */

@@ -82,8 +82,8 @@ interface TornBlock {
   paired: boolean;
 }
 
-// (torn linear block) => H z = c with H, c symbolic; y recomputed from g after the solve
-export function linearStep(t: TornBlock): FormedLinear {
+// (torn linear block) => H z = c with H, c symbolic; y recomputed from g after the solve (byValue: tornLinearStep's)
+export function linearStep(t: TornBlock, byValue = true): FormedLinear {
   const pool = new TempPool(`b${t.block}.`);
   const byId = new Map<number, Variable>([...t.z, ...t.sequence.map((s) => s.v)].map((v) => [v.id, v]));
   const zero = new Map<number, Expr>([...byId.keys()].map((id) => [id, ZERO]));
@@ -111,11 +111,15 @@ export function linearStep(t: TornBlock): FormedLinear {
     H.push(...row);
     c.push(neg(c0));
   });
-  return tornLinearStep(t, { prelude: pool.assigns, H, c, paired: t.paired });
+  return tornLinearStep(t, { prelude: pool.assigns, H, c, paired: t.paired }, byValue);
 }
 
-// (torn linear block, H z = c formed some way) => the plan's step: y recomputed from g after the solve
-export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H: Expr[]; c: Expr[]; paired: boolean }): FormedLinear {
+/**
+ * (torn linear block, H z = c formed some way) => the plan's step: y recomputed from g after the solve.
+ * byValue false leaves out the test of H's symmetry by value (withSymmetryByValue makes it later):
+ * the planner forms some blocks two ways and keeps one (solve-form.ts, relaxedTornStep).
+ */
+export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H: Expr[]; c: Expr[]; paired: boolean }, byValue = true): FormedLinear {
   const { H, c } = s;
   const k = t.z.length;
   let symmetric = true;
@@ -124,7 +128,7 @@ export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H:
   // tearing paper eqs. 2a, 2d) is not positive definite: no Cholesky to try and abandon
   let definite = true;
   for (let i = 0; i < k; i++) if (H[i * k + i] === ZERO) definite = false;
-  return {
+  const formed: FormedLinear = {
     kind: 'linear',
     block: t.block,
     prelude: s.prelude,
@@ -133,9 +137,16 @@ export function tornLinearStep(t: TornBlock, s: { prelude: readonly Assign[]; H:
     c,
     symmetric: symmetric && definite,
     paired: s.paired && definite,
-    ...(!symmetric && s.paired && definite && k > 1 && symmetricByValue(s.prelude, H, k) && { symmetricByValue: true }),
     y: sequenceAssigns(t),
   };
+  return byValue ? withSymmetryByValue(formed) : formed;
+}
+
+/** the step marked symmetricByValue when H is paired (and definite), not the same expressions, but the same values (symmetry.ts) */
+export function withSymmetryByValue(s: FormedLinear): FormedLinear {
+  const k = s.z.length;
+  // symmetric and paired as tornLinearStep records them: both false for an H that is not definite
+  return !s.symmetric && s.paired && k > 1 && symmetricByValue(s.prelude, s.H, k) ? { ...s, symmetricByValue: true } : s;
 }
 
 /** y from the causal sequence, recomputed once z is known */
