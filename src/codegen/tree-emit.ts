@@ -34,6 +34,8 @@ export class Emitter {
   /** the first local of the current function: older ones are out of scope */
   private firstLocal = 0;
   private loaded = new Map<string, string>();
+  /** the workspace slot a local holds the value of (read from it or stored to it) */
+  private slotOf = new Map<string, string>();
   /** workspace slots handed out */
   slots = 0;
 
@@ -81,7 +83,12 @@ export class Emitter {
     return this.let(fn === 'inv' ? `1/${a}` : `Math.${fn}(${a})`);
   }
 
-  /** x stored in a workspace slot of its own; a number stays a number */
+  /**
+   * x stored in a workspace slot of its own; a number stays a number, and a
+   * value already in a slot (read from it, or stored there before: a
+   * rotation's column that is also a joint axis) is that slot, not a copy.
+   * Each slot is written once, so the slot holds it for good
+   */
   store(x: Sym, always = false): Sym {
     if (typeof x === 'number' && !always) return x;
     if (typeof x === 'number') {
@@ -89,10 +96,14 @@ export class Emitter {
       this.line(`${s}=${x};`);
       return s;
     }
+    if (x.startsWith('w[')) return x;
+    const held = this.slotOf.get(x);
+    if (held !== undefined) return held;
     const s = `w[${this.slots++}]`,
       a = this.atom(x);
     this.line(`${s}=${a};`);
     this.loaded.set(s, a);
+    this.slotOf.set(a, s);
     return s;
   }
 
@@ -140,7 +151,10 @@ export class Emitter {
   private atom(s: string): string {
     if (s.endsWith(']')) {
       let l = this.loaded.get(s);
-      if (l === undefined) this.loaded.set(s, (l = this.let(s)));
+      if (l === undefined) {
+        this.loaded.set(s, (l = this.let(s)));
+        if (s.startsWith('w[')) this.slotOf.set(l, s);
+      }
       return l;
     }
     if (s.startsWith('t') && Number(s.slice(1)) < this.firstLocal)

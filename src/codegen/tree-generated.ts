@@ -14,7 +14,7 @@
 import type { RigidTree } from './rigid-tree.ts';
 import { Emitter, type OpCount, type Sym } from './tree-emit.ts';
 import { TreeRecursions } from './tree-codegen.ts';
-import { emitLtdl, emitSolve } from './tree-ltdl.ts';
+import { emitInverse, emitLtdl, emitSolve } from './tree-ltdl.ts';
 
 /** a generated function: its arrays in the order its comment gives */
 type Fn = (...args: ArrayLike<number>[]) => void;
@@ -129,17 +129,19 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
     writeMatrix(e, r, 'dqd', (i, j) => d.dqd.get(r.key(i, j)) ?? 0);
   });
   const forwardOut = e.fn('w,a,b,c', () => {
-    const column = (m: Map<number, Sym> | undefined, j: number) => Array.from({ length: n }, (_, i): Sym => (m ? (m.get(r.key(i, j)) ?? 0) : i === j ? 1 : 0));
+    const column = (m: Map<number, Sym>, j: number) => Array.from({ length: n }, (_, i): Sym => m.get(r.key(i, j)) ?? 0);
     for (const [name, m] of [
       ['a', d.dq],
       ['b', d.dqd],
-      ['c', undefined],
     ] as const) {
       for (let j = 0; j < n; j++) {
-        emitSolve(e, r, f, column(m, j), m ? -1 : 1).forEach((x, i) => e.write(name, coord[i] * n + coord[j], x));
+        emitSolve(e, r, f, column(m, j), -1).forEach((x, i) => e.write(name, coord[i] * n + coord[j], x));
         e.boundary();
       }
     }
+    // dqdd/dtau = M^-1: its lower triangle solved, written to both halves
+    const inv = emitInverse(e, r, f);
+    writeMatrix(e, r, 'c', (i, j) => (i >= j ? inv.get(r.key(i, j))! : inv.get(r.key(j, i))!));
   });
   const made = [point, massOut, factor, solve, pairs, inverseOut, forwardOut, bias];
   const { fns, report } = compiled(made, t0);
