@@ -10,7 +10,7 @@
 // reader) compares fairly; and the subject timed second ran ~0.15-0.4 µs
 // faster than the first with identical code here, so run both orders.
 //
-//   npx tsx bench/analysis-ab.ts --other /tmp/old [--rows iiwa,puma,humanoid] [--rounds 15]
+//   npx tsx bench/analysis-ab.ts --other /tmp/old [--rows iiwa,puma,humanoid] [--rounds 15] [--first old]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +18,13 @@ import { type Subject, evalSubject, rng, timeRounds, warm } from '../src/bench/t
 
 const here = new URL('../', import.meta.url).pathname;
 const { values } = parseArgs({
-  options: { other: { type: 'string' }, rows: { type: 'string', default: 'iiwa,puma,humanoid' }, rounds: { type: 'string', default: '15' } },
+  options: {
+    other: { type: 'string' },
+    rows: { type: 'string', default: 'iiwa,puma,humanoid' },
+    rounds: { type: 'string', default: '15' },
+    // which side is timed first in each round (the position bias above)
+    first: { type: 'string', default: 'new' },
+  },
 });
 if (!values.other) throw new Error('--other <checkout> is required');
 
@@ -34,9 +40,11 @@ async function checkout(root: string) {
   return { compile, rows };
 }
 
-const sides = { new: await checkout(here), old: await checkout(values.other) };
+const mine = await checkout(here),
+  other = await checkout(values.other);
+const sides = values.first === 'old' ? { old: other, new: mine } : { new: mine, old: other };
 for (const key of values.rows!.split(',')) {
-  const fwd = sides.new.compile(sides.new.rows[key]());
+  const fwd = mine.compile(mine.rows[key]());
   const subjects: [string, Subject][] = [['forward call', evalSubject(fwd, 1)]];
   let n = 0;
   for (const [name, side] of Object.entries(sides)) {

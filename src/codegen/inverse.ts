@@ -296,14 +296,16 @@ export class InverseDynamics {
   /** out's arrays: the first n, the others n x n Float64Arrays; else a UsageError naming the one that is not */
   private checkOut(out: object, keys: readonly string[]): void {
     const n = this.n;
-    keys.forEach((key, k) => {
-      const a = (out as Record<string, unknown>)[key],
+    // a loop, not forEach: this runs at every call, and makes no closure
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k],
+        a = (out as Record<string, unknown>)[key],
         size = k === 0 ? n : n * n;
       if (!(a instanceof Float64Array) || a.length !== size)
         throw new UsageError(`options.out.${key} must be a Float64Array of ${size} entries`, {
           hint: `${this.model.report.model} has ${n} coordinates: ${keys[0]} takes n, the Jacobians n x n (row-major)`,
         });
-    });
+    }
   }
 
   /** q has nq entries, `a` n (named `what`, or an output of `size`), and so has b; else a UsageError */

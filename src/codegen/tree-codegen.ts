@@ -37,6 +37,8 @@ interface Body {
   P: Vec;
   Q: Vec;
   be: Vec;
+  /** -2 beta: the factor folded once per body, not once per term of E and of each dtau/dqd pair */
+  be2: Vec;
   E: Vec;
 }
 
@@ -144,16 +146,16 @@ export class TreeRecursions {
     const BR = r3.flatMap((i) => r3.map((k) => e.sum(r3.map((l) => [R[3 * i + l], Ib[3 * l + k]]))));
     const Ic = (i: number, j: number): Sym => e.sum(r3.map((k) => [BR[3 * i + k], R[3 * j + k]]));
     const [I00, I11, I22, I01, I02, I12] = [Ic(0, 0), Ic(1, 1), Ic(2, 2), Ic(0, 1), Ic(0, 2), Ic(1, 2)];
-    // about the origin (Steiner)
-    const J = [
-      e.sum([[I00], [m, c[1], c[1]], [m, c[2], c[2]]]),
-      e.sum([[I11], [m, c[0], c[0]], [m, c[2], c[2]]]),
-      e.sum([[I22], [m, c[0], c[0]], [m, c[1], c[1]]]),
-      e.sum([[I01], [-m, c[0], c[1]]]),
-      e.sum([[I02], [-m, c[0], c[2]]]),
-      e.sum([[I12], [-m, c[1], c[2]]]),
-    ];
+    // about the origin (Steiner), with h = m c: m c_i c_j = h_i c_j, one product fewer
     const h = c.map((ci) => e.mul(m, ci));
+    const J = [
+      e.sum([[I00], [h[1], c[1]], [h[2], c[2]]]),
+      e.sum([[I11], [h[0], c[0]], [h[2], c[2]]]),
+      e.sum([[I22], [h[0], c[0]], [h[1], c[1]]]),
+      e.sum([[I01], [-1, h[0], c[1]]]),
+      e.sum([[I02], [-1, h[0], c[2]]]),
+      e.sum([[I12], [-1, h[1], c[2]]]),
+    ];
     body.I = { m, h: store(e, h), J: store(e, J) };
     if (!this.velocities) return;
     // dI/dt: c' = v_O + w x c, J' = A + A^T + m (2 (c . c') 1 - c' c^T - c c'^T), A = [w]x Ic (Ic about the centre of mass)
@@ -186,23 +188,18 @@ export class TreeRecursions {
       ];
       return rows[i];
     };
-    const twice = (t: Term[]): Term[] => t.map((x) => [2, ...x]);
+    // with md = m c': the diagonal 2 (a_kk + sum over the other two l of c_l md_l), the factor 2 once
+    const md = d.map((di) => e.mul(m, di));
+    const twice = (t: Term[]): Sym => e.sum([[2, e.sum(t)]]);
     const BJ = [
-      e.sum([...twice(a(0, 0)), [2 * m, c[1], d[1]], [2 * m, c[2], d[2]]]),
-      e.sum([...twice(a(1, 1)), [2 * m, c[0], d[0]], [2 * m, c[2], d[2]]]),
-      e.sum([...twice(a(2, 2)), [2 * m, c[0], d[0]], [2 * m, c[1], d[1]]]),
-      e.sum([...a(0, 1), ...a(1, 0), [-m, d[0], c[1]], [-m, c[0], d[1]]]),
-      e.sum([...a(0, 2), ...a(2, 0), [-m, d[0], c[2]], [-m, c[0], d[2]]]),
-      e.sum([...a(1, 2), ...a(2, 1), [-m, d[1], c[2]], [-m, c[1], d[2]]]),
+      twice([...a(0, 0), [c[1], md[1]], [c[2], md[2]]]),
+      twice([...a(1, 1), [c[0], md[0]], [c[2], md[2]]]),
+      twice([...a(2, 2), [c[0], md[0]], [c[1], md[1]]]),
+      e.sum([...a(0, 1), ...a(1, 0), [-1, md[0], c[1]], [-1, c[0], md[1]]]),
+      e.sum([...a(0, 2), ...a(2, 0), [-1, md[0], c[2]], [-1, c[0], md[2]]]),
+      e.sum([...a(1, 2), ...a(2, 1), [-1, md[1], c[2]], [-1, c[1], md[2]]]),
     ];
-    body.B = {
-      m: 0,
-      h: store(
-        e,
-        d.map((di) => e.mul(m, di)),
-      ),
-      J: store(e, BJ),
-    };
+    body.B = { m: 0, h: store(e, md), J: store(e, BJ) };
     body.hb = store(e, emit6(e, times(body.I, v)));
   }
 
@@ -248,8 +245,12 @@ export class TreeRecursions {
         X = terms(emit6(e, crossF(S, hc)));
       B.Q = store(e, emit6(e, plus([1, BS], [-1, X])));
       B.be = p < 0 ? ZERO6 : store(e, emit6(e, crossM(S, bodies[p].v)));
+      B.be2 = store(
+        e,
+        B.be.map((x) => e.sum([[-2, x]])),
+      );
       // E = B S + S x* hc - 2 Ic beta
-      B.E = store(e, emit6(e, plus([1, BS], [1, X], [-2, times(B.Ic, B.be)])));
+      B.E = store(e, emit6(e, plus([1, BS], [1, X], [1, times(B.Ic, B.be2)])));
       // a = a_p + S qdd + (v x S) qd, and v x S = (v_p + S qd) x S = v_p x S = -beta
       B.cb =
         p < 0
@@ -323,7 +324,7 @@ export class TreeRecursions {
           this.key(i, j),
           e.store(e.sum([...dotTerms(P, al[j]).map((t) => [-1, ...t]), ...dotTerms(Q, Bj.be).map((t) => [-1, ...t]), ...diag(tree.c[i], k)])),
         );
-        dqd.set(this.key(i, j), e.store(e.sum([...dotTerms(Q, Bj.S), ...dotTerms(P, Bj.be).map((t) => [-2, ...t]), ...diag(tree.d[i], n + k)])));
+        dqd.set(this.key(i, j), e.store(e.sum([...dotTerms(Q, Bj.S), ...dotTerms(P, Bj.be2), ...diag(tree.d[i], n + k)])));
         if (j !== i) {
           dq.set(this.key(j, i), e.store(e.sum(dotTerms(Bj.S, D[i]))));
           dqd.set(this.key(j, i), e.store(e.sum(dotTerms(Bj.S, bodies[i].E))));

@@ -234,7 +234,8 @@ export class TreeDynamics {
       b = out?.dqdd_dqd ?? new Float64Array(n * n),
       c = out?.dqdd_dtau ?? new Float64Array(n * n);
     f.forwardOut(w, a, b, c);
-    return { qdd, dqdd_dq: a, dqdd_dqd: b, dqdd_dtau: c };
+    // the caller's out itself, as inverse() returns its out: no object made per call
+    return out ?? { qdd, dqdd_dq: a, dqdd_dqd: b, dqdd_dtau: c };
   }
 
   /**

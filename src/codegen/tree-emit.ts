@@ -9,11 +9,21 @@
 // A symbol (Sym) is a number or an atom: a local `tK` or an array element
 // `w[k]`, `q[k]`. Every computed value is one `const` line; values a later
 // part reads are stored in the workspace `w` (store). The text is cut into
-// functions of at most `maxLines` lines at the caller's boundaries (V8 does
-// not optimise a function past ~60 kB of bytecode): a local is valid only in
-// its function, which `term` checks, and array elements are read into
-// locals once per function.
+// functions at the caller's boundaries once a function passes `maxChars`
+// characters (V8 does not optimise a function past ~60 kB of bytecode): a
+// local is valid only in its function, which `term` checks, and array
+// elements are read into locals once per function.
 import { KronError } from '../errors.ts';
+
+/**
+ * Where a generated function is cut. Each cut costs the reloads of the
+ * workspace values the next function reads again: cutting at 700 lines
+ * (~17 kB) made the iiwa's derivatives 3.9-4.1 µs, at 4000 lines (one
+ * function per part, ~45 kB) 3.2 µs (CPU time, interleaved, load 16).
+ * Counted in characters, not lines, because a line of a large tree's
+ * solves is several times longer than one of its kinematics
+ */
+export const MAX_CHARS = 40_000;
 
 export type Sym = number | string;
 
@@ -30,14 +40,18 @@ export interface OpCount {
 export class Emitter {
   ops: OpCount = { mul: 0, add: 0, div: 0, fn: 0 };
   private chunks: string[][] = [[]];
+  /** the characters of the current function so far */
+  private chars = 0;
   private local = 0;
   /** the first local of the current function: older ones are out of scope */
   private firstLocal = 0;
   private loaded = new Map<string, string>();
+  /** the workspace slot a local holds the value of (read from it or stored to it) */
+  private slotOf = new Map<string, string>();
   /** workspace slots handed out */
   slots = 0;
 
-  constructor(private readonly maxLines = 700) {}
+  constructor(private readonly maxChars = MAX_CHARS) {}
 
   /** Σ terms, each the product of its factors; a number, an atom, or a new local */
   sum(terms: readonly Term[]): Sym {
@@ -81,7 +95,12 @@ export class Emitter {
     return this.let(fn === 'inv' ? `1/${a}` : `Math.${fn}(${a})`);
   }
 
-  /** x stored in a workspace slot of its own; a number stays a number */
+  /**
+   * x stored in a workspace slot of its own; a number stays a number, and a
+   * value already in a slot (read from it, or stored there before: a
+   * rotation's column that is also a joint axis) is that slot, not a copy.
+   * Each slot is written once, so the slot holds it for good
+   */
   store(x: Sym, always = false): Sym {
     if (typeof x === 'number' && !always) return x;
     if (typeof x === 'number') {
@@ -89,10 +108,14 @@ export class Emitter {
       this.line(`${s}=${x};`);
       return s;
     }
+    if (x.startsWith('w[')) return x;
+    const held = this.slotOf.get(x);
+    if (held !== undefined) return held;
     const s = `w[${this.slots++}]`,
       a = this.atom(x);
     this.line(`${s}=${a};`);
     this.loaded.set(s, a);
+    this.slotOf.set(a, s);
     return s;
   }
 
@@ -103,8 +126,9 @@ export class Emitter {
 
   /** a place where the text may start a new function: nothing local lives on past it */
   boundary(): void {
-    if (this.chunks[this.chunks.length - 1].length < this.maxLines) return;
+    if (this.chars < this.maxChars) return;
     this.chunks.push([]);
+    this.chars = 0;
     this.firstLocal = this.local;
     this.loaded.clear();
   }
@@ -116,6 +140,7 @@ export class Emitter {
    */
   fn(args: string, build: () => void): { text: string; ops: OpCount; lines: number } {
     this.chunks = [[]];
+    this.chars = 0;
     this.ops = { mul: 0, add: 0, div: 0, fn: 0 };
     this.firstLocal = this.local;
     this.loaded.clear();
@@ -134,13 +159,17 @@ export class Emitter {
 
   private line(s: string): void {
     this.chunks[this.chunks.length - 1].push(s);
+    this.chars += s.length + 1;
   }
 
   /** an atom usable here: an array element read into a local once per function; a local of this function */
   private atom(s: string): string {
     if (s.endsWith(']')) {
       let l = this.loaded.get(s);
-      if (l === undefined) this.loaded.set(s, (l = this.let(s)));
+      if (l === undefined) {
+        this.loaded.set(s, (l = this.let(s)));
+        if (s.startsWith('w[')) this.slotOf.set(l, s);
+      }
       return l;
     }
     if (s.startsWith('t') && Number(s.slice(1)) < this.firstLocal)
@@ -149,4 +178,20 @@ export class Emitter {
       });
     return s;
   }
+}
+
+/**
+ * The functions' texts without the workspace stores that nothing reads: a
+ * value is stored when a later part may read it (a rotation, a composite, a
+ * pair), which is only known once every part is written — a leaf's rotation
+ * or the tau of the inverse pass are read by no one on the forward path.
+ * Reads are the `const tK=w[k];` loads of the texts, and the slots named by
+ * `alsoRead` (symbols printed into other code: the pivot check's). Each
+ * store is one line `w[k]=x;` (store()), so a dead one drops whole
+ */
+export function withoutDeadStores<T extends { text: string }>(made: readonly T[], alsoRead: readonly Sym[]): T[] {
+  const read = new Set<string>();
+  for (const m of made) for (const [, k] of m.text.matchAll(/=w\[(\d+)\];/g)) read.add(k);
+  for (const s of alsoRead) if (typeof s === 'string' && s.startsWith('w[')) read.add(s.slice(2, -1));
+  return made.map((m) => ({ ...m, text: m.text.replace(/^w\[(\d+)\]=[^;\n]*;\n/gm, (line, k: string) => (read.has(k) ? line : '')) }));
 }

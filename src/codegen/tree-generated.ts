@@ -12,9 +12,9 @@
 // and an inverse one point, pairs and inverseOut. Matrices n x n row-major
 // in coordinate order; vectors in coordinate order.
 import type { RigidTree } from './rigid-tree.ts';
-import { Emitter, type OpCount, type Sym } from './tree-emit.ts';
+import { Emitter, type OpCount, type Sym, withoutDeadStores } from './tree-emit.ts';
 import { TreeRecursions } from './tree-codegen.ts';
-import { emitLtdl, emitSolve } from './tree-ltdl.ts';
+import { emitInverse, emitLtdl, emitSolve } from './tree-ltdl.ts';
 
 /** a generated function: its arrays in the order its comment gives */
 type Fn = (...args: ArrayLike<number>[]) => void;
@@ -129,19 +129,22 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
     writeMatrix(e, r, 'dqd', (i, j) => d.dqd.get(r.key(i, j)) ?? 0);
   });
   const forwardOut = e.fn('w,a,b,c', () => {
-    const column = (m: Map<number, Sym> | undefined, j: number) => Array.from({ length: n }, (_, i): Sym => (m ? (m.get(r.key(i, j)) ?? 0) : i === j ? 1 : 0));
+    const column = (m: Map<number, Sym>, j: number) => Array.from({ length: n }, (_, i): Sym => m.get(r.key(i, j)) ?? 0);
     for (const [name, m] of [
       ['a', d.dq],
       ['b', d.dqd],
-      ['c', undefined],
     ] as const) {
       for (let j = 0; j < n; j++) {
-        emitSolve(e, r, f, column(m, j), m ? -1 : 1).forEach((x, i) => e.write(name, coord[i] * n + coord[j], x));
+        emitSolve(e, r, f, column(m, j), -1).forEach((x, i) => e.write(name, coord[i] * n + coord[j], x));
         e.boundary();
       }
     }
+    // dqdd/dtau = M^-1: its lower triangle solved, written to both halves
+    const inv = emitInverse(e, r, f);
+    writeMatrix(e, r, 'c', (i, j) => (i >= j ? inv.get(r.key(i, j))! : inv.get(r.key(j, i))!));
   });
-  const made = [point, massOut, factor, solve, pairs, inverseOut, forwardOut, bias];
+  const Mkk = f.D.map((_, b) => r.M.get(r.key(b, b))!);
+  const made = withoutDeadStores([point, massOut, factor, solve, pairs, inverseOut, forwardOut, bias], [...f.D, ...Mkk]);
   const { fns, report } = compiled(made, t0);
   report.parts = { point: point.ops, bias: bias.ops, factor: factor.ops, solve: solve.ops, pairs: pairs.ops, forwardOut: forwardOut.ops };
   return {
@@ -154,12 +157,8 @@ export function treeFunctions(tree: RigidTree): TreeFunctions {
     inverseOut: fns[5],
     forwardOut: fns[6],
     bias: fns[7],
-    massScale: largest(f.D.map((_, b) => r.M.get(r.key(b, b))!)),
-    pivot: pivotCheck(
-      f.D,
-      f.D.map((_, b) => r.M.get(r.key(b, b))!),
-      coord,
-    ),
+    massScale: largest(Mkk),
+    pivot: pivotCheck(f.D, Mkk, coord),
     slots: e.slots,
     report,
   };
@@ -176,6 +175,6 @@ export function treeMassFunction(tree: RigidTree): { fn: Fn; slots: number; repo
     r.mass();
     writeMatrix(e, r, 'M', (i, j) => r.M.get(r.key(i, j)) ?? r.M.get(r.key(j, i)) ?? 0);
   });
-  const { fns, report } = compiled([mass], t0);
+  const { fns, report } = compiled(withoutDeadStores([mass], []), t0);
   return { fn: fns[0], slots: e.slots, report };
 }

@@ -84,6 +84,8 @@ describe('analytical derivatives of trees against the generated tangents (1e-10)
     const f = run.forwardDerivatives(q, qd, tau),
       g = run.forwardDerivatives(q, qd, tau, 0, { out });
     expect(g.dqdd_dq).toBe(out.dqdd_dq);
+    // out itself is returned (as by inverseDerivatives): no object is made per call
+    expect(g).toBe(out);
     for (const key of ['qdd', 'dqdd_dq', 'dqdd_dqd', 'dqdd_dtau'] as const) expect([...g[key]]).toEqual([...f[key]]);
     const iOut = { tau: new Float64Array(6), dtau_dq: nn(), dtau_dqd: nn(), dtau_dqdd: nn() };
     expect([...run.inverseDerivatives(q, qd, f.qdd, 0, { out: iOut }).dtau_dq]).toEqual([...run.inverseDerivatives(q, qd, f.qdd).dtau_dq]);
