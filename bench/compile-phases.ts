@@ -47,7 +47,8 @@ withLocalTable(() => {
   mark('templates');
   const plan = planModel(reduced, { relaxed: mode !== 'torn', outputs: [], iterate: iterateOptions(mode === 'iterate') });
   mark('structure');
-  const generated = generate(plan, { templates: templatesAsked(templates, {}) === true });
+  // as compile() calls it: the IR is kept for the WebAssembly target only
+  const generated = generate(plan, { templates: templatesAsked(templates, {}) === true, ir: false });
   mark('codegen');
   kept.push(flat, reduced, plan, generated); // alive until here, as in compile()
 });

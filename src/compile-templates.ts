@@ -32,10 +32,14 @@ export function templatesReport(found: TemplateReport, asked: true | string | un
       used: false,
       reason: `${found.reason}, but no generated functions were alike up to slots and numbers: compiled flat${flat}`,
     };
+  // pieces derived from a prototype instead of generated (codegen/template-derive.ts), and those that did not fit, lowered flat
+  const derived = made.derived ? `; ${made.derived} pieces derived from a generated one` : '';
+  const u = made.unmatched;
+  const unmatched = u ? `; ${u.count} generated as they did not fit a prototype: ${u.examples.join('; ')}${u.count > u.examples.length ? '; ...' : ''}` : '';
   return {
     ...found,
     classes: [...found.classes],
     used: true,
-    reason: `${found.reason}: compiled as ${made.functions} templates over ${made.instances} instances' functions, ${made.loops} loops${flat}`,
+    reason: `${found.reason}: compiled as ${made.functions} templates over ${made.instances} instances' functions, ${made.loops} loops${flat}${derived}${unmatched}`,
   };
 }

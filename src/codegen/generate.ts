@@ -32,6 +32,7 @@ import { columns, linear } from './linear.ts';
 import { type Raw, type Shared, Shapes, Sharing, measure, pieces } from './share.ts';
 import { Slots, isAtom, nameShape, readCounts } from './slots.ts';
 import { Templating, loopRuns, typedArrayOf } from './templates.ts';
+import { Deriving, type PivotCheck } from './template-derive.ts';
 
 export interface Layout {
   states: string[];
@@ -190,16 +191,24 @@ export class Module {
     return name;
   }
 
-  /** a function `name(t, x, u, p, w)` with this body, which may be shared; returns its call */
-  private raw(prefix: string, raw: Omit<Raw, 'name'>): string {
+  /** a function `name(t, x, u, p, w)` with this body, which may be shared (or derived: made under its name); returns its call */
+  private raw(prefix: string, raw: Omit<Raw, 'name'> | ((name: string) => Raw)): string {
     const name = `${prefix}${this.fn++}`;
-    const r: Raw = { name, ...raw };
+    const r: Raw = typeof raw === 'function' ? raw(name) : { name, ...raw };
     this.parts.push(r);
-    if (this.sharing) this.sharing.add(r);
+    if (typeof raw === 'function')
+      this.key = undefined; // a derived function is its templating's already
+    else if (this.sharing) this.key = this.sharing instanceof Templating ? this.sharing.add(r) : void this.sharing.add(r);
     else if (!this.keepIr) delete r.body;
     this.sites.set(`${name}(${ARGS});`, [{ call: name }, ';']); // printed with its offsets if shared
     return `${name}(${ARGS});`;
   }
+  /** the template key of the function raw() took last (Templating.add) */
+  private key: string | undefined;
+  /** pieces matched to a piece lowered before instead of lowered (template-derive.ts; templates without IR kept) */
+  deriving?: Deriving;
+  /** lower every derived piece too and compare (tests) */
+  verifyDerived = false;
 
   /**
    * Assignments split into functions of at most `chunk` statements and
@@ -210,17 +219,28 @@ export class Module {
   assigns(list: readonly Assign[], prefix = 'f', check?: PivotCheck): string[] {
     const calls: string[] = [];
     const emit = (part: readonly Assign[], repeated: boolean) => {
-      const { body, ops } = this.assignScope(part, check);
-      const raw = { body, text: printBody(body) };
+      // a piece like one lowered before is derived from it, not lowered (template-derive.ts)
+      const derived = this.deriving?.derive(part, check);
+      const scope = derived ? undefined : this.assignScope(part, check);
+      const raw = scope && { body: scope.body, text: printBody(scope.body) };
       // a repeated piece is measured with indices of one width, so that all its copies are cut alike
-      if ((repeated ? measure(raw.text) : raw.text.length) > MAX_FUNCTION_CHARS && part.length > 1) {
+      const size = raw ? (repeated ? measure(raw.text) : raw.text.length) : repeated ? derived!.measure : derived!.length;
+      if (size > MAX_FUNCTION_CHARS && part.length > 1) {
         const half = part.length >> 1;
         emit(part.slice(0, half), repeated);
         emit(part.slice(half), repeated);
         return;
       }
-      addOps(this.ops, ops);
-      calls.push(this.raw(prefix, raw));
+      if (derived) {
+        addOps(this.ops, derived.ops);
+        if (derived.pivots) this.uses('pivotOk');
+        if (this.verifyDerived) derived.verify(printBody(this.assignScope(part, check).body));
+        calls.push(this.raw(prefix, derived.raw));
+        return;
+      }
+      addOps(this.ops, scope!.ops);
+      calls.push(this.raw(prefix, raw!));
+      this.deriving?.register(part, check, raw!.body, raw!.text, measure(raw!.text), scope!.ops, this.key);
     };
     const shapes = list.map((a) => (Math.imul(this.shapes.of(a.expr) ^ nameShape(a.target.name), 31) + (a.pivot ? 3 : a.target instanceof Temp ? 1 : 2)) | 0);
     for (const [from, to, repeated] of pieces(shapes, this.chunk)) emit(list.slice(from, to), repeated);
@@ -289,12 +309,6 @@ export class Module {
   }
 }
 
-/** workspace slots of a checked loop's flag and running pivot scale */
-interface PivotCheck {
-  flag: number;
-  scale: number;
-}
-
 export interface GenerateOptions {
   /** statements per generated function */
   chunk?: number;
@@ -312,9 +326,12 @@ export interface GenerateOptions {
    * emit functions equal up to their shifted indices and their numbers once,
    * as a template over an instance index with those from tables, and runs of
    * their calls as loops (templates.ts; in place of sharing). Default false:
-   * compile() asks for it where report.templates says a template pays
+   * compile() asks for it where report.templates says a template pays.
+   * Without the IR kept (ir: false), a piece like one lowered before is
+   * derived from it instead of lowered (template-derive.ts); 'verify' lowers
+   * it as well and throws unless both print alike (tests)
    */
-  templates?: boolean;
+  templates?: boolean | 'verify';
 }
 
 /** what templating made (Generated.templates) */
@@ -327,10 +344,18 @@ export interface TemplatesMade {
   loops: number;
   /** groups of alike functions left flat, and why */
   flat: string[];
+  /** pieces derived from a prototype, not lowered (template-derive.ts) */
+  derived?: number;
+  /** pieces like a prototype in outline that did not match one (lowered, as flat), the first few named with why */
+  unmatched?: { count: number; examples: string[] };
 }
 
 /** the shared functions and their calls, or the templates' in the same shape, and the tables to declare before each */
-function sharedOf(sharing: Sharing | undefined, templating: Templating | undefined): Shared & { tables: Map<string, string>; made?: TemplatesMade } {
+function sharedOf(
+  sharing: Sharing | undefined,
+  templating: Templating | undefined,
+  deriving: Deriving | undefined,
+): Shared & { tables: Map<string, string>; made?: TemplatesMade } {
   if (templating) {
     const t = templating.templated(PARAMS);
     const first = (k: number) => t.templates[k].instances[0];
@@ -338,7 +363,7 @@ function sharedOf(sharing: Sharing | undefined, templating: Templating | undefin
       functions: new Map(t.templates.map((tp, k) => [first(k), tp.fn])),
       calls: t.calls,
       tables: new Map(t.templates.map((tp, k) => [first(k), tp.tables])),
-      made: { functions: t.templates.length, instances: t.calls.size, loops: 0, flat: t.flat },
+      made: { functions: t.templates.length, instances: t.calls.size, loops: 0, flat: t.flat, ...deriving?.made() },
     };
   }
   const shared = sharing ? sharing.shared(PARAMS) : { functions: new Map<string, Fn>(), calls: new Map<string, { fn: string; offsets: number[] }>() };
@@ -369,12 +394,14 @@ export function generate(plan: SolvePlan, options: GenerateOptions = {}): Genera
   // subexpressions to locals, and a product regrouped rounds otherwise; with the flat cuts the templated
   // code runs the flat code's operations in its order, the same numbers bit for bit
   const mod = new Module(slots, chunk, reads, options.substitution, templating ?? sharing, keepIr, exprs.length);
+  if (templating && !keepIr) mod.deriving = new Deriving(slots, reads, templating);
+  mod.verifyDerived = options.templates === 'verify';
   const calls = emitSteps(mod, split.derivatives);
   const ops = { ...mod.ops };
   const outputCalls = emitSteps(mod, split.outputs);
   const outputOps = { mul: mod.ops.mul - ops.mul, add: mod.ops.add - ops.add, div: mod.ops.div - ops.div, fn: mod.ops.fn - ops.fn };
   const derivativeSlots = plan.states.map((s) => slots.slot(s.derivative!));
-  const shared = sharedOf(sharing, templating);
+  const shared = sharedOf(sharing, templating, mod.deriving);
   const copy = derivativeCopy(derivativeSlots, (shared.made?.functions ?? 0) > 0);
   // a wrong number never leaves silently: NaN or an infinity in any derivative makes the sum non-finite, an error
   const finite = derivativeSlots.length

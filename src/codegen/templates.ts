@@ -27,7 +27,7 @@
 // group (its index k is its place in the group, in module order); class
 // the positions of the elements whose indices move alike; slot a number
 // position whose values differ.
-import { type Elem, type Fn, type Stmt, type Value, SHIFTED_ARRAYS, elem, name, printBody, printKey } from './ir.ts';
+import { type Elem, type Fn, type Stmt, type Value, SHIFTED_ARRAYS, elem, name, num, printBody, printKey } from './ir.ts';
 import { type Line, type Program, calleeOf } from './program.ts';
 import type { Raw } from './share.ts';
 
@@ -38,10 +38,10 @@ const MIN_INSTANCES = 2;
 
 const shifts = (e: Elem) => e.o === undefined && SHIFTED_ARRAYS.has(e.a);
 /** the magnitude a number is printed with (ir.ts: its sign is printed apart; -0 prints as 0) */
-const magnitude = (v: number) => (v >= 0 ? v + 0 : -v);
+export const magnitude = (v: number) => (v >= 0 ? v + 0 : -v);
 
 /** one function's leaves: its shifted elements' indices and its numbers' magnitudes, in walk order */
-interface Leaves {
+export interface Leaves {
   indices: number[];
   numbers: number[];
 }
@@ -51,16 +51,20 @@ interface Leaves {
  * statement's target, then its value, depth first; a product's coefficient
  * (when not ±1) before its factors; a power's base once.
  */
-function leavesOf(body: readonly Stmt[]): Leaves {
+export function leavesOf(body: readonly Stmt[], arrays?: string[]): Leaves {
   const indices: number[] = [],
     numbers: number[] = [];
+  const el = (e: Elem): void => {
+    if (!shifts(e)) return;
+    indices.push(e.i);
+    arrays?.push(e.a);
+  };
   const value = (v: Value): void => {
     switch (v.k) {
       case 'num':
         return void numbers.push(magnitude(v.v));
       case 'elem':
-        if (shifts(v)) indices.push(v.i);
-        return;
+        return el(v);
       case 'name':
         return;
       case 'add':
@@ -77,11 +81,19 @@ function leavesOf(body: readonly Stmt[]): Leaves {
     }
   };
   for (const st of body) {
-    if (st.k === 'store') value(st.to);
+    if (st.k === 'store') el(st.to);
     if (st.k !== 'text') value(st.v);
-    if (st.k === 'pivot') value(st.flag);
+    if (st.k === 'pivot') el(st.flag);
   }
   return { indices, numbers };
+}
+
+/** the body with its leaves (leavesOf's order) replaced by these: a derived instance's flat function (template-derive.ts) */
+export function withLeaves(body: readonly Stmt[], indices: readonly number[], numbers: readonly number[]): Stmt[] {
+  return rewrite(body, {
+    elem: (e, i) => (e.i === indices[i] ? e : elem(e.a, indices[i])),
+    number: (m, i) => (Object.is(m, numbers[i]) ? undefined : num(numbers[i])),
+  });
 }
 
 /** what replaces a leaf: an element for an element, a value for a number (undefined: kept) */
@@ -146,6 +158,8 @@ function rewrite(body: readonly Stmt[], r: Rewrite): Stmt[] {
 interface Candidate {
   raw: Raw;
   leaves: Leaves;
+  /** derived from a prototype of its group (template-derive.ts), not printed: its leaves are its prototype's replaced */
+  derived?: true;
 }
 
 /** a template: its function, its tables' declarations, its instances' names in order */
@@ -175,14 +189,22 @@ export class Templating {
   private readonly groups = new Map<string, Candidate[]>();
   constructor(private readonly keepBodies = true) {}
 
-  add(raw: Raw): void {
-    if (raw.text.length < MIN_TEMPLATE_CHARS || !raw.body) return;
+  /** a function as printed; returns its key, or undefined when it is too short to be a template's instance */
+  add(raw: Raw): string | undefined {
+    if (raw.text.length < MIN_TEMPLATE_CHARS || !raw.body) return undefined;
     const key = printKey(raw.body);
     const g = this.groups.get(key);
     const c = { raw, leaves: leavesOf(raw.body) };
     if (g) g.push(c);
     else this.groups.set(key, [c]);
     if (!this.keepBodies && g) delete raw.body;
+    return key;
+  }
+
+  /** a function derived from a prototype added under `key` (template-derive.ts), `length` its text's */
+  addDerived(raw: Raw, key: string, leaves: Leaves, length: number): void {
+    if (length < MIN_TEMPLATE_CHARS) return;
+    this.groups.get(key)!.push({ raw, leaves, derived: true });
   }
 
   /** the templates and the calls of the functions they replace; `params` are the parameters before k */
@@ -250,6 +272,8 @@ function template(group: readonly Candidate[], id: number, params: readonly stri
   // instance k's row: its offsets, then its numbers
   const offsetRows = group.map((_, k) => classList.map((c) => c.base + c.shift[k]));
   for (let k = 0; k < group.length; k++) {
+    // a derived instance is its prototype with its own leaves by construction (template-derive.ts checked the match)
+    if (group[k].derived) continue;
     const own = specialise(
       computed,
       offsetRows[k],
