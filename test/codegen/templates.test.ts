@@ -71,9 +71,10 @@ describe('templates: the same numbers as the flat compile', () => {
     [8, 'relaxed'],
     [16, 'relaxed'],
     [64, 'relaxed'],
+    // torn below 64 compiles flat either way (report: "no generated functions were alike"): 8 and 16 show that;
+    // 32 took the same path at twice their cost (issue 34)
     [8, 'torn'],
     [16, 'torn'],
-    [32, 'torn'],
     [64, 'torn'],
   ] as const)('chain n = %i, %s', (n, mode) => {
     const { templated, flat } = bothChains(n, mode);

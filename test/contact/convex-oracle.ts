@@ -53,15 +53,29 @@ export function nearestOnTriangle(x: readonly number[], t: readonly V3[]): V3 {
   const q: V3 = [x[0] - s * n[0], x[1] - s * n[1], x[2] - s * n[2]];
   const inside = [0, 1, 2].every((k) => dot(n, cross(sub(t[(k + 1) % 3], t[k]), sub(q, t[k]))) >= 0);
   if (inside) return q;
-  const cands = [0, 1, 2].map((k) => nearestOnSegment(x, t[k], t[(k + 1) % 3]));
-  return cands.reduce((a, b) => (norm(sub(a, x)) <= norm(sub(b, x)) ? a : b));
+  // the nearest of the three edges' points (the first on a tie), each edge's distance taken once
+  let best = nearestOnSegment(x, t[0], t[1]),
+    least = norm(sub(best, x));
+  for (let k = 1; k < 3; k++) {
+    const c = nearestOnSegment(x, t[k], t[(k + 1) % 3]),
+      d = norm(sub(c, x));
+    if (d < least) ((best = c), (least = d));
+  }
+  return best;
 }
 
 /** the signed distance of x to the hull of the triangles (negative inside) */
 export function hullSdf(tris: ReturnType<typeof hullTriangles>, x: readonly number[]): number {
-  const s = Math.max(...tris.map((f) => dot(f.n, x) - f.d));
+  let s = -Infinity;
+  for (const f of tris) s = Math.max(s, dot(f.n, x) - f.d);
   if (s <= 0) return s;
-  return Math.min(...tris.map((f) => norm(sub(nearestOnTriangle(x, f.t), x))));
+  // outside: the least distance to a face triangle, over the faces whose plane x is above. The nearest point p of
+  // the hull has x - p in its normal cone, a sum of the normals of the faces through p with weights >= 0, so
+  // |x - p|^2 = sum w_i n_i.(x - p) > 0 makes n_i.(x - p) = n_i.x - d_i > 0 for one of them: a face x is above
+  // holds p, and the faces below x cannot be nearer (half the triangles, the narrow phase tests' sampled oracle)
+  let least = Infinity;
+  for (const f of tris) if (dot(f.n, x) - f.d > 0) least = Math.min(least, norm(sub(nearestOnTriangle(x, f.t), x)));
+  return least;
 }
 
 /** the distance of two segments, by sampling-free brute force: the least of the four end-segment distances and the interior solution */
